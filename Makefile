@@ -1,0 +1,46 @@
+# Entry point wrapping CMake. `make test` is the README's test command and what CI runs.
+#
+#   make            install missing packages, configure and build (build/)
+#   make test       ... then run every test through ctest, and the filter tests
+#                   again under AddressSanitizer + UBSan (build-asan/)
+#   make bench      build and run the filter benchmarks (not part of `make test`)
+#   make format     clang-format every C++ file in place
+#   make clean      remove the build directories
+
+JOBS       ?= 2
+BUILD_TYPE ?= RelWithDebInfo
+BUILD_DIR  ?= build
+ASAN_DIR   ?= build-asan
+CMAKE_ARGS ?=
+
+.PHONY: all deps configure build test test-asan bench format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+	$(MAKE) --no-print-directory test-asan
+
+test-asan: deps
+	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DBLOOMROUTE_SANITIZE=ON \
+	  -DBLOOMROUTE_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS)
+	cmake --build $(ASAN_DIR) -j$(JOBS)
+	ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS) -L sanitize
+
+bench: build
+	$(BUILD_DIR)/benchmarks/index/filters_benchmark
+
+format:
+	git ls-files '*.h' '*.cc' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR)

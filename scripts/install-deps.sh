@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages bloomroute needs to build, test and benchmark.
+# Idempotent: when every package is already installed it only checks and exits.
+# Runs apt-get directly as root and through sudo otherwise; never prompts.
+set -euo pipefail
+
+packages=(
+  cmake            # build system (CMake >= 3.20 for ctest --test-dir)
+  g++              # C++17 compiler
+  make             # the top-level entry point
+  pkg-config
+  libxxhash-dev    # XXH3 element hashing and checksums
+  libgtest-dev     # unit tests
+  libgmock-dev
+  libbenchmark-dev # Google Benchmark programs
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo -n)
+else
+  echo "install-deps: missing packages (${missing[*]}) and not root; install sudo or run as root" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# Package lists on a fresh machine are empty or old; refresh them once before
+# installing so apt-get finds the current versions.
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq -o Dpkg::Use-Pty=0 --no-install-recommends "${missing[@]}"
