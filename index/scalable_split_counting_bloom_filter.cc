@@ -1,0 +1,276 @@
+#include "index/scalable_split_counting_bloom_filter.h"
+
+#include <cmath>
+
+#include "index/internal/frame.h"
+#include "index/theory.h"
+
+namespace bloomroute {
+
+namespace {
+
+constexpr uint8_t kFormatVersion = 1;
+// Capacities are computed in double precision; keep them exactly representable.
+constexpr double kMaxCapacity = 9007199254740992.0;  // 2^53
+
+// k_i and P_i for one stage; no other state, so StageGeometryFor can sum the
+// slice counts of the stages below without building them.
+Status SlicesForStage(const SscbfConfig& c, uint32_t stage, double* fpr,
+                      uint32_t* slices) {
+  const double p0 = c.target_fpr * (1.0 - c.tightening_ratio);
+  *fpr = p0 * std::pow(c.tightening_ratio, stage);
+  if (!(*fpr > 0.0)) {
+    return Status::InvalidArgument("stage " + std::to_string(stage) +
+                                   " error rate underflows");
+  }
+  *slices = theory::OptimalSliceCount(*fpr, c.full_fill);
+  if (*slices == 0 || *slices > SplitCountingBloomFilter::kMaxSlices) {
+    return Status::InvalidArgument(
+        "stage " + std::to_string(stage) + " would need " +
+        std::to_string(*slices) + " slices (limit 64)");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status SscbfConfig::Validate() const {
+  if (!(target_fpr > 0.0 && target_fpr < 1.0)) {
+    return Status::InvalidArgument("target FPR must be in (0, 1)");
+  }
+  if (!(tightening_ratio > 0.0 && tightening_ratio < 1.0)) {
+    return Status::InvalidArgument("tightening ratio r must be in (0, 1)");
+  }
+  if (!(growth_factor >= 1.0 && growth_factor <= 16.0)) {
+    return Status::InvalidArgument("growth factor s must be in [1, 16]");
+  }
+  if (initial_capacity == 0) {
+    return Status::InvalidArgument("initial capacity n0 must be at least 1");
+  }
+  if (base_bits == 0 || base_bits > DdcfCounterVector::kMaxBaseBits) {
+    return Status::InvalidArgument("counter base bits x must be in [1, 16]");
+  }
+  if (!(full_fill > 0.0 && full_fill < 1.0)) {
+    return Status::InvalidArgument("full fill must be in (0, 1)");
+  }
+  return StageGeometryFor(*this, 0).status();
+}
+
+StatusOr<StageGeometry> StageGeometryFor(const SscbfConfig& c, uint32_t stage) {
+  // Range checks only: StageGeometryFor is called from Validate for stage 0.
+  if (!(c.target_fpr > 0.0 && c.target_fpr < 1.0) ||
+      !(c.tightening_ratio > 0.0 && c.tightening_ratio < 1.0) ||
+      !(c.growth_factor >= 1.0 && c.growth_factor <= 16.0) ||
+      c.initial_capacity == 0 || !(c.full_fill > 0.0 && c.full_fill < 1.0)) {
+    return Status::InvalidArgument("invalid SSCBF config");
+  }
+  if (stage >= ScalableSplitCountingBloomFilter::kMaxStages) {
+    return Status::InvalidArgument("stage " + std::to_string(stage) +
+                                   " beyond the limit of 64 stages");
+  }
+  StageGeometry g;
+  g.stage = stage;
+  uint64_t first_probe = 0;
+  for (uint32_t t = 0; t <= stage; ++t) {
+    double fpr = 0;
+    uint32_t slices = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(SlicesForStage(c, t, &fpr, &slices));
+    if (t < stage) {
+      first_probe += slices;
+    } else {
+      g.target_fpr = fpr;
+      g.slices = slices;
+    }
+  }
+  g.first_probe = static_cast<uint32_t>(first_probe);  // <= 64 * 64
+  const double capacity = std::ceil(static_cast<double>(c.initial_capacity) *
+                                    std::pow(c.growth_factor, stage));
+  if (!(capacity <= kMaxCapacity)) {
+    return Status::InvalidArgument("stage " + std::to_string(stage) +
+                                   " capacity overflows");
+  }
+  g.capacity = static_cast<uint64_t>(capacity);
+  g.slice_length = theory::SliceLengthForCapacity(capacity, c.full_fill);
+  if (g.slice_length == 0 ||
+      g.slice_length > DdcfCounterVector::kMaxCounters) {
+    return Status::InvalidArgument(
+        "stage " + std::to_string(stage) + " needs slices of " +
+        std::to_string(g.slice_length) + " counters (limit 2^32)");
+  }
+  return g;
+}
+
+ScalableSplitCountingBloomFilter::ScalableSplitCountingBloomFilter(
+    const SscbfConfig& config, std::vector<SplitCountingBloomFilter> stages)
+    : config_(config), stages_(std::move(stages)) {}
+
+StatusOr<SplitCountingBloomFilter> ScalableSplitCountingBloomFilter::CreateStage(
+    const SscbfConfig& config, uint32_t stage) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(StageGeometry g,
+                              StageGeometryFor(config, stage));
+  SplitCountingBloomFilter::Options o;
+  o.slices = g.slices;
+  o.slice_length = g.slice_length;
+  o.base_bits = config.base_bits;
+  o.full_fill = config.full_fill;
+  o.first_probe = g.first_probe;
+  return SplitCountingBloomFilter::Create(o);
+}
+
+StatusOr<ScalableSplitCountingBloomFilter>
+ScalableSplitCountingBloomFilter::Create(const SscbfConfig& config) {
+  BLOOMROUTE_RETURN_IF_ERROR(config.Validate());
+  std::vector<SplitCountingBloomFilter> stages;
+  BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter first,
+                              CreateStage(config, 0));
+  stages.push_back(std::move(first));
+  return ScalableSplitCountingBloomFilter(config, std::move(stages));
+}
+
+StatusOr<ScalableSplitCountingBloomFilter>
+ScalableSplitCountingBloomFilter::CreateSized(const SscbfConfig& config,
+                                              uint64_t elements) {
+  SscbfConfig sized = config;
+  if (elements > sized.initial_capacity) sized.initial_capacity = elements;
+  return Create(sized);
+}
+
+StatusOr<uint32_t> ScalableSplitCountingBloomFilter::Insert(
+    const ElementHash& h) {
+  if (stages_.back().IsFull()) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        SplitCountingBloomFilter next,
+        CreateStage(config_, static_cast<uint32_t>(stages_.size())));
+    stages_.push_back(std::move(next));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(stages_.back().Insert(h));
+  return static_cast<uint32_t>(stages_.size() - 1);
+}
+
+Status ScalableSplitCountingBloomFilter::Remove(const ElementHash& h,
+                                                uint32_t stage) {
+  if (stage >= stages_.size()) {
+    return Status::InvalidArgument(
+        "SSCBF remove from stage " + std::to_string(stage) + ", but only " +
+        std::to_string(stages_.size()) + " stages are open");
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(stages_[stage].Remove(h));
+  DropEmptyNewestStages();
+  return Status::OK();
+}
+
+void ScalableSplitCountingBloomFilter::DropEmptyNewestStages() {
+  while (stages_.size() > 1 && stages_.back().element_count() == 0 &&
+         !stages_[stages_.size() - 2].IsFull()) {
+    stages_.pop_back();
+  }
+}
+
+uint64_t ScalableSplitCountingBloomFilter::element_count() const {
+  uint64_t n = 0;
+  for (const auto& s : stages_) n += s.element_count();
+  return n;
+}
+
+uint64_t ScalableSplitCountingBloomFilter::MemoryBytes() const {
+  uint64_t bytes = 0;
+  for (const auto& s : stages_) bytes += s.MemoryBytes();
+  return bytes;
+}
+
+double ScalableSplitCountingBloomFilter::EstimatedFpr() const {
+  double log_pass = 0.0;  // log of the probability that every stage says no
+  for (const auto& s : stages_) log_pass += std::log1p(-s.EstimatedFpr());
+  return -std::expm1(log_pass);
+}
+
+SscbfStats ScalableSplitCountingBloomFilter::Stats() const {
+  SscbfStats stats;
+  for (uint32_t i = 0; i < stages_.size(); ++i) {
+    const SplitCountingBloomFilter& s = stages_[i];
+    StageStats st;
+    // The geometry of an open stage was valid when it was built.
+    st.geometry = StageGeometryFor(config_, i).value();
+    st.elements = s.element_count();
+    st.fill = s.Fill();
+    st.estimated_fpr = s.EstimatedFpr();
+    st.planes = s.MaxPlaneCount();
+    st.memory_bytes = s.MemoryBytes();
+    stats.elements += st.elements;
+    stats.memory_bytes += st.memory_bytes;
+    stats.stages.push_back(st);
+  }
+  stats.estimated_fpr = EstimatedFpr();
+  stats.compounded_bound = theory::SbfCompoundedBound(
+      config_.target_fpr * (1.0 - config_.tightening_ratio),
+      config_.tightening_ratio, stage_count());
+  return stats;
+}
+
+std::string ScalableSplitCountingBloomFilter::Serialize() const {
+  std::string out;
+  const size_t start = internal::StartFrame(
+      internal::FrameKind::kScalableSplitCountingBloomFilter, kFormatVersion,
+      &out);
+  PutDouble(&out, config_.target_fpr);
+  PutDouble(&out, config_.tightening_ratio);
+  PutDouble(&out, config_.growth_factor);
+  PutFixed64(&out, config_.initial_capacity);
+  PutFixed8(&out, static_cast<uint8_t>(config_.base_bits));
+  PutDouble(&out, config_.full_fill);
+  PutFixed32(&out, stage_count());
+  for (const auto& s : stages_) s.EncodeTo(&out);
+  internal::FinishFrame(start, &out);
+  return out;
+}
+
+StatusOr<ScalableSplitCountingBloomFilter>
+ScalableSplitCountingBloomFilter::Deserialize(std::string_view bytes) {
+  std::string_view payload;
+  uint8_t version;
+  BLOOMROUTE_RETURN_IF_ERROR(internal::OpenFrame(
+      bytes, internal::FrameKind::kScalableSplitCountingBloomFilter,
+      kFormatVersion, &payload, &version));
+  ByteReader in(payload);
+  SscbfConfig c;
+  uint8_t base_bits;
+  uint32_t stage_count;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadDouble(&c.target_fpr, "SSCBF target FPR"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in.ReadDouble(&c.tightening_ratio, "SSCBF tightening ratio"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in.ReadDouble(&c.growth_factor, "SSCBF growth factor"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in.ReadFixed64(&c.initial_capacity, "SSCBF initial capacity"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&base_bits, "SSCBF base bits"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadDouble(&c.full_fill, "SSCBF full fill"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&stage_count, "SSCBF stages"));
+  c.base_bits = base_bits;
+  Status valid = c.Validate();
+  if (!valid.ok()) return Status::Corruption("SSCBF config: " + valid.message());
+  if (stage_count == 0 || stage_count > kMaxStages) {
+    return Status::Corruption("SSCBF stage count " +
+                              std::to_string(stage_count) +
+                              " outside [1, 64]");
+  }
+  std::vector<SplitCountingBloomFilter> stages;
+  stages.reserve(stage_count);
+  for (uint32_t i = 0; i < stage_count; ++i) {
+    auto g = StageGeometryFor(c, i);
+    if (!g.ok()) return Status::Corruption("SSCBF " + g.status().message());
+    BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter s,
+                                SplitCountingBloomFilter::DecodeFrom(&in));
+    const auto& o = s.options();
+    if (o.slices != g->slices || o.slice_length != g->slice_length ||
+        o.first_probe != g->first_probe || o.base_bits != c.base_bits ||
+        o.full_fill != c.full_fill) {
+      return Status::Corruption("SSCBF stage " + std::to_string(i) +
+                                " geometry differs from its config");
+    }
+    stages.push_back(std::move(s));
+  }
+  if (!in.empty()) return Status::Corruption("trailing bytes after SSCBF");
+  return ScalableSplitCountingBloomFilter(c, std::move(stages));
+}
+
+}  // namespace bloomroute

@@ -1,0 +1,167 @@
+// ScalableSplitCountingBloomFilter (SSCBF): a growing series of SCBF stages.
+//
+// The per-region-server filter of the global index (../shared/DESIGN.md). It
+// applies Almeida et al.'s Scalable Bloom Filters (2007, ../shared/papers/001) to
+// split counting filters (../shared/papers/004):
+//
+//   P0  = P (1 - r)                    error of stage 0
+//   P_i = P0 r^i                       error of stage i   (r: tightening ratio)
+//   k_i = ceil(log2(1 / P_i))          slices of stage i  (at full_fill = 1/2)
+//   n_i = n0 s^i                       capacity of stage i (s: growth factor)
+//   m_i = ceil(n_i / ln 2)             slice length: n_i elements fill it to 1/2
+//
+// so the compounded false-positive rate of any number of stages stays below
+// sum_i P_i = P0 / (1 - r) = P. (For another full_fill f the same derivation
+// gives k_i = ceil(log(1/P_i) / log(1/f)) and m_i = ceil(n_i / -ln(1 - f)).)
+// A stage's geometry is a pure function of (config, stage index): the same on
+// every server, so replicas can be compared, shipped and merged.
+//
+// Insert puts an element into the newest stage and returns that stage's index;
+// when the newest stage is full (mean fill >= full_fill) a new stage opens first.
+// The caller records the stage with the element and passes it to Remove, which
+// decrements exactly that stage. Contains asks the stages newest to oldest. An
+// empty newest stage is dropped as soon as the stage below it is no longer full
+// (dropping it earlier would only reopen it on the next insert), so removing
+// every element returns the filter to one empty stage.
+//
+// Compaction: CreateSized() makes a fresh filter whose first stage holds a given
+// number of elements, to be refilled from the exact distinct-value records.
+//
+// Thread-safety: const methods may run concurrently; mutators need exclusive
+// access. Movable, not copyable.
+#ifndef BLOOMROUTE_INDEX_SCALABLE_SPLIT_COUNTING_BLOOM_FILTER_H_
+#define BLOOMROUTE_INDEX_SCALABLE_SPLIT_COUNTING_BLOOM_FILTER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/statusor.h"
+#include "index/element_hash.h"
+#include "index/split_counting_bloom_filter.h"
+
+namespace bloomroute {
+
+struct SscbfConfig {
+  double target_fpr = 0.01;         // P, the compounded bound, in (0, 1)
+  double tightening_ratio = 0.5;    // r, in (0, 1)
+  double growth_factor = 2.0;       // s, in [1, 16]
+  uint64_t initial_capacity = 1024; // n0, elements in stage 0, >= 1
+  uint32_t base_bits = DdcfCounterVector::kDefaultBaseBits;  // x, in [1, 16]
+  double full_fill = 0.5;           // stage full at this mean fill, in (0, 1)
+
+  // InvalidArgument naming the first field out of range, or when stage 0 would
+  // need slices longer than 2^32 or more than 64 slices.
+  [[nodiscard]] Status Validate() const;
+
+  friend bool operator==(const SscbfConfig& a, const SscbfConfig& b) {
+    return a.target_fpr == b.target_fpr &&
+           a.tightening_ratio == b.tightening_ratio &&
+           a.growth_factor == b.growth_factor &&
+           a.initial_capacity == b.initial_capacity &&
+           a.base_bits == b.base_bits && a.full_fill == b.full_fill;
+  }
+};
+
+// The geometry of stage `stage` under a config; see the formulas above.
+struct StageGeometry {
+  uint32_t stage = 0;
+  double target_fpr = 0;     // P_i
+  uint32_t slices = 0;       // k_i
+  uint64_t slice_length = 0; // m_i
+  uint64_t capacity = 0;     // n_i
+  uint32_t first_probe = 0;  // k_0 + ... + k_{i-1}
+};
+
+// InvalidArgument when the config is invalid or the stage cannot be built
+// (more than 64 slices, slices longer than 2^32, or stage >= kMaxStages).
+StatusOr<StageGeometry> StageGeometryFor(const SscbfConfig& config,
+                                         uint32_t stage);
+
+struct StageStats {
+  StageGeometry geometry;
+  uint64_t elements = 0;
+  double fill = 0;           // mean slice fill
+  double estimated_fpr = 0;  // product of slice fills
+  uint32_t planes = 0;       // most DDCF planes in any slice
+  uint64_t memory_bytes = 0;
+};
+
+struct SscbfStats {
+  std::vector<StageStats> stages;
+  uint64_t elements = 0;
+  // 1 - prod_i (1 - estimated_fpr_i): the FPR of the whole filter now.
+  double estimated_fpr = 0;
+  // 1 - prod_i (1 - P_i) over the open stages: what the geometry guarantees.
+  double compounded_bound = 0;
+  uint64_t memory_bytes = 0;
+};
+
+class ScalableSplitCountingBloomFilter {
+ public:
+  static constexpr uint32_t kMaxStages = 64;
+
+  // A filter with one empty stage. InvalidArgument for an invalid config.
+  static StatusOr<ScalableSplitCountingBloomFilter> Create(
+      const SscbfConfig& config);
+  // A fresh filter for compaction: `config` with n0 raised to `elements` (never
+  // lowered), so that stage 0 holds that many elements.
+  static StatusOr<ScalableSplitCountingBloomFilter> CreateSized(
+      const SscbfConfig& config, uint64_t elements);
+
+  ScalableSplitCountingBloomFilter(ScalableSplitCountingBloomFilter&&) noexcept =
+      default;
+  ScalableSplitCountingBloomFilter& operator=(
+      ScalableSplitCountingBloomFilter&&) noexcept = default;
+  ScalableSplitCountingBloomFilter(const ScalableSplitCountingBloomFilter&) =
+      delete;
+  ScalableSplitCountingBloomFilter& operator=(
+      const ScalableSplitCountingBloomFilter&) = delete;
+
+  // Adds the element to the newest stage (opening one if it is full) and
+  // returns that stage's index. InvalidArgument when a new stage is needed but
+  // kMaxStages are open or its geometry is out of range; nothing changes then.
+  StatusOr<uint32_t> Insert(const ElementHash& h);
+  // Removes one insertion of the element from `stage`, the index Insert
+  // returned. InvalidArgument when the stage does not exist or the element's
+  // counters there are not all non-zero; nothing changes then.
+  [[nodiscard]] Status Remove(const ElementHash& h, uint32_t stage);
+  // True if the element may be present; never false for an inserted element.
+  bool Contains(const ElementHash& h) const {
+    for (size_t i = stages_.size(); i-- > 0;) {
+      if (stages_[i].Contains(h)) return true;
+    }
+    return false;
+  }
+
+  const SscbfConfig& config() const { return config_; }
+  uint32_t stage_count() const { return static_cast<uint32_t>(stages_.size()); }
+  // Precondition: i < stage_count().
+  const SplitCountingBloomFilter& stage(uint32_t i) const { return stages_[i]; }
+  uint64_t element_count() const;
+  uint64_t MemoryBytes() const;
+  double EstimatedFpr() const;
+  SscbfStats Stats() const;
+
+  // Self-contained, versioned, checksummed encoding of the config and stages.
+  std::string Serialize() const;
+  // Corruption for anything Serialize did not produce, including stages whose
+  // geometry differs from StageGeometryFor(config, i).
+  static StatusOr<ScalableSplitCountingBloomFilter> Deserialize(
+      std::string_view bytes);
+
+ private:
+  ScalableSplitCountingBloomFilter(const SscbfConfig& config,
+                                   std::vector<SplitCountingBloomFilter> stages);
+  static StatusOr<SplitCountingBloomFilter> CreateStage(
+      const SscbfConfig& config, uint32_t stage);
+  void DropEmptyNewestStages();
+
+  SscbfConfig config_;
+  std::vector<SplitCountingBloomFilter> stages_;  // never empty
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_INDEX_SCALABLE_SPLIT_COUNTING_BLOOM_FILTER_H_

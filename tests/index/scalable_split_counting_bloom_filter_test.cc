@@ -1,0 +1,335 @@
+#include "index/scalable_split_counting_bloom_filter.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <unordered_map>
+#include <vector>
+
+#include "index/internal/frame.h"
+#include "index/theory.h"
+#include "tests/index/test_keys.h"
+
+namespace bloomroute {
+namespace {
+
+using testing::Key;
+using testing::kAbsentBase;
+using Sscbf = ScalableSplitCountingBloomFilter;
+
+SscbfConfig Config(double p, uint64_t n0) {
+  SscbfConfig c;
+  c.target_fpr = p;
+  c.initial_capacity = n0;
+  return c;
+}
+
+bool AllCountersZero(const Sscbf& f) {
+  for (uint32_t i = 0; i < f.stage_count(); ++i) {
+    const auto& s = f.stage(i);
+    for (uint32_t j = 0; j < s.slice_count(); ++j) {
+      if (s.slice(j).nonzero_count() != 0 || s.slice(j).plane_count() != 0)
+        return false;
+    }
+  }
+  return true;
+}
+
+TEST(StageGeometryTest, FollowsTheScalableBloomFilterFormulas) {
+  SscbfConfig c = Config(0.01, 1000);
+  uint32_t first_probe = 0;
+  for (uint32_t i = 0; i < 12; ++i) {
+    auto g = StageGeometryFor(c, i);
+    ASSERT_TRUE(g.ok()) << g.status().ToString();
+    const double p_i = 0.01 * 0.5 * std::pow(0.5, i);
+    EXPECT_DOUBLE_EQ(g->target_fpr, p_i);
+    EXPECT_EQ(g->slices, static_cast<uint32_t>(std::ceil(std::log2(1 / p_i))));
+    EXPECT_EQ(g->capacity, 1000u << i);
+    EXPECT_EQ(g->slice_length,
+              static_cast<uint64_t>(std::ceil((1000u << i) / std::log(2.0))));
+    EXPECT_EQ(g->first_probe, first_probe);
+    first_probe += g->slices;
+    // r = 1/2 adds exactly one slice per stage.
+    if (i > 0) {
+      EXPECT_EQ(g->slices, StageGeometryFor(c, i - 1)->slices + 1);
+    }
+  }
+  EXPECT_EQ(StageGeometryFor(c, 0)->slices, 8u);     // ceil(log2(200))
+  EXPECT_EQ(StageGeometryFor(c, 0)->slice_length, 1443u);
+}
+
+TEST(StageGeometryTest, IsAPureFunctionOfConfigAndStage) {
+  SscbfConfig c = Config(0.001, 5000);
+  c.tightening_ratio = 0.8;
+  c.growth_factor = 4;
+  for (uint32_t i = 0; i < 8; ++i) {
+    auto a = StageGeometryFor(c, i);
+    auto b = StageGeometryFor(c, i);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a->slices, b->slices);
+    EXPECT_EQ(a->slice_length, b->slice_length);
+    EXPECT_EQ(a->first_probe, b->first_probe);
+  }
+}
+
+TEST(StageGeometryTest, OutOfRangeStagesAndConfigsAreRejected) {
+  SscbfConfig c = Config(0.01, 1000);
+  EXPECT_TRUE(StageGeometryFor(c, Sscbf::kMaxStages).status()
+                  .IsInvalidArgument());
+  c.growth_factor = 16;
+  // 1000 * 16^8 elements need slices beyond 2^32.
+  EXPECT_TRUE(StageGeometryFor(c, 8).status().IsInvalidArgument());
+
+  auto invalid = [](SscbfConfig bad) {
+    return bad.Validate().IsInvalidArgument() &&
+           Sscbf::Create(bad).status().IsInvalidArgument();
+  };
+  SscbfConfig bad = Config(0.01, 1000);
+  bad.target_fpr = 0;
+  EXPECT_TRUE(invalid(bad));
+  bad.target_fpr = 1;
+  EXPECT_TRUE(invalid(bad));
+  bad.target_fpr = std::nan("");
+  EXPECT_TRUE(invalid(bad));
+  bad = Config(0.01, 0);
+  EXPECT_TRUE(invalid(bad));
+  bad = Config(0.01, 1000);
+  bad.tightening_ratio = 1;
+  EXPECT_TRUE(invalid(bad));
+  bad = Config(0.01, 1000);
+  bad.growth_factor = 0.5;
+  EXPECT_TRUE(invalid(bad));
+  bad = Config(0.01, 1000);
+  bad.base_bits = 0;
+  EXPECT_TRUE(invalid(bad));
+  bad = Config(0.01, 1000);
+  bad.full_fill = 0;
+  EXPECT_TRUE(invalid(bad));
+  bad = Config(1e-30, 1000);  // stage 0 would need 100 slices
+  EXPECT_TRUE(invalid(bad));
+  bad = Config(0.01, uint64_t{1} << 40);  // slices beyond 2^32
+  EXPECT_TRUE(invalid(bad));
+}
+
+TEST(ScalableSplitCountingBloomFilterTest, GrowsStagesAndRemovesFromTheGivenStage) {
+  auto f = std::move(Sscbf::Create(Config(0.01, 100))).value();
+  std::vector<uint32_t> stage_of;
+  for (uint64_t i = 0; i < 1000; ++i) {
+    auto stage = f.Insert(Key(i));
+    ASSERT_TRUE(stage.ok());
+    ASSERT_EQ(*stage, f.stage_count() - 1) << "inserts go to the newest stage";
+    stage_of.push_back(*stage);
+  }
+  // 100 + 200 + 400 < 1000 <= 100 + 200 + 400 + 800.
+  EXPECT_EQ(f.stage_count(), 4u);
+  for (uint32_t i = 0; i + 1 < f.stage_count(); ++i) {
+    EXPECT_TRUE(f.stage(i).IsFull());
+    EXPECT_NEAR(static_cast<double>(f.stage(i).element_count()),
+                100.0 * (1 << i), 0.1 * 100 * (1 << i) + 5);
+  }
+  // Removing from the wrong stage is refused and changes nothing.
+  const std::string before = f.Serialize();
+  const uint32_t wrong = stage_of[0] == 0 ? 3 : 0;
+  EXPECT_FALSE(f.Remove(Key(0), wrong).ok());
+  EXPECT_TRUE(f.Remove(Key(0), 99).IsInvalidArgument());
+  EXPECT_EQ(f.Serialize(), before);
+  for (uint64_t i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(f.Remove(Key(i), stage_of[i]).ok()) << i;
+  }
+  EXPECT_EQ(f.stage_count(), 1u);
+  EXPECT_EQ(f.element_count(), 0u);
+  EXPECT_TRUE(AllCountersZero(f));
+}
+
+TEST(ScalableSplitCountingBloomFilterTest, EmptyNewestStageStaysWhileTheOneBelowIsFull) {
+  auto f = std::move(Sscbf::Create(Config(0.01, 50))).value();
+  uint64_t n = 0;
+  while (f.stage_count() == 1) ASSERT_TRUE(f.Insert(Key(n++)).ok());
+  // Key(n-1) opened stage 1. Removing it leaves stage 1 empty, but stage 0 is
+  // still full, so the next insert would reopen it: it is kept.
+  ASSERT_TRUE(f.Remove(Key(n - 1), 1).ok());
+  EXPECT_EQ(f.stage_count(), 2u);
+  EXPECT_EQ(f.stage(1).element_count(), 0u);
+  // Once stage 0 has room again the empty stage goes. (A remove lowers the
+  // fill only when one of its counters reaches zero, hence the loop.)
+  for (uint64_t i = 0; f.stage(0).IsFull(); ++i) {
+    ASSERT_EQ(f.stage_count(), 2u);
+    ASSERT_TRUE(f.Remove(Key(i), 0).ok());
+  }
+  EXPECT_EQ(f.stage_count(), 1u);
+}
+
+TEST(ScalableSplitCountingBloomFilterTest, RandomizedModelHasNoFalseNegatives) {
+  // 1,000,000 mixed inserts and removes of distinct values (as a region server
+  // issues them: a value enters once and leaves from the stage it entered),
+  // against an exact set, seed fixed. Growth phases open stages, shrink phases
+  // empty and drop them. Every op checks the touched key; every 100,000 ops
+  // every present key. Removing everything leaves one all-zero stage.
+  auto f = std::move(Sscbf::Create(Config(0.01, 1000))).value();
+  std::unordered_map<uint64_t, uint32_t> stage_of;  // present key -> stage
+  std::vector<uint64_t> present;
+  std::mt19937_64 rng(777);
+  uint64_t next_key = 0;
+  uint32_t max_stages = 0;
+  for (int op = 0; op < 1000000; ++op) {
+    const bool grow_phase = (op / 125000) % 2 == 0;
+    const bool insert = present.empty() || rng() % 100 < (grow_phase ? 65u : 35u);
+    if (insert) {
+      const uint64_t key = next_key++;
+      auto stage = f.Insert(Key(key));
+      ASSERT_TRUE(stage.ok()) << stage.status().ToString();
+      stage_of[key] = *stage;
+      present.push_back(key);
+      ASSERT_TRUE(f.Contains(Key(key)));
+    } else {
+      const size_t idx = rng() % present.size();
+      const uint64_t key = present[idx];
+      present[idx] = present.back();
+      present.pop_back();
+      ASSERT_TRUE(f.Remove(Key(key), stage_of[key]).ok());
+      stage_of.erase(key);
+    }
+    max_stages = std::max(max_stages, f.stage_count());
+    if (op % 100000 == 99999) {
+      ASSERT_EQ(f.element_count(), present.size());
+      for (uint32_t i = 0; i < f.stage_count(); ++i) {
+        ASSERT_TRUE(f.stage(i).VerifyInvariants().ok());
+      }
+      for (uint64_t key : present) {
+        ASSERT_TRUE(f.Contains(Key(key))) << "false negative " << key;
+      }
+    }
+  }
+  EXPECT_GE(max_stages, 5u);
+  for (uint64_t key : present) ASSERT_TRUE(f.Remove(Key(key), stage_of[key]).ok());
+  EXPECT_EQ(f.stage_count(), 1u);
+  EXPECT_EQ(f.element_count(), 0u);
+  EXPECT_TRUE(AllCountersZero(f));
+  auto fresh = std::move(Sscbf::Create(Config(0.01, 1000))).value();
+  EXPECT_EQ(f.MemoryBytes(), fresh.MemoryBytes());
+  EXPECT_EQ(f.Serialize(), fresh.Serialize());
+}
+
+TEST(ScalableSplitCountingBloomFilterTest, GrownToOneMillionStaysWithinTarget) {
+  // n0 = 1,000 grown to 1,000,000 elements (10 stages at s = 2). The measured
+  // FPR over 1,000,000 absent keys must be <= P, and within 6 standard
+  // deviations of the filter's own estimate (Binomial(N, estimate)).
+  constexpr double kP = 0.01;
+  auto f = std::move(Sscbf::Create(Config(kP, 1000))).value();
+  for (uint64_t i = 0; i < 1000000; ++i) ASSERT_TRUE(f.Insert(Key(i)).ok());
+  const SscbfStats stats = f.Stats();
+  EXPECT_EQ(stats.stages.size(), 10u);
+  EXPECT_LE(stats.compounded_bound, kP);
+  EXPECT_LE(stats.estimated_fpr, stats.compounded_bound);
+  for (const StageStats& s : stats.stages) {
+    EXPECT_LE(s.estimated_fpr, s.geometry.target_fpr);
+  }
+  constexpr uint64_t kProbes = 1000000;
+  uint64_t positives = 0;
+  for (uint64_t i = 0; i < kProbes; ++i) {
+    positives += f.Contains(Key(kAbsentBase + i));
+  }
+  const double measured = static_cast<double>(positives) / kProbes;
+  EXPECT_LE(measured, kP);
+  EXPECT_NEAR(measured, stats.estimated_fpr,
+              testing::RateTolerance(stats.estimated_fpr, kProbes))
+      << "measured " << measured << " estimate " << stats.estimated_fpr;
+  for (uint64_t i = 0; i < 1000000; i += 997) ASSERT_TRUE(f.Contains(Key(i)));
+}
+
+TEST(ScalableSplitCountingBloomFilterTest, StatsAddUp) {
+  auto f = std::move(Sscbf::Create(Config(0.001, 500))).value();
+  for (uint64_t i = 0; i < 5000; ++i) ASSERT_TRUE(f.Insert(Key(i)).ok());
+  const SscbfStats stats = f.Stats();
+  uint64_t elements = 0, memory = 0;
+  for (uint32_t i = 0; i < stats.stages.size(); ++i) {
+    const StageStats& s = stats.stages[i];
+    EXPECT_EQ(s.geometry.stage, i);
+    EXPECT_EQ(s.elements, f.stage(i).element_count());
+    EXPECT_EQ(s.memory_bytes, f.stage(i).MemoryBytes());
+    elements += s.elements;
+    memory += s.memory_bytes;
+  }
+  EXPECT_EQ(stats.elements, 5000u);
+  EXPECT_EQ(elements, 5000u);
+  EXPECT_EQ(stats.memory_bytes, memory);
+  EXPECT_EQ(f.MemoryBytes(), memory);
+  EXPECT_DOUBLE_EQ(stats.compounded_bound,
+                   theory::SbfCompoundedBound(0.0005, 0.5, f.stage_count()));
+}
+
+TEST(ScalableSplitCountingBloomFilterTest, CreateSizedHoldsTheElementsInOneStage) {
+  const SscbfConfig base = Config(0.01, 1000);
+  auto f = std::move(Sscbf::CreateSized(base, 50000)).value();
+  EXPECT_EQ(f.config().initial_capacity, 50000u);
+  for (uint64_t i = 0; i < 49000; ++i) {
+    auto stage = f.Insert(Key(i));
+    ASSERT_TRUE(stage.ok());
+    ASSERT_EQ(*stage, 0u);
+  }
+  // Never smaller than the configured n0.
+  EXPECT_EQ(Sscbf::CreateSized(base, 10)->config().initial_capacity, 1000u);
+}
+
+TEST(ScalableSplitCountingBloomFilterSerializationTest, RoundTripsExactly) {
+  SscbfConfig c = Config(0.02, 64);
+  c.base_bits = 3;
+  c.tightening_ratio = 0.8;
+  auto f = std::move(Sscbf::Create(c)).value();
+  std::vector<uint32_t> stage_of;
+  for (uint64_t i = 0; i < 700; ++i) stage_of.push_back(*f.Insert(Key(i)));
+  ASSERT_GT(f.stage_count(), 2u);
+  const std::string bytes = f.Serialize();
+  auto back = Sscbf::Deserialize(bytes);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(back->config() == c);
+  EXPECT_EQ(back->Serialize(), bytes);
+  EXPECT_EQ(back->stage_count(), f.stage_count());
+  EXPECT_DOUBLE_EQ(back->EstimatedFpr(), f.EstimatedFpr());
+  for (uint64_t i = 0; i < 100000; ++i) {
+    ASSERT_EQ(back->Contains(Key(kAbsentBase + i)),
+              f.Contains(Key(kAbsentBase + i)));
+  }
+  for (uint64_t i = 0; i < 700; ++i) {
+    ASSERT_TRUE(back->Remove(Key(i), stage_of[i]).ok());
+  }
+  EXPECT_TRUE(AllCountersZero(*back));
+}
+
+TEST(ScalableSplitCountingBloomFilterSerializationTest, FlipsAndTruncationsAreDetected) {
+  auto f = std::move(Sscbf::Create(Config(0.1, 8))).value();
+  for (uint64_t i = 0; i < 40; ++i) ASSERT_TRUE(f.Insert(Key(i)).ok());
+  ASSERT_GT(f.stage_count(), 1u);
+  const std::string bytes = f.Serialize();
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    std::string bad = bytes;
+    bad[i] = static_cast<char>(bad[i] ^ (0x80 >> (i % 8)));
+    ASSERT_TRUE(Sscbf::Deserialize(bad).status().IsCorruption()) << i;
+  }
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    ASSERT_TRUE(Sscbf::Deserialize(bytes.substr(0, len)).status()
+                    .IsCorruption()) << len;
+  }
+}
+
+TEST(ScalableSplitCountingBloomFilterSerializationTest, StageGeometryIsCheckedBehindAGoodChecksum) {
+  // Re-frame a valid payload whose config says n0 = 9 while its stages were
+  // built for n0 = 8: the checksum is right, the geometry is not.
+  auto f = std::move(Sscbf::Create(Config(0.1, 8))).value();
+  const std::string bytes = f.Serialize();
+  std::string payload = bytes.substr(internal::kFrameHeaderBytes,
+                                     bytes.size() - internal::kFrameHeaderBytes -
+                                         internal::kFrameTrailerBytes);
+  EncodeFixed64(&payload[24], 9);  // after P, r, s (3 doubles)
+  std::string framed;
+  size_t start = internal::StartFrame(
+      internal::FrameKind::kScalableSplitCountingBloomFilter, 1, &framed);
+  framed += payload;
+  internal::FinishFrame(start, &framed);
+  auto r = Sscbf::Deserialize(framed);
+  EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
+}
+
+}  // namespace
+}  // namespace bloomroute
