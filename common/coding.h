@@ -1,9 +1,10 @@
 // Fixed-width little-endian encoding, and a bounds-checked reader for decoding.
 //
-// Everything bloomroute persists or sends is encoded with these helpers so that the
-// byte layout does not depend on the host. ByteReader never reads past the end of
-// its input: every Read* returns Status::Corruption on truncation and leaves the
-// output untouched, so decoders can be written as a straight sequence of reads.
+// Everything bloomroute persists or sends is encoded with these helpers so that
+// the byte layout does not depend on the host. ByteReader never reads past the
+// end of its input: every Read* returns Status::Corruption on truncation and
+// leaves the output untouched, so decoders can be written as a straight
+// sequence of reads.
 //
 //   std::string buf;
 //   PutFixed64(&buf, m);

@@ -1,16 +1,18 @@
 // Status: the result of an operation that can fail, without exceptions.
 //
 // Core code returns Status (or StatusOr<T>, see statusor.h) and never throws. A
-// Status is either OK or carries one of a small set of codes and a message meant
-// for a human:
+// Status is either OK or carries one of a small set of codes and a message
+// meant for a human:
 //
-//   InvalidArgument  the caller passed something that can never succeed as given
+//   InvalidArgument  the caller passed something that can never succeed as
+//   given
 //                    (bad configuration, out-of-range index, removing an absent
 //                    element). Not retried.
 //   NotFound         the named thing does not exist. Not retried.
 //   Corruption       stored or received bytes fail validation (bad checksum,
 //                    truncated, impossible sizes). Not retried.
-//   Unavailable      a dependency is temporarily unreachable. The only code that
+//   Unavailable      a dependency is temporarily unreachable. The only code
+//   that
 //                    callers retry.
 //   IOError          an operating-system or storage failure. Not retried.
 //
@@ -18,7 +20,8 @@
 //   Status s = counters.Decrement(i);
 //   if (!s.ok()) return s;
 //
-// Thread-safety: a Status is a value; distinct objects may be used concurrently.
+// Thread-safety: a Status is a value; distinct objects may be used
+// concurrently.
 #ifndef BLOOMROUTE_COMMON_STATUS_H_
 #define BLOOMROUTE_COMMON_STATUS_H_
 
@@ -90,11 +93,12 @@ const char* StatusCodeName(Status::Code code);
 
 }  // namespace bloomroute
 
-// Evaluates `expr` (a Status) and returns it from the calling function if not OK.
-#define BLOOMROUTE_RETURN_IF_ERROR(expr)          \
-  do {                                            \
-    ::bloomroute::Status _br_status = (expr);     \
-    if (!_br_status.ok()) return _br_status;      \
+// Evaluates `expr` (a Status) and returns it from the calling function if not
+// OK.
+#define BLOOMROUTE_RETURN_IF_ERROR(expr)      \
+  do {                                        \
+    ::bloomroute::Status _br_status = (expr); \
+    if (!_br_status.ok()) return _br_status;  \
   } while (0)
 
 #endif  // BLOOMROUTE_COMMON_STATUS_H_

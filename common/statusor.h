@@ -1,15 +1,17 @@
-// StatusOr<T>: either a value of type T or a non-OK Status explaining its absence.
+// StatusOr<T>: either a value of type T or a non-OK Status explaining its
+// absence.
 //
-// Modelled on absl::StatusOr. Use it for functions that produce a value or fail:
+// Modelled on absl::StatusOr. Use it for functions that produce a value or
+// fail:
 //
 //   StatusOr<DdcfCounterVector> v = DdcfCounterVector::Create(m, 4);
 //   if (!v.ok()) return v.status();
 //   v->Increment(0);
 //
-// Constructing a StatusOr from an OK Status is a programming error; it is turned
-// into an InvalidArgument status so that it can never be mistaken for a value.
-// value() / operator* on a StatusOr without a value aborts (it is a bug in the
-// caller, who must check ok() first).
+// Constructing a StatusOr from an OK Status is a programming error; it is
+// turned into an InvalidArgument status so that it can never be mistaken for a
+// value. value() / operator* on a StatusOr without a value aborts (it is a bug
+// in the caller, who must check ok() first).
 #ifndef BLOOMROUTE_COMMON_STATUSOR_H_
 #define BLOOMROUTE_COMMON_STATUSOR_H_
 
@@ -83,8 +85,9 @@ class [[nodiscard]] StatusOr {
 
 }  // namespace bloomroute
 
-// Evaluates `rexpr` (a StatusOr<T>); on failure returns its status from the calling
-// function, otherwise moves the value into `lhs` (a declaration or an lvalue).
+// Evaluates `rexpr` (a StatusOr<T>); on failure returns its status from the
+// calling function, otherwise moves the value into `lhs` (a declaration or an
+// lvalue).
 #define BLOOMROUTE_ASSIGN_OR_RETURN(lhs, rexpr) \
   BLOOMROUTE_ASSIGN_OR_RETURN_IMPL_(            \
       BLOOMROUTE_CONCAT_(_br_statusor_, __LINE__), lhs, rexpr)

@@ -42,9 +42,8 @@ StatusOr<DdcfCounterVector> DdcfCounterVector::Create(uint64_t counters,
                                    " outside [1, 2^32]");
   }
   if (base_bits == 0 || base_bits > kMaxBaseBits) {
-    return Status::InvalidArgument("DDCF base bits " +
-                                   std::to_string(base_bits) +
-                                   " outside [1, 16]");
+    return Status::InvalidArgument(
+        "DDCF base bits " + std::to_string(base_bits) + " outside [1, 16]");
   }
   return DdcfCounterVector(counters, base_bits);
 }

@@ -5,17 +5,19 @@
 // vector (the paper's CBFV) plus one bit in each of y one-bit planes (its BFVs)
 // that hold the high bits, so counter i has the value
 //
-//   value(i) = base(i) + sum_{p < y} plane_p(i) * 2^(x + p),   max = 2^(x+y) - 1.
+//   value(i) = base(i) + sum_{p < y} plane_p(i) * 2^(x + p),   max = 2^(x+y)
+//   - 1.
 //
-// Incrementing a counter that is at the maximum adds one zeroed plane on top: the
-// existing base and planes are not touched or copied (DCF instead rebuilds its
-// whole overflow vector). When no counter has a bit in the top plane any more,
-// i.e. every counter fits in one bit less, the top plane is dropped. Each plane
-// keeps its population count, updated on the bits an increment or decrement
-// flips, so the drop test is O(1) rather than a scan of m counters.
+// Incrementing a counter that is at the maximum adds one zeroed plane on top:
+// the existing base and planes are not touched or copied (DCF instead rebuilds
+// its whole overflow vector). When no counter has a bit in the top plane any
+// more, i.e. every counter fits in one bit less, the top plane is dropped. Each
+// plane keeps its population count, updated on the bits an increment or
+// decrement flips, so the drop test is O(1) rather than a scan of m counters.
 //
-// Limits: 1 <= m <= kMaxCounters, 1 <= x <= kMaxBaseBits, x + y <= kMaxValueBits;
-// a counter at 2^kMaxValueBits - 1 cannot be incremented (InvalidArgument).
+// Limits: 1 <= m <= kMaxCounters, 1 <= x <= kMaxBaseBits, x + y <=
+// kMaxValueBits; a counter at 2^kMaxValueBits - 1 cannot be incremented
+// (InvalidArgument).
 //
 // Memory: MemoryBytes() is the exact size of the counter storage: ceil(m*x/64)
 // words of base plus y planes of ceil(m/64) words, 8 bytes each.
@@ -55,8 +57,8 @@ class DdcfCounterVector {
   DdcfCounterVector& operator=(const DdcfCounterVector&) = delete;
 
   uint64_t size() const { return size_; }
-  uint32_t base_bits() const { return base_bits_; }           // x
-  uint32_t plane_count() const {                              // y
+  uint32_t base_bits() const { return base_bits_; }  // x
+  uint32_t plane_count() const {                     // y
     return static_cast<uint32_t>(planes_.size());
   }
   uint32_t value_bits() const { return base_bits_ + plane_count(); }
@@ -115,7 +117,8 @@ class DdcfCounterVector {
 
   // A self-contained, versioned and checksummed encoding.
   std::string Serialize() const;
-  // Corruption for anything Serialize did not produce (flipped or missing bytes).
+  // Corruption for anything Serialize did not produce (flipped or missing
+  // bytes).
   static StatusOr<DdcfCounterVector> Deserialize(std::string_view bytes);
 
  private:

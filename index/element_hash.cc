@@ -11,14 +11,17 @@ namespace bloomroute {
 
 namespace {
 
-ElementHash FromXxh(const XXH128_hash_t& h) { return ElementHash{h.low64, h.high64}; }
+ElementHash FromXxh(const XXH128_hash_t& h) {
+  return ElementHash{h.low64, h.high64};
+}
 
 }  // namespace
 
 ElementHash HashElement(uint64_t table_id, uint64_t column_id,
                         std::string_view value) {
   // The encoding is built on the stack; short values (the common case: codes,
-  // names) are hashed in one call, long ones are copied once into a heap buffer.
+  // names) are hashed in one call, long ones are copied once into a heap
+  // buffer.
   constexpr size_t kHeader = 24;
   constexpr size_t kBuffer = 256;
   char buf[kBuffer];
@@ -32,8 +35,8 @@ ElementHash HashElement(uint64_t table_id, uint64_t column_id,
   }
   std::string encoded(buf, kHeader);
   encoded.append(value.data(), value.size());
-  return FromXxh(XXH3_128bits_withSeed(encoded.data(), encoded.size(),
-                                       kElementHashSeed));
+  return FromXxh(
+      XXH3_128bits_withSeed(encoded.data(), encoded.size(), kElementHashSeed));
 }
 
 ElementHash HashBytes(std::string_view bytes) {

@@ -25,9 +25,9 @@ Status SlicesForStage(const SscbfConfig& c, uint32_t stage, double* fpr,
   }
   *slices = theory::OptimalSliceCount(*fpr, c.full_fill);
   if (*slices == 0 || *slices > SplitCountingBloomFilter::kMaxSlices) {
-    return Status::InvalidArgument(
-        "stage " + std::to_string(stage) + " would need " +
-        std::to_string(*slices) + " slices (limit 64)");
+    return Status::InvalidArgument("stage " + std::to_string(stage) +
+                                   " would need " + std::to_string(*slices) +
+                                   " slices (limit 64)");
   }
   return Status::OK();
 }
@@ -91,8 +91,7 @@ StatusOr<StageGeometry> StageGeometryFor(const SscbfConfig& c, uint32_t stage) {
   }
   g.capacity = static_cast<uint64_t>(capacity);
   g.slice_length = theory::SliceLengthForCapacity(capacity, c.full_fill);
-  if (g.slice_length == 0 ||
-      g.slice_length > DdcfCounterVector::kMaxCounters) {
+  if (g.slice_length == 0 || g.slice_length > DdcfCounterVector::kMaxCounters) {
     return Status::InvalidArgument(
         "stage " + std::to_string(stage) + " needs slices of " +
         std::to_string(g.slice_length) + " counters (limit 2^32)");
@@ -104,10 +103,10 @@ ScalableSplitCountingBloomFilter::ScalableSplitCountingBloomFilter(
     const SscbfConfig& config, std::vector<SplitCountingBloomFilter> stages)
     : config_(config), stages_(std::move(stages)) {}
 
-StatusOr<SplitCountingBloomFilter> ScalableSplitCountingBloomFilter::CreateStage(
-    const SscbfConfig& config, uint32_t stage) {
-  BLOOMROUTE_ASSIGN_OR_RETURN(StageGeometry g,
-                              StageGeometryFor(config, stage));
+StatusOr<SplitCountingBloomFilter>
+ScalableSplitCountingBloomFilter::CreateStage(const SscbfConfig& config,
+                                              uint32_t stage) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(StageGeometry g, StageGeometryFor(config, stage));
   SplitCountingBloomFilter::Options o;
   o.slices = g.slices;
   o.slice_length = g.slice_length;
@@ -247,11 +246,11 @@ ScalableSplitCountingBloomFilter::Deserialize(std::string_view bytes) {
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&stage_count, "SSCBF stages"));
   c.base_bits = base_bits;
   Status valid = c.Validate();
-  if (!valid.ok()) return Status::Corruption("SSCBF config: " + valid.message());
+  if (!valid.ok())
+    return Status::Corruption("SSCBF config: " + valid.message());
   if (stage_count == 0 || stage_count > kMaxStages) {
     return Status::Corruption("SSCBF stage count " +
-                              std::to_string(stage_count) +
-                              " outside [1, 64]");
+                              std::to_string(stage_count) + " outside [1, 64]");
   }
   std::vector<SplitCountingBloomFilter> stages;
   stages.reserve(stage_count);

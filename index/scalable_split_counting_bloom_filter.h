@@ -1,14 +1,15 @@
 // ScalableSplitCountingBloomFilter (SSCBF): a growing series of SCBF stages.
 //
 // The per-region-server filter of the global index (../shared/DESIGN.md). It
-// applies Almeida et al.'s Scalable Bloom Filters (2007, ../shared/papers/001) to
-// split counting filters (../shared/papers/004):
+// applies Almeida et al.'s Scalable Bloom Filters (2007, ../shared/papers/001)
+// to split counting filters (../shared/papers/004):
 //
 //   P0  = P (1 - r)                    error of stage 0
 //   P_i = P0 r^i                       error of stage i   (r: tightening ratio)
 //   k_i = ceil(log2(1 / P_i))          slices of stage i  (at full_fill = 1/2)
 //   n_i = n0 s^i                       capacity of stage i (s: growth factor)
-//   m_i = ceil(n_i / ln 2)             slice length: n_i elements fill it to 1/2
+//   m_i = ceil(n_i / ln 2)             slice length: n_i elements fill it to
+//   1/2
 //
 // so the compounded false-positive rate of any number of stages stays below
 // sum_i P_i = P0 / (1 - r) = P. (For another full_fill f the same derivation
@@ -17,15 +18,16 @@
 // every server, so replicas can be compared, shipped and merged.
 //
 // Insert puts an element into the newest stage and returns that stage's index;
-// when the newest stage is full (mean fill >= full_fill) a new stage opens first.
-// The caller records the stage with the element and passes it to Remove, which
-// decrements exactly that stage. Contains asks the stages newest to oldest. An
-// empty newest stage is dropped as soon as the stage below it is no longer full
-// (dropping it earlier would only reopen it on the next insert), so removing
-// every element returns the filter to one empty stage.
+// when the newest stage is full (mean fill >= full_fill) a new stage opens
+// first. The caller records the stage with the element and passes it to Remove,
+// which decrements exactly that stage. Contains asks the stages newest to
+// oldest. An empty newest stage is dropped as soon as the stage below it is no
+// longer full (dropping it earlier would only reopen it on the next insert), so
+// removing every element returns the filter to one empty stage.
 //
-// Compaction: CreateSized() makes a fresh filter whose first stage holds a given
-// number of elements, to be refilled from the exact distinct-value records.
+// Compaction: CreateSized() makes a fresh filter whose first stage holds a
+// given number of elements, to be refilled from the exact distinct-value
+// records.
 //
 // Thread-safety: const methods may run concurrently; mutators need exclusive
 // access. Movable, not copyable.
@@ -44,12 +46,12 @@
 namespace bloomroute {
 
 struct SscbfConfig {
-  double target_fpr = 0.01;         // P, the compounded bound, in (0, 1)
-  double tightening_ratio = 0.5;    // r, in (0, 1)
-  double growth_factor = 2.0;       // s, in [1, 16]
-  uint64_t initial_capacity = 1024; // n0, elements in stage 0, >= 1
+  double target_fpr = 0.01;          // P, the compounded bound, in (0, 1)
+  double tightening_ratio = 0.5;     // r, in (0, 1)
+  double growth_factor = 2.0;        // s, in [1, 16]
+  uint64_t initial_capacity = 1024;  // n0, elements in stage 0, >= 1
   uint32_t base_bits = DdcfCounterVector::kDefaultBaseBits;  // x, in [1, 16]
-  double full_fill = 0.5;           // stage full at this mean fill, in (0, 1)
+  double full_fill = 0.5;  // stage full at this mean fill, in (0, 1)
 
   // InvalidArgument naming the first field out of range, or when stage 0 would
   // need slices longer than 2^32 or more than 64 slices.
@@ -67,11 +69,11 @@ struct SscbfConfig {
 // The geometry of stage `stage` under a config; see the formulas above.
 struct StageGeometry {
   uint32_t stage = 0;
-  double target_fpr = 0;     // P_i
-  uint32_t slices = 0;       // k_i
-  uint64_t slice_length = 0; // m_i
-  uint64_t capacity = 0;     // n_i
-  uint32_t first_probe = 0;  // k_0 + ... + k_{i-1}
+  double target_fpr = 0;      // P_i
+  uint32_t slices = 0;        // k_i
+  uint64_t slice_length = 0;  // m_i
+  uint64_t capacity = 0;      // n_i
+  uint32_t first_probe = 0;   // k_0 + ... + k_{i-1}
 };
 
 // InvalidArgument when the config is invalid or the stage cannot be built
@@ -110,8 +112,8 @@ class ScalableSplitCountingBloomFilter {
   static StatusOr<ScalableSplitCountingBloomFilter> CreateSized(
       const SscbfConfig& config, uint64_t elements);
 
-  ScalableSplitCountingBloomFilter(ScalableSplitCountingBloomFilter&&) noexcept =
-      default;
+  ScalableSplitCountingBloomFilter(
+      ScalableSplitCountingBloomFilter&&) noexcept = default;
   ScalableSplitCountingBloomFilter& operator=(
       ScalableSplitCountingBloomFilter&&) noexcept = default;
   ScalableSplitCountingBloomFilter(const ScalableSplitCountingBloomFilter&) =
@@ -152,8 +154,8 @@ class ScalableSplitCountingBloomFilter {
       std::string_view bytes);
 
  private:
-  ScalableSplitCountingBloomFilter(const SscbfConfig& config,
-                                   std::vector<SplitCountingBloomFilter> stages);
+  ScalableSplitCountingBloomFilter(
+      const SscbfConfig& config, std::vector<SplitCountingBloomFilter> stages);
   static StatusOr<SplitCountingBloomFilter> CreateStage(
       const SscbfConfig& config, uint32_t stage);
   void DropEmptyNewestStages();

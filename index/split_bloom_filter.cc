@@ -15,8 +15,7 @@ StatusOr<SplitBloomFilter> SplitBloomFilter::Create(uint32_t slices,
                                                     uint32_t first_probe) {
   if (slices == 0 || slices > kMaxSlices) {
     return Status::InvalidArgument("split Bloom filter slice count " +
-                                   std::to_string(slices) +
-                                   " outside [1, 64]");
+                                   std::to_string(slices) + " outside [1, 64]");
   }
   if (slice_length == 0 || slice_length > (uint64_t{1} << 32)) {
     return Status::InvalidArgument("split Bloom filter slice length " +

@@ -1,5 +1,6 @@
-// SplitBloomFilter: a plain (one-bit, insert-only) Bloom filter of k slices of m
-// bits, one probe per slice, using the same probes as SplitCountingBloomFilter.
+// SplitBloomFilter: a plain (one-bit, insert-only) Bloom filter of k slices of
+// m bits, one probe per slice, using the same probes as
+// SplitCountingBloomFilter.
 //
 // It is the baseline the counting filters are measured against: with the same
 // (k, m, first_probe) it sets exactly the slots an SCBF makes non-zero, so both
@@ -38,8 +39,8 @@ class SplitBloomFilter {
   void Insert(const ElementHash& h);
   bool Contains(const ElementHash& h) const {
     for (uint32_t j = 0; j < bits_.slices(); ++j) {
-      if (!bits_.Test(j, ProbePosition(h, first_probe_ + j,
-                                       bits_.slice_length())))
+      if (!bits_.Test(j,
+                      ProbePosition(h, first_probe_ + j, bits_.slice_length())))
         return false;
     }
     return true;

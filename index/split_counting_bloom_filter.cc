@@ -19,7 +19,8 @@ SplitCountingBloomFilter::SplitCountingBloomFilter(
       elements_(elements) {}
 
 void SplitCountingBloomFilter::RebuildOccupancy() {
-  // The occupancy view is derived data: rebuilt from the counters, never stored.
+  // The occupancy view is derived data: rebuilt from the counters, never
+  // stored.
   for (uint32_t j = 0; j < options_.slices; ++j) {
     for (uint64_t i = 0; i < options_.slice_length; ++i) {
       if (slices_[j].IsNonZero(i)) occupancy_.Set(j, i);
@@ -29,12 +30,10 @@ void SplitCountingBloomFilter::RebuildOccupancy() {
 
 Status SplitCountingBloomFilter::ValidateOptions(const Options& o) {
   if (o.slices == 0 || o.slices > kMaxSlices) {
-    return Status::InvalidArgument("SCBF slice count " +
-                                   std::to_string(o.slices) +
-                                   " outside [1, 64]");
+    return Status::InvalidArgument(
+        "SCBF slice count " + std::to_string(o.slices) + " outside [1, 64]");
   }
-  if (o.slice_length == 0 ||
-      o.slice_length > DdcfCounterVector::kMaxCounters) {
+  if (o.slice_length == 0 || o.slice_length > DdcfCounterVector::kMaxCounters) {
     return Status::InvalidArgument("SCBF slice length " +
                                    std::to_string(o.slice_length) +
                                    " outside [1, 2^32]");
@@ -82,9 +81,9 @@ void SplitCountingBloomFilter::Positions(const ElementHash& h,
 Status SplitCountingBloomFilter::Insert(const ElementHash& h) {
   uint64_t pos[kMaxSlices];
   Positions(h, pos);
-  // Every slice is checked before any is changed, so a refused insert leaves the
-  // filter untouched. Only a slice already grown to 32-bit counters can refuse
-  // (2^32 insertions on one counter), so the check is free otherwise.
+  // Every slice is checked before any is changed, so a refused insert leaves
+  // the filter untouched. Only a slice already grown to 32-bit counters can
+  // refuse (2^32 insertions on one counter), so the check is free otherwise.
   for (uint32_t j = 0; j < slices_.size(); ++j) {
     if (slices_[j].value_bits() == DdcfCounterVector::kMaxValueBits &&
         slices_[j].Get(pos[j]) == UINT32_MAX) {
@@ -223,9 +222,9 @@ StatusOr<SplitCountingBloomFilter> SplitCountingBloomFilter::Deserialize(
     std::string_view bytes) {
   std::string_view payload;
   uint8_t version;
-  BLOOMROUTE_RETURN_IF_ERROR(internal::OpenFrame(
-      bytes, internal::FrameKind::kSplitCountingBloomFilter, kFormatVersion,
-      &payload, &version));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      internal::OpenFrame(bytes, internal::FrameKind::kSplitCountingBloomFilter,
+                          kFormatVersion, &payload, &version));
   ByteReader in(payload);
   BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter f, DecodeFrom(&in));
   if (!in.empty()) return Status::Corruption("trailing bytes after SCBF");

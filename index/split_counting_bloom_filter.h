@@ -1,25 +1,27 @@
-// SplitCountingBloomFilter (SCBF): k slices of m DDCF counters, one probe per slice.
+// SplitCountingBloomFilter (SCBF): k slices of m DDCF counters, one probe per
+// slice.
 //
 // After Huang, Fang and Zhang, "Split Counting Bloom Filter and its application
-// to an HBase secondary index" (2016, ../shared/papers/004). An element is added
-// by incrementing one counter in each of the k slices (probe j of the element
-// hash, see element_hash.h) and removed by decrementing the same counters; it is
-// reported present when all k counters are non-zero.
+// to an HBase secondary index" (2016, ../shared/papers/004). An element is
+// added by incrementing one counter in each of the k slices (probe j of the
+// element hash, see element_hash.h) and removed by decrementing the same
+// counters; it is reported present when all k counters are non-zero.
 //
-// Error model. If f_j is the fill of slice j (fraction of non-zero counters), an
-// element that was never inserted is reported present with probability
+// Error model. If f_j is the fill of slice j (fraction of non-zero counters),
+// an element that was never inserted is reported present with probability
 //
 //   FPR = prod_j f_j                                  (EstimatedFpr())
 //
 // because its k probes fall uniformly and independently into the k slices. At a
 // fill of 1/2 in every slice, FPR = 2^-k, and a slice of m counters holds
-// n = m ln 2 elements (f = 1 - e^(-n/m)). The filter is full once its mean fill,
-// sum_j f_j / k, reaches full_fill (1/2 by default). Since a geometric mean never
-// exceeds the arithmetic mean, a filter that is not full has
-// FPR <= full_fill^k.
+// n = m ln 2 elements (f = 1 - e^(-n/m)). The filter is full once its mean
+// fill, sum_j f_j / k, reaches full_fill (1/2 by default). Since a geometric
+// mean never exceeds the arithmetic mean, a filter that is not full has FPR <=
+// full_fill^k.
 //
-// Counters are DdcfCounterVectors with x base bits: they grow a bit-plane instead
-// of saturating, so a remove is always exact. Each slice grows its own planes.
+// Counters are DdcfCounterVectors with x base bits: they grow a bit-plane
+// instead of saturating, so a remove is always exact. Each slice grows its own
+// planes.
 //
 // Lookups read a one-bit occupancy view (bit set <=> counter non-zero) kept in
 // step with the counters, never the counters themselves: the design of Fan et
@@ -31,9 +33,10 @@
 // out of the L2 cache (make bench; see the issue 2 note).
 //
 // Contract: Remove must only be called for an element that was inserted and not
-// yet removed; the filter cannot tell an inserted element from a false positive.
-// A remove whose counters are not all non-zero is refused (InvalidArgument) and
-// changes nothing, as is an insert that would exceed a counter's 2^32-1 limit.
+// yet removed; the filter cannot tell an inserted element from a false
+// positive. A remove whose counters are not all non-zero is refused
+// (InvalidArgument) and changes nothing, as is an insert that would exceed a
+// counter's 2^32-1 limit.
 //
 // Thread-safety: const methods may run concurrently; mutators need exclusive
 // access. Movable, not copyable.
@@ -61,7 +64,7 @@ class SplitCountingBloomFilter {
     uint32_t slices = 0;        // k, in [1, kMaxSlices]
     uint64_t slice_length = 0;  // m, in [1, DdcfCounterVector::kMaxCounters]
     uint32_t base_bits = DdcfCounterVector::kDefaultBaseBits;  // x
-    double full_fill = 0.5;     // mean fill at which IsFull(), in (0, 1)
+    double full_fill = 0.5;  // mean fill at which IsFull(), in (0, 1)
     // Probe number of slice 0; slice j uses probe first_probe + j. Stages of a
     // scalable filter use disjoint ranges.
     uint32_t first_probe = 0;

@@ -1,10 +1,10 @@
 // Closed-form filter math, used to size filters and to check measurements.
 //
-// Notation follows the papers in ../shared/papers: a split filter has k slices of
-// m slots; n elements give each slot a non-zero probability (fill)
-// f = 1 - (1 - 1/m)^n ~ 1 - e^(-n/m); the false-positive rate is f^k. A scalable
-// filter (Almeida et al., 2007) has stages i = 0, 1, ... with error P_i = P0 r^i;
-// the whole series stays below P0 / (1 - r).
+// Notation follows the papers in ../shared/papers: a split filter has k slices
+// of m slots; n elements give each slot a non-zero probability (fill) f = 1 -
+// (1 - 1/m)^n ~ 1 - e^(-n/m); the false-positive rate is f^k. A scalable filter
+// (Almeida et al., 2007) has stages i = 0, 1, ... with error P_i = P0 r^i; the
+// whole series stays below P0 / (1 - r).
 //
 // All functions are pure and thread-safe. Arguments out of their domain (a
 // probability outside (0, 1), m = 0) give NaN rather than a crash; callers that
@@ -35,10 +35,11 @@ uint64_t SliceLengthForCapacity(double capacity, double fill = 0.5);
 // Expected fill of a slice of m slots after n insertions: 1 - (1 - 1/m)^n.
 double ExpectedFill(double elements, double slice_length);
 
-// The compounded false-positive rate of a scalable filter with `stages` stages of
-// error P0 r^i: 1 - prod_{i<stages} (1 - P0 r^i).
+// The compounded false-positive rate of a scalable filter with `stages` stages
+// of error P0 r^i: 1 - prod_{i<stages} (1 - P0 r^i).
 double SbfCompoundedBound(double p0, double r, uint32_t stages);
-// Its limit over infinitely many stages, bounded by sum_i P0 r^i = P0 / (1 - r).
+// Its limit over infinitely many stages, bounded by sum_i P0 r^i = P0 / (1 -
+// r).
 double SbfCompoundedLimit(double p0, double r);
 
 // Exact P(X >= j) for X ~ Binomial(n, p): the probability that a given counter

@@ -49,7 +49,8 @@ const std::vector<ElementHash>& AbsentKeys() { return Keys(uint64_t{1} << 40); }
 template <typename T>
 T OrDie(StatusOr<T> r) {
   if (!r.ok()) {
-    std::fprintf(stderr, "benchmark setup: %s\n", r.status().ToString().c_str());
+    std::fprintf(stderr, "benchmark setup: %s\n",
+                 r.status().ToString().c_str());
     std::abort();
   }
   return std::move(r).value();

@@ -32,17 +32,17 @@ void FinishFrame(size_t start, std::string* dst) {
 Status OpenFrame(std::string_view bytes, FrameKind kind, uint8_t max_version,
                  std::string_view* payload, uint8_t* version) {
   if (bytes.size() < kFrameHeaderBytes + kFrameTrailerBytes) {
-    return Status::Corruption("filter frame truncated: " +
-                              std::to_string(bytes.size()) + " bytes");
+    return Status::Corruption(
+        "filter frame truncated: " + std::to_string(bytes.size()) + " bytes");
   }
   if (bytes.substr(0, 4) != std::string_view(kMagic, sizeof(kMagic))) {
     return Status::Corruption("not a bloomroute filter frame (bad magic)");
   }
   const uint64_t length = DecodeFixed64(bytes.data() + 8);
   if (length != bytes.size() - kFrameHeaderBytes - kFrameTrailerBytes) {
-    return Status::Corruption(
-        "filter frame length " + std::to_string(length) + " does not match " +
-        std::to_string(bytes.size()) + " bytes of input");
+    return Status::Corruption("filter frame length " + std::to_string(length) +
+                              " does not match " +
+                              std::to_string(bytes.size()) + " bytes of input");
   }
   const uint64_t stored = DecodeFixed64(bytes.data() + bytes.size() - 8);
   if (XXH3_64bits(bytes.data(), bytes.size() - 8) != stored) {

@@ -1,4 +1,5 @@
-// The envelope of every serialized filter: magic, kind, version, length, checksum.
+// The envelope of every serialized filter: magic, kind, version, length,
+// checksum.
 //
 //   offset 0   "BRIX"                 magic
 //          4   kind      : fixed8     which structure the payload holds
@@ -32,8 +33,8 @@ enum class FrameKind : uint8_t {
 inline constexpr size_t kFrameHeaderBytes = 16;
 inline constexpr size_t kFrameTrailerBytes = 8;
 
-// Appends a frame header to `dst` and returns the offset at which it starts; the
-// caller then appends the payload and calls FinishFrame with that offset.
+// Appends a frame header to `dst` and returns the offset at which it starts;
+// the caller then appends the payload and calls FinishFrame with that offset.
 size_t StartFrame(FrameKind kind, uint8_t version, std::string* dst);
 // Patches the payload length of the frame started at `start` and appends the
 // checksum.

@@ -61,7 +61,8 @@ TEST_P(DdcfCounterVectorTest, RandomOpsMatchAnExactModel) {
   for (int op = 0; op < 200000; ++op) {
     // Hot counters reach a few hundred, so planes come and go.
     const uint64_t i = (rng() % 8 == 0) ? rng() % 4 : rng() % kCounters;
-    const bool increment = model[i] == 0 || rng() % 100 < (op < 100000 ? 55 : 45);
+    const bool increment =
+        model[i] == 0 || rng() % 100 < (op < 100000 ? 55 : 45);
     if (increment) {
       ASSERT_TRUE(v->Increment(i).ok());
       ++model[i];
@@ -224,8 +225,8 @@ TEST(DdcfCounterVectorSerializationTest, EveryTruncationIsDetected) {
     auto r = DdcfCounterVector::Deserialize(bytes.substr(0, len));
     ASSERT_TRUE(r.status().IsCorruption()) << "length " << len;
   }
-  EXPECT_TRUE(DdcfCounterVector::Deserialize(bytes + "x").status()
-                  .IsCorruption());
+  EXPECT_TRUE(
+      DdcfCounterVector::Deserialize(bytes + "x").status().IsCorruption());
 }
 
 TEST(DdcfCounterVectorSerializationTest, InvalidBodiesBehindAGoodChecksum) {

@@ -47,12 +47,12 @@ TEST(ElementHashTest, EveryPartOfTheElementMatters) {
     return seen.insert({h.low, h.high}).second;
   };
   EXPECT_TRUE(add(1, 2, "ab"));
-  EXPECT_TRUE(add(2, 1, "ab"));      // table and column swapped
+  EXPECT_TRUE(add(2, 1, "ab"));  // table and column swapped
   EXPECT_TRUE(add(1, 2, "ba"));
-  EXPECT_TRUE(add(1, 2, ""));        // empty value is a value
+  EXPECT_TRUE(add(1, 2, ""));  // empty value is a value
   EXPECT_TRUE(add(1, 2, std::string("\0", 1)));
   EXPECT_TRUE(add(1, 2, std::string("ab\0", 3)));  // trailing NUL byte
-  EXPECT_FALSE(add(1, 2, "ab"));     // deterministic
+  EXPECT_FALSE(add(1, 2, "ab"));                   // deterministic
 }
 
 TEST(ElementHashTest, ProbePositionStaysInRange) {

@@ -30,19 +30,23 @@ TEST(FrameTest, RejectsWrongKindVersionAndLength) {
   const std::string f = Framed("x", FrameKind::kSplitCountingBloomFilter, 2);
   EXPECT_TRUE(OpenFrame(f, FrameKind::kDdcfCounterVector, 2, &payload, &version)
                   .IsCorruption());
-  EXPECT_TRUE(OpenFrame(f, FrameKind::kSplitCountingBloomFilter, 1, &payload,
-                        &version).IsCorruption());
+  EXPECT_TRUE(
+      OpenFrame(f, FrameKind::kSplitCountingBloomFilter, 1, &payload, &version)
+          .IsCorruption());
   EXPECT_TRUE(OpenFrame(Framed("x", FrameKind::kDdcfCounterVector, 0),
                         FrameKind::kDdcfCounterVector, 1, &payload, &version)
                   .IsCorruption());
   EXPECT_TRUE(OpenFrame(f + "!", FrameKind::kSplitCountingBloomFilter, 2,
-                        &payload, &version).IsCorruption());
-  EXPECT_TRUE(OpenFrame("", FrameKind::kDdcfCounterVector, 1, &payload,
-                        &version).IsCorruption());
+                        &payload, &version)
+                  .IsCorruption());
+  EXPECT_TRUE(
+      OpenFrame("", FrameKind::kDdcfCounterVector, 1, &payload, &version)
+          .IsCorruption());
   std::string bad_magic = f;
   bad_magic[0] = 'X';
   EXPECT_TRUE(OpenFrame(bad_magic, FrameKind::kSplitCountingBloomFilter, 2,
-                        &payload, &version).IsCorruption());
+                        &payload, &version)
+                  .IsCorruption());
 }
 
 }  // namespace

@@ -14,8 +14,8 @@
 namespace bloomroute {
 namespace {
 
-using testing::Key;
 using testing::kAbsentBase;
+using testing::Key;
 using Sscbf = ScalableSplitCountingBloomFilter;
 
 SscbfConfig Config(double p, uint64_t n0) {
@@ -55,7 +55,7 @@ TEST(StageGeometryTest, FollowsTheScalableBloomFilterFormulas) {
       EXPECT_EQ(g->slices, StageGeometryFor(c, i - 1)->slices + 1);
     }
   }
-  EXPECT_EQ(StageGeometryFor(c, 0)->slices, 8u);     // ceil(log2(200))
+  EXPECT_EQ(StageGeometryFor(c, 0)->slices, 8u);  // ceil(log2(200))
   EXPECT_EQ(StageGeometryFor(c, 0)->slice_length, 1443u);
 }
 
@@ -75,8 +75,8 @@ TEST(StageGeometryTest, IsAPureFunctionOfConfigAndStage) {
 
 TEST(StageGeometryTest, OutOfRangeStagesAndConfigsAreRejected) {
   SscbfConfig c = Config(0.01, 1000);
-  EXPECT_TRUE(StageGeometryFor(c, Sscbf::kMaxStages).status()
-                  .IsInvalidArgument());
+  EXPECT_TRUE(
+      StageGeometryFor(c, Sscbf::kMaxStages).status().IsInvalidArgument());
   c.growth_factor = 16;
   // 1000 * 16^8 elements need slices beyond 2^32.
   EXPECT_TRUE(StageGeometryFor(c, 8).status().IsInvalidArgument());
@@ -112,7 +112,8 @@ TEST(StageGeometryTest, OutOfRangeStagesAndConfigsAreRejected) {
   EXPECT_TRUE(invalid(bad));
 }
 
-TEST(ScalableSplitCountingBloomFilterTest, GrowsStagesAndRemovesFromTheGivenStage) {
+TEST(ScalableSplitCountingBloomFilterTest,
+     GrowsStagesAndRemovesFromTheGivenStage) {
   auto f = std::move(Sscbf::Create(Config(0.01, 100))).value();
   std::vector<uint32_t> stage_of;
   for (uint64_t i = 0; i < 1000; ++i) {
@@ -142,7 +143,8 @@ TEST(ScalableSplitCountingBloomFilterTest, GrowsStagesAndRemovesFromTheGivenStag
   EXPECT_TRUE(AllCountersZero(f));
 }
 
-TEST(ScalableSplitCountingBloomFilterTest, EmptyNewestStageStaysWhileTheOneBelowIsFull) {
+TEST(ScalableSplitCountingBloomFilterTest,
+     EmptyNewestStageStaysWhileTheOneBelowIsFull) {
   auto f = std::move(Sscbf::Create(Config(0.01, 50))).value();
   uint64_t n = 0;
   while (f.stage_count() == 1) ASSERT_TRUE(f.Insert(Key(n++)).ok());
@@ -174,7 +176,8 @@ TEST(ScalableSplitCountingBloomFilterTest, RandomizedModelHasNoFalseNegatives) {
   uint32_t max_stages = 0;
   for (int op = 0; op < 1000000; ++op) {
     const bool grow_phase = (op / 125000) % 2 == 0;
-    const bool insert = present.empty() || rng() % 100 < (grow_phase ? 65u : 35u);
+    const bool insert =
+        present.empty() || rng() % 100 < (grow_phase ? 65u : 35u);
     if (insert) {
       const uint64_t key = next_key++;
       auto stage = f.Insert(Key(key));
@@ -202,7 +205,8 @@ TEST(ScalableSplitCountingBloomFilterTest, RandomizedModelHasNoFalseNegatives) {
     }
   }
   EXPECT_GE(max_stages, 5u);
-  for (uint64_t key : present) ASSERT_TRUE(f.Remove(Key(key), stage_of[key]).ok());
+  for (uint64_t key : present)
+    ASSERT_TRUE(f.Remove(Key(key), stage_of[key]).ok());
   EXPECT_EQ(f.stage_count(), 1u);
   EXPECT_EQ(f.element_count(), 0u);
   EXPECT_TRUE(AllCountersZero(f));
@@ -259,7 +263,8 @@ TEST(ScalableSplitCountingBloomFilterTest, StatsAddUp) {
                    theory::SbfCompoundedBound(0.0005, 0.5, f.stage_count()));
 }
 
-TEST(ScalableSplitCountingBloomFilterTest, CreateSizedHoldsTheElementsInOneStage) {
+TEST(ScalableSplitCountingBloomFilterTest,
+     CreateSizedHoldsTheElementsInOneStage) {
   const SscbfConfig base = Config(0.01, 1000);
   auto f = std::move(Sscbf::CreateSized(base, 50000)).value();
   EXPECT_EQ(f.config().initial_capacity, 50000u);
@@ -297,7 +302,8 @@ TEST(ScalableSplitCountingBloomFilterSerializationTest, RoundTripsExactly) {
   EXPECT_TRUE(AllCountersZero(*back));
 }
 
-TEST(ScalableSplitCountingBloomFilterSerializationTest, FlipsAndTruncationsAreDetected) {
+TEST(ScalableSplitCountingBloomFilterSerializationTest,
+     FlipsAndTruncationsAreDetected) {
   auto f = std::move(Sscbf::Create(Config(0.1, 8))).value();
   for (uint64_t i = 0; i < 40; ++i) ASSERT_TRUE(f.Insert(Key(i)).ok());
   ASSERT_GT(f.stage_count(), 1u);
@@ -308,19 +314,21 @@ TEST(ScalableSplitCountingBloomFilterSerializationTest, FlipsAndTruncationsAreDe
     ASSERT_TRUE(Sscbf::Deserialize(bad).status().IsCorruption()) << i;
   }
   for (size_t len = 0; len < bytes.size(); ++len) {
-    ASSERT_TRUE(Sscbf::Deserialize(bytes.substr(0, len)).status()
-                    .IsCorruption()) << len;
+    ASSERT_TRUE(
+        Sscbf::Deserialize(bytes.substr(0, len)).status().IsCorruption())
+        << len;
   }
 }
 
-TEST(ScalableSplitCountingBloomFilterSerializationTest, StageGeometryIsCheckedBehindAGoodChecksum) {
+TEST(ScalableSplitCountingBloomFilterSerializationTest,
+     StageGeometryIsCheckedBehindAGoodChecksum) {
   // Re-frame a valid payload whose config says n0 = 9 while its stages were
   // built for n0 = 8: the checksum is right, the geometry is not.
   auto f = std::move(Sscbf::Create(Config(0.1, 8))).value();
   const std::string bytes = f.Serialize();
-  std::string payload = bytes.substr(internal::kFrameHeaderBytes,
-                                     bytes.size() - internal::kFrameHeaderBytes -
-                                         internal::kFrameTrailerBytes);
+  std::string payload = bytes.substr(
+      internal::kFrameHeaderBytes, bytes.size() - internal::kFrameHeaderBytes -
+                                       internal::kFrameTrailerBytes);
   EncodeFixed64(&payload[24], 9);  // after P, r, s (3 doubles)
   std::string framed;
   size_t start = internal::StartFrame(

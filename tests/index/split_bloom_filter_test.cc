@@ -9,8 +9,8 @@
 namespace bloomroute {
 namespace {
 
-using testing::Key;
 using testing::kAbsentBase;
+using testing::Key;
 
 TEST(SplitBloomFilterTest, NoFalseNegativesAndFprMatchesFill) {
   auto f = std::move(SplitBloomFilter::Create(8, 20000)).value();
@@ -40,9 +40,11 @@ TEST(SplitBloomFilterTest, CreateValidatesArguments) {
   EXPECT_TRUE(SplitBloomFilter::Create(65, 10).status().IsInvalidArgument());
   EXPECT_TRUE(SplitBloomFilter::Create(4, 0).status().IsInvalidArgument());
   EXPECT_TRUE(SplitBloomFilter::Create(4, (uint64_t{1} << 32) + 1)
-                  .status().IsInvalidArgument());
+                  .status()
+                  .IsInvalidArgument());
   EXPECT_TRUE(SplitBloomFilter::Create(4, 10, UINT32_MAX - 2)
-                  .status().IsInvalidArgument());
+                  .status()
+                  .IsInvalidArgument());
 }
 
 }  // namespace

@@ -13,8 +13,8 @@
 namespace bloomroute {
 namespace {
 
-using testing::Key;
 using testing::kAbsentBase;
+using testing::Key;
 
 SplitCountingBloomFilter MakeFilter(uint32_t k, uint64_t m,
                                     uint32_t base_bits = 4) {
@@ -215,23 +215,28 @@ TEST(SplitCountingBloomFilterSerializationTest, RoundTripsExactly) {
   EXPECT_TRUE(AllCountersZero(*back));
 }
 
-TEST(SplitCountingBloomFilterSerializationTest, FlipsAndTruncationsAreDetected) {
+TEST(SplitCountingBloomFilterSerializationTest,
+     FlipsAndTruncationsAreDetected) {
   auto f = MakeFilter(3, 100);
   for (uint64_t i = 0; i < 30; ++i) ASSERT_TRUE(f.Insert(Key(i)).ok());
   const std::string bytes = f.Serialize();
   for (size_t i = 0; i < bytes.size(); ++i) {
     std::string bad = bytes;
     bad[i] = static_cast<char>(bad[i] ^ (1 << (i % 8)));
-    ASSERT_TRUE(SplitCountingBloomFilter::Deserialize(bad).status()
-                    .IsCorruption()) << "byte " << i;
+    ASSERT_TRUE(
+        SplitCountingBloomFilter::Deserialize(bad).status().IsCorruption())
+        << "byte " << i;
   }
   for (size_t len = 0; len < bytes.size(); ++len) {
     ASSERT_TRUE(SplitCountingBloomFilter::Deserialize(bytes.substr(0, len))
-                    .status().IsCorruption()) << "length " << len;
+                    .status()
+                    .IsCorruption())
+        << "length " << len;
   }
 }
 
-TEST(SplitCountingBloomFilterSerializationTest, CountsMustMatchBehindAGoodChecksum) {
+TEST(SplitCountingBloomFilterSerializationTest,
+     CountsMustMatchBehindAGoodChecksum) {
   // A body whose element count disagrees with the counters is refused even
   // when the frame checksum is right.
   auto f = MakeFilter(3, 100);
@@ -249,7 +254,8 @@ TEST(SplitCountingBloomFilterSerializationTest, CountsMustMatchBehindAGoodChecks
   EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
   // A DDCF frame is not an SCBF frame.
   EXPECT_TRUE(SplitCountingBloomFilter::Deserialize(f.slice(0).Serialize())
-                  .status().IsCorruption());
+                  .status()
+                  .IsCorruption());
 }
 
 }  // namespace
