@@ -215,27 +215,15 @@ StatusOr<DdcfCounterVector> DdcfCounterVector::DecodeFrom(ByteReader* in) {
 }
 
 std::string DdcfCounterVector::Serialize() const {
-  std::string out;
-  const size_t start = internal::StartFrame(
-      internal::FrameKind::kDdcfCounterVector, kFormatVersion, &out);
-  EncodeTo(&out);
-  internal::FinishFrame(start, &out);
-  return out;
+  return internal::EncodeFramed(internal::FrameKind::kDdcfCounterVector,
+                                kFormatVersion, *this);
 }
 
 StatusOr<DdcfCounterVector> DdcfCounterVector::Deserialize(
     std::string_view bytes) {
-  std::string_view payload;
-  uint8_t version;
-  BLOOMROUTE_RETURN_IF_ERROR(
-      internal::OpenFrame(bytes, internal::FrameKind::kDdcfCounterVector,
-                          kFormatVersion, &payload, &version));
-  ByteReader in(payload);
-  BLOOMROUTE_ASSIGN_OR_RETURN(DdcfCounterVector v, DecodeFrom(&in));
-  if (!in.empty()) {
-    return Status::Corruption("trailing bytes after DDCF counter vector");
-  }
-  return v;
+  return internal::DecodeFramed<DdcfCounterVector>(
+      bytes, internal::FrameKind::kDdcfCounterVector, kFormatVersion,
+      "DDCF counter vector");
 }
 
 }  // namespace bloomroute

@@ -207,43 +207,44 @@ SscbfStats ScalableSplitCountingBloomFilter::Stats() const {
 }
 
 std::string ScalableSplitCountingBloomFilter::Serialize() const {
-  std::string out;
-  const size_t start = internal::StartFrame(
+  return internal::EncodeFramed(
       internal::FrameKind::kScalableSplitCountingBloomFilter, kFormatVersion,
-      &out);
-  PutDouble(&out, config_.target_fpr);
-  PutDouble(&out, config_.tightening_ratio);
-  PutDouble(&out, config_.growth_factor);
-  PutFixed64(&out, config_.initial_capacity);
-  PutFixed8(&out, static_cast<uint8_t>(config_.base_bits));
-  PutDouble(&out, config_.full_fill);
-  PutFixed32(&out, stage_count());
-  for (const auto& s : stages_) s.EncodeTo(&out);
-  internal::FinishFrame(start, &out);
-  return out;
+      *this);
 }
 
 StatusOr<ScalableSplitCountingBloomFilter>
 ScalableSplitCountingBloomFilter::Deserialize(std::string_view bytes) {
-  std::string_view payload;
-  uint8_t version;
-  BLOOMROUTE_RETURN_IF_ERROR(internal::OpenFrame(
+  return internal::DecodeFramed<ScalableSplitCountingBloomFilter>(
       bytes, internal::FrameKind::kScalableSplitCountingBloomFilter,
-      kFormatVersion, &payload, &version));
-  ByteReader in(payload);
+      kFormatVersion, "SSCBF");
+}
+
+void ScalableSplitCountingBloomFilter::EncodeTo(std::string* dst) const {
+  PutDouble(dst, config_.target_fpr);
+  PutDouble(dst, config_.tightening_ratio);
+  PutDouble(dst, config_.growth_factor);
+  PutFixed64(dst, config_.initial_capacity);
+  PutFixed8(dst, static_cast<uint8_t>(config_.base_bits));
+  PutDouble(dst, config_.full_fill);
+  PutFixed32(dst, stage_count());
+  for (const auto& s : stages_) s.EncodeTo(dst);
+}
+
+StatusOr<ScalableSplitCountingBloomFilter>
+ScalableSplitCountingBloomFilter::DecodeFrom(ByteReader* in) {
   SscbfConfig c;
   uint8_t base_bits;
   uint32_t stage_count;
-  BLOOMROUTE_RETURN_IF_ERROR(in.ReadDouble(&c.target_fpr, "SSCBF target FPR"));
+  BLOOMROUTE_RETURN_IF_ERROR(in->ReadDouble(&c.target_fpr, "SSCBF target FPR"));
   BLOOMROUTE_RETURN_IF_ERROR(
-      in.ReadDouble(&c.tightening_ratio, "SSCBF tightening ratio"));
+      in->ReadDouble(&c.tightening_ratio, "SSCBF tightening ratio"));
   BLOOMROUTE_RETURN_IF_ERROR(
-      in.ReadDouble(&c.growth_factor, "SSCBF growth factor"));
+      in->ReadDouble(&c.growth_factor, "SSCBF growth factor"));
   BLOOMROUTE_RETURN_IF_ERROR(
-      in.ReadFixed64(&c.initial_capacity, "SSCBF initial capacity"));
-  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&base_bits, "SSCBF base bits"));
-  BLOOMROUTE_RETURN_IF_ERROR(in.ReadDouble(&c.full_fill, "SSCBF full fill"));
-  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&stage_count, "SSCBF stages"));
+      in->ReadFixed64(&c.initial_capacity, "SSCBF initial capacity"));
+  BLOOMROUTE_RETURN_IF_ERROR(in->ReadFixed8(&base_bits, "SSCBF base bits"));
+  BLOOMROUTE_RETURN_IF_ERROR(in->ReadDouble(&c.full_fill, "SSCBF full fill"));
+  BLOOMROUTE_RETURN_IF_ERROR(in->ReadFixed32(&stage_count, "SSCBF stages"));
   c.base_bits = base_bits;
   Status valid = c.Validate();
   if (!valid.ok())
@@ -258,7 +259,7 @@ ScalableSplitCountingBloomFilter::Deserialize(std::string_view bytes) {
     auto g = StageGeometryFor(c, i);
     if (!g.ok()) return Status::Corruption("SSCBF " + g.status().message());
     BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter s,
-                                SplitCountingBloomFilter::DecodeFrom(&in));
+                                SplitCountingBloomFilter::DecodeFrom(in));
     const auto& o = s.options();
     if (o.slices != g->slices || o.slice_length != g->slice_length ||
         o.first_probe != g->first_probe || o.base_bits != c.base_bits ||
@@ -268,7 +269,6 @@ ScalableSplitCountingBloomFilter::Deserialize(std::string_view bytes) {
     }
     stages.push_back(std::move(s));
   }
-  if (!in.empty()) return Status::Corruption("trailing bytes after SSCBF");
   return ScalableSplitCountingBloomFilter(c, std::move(stages));
 }
 

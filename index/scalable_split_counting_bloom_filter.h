@@ -146,6 +146,11 @@ class ScalableSplitCountingBloomFilter {
   double EstimatedFpr() const;
   SscbfStats Stats() const;
 
+  // Body encoding (no frame) of the config and stages, for formats that embed
+  // a filter, and its decoder, which validates like Deserialize.
+  void EncodeTo(std::string* dst) const;
+  static StatusOr<ScalableSplitCountingBloomFilter> DecodeFrom(ByteReader* in);
+
   // Self-contained, versioned, checksummed encoding of the config and stages.
   std::string Serialize() const;
   // Corruption for anything Serialize did not produce, including stages whose

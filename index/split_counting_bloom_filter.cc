@@ -210,25 +210,15 @@ StatusOr<SplitCountingBloomFilter> SplitCountingBloomFilter::DecodeFrom(
 }
 
 std::string SplitCountingBloomFilter::Serialize() const {
-  std::string out;
-  const size_t start = internal::StartFrame(
-      internal::FrameKind::kSplitCountingBloomFilter, kFormatVersion, &out);
-  EncodeTo(&out);
-  internal::FinishFrame(start, &out);
-  return out;
+  return internal::EncodeFramed(internal::FrameKind::kSplitCountingBloomFilter,
+                                kFormatVersion, *this);
 }
 
 StatusOr<SplitCountingBloomFilter> SplitCountingBloomFilter::Deserialize(
     std::string_view bytes) {
-  std::string_view payload;
-  uint8_t version;
-  BLOOMROUTE_RETURN_IF_ERROR(
-      internal::OpenFrame(bytes, internal::FrameKind::kSplitCountingBloomFilter,
-                          kFormatVersion, &payload, &version));
-  ByteReader in(payload);
-  BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter f, DecodeFrom(&in));
-  if (!in.empty()) return Status::Corruption("trailing bytes after SCBF");
-  return f;
+  return internal::DecodeFramed<SplitCountingBloomFilter>(
+      bytes, internal::FrameKind::kSplitCountingBloomFilter, kFormatVersion,
+      "SCBF");
 }
 
 }  // namespace bloomroute

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/coding.h"
 #include "common/statusor.h"
 
 namespace bloomroute::internal {
@@ -45,6 +46,35 @@ void FinishFrame(size_t start, std::string* dst);
 [[nodiscard]] Status OpenFrame(std::string_view bytes, FrameKind kind,
                                uint8_t max_version, std::string_view* payload,
                                uint8_t* version);
+
+// One frame holding `value`, for any T with `void EncodeTo(std::string*)
+// const`.
+template <typename T>
+std::string EncodeFramed(FrameKind kind, uint8_t version, const T& value) {
+  std::string out;
+  const size_t start = StartFrame(kind, version, &out);
+  value.EncodeTo(&out);
+  FinishFrame(start, &out);
+  return out;
+}
+
+// Opens one frame of `kind` (version <= max_version) and decodes its payload
+// with `static StatusOr<T> T::DecodeFrom(ByteReader*)`, which must consume all
+// of it. Corruption names `what` when bytes are left over.
+template <typename T>
+StatusOr<T> DecodeFramed(std::string_view bytes, FrameKind kind,
+                         uint8_t max_version, const char* what) {
+  std::string_view payload;
+  uint8_t version;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      OpenFrame(bytes, kind, max_version, &payload, &version));
+  ByteReader in(payload);
+  BLOOMROUTE_ASSIGN_OR_RETURN(T value, T::DecodeFrom(&in));
+  if (!in.empty()) {
+    return Status::Corruption(std::string("trailing bytes after ") + what);
+  }
+  return value;
+}
 
 }  // namespace bloomroute::internal
 

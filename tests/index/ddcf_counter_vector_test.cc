@@ -7,6 +7,7 @@
 
 #include "common/coding.h"
 #include "index/internal/frame.h"
+#include "tests/index/filter_test_util.h"
 
 namespace bloomroute {
 namespace {
@@ -149,12 +150,7 @@ TEST(DdcfCounterVectorErrorsTest, CreateValidatesItsArguments) {
 // A frame around a hand-written body, with a valid checksum, so that the
 // decoder's own validation is what is tested.
 std::string FrameBody(const std::string& body) {
-  std::string out;
-  size_t start =
-      internal::StartFrame(internal::FrameKind::kDdcfCounterVector, 1, &out);
-  out += body;
-  internal::FinishFrame(start, &out);
-  return out;
+  return testing::Framed(internal::FrameKind::kDdcfCounterVector, body);
 }
 
 std::string Body(uint64_t m, uint8_t x, uint8_t y,

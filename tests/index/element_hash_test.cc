@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/coding.h"
-#include "tests/index/test_keys.h"
+#include "tests/index/filter_test_util.h"
 
 namespace bloomroute {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "index/internal/frame.h"
 #include "index/theory.h"
-#include "tests/index/test_keys.h"
+#include "tests/index/filter_test_util.h"
 
 namespace bloomroute {
 namespace {
@@ -27,11 +27,7 @@ SscbfConfig Config(double p, uint64_t n0) {
 
 bool AllCountersZero(const Sscbf& f) {
   for (uint32_t i = 0; i < f.stage_count(); ++i) {
-    const auto& s = f.stage(i);
-    for (uint32_t j = 0; j < s.slice_count(); ++j) {
-      if (s.slice(j).nonzero_count() != 0 || s.slice(j).plane_count() != 0)
-        return false;
-    }
+    if (!testing::AllCountersZero(f.stage(i))) return false;
   }
   return true;
 }
@@ -325,17 +321,10 @@ TEST(ScalableSplitCountingBloomFilterSerializationTest,
   // Re-frame a valid payload whose config says n0 = 9 while its stages were
   // built for n0 = 8: the checksum is right, the geometry is not.
   auto f = std::move(Sscbf::Create(Config(0.1, 8))).value();
-  const std::string bytes = f.Serialize();
-  std::string payload = bytes.substr(
-      internal::kFrameHeaderBytes, bytes.size() - internal::kFrameHeaderBytes -
-                                       internal::kFrameTrailerBytes);
+  std::string payload = testing::PayloadOf(f.Serialize());
   EncodeFixed64(&payload[24], 9);  // after P, r, s (3 doubles)
-  std::string framed;
-  size_t start = internal::StartFrame(
-      internal::FrameKind::kScalableSplitCountingBloomFilter, 1, &framed);
-  framed += payload;
-  internal::FinishFrame(start, &framed);
-  auto r = Sscbf::Deserialize(framed);
+  auto r = Sscbf::Deserialize(testing::Framed(
+      internal::FrameKind::kScalableSplitCountingBloomFilter, payload));
   EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
 }
 

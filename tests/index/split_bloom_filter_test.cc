@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "tests/index/test_keys.h"
+#include "tests/index/filter_test_util.h"
 
 namespace bloomroute {
 namespace {

@@ -8,11 +8,12 @@
 
 #include "index/internal/frame.h"
 #include "index/split_bloom_filter.h"
-#include "tests/index/test_keys.h"
+#include "tests/index/filter_test_util.h"
 
 namespace bloomroute {
 namespace {
 
+using testing::AllCountersZero;
 using testing::kAbsentBase;
 using testing::Key;
 
@@ -23,14 +24,6 @@ SplitCountingBloomFilter MakeFilter(uint32_t k, uint64_t m,
   o.slice_length = m;
   o.base_bits = base_bits;
   return std::move(SplitCountingBloomFilter::Create(o)).value();
-}
-
-bool AllCountersZero(const SplitCountingBloomFilter& f) {
-  for (uint32_t j = 0; j < f.slice_count(); ++j) {
-    if (f.slice(j).nonzero_count() != 0 || f.slice(j).plane_count() != 0)
-      return false;
-  }
-  return true;
 }
 
 TEST(SplitCountingBloomFilterTest, InsertContainsRemove) {
@@ -245,12 +238,8 @@ TEST(SplitCountingBloomFilterSerializationTest,
   f.EncodeTo(&body);
   // Element count sits after k(4) m(8) x(1) fill(8) first_probe(4).
   EncodeFixed64(&body[25], 11);
-  std::string framed;
-  size_t start = internal::StartFrame(
-      internal::FrameKind::kSplitCountingBloomFilter, 1, &framed);
-  framed += body;
-  internal::FinishFrame(start, &framed);
-  auto r = SplitCountingBloomFilter::Deserialize(framed);
+  auto r = SplitCountingBloomFilter::Deserialize(
+      testing::Framed(internal::FrameKind::kSplitCountingBloomFilter, body));
   EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
   // A DDCF frame is not an SCBF frame.
   EXPECT_TRUE(SplitCountingBloomFilter::Deserialize(f.slice(0).Serialize())
