@@ -10,6 +10,10 @@ namespace bloomroute {
 namespace {
 
 constexpr uint8_t kFormatVersion = 1;
+// A stage's geometry divides by log(1/full_fill) and -log(1 - full_fill); fills
+// near 0 or 1 make either explode (and are useless filters anyway).
+constexpr double kMinFullFill = 0.01;
+constexpr double kMaxFullFill = 0.99;
 // Capacities are computed in double precision; keep them exactly representable.
 constexpr double kMaxCapacity = 9007199254740992.0;  // 2^53
 
@@ -50,8 +54,8 @@ Status SscbfConfig::Validate() const {
   if (base_bits == 0 || base_bits > DdcfCounterVector::kMaxBaseBits) {
     return Status::InvalidArgument("counter base bits x must be in [1, 16]");
   }
-  if (!(full_fill > 0.0 && full_fill < 1.0)) {
-    return Status::InvalidArgument("full fill must be in (0, 1)");
+  if (!(full_fill >= kMinFullFill && full_fill <= kMaxFullFill)) {
+    return Status::InvalidArgument("full fill must be in [0.01, 0.99]");
   }
   return StageGeometryFor(*this, 0).status();
 }
@@ -61,7 +65,8 @@ StatusOr<StageGeometry> StageGeometryFor(const SscbfConfig& c, uint32_t stage) {
   if (!(c.target_fpr > 0.0 && c.target_fpr < 1.0) ||
       !(c.tightening_ratio > 0.0 && c.tightening_ratio < 1.0) ||
       !(c.growth_factor >= 1.0 && c.growth_factor <= 16.0) ||
-      c.initial_capacity == 0 || !(c.full_fill > 0.0 && c.full_fill < 1.0)) {
+      c.initial_capacity == 0 ||
+      !(c.full_fill >= kMinFullFill && c.full_fill <= kMaxFullFill)) {
     return Status::InvalidArgument("invalid SSCBF config");
   }
   if (stage >= ScalableSplitCountingBloomFilter::kMaxStages) {
@@ -268,6 +273,12 @@ ScalableSplitCountingBloomFilter::DecodeFrom(ByteReader* in) {
                                 " geometry differs from its config");
     }
     stages.push_back(std::move(s));
+  }
+  // Serialize never writes an empty newest stage above one that has room:
+  // Remove would have dropped it.
+  if (stages.size() > 1 && stages.back().element_count() == 0 &&
+      !stages[stages.size() - 2].IsFull()) {
+    return Status::Corruption("SSCBF has an empty newest stage it would drop");
   }
   return ScalableSplitCountingBloomFilter(c, std::move(stages));
 }

@@ -51,7 +51,7 @@ struct SscbfConfig {
   double growth_factor = 2.0;        // s, in [1, 16]
   uint64_t initial_capacity = 1024;  // n0, elements in stage 0, >= 1
   uint32_t base_bits = DdcfCounterVector::kDefaultBaseBits;  // x, in [1, 16]
-  double full_fill = 0.5;  // stage full at this mean fill, in (0, 1)
+  double full_fill = 0.5;  // stage full at this mean fill, in [0.01, 0.99]
 
   // InvalidArgument naming the first field out of range, or when stage 0 would
   // need slices longer than 2^32 or more than 64 slices.

@@ -44,12 +44,18 @@ double SbfCompoundedLimit(double p0, double r);
 
 // Exact P(X >= j) for X ~ Binomial(n, p): the probability that a given counter
 // reaches j when n elements each hit it with probability p (p = 1/m for a slice
-// of m counters). Summed from j upward in log space, so tails far below 1e-300
-// relative to 1 are still computed (not bounded, not 1 - head).
+// of m counters). For j above the mean the tail is summed directly from pmf(j)
+// (computed in log space), so tails far below 1e-300 relative to 1 are still
+// right (not a bound, not 1 - head); for j at or below the mean it is 1 minus
+// the head, which is then at most about 1/2. Either sum starts at its largest
+// term and stops when further terms cannot change it, so the cost is a few
+// hundred steps at filter loads (about 9 standard deviations in general).
+// NaN when n p (1 - p) > 1e12.
 double BinomialTailAtLeast(uint64_t n, double p, uint64_t j);
 
-// Exact P(X >= j) for X ~ Poisson(lambda) (the large-m limit, lambda = n/m).
-// lambda must be in [0, 1e6].
+// Exact P(X >= j) for X ~ Poisson(lambda) (the large-m limit, lambda = n/m),
+// computed like BinomialTailAtLeast. lambda must be in [0, 1e12] (NaN
+// otherwise).
 double PoissonTailAtLeast(double lambda, uint64_t j);
 
 // The probability that at least one of `counters` independent counters, each

@@ -102,6 +102,11 @@ TEST(StageGeometryTest, OutOfRangeStagesAndConfigsAreRejected) {
   bad = Config(0.01, 1000);
   bad.full_fill = 0;
   EXPECT_TRUE(invalid(bad));
+  // Fills near 1 would need billions of slices, near 0 endless slices.
+  bad.full_fill = 0.999999999;
+  EXPECT_TRUE(invalid(bad));
+  bad.full_fill = 1e-300;
+  EXPECT_TRUE(invalid(bad));
   bad = Config(1e-30, 1000);  // stage 0 would need 100 slices
   EXPECT_TRUE(invalid(bad));
   bad = Config(0.01, uint64_t{1} << 40);  // slices beyond 2^32
@@ -326,6 +331,31 @@ TEST(ScalableSplitCountingBloomFilterSerializationTest,
   auto r = Sscbf::Deserialize(testing::Framed(
       internal::FrameKind::kScalableSplitCountingBloomFilter, payload));
   EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
+}
+
+TEST(ScalableSplitCountingBloomFilterSerializationTest,
+     EmptyNewestStageAboveRoomIsRefused) {
+  // Two empty stages: Remove would have dropped the top one, so Serialize can
+  // never write this; the decoder refuses it even behind a good checksum.
+  auto f = std::move(Sscbf::Create(Config(0.1, 8))).value();
+  std::string payload = testing::PayloadOf(f.Serialize());
+  // Build the same filter with a second, empty stage by hand: stage count 2,
+  // then stage 0's body twice with stage 1's geometry for the second.
+  auto g1 = StageGeometryFor(Config(0.1, 8), 1);
+  ASSERT_TRUE(g1.ok());
+  SplitCountingBloomFilter::Options o;
+  o.slices = g1->slices;
+  o.slice_length = g1->slice_length;
+  o.first_probe = g1->first_probe;
+  auto empty_stage1 = SplitCountingBloomFilter::Create(o);
+  ASSERT_TRUE(empty_stage1.ok());
+  EncodeFixed32(&payload[41], 2);  // stage count after P, r, s, n0, x, fill
+  empty_stage1->EncodeTo(&payload);
+  auto r = Sscbf::Deserialize(testing::Framed(
+      internal::FrameKind::kScalableSplitCountingBloomFilter, payload));
+  EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("empty newest stage"), std::string::npos)
+      << r.status().ToString();
 }
 
 }  // namespace
