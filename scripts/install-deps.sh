@@ -13,6 +13,10 @@ packages=(
   libgtest-dev     # unit tests
   libgmock-dev
   libbenchmark-dev # Google Benchmark programs
+  librocksdb-dev   # region server storage
+  libthrift-dev    # RPC (Apache Thrift 0.17)
+  thrift-compiler  # generates the C++ code from thrift/*.thrift at build time
+  libboost-program-options-dev  # the bloomroute command line
 )
 
 missing=()

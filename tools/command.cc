@@ -1,0 +1,92 @@
+#include "tools/command.h"
+
+#include <exception>
+#include <iostream>
+
+namespace bloomroute {
+namespace po = boost::program_options;
+
+int Command::Run(const std::vector<std::string>& args) {
+  po::options_description options("Options for bloomroute " + name_);
+  options.add_options()("help,h", "show this help and exit");
+  po::positional_options_description positional;
+  try {
+    AddOptions(&options);
+    AddPositional(&positional);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args)
+                  .options(options)
+                  .positional(positional)
+                  .run(),
+              vm);
+    if (vm.count("help")) {
+      std::cout << "bloomroute " << name_ << ": " << summary_ << "\n\n"
+                << options;
+      const std::string epilog = HelpEpilog();
+      if (!epilog.empty()) std::cout << "\n" << epilog;
+      return kExitOk;
+    }
+    po::notify(vm);  // required options and value storage
+  } catch (const std::exception& e) {
+    std::cerr << "bloomroute " << name_ << ": " << e.what()
+              << " (see bloomroute " << name_ << " --help)\n";
+    return kExitUsage;
+  }
+  if (Status s = Validate(); !s.ok()) {
+    std::cerr << "bloomroute " << name_ << ": " << s.message()
+              << " (see bloomroute " << name_ << " --help)\n";
+    return kExitUsage;
+  }
+  Status s;
+  try {
+    s = Execute();
+  } catch (const std::exception& e) {
+    // Core code returns Status; this only catches library exceptions such as
+    // std::bad_alloc so that the process still exits with a reason.
+    s = Status::IOError(e.what());
+  }
+  if (!s.ok()) {
+    std::cerr << "bloomroute " << name_ << ": " << s.ToString() << "\n";
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+namespace {
+
+void PrintUsage(std::ostream& out,
+                const std::vector<std::unique_ptr<Command>>& commands) {
+  out << "usage: bloomroute COMMAND [OPTIONS]\n\n"
+         "A secondary-index router for HBase-style tables.\n\ncommands:\n";
+  for (const auto& c : commands) {
+    out << "  " << c->name()
+        << std::string(c->name().size() < 14 ? 14 - c->name().size() : 1, ' ')
+        << c->summary() << "\n";
+  }
+  out << "\nRun `bloomroute COMMAND --help` for a command's options.\n";
+}
+
+}  // namespace
+
+int RunBloomroute(int argc, char** argv) {
+  std::vector<std::unique_ptr<Command>> commands = AllCommands();
+  if (argc < 2) {
+    PrintUsage(std::cerr, commands);
+    return Command::kExitUsage;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    PrintUsage(std::cout, commands);
+    return Command::kExitOk;
+  }
+  for (auto& c : commands) {
+    if (c->name() == name) {
+      return c->Run(std::vector<std::string>(argv + 2, argv + argc));
+    }
+  }
+  std::cerr << "bloomroute: unknown command '" << name
+            << "' (see bloomroute --help)\n";
+  return Command::kExitUsage;
+}
+
+}  // namespace bloomroute

@@ -1,0 +1,84 @@
+// The `bloomroute` command line: one binary, one class per subcommand.
+//
+// Modelled on RocksDB's ldb tool (tools/ldb_cmd_impl.h): main() only picks the
+// subcommand by name and hands it the remaining arguments. Each subcommand
+// declares its options with Boost.Program_options and implements Execute();
+// the base class parses, answers --help, and turns a failed Status or a
+// parse error into a one-line reason on stderr and a non-zero exit code.
+//
+// Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown option,
+// missing or invalid argument).
+//
+// Example:
+//   class EchoCommand : public Command {
+//    public:
+//     EchoCommand() : Command("echo", "print a word") {}
+//    protected:
+//     void AddOptions(boost::program_options::options_description* o) override
+//     {
+//       o->add_options()("word", value<std::string>(&word_)->required(), "..");
+//     }
+//     Status Execute() override { std::cout << word_ << "\n"; return OK(); }
+//    private:
+//     std::string word_;
+//   };
+#ifndef BLOOMROUTE_TOOLS_COMMAND_H_
+#define BLOOMROUTE_TOOLS_COMMAND_H_
+
+#include <boost/program_options.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace bloomroute {
+
+class Command {
+ public:
+  static constexpr int kExitOk = 0;
+  static constexpr int kExitFailed = 1;
+  static constexpr int kExitUsage = 2;
+
+  Command(std::string name, std::string summary)
+      : name_(std::move(name)), summary_(std::move(summary)) {}
+  virtual ~Command() = default;
+  Command(const Command&) = delete;
+  Command& operator=(const Command&) = delete;
+
+  const std::string& name() const { return name_; }
+  // One line, shown by `bloomroute --help`.
+  const std::string& summary() const { return summary_; }
+
+  // Parses `args` (the arguments after the subcommand name), then runs the
+  // command. Returns the process exit code; never throws.
+  int Run(const std::vector<std::string>& args);
+
+ protected:
+  // Declares the command's options. --help is added by the base class.
+  virtual void AddOptions(
+      boost::program_options::options_description* options) = 0;
+  // Positional arguments, if the command takes any (default: none).
+  virtual void AddPositional(
+      boost::program_options::positional_options_description* /*positional*/) {}
+  // Called after parsing; InvalidArgument here is reported as bad usage.
+  virtual Status Validate() { return Status::OK(); }
+  // Does the work. A non-OK status is printed as the one-line reason.
+  virtual Status Execute() = 0;
+  // Extra text printed after the option list by --help.
+  virtual std::string HelpEpilog() const { return ""; }
+
+ private:
+  const std::string name_;
+  const std::string summary_;
+};
+
+// Every subcommand, in the order `bloomroute --help` lists them.
+std::vector<std::unique_ptr<Command>> AllCommands();
+
+// The whole command line: argv[1] names the subcommand. Returns the exit code.
+int RunBloomroute(int argc, char** argv);
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TOOLS_COMMAND_H_

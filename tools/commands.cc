@@ -1,0 +1,30 @@
+// The list of subcommands. Adding one: write its class in its own file and
+// append it here.
+#include <iostream>
+
+#include "tools/command.h"
+
+namespace bloomroute {
+namespace {
+
+class VersionCommand : public Command {
+ public:
+  VersionCommand() : Command("version", "print the bloomroute version") {}
+
+ protected:
+  void AddOptions(boost::program_options::options_description*) override {}
+  Status Execute() override {
+    std::cout << "bloomroute " << BLOOMROUTE_VERSION << "\n";
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<Command>> AllCommands() {
+  std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(std::make_unique<VersionCommand>());
+  return commands;
+}
+
+}  // namespace bloomroute
