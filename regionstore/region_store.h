@@ -1,0 +1,138 @@
+// RegionStore: the core of a region server (no RPC in it).
+//
+// One RocksDB instance holds every region the server hosts, in column
+// families: rows, the local inverted index, per-server value counts, the
+// filter op log, and metadata (open regions, the filter checkpoint). The
+// server also owns the authoritative SSCBF over its distinct indexed values
+// (../shared/DESIGN.md, "The global index and its invariants").
+//
+// Writes. A batch of mutations is applied atomically: under per-row locks the
+// old rows are read and the index changes computed; then, under the filter
+// lock, the value counts are updated, a value's element is inserted into the
+// filter when its count goes 0 -> 1 and removed from its recorded stage when
+// it goes 1 -> 0, each filter change gets the next sequence number, and ONE
+// RocksDB WriteBatch holds the rows, index entries, counts and filter ops.
+// With Options::sync the batch is synced before the call returns.
+//
+// Filter access. Snapshot() returns the serialized filter with the last
+// sequence number and epoch; OpsSince(epoch, seq) returns later ops or says
+// "too old" (trimmed, or another epoch). A checkpoint of the filter is
+// persisted every Options::checkpoint_interval ops; the op log keeps the ops
+// after the previous checkpoint, so a reader up to one interval behind can
+// catch up without a snapshot. When the filter has more than
+// Options::max_filter_stages stages, or holds fewer than 1/sparse_factor of
+// the elements its stages were sized for, it is rebuilt right-sized from the
+// value records under a new epoch.
+//
+// Restart. Open() restores the filter from the checkpoint plus the later ops;
+// if that fails (or the configured filter changed) it rebuilds the filter from
+// the value records under a new epoch. VerifyIndex() checks, from scratch,
+// that rows, index entries, value counts and filter all agree.
+//
+// Errors: InvalidArgument for bad input (nothing is written), NotFound for an
+// unknown region, IOError / Corruption from storage.
+// Thread-safety: every method may be called concurrently.
+#ifndef BLOOMROUTE_REGIONSTORE_REGION_STORE_H_
+#define BLOOMROUTE_REGIONSTORE_REGION_STORE_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/statusor.h"
+#include "index/scalable_split_counting_bloom_filter.h"
+#include "regionstore/types.h"
+
+namespace bloomroute {
+
+struct RegionStoreOptions {
+  SscbfConfig filter;
+  // Sync the WAL before acknowledging a write (durable against power loss).
+  bool sync = false;
+  size_t max_value_bytes = 1 << 20;  // one cell value
+  size_t max_row_bytes = 16 << 20;   // a whole encoded row after the write
+  size_t max_mutations_per_batch = 10000;
+  uint64_t checkpoint_interval = 10000;  // filter ops between checkpoints
+  uint32_t max_filter_stages = 8;        // rebuild above this many stages
+  double sparse_factor = 8;  // rebuild when sized for > this x the elements
+  // Ops returned by one OpsSince call, at most.
+  uint32_t max_ops_per_call = 100000;
+
+  Status Validate() const;
+};
+
+// A verification pass over everything the server stores.
+struct IndexReport {
+  uint64_t rows = 0;
+  uint64_t index_entries_valid = 0;
+  uint64_t index_entries_missing = 0;  // implied by a row, absent
+  uint64_t index_entries_extra = 0;    // present, not implied by any row
+  uint64_t values = 0;                 // distinct (table, column, value)
+  uint64_t value_counts_wrong = 0;     // count differs from the rows
+  bool filter_matches_rebuild = false;
+  std::vector<std::string> problems;  // the first few, for the log
+  bool ok() const {
+    return index_entries_missing == 0 && index_entries_extra == 0 &&
+           value_counts_wrong == 0 && filter_matches_rebuild;
+  }
+};
+
+struct FilterStatus {
+  uint64_t epoch = 0;
+  uint64_t last_seq = 0;
+  SscbfStats stats;
+};
+
+class RegionStore {
+ public:
+  // Opens or creates the store in directory `path`, reopening the regions that
+  // were open when it last ran.
+  static StatusOr<std::unique_ptr<RegionStore>> Open(
+      const std::string& path, const RegionStoreOptions& options);
+  virtual ~RegionStore() = default;
+
+  // Starts serving a region and persists that it is open. Idempotent for an
+  // identical descriptor. InvalidArgument when the id is open with another
+  // descriptor, the table id is open with another table descriptor, or the
+  // key range overlaps another open region of the table.
+  [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region) = 0;
+  // Stops serving a region; its data stays and reopening serves it again.
+  [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
+  // Deletes every row of an open region (updating index, counts and filter)
+  // and closes it.
+  [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
+  virtual std::vector<RegionDescriptor> ListRegions() const = 0;
+
+  // Applies the mutations as one atomic batch, in order (a later mutation of
+  // the same row sees the earlier one). All are validated first; any invalid
+  // one rejects the whole batch with InvalidArgument naming it.
+  virtual StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) = 0;
+
+  // The rows, in request order; nullopt for a row that does not exist or has
+  // none of the projected columns.
+  virtual StatusOr<std::vector<std::optional<Row>>> Get(
+      const std::vector<GetRequest>& requests) const = 0;
+  virtual StatusOr<ScanResult> Scan(const ScanRequest& request) const = 0;
+  // Exact answer from the local inverted index.
+  virtual StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) const = 0;
+
+  virtual StatusOr<FilterSnapshot> Snapshot() const = 0;
+  virtual StatusOr<FilterOpsSince> OpsSince(uint64_t epoch,
+                                            uint64_t seq) const = 0;
+  virtual FilterStatus GetFilterStatus() const = 0;
+  // Rebuilds the filter right-sized from the value records under a new epoch.
+  [[nodiscard]] virtual Status CompactFilter() = 0;
+
+  // Scans everything; see IndexReport. Holds writes off while it runs.
+  virtual StatusOr<IndexReport> VerifyIndex() const = 0;
+
+ protected:
+  RegionStore() = default;
+  RegionStore(const RegionStore&) = delete;
+  RegionStore& operator=(const RegionStore&) = delete;
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_REGIONSTORE_REGION_STORE_H_

@@ -1,0 +1,202 @@
+// The region server's data model: tables, regions, rows, mutations, index
+// queries and filter ops. Plain values with no behaviour beyond validation;
+// shared by the RegionStore API and its Thrift adapter.
+//
+// Columns are named "family:qualifier" as in HBase: the family is non-empty and
+// has no ':'; the qualifier may be empty. Row keys and values are bytes.
+#ifndef BLOOMROUTE_REGIONSTORE_TYPES_H_
+#define BLOOMROUTE_REGIONSTORE_TYPES_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "index/element_hash.h"
+
+namespace bloomroute {
+
+struct IndexedColumn {
+  uint32_t column_id = 0;  // unique within the table; part of the element hash
+  std::string name;        // "family:qualifier"
+
+  friend bool operator==(const IndexedColumn& a, const IndexedColumn& b) {
+    return a.column_id == b.column_id && a.name == b.name;
+  }
+};
+
+struct TableDescriptor {
+  uint64_t table_id = 0;  // assigned by the router, never reused
+  std::string name;
+  std::vector<IndexedColumn> indexed_columns;
+
+  // The indexed column with this name, or nullptr.
+  const IndexedColumn* FindIndexed(std::string_view column) const;
+
+  friend bool operator==(const TableDescriptor& a, const TableDescriptor& b) {
+    return a.table_id == b.table_id && a.name == b.name &&
+           a.indexed_columns == b.indexed_columns;
+  }
+};
+
+struct RegionDescriptor {
+  uint64_t region_id = 0;  // unique per server
+  TableDescriptor table;
+  std::string start_key;  // inclusive; empty = from the first row
+  std::string end_key;    // exclusive; empty = to the last row
+
+  bool ContainsRow(std::string_view row) const {
+    return row >= start_key && (end_key.empty() || row < end_key);
+  }
+  friend bool operator==(const RegionDescriptor& a, const RegionDescriptor& b) {
+    return a.region_id == b.region_id && a.table == b.table &&
+           a.start_key == b.start_key && a.end_key == b.end_key;
+  }
+};
+
+struct Cell {
+  std::string column;  // "family:qualifier"
+  std::string value;
+  friend bool operator==(const Cell& a, const Cell& b) {
+    return a.column == b.column && a.value == b.value;
+  }
+};
+
+// A row as stored: cells sorted by column, each column at most once.
+struct Row {
+  std::string key;
+  std::vector<Cell> cells;
+  const Cell* Find(std::string_view column) const;
+  friend bool operator==(const Row& a, const Row& b) {
+    return a.key == b.key && a.cells == b.cells;
+  }
+};
+
+// Columns to return: each entry is "family" (the whole family) or
+// "family:qualifier". Empty = every column.
+using Projection = std::vector<std::string>;
+
+struct Mutation {
+  enum class Kind { kPut, kDelete };
+  Kind kind = Kind::kPut;
+  uint64_t region_id = 0;
+  std::string row_key;
+  // kPut: the columns to add or overwrite (at least one).
+  std::vector<Cell> cells;
+  // kDelete: the columns to remove; empty removes the whole row.
+  std::vector<std::string> columns;
+
+  static Mutation Put(uint64_t region, std::string row, std::vector<Cell> cells);
+  static Mutation Delete(uint64_t region, std::string row,
+                         std::vector<std::string> columns = {});
+};
+
+struct GetRequest {
+  uint64_t region_id = 0;
+  std::string row_key;
+  Projection columns;
+};
+
+struct ScanRequest {
+  uint64_t region_id = 0;
+  std::string start_row;  // inclusive; empty = region start
+  std::string stop_row;   // exclusive; empty = region end
+  uint32_t limit = 0;     // rows, in [1, kMaxRowsPerCall]
+  Projection columns;
+};
+
+struct ScanResult {
+  std::vector<Row> rows;
+  // Set when rows remain in the range: pass it as the next start_row.
+  std::optional<std::string> resume_row;
+};
+
+struct EqualityPredicate {
+  std::string column;  // an indexed column
+  std::string value;
+};
+
+// column in [lower, upper) in byte order; an unset bound is open.
+struct RangePredicate {
+  std::string column;  // an indexed column
+  std::optional<std::string> lower;  // inclusive
+  std::optional<std::string> upper;  // exclusive
+};
+
+// A conjunction: every equality and the range (if any) must hold. At least
+// one predicate.
+struct IndexQuery {
+  uint64_t table_id = 0;
+  // Regions of the table to search; empty = every open region of the table
+  // on this server.
+  std::vector<uint64_t> region_ids;
+  std::vector<EqualityPredicate> equals;
+  std::optional<RangePredicate> range;
+  uint32_t limit = 0;  // rows, in [1, kMaxRowsPerCall]
+  Projection columns;
+};
+
+struct IndexQueryResult {
+  std::vector<Row> rows;  // by region (in request order), then row key
+  bool truncated = false;  // more rows matched than the limit
+};
+
+// One change to the server's filter: the unit the router replays.
+struct FilterOp {
+  enum class Kind : uint8_t { kInsert = 1, kRemove = 2 };
+  uint64_t seq = 0;  // dense, increasing; 1 is the first op ever
+  Kind kind = Kind::kInsert;
+  ElementHash hash;
+  uint32_t stage = 0;  // stage inserted into / removed from
+  friend bool operator==(const FilterOp& a, const FilterOp& b) {
+    return a.seq == b.seq && a.kind == b.kind && a.hash == b.hash &&
+           a.stage == b.stage;
+  }
+};
+
+// What a write changed in the filter. `ops` are this write's ops in sequence
+// order; when `epoch` differs from the reader's, the filter was rebuilt and
+// the reader must take a snapshot instead of applying ops.
+struct WriteResult {
+  uint64_t epoch = 0;
+  std::vector<FilterOp> ops;
+};
+
+struct FilterSnapshot {
+  uint64_t epoch = 0;
+  uint64_t last_seq = 0;  // the ops up to here are in `filter`
+  std::string filter;     // ScalableSplitCountingBloomFilter::Serialize()
+};
+
+struct FilterOpsSince {
+  uint64_t epoch = 0;
+  // The requested ops were trimmed or belong to another epoch: take a
+  // snapshot. `ops` is empty then.
+  bool too_old = false;
+  std::vector<FilterOp> ops;  // seq > the requested one, in order
+  uint64_t last_seq = 0;      // the newest op; ops may stop before it
+};
+
+// Limits shared by every call.
+inline constexpr uint32_t kMaxRowsPerCall = 100000;
+inline constexpr size_t kMaxRowKeyBytes = 32767;  // as HBase (Short.MAX_VALUE)
+inline constexpr size_t kMaxColumnNameBytes = 1024;
+
+// InvalidArgument unless `column` is "family:qualifier" with a non-empty family
+// and the whole name at most kMaxColumnNameBytes.
+Status ValidateColumnName(std::string_view column);
+// InvalidArgument unless every entry is a valid column or family name.
+Status ValidateProjection(const Projection& columns);
+// InvalidArgument for an empty name, a bad indexed column name, or duplicate
+// column ids or names.
+Status ValidateTable(const TableDescriptor& table);
+// ValidateTable, and start < end when both are set.
+Status ValidateRegion(const RegionDescriptor& region);
+// True when `column` is selected by the projection (empty selects all).
+bool Selected(const Projection& columns, std::string_view column);
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_REGIONSTORE_TYPES_H_
