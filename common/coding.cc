@@ -42,4 +42,10 @@ Status ByteReader::ReadBytes(size_t n, std::string_view* out,
   return Status::OK();
 }
 
+Status ByteReader::ReadLengthPrefixed(std::string_view* out, const char* what) {
+  uint32_t n;
+  BLOOMROUTE_RETURN_IF_ERROR(ReadFixed32(&n, what));
+  return ReadBytes(n, out, what);
+}
+
 }  // namespace bloomroute

@@ -56,6 +56,29 @@ inline void PutDouble(std::string* dst, double v) {
   PutFixed64(dst, bits);
 }
 
+// A 32-bit length followed by the bytes. Precondition: v.size() < 2^32.
+inline void PutLengthPrefixed(std::string* dst, std::string_view v) {
+  PutFixed32(dst, static_cast<uint32_t>(v.size()));
+  dst->append(v.data(), v.size());
+}
+
+// Big-endian integers, for keys whose byte order must follow numeric order.
+inline void PutBigEndian32(std::string* dst, uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    dst->push_back(static_cast<char>(v >> shift));
+  }
+}
+inline void PutBigEndian64(std::string* dst, uint64_t v) {
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    dst->push_back(static_cast<char>(v >> shift));
+  }
+}
+inline uint64_t DecodeBigEndian(const char* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
 inline uint32_t DecodeFixed32(const char* p) {
   uint32_t v = 0;
   for (int i = 0; i < 4; ++i) {
@@ -89,6 +112,10 @@ class ByteReader {
   // Points `out` at the next `n` bytes (no copy; valid while the input is).
   [[nodiscard]] Status ReadBytes(size_t n, std::string_view* out,
                                  const char* what);
+  // Reads what PutLengthPrefixed wrote; the length is checked against the
+  // remaining input before anything is read.
+  [[nodiscard]] Status ReadLengthPrefixed(std::string_view* out,
+                                          const char* what);
 
  private:
   Status Truncated(const char* what) const;

@@ -1,5 +1,6 @@
 #include "index/scalable_split_counting_bloom_filter.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "index/internal/frame.h"
@@ -161,6 +162,42 @@ Status ScalableSplitCountingBloomFilter::Remove(const ElementHash& h,
   BLOOMROUTE_RETURN_IF_ERROR(stages_[stage].Remove(h));
   DropEmptyNewestStages();
   return Status::OK();
+}
+
+Status ScalableSplitCountingBloomFilter::InsertIntoStage(const ElementHash& h,
+                                                         uint32_t stage) {
+  if (stage >= kMaxStages) {
+    return Status::InvalidArgument("SSCBF stage " + std::to_string(stage) +
+                                   " is beyond the last possible stage");
+  }
+  std::vector<SplitCountingBloomFilter> opened;
+  for (uint32_t i = stage_count() + static_cast<uint32_t>(opened.size());
+       i <= stage; ++i) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter s,
+                                CreateStage(config_, i));
+    opened.push_back(std::move(s));
+  }
+  for (auto& s : opened) stages_.push_back(std::move(s));
+  return stages_[stage].Insert(h);
+}
+
+bool ScalableSplitCountingBloomFilter::EquivalentTo(
+    const ScalableSplitCountingBloomFilter& other) const {
+  if (!(config_ == other.config_)) return false;
+  const size_t common = std::min(stages_.size(), other.stages_.size());
+  for (size_t i = 0; i < common; ++i) {
+    std::string a, b;
+    stages_[i].EncodeTo(&a);
+    other.stages_[i].EncodeTo(&b);
+    if (a != b) return false;
+  }
+  for (size_t i = common; i < stages_.size(); ++i) {
+    if (stages_[i].element_count() != 0) return false;
+  }
+  for (size_t i = common; i < other.stages_.size(); ++i) {
+    if (other.stages_[i].element_count() != 0) return false;
+  }
+  return true;
 }
 
 void ScalableSplitCountingBloomFilter::DropEmptyNewestStages() {

@@ -129,6 +129,17 @@ class ScalableSplitCountingBloomFilter {
   // returned. InvalidArgument when the stage does not exist or the element's
   // counters there are not all non-zero; nothing changes then.
   [[nodiscard]] Status Remove(const ElementHash& h, uint32_t stage);
+  // Rebuilding from exact records: adds the element to `stage`, opening the
+  // stages up to it (empty) when needed. InvalidArgument when `stage` is at or
+  // beyond kMaxStages or its geometry is out of range; nothing changes then.
+  // Inserting every recorded (element, stage) into a fresh filter yields one
+  // that is EquivalentTo() the filter Insert/Remove built.
+  [[nodiscard]] Status InsertIntoStage(const ElementHash& h, uint32_t stage);
+  // Same config and the same counters in every stage; stages only one of the
+  // two has must be empty. (An empty newest stage above a full one is kept by
+  // Remove but answers nothing, so it does not change behaviour.)
+  bool EquivalentTo(const ScalableSplitCountingBloomFilter& other) const;
+
   // True if the element may be present; never false for an inserted element.
   bool Contains(const ElementHash& h) const {
     for (size_t i = stages_.size(); i-- > 0;) {

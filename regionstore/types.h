@@ -88,7 +88,8 @@ struct Mutation {
   // kDelete: the columns to remove; empty removes the whole row.
   std::vector<std::string> columns;
 
-  static Mutation Put(uint64_t region, std::string row, std::vector<Cell> cells);
+  static Mutation Put(uint64_t region, std::string row,
+                      std::vector<Cell> cells);
   static Mutation Delete(uint64_t region, std::string row,
                          std::vector<std::string> columns = {});
 };
@@ -120,7 +121,7 @@ struct EqualityPredicate {
 
 // column in [lower, upper) in byte order; an unset bound is open.
 struct RangePredicate {
-  std::string column;  // an indexed column
+  std::string column;                // an indexed column
   std::optional<std::string> lower;  // inclusive
   std::optional<std::string> upper;  // exclusive
 };
@@ -139,7 +140,7 @@ struct IndexQuery {
 };
 
 struct IndexQueryResult {
-  std::vector<Row> rows;  // by region (in request order), then row key
+  std::vector<Row> rows;   // by region (in request order), then row key
   bool truncated = false;  // more rows matched than the limit
 };
 
@@ -194,6 +195,9 @@ Status ValidateProjection(const Projection& columns);
 Status ValidateTable(const TableDescriptor& table);
 // ValidateTable, and start < end when both are set.
 Status ValidateRegion(const RegionDescriptor& region);
+// `bytes` quoted for an error message: printable ASCII kept, other bytes as
+// '?', cut after 64 bytes.
+std::string QuoteForMessage(std::string_view bytes);
 // True when `column` is selected by the projection (empty selects all).
 bool Selected(const Projection& columns, std::string_view column);
 

@@ -69,3 +69,43 @@ TEST(CodingTest, TruncationIsCorruptionAndConsumesNothing) {
 
 }  // namespace
 }  // namespace bloomroute
+
+namespace bloomroute {
+namespace {
+
+TEST(CodingTest, LengthPrefixedRoundTripsAndRejectsOverlongLength) {
+  std::string buf;
+  PutLengthPrefixed(&buf, std::string("a\0b", 3));
+  PutLengthPrefixed(&buf, "");
+  ByteReader in(buf);
+  std::string_view a, b;
+  ASSERT_TRUE(in.ReadLengthPrefixed(&a, "a").ok());
+  ASSERT_TRUE(in.ReadLengthPrefixed(&b, "b").ok());
+  EXPECT_EQ(a, std::string_view("a\0b", 3));
+  EXPECT_TRUE(b.empty());
+  EXPECT_TRUE(in.empty());
+
+  std::string lying;
+  PutFixed32(&lying, 1000);  // claims 1000 bytes, has 2
+  lying += "xy";
+  ByteReader bad(lying);
+  std::string_view out;
+  Status s = bad.ReadLengthPrefixed(&out, "value");
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("value"), std::string::npos);
+}
+
+TEST(CodingTest, BigEndianFollowsNumericOrder) {
+  std::string a, b;
+  PutBigEndian64(&a, 255);
+  PutBigEndian64(&b, 256);
+  EXPECT_LT(a, b);
+  EXPECT_EQ(DecodeBigEndian(b.data(), 8), 256u);
+  std::string c;
+  PutBigEndian32(&c, 0x01020304u);
+  EXPECT_EQ(c, std::string("\x01\x02\x03\x04", 4));
+  EXPECT_EQ(DecodeBigEndian(c.data(), 4), 0x01020304u);
+}
+
+}  // namespace
+}  // namespace bloomroute

@@ -360,3 +360,74 @@ TEST(ScalableSplitCountingBloomFilterSerializationTest,
 
 }  // namespace
 }  // namespace bloomroute
+
+namespace bloomroute {
+namespace {
+
+using testing::Key;
+
+// What a region server does after a restart or in a scrutiny pass: rebuild
+// from the exact (element, stage) records and compare with the live filter.
+TEST(ScalableSplitCountingBloomFilterRebuildTest,
+     RebuildFromRecordedStagesIsEquivalentAndDetectsADifference) {
+  SscbfConfig config;
+  config.initial_capacity = 200;
+  auto live =
+      std::move(ScalableSplitCountingBloomFilter::Create(config)).value();
+  std::unordered_map<uint64_t, uint32_t> stage_of;
+  std::mt19937_64 rng(4242);
+  for (uint64_t key = 0; key < 3000; ++key) {
+    stage_of[key] = live.Insert(Key(key)).value();
+  }
+  for (uint64_t key = 0; key < 3000; ++key) {
+    if (rng() % 3 == 0) {
+      ASSERT_TRUE(live.Remove(Key(key), stage_of[key]).ok());
+      stage_of.erase(key);
+    }
+  }
+  ASSERT_GE(live.stage_count(), 3u);
+
+  auto rebuilt =
+      std::move(ScalableSplitCountingBloomFilter::Create(config)).value();
+  for (const auto& [key, stage] : stage_of) {
+    ASSERT_TRUE(rebuilt.InsertIntoStage(Key(key), stage).ok());
+  }
+  EXPECT_TRUE(live.EquivalentTo(rebuilt));
+  EXPECT_TRUE(rebuilt.EquivalentTo(live));
+
+  // One element in the wrong stage, or one extra, is a difference.
+  const auto [some_key, some_stage] = *stage_of.begin();
+  auto moved =
+      std::move(ScalableSplitCountingBloomFilter::Create(config)).value();
+  for (const auto& [key, stage] : stage_of) {
+    const uint32_t s = key == some_key ? (some_stage + 1) % 3 : stage;
+    ASSERT_TRUE(moved.InsertIntoStage(Key(key), s).ok());
+  }
+  EXPECT_FALSE(live.EquivalentTo(moved));
+  ASSERT_TRUE(rebuilt.InsertIntoStage(Key(99999), 0).ok());
+  EXPECT_FALSE(live.EquivalentTo(rebuilt));
+
+  // Another configuration is never equivalent, even when both are empty.
+  SscbfConfig other = config;
+  other.target_fpr = 0.001;
+  auto a = std::move(ScalableSplitCountingBloomFilter::Create(config)).value();
+  auto b = std::move(ScalableSplitCountingBloomFilter::Create(other)).value();
+  EXPECT_FALSE(a.EquivalentTo(b));
+}
+
+TEST(ScalableSplitCountingBloomFilterRebuildTest,
+     InsertIntoStageRejectsImpossibleStagesAndChangesNothing) {
+  auto f = std::move(ScalableSplitCountingBloomFilter::Create(SscbfConfig()))
+               .value();
+  EXPECT_TRUE(
+      f.InsertIntoStage(Key(1), ScalableSplitCountingBloomFilter::kMaxStages)
+          .IsInvalidArgument());
+  EXPECT_EQ(f.stage_count(), 1u);
+  ASSERT_TRUE(f.InsertIntoStage(Key(1), 2).ok());
+  EXPECT_EQ(f.stage_count(), 3u);
+  EXPECT_EQ(f.stage(2).element_count(), 1u);
+  EXPECT_TRUE(f.Contains(Key(1)));
+}
+
+}  // namespace
+}  // namespace bloomroute

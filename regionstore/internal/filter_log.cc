@@ -1,0 +1,64 @@
+#include "regionstore/internal/filter_log.h"
+
+#include <algorithm>
+
+namespace bloomroute::regionstore_internal {
+
+StatusOr<FilterLog> FilterLog::FromCheckpoint(const Checkpoint& c) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      ScalableSplitCountingBloomFilter f,
+      ScalableSplitCountingBloomFilter::Deserialize(c.filter));
+  return FilterLog(std::move(f), c.epoch, c.seq);
+}
+
+Checkpoint FilterLog::ToCheckpoint() const {
+  return Checkpoint{epoch_, last_seq_, filter_.Serialize()};
+}
+
+StatusOr<FilterOp> FilterLog::Insert(const ElementHash& h) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(uint32_t stage, filter_.Insert(h));
+  return FilterOp{++last_seq_, FilterOp::Kind::kInsert, h, stage};
+}
+
+StatusOr<FilterOp> FilterLog::Remove(const ElementHash& h, uint32_t stage) {
+  BLOOMROUTE_RETURN_IF_ERROR(filter_.Remove(h, stage));
+  return FilterOp{++last_seq_, FilterOp::Kind::kRemove, h, stage};
+}
+
+Status FilterLog::Replay(const FilterOp& op) {
+  if (op.seq != last_seq_ + 1) {
+    return Status::Corruption("filter op " + std::to_string(op.seq) +
+                              " does not follow " + std::to_string(last_seq_));
+  }
+  if (op.kind == FilterOp::Kind::kRemove) {
+    Status s = filter_.Remove(op.hash, op.stage);
+    if (!s.ok()) return Status::Corruption("replaying remove: " + s.message());
+  } else {
+    auto stage = filter_.Insert(op.hash);
+    if (!stage.ok()) {
+      return Status::Corruption("replaying insert: " +
+                                stage.status().message());
+    }
+    if (*stage != op.stage) {
+      return Status::Corruption("replayed insert " + std::to_string(op.seq) +
+                                " landed in stage " + std::to_string(*stage) +
+                                ", not " + std::to_string(op.stage));
+    }
+  }
+  last_seq_ = op.seq;
+  return Status::OK();
+}
+
+bool FilterLog::NeedsCompaction(uint32_t max_stages, double sparse_factor,
+                                uint64_t configured_n0) const {
+  if (filter_.stage_count() > max_stages) return true;
+  uint64_t capacity = 0;
+  for (uint32_t i = 0; i < filter_.stage_count(); ++i) {
+    capacity += StageGeometryFor(filter_.config(), i).value().capacity;
+  }
+  const double needed =
+      static_cast<double>(std::max(filter_.element_count(), configured_n0));
+  return static_cast<double>(capacity) > sparse_factor * needed;
+}
+
+}  // namespace bloomroute::regionstore_internal

@@ -1,0 +1,55 @@
+// FilterLog: the server's SSCBF with its epoch and op sequence. Every change
+// goes through Insert/Remove, which return the op to persist; Replay applies a
+// persisted op and checks it lands where it did originally. No I/O: the
+// region store persists ops and checkpoints. Not thread-safe (the store's
+// filter mutex guards it).
+#ifndef BLOOMROUTE_REGIONSTORE_INTERNAL_FILTER_LOG_H_
+#define BLOOMROUTE_REGIONSTORE_INTERNAL_FILTER_LOG_H_
+
+#include <cstdint>
+
+#include "common/statusor.h"
+#include "index/scalable_split_counting_bloom_filter.h"
+#include "regionstore/internal/records.h"
+#include "regionstore/types.h"
+
+namespace bloomroute::regionstore_internal {
+
+class FilterLog {
+ public:
+  FilterLog(ScalableSplitCountingBloomFilter filter, uint64_t epoch,
+            uint64_t last_seq)
+      : filter_(std::move(filter)), epoch_(epoch), last_seq_(last_seq) {}
+  FilterLog(FilterLog&&) = default;
+  FilterLog& operator=(FilterLog&&) = default;
+
+  // Decodes a checkpoint. Corruption when the filter does not decode.
+  static StatusOr<FilterLog> FromCheckpoint(const Checkpoint& c);
+  Checkpoint ToCheckpoint() const;
+
+  // Inserts the element; the op carries the next sequence number and stage.
+  StatusOr<FilterOp> Insert(const ElementHash& h);
+  // Removes the element from `stage`.
+  StatusOr<FilterOp> Remove(const ElementHash& h, uint32_t stage);
+  // Applies a persisted op. Corruption unless op.seq == last_seq() + 1 and
+  // the op lands on op.stage, i.e. the filter is the one that produced it.
+  [[nodiscard]] Status Replay(const FilterOp& op);
+
+  // More than `max_stages` stages, or stages sized for more than
+  // `sparse_factor` times max(elements, n0 of the configuration).
+  bool NeedsCompaction(uint32_t max_stages, double sparse_factor,
+                       uint64_t configured_n0) const;
+
+  const ScalableSplitCountingBloomFilter& filter() const { return filter_; }
+  uint64_t epoch() const { return epoch_; }
+  uint64_t last_seq() const { return last_seq_; }
+
+ private:
+  ScalableSplitCountingBloomFilter filter_;
+  uint64_t epoch_;
+  uint64_t last_seq_;
+};
+
+}  // namespace bloomroute::regionstore_internal
+
+#endif  // BLOOMROUTE_REGIONSTORE_INTERNAL_FILTER_LOG_H_

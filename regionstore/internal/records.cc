@@ -1,0 +1,187 @@
+#include "regionstore/internal/records.h"
+
+#include "common/coding.h"
+
+namespace bloomroute::regionstore_internal {
+namespace {
+
+constexpr uint8_t kRowVersion = 1;
+constexpr uint8_t kRegionVersion = 1;
+constexpr uint8_t kOpVersion = 1;
+constexpr uint8_t kValueVersion = 1;
+constexpr uint8_t kCheckpointVersion = 1;
+
+Status ReadVersion(ByteReader* in, uint8_t expected, const char* what) {
+  uint8_t v;
+  BLOOMROUTE_RETURN_IF_ERROR(in->ReadFixed8(&v, what));
+  if (v != expected) {
+    return Status::Corruption(std::string(what) + " has unknown version " +
+                              std::to_string(v));
+  }
+  return Status::OK();
+}
+
+Status ExpectEnd(const ByteReader& in, const char* what) {
+  if (!in.empty()) {
+    return Status::Corruption(std::string(what) + " has trailing bytes");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+std::string EncodeRowCells(const std::vector<Cell>& cells) {
+  std::string out;
+  PutFixed8(&out, kRowVersion);
+  PutFixed32(&out, static_cast<uint32_t>(cells.size()));
+  for (const auto& c : cells) {
+    PutLengthPrefixed(&out, c.column);
+    PutLengthPrefixed(&out, c.value);
+  }
+  return out;
+}
+
+Status DecodeRowCells(std::string_view bytes, std::vector<Cell>* cells) {
+  ByteReader in(bytes);
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&in, kRowVersion, "row"));
+  uint32_t n;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&n, "row cell count"));
+  // Each cell takes at least 8 bytes: bound n before reserving.
+  if (n > in.remaining() / 8) return Status::Corruption("row cell count");
+  cells->clear();
+  cells->reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view col, val;
+    BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&col, "row column"));
+    BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&val, "row value"));
+    if (!cells->empty() && !(cells->back().column < col)) {
+      return Status::Corruption("row columns not sorted and unique");
+    }
+    cells->push_back(Cell{std::string(col), std::string(val)});
+  }
+  return ExpectEnd(in, "row");
+}
+
+std::string EncodeRegion(const StoredRegion& stored) {
+  const RegionDescriptor& r = stored.descriptor;
+  std::string out;
+  PutFixed8(&out, kRegionVersion);
+  PutFixed8(&out, stored.open ? 1 : 0);
+  PutFixed64(&out, r.region_id);
+  PutFixed64(&out, r.table.table_id);
+  PutLengthPrefixed(&out, r.table.name);
+  PutFixed32(&out, static_cast<uint32_t>(r.table.indexed_columns.size()));
+  for (const auto& c : r.table.indexed_columns) {
+    PutFixed32(&out, c.column_id);
+    PutLengthPrefixed(&out, c.name);
+  }
+  PutLengthPrefixed(&out, r.start_key);
+  PutLengthPrefixed(&out, r.end_key);
+  return out;
+}
+
+StatusOr<StoredRegion> DecodeRegion(std::string_view bytes) {
+  ByteReader in(bytes);
+  StoredRegion stored;
+  RegionDescriptor& r = stored.descriptor;
+  std::string_view s;
+  uint32_t n;
+  uint8_t open;
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&in, kRegionVersion, "region"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&open, "region state"));
+  if (open > 1) return Status::Corruption("region state");
+  stored.open = open == 1;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&r.region_id, "region id"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&r.table.table_id, "table id"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "table name"));
+  r.table.name = s;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&n, "indexed column count"));
+  if (n > in.remaining() / 8) return Status::Corruption("indexed columns");
+  for (uint32_t i = 0; i < n; ++i) {
+    IndexedColumn c;
+    BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&c.column_id, "column id"));
+    BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "column name"));
+    c.name = s;
+    r.table.indexed_columns.push_back(std::move(c));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "region start"));
+  r.start_key = s;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "region end"));
+  r.end_key = s;
+  BLOOMROUTE_RETURN_IF_ERROR(ExpectEnd(in, "region"));
+  if (Status v = ValidateRegion(r); !v.ok()) {
+    return Status::Corruption("stored region: " + v.message());
+  }
+  return stored;
+}
+
+std::string EncodeOp(uint64_t epoch, const FilterOp& op) {
+  std::string out;
+  PutFixed8(&out, kOpVersion);
+  PutFixed64(&out, epoch);
+  PutFixed8(&out, static_cast<uint8_t>(op.kind));
+  PutFixed64(&out, op.hash.low);
+  PutFixed64(&out, op.hash.high);
+  PutFixed32(&out, op.stage);
+  return out;
+}
+
+Status DecodeOp(std::string_view bytes, uint64_t seq, uint64_t* epoch,
+                FilterOp* op) {
+  ByteReader in(bytes);
+  uint8_t kind;
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&in, kOpVersion, "filter op"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(epoch, "op epoch"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&kind, "op kind"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&op->hash.low, "op hash"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&op->hash.high, "op hash"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&op->stage, "op stage"));
+  BLOOMROUTE_RETURN_IF_ERROR(ExpectEnd(in, "filter op"));
+  if (kind != static_cast<uint8_t>(FilterOp::Kind::kInsert) &&
+      kind != static_cast<uint8_t>(FilterOp::Kind::kRemove)) {
+    return Status::Corruption("filter op kind " + std::to_string(kind));
+  }
+  op->kind = static_cast<FilterOp::Kind>(kind);
+  op->seq = seq;
+  return Status::OK();
+}
+
+std::string EncodeValueRecord(const ValueRecord& v) {
+  std::string out;
+  PutFixed8(&out, kValueVersion);
+  PutFixed64(&out, v.count);
+  PutFixed32(&out, v.stage);
+  return out;
+}
+
+Status DecodeValueRecord(std::string_view bytes, ValueRecord* v) {
+  ByteReader in(bytes);
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&in, kValueVersion, "value record"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&v->count, "value count"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&v->stage, "value stage"));
+  return ExpectEnd(in, "value record");
+}
+
+std::string EncodeCheckpoint(const Checkpoint& c) {
+  std::string out;
+  PutFixed8(&out, kCheckpointVersion);
+  PutFixed64(&out, c.epoch);
+  PutFixed64(&out, c.seq);
+  out.append(c.filter);
+  return out;
+}
+
+StatusOr<Checkpoint> DecodeCheckpoint(std::string_view bytes) {
+  ByteReader in(bytes);
+  Checkpoint c;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ReadVersion(&in, kCheckpointVersion, "checkpoint"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&c.epoch, "checkpoint epoch"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&c.seq, "checkpoint seq"));
+  std::string_view rest;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadBytes(in.remaining(), &rest, "filter"));
+  c.filter = rest;
+  return c;
+}
+
+}  // namespace bloomroute::regionstore_internal

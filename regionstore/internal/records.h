@@ -1,0 +1,57 @@
+// RocksDB value encodings of the region store. Each starts with a format
+// version byte; RocksDB's block checksums cover the stored bytes, and the
+// filter inside a checkpoint carries its own checksum. Decoders bound every
+// length by the input and return Corruption for anything an encoder did not
+// produce.
+#ifndef BLOOMROUTE_REGIONSTORE_INTERNAL_RECORDS_H_
+#define BLOOMROUTE_REGIONSTORE_INTERNAL_RECORDS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/statusor.h"
+#include "regionstore/types.h"
+
+namespace bloomroute::regionstore_internal {
+
+// Cells only (the key is the RocksDB key). Precondition: cells sorted by
+// column, each column once.
+std::string EncodeRowCells(const std::vector<Cell>& cells);
+// Corruption unless sorted, unique, well-formed.
+Status DecodeRowCells(std::string_view bytes, std::vector<Cell>* cells);
+
+// A region the server has hosted: open (served) or closed (data kept).
+struct StoredRegion {
+  RegionDescriptor descriptor;
+  bool open = false;
+};
+std::string EncodeRegion(const StoredRegion& region);
+StatusOr<StoredRegion> DecodeRegion(std::string_view bytes);
+
+// A filter op as stored in the op log, with the epoch it belongs to.
+std::string EncodeOp(uint64_t epoch, const FilterOp& op);
+// `seq` comes from the key.
+Status DecodeOp(std::string_view bytes, uint64_t seq, uint64_t* epoch,
+                FilterOp* op);
+
+// Rows on this server holding a (table, column, value), and the filter stage
+// its element was inserted into.
+struct ValueRecord {
+  uint64_t count = 0;
+  uint32_t stage = 0;
+};
+std::string EncodeValueRecord(const ValueRecord& v);
+Status DecodeValueRecord(std::string_view bytes, ValueRecord* v);
+
+struct Checkpoint {
+  uint64_t epoch = 0;
+  uint64_t seq = 0;
+  std::string filter;  // ScalableSplitCountingBloomFilter::Serialize()
+};
+std::string EncodeCheckpoint(const Checkpoint& c);
+StatusOr<Checkpoint> DecodeCheckpoint(std::string_view bytes);
+
+}  // namespace bloomroute::regionstore_internal
+
+#endif  // BLOOMROUTE_REGIONSTORE_INTERNAL_RECORDS_H_

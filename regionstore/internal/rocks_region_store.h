@@ -1,0 +1,140 @@
+// The RocksDB implementation of RegionStore. Private to regionstore/; its
+// methods are spread over region_store*.cc by concern (open and regions,
+// writes, reads, filter, verification).
+#ifndef BLOOMROUTE_REGIONSTORE_INTERNAL_ROCKS_REGION_STORE_H_
+#define BLOOMROUTE_REGIONSTORE_INTERNAL_ROCKS_REGION_STORE_H_
+
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "regionstore/internal/filter_log.h"
+#include "regionstore/internal/records.h"
+#include "regionstore/internal/row_locks.h"
+#include "regionstore/region_store.h"
+
+namespace bloomroute::regionstore_internal {
+
+// Net change of the number of rows holding one (table, column, value).
+struct ValueDelta {
+  uint64_t table_id = 0;
+  uint32_t column_id = 0;
+  std::string value;
+  int64_t delta = 0;
+};
+// Keyed by ValueKey(), so values are processed in one deterministic order.
+using ValueDeltas = std::map<std::string, ValueDelta>;
+
+class RocksRegionStore final : public RegionStore {
+ public:
+  RocksRegionStore(std::string path, const RegionStoreOptions& options);
+  ~RocksRegionStore() override;
+
+  // Opens the database, the regions and the filter. Called once by Open().
+  Status Init();
+
+  Status OpenRegion(const RegionDescriptor& region) override;
+  Status CloseRegion(uint64_t region_id) override;
+  Status DropRegion(uint64_t region_id) override;
+  std::vector<RegionDescriptor> ListRegions() const override;
+
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) override;
+
+  StatusOr<std::vector<std::optional<Row>>> Get(
+      const std::vector<GetRequest>& requests) const override;
+  StatusOr<ScanResult> Scan(const ScanRequest& request) const override;
+  StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) const override;
+
+  StatusOr<FilterSnapshot> Snapshot() const override;
+  StatusOr<FilterOpsSince> OpsSince(uint64_t epoch,
+                                    uint64_t seq) const override;
+  FilterStatus GetFilterStatus() const override;
+  Status CompactFilter() override;
+
+  StatusOr<IndexReport> VerifyIndex() const override;
+
+ private:
+  // --- open and regions (region_store.cc)
+  Status OpenDatabase();
+  Status LoadRegions();
+  // An open region, or NotFound naming it. Caller holds regions_mu_.
+  StatusOr<const RegionDescriptor*> OpenRegionLocked(uint64_t region_id) const;
+  Status PutRegionRecord(const StoredRegion& region);
+
+  // --- writes (region_store_write.cc)
+  Status ValidateMutation(const Mutation& m, const RegionDescriptor& r) const;
+  StatusOr<WriteResult> ApplyResolved(
+      const std::vector<Mutation>& batch,
+      const std::vector<const RegionDescriptor*>& regions);
+  // Under filter_mu_: counts, filter ops, one atomic write.
+  StatusOr<WriteResult> Commit(rocksdb::WriteBatch* batch,
+                               const ValueDeltas& deltas);
+  Status AddFilterChangesLocked(rocksdb::WriteBatch* batch,
+                                const ValueDeltas& deltas,
+                                std::vector<FilterOp>* ops);
+
+  // --- filter (region_store_filter.cc)
+  Status LoadFilter();
+  // Every value record: (value key, record).
+  Status ReadValueRecords(
+      const rocksdb::Snapshot* snapshot,
+      std::vector<std::pair<std::string, ValueRecord>>* records) const;
+  // A filter with every record in its recorded stage.
+  StatusOr<ScalableSplitCountingBloomFilter> RebuildAtRecordedStages(
+      const SscbfConfig& config,
+      const std::vector<std::pair<std::string, ValueRecord>>& records) const;
+  // Rebuilds right-sized under a new epoch, rewriting each record's stage,
+  // and persists it with a checkpoint. Caller holds filter_mu_.
+  Status CompactFilterLocked(uint64_t new_epoch, uint64_t last_seq);
+  Status WriteCheckpointLocked();
+  // After a failed write: back to the state the records describe.
+  void RestoreFilterLocked(uint64_t epoch, uint64_t last_seq);
+  void MaintainFilterLocked();
+
+  // --- reads (region_store_read.cc)
+  StatusOr<std::optional<Row>> ReadRow(const rocksdb::ReadOptions& ro,
+                                       const RegionDescriptor& region,
+                                       std::string_view row_key,
+                                       const Projection& columns) const;
+  StatusOr<std::vector<const RegionDescriptor*>> LookupRegionsLocked(
+      const IndexQuery& query, const TableDescriptor** table) const;
+  Status LookupInRegion(const rocksdb::ReadOptions& ro,
+                        const RegionDescriptor& region, const IndexQuery& query,
+                        size_t driver, IndexQueryResult* result) const;
+
+  const std::string path_;
+  const RegionStoreOptions options_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned
+  rocksdb::ColumnFamilyHandle* rows_cf_ = nullptr;
+  rocksdb::ColumnFamilyHandle* index_cf_ = nullptr;
+  rocksdb::ColumnFamilyHandle* values_cf_ = nullptr;
+  rocksdb::ColumnFamilyHandle* oplog_cf_ = nullptr;
+  rocksdb::ColumnFamilyHandle* meta_cf_ = nullptr;
+  rocksdb::WriteOptions write_options_;
+
+  // Guards regions_. Writes and reads hold it shared for their whole run, so
+  // closing or dropping a region waits for them.
+  mutable std::shared_mutex regions_mu_;
+  std::map<uint64_t, StoredRegion> regions_;
+
+  RowLocks row_locks_;
+
+  // Guards the filter, its sequence numbers and the value records: every
+  // read-modify-write of a count and every op-log write happens under it.
+  mutable std::mutex filter_mu_;
+  std::optional<FilterLog> filter_;
+  uint64_t checkpoint_seq_ = 0;      // seq of the newest persisted checkpoint
+  uint64_t first_retained_seq_ = 1;  // the oldest op still in the op log
+};
+
+}  // namespace bloomroute::regionstore_internal
+
+#endif  // BLOOMROUTE_REGIONSTORE_INTERNAL_ROCKS_REGION_STORE_H_

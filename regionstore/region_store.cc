@@ -1,0 +1,244 @@
+// RegionStore: opening the database and managing the set of regions.
+#include "regionstore/region_store.h"
+
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
+
+#include "regionstore/internal/keys.h"
+#include "regionstore/internal/rocks_region_store.h"
+#include "regionstore/internal/rocks_status.h"
+
+namespace bloomroute {
+
+Status RegionStoreOptions::Validate() const {
+  BLOOMROUTE_RETURN_IF_ERROR(filter.Validate());
+  if (max_value_bytes == 0 || max_value_bytes > (256u << 20)) {
+    return Status::InvalidArgument("max value bytes must be in [1, 256 MiB]");
+  }
+  if (max_row_bytes < max_value_bytes || max_row_bytes > (1u << 30)) {
+    return Status::InvalidArgument(
+        "max row bytes must be in [max value bytes, 1 GiB]");
+  }
+  if (max_mutations_per_batch == 0) {
+    return Status::InvalidArgument("max mutations per batch must be >= 1");
+  }
+  if (checkpoint_interval == 0) {
+    return Status::InvalidArgument("checkpoint interval must be >= 1");
+  }
+  if (max_filter_stages == 0 ||
+      max_filter_stages >= ScalableSplitCountingBloomFilter::kMaxStages) {
+    return Status::InvalidArgument("max filter stages must be in [1, 63]");
+  }
+  if (!(sparse_factor >= 2)) {
+    return Status::InvalidArgument("sparse factor must be >= 2");
+  }
+  if (max_ops_per_call == 0) {
+    return Status::InvalidArgument("max ops per call must be >= 1");
+  }
+  return Status::OK();
+}
+
+StatusOr<std::unique_ptr<RegionStore>> RegionStore::Open(
+    const std::string& path, const RegionStoreOptions& options) {
+  BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
+  if (path.empty()) return Status::InvalidArgument("data directory is empty");
+  auto store =
+      std::make_unique<regionstore_internal::RocksRegionStore>(path, options);
+  BLOOMROUTE_RETURN_IF_ERROR(store->Init());
+  return std::unique_ptr<RegionStore>(std::move(store));
+}
+
+namespace regionstore_internal {
+namespace {
+
+constexpr const char* kRowsCf = "rows";
+constexpr const char* kIndexCf = "index";
+constexpr const char* kValuesCf = "values";
+constexpr const char* kOplogCf = "oplog";
+constexpr const char* kMetaCf = "meta";
+
+// Point lookups dominate rows (old row on every write) and values (a count
+// per changed value): a Bloom filter per SST file saves the disk reads for
+// absent keys.
+rocksdb::ColumnFamilyOptions PointLookupOptions() {
+  rocksdb::ColumnFamilyOptions cf;
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return cf;
+}
+
+}  // namespace
+
+RocksRegionStore::RocksRegionStore(std::string path,
+                                   const RegionStoreOptions& options)
+    : path_(std::move(path)), options_(options) {
+  write_options_.sync = options.sync;
+}
+
+RocksRegionStore::~RocksRegionStore() {
+  if (!db_) return;
+  for (auto* h : handles_)
+    db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+  db_->Close().PermitUncheckedError();
+}
+
+Status RocksRegionStore::Init() {
+  BLOOMROUTE_RETURN_IF_ERROR(OpenDatabase());
+  BLOOMROUTE_RETURN_IF_ERROR(LoadRegions());
+  return LoadFilter();
+}
+
+Status RocksRegionStore::OpenDatabase() {
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.IncreaseParallelism(2);
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
+      {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()},
+      {kRowsCf, PointLookupOptions()},
+      {kIndexCf, rocksdb::ColumnFamilyOptions()},
+      {kValuesCf, PointLookupOptions()},
+      {kOplogCf, rocksdb::ColumnFamilyOptions()},
+      {kMetaCf, rocksdb::ColumnFamilyOptions()}};
+  rocksdb::DB* db = nullptr;
+  Status s =
+      FromRocks(rocksdb::DB::Open(db_options, path_, cfs, &handles_, &db));
+  if (!s.ok()) return Status::IOError("opening " + path_ + ": " + s.message());
+  db_.reset(db);
+  rows_cf_ = handles_[1];
+  index_cf_ = handles_[2];
+  values_cf_ = handles_[3];
+  oplog_cf_ = handles_[4];
+  meta_cf_ = handles_[5];
+  return Status::OK();
+}
+
+Status RocksRegionStore::LoadRegions() {
+  std::unique_ptr<rocksdb::Iterator> it(
+      db_->NewIterator(rocksdb::ReadOptions(), meta_cf_));
+  for (it->Seek(kRegionMetaPrefix);
+       it->Valid() && it->key().starts_with(kRegionMetaPrefix); it->Next()) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(StoredRegion r,
+                                DecodeRegion(it->value().ToStringView()));
+    regions_[r.descriptor.region_id] = std::move(r);
+  }
+  return FromRocks(it->status());
+}
+
+StatusOr<const RegionDescriptor*> RocksRegionStore::OpenRegionLocked(
+    uint64_t region_id) const {
+  auto it = regions_.find(region_id);
+  if (it == regions_.end() || !it->second.open) {
+    return Status::NotFound("region " + std::to_string(region_id) +
+                            " is not open on this server");
+  }
+  return &it->second.descriptor;
+}
+
+Status RocksRegionStore::PutRegionRecord(const StoredRegion& region) {
+  return FromRocks(db_->Put(write_options_, meta_cf_,
+                            RegionMetaKey(region.descriptor.region_id),
+                            EncodeRegion(region)));
+}
+
+namespace {
+
+bool Overlaps(const RegionDescriptor& a, const RegionDescriptor& b) {
+  const bool a_before_b = !a.end_key.empty() && a.end_key <= b.start_key;
+  const bool b_before_a = !b.end_key.empty() && b.end_key <= a.start_key;
+  return !a_before_b && !b_before_a;
+}
+
+}  // namespace
+
+Status RocksRegionStore::OpenRegion(const RegionDescriptor& region) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateRegion(region));
+  std::unique_lock lock(regions_mu_);
+  const std::string id = std::to_string(region.region_id);
+  for (const auto& [other_id, other] : regions_) {
+    const RegionDescriptor& d = other.descriptor;
+    if (other_id == region.region_id) {
+      // A closed region keeps its rows and index; it can only come back as
+      // itself (drop it to reuse the id).
+      if (!(d == region)) {
+        return Status::InvalidArgument("region " + id +
+                                       " exists with another descriptor");
+      }
+      continue;
+    }
+    if (d.table.table_id == region.table.table_id) {
+      if (!(d.table == region.table)) {
+        return Status::InvalidArgument(
+            "table " + std::to_string(region.table.table_id) +
+            " is hosted here with another descriptor");
+      }
+      if (other.open && Overlaps(d, region)) {
+        return Status::InvalidArgument("region " + id +
+                                       " overlaps open region " +
+                                       std::to_string(other_id));
+      }
+    }
+  }
+  auto it = regions_.find(region.region_id);
+  if (it != regions_.end() && it->second.open) return Status::OK();
+  StoredRegion stored{region, true};
+  BLOOMROUTE_RETURN_IF_ERROR(PutRegionRecord(stored));
+  regions_[region.region_id] = std::move(stored);
+  return Status::OK();
+}
+
+Status RocksRegionStore::CloseRegion(uint64_t region_id) {
+  std::unique_lock lock(regions_mu_);
+  BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
+                              OpenRegionLocked(region_id));
+  StoredRegion closed{*r, false};
+  BLOOMROUTE_RETURN_IF_ERROR(PutRegionRecord(closed));
+  regions_[region_id] = std::move(closed);
+  return Status::OK();
+}
+
+Status RocksRegionStore::DropRegion(uint64_t region_id) {
+  // Exclusive for the whole drop: no write or read of any region overlaps
+  // it, and the region disappears only once its rows are gone. A crash in the
+  // middle leaves the region open with part of its rows; dropping it again
+  // finishes the job.
+  std::unique_lock lock(regions_mu_);
+  BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
+                              OpenRegionLocked(region_id));
+  const std::string prefix = RegionPrefix(region_id);
+  const std::string end = PrefixSuccessor(prefix);
+  while (true) {
+    std::vector<Mutation> deletes;
+    {
+      rocksdb::ReadOptions ro;
+      rocksdb::Slice upper(end);
+      ro.iterate_upper_bound = &upper;
+      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, rows_cf_));
+      for (it->Seek(prefix); it->Valid() && deletes.size() < 1000; it->Next()) {
+        deletes.push_back(Mutation::Delete(
+            region_id, it->key().ToString().substr(prefix.size())));
+      }
+      BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
+    }
+    if (deletes.empty()) break;
+    std::vector<const RegionDescriptor*> regions(deletes.size(), r);
+    BLOOMROUTE_RETURN_IF_ERROR(ApplyResolved(deletes, regions).status());
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(
+      db_->Delete(write_options_, meta_cf_, RegionMetaKey(region_id))));
+  regions_.erase(region_id);
+  return Status::OK();
+}
+
+std::vector<RegionDescriptor> RocksRegionStore::ListRegions() const {
+  std::shared_lock lock(regions_mu_);
+  std::vector<RegionDescriptor> out;
+  for (const auto& [id, r] : regions_) {
+    if (r.open) out.push_back(r.descriptor);
+  }
+  return out;
+}
+
+}  // namespace regionstore_internal
+}  // namespace bloomroute

@@ -1,0 +1,281 @@
+// RegionStore reads: get, scan, and index lookups. Each call reads from one
+// RocksDB snapshot, so rows and index entries it sees agree (they are written
+// in one batch).
+#include <rocksdb/snapshot.h>
+
+#include <algorithm>
+
+#include "regionstore/internal/keys.h"
+#include "regionstore/internal/rocks_region_store.h"
+#include "regionstore/internal/rocks_status.h"
+
+namespace bloomroute::regionstore_internal {
+namespace {
+
+Status ValidateLimit(uint32_t limit) {
+  if (limit == 0 || limit > kMaxRowsPerCall) {
+    return Status::InvalidArgument("limit " + std::to_string(limit) +
+                                   " outside [1, " +
+                                   std::to_string(kMaxRowsPerCall) + "]");
+  }
+  return Status::OK();
+}
+
+// The projected row, or nullopt when no cell is selected.
+std::optional<Row> Project(std::string_view key, std::vector<Cell> cells,
+                           const Projection& columns) {
+  if (!columns.empty()) {
+    cells.erase(std::remove_if(cells.begin(), cells.end(),
+                               [&](const Cell& c) {
+                                 return !Selected(columns, c.column);
+                               }),
+                cells.end());
+  }
+  if (cells.empty()) return std::nullopt;
+  return Row{std::string(key), std::move(cells)};
+}
+
+}  // namespace
+
+StatusOr<std::optional<Row>> RocksRegionStore::ReadRow(
+    const rocksdb::ReadOptions& ro, const RegionDescriptor& region,
+    std::string_view row_key, const Projection& columns) const {
+  rocksdb::PinnableSlice value;
+  rocksdb::Status s =
+      db_->Get(ro, rows_cf_, RowKey(region.region_id, row_key), &value);
+  if (s.IsNotFound()) return std::optional<Row>();
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
+  std::vector<Cell> cells;
+  BLOOMROUTE_RETURN_IF_ERROR(DecodeRowCells(value.ToStringView(), &cells));
+  return Project(row_key, std::move(cells), columns);
+}
+
+StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
+    const std::vector<GetRequest>& requests) const {
+  if (requests.size() > kMaxRowsPerCall) {
+    return Status::InvalidArgument(
+        "more than " + std::to_string(kMaxRowsPerCall) + " gets in one call");
+  }
+  std::shared_lock lock(regions_mu_);
+  std::vector<const RegionDescriptor*> regions;
+  for (const GetRequest& g : requests) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
+                                OpenRegionLocked(g.region_id));
+    if (g.row_key.empty()) return Status::InvalidArgument("empty row key");
+    if (!r->ContainsRow(g.row_key)) {
+      return Status::InvalidArgument("row " + QuoteForMessage(g.row_key) +
+                                     " is outside region " +
+                                     std::to_string(r->region_id));
+    }
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(g.columns));
+    regions.push_back(r);
+  }
+  rocksdb::ManagedSnapshot snapshot(db_.get());
+  rocksdb::ReadOptions ro;
+  ro.snapshot = snapshot.snapshot();
+  std::vector<std::optional<Row>> out;
+  out.reserve(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::optional<Row> row,
+        ReadRow(ro, *regions[i], requests[i].row_key, requests[i].columns));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateLimit(req.limit));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(req.columns));
+  std::shared_lock lock(regions_mu_);
+  BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
+                              OpenRegionLocked(req.region_id));
+  // Clamp [start, stop) to the region.
+  const std::string& start = std::max(req.start_row, r->start_key);
+  std::string stop = req.stop_row;
+  if (stop.empty() || (!r->end_key.empty() && r->end_key < stop)) {
+    stop = r->end_key;
+  }
+  const std::string prefix = RegionPrefix(r->region_id);
+  const std::string upper =
+      stop.empty() ? PrefixSuccessor(prefix) : RowKey(r->region_id, stop);
+  rocksdb::Slice upper_slice(upper);
+  rocksdb::ReadOptions ro;
+  ro.iterate_upper_bound = &upper_slice;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, rows_cf_));
+  ScanResult out;
+  for (it->Seek(RowKey(r->region_id, start)); it->Valid(); it->Next()) {
+    const std::string_view key = it->key().ToStringView().substr(prefix.size());
+    if (out.rows.size() == req.limit) {
+      out.resume_row = std::string(key);
+      break;
+    }
+    std::vector<Cell> cells;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        DecodeRowCells(it->value().ToStringView(), &cells));
+    if (auto row = Project(key, std::move(cells), req.columns)) {
+      out.rows.push_back(std::move(*row));
+    }
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
+  return out;
+}
+
+StatusOr<std::vector<const RegionDescriptor*>>
+RocksRegionStore::LookupRegionsLocked(const IndexQuery& q,
+                                      const TableDescriptor** table) const {
+  std::vector<const RegionDescriptor*> regions;
+  if (q.region_ids.empty()) {
+    for (const auto& [id, r] : regions_) {
+      if (r.open && r.descriptor.table.table_id == q.table_id) {
+        regions.push_back(&r.descriptor);
+      }
+    }
+    std::sort(regions.begin(), regions.end(),
+              [](const RegionDescriptor* a, const RegionDescriptor* b) {
+                return a->start_key < b->start_key;
+              });
+    if (regions.empty()) {
+      return Status::NotFound("table " + std::to_string(q.table_id) +
+                              " has no open region on this server");
+    }
+  }
+  for (uint64_t id : q.region_ids) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
+                                OpenRegionLocked(id));
+    if (r->table.table_id != q.table_id) {
+      return Status::InvalidArgument("region " + std::to_string(id) +
+                                     " is not a region of table " +
+                                     std::to_string(q.table_id));
+    }
+    regions.push_back(r);
+  }
+  *table = &regions.front()->table;
+  return regions;
+}
+
+StatusOr<IndexQueryResult> RocksRegionStore::Lookup(const IndexQuery& q) const {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateLimit(q.limit));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(q.columns));
+  if (q.equals.empty() && !q.range) {
+    return Status::InvalidArgument("index query has no predicate");
+  }
+  std::shared_lock lock(regions_mu_);
+  const TableDescriptor* table = nullptr;
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<const RegionDescriptor*> regions,
+                              LookupRegionsLocked(q, &table));
+  auto check_indexed = [&](const std::string& column) -> Status {
+    if (table->FindIndexed(column)) return Status::OK();
+    return Status::InvalidArgument("column " + QuoteForMessage(column) +
+                                   " of table " + QuoteForMessage(table->name) +
+                                   " is not indexed");
+  };
+  for (const auto& p : q.equals)
+    BLOOMROUTE_RETURN_IF_ERROR(check_indexed(p.column));
+  if (q.range) BLOOMROUTE_RETURN_IF_ERROR(check_indexed(q.range->column));
+
+  rocksdb::ManagedSnapshot snapshot(db_.get());
+  rocksdb::ReadOptions ro;
+  ro.snapshot = snapshot.snapshot();
+  // Drive from the most selective equality: the fewest rows on this server.
+  size_t driver = q.equals.size();  // = the range predicate
+  uint64_t fewest = UINT64_MAX;
+  for (size_t i = 0; i < q.equals.size(); ++i) {
+    const IndexedColumn* col = table->FindIndexed(q.equals[i].column);
+    std::string bytes;
+    rocksdb::Status s = db_->Get(
+        ro, values_cf_,
+        ValueKey(table->table_id, col->column_id, q.equals[i].value), &bytes);
+    ValueRecord rec;
+    if (!s.IsNotFound()) {
+      BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
+      BLOOMROUTE_RETURN_IF_ERROR(DecodeValueRecord(bytes, &rec));
+    }
+    if (rec.count < fewest) {
+      fewest = rec.count;
+      driver = i;
+    }
+  }
+  IndexQueryResult result;
+  if (fewest == 0) return result;  // some value is on no row here
+  for (const RegionDescriptor* r : regions) {
+    BLOOMROUTE_RETURN_IF_ERROR(LookupInRegion(ro, *r, q, driver, &result));
+    if (result.truncated) break;
+  }
+  return result;
+}
+
+Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
+                                        const RegionDescriptor& region,
+                                        const IndexQuery& q, size_t driver,
+                                        IndexQueryResult* result) const {
+  const TableDescriptor& table = region.table;
+  // The driver's index range: one value's rows, or a range of values.
+  std::string lower, upper;
+  if (driver < q.equals.size()) {
+    const auto& p = q.equals[driver];
+    lower = IndexValuePrefix(region.region_id,
+                             table.FindIndexed(p.column)->column_id, p.value);
+    upper = PrefixSuccessor(lower);
+  } else {
+    const std::string col = IndexColumnPrefix(
+        region.region_id, table.FindIndexed(q.range->column)->column_id);
+    lower = col;
+    if (q.range->lower) AppendEscaped(&lower, *q.range->lower);
+    upper = col;
+    if (q.range->upper) {
+      AppendEscaped(&upper, *q.range->upper);
+    } else {
+      upper = PrefixSuccessor(col);
+    }
+  }
+  rocksdb::ReadOptions ro = snap_ro;
+  rocksdb::Slice upper_slice(upper);
+  ro.iterate_upper_bound = &upper_slice;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, index_cf_));
+  for (it->Seek(lower); it->Valid(); it->Next()) {
+    IndexKeyParts entry;
+    BLOOMROUTE_RETURN_IF_ERROR(ParseIndexKey(it->key().ToStringView(), &entry));
+    // The other equalities: an exact index point lookup each.
+    bool match = true;
+    for (size_t i = 0; i < q.equals.size() && match; ++i) {
+      if (i == driver) continue;
+      const auto& p = q.equals[i];
+      std::string ignored;
+      rocksdb::Status s = db_->Get(
+          snap_ro, index_cf_,
+          IndexKey(region.region_id, table.FindIndexed(p.column)->column_id,
+                   p.value, entry.row),
+          &ignored);
+      if (!s.IsNotFound()) BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
+      match = s.ok();
+    }
+    if (!match) continue;
+    if (driver < q.equals.size() && q.range) {
+      // The range column's value comes from the row itself.
+      BLOOMROUTE_ASSIGN_OR_RETURN(auto full,
+                                  ReadRow(snap_ro, region, entry.row, {}));
+      const Cell* c = full ? full->Find(q.range->column) : nullptr;
+      if (!c || (q.range->lower && c->value < *q.range->lower) ||
+          (q.range->upper && !(c->value < *q.range->upper))) {
+        continue;
+      }
+    }
+    if (result->rows.size() == q.limit) {
+      result->truncated = true;
+      return Status::OK();
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
+                                ReadRow(snap_ro, region, entry.row, {}));
+    if (!row) {
+      return Status::Corruption("index entry for missing row " +
+                                QuoteForMessage(entry.row));
+    }
+    if (auto projected = Project(row->key, std::move(row->cells), q.columns)) {
+      result->rows.push_back(std::move(*projected));
+    }
+  }
+  return FromRocks(it->status());
+}
+
+}  // namespace bloomroute::regionstore_internal

@@ -1,0 +1,278 @@
+// RegionStore writes: validation, row read-modify-write, index maintenance,
+// and the atomic commit with value counts and filter ops.
+#include <algorithm>
+#include <unordered_map>
+
+#include "regionstore/internal/keys.h"
+#include "regionstore/internal/rocks_region_store.h"
+#include "regionstore/internal/rocks_status.h"
+
+namespace bloomroute::regionstore_internal {
+
+Status RocksRegionStore::ValidateMutation(const Mutation& m,
+                                          const RegionDescriptor& r) const {
+  const std::string row = "row " + QuoteForMessage(m.row_key);
+  if (m.row_key.empty()) return Status::InvalidArgument("empty row key");
+  if (m.row_key.size() > kMaxRowKeyBytes) {
+    return Status::InvalidArgument(
+        row + " is " + std::to_string(m.row_key.size()) +
+        " bytes; the limit is " + std::to_string(kMaxRowKeyBytes));
+  }
+  if (!r.ContainsRow(m.row_key)) {
+    return Status::InvalidArgument(
+        row + " is outside region " + std::to_string(r.region_id) + " [" +
+        QuoteForMessage(r.start_key) + ", " + QuoteForMessage(r.end_key) + ")");
+  }
+  if (m.kind == Mutation::Kind::kDelete) {
+    for (const auto& c : m.columns) {
+      BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c));
+    }
+    return Status::OK();
+  }
+  if (m.cells.empty())
+    return Status::InvalidArgument("put of " + row + " has no columns");
+  for (const auto& c : m.cells) {
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c.column));
+    if (c.value.size() > options_.max_value_bytes) {
+      return Status::InvalidArgument(
+          "value of column " + QuoteForMessage(c.column) + " in " + row +
+          " is " + std::to_string(c.value.size()) + " bytes; the limit is " +
+          std::to_string(options_.max_value_bytes));
+    }
+  }
+  return Status::OK();
+}
+
+StatusOr<WriteResult> RocksRegionStore::Apply(
+    const std::vector<Mutation>& batch) {
+  if (batch.size() > options_.max_mutations_per_batch) {
+    return Status::InvalidArgument(
+        "batch of " + std::to_string(batch.size()) +
+        " mutations; the limit is " +
+        std::to_string(options_.max_mutations_per_batch));
+  }
+  std::shared_lock lock(regions_mu_);
+  std::vector<const RegionDescriptor*> regions;
+  regions.reserve(batch.size());
+  for (const Mutation& m : batch) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
+                                OpenRegionLocked(m.region_id));
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateMutation(m, *r));
+    regions.push_back(r);
+  }
+  return ApplyResolved(batch, regions);
+}
+
+namespace {
+
+// One row touched by a batch: its cells before the batch and after it.
+struct RowChange {
+  const RegionDescriptor* region = nullptr;
+  std::string row_key;
+  std::vector<Cell> before;  // empty = the row did not exist
+  std::vector<Cell> after;   // empty = the row is deleted
+};
+
+void ApplyPut(const std::vector<Cell>& cells, std::vector<Cell>* row) {
+  for (const Cell& c : cells) {
+    auto it = std::lower_bound(
+        row->begin(), row->end(), c.column,
+        [](const Cell& a, const std::string& col) { return a.column < col; });
+    if (it != row->end() && it->column == c.column) {
+      it->value = c.value;
+    } else {
+      row->insert(it, c);
+    }
+  }
+}
+
+void ApplyDelete(const std::vector<std::string>& columns,
+                 std::vector<Cell>* row) {
+  if (columns.empty()) {
+    row->clear();
+    return;
+  }
+  row->erase(std::remove_if(row->begin(), row->end(),
+                            [&](const Cell& c) {
+                              return std::find(columns.begin(), columns.end(),
+                                               c.column) != columns.end();
+                            }),
+             row->end());
+}
+
+void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
+              const std::string& value, int64_t delta) {
+  ValueDelta& d = (*deltas)[ValueKey(table, column, value)];
+  d.table_id = table;
+  d.column_id = column;
+  d.value = value;
+  d.delta += delta;
+}
+
+// The index entries and count changes that take `change` from before to
+// after.
+void AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
+                     rocksdb::ColumnFamilyHandle* index_cf,
+                     ValueDeltas* deltas) {
+  const RegionDescriptor& r = *change.region;
+  for (const IndexedColumn& col : r.table.indexed_columns) {
+    auto find = [&](const std::vector<Cell>& cells) -> const Cell* {
+      for (const Cell& cell : cells) {
+        if (cell.column == col.name) return &cell;
+      }
+      return nullptr;
+    };
+    const Cell* old_cell = find(change.before);
+    const Cell* new_cell = find(change.after);
+    if (old_cell && new_cell && old_cell->value == new_cell->value) continue;
+    if (old_cell) {
+      batch->Delete(index_cf, IndexKey(r.region_id, col.column_id,
+                                       old_cell->value, change.row_key));
+      AddDelta(deltas, r.table.table_id, col.column_id, old_cell->value, -1);
+    }
+    if (new_cell) {
+      batch->Put(
+          index_cf,
+          IndexKey(r.region_id, col.column_id, new_cell->value, change.row_key),
+          rocksdb::Slice());
+      AddDelta(deltas, r.table.table_id, col.column_id, new_cell->value, +1);
+    }
+  }
+}
+
+}  // namespace
+
+StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
+    const std::vector<Mutation>& batch,
+    const std::vector<const RegionDescriptor*>& regions) {
+  // The distinct rows, in first-touched order.
+  std::vector<std::string> keys;
+  std::unordered_map<std::string, size_t> slot;  // key -> index in changes
+  std::vector<size_t> change_of(batch.size());   // mutation -> its row
+  std::vector<RowChange> changes;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    std::string key = RowKey(batch[i].region_id, batch[i].row_key);
+    auto [it, added] = slot.emplace(key, changes.size());
+    change_of[i] = it->second;
+    if (added) {
+      keys.push_back(std::move(key));
+      changes.push_back(RowChange{regions[i], batch[i].row_key, {}, {}});
+    }
+  }
+  std::vector<std::string_view> key_views(keys.begin(), keys.end());
+  auto row_locks = row_locks_.LockAll(key_views);
+
+  // Read the rows as they are now, under their locks.
+  std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+  std::vector<rocksdb::PinnableSlice> values(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  db_->MultiGet(rocksdb::ReadOptions(), rows_cf_, keys.size(), slices.data(),
+                values.data(), statuses.data());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    BLOOMROUTE_RETURN_IF_ERROR(FromRocks(statuses[i]));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        DecodeRowCells(values[i].ToStringView(), &changes[i].before));
+    changes[i].after = changes[i].before;
+  }
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const Mutation& m = batch[i];
+    RowChange& c = changes[change_of[i]];
+    if (m.kind == Mutation::Kind::kPut) {
+      ApplyPut(m.cells, &c.after);
+    } else {
+      ApplyDelete(m.columns, &c.after);
+    }
+  }
+
+  rocksdb::WriteBatch wb;
+  ValueDeltas deltas;
+  for (size_t i = 0; i < changes.size(); ++i) {
+    const RowChange& c = changes[i];
+    if (c.after.empty()) {
+      if (!c.before.empty()) wb.Delete(rows_cf_, keys[i]);
+    } else {
+      std::string encoded = EncodeRowCells(c.after);
+      if (encoded.size() > options_.max_row_bytes) {
+        return Status::InvalidArgument(
+            "row " + QuoteForMessage(c.row_key) + " would be " +
+            std::to_string(encoded.size()) + " bytes; the limit is " +
+            std::to_string(options_.max_row_bytes));
+      }
+      wb.Put(rows_cf_, keys[i], encoded);
+    }
+    AddIndexChanges(c, &wb, index_cf_, &deltas);
+  }
+  return Commit(&wb, deltas);
+}
+
+StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
+                                               const ValueDeltas& deltas) {
+  std::lock_guard lock(filter_mu_);
+  const uint64_t epoch = filter_->epoch();
+  const uint64_t seq_before = filter_->last_seq();
+  WriteResult result;
+  Status s = AddFilterChangesLocked(batch, deltas, &result.ops);
+  if (s.ok()) s = FromRocks(db_->Write(write_options_, batch));
+  if (!s.ok()) {
+    // Nothing of the batch is stored; the in-memory filter may have moved.
+    if (filter_->last_seq() != seq_before)
+      RestoreFilterLocked(epoch, seq_before);
+    return s;
+  }
+  MaintainFilterLocked();
+  result.epoch = filter_->epoch();
+  if (result.epoch != epoch) result.ops.clear();  // rebuilt: take a snapshot
+  return result;
+}
+
+Status RocksRegionStore::AddFilterChangesLocked(rocksdb::WriteBatch* batch,
+                                                const ValueDeltas& deltas,
+                                                std::vector<FilterOp>* ops) {
+  std::vector<const std::string*> keys;
+  for (const auto& [key, d] : deltas) {
+    if (d.delta != 0) keys.push_back(&key);
+  }
+  if (keys.empty()) return Status::OK();
+  std::vector<rocksdb::Slice> slices;
+  for (const auto* k : keys) slices.emplace_back(*k);
+  std::vector<rocksdb::PinnableSlice> values(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  db_->MultiGet(rocksdb::ReadOptions(), values_cf_, keys.size(), slices.data(),
+                values.data(), statuses.data(), /*sorted_input=*/true);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const ValueDelta& d = deltas.at(*keys[i]);
+    ValueRecord rec;
+    if (!statuses[i].IsNotFound()) {
+      BLOOMROUTE_RETURN_IF_ERROR(FromRocks(statuses[i]));
+      BLOOMROUTE_RETURN_IF_ERROR(
+          DecodeValueRecord(values[i].ToStringView(), &rec));
+    }
+    if (d.delta < 0 && rec.count < static_cast<uint64_t>(-d.delta)) {
+      return Status::Corruption("value count below zero for " +
+                                QuoteForMessage(d.value));
+    }
+    const uint64_t count = rec.count + d.delta;
+    const ElementHash h = HashElement(d.table_id, d.column_id, d.value);
+    if (rec.count == 0) {  // 0 -> count > 0: the value arrives on the server
+      BLOOMROUTE_ASSIGN_OR_RETURN(FilterOp op, filter_->Insert(h));
+      rec.stage = op.stage;
+      ops->push_back(op);
+    } else if (count == 0) {  // the last row holding it left
+      BLOOMROUTE_ASSIGN_OR_RETURN(FilterOp op, filter_->Remove(h, rec.stage));
+      ops->push_back(op);
+    }
+    rec.count = count;
+    if (count == 0) {
+      batch->Delete(values_cf_, *keys[i]);
+    } else {
+      batch->Put(values_cf_, *keys[i], EncodeValueRecord(rec));
+    }
+  }
+  for (const FilterOp& op : *ops) {
+    batch->Put(oplog_cf_, OpKey(op.seq), EncodeOp(filter_->epoch(), op));
+  }
+  return Status::OK();
+}
+
+}  // namespace bloomroute::regionstore_internal
