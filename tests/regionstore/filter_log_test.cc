@@ -1,0 +1,64 @@
+#include "regionstore/internal/filter_log.h"
+
+#include <gtest/gtest.h>
+
+namespace bloomroute::regionstore_internal {
+namespace {
+
+ElementHash H(uint64_t i) { return HashElement(1, 1, "v" + std::to_string(i)); }
+
+FilterLog NewLog(uint64_t n0) {
+  SscbfConfig c;
+  c.initial_capacity = n0;
+  return FilterLog(
+      std::move(ScalableSplitCountingBloomFilter::Create(c)).value(), 1, 0);
+}
+
+TEST(FilterLogTest, ReplayingTheOpsReproducesTheFilter) {
+  FilterLog live = NewLog(32);
+  std::vector<FilterOp> ops;
+  for (uint64_t i = 0; i < 200; ++i) ops.push_back(live.Insert(H(i)).value());
+  for (uint64_t i = 0; i < 200; i += 3) {
+    ops.push_back(live.Remove(H(i), ops[i].stage).value());
+  }
+  ASSERT_GE(live.filter().stage_count(), 3u);
+  FilterLog replica = NewLog(32);
+  for (const auto& op : ops) ASSERT_TRUE(replica.Replay(op).ok());
+  EXPECT_EQ(replica.last_seq(), live.last_seq());
+  EXPECT_EQ(replica.filter().Serialize(), live.filter().Serialize());
+
+  auto restored = FilterLog::FromCheckpoint(live.ToCheckpoint());
+  ASSERT_TRUE(restored.ok());
+  EXPECT_EQ(restored->last_seq(), live.last_seq());
+  EXPECT_TRUE(restored->filter().EquivalentTo(live.filter()));
+}
+
+TEST(FilterLogTest, ReplayRejectsGapsAndOpsThatLandElsewhere) {
+  FilterLog live = NewLog(8);
+  std::vector<FilterOp> ops;
+  for (uint64_t i = 0; i < 40; ++i) ops.push_back(live.Insert(H(i)).value());
+  FilterLog replica = NewLog(8);
+  EXPECT_TRUE(replica.Replay(ops[1]).IsCorruption());  // gap
+  FilterOp wrong = ops[0];
+  wrong.stage = 1;
+  EXPECT_TRUE(replica.Replay(wrong).IsCorruption());  // another filter made it
+  FilterOp bad_remove{1, FilterOp::Kind::kRemove, H(999), 0};
+  EXPECT_TRUE(replica.Replay(bad_remove).IsCorruption());
+}
+
+TEST(FilterLogTest, CompactionIsNeededForManyStagesOrSparseFilters) {
+  FilterLog log = NewLog(16);
+  EXPECT_FALSE(log.NeedsCompaction(4, 8, 16));
+  std::vector<FilterOp> ops;
+  for (uint64_t i = 0; i < 500; ++i) ops.push_back(log.Insert(H(i)).value());
+  ASSERT_GT(log.filter().stage_count(), 4u);
+  EXPECT_TRUE(log.NeedsCompaction(4, 8, 16));
+  EXPECT_FALSE(log.NeedsCompaction(63, 1000, 16));
+  for (uint64_t i = 0; i < 495; ++i) {
+    ASSERT_TRUE(log.Remove(H(i), ops[i].stage).ok());
+  }
+  EXPECT_TRUE(log.NeedsCompaction(63, 8, 16));  // sized for ~500, holds 5
+}
+
+}  // namespace
+}  // namespace bloomroute::regionstore_internal
