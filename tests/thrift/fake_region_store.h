@@ -1,0 +1,124 @@
+// A RegionStore double for adapter tests: records what it was asked, answers
+// with canned results, or fails every call with a chosen Status (or throws,
+// to test that nothing but the declared exceptions leaves a handler).
+#ifndef BLOOMROUTE_TESTS_THRIFT_FAKE_REGION_STORE_H_
+#define BLOOMROUTE_TESTS_THRIFT_FAKE_REGION_STORE_H_
+
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "regionstore/region_store.h"
+
+namespace bloomroute {
+
+class FakeRegionStore : public RegionStore {
+ public:
+  // Every call returns this when it is not OK.
+  void FailWith(Status status) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fail_ = std::move(status);
+  }
+  // Every call throws std::runtime_error when set.
+  void ThrowOnCall(bool value) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    throw_ = value;
+  }
+  int calls() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return calls_;
+  }
+  std::vector<RegionDescriptor> opened() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return opened_;
+  }
+  std::vector<Mutation> last_batch() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return last_batch_;
+  }
+
+  // Canned answers.
+  WriteResult write_result;
+  std::vector<std::optional<Row>> get_result;
+  ScanResult scan_result;
+  IndexQueryResult lookup_result;
+  FilterSnapshot snapshot;
+  FilterOpsSince ops_since;
+  FilterStatus filter_status;
+  IndexReport report;
+  uint64_t ops_since_epoch = 0;  // the arguments of the last OpsSince
+  uint64_t ops_since_seq = 0;
+
+  Status OpenRegion(const RegionDescriptor& region) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    opened_.push_back(region);
+    return Status::OK();
+  }
+  Status CloseRegion(uint64_t) override { return Enter(); }
+  Status DropRegion(uint64_t) override { return Enter(); }
+  std::vector<RegionDescriptor> ListRegions() const override {
+    (void)Enter();
+    return opened();
+  }
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_batch_ = batch;
+    return write_result;
+  }
+  StatusOr<std::vector<std::optional<Row>>> Get(
+      const std::vector<GetRequest>&) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    return get_result;
+  }
+  StatusOr<ScanResult> Scan(const ScanRequest&) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    return scan_result;
+  }
+  StatusOr<IndexQueryResult> Lookup(const IndexQuery&) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    return lookup_result;
+  }
+  StatusOr<FilterSnapshot> Snapshot() const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    return snapshot;
+  }
+  StatusOr<FilterOpsSince> OpsSince(uint64_t epoch,
+                                    uint64_t seq) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    auto* self = const_cast<FakeRegionStore*>(this);
+    self->ops_since_epoch = epoch;
+    self->ops_since_seq = seq;
+    return ops_since;
+  }
+  FilterStatus GetFilterStatus() const override {
+    (void)Enter();
+    return filter_status;
+  }
+  Status CompactFilter() override { return Enter(); }
+  StatusOr<IndexReport> VerifyIndex() const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    return report;
+  }
+
+ private:
+  Status Enter() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++calls_;
+    if (throw_) throw std::runtime_error("store exploded");
+    return fail_;
+  }
+
+  mutable std::mutex mutex_;
+  mutable int calls_ = 0;                 // guarded by mutex_
+  Status fail_;                           // guarded by mutex_
+  bool throw_ = false;                    // guarded by mutex_
+  std::vector<RegionDescriptor> opened_;  // guarded by mutex_
+  std::vector<Mutation> last_batch_;      // guarded by mutex_
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TESTS_THRIFT_FAKE_REGION_STORE_H_

@@ -1,0 +1,212 @@
+#include "thrift/region_service_handler.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tests/thrift/fake_region_store.h"
+#include "tests/thrift/wire_util.h"
+#include "thrift/status_conversion.h"
+
+namespace bloomroute {
+namespace {
+
+using ::testing::HasSubstr;
+
+class RegionServiceHandlerTest : public ::testing::Test {
+ protected:
+  RegionServiceHandlerTest()
+      : store_(std::make_shared<FakeRegionStore>()), handler_(store_) {}
+
+  // Every RegionService call once, with valid arguments.
+  std::vector<std::pair<std::string, std::function<void()>>> EveryCall() {
+    rpc::TRegionDescriptor region;
+    region.__set_regionId(1);
+    rpc::TTableDescriptor table;
+    table.__set_tableId(1);
+    table.__set_name("t");
+    region.__set_table(table);
+    rpc::TScan scan;
+    scan.__set_regionId(1);
+    scan.__set_limit(10);
+    rpc::TIndexQuery query;
+    query.__set_tableId(1);
+    query.__set_limit(10);
+    region = ThroughWire(region);
+    scan = ThroughWire(scan);
+    query = ThroughWire(query);
+    return {
+        {"openRegion", [=] { handler_.openRegion(region); }},
+        {"closeRegion", [=] { handler_.closeRegion(1); }},
+        {"dropRegion", [=] { handler_.dropRegion(1); }},
+        {"mutateRows",
+         [=] {
+           rpc::TWriteResult r;
+           handler_.mutateRows(r, {});
+         }},
+        {"getMultiple",
+         [=] {
+           std::vector<rpc::TResult> r;
+           handler_.getMultiple(r, {});
+         }},
+        {"scan",
+         [=] {
+           rpc::TScanResult r;
+           handler_.scan(r, scan);
+         }},
+        {"lookup",
+         [=] {
+           rpc::TIndexQueryResult r;
+           handler_.lookup(r, query);
+         }},
+        {"getFilterSnapshot",
+         [=] {
+           rpc::TFilterSnapshot r;
+           handler_.getFilterSnapshot(r);
+         }},
+        {"getFilterOpsSince",
+         [=] {
+           rpc::TFilterOpsSince r;
+           handler_.getFilterOpsSince(r, 1, 1);
+         }},
+        {"compactFilter", [=] { handler_.compactFilter(); }},
+        {"verifyIndex",
+         [=] {
+           rpc::TIndexReport r;
+           handler_.verifyIndex(r);
+         }},
+    };
+  }
+
+  std::shared_ptr<FakeRegionStore> store_;
+  mutable RegionServiceHandler handler_;
+};
+
+TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
+  rpc::TRegionDescriptor region;
+  region.__set_regionId(5);
+  rpc::TTableDescriptor table;
+  table.__set_tableId(9);
+  table.__set_name("geo");
+  region.__set_table(table);
+  region.__set_startKey("a");
+  handler_.openRegion(ThroughWire(region));
+  ASSERT_EQ(store_->opened().size(), 1u);
+  EXPECT_EQ(store_->opened()[0].region_id, 5u);
+  EXPECT_EQ(store_->opened()[0].table.table_id, 9u);
+  EXPECT_EQ(store_->opened()[0].start_key, "a");
+
+  std::vector<rpc::TRegionDescriptor> listed;
+  handler_.listRegions(listed);
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].regionId, 5);
+
+  store_->write_result.epoch = 2;
+  store_->write_result.ops = {{1, FilterOp::Kind::kInsert, {3, 4}, 0}};
+  rpc::TMutation put;
+  put.__set_type(rpc::TMutationType::PUT);
+  put.__set_regionId(5);
+  put.__set_row("r");
+  rpc::TColumnValue cell;
+  cell.__set_column("f:a");
+  cell.__set_value("v");
+  put.__set_columnValues({cell});
+  rpc::TWriteResult written;
+  handler_.mutateRows(written, {ThroughWire(put)});
+  ASSERT_EQ(store_->last_batch().size(), 1u);
+  EXPECT_EQ(store_->last_batch()[0].row_key, "r");
+  EXPECT_EQ(written.epoch, 2);
+  ASSERT_EQ(written.ops.size(), 1u);
+  EXPECT_EQ(written.ops[0].kind, rpc::TFilterOpKind::INSERT);
+  EXPECT_EQ(written.ops[0].hashLow, 3);
+
+  rpc::TFilterOpsSince since;
+  handler_.getFilterOpsSince(since, 6, 70);
+  EXPECT_EQ(store_->ops_since_epoch, 6u);
+  EXPECT_EQ(store_->ops_since_seq, 70u);
+
+  store_->report.filter_matches_rebuild = true;
+  rpc::TIndexReport report;
+  handler_.verifyIndex(report);
+  EXPECT_TRUE(report.ok);
+}
+
+TEST_F(RegionServiceHandlerTest, EveryCallMapsEveryStatusCode) {
+  const Status failures[] = {
+      Status::InvalidArgument("bad"), Status::NotFound("gone"),
+      Status::Corruption("rot"), Status::Unavailable("later"),
+      Status::IOError("disk")};
+  for (const Status& failure : failures) {
+    store_->FailWith(failure);
+    for (auto& [name, call] : EveryCall()) {
+      SCOPED_TRACE(name + " with " + failure.ToString());
+      try {
+        call();
+        ADD_FAILURE() << "nothing thrown";
+      } catch (const rpc::TIllegalArgument& e) {
+        EXPECT_TRUE(IsIllegalArgumentCode(failure.code()));
+        EXPECT_EQ(e.message, failure.ToString());
+      } catch (const rpc::TIOError& e) {
+        EXPECT_FALSE(IsIllegalArgumentCode(failure.code()));
+        EXPECT_EQ(e.message, failure.ToString());
+      }
+    }
+  }
+}
+
+TEST_F(RegionServiceHandlerTest, ExceptionsFromBelowBecomeTIOError) {
+  store_->ThrowOnCall(true);
+  for (auto& [name, call] : EveryCall()) {
+    SCOPED_TRACE(name);
+    try {
+      call();
+      ADD_FAILURE() << "nothing thrown";
+    } catch (const rpc::TIOError& e) {
+      EXPECT_THAT(e.message, HasSubstr(name + ": store exploded"));
+    }
+  }
+}
+
+TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
+  auto expect_illegal = [&](const std::function<void()>& call,
+                            const std::string& text) {
+    try {
+      call();
+      ADD_FAILURE() << "nothing thrown for " << text;
+    } catch (const rpc::TIllegalArgument& e) {
+      EXPECT_THAT(e.message, HasSubstr(text));
+    }
+  };
+  expect_illegal([&] { handler_.closeRegion(-1); },
+                 "regionId is negative (-1)");
+  expect_illegal([&] { handler_.dropRegion(-7); }, "regionId is negative (-7)");
+  expect_illegal(
+      [&] {
+        rpc::TFilterOpsSince r;
+        handler_.getFilterOpsSince(r, 0, -5);
+      },
+      "seq is negative (-5)");
+  expect_illegal(
+      [&] {
+        rpc::TRegionDescriptor region;  // nothing sent
+        handler_.openRegion(region);
+      },
+      "region.regionId is missing");
+  expect_illegal(
+      [&] {
+        rpc::TMutation m;
+        m.__set_type(static_cast<rpc::TMutationType::type>(0));
+        m.__set_regionId(1);
+        m.__set_row("r");
+        rpc::TWriteResult r;
+        handler_.mutateRows(r, {ThroughWire(m)});
+      },
+      "mutations[0].type has no such value (0)");
+  EXPECT_EQ(store_->calls(), 0);
+}
+
+}  // namespace
+}  // namespace bloomroute

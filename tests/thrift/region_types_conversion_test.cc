@@ -1,0 +1,422 @@
+#include "thrift/region_types_conversion.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "tests/thrift/wire_util.h"
+
+namespace bloomroute {
+namespace {
+
+using ::testing::HasSubstr;
+
+RegionDescriptor SampleRegion() {
+  RegionDescriptor region;
+  region.region_id = 42;
+  region.table.table_id = 7;
+  region.table.name = "geonames";
+  region.table.indexed_columns = {{1, "f:country"}, {2, "f:feature"}};
+  region.start_key = std::string("b\0x", 3);
+  region.end_key = "m";
+  return region;
+}
+
+Mutation Put(uint64_t region, std::string row, std::vector<Cell> cells) {
+  Mutation m;
+  m.kind = Mutation::Kind::kPut;
+  m.region_id = region;
+  m.row_key = std::move(row);
+  m.cells = std::move(cells);
+  return m;
+}
+
+Mutation Delete(uint64_t region, std::string row,
+                std::vector<std::string> columns) {
+  Mutation m;
+  m.kind = Mutation::Kind::kDelete;
+  m.region_id = region;
+  m.row_key = std::move(row);
+  m.columns = std::move(columns);
+  return m;
+}
+
+rpc::TMutation WirePut(int64_t region, const std::string& row) {
+  rpc::TMutation m;
+  m.__set_type(rpc::TMutationType::PUT);
+  m.__set_regionId(region);
+  m.__set_row(row);
+  rpc::TColumnValue cell;
+  cell.__set_column("f:a");
+  cell.__set_value("1");
+  m.__set_columnValues({cell});
+  return ThroughWire(m);
+}
+
+class RegionTypesConversionTest : public ::testing::Test {
+ protected:
+  // The message of converting `wire` mutations, expected to fail.
+  static std::string MutationError(const std::vector<rpc::TMutation>& wire) {
+    std::vector<Mutation> out;
+    Status s = FromThrift(wire, &out);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    return s.message();
+  }
+};
+
+TEST_F(RegionTypesConversionTest, RegionRoundTrips) {
+  const RegionDescriptor region = SampleRegion();
+  rpc::TRegionDescriptor wire;
+  ASSERT_TRUE(ToThrift(region, &wire).ok());
+  RegionDescriptor back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire), &back).ok());
+  EXPECT_EQ(back, region);
+
+  std::vector<rpc::TRegionDescriptor> list;
+  ASSERT_TRUE(
+      ToThrift(std::vector<RegionDescriptor>{region, region}, &list).ok());
+  std::vector<RegionDescriptor> list_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(list), &list_back).ok());
+  EXPECT_EQ(list_back, (std::vector<RegionDescriptor>{region, region}));
+}
+
+TEST_F(RegionTypesConversionTest, MutationsRoundTripInOrder) {
+  const std::vector<Mutation> batch = {
+      Put(1, "r1", {{"f:a", std::string("\0\xff", 2)}, {"f:b", ""}}),
+      Delete(1, "r2", {}), Delete(2, "r3", {"f:a", "g"})};
+  std::vector<rpc::TMutation> wire;
+  ASSERT_TRUE(ToThrift(batch, &wire).ok());
+  std::vector<Mutation> back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire), &back).ok());
+  ASSERT_EQ(back.size(), batch.size());
+  for (size_t i = 0; i < batch.size(); ++i) {
+    EXPECT_EQ(back[i].kind, batch[i].kind);
+    EXPECT_EQ(back[i].region_id, batch[i].region_id);
+    EXPECT_EQ(back[i].row_key, batch[i].row_key);
+    EXPECT_EQ(back[i].cells, batch[i].cells);
+    EXPECT_EQ(back[i].columns, batch[i].columns);
+  }
+}
+
+TEST_F(RegionTypesConversionTest, ReadRequestsRoundTrip) {
+  std::vector<GetRequest> gets(2);
+  gets[0] = {3, "row", {"f"}};
+  gets[1] = {4, "", {}};
+  std::vector<rpc::TGet> wire_gets;
+  ASSERT_TRUE(ToThrift(gets, &wire_gets).ok());
+  std::vector<GetRequest> gets_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_gets), &gets_back).ok());
+  ASSERT_EQ(gets_back.size(), 2u);
+  EXPECT_EQ(gets_back[0].region_id, 3u);
+  EXPECT_EQ(gets_back[0].row_key, "row");
+  EXPECT_EQ(gets_back[0].columns, Projection{"f"});
+  EXPECT_EQ(gets_back[1].region_id, 4u);
+
+  ScanRequest scan{9, "a", "z", 100, {"f:a"}};
+  rpc::TScan wire_scan;
+  ASSERT_TRUE(ToThrift(scan, &wire_scan).ok());
+  ScanRequest scan_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_scan), &scan_back).ok());
+  EXPECT_EQ(scan_back.region_id, 9u);
+  EXPECT_EQ(scan_back.start_row, "a");
+  EXPECT_EQ(scan_back.stop_row, "z");
+  EXPECT_EQ(scan_back.limit, 100u);
+  EXPECT_EQ(scan_back.columns, Projection{"f:a"});
+
+  IndexQuery query;
+  query.table_id = 7;
+  query.region_ids = {1, 2};
+  query.equals = {{"f:country", "NO"}};
+  query.range = RangePredicate{"f:feature", std::string("A"), std::nullopt};
+  query.limit = 10;
+  rpc::TIndexQuery wire_query;
+  ASSERT_TRUE(ToThrift(query, &wire_query).ok());
+  IndexQuery query_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_query), &query_back).ok());
+  EXPECT_EQ(query_back.table_id, 7u);
+  EXPECT_EQ(query_back.region_ids, (std::vector<uint64_t>{1, 2}));
+  ASSERT_EQ(query_back.equals.size(), 1u);
+  EXPECT_EQ(query_back.equals[0].value, "NO");
+  ASSERT_TRUE(query_back.range.has_value());
+  EXPECT_EQ(query_back.range->lower, std::optional<std::string>("A"));
+  EXPECT_FALSE(query_back.range->upper.has_value());
+  EXPECT_EQ(query_back.limit, 10u);
+}
+
+TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
+  WriteResult written;
+  written.epoch = 3;
+  // A hash with the top bits set travels as negative i64s, bit for bit.
+  written.ops = {{5, FilterOp::Kind::kInsert, {~uint64_t{0}, 1ull << 63}, 2},
+                 {6, FilterOp::Kind::kRemove, {12345, 0}, 0}};
+  rpc::TWriteResult wire_written;
+  ASSERT_TRUE(ToThrift(written, &wire_written).ok());
+  EXPECT_LT(wire_written.ops[0].hashHigh, 0);
+  WriteResult written_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_written), &written_back).ok());
+  EXPECT_EQ(written_back.epoch, 3u);
+  EXPECT_EQ(written_back.ops, written.ops);
+
+  const Row row{"k", {{"f:a", "1"}, {"f:b", "2"}}};
+  std::vector<std::optional<Row>> rows = {row, std::nullopt};
+  std::vector<rpc::TResult> wire_rows;
+  ASSERT_TRUE(ToThrift(rows, &wire_rows).ok());
+  EXPECT_FALSE(wire_rows[1].__isset.row);
+  EXPECT_TRUE(wire_rows[1].columnValues.empty());
+  std::vector<std::optional<Row>> rows_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_rows), &rows_back).ok());
+  EXPECT_EQ(rows_back, rows);
+
+  ScanResult scan{{row}, std::string("l")};
+  rpc::TScanResult wire_scan;
+  ASSERT_TRUE(ToThrift(scan, &wire_scan).ok());
+  ScanResult scan_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_scan), &scan_back).ok());
+  EXPECT_EQ(scan_back.rows, scan.rows);
+  EXPECT_EQ(scan_back.resume_row, scan.resume_row);
+
+  IndexQueryResult found{{row}, true};
+  rpc::TIndexQueryResult wire_found;
+  ASSERT_TRUE(ToThrift(found, &wire_found).ok());
+  IndexQueryResult found_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_found), &found_back).ok());
+  EXPECT_EQ(found_back.rows, found.rows);
+  EXPECT_TRUE(found_back.truncated);
+}
+
+TEST_F(RegionTypesConversionTest, FilterResultsRoundTrip) {
+  FilterSnapshot snapshot{4, 99, std::string("\x00\x01\x02", 3)};
+  rpc::TFilterSnapshot wire_snapshot;
+  ASSERT_TRUE(ToThrift(snapshot, &wire_snapshot).ok());
+  FilterSnapshot snapshot_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_snapshot), &snapshot_back).ok());
+  EXPECT_EQ(snapshot_back.epoch, 4u);
+  EXPECT_EQ(snapshot_back.last_seq, 99u);
+  EXPECT_EQ(snapshot_back.filter, snapshot.filter);
+
+  FilterOpsSince since;
+  since.epoch = 4;
+  since.too_old = true;
+  since.last_seq = 120;
+  rpc::TFilterOpsSince wire_since;
+  ASSERT_TRUE(ToThrift(since, &wire_since).ok());
+  FilterOpsSince since_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_since), &since_back).ok());
+  EXPECT_TRUE(since_back.too_old);
+  EXPECT_EQ(since_back.last_seq, 120u);
+  EXPECT_TRUE(since_back.ops.empty());
+
+  IndexReport report;
+  report.rows = 10;
+  report.index_entries_valid = 20;
+  report.values = 5;
+  report.filter_matches_rebuild = true;
+  report.problems = {"none"};
+  rpc::TIndexReport wire_report;
+  ASSERT_TRUE(ToThrift(report, &wire_report).ok());
+  EXPECT_TRUE(wire_report.ok);
+  IndexReport report_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_report), &report_back).ok());
+  EXPECT_EQ(report_back.rows, 10u);
+  EXPECT_EQ(report_back.index_entries_valid, 20u);
+  EXPECT_EQ(report_back.values, 5u);
+  EXPECT_TRUE(report_back.ok());
+  EXPECT_EQ(report_back.problems, report.problems);
+
+  report.index_entries_missing = 1;
+  ASSERT_TRUE(ToThrift(report, &wire_report).ok());
+  EXPECT_FALSE(wire_report.ok);
+}
+
+TEST_F(RegionTypesConversionTest, FilterStatusCarriesEveryStage) {
+  FilterStatus status;
+  status.epoch = 2;
+  status.last_seq = 17;
+  StageStats stage;
+  stage.geometry = {1, 0.0025, 9, 2955, 2048, 7};
+  stage.elements = 100;
+  stage.fill = 0.25;
+  stage.estimated_fpr = 1e-5;
+  stage.planes = 1;
+  stage.memory_bytes = 4096;
+  status.stats.stages = {stage, stage};
+  status.stats.elements = 200;
+  status.stats.memory_bytes = 8192;
+  rpc::TFilterStatus wire;
+  ASSERT_TRUE(ToThrift(status, &wire).ok());
+  EXPECT_EQ(wire.epoch, 2);
+  EXPECT_EQ(wire.lastSeq, 17);
+  ASSERT_EQ(wire.stages.size(), 2u);
+  EXPECT_EQ(wire.stages[1].stage, 1);
+  EXPECT_EQ(wire.stages[1].slices, 9);
+  EXPECT_EQ(wire.stages[1].sliceLength, 2955);
+  EXPECT_EQ(wire.stages[1].capacity, 2048);
+  EXPECT_EQ(wire.stages[1].firstProbe, 7);
+  EXPECT_EQ(wire.stages[1].elements, 100);
+  EXPECT_DOUBLE_EQ(wire.stages[1].fill, 0.25);
+  EXPECT_EQ(wire.elements, 200);
+  EXPECT_EQ(wire.memoryBytes, 8192);
+}
+
+TEST_F(RegionTypesConversionTest, MissingFieldsAreNamed) {
+  rpc::TMutation no_region = WirePut(1, "r");
+  no_region.__isset.regionId = false;
+  EXPECT_EQ(MutationError({WirePut(1, "a"), no_region}),
+            "mutations[1].regionId is missing");
+  rpc::TMutation no_row = WirePut(1, "r");
+  no_row.__isset.row = false;
+  EXPECT_EQ(MutationError({no_row}), "mutations[0].row is missing");
+  rpc::TMutation no_type = WirePut(1, "r");
+  no_type.__isset.type = false;
+  EXPECT_EQ(MutationError({no_type}), "mutations[0].type is missing");
+  rpc::TMutation no_value = WirePut(1, "r");
+  no_value.columnValues[0].__isset.value = false;
+  EXPECT_EQ(MutationError({no_value}),
+            "mutations[0].columnValues[0].value is missing");
+
+  rpc::TRegionDescriptor region;
+  ASSERT_TRUE(ToThrift(SampleRegion(), &region).ok());
+  region = ThroughWire(region);
+  region.table.indexedColumns[1].__isset.columnId = false;
+  RegionDescriptor out;
+  Status s = FromThrift(region, &out);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_EQ(s.message(), "region.table.indexedColumns[1].columnId is missing");
+  region.__isset.table = false;
+  EXPECT_EQ(FromThrift(region, &out).message(), "region.table is missing");
+
+  rpc::TScan scan;
+  scan.__set_regionId(1);
+  scan.__set_limit(5);
+  scan = ThroughWire(scan);
+  scan.__isset.limit = false;
+  ScanRequest scan_out;
+  EXPECT_EQ(FromThrift(scan, &scan_out).message(), "scan.limit is missing");
+  rpc::TIndexQuery query;
+  query.__set_limit(1);
+  query = ThroughWire(query);
+  query.__isset.tableId = false;
+  IndexQuery query_out;
+  EXPECT_EQ(FromThrift(query, &query_out).message(),
+            "query.tableId is missing");
+}
+
+TEST_F(RegionTypesConversionTest, NegativeNumbersAreRejectedByName) {
+  EXPECT_EQ(MutationError({WirePut(1, "a"), WirePut(-1, "b")}),
+            "mutations[1].regionId is negative (-1)");
+
+  rpc::TRegionDescriptor region;
+  ASSERT_TRUE(ToThrift(SampleRegion(), &region).ok());
+  region = ThroughWire(region);
+  region.table.indexedColumns[0].columnId = -3;
+  RegionDescriptor out;
+  EXPECT_EQ(FromThrift(region, &out).message(),
+            "region.table.indexedColumns[0].columnId is negative (-3)");
+  region.table.indexedColumns[0].columnId = 1;
+  region.table.tableId = std::numeric_limits<int64_t>::min();
+  EXPECT_THAT(FromThrift(region, &out).message(),
+              HasSubstr("region.table.tableId is negative"));
+
+  rpc::TScan scan;
+  scan.__set_regionId(1);
+  scan.__set_limit(-5);
+  scan = ThroughWire(scan);
+  ScanRequest scan_out;
+  EXPECT_EQ(FromThrift(scan, &scan_out).message(),
+            "scan.limit is negative (-5)");
+
+  rpc::TIndexQuery query;
+  query.__set_tableId(1);
+  query.__set_limit(1);
+  query.__set_regionIds({1, -2});
+  query = ThroughWire(query);
+  IndexQuery query_out;
+  EXPECT_EQ(FromThrift(query, &query_out).message(),
+            "query.regionIds[1] is negative (-2)");
+
+  std::vector<rpc::TGet> gets(1);
+  gets[0].__set_regionId(-9);
+  gets[0].__set_row("r");
+  gets = ThroughWire(gets);
+  std::vector<GetRequest> gets_out;
+  EXPECT_EQ(FromThrift(gets, &gets_out).message(),
+            "gets[0].regionId is negative (-9)");
+
+  uint64_t value = 0;
+  Status s = UnsignedFromThrift(-1, "seq", &value);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_EQ(s.message(), "seq is negative (-1)");
+  ASSERT_TRUE(
+      UnsignedFromThrift(std::numeric_limits<int64_t>::max(), "seq", &value)
+          .ok());
+  EXPECT_EQ(value, uint64_t{std::numeric_limits<int64_t>::max()});
+}
+
+TEST_F(RegionTypesConversionTest, MalformedMutationsAreRejected) {
+  rpc::TMutation unknown = WirePut(1, "r");
+  unknown.type = static_cast<rpc::TMutationType::type>(7);
+  EXPECT_EQ(MutationError({unknown}),
+            "mutations[0].type has no such value (7)");
+
+  rpc::TMutation put_with_columns = WirePut(1, "r");
+  put_with_columns.__set_columns({"f:a"});
+  EXPECT_EQ(MutationError({put_with_columns}),
+            "mutations[0] is a PUT with columns to delete");
+
+  rpc::TMutation delete_with_cells = WirePut(1, "r");
+  delete_with_cells.__set_type(rpc::TMutationType::DELETE);
+  EXPECT_EQ(MutationError({delete_with_cells}),
+            "mutations[0] is a DELETE with cells to put");
+}
+
+TEST_F(RegionTypesConversionTest, ServerValuesThatDoNotFitTheWireFail) {
+  RegionDescriptor region = SampleRegion();
+  region.region_id = uint64_t{1} << 63;
+  rpc::TRegionDescriptor wire;
+  Status s = ToThrift(region, &wire);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("region_id"));
+
+  region = SampleRegion();
+  region.table.indexed_columns[0].column_id = 1u << 31;
+  EXPECT_TRUE(ToThrift(region, &wire).IsIOError());
+
+  WriteResult written;
+  written.epoch = ~uint64_t{0};
+  rpc::TWriteResult wire_written;
+  EXPECT_TRUE(ToThrift(written, &wire_written).IsIOError());
+}
+
+TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
+  rpc::TWriteResult written;
+  written.__set_epoch(-1);
+  written = ThroughWire(written);
+  WriteResult out;
+  EXPECT_TRUE(FromThrift(written, &out).IsCorruption());
+
+  written.__set_epoch(1);
+  rpc::TFilterOp op;
+  op.__set_seq(1);
+  op.__set_kind(static_cast<rpc::TFilterOpKind::type>(9));
+  op.__set_hashLow(1);
+  op.__set_hashHigh(2);
+  op.__set_stage(0);
+  written.__set_ops({op});
+  written = ThroughWire(written);
+  Status s = FromThrift(written, &out);
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_EQ(s.message(), "result.ops[0].kind has no such value (9)");
+
+  std::vector<rpc::TResult> rows(1);
+  rpc::TColumnValue cell;
+  cell.__set_column("f:a");
+  cell.__set_value("v");
+  rows[0].__set_columnValues({cell});
+  rows = ThroughWire(rows);
+  std::vector<std::optional<Row>> rows_out;
+  EXPECT_TRUE(FromThrift(rows, &rows_out).IsCorruption());
+}
+
+}  // namespace
+}  // namespace bloomroute

@@ -1,0 +1,61 @@
+#include "thrift/status_conversion.h"
+
+#include <gtest/gtest.h>
+
+#include "thrift/gen-cpp/errors_types.h"
+
+namespace bloomroute {
+namespace {
+
+class StatusConversionTest : public ::testing::Test {};
+
+TEST_F(StatusConversionTest, OkThrowsNothing) {
+  EXPECT_NO_THROW(ThrowIfError(Status::OK()));
+}
+
+// Every code the core uses, with the exception it must become.
+TEST_F(StatusConversionTest, EveryCodeMapsToItsException) {
+  struct Case {
+    Status status;
+    bool illegal_argument;
+    const char* message;
+  };
+  const Case cases[] = {
+      {Status::InvalidArgument("row key is empty"), true,
+       "InvalidArgument: row key is empty"},
+      {Status::NotFound("region 7 is not open"), true,
+       "NotFound: region 7 is not open"},
+      {Status::Corruption("bad checksum"), false, "Corruption: bad checksum"},
+      {Status::Unavailable("busy"), false, "Unavailable: busy"},
+      {Status::IOError("disk full"), false, "IOError: disk full"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.message);
+    EXPECT_EQ(IsIllegalArgumentCode(c.status.code()), c.illegal_argument);
+    try {
+      ThrowIfError(c.status);
+      ADD_FAILURE() << "nothing thrown";
+    } catch (const rpc::TIllegalArgument& e) {
+      EXPECT_TRUE(c.illegal_argument);
+      EXPECT_TRUE(e.__isset.message);
+      EXPECT_EQ(e.message, c.message);
+    } catch (const rpc::TIOError& e) {
+      EXPECT_FALSE(c.illegal_argument);
+      EXPECT_TRUE(e.__isset.message);
+      EXPECT_EQ(e.message, c.message);
+    }
+  }
+}
+
+TEST_F(StatusConversionTest, EmptyMessageStillSetsOne) {
+  try {
+    ThrowIfError(Status::IOError(""));
+    ADD_FAILURE() << "nothing thrown";
+  } catch (const rpc::TIOError& e) {
+    EXPECT_TRUE(e.__isset.message);
+    EXPECT_FALSE(e.message.empty());
+  }
+}
+
+}  // namespace
+}  // namespace bloomroute

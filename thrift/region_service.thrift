@@ -1,0 +1,235 @@
+// RegionService: the RPC interface of a bloomroute region server.
+//
+// One call per RegionStore method (regionstore/region_store.h); every struct
+// mirrors a type of regionstore/types.h field by field. Style follows HBase
+// Thrift2 (hbase.thrift): T-prefixed structs, `binary` for row keys, column
+// names and values, batch calls that return results in request order.
+//
+// Thrift has no unsigned integers. Ids, sequence numbers, epochs, counts and
+// limits are unsigned on the server and sent as i64 / i32: a negative value
+// from a client is rejected with TIllegalArgument naming the field. The two
+// halves of a 128-bit element hash are bit patterns, sent as i64 with the same
+// bits (they may be negative).
+//
+// Fields use default requiredness so that a request with a missing field is
+// answered with TIllegalArgument naming it, not dropped as a protocol error.
+// Columns are "family:qualifier" (the family non-empty, without ':').
+//
+// Limits: rows per call at most 100000; a row key at most 32767 bytes; a
+// column name at most 1024 bytes; a value at most the server's
+// --max-value-bytes; a request frame at most the server's --max-frame-bytes.
+
+include "errors.thrift"
+
+namespace cpp bloomroute.rpc
+namespace py bloomroute.rpc.region_service
+
+struct TIndexedColumn {
+  1: i32 columnId  // u32, unique within the table, part of the element hash
+  2: binary name   // "family:qualifier"
+}
+
+struct TTableDescriptor {
+  1: i64 tableId  // u64, assigned by the router, never reused
+  2: binary name
+  3: list<TIndexedColumn> indexedColumns
+}
+
+struct TRegionDescriptor {
+  1: i64 regionId  // u64, unique per server
+  2: TTableDescriptor table
+  3: binary startKey  // inclusive; empty = from the first row
+  4: binary endKey    // exclusive; empty = to the last row
+}
+
+struct TColumnValue {
+  1: binary column  // "family:qualifier"
+  2: binary value
+}
+
+// A row: cells sorted by column. In getMultiple's answer a row that does not
+// exist (or has none of the requested columns) is a TResult without `row` and
+// with no cells, as in HBase.
+struct TResult {
+  1: optional binary row
+  2: list<TColumnValue> columnValues
+}
+
+enum TMutationType {
+  PUT = 1,
+  DELETE = 2
+}
+
+struct TMutation {
+  1: TMutationType type
+  2: i64 regionId
+  3: binary row
+  // PUT: the columns to add or overwrite (at least one).
+  4: list<TColumnValue> columnValues
+  // DELETE: the columns to remove; empty removes the whole row.
+  5: list<binary> columns
+}
+
+// `columns` in TGet, TScan and TIndexQuery: each entry is a family or a
+// "family:qualifier"; empty = every column.
+struct TGet {
+  1: i64 regionId
+  2: binary row
+  3: list<binary> columns
+}
+
+struct TScan {
+  1: i64 regionId
+  2: binary startRow  // inclusive; empty = region start
+  3: binary stopRow   // exclusive; empty = region end
+  4: i32 limit        // rows, in [1, 100000]
+  5: list<binary> columns
+}
+
+struct TScanResult {
+  1: list<TResult> rows
+  // Set when rows remain in the range: pass it as the next startRow.
+  2: optional binary resumeRow
+}
+
+struct TEqualityPredicate {
+  1: binary column  // an indexed column
+  2: binary value
+}
+
+// column in [lower, upper) in byte order; an unset bound is open.
+struct TRangePredicate {
+  1: binary column  // an indexed column
+  2: optional binary lower
+  3: optional binary upper
+}
+
+// A conjunction: every equality and the range (if set) must hold; at least
+// one predicate.
+struct TIndexQuery {
+  1: i64 tableId
+  // Regions of the table to search; empty = every open region of the table.
+  2: list<i64> regionIds
+  3: list<TEqualityPredicate> equals
+  4: optional TRangePredicate range
+  5: i32 limit  // rows, in [1, 100000]
+  6: list<binary> columns
+}
+
+struct TIndexQueryResult {
+  1: list<TResult> rows  // by region (in request order), then row key
+  2: bool truncated      // more rows matched than the limit
+}
+
+enum TFilterOpKind {
+  INSERT = 1,
+  REMOVE = 2
+}
+
+// One change to the server's filter: the unit a router replays.
+struct TFilterOp {
+  1: i64 seq  // dense, increasing; 1 is the first op ever
+  2: TFilterOpKind kind
+  3: i64 hashLow   // the element hash's low 64 bits
+  4: i64 hashHigh  // the element hash's high 64 bits
+  5: i32 stage     // stage inserted into / removed from
+}
+
+// What a write changed in the filter. When `epoch` differs from the reader's,
+// the filter was rebuilt: take a snapshot instead of applying `ops`.
+struct TWriteResult {
+  1: i64 epoch
+  2: list<TFilterOp> ops
+}
+
+struct TFilterSnapshot {
+  1: i64 epoch
+  2: i64 lastSeq  // the ops up to here are in `filter`
+  3: binary filter  // the serialized scalable split counting Bloom filter
+}
+
+struct TFilterOpsSince {
+  1: i64 epoch
+  // The requested ops were trimmed or belong to another epoch: take a
+  // snapshot. `ops` is empty then.
+  2: bool tooOld
+  3: list<TFilterOp> ops  // seq > the requested one, in order
+  4: i64 lastSeq          // the newest op; ops may stop before it
+}
+
+struct TStageStats {
+  1: i32 stage
+  2: double targetFpr   // P_i
+  3: i32 slices         // k_i
+  4: i64 sliceLength    // m_i
+  5: i64 capacity       // n_i
+  6: i32 firstProbe
+  7: i64 elements
+  8: double fill        // mean slice fill
+  9: double estimatedFpr
+  10: i32 planes        // most DDCF planes in any slice
+  11: i64 memoryBytes
+}
+
+struct TFilterStatus {
+  1: i64 epoch
+  2: i64 lastSeq
+  3: list<TStageStats> stages
+  4: i64 elements
+  5: double estimatedFpr
+  6: double compoundedBound
+  7: i64 memoryBytes
+}
+
+struct TIndexReport {
+  1: i64 rows
+  2: i64 indexEntriesValid
+  3: i64 indexEntriesMissing  // implied by a row, absent
+  4: i64 indexEntriesExtra    // present, not implied by any row
+  5: i64 values               // distinct (table, column, value)
+  6: i64 valueCountsWrong     // count differs from the rows
+  7: bool filterMatchesRebuild
+  8: list<string> problems    // the first few
+  9: bool ok                  // index, counts and filter all agree
+}
+
+service RegionService {
+  // Starts serving a region (idempotent for an identical descriptor).
+  void openRegion(1: TRegionDescriptor region)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Stops serving a region; its data stays.
+  void closeRegion(1: i64 regionId)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Deletes every row of an open region and closes it.
+  void dropRegion(1: i64 regionId)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  list<TRegionDescriptor> listRegions()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Applies the mutations as one atomic batch, in order. Any invalid mutation
+  // rejects the whole batch (nothing is written).
+  TWriteResult mutateRows(1: list<TMutation> mutations)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // The rows in request order (see TResult for missing rows).
+  list<TResult> getMultiple(1: list<TGet> gets)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  TScanResult scan(1: TScan scan)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // The exact answer from the region-local inverted index.
+  TIndexQueryResult lookup(1: TIndexQuery query)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  TFilterSnapshot getFilterSnapshot()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  TFilterOpsSince getFilterOpsSince(1: i64 epoch, 2: i64 seq)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  TFilterStatus getFilterStatus()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Rebuilds the filter right-sized under a new epoch.
+  void compactFilter()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Checks from scratch that rows, index entries, value counts and the filter
+  // agree. Holds writes off while it runs.
+  TIndexReport verifyIndex()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+}

@@ -1,0 +1,55 @@
+// RegionServiceHandler: implements the generated rpc::RegionServiceIf by
+// calling a RegionStore.
+//
+// Each call converts its request (region_types_conversion.h), calls the store
+// and converts the result. Every failure leaves through one function:
+// a failed Status becomes TIllegalArgument or TIOError (status_conversion.h),
+// and any other exception (std::bad_alloc, a library error) becomes TIOError,
+// so nothing but the two declared exceptions ever reaches the client and the
+// connection stays usable.
+//
+// Thread-safety: the handler holds no state of its own; calls may run
+// concurrently because RegionStore's may.
+#ifndef BLOOMROUTE_THRIFT_REGION_SERVICE_HANDLER_H_
+#define BLOOMROUTE_THRIFT_REGION_SERVICE_HANDLER_H_
+
+#include <memory>
+#include <vector>
+
+#include "regionstore/region_store.h"
+#include "thrift/gen-cpp/RegionService.h"
+
+namespace bloomroute {
+
+class RegionServiceHandler : public rpc::RegionServiceIf {
+ public:
+  // `store` must not be null; the handler shares its ownership.
+  explicit RegionServiceHandler(std::shared_ptr<RegionStore> store);
+  RegionServiceHandler(const RegionServiceHandler&) = delete;
+  RegionServiceHandler& operator=(const RegionServiceHandler&) = delete;
+
+  void openRegion(const rpc::TRegionDescriptor& region) override;
+  void closeRegion(int64_t region_id) override;
+  void dropRegion(int64_t region_id) override;
+  void listRegions(std::vector<rpc::TRegionDescriptor>& result) override;
+  void mutateRows(rpc::TWriteResult& result,
+                  const std::vector<rpc::TMutation>& mutations) override;
+  void getMultiple(std::vector<rpc::TResult>& result,
+                   const std::vector<rpc::TGet>& gets) override;
+  void scan(rpc::TScanResult& result, const rpc::TScan& scan) override;
+  void lookup(rpc::TIndexQueryResult& result,
+              const rpc::TIndexQuery& query) override;
+  void getFilterSnapshot(rpc::TFilterSnapshot& result) override;
+  void getFilterOpsSince(rpc::TFilterOpsSince& result, int64_t epoch,
+                         int64_t seq) override;
+  void getFilterStatus(rpc::TFilterStatus& result) override;
+  void compactFilter() override;
+  void verifyIndex(rpc::TIndexReport& result) override;
+
+ private:
+  const std::shared_ptr<RegionStore> store_;
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_THRIFT_REGION_SERVICE_HANDLER_H_

@@ -1,0 +1,662 @@
+#include "thrift/region_types_conversion.h"
+
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace bloomroute {
+namespace {
+
+// What a failed check is: InvalidArgument for a request (the caller's fault),
+// Corruption for a result (the server cannot have sent it).
+using FailFn = Status (*)(std::string_view);
+constexpr FailFn kBadRequest = &Status::InvalidArgument;
+constexpr FailFn kBadResult = &Status::Corruption;
+
+std::string At(const std::string& prefix, size_t i) {
+  return prefix + "[" + std::to_string(i) + "]";
+}
+
+Status Require(bool isset, FailFn fail, const std::string& field) {
+  return isset ? Status::OK() : fail(field + " is missing");
+}
+
+// A wire integer standing for the unsigned type U.
+template <typename U, typename S>
+Status Narrow(S in, FailFn fail, const std::string& field, U* out) {
+  static_assert(std::is_unsigned_v<U> && std::is_signed_v<S>);
+  if (in < 0) {
+    return fail(field + " is negative (" + std::to_string(in) + ")");
+  }
+  if (static_cast<uint64_t>(in) > std::numeric_limits<U>::max()) {
+    return fail(field + " is out of range (" + std::to_string(in) + ")");
+  }
+  *out = static_cast<U>(in);
+  return Status::OK();
+}
+
+// A server value sent as the signed wire type S.
+template <typename S, typename U>
+Status Widen(U in, const std::string& field, S* out) {
+  static_assert(std::is_unsigned_v<U> && std::is_signed_v<S>);
+  if (static_cast<uint64_t>(in) >
+      static_cast<uint64_t>(std::numeric_limits<S>::max())) {
+    return Status::IOError(field + " = " + std::to_string(in) +
+                           " does not fit the wire's " +
+                           (sizeof(S) == 8 ? "i64" : "i32"));
+  }
+  *out = static_cast<S>(in);
+  return Status::OK();
+}
+
+// ---- Tables and regions (requests and ListRegions results) ----
+
+Status TableFromThrift(const rpc::TTableDescriptor& in, FailFn fail,
+                       const std::string& f, TableDescriptor* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.tableId, fail, f + ".tableId"));
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.name, fail, f + ".name"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.tableId, fail, f + ".tableId", &out->table_id));
+  out->name = in.name;
+  out->indexed_columns.clear();
+  for (size_t i = 0; i < in.indexedColumns.size(); ++i) {
+    const rpc::TIndexedColumn& c = in.indexedColumns[i];
+    const std::string cf = At(f + ".indexedColumns", i);
+    IndexedColumn column;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(c.__isset.columnId, fail, cf + ".columnId"));
+    BLOOMROUTE_RETURN_IF_ERROR(Require(c.__isset.name, fail, cf + ".name"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(c.columnId, fail, cf + ".columnId", &column.column_id));
+    column.name = c.name;
+    out->indexed_columns.push_back(std::move(column));
+  }
+  return Status::OK();
+}
+
+Status RegionFromThrift(const rpc::TRegionDescriptor& in, FailFn fail,
+                        const std::string& f, RegionDescriptor* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.regionId, fail, f + ".regionId"));
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.table, fail, f + ".table"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.regionId, fail, f + ".regionId", &out->region_id));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      TableFromThrift(in.table, fail, f + ".table", &out->table));
+  out->start_key = in.startKey;
+  out->end_key = in.endKey;
+  return Status::OK();
+}
+
+Status RegionToThrift(const RegionDescriptor& in, rpc::TRegionDescriptor* out) {
+  int64_t region_id = 0;
+  int64_t table_id = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.region_id, "region_id", &region_id));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.table.table_id, "table_id", &table_id));
+  out->__set_regionId(region_id);
+  rpc::TTableDescriptor table;
+  table.__set_tableId(table_id);
+  table.__set_name(in.table.name);
+  std::vector<rpc::TIndexedColumn> columns;
+  for (const IndexedColumn& c : in.table.indexed_columns) {
+    rpc::TIndexedColumn column;
+    int32_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(c.column_id, "column_id", &id));
+    column.__set_columnId(id);
+    column.__set_name(c.name);
+    columns.push_back(std::move(column));
+  }
+  table.__set_indexedColumns(std::move(columns));
+  out->__set_table(std::move(table));
+  out->__set_startKey(in.start_key);
+  out->__set_endKey(in.end_key);
+  return Status::OK();
+}
+
+// ---- Rows ----
+
+Status CellsFromThrift(const std::vector<rpc::TColumnValue>& in, FailFn fail,
+                       const std::string& f, std::vector<Cell>* out) {
+  out->clear();
+  out->reserve(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string cf = At(f, i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.column, fail, cf + ".column"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.value, fail, cf + ".value"));
+    out->push_back(Cell{in[i].column, in[i].value});
+  }
+  return Status::OK();
+}
+
+std::vector<rpc::TColumnValue> CellsToThrift(const std::vector<Cell>& in) {
+  std::vector<rpc::TColumnValue> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    out[i].__set_column(in[i].column);
+    out[i].__set_value(in[i].value);
+  }
+  return out;
+}
+
+rpc::TResult RowToThrift(const Row& row) {
+  rpc::TResult out;
+  out.__set_row(row.key);
+  out.__set_columnValues(CellsToThrift(row.cells));
+  return out;
+}
+
+std::vector<rpc::TResult> RowsToThrift(const std::vector<Row>& rows) {
+  std::vector<rpc::TResult> out;
+  out.reserve(rows.size());
+  for (const Row& row : rows) out.push_back(RowToThrift(row));
+  return out;
+}
+
+Status RowFromThrift(const rpc::TResult& in, const std::string& f, Row* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadResult, f + ".row"));
+  out->key = in.row;
+  return CellsFromThrift(in.columnValues, kBadResult, f + ".columnValues",
+                         &out->cells);
+}
+
+Status RowsFromThrift(const std::vector<rpc::TResult>& in, const std::string& f,
+                      std::vector<Row>* out) {
+  out->assign(in.size(), Row());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(RowFromThrift(in[i], At(f, i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+// ---- Mutations ----
+
+Status MutationFromThrift(const rpc::TMutation& in, const std::string& f,
+                          Mutation* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.type, kBadRequest, f + ".type"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.regionId, kBadRequest, f + ".regionId"));
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.regionId, kBadRequest, f + ".regionId", &out->region_id));
+  out->row_key = in.row;
+  switch (in.type) {
+    case rpc::TMutationType::PUT:
+      if (!in.columns.empty()) {
+        return Status::InvalidArgument(f + " is a PUT with columns to delete");
+      }
+      out->kind = Mutation::Kind::kPut;
+      return CellsFromThrift(in.columnValues, kBadRequest, f + ".columnValues",
+                             &out->cells);
+    case rpc::TMutationType::DELETE:
+      if (!in.columnValues.empty()) {
+        return Status::InvalidArgument(f + " is a DELETE with cells to put");
+      }
+      out->kind = Mutation::Kind::kDelete;
+      out->columns = in.columns;
+      return Status::OK();
+  }
+  return Status::InvalidArgument(f + ".type has no such value (" +
+                                 std::to_string(in.type) + ")");
+}
+
+// ---- Filter ops ----
+
+Status OpsToThrift(const std::vector<FilterOp>& in,
+                   std::vector<rpc::TFilterOp>* out) {
+  out->assign(in.size(), rpc::TFilterOp());
+  for (size_t i = 0; i < in.size(); ++i) {
+    rpc::TFilterOp& op = (*out)[i];
+    int64_t seq = 0;
+    int32_t stage = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(in[i].seq, "op seq", &seq));
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(in[i].stage, "op stage", &stage));
+    op.__set_seq(seq);
+    op.__set_kind(in[i].kind == FilterOp::Kind::kInsert
+                      ? rpc::TFilterOpKind::INSERT
+                      : rpc::TFilterOpKind::REMOVE);
+    // Bit patterns, not quantities: copied as they are.
+    op.__set_hashLow(static_cast<int64_t>(in[i].hash.low));
+    op.__set_hashHigh(static_cast<int64_t>(in[i].hash.high));
+    op.__set_stage(stage);
+  }
+  return Status::OK();
+}
+
+Status OpFromThrift(const rpc::TFilterOp& in, const std::string& f,
+                    FilterOp* out) {
+  for (auto [isset, name] : {std::pair{in.__isset.seq, ".seq"},
+                             {in.__isset.kind, ".kind"},
+                             {in.__isset.hashLow, ".hashLow"},
+                             {in.__isset.hashHigh, ".hashHigh"},
+                             {in.__isset.stage, ".stage"}}) {
+    BLOOMROUTE_RETURN_IF_ERROR(Require(isset, kBadResult, f + name));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.seq, kBadResult, f + ".seq", &out->seq));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.stage, kBadResult, f + ".stage", &out->stage));
+  if (in.kind == rpc::TFilterOpKind::INSERT) {
+    out->kind = FilterOp::Kind::kInsert;
+  } else if (in.kind == rpc::TFilterOpKind::REMOVE) {
+    out->kind = FilterOp::Kind::kRemove;
+  } else {
+    return Status::Corruption(f + ".kind has no such value (" +
+                              std::to_string(in.kind) + ")");
+  }
+  out->hash.low = static_cast<uint64_t>(in.hashLow);
+  out->hash.high = static_cast<uint64_t>(in.hashHigh);
+  return Status::OK();
+}
+
+Status OpsFromThrift(const std::vector<rpc::TFilterOp>& in,
+                     const std::string& f, std::vector<FilterOp>* out) {
+  out->assign(in.size(), FilterOp());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(OpFromThrift(in[i], At(f, i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status StageToThrift(const StageStats& in, rpc::TStageStats* out) {
+  int32_t stage = 0, slices = 0, first_probe = 0, planes = 0;
+  int64_t slice_length = 0, capacity = 0, elements = 0, memory = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.geometry.stage, "stage", &stage));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.geometry.slices, "slices", &slices));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.geometry.first_probe, "first_probe", &first_probe));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.planes, "planes", &planes));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.geometry.slice_length, "slice_length", &slice_length));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.geometry.capacity, "capacity", &capacity));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.elements, "elements", &elements));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.memory_bytes, "memory_bytes", &memory));
+  out->__set_stage(stage);
+  out->__set_targetFpr(in.geometry.target_fpr);
+  out->__set_slices(slices);
+  out->__set_sliceLength(slice_length);
+  out->__set_capacity(capacity);
+  out->__set_firstProbe(first_probe);
+  out->__set_elements(elements);
+  out->__set_fill(in.fill);
+  out->__set_estimatedFpr(in.estimated_fpr);
+  out->__set_planes(planes);
+  out->__set_memoryBytes(memory);
+  return Status::OK();
+}
+
+}  // namespace
+
+// ---- Requests: server side ----
+
+Status FromThrift(const rpc::TRegionDescriptor& in, RegionDescriptor* out) {
+  return RegionFromThrift(in, kBadRequest, "region", out);
+}
+
+Status FromThrift(const std::vector<rpc::TMutation>& in,
+                  std::vector<Mutation>* out) {
+  out->assign(in.size(), Mutation());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        MutationFromThrift(in[i], At("mutations", i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status FromThrift(const std::vector<rpc::TGet>& in,
+                  std::vector<GetRequest>* out) {
+  out->assign(in.size(), GetRequest());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string f = At("gets", i);
+    GetRequest& get = (*out)[i];
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.regionId, kBadRequest, f + ".regionId"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.row, kBadRequest, f + ".row"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(in[i].regionId, kBadRequest, f + ".regionId", &get.region_id));
+    get.row_key = in[i].row;
+    get.columns = in[i].columns;
+  }
+  return Status::OK();
+}
+
+Status FromThrift(const rpc::TScan& in, ScanRequest* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.regionId, kBadRequest, "scan.regionId"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.limit, kBadRequest, "scan.limit"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.regionId, kBadRequest, "scan.regionId", &out->region_id));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.limit, kBadRequest, "scan.limit", &out->limit));
+  out->start_row = in.startRow;
+  out->stop_row = in.stopRow;
+  out->columns = in.columns;
+  return Status::OK();
+}
+
+Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.tableId, kBadRequest, "query.tableId"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.limit, kBadRequest, "query.limit"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.tableId, kBadRequest, "query.tableId", &out->table_id));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.limit, kBadRequest, "query.limit", &out->limit));
+  out->region_ids.assign(in.regionIds.size(), 0);
+  for (size_t i = 0; i < in.regionIds.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.regionIds[i], kBadRequest,
+                                      At("query.regionIds", i),
+                                      &out->region_ids[i]));
+  }
+  out->equals.clear();
+  for (size_t i = 0; i < in.equals.size(); ++i) {
+    const std::string f = At("query.equals", i);
+    const rpc::TEqualityPredicate& p = in.equals[i];
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(p.__isset.column, kBadRequest, f + ".column"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(p.__isset.value, kBadRequest, f + ".value"));
+    out->equals.push_back(EqualityPredicate{p.column, p.value});
+  }
+  out->range.reset();
+  if (in.__isset.range) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in.range.__isset.column, kBadRequest, "query.range.column"));
+    RangePredicate range;
+    range.column = in.range.column;
+    if (in.range.__isset.lower) range.lower = in.range.lower;
+    if (in.range.__isset.upper) range.upper = in.range.upper;
+    out->range = std::move(range);
+  }
+  out->columns = in.columns;
+  return Status::OK();
+}
+
+Status UnsignedFromThrift(int64_t in, const char* field, uint64_t* out) {
+  return Narrow(in, kBadRequest, field, out);
+}
+
+// ---- Requests: client side ----
+
+Status ToThrift(const RegionDescriptor& in, rpc::TRegionDescriptor* out) {
+  return RegionToThrift(in, out);
+}
+
+Status ToThrift(const std::vector<Mutation>& in,
+                std::vector<rpc::TMutation>* out) {
+  out->assign(in.size(), rpc::TMutation());
+  for (size_t i = 0; i < in.size(); ++i) {
+    rpc::TMutation& m = (*out)[i];
+    int64_t region_id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(in[i].region_id, At("mutations", i) + ".region_id", &region_id));
+    m.__set_regionId(region_id);
+    m.__set_row(in[i].row_key);
+    if (in[i].kind == Mutation::Kind::kPut) {
+      m.__set_type(rpc::TMutationType::PUT);
+      m.__set_columnValues(CellsToThrift(in[i].cells));
+    } else {
+      m.__set_type(rpc::TMutationType::DELETE);
+      m.__set_columns(in[i].columns);
+    }
+  }
+  return Status::OK();
+}
+
+Status ToThrift(const std::vector<GetRequest>& in,
+                std::vector<rpc::TGet>* out) {
+  out->assign(in.size(), rpc::TGet());
+  for (size_t i = 0; i < in.size(); ++i) {
+    int64_t region_id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(in[i].region_id, At("gets", i) + ".region_id", &region_id));
+    (*out)[i].__set_regionId(region_id);
+    (*out)[i].__set_row(in[i].row_key);
+    (*out)[i].__set_columns(in[i].columns);
+  }
+  return Status::OK();
+}
+
+Status ToThrift(const ScanRequest& in, rpc::TScan* out) {
+  int64_t region_id = 0;
+  int32_t limit = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.region_id, "scan.region_id", &region_id));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.limit, "scan.limit", &limit));
+  out->__set_regionId(region_id);
+  out->__set_startRow(in.start_row);
+  out->__set_stopRow(in.stop_row);
+  out->__set_limit(limit);
+  out->__set_columns(in.columns);
+  return Status::OK();
+}
+
+Status ToThrift(const IndexQuery& in, rpc::TIndexQuery* out) {
+  int64_t table_id = 0;
+  int32_t limit = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.table_id, "query.table_id", &table_id));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.limit, "query.limit", &limit));
+  out->__set_tableId(table_id);
+  out->__set_limit(limit);
+  std::vector<int64_t> region_ids(in.region_ids.size());
+  for (size_t i = 0; i < in.region_ids.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(in.region_ids[i], At("query.region_ids", i), &region_ids[i]));
+  }
+  out->__set_regionIds(std::move(region_ids));
+  std::vector<rpc::TEqualityPredicate> equals(in.equals.size());
+  for (size_t i = 0; i < in.equals.size(); ++i) {
+    equals[i].__set_column(in.equals[i].column);
+    equals[i].__set_value(in.equals[i].value);
+  }
+  out->__set_equals(std::move(equals));
+  if (in.range) {
+    rpc::TRangePredicate range;
+    range.__set_column(in.range->column);
+    if (in.range->lower) range.__set_lower(*in.range->lower);
+    if (in.range->upper) range.__set_upper(*in.range->upper);
+    out->__set_range(std::move(range));
+  }
+  out->__set_columns(in.columns);
+  return Status::OK();
+}
+
+// ---- Results: server side ----
+
+Status ToThrift(const std::vector<RegionDescriptor>& in,
+                std::vector<rpc::TRegionDescriptor>* out) {
+  out->assign(in.size(), rpc::TRegionDescriptor());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(RegionToThrift(in[i], &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status ToThrift(const WriteResult& in, rpc::TWriteResult* out) {
+  int64_t epoch = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.epoch, "epoch", &epoch));
+  out->__set_epoch(epoch);
+  out->__isset.ops = true;
+  return OpsToThrift(in.ops, &out->ops);
+}
+
+Status ToThrift(const std::vector<std::optional<Row>>& in,
+                std::vector<rpc::TResult>* out) {
+  out->assign(in.size(), rpc::TResult());
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i]) {
+      (*out)[i] = RowToThrift(*in[i]);
+    } else {
+      (*out)[i].__isset.columnValues = true;  // an empty list, as in HBase
+    }
+  }
+  return Status::OK();
+}
+
+Status ToThrift(const ScanResult& in, rpc::TScanResult* out) {
+  out->__set_rows(RowsToThrift(in.rows));
+  if (in.resume_row) out->__set_resumeRow(*in.resume_row);
+  return Status::OK();
+}
+
+Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out) {
+  out->__set_rows(RowsToThrift(in.rows));
+  out->__set_truncated(in.truncated);
+  return Status::OK();
+}
+
+Status ToThrift(const FilterSnapshot& in, rpc::TFilterSnapshot* out) {
+  int64_t epoch = 0, last_seq = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.epoch, "epoch", &epoch));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.last_seq, "last_seq", &last_seq));
+  out->__set_epoch(epoch);
+  out->__set_lastSeq(last_seq);
+  out->__set_filter(in.filter);
+  return Status::OK();
+}
+
+Status ToThrift(const FilterOpsSince& in, rpc::TFilterOpsSince* out) {
+  int64_t epoch = 0, last_seq = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.epoch, "epoch", &epoch));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.last_seq, "last_seq", &last_seq));
+  out->__set_epoch(epoch);
+  out->__set_tooOld(in.too_old);
+  out->__set_lastSeq(last_seq);
+  out->__isset.ops = true;
+  return OpsToThrift(in.ops, &out->ops);
+}
+
+Status ToThrift(const FilterStatus& in, rpc::TFilterStatus* out) {
+  int64_t epoch = 0, last_seq = 0, elements = 0, memory = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.epoch, "epoch", &epoch));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.last_seq, "last_seq", &last_seq));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.stats.elements, "elements", &elements));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.stats.memory_bytes, "memory_bytes", &memory));
+  std::vector<rpc::TStageStats> stages(in.stats.stages.size());
+  for (size_t i = 0; i < stages.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(StageToThrift(in.stats.stages[i], &stages[i]));
+  }
+  out->__set_epoch(epoch);
+  out->__set_lastSeq(last_seq);
+  out->__set_stages(std::move(stages));
+  out->__set_elements(elements);
+  out->__set_estimatedFpr(in.stats.estimated_fpr);
+  out->__set_compoundedBound(in.stats.compounded_bound);
+  out->__set_memoryBytes(memory);
+  return Status::OK();
+}
+
+Status ToThrift(const IndexReport& in, rpc::TIndexReport* out) {
+  int64_t v[6] = {};
+  const uint64_t counts[6] = {in.rows,
+                              in.index_entries_valid,
+                              in.index_entries_missing,
+                              in.index_entries_extra,
+                              in.values,
+                              in.value_counts_wrong};
+  for (int i = 0; i < 6; ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(counts[i], "index report count", &v[i]));
+  }
+  out->__set_rows(v[0]);
+  out->__set_indexEntriesValid(v[1]);
+  out->__set_indexEntriesMissing(v[2]);
+  out->__set_indexEntriesExtra(v[3]);
+  out->__set_values(v[4]);
+  out->__set_valueCountsWrong(v[5]);
+  out->__set_filterMatchesRebuild(in.filter_matches_rebuild);
+  out->__set_problems(in.problems);
+  out->__set_ok(in.ok());
+  return Status::OK();
+}
+
+// ---- Results: client side ----
+
+Status FromThrift(const std::vector<rpc::TRegionDescriptor>& in,
+                  std::vector<RegionDescriptor>* out) {
+  out->assign(in.size(), RegionDescriptor());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        RegionFromThrift(in[i], kBadResult, At("regions", i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status FromThrift(const rpc::TWriteResult& in, WriteResult* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.epoch, kBadResult, "result.epoch", &out->epoch));
+  return OpsFromThrift(in.ops, "result.ops", &out->ops);
+}
+
+Status FromThrift(const std::vector<rpc::TResult>& in,
+                  std::vector<std::optional<Row>>* out) {
+  out->assign(in.size(), std::nullopt);
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!in[i].__isset.row) {
+      if (!in[i].columnValues.empty()) {
+        return Status::Corruption(At("results", i) + " has cells but no row");
+      }
+      continue;
+    }
+    Row row;
+    BLOOMROUTE_RETURN_IF_ERROR(RowFromThrift(in[i], At("results", i), &row));
+    (*out)[i] = std::move(row);
+  }
+  return Status::OK();
+}
+
+Status FromThrift(const rpc::TScanResult& in, ScanResult* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      RowsFromThrift(in.rows, "result.rows", &out->rows));
+  out->resume_row.reset();
+  if (in.__isset.resumeRow) out->resume_row = in.resumeRow;
+  return Status::OK();
+}
+
+Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      RowsFromThrift(in.rows, "result.rows", &out->rows));
+  out->truncated = in.truncated;
+  return Status::OK();
+}
+
+Status FromThrift(const rpc::TFilterSnapshot& in, FilterSnapshot* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.epoch, kBadResult, "snapshot.epoch", &out->epoch));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.lastSeq, kBadResult, "snapshot.lastSeq", &out->last_seq));
+  out->filter = in.filter;
+  return Status::OK();
+}
+
+Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.epoch, kBadResult, "result.epoch", &out->epoch));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.lastSeq, kBadResult, "result.lastSeq", &out->last_seq));
+  out->too_old = in.tooOld;
+  return OpsFromThrift(in.ops, "result.ops", &out->ops);
+}
+
+Status FromThrift(const rpc::TIndexReport& in, IndexReport* out) {
+  const std::pair<int64_t, uint64_t*> counts[] = {
+      {in.rows, &out->rows},
+      {in.indexEntriesValid, &out->index_entries_valid},
+      {in.indexEntriesMissing, &out->index_entries_missing},
+      {in.indexEntriesExtra, &out->index_entries_extra},
+      {in.values, &out->values},
+      {in.valueCountsWrong, &out->value_counts_wrong}};
+  for (const auto& [wire, field] : counts) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(wire, kBadResult, "index report count", field));
+  }
+  out->filter_matches_rebuild = in.filterMatchesRebuild;
+  out->problems = in.problems;
+  return Status::OK();
+}
+
+}  // namespace bloomroute

@@ -1,0 +1,78 @@
+// Conversions between regionstore/types.h and the Thrift structs of
+// region_service.thrift, both directions.
+//
+// Requests (client -> server) are converted with FromThrift on the server and
+// ToThrift on the client; results the other way round. Every FromThrift
+// checks what the wire cannot: a field the server needs is present (default
+// requiredness sets __isset when a field was sent), an enum has a known value,
+// and a number sent as i64 / i32 fits the unsigned type it stands for. A
+// request that fails a check gives InvalidArgument naming the field (e.g.
+// "mutations[2].regionId is negative (-1)"); a result that fails one gives
+// Corruption. ToThrift fails only when a server value does not fit the wire
+// type (IOError); the two halves of an element hash are bit patterns and are
+// copied bit for bit.
+//
+// Semantic checks (empty row key, key outside the region, value over the
+// limit, ...) are the RegionStore's; these functions only translate.
+// Thread-safety: pure functions.
+#ifndef BLOOMROUTE_THRIFT_REGION_TYPES_CONVERSION_H_
+#define BLOOMROUTE_THRIFT_REGION_TYPES_CONVERSION_H_
+
+#include <optional>
+#include <vector>
+
+#include "common/status.h"
+#include "regionstore/region_store.h"
+#include "regionstore/types.h"
+#include "thrift/gen-cpp/region_service_types.h"
+
+namespace bloomroute {
+
+// Requests: server side.
+Status FromThrift(const rpc::TRegionDescriptor& in, RegionDescriptor* out);
+Status FromThrift(const std::vector<rpc::TMutation>& in,
+                  std::vector<Mutation>* out);
+Status FromThrift(const std::vector<rpc::TGet>& in,
+                  std::vector<GetRequest>* out);
+Status FromThrift(const rpc::TScan& in, ScanRequest* out);
+Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out);
+// A region id, epoch or sequence number passed as a call argument.
+Status UnsignedFromThrift(int64_t in, const char* field, uint64_t* out);
+
+// Requests: client side.
+Status ToThrift(const RegionDescriptor& in, rpc::TRegionDescriptor* out);
+Status ToThrift(const std::vector<Mutation>& in,
+                std::vector<rpc::TMutation>* out);
+Status ToThrift(const std::vector<GetRequest>& in, std::vector<rpc::TGet>* out);
+Status ToThrift(const ScanRequest& in, rpc::TScan* out);
+Status ToThrift(const IndexQuery& in, rpc::TIndexQuery* out);
+
+// Results: server side.
+Status ToThrift(const std::vector<RegionDescriptor>& in,
+                std::vector<rpc::TRegionDescriptor>* out);
+Status ToThrift(const WriteResult& in, rpc::TWriteResult* out);
+// A missing row becomes a TResult without `row` and without cells.
+Status ToThrift(const std::vector<std::optional<Row>>& in,
+                std::vector<rpc::TResult>* out);
+Status ToThrift(const ScanResult& in, rpc::TScanResult* out);
+Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out);
+Status ToThrift(const FilterSnapshot& in, rpc::TFilterSnapshot* out);
+Status ToThrift(const FilterOpsSince& in, rpc::TFilterOpsSince* out);
+Status ToThrift(const FilterStatus& in, rpc::TFilterStatus* out);
+Status ToThrift(const IndexReport& in, rpc::TIndexReport* out);
+
+// Results: client side (Corruption for a value the server cannot have sent).
+Status FromThrift(const std::vector<rpc::TRegionDescriptor>& in,
+                  std::vector<RegionDescriptor>* out);
+Status FromThrift(const rpc::TWriteResult& in, WriteResult* out);
+Status FromThrift(const std::vector<rpc::TResult>& in,
+                  std::vector<std::optional<Row>>* out);
+Status FromThrift(const rpc::TScanResult& in, ScanResult* out);
+Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out);
+Status FromThrift(const rpc::TFilterSnapshot& in, FilterSnapshot* out);
+Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out);
+Status FromThrift(const rpc::TIndexReport& in, IndexReport* out);
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_THRIFT_REGION_TYPES_CONVERSION_H_
