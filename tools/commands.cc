@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "tools/command.h"
+#include "tools/regionserver_command.h"
 
 namespace bloomroute {
 namespace {
@@ -23,6 +24,7 @@ class VersionCommand : public Command {
 
 std::vector<std::unique_ptr<Command>> AllCommands() {
   std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(std::make_unique<RegionServerCommand>());
   commands.push_back(std::make_unique<VersionCommand>());
   return commands;
 }

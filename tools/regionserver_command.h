@@ -1,0 +1,57 @@
+// `bloomroute regionserver`: serves one RocksDB-backed RegionStore over Thrift
+// until SIGTERM or SIGINT.
+//
+//   bloomroute regionserver --data DIR [--listen 127.0.0.1:9091] [--sync]
+//       [--max-value-bytes N] [--max-row-bytes N] [--threads N]
+//       [--max-frame-bytes N] [--idle-timeout SECONDS]
+//       [--filter-fpr P] [--filter-initial-capacity N]
+//
+// On start it prints one line saying what it serves and where, e.g.
+//   bloomroute regionserver: serving 3 regions of 1 tables from /data on
+//   127.0.0.1:40123 (sync on, max value 1048576 bytes)
+// (port 0 picks a free port; the line shows the real one). On SIGTERM or
+// SIGINT it stops accepting, lets calls in progress finish, closes the store
+// and exits 0.
+#ifndef BLOOMROUTE_TOOLS_REGIONSERVER_COMMAND_H_
+#define BLOOMROUTE_TOOLS_REGIONSERVER_COMMAND_H_
+
+#include <cstdint>
+#include <string>
+
+#include "regionstore/region_store.h"
+#include "thrift/region_server.h"
+#include "tools/command.h"
+
+namespace bloomroute {
+
+class RegionServerCommand : public Command {
+ public:
+  RegionServerCommand();
+
+ protected:
+  void AddOptions(boost::program_options::options_description* o) override;
+  Status Validate() override;
+  Status Execute() override;
+  std::string HelpEpilog() const override;
+
+ private:
+  // As parsed; signed so that a negative number is an error, not a wrap.
+  std::string data_;
+  std::string listen_;
+  bool sync_ = false;
+  int64_t max_value_bytes_ = 0;
+  int64_t max_row_bytes_ = 0;
+  int64_t threads_ = 0;
+  int64_t max_frame_bytes_ = 0;
+  int64_t idle_timeout_seconds_ = 0;
+  double filter_fpr_ = 0;
+  int64_t filter_initial_capacity_ = 0;
+
+  // Filled by Validate().
+  RegionStoreOptions store_options_;
+  RegionServerOptions server_options_;
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TOOLS_REGIONSERVER_COMMAND_H_
