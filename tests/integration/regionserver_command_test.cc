@@ -1,0 +1,258 @@
+// `bloomroute regionserver` as a real process: argument checks, a clean stop
+// on SIGTERM, and no acknowledged write lost to SIGKILL under --sync.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <atomic>
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/integration/server_process.h"
+#include "tests/regionstore/region_store_test_util.h"
+#include "tests/thrift/region_client_util.h"
+
+namespace bloomroute {
+namespace {
+
+using ::bloomroute::testing::Cells;
+using ::bloomroute::testing::Delete;
+using ::bloomroute::testing::Get;
+using ::bloomroute::testing::Put;
+using ::bloomroute::testing::RegionClient;
+using ::bloomroute::testing::ServerProcess;
+using ::bloomroute::testing::TempDir;
+using ::bloomroute::testing::WhereEquals;
+using ::bloomroute::testing::WirePlacesRegion;
+using ::testing::HasSubstr;
+
+using RowState = std::map<std::string, std::string>;  // empty = no row
+
+class RegionServerCommandTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<ServerProcess> StartServer(std::string* line = nullptr) {
+    auto server = std::make_unique<ServerProcess>(
+        BLOOMROUTE_BINARY,
+        std::vector<std::string>{"regionserver", "--data", dir_.path(),
+                                 "--listen", "127.0.0.1:0", "--sync"});
+    port_ = server->ReadPort(line);
+    return server;
+  }
+  static int ExitCodeOf(const std::vector<std::string>& args) {
+    ServerProcess process(BLOOMROUTE_BINARY, args);
+    std::optional<int> status = process.Wait();
+    if (!status || !WIFEXITED(*status)) return -1;
+    return WEXITSTATUS(*status);
+  }
+
+  TempDir dir_;
+  int port_ = 0;
+};
+
+TEST_F(RegionServerCommandTest, RejectsBadArgumentsWithUsageExit) {
+  const std::string data = dir_.path();
+  EXPECT_EQ(ExitCodeOf({"regionserver"}), 2);  // --data is required
+  EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--listen", "nohost"}),
+            2);
+  EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--listen",
+                        "127.0.0.1:70000"}),
+            2);
+  EXPECT_EQ(
+      ExitCodeOf({"regionserver", "--data", data, "--max-value-bytes", "0"}),
+      2);
+  EXPECT_EQ(
+      ExitCodeOf({"regionserver", "--data", data, "--max-value-bytes", "-1"}),
+      2);
+  EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--threads", "0"}), 2);
+  EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--filter-fpr", "2"}),
+            2);
+  EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--bogus"}), 2);
+}
+
+TEST_F(RegionServerCommandTest, SigtermStopsCleanlyAndDataSurvives) {
+  std::string line;
+  {
+    auto server = StartServer(&line);
+    ASSERT_GT(port_, 0) << line;
+    EXPECT_THAT(line,
+                HasSubstr("serving 0 regions of 0 tables from " + dir_.path()));
+    EXPECT_THAT(line, HasSubstr("(sync on, max value 1048576 bytes)"));
+    {
+      RegionClient client(port_);
+      client->openRegion(WirePlacesRegion(1, "", ""));
+      rpc::TWriteResult written;
+      client->mutateRows(written, {Put(1, "oslo", {{"d:country", "NO"}})});
+    }
+    server->Signal(SIGTERM);
+    std::optional<int> status = server->Wait();
+    ASSERT_TRUE(status.has_value()) << "still running after SIGTERM";
+    ASSERT_TRUE(WIFEXITED(*status));
+    EXPECT_EQ(WEXITSTATUS(*status), 0);
+  }
+  auto server = StartServer(&line);
+  ASSERT_GT(port_, 0) << line;
+  EXPECT_THAT(line, HasSubstr("serving 1 regions of 1 tables"));
+  RegionClient client(port_);
+  std::vector<rpc::TResult> rows;
+  client->getMultiple(rows, {Get(1, "oslo")});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(Cells(rows[0]), (RowState{{"d:country", "NO"}}));
+  server->Signal(SIGINT);
+  std::optional<int> status = server->Wait();
+  ASSERT_TRUE(status && WIFEXITED(*status));
+  EXPECT_EQ(WEXITSTATUS(*status), 0);
+}
+
+// One writer's rows and what it knows about them.
+struct Writer {
+  std::vector<std::string> rows;
+  std::vector<RowState> acked;          // state after the last ack
+  std::optional<size_t> in_flight_row;  // a write without an answer
+  RowState in_flight_state;             // the row if it was applied
+  std::atomic<int> acked_writes{0};     // read by the test thread too
+  std::string unexpected;               // an error that is not the kill
+};
+
+RowState Apply(const rpc::TMutation& m, RowState state) {
+  if (m.type == rpc::TMutationType::DELETE) return {};
+  for (const auto& c : m.columnValues) state[c.column] = c.value;
+  return state;
+}
+
+void RunWriter(int port, unsigned seed, const std::atomic<bool>& stop,
+               Writer* w) {
+  std::mt19937 rng(seed);
+  try {
+    RegionClient client(port);
+    while (!stop.load()) {
+      const size_t i = rng() % w->rows.size();
+      const std::string country = "c" + std::to_string(rng() % 8);
+      rpc::TMutation m;
+      switch (rng() % 3) {
+        case 0:
+          m = Put(1, w->rows[i],
+                  {{"d:country", country},
+                   {"d:name", "n" + std::to_string(w->acked_writes)}});
+          break;
+        case 1:
+          m = Put(1, w->rows[i], {{"d:country", country}});
+          break;
+        default:
+          m = Delete(1, w->rows[i]);
+      }
+      w->in_flight_row = i;
+      w->in_flight_state = Apply(m, w->acked[i]);
+      rpc::TWriteResult written;
+      client->mutateRows(written, {m});
+      w->acked[i] = w->in_flight_state;
+      w->in_flight_row.reset();
+      ++w->acked_writes;
+    }
+  } catch (const apache::thrift::transport::TTransportException&) {
+    // The server was killed under this write: it stays in flight.
+  } catch (const std::exception& e) {
+    w->unexpected = e.what();
+  }
+}
+
+TEST_F(RegionServerCommandTest, SigkillUnderSyncLosesNoAcknowledgedWrite) {
+  constexpr int kWriters = 4;
+  constexpr int kRowsPerWriter = 25;
+  auto server = StartServer();
+  ASSERT_GT(port_, 0);
+  {
+    RegionClient client(port_);
+    client->openRegion(WirePlacesRegion(1, "", ""));
+  }
+  std::vector<Writer> writers(kWriters);
+  for (int t = 0; t < kWriters; ++t) {
+    for (int r = 0; r < kRowsPerWriter; ++r) {
+      writers[t].rows.push_back("w" + std::to_string(t) + "-r" +
+                                std::to_string(r));
+    }
+    writers[t].acked.assign(kRowsPerWriter, RowState());
+  }
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kWriters; ++t) {
+    threads.emplace_back(RunWriter, port_, 1000 + t, std::cref(stop),
+                         &writers[t]);
+  }
+  // Kill once enough writes were acknowledged (or after 5 s).
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  auto acked_total = [&] {
+    int n = 0;
+    for (const Writer& w : writers) n += w.acked_writes;
+    return n;
+  };
+  while (acked_total() < 400 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  server->Signal(SIGKILL);
+  stop = true;
+  for (std::thread& t : threads) t.join();
+  ASSERT_TRUE(server->Wait().has_value());
+
+  int acked = 0;
+  int in_flight = 0;
+  for (const Writer& w : writers) {
+    EXPECT_EQ(w.unexpected, "");
+    acked += w.acked_writes;
+    in_flight += w.in_flight_row.has_value();
+  }
+  std::cout << "killed after " << acked << " acknowledged writes with "
+            << in_flight << " in flight\n";
+  ASSERT_GE(acked, 50) << "too few writes before the kill to test anything";
+
+  server = StartServer();
+  ASSERT_GT(port_, 0);
+  RegionClient client(port_);
+  std::map<std::string, std::set<std::string>> rows_by_country;
+  int64_t present = 0;
+  for (const Writer& w : writers) {
+    std::vector<rpc::TGet> gets;
+    for (const std::string& row : w.rows) gets.push_back(Get(1, row));
+    std::vector<rpc::TResult> results;
+    client->getMultiple(results, gets);
+    ASSERT_EQ(results.size(), w.rows.size());
+    for (size_t i = 0; i < w.rows.size(); ++i) {
+      const RowState seen = Cells(results[i]);
+      const bool in_flight = w.in_flight_row == i;
+      EXPECT_TRUE(seen == w.acked[i] ||
+                  (in_flight && seen == w.in_flight_state))
+          << "row " << w.rows[i] << " lost its last acknowledged write";
+      if (!seen.empty()) {
+        ++present;
+        rows_by_country[seen.at("d:country")].insert(w.rows[i]);
+      }
+    }
+  }
+  // The index answers exactly what the rows hold.
+  for (int c = 0; c < 8; ++c) {
+    const std::string country = "c" + std::to_string(c);
+    rpc::TIndexQueryResult found;
+    client->lookup(found, WhereEquals("d:country", country));
+    std::set<std::string> rows;
+    for (const rpc::TResult& r : found.rows) rows.insert(r.row);
+    EXPECT_EQ(rows, rows_by_country[country]) << country;
+  }
+  rpc::TIndexReport report;
+  client->verifyIndex(report);
+  EXPECT_TRUE(report.ok);
+  EXPECT_TRUE(report.filterMatchesRebuild);
+  EXPECT_EQ(report.valueCountsWrong, 0);
+  EXPECT_EQ(report.indexEntriesMissing, 0);
+  EXPECT_EQ(report.indexEntriesExtra, 0);
+  EXPECT_EQ(report.rows, present);
+}
+
+}  // namespace
+}  // namespace bloomroute
