@@ -55,13 +55,17 @@ struct TResult {
   2: list<TColumnValue> columnValues
 }
 
+// The values of TMutation.type. The field is an i32, not the enum: the C++
+// generated code would store any number a client sends in the enum, which is
+// undefined behaviour for values outside it. An unknown value is rejected
+// with TIllegalArgument.
 enum TMutationType {
   PUT = 1,
   DELETE = 2
 }
 
 struct TMutation {
-  1: TMutationType type
+  1: i32 type  // a TMutationType
   2: i64 regionId
   3: binary row
   // PUT: the columns to add or overwrite (at least one).
@@ -121,6 +125,7 @@ struct TIndexQueryResult {
   2: bool truncated      // more rows matched than the limit
 }
 
+// The values of TFilterOp.kind (an i32 for the reason given at TMutationType).
 enum TFilterOpKind {
   INSERT = 1,
   REMOVE = 2
@@ -129,7 +134,7 @@ enum TFilterOpKind {
 // One change to the server's filter: the unit a router replays.
 struct TFilterOp {
   1: i64 seq  // dense, increasing; 1 is the first op ever
-  2: TFilterOpKind kind
+  2: i32 kind  // a TFilterOpKind
   3: i64 hashLow   // the element hash's low 64 bits
   4: i64 hashHigh  // the element hash's high 64 bits
   5: i32 stage     // stage inserted into / removed from

@@ -182,7 +182,7 @@ Status MutationFromThrift(const rpc::TMutation& in, const std::string& f,
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regionId, kBadRequest, f + ".regionId", &out->region_id));
   out->row_key = in.row;
-  switch (in.type) {
+  switch (in.type) {  // an i32 on the wire: any value may arrive
     case rpc::TMutationType::PUT:
       if (!in.columns.empty()) {
         return Status::InvalidArgument(f + " is a PUT with columns to delete");

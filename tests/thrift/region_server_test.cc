@@ -258,7 +258,7 @@ TEST_F(RegionServerTest, BadInputIsTIllegalArgumentAndWritesNothing) {
   ExpectIllegal(mutate({good, Put(-1, "oslo", {{"d:country", "NO"}})}),
                 "mutations[1].regionId is negative (-1)");
   rpc::TMutation unknown_type = good;
-  unknown_type.type = static_cast<rpc::TMutationType::type>(9);
+  unknown_type.type = 9;
   ExpectIllegal(mutate({good, unknown_type}),
                 "mutations[1].type has no such value (9)");
   ExpectIllegal(

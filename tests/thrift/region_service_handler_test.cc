@@ -198,7 +198,7 @@ TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
   expect_illegal(
       [&] {
         rpc::TMutation m;
-        m.__set_type(static_cast<rpc::TMutationType::type>(0));
+        m.__set_type(0);
         m.__set_regionId(1);
         m.__set_row("r");
         rpc::TWriteResult r;

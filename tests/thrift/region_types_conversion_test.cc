@@ -355,7 +355,7 @@ TEST_F(RegionTypesConversionTest, NegativeNumbersAreRejectedByName) {
 
 TEST_F(RegionTypesConversionTest, MalformedMutationsAreRejected) {
   rpc::TMutation unknown = WirePut(1, "r");
-  unknown.type = static_cast<rpc::TMutationType::type>(7);
+  unknown.type = 7;
   EXPECT_EQ(MutationError({unknown}),
             "mutations[0].type has no such value (7)");
 
@@ -398,7 +398,7 @@ TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
   written.__set_epoch(1);
   rpc::TFilterOp op;
   op.__set_seq(1);
-  op.__set_kind(static_cast<rpc::TFilterOpKind::type>(9));
+  op.__set_kind(9);
   op.__set_hashLow(1);
   op.__set_hashHigh(2);
   op.__set_stage(0);
