@@ -38,6 +38,7 @@ test-asan: deps
 
 bench: build
 	$(BUILD_DIR)/benchmarks/index/filters_benchmark
+	$(BUILD_DIR)/benchmarks/regionstore/put_benchmark
 
 format:
 	git ls-files '*.h' '*.cc' | xargs clang-format -i
