@@ -122,11 +122,16 @@ void BM_RawRocksDbWriteBatch(benchmark::State& state) {
   std::filesystem::remove_all(dir);
 }
 
-BENCHMARK(BM_RawRocksDbWriteBatch)->Arg(1)->Arg(100)->MinTime(2.0);
+BENCHMARK(BM_RawRocksDbWriteBatch)
+    ->Arg(1)
+    ->Arg(100)
+    ->MinTime(2.0)
+    ->UseRealTime();
 BENCHMARK(BM_RegionStorePut)
     ->ArgsProduct({{0, 2, 5}, {1, 100}})
     ->ArgNames({"indexed", "batch"})
-    ->MinTime(2.0);
+    ->MinTime(2.0)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace bloomroute
