@@ -223,8 +223,12 @@ Status RocksRegionStore::DropRegion(uint64_t region_id) {
   // middle leaves the region open with part of its rows; dropping it again
   // finishes the job.
   std::unique_lock lock(regions_mu_);
-  BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
-                              OpenRegionLocked(region_id));
+  auto stored = regions_.find(region_id);
+  if (stored == regions_.end()) {
+    return Status::NotFound("region " + std::to_string(region_id) +
+                            " is not hosted on this server");
+  }
+  const RegionDescriptor* r = &stored->second.descriptor;
   const std::string prefix = RegionPrefix(region_id);
   const std::string end = PrefixSuccessor(prefix);
   while (true) {
