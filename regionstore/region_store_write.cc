@@ -6,7 +6,6 @@
 #include "regionstore/internal/keys.h"
 #include "regionstore/internal/rocks_region_store.h"
 #include "regionstore/internal/rocks_status.h"
-#include "regionstore/internal/sorted_batch.h"
 
 namespace bloomroute::regionstore_internal {
 
@@ -112,7 +111,7 @@ void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
 
 // The index entries and count changes that take `change` from before to
 // after.
-void AddIndexChanges(const RowChange& change, SortedBatch* batch,
+void AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
                      rocksdb::ColumnFamilyHandle* index_cf,
                      ValueDeltas* deltas) {
   const RegionDescriptor& r = *change.region;
@@ -135,7 +134,7 @@ void AddIndexChanges(const RowChange& change, SortedBatch* batch,
       batch->Put(
           index_cf,
           IndexKey(r.region_id, col.column_id, new_cell->value, change.row_key),
-          std::string());
+          rocksdb::Slice());
       AddDelta(deltas, r.table.table_id, col.column_id, new_cell->value, +1);
     }
   }
@@ -186,7 +185,7 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     }
   }
 
-  SortedBatch wb;
+  rocksdb::WriteBatch wb;
   ValueDeltas deltas;
   for (size_t i = 0; i < changes.size(); ++i) {
     const RowChange& c = changes[i];
@@ -200,23 +199,21 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
             std::to_string(encoded.size()) + " bytes; the limit is " +
             std::to_string(options_.max_row_bytes));
       }
-      wb.Put(rows_cf_, keys[i], std::move(encoded));
+      wb.Put(rows_cf_, keys[i], encoded);
     }
     AddIndexChanges(c, &wb, index_cf_, &deltas);
   }
   return Commit(&wb, deltas);
 }
 
-StatusOr<WriteResult> RocksRegionStore::Commit(SortedBatch* batch,
+StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
                                                const ValueDeltas& deltas) {
   std::lock_guard lock(filter_mu_);
   const uint64_t epoch = filter_->epoch();
   const uint64_t seq_before = filter_->last_seq();
   WriteResult result;
   Status s = AddFilterChangesLocked(batch, deltas, &result.ops);
-  rocksdb::WriteBatch wb;
-  if (s.ok()) s = batch->Build(&wb);
-  if (s.ok()) s = FromRocks(db_->Write(write_options_, &wb));
+  if (s.ok()) s = FromRocks(db_->Write(write_options_, batch));
   if (!s.ok()) {
     // Nothing of the batch is stored; the in-memory filter may have moved.
     if (filter_->last_seq() != seq_before)
@@ -229,7 +226,7 @@ StatusOr<WriteResult> RocksRegionStore::Commit(SortedBatch* batch,
   return result;
 }
 
-Status RocksRegionStore::AddFilterChangesLocked(SortedBatch* batch,
+Status RocksRegionStore::AddFilterChangesLocked(rocksdb::WriteBatch* batch,
                                                 const ValueDeltas& deltas,
                                                 std::vector<FilterOp>* ops) {
   std::vector<const std::string*> keys;

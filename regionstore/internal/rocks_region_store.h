@@ -18,7 +18,6 @@
 #include "regionstore/internal/filter_log.h"
 #include "regionstore/internal/records.h"
 #include "regionstore/internal/row_locks.h"
-#include "regionstore/internal/sorted_batch.h"
 #include "regionstore/region_store.h"
 
 namespace bloomroute::regionstore_internal {
@@ -75,8 +74,10 @@ class RocksRegionStore final : public RegionStore {
       const std::vector<Mutation>& batch,
       const std::vector<const RegionDescriptor*>& regions);
   // Under filter_mu_: counts, filter ops, one atomic write.
-  StatusOr<WriteResult> Commit(SortedBatch* batch, const ValueDeltas& deltas);
-  Status AddFilterChangesLocked(SortedBatch* batch, const ValueDeltas& deltas,
+  StatusOr<WriteResult> Commit(rocksdb::WriteBatch* batch,
+                               const ValueDeltas& deltas);
+  Status AddFilterChangesLocked(rocksdb::WriteBatch* batch,
+                                const ValueDeltas& deltas,
                                 std::vector<FilterOp>* ops);
 
   // --- filter (region_store_filter.cc)
