@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "tools/command.h"
+#include "tools/lab_command.h"
 
 namespace bloomroute {
 namespace {
@@ -24,6 +25,7 @@ class VersionCommand : public Command {
 std::vector<std::unique_ptr<Command>> AllCommands() {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(std::make_unique<VersionCommand>());
+  commands.push_back(MakeLabCommand());
   return commands;
 }
 
