@@ -4,6 +4,8 @@
 #   make test       ... then run every test through ctest, and the filter tests
 #                   again under AddressSanitizer + UBSan (build-asan/)
 #   make bench      build and run the filter benchmarks (not part of `make test`)
+#   make lab        run the filter lab (`bloomroute lab all`, about a minute) and
+#                   regenerate docs/filters.md from its measurements
 #   make format     clang-format every C++ file in place
 #   make clean      remove the build directories
 
@@ -13,7 +15,7 @@ BUILD_DIR  ?= build
 ASAN_DIR   ?= build-asan
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build test test-asan bench format clean
+.PHONY: all deps configure build test test-asan bench lab format clean
 
 all: build
 
@@ -38,6 +40,11 @@ test-asan: deps
 
 bench: build
 	$(BUILD_DIR)/benchmarks/index/filters_benchmark
+	$(BUILD_DIR)/benchmarks/regionstore/put_benchmark
+
+lab: build
+	$(BUILD_DIR)/tools/bloomroute lab all --discussion docs/filters.discussion.md \
+	  --markdown-out docs/filters.md
 
 format:
 	git ls-files '*.h' '*.cc' | xargs clang-format -i

@@ -40,6 +40,13 @@ double SplitBloomFilter::SliceFill(uint32_t j) const {
          static_cast<double>(bits_.slice_length());
 }
 
+double SplitBloomFilter::Fill() const {
+  uint64_t set = 0;
+  for (uint64_t s : set_bits_) set += s;
+  return static_cast<double>(set) /
+         (static_cast<double>(bits_.slice_length()) * bits_.slices());
+}
+
 double SplitBloomFilter::EstimatedFpr() const {
   double fpr = 1.0;
   for (uint32_t j = 0; j < bits_.slices(); ++j) fpr *= SliceFill(j);

@@ -50,6 +50,8 @@ class SplitBloomFilter {
   uint64_t slice_length() const { return bits_.slice_length(); }
   // Fraction of set bits in slice j. Precondition: j < slice_count().
   double SliceFill(uint32_t j) const;
+  // Mean slice fill.
+  double Fill() const;
   // prod_j SliceFill(j).
   double EstimatedFpr() const;
   // Exact bit storage: k * ceil(m / 64) * 8 bytes.

@@ -99,8 +99,8 @@ class RegionStore {
   [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region) = 0;
   // Stops serving a region; its data stays and reopening serves it again.
   [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
-  // Deletes every row of an open region (updating index, counts and filter)
-  // and closes it.
+  // Deletes every row of a region, open or closed (updating index, counts and
+  // filter), and forgets it. NotFound for a region the server never hosted.
   [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
   virtual std::vector<RegionDescriptor> ListRegions() const = 0;
 

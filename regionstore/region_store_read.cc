@@ -143,6 +143,10 @@ RocksRegionStore::LookupRegionsLocked(const IndexQuery& q,
   for (uint64_t id : q.region_ids) {
     BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
                                 OpenRegionLocked(id));
+    if (std::find(regions.begin(), regions.end(), r) != regions.end()) {
+      return Status::InvalidArgument("region " + std::to_string(id) +
+                                     " is listed twice");
+    }
     if (r->table.table_id != q.table_id) {
       return Status::InvalidArgument("region " + std::to_string(id) +
                                      " is not a region of table " +

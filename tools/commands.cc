@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "tools/command.h"
+#include "tools/lab_command.h"
 #include "tools/regionserver_command.h"
 
 namespace bloomroute {
@@ -26,6 +27,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(std::make_unique<RegionServerCommand>());
   commands.push_back(std::make_unique<VersionCommand>());
+  commands.push_back(MakeLabCommand());
   return commands;
 }
 

@@ -32,6 +32,17 @@ inline double RateTolerance(double p, uint64_t n, double sigmas = 6.0) {
   return sigmas * std::sqrt(p * (1.0 - p) / static_cast<double>(n));
 }
 
+// The fraction of the absent keys Key(kAbsentBase + i), i < probes, that `f`
+// reports present. Any filter with `bool Contains(const ElementHash&)`.
+template <typename Filter>
+double MeasuredFpr(const Filter& f, uint64_t probes) {
+  uint64_t positives = 0;
+  for (uint64_t i = 0; i < probes; ++i) {
+    positives += f.Contains(Key(kAbsentBase + i));
+  }
+  return static_cast<double>(positives) / static_cast<double>(probes);
+}
+
 // A frame of `kind` (version 1) around a hand-made payload, with a valid
 // checksum, so that a test reaches the decoder's own validation.
 inline std::string Framed(internal::FrameKind kind, std::string_view payload) {

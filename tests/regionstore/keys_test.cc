@@ -54,7 +54,8 @@ TEST(KeysTest, RegionAndValuePrefixesBoundTheirRanges) {
   EXPECT_EQ(ParseOpKey(OpKey(123456789)), 123456789u);
   EXPECT_LT(OpKey(255), OpKey(256));
   ValueKeyParts v;
-  ASSERT_TRUE(ParseValueKey(ValueKey(7, 1, std::string("N\0", 2)), &v).ok());
+  const std::string key = ValueKey(7, 1, std::string("N\0", 2));
+  ASSERT_TRUE(ParseValueKey(key, &v).ok());  // v points into key
   EXPECT_EQ(v.table_id, 7u);
   EXPECT_EQ(v.column_id, 1u);
   EXPECT_EQ(v.value, std::string("N\0", 2));

@@ -118,6 +118,8 @@ TEST_F(RegionStoreTest, LookupIsExactAcrossRegionsAndFollowsUpdates) {
   EXPECT_EQ(r->rows.size(), 1u);
   EXPECT_TRUE(r->truncated);
   q.limit = 10;
+  q.region_ids = {2, 2};
+  EXPECT_TRUE(store_->Lookup(q).status().IsInvalidArgument());
   q.region_ids = {2};
   q.columns = {"d:name"};
   r = store_->Lookup(q);
@@ -308,7 +310,9 @@ TEST_F(RegionStoreTest, RegionsAreValidatedPersistedAndReopened) {
   EXPECT_TRUE(GetRow(2, "oslo"));  // a closed region keeps its rows
   ExpectConsistent();
 
+  ASSERT_TRUE(store_->CloseRegion(2).ok());  // closed regions can be dropped
   ASSERT_TRUE(store_->DropRegion(2).ok());
+  EXPECT_TRUE(store_->DropRegion(2).IsNotFound());
   EXPECT_EQ(store_->ListRegions().size(), 1u);
   EXPECT_EQ(Keys(Where({{"d:country", "NO"}})),
             (std::vector<std::string>{"bergen"}));
