@@ -32,6 +32,9 @@ Status RegionStoreOptions::Validate() const {
   if (!(sparse_factor >= 2)) {
     return Status::InvalidArgument("sparse factor must be >= 2");
   }
+  if (max_result_bytes == 0) {
+    return Status::InvalidArgument("max result bytes must be >= 1");
+  }
   if (max_ops_per_call == 0) {
     return Status::InvalidArgument("max ops per call must be >= 1");
   }

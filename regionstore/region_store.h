@@ -58,6 +58,10 @@ struct RegionStoreOptions {
   double sparse_factor = 8;  // rebuild when sized for > this x the elements
   // Ops returned by one OpsSince call, at most.
   uint32_t max_ops_per_call = 100000;
+  // Bytes of row data one Scan or Lookup returns, about: the call stops after
+  // the row that passes it (a scan sets resume_row, a lookup truncated), so a
+  // reply stays within what a client's frame limit accepts.
+  size_t max_result_bytes = 32 << 20;
 
   Status Validate() const;
 };

@@ -35,6 +35,12 @@ std::optional<Row> Project(std::string_view key, std::vector<Cell> cells,
   return Row{std::string(key), std::move(cells)};
 }
 
+size_t RowBytes(const Row& row) {
+  size_t n = row.key.size();
+  for (const Cell& c : row.cells) n += c.column.size() + c.value.size();
+  return n;
+}
+
 }  // namespace
 
 StatusOr<std::optional<Row>> RocksRegionStore::ReadRow(
@@ -104,9 +110,10 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
   ro.iterate_upper_bound = &upper_slice;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, rows_cf_));
   ScanResult out;
+  size_t bytes = 0;
   for (it->Seek(RowKey(r->region_id, start)); it->Valid(); it->Next()) {
     const std::string_view key = it->key().ToStringView().substr(prefix.size());
-    if (out.rows.size() == req.limit) {
+    if (out.rows.size() == req.limit || bytes >= options_.max_result_bytes) {
       out.resume_row = std::string(key);
       break;
     }
@@ -114,6 +121,7 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
     BLOOMROUTE_RETURN_IF_ERROR(
         DecodeRowCells(it->value().ToStringView(), &cells));
     if (auto row = Project(key, std::move(cells), req.columns)) {
+      bytes += RowBytes(*row);
       out.rows.push_back(std::move(*row));
     }
   }
@@ -201,9 +209,11 @@ StatusOr<IndexQueryResult> RocksRegionStore::Lookup(const IndexQuery& q) const {
     }
   }
   IndexQueryResult result;
+  size_t result_bytes = 0;
   if (fewest == 0) return result;  // some value is on no row here
   for (const RegionDescriptor* r : regions) {
-    BLOOMROUTE_RETURN_IF_ERROR(LookupInRegion(ro, *r, q, driver, &result));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        LookupInRegion(ro, *r, q, driver, &result, &result_bytes));
     if (result.truncated) break;
   }
   return result;
@@ -212,7 +222,8 @@ StatusOr<IndexQueryResult> RocksRegionStore::Lookup(const IndexQuery& q) const {
 Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
                                         const RegionDescriptor& region,
                                         const IndexQuery& q, size_t driver,
-                                        IndexQueryResult* result) const {
+                                        IndexQueryResult* result,
+                                        size_t* result_bytes) const {
   const TableDescriptor& table = region.table;
   // The driver's index range: one value's rows, or a range of values.
   std::string lower, upper;
@@ -265,7 +276,8 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
         continue;
       }
     }
-    if (result->rows.size() == q.limit) {
+    if (result->rows.size() == q.limit ||
+        *result_bytes >= options_.max_result_bytes) {
       result->truncated = true;
       return Status::OK();
     }
@@ -276,6 +288,7 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
                                 QuoteForMessage(entry.row));
     }
     if (auto projected = Project(row->key, std::move(row->cells), q.columns)) {
+      *result_bytes += RowBytes(*projected);
       result->rows.push_back(std::move(*projected));
     }
   }

@@ -54,11 +54,17 @@ StatusOr<WriteResult> RocksRegionStore::Apply(
   std::shared_lock lock(regions_mu_);
   std::vector<const RegionDescriptor*> regions;
   regions.reserve(batch.size());
-  for (const Mutation& m : batch) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
-                                OpenRegionLocked(m.region_id));
-    BLOOMROUTE_RETURN_IF_ERROR(ValidateMutation(m, *r));
-    regions.push_back(r);
+  for (size_t i = 0; i < batch.size(); ++i) {
+    auto r = OpenRegionLocked(batch[i].region_id);
+    Status s = r.ok() ? ValidateMutation(batch[i], **r) : r.status();
+    if (!s.ok()) {
+      // Name the mutation: in a batch of thousands the row alone is not
+      // enough to find it.
+      const std::string where = "mutation " + std::to_string(i) + ": ";
+      return s.IsNotFound() ? Status::NotFound(where + s.message())
+                            : Status::InvalidArgument(where + s.message());
+    }
+    regions.push_back(*r);
   }
   return ApplyResolved(batch, regions);
 }

@@ -140,8 +140,10 @@ struct IndexQuery {
 };
 
 struct IndexQueryResult {
-  std::vector<Row> rows;   // by region (in request order), then row key
-  bool truncated = false;  // more rows matched than the limit
+  std::vector<Row> rows;  // by region (in request order), then row key
+  // More rows matched than the limit, or than the server's result byte
+  // budget allowed.
+  bool truncated = false;
 };
 
 // One change to the server's filter: the unit the router replays.

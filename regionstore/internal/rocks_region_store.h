@@ -107,7 +107,8 @@ class RocksRegionStore final : public RegionStore {
       const IndexQuery& query, const TableDescriptor** table) const;
   Status LookupInRegion(const rocksdb::ReadOptions& ro,
                         const RegionDescriptor& region, const IndexQuery& query,
-                        size_t driver, IndexQueryResult* result) const;
+                        size_t driver, IndexQueryResult* result,
+                        size_t* result_bytes) const;
 
   const std::string path_;
   const RegionStoreOptions options_;

@@ -171,6 +171,35 @@ TEST_F(RegionStoreTest, ScanPagesThroughARegionWithResumeRows) {
   EXPECT_EQ(r->rows.size(), 3u);  // p, q, r
 }
 
+TEST_F(RegionStoreTest, ScansAndLookupsStopAtTheResultByteBudget) {
+  options_.max_result_bytes = 2500;
+  Reopen();
+  OpenTwoRegions();
+  std::vector<Mutation> batch;
+  for (int i = 0; i < 10; ++i) {  // ~1,000 bytes a row
+    batch.push_back(Mutation::Put(
+        1, "k" + std::to_string(i),
+        {{"d:country", "NO"}, {"d:blob", std::string(1000, 'x')}}));
+  }
+  Apply(batch);
+  auto scan = store_->Scan(ScanRequest{1, "", "", 100, {}});
+  ASSERT_TRUE(scan.ok());
+  EXPECT_EQ(scan->rows.size(), 3u);  // stops after the row that passes 2,500
+  ASSERT_TRUE(scan->resume_row);
+  EXPECT_EQ(*scan->resume_row, "k3");
+  auto lookup = store_->Lookup(Where({{"d:country", "NO"}}));
+  ASSERT_TRUE(lookup.ok());
+  EXPECT_EQ(lookup->rows.size(), 3u);
+  EXPECT_TRUE(lookup->truncated);
+  // A projection that leaves the blob out fits.
+  IndexQuery q = Where({{"d:country", "NO"}});
+  q.columns = {"d:country"};
+  lookup = store_->Lookup(q);
+  ASSERT_TRUE(lookup.ok());
+  EXPECT_EQ(lookup->rows.size(), 10u);
+  EXPECT_FALSE(lookup->truncated);
+}
+
 TEST_F(RegionStoreTest, ValueCountsDriveFilterOpsAndRemovalsHitTheStage) {
   OpenTwoRegions();
   const ElementHash no = HashElement(7, 1, "NO");
@@ -263,7 +292,7 @@ TEST_F(RegionStoreTest, BadInputIsRejectedWithAMessageAndWritesNothing) {
   expect_invalid({Mutation::Put(1, "a", {})}, "no columns");
   // One bad mutation rejects the whole batch: the good one is not written.
   expect_invalid({PutPlace(1, "good", "NO", "A"), PutPlace(1, "", "NO", "A")},
-                 "empty row key");
+                 "mutation 1: empty row key");
   EXPECT_FALSE(GetRow(1, "good"));
 
   auto unknown = store_->Apply({PutPlace(9, "a", "NO", "A")});

@@ -241,7 +241,7 @@ TEST_F(RegionServerTest, BadInputIsTIllegalArgumentAndWritesNothing) {
   ExpectIllegal(mutate({good, Put(1, "", {{"d:country", "NO"}})}),
                 "empty row key");
   ExpectIllegal(mutate({good, Put(99, "oslo", {{"d:country", "NO"}})}),
-                "NotFound: region 99 is not open");
+                "region 99 is not open");
   ExpectIllegal(mutate({good, Put(1, "zurich", {{"d:country", "CH"}})}),
                 "outside region 1");
   ExpectIllegal(
