@@ -51,106 +51,111 @@ RocksRegionStore::RebuildAtRecordedStages(
   return f;
 }
 
-Status RocksRegionStore::LoadFilter() {
-  std::lock_guard lock(filter_mu_);
-  std::string bytes;
-  rocksdb::Status rs =
-      db_->Get(rocksdb::ReadOptions(), meta_cf_, kFilterCheckpointKey, &bytes);
-  if (!rs.IsNotFound()) BLOOMROUTE_RETURN_IF_ERROR(FromRocks(rs));
-
-  // The newest op in the log, so that sequence numbers never repeat.
-  uint64_t last_logged = 0;
-  {
-    std::unique_ptr<rocksdb::Iterator> it(
-        db_->NewIterator(rocksdb::ReadOptions(), oplog_cf_));
-    it->SeekToLast();
-    if (it->Valid()) last_logged = ParseOpKey(it->key().ToStringView());
-    BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
+StatusOr<FilterLog> RocksRegionStore::RestoreFromCheckpoint(
+    const std::string& bytes) const {
+  BLOOMROUTE_ASSIGN_OR_RETURN(Checkpoint c, DecodeCheckpoint(bytes));
+  BLOOMROUTE_ASSIGN_OR_RETURN(FilterLog log, FilterLog::FromCheckpoint(c));
+  if (!Compatible(log.filter().config(), options_.filter)) {
+    return Status::InvalidArgument("filter configuration changed");
   }
-
-  if (rs.IsNotFound() && last_logged == 0) {
-    // A new store (or one whose writes never changed the filter).
-    std::vector<std::pair<std::string, ValueRecord>> records;
-    BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(nullptr, &records));
-    if (records.empty()) {
-      BLOOMROUTE_ASSIGN_OR_RETURN(
-          ScalableSplitCountingBloomFilter f,
-          ScalableSplitCountingBloomFilter::Create(options_.filter));
-      filter_.emplace(std::move(f), /*epoch=*/1, /*last_seq=*/0);
-      return WriteCheckpointLocked();
-    }
+  std::unique_ptr<rocksdb::Iterator> it(
+      db_->NewIterator(rocksdb::ReadOptions(), oplog_cf_));
+  for (it->Seek(OpKey(c.seq + 1)); it->Valid(); it->Next()) {
+    uint64_t op_epoch;
+    FilterOp op;
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeOp(it->value().ToStringView(),
+                                        ParseOpKey(it->key().ToStringView()),
+                                        &op_epoch, &op));
+    if (op_epoch != c.epoch) return Status::Corruption("op of another epoch");
+    BLOOMROUTE_RETURN_IF_ERROR(log.Replay(op));
   }
-
-  // Restore: checkpoint + the ops after it, all of the checkpoint's epoch.
-  uint64_t epoch = 0;
-  uint64_t checkpoint_seq = 0;
-  Status restored = Status::Corruption("no filter checkpoint");
-  if (rs.ok()) {
-    restored = [&]() -> Status {
-      BLOOMROUTE_ASSIGN_OR_RETURN(Checkpoint c, DecodeCheckpoint(bytes));
-      epoch = c.epoch;
-      checkpoint_seq = c.seq;
-      BLOOMROUTE_ASSIGN_OR_RETURN(FilterLog log, FilterLog::FromCheckpoint(c));
-      if (!Compatible(log.filter().config(), options_.filter)) {
-        return Status::InvalidArgument("filter configuration changed");
-      }
-      std::unique_ptr<rocksdb::Iterator> it(
-          db_->NewIterator(rocksdb::ReadOptions(), oplog_cf_));
-      for (it->Seek(OpKey(c.seq + 1)); it->Valid(); it->Next()) {
-        uint64_t op_epoch;
-        FilterOp op;
-        BLOOMROUTE_RETURN_IF_ERROR(
-            DecodeOp(it->value().ToStringView(),
-                     ParseOpKey(it->key().ToStringView()), &op_epoch, &op));
-        if (op_epoch != c.epoch)
-          return Status::Corruption("op of another epoch");
-        BLOOMROUTE_RETURN_IF_ERROR(log.Replay(op));
-      }
-      BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
-      filter_.emplace(std::move(log));
-      checkpoint_seq_ = c.seq;
-      return Status::OK();
-    }();
-  }
-  if (restored.ok()) {
-    std::unique_ptr<rocksdb::Iterator> it(
-        db_->NewIterator(rocksdb::ReadOptions(), oplog_cf_));
-    it->SeekToFirst();
-    first_retained_seq_ = it->Valid() ? ParseOpKey(it->key().ToStringView())
-                                      : filter_->last_seq() + 1;
-    BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
-    if (filter_->last_seq() != checkpoint_seq_) return WriteCheckpointLocked();
-    return Status::OK();
-  }
-  // The filter is derived data: rebuild it from the value records.
-  return CompactFilterLocked(epoch + 1, std::max(last_logged, checkpoint_seq));
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
+  return log;
 }
 
-Status RocksRegionStore::WriteCheckpointLocked() {
-  // Keep the ops after the previous checkpoint: a reader up to one interval
-  // behind catches up from them instead of a whole snapshot.
+Status RocksRegionStore::LoadFilter() {
+  std::lock_guard lock(filter_mu_);
+  std::string checkpoint, mark_bytes;
+  rocksdb::Status cs = db_->Get(rocksdb::ReadOptions(), meta_cf_,
+                                kFilterCheckpointKey, &checkpoint);
+  if (!cs.IsNotFound()) BLOOMROUTE_RETURN_IF_ERROR(FromRocks(cs));
+  rocksdb::Status ms =
+      db_->Get(rocksdb::ReadOptions(), meta_cf_, kFilterMarkKey, &mark_bytes);
+  if (!ms.IsNotFound()) BLOOMROUTE_RETURN_IF_ERROR(FromRocks(ms));
+  std::vector<std::pair<std::string, ValueRecord>> records;
+  BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(nullptr, &records));
+  std::unique_ptr<rocksdb::Iterator> ops(
+      db_->NewIterator(rocksdb::ReadOptions(), oplog_cf_));
+  ops->SeekToLast();
+  const uint64_t last_logged =
+      ops->Valid() ? ParseOpKey(ops->key().ToStringView()) : 0;
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(ops->status()));
+
+  if (cs.IsNotFound() && ms.IsNotFound() && last_logged == 0 &&
+      records.empty()) {  // a new store
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        ScalableSplitCountingBloomFilter f,
+        ScalableSplitCountingBloomFilter::Create(options_.filter));
+    filter_.emplace(std::move(f), /*epoch=*/1, /*last_seq=*/0);
+    return WriteCheckpointLocked(0);
+  }
+  auto restored = cs.ok() ? RestoreFromCheckpoint(checkpoint)
+                          : StatusOr<FilterLog>(Status::Corruption("none"));
+  if (restored.ok()) {
+    filter_.emplace(std::move(*restored));
+    ops->SeekToFirst();
+    first_retained_seq_ = ops->Valid() ? ParseOpKey(ops->key().ToStringView())
+                                       : filter_->last_seq() + 1;
+    BLOOMROUTE_RETURN_IF_ERROR(FromRocks(ops->status()));
+    if (options_.sync) return WriteCheckpointLocked(first_retained_seq_ - 1);
+    // Without sync a power loss can drop acknowledged ops that a reader has
+    // already applied; their sequence numbers would then be handed out
+    // again for other ops. A new epoch on every start rules that out.
+    filter_->StartEpoch(filter_->epoch() + 1);
+    return WriteCheckpointLocked(filter_->last_seq());
+  }
+  // The filter is derived data: rebuild it from the value records, under an
+  // epoch and from a sequence number the store has never used.
+  FilterMark mark;
+  if (!ms.ok() || !DecodeFilterMark(mark_bytes, &mark).ok()) {
+    return Status::Corruption(
+        "filter checkpoint and epoch mark unreadable: cannot choose an "
+        "unused epoch (" +
+        restored.status().ToString() + ")");
+  }
+  return CompactFilterLocked(mark.epoch + 1, std::max(mark.seq, last_logged),
+                             0);
+}
+
+Status RocksRegionStore::WriteCheckpointLocked(uint64_t trim_through) {
   rocksdb::WriteBatch wb;
-  Status s = FromRocks(wb.Put(meta_cf_, kFilterCheckpointKey,
-                              EncodeCheckpoint(filter_->ToCheckpoint())));
-  if (s.ok() && checkpoint_seq_ + 1 > first_retained_seq_) {
-    s = FromRocks(
-        wb.DeleteRange(oplog_cf_, OpKey(0), OpKey(checkpoint_seq_ + 1)));
+  const Checkpoint c = filter_->ToCheckpoint();
+  Status s =
+      FromRocks(wb.Put(meta_cf_, kFilterCheckpointKey, EncodeCheckpoint(c)));
+  if (s.ok()) {
+    s = FromRocks(wb.Put(meta_cf_, kFilterMarkKey,
+                         EncodeFilterMark(FilterMark{c.epoch, c.seq})));
+  }
+  if (s.ok() && trim_through + 1 > first_retained_seq_) {
+    s = FromRocks(wb.DeleteRange(oplog_cf_, OpKey(0), OpKey(trim_through + 1)));
   }
   if (s.ok()) s = FromRocks(db_->Write(write_options_, &wb));
   if (!s.ok()) return s;
-  first_retained_seq_ = std::max(first_retained_seq_, checkpoint_seq_ + 1);
+  first_retained_seq_ = std::max(first_retained_seq_, trim_through + 1);
   checkpoint_seq_ = filter_->last_seq();
   return Status::OK();
 }
 
 Status RocksRegionStore::CompactFilterLocked(uint64_t new_epoch,
-                                             uint64_t last_seq) {
+                                             uint64_t last_seq,
+                                             uint64_t extra_values) {
   std::vector<std::pair<std::string, ValueRecord>> records;
   BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(nullptr, &records));
   // Room to double before a second stage opens.
-  BLOOMROUTE_ASSIGN_OR_RETURN(ScalableSplitCountingBloomFilter f,
-                              ScalableSplitCountingBloomFilter::CreateSized(
-                                  options_.filter, 2 * records.size()));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      ScalableSplitCountingBloomFilter f,
+      ScalableSplitCountingBloomFilter::CreateSized(
+          options_.filter, 2 * (records.size() + extra_values)));
   rocksdb::WriteBatch wb;
   for (auto& [key, rec] : records) {
     ValueKeyParts v;
@@ -163,11 +168,15 @@ Status RocksRegionStore::CompactFilterLocked(uint64_t new_epoch,
   FilterLog log(std::move(f), new_epoch, last_seq);
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(wb.Put(
       meta_cf_, kFilterCheckpointKey, EncodeCheckpoint(log.ToCheckpoint()))));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      FromRocks(wb.Put(meta_cf_, kFilterMarkKey,
+                       EncodeFilterMark(FilterMark{new_epoch, last_seq}))));
   // Every op so far belongs to an older epoch.
   BLOOMROUTE_RETURN_IF_ERROR(
       FromRocks(wb.DeleteRange(oplog_cf_, OpKey(0), OpKey(last_seq + 1))));
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(db_->Write(write_options_, &wb)));
   filter_.emplace(std::move(log));
+  filter_broken_ = false;
   checkpoint_seq_ = last_seq;
   first_retained_seq_ = last_seq + 1;
   return Status::OK();
@@ -185,8 +194,16 @@ void RocksRegionStore::RestoreFilterLocked(uint64_t epoch, uint64_t last_seq) {
     filter_.emplace(std::move(*f), epoch, last_seq);
     return;
   }
-  // Storage is failing; a new epoch makes every reader reload once it works.
-  (void)CompactFilterLocked(epoch + 1, last_seq);
+  // Storage is failing. Until a rebuild succeeds the filter in memory holds
+  // changes that were never stored: serve no snapshot or op from it.
+  if (!CompactFilterLocked(epoch + 1, last_seq, 0).ok()) filter_broken_ = true;
+}
+
+Status RocksRegionStore::RepairFilterLocked() {
+  if (!filter_broken_) return Status::OK();
+  Status s = CompactFilterLocked(filter_->epoch() + 1, filter_->last_seq(), 0);
+  if (!s.ok()) return Status::IOError("filter unavailable: " + s.message());
+  return Status::OK();
 }
 
 void RocksRegionStore::MaintainFilterLocked() {
@@ -195,20 +212,23 @@ void RocksRegionStore::MaintainFilterLocked() {
   if (filter_->NeedsCompaction(options_.max_filter_stages,
                                options_.sparse_factor,
                                options_.filter.initial_capacity)) {
-    (void)CompactFilterLocked(filter_->epoch() + 1, filter_->last_seq());
+    (void)CompactFilterLocked(filter_->epoch() + 1, filter_->last_seq(), 0);
   } else if (filter_->last_seq() - checkpoint_seq_ >=
              options_.checkpoint_interval) {
-    (void)WriteCheckpointLocked();
+    // Keep the ops after the previous checkpoint: a reader up to one
+    // interval behind catches up from them instead of a whole snapshot.
+    (void)WriteCheckpointLocked(checkpoint_seq_);
   }
 }
 
 Status RocksRegionStore::CompactFilter() {
   std::lock_guard lock(filter_mu_);
-  return CompactFilterLocked(filter_->epoch() + 1, filter_->last_seq());
+  return CompactFilterLocked(filter_->epoch() + 1, filter_->last_seq(), 0);
 }
 
 StatusOr<FilterSnapshot> RocksRegionStore::Snapshot() const {
   std::lock_guard lock(filter_mu_);
+  if (filter_broken_) return Status::Unavailable("filter is being repaired");
   return FilterSnapshot{filter_->epoch(), filter_->last_seq(),
                         filter_->filter().Serialize()};
 }
@@ -220,6 +240,7 @@ StatusOr<FilterOpsSince> RocksRegionStore::OpsSince(uint64_t epoch,
   const rocksdb::Snapshot* snapshot;
   {
     std::lock_guard lock(filter_mu_);
+    if (filter_broken_) return Status::Unavailable("filter is being repaired");
     out.epoch = filter_->epoch();
     out.last_seq = filter_->last_seq();
     first_retained = first_retained_seq_;

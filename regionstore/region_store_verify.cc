@@ -36,8 +36,11 @@ StatusOr<IndexReport> RocksRegionStore::VerifyIndex() const {
   for (rows->SeekToFirst(); rows->Valid(); rows->Next()) {
     const std::string_view key = rows->key().ToStringView();
     ++report.rows;
-    const uint64_t region_id =
-        key.size() > 8 ? DecodeBigEndian(key.data(), 8) : UINT64_MAX;
+    if (key.size() <= 8) {
+      Problem(&report, "row key without a region prefix");
+      continue;
+    }
+    const uint64_t region_id = DecodeBigEndian(key.data(), 8);
     auto r = regions_.find(region_id);
     if (r == regions_.end()) {
       Problem(&report, "row of unknown region " + std::to_string(region_id));

@@ -215,15 +215,32 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
 StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
                                                const ValueDeltas& deltas) {
   std::lock_guard lock(filter_mu_);
+  BLOOMROUTE_RETURN_IF_ERROR(RepairFilterLocked());
   const uint64_t epoch = filter_->epoch();
   const uint64_t seq_before = filter_->last_seq();
   WriteResult result;
+  batch->SetSavePoint();
   Status s = AddFilterChangesLocked(batch, deltas, &result.ops);
+  if (s.IsUnavailable()) {
+    // The batch brings more new values than the filter's remaining stages
+    // can take: rebuild it sized for them too, then apply the batch to it.
+    RestoreFilterLocked(epoch, seq_before);
+    result.ops.clear();
+    s = FromRocks(batch->RollbackToSavePoint());
+    uint64_t arriving = 0;
+    for (const auto& [key, d] : deltas) arriving += d.delta > 0;
+    if (s.ok() && !filter_broken_) {
+      s = CompactFilterLocked(filter_->epoch() + 1, seq_before, arriving);
+    }
+    if (s.ok()) s = AddFilterChangesLocked(batch, deltas, &result.ops);
+    if (s.IsUnavailable()) s = Status::IOError(s.message());
+  }
   if (s.ok()) s = FromRocks(db_->Write(write_options_, batch));
   if (!s.ok()) {
     // Nothing of the batch is stored; the in-memory filter may have moved.
-    if (filter_->last_seq() != seq_before)
-      RestoreFilterLocked(epoch, seq_before);
+    if (filter_->last_seq() != seq_before) {
+      RestoreFilterLocked(filter_->epoch(), seq_before);
+    }
     return s;
   }
   MaintainFilterLocked();
@@ -261,7 +278,11 @@ Status RocksRegionStore::AddFilterChangesLocked(rocksdb::WriteBatch* batch,
     const uint64_t count = rec.count + d.delta;
     const ElementHash h = HashElement(d.table_id, d.column_id, d.value);
     if (rec.count == 0) {  // 0 -> count > 0: the value arrives on the server
-      BLOOMROUTE_ASSIGN_OR_RETURN(FilterOp op, filter_->Insert(h));
+      auto inserted = filter_->Insert(h);
+      if (!inserted.ok()) {  // no stage left: the caller rebuilds and retries
+        return Status::Unavailable(inserted.status().message());
+      }
+      const FilterOp op = *inserted;
       rec.stage = op.stage;
       ops->push_back(op);
     } else if (count == 0) {  // the last row holding it left

@@ -140,7 +140,9 @@ struct IndexQuery {
 };
 
 struct IndexQueryResult {
-  std::vector<Row> rows;  // by region (in request order), then row key
+  // By region (in request order); within a region by row key when an
+  // equality drives the lookup, by (value, row key) for a range alone.
+  std::vector<Row> rows;
   // More rows matched than the limit, or than the server's result byte
   // budget allowed.
   bool truncated = false;

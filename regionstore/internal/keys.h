@@ -11,6 +11,7 @@
 //   oplog  seq(8)                                    filter ops in order
 //   meta   "region/" region_id(8)                    open region descriptors
 //          "filter"                                  the filter checkpoint
+//          "filter-mark"                             newest epoch and seq
 #ifndef BLOOMROUTE_REGIONSTORE_INTERNAL_KEYS_H_
 #define BLOOMROUTE_REGIONSTORE_INTERNAL_KEYS_H_
 
@@ -60,6 +61,7 @@ uint64_t ParseOpKey(std::string_view key);  // precondition: key.size() == 8
 
 inline constexpr std::string_view kRegionMetaPrefix = "region/";
 inline constexpr std::string_view kFilterCheckpointKey = "filter";
+inline constexpr std::string_view kFilterMarkKey = "filter-mark";
 std::string RegionMetaKey(uint64_t region_id);
 
 // The smallest key greater than every key with this prefix, or "" when there

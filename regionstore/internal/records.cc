@@ -10,6 +10,7 @@ constexpr uint8_t kRegionVersion = 1;
 constexpr uint8_t kOpVersion = 1;
 constexpr uint8_t kValueVersion = 1;
 constexpr uint8_t kCheckpointVersion = 1;
+constexpr uint8_t kMarkVersion = 1;
 
 Status ReadVersion(ByteReader* in, uint8_t expected, const char* what) {
   uint8_t v;
@@ -160,6 +161,22 @@ Status DecodeValueRecord(std::string_view bytes, ValueRecord* v) {
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&v->count, "value count"));
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&v->stage, "value stage"));
   return ExpectEnd(in, "value record");
+}
+
+std::string EncodeFilterMark(const FilterMark& m) {
+  std::string out;
+  PutFixed8(&out, kMarkVersion);
+  PutFixed64(&out, m.epoch);
+  PutFixed64(&out, m.seq);
+  return out;
+}
+
+Status DecodeFilterMark(std::string_view bytes, FilterMark* m) {
+  ByteReader in(bytes);
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&in, kMarkVersion, "filter mark"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&m->epoch, "mark epoch"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&m->seq, "mark seq"));
+  return ExpectEnd(in, "filter mark");
 }
 
 std::string EncodeCheckpoint(const Checkpoint& c) {

@@ -49,6 +49,17 @@ struct Checkpoint {
   uint64_t seq = 0;
   std::string filter;  // ScalableSplitCountingBloomFilter::Serialize()
 };
+// The newest epoch and sequence number the store has used, kept apart from
+// the checkpoint (and written in the same batch as every checkpoint) so that a
+// checkpoint that cannot be read never makes an epoch or a sequence number
+// come back.
+struct FilterMark {
+  uint64_t epoch = 0;
+  uint64_t seq = 0;
+};
+std::string EncodeFilterMark(const FilterMark& m);
+Status DecodeFilterMark(std::string_view bytes, FilterMark* m);
+
 std::string EncodeCheckpoint(const Checkpoint& c);
 StatusOr<Checkpoint> DecodeCheckpoint(std::string_view bytes);
 

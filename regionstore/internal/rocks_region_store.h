@@ -82,6 +82,8 @@ class RocksRegionStore final : public RegionStore {
 
   // --- filter (region_store_filter.cc)
   Status LoadFilter();
+  // The checkpoint with the later ops replayed.
+  StatusOr<FilterLog> RestoreFromCheckpoint(const std::string& bytes) const;
   // Every value record: (value key, record).
   Status ReadValueRecords(
       const rocksdb::Snapshot* snapshot,
@@ -90,12 +92,18 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<ScalableSplitCountingBloomFilter> RebuildAtRecordedStages(
       const SscbfConfig& config,
       const std::vector<std::pair<std::string, ValueRecord>>& records) const;
-  // Rebuilds right-sized under a new epoch, rewriting each record's stage,
-  // and persists it with a checkpoint. Caller holds filter_mu_.
-  Status CompactFilterLocked(uint64_t new_epoch, uint64_t last_seq);
-  Status WriteCheckpointLocked();
+  // Rebuilds right-sized (for the records plus `extra_values`) under a new
+  // epoch, rewriting each record's stage, and persists it with a checkpoint.
+  // Caller holds filter_mu_ (as for every *Locked method).
+  Status CompactFilterLocked(uint64_t new_epoch, uint64_t last_seq,
+                             uint64_t extra_values);
+  // Persists the filter and the mark; drops the ops up to `trim_through`.
+  Status WriteCheckpointLocked(uint64_t trim_through);
   // After a failed write: back to the state the records describe.
   void RestoreFilterLocked(uint64_t epoch, uint64_t last_seq);
+  // If a failed write left the filter broken, rebuild it; IOError if that
+  // fails too.
+  Status RepairFilterLocked();
   void MaintainFilterLocked();
 
   // --- reads (region_store_read.cc)
@@ -134,6 +142,9 @@ class RocksRegionStore final : public RegionStore {
   std::optional<FilterLog> filter_;
   uint64_t checkpoint_seq_ = 0;      // seq of the newest persisted checkpoint
   uint64_t first_retained_seq_ = 1;  // the oldest op still in the op log
+  // Set when a failed write left changes in the filter that storage could
+  // not undo; writes repair it first, snapshots and ops wait for that.
+  bool filter_broken_ = false;
 };
 
 }  // namespace bloomroute::regionstore_internal

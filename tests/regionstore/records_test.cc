@@ -30,6 +30,13 @@ TEST(RecordsTest, EveryRecordRoundTrips) {
   EXPECT_EQ(vb.count, 17u);
   EXPECT_EQ(vb.stage, 2u);
 
+  FilterMark mark;
+  ASSERT_TRUE(
+      DecodeFilterMark(EncodeFilterMark(FilterMark{4, 77}), &mark).ok());
+  EXPECT_EQ(mark.epoch, 4u);
+  EXPECT_EQ(mark.seq, 77u);
+  EXPECT_TRUE(DecodeFilterMark("\x01short", &mark).IsCorruption());
+
   auto c = DecodeCheckpoint(EncodeCheckpoint(Checkpoint{3, 99, "filter"}));
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->epoch, 3u);

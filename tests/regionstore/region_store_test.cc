@@ -1,6 +1,7 @@
 #include "regionstore/region_store.h"
 
 #include <gtest/gtest.h>
+#include <rocksdb/db.h>
 
 #include <algorithm>
 #include <atomic>
@@ -333,7 +334,7 @@ TEST_F(RegionStoreTest, RegionsAreValidatedPersistedAndReopened) {
   ASSERT_EQ(store_->ListRegions().size(), 1u);
   EXPECT_EQ(store_->ListRegions()[0], PlacesRegion(1, "", "m"));
   const auto after = store_->GetFilterStatus();
-  EXPECT_EQ(after.epoch, before.epoch);
+  EXPECT_EQ(after.epoch, before.epoch + 1);  // without sync: see below
   EXPECT_EQ(after.last_seq, before.last_seq);
   ASSERT_TRUE(store_->OpenRegion(PlacesRegion(2, "m", "")).ok());
   EXPECT_TRUE(GetRow(2, "oslo"));  // a closed region keeps its rows
@@ -359,14 +360,33 @@ TEST_F(RegionStoreTest, RestartRestoresTheFilterFromCheckpointAndOps) {
                     "F" + std::to_string(i % 7))});
   }
   const auto before = store_->Snapshot().value();
-  // Ops before the previous checkpoint are trimmed.
+  // Ops before the previous checkpoint are trimmed; later ones are kept.
   EXPECT_TRUE(store_->OpsSince(before.epoch, 0)->too_old);
+  // The previous checkpoint is at least 50 ops before the newest op.
+  const uint64_t kept_from = before.last_seq - 40;
+  ASSERT_FALSE(store_->OpsSince(before.epoch, kept_from)->too_old);
+
+  // With sync every acknowledged op survives: same epoch, same ops.
+  options_.sync = true;
   Reopen();
-  const auto after = store_->Snapshot().value();
+  auto after = store_->Snapshot().value();
   EXPECT_EQ(after.epoch, before.epoch);
   EXPECT_EQ(after.last_seq, before.last_seq);
   EXPECT_EQ(after.filter, before.filter);
+  EXPECT_FALSE(store_->OpsSince(before.epoch, kept_from)->too_old);
   ExpectConsistent();
+
+  // Without sync a power loss could drop acknowledged ops a reader has
+  // applied, so a start begins a new epoch: readers take a snapshot.
+  options_.sync = false;
+  Reopen();
+  after = store_->Snapshot().value();
+  EXPECT_EQ(after.epoch, before.epoch + 1);
+  EXPECT_EQ(after.last_seq, before.last_seq);
+  EXPECT_EQ(after.filter, before.filter);
+  EXPECT_TRUE(store_->OpsSince(before.epoch, before.last_seq)->too_old);
+  ExpectConsistent();
+
   // Sequence numbers continue after a restart.
   WriteResult w = Apply({PutPlace(1, "fresh", "NEW", "F0")});
   ASSERT_EQ(w.ops.size(), 1u);
@@ -483,6 +503,75 @@ TEST_F(RegionStoreTest, ConcurrentWritersKeepIndexCountsAndFilterExact) {
     const std::string country = "C" + std::to_string(c);
     EXPECT_EQ(Keys(Where({{"d:country", country}})), by_country[country]);
   }
+}
+
+// A batch with more new values than the filter's remaining stages can take
+// (each stage holds one element with n0 = 1, s = 1) is valid input: the
+// store rebuilds the filter sized for them and applies the batch.
+TEST_F(RegionStoreTest, ABatchThatOutgrowsTheStageLimitIsApplied) {
+  options_.filter.initial_capacity = 1;
+  options_.filter.growth_factor = 1.0;
+  options_.max_filter_stages = 8;
+  Reopen();
+  OpenTwoRegions();
+  Apply({PutPlace(1, "a", "C-first", "F")});
+  const auto before = store_->Snapshot().value();
+  std::vector<Mutation> batch;
+  for (int i = 0; i < 80; ++i) {
+    batch.push_back(
+        PutPlace(1, "b" + std::to_string(i), "C" + std::to_string(i), "F"));
+  }
+  auto r = store_->Apply(batch);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_GT(r->epoch, before.epoch);  // rebuilt: readers take a snapshot
+  EXPECT_TRUE(r->ops.empty());
+  EXPECT_EQ(store_->GetFilterStatus().stats.elements, 1u + 1u + 80u);
+  EXPECT_EQ(Keys(Where({{"d:country", "C42"}})),
+            (std::vector<std::string>{"b42"}));
+  ExpectConsistent();
+}
+
+// A checkpoint that does not decode (here: a newer format version) is
+// rebuilt from the value records, under an epoch and from a sequence number
+// the store never used, even after compactions emptied the op log. The test
+// edits the database directly: only corruption can produce this.
+TEST_F(RegionStoreTest, AnUnreadableCheckpointNeverReusesAnEpochOrASeq) {
+  OpenTwoRegions();
+  for (int i = 0; i < 20; ++i) {
+    Apply({PutPlace(1, "a" + std::to_string(i), "C" + std::to_string(i), "F")});
+  }
+  ASSERT_TRUE(store_->CompactFilter().ok());  // op log now empty
+  ASSERT_TRUE(store_->CompactFilter().ok());  // epoch 3
+  const FilterStatus before = store_->GetFilterStatus();
+  ASSERT_GE(before.epoch, 3u);
+  store_.reset();
+  {
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
+        {rocksdb::kDefaultColumnFamilyName, {}},
+        {"rows", {}},
+        {"index", {}},
+        {"values", {}},
+        {"oplog", {}},
+        {"meta", {}}};
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* db = nullptr;
+    ASSERT_TRUE(
+        rocksdb::DB::Open(rocksdb::DBOptions(), dir_.path(), cfs, &handles, &db)
+            .ok());
+    std::string bytes;
+    ASSERT_TRUE(
+        db->Get(rocksdb::ReadOptions(), handles[5], "filter", &bytes).ok());
+    bytes[0] = 2;  // e.g. a checkpoint written by a newer version
+    ASSERT_TRUE(
+        db->Put(rocksdb::WriteOptions(), handles[5], "filter", bytes).ok());
+    for (auto* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+    delete db;
+  }
+  Reopen();
+  const FilterStatus after = store_->GetFilterStatus();
+  EXPECT_GT(after.epoch, before.epoch) << "epoch reused";
+  EXPECT_GE(after.last_seq, before.last_seq) << "sequence numbers repeat";
+  ExpectConsistent();
 }
 
 }  // namespace
