@@ -245,6 +245,7 @@ StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
   }
   MaintainFilterLocked();
   result.epoch = filter_->epoch();
+  result.last_seq = filter_->last_seq();
   if (result.epoch != epoch) result.ops.clear();  // rebuilt: take a snapshot
   return result;
 }

@@ -167,6 +167,12 @@ struct FilterOp {
 struct WriteResult {
   uint64_t epoch = 0;
   std::vector<FilterOp> ops;
+  // The newest op of the filter when this write committed: at least the seq
+  // of its own ops, and also covering ops of concurrent writes. A write that
+  // changed no count to or from zero has no ops, yet its row may rely on an
+  // insert another write made; a reader whose replica is below last_seq does
+  // not hold that insert yet and must not rule this server out.
+  uint64_t last_seq = 0;
 };
 
 struct FilterSnapshot {

@@ -145,6 +145,9 @@ struct TFilterOp {
 struct TWriteResult {
   1: i64 epoch
   2: list<TFilterOp> ops
+  // The filter's newest op when the write committed (covers concurrent
+  // writes' ops): a replica below it may lack an insert this row relies on.
+  3: i64 lastSeq
 }
 
 struct TFilterSnapshot {

@@ -480,6 +480,9 @@ Status ToThrift(const WriteResult& in, rpc::TWriteResult* out) {
   int64_t epoch = 0;
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.epoch, "epoch", &epoch));
   out->__set_epoch(epoch);
+  int64_t last_seq = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.last_seq, "lastSeq", &last_seq));
+  out->__set_lastSeq(last_seq);
   out->__isset.ops = true;
   return OpsToThrift(in.ops, &out->ops);
 }
@@ -589,6 +592,8 @@ Status FromThrift(const std::vector<rpc::TRegionDescriptor>& in,
 Status FromThrift(const rpc::TWriteResult& in, WriteResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.epoch, kBadResult, "result.epoch", &out->epoch));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.lastSeq, kBadResult, "result.lastSeq", &out->last_seq));
   return OpsFromThrift(in.ops, "result.ops", &out->ops);
 }
 

@@ -211,8 +211,12 @@ TEST_F(RegionStoreTest, ValueCountsDriveFilterOpsAndRemovalsHitTheStage) {
   EXPECT_TRUE(std::any_of(w.ops.begin(), w.ops.end(), [&](const FilterOp& op) {
     return op.hash == no && op.kind == FilterOp::Kind::kInsert;
   }));
-  // The same values again, in another region of the same server: no ops.
-  EXPECT_TRUE(Apply({PutPlace(2, "oslo", "NO", "A")}).ops.empty());
+  EXPECT_EQ(w.last_seq, w.ops[1].seq);
+  // The same values again, in another region of the same server: no ops,
+  // but the write says which ops it relies on.
+  const WriteResult again = Apply({PutPlace(2, "oslo", "NO", "A")});
+  EXPECT_TRUE(again.ops.empty());
+  EXPECT_EQ(again.last_seq, w.ops[1].seq);
   EXPECT_TRUE(Apply({Mutation::Delete(1, "bergen")}).ops.empty());
   w = Apply({Mutation::Delete(2, "oslo")});
   ASSERT_EQ(w.ops.size(), 2u);

@@ -147,6 +147,7 @@ TEST_F(RegionTypesConversionTest, ReadRequestsRoundTrip) {
 TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
   WriteResult written;
   written.epoch = 3;
+  written.last_seq = 9;
   // A hash with the top bits set travels as negative i64s, bit for bit.
   written.ops = {{5, FilterOp::Kind::kInsert, {~uint64_t{0}, 1ull << 63}, 2},
                  {6, FilterOp::Kind::kRemove, {12345, 0}, 0}};
@@ -156,6 +157,7 @@ TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
   WriteResult written_back;
   ASSERT_TRUE(FromThrift(ThroughWire(wire_written), &written_back).ok());
   EXPECT_EQ(written_back.epoch, 3u);
+  EXPECT_EQ(written_back.last_seq, 9u);
   EXPECT_EQ(written_back.ops, written.ops);
 
   const Row row{"k", {{"f:a", "1"}, {"f:b", "2"}}};
