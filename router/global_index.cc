@@ -1,0 +1,284 @@
+#include "router/global_index.h"
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace bloomroute::router {
+
+struct GlobalIndex::Replica {
+  mutable std::shared_mutex mu;
+  // Guarded by mu.
+  std::optional<ScalableSplitCountingBloomFilter> filter;
+  uint64_t epoch = 0;
+  uint64_t seq = 0;
+  // The filter no longer matches the server's at `seq` (a replay failed), so
+  // only a snapshot can repair it.
+  bool diverged = false;
+  // MarkStale was called: writes may have gone unreported until a catch-up
+  // sees the server's own last seq.
+  bool stale = false;
+  uint64_t reported_epoch = 0;
+  uint64_t reported_seq = 0;
+
+  // Serializes CatchUp calls on this replica; never taken while holding mu.
+  std::mutex catch_up_mu;
+
+  bool ReachedReported() const {
+    return std::tie(epoch, seq) >= std::tie(reported_epoch, reported_seq);
+  }
+  bool Current() const {
+    return filter.has_value() && !diverged && !stale && ReachedReported();
+  }
+  // Ops of `op_epoch` may be applied to the filter in sequence order.
+  bool CanApply(uint64_t op_epoch) const {
+    return filter.has_value() && !diverged && op_epoch == epoch;
+  }
+};
+
+namespace {
+
+using Replica = GlobalIndex::Replica;
+
+// Records the newest (epoch, seq) a write reported; CatchUp must reach it.
+void NoteReported(Replica& r, const WriteResult& result) {
+  const uint64_t seq =
+      std::max(result.last_seq, result.ops.empty() ? 0 : result.ops.back().seq);
+  if (std::tie(result.epoch, seq) >
+      std::tie(r.reported_epoch, r.reported_seq)) {
+    r.reported_epoch = result.epoch;
+    r.reported_seq = seq;
+  }
+}
+
+// Applies the op that follows r.seq. An insert must land in the stage the
+// server's did, or the replica's stages no longer line up with the server's:
+// later removes would hit the wrong stage. Returns false (and marks the
+// replica diverged) when the op does not replay identically.
+bool ReplayNextOp(Replica& r, const FilterOp& op) {
+  bool same = false;
+  if (op.kind == FilterOp::Kind::kInsert) {
+    StatusOr<uint32_t> stage = r.filter->Insert(op.hash);
+    same = stage.ok() && *stage == op.stage;
+  } else if (op.kind == FilterOp::Kind::kRemove) {
+    same = r.filter->Remove(op.hash, op.stage).ok();
+  }
+  if (!same) {
+    r.diverged = true;
+    return false;
+  }
+  r.seq = op.seq;
+  return true;
+}
+
+// Applies the ops after r.seq, in order; ops at or below it are skipped.
+// Returns false at a gap or a failed replay, having applied the ops before it.
+bool ApplyInOrder(Replica& r, const std::vector<FilterOp>& ops) {
+  for (const FilterOp& op : ops) {
+    if (op.seq <= r.seq) continue;
+    if (op.seq != r.seq + 1 || !ReplayNextOp(r, op)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+GlobalIndex::GlobalIndex() = default;
+GlobalIndex::~GlobalIndex() = default;
+
+void GlobalIndex::AddServer(ServerId server) {
+  std::unique_lock<std::shared_mutex> lock(servers_mu_);
+  if (replicas_.count(server) == 0) {
+    replicas_.emplace(server, std::make_shared<Replica>());
+  }
+}
+
+void GlobalIndex::RemoveServer(ServerId server) {
+  std::unique_lock<std::shared_mutex> lock(servers_mu_);
+  replicas_.erase(server);
+}
+
+std::shared_ptr<GlobalIndex::Replica> GlobalIndex::Find(ServerId server) const {
+  std::shared_lock<std::shared_mutex> lock(servers_mu_);
+  auto it = replicas_.find(server);
+  return it == replicas_.end() ? nullptr : it->second;
+}
+
+Status GlobalIndex::MarkStale(ServerId server) {
+  std::shared_ptr<Replica> r = Find(server);
+  if (r == nullptr) return Status::NotFound("unknown server");
+  std::unique_lock<std::shared_mutex> lock(r->mu);
+  r->stale = true;
+  return Status::OK();
+}
+
+StatusOr<bool> GlobalIndex::ApplyWriteResult(ServerId server,
+                                             const WriteResult& result) {
+  std::shared_ptr<Replica> r = Find(server);
+  if (r == nullptr) return Status::NotFound("unknown server");
+  std::unique_lock<std::shared_mutex> lock(r->mu);
+  NoteReported(*r, result);
+  // Ops past a gap, or of another epoch, are dropped: the replica is behind
+  // what was reported now, so it is not current until CatchUp fetches them.
+  if (r->CanApply(result.epoch)) ApplyInOrder(*r, result.ops);
+  return r->Current();
+}
+
+namespace {
+
+// What one catch-up round did.
+enum class Round { kDone, kProgress, kNoProgress };
+
+// Installs an ops-since reply fetched for (epoch, from_seq). Ops a write
+// applied meanwhile are skipped; the replica is current once the server has
+// no more ops and every op a write reported is in.
+Round InstallOps(Replica& r, uint64_t epoch, uint64_t from_seq,
+                 const FilterOpsSince& reply) {
+  std::unique_lock<std::shared_mutex> lock(r.mu);
+  if (!r.CanApply(epoch) || !ApplyInOrder(r, reply.ops)) {
+    return Round::kNoProgress;
+  }
+  // Holding the server's newest op covers every write it acknowledged before
+  // this reply, reported or not: a MarkStale is resolved.
+  if (reply.last_seq <= r.seq) r.stale = false;
+  if (r.Current()) return Round::kDone;
+  return r.seq > from_seq ? Round::kProgress : Round::kNoProgress;
+}
+
+// Loads a snapshot. Ops that writes delivered while it was fetched were
+// dropped (not current: another epoch or past a gap); the ones newer than the
+// snapshot keep the replica behind what was reported, so the next round
+// fetches them, and the older ones are already in it.
+Status InstallSnapshot(Replica& r, FilterSnapshot snapshot) {
+  StatusOr<ScalableSplitCountingBloomFilter> f =
+      ScalableSplitCountingBloomFilter::Deserialize(snapshot.filter);
+  if (!f.ok()) {
+    return Status::Corruption("filter snapshot: " + f.status().message());
+  }
+  std::unique_lock<std::shared_mutex> lock(r.mu);
+  r.filter.emplace(std::move(*f));
+  r.epoch = snapshot.epoch;
+  r.seq = snapshot.last_seq;
+  r.diverged = false;
+  return Status::OK();
+}
+
+}  // namespace
+
+Status GlobalIndex::CatchUp(ServerId server, RegionClient& client) {
+  std::shared_ptr<Replica> r = Find(server);
+  if (r == nullptr) return Status::NotFound("unknown server");
+  std::lock_guard<std::mutex> serialize(r->catch_up_mu);
+  // A round without progress forces a snapshot; a second one after a
+  // snapshot means the server cannot supply the ops its writes reported.
+  bool force_snapshot = false;
+  bool stuck_after_snapshot = false;
+  while (true) {
+    uint64_t epoch = 0;
+    uint64_t seq = 0;
+    bool have_filter = false;
+    {
+      std::shared_lock<std::shared_mutex> lock(r->mu);
+      if (r->Current()) return Status::OK();
+      have_filter = r->filter.has_value() && !r->diverged;
+      epoch = r->epoch;
+      seq = r->seq;
+    }
+    if (have_filter && !force_snapshot) {
+      StatusOr<FilterOpsSince> ops = client.OpsSince(epoch, seq);
+      if (!ops.ok()) return ops.status();
+      if (!ops->too_old && ops->epoch == epoch) {
+        Round round = InstallOps(*r, epoch, seq, *ops);
+        if (round == Round::kDone) return Status::OK();
+        if (round == Round::kNoProgress) {
+          if (stuck_after_snapshot) {
+            return Status::Corruption(
+                "server does not have the filter ops its writes reported");
+          }
+          force_snapshot = true;
+        }
+        continue;
+      }
+    }
+    StatusOr<FilterSnapshot> snapshot = client.Snapshot();
+    if (!snapshot.ok()) return snapshot.status();
+    BLOOMROUTE_RETURN_IF_ERROR(InstallSnapshot(*r, std::move(*snapshot)));
+    stuck_after_snapshot = force_snapshot;
+    force_snapshot = false;
+  }
+}
+
+CandidateServers GlobalIndex::Candidates(
+    const std::vector<ElementHash>& elements) const {
+  std::vector<std::pair<ServerId, std::shared_ptr<Replica>>> replicas;
+  {
+    std::shared_lock<std::shared_mutex> lock(servers_mu_);
+    replicas.assign(replicas_.begin(), replicas_.end());
+  }
+  CandidateServers out;
+  for (const auto& [server, r] : replicas) {
+    std::shared_lock<std::shared_mutex> lock(r->mu);
+    if (!r->Current()) {
+      out.servers.push_back(server);
+      out.not_current.push_back(server);
+      continue;
+    }
+    bool all = true;
+    for (const ElementHash& h : elements) {
+      if (!r->filter->Contains(h)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) out.servers.push_back(server);
+  }
+  return out;
+}
+
+std::vector<ServerId> GlobalIndex::Servers() const {
+  std::shared_lock<std::shared_mutex> lock(servers_mu_);
+  std::vector<ServerId> out;
+  for (const auto& entry : replicas_) out.push_back(entry.first);
+  return out;
+}
+
+std::vector<ReplicaStats> GlobalIndex::Stats() const {
+  std::vector<std::pair<ServerId, std::shared_ptr<Replica>>> replicas;
+  {
+    std::shared_lock<std::shared_mutex> lock(servers_mu_);
+    replicas.assign(replicas_.begin(), replicas_.end());
+  }
+  std::vector<ReplicaStats> out;
+  for (const auto& [server, r] : replicas) {
+    std::shared_lock<std::shared_mutex> lock(r->mu);
+    ReplicaStats s;
+    s.server = server;
+    s.loaded = r->filter.has_value();
+    s.current = r->Current();
+    s.epoch = r->epoch;
+    s.seq = r->seq;
+    s.reported_epoch = r->reported_epoch;
+    s.reported_seq = r->reported_seq;
+    if (r->filter.has_value()) s.filter = r->filter->Stats();
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool GlobalIndex::IsCurrent(ServerId server) const {
+  std::shared_ptr<Replica> r = Find(server);
+  if (r == nullptr) return false;
+  std::shared_lock<std::shared_mutex> lock(r->mu);
+  return r->Current();
+}
+
+const ScalableSplitCountingBloomFilter* GlobalIndex::LockedFilter(
+    const Replica& r, std::shared_lock<std::shared_mutex>* lock) const {
+  *lock = std::shared_lock<std::shared_mutex>(r.mu);
+  return r.filter.has_value() ? &*r.filter : nullptr;
+}
+
+}  // namespace bloomroute::router

@@ -1,0 +1,96 @@
+// RegionClient: how the router reaches one region server.
+//
+// The router never talks to a region server any other way: thrift/ provides
+// the RPC implementation, tests an in-process fake. Each method mirrors one
+// RegionService call and has the region server's semantics
+// (regionstore/region_store.h documents them in full); the router-side value
+// types are in router/types.h.
+//
+// Errors. Every method returns Status or StatusOr:
+//   Unavailable      the server did not answer (connect failure, timeout, the
+//                    connection dropped). The call may or may not have taken
+//                    effect; it is the only code worth retrying.
+//   InvalidArgument  the server rejected the request (nothing was written).
+//   NotFound         the region or table is unknown to the server.
+//   IOError, Corruption  the server failed internally.
+//
+// Thread-safety: an implementation must allow every method to be called
+// concurrently from several threads (the router fans lookups out in parallel
+// and applies writes from many client connections).
+//
+// Usage:
+//   StatusOr<std::unique_ptr<RegionClient>> c = factory->Connect(server, addr);
+//   if (!c.ok()) return c.status();
+//   StatusOr<WriteResult> w = (*c)->Apply(batch);
+//   if (w.ok()) global_index.ApplyWriteResult(server, *w);
+#ifndef BLOOMROUTE_ROUTER_REGION_CLIENT_H_
+#define BLOOMROUTE_ROUTER_REGION_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "common/statusor.h"
+#include "router/types.h"
+
+namespace bloomroute::router {
+
+// A region server as the router names it: a small dense integer assigned by
+// the catalog, never reused for another server. Its network address is kept
+// beside it in the catalog.
+using ServerId = uint32_t;
+
+class RegionClient {
+ public:
+  virtual ~RegionClient() = default;
+
+  // Applies the mutations as one atomic batch, in order; returns the filter
+  // ops the batch produced. InvalidArgument (naming the mutation) rejects the
+  // whole batch.
+  virtual StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) = 0;
+  // The rows in request order; nullopt for a missing row.
+  virtual StatusOr<std::vector<std::optional<Row>>> Get(
+      const std::vector<GetRequest>& requests) = 0;
+  virtual StatusOr<ScanResult> Scan(const ScanRequest& request) = 0;
+  // Exact answer from the server's local inverted index.
+  virtual StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) = 0;
+
+  // The server's whole filter with its epoch and last sequence number.
+  virtual StatusOr<FilterSnapshot> Snapshot() = 0;
+  // The ops after `seq` in `epoch`, in order, up to the server's cap; or
+  // too_old when they were trimmed or `epoch` is not the current one.
+  virtual StatusOr<FilterOpsSince> OpsSince(uint64_t epoch, uint64_t seq) = 0;
+  virtual StatusOr<FilterStatus> GetFilterStatus() = 0;
+
+  // Region management; idempotent for an identical descriptor (open) or an
+  // already closed region (close). DropRegion deletes the region's rows.
+  [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region) = 0;
+  [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
+  [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
+  virtual StatusOr<std::vector<RegionDescriptor>> ListRegions() = 0;
+
+ protected:
+  RegionClient() = default;
+};
+
+// Makes the client for one server; the router holds one per server.
+// Thread-safety: Connect may be called concurrently.
+class RegionClientFactory {
+ public:
+  virtual ~RegionClientFactory() = default;
+  // A client for the server at `address` ("host:port" for the RPC client).
+  // Connecting may be lazy: an unreachable server may give Unavailable here
+  // or on the first call. InvalidArgument for a malformed address.
+  virtual StatusOr<std::unique_ptr<RegionClient>> Connect(
+      ServerId server, const std::string& address) = 0;
+
+ protected:
+  RegionClientFactory() = default;
+};
+
+}  // namespace bloomroute::router
+
+#endif  // BLOOMROUTE_ROUTER_REGION_CLIENT_H_

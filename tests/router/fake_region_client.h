@@ -1,0 +1,213 @@
+// FakeRegionClient: an in-process region server's filter behind the
+// RegionClient interface, for router tests.
+//
+// It owns a real ScalableSplitCountingBloomFilter, the distinct values with
+// their row counts and stages, an op log and an epoch, and behaves as
+// regionstore's filter does: a value's element is inserted when its count goes
+// 0 -> 1 (recording the stage) and removed from that stage at 1 -> 0, each op
+// taking the next sequence number; Compact() rebuilds the filter right-sized
+// under the next epoch (sequence numbers go on); TrimThrough() drops old ops.
+// Only the filter calls are served: the data calls answer InvalidArgument.
+// Thread-safe.
+#ifndef BLOOMROUTE_TESTS_ROUTER_FAKE_REGION_CLIENT_H_
+#define BLOOMROUTE_TESTS_ROUTER_FAKE_REGION_CLIENT_H_
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "router/region_client.h"
+
+namespace bloomroute::router {
+
+class FakeRegionClient : public RegionClient {
+ public:
+  static SscbfConfig SmallConfig() {
+    SscbfConfig c;
+    c.initial_capacity = 32;  // small, so stages open and close often
+    return c;
+  }
+
+  explicit FakeRegionClient(const SscbfConfig& config = SmallConfig())
+      : config_(config),
+        filter_(std::move(ScalableSplitCountingBloomFilter::Create(config))
+                    .value()) {}
+
+  // A row holding the value arrives: count + 1.
+  WriteResult AddRow(const ElementHash& h) {
+    std::lock_guard<std::mutex> lock(mu_);
+    WriteResult out{epoch_, {}, 0};
+    Value& v = values_[Key(h)];
+    if (v.count++ == 0) {
+      v.hash = h;
+      v.stage = filter_.Insert(h).value();
+      out.ops.push_back(Log(FilterOp::Kind::kInsert, h, v.stage));
+    }
+    out.last_seq = last_seq_;
+    return out;
+  }
+
+  // A row holding the value leaves: count - 1. Precondition: Rows(h) > 0.
+  WriteResult RemoveRow(const ElementHash& h) {
+    std::lock_guard<std::mutex> lock(mu_);
+    WriteResult out{epoch_, {}, 0};
+    auto it = values_.find(Key(h));
+    if (--it->second.count == 0) {
+      const uint32_t stage = it->second.stage;
+      if (!filter_.Remove(h, stage).ok()) std::abort();
+      out.ops.push_back(Log(FilterOp::Kind::kRemove, h, stage));
+      values_.erase(it);
+    }
+    out.last_seq = last_seq_;
+    return out;
+  }
+
+  uint64_t Rows(const ElementHash& h) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = values_.find(Key(h));
+    return it == values_.end() ? 0 : it->second.count;
+  }
+
+  // Rebuilds the filter from the value records under the next epoch; returns
+  // what a write after it would report (no ops, the new epoch).
+  WriteResult Compact() {
+    std::lock_guard<std::mutex> lock(mu_);
+    filter_ = std::move(ScalableSplitCountingBloomFilter::CreateSized(
+                            config_, values_.size()))
+                  .value();
+    for (auto& [key, v] : values_) v.stage = filter_.Insert(v.hash).value();
+    ++epoch_;
+    log_.clear();
+    first_kept_ = last_seq_ + 1;
+    return WriteResult{epoch_, {}, last_seq_};
+  }
+
+  // Forgets the ops up to and including `seq`.
+  void TrimThrough(uint64_t seq) {
+    std::lock_guard<std::mutex> lock(mu_);
+    while (!log_.empty() && log_.front().seq <= seq) log_.erase(log_.begin());
+    first_kept_ = std::max(first_kept_, seq + 1);
+  }
+
+  void set_available(bool available) {
+    std::lock_guard<std::mutex> lock(mu_);
+    available_ = available;
+  }
+  void set_max_ops_per_call(size_t n) {
+    std::lock_guard<std::mutex> lock(mu_);
+    max_ops_per_call_ = n;
+  }
+  // Runs after Snapshot() has copied the filter, before it returns: lets a
+  // test make writes land while a catch-up loads the snapshot.
+  void set_after_snapshot(std::function<void()> hook) {
+    std::lock_guard<std::mutex> lock(mu_);
+    after_snapshot_ = std::move(hook);
+  }
+
+  bool FilterEquivalentTo(const ScalableSplitCountingBloomFilter& f) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return filter_.EquivalentTo(f);
+  }
+  int snapshots_taken() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return snapshots_taken_;
+  }
+
+  StatusOr<FilterSnapshot> Snapshot() override {
+    FilterSnapshot out;
+    std::function<void()> hook;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!available_) return Status::Unavailable("fake server down");
+      ++snapshots_taken_;
+      out = FilterSnapshot{epoch_, last_seq_, filter_.Serialize()};
+      hook = after_snapshot_;
+    }
+    if (hook) hook();
+    return out;
+  }
+
+  StatusOr<FilterOpsSince> OpsSince(uint64_t epoch, uint64_t seq) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!available_) return Status::Unavailable("fake server down");
+    FilterOpsSince out;
+    out.epoch = epoch_;
+    out.last_seq = last_seq_;
+    if (epoch != epoch_ || seq + 1 < first_kept_ || seq > last_seq_) {
+      out.too_old = true;
+      return out;
+    }
+    for (const FilterOp& op : log_) {
+      if (op.seq <= seq) continue;
+      if (out.ops.size() == max_ops_per_call_) break;
+      out.ops.push_back(op);
+    }
+    return out;
+  }
+
+  StatusOr<FilterStatus> GetFilterStatus() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!available_) return Status::Unavailable("fake server down");
+    return FilterStatus{epoch_, last_seq_, filter_.Stats()};
+  }
+
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>&) override {
+    return NotServed();
+  }
+  StatusOr<std::vector<std::optional<Row>>> Get(
+      const std::vector<GetRequest>&) override {
+    return NotServed();
+  }
+  StatusOr<ScanResult> Scan(const ScanRequest&) override { return NotServed(); }
+  StatusOr<IndexQueryResult> Lookup(const IndexQuery&) override {
+    return NotServed();
+  }
+  Status OpenRegion(const RegionDescriptor&) override { return NotServed(); }
+  Status CloseRegion(uint64_t) override { return NotServed(); }
+  Status DropRegion(uint64_t) override { return NotServed(); }
+  StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
+    return NotServed();
+  }
+
+ private:
+  struct Value {
+    ElementHash hash;
+    uint64_t count = 0;
+    uint32_t stage = 0;
+  };
+  static std::pair<uint64_t, uint64_t> Key(const ElementHash& h) {
+    return {h.low, h.high};
+  }
+  static Status NotServed() {
+    return Status::InvalidArgument("the fake serves filter calls only");
+  }
+  // Requires mu_.
+  FilterOp Log(FilterOp::Kind kind, const ElementHash& h, uint32_t stage) {
+    FilterOp op{++last_seq_, kind, h, stage};
+    log_.push_back(op);
+    return op;
+  }
+
+  const SscbfConfig config_;
+  mutable std::mutex mu_;
+  // Guarded by mu_.
+  ScalableSplitCountingBloomFilter filter_;
+  std::map<std::pair<uint64_t, uint64_t>, Value> values_;
+  std::vector<FilterOp> log_;  // the kept ops of this epoch, in order
+  uint64_t epoch_ = 1;
+  uint64_t last_seq_ = 0;
+  uint64_t first_kept_ = 1;
+  bool available_ = true;
+  size_t max_ops_per_call_ = 1000;
+  int snapshots_taken_ = 0;
+  std::function<void()> after_snapshot_;
+};
+
+}  // namespace bloomroute::router
+
+#endif  // BLOOMROUTE_TESTS_ROUTER_FAKE_REGION_CLIENT_H_

@@ -1,0 +1,381 @@
+#include "router/global_index.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/router/fake_region_client.h"
+
+namespace bloomroute::router {
+namespace {
+
+ElementHash Value(int i) { return HashElement(1, 1, std::to_string(i)); }
+
+bool Has(const std::vector<ServerId>& v, ServerId s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+bool Equivalent(const GlobalIndex& index, ServerId s,
+                const FakeRegionClient& server) {
+  bool same = false;
+  Status st = index.WithFilter(
+      s, [&](const auto& f) { same = server.FilterEquivalentTo(f); });
+  return st.ok() && same;
+}
+
+class GlobalIndexTest : public ::testing::Test {
+ protected:
+  void SetUp() override { index_.AddServer(0); }
+
+  bool Equivalent(ServerId s, const FakeRegionClient& server) {
+    return router::Equivalent(index_, s, server);
+  }
+  bool Apply(const WriteResult& w) {
+    return index_.ApplyWriteResult(0, w).value();
+  }
+
+  GlobalIndex index_;
+  FakeRegionClient server_;
+};
+
+TEST_F(GlobalIndexTest, MissingReplicaIsAlwaysACandidate) {
+  index_.AddServer(3);
+  CandidateServers c = index_.Candidates({Value(1)});
+  EXPECT_EQ(c.servers, (std::vector<ServerId>{0, 3}));
+  EXPECT_EQ(c.not_current, (std::vector<ServerId>{0, 3}));
+  EXPECT_FALSE(Apply(server_.AddRow(Value(1))));  // nothing loaded yet
+}
+
+TEST_F(GlobalIndexTest, SnapshotCatchUpEqualsServerAndRoutes) {
+  for (int i = 0; i < 500; ++i) (void)server_.AddRow(Value(i));
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_TRUE(index_.IsCurrent(0));
+  EXPECT_TRUE(Equivalent(0, server_));
+  for (int i = 0; i < 500; ++i) {
+    EXPECT_EQ(index_.Candidates({Value(i)}).servers.size(), 1u) << i;
+  }
+  // Absent values: the filter's bound is P = 1 %, so 1000 absent values give
+  // about 10 false positives; 60 would be a > 10-sigma excess.
+  int false_positives = 0;
+  for (int i = 1000; i < 2000; ++i) {
+    CandidateServers c = index_.Candidates({Value(i)});
+    EXPECT_TRUE(c.not_current.empty());
+    false_positives += static_cast<int>(c.servers.size());
+  }
+  EXPECT_LT(false_positives, 60);
+}
+
+TEST_F(GlobalIndexTest, ConjunctionNeedsEveryElement) {
+  (void)server_.AddRow(Value(1));
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_EQ(index_.Candidates({Value(1)}).servers.size(), 1u);
+  int routed = 0;
+  for (int i = 1000; i < 1100; ++i) {
+    routed += index_.Candidates({Value(1), Value(i)}).servers.size();
+  }
+  EXPECT_LT(routed, 10);
+  EXPECT_EQ(index_.Candidates({}).servers, std::vector<ServerId>{0});
+}
+
+TEST_F(GlobalIndexTest, WritesInOrderKeepTheReplicaCurrent) {
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  for (int i = 0; i < 300; ++i) {
+    EXPECT_TRUE(Apply(server_.AddRow(Value(i))));
+    WriteResult dup = server_.AddRow(Value(i));  // second row: no op
+    EXPECT_TRUE(dup.ops.empty());
+    EXPECT_TRUE(Apply(dup));
+  }
+  for (int i = 0; i < 300; i += 2) {
+    (void)Apply(server_.RemoveRow(Value(i)));
+    EXPECT_TRUE(Apply(server_.RemoveRow(Value(i))));
+  }
+  EXPECT_TRUE(index_.IsCurrent(0));
+  EXPECT_TRUE(Equivalent(0, server_));
+}
+
+TEST_F(GlobalIndexTest, DuplicateDeliveryIsIgnored) {
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  WriteResult w = server_.AddRow(Value(7));
+  EXPECT_TRUE(Apply(w));
+  EXPECT_TRUE(Apply(w));
+  EXPECT_TRUE(Equivalent(0, server_));
+}
+
+TEST_F(GlobalIndexTest, GapMakesStaleAndOpsSinceRepairsWithoutSnapshot) {
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  WriteResult lost = server_.AddRow(Value(1));
+  EXPECT_FALSE(Apply(server_.AddRow(Value(2))));  // op 2 after op 0
+  CandidateServers c = index_.Candidates({Value(2)});
+  EXPECT_EQ(c.not_current, std::vector<ServerId>{0});
+  EXPECT_EQ(c.servers, std::vector<ServerId>{0});
+  EXPECT_FALSE(Apply(lost));  // late, in order: op 2 is still missing
+  const int snapshots = server_.snapshots_taken();
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_EQ(server_.snapshots_taken(), snapshots);
+  EXPECT_TRUE(index_.IsCurrent(0));
+  EXPECT_TRUE(Equivalent(0, server_));
+}
+
+// A write that adds no op (the value's second row) may be acknowledged before
+// the write that inserted the value reaches the router; its last_seq keeps
+// the server a candidate.
+TEST_F(GlobalIndexTest, OpLessWriteAheadOfItsInsertKeepsServerCandidate) {
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  WriteResult insert = server_.AddRow(Value(5));
+  EXPECT_FALSE(Apply(server_.AddRow(Value(5))));
+  EXPECT_EQ(index_.Candidates({Value(5)}).servers, std::vector<ServerId>{0});
+  EXPECT_TRUE(Apply(insert));  // the missing op, in order: current again
+  EXPECT_TRUE(index_.Candidates({Value(5)}).not_current.empty());
+  EXPECT_EQ(index_.Candidates({Value(5)}).servers, std::vector<ServerId>{0});
+}
+
+TEST_F(GlobalIndexTest, EpochChangeForcesSnapshot) {
+  for (int i = 0; i < 100; ++i) (void)server_.AddRow(Value(i));
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  for (int i = 0; i < 90; ++i) (void)Apply(server_.RemoveRow(Value(i)));
+  EXPECT_FALSE(Apply(server_.Compact()));
+  EXPECT_FALSE(Apply(server_.AddRow(Value(500))));
+  const int snapshots = server_.snapshots_taken();
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_EQ(server_.snapshots_taken(), snapshots + 1);
+  EXPECT_TRUE(Equivalent(0, server_));
+  EXPECT_TRUE(Apply(server_.AddRow(Value(501))));
+  EXPECT_EQ(index_.Stats()[0].epoch, 2u);
+}
+
+TEST_F(GlobalIndexTest, TrimmedLogForcesSnapshot) {
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  for (int i = 0; i < 50; ++i) (void)server_.AddRow(Value(i));
+  server_.TrimThrough(10);
+  EXPECT_FALSE(Apply(server_.AddRow(Value(99))));
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_EQ(server_.snapshots_taken(), 2);
+  EXPECT_TRUE(Equivalent(0, server_));
+}
+
+TEST_F(GlobalIndexTest, CatchUpLoopsWhileMoreOpsRemain) {
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  server_.set_max_ops_per_call(7);
+  for (int i = 0; i < 200; ++i) (void)server_.AddRow(Value(i));
+  EXPECT_FALSE(Apply(server_.AddRow(Value(1000))));
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_EQ(server_.snapshots_taken(), 1);
+  EXPECT_EQ(index_.Stats()[0].seq, 201u);
+  EXPECT_TRUE(Equivalent(0, server_));
+}
+
+TEST_F(GlobalIndexTest, ReplayInAnotherStageDivergesAndSnapshotRepairs) {
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  WriteResult w = server_.AddRow(Value(1));
+  w.ops[0].stage = 3;  // the replica's insert lands in stage 0
+  EXPECT_FALSE(Apply(w));
+  EXPECT_FALSE(index_.IsCurrent(0));
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_EQ(server_.snapshots_taken(), 2);
+  EXPECT_TRUE(Equivalent(0, server_));
+}
+
+TEST_F(GlobalIndexTest, UnavailableServerStaysACandidate) {
+  server_.set_available(false);
+  Status s = index_.CatchUp(0, server_);
+  EXPECT_EQ(s.code(), Status::Code::kUnavailable);
+  EXPECT_EQ(index_.Candidates({Value(1)}).not_current,
+            std::vector<ServerId>{0});
+  server_.set_available(true);
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_.MarkStale(0).ok());
+  EXPECT_FALSE(index_.IsCurrent(0));
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_TRUE(index_.IsCurrent(0));
+  EXPECT_EQ(index_.MarkStale(9).code(), Status::Code::kNotFound);
+  EXPECT_EQ(index_.CatchUp(9, server_).code(), Status::Code::kNotFound);
+}
+
+// Writes whose results arrive while the snapshot is being loaded: newer ones
+// are fetched afterwards, so the replica ends current and complete.
+TEST_F(GlobalIndexTest, WritesDuringSnapshotLoadAreNotLost) {
+  for (int i = 0; i < 20; ++i) (void)server_.AddRow(Value(i));
+  bool once = true;
+  server_.set_after_snapshot([&] {
+    if (!once) return;
+    once = false;
+    for (int i = 100; i < 110; ++i) (void)Apply(server_.AddRow(Value(i)));
+    (void)Apply(server_.RemoveRow(Value(3)));
+  });
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_TRUE(index_.IsCurrent(0));
+  EXPECT_TRUE(Equivalent(0, server_));
+  for (int i = 100; i < 110; ++i) {
+    EXPECT_EQ(index_.Candidates({Value(i)}).servers.size(), 1u);
+  }
+}
+
+TEST_F(GlobalIndexTest, StatsDescribeTheReplica) {
+  for (int i = 0; i < 100; ++i) (void)server_.AddRow(Value(i));
+  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  (void)server_.AddRow(Value(100));  // reported to nobody
+  EXPECT_FALSE(Apply(server_.AddRow(Value(101))));
+  std::vector<ReplicaStats> stats = index_.Stats();
+  ASSERT_EQ(stats.size(), 1u);
+  EXPECT_TRUE(stats[0].loaded);
+  EXPECT_FALSE(stats[0].current);
+  EXPECT_EQ(stats[0].epoch, 1u);
+  EXPECT_EQ(stats[0].seq, 100u);
+  EXPECT_EQ(stats[0].reported_seq, 102u);
+  EXPECT_EQ(stats[0].filter.elements, 100u);
+  EXPECT_GT(stats[0].filter.stages.size(), 1u);
+  EXPECT_GT(stats[0].filter.memory_bytes, 0u);
+  EXPECT_GT(stats[0].filter.estimated_fpr, 0.0);
+}
+
+// Randomized model (seed 20240601): 8 servers, writes whose results are
+// delivered late, out of order, twice or never, compactions, trimmed logs,
+// failed and successful catch-ups in between. After every step, every value
+// whose adding write was acknowledged (its result delivered) while the value
+// stayed on the server must route to that server: no false negatives, ever.
+TEST(GlobalIndexModelTest, NoFalseNegativesUnderReorderingAndFailures) {
+  constexpr ServerId kServers = 8;
+  constexpr int kValues = 60;
+  std::mt19937_64 rng(20240601);
+  GlobalIndex index;
+  std::vector<std::unique_ptr<FakeRegionClient>> servers;
+  struct Pending {
+    WriteResult result;
+    int value;
+    uint64_t period;
+    bool add;
+  };
+  std::vector<std::vector<Pending>> in_flight(kServers);
+  // Per server and value: presence period (bumped when the last row leaves)
+  // and whether an add of the current period was acknowledged.
+  std::vector<std::vector<uint64_t>> period(kServers,
+                                            std::vector<uint64_t>(kValues));
+  std::vector<std::vector<bool>> acked(kServers, std::vector<bool>(kValues));
+  for (ServerId s = 0; s < kServers; ++s) {
+    servers.push_back(std::make_unique<FakeRegionClient>());
+    index.AddServer(s);
+  }
+  auto pick = [&](uint64_t n) { return rng() % n; };
+  for (int step = 0; step < 20000; ++step) {
+    const ServerId s = static_cast<ServerId>(pick(kServers));
+    FakeRegionClient& server = *servers[s];
+    const int v = static_cast<int>(pick(kValues));
+    const uint64_t action = pick(100);
+    if (action < 40) {
+      in_flight[s].push_back({server.AddRow(Value(v)), v, period[s][v], true});
+    } else if (action < 60 && server.Rows(Value(v)) > 0) {
+      in_flight[s].push_back(
+          {server.RemoveRow(Value(v)), v, period[s][v], false});
+      if (server.Rows(Value(v)) == 0) {
+        ++period[s][v];
+        acked[s][v] = false;
+      }
+    } else if (action < 85 && !in_flight[s].empty()) {
+      // Deliver a random in-flight result; sometimes keep it for a repeat.
+      const size_t i = pick(in_flight[s].size());
+      Pending p = in_flight[s][i];
+      ASSERT_TRUE(index.ApplyWriteResult(s, p.result).ok());
+      if (p.add && p.period == period[s][p.value]) acked[s][p.value] = true;
+      if (pick(4) != 0) in_flight[s].erase(in_flight[s].begin() + i);
+    } else if (action < 88 && !in_flight[s].empty()) {
+      in_flight[s].erase(in_flight[s].begin());  // lost: never acknowledged
+    } else if (action < 90) {
+      in_flight[s].push_back({server.Compact(), v, period[s][v], false});
+    } else if (action < 92) {
+      server.TrimThrough(pick(server.GetFilterStatus()->last_seq + 1));
+    } else if (action < 97) {
+      // A current replica is not refreshed (unreported ops may exist); one
+      // that was not current must end equal to the server.
+      const bool was_current = index.IsCurrent(s);
+      server.set_available(pick(5) != 0);
+      Status st = index.CatchUp(s, server);
+      EXPECT_TRUE(st.ok() || st.code() == Status::Code::kUnavailable);
+      server.set_available(true);
+      if (st.ok() && !was_current) {
+        EXPECT_TRUE(Equivalent(index, s, server));
+      }
+    }
+    for (ServerId t = 0; t < kServers; ++t) {
+      for (int w = 0; w < kValues; ++w) {
+        if (!acked[t][w]) continue;
+        ASSERT_TRUE(Has(index.Candidates({Value(w)}).servers, t))
+            << "step " << step << " server " << t << " value " << w;
+      }
+    }
+  }
+  // Marked stale and caught up: all current, all equal to their server.
+  for (ServerId s = 0; s < kServers; ++s) {
+    ASSERT_TRUE(index.MarkStale(s).ok());
+    ASSERT_TRUE(index.CatchUp(s, *servers[s]).ok());
+    EXPECT_TRUE(index.IsCurrent(s));
+    EXPECT_TRUE(Equivalent(index, s, *servers[s]));
+  }
+  EXPECT_TRUE(index.Candidates({Value(0)}).not_current.empty());
+}
+
+// Writers add values and apply their results while readers query. A value
+// whose write was acknowledged before a query started must be found.
+TEST(GlobalIndexConcurrencyTest, AcknowledgedWritesAreFoundDuringWrites) {
+  constexpr ServerId kServers = 4;
+  constexpr int kPerWriter = 3000;
+  GlobalIndex index;
+  std::vector<std::unique_ptr<FakeRegionClient>> servers;
+  for (ServerId s = 0; s < kServers; ++s) {
+    servers.push_back(std::make_unique<FakeRegionClient>());
+    index.AddServer(s);
+    ASSERT_TRUE(index.CatchUp(s, *servers[s]).ok());
+  }
+  // acked[s]: values 0..acked[s]-1 of writer s are acknowledged.
+  std::vector<std::atomic<int>> acked(kServers);
+  std::atomic<bool> failed{false};
+  std::vector<std::thread> threads;
+  for (ServerId s = 0; s < kServers; ++s) {
+    threads.emplace_back([&, s] {
+      for (int i = 0; i < kPerWriter; ++i) {
+        WriteResult w = servers[s]->AddRow(Value(s * kPerWriter + i));
+        if (i % 500 == 250) {  // an occasional lost result, then a catch-up
+          // Lost, as after a reconnect: the router marks the replica stale
+          // and catches up before acknowledging.
+          if (!index.MarkStale(s).ok() || !index.CatchUp(s, *servers[s]).ok()) {
+            failed = true;
+          }
+        } else if (!index.ApplyWriteResult(s, w).ok()) {
+          failed = true;
+        }
+        acked[s].store(i + 1, std::memory_order_release);
+      }
+    });
+  }
+  std::atomic<int> misses{0};
+  for (int r = 0; r < 2; ++r) {
+    threads.emplace_back([&, r] {
+      std::mt19937 rng(7 + r);
+      for (int q = 0; q < 20000; ++q) {
+        const ServerId s = rng() % kServers;
+        const int n = acked[s].load(std::memory_order_acquire);
+        if (n == 0) continue;
+        const int i = static_cast<int>(rng() % n);
+        if (!Has(index.Candidates({Value(s * kPerWriter + i)}).servers, s)) {
+          ++misses;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_FALSE(failed);
+  EXPECT_EQ(misses.load(), 0);
+  for (ServerId s = 0; s < kServers; ++s) {
+    ASSERT_TRUE(index.MarkStale(s).ok());
+    ASSERT_TRUE(index.CatchUp(s, *servers[s]).ok());
+    EXPECT_TRUE(Equivalent(index, s, *servers[s]));
+  }
+}
+
+}  // namespace
+}  // namespace bloomroute::router
