@@ -42,7 +42,7 @@
 
 #include "common/statusor.h"
 #include "index/scalable_split_counting_bloom_filter.h"
-#include "regionstore/types.h"
+#include "model/types.h"
 
 namespace bloomroute {
 
@@ -80,12 +80,6 @@ struct IndexReport {
     return index_entries_missing == 0 && index_entries_extra == 0 &&
            value_counts_wrong == 0 && filter_matches_rebuild;
   }
-};
-
-struct FilterStatus {
-  uint64_t epoch = 0;
-  uint64_t last_seq = 0;
-  SscbfStats stats;
 };
 
 class RegionStore {

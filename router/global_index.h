@@ -47,8 +47,8 @@
 #include "common/status.h"
 #include "index/element_hash.h"
 #include "index/scalable_split_counting_bloom_filter.h"
+#include "model/types.h"
 #include "router/region_client.h"
-#include "router/types.h"
 
 namespace bloomroute::router {
 

@@ -3,8 +3,8 @@
 // The router never talks to a region server any other way: thrift/ provides
 // the RPC implementation, tests an in-process fake. Each method mirrors one
 // RegionService call and has the region server's semantics
-// (regionstore/region_store.h documents them in full); the router-side value
-// types are in router/types.h.
+// (regionstore/region_store.h documents them in full); the value types are
+// the shared model/types.h, so one set of Thrift conversions serves both.
 //
 // Errors. Every method returns Status or StatusOr:
 //   Unavailable      the server did not answer (connect failure, timeout, the
@@ -34,7 +34,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "router/types.h"
+#include "model/types.h"
 
 namespace bloomroute::router {
 

@@ -1,4 +1,4 @@
-// Conversions between regionstore/types.h and the Thrift structs of
+// Conversions between model/types.h and the Thrift structs of
 // region_service.thrift, both directions.
 //
 // Requests (client -> server) are converted with FromThrift on the server and
@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "common/status.h"
+#include "model/types.h"
 #include "regionstore/region_store.h"
-#include "regionstore/types.h"
 #include "thrift/gen-cpp/region_service_types.h"
 
 namespace bloomroute {

@@ -10,8 +10,8 @@
 
 #include "common/statusor.h"
 #include "index/scalable_split_counting_bloom_filter.h"
+#include "model/types.h"
 #include "regionstore/internal/records.h"
-#include "regionstore/types.h"
 
 namespace bloomroute::regionstore_internal {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "common/statusor.h"
-#include "regionstore/types.h"
+#include "model/types.h"
 
 namespace bloomroute::regionstore_internal {
 

@@ -1,11 +1,14 @@
-// The region server's data model: tables, regions, rows, mutations, index
-// queries and filter ops. Plain values with no behaviour beyond validation;
-// shared by the RegionStore API and its Thrift adapter.
+// The data model the region server, the router and the Thrift adapters share:
+// tables, regions, rows, mutations, index queries and filter ops. Plain
+// values with no behaviour beyond validation. One definition serves both
+// sides of the RegionService wire (regionstore/ and router/ never include
+// each other, but both include this), so one set of Thrift conversions
+// serves the server's handler and the router's client.
 //
 // Columns are named "family:qualifier" as in HBase: the family is non-empty and
 // has no ':'; the qualifier may be empty. Row keys and values are bytes.
-#ifndef BLOOMROUTE_REGIONSTORE_TYPES_H_
-#define BLOOMROUTE_REGIONSTORE_TYPES_H_
+#ifndef BLOOMROUTE_MODEL_TYPES_H_
+#define BLOOMROUTE_MODEL_TYPES_H_
 
 #include <cstdint>
 #include <optional>
@@ -15,6 +18,7 @@
 
 #include "common/status.h"
 #include "index/element_hash.h"
+#include "index/scalable_split_counting_bloom_filter.h"
 
 namespace bloomroute {
 
@@ -190,6 +194,13 @@ struct FilterOpsSince {
   uint64_t last_seq = 0;      // the newest op; ops may stop before it
 };
 
+// A server's filter: where its op sequence is and what the filter holds.
+struct FilterStatus {
+  uint64_t epoch = 0;
+  uint64_t last_seq = 0;
+  SscbfStats stats;
+};
+
 // Limits shared by every call.
 inline constexpr uint32_t kMaxRowsPerCall = 100000;
 inline constexpr size_t kMaxRowKeyBytes = 32767;  // as HBase (Short.MAX_VALUE)
@@ -213,4 +224,4 @@ bool Selected(const Projection& columns, std::string_view column);
 
 }  // namespace bloomroute
 
-#endif  // BLOOMROUTE_REGIONSTORE_TYPES_H_
+#endif  // BLOOMROUTE_MODEL_TYPES_H_

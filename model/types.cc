@@ -1,4 +1,4 @@
-#include "regionstore/types.h"
+#include "model/types.h"
 
 #include <algorithm>
 #include <set>
