@@ -82,8 +82,13 @@ Status RocksRegionStore::LoadFilter() {
   rocksdb::Status ms =
       db_->Get(rocksdb::ReadOptions(), meta_cf_, kFilterMarkKey, &mark_bytes);
   if (!ms.IsNotFound()) BLOOMROUTE_RETURN_IF_ERROR(FromRocks(ms));
-  std::vector<std::pair<std::string, ValueRecord>> records;
-  BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(nullptr, &records));
+  // Whether any value record exists; reading them all is only for a rebuild,
+  // so a restart from a checkpoint stays independent of the value count.
+  std::unique_ptr<rocksdb::Iterator> values(
+      db_->NewIterator(rocksdb::ReadOptions(), values_cf_));
+  values->SeekToFirst();
+  const bool has_values = values->Valid();
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(values->status()));
   std::unique_ptr<rocksdb::Iterator> ops(
       db_->NewIterator(rocksdb::ReadOptions(), oplog_cf_));
   ops->SeekToLast();
@@ -92,7 +97,7 @@ Status RocksRegionStore::LoadFilter() {
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(ops->status()));
 
   if (cs.IsNotFound() && ms.IsNotFound() && last_logged == 0 &&
-      records.empty()) {  // a new store
+      !has_values) {  // a new store
     BLOOMROUTE_ASSIGN_OR_RETURN(
         ScalableSplitCountingBloomFilter f,
         ScalableSplitCountingBloomFilter::Create(options_.filter));

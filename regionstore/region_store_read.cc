@@ -266,11 +266,16 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
       match = s.ok();
     }
     if (!match) continue;
+    // One read serves the range check (the range column's value comes from
+    // the row when an equality drives) and the result.
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
+                                ReadRow(snap_ro, region, entry.row, {}));
+    if (!row) {
+      return Status::Corruption("index entry for missing row " +
+                                QuoteForMessage(entry.row));
+    }
     if (driver < q.equals.size() && q.range) {
-      // The range column's value comes from the row itself.
-      BLOOMROUTE_ASSIGN_OR_RETURN(auto full,
-                                  ReadRow(snap_ro, region, entry.row, {}));
-      const Cell* c = full ? full->Find(q.range->column) : nullptr;
+      const Cell* c = row->Find(q.range->column);
       if (!c || (q.range->lower && c->value < *q.range->lower) ||
           (q.range->upper && !(c->value < *q.range->upper))) {
         continue;
@@ -280,12 +285,6 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
         *result_bytes >= options_.max_result_bytes) {
       result->truncated = true;
       return Status::OK();
-    }
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
-                                ReadRow(snap_ro, region, entry.row, {}));
-    if (!row) {
-      return Status::Corruption("index entry for missing row " +
-                                QuoteForMessage(entry.row));
     }
     if (auto projected = Project(row->key, std::move(row->cells), q.columns)) {
       *result_bytes += RowBytes(*projected);

@@ -277,9 +277,11 @@ Status RocksRegionStore::AddFilterChangesLocked(rocksdb::WriteBatch* batch,
                                 QuoteForMessage(d.value));
     }
     const uint64_t count = rec.count + d.delta;
-    const ElementHash h = HashElement(d.table_id, d.column_id, d.value);
+    // Only a count crossing zero touches the filter; most writes move a count
+    // n -> n±1 and need no hash.
     if (rec.count == 0) {  // 0 -> count > 0: the value arrives on the server
-      auto inserted = filter_->Insert(h);
+      auto inserted =
+          filter_->Insert(HashElement(d.table_id, d.column_id, d.value));
       if (!inserted.ok()) {  // no stage left: the caller rebuilds and retries
         return Status::Unavailable(inserted.status().message());
       }
@@ -287,7 +289,10 @@ Status RocksRegionStore::AddFilterChangesLocked(rocksdb::WriteBatch* batch,
       rec.stage = op.stage;
       ops->push_back(op);
     } else if (count == 0) {  // the last row holding it left
-      BLOOMROUTE_ASSIGN_OR_RETURN(FilterOp op, filter_->Remove(h, rec.stage));
+      BLOOMROUTE_ASSIGN_OR_RETURN(
+          FilterOp op,
+          filter_->Remove(HashElement(d.table_id, d.column_id, d.value),
+                          rec.stage));
       ops->push_back(op);
     }
     rec.count = count;
