@@ -1,0 +1,239 @@
+// Router: the cluster's front end. It keeps the catalog (tables, their indexed
+// columns, regions and the region server of each), routes writes and reads by
+// row key, and routes index lookups through the global index (one SSCBF
+// replica per region server, router/global_index.h) to the servers that may
+// hold a match, asking them in parallel and merging their answers.
+//
+// Persistence. The catalog lives in the router's own RocksDB under
+// RouterOptions::data_dir and is written synchronously: a table whose
+// creation was acknowledged survives a crash of the router. Table ids and
+// region ids are never reused. On Open every region of the catalog is opened
+// on its server again (idempotent on the server) and every replica is caught
+// up; a server that does not answer is retried in the background, and its
+// replica counts as not current until then (it is asked by every lookup).
+//
+// Region servers are named by address ("host:port"). A server keeps its id
+// for as long as the catalog exists; Open refuses to start without an address
+// that hosts regions of the catalog, and adds new addresses as new servers.
+//
+// Consistency (../shared/DESIGN.md, "The global index and its invariants").
+//   * Read-your-writes: Mutate returns only after the region server has
+//     acknowledged the batch and its filter ops were applied to the replica
+//     (or the replica was marked not current). A lookup that starts after
+//     Mutate returned never misses the written row.
+//   * A lookup asks every server whose replica says "maybe" for every
+//     predicate, and every server whose replica is not current.
+//   * Batches are atomic per region server, not across servers (as HBase's
+//     putMultiple); an error names the server and leaves the other servers'
+//     parts applied.
+//
+// Errors: InvalidArgument for a bad request (unknown columns in a predicate, a
+// malformed row, ...); NotFound for an unknown table or scanner; Unavailable
+// naming the region server ("region server 127.0.0.1:9092: ...") when one did
+// not answer; IOError / Corruption for failures inside a server or the
+// catalog.
+//
+// Thread-safety: every method may be called concurrently.
+//
+// Usage:
+//   auto router = Router::Open(options, factory);   // StatusOr
+//   (*router)->CreateTable({"geo", {"d:country_code"}, {}, 4});
+//   (*router)->Mutate("geo", {Mutation::Put(0, "r1", {{"d:country_code", "NO"}})});
+//   LookupSpec q;  q.equals = {{"d:country_code", "NO"}};
+//   StatusOr<LookupResult> r = (*router)->Lookup("geo", q);
+#ifndef BLOOMROUTE_ROUTER_ROUTER_H_
+#define BLOOMROUTE_ROUTER_ROUTER_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "common/statusor.h"
+#include "model/types.h"
+#include "router/global_index.h"
+#include "router/region_client.h"
+
+namespace bloomroute::router {
+
+struct RouterOptions {
+  static constexpr uint32_t kMaxServers = 4096;
+  static constexpr uint32_t kMaxFanoutThreads = 1024;
+
+  std::string data_dir;  // the catalog's RocksDB; created when missing
+  // Region server addresses, "host:port", at least one, no duplicates.
+  std::vector<std::string> region_servers;
+  // Threads asking region servers in parallel (lookups, multi-server writes).
+  uint32_t fanout_threads = 16;
+  // How often the background task retries unreachable servers, catches up
+  // replicas that are not current and finishes interrupted deletions.
+  int maintenance_interval_ms = 1000;
+  // Open scanners at once, and how long an unused one lives.
+  uint32_t max_scanners = 1000;
+  int scanner_idle_timeout_ms = 60000;
+
+  // InvalidArgument naming the first bad field.
+  Status Validate() const;
+};
+
+// A table to create.
+struct TableSpec {
+  static constexpr uint32_t kMaxRegions = 1024;
+
+  std::string name;  // 1..256 bytes, printable ASCII without '/', unique
+  // "family:qualifier", distinct; may be empty (no index). Column ids are
+  // assigned in this order from 1.
+  std::vector<std::string> indexed_columns;
+  // Row keys where regions start, strictly ascending, non-empty: N keys give
+  // N + 1 regions. When empty, `region_count` regions split the first byte of
+  // the key space evenly (as HBase's createTable with a region count); 0 =
+  // one region per region server.
+  std::vector<std::string> split_keys;
+  uint32_t region_count = 0;
+};
+
+struct ServerRef {
+  ServerId id = 0;
+  std::string address;
+  friend bool operator==(const ServerRef& a, const ServerRef& b) {
+    return a.id == b.id && a.address == b.address;
+  }
+};
+
+struct RegionLocation {
+  RegionDescriptor region;
+  ServerRef server;
+};
+
+struct TableInfo {
+  TableDescriptor descriptor;
+  std::vector<RegionLocation> regions;  // by start key
+};
+
+// An index lookup: the AND of the equality predicates.
+struct LookupSpec {
+  std::vector<EqualityPredicate> equals;  // at least one; indexed columns
+  uint32_t limit = 0;                     // rows; 0 = kMaxRowsPerCall
+  Projection columns;                     // empty = every column
+  // A server that does not answer is listed in `missing` instead of failing
+  // the lookup.
+  bool allow_partial = false;
+  // Ask every server holding regions of the table whatever the filters say
+  // (to measure routing: the servers with rows are then the ground truth).
+  bool broadcast = false;
+};
+
+struct RoutingInfo {
+  uint32_t servers_in_cluster = 0;
+  std::vector<ServerRef> asked;  // ascending by id
+  // The subset of `asked` asked only because their replica was not current.
+  std::vector<ServerRef> asked_not_current;
+  std::vector<ServerRef> with_rows;  // asked servers that returned rows
+};
+
+struct LookupResult {
+  std::vector<Row> rows;  // by row key, at most the limit
+  bool truncated = false;  // more rows matched than were returned
+  bool partial = false;    // some servers did not answer (allow_partial)
+  std::vector<ServerRef> missing;
+  RoutingInfo routing;
+};
+
+// A key range to scan: [start_row, stop_row); empty = unbounded.
+struct ScanSpec {
+  std::string start_row;
+  std::string stop_row;
+  Projection columns;
+};
+
+struct ServerIndexStats {
+  ServerRef server;
+  ReplicaStats replica;
+  // Ops the replica lacks that writes already reported (same epoch), or 0.
+  uint64_t ops_behind = 0;
+};
+
+struct ServerStatus {
+  ServerRef server;
+  bool reachable = false;  // it answered a status call just now
+  std::string error;       // why not, when not reachable
+  uint32_t regions = 0;    // regions the catalog places on it
+  bool replica_current = false;
+};
+
+struct ClusterStatus {
+  std::vector<ServerStatus> servers;  // ascending by id
+  uint32_t tables = 0;
+  uint32_t regions = 0;
+};
+
+class Router {
+ public:
+  // Opens (or creates) the catalog, connects to the region servers through
+  // `factory`, reopens the catalog's regions and starts catching up replicas
+  // (it does not wait for servers that do not answer). InvalidArgument for bad
+  // options or when a catalog server that hosts regions is not among
+  // options.region_servers; IOError / Corruption for the catalog.
+  static StatusOr<std::unique_ptr<Router>> Open(
+      const RouterOptions& options,
+      std::shared_ptr<RegionClientFactory> factory);
+  virtual ~Router() = default;
+  Router(const Router&) = delete;
+  Router& operator=(const Router&) = delete;
+
+  // Tables. CreateTable places the regions on the servers with the fewest
+  // regions (ties by id), opens them and returns the table; InvalidArgument
+  // for a bad spec or an existing name. DeleteTable drops every region (its
+  // rows, index entries and filter elements) and then the table; when a
+  // server does not answer, the table is gone from listings at once and its
+  // regions are dropped in the background (Unavailable is returned).
+  virtual StatusOr<TableInfo> CreateTable(const TableSpec& spec) = 0;
+  [[nodiscard]] virtual Status DeleteTable(std::string_view table) = 0;
+  // Tables by name.
+  virtual std::vector<TableDescriptor> ListTables() const = 0;
+  virtual StatusOr<TableInfo> DescribeTable(std::string_view table) const = 0;
+
+  // Rows. `region_id` in the mutations and requests is ignored: the router
+  // finds each row's region. At most kMaxRowsPerCall entries per call.
+  [[nodiscard]] virtual Status Mutate(std::string_view table,
+                                      std::vector<Mutation> mutations) = 0;
+  // In request order; nullopt for a missing row.
+  virtual StatusOr<std::vector<std::optional<Row>>> Get(
+      std::string_view table, std::vector<GetRequest> requests) = 0;
+  // Up to `limit` rows (1..kMaxRowsPerCall) of the range in key order, across
+  // regions; resume_row is set when rows may remain.
+  virtual StatusOr<ScanResult> Scan(std::string_view table,
+                                    const ScanSpec& spec, uint32_t limit) = 0;
+
+  // Scanners (HBase's openScanner / getScannerRows / closeScanner). Next
+  // returns up to `max_rows` (1..kMaxRowsPerCall) rows; an empty answer means
+  // the scan is complete. NotFound for an unknown, closed or expired
+  // scanner; Unavailable when the scanner limit is reached.
+  virtual StatusOr<int64_t> OpenScanner(std::string_view table,
+                                        const ScanSpec& spec) = 0;
+  virtual StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
+                                                 uint32_t max_rows) = 0;
+  [[nodiscard]] virtual Status CloseScanner(int64_t scanner) = 0;
+
+  // Index lookups; see LookupSpec. InvalidArgument for a predicate on a
+  // column that is not indexed.
+  virtual StatusOr<LookupResult> Lookup(std::string_view table,
+                                        const LookupSpec& spec) = 0;
+
+  // The replicas (stages, elements, fill, estimated FPR, memory, epoch, how
+  // far behind), ascending by server id.
+  virtual std::vector<ServerIndexStats> IndexStats() const = 0;
+  // Asks every server for its status (in parallel) and reports the catalog.
+  virtual ClusterStatus GetClusterStatus() = 0;
+  virtual std::vector<ServerRef> Servers() const = 0;
+
+ protected:
+  Router() = default;
+};
+
+}  // namespace bloomroute::router
+
+#endif  // BLOOMROUTE_ROUTER_ROUTER_H_
