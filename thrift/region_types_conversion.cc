@@ -1,54 +1,20 @@
 #include "thrift/region_types_conversion.h"
 
-#include <limits>
 #include <string>
-#include <type_traits>
 #include <utility>
+
+#include "thrift/internal/checked_conversion.h"
 
 namespace bloomroute {
 namespace {
 
-// What a failed check is: InvalidArgument for a request (the caller's fault),
-// Corruption for a result (the server cannot have sent it).
-using FailFn = Status (*)(std::string_view);
-constexpr FailFn kBadRequest = &Status::InvalidArgument;
-constexpr FailFn kBadResult = &Status::Corruption;
-
-std::string At(const std::string& prefix, size_t i) {
-  return prefix + "[" + std::to_string(i) + "]";
-}
-
-Status Require(bool isset, FailFn fail, const std::string& field) {
-  return isset ? Status::OK() : fail(field + " is missing");
-}
-
-// A wire integer standing for the unsigned type U.
-template <typename U, typename S>
-Status Narrow(S in, FailFn fail, const std::string& field, U* out) {
-  static_assert(std::is_unsigned_v<U> && std::is_signed_v<S>);
-  if (in < 0) {
-    return fail(field + " is negative (" + std::to_string(in) + ")");
-  }
-  if (static_cast<uint64_t>(in) > std::numeric_limits<U>::max()) {
-    return fail(field + " is out of range (" + std::to_string(in) + ")");
-  }
-  *out = static_cast<U>(in);
-  return Status::OK();
-}
-
-// A server value sent as the signed wire type S.
-template <typename S, typename U>
-Status Widen(U in, const std::string& field, S* out) {
-  static_assert(std::is_unsigned_v<U> && std::is_signed_v<S>);
-  if (static_cast<uint64_t>(in) >
-      static_cast<uint64_t>(std::numeric_limits<S>::max())) {
-    return Status::IOError(field + " = " + std::to_string(in) +
-                           " does not fit the wire's " +
-                           (sizeof(S) == 8 ? "i64" : "i32"));
-  }
-  *out = static_cast<S>(in);
-  return Status::OK();
-}
+using thrift_internal::At;
+using thrift_internal::FailFn;
+using thrift_internal::kBadRequest;
+using thrift_internal::kBadResult;
+using thrift_internal::Narrow;
+using thrift_internal::Require;
+using thrift_internal::Widen;
 
 // ---- Tables and regions (requests and ListRegions results) ----
 
@@ -116,42 +82,14 @@ Status RegionToThrift(const RegionDescriptor& in, rpc::TRegionDescriptor* out) {
 
 // ---- Rows ----
 
-Status CellsFromThrift(const std::vector<rpc::TColumnValue>& in, FailFn fail,
-                       const std::string& f, std::vector<Cell>* out) {
-  out->clear();
-  out->reserve(in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    const std::string cf = At(f, i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.column, fail, cf + ".column"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.value, fail, cf + ".value"));
-    out->push_back(Cell{in[i].column, in[i].value});
-  }
-  return Status::OK();
-}
+using thrift_internal::CellsFromThrift;
 
 std::vector<rpc::TColumnValue> CellsToThrift(const std::vector<Cell>& in) {
-  std::vector<rpc::TColumnValue> out(in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    out[i].__set_column(in[i].column);
-    out[i].__set_value(in[i].value);
-  }
-  return out;
-}
-
-rpc::TResult RowToThrift(const Row& row) {
-  rpc::TResult out;
-  out.__set_row(row.key);
-  out.__set_columnValues(CellsToThrift(row.cells));
-  return out;
+  return thrift_internal::CellsToThrift<rpc::TColumnValue>(in);
 }
 
 std::vector<rpc::TResult> RowsToThrift(const std::vector<Row>& rows) {
-  std::vector<rpc::TResult> out;
-  out.reserve(rows.size());
-  for (const Row& row : rows) out.push_back(RowToThrift(row));
-  return out;
+  return thrift_internal::RowsToThrift<rpc::TResult>(rows);
 }
 
 Status RowFromThrift(const rpc::TResult& in, const std::string& f, Row* out) {
@@ -256,34 +194,6 @@ Status OpsFromThrift(const std::vector<rpc::TFilterOp>& in,
   for (size_t i = 0; i < in.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(OpFromThrift(in[i], At(f, i), &(*out)[i]));
   }
-  return Status::OK();
-}
-
-Status StageToThrift(const StageStats& in, rpc::TStageStats* out) {
-  int32_t stage = 0, slices = 0, first_probe = 0, planes = 0;
-  int64_t slice_length = 0, capacity = 0, elements = 0, memory = 0;
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.geometry.stage, "stage", &stage));
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.geometry.slices, "slices", &slices));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Widen(in.geometry.first_probe, "first_probe", &first_probe));
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.planes, "planes", &planes));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Widen(in.geometry.slice_length, "slice_length", &slice_length));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Widen(in.geometry.capacity, "capacity", &capacity));
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.elements, "elements", &elements));
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.memory_bytes, "memory_bytes", &memory));
-  out->__set_stage(stage);
-  out->__set_targetFpr(in.geometry.target_fpr);
-  out->__set_slices(slices);
-  out->__set_sliceLength(slice_length);
-  out->__set_capacity(capacity);
-  out->__set_firstProbe(first_probe);
-  out->__set_elements(elements);
-  out->__set_fill(in.fill);
-  out->__set_estimatedFpr(in.estimated_fpr);
-  out->__set_planes(planes);
-  out->__set_memoryBytes(memory);
   return Status::OK();
 }
 
@@ -489,14 +399,7 @@ Status ToThrift(const WriteResult& in, rpc::TWriteResult* out) {
 
 Status ToThrift(const std::vector<std::optional<Row>>& in,
                 std::vector<rpc::TResult>* out) {
-  out->assign(in.size(), rpc::TResult());
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (in[i]) {
-      (*out)[i] = RowToThrift(*in[i]);
-    } else {
-      (*out)[i].__isset.columnValues = true;  // an empty list, as in HBase
-    }
-  }
+  *out = thrift_internal::OptionalRowsToThrift<rpc::TResult>(in);
   return Status::OK();
 }
 
@@ -540,10 +443,9 @@ Status ToThrift(const FilterStatus& in, rpc::TFilterStatus* out) {
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.stats.elements, "elements", &elements));
   BLOOMROUTE_RETURN_IF_ERROR(
       Widen(in.stats.memory_bytes, "memory_bytes", &memory));
-  std::vector<rpc::TStageStats> stages(in.stats.stages.size());
-  for (size_t i = 0; i < stages.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(StageToThrift(in.stats.stages[i], &stages[i]));
-  }
+  std::vector<rpc::TStageStats> stages;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      thrift_internal::StagesToThrift(in.stats.stages, &stages));
   out->__set_epoch(epoch);
   out->__set_lastSeq(last_seq);
   out->__set_stages(std::move(stages));

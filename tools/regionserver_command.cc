@@ -28,11 +28,6 @@ Status InRange(const char* option, int64_t value, int64_t low, int64_t high) {
   return Status::OK();
 }
 
-std::string HostPort(const std::string& host, int port) {
-  const bool v6 = host.find(':') != std::string::npos;
-  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-}
-
 // The signals that stop the server. Blocked in every thread (threads inherit
 // the mask of the thread that creates them, so this runs before RocksDB and
 // Thrift start theirs) and taken synchronously with sigwait().
@@ -140,9 +135,9 @@ Status RegionServerCommand::Execute() {
                               RegionServer::Start(store, server_options_));
   std::cout << "bloomroute regionserver: serving " << regions.size()
             << " regions of " << tables.size() << " tables from " << data_
-            << " on " << HostPort(server->host(), server->port()) << " (sync "
-            << (sync_ ? "on" : "off") << ", max value " << max_value_bytes_
-            << " bytes)" << std::endl;
+            << " on " << FormatHostPort(server->host(), server->port())
+            << " (sync " << (sync_ ? "on" : "off") << ", max value "
+            << max_value_bytes_ << " bytes)" << std::endl;
 
   int signal_number = 0;
   while (sigwait(&stop_signals, &signal_number) != 0) {

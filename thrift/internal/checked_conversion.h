@@ -1,0 +1,182 @@
+// The checks every Thrift <-> model conversion makes, shared by the region
+// service's (region_types_conversion.h) and the router service's
+// (router_types_conversion.h) conversions.
+//
+// A failed check names the field by its path in the message ("puts[2].row is
+// missing", "query.limit is negative (-1)"). What a failure is depends on the
+// direction: a request the server received is the caller's fault
+// (kBadRequest: InvalidArgument); a result a client received is impossible
+// from a correct server (kBadResult: Corruption). A server value that does not
+// fit its wire type is IOError (Widen).
+//
+// The row and cell templates serve every generated struct with the same
+// fields: a TColumnValue {column, value} and a TResult {optional row,
+// columnValues}, whichever IDL declares it.
+//
+// Thread-safety: pure functions.
+#ifndef BLOOMROUTE_THRIFT_INTERNAL_CHECKED_CONVERSION_H_
+#define BLOOMROUTE_THRIFT_INTERNAL_CHECKED_CONVERSION_H_
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "common/status.h"
+#include "index/scalable_split_counting_bloom_filter.h"
+#include "model/types.h"
+
+namespace bloomroute::thrift_internal {
+
+// How a failed check is reported.
+using FailFn = Status (*)(std::string_view);
+inline constexpr FailFn kBadRequest = &Status::InvalidArgument;
+inline constexpr FailFn kBadResult = &Status::Corruption;
+
+// "prefix[i]".
+std::string At(const std::string& prefix, size_t i);
+
+// OK when `isset`; otherwise fail("<field> is missing").
+Status Require(bool isset, FailFn fail, const std::string& field);
+
+// A wire integer standing for the unsigned type U: fails for a negative value
+// or one above U's maximum, naming the field and the value.
+template <typename U, typename S>
+Status Narrow(S in, FailFn fail, const std::string& field, U* out) {
+  static_assert(std::is_unsigned_v<U> && std::is_signed_v<S>);
+  if (in < 0) {
+    return fail(field + " is negative (" + std::to_string(in) + ")");
+  }
+  if (static_cast<uint64_t>(in) > std::numeric_limits<U>::max()) {
+    return fail(field + " is out of range (" + std::to_string(in) + ")");
+  }
+  *out = static_cast<U>(in);
+  return Status::OK();
+}
+
+// A server value sent as the signed wire type S: IOError when it does not fit.
+template <typename S, typename U>
+Status Widen(U in, const std::string& field, S* out) {
+  static_assert(std::is_unsigned_v<U> && std::is_signed_v<S>);
+  if (static_cast<uint64_t>(in) >
+      static_cast<uint64_t>(std::numeric_limits<S>::max())) {
+    return Status::IOError(field + " = " + std::to_string(in) +
+                           " does not fit the wire's " +
+                           (sizeof(S) == 8 ? "i64" : "i32"));
+  }
+  *out = static_cast<S>(in);
+  return Status::OK();
+}
+
+// ---- Cells and rows ----
+
+// Every cell must have its column and value set (field "<f>[i].column").
+template <typename TColumnValue>
+Status CellsFromThrift(const std::vector<TColumnValue>& in, FailFn fail,
+                       const std::string& f, std::vector<Cell>* out) {
+  out->clear();
+  out->reserve(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string cf = At(f, i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.column, fail, cf + ".column"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.value, fail, cf + ".value"));
+    out->push_back(Cell{in[i].column, in[i].value});
+  }
+  return Status::OK();
+}
+
+template <typename TColumnValue>
+std::vector<TColumnValue> CellsToThrift(const std::vector<Cell>& in) {
+  std::vector<TColumnValue> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    out[i].__set_column(in[i].column);
+    out[i].__set_value(in[i].value);
+  }
+  return out;
+}
+
+template <typename TResult>
+TResult RowToThrift(const Row& row) {
+  TResult out;
+  out.__set_row(row.key);
+  out.__set_columnValues(
+      CellsToThrift<typename decltype(out.columnValues)::value_type>(
+          row.cells));
+  return out;
+}
+
+template <typename TResult>
+std::vector<TResult> RowsToThrift(const std::vector<Row>& rows) {
+  std::vector<TResult> out;
+  out.reserve(rows.size());
+  for (const Row& row : rows) out.push_back(RowToThrift<TResult>(row));
+  return out;
+}
+
+// A missing row becomes a TResult without `row` and with an (explicitly set)
+// empty list of cells, as HBase answers.
+template <typename TResult>
+std::vector<TResult> OptionalRowsToThrift(
+    const std::vector<std::optional<Row>>& in) {
+  std::vector<TResult> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i]) {
+      out[i] = RowToThrift<TResult>(*in[i]);
+    } else {
+      out[i].__isset.columnValues = true;
+    }
+  }
+  return out;
+}
+
+// ---- Filter stats ----
+
+// A stage's stats into a TStageStats {stage, targetFpr, slices, sliceLength,
+// capacity, firstProbe, elements, fill, estimatedFpr, planes, memoryBytes}.
+template <typename TStageStats>
+Status StageToThrift(const StageStats& in, TStageStats* out) {
+  int32_t stage = 0, slices = 0, first_probe = 0, planes = 0;
+  int64_t slice_length = 0, capacity = 0, elements = 0, memory = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.geometry.stage, "stage", &stage));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.geometry.slices, "slices", &slices));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.geometry.first_probe, "first_probe", &first_probe));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.planes, "planes", &planes));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.geometry.slice_length, "slice_length", &slice_length));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.geometry.capacity, "capacity", &capacity));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.elements, "elements", &elements));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.memory_bytes, "memory_bytes", &memory));
+  out->__set_stage(stage);
+  out->__set_targetFpr(in.geometry.target_fpr);
+  out->__set_slices(slices);
+  out->__set_sliceLength(slice_length);
+  out->__set_capacity(capacity);
+  out->__set_firstProbe(first_probe);
+  out->__set_elements(elements);
+  out->__set_fill(in.fill);
+  out->__set_estimatedFpr(in.estimated_fpr);
+  out->__set_planes(planes);
+  out->__set_memoryBytes(memory);
+  return Status::OK();
+}
+
+template <typename TStageStats>
+Status StagesToThrift(const std::vector<StageStats>& in,
+                      std::vector<TStageStats>* out) {
+  out->assign(in.size(), TStageStats());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(StageToThrift(in[i], &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+}  // namespace bloomroute::thrift_internal
+
+#endif  // BLOOMROUTE_THRIFT_INTERNAL_CHECKED_CONVERSION_H_
