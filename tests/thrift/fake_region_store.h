@@ -5,30 +5,19 @@
 #define BLOOMROUTE_TESTS_THRIFT_FAKE_REGION_STORE_H_
 
 #include <mutex>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "regionstore/region_store.h"
+#include "tests/thrift/handler_test_util.h"
 
 namespace bloomroute {
 
-class FakeRegionStore : public RegionStore {
+// FailWith, ThrowOnCall and calls() come from FaultInjector.
+class FakeRegionStore : public RegionStore, public testing::FaultInjector {
  public:
-  // Every call returns this when it is not OK.
-  void FailWith(Status status) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    fail_ = std::move(status);
-  }
-  // Every call throws std::runtime_error when set.
-  void ThrowOnCall(bool value) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    throw_ = value;
-  }
-  int calls() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return calls_;
-  }
+  FakeRegionStore() : FaultInjector("store exploded") {}
+
   std::vector<RegionDescriptor> opened() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return opened_;
@@ -104,17 +93,7 @@ class FakeRegionStore : public RegionStore {
   }
 
  private:
-  Status Enter() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ++calls_;
-    if (throw_) throw std::runtime_error("store exploded");
-    return fail_;
-  }
-
   mutable std::mutex mutex_;
-  mutable int calls_ = 0;                 // guarded by mutex_
-  Status fail_;                           // guarded by mutex_
-  bool throw_ = false;                    // guarded by mutex_
   std::vector<RegionDescriptor> opened_;  // guarded by mutex_
   std::vector<Mutation> last_batch_;      // guarded by mutex_
 };

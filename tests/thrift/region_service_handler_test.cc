@@ -9,7 +9,6 @@
 
 #include "tests/thrift/fake_region_store.h"
 #include "tests/thrift/wire_util.h"
-#include "thrift/status_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -135,39 +134,15 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
 }
 
 TEST_F(RegionServiceHandlerTest, EveryCallMapsEveryStatusCode) {
-  const Status failures[] = {
-      Status::InvalidArgument("bad"), Status::NotFound("gone"),
-      Status::Corruption("rot"), Status::Unavailable("later"),
-      Status::IOError("disk")};
-  for (const Status& failure : failures) {
+  for (const Status& failure : testing::EveryFailure()) {
     store_->FailWith(failure);
-    for (auto& [name, call] : EveryCall()) {
-      SCOPED_TRACE(name + " with " + failure.ToString());
-      try {
-        call();
-        ADD_FAILURE() << "nothing thrown";
-      } catch (const rpc::TIllegalArgument& e) {
-        EXPECT_TRUE(IsIllegalArgumentCode(failure.code()));
-        EXPECT_EQ(e.message, failure.ToString());
-      } catch (const rpc::TIOError& e) {
-        EXPECT_FALSE(IsIllegalArgumentCode(failure.code()));
-        EXPECT_EQ(e.message, failure.ToString());
-      }
-    }
+    testing::ExpectEveryCallFailsWith(EveryCall(), failure);
   }
 }
 
 TEST_F(RegionServiceHandlerTest, ExceptionsFromBelowBecomeTIOError) {
   store_->ThrowOnCall(true);
-  for (auto& [name, call] : EveryCall()) {
-    SCOPED_TRACE(name);
-    try {
-      call();
-      ADD_FAILURE() << "nothing thrown";
-    } catch (const rpc::TIOError& e) {
-      EXPECT_THAT(e.message, HasSubstr(name + ": store exploded"));
-    }
-  }
+  testing::ExpectEveryCallThrowsTIOError(EveryCall(), "store exploded");
 }
 
 TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
