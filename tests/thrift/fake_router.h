@@ -1,0 +1,132 @@
+// A router::Router double for adapter tests: records what it was asked,
+// answers with canned results, or fails every call with a chosen Status (or
+// throws, to test that nothing but the declared exceptions leaves a handler).
+// Not thread-safe beyond the fault injection: one handler call at a time.
+// Calls that return no Status (ListTables, IndexStats, GetClusterStatus,
+// Servers) cannot fail; they only throw when asked to.
+#ifndef BLOOMROUTE_TESTS_THRIFT_FAKE_ROUTER_H_
+#define BLOOMROUTE_TESTS_THRIFT_FAKE_ROUTER_H_
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "router/router.h"
+#include "tests/thrift/handler_test_util.h"
+
+namespace bloomroute {
+
+// FailWith, ThrowOnCall and calls() come from FaultInjector.
+class FakeRouter : public router::Router, public testing::FaultInjector {
+ public:
+  FakeRouter() : FaultInjector("router exploded") {}
+
+  // What the last calls were asked (the table they named in `table`).
+  mutable std::string table;  // DescribeTable is const
+  router::TableSpec spec;
+  std::vector<Mutation> mutations;
+  std::vector<GetRequest> gets;
+  router::ScanSpec scan;
+  int64_t scanner = 0;
+  uint32_t max_rows = 0;
+  std::vector<router::LookupSpec> lookups;
+
+  // Canned answers.
+  router::TableInfo table_info;
+  std::vector<TableDescriptor> tables;
+  std::vector<std::optional<Row>> get_result;  // one per request if empty
+  int64_t opened_scanner = 42;
+  std::vector<Row> scanner_rows;
+  router::LookupResult lookup_result;
+  std::vector<router::ServerIndexStats> index_stats;
+  router::ClusterStatus cluster_status;
+
+  StatusOr<router::TableInfo> CreateTable(const router::TableSpec& s) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    spec = s;
+    return table_info;
+  }
+  Status DeleteTable(std::string_view t) override {
+    table = t;
+    return Enter();
+  }
+  std::vector<TableDescriptor> ListTables() const override {
+    EnterConst();
+    return tables;
+  }
+  StatusOr<router::TableInfo> DescribeTable(std::string_view t) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    return table_info;
+  }
+  Status Mutate(std::string_view t, std::vector<Mutation> m) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    mutations = std::move(m);
+    return Status::OK();
+  }
+  StatusOr<std::vector<std::optional<Row>>> Get(
+      std::string_view t, std::vector<GetRequest> requests) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    gets = std::move(requests);
+    if (get_result.empty()) {
+      return std::vector<std::optional<Row>>(gets.size());
+    }
+    return get_result;
+  }
+  StatusOr<ScanResult> Scan(std::string_view t, const router::ScanSpec& s,
+                            uint32_t limit) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    scan = s;
+    max_rows = limit;
+    return ScanResult{scanner_rows, std::nullopt};
+  }
+  StatusOr<int64_t> OpenScanner(std::string_view t,
+                                const router::ScanSpec& s) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    scan = s;
+    return opened_scanner;
+  }
+  StatusOr<std::vector<Row>> ScannerNext(int64_t id, uint32_t n) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    scanner = id;
+    max_rows = n;
+    return scanner_rows;
+  }
+  Status CloseScanner(int64_t id) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    scanner = id;
+    return Status::OK();
+  }
+  StatusOr<router::LookupResult> Lookup(std::string_view t,
+                                        const router::LookupSpec& s) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    lookups.push_back(s);
+    return lookup_result;
+  }
+  std::vector<router::ServerIndexStats> IndexStats() const override {
+    EnterConst();
+    return index_stats;
+  }
+  router::ClusterStatus GetClusterStatus() override {
+    EnterConst();
+    return cluster_status;
+  }
+  std::vector<router::ServerRef> Servers() const override {
+    EnterConst();
+    return {};
+  }
+
+ private:
+  // The calls without a Status can only throw.
+  void EnterConst() const { (void)Enter(); }
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TESTS_THRIFT_FAKE_ROUTER_H_

@@ -1,0 +1,54 @@
+// RouterServer: a router::Router served over Thrift (RouterService), the
+// client API of bloomroute (thrift/router_service.thrift).
+//
+// Transport, limits and threads are those of every bloomroute server
+// (thrift/thrift_server.h): framed binary protocol with bounded frames, a
+// pool of `threads` workers each serving one connection, idle connections
+// closed. Requests that decode but break a rule (missing field, negative
+// limit, unknown table, ...) are answered with TIllegalArgument and the
+// connection stays open.
+//
+// Example:
+//   RouterServerOptions options;
+//   options.port = 0;  // any free port
+//   auto server = RouterServer::Start(router, options);
+//   if (!server.ok()) return server.status();
+//   std::cout << "router on port " << (*server)->port() << "\n";
+//   ...
+//   (*server)->Stop();
+//
+// Thread-safety: Stop() and the accessors may be called from any thread.
+#ifndef BLOOMROUTE_THRIFT_ROUTER_SERVER_H_
+#define BLOOMROUTE_THRIFT_ROUTER_SERVER_H_
+
+#include <memory>
+
+#include "common/statusor.h"
+#include "router/router.h"
+#include "thrift/thrift_server.h"
+
+namespace bloomroute {
+
+// ServerOptions with the router's default port (HBase's Thrift server's).
+struct RouterServerOptions : ServerOptions {
+  static constexpr int kDefaultPort = 9090;
+  RouterServerOptions() { port = kDefaultPort; }
+};
+
+// Serves a Router; host(), port() and Stop() are ThriftServer's (Stop also
+// releases the server's share of the router).
+class RouterServer : public ThriftServer {
+ public:
+  // Binds host:port, then serves `router` (not null) on a background thread.
+  // InvalidArgument for bad options, IOError when the address cannot be bound.
+  static StatusOr<std::unique_ptr<RouterServer>> Start(
+      std::shared_ptr<router::Router> router,
+      const RouterServerOptions& options);
+
+ private:
+  RouterServer() = default;
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_THRIFT_ROUTER_SERVER_H_

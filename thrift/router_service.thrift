@@ -1,0 +1,308 @@
+// RouterService: the client API of bloomroute, served by the router.
+//
+// Modelled on the HBase Thrift2 API (hbase.thrift, THBaseService) so that HBase
+// users feel at home: T-prefixed structs (TColumnValue, TColumn, TPut, TGet,
+// TDelete, TScan, TResult), `binary` row keys, column names and values, the
+// table name as the first argument, TIOError / TIllegalArgument with a
+// message, and batch calls with the suffix `Multiple` that answer in request
+// order. Index lookups are new calls (getByIndex, getByIndexMultiple) that
+// also say how the router routed them.
+//
+// Differences from HBase. Columns keep bloomroute's single name
+// "family:qualifier" (the family non-empty, without ':'; the qualifier may be
+// empty) instead of separate family and qualifier fields; a whole family is
+// named by "family" alone where a call accepts one. There are no timestamps
+// or versions: a put overwrites. Batches are atomic per region server, not
+// across servers (as HBase's putMultiple): a failed batch names the server,
+// and the parts sent to other servers may have been applied.
+//
+// Requiredness. Fields use default requiredness, so that a request missing a
+// field the router needs is answered with TIllegalArgument naming it (e.g.
+// "puts[2].row is missing"), not dropped as a protocol error. Fields marked
+// `optional` may be left unset; each says what unset means. A list left unset
+// is an empty list.
+//
+// Numbers. Thrift has no unsigned integers: ids, counts and limits are
+// unsigned in the router and sent as i64 / i32; a negative value from a client
+// is rejected with TIllegalArgument naming the field.
+//
+// Errors.
+//   TIllegalArgument  the request can never succeed as sent: a missing or
+//                     malformed field, an unknown table or scanner, a
+//                     predicate on a column that is not indexed, a value over
+//                     a limit. Nothing was written.
+//   TIOError          the router or a region server failed or did not answer;
+//                     the message names the region server, e.g.
+//                     "Unavailable: region server 127.0.0.1:9092: ...".
+// The message starts with the status code name ("InvalidArgument: ...",
+// "NotFound: ...", "Unavailable: ...") so a client can tell them apart.
+//
+// Limits: rows per call (puts, gets, deletes, scanner rows, lookup limit) at
+// most 100000; a row key 1..32767 bytes; a column name at most 1024 bytes; a
+// value at most the region servers' --max-value-bytes; a request frame at most
+// the router's --max-frame-bytes.
+
+include "errors.thrift"
+
+namespace cpp bloomroute.rpc.client
+namespace py bloomroute.rpc.router_service
+
+// ---- Tables ----
+
+struct TIndexedColumn {
+  1: i32 columnId  // assigned by the router from 1, in the order created
+  2: binary name   // "family:qualifier"
+}
+
+struct TTableDescriptor {
+  1: i64 tableId  // assigned by the router, never reused
+  2: string name
+  3: list<TIndexedColumn> indexedColumns
+}
+
+// A table to create.
+struct TTableSpec {
+  // 1..256 bytes of printable ASCII without '/'; unique.
+  1: string name
+  // "family:qualifier" names, distinct; empty = no index (lookups are then
+  // rejected). The order gives the column ids.
+  2: list<binary> indexedColumns
+  // Row keys where regions start, strictly ascending, non-empty: N keys give
+  // N + 1 regions. When empty, `regionCount` decides.
+  3: list<binary> splitKeys
+  // With no split keys: this many regions (1..1024) splitting the first byte
+  // of the key space evenly, as HBase's createTable with a region count.
+  // Unset or 0 = one region per region server.
+  4: optional i32 regionCount
+}
+
+// A region server as the router names it: a small id that the catalog never
+// gives to another server, and its address.
+struct TServerRef {
+  1: i32 id
+  2: string address  // "host:port"
+}
+
+struct TRegionLocation {
+  1: i64 regionId
+  2: binary startKey  // inclusive; empty = from the first row
+  3: binary endKey    // exclusive; empty = to the last row
+  4: TServerRef server
+}
+
+struct TTableInfo {
+  1: TTableDescriptor descriptor
+  2: list<TRegionLocation> regions  // by start key
+}
+
+// ---- Rows ----
+
+// One cell: a column and its value.
+struct TColumnValue {
+  1: binary column  // "family:qualifier"
+  2: binary value
+}
+
+// A column ("family:qualifier") or, where a call accepts it, a whole family
+// ("family").
+struct TColumn {
+  1: binary column
+}
+
+// Adds or overwrites the given columns of a row (the row is created when
+// missing). At least one column.
+struct TPut {
+  1: binary row
+  2: list<TColumnValue> columnValues
+}
+
+// Reads one row. `columns`: each a family or a "family:qualifier"; empty =
+// every column.
+struct TGet {
+  1: binary row
+  2: list<TColumn> columns
+}
+
+// Removes the given columns ("family:qualifier" each) of a row; empty =
+// the whole row. Deleting what does not exist is not an error.
+struct TDelete {
+  1: binary row
+  2: list<TColumn> columns
+}
+
+// A key range: [startRow, stopRow) in byte order.
+struct TScan {
+  1: optional binary startRow  // inclusive; unset or empty = the first row
+  2: optional binary stopRow   // exclusive; unset or empty = past the last row
+  3: list<TColumn> columns     // as in TGet
+}
+
+// A row: its cells sorted by column. A row that does not exist (or has none
+// of the requested columns) is a TResult without `row` and with no cells, as
+// in HBase.
+struct TResult {
+  1: optional binary row
+  2: list<TColumnValue> columnValues
+}
+
+// ---- Index lookups ----
+
+struct TEqualityPredicate {
+  1: binary column  // an indexed column of the table
+  2: binary value
+}
+
+// An index lookup: rows where every predicate holds (AND).
+struct TIndexQuery {
+  1: list<TEqualityPredicate> predicates  // at least one
+  // At most this many rows (1..100000); unset = 100000.
+  2: optional i32 limit
+  3: list<TColumn> columns  // projected columns, as in TGet
+  // When a region server does not answer: false (unset) fails the lookup with
+  // TIOError naming it; true answers from the others and sets
+  // TIndexResult.partial and missingServers.
+  4: optional bool allowPartial = false
+  // Ask every region server holding regions of the table whatever the global
+  // index says (broadcast), to measure routing: serversWithRows is then the
+  // ground truth. Unset = false (routed).
+  5: optional bool askAll = false
+}
+
+struct TRoutingInfo {
+  1: i32 serversInCluster
+  2: list<TServerRef> serversAsked  // ascending by id
+  // The subset of serversAsked asked only because the router's copy of their
+  // filter was not known to be current (never skipped: no false negatives).
+  3: list<TServerRef> serversAskedNotCurrent
+  4: list<TServerRef> serversWithRows  // asked servers that returned rows
+}
+
+struct TIndexResult {
+  1: list<TResult> rows  // by row key, at most the limit
+  2: bool truncated      // more rows matched than were returned
+  3: bool partial        // some servers did not answer (allowPartial)
+  4: list<TServerRef> missingServers
+  5: TRoutingInfo routing
+}
+
+// ---- Status ----
+
+// One stage of a scalable split counting Bloom filter (as the region
+// server's RegionService reports it).
+struct TStageStats {
+  1: i32 stage
+  2: double targetFpr   // P_i
+  3: i32 slices         // k_i
+  4: i64 sliceLength    // m_i, counters per slice
+  5: i64 capacity       // n_i, elements before the stage is full
+  6: i32 firstProbe     // k_0 + ... + k_{i-1}
+  7: i64 elements
+  8: double fill        // mean slice fill; the stage is full at 0.5
+  9: double estimatedFpr  // product of the slice fills
+  10: i32 planes        // most DDCF bit-planes in any slice
+  11: i64 memoryBytes
+}
+
+// The router's replica of one region server's filter (the global index).
+struct TServerIndexStats {
+  1: TServerRef server
+  2: bool loaded   // a filter was ever loaded; when false the rest is zero
+  // The replica holds every op writes reported: lookups may skip this server
+  // when the filter says no. When false, every lookup asks it.
+  3: bool current
+  4: i64 epoch     // of the loaded filter (a rebuilt filter has a new one)
+  5: i64 seq       // the last filter op the replica holds
+  6: i64 opsBehind // ops writes reported that the replica lacks (same epoch)
+  7: i32 stages
+  8: i64 elements  // distinct indexed values on the server
+  // Fill of the newest stage, the one taking inserts (full at 0.5); 0 when
+  // none is loaded.
+  9: double fill
+  10: double estimatedFpr     // of the whole filter now
+  11: double compoundedBound  // what the geometry guarantees
+  12: i64 memoryBytes
+  13: list<TStageStats> stageStats
+}
+
+struct TServerStatus {
+  1: TServerRef server
+  2: bool reachable             // it answered a status call just now
+  3: optional string error      // why not, when not reachable
+  4: i32 regions                // regions the catalog places on it
+  5: bool replicaCurrent
+}
+
+struct TClusterStatus {
+  1: list<TServerStatus> servers  // ascending by id
+  2: i32 tables
+  3: i32 regions
+}
+
+service RouterService {
+  // Tables. createTable places the regions on the servers with the fewest
+  // regions and opens them; TIllegalArgument for a bad spec or a name in use.
+  TTableInfo createTable(1: TTableSpec spec)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Drops every row and region of the table, then the table. When a region
+  // server does not answer, the table is gone from listings at once, its
+  // regions are dropped later, and TIOError says so.
+  void deleteTable(1: string table)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Every table, by name.
+  list<TTableDescriptor> listTables()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  TTableInfo describeTable(1: string table)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Rows. The table must exist (TIllegalArgument otherwise). A put or delete
+  // is acknowledged once the region server applied it and the router's index
+  // holds it: a lookup that starts afterwards sees it.
+  void put(1: string table, 2: TPut tput)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Atomic per region server; any invalid put rejects the whole call before
+  // anything is written.
+  void putMultiple(1: string table, 2: list<TPut> puts)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  TResult get(1: string table, 2: TGet tget)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // In request order (see TResult for missing rows).
+  list<TResult> getMultiple(1: string table, 2: list<TGet> gets)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  void deleteSingle(1: string table, 2: TDelete tdelete)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // As putMultiple. (HBase returns the deletes that failed; here a failure
+  // is an exception naming the server.)
+  void deleteMultiple(1: string table, 2: list<TDelete> deletes)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Scanners: open one over a key range, fetch rows in key order across
+  // regions, close it. A scanner unused for the router's scanner idle
+  // timeout (60 s by default) is closed by the router; an unknown, closed or
+  // expired scanner is TIllegalArgument. TIOError when the router's scanner
+  // limit is reached.
+  i64 openScanner(1: string table, 2: TScan tscan)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Up to numRows (1..100000) rows; an empty list means the scan is done.
+  list<TResult> getScannerRows(1: i64 scannerId, 2: i32 numRows)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  void closeScanner(1: i64 scannerId)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Index lookups, routed through the global index to the region servers
+  // that may hold a match (and every server whose filter copy is not
+  // current), asked in parallel. TIllegalArgument for a predicate on a column
+  // that is not indexed.
+  TIndexResult getByIndex(1: string table, 2: TIndexQuery tquery)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // In request order; the first failing query fails the call.
+  list<TIndexResult> getByIndexMultiple(1: string table,
+                                        2: list<TIndexQuery> queries)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // The global index: one entry per region server, ascending by id.
+  list<TServerIndexStats> getIndexStats()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Asks every region server for its status (in parallel).
+  TClusterStatus getClusterStatus()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+}

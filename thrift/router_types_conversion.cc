@@ -1,0 +1,355 @@
+#include "thrift/router_types_conversion.h"
+
+#include <string>
+#include <utility>
+
+#include "thrift/internal/checked_conversion.h"
+
+namespace bloomroute {
+namespace {
+
+namespace client = rpc::client;
+using thrift_internal::At;
+using thrift_internal::kBadRequest;
+using thrift_internal::Narrow;
+using thrift_internal::Require;
+using thrift_internal::Widen;
+
+// ---- Requests ----
+
+Status ColumnsFromThrift(const std::vector<client::TColumn>& in,
+                         const std::string& f, std::vector<std::string>* out) {
+  out->assign(in.size(), std::string());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string cf = At(f, i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.column, kBadRequest, cf + ".column"));
+    (*out)[i] = in[i].column;
+  }
+  return Status::OK();
+}
+
+Status PutFromThrift(const client::TPut& in, const std::string& f,
+                     Mutation* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.columnValues, kBadRequest, f + ".columnValues"));
+  std::vector<Cell> cells;
+  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::CellsFromThrift(
+      in.columnValues, kBadRequest, f + ".columnValues", &cells));
+  // The router finds the region: region_id is not the client's to give.
+  *out = Mutation::Put(/*region=*/0, in.row, std::move(cells));
+  return Status::OK();
+}
+
+Status DeleteFromThrift(const client::TDelete& in, const std::string& f,
+                        Mutation* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  std::vector<std::string> columns;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ColumnsFromThrift(in.columns, f + ".columns", &columns));
+  *out = Mutation::Delete(/*region=*/0, in.row, std::move(columns));
+  return Status::OK();
+}
+
+Status GetFromThrift(const client::TGet& in, const std::string& f,
+                     GetRequest* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  out->region_id = 0;
+  out->row_key = in.row;
+  return ColumnsFromThrift(in.columns, f + ".columns", &out->columns);
+}
+
+Status PredicatesFromThrift(const std::vector<client::TEqualityPredicate>& in,
+                            const std::string& f,
+                            std::vector<EqualityPredicate>* out) {
+  out->assign(in.size(), EqualityPredicate());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string pf = At(f, i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.column, kBadRequest, pf + ".column"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.value, kBadRequest, pf + ".value"));
+    (*out)[i] = EqualityPredicate{in[i].column, in[i].value};
+  }
+  return Status::OK();
+}
+
+Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
+                       router::LookupSpec* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.predicates, kBadRequest, f + ".predicates"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      PredicatesFromThrift(in.predicates, f + ".predicates", &out->equals));
+  out->limit = 0;
+  if (in.__isset.limit) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(in.limit, kBadRequest, f + ".limit", &out->limit));
+    if (out->limit == 0) {
+      return Status::InvalidArgument(f + ".limit is 0; leave it unset for " +
+                                     "the maximum (" +
+                                     std::to_string(kMaxRowsPerCall) + ")");
+    }
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ColumnsFromThrift(in.columns, f + ".columns", &out->columns));
+  out->allow_partial = in.__isset.allowPartial && in.allowPartial;
+  out->broadcast = in.__isset.askAll && in.askAll;
+  return Status::OK();
+}
+
+// The vector forms of the conversions above, naming entries "<f>[i]".
+template <typename In, typename Out, typename Fn>
+Status EachFromThrift(const std::vector<In>& in, const std::string& f, Fn fn,
+                      std::vector<Out>* out) {
+  out->assign(in.size(), Out());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(fn(in[i], At(f, i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+// ---- Results ----
+
+Status ServerToThrift(const router::ServerRef& in, client::TServerRef* out) {
+  int32_t id = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.id, "server id", &id));
+  out->__set_id(id);
+  out->__set_address(in.address);
+  return Status::OK();
+}
+
+Status ServersToThrift(const std::vector<router::ServerRef>& in,
+                       std::vector<client::TServerRef>* out) {
+  out->assign(in.size(), client::TServerRef());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(in[i], &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status DescriptorToThrift(const TableDescriptor& in,
+                          client::TTableDescriptor* out) {
+  int64_t table_id = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.table_id, "table_id", &table_id));
+  out->__set_tableId(table_id);
+  out->__set_name(in.name);
+  std::vector<client::TIndexedColumn> columns(in.indexed_columns.size());
+  for (size_t i = 0; i < columns.size(); ++i) {
+    int32_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(in.indexed_columns[i].column_id, "column_id", &id));
+    columns[i].__set_columnId(id);
+    columns[i].__set_name(in.indexed_columns[i].name);
+  }
+  out->__set_indexedColumns(std::move(columns));
+  return Status::OK();
+}
+
+Status LocationToThrift(const router::RegionLocation& in,
+                        client::TRegionLocation* out) {
+  int64_t region_id = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.region.region_id, "region_id", &region_id));
+  out->__set_regionId(region_id);
+  out->__set_startKey(in.region.start_key);
+  out->__set_endKey(in.region.end_key);
+  client::TServerRef server;
+  BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(in.server, &server));
+  out->__set_server(std::move(server));
+  return Status::OK();
+}
+
+Status RoutingToThrift(const router::RoutingInfo& in,
+                       client::TRoutingInfo* out) {
+  int32_t servers = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.servers_in_cluster, "servers_in_cluster", &servers));
+  out->__set_serversInCluster(servers);
+  out->__isset.serversAsked = true;
+  out->__isset.serversAskedNotCurrent = true;
+  out->__isset.serversWithRows = true;
+  BLOOMROUTE_RETURN_IF_ERROR(ServersToThrift(in.asked, &out->serversAsked));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ServersToThrift(in.asked_not_current, &out->serversAskedNotCurrent));
+  return ServersToThrift(in.with_rows, &out->serversWithRows);
+}
+
+// The replica's position in the server's op sequence.
+Status ReplicaToThrift(const router::ReplicaStats& in, uint64_t ops_behind,
+                       client::TServerIndexStats* out) {
+  int64_t epoch = 0, seq = 0, behind = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.epoch, "epoch", &epoch));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.seq, "seq", &seq));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(ops_behind, "ops_behind", &behind));
+  out->__set_loaded(in.loaded);
+  out->__set_current(in.current);
+  out->__set_epoch(epoch);
+  out->__set_seq(seq);
+  out->__set_opsBehind(behind);
+  return Status::OK();
+}
+
+// What the replica's filter holds.
+Status FilterToThrift(const SscbfStats& in, client::TServerIndexStats* out) {
+  int32_t stages = 0;
+  int64_t elements = 0, memory = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.stages.size(), "stages", &stages));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.elements, "elements", &elements));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.memory_bytes, "memory_bytes", &memory));
+  out->__set_stages(stages);
+  out->__set_elements(elements);
+  out->__set_fill(in.stages.empty() ? 0.0 : in.stages.back().fill);
+  out->__set_estimatedFpr(in.estimated_fpr);
+  out->__set_compoundedBound(in.compounded_bound);
+  out->__set_memoryBytes(memory);
+  out->__isset.stageStats = true;
+  return thrift_internal::StagesToThrift(in.stages, &out->stageStats);
+}
+
+}  // namespace
+
+// ---- Requests ----
+
+Status FromThrift(const client::TTableSpec& in, router::TableSpec* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.name, kBadRequest, "spec.name"));
+  out->name = in.name;
+  out->indexed_columns = in.indexedColumns;
+  out->split_keys = in.splitKeys;
+  out->region_count = 0;
+  if (in.__isset.regionCount) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.regionCount, kBadRequest,
+                                      "spec.regionCount", &out->region_count));
+  }
+  return Status::OK();
+}
+
+Status FromThrift(const client::TPut& in, Mutation* out) {
+  return PutFromThrift(in, "tput", out);
+}
+
+Status FromThrift(const std::vector<client::TPut>& in,
+                  std::vector<Mutation>* out) {
+  return EachFromThrift(in, "puts", PutFromThrift, out);
+}
+
+Status FromThrift(const client::TDelete& in, Mutation* out) {
+  return DeleteFromThrift(in, "tdelete", out);
+}
+
+Status FromThrift(const std::vector<client::TDelete>& in,
+                  std::vector<Mutation>* out) {
+  return EachFromThrift(in, "deletes", DeleteFromThrift, out);
+}
+
+Status FromThrift(const client::TGet& in, GetRequest* out) {
+  return GetFromThrift(in, "tget", out);
+}
+
+Status FromThrift(const std::vector<client::TGet>& in,
+                  std::vector<GetRequest>* out) {
+  return EachFromThrift(in, "gets", GetFromThrift, out);
+}
+
+Status FromThrift(const client::TScan& in, router::ScanSpec* out) {
+  out->start_row = in.__isset.startRow ? in.startRow : std::string();
+  out->stop_row = in.__isset.stopRow ? in.stopRow : std::string();
+  return ColumnsFromThrift(in.columns, "tscan.columns", &out->columns);
+}
+
+Status FromThrift(const client::TIndexQuery& in, router::LookupSpec* out) {
+  return QueryFromThrift(in, "tquery", out);
+}
+
+Status FromThrift(const std::vector<client::TIndexQuery>& in,
+                  std::vector<router::LookupSpec>* out) {
+  return EachFromThrift(in, "queries", QueryFromThrift, out);
+}
+
+Status CountFromThrift(int32_t in, const char* field, uint32_t* out) {
+  return Narrow(in, kBadRequest, field, out);
+}
+
+// ---- Results ----
+
+Status ToThrift(const router::TableInfo& in, client::TTableInfo* out) {
+  client::TTableDescriptor descriptor;
+  BLOOMROUTE_RETURN_IF_ERROR(DescriptorToThrift(in.descriptor, &descriptor));
+  out->__set_descriptor(std::move(descriptor));
+  std::vector<client::TRegionLocation> regions(in.regions.size());
+  for (size_t i = 0; i < regions.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(LocationToThrift(in.regions[i], &regions[i]));
+  }
+  out->__set_regions(std::move(regions));
+  return Status::OK();
+}
+
+Status ToThrift(const std::vector<TableDescriptor>& in,
+                std::vector<client::TTableDescriptor>* out) {
+  out->assign(in.size(), client::TTableDescriptor());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(DescriptorToThrift(in[i], &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status ToThrift(const std::vector<std::optional<Row>>& in,
+                std::vector<client::TResult>* out) {
+  *out = thrift_internal::OptionalRowsToThrift<client::TResult>(in);
+  return Status::OK();
+}
+
+Status ToThrift(const std::vector<Row>& in, std::vector<client::TResult>* out) {
+  *out = thrift_internal::RowsToThrift<client::TResult>(in);
+  return Status::OK();
+}
+
+Status ToThrift(const router::LookupResult& in, client::TIndexResult* out) {
+  out->__set_rows(thrift_internal::RowsToThrift<client::TResult>(in.rows));
+  out->__set_truncated(in.truncated);
+  out->__set_partial(in.partial);
+  out->__isset.missingServers = true;
+  BLOOMROUTE_RETURN_IF_ERROR(ServersToThrift(in.missing, &out->missingServers));
+  out->__isset.routing = true;
+  return RoutingToThrift(in.routing, &out->routing);
+}
+
+Status ToThrift(const std::vector<router::ServerIndexStats>& in,
+                std::vector<client::TServerIndexStats>* out) {
+  out->assign(in.size(), client::TServerIndexStats());
+  for (size_t i = 0; i < in.size(); ++i) {
+    client::TServerIndexStats& stats = (*out)[i];
+    stats.__isset.server = true;
+    BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(in[i].server, &stats.server));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ReplicaToThrift(in[i].replica, in[i].ops_behind, &stats));
+    BLOOMROUTE_RETURN_IF_ERROR(FilterToThrift(in[i].replica.filter, &stats));
+  }
+  return Status::OK();
+}
+
+Status ToThrift(const router::ClusterStatus& in, client::TClusterStatus* out) {
+  int32_t tables = 0, regions = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.tables, "tables", &tables));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.regions, "regions", &regions));
+  out->__set_tables(tables);
+  out->__set_regions(regions);
+  std::vector<client::TServerStatus> servers(in.servers.size());
+  for (size_t i = 0; i < servers.size(); ++i) {
+    const router::ServerStatus& s = in.servers[i];
+    client::TServerRef server;
+    int32_t server_regions = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(s.server, &server));
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(s.regions, "regions", &server_regions));
+    servers[i].__set_server(std::move(server));
+    servers[i].__set_reachable(s.reachable);
+    if (!s.reachable && !s.error.empty()) servers[i].__set_error(s.error);
+    servers[i].__set_regions(server_regions);
+    servers[i].__set_replicaCurrent(s.replica_current);
+  }
+  out->__set_servers(std::move(servers));
+  return Status::OK();
+}
+
+}  // namespace bloomroute
