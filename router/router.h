@@ -23,9 +23,10 @@
 //     Mutate returned never misses the written row.
 //   * A lookup asks every server whose replica says "maybe" for every
 //     predicate, and every server whose replica is not current.
-//   * Batches are atomic per region server, not across servers (as HBase's
-//     putMultiple); an error names the server and leaves the other servers'
-//     parts applied.
+//   * Each row's mutation is atomic; a batch is not (as HBase's putMultiple):
+//     it is sent to the region servers in parallel, in chunks of up to 1000
+//     rows, and an error names the server while rows of other chunks may have
+//     been applied.
 //
 // Errors: InvalidArgument for a bad request (unknown columns in a predicate, a
 // malformed row, ...); NotFound for an unknown table or scanner; Unavailable
@@ -37,9 +38,10 @@
 //
 // Usage:
 //   auto router = Router::Open(options, factory);   // StatusOr
-//   (*router)->CreateTable({"geo", {"d:country_code"}, {}, 4});
-//   (*router)->Mutate("geo", {Mutation::Put(0, "r1", {{"d:country_code", "NO"}})});
-//   LookupSpec q;  q.equals = {{"d:country_code", "NO"}};
+//   (*router)->CreateTable({"geo", {"d:cc"}, {}, 4});
+//   (*router)->Mutate("geo", {Mutation::Put(0, "r1", {{"d:cc", "NO"}})});
+//   LookupSpec q;
+//   q.equals = {{"d:cc", "NO"}};
 //   StatusOr<LookupResult> r = (*router)->Lookup("geo", q);
 #ifndef BLOOMROUTE_ROUTER_ROUTER_H_
 #define BLOOMROUTE_ROUTER_ROUTER_H_
@@ -83,7 +85,7 @@ struct RouterOptions {
 struct TableSpec {
   static constexpr uint32_t kMaxRegions = 1024;
 
-  std::string name;  // 1..256 bytes, printable ASCII without '/', unique
+  std::string name;  // 1..255 of [A-Za-z0-9_.-], not '.' or '..'; unique
   // "family:qualifier", distinct; may be empty (no index). Column ids are
   // assigned in this order from 1.
   std::vector<std::string> indexed_columns;
@@ -135,7 +137,7 @@ struct RoutingInfo {
 };
 
 struct LookupResult {
-  std::vector<Row> rows;  // by row key, at most the limit
+  std::vector<Row> rows;   // by row key, at most the limit
   bool truncated = false;  // more rows matched than were returned
   bool partial = false;    // some servers did not answer (allow_partial)
   std::vector<ServerRef> missing;

@@ -1,0 +1,279 @@
+#include "router/internal/catalog.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "common/coding.h"
+
+namespace bloomroute::router_internal {
+namespace {
+
+constexpr uint8_t kFormatVersion = 1;
+// Keys: one tag byte, then a big-endian id so that iteration is by id.
+constexpr char kCountersKey[] = "m";
+constexpr char kServerTag = 's';
+constexpr char kTableTag = 't';
+// Bounds for decoding: far above what CreateTable accepts.
+constexpr uint32_t kMaxDecodedColumns = 1 << 16;
+constexpr uint32_t kMaxDecodedRegions = 1 << 20;
+
+Status FromRocks(const rocksdb::Status& s, const char* what) {
+  if (s.ok()) return Status::OK();
+  std::string msg = std::string("catalog ") + what + ": " + s.ToString();
+  if (s.IsCorruption()) return Status::Corruption(msg);
+  return Status::IOError(msg);
+}
+
+std::string ServerKey(router::ServerId id) {
+  std::string k(1, kServerTag);
+  PutBigEndian32(&k, id);
+  return k;
+}
+
+std::string TableKey(uint64_t id) {
+  std::string k(1, kTableTag);
+  PutBigEndian64(&k, id);
+  return k;
+}
+
+Status ReadString(ByteReader* r, std::string* out, const char* what) {
+  std::string_view v;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadLengthPrefixed(&v, what));
+  out->assign(v);
+  return Status::OK();
+}
+
+Status ReadVersion(ByteReader* r) {
+  uint8_t version = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed8(&version, "format version"));
+  if (version != kFormatVersion) {
+    return Status::Corruption("catalog record of unknown format version " +
+                              std::to_string(version));
+  }
+  return Status::OK();
+}
+
+Status DecodeRegion(ByteReader* r, CatalogRegion* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed64(&out->region_id, "region id"));
+  BLOOMROUTE_RETURN_IF_ERROR(ReadString(r, &out->start_key, "start key"));
+  BLOOMROUTE_RETURN_IF_ERROR(ReadString(r, &out->end_key, "end key"));
+  return r->ReadFixed32(&out->server, "region server");
+}
+
+}  // namespace
+
+struct Catalog::Db {
+  std::unique_ptr<rocksdb::DB> db;
+};
+
+Catalog::Catalog(std::unique_ptr<Db> db) : db_(std::move(db)) {}
+
+Catalog::~Catalog() {
+  if (db_->db != nullptr) db_->db->Close().PermitUncheckedError();
+}
+
+StatusOr<std::unique_ptr<Catalog>> Catalog::Open(const std::string& dir) {
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.IncreaseParallelism(1);
+  rocksdb::DB* raw = nullptr;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      FromRocks(rocksdb::DB::Open(options, dir, &raw), "open"));
+  auto db = std::make_unique<Db>();
+  db->db.reset(raw);
+  std::unique_ptr<Catalog> catalog(new Catalog(std::move(db)));
+  BLOOMROUTE_RETURN_IF_ERROR(catalog->Load());
+  return catalog;
+}
+
+Status Catalog::Load() {
+  std::unique_ptr<rocksdb::Iterator> it(
+      db_->db->NewIterator(rocksdb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const std::string_view key(it->key().data(), it->key().size());
+    const std::string_view value(it->value().data(), it->value().size());
+    ByteReader r(value);
+    if (key == kCountersKey) {
+      BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+      uint64_t server_id = 0;
+      BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&server_id, "next server id"));
+      BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&next_table_id_, "next table"));
+      BLOOMROUTE_RETURN_IF_ERROR(
+          r.ReadFixed64(&next_region_id_, "next region id"));
+      next_server_id_ = static_cast<router::ServerId>(
+          std::max<uint64_t>(next_server_id_, server_id));
+    } else if (key.size() == 5 && key[0] == kServerTag) {
+      CatalogServer s;
+      s.id = static_cast<router::ServerId>(DecodeBigEndian(key.data() + 1, 4));
+      BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+      BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &s.address, "address"));
+      servers_.push_back(std::move(s));
+    } else if (key.size() == 9 && key[0] == kTableTag) {
+      CatalogTable t;
+      BLOOMROUTE_RETURN_IF_ERROR(DecodeTable(value, &t));
+      tables_.push_back(std::move(t));
+    } else {
+      return Status::Corruption("catalog: unknown key");
+    }
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status(), "read"));
+  // The counters are written with every record; these maxima only matter if
+  // the counter record were lost, and keep ids unique even then.
+  for (const CatalogServer& s : servers_) {
+    next_server_id_ = std::max(next_server_id_, s.id + 1);
+  }
+  for (const CatalogTable& t : tables_) {
+    next_table_id_ = std::max(next_table_id_, t.descriptor.table_id + 1);
+    for (const CatalogRegion& r : t.regions) {
+      next_region_id_ = std::max(next_region_id_, r.region_id + 1);
+    }
+  }
+  return Status::OK();
+}
+
+Status Catalog::WriteLocked(const std::string& key, const std::string* value) {
+  std::string counters(1, static_cast<char>(kFormatVersion));
+  PutFixed64(&counters, next_server_id_);
+  PutFixed64(&counters, next_table_id_);
+  PutFixed64(&counters, next_region_id_);
+  rocksdb::WriteBatch batch;
+  rocksdb::Status s = batch.Put(kCountersKey, counters);
+  if (s.ok()) s = value != nullptr ? batch.Put(key, *value) : batch.Delete(key);
+  rocksdb::WriteOptions options;
+  options.sync = true;  // catalog changes are rare and must survive
+  if (s.ok()) s = db_->db->Write(options, &batch);
+  return FromRocks(s, "write");
+}
+
+std::vector<CatalogServer> Catalog::Servers() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return servers_;
+}
+
+StatusOr<router::ServerId> Catalog::AddServer(const std::string& address) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const CatalogServer& s : servers_) {
+    if (s.address == address) return s.id;
+  }
+  const router::ServerId id = next_server_id_++;
+  std::string value(1, static_cast<char>(kFormatVersion));
+  PutLengthPrefixed(&value, address);
+  BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(ServerKey(id), &value));
+  servers_.push_back({id, address});
+  return id;
+}
+
+std::vector<CatalogTable> Catalog::Tables() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return tables_;
+}
+
+uint64_t Catalog::NextTableId() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return next_table_id_++;
+}
+
+uint64_t Catalog::NextRegionId() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return next_region_id_++;
+}
+
+Status Catalog::PutTable(const CatalogTable& table) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto same_id = tables_.end();
+  for (auto it = tables_.begin(); it != tables_.end(); ++it) {
+    if (it->descriptor.table_id == table.descriptor.table_id) {
+      same_id = it;
+    } else if (it->descriptor.name == table.descriptor.name) {
+      return Status::InvalidArgument("table '" + table.descriptor.name +
+                                     "' already exists");
+    }
+  }
+  const std::string value = EncodeTable(table);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      WriteLocked(TableKey(table.descriptor.table_id), &value));
+  if (same_id != tables_.end()) {
+    *same_id = table;
+  } else {
+    tables_.push_back(table);
+    std::sort(tables_.begin(), tables_.end(),
+              [](const CatalogTable& a, const CatalogTable& b) {
+                return a.descriptor.table_id < b.descriptor.table_id;
+              });
+  }
+  return Status::OK();
+}
+
+Status Catalog::DeleteTable(uint64_t table_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = std::find_if(
+      tables_.begin(), tables_.end(),
+      [&](const CatalogTable& t) { return t.descriptor.table_id == table_id; });
+  if (it == tables_.end()) return Status::OK();
+  BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(TableKey(table_id), nullptr));
+  tables_.erase(it);
+  return Status::OK();
+}
+
+std::string Catalog::EncodeTable(const CatalogTable& table) {
+  std::string out(1, static_cast<char>(kFormatVersion));
+  const TableDescriptor& d = table.descriptor;
+  PutFixed64(&out, d.table_id);
+  PutLengthPrefixed(&out, d.name);
+  PutFixed8(&out, static_cast<uint8_t>(table.state));
+  PutFixed32(&out, static_cast<uint32_t>(d.indexed_columns.size()));
+  for (const IndexedColumn& c : d.indexed_columns) {
+    PutFixed32(&out, c.column_id);
+    PutLengthPrefixed(&out, c.name);
+  }
+  PutFixed32(&out, static_cast<uint32_t>(table.regions.size()));
+  for (const CatalogRegion& r : table.regions) {
+    PutFixed64(&out, r.region_id);
+    PutLengthPrefixed(&out, r.start_key);
+    PutLengthPrefixed(&out, r.end_key);
+    PutFixed32(&out, r.server);
+  }
+  return out;
+}
+
+Status Catalog::DecodeTable(std::string_view in, CatalogTable* out) {
+  ByteReader r(in);
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+  TableDescriptor& d = out->descriptor;
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&d.table_id, "table id"));
+  BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &d.name, "table name"));
+  uint8_t state = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed8(&state, "table state"));
+  if (state != static_cast<uint8_t>(CatalogTable::State::kReady) &&
+      state != static_cast<uint8_t>(CatalogTable::State::kDeleting)) {
+    return Status::Corruption("catalog: unknown table state");
+  }
+  out->state = static_cast<CatalogTable::State>(state);
+  uint32_t n = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed32(&n, "indexed column count"));
+  // Each entry takes at least 8 bytes: bound the count by the input first.
+  if (n > kMaxDecodedColumns || n > r.remaining() / 8) {
+    return Status::Corruption("catalog: indexed column count");
+  }
+  d.indexed_columns.resize(n);
+  for (IndexedColumn& c : d.indexed_columns) {
+    BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed32(&c.column_id, "column id"));
+    BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &c.name, "column name"));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed32(&n, "region count"));
+  if (n > kMaxDecodedRegions || n > r.remaining() / 20) {
+    return Status::Corruption("catalog: region count");
+  }
+  out->regions.resize(n);
+  for (CatalogRegion& region : out->regions) {
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeRegion(&r, &region));
+  }
+  if (!r.empty()) return Status::Corruption("catalog: trailing bytes");
+  return Status::OK();
+}
+
+}  // namespace bloomroute::router_internal

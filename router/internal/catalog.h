@@ -1,0 +1,118 @@
+// Catalog: the router's persistent record of region servers and tables, in
+// its own RocksDB. Every change is one synchronous WriteBatch, so a change
+// that returned OK survives a crash of the router or the machine.
+//
+// Ids are allocated here and never reused: the counters of server, table and
+// region ids are written in the same batch as the record that uses them, so
+// an id that reached a region server (which only happens after the record
+// naming it was written) is never handed out again.
+//
+// Record format: one version byte, then fixed-width and length-prefixed
+// fields (common/coding.h); RocksDB's block checksums cover the stored bytes.
+// Decoding bounds every length by the bytes present and reports Corruption.
+//
+// Thread-safety: every method may be called concurrently (one mutex).
+#ifndef BLOOMROUTE_ROUTER_INTERNAL_CATALOG_H_
+#define BLOOMROUTE_ROUTER_INTERNAL_CATALOG_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "common/statusor.h"
+#include "model/types.h"
+#include "router/region_client.h"
+
+namespace bloomroute::router_internal {
+
+struct CatalogServer {
+  router::ServerId id = 0;
+  std::string address;
+};
+
+struct CatalogRegion {
+  uint64_t region_id = 0;
+  std::string start_key;  // inclusive; empty = from the first row
+  std::string end_key;    // exclusive; empty = to the last row
+  router::ServerId server = 0;
+
+  friend bool operator==(const CatalogRegion& a, const CatalogRegion& b) {
+    return a.region_id == b.region_id && a.start_key == b.start_key &&
+           a.end_key == b.end_key && a.server == b.server;
+  }
+};
+
+struct CatalogTable {
+  enum class State : uint8_t {
+    kReady = 1,
+    // Deleted by the user; its regions are still being dropped. Hidden from
+    // listings; the name stays taken until the drops finish.
+    kDeleting = 2,
+  };
+  TableDescriptor descriptor;
+  State state = State::kReady;
+  std::vector<CatalogRegion> regions;  // by start key, covering all keys
+
+  friend bool operator==(const CatalogTable& a, const CatalogTable& b) {
+    return a.descriptor == b.descriptor && a.state == b.state &&
+           a.regions == b.regions;
+  }
+};
+
+class Catalog {
+ public:
+  // Opens or creates the catalog database in `dir`. IOError when it cannot
+  // be opened; Corruption for a record that does not decode.
+  static StatusOr<std::unique_ptr<Catalog>> Open(const std::string& dir);
+  ~Catalog();
+  Catalog(const Catalog&) = delete;
+  Catalog& operator=(const Catalog&) = delete;
+
+  // The servers ever added, ascending by id.
+  std::vector<CatalogServer> Servers() const;
+  // The id of `address`, adding it (persisted) under a new id when unknown.
+  StatusOr<router::ServerId> AddServer(const std::string& address);
+
+  // The tables, ascending by id.
+  std::vector<CatalogTable> Tables() const;
+
+  // Reserves ids for a table and its regions. They are not persisted until
+  // PutTable writes a record using them, and are never handed out again by
+  // this process.
+  uint64_t NextTableId();
+  uint64_t NextRegionId();
+
+  // Inserts or replaces the table's record (by id). InvalidArgument when
+  // another table already has its name.
+  [[nodiscard]] Status PutTable(const CatalogTable& table);
+  // Forgets the table. OK when it is not there.
+  [[nodiscard]] Status DeleteTable(uint64_t table_id);
+
+  // Record encodings, exposed for tests.
+  static std::string EncodeTable(const CatalogTable& table);
+  [[nodiscard]] static Status DecodeTable(std::string_view in,
+                                          CatalogTable* out);
+
+ private:
+  struct Db;
+  explicit Catalog(std::unique_ptr<Db> db);
+  [[nodiscard]] Status Load();
+  [[nodiscard]] Status WriteLocked(const std::string& key,
+                                   const std::string* value);
+
+  const std::unique_ptr<Db> db_;
+  mutable std::mutex mu_;
+  // Guarded by mu_: the state as stored, plus ids reserved in memory.
+  std::vector<CatalogServer> servers_;
+  std::vector<CatalogTable> tables_;
+  router::ServerId next_server_id_ = 1;
+  uint64_t next_table_id_ = 1;
+  uint64_t next_region_id_ = 1;
+};
+
+}  // namespace bloomroute::router_internal
+
+#endif  // BLOOMROUTE_ROUTER_INTERNAL_CATALOG_H_

@@ -1,0 +1,54 @@
+// FanOut: runs the parts of one request (one RPC per region server) in
+// parallel on a fixed pool of threads, the calling thread included.
+//
+// Run(n, fn) calls fn(0) .. fn(n - 1), each exactly once, and returns when all
+// have returned. The caller takes parts itself while pool threads help, so a
+// request never waits for a free pool thread to start and the pool cannot
+// deadlock; a pool smaller than the fan-out only makes it slower. fn must not
+// throw.
+//
+// The standard library has no thread pool and Boost.Asio's would add a
+// dependency for some 60 lines; threads per call would cost a thread start
+// per server on every lookup.
+//
+// Thread-safety: Run may be called concurrently from many threads.
+#ifndef BLOOMROUTE_ROUTER_INTERNAL_FAN_OUT_H_
+#define BLOOMROUTE_ROUTER_INTERNAL_FAN_OUT_H_
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace bloomroute::router_internal {
+
+class FanOut {
+ public:
+  explicit FanOut(uint32_t threads);
+  ~FanOut();  // finishes queued parts, then joins the threads
+  FanOut(const FanOut&) = delete;
+  FanOut& operator=(const FanOut&) = delete;
+
+  void Run(size_t n, const std::function<void(size_t)>& fn);
+
+ private:
+  struct Batch;
+  void Work();
+  static void Drain(Batch* batch);
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  // Guarded by mu_.
+  std::deque<std::shared_ptr<Batch>> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace bloomroute::router_internal
+
+#endif  // BLOOMROUTE_ROUTER_INTERNAL_FAN_OUT_H_

@@ -1,0 +1,479 @@
+// Opening the router, the catalog's tables, and the background maintenance.
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "router/internal/router_impl.h"
+
+namespace bloomroute::router {
+
+Status RouterOptions::Validate() const {
+  if (data_dir.empty()) return Status::InvalidArgument("data_dir is empty");
+  if (region_servers.empty() || region_servers.size() > kMaxServers) {
+    return Status::InvalidArgument("region_servers must name 1 to " +
+                                   std::to_string(kMaxServers) + " servers");
+  }
+  std::set<std::string> seen;
+  for (const std::string& a : region_servers) {
+    if (a.empty() || a.size() > 300) {
+      return Status::InvalidArgument("region server address '" +
+                                     QuoteForMessage(a) + "' is not host:port");
+    }
+    if (!seen.insert(a).second) {
+      return Status::InvalidArgument("region server " + a + " is named twice");
+    }
+  }
+  if (fanout_threads > kMaxFanoutThreads) {
+    return Status::InvalidArgument("fanout_threads is above " +
+                                   std::to_string(kMaxFanoutThreads));
+  }
+  if (maintenance_interval_ms < 10 || maintenance_interval_ms > 3600000) {
+    return Status::InvalidArgument(
+        "maintenance_interval_ms must be in [10, 3600000]");
+  }
+  if (max_scanners < 1 || max_scanners > 1000000) {
+    return Status::InvalidArgument("max_scanners must be in [1, 1000000]");
+  }
+  if (scanner_idle_timeout_ms < 1000) {
+    return Status::InvalidArgument("scanner_idle_timeout_ms must be >= 1000");
+  }
+  return Status::OK();
+}
+
+StatusOr<std::unique_ptr<Router>> Router::Open(
+    const RouterOptions& options,
+    std::shared_ptr<RegionClientFactory> factory) {
+  BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
+  if (factory == nullptr) return Status::InvalidArgument("no client factory");
+  auto router = std::make_unique<router_internal::RouterImpl>(
+      options, std::move(factory));
+  BLOOMROUTE_RETURN_IF_ERROR(router->Init());
+  return std::unique_ptr<Router>(std::move(router));
+}
+
+}  // namespace bloomroute::router
+
+namespace bloomroute::router_internal {
+
+using router::ServerRef;
+using router::TableInfo;
+using router::TableSpec;
+
+namespace {
+
+bool IsTableNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+}
+
+Status ValidateTableName(const std::string& name) {
+  if (name.empty() || name.size() > 255 || name == "." || name == ".." ||
+      !std::all_of(name.begin(), name.end(), IsTableNameChar)) {
+    return Status::InvalidArgument(
+        "table name '" + QuoteForMessage(name) +
+        "' must be 1 to 255 of [A-Za-z0-9_.-] (and not '.' or '..')");
+  }
+  return Status::OK();
+}
+
+Status ValidateSplitKeys(const TableSpec& spec) {
+  if (spec.split_keys.size() + 1 > TableSpec::kMaxRegions ||
+      spec.region_count > TableSpec::kMaxRegions) {
+    return Status::InvalidArgument("a table has at most " +
+                                   std::to_string(TableSpec::kMaxRegions) +
+                                   " regions");
+  }
+  if (!spec.split_keys.empty() && spec.region_count > 0) {
+    return Status::InvalidArgument(
+        "give split keys or a region count, not both");
+  }
+  for (size_t i = 0; i < spec.split_keys.size(); ++i) {
+    const std::string& k = spec.split_keys[i];
+    if (k.empty() || k.size() > kMaxRowKeyBytes) {
+      return Status::InvalidArgument("split key " + std::to_string(i) +
+                                     " is empty or longer than a row key");
+    }
+    if (i > 0 && !(spec.split_keys[i - 1] < k)) {
+      return Status::InvalidArgument("split keys must be strictly ascending");
+    }
+  }
+  return Status::OK();
+}
+
+// `n` regions splitting the first one or two key bytes evenly, as HBase's
+// createTable(desc, startKey, endKey, numRegions) does over its range.
+std::vector<std::string> EvenSplitKeys(uint32_t n) {
+  std::vector<std::string> keys;
+  const int bytes = n <= 256 ? 1 : 2;
+  const uint64_t space = bytes == 1 ? 256 : 65536;
+  for (uint32_t i = 1; i < n; ++i) {
+    const uint64_t v = space * i / n;
+    std::string k;
+    if (bytes == 2) k.push_back(static_cast<char>(v >> 8));
+    k.push_back(static_cast<char>(v & 0xff));
+    keys.push_back(std::move(k));
+  }
+  return keys;
+}
+
+Status ValidateSpec(const TableSpec& spec) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTableName(spec.name));
+  if (spec.indexed_columns.size() > 256) {
+    return Status::InvalidArgument("a table has at most 256 indexed columns");
+  }
+  std::set<std::string> seen;
+  for (const std::string& c : spec.indexed_columns) {
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c));
+    if (!seen.insert(c).second) {
+      return Status::InvalidArgument("indexed column '" + QuoteForMessage(c) +
+                                     "' is named twice");
+    }
+  }
+  return ValidateSplitKeys(spec);
+}
+
+}  // namespace
+
+TableState::TableState(CatalogTable t) : record(std::move(t)) {
+  for (const CatalogRegion& r : record.regions) {
+    regions_by_server[r.server].push_back(r.region_id);
+  }
+}
+
+size_t TableState::RegionFor(std::string_view row) const {
+  // Regions are sorted by start key and cover every key; the first region
+  // starts at "".
+  auto it = std::upper_bound(record.regions.begin(), record.regions.end(), row,
+                             [](std::string_view key, const CatalogRegion& r) {
+                               return key < r.start_key;
+                             });
+  return static_cast<size_t>(it - record.regions.begin()) - 1;
+}
+
+RegionDescriptor TableState::Descriptor(size_t region) const {
+  const CatalogRegion& r = record.regions[region];
+  return RegionDescriptor{r.region_id, record.descriptor, r.start_key,
+                          r.end_key};
+}
+
+RouterImpl::RouterImpl(const router::RouterOptions& options,
+                       std::shared_ptr<router::RegionClientFactory> factory)
+    : options_(options), factory_(std::move(factory)) {}
+
+RouterImpl::~RouterImpl() {
+  {
+    std::lock_guard<std::mutex> lock(maintenance_mu_);
+    stopping_ = true;
+  }
+  maintenance_cv_.notify_all();
+  if (maintenance_.joinable()) maintenance_.join();
+}
+
+Status RouterImpl::Init() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(catalog_, Catalog::Open(options_.data_dir));
+  BLOOMROUTE_RETURN_IF_ERROR(RegisterServers());
+  fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
+  PublishTables();
+  MaintainOnce();  // best effort: servers that do not answer are retried
+  maintenance_ = std::thread([this] { MaintenanceLoop(); });
+  return Status::OK();
+}
+
+Status RouterImpl::RegisterServers() {
+  for (const std::string& address : options_.region_servers) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(ServerId id, catalog_->AddServer(address));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<router::RegionClient> client,
+                                factory_->Connect(id, address));
+    auto entry = std::make_unique<ServerEntry>();
+    entry->ref = ServerRef{id, address};
+    entry->client = std::move(client);
+    servers_.emplace(id, std::move(entry));
+    index_.AddServer(id);
+  }
+  // Every server holding regions must be reachable by some address.
+  for (const CatalogServer& s : catalog_->Servers()) {
+    if (servers_.count(s.id) != 0) continue;
+    std::string tables;
+    for (const CatalogTable& t : catalog_->Tables()) {
+      for (const CatalogRegion& r : t.regions) {
+        if (r.server != s.id) continue;
+        tables += (tables.empty() ? "" : ", ") + t.descriptor.name;
+        break;
+      }
+    }
+    if (!tables.empty()) {
+      return Status::InvalidArgument(
+          "region server " + s.address + " hosts regions of table(s) " +
+          tables + " but is not among the region servers given");
+    }
+  }
+  return Status::OK();
+}
+
+ServerEntry& RouterImpl::Server(ServerId id) const { return *servers_.at(id); }
+
+void RouterImpl::PublishTables() {
+  std::map<std::string, std::shared_ptr<const TableState>, std::less<>> next;
+  for (CatalogTable& t : catalog_->Tables()) {
+    if (t.state != CatalogTable::State::kReady) continue;
+    const std::string name = t.descriptor.name;
+    next.emplace(name, std::make_shared<const TableState>(std::move(t)));
+  }
+  std::unique_lock<std::shared_mutex> lock(tables_mu_);
+  tables_.swap(next);
+}
+
+StatusOr<std::shared_ptr<const TableState>> RouterImpl::FindTable(
+    std::string_view name) const {
+  std::shared_lock<std::shared_mutex> lock(tables_mu_);
+  auto it = tables_.find(name);
+  if (it == tables_.end()) {
+    return Status::NotFound("table '" + QuoteForMessage(name) +
+                            "' does not exist");
+  }
+  return it->second;
+}
+
+StatusOr<CatalogTable> RouterImpl::PlanTable(const TableSpec& spec) const {
+  CatalogTable t;
+  t.descriptor.table_id = catalog_->NextTableId();
+  t.descriptor.name = spec.name;
+  for (size_t i = 0; i < spec.indexed_columns.size(); ++i) {
+    t.descriptor.indexed_columns.push_back(
+        {static_cast<uint32_t>(i + 1), spec.indexed_columns[i]});
+  }
+  std::vector<std::string> splits = spec.split_keys;
+  if (splits.empty()) {
+    const uint32_t n = spec.region_count > 0
+                           ? spec.region_count
+                           : static_cast<uint32_t>(servers_.size());
+    splits = EvenSplitKeys(n);
+  }
+  // Balance: each region goes to the server with the fewest regions of any
+  // table so far, ties to the lowest id.
+  std::map<ServerId, size_t> load;
+  for (const auto& [id, entry] : servers_) load[id] = 0;
+  for (const CatalogTable& other : catalog_->Tables()) {
+    for (const CatalogRegion& r : other.regions) {
+      if (load.count(r.server) != 0) ++load[r.server];
+    }
+  }
+  for (size_t i = 0; i <= splits.size(); ++i) {
+    auto least = std::min_element(
+        load.begin(), load.end(),
+        [](const auto& a, const auto& b) { return a.second < b.second; });
+    ++least->second;
+    t.regions.push_back(
+        {catalog_->NextRegionId(), i == 0 ? std::string() : splits[i - 1],
+         i < splits.size() ? splits[i] : std::string(), least->first});
+  }
+  return t;
+}
+
+Status RouterImpl::OpenRegions(const CatalogTable& table) {
+  const TableState state(table);
+  std::vector<const ServerEntry*> servers;
+  for (const auto& [id, regions] : state.regions_by_server) {
+    servers.push_back(&Server(id));
+  }
+  std::vector<Status> results(servers.size());
+  fan_out_->Run(servers.size(), [&](size_t i) {
+    for (size_t r = 0; r < state.record.regions.size(); ++r) {
+      if (state.record.regions[r].server != servers[i]->ref.id) continue;
+      Status s = servers[i]->client->OpenRegion(state.Descriptor(r));
+      if (!s.ok()) {
+        results[i] = ServerFailed(*servers[i], s);
+        return;
+      }
+    }
+  });
+  for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
+  return Status::OK();
+}
+
+Status RouterImpl::DropRegions(const CatalogTable& table) {
+  const TableState state(table);
+  std::vector<std::pair<const ServerEntry*, const std::vector<uint64_t>*>> work;
+  for (const auto& [id, regions] : state.regions_by_server) {
+    work.emplace_back(&Server(id), &regions);
+  }
+  std::vector<Status> results(work.size());
+  fan_out_->Run(work.size(), [&](size_t i) {
+    const ServerEntry& server = *work[i].first;
+    for (uint64_t region : *work[i].second) {
+      Status s = server.client->DropRegion(region);
+      if (!s.ok() && !s.IsNotFound()) {  // NotFound: never opened, or gone
+        results[i] = ServerFailed(server, s);
+        break;
+      }
+    }
+    // Dropping removed elements from the server's filter without handing
+    // the ops to us: the replica must catch up (until then it only has
+    // extra elements, which cost false routes, never misses).
+    (void)index_.MarkStale(server.ref.id);
+  });
+  for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
+  return Status::OK();
+}
+
+StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& spec) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateSpec(spec));
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  for (const CatalogTable& t : catalog_->Tables()) {
+    if (t.descriptor.name == spec.name) {
+      return Status::InvalidArgument(
+          "table '" + spec.name + "' " +
+          (t.state == CatalogTable::State::kReady
+               ? "already exists"
+               : "is still being deleted; try again later"));
+    }
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(CatalogTable table, PlanTable(spec));
+  // Persisted before any server hears of the ids, so they are never reused.
+  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
+  Status opened = OpenRegions(table);
+  if (!opened.ok()) {
+    table.state = CatalogTable::State::kDeleting;
+    if (catalog_->PutTable(table).ok() && DropRegions(table).ok()) {
+      (void)catalog_->DeleteTable(table.descriptor.table_id);
+    }
+    WakeMaintenance();  // catch up the replicas the drops made stale
+    return opened.WithContext("creating table '" + spec.name + "'");
+  }
+  PublishTables();
+  return Describe(TableState(table));
+}
+
+Status RouterImpl::DeleteTable(std::string_view name) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(name));
+  CatalogTable table = state->record;
+  table.state = CatalogTable::State::kDeleting;
+  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
+  PublishTables();
+  Status dropped = DropRegions(table);
+  WakeMaintenance();  // catch up the replicas the drops made stale
+  if (!dropped.ok()) {
+    return dropped.WithContext(
+        "table '" + table.descriptor.name +
+        "' is deleted, but some of its regions are dropped only when their "
+        "server answers again");
+  }
+  return catalog_->DeleteTable(table.descriptor.table_id);
+}
+
+std::vector<TableDescriptor> RouterImpl::ListTables() const {
+  std::shared_lock<std::shared_mutex> lock(tables_mu_);
+  std::vector<TableDescriptor> out;
+  for (const auto& [name, t] : tables_) out.push_back(t->record.descriptor);
+  return out;
+}
+
+TableInfo RouterImpl::Describe(const TableState& table) const {
+  TableInfo info;
+  info.descriptor = table.record.descriptor;
+  for (size_t i = 0; i < table.record.regions.size(); ++i) {
+    info.regions.push_back(
+        {table.Descriptor(i), Server(table.record.regions[i].server).ref});
+  }
+  return info;
+}
+
+StatusOr<TableInfo> RouterImpl::DescribeTable(std::string_view table) const {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  return Describe(*state);
+}
+
+std::vector<ServerRef> RouterImpl::Servers() const {
+  std::vector<ServerRef> out;
+  for (const auto& [id, entry] : servers_) out.push_back(entry->ref);
+  return out;
+}
+
+Status RouterImpl::ServerFailed(const ServerEntry& server,
+                                const Status& status) {
+  if (status.IsUnavailable()) {
+    // The call may have taken effect without our seeing its ops, and the
+    // server may come back without its regions.
+    (void)index_.MarkStale(server.ref.id);
+    server.reopen = true;
+    WakeMaintenance();
+  }
+  return Named(server, status);
+}
+
+Status RouterImpl::Named(const ServerEntry& server, const Status& status) {
+  if (status.message().find(server.ref.address) != std::string::npos) {
+    return status;
+  }
+  return status.WithContext("region server " + server.ref.address);
+}
+
+void RouterImpl::ApplyWrite(const ServerEntry& server,
+                            const WriteResult& result) {
+  StatusOr<bool> current = index_.ApplyWriteResult(server.ref.id, result);
+  // Not current: lookups ask the server anyway until the catch-up.
+  if (!current.ok() || !*current) WakeMaintenance();
+}
+
+void RouterImpl::WakeMaintenance() {
+  {
+    std::lock_guard<std::mutex> lock(maintenance_mu_);
+    wake_ = true;
+  }
+  maintenance_cv_.notify_one();
+}
+
+void RouterImpl::MaintenanceLoop() {
+  std::unique_lock<std::mutex> lock(maintenance_mu_);
+  while (!stopping_) {
+    maintenance_cv_.wait_for(
+        lock, std::chrono::milliseconds(options_.maintenance_interval_ms),
+        [&] { return stopping_ || wake_; });
+    if (stopping_) break;
+    wake_ = false;
+    lock.unlock();
+    MaintainOnce();
+    lock.lock();
+    // A pass against a server that is down wakes itself again (its calls
+    // fail); pause between passes so that such a server is not hammered.
+    maintenance_cv_.wait_for(lock, std::chrono::milliseconds(100),
+                             [&] { return stopping_; });
+  }
+}
+
+void RouterImpl::MaintainOnce() {
+  {
+    // Under ddl_mu_, so that no region of a table being deleted is reopened.
+    std::lock_guard<std::mutex> lock(ddl_mu_);
+    const std::vector<CatalogTable> tables = catalog_->Tables();
+    for (auto& [id, server] : servers_) {
+      if (!server->reopen.exchange(false)) continue;
+      for (const CatalogTable& t : tables) {
+        if (t.state != CatalogTable::State::kReady) continue;
+        const TableState state(t);
+        for (size_t r = 0; r < t.regions.size(); ++r) {
+          if (t.regions[r].server != id) continue;
+          if (!server->client->OpenRegion(state.Descriptor(r)).ok()) {
+            server->reopen = true;
+            break;
+          }
+        }
+        if (server->reopen) break;
+      }
+    }
+    for (const CatalogTable& t : tables) {
+      if (t.state == CatalogTable::State::kDeleting && DropRegions(t).ok()) {
+        (void)catalog_->DeleteTable(t.descriptor.table_id);
+      }
+    }
+  }
+  for (auto& [id, server] : servers_) {
+    if (!index_.IsCurrent(id)) (void)index_.CatchUp(id, *server->client);
+  }
+  ExpireScanners();
+}
+
+}  // namespace bloomroute::router_internal

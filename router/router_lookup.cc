@@ -1,0 +1,187 @@
+// Index lookups routed through the global index, and cluster statistics.
+#include <algorithm>
+#include <utility>
+
+#include "index/element_hash.h"
+#include "router/internal/router_impl.h"
+
+namespace bloomroute::router_internal {
+
+using router::LookupResult;
+using router::LookupSpec;
+using router::ServerRef;
+
+namespace {
+
+// At most this many predicates in one lookup (far more than any index use).
+constexpr size_t kMaxPredicates = 64;
+// A merged answer stops at about this many bytes (each region server stops
+// at its own budget; eight full answers would not fit a client's frame).
+constexpr size_t kMaxResultBytes = 32 << 20;
+
+size_t RowBytes(const Row& row) {
+  size_t n = row.key.size();
+  for (const Cell& c : row.cells) n += c.column.size() + c.value.size();
+  return n;
+}
+
+Status ValidateLookup(const LookupSpec& spec) {
+  if (spec.equals.empty() || spec.equals.size() > kMaxPredicates) {
+    return Status::InvalidArgument("a lookup needs 1 to " +
+                                   std::to_string(kMaxPredicates) +
+                                   " predicates");
+  }
+  if (spec.limit > kMaxRowsPerCall) {
+    return Status::InvalidArgument("the limit is above " +
+                                   std::to_string(kMaxRowsPerCall));
+  }
+  return ValidateProjection(spec.columns);
+}
+
+// The hash of each predicate's element (computed once per lookup).
+StatusOr<std::vector<ElementHash>> HashPredicates(const TableDescriptor& table,
+                                                  const LookupSpec& spec) {
+  std::vector<ElementHash> hashes;
+  for (const EqualityPredicate& p : spec.equals) {
+    const IndexedColumn* column = table.FindIndexed(p.column);
+    if (column == nullptr) {
+      return Status::InvalidArgument("column '" + QuoteForMessage(p.column) +
+                                     "' is not indexed in table '" +
+                                     table.name + "'");
+    }
+    hashes.push_back(HashElement(table.table_id, column->column_id, p.value));
+  }
+  return hashes;
+}
+
+// Sorts the servers' rows into key order and keeps the first `limit` (and
+// at most kMaxResultBytes). Regions do not overlap, so no key repeats.
+void MergeRows(std::vector<std::vector<Row>>* parts, uint32_t limit,
+               LookupResult* out) {
+  std::vector<Row> rows;
+  for (std::vector<Row>& part : *parts) {
+    for (Row& row : part) rows.push_back(std::move(row));
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const Row& a, const Row& b) { return a.key < b.key; });
+  size_t bytes = 0;
+  for (Row& row : rows) {
+    if (out->rows.size() == limit ||
+        (!out->rows.empty() && bytes + RowBytes(row) > kMaxResultBytes)) {
+      out->truncated = true;
+      break;
+    }
+    bytes += RowBytes(row);
+    out->rows.push_back(std::move(row));
+  }
+}
+
+}  // namespace
+
+StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
+                                          const LookupSpec& spec) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateLookup(spec));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  const TableDescriptor& descriptor = state->record.descriptor;
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<ElementHash> hashes,
+                              HashPredicates(descriptor, spec));
+  LookupResult out;
+  out.routing.servers_in_cluster = static_cast<uint32_t>(servers_.size());
+  // Servers to ask: those holding regions of the table that the filters
+  // cannot rule out (all of them when broadcasting).
+  std::vector<ServerId> asked;
+  std::vector<ServerId> not_current;
+  if (spec.broadcast) {
+    for (const auto& [id, regions] : state->regions_by_server) {
+      asked.push_back(id);
+    }
+  } else {
+    const router::CandidateServers c = index_.Candidates(hashes);
+    for (ServerId id : c.servers) {
+      if (state->regions_by_server.count(id) != 0) asked.push_back(id);
+    }
+    for (ServerId id : c.not_current) {
+      if (state->regions_by_server.count(id) != 0) not_current.push_back(id);
+    }
+  }
+  const uint32_t limit = spec.limit == 0 ? kMaxRowsPerCall : spec.limit;
+  std::vector<StatusOr<IndexQueryResult>> answers(asked.size(),
+                                                  Status::IOError("not asked"));
+  fan_out_->Run(asked.size(), [&](size_t i) {
+    IndexQuery query{descriptor.table_id,
+                     state->regions_by_server.at(asked[i]),
+                     spec.equals,
+                     std::nullopt,
+                     limit,
+                     spec.columns};
+    answers[i] = Server(asked[i]).client->Lookup(query);
+  });
+  std::vector<std::vector<Row>> parts;
+  for (size_t i = 0; i < asked.size(); ++i) {
+    const ServerEntry& server = Server(asked[i]);
+    out.routing.asked.push_back(server.ref);
+    if (!answers[i].ok()) {
+      if (!spec.allow_partial || !answers[i].status().IsUnavailable()) {
+        return Named(server, answers[i].status());
+      }
+      out.partial = true;
+      out.missing.push_back(server.ref);
+      continue;
+    }
+    if (!answers[i]->rows.empty()) out.routing.with_rows.push_back(server.ref);
+    out.truncated = out.truncated || answers[i]->truncated;
+    parts.push_back(std::move(answers[i]->rows));
+  }
+  for (ServerId id : not_current) {
+    out.routing.asked_not_current.push_back(Server(id).ref);
+  }
+  if (!not_current.empty()) WakeMaintenance();
+  MergeRows(&parts, limit, &out);
+  return out;
+}
+
+std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
+  std::vector<router::ServerIndexStats> out;
+  for (const router::ReplicaStats& r : index_.Stats()) {
+    router::ServerIndexStats s;
+    s.server = Server(r.server).ref;
+    s.replica = r;
+    if (r.loaded && r.reported_epoch == r.epoch && r.reported_seq > r.seq) {
+      s.ops_behind = r.reported_seq - r.seq;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+router::ClusterStatus RouterImpl::GetClusterStatus() {
+  router::ClusterStatus out;
+  for (const auto& [id, server] : servers_) {
+    router::ServerStatus s;
+    s.server = server->ref;
+    s.replica_current = index_.IsCurrent(id);
+    out.servers.push_back(std::move(s));
+  }
+  fan_out_->Run(out.servers.size(), [&](size_t i) {
+    router::ServerStatus& s = out.servers[i];
+    StatusOr<FilterStatus> status =
+        Server(s.server.id).client->GetFilterStatus();
+    s.reachable = status.ok();
+    if (!status.ok()) s.error = status.status().ToString();
+  });
+  std::shared_lock<std::shared_mutex> lock(tables_mu_);
+  out.tables = static_cast<uint32_t>(tables_.size());
+  for (const auto& [name, table] : tables_) {
+    out.regions += static_cast<uint32_t>(table->record.regions.size());
+    for (router::ServerStatus& s : out.servers) {
+      auto it = table->regions_by_server.find(s.server.id);
+      if (it != table->regions_by_server.end()) {
+        s.regions += static_cast<uint32_t>(it->second.size());
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace bloomroute::router_internal

@@ -1,0 +1,285 @@
+// Row operations: routed writes, gets, scans across regions, and scanners.
+#include <algorithm>
+#include <utility>
+
+#include "router/internal/router_impl.h"
+
+namespace bloomroute::router_internal {
+
+using router::ScanSpec;
+
+namespace {
+
+// One RegionService call carries at most this many rows or (about) bytes, so
+// that a request stays far below a region server's frame limit and its
+// per-batch limit.
+constexpr size_t kRowsPerRpc = 1000;
+constexpr size_t kBytesPerRpc = 8 << 20;
+
+Status ValidateRowKey(const std::string& key, size_t position) {
+  if (key.empty() || key.size() > kMaxRowKeyBytes) {
+    return Status::InvalidArgument("row " + std::to_string(position) +
+                                   ": the row key must be 1 to " +
+                                   std::to_string(kMaxRowKeyBytes) + " bytes");
+  }
+  return Status::OK();
+}
+
+Status ValidateMutation(const Mutation& m, size_t position) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(m.row_key, position));
+  const std::string where = "row " + std::to_string(position);
+  if (m.kind == Mutation::Kind::kPut) {
+    if (m.cells.empty()) {
+      return Status::InvalidArgument(where + ": a put needs a column value");
+    }
+    for (const Cell& c : m.cells) {
+      BLOOMROUTE_RETURN_IF_ERROR(
+          ValidateColumnName(c.column).WithContext(where));
+    }
+    return Status::OK();
+  }
+  for (const std::string& c : m.columns) {
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c).WithContext(where));
+  }
+  return Status::OK();
+}
+
+size_t MutationBytes(const Mutation& m) {
+  size_t n = m.row_key.size() + 16;
+  for (const Cell& c : m.cells) n += c.column.size() + c.value.size() + 8;
+  for (const std::string& c : m.columns) n += c.size() + 4;
+  return n;
+}
+
+}  // namespace
+
+struct Scanner {
+  std::string table;
+  std::mutex mu;
+  ScanSpec spec;      // guarded by mu; start_row advances
+  bool done = false;  // guarded by mu
+  // Guarded by RouterImpl::scanners_mu_.
+  std::chrono::steady_clock::time_point last_used;
+};
+
+Status RouterImpl::ApplyBatches(const ServerEntry& server,
+                                const std::vector<Mutation>& mutations) {
+  size_t begin = 0;
+  while (begin < mutations.size()) {
+    size_t end = begin;
+    size_t bytes = 0;
+    while (end < mutations.size() && end - begin < kRowsPerRpc &&
+           (end == begin || bytes < kBytesPerRpc)) {
+      bytes += MutationBytes(mutations[end++]);
+    }
+    const std::vector<Mutation> chunk(mutations.begin() + begin,
+                                      mutations.begin() + end);
+    StatusOr<WriteResult> result = server.client->Apply(chunk);
+    if (!result.ok()) return ServerFailed(server, result.status());
+    // Before the caller hears of success: read-your-writes.
+    ApplyWrite(server, *result);
+    begin = end;
+  }
+  return Status::OK();
+}
+
+Status RouterImpl::Mutate(std::string_view table,
+                          std::vector<Mutation> mutations) {
+  if (mutations.size() > kMaxRowsPerCall) {
+    return Status::InvalidArgument(
+        "at most " + std::to_string(kMaxRowsPerCall) + " rows per call");
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  std::map<ServerId, std::vector<Mutation>> by_server;
+  for (size_t i = 0; i < mutations.size(); ++i) {
+    Mutation& m = mutations[i];
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateMutation(m, i));
+    const CatalogRegion& region =
+        state->record.regions[state->RegionFor(m.row_key)];
+    m.region_id = region.region_id;
+    by_server[region.server].push_back(std::move(m));
+  }
+  std::vector<std::pair<const ServerEntry*, std::vector<Mutation>*>> work;
+  for (auto& [id, batch] : by_server) work.emplace_back(&Server(id), &batch);
+  std::vector<Status> results(work.size());
+  fan_out_->Run(work.size(), [&](size_t i) {
+    results[i] = ApplyBatches(*work[i].first, *work[i].second);
+  });
+  for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
+  return Status::OK();
+}
+
+StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
+    std::string_view table, std::vector<GetRequest> requests) {
+  if (requests.size() > kMaxRowsPerCall) {
+    return Status::InvalidArgument(
+        "at most " + std::to_string(kMaxRowsPerCall) + " rows per call");
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  // Per server: the requests and their positions in the answer.
+  struct Part {
+    const ServerEntry* server = nullptr;
+    std::vector<GetRequest> gets;
+    std::vector<size_t> positions;
+  };
+  std::vector<ServerId> server_of(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    GetRequest& g = requests[i];
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(g.row_key, i));
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(g.columns));
+    const CatalogRegion& region =
+        state->record.regions[state->RegionFor(g.row_key)];
+    g.region_id = region.region_id;
+    server_of[i] = region.server;
+  }
+  // Chunks of at most kRowsPerRpc per server, fetched in parallel.
+  std::map<ServerId, size_t> chunk_of;
+  std::vector<Part> work;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const ServerId server = server_of[i];
+    auto it = chunk_of.find(server);
+    if (it == chunk_of.end() || work[it->second].gets.size() >= kRowsPerRpc) {
+      chunk_of[server] = work.size();
+      work.push_back(Part{&Server(server), {}, {}});
+      it = chunk_of.find(server);
+    }
+    work[it->second].gets.push_back(std::move(requests[i]));
+    work[it->second].positions.push_back(i);
+  }
+  std::vector<std::optional<Row>> out(requests.size());
+  std::vector<Status> results(work.size());
+  fan_out_->Run(work.size(), [&](size_t i) {
+    StatusOr<std::vector<std::optional<Row>>> rows =
+        work[i].server->client->Get(work[i].gets);
+    if (!rows.ok()) {
+      results[i] = Named(*work[i].server, rows.status());
+    } else if (rows->size() != work[i].gets.size()) {
+      results[i] =
+          Status::Corruption("region server " + work[i].server->ref.address +
+                             " answered a get with too few rows");
+    } else {
+      for (size_t j = 0; j < rows->size(); ++j) {
+        out[work[i].positions[j]] = std::move((*rows)[j]);
+      }
+    }
+  });
+  for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
+  return out;
+}
+
+StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
+                                      const ScanSpec& spec, uint32_t limit) {
+  if (limit < 1 || limit > kMaxRowsPerCall) {
+    return Status::InvalidArgument("the scan limit must be in [1, " +
+                                   std::to_string(kMaxRowsPerCall) + "]");
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  ScanResult out;
+  if (!spec.stop_row.empty() && spec.start_row >= spec.stop_row) return out;
+  const std::vector<CatalogRegion>& regions = state->record.regions;
+  for (size_t r = state->RegionFor(spec.start_row); r < regions.size(); ++r) {
+    const CatalogRegion& region = regions[r];
+    if (!spec.stop_row.empty() && !region.start_key.empty() &&
+        region.start_key >= spec.stop_row) {
+      break;
+    }
+    ScanRequest request{
+        region.region_id, std::max(spec.start_row, region.start_key),
+        spec.stop_row, static_cast<uint32_t>(limit - out.rows.size()),
+        spec.columns};
+    const ServerEntry& server = Server(region.server);
+    StatusOr<ScanResult> part = server.client->Scan(request);
+    if (!part.ok()) return Named(server, part.status());
+    for (Row& row : part->rows) out.rows.push_back(std::move(row));
+    if (part->resume_row.has_value()) {
+      out.resume_row = std::move(part->resume_row);
+      return out;
+    }
+    if (region.end_key.empty()) break;
+    if (out.rows.size() >= limit) {
+      if (spec.stop_row.empty() || region.end_key < spec.stop_row) {
+        out.resume_row = region.end_key;  // later regions may hold rows
+      }
+      return out;
+    }
+  }
+  return out;
+}
+
+StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
+                                          const ScanSpec& spec) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
+  BLOOMROUTE_RETURN_IF_ERROR(FindTable(table).status());
+  ExpireScanners();
+  auto scanner = std::make_shared<Scanner>();
+  scanner->table = std::string(table);
+  scanner->spec = spec;
+  scanner->last_used = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(scanners_mu_);
+  if (scanners_.size() >= options_.max_scanners) {
+    return Status::Unavailable("too many open scanners (" +
+                               std::to_string(options_.max_scanners) +
+                               "); close some or wait for idle ones to expire");
+  }
+  const int64_t id = next_scanner_id_++;
+  scanners_.emplace(id, std::move(scanner));
+  return id;
+}
+
+std::shared_ptr<Scanner> RouterImpl::FindScanner(int64_t id) {
+  std::lock_guard<std::mutex> lock(scanners_mu_);
+  auto it = scanners_.find(id);
+  if (it == scanners_.end()) return nullptr;
+  it->second->last_used = std::chrono::steady_clock::now();
+  return it->second;
+}
+
+StatusOr<std::vector<Row>> RouterImpl::ScannerNext(int64_t id,
+                                                   uint32_t max_rows) {
+  if (max_rows < 1 || max_rows > kMaxRowsPerCall) {
+    return Status::InvalidArgument("the number of rows must be in [1, " +
+                                   std::to_string(kMaxRowsPerCall) + "]");
+  }
+  std::shared_ptr<Scanner> scanner = FindScanner(id);
+  if (scanner == nullptr) {
+    return Status::NotFound("scanner " + std::to_string(id) +
+                            " is not open (closed, expired or never opened)");
+  }
+  std::lock_guard<std::mutex> lock(scanner->mu);
+  std::vector<Row> rows;
+  while (rows.empty() && !scanner->done) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(ScanResult part,
+                                Scan(scanner->table, scanner->spec, max_rows));
+    rows = std::move(part.rows);
+    if (part.resume_row.has_value()) {
+      scanner->spec.start_row = std::move(*part.resume_row);
+    } else {
+      scanner->done = true;
+    }
+  }
+  return rows;
+}
+
+Status RouterImpl::CloseScanner(int64_t id) {
+  std::lock_guard<std::mutex> lock(scanners_mu_);
+  if (scanners_.erase(id) == 0) {
+    return Status::NotFound("scanner " + std::to_string(id) + " is not open");
+  }
+  return Status::OK();
+}
+
+void RouterImpl::ExpireScanners() {
+  const auto deadline =
+      std::chrono::steady_clock::now() -
+      std::chrono::milliseconds(options_.scanner_idle_timeout_ms);
+  std::lock_guard<std::mutex> lock(scanners_mu_);
+  for (auto it = scanners_.begin(); it != scanners_.end();) {
+    it = it->second->last_used < deadline ? scanners_.erase(it) : ++it;
+  }
+}
+
+}  // namespace bloomroute::router_internal

@@ -1,0 +1,90 @@
+// Catalog: persistence across reopen, ids never reused, and records that do
+// not decode.
+#include "router/internal/catalog.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/regionstore/region_store_test_util.h"
+
+namespace bloomroute::router_internal {
+namespace {
+
+CatalogTable Table(uint64_t id, std::string name) {
+  CatalogTable t;
+  t.descriptor.table_id = id;
+  t.descriptor.name = std::move(name);
+  t.descriptor.indexed_columns = {{1, "d:a"}, {2, "d:b"}};
+  t.regions = {{10, "", "m", 1}, {11, "m", "", 2}};
+  return t;
+}
+
+class CatalogTest : public ::testing::Test {
+ protected:
+  testing::TempDir dir_;
+};
+
+TEST_F(CatalogTest, SurvivesReopenAndNeverReusesIds) {
+  uint64_t table_id = 0;
+  {
+    auto c = std::move(Catalog::Open(dir_.path())).value();
+    EXPECT_EQ(*c->AddServer("a:1"), 1u);
+    EXPECT_EQ(*c->AddServer("b:2"), 2u);
+    EXPECT_EQ(*c->AddServer("a:1"), 1u);
+    table_id = c->NextTableId();
+    CatalogTable t = Table(table_id, "geo");
+    t.regions[0].region_id = c->NextRegionId();
+    t.regions[1].region_id = c->NextRegionId();
+    ASSERT_TRUE(c->PutTable(t).ok());
+    EXPECT_TRUE(c->PutTable(Table(table_id + 100, "geo")).IsInvalidArgument());
+    // Reserved but never written: still not handed out again after reopen?
+    // Only persisted ids are guaranteed; these were written with the table.
+  }
+  auto c = std::move(Catalog::Open(dir_.path())).value();
+  ASSERT_EQ(c->Servers().size(), 2u);
+  EXPECT_EQ(c->Servers()[1].address, "b:2");
+  ASSERT_EQ(c->Tables().size(), 1u);
+  EXPECT_EQ(c->Tables()[0].descriptor.name, "geo");
+  EXPECT_GT(c->NextTableId(), table_id);
+  EXPECT_GT(c->NextRegionId(), c->Tables()[0].regions[1].region_id);
+  EXPECT_EQ(*c->AddServer("c:3"), 3u);
+  ASSERT_TRUE(c->DeleteTable(table_id).ok());
+  EXPECT_TRUE(c->DeleteTable(table_id).ok());
+  EXPECT_TRUE(c->Tables().empty());
+  // A deleted table's id stays used.
+  EXPECT_GT(c->NextTableId(), table_id);
+}
+
+TEST_F(CatalogTest, StateChangesAreReplacedInPlace) {
+  auto c = std::move(Catalog::Open(dir_.path())).value();
+  CatalogTable t = Table(c->NextTableId(), "geo");
+  ASSERT_TRUE(c->PutTable(t).ok());
+  t.state = CatalogTable::State::kDeleting;
+  ASSERT_TRUE(c->PutTable(t).ok());
+  ASSERT_EQ(c->Tables().size(), 1u);
+  EXPECT_EQ(c->Tables()[0].state, CatalogTable::State::kDeleting);
+}
+
+TEST(CatalogRecordTest, RoundTripsAndRejectsEveryTruncation) {
+  const CatalogTable t = Table(5, "geo");
+  const std::string bytes = Catalog::EncodeTable(t);
+  CatalogTable back;
+  ASSERT_TRUE(Catalog::DecodeTable(bytes, &back).ok());
+  EXPECT_EQ(back, t);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    CatalogTable out;
+    EXPECT_TRUE(Catalog::DecodeTable(bytes.substr(0, n), &out).IsCorruption())
+        << n;
+  }
+  EXPECT_TRUE(Catalog::DecodeTable(bytes + "x", &back).IsCorruption());
+  std::string bad_version = bytes;
+  bad_version[0] = 9;
+  EXPECT_TRUE(Catalog::DecodeTable(bad_version, &back).IsCorruption());
+  // A huge region count is refused before anything is allocated.
+  // The regions (2 x 21 bytes) follow their 4-byte count at the end.
+  std::string huge = bytes.substr(0, bytes.size() - 42 - 4);
+  EXPECT_TRUE(Catalog::DecodeTable(huge + std::string(4, '\xff'), &back)
+                  .IsCorruption());
+}
+
+}  // namespace
+}  // namespace bloomroute::router_internal

@@ -1,0 +1,246 @@
+// Router lookups: routing through the replicas, exact answers against a model,
+// servers that stop answering, and restarts, over in-process region stores.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+
+#include "router/router.h"
+#include "tests/router/router_test_util.h"
+
+namespace bloomroute::router {
+namespace {
+
+using testing::Ids;
+using testing::Keys;
+using testing::PutRow;
+using testing::StoreCluster;
+using testing::WhereEq;
+
+class RouterLookupTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    router_ = testing::OpenRouter(cluster_);
+    ASSERT_NE(router_, nullptr);
+    TableSpec s;
+    s.name = "places";
+    s.indexed_columns = {"d:country", "d:feature"};
+    s.split_keys = {"g", "n", "t"};
+    StatusOr<TableInfo> t = router_->CreateTable(s);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    table_ = *t;
+    ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+  }
+  // The server of the region holding `row`.
+  ServerId ServerOf(const std::string& row) const {
+    for (const RegionLocation& r : table_.regions) {
+      if (r.region.ContainsRow(row)) return r.server.id;
+    }
+    return 0;
+  }
+  int NodeOf(ServerId id) const {
+    const std::vector<ServerRef> s = router_->Servers();
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s[i].id == id) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  StoreCluster cluster_{4};
+  std::unique_ptr<Router> router_;
+  TableInfo table_;
+};
+
+TEST_F(RouterLookupTest, SelectiveValueAsksOnlyItsServer) {
+  ASSERT_TRUE(
+      router_
+          ->Mutate("places",
+                   {PutRow("apple", "NO", "PPL"), PutRow("house", "SE", "PPL"),
+                    PutRow("pear", "SE", "PPLA"), PutRow("zebra", "DK", "PPL")})
+          .ok());
+  StatusOr<LookupResult> r =
+      router_->Lookup("places", WhereEq({{"d:country", "SE"}}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"house", "pear"}));
+  EXPECT_EQ(r->routing.servers_in_cluster, 4u);
+  EXPECT_EQ(Ids(r->routing.asked),
+            (std::vector<ServerId>{ServerOf("house"), ServerOf("pear")}));
+  EXPECT_EQ(r->routing.with_rows.size(), 2u);
+  EXPECT_TRUE(r->routing.asked_not_current.empty());
+  EXPECT_FALSE(r->partial);
+  EXPECT_FALSE(r->truncated);
+
+  // AND of two predicates.
+  r = router_->Lookup("places",
+                      WhereEq({{"d:country", "SE"}, {"d:feature", "PPLA"}}));
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"pear"}));
+  // A value nobody holds asks (almost surely) nobody.
+  r = router_->Lookup("places", WhereEq({{"d:country", "XX"}}));
+  EXPECT_TRUE(r->rows.empty());
+  EXPECT_LE(r->routing.asked.size(), 1u);
+  // Broadcast asks every server of the table and finds the same rows.
+  LookupSpec all = WhereEq({{"d:country", "SE"}});
+  all.broadcast = true;
+  r = router_->Lookup("places", all);
+  EXPECT_EQ(r->routing.asked.size(), 4u);
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"house", "pear"}));
+}
+
+TEST_F(RouterLookupTest, UpdateMovesARowBetweenValues) {
+  ASSERT_TRUE(router_->Mutate("places", {PutRow("apple", "NO", "PPL")}).ok());
+  ASSERT_TRUE(router_->Mutate("places", {PutRow("apple", "SE", "PPL")}).ok());
+  EXPECT_TRUE(
+      router_->Lookup("places", WhereEq({{"d:country", "NO"}}))->rows.empty());
+  EXPECT_EQ(
+      Keys(router_->Lookup("places", WhereEq({{"d:country", "SE"}}))->rows),
+      (std::vector<std::string>{"apple"}));
+  // Deleting the indexed column leaves the row but not its index entry.
+  ASSERT_TRUE(
+      router_->Mutate("places", {Mutation::Delete(0, "apple", {"d:country"})})
+          .ok());
+  EXPECT_TRUE(
+      router_->Lookup("places", WhereEq({{"d:country", "SE"}}))->rows.empty());
+  EXPECT_EQ(
+      router_->Lookup("places", WhereEq({{"d:feature", "PPL"}}))->rows.size(),
+      1u);
+}
+
+TEST_F(RouterLookupTest, LimitProjectionAndBadPredicates) {
+  std::vector<Mutation> rows;
+  for (char c = 'a'; c <= 'z'; ++c) rows.push_back(PutRow({c}, "NO", "P"));
+  ASSERT_TRUE(router_->Mutate("places", rows).ok());
+  LookupSpec q = WhereEq({{"d:country", "NO"}}, 5);
+  q.columns = {"d:name"};
+  StatusOr<LookupResult> r = router_->Lookup("places", q);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"a", "b", "c", "d", "e"}));
+  EXPECT_TRUE(r->truncated);
+  EXPECT_EQ(r->rows[0].cells.size(), 1u);
+  Status s = router_->Lookup("places", WhereEq({{"d:name", "x"}})).status();
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("not indexed"), std::string::npos);
+  EXPECT_TRUE(
+      router_->Lookup("places", WhereEq({})).status().IsInvalidArgument());
+  EXPECT_TRUE(router_->Lookup("nope", WhereEq({{"d:country", "NO"}}))
+                  .status()
+                  .IsNotFound());
+}
+
+TEST_F(RouterLookupTest, StoppedServerFailsOrGivesAPartialResult) {
+  ASSERT_TRUE(router_
+                  ->Mutate("places", {PutRow("apple", "NO", "PPL"),
+                                      PutRow("zebra", "NO", "PPL")})
+                  .ok());
+  const int down = NodeOf(ServerOf("zebra"));
+  cluster_.Down(down);
+  const std::string address = cluster_.node(down).address;
+  StatusOr<LookupResult> r =
+      router_->Lookup("places", WhereEq({{"d:country", "NO"}}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsUnavailable());
+  EXPECT_NE(r.status().message().find(address), std::string::npos);
+  LookupSpec partial = WhereEq({{"d:country", "NO"}});
+  partial.allow_partial = true;
+  r = router_->Lookup("places", partial);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->partial);
+  ASSERT_EQ(r->missing.size(), 1u);
+  EXPECT_EQ(r->missing[0].address, address);
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"apple"}));
+  // Writes to it fail naming it; writes elsewhere go on.
+  Status w = router_->Mutate("places", {PutRow("zoo", "NO", "PPL")});
+  EXPECT_TRUE(w.IsUnavailable());
+  EXPECT_NE(w.message().find(address), std::string::npos);
+  EXPECT_TRUE(router_->Mutate("places", {PutRow("ant", "NO", "PPL")}).ok());
+
+  cluster_.Up(down);  // restarted: a new filter epoch
+  ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+  r = router_->Lookup("places", WhereEq({{"d:country", "NO"}}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // "zoo" may or may not have been written before the failure; here the
+  // store was down, so it was not.
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"ant", "apple", "zebra"}));
+}
+
+TEST_F(RouterLookupTest, ServerRestartWithNewEpochStaysExact) {
+  ASSERT_TRUE(router_->Mutate("places", {PutRow("zebra", "NO", "PPL")}).ok());
+  const int node = NodeOf(ServerOf("zebra"));
+  cluster_.Down(node);
+  cluster_.Up(node);
+  // The next write reports the new epoch; the replica is not current until
+  // it reloads, and lookups ask the server meanwhile.
+  ASSERT_TRUE(router_->Mutate("places", {PutRow("zulu", "SE", "PPL")}).ok());
+  StatusOr<LookupResult> r =
+      router_->Lookup("places", WhereEq({{"d:country", "SE"}}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"zulu"}));
+  ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+  r = router_->Lookup("places", WhereEq({{"d:country", "NO"}}));
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"zebra"}));
+}
+
+// Random puts, updates and deletes against an exact model; every lookup is
+// compared, so a missed server (a false negative) fails the test.
+TEST_F(RouterLookupTest, RandomizedAgainstAModel) {
+  std::mt19937_64 rng(2026);
+  std::map<std::string, std::pair<std::string, std::string>> model;
+  const auto key = [&] {
+    return std::string(1, static_cast<char>('a' + rng() % 26)) +
+           std::to_string(rng() % 200);
+  };
+  const auto value = [&](int n) { return "v" + std::to_string(rng() % n); };
+  const auto check = [&](const std::string& column, const std::string& v) {
+    std::vector<std::string> want;
+    for (const auto& [k, cf] : model) {
+      if ((column == "d:country" ? cf.first : cf.second) == v)
+        want.push_back(k);
+    }
+    StatusOr<LookupResult> r =
+        router_->Lookup("places", WhereEq({{column, v}}));
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(Keys(r->rows), want) << column << "=" << v;
+  };
+  constexpr int kOps = 20000;
+  for (int op = 0; op < kOps; ++op) {
+    std::vector<Mutation> batch;
+    for (int i = 0, n = 1 + static_cast<int>(rng() % 4); i < n; ++i) {
+      std::string k = key();
+      if (rng() % 4 == 0) {
+        batch.push_back(Mutation::Delete(0, k));
+        model.erase(k);
+      } else {
+        auto cf = std::make_pair(value(300), value(20));
+        batch.push_back(PutRow(k, cf.first, cf.second));
+        model[k] = cf;
+      }
+    }
+    ASSERT_TRUE(router_->Mutate("places", batch).ok());
+    if (op % 20 == 0) check("d:country", value(300));
+    if (op % 50 == 0) check("d:feature", value(20));
+  }
+  for (int v = 0; v < 300; ++v) check("d:country", "v" + std::to_string(v));
+  // Replicas equal what the servers report.
+  for (const ServerIndexStats& s : router_->IndexStats()) {
+    EXPECT_TRUE(s.replica.current);
+    EXPECT_EQ(s.ops_behind, 0u);
+    EXPECT_GT(s.replica.filter.elements, 0u);
+  }
+}
+
+TEST_F(RouterLookupTest, ClusterStatusReportsUnreachableServers) {
+  cluster_.Down(2);
+  ClusterStatus status = router_->GetClusterStatus();
+  ASSERT_EQ(status.servers.size(), 4u);
+  EXPECT_EQ(status.tables, 1u);
+  EXPECT_EQ(status.regions, 4u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(status.servers[i].reachable, i != 2) << i;
+    EXPECT_EQ(status.servers[i].regions, 1u);
+  }
+  EXPECT_NE(status.servers[2].error.find("server-2"), std::string::npos);
+  cluster_.Up(2);
+}
+
+}  // namespace
+}  // namespace bloomroute::router

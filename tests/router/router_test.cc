@@ -1,0 +1,265 @@
+// Router: tables, placement, routed rows, scans and restart, over in-process
+// region stores (tests/router/store_cluster.h).
+#include "router/router.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tests/router/router_test_util.h"
+
+namespace bloomroute::router {
+namespace {
+
+using testing::Keys;
+using testing::PutRow;
+using testing::StoreCluster;
+
+TableSpec Places(std::vector<std::string> splits = {"g", "n", "t"}) {
+  TableSpec s;
+  s.name = "places";
+  s.indexed_columns = {"d:country", "d:feature"};
+  s.split_keys = std::move(splits);
+  return s;
+}
+
+class RouterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    router_ = testing::OpenRouter(cluster_);
+    ASSERT_NE(router_, nullptr);
+  }
+
+  StoreCluster cluster_{4};
+  std::unique_ptr<Router> router_;
+};
+
+TEST_F(RouterTest, CreateTablePlacesRegionsOnePerServer) {
+  StatusOr<TableInfo> t = router_->CreateTable(Places());
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->regions.size(), 4u);
+  EXPECT_EQ(t->regions[0].region.start_key, "");
+  EXPECT_EQ(t->regions[1].region.start_key, "g");
+  EXPECT_EQ(t->regions[3].region.end_key, "");
+  std::set<ServerId> servers;
+  for (const RegionLocation& r : t->regions) servers.insert(r.server.id);
+  EXPECT_EQ(servers.size(), 4u);
+  // Each server opened exactly its region.
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(cluster_.store(i)->ListRegions().size(), 1u) << i;
+  }
+  EXPECT_EQ(t->descriptor.indexed_columns[1].column_id, 2u);
+  ASSERT_EQ(router_->ListTables().size(), 1u);
+  EXPECT_EQ(router_->DescribeTable("places")->regions.size(), 4u);
+}
+
+TEST_F(RouterTest, PlacementBalancesAcrossTables) {
+  TableSpec a = Places({"m"});
+  ASSERT_TRUE(router_->CreateTable(a).ok());
+  TableSpec b = Places({"c", "f"});
+  b.name = "other";
+  ASSERT_TRUE(router_->CreateTable(b).ok());
+  // 2 + 3 regions over 4 servers: no server holds more than 2, and the
+  // second table starts on the servers the first left empty.
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_LE(cluster_.store(i)->ListRegions().size(), 2u) << i;
+    EXPECT_GE(cluster_.store(i)->ListRegions().size(), 1u) << i;
+  }
+}
+
+TEST_F(RouterTest, RegionCountSplitsTheFirstByteEvenly) {
+  TableSpec s = Places({});
+  s.region_count = 4;
+  StatusOr<TableInfo> t = router_->CreateTable(s);
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->regions.size(), 4u);
+  EXPECT_EQ(t->regions[1].region.start_key, std::string(1, '\x40'));
+  EXPECT_EQ(t->regions[2].region.start_key, std::string(1, '\x80'));
+  EXPECT_EQ(t->regions[3].region.start_key, std::string(1, '\xc0'));
+}
+
+TEST_F(RouterTest, CreateTableRejectsBadSpecs) {
+  TableSpec s = Places();
+  s.name = "a/b";
+  EXPECT_TRUE(router_->CreateTable(s).status().IsInvalidArgument());
+  s = Places();
+  s.indexed_columns = {"d:country", "d:country"};
+  EXPECT_TRUE(router_->CreateTable(s).status().IsInvalidArgument());
+  s = Places({"n", "g"});
+  EXPECT_TRUE(router_->CreateTable(s).status().IsInvalidArgument());
+  s = Places({"g", ""});
+  EXPECT_TRUE(router_->CreateTable(s).status().IsInvalidArgument());
+  s = Places();
+  s.region_count = 3;  // and split keys
+  EXPECT_TRUE(router_->CreateTable(s).status().IsInvalidArgument());
+  s = Places();
+  s.indexed_columns = {"nofamily"};
+  EXPECT_TRUE(router_->CreateTable(s).status().IsInvalidArgument());
+  ASSERT_TRUE(router_->CreateTable(Places()).ok());
+  EXPECT_TRUE(router_->CreateTable(Places()).status().IsInvalidArgument());
+  EXPECT_TRUE(router_->ListTables().size() == 1);
+}
+
+TEST_F(RouterTest, RowsGoToTheirRegionsServer) {
+  StatusOr<TableInfo> t = router_->CreateTable(Places());
+  ASSERT_TRUE(t.ok());
+  ASSERT_TRUE(router_
+                  ->Mutate("places", {PutRow("apple", "NO", "PPL"),
+                                      PutRow("house", "SE", "PPL"),
+                                      PutRow("zebra", "NO", "PPLA")})
+                  .ok());
+  StatusOr<std::vector<std::optional<Row>>> got = router_->Get(
+      "places", {{0, "zebra", {}}, {0, "nothing", {}}, {0, "apple", {"d"}}});
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(got->size(), 3u);
+  ASSERT_TRUE((*got)[0].has_value());
+  EXPECT_EQ((*got)[0]->Find("d:country")->value, "NO");
+  EXPECT_FALSE((*got)[1].has_value());
+  EXPECT_EQ((*got)[2]->key, "apple");
+  // "zebra" lives on the server of region [t, ""), and only there.
+  const ServerId owner = t->regions[3].server.id;
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t region = t->regions[3].region.region_id;
+    StatusOr<std::vector<std::optional<Row>>> direct =
+        cluster_.store(i)->Get({{region, "zebra", {}}});
+    const bool here = direct.ok() && (*direct)[0].has_value();
+    EXPECT_EQ(here, router_->Servers()[i].id == owner) << i;
+  }
+  ASSERT_TRUE(router_->Mutate("places", {Mutation::Delete(0, "zebra")}).ok());
+  got = router_->Get("places", {{0, "zebra", {}}});
+  EXPECT_FALSE((*got)[0].has_value());
+}
+
+TEST_F(RouterTest, BadRowsAndUnknownTables) {
+  ASSERT_TRUE(router_->CreateTable(Places()).ok());
+  Status s = router_->Mutate("places",
+                             {PutRow("ok", "NO", "P"), PutRow("", "NO", "P")});
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("row 1"), std::string::npos) << s.ToString();
+  EXPECT_TRUE(router_->Mutate("places", {Mutation::Put(0, "r", {})})
+                  .IsInvalidArgument());
+  EXPECT_TRUE(router_->Mutate("nope", {PutRow("a", "NO", "P")}).IsNotFound());
+  EXPECT_TRUE(router_->Get("nope", {{0, "a", {}}}).status().IsNotFound());
+  // Nothing of the rejected batch was written.
+  EXPECT_FALSE((*router_->Get("places", {{0, "ok", {}}}))[0].has_value());
+}
+
+TEST_F(RouterTest, ScanCrossesRegionsWithLimitAndResume) {
+  ASSERT_TRUE(router_->CreateTable(Places()).ok());
+  std::vector<Mutation> rows;
+  for (char c = 'a'; c <= 'z'; ++c) rows.push_back(PutRow({c, c}, "NO", "P"));
+  ASSERT_TRUE(router_->Mutate("places", rows).ok());
+  StatusOr<ScanResult> all = router_->Scan("places", {}, 1000);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->rows.size(), 26u);
+  EXPECT_FALSE(all->resume_row.has_value());
+  // [cc, pp) in pages of 4.
+  ScanSpec spec{"cc", "pp", {"d:name"}};
+  std::vector<std::string> seen;
+  for (int pages = 0; pages < 10; ++pages) {
+    StatusOr<ScanResult> page = router_->Scan("places", spec, 4);
+    ASSERT_TRUE(page.ok());
+    for (const Row& r : page->rows) {
+      seen.push_back(r.key);
+      ASSERT_EQ(r.cells.size(), 1u);
+    }
+    if (!page->resume_row) break;
+    spec.start_row = *page->resume_row;
+  }
+  std::vector<std::string> want;
+  for (char c = 'c'; c <= 'o'; ++c) want.push_back({c, c});
+  EXPECT_EQ(seen, want);
+}
+
+TEST_F(RouterTest, ScannersPageThroughAndExpireOnClose) {
+  ASSERT_TRUE(router_->CreateTable(Places()).ok());
+  std::vector<Mutation> rows;
+  for (char c = 'a'; c <= 'z'; ++c) rows.push_back(PutRow({c}, "NO", "P"));
+  ASSERT_TRUE(router_->Mutate("places", rows).ok());
+  StatusOr<int64_t> id = router_->OpenScanner("places", {"b", "", {}});
+  ASSERT_TRUE(id.ok());
+  std::string seen;
+  for (;;) {
+    StatusOr<std::vector<Row>> page = router_->ScannerNext(*id, 7);
+    ASSERT_TRUE(page.ok());
+    if (page->empty()) break;
+    for (const Row& r : *page) seen += r.key;
+  }
+  EXPECT_EQ(seen, "bcdefghijklmnopqrstuvwxyz");
+  EXPECT_TRUE(router_->CloseScanner(*id).ok());
+  EXPECT_TRUE(router_->ScannerNext(*id, 1).status().IsNotFound());
+  EXPECT_TRUE(router_->CloseScanner(*id).IsNotFound());
+  EXPECT_TRUE(router_->ScannerNext(*id, 0).status().IsInvalidArgument());
+  EXPECT_TRUE(router_->OpenScanner("nope", {}).status().IsNotFound());
+}
+
+TEST_F(RouterTest, DeleteTableDropsItsRegionsAndIdsAreNotReused) {
+  StatusOr<TableInfo> first = router_->CreateTable(Places());
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(router_->Mutate("places", {PutRow("apple", "NO", "PPL")}).ok());
+  ASSERT_TRUE(router_->DeleteTable("places").ok());
+  EXPECT_TRUE(router_->ListTables().empty());
+  EXPECT_TRUE(router_->DescribeTable("places").status().IsNotFound());
+  EXPECT_TRUE(router_->DeleteTable("places").IsNotFound());
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_TRUE(cluster_.store(i)->ListRegions().empty()) << i;
+  }
+  StatusOr<TableInfo> second = router_->CreateTable(Places());
+  ASSERT_TRUE(second.ok());
+  EXPECT_GT(second->descriptor.table_id, first->descriptor.table_id);
+  EXPECT_GT(second->regions[0].region.region_id,
+            first->regions[3].region.region_id);
+  // The new table starts empty.
+  EXPECT_FALSE((*router_->Get("places", {{0, "apple", {}}}))[0].has_value());
+}
+
+TEST_F(RouterTest, RestartRestoresTablesRowsAndIndex) {
+  ASSERT_TRUE(router_->CreateTable(Places()).ok());
+  ASSERT_TRUE(router_
+                  ->Mutate("places", {PutRow("apple", "NO", "PPL"),
+                                      PutRow("zebra", "NO", "PPLA")})
+                  .ok());
+  const std::vector<ServerRef> servers = router_->Servers();
+  router_.reset();
+  router_ = testing::OpenRouter(cluster_);
+  ASSERT_NE(router_, nullptr);
+  EXPECT_EQ(router_->Servers(), servers);
+  ASSERT_EQ(router_->ListTables().size(), 1u);
+  StatusOr<LookupResult> r =
+      router_->Lookup("places", testing::WhereEq({{"d:country", "NO"}}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"apple", "zebra"}));
+  // After a restart the replicas were loaded from snapshots.
+  ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+  r = router_->Lookup("places", testing::WhereEq({{"d:country", "NO"}}));
+  EXPECT_EQ(r->routing.asked.size(), 2u);
+}
+
+TEST_F(RouterTest, OpenRefusesWithoutAServerThatHostsRegions) {
+  ASSERT_TRUE(router_->CreateTable(Places()).ok());
+  router_.reset();
+  RouterOptions o = testing::RouterOptionsFor(cluster_);
+  o.region_servers.pop_back();
+  StatusOr<std::unique_ptr<Router>> r = Router::Open(o, cluster_.Factory());
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsInvalidArgument());
+  EXPECT_NE(r.status().message().find("server-3"), std::string::npos)
+      << r.status().ToString();
+  EXPECT_NE(r.status().message().find("places"), std::string::npos);
+}
+
+TEST(RouterOptionsTest, ValidateNamesTheBadField) {
+  RouterOptions o;
+  o.data_dir = "d";
+  o.region_servers = {"a:1", "a:1"};
+  EXPECT_NE(o.Validate().message().find("twice"), std::string::npos);
+  o.region_servers = {};
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+  o.region_servers = {"a:1"};
+  EXPECT_TRUE(o.Validate().ok());
+  o.maintenance_interval_ms = 0;
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+}
+
+}  // namespace
+}  // namespace bloomroute::router

@@ -1,0 +1,189 @@
+// StoreCluster: N real region stores (RocksDB in a temporary directory) in
+// this process, reached through the RegionClient interface, for router tests
+// without RPC. A server can be taken down (every call answers Unavailable, as
+// an unreachable server does) and brought back, optionally restarted (its
+// store closed and reopened: a new filter epoch, as after a process restart).
+// Addresses are "server-<i>"; Factory() connects to them.
+#ifndef BLOOMROUTE_TESTS_ROUTER_STORE_CLUSTER_H_
+#define BLOOMROUTE_TESTS_ROUTER_STORE_CLUSTER_H_
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "regionstore/region_store.h"
+#include "router/region_client.h"
+#include "tests/regionstore/region_store_test_util.h"
+
+namespace bloomroute::testing {
+
+class StoreCluster {
+ public:
+  // One store and its state; shared with the clients connected to it.
+  struct Node {
+    std::string address;
+    std::string path;
+    RegionStoreOptions options;
+    std::mutex mu;
+    std::shared_ptr<RegionStore> store;  // guarded by mu; null while down
+    std::atomic<int64_t> calls{0};       // calls that reached the store
+  };
+
+  explicit StoreCluster(int servers, RegionStoreOptions options = {}) {
+    options.filter.initial_capacity = 64;  // stages open early in tests
+    for (int i = 0; i < servers; ++i) {
+      auto node = std::make_shared<Node>();
+      node->address = "server-" + std::to_string(i);
+      node->path = dir_.path() + "/" + node->address;
+      node->options = options;
+      node->store = std::move(RegionStore::Open(node->path, options)).value();
+      nodes_.push_back(std::move(node));
+    }
+  }
+
+  std::vector<std::string> Addresses() const {
+    std::vector<std::string> out;
+    for (const auto& n : nodes_) out.push_back(n->address);
+    return out;
+  }
+  Node& node(int i) { return *nodes_[i]; }
+  std::shared_ptr<RegionStore> store(int i) {
+    std::lock_guard<std::mutex> lock(nodes_[i]->mu);
+    return nodes_[i]->store;
+  }
+  const std::string& router_dir() const { return router_dir_; }
+
+  void Down(int i) {
+    std::lock_guard<std::mutex> lock(nodes_[i]->mu);
+    nodes_[i]->store.reset();  // closes the store when no call holds it
+  }
+  // Reopens the store; a call still in flight on the old one may hold its
+  // database lock for a moment, so opening is retried for up to 10 s.
+  void Up(int i) {
+    Node& n = *nodes_[i];
+    std::lock_guard<std::mutex> lock(n.mu);
+    for (int attempt = 0; n.store == nullptr && attempt < 1000; ++attempt) {
+      StatusOr<std::unique_ptr<RegionStore>> s =
+          RegionStore::Open(n.path, n.options);
+      if (s.ok()) {
+        n.store = std::move(s).value();
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    ASSERT_NE(n.store, nullptr) << "could not reopen " << n.address;
+  }
+
+  std::shared_ptr<router::RegionClientFactory> Factory();
+
+ private:
+  TempDir dir_;
+  std::string router_dir_ = dir_.path() + "/router";
+  std::vector<std::shared_ptr<Node>> nodes_;
+};
+
+class StoreRegionClient : public router::RegionClient {
+ public:
+  explicit StoreRegionClient(std::shared_ptr<StoreCluster::Node> node)
+      : node_(std::move(node)) {}
+
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) override {
+    return Call([&](RegionStore& s) { return s.Apply(batch); });
+  }
+  StatusOr<std::vector<std::optional<Row>>> Get(
+      const std::vector<GetRequest>& requests) override {
+    return Call([&](RegionStore& s) { return s.Get(requests); });
+  }
+  StatusOr<ScanResult> Scan(const ScanRequest& request) override {
+    return Call([&](RegionStore& s) { return s.Scan(request); });
+  }
+  StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) override {
+    return Call([&](RegionStore& s) { return s.Lookup(query); });
+  }
+  StatusOr<FilterSnapshot> Snapshot() override {
+    return Call([&](RegionStore& s) { return s.Snapshot(); });
+  }
+  StatusOr<FilterOpsSince> OpsSince(uint64_t epoch, uint64_t seq) override {
+    return Call([&](RegionStore& s) { return s.OpsSince(epoch, seq); });
+  }
+  StatusOr<FilterStatus> GetFilterStatus() override {
+    return Call([&](RegionStore& s) -> StatusOr<FilterStatus> {
+      return s.GetFilterStatus();
+    });
+  }
+  Status OpenRegion(const RegionDescriptor& region) override {
+    return CallStatus([&](RegionStore& s) { return s.OpenRegion(region); });
+  }
+  Status CloseRegion(uint64_t id) override {
+    return CallStatus([&](RegionStore& s) { return s.CloseRegion(id); });
+  }
+  Status DropRegion(uint64_t id) override {
+    return CallStatus([&](RegionStore& s) { return s.DropRegion(id); });
+  }
+  StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
+    return Call([&](RegionStore& s) -> StatusOr<std::vector<RegionDescriptor>> {
+      return s.ListRegions();
+    });
+  }
+
+ private:
+  std::shared_ptr<RegionStore> Store() {
+    std::lock_guard<std::mutex> lock(node_->mu);
+    return node_->store;
+  }
+  template <typename Fn>
+  auto Call(Fn&& fn) -> decltype(fn(std::declval<RegionStore&>())) {
+    std::shared_ptr<RegionStore> s = Store();
+    if (s == nullptr) {
+      return Status::Unavailable("region server " + node_->address +
+                                 ": connection refused");
+    }
+    ++node_->calls;
+    return fn(*s);
+  }
+  template <typename Fn>
+  Status CallStatus(Fn&& fn) {
+    std::shared_ptr<RegionStore> s = Store();
+    if (s == nullptr) {
+      return Status::Unavailable("region server " + node_->address +
+                                 ": connection refused");
+    }
+    ++node_->calls;
+    return fn(*s);
+  }
+
+  const std::shared_ptr<StoreCluster::Node> node_;
+};
+
+inline std::shared_ptr<router::RegionClientFactory> StoreCluster::Factory() {
+  class Factory : public router::RegionClientFactory {
+   public:
+    explicit Factory(std::vector<std::shared_ptr<Node>> nodes)
+        : nodes_(std::move(nodes)) {}
+    StatusOr<std::unique_ptr<router::RegionClient>> Connect(
+        router::ServerId, const std::string& address) override {
+      for (const auto& n : nodes_) {
+        if (n->address == address) {
+          return std::unique_ptr<router::RegionClient>(
+              std::make_unique<StoreRegionClient>(n));
+        }
+      }
+      return Status::InvalidArgument("no server " + address);
+    }
+
+   private:
+    std::vector<std::shared_ptr<Node>> nodes_;
+  };
+  return std::make_shared<Factory>(nodes_);
+}
+
+}  // namespace bloomroute::testing
+
+#endif  // BLOOMROUTE_TESTS_ROUTER_STORE_CLUSTER_H_
