@@ -12,9 +12,10 @@
 // "family:qualifier" (the family non-empty, without ':'; the qualifier may be
 // empty) instead of separate family and qualifier fields; a whole family is
 // named by "family" alone where a call accepts one. There are no timestamps
-// or versions: a put overwrites. Batches are atomic per region server, not
-// across servers (as HBase's putMultiple): a failed batch names the server,
-// and the parts sent to other servers may have been applied.
+// or versions: a put overwrites. Each row's put or delete is atomic; a batch
+// is not (as HBase's putMultiple): it is sent to the region servers in
+// parallel, in chunks, and a failure names the server while rows of other
+// chunks may have been applied.
 //
 // Requiredness. Fields use default requiredness, so that a request missing a
 // field the router needs is answered with TIllegalArgument naming it (e.g.
@@ -62,7 +63,7 @@ struct TTableDescriptor {
 
 // A table to create.
 struct TTableSpec {
-  // 1..256 bytes of printable ASCII without '/'; unique.
+  // 1..255 characters of [A-Za-z0-9_.-], not "." or ".."; unique.
   1: string name
   // "family:qualifier" names, distinct; empty = no index (lookups are then
   // rejected). The order gives the column ids.
@@ -259,8 +260,10 @@ service RouterService {
   // holds it: a lookup that starts afterwards sees it.
   void put(1: string table, 2: TPut tput)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
-  // Atomic per region server; any invalid put rejects the whole call before
-  // anything is written.
+  // A malformed put (missing field, empty row key, bad column name) rejects
+  // the whole call before anything is written. A region server's refusal
+  // (e.g. a value over its limit) or silence fails the call naming the
+  // server; rows of other chunks may have been applied (see the top).
   void putMultiple(1: string table, 2: list<TPut> puts)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   TResult get(1: string table, 2: TGet tget)

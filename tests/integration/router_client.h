@@ -2,10 +2,10 @@
 // thrift/router_service.thrift) and builders for its requests.
 //
 //   RouterClient client("127.0.0.1", port);
-//   client->createTable(info, TableSpec("geo", {"d:country"}, 4));
-//   client->put("geo", PutRow("oslo", {{"d:country", "NO"}}));
+//   client->createTable(info, MakeTableSpec("geo", {"d:country"}, 4));
+//   client->put("geo", MakePut("oslo", {{"d:country", "NO"}}));
 //   rpc::client::TIndexResult found;
-//   client->getByIndex(found, "geo", WhereEquals({{"d:country", "NO"}}));
+//   client->getByIndex(found, "geo", MakeQuery({{"d:country", "NO"}}));
 //   EXPECT_EQ(RowKeys(found.rows), (std::vector<std::string>{"oslo"}));
 //
 // The builders set every field they are given, so the router sees them as
@@ -70,7 +70,7 @@ using CellMap = std::map<std::string, std::string>;  // column -> value
 
 // A table with these indexed columns; `region_count` 0 = one region per
 // region server. `split_keys`, when given, decide the regions instead.
-inline rpc::client::TTableSpec TableSpec(
+inline rpc::client::TTableSpec MakeTableSpec(
     const std::string& name, const std::vector<std::string>& indexed_columns,
     int32_t region_count = 0, const std::vector<std::string>& split_keys = {}) {
   rpc::client::TTableSpec spec;
@@ -100,7 +100,7 @@ inline std::vector<rpc::client::TColumn> Columns(
   return columns;
 }
 
-inline rpc::client::TPut PutRow(const std::string& row, const CellMap& cells) {
+inline rpc::client::TPut MakePut(const std::string& row, const CellMap& cells) {
   rpc::client::TPut put;
   put.__set_row(row);
   put.__set_columnValues(ColumnValues(cells));
@@ -108,7 +108,7 @@ inline rpc::client::TPut PutRow(const std::string& row, const CellMap& cells) {
 }
 
 // `columns` empty = every column.
-inline rpc::client::TGet GetRow(const std::string& row,
+inline rpc::client::TGet MakeGet(const std::string& row,
                                 const std::vector<std::string>& columns = {}) {
   rpc::client::TGet get;
   get.__set_row(row);
@@ -117,7 +117,7 @@ inline rpc::client::TGet GetRow(const std::string& row,
 }
 
 // `columns` empty = the whole row.
-inline rpc::client::TDelete DeleteRow(
+inline rpc::client::TDelete MakeDelete(
     const std::string& row, const std::vector<std::string>& columns = {}) {
   rpc::client::TDelete del;
   del.__set_row(row);
@@ -126,7 +126,7 @@ inline rpc::client::TDelete DeleteRow(
 }
 
 // [start, stop); empty = unbounded.
-inline rpc::client::TScan ScanRange(const std::string& start = "",
+inline rpc::client::TScan MakeScan(const std::string& start = "",
                                     const std::string& stop = "") {
   rpc::client::TScan scan;
   if (!start.empty()) scan.__set_startRow(start);
@@ -135,7 +135,7 @@ inline rpc::client::TScan ScanRange(const std::string& start = "",
 }
 
 // The AND of column = value for each entry of `equals`, in map order.
-inline rpc::client::TIndexQuery WhereEquals(
+inline rpc::client::TIndexQuery MakeQuery(
     const CellMap& equals, std::optional<int32_t> limit = std::nullopt,
     bool allow_partial = false, bool ask_all = false) {
   rpc::client::TIndexQuery query;

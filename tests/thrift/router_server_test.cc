@@ -1,26 +1,32 @@
-// RouterServer over a FakeRouter: the client API end to end through a real
-// Thrift connection on loopback.
+// RouterServer: the client API through a real Thrift connection on loopback,
+// over a FakeRouter (what reaches the router, failures) and over the real
+// Router with in-process region stores (the calls end to end).
 #include "thrift/router_server.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "tests/integration/router_client.h"
+#include "tests/router/router_test_util.h"
 #include "tests/thrift/fake_router.h"
 
 namespace bloomroute {
 namespace {
 
 namespace client = rpc::client;
-using ::bloomroute::testing::GetRow;
-using ::bloomroute::testing::PutRow;
+using ::bloomroute::testing::MakeDelete;
+using ::bloomroute::testing::MakeGet;
+using ::bloomroute::testing::MakePut;
+using ::bloomroute::testing::MakeQuery;
+using ::bloomroute::testing::MakeScan;
+using ::bloomroute::testing::MakeTableSpec;
 using ::bloomroute::testing::RouterClient;
-using ::bloomroute::testing::TableSpec;
-using ::bloomroute::testing::WhereEquals;
 using ::testing::HasSubstr;
 
 class RouterServerTest : public ::testing::Test {
@@ -63,17 +69,17 @@ TEST_F(RouterServerTest, ServesTheClientApiOverTheWire) {
 
   RouterClient client(server_->port());
   client::TTableInfo info;
-  client->createTable(info, TableSpec("geo", {"d:cc"}));
+  client->createTable(info, MakeTableSpec("geo", {"d:cc"}));
   EXPECT_EQ(info.descriptor.name, "geo");
   EXPECT_EQ(router_->spec.name, "geo");
 
-  client->putMultiple("geo", {PutRow("oslo", {{"d:cc", "NO"}}),
-                              PutRow("lund", {{"d:cc", "SE"}})});
+  client->putMultiple("geo", {MakePut("oslo", {{"d:cc", "NO"}}),
+                              MakePut("lund", {{"d:cc", "SE"}})});
   ASSERT_EQ(router_->mutations.size(), 2u);
   EXPECT_EQ(router_->mutations[1].row_key, "lund");
 
   client::TIndexResult found;
-  client->getByIndex(found, "geo", WhereEquals({{"d:cc", "NO"}}, 10));
+  client->getByIndex(found, "geo", MakeQuery({{"d:cc", "NO"}}, 10));
   EXPECT_EQ(testing::RowKeys(found.rows), (std::vector<std::string>{"oslo"}));
   EXPECT_EQ(found.routing.serversInCluster, 2);
   EXPECT_EQ(testing::ServerIds(found.routing.serversWithRows),
@@ -87,7 +93,7 @@ TEST_F(RouterServerTest, BadRequestsAreTIllegalArgumentOnAnOpenConnection) {
   // get wrong is a value: here a negative limit.
   try {
     client::TIndexResult found;
-    client->getByIndex(found, "geo", WhereEquals({{"d:cc", "NO"}}, -1));
+    client->getByIndex(found, "geo", MakeQuery({{"d:cc", "NO"}}, -1));
     ADD_FAILURE() << "no TIllegalArgument";
   } catch (const rpc::TIllegalArgument& e) {
     EXPECT_THAT(e.message, HasSubstr("tquery.limit is negative (-1)"));
@@ -96,14 +102,14 @@ TEST_F(RouterServerTest, BadRequestsAreTIllegalArgumentOnAnOpenConnection) {
   router_->FailWith(Status::NotFound("table 'nope' does not exist"));
   try {
     client::TResult row;
-    client->get(row, "nope", GetRow("r"));
+    client->get(row, "nope", MakeGet("r"));
     ADD_FAILURE() << "no TIllegalArgument";
   } catch (const rpc::TIllegalArgument& e) {
     EXPECT_EQ(e.message, "NotFound: table 'nope' does not exist");
   }
   router_->FailWith(Status::Unavailable("region server 127.0.0.1:1: down"));
   try {
-    client->put("geo", PutRow("r", {{"d:a", "1"}}));
+    client->put("geo", MakePut("r", {{"d:a", "1"}}));
     ADD_FAILURE() << "no TIOError";
   } catch (const rpc::TIOError& e) {
     EXPECT_THAT(e.message, HasSubstr("region server 127.0.0.1:1"));
@@ -127,6 +133,209 @@ TEST_F(RouterServerTest, BusyPortStopAndRelease) {
   EXPECT_EQ(router_.use_count(), 1);
   EXPECT_THROW(RouterClient client("127.0.0.1", port, 1000),
                apache::thrift::transport::TTransportException);
+}
+
+// The real Router over in-process region stores, served by RouterServer: the
+// whole client API through Thrift, bad input and a region server that stops
+// answering.
+class RouterServerOverStoresTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    router_ = testing::OpenRouter(cluster_);
+    ASSERT_NE(router_, nullptr);
+    RouterServerOptions options;
+    options.port = 0;
+    options.threads = 4;
+    auto server = RouterServer::Start(router_, options);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(server).value();
+    client_ = std::make_unique<RouterClient>(server_->port());
+    client::TTableInfo info;
+    (*client_)->createTable(
+        info,
+        MakeTableSpec("places", {"d:country", "d:feature"}, 0, {"g", "n"}));
+    ASSERT_EQ(info.regions.size(), 3u);
+    ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+    (*client_)->putMultiple(
+        "places", {MakePut("bergen", {{"d:country", "NO"}, {"d:feature", "A"}}),
+                   MakePut("kiruna", {{"d:country", "SE"}, {"d:feature", "B"}}),
+                   MakePut("oslo", {{"d:country", "NO"}, {"d:feature", "B"}}),
+                   MakePut("umea", {{"d:country", "SE"}, {"d:feature", "A"}})});
+  }
+
+  // Calls `call`, which must throw TIllegalArgument with `text` in it.
+  static void ExpectIllegal(const std::function<void()>& call,
+                            const std::string& text) {
+    try {
+      call();
+      ADD_FAILURE() << "no TIllegalArgument for " << text;
+    } catch (const rpc::TIllegalArgument& e) {
+      EXPECT_THAT(e.message, HasSubstr(text));
+    }
+  }
+
+  testing::StoreCluster cluster_{3};
+  std::shared_ptr<router::Router> router_;
+  std::unique_ptr<RouterServer> server_;
+  std::unique_ptr<RouterClient> client_;
+};
+
+TEST_F(RouterServerOverStoresTest, TablesAreDescribedWithTheirRegions) {
+  client::TTableInfo info;
+  (*client_)->describeTable(info, "places");
+  EXPECT_EQ(info.descriptor.name, "places");
+  ASSERT_EQ(info.descriptor.indexedColumns.size(), 2u);
+  EXPECT_EQ(info.descriptor.indexedColumns[0].name, "d:country");
+  ASSERT_EQ(info.regions.size(), 3u);
+  EXPECT_EQ(info.regions[1].startKey, "g");
+  EXPECT_EQ(info.regions[1].endKey, "n");
+  std::set<std::string> addresses;
+  for (const auto& r : info.regions) addresses.insert(r.server.address);
+  EXPECT_EQ(addresses.size(), 3u);  // one region per server
+
+  std::vector<client::TTableDescriptor> tables;
+  (*client_)->listTables(tables);
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].tableId, info.descriptor.tableId);
+
+  ExpectIllegal(
+      [&] { (*client_)->createTable(info, MakeTableSpec("places", {})); },
+      "places");
+  ExpectIllegal(
+      [&] { (*client_)->createTable(info, MakeTableSpec("bad/name", {})); },
+      "bad/name");
+  ExpectIllegal([&] { (*client_)->describeTable(info, "nope"); }, "NotFound");
+  (*client_)->deleteTable("places");
+  (*client_)->listTables(tables);
+  EXPECT_TRUE(tables.empty());
+}
+
+TEST_F(RouterServerOverStoresTest, RowsReadWriteDeleteAndScan) {
+  client::TResult row;
+  (*client_)->get(row, "places", MakeGet("oslo", {"d:country"}));
+  EXPECT_EQ(row.row, "oslo");
+  EXPECT_EQ(testing::CellsOf(row), (testing::CellMap{{"d:country", "NO"}}));
+
+  (*client_)->deleteSingle("places", MakeDelete("oslo", {"d:feature"}));
+  (*client_)->deleteMultiple("places", {MakeDelete("umea")});
+  std::vector<client::TResult> rows;
+  (*client_)->getMultiple(rows, "places",
+                          {MakeGet("umea"), MakeGet("oslo"), MakeGet("zz")});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_FALSE(rows[0].__isset.row);
+  EXPECT_EQ(testing::CellsOf(rows[1]), (testing::CellMap{{"d:country", "NO"}}));
+  EXPECT_FALSE(rows[2].__isset.row);
+
+  // A scanner crosses the regions in key order, two rows at a time.
+  const int64_t scanner = (*client_)->openScanner("places", MakeScan("b"));
+  std::vector<std::string> keys;
+  for (int i = 0; i < 10; ++i) {
+    (*client_)->getScannerRows(rows, scanner, 2);
+    if (rows.empty()) break;
+    EXPECT_LE(rows.size(), 2u);
+    for (const std::string& k : testing::RowKeys(rows)) keys.push_back(k);
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"bergen", "kiruna", "oslo"}));
+  (*client_)->closeScanner(scanner);
+  ExpectIllegal([&] { (*client_)->getScannerRows(rows, scanner, 2); },
+                "NotFound");
+
+  ExpectIllegal(
+      [&] {
+        (*client_)->put("places", MakePut("", {{"d:a", "1"}}));
+      },
+      "InvalidArgument");
+  ExpectIllegal(
+      [&] {
+        (*client_)->put("nope", MakePut("r", {{"d:a", "1"}}));
+      },
+      "NotFound");
+}
+
+TEST_F(RouterServerOverStoresTest, LookupsAreExactAndSayHowTheyWereRouted) {
+  client::TIndexResult found;
+  (*client_)->getByIndex(found, "places", MakeQuery({{"d:country", "SE"}}));
+  EXPECT_EQ(testing::RowKeys(found.rows),
+            (std::vector<std::string>{"kiruna", "umea"}));
+  EXPECT_EQ(found.routing.serversInCluster, 3);
+  EXPECT_EQ(found.routing.serversWithRows.size(), 2u);
+  EXPECT_FALSE(found.partial);
+
+  std::vector<client::TIndexResult> founds;
+  (*client_)->getByIndexMultiple(
+      founds, "places",
+      {MakeQuery({{"d:country", "NO"}, {"d:feature", "B"}}),
+       MakeQuery({{"d:country", "NO"}}, 1),
+       MakeQuery({{"d:country", "DK"}}, std::nullopt, false,
+                 /*ask_all=*/true)});
+  ASSERT_EQ(founds.size(), 3u);
+  EXPECT_EQ(testing::RowKeys(founds[0].rows),
+            (std::vector<std::string>{"oslo"}));
+  EXPECT_EQ(founds[1].rows.size(), 1u);
+  EXPECT_TRUE(founds[1].truncated);
+  EXPECT_TRUE(founds[2].rows.empty());
+  EXPECT_EQ(founds[2].routing.serversAsked.size(), 3u);  // broadcast
+
+  ExpectIllegal(
+      [&] {
+        (*client_)->getByIndex(found, "places", MakeQuery({{"d:name", "x"}}));
+      },
+      "d:name");
+  ExpectIllegal(
+      [&] {
+        (*client_)->getByIndex(found, "nope", MakeQuery({{"d:country", "x"}}));
+      },
+      "NotFound");
+}
+
+TEST_F(RouterServerOverStoresTest, StatsStatusAndAServerThatDoesNotAnswer) {
+  std::vector<client::TServerIndexStats> stats;
+  (*client_)->getIndexStats(stats);
+  ASSERT_EQ(stats.size(), 3u);
+  int64_t elements = 0;
+  for (const auto& s : stats) {
+    EXPECT_TRUE(s.loaded);
+    EXPECT_GE(s.stages, 1);
+    EXPECT_EQ(s.stageStats.size(), static_cast<size_t>(s.stages));
+    elements += s.elements;
+  }
+  EXPECT_GE(elements, 4);  // distinct (column, value) pairs per server
+
+  client::TClusterStatus status;
+  (*client_)->getClusterStatus(status);
+  EXPECT_EQ(status.tables, 1);
+  EXPECT_EQ(status.regions, 3);
+  ASSERT_EQ(status.servers.size(), 3u);
+  for (const auto& s : status.servers) EXPECT_TRUE(s.reachable);
+
+  cluster_.Down(1);
+  const std::string down = cluster_.node(1).address;
+  try {
+    client::TIndexResult found;
+    (*client_)->getByIndex(found, "places",
+                           MakeQuery({{"d:country", "SE"}}, std::nullopt, false,
+                                     /*ask_all=*/true));
+    ADD_FAILURE() << "no TIOError";
+  } catch (const rpc::TIOError& e) {
+    EXPECT_THAT(e.message, HasSubstr(down));
+  }
+  client::TIndexResult partial;
+  (*client_)->getByIndex(partial, "places",
+                         MakeQuery({{"d:country", "SE"}}, std::nullopt,
+                                   /*allow_partial=*/true, /*ask_all=*/true));
+  EXPECT_TRUE(partial.partial);
+  ASSERT_EQ(partial.missingServers.size(), 1u);
+  EXPECT_EQ(partial.missingServers[0].address, down);
+  (*client_)->getClusterStatus(status);
+  int unreachable = 0;
+  for (const auto& s : status.servers) {
+    if (!s.reachable) {
+      ++unreachable;
+      EXPECT_EQ(s.server.address, down);
+      EXPECT_TRUE(s.__isset.error);
+    }
+  }
+  EXPECT_EQ(unreachable, 1);
 }
 
 }  // namespace

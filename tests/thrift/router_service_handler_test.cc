@@ -17,12 +17,12 @@ namespace bloomroute {
 namespace {
 
 namespace client = rpc::client;
-using ::bloomroute::testing::DeleteRow;
-using ::bloomroute::testing::GetRow;
-using ::bloomroute::testing::PutRow;
-using ::bloomroute::testing::ScanRange;
-using ::bloomroute::testing::TableSpec;
-using ::bloomroute::testing::WhereEquals;
+using ::bloomroute::testing::MakeDelete;
+using ::bloomroute::testing::MakeGet;
+using ::bloomroute::testing::MakePut;
+using ::bloomroute::testing::MakeScan;
+using ::bloomroute::testing::MakeTableSpec;
+using ::bloomroute::testing::MakeQuery;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -34,12 +34,12 @@ class RouterServiceHandlerTest : public ::testing::Test {
   // Every RouterService call once, with valid arguments (as received from
   // the wire).
   std::vector<testing::HandlerCall> EveryCall() {
-    const auto spec = ThroughWire(TableSpec("t", {"d:a"}));
-    const auto put = ThroughWire(PutRow("r", {{"d:a", "1"}}));
-    const auto get = ThroughWire(GetRow("r"));
-    const auto del = ThroughWire(DeleteRow("r"));
-    const auto scan = ThroughWire(ScanRange("a", "b"));
-    const auto query = ThroughWire(WhereEquals({{"d:a", "1"}}));
+    const auto spec = ThroughWire(MakeTableSpec("t", {"d:a"}));
+    const auto put = ThroughWire(MakePut("r", {{"d:a", "1"}}));
+    const auto get = ThroughWire(MakeGet("r"));
+    const auto del = ThroughWire(MakeDelete("r"));
+    const auto scan = ThroughWire(MakeScan("a", "b"));
+    const auto query = ThroughWire(MakeQuery({{"d:a", "1"}}));
     client::TTableInfo info;
     std::vector<client::TTableDescriptor> tables;
     client::TResult row;
@@ -96,7 +96,7 @@ TEST_F(RouterServiceHandlerTest, ForwardsTableCalls) {
   router_->table_info.descriptor.table_id = 4;
   router_->table_info.descriptor.name = "geo";
   client::TTableInfo info;
-  handler_.createTable(info, ThroughWire(TableSpec("geo", {"d:cc"}, 3)));
+  handler_.createTable(info, ThroughWire(MakeTableSpec("geo", {"d:cc"}, 3)));
   EXPECT_EQ(router_->spec.name, "geo");
   EXPECT_THAT(router_->spec.indexed_columns, ElementsAre("d:cc"));
   EXPECT_EQ(router_->spec.region_count, 3u);
@@ -117,14 +117,14 @@ TEST_F(RouterServiceHandlerTest, ForwardsTableCalls) {
 }
 
 TEST_F(RouterServiceHandlerTest, ForwardsRowCallsInRequestOrder) {
-  handler_.putMultiple("geo", {ThroughWire(PutRow("b", {{"d:a", "1"}})),
-                               ThroughWire(PutRow("a", {{"d:a", "2"}}))});
+  handler_.putMultiple("geo", {ThroughWire(MakePut("b", {{"d:a", "1"}})),
+                               ThroughWire(MakePut("a", {{"d:a", "2"}}))});
   EXPECT_EQ(router_->table, "geo");
   ASSERT_EQ(router_->mutations.size(), 2u);
   EXPECT_EQ(router_->mutations[0].row_key, "b");
   EXPECT_EQ(router_->mutations[1].cells[0].value, "2");
 
-  handler_.deleteSingle("geo", ThroughWire(DeleteRow("b", {"d:a"})));
+  handler_.deleteSingle("geo", ThroughWire(MakeDelete("b", {"d:a"})));
   ASSERT_EQ(router_->mutations.size(), 1u);
   EXPECT_EQ(router_->mutations[0].kind, Mutation::Kind::kDelete);
   EXPECT_THAT(router_->mutations[0].columns, ElementsAre("d:a"));
@@ -132,7 +132,7 @@ TEST_F(RouterServiceHandlerTest, ForwardsRowCallsInRequestOrder) {
   router_->get_result = {std::nullopt, Row{"a", {{"d:a", "2"}}}};
   std::vector<client::TResult> rows;
   handler_.getMultiple(rows, "geo",
-                       {ThroughWire(GetRow("z")), ThroughWire(GetRow("a"))});
+                       {ThroughWire(MakeGet("z")), ThroughWire(MakeGet("a"))});
   ASSERT_EQ(router_->gets.size(), 2u);
   EXPECT_EQ(router_->gets[0].row_key, "z");
   ASSERT_EQ(rows.size(), 2u);
@@ -141,18 +141,18 @@ TEST_F(RouterServiceHandlerTest, ForwardsRowCallsInRequestOrder) {
 
   router_->get_result = {Row{"a", {{"d:a", "2"}}}};
   client::TResult row;
-  handler_.get(row, "geo", ThroughWire(GetRow("a", {"d"})));
+  handler_.get(row, "geo", ThroughWire(MakeGet("a", {"d"})));
   EXPECT_THAT(router_->gets[0].columns, ElementsAre("d"));
   EXPECT_EQ(row.row, "a");
   router_->get_result = {std::nullopt};
-  handler_.get(row, "geo", ThroughWire(GetRow("gone")));
+  handler_.get(row, "geo", ThroughWire(MakeGet("gone")));
   EXPECT_FALSE(row.__isset.row);
   EXPECT_TRUE(row.columnValues.empty());
 }
 
 TEST_F(RouterServiceHandlerTest, ForwardsScannerCalls) {
   router_->opened_scanner = 77;
-  EXPECT_EQ(handler_.openScanner("geo", ThroughWire(ScanRange("b", "k"))), 77);
+  EXPECT_EQ(handler_.openScanner("geo", ThroughWire(MakeScan("b", "k"))), 77);
   EXPECT_EQ(router_->scan.start_row, "b");
   EXPECT_EQ(router_->scan.stop_row, "k");
   router_->scanner_rows = {Row{"c", {{"d:a", "1"}}}};
@@ -171,7 +171,7 @@ TEST_F(RouterServiceHandlerTest, ForwardsLookupsAndAnswersInRequestOrder) {
   router_->lookup_result.routing.asked = {{1, "127.0.0.1:2"}};
   client::TIndexResult found;
   handler_.getByIndex(found, "geo",
-                      ThroughWire(WhereEquals({{"d:cc", "NO"}}, 5, true)));
+                      ThroughWire(MakeQuery({{"d:cc", "NO"}}, 5, true)));
   ASSERT_EQ(router_->lookups.size(), 1u);
   EXPECT_EQ(router_->lookups[0].limit, 5u);
   EXPECT_TRUE(router_->lookups[0].allow_partial);
@@ -182,8 +182,8 @@ TEST_F(RouterServiceHandlerTest, ForwardsLookupsAndAnswersInRequestOrder) {
   std::vector<client::TIndexResult> founds;
   handler_.getByIndexMultiple(
       founds, "geo",
-      {ThroughWire(WhereEquals({{"d:cc", "SE"}})),
-       ThroughWire(WhereEquals({{"d:cc", "DK"}}, std::nullopt, false, true))});
+      {ThroughWire(MakeQuery({{"d:cc", "SE"}})),
+       ThroughWire(MakeQuery({{"d:cc", "DK"}}, std::nullopt, false, true))});
   ASSERT_EQ(router_->lookups.size(), 3u);
   EXPECT_EQ(router_->lookups[1].equals[0].value, "SE");
   EXPECT_EQ(router_->lookups[2].equals[0].value, "DK");
@@ -231,13 +231,13 @@ TEST_F(RouterServiceHandlerTest, ExceptionsFromBelowBecomeTIOError) {
 }
 
 TEST_F(RouterServiceHandlerTest, BadArgumentsNeverReachTheRouter) {
-  client::TPut no_row = PutRow("r", {{"d:a", "1"}});
+  client::TPut no_row = MakePut("r", {{"d:a", "1"}});
   no_row.__isset.row = false;
   ExpectIllegal([&] { handler_.put("t", no_row); }, "tput.row is missing");
   ExpectIllegal(
       [&] {
         handler_.putMultiple(
-            "t", {ThroughWire(PutRow("a", {{"d:a", "1"}})), no_row});
+            "t", {ThroughWire(MakePut("a", {{"d:a", "1"}})), no_row});
       },
       "puts[1].row is missing");
   ExpectIllegal([&] { handler_.deleteSingle("t", client::TDelete()); },
@@ -263,8 +263,8 @@ TEST_F(RouterServiceHandlerTest, BadArgumentsNeverReachTheRouter) {
       [&] {
         handler_.getByIndexMultiple(
             founds, "t",
-            {ThroughWire(WhereEquals({{"d:a", "1"}})),
-             ThroughWire(WhereEquals({{"d:a", "1"}}, -2))});
+            {ThroughWire(MakeQuery({{"d:a", "1"}})),
+             ThroughWire(MakeQuery({{"d:a", "1"}}, -2))});
       },
       "queries[1].limit is negative (-2)");
 }

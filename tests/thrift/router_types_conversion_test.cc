@@ -14,12 +14,12 @@ namespace bloomroute {
 namespace {
 
 namespace client = rpc::client;
-using ::bloomroute::testing::DeleteRow;
-using ::bloomroute::testing::GetRow;
-using ::bloomroute::testing::PutRow;
-using ::bloomroute::testing::ScanRange;
-using ::bloomroute::testing::TableSpec;
-using ::bloomroute::testing::WhereEquals;
+using ::bloomroute::testing::MakeDelete;
+using ::bloomroute::testing::MakeGet;
+using ::bloomroute::testing::MakePut;
+using ::bloomroute::testing::MakeScan;
+using ::bloomroute::testing::MakeTableSpec;
+using ::bloomroute::testing::MakeQuery;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -35,7 +35,7 @@ class RouterTypesConversionTest : public ::testing::Test {};
 
 TEST_F(RouterTypesConversionTest, TableSpecKeepsEveryFieldAndDefaults) {
   router::TableSpec spec;
-  ASSERT_TRUE(FromThrift(ThroughWire(TableSpec("geo", {"d:cc", "d:f"}, 0,
+  ASSERT_TRUE(FromThrift(ThroughWire(MakeTableSpec("geo", {"d:cc", "d:f"}, 0,
                                                {"g", std::string("m\0", 2)})),
                          &spec)
                   .ok());
@@ -44,11 +44,11 @@ TEST_F(RouterTypesConversionTest, TableSpecKeepsEveryFieldAndDefaults) {
   EXPECT_THAT(spec.split_keys, ElementsAre("g", std::string("m\0", 2)));
   EXPECT_EQ(spec.region_count, 0u);  // unset: one region per server
 
-  ASSERT_TRUE(FromThrift(ThroughWire(TableSpec("geo", {}, 8)), &spec).ok());
+  ASSERT_TRUE(FromThrift(ThroughWire(MakeTableSpec("geo", {}, 8)), &spec).ok());
   EXPECT_EQ(spec.region_count, 8u);
   EXPECT_TRUE(spec.split_keys.empty());
 
-  client::TTableSpec negative = ThroughWire(TableSpec("geo", {}));
+  client::TTableSpec negative = ThroughWire(MakeTableSpec("geo", {}));
   negative.__set_regionCount(-3);
   EXPECT_TRUE(Rejects(FromThrift(negative, &spec),
                       "spec.regionCount is negative (-3)"));
@@ -59,8 +59,8 @@ TEST_F(RouterTypesConversionTest, TableSpecKeepsEveryFieldAndDefaults) {
 TEST_F(RouterTypesConversionTest, PutsDeletesAndGetsBecomeRouterRequests) {
   std::vector<Mutation> m;
   ASSERT_TRUE(FromThrift(ThroughWire(std::vector<client::TPut>{
-                             PutRow("r1", {{"d:a", "1"}, {"d:b", ""}}),
-                             PutRow(std::string("r\0", 2), {{"d:a", "2"}})}),
+                             MakePut("r1", {{"d:a", "1"}, {"d:b", ""}}),
+                             MakePut(std::string("r\0", 2), {{"d:a", "2"}})}),
                          &m)
                   .ok());
   ASSERT_EQ(m.size(), 2u);
@@ -71,7 +71,7 @@ TEST_F(RouterTypesConversionTest, PutsDeletesAndGetsBecomeRouterRequests) {
   EXPECT_EQ(m[1].row_key, std::string("r\0", 2));
 
   Mutation del;
-  ASSERT_TRUE(FromThrift(ThroughWire(DeleteRow("r1", {"d:a"})), &del).ok());
+  ASSERT_TRUE(FromThrift(ThroughWire(MakeDelete("r1", {"d:a"})), &del).ok());
   EXPECT_EQ(del.kind, Mutation::Kind::kDelete);
   EXPECT_THAT(del.columns, ElementsAre("d:a"));
   client::TDelete whole;
@@ -81,7 +81,7 @@ TEST_F(RouterTypesConversionTest, PutsDeletesAndGetsBecomeRouterRequests) {
 
   std::vector<GetRequest> gets;
   ASSERT_TRUE(FromThrift(ThroughWire(std::vector<client::TGet>{
-                             GetRow("a", {"d", "e:x"}), GetRow("b")}),
+                             MakeGet("a", {"d", "e:x"}), MakeGet("b")}),
                          &gets)
                   .ok());
   ASSERT_EQ(gets.size(), 2u);
@@ -101,16 +101,16 @@ TEST_F(RouterTypesConversionTest, MissingRowFieldsAreNamed) {
   EXPECT_TRUE(Rejects(FromThrift(client::TPut(), &m), "tput.row is missing"));
   EXPECT_TRUE(
       Rejects(FromThrift(no_cells, &m), "tput.columnValues is missing"));
-  client::TPut half = ThroughWire(PutRow("r", {{"d:a", "1"}}));
+  client::TPut half = ThroughWire(MakePut("r", {{"d:a", "1"}}));
   half.columnValues[0].__isset.value = false;
   EXPECT_TRUE(Rejects(FromThrift(
                           std::vector<client::TPut>{
-                              ThroughWire(PutRow("q", {{"d:a", "1"}})), half},
+                              ThroughWire(MakePut("q", {{"d:a", "1"}})), half},
                           &batch),
                       "puts[1].columnValues[0].value is missing"));
   EXPECT_TRUE(
       Rejects(FromThrift(client::TDelete(), &m), "tdelete.row is missing"));
-  client::TDelete unnamed = ThroughWire(DeleteRow("r", {"d:a", "d:b"}));
+  client::TDelete unnamed = ThroughWire(MakeDelete("r", {"d:a", "d:b"}));
   unnamed.columns[1].__isset.column = false;
   EXPECT_TRUE(Rejects(FromThrift(std::vector<client::TDelete>{unnamed}, &batch),
                       "deletes[0].columns[1].column is missing"));
@@ -119,17 +119,17 @@ TEST_F(RouterTypesConversionTest, MissingRowFieldsAreNamed) {
   EXPECT_TRUE(Rejects(FromThrift(client::TGet(), &get), "tget.row is missing"));
   EXPECT_TRUE(Rejects(
       FromThrift(
-          std::vector<client::TGet>{ThroughWire(GetRow("a")), client::TGet()},
+          std::vector<client::TGet>{ThroughWire(MakeGet("a")), client::TGet()},
           &gets),
       "gets[1].row is missing"));
 }
 
 TEST_F(RouterTypesConversionTest, ScanBoundsDefaultToUnbounded) {
   router::ScanSpec scan;
-  ASSERT_TRUE(FromThrift(ThroughWire(ScanRange()), &scan).ok());
+  ASSERT_TRUE(FromThrift(ThroughWire(MakeScan()), &scan).ok());
   EXPECT_EQ(scan.start_row, "");
   EXPECT_EQ(scan.stop_row, "");
-  client::TScan bounded = ScanRange("b", "k");
+  client::TScan bounded = MakeScan("b", "k");
   bounded.__set_columns(testing::Columns({"d"}));
   ASSERT_TRUE(FromThrift(ThroughWire(bounded), &scan).ok());
   EXPECT_EQ(scan.start_row, "b");
@@ -140,7 +140,7 @@ TEST_F(RouterTypesConversionTest, ScanBoundsDefaultToUnbounded) {
 TEST_F(RouterTypesConversionTest, IndexQueryOptionsAndTheirDefaults) {
   router::LookupSpec spec;
   client::TIndexQuery bare;
-  bare.__set_predicates(WhereEquals({{"d:cc", "NO"}}).predicates);
+  bare.__set_predicates(MakeQuery({{"d:cc", "NO"}}).predicates);
   ASSERT_TRUE(FromThrift(ThroughWire(bare), &spec).ok());
   ASSERT_EQ(spec.equals.size(), 1u);
   EXPECT_EQ(spec.equals[0].column, "d:cc");
@@ -151,7 +151,7 @@ TEST_F(RouterTypesConversionTest, IndexQueryOptionsAndTheirDefaults) {
 
   std::vector<router::LookupSpec> specs;
   ASSERT_TRUE(FromThrift(std::vector<client::TIndexQuery>{ThroughWire(
-                             WhereEquals({{"d:a", "1"}, {"d:b", "2"}}, 10,
+                             MakeQuery({{"d:a", "1"}, {"d:b", "2"}}, 10,
                                          /*allow_partial=*/true,
                                          /*ask_all=*/true))},
                          &specs)
@@ -169,17 +169,17 @@ TEST_F(RouterTypesConversionTest, BadIndexQueriesAreNamed) {
   EXPECT_TRUE(Rejects(FromThrift(client::TIndexQuery(), &spec),
                       "tquery.predicates is missing"));
   EXPECT_TRUE(
-      Rejects(FromThrift(ThroughWire(WhereEquals({{"d:a", "1"}}, -1)), &spec),
+      Rejects(FromThrift(ThroughWire(MakeQuery({{"d:a", "1"}}, -1)), &spec),
               "tquery.limit is negative (-1)"));
   EXPECT_TRUE(
-      Rejects(FromThrift(ThroughWire(WhereEquals({{"d:a", "1"}}, 0)), &spec),
+      Rejects(FromThrift(ThroughWire(MakeQuery({{"d:a", "1"}}, 0)), &spec),
               "tquery.limit is 0"));
-  client::TIndexQuery no_value = ThroughWire(WhereEquals({{"d:a", "1"}}));
+  client::TIndexQuery no_value = ThroughWire(MakeQuery({{"d:a", "1"}}));
   no_value.predicates[0].__isset.value = false;
   EXPECT_TRUE(
       Rejects(FromThrift(
                   std::vector<client::TIndexQuery>{
-                      ThroughWire(WhereEquals({{"d:a", "1"}})), no_value},
+                      ThroughWire(MakeQuery({{"d:a", "1"}})), no_value},
                   &specs),
               "queries[1].predicates[0].value is missing"));
   uint32_t n = 0;
