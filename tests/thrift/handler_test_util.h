@@ -1,7 +1,7 @@
-// Test helpers shared by the Thrift handler tests: fault injection for the
-// doubles a handler calls (FakeRegionStore, FakeRouter), and the checks every
-// handler must pass -- each failure leaves as the declared exception its
-// Status maps to, and nothing else ever leaves.
+// Test helpers shared by the Thrift handler and server tests: fault injection
+// for the doubles a handler calls (FakeRegionStore, FakeRouter), and the
+// checks every handler must pass -- each failure leaves as the declared
+// exception its Status maps to, and nothing else ever leaves.
 #ifndef BLOOMROUTE_TESTS_THRIFT_HANDLER_TEST_UTIL_H_
 #define BLOOMROUTE_TESTS_THRIFT_HANDLER_TEST_UTIL_H_
 
@@ -100,6 +100,17 @@ inline void ExpectEveryCallThrowsTIOError(const std::vector<HandlerCall>& calls,
     } catch (const rpc::TIOError& e) {
       EXPECT_THAT(e.message, ::testing::HasSubstr(name + ": " + explosion));
     }
+  }
+}
+
+// `call` throws TIllegalArgument whose message contains `text`.
+inline void ExpectIllegal(const std::function<void()>& call,
+                          const std::string& text) {
+  try {
+    call();
+    ADD_FAILURE() << "no TIllegalArgument for " << text;
+  } catch (const rpc::TIllegalArgument& e) {
+    EXPECT_THAT(e.message, ::testing::HasSubstr(text));
   }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/regionstore/region_store_test_util.h"
+#include "tests/thrift/handler_test_util.h"
 #include "tests/thrift/region_client_util.h"
 
 namespace bloomroute {
@@ -20,6 +21,7 @@ namespace {
 
 using ::bloomroute::testing::Cells;
 using ::bloomroute::testing::Delete;
+using ::bloomroute::testing::ExpectIllegal;
 using ::bloomroute::testing::Get;
 using ::bloomroute::testing::Put;
 using ::bloomroute::testing::RegionClient;
@@ -84,17 +86,6 @@ class RegionServerTest : public ::testing::Test {
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(server).value();
     ASSERT_GT(server_->port(), 0);
-  }
-
-  // Calls `call`, which must throw TIllegalArgument with `text` in it.
-  static void ExpectIllegal(const std::function<void()>& call,
-                            const std::string& text) {
-    try {
-      call();
-      ADD_FAILURE() << "no TIllegalArgument for " << text;
-    } catch (const rpc::TIllegalArgument& e) {
-      EXPECT_THAT(e.message, HasSubstr(text));
-    }
   }
 
   // The server still serves: a fresh connection answers and the index agrees

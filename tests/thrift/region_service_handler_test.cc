@@ -146,31 +146,23 @@ TEST_F(RegionServiceHandlerTest, ExceptionsFromBelowBecomeTIOError) {
 }
 
 TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
-  auto expect_illegal = [&](const std::function<void()>& call,
-                            const std::string& text) {
-    try {
-      call();
-      ADD_FAILURE() << "nothing thrown for " << text;
-    } catch (const rpc::TIllegalArgument& e) {
-      EXPECT_THAT(e.message, HasSubstr(text));
-    }
-  };
-  expect_illegal([&] { handler_.closeRegion(-1); },
-                 "regionId is negative (-1)");
-  expect_illegal([&] { handler_.dropRegion(-7); }, "regionId is negative (-7)");
-  expect_illegal(
+  testing::ExpectIllegal([&] { handler_.closeRegion(-1); },
+                         "regionId is negative (-1)");
+  testing::ExpectIllegal([&] { handler_.dropRegion(-7); },
+                         "regionId is negative (-7)");
+  testing::ExpectIllegal(
       [&] {
         rpc::TFilterOpsSince r;
         handler_.getFilterOpsSince(r, 0, -5);
       },
       "seq is negative (-5)");
-  expect_illegal(
+  testing::ExpectIllegal(
       [&] {
         rpc::TRegionDescriptor region;  // nothing sent
         handler_.openRegion(region);
       },
       "region.regionId is missing");
-  expect_illegal(
+  testing::ExpectIllegal(
       [&] {
         rpc::TMutation m;
         m.__set_type(0);

@@ -15,11 +15,13 @@
 #include "tests/integration/router_client.h"
 #include "tests/router/router_test_util.h"
 #include "tests/thrift/fake_router.h"
+#include "tests/thrift/handler_test_util.h"
 
 namespace bloomroute {
 namespace {
 
 namespace client = rpc::client;
+using ::bloomroute::testing::ExpectIllegal;
 using ::bloomroute::testing::MakeDelete;
 using ::bloomroute::testing::MakeGet;
 using ::bloomroute::testing::MakePut;
@@ -161,17 +163,6 @@ class RouterServerOverStoresTest : public ::testing::Test {
                    MakePut("kiruna", {{"d:country", "SE"}, {"d:feature", "B"}}),
                    MakePut("oslo", {{"d:country", "NO"}, {"d:feature", "B"}}),
                    MakePut("umea", {{"d:country", "SE"}, {"d:feature", "A"}})});
-  }
-
-  // Calls `call`, which must throw TIllegalArgument with `text` in it.
-  static void ExpectIllegal(const std::function<void()>& call,
-                            const std::string& text) {
-    try {
-      call();
-      ADD_FAILURE() << "no TIllegalArgument for " << text;
-    } catch (const rpc::TIllegalArgument& e) {
-      EXPECT_THAT(e.message, HasSubstr(text));
-    }
   }
 
   testing::StoreCluster cluster_{3};

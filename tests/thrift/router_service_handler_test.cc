@@ -20,9 +20,9 @@ namespace client = rpc::client;
 using ::bloomroute::testing::MakeDelete;
 using ::bloomroute::testing::MakeGet;
 using ::bloomroute::testing::MakePut;
+using ::bloomroute::testing::MakeQuery;
 using ::bloomroute::testing::MakeScan;
 using ::bloomroute::testing::MakeTableSpec;
-using ::bloomroute::testing::MakeQuery;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -79,12 +79,7 @@ class RouterServiceHandlerTest : public ::testing::Test {
   void ExpectIllegal(const std::function<void()>& call,
                      const std::string& text) {
     const int before = router_->calls();
-    try {
-      call();
-      ADD_FAILURE() << "nothing thrown for " << text;
-    } catch (const rpc::TIllegalArgument& e) {
-      EXPECT_THAT(e.message, HasSubstr(text));
-    }
+    testing::ExpectIllegal(call, text);
     EXPECT_EQ(router_->calls(), before) << text;
   }
 

@@ -17,9 +17,9 @@ namespace client = rpc::client;
 using ::bloomroute::testing::MakeDelete;
 using ::bloomroute::testing::MakeGet;
 using ::bloomroute::testing::MakePut;
+using ::bloomroute::testing::MakeQuery;
 using ::bloomroute::testing::MakeScan;
 using ::bloomroute::testing::MakeTableSpec;
-using ::bloomroute::testing::MakeQuery;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -35,10 +35,11 @@ class RouterTypesConversionTest : public ::testing::Test {};
 
 TEST_F(RouterTypesConversionTest, TableSpecKeepsEveryFieldAndDefaults) {
   router::TableSpec spec;
-  ASSERT_TRUE(FromThrift(ThroughWire(MakeTableSpec("geo", {"d:cc", "d:f"}, 0,
-                                               {"g", std::string("m\0", 2)})),
-                         &spec)
-                  .ok());
+  ASSERT_TRUE(
+      FromThrift(ThroughWire(MakeTableSpec("geo", {"d:cc", "d:f"}, 0,
+                                           {"g", std::string("m\0", 2)})),
+                 &spec)
+          .ok());
   EXPECT_EQ(spec.name, "geo");
   EXPECT_THAT(spec.indexed_columns, ElementsAre("d:cc", "d:f"));
   EXPECT_THAT(spec.split_keys, ElementsAre("g", std::string("m\0", 2)));
@@ -152,8 +153,8 @@ TEST_F(RouterTypesConversionTest, IndexQueryOptionsAndTheirDefaults) {
   std::vector<router::LookupSpec> specs;
   ASSERT_TRUE(FromThrift(std::vector<client::TIndexQuery>{ThroughWire(
                              MakeQuery({{"d:a", "1"}, {"d:b", "2"}}, 10,
-                                         /*allow_partial=*/true,
-                                         /*ask_all=*/true))},
+                                       /*allow_partial=*/true,
+                                       /*ask_all=*/true))},
                          &specs)
                   .ok());
   ASSERT_EQ(specs.size(), 1u);
@@ -176,12 +177,11 @@ TEST_F(RouterTypesConversionTest, BadIndexQueriesAreNamed) {
               "tquery.limit is 0"));
   client::TIndexQuery no_value = ThroughWire(MakeQuery({{"d:a", "1"}}));
   no_value.predicates[0].__isset.value = false;
-  EXPECT_TRUE(
-      Rejects(FromThrift(
-                  std::vector<client::TIndexQuery>{
-                      ThroughWire(MakeQuery({{"d:a", "1"}})), no_value},
-                  &specs),
-              "queries[1].predicates[0].value is missing"));
+  EXPECT_TRUE(Rejects(FromThrift(
+                          std::vector<client::TIndexQuery>{
+                              ThroughWire(MakeQuery({{"d:a", "1"}})), no_value},
+                          &specs),
+                      "queries[1].predicates[0].value is missing"));
   uint32_t n = 0;
   EXPECT_TRUE(
       Rejects(CountFromThrift(-5, "numRows", &n), "numRows is negative (-5)"));
