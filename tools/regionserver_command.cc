@@ -1,9 +1,5 @@
 #include "tools/regionserver_command.h"
 
-#include <pthread.h>
-#include <signal.h>
-
-#include <cstring>
 #include <iostream>
 #include <set>
 #include <string>
@@ -17,42 +13,21 @@ namespace {
 constexpr int64_t kMiB = 1 << 20;
 constexpr int64_t kMaxValueBytesLimit = 64 * kMiB;
 constexpr int64_t kMaxRowBytesLimit = 256 * kMiB;
-constexpr int64_t kMaxIdleTimeoutSeconds = 24 * 3600;
-
-Status InRange(const char* option, int64_t value, int64_t low, int64_t high) {
-  if (value < low || value > high) {
-    return Status::InvalidArgument(
-        std::string("--") + option + " must be in [" + std::to_string(low) +
-        ", " + std::to_string(high) + "], not " + std::to_string(value));
-  }
-  return Status::OK();
-}
-
-// The signals that stop the server. Blocked in every thread (threads inherit
-// the mask of the thread that creates them, so this runs before RocksDB and
-// Thrift start theirs) and taken synchronously with sigwait().
-sigset_t StopSignals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  return set;
-}
 
 }  // namespace
 
 RegionServerCommand::RegionServerCommand()
-    : Command("regionserver", "serve a region store over Thrift") {}
+    : Command("regionserver", "serve a region store over Thrift"),
+      server_flags_(
+          "127.0.0.1:" + std::to_string(RegionServerOptions::kDefaultPort),
+          RegionServerOptions()) {}
 
 void RegionServerCommand::AddOptions(po::options_description* o) {
   const RegionStoreOptions store;
-  const RegionServerOptions server;
+  o->add_options()("data", po::value<std::string>(&data_)->required(),
+                   "directory of the store (created if missing)");
+  server_flags_.Add(o);
   o->add_options()  //
-      ("data", po::value<std::string>(&data_)->required(),
-       "directory of the store (created if missing)")  //
-      ("listen",
-       po::value<std::string>(&listen_)->default_value("127.0.0.1:9091"),
-       "HOST:PORT to listen on; port 0 picks a free port")  //
       ("sync", po::bool_switch(&sync_),
        "acknowledge a write only once it is durable (fsync)")  //
       ("max-value-bytes",
@@ -63,16 +38,6 @@ void RegionServerCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&max_row_bytes_)
            ->default_value(static_cast<int64_t>(store.max_row_bytes)),
        "largest encoded row accepted")  //
-      ("threads", po::value<int64_t>(&threads_)->default_value(server.threads),
-       "worker threads (connections served at once)")  //
-      ("max-frame-bytes",
-       po::value<int64_t>(&max_frame_bytes_)
-           ->default_value(server.max_frame_bytes),
-       "largest request frame accepted")  //
-      ("idle-timeout",
-       po::value<int64_t>(&idle_timeout_seconds_)
-           ->default_value(server.idle_timeout_ms / 1000),
-       "close a connection silent for this many seconds")  //
       ("filter-fpr",
        po::value<double>(&filter_fpr_)->default_value(store.filter.target_fpr),
        "target false-positive rate of the server's filter, in (0, 1)")  //
@@ -83,47 +48,28 @@ void RegionServerCommand::AddOptions(po::options_description* o) {
 }
 
 Status RegionServerCommand::Validate() {
-  BLOOMROUTE_RETURN_IF_ERROR(ParseListenAddress(listen_, &server_options_.host,
-                                                &server_options_.port));
   BLOOMROUTE_RETURN_IF_ERROR(
       InRange("max-value-bytes", max_value_bytes_, 1, kMaxValueBytesLimit));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-row-bytes", max_row_bytes_,
                                      max_value_bytes_, kMaxRowBytesLimit));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("threads", threads_, 1, RegionServerOptions::kMaxThreads));
   // A frame must hold at least one maximum-size row and its framing, or a
   // legal put could never arrive.
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("max-frame-bytes", max_frame_bytes_,
-              max_row_bytes_ + RegionServerOptions::kMinFrameBytes,
-              RegionServerOptions::kMaxFrameBytes));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("idle-timeout", idle_timeout_seconds_, 1,
-                                     kMaxIdleTimeoutSeconds));
+  BLOOMROUTE_RETURN_IF_ERROR(server_flags_.ToOptions(
+      max_row_bytes_ + ServerOptions::kMinFrameBytes, &server_options_));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("filter-initial-capacity",
                                      filter_initial_capacity_, 1,
                                      int64_t{1} << 40));
-  server_options_.threads = static_cast<uint32_t>(threads_);
-  server_options_.max_frame_bytes = static_cast<uint32_t>(max_frame_bytes_);
-  server_options_.idle_timeout_ms =
-      static_cast<int>(idle_timeout_seconds_ * 1000);
   store_options_.sync = sync_;
   store_options_.max_value_bytes = static_cast<size_t>(max_value_bytes_);
   store_options_.max_row_bytes = static_cast<size_t>(max_row_bytes_);
   store_options_.filter.target_fpr = filter_fpr_;
   store_options_.filter.initial_capacity =
       static_cast<uint64_t>(filter_initial_capacity_);
-  BLOOMROUTE_RETURN_IF_ERROR(server_options_.Validate());
   return store_options_.Validate();
 }
 
 Status RegionServerCommand::Execute() {
-  const sigset_t stop_signals = StopSignals();
-  if (pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr) != 0) {
-    return Status::IOError("cannot block SIGTERM and SIGINT");
-  }
-  // A client that disconnects mid-reply must not kill the server.
-  signal(SIGPIPE, SIG_IGN);
-
+  BLOOMROUTE_RETURN_IF_ERROR(BlockStopSignals());
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RegionStore> opened,
                               RegionStore::Open(data_, store_options_));
   std::shared_ptr<RegionStore> store = std::move(opened);
@@ -139,10 +85,7 @@ Status RegionServerCommand::Execute() {
             << " (sync " << (sync_ ? "on" : "off") << ", max value "
             << max_value_bytes_ << " bytes)" << std::endl;
 
-  int signal_number = 0;
-  while (sigwait(&stop_signals, &signal_number) != 0) {
-  }
-  std::cout << "bloomroute regionserver: " << strsignal(signal_number)
+  std::cout << "bloomroute regionserver: " << WaitForStopSignal()
             << ", stopping" << std::endl;
   server->Stop();
   server.reset();

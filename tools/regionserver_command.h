@@ -21,6 +21,7 @@
 #include "regionstore/region_store.h"
 #include "thrift/region_server.h"
 #include "tools/command.h"
+#include "tools/server_command_util.h"
 
 namespace bloomroute {
 
@@ -37,13 +38,10 @@ class RegionServerCommand : public Command {
  private:
   // As parsed; signed so that a negative number is an error, not a wrap.
   std::string data_;
-  std::string listen_;
+  ServerFlags server_flags_;
   bool sync_ = false;
   int64_t max_value_bytes_ = 0;
   int64_t max_row_bytes_ = 0;
-  int64_t threads_ = 0;
-  int64_t max_frame_bytes_ = 0;
-  int64_t idle_timeout_seconds_ = 0;
   double filter_fpr_ = 0;
   int64_t filter_initial_capacity_ = 0;
 

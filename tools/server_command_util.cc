@@ -1,0 +1,90 @@
+#include "tools/server_command_util.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstring>
+#include <utility>
+
+namespace bloomroute {
+namespace po = boost::program_options;
+
+namespace {
+
+// The signals that stop a server, taken synchronously with sigwait().
+sigset_t StopSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+
+}  // namespace
+
+Status InRange(const char* option, int64_t value, int64_t low, int64_t high) {
+  if (value < low || value > high) {
+    return Status::InvalidArgument(
+        std::string("--") + option + " must be in [" + std::to_string(low) +
+        ", " + std::to_string(high) + "], not " + std::to_string(value));
+  }
+  return Status::OK();
+}
+
+Status BlockStopSignals() {
+  const sigset_t stop_signals = StopSignals();
+  if (pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr) != 0) {
+    return Status::IOError("cannot block SIGTERM and SIGINT");
+  }
+  signal(SIGPIPE, SIG_IGN);
+  return Status::OK();
+}
+
+std::string WaitForStopSignal() {
+  const sigset_t stop_signals = StopSignals();
+  int signal_number = 0;
+  while (sigwait(&stop_signals, &signal_number) != 0) {
+  }
+  return strsignal(signal_number);
+}
+
+ServerFlags::ServerFlags(std::string default_listen,
+                         const ServerOptions& defaults)
+    : default_listen_(std::move(default_listen)), defaults_(defaults) {}
+
+void ServerFlags::Add(po::options_description* o) {
+  o->add_options()  //
+      ("listen",
+       po::value<std::string>(&listen_)->default_value(default_listen_),
+       "HOST:PORT to listen on; port 0 picks a free port")  //
+      ("threads",
+       po::value<int64_t>(&threads_)->default_value(defaults_.threads),
+       "worker threads (connections served at once)")  //
+      ("max-frame-bytes",
+       po::value<int64_t>(&max_frame_bytes_)
+           ->default_value(defaults_.max_frame_bytes),
+       "largest request frame accepted")  //
+      ("idle-timeout",
+       po::value<int64_t>(&idle_timeout_seconds_)
+           ->default_value(defaults_.idle_timeout_ms / 1000),
+       "close a connection silent for this many seconds");
+}
+
+Status ServerFlags::ToOptions(int64_t min_frame_bytes,
+                              ServerOptions* out) const {
+  BLOOMROUTE_RETURN_IF_ERROR(ParseListenAddress(listen_, &out->host, &out->port)
+                                 .WithContext("--listen"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("threads", threads_, 1, ServerOptions::kMaxThreads));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-frame-bytes", max_frame_bytes_,
+                                     min_frame_bytes,
+                                     ServerOptions::kMaxFrameBytes));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("idle-timeout", idle_timeout_seconds_, 1,
+                                     kMaxIdleTimeoutSeconds));
+  out->threads = static_cast<uint32_t>(threads_);
+  out->max_frame_bytes = static_cast<uint32_t>(max_frame_bytes_);
+  out->idle_timeout_ms = static_cast<int>(idle_timeout_seconds_ * 1000);
+  return out->Validate();
+}
+
+}  // namespace bloomroute

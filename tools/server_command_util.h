@@ -1,0 +1,73 @@
+// What the server subcommands (regionserver, router, local) share: range
+// checks for their numeric options, the options every Thrift server takes,
+// and serving until SIGTERM or SIGINT.
+//
+// Signals. A server command calls BlockStopSignals() first, before it starts
+// any thread (threads inherit the signal mask of the thread that creates
+// them, so RocksDB's and Thrift's threads then never take SIGTERM or SIGINT),
+// starts its servers, prints its start-up line and calls WaitForStopSignal(),
+// which returns once SIGTERM or SIGINT arrives; it then stops what it started
+// and returns OK, so the process exits 0.
+//
+// Example:
+//   BLOOMROUTE_RETURN_IF_ERROR(BlockStopSignals());
+//   ... start ...
+//   std::cout << "bloomroute x: serving on " << address << std::endl;
+//   std::cout << "bloomroute x: " << WaitForStopSignal() << ", stopping\n";
+//   ... stop ...
+#ifndef BLOOMROUTE_TOOLS_SERVER_COMMAND_UTIL_H_
+#define BLOOMROUTE_TOOLS_SERVER_COMMAND_UTIL_H_
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <string>
+
+#include "common/status.h"
+#include "thrift/thrift_server.h"
+
+namespace bloomroute {
+
+// InvalidArgument "--<option> must be in [low, high], not <value>" unless
+// low <= value <= high.
+Status InRange(const char* option, int64_t value, int64_t low, int64_t high);
+
+// Blocks SIGTERM and SIGINT in the calling thread and in every thread it
+// starts afterwards, and ignores SIGPIPE (a client that disconnects mid-reply
+// must not kill a server). IOError when the mask cannot be set.
+Status BlockStopSignals();
+
+// Waits until SIGTERM or SIGINT arrives (BlockStopSignals() must have run)
+// and returns its description, e.g. "Terminated" or "Interrupt".
+std::string WaitForStopSignal();
+
+// The options of a Thrift server as command-line options:
+//   --listen HOST:PORT  --threads N  --max-frame-bytes N  --idle-timeout S
+// Add() declares them with `defaults` (and `default_listen`) shown in --help;
+// ToOptions() checks them and fills a ServerOptions.
+class ServerFlags {
+ public:
+  static constexpr int64_t kMaxIdleTimeoutSeconds = 24 * 3600;
+
+  ServerFlags(std::string default_listen, const ServerOptions& defaults);
+
+  void Add(boost::program_options::options_description* o);
+  // InvalidArgument naming the option for a malformed address or a value out
+  // of range; --max-frame-bytes must be in [min_frame_bytes,
+  // ServerOptions::kMaxFrameBytes].
+  Status ToOptions(int64_t min_frame_bytes, ServerOptions* out) const;
+
+  int64_t max_frame_bytes() const { return max_frame_bytes_; }
+
+ private:
+  const std::string default_listen_;
+  const ServerOptions defaults_;
+  // As parsed; signed so that a negative number is an error, not a wrap.
+  std::string listen_;
+  int64_t threads_ = 0;
+  int64_t max_frame_bytes_ = 0;
+  int64_t idle_timeout_seconds_ = 0;
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TOOLS_SERVER_COMMAND_UTIL_H_
