@@ -41,6 +41,7 @@ test-asan: deps
 bench: build
 	$(BUILD_DIR)/benchmarks/index/filters_benchmark
 	$(BUILD_DIR)/benchmarks/regionstore/put_benchmark
+	$(BUILD_DIR)/benchmarks/router/lookup_benchmark
 
 lab: build
 	$(BUILD_DIR)/tools/bloomroute lab all --discussion docs/filters.discussion.md \
