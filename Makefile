@@ -3,7 +3,7 @@
 #   make            install missing packages, configure and build (build/)
 #   make test       ... then run every test through ctest, and the filter tests
 #                   again under AddressSanitizer + UBSan (build-asan/)
-#   make bench      build and run the filter benchmarks (not part of `make test`)
+#   make bench      build and run the benchmarks (not part of `make test`)
 #   make lab        run the filter lab (`bloomroute lab all`, about a minute) and
 #                   regenerate docs/filters.md from its measurements
 #   make format     clang-format every C++ file in place
