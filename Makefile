@@ -3,7 +3,7 @@
 #   make            install missing packages, configure and build (build/)
 #   make test       ... then run every test through ctest, and the filter tests
 #                   again under AddressSanitizer + UBSan (build-asan/)
-#   make bench      build and run the filter benchmarks (not part of `make test`)
+#   make bench      build and run the benchmarks (not part of `make test`)
 #   make lab        run the filter lab (`bloomroute lab all`, about a minute) and
 #                   regenerate docs/filters.md from its measurements
 #   make format     clang-format every C++ file in place
@@ -41,6 +41,7 @@ test-asan: deps
 bench: build
 	$(BUILD_DIR)/benchmarks/index/filters_benchmark
 	$(BUILD_DIR)/benchmarks/regionstore/put_benchmark
+	$(BUILD_DIR)/benchmarks/router/lookup_benchmark
 
 lab: build
 	$(BUILD_DIR)/tools/bloomroute lab all --discussion docs/filters.discussion.md \

@@ -65,8 +65,9 @@ class RegionClient {
   virtual StatusOr<FilterOpsSince> OpsSince(uint64_t epoch, uint64_t seq) = 0;
   virtual StatusOr<FilterStatus> GetFilterStatus() = 0;
 
-  // Region management; idempotent for an identical descriptor (open) or an
-  // already closed region (close). DropRegion deletes the region's rows.
+  // Region management. OpenRegion is idempotent for an identical
+  // descriptor; CloseRegion gives NotFound for a region that is not open;
+  // DropRegion deletes the region's rows (NotFound: never hosted or gone).
   [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region) = 0;
   [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
   [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;

@@ -1,6 +1,7 @@
 #include "thrift/region_types_conversion.h"
 
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "thrift/internal/checked_conversion.h"
@@ -197,6 +198,29 @@ Status OpsFromThrift(const std::vector<rpc::TFilterOp>& in,
   return Status::OK();
 }
 
+Status StageFromThrift(const rpc::TStageStats& in, const std::string& f,
+                       StageStats* out) {
+  StageGeometry& g = out->geometry;
+  for (auto [wire, field, name] :
+       {std::tuple{in.stage, &g.stage, ".stage"},
+        {in.slices, &g.slices, ".slices"},
+        {in.firstProbe, &g.first_probe, ".firstProbe"},
+        {in.planes, &out->planes, ".planes"}}) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, f + name, field));
+  }
+  for (auto [wire, field, name] :
+       {std::tuple{in.sliceLength, &g.slice_length, ".sliceLength"},
+        {in.capacity, &g.capacity, ".capacity"},
+        {in.elements, &out->elements, ".elements"},
+        {in.memoryBytes, &out->memory_bytes, ".memoryBytes"}}) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, f + name, field));
+  }
+  g.target_fpr = in.targetFpr;
+  out->fill = in.fill;
+  out->estimated_fpr = in.estimatedFpr;
+  return Status::OK();
+}
+
 }  // namespace
 
 // ---- Requests: server side ----
@@ -292,6 +316,10 @@ Status UnsignedFromThrift(int64_t in, const char* field, uint64_t* out) {
 }
 
 // ---- Requests: client side ----
+
+Status UnsignedToThrift(uint64_t in, const char* field, int64_t* out) {
+  return Widen(in, field, out);
+}
 
 Status ToThrift(const RegionDescriptor& in, rpc::TRegionDescriptor* out) {
   return RegionToThrift(in, out);
@@ -547,6 +575,24 @@ Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out) {
       Narrow(in.lastSeq, kBadResult, "result.lastSeq", &out->last_seq));
   out->too_old = in.tooOld;
   return OpsFromThrift(in.ops, "result.ops", &out->ops);
+}
+
+Status FromThrift(const rpc::TFilterStatus& in, FilterStatus* out) {
+  for (auto [wire, field, name] :
+       {std::tuple{in.epoch, &out->epoch, "status.epoch"},
+        {in.lastSeq, &out->last_seq, "status.lastSeq"},
+        {in.elements, &out->stats.elements, "status.elements"},
+        {in.memoryBytes, &out->stats.memory_bytes, "status.memoryBytes"}}) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, name, field));
+  }
+  out->stats.stages.assign(in.stages.size(), StageStats());
+  for (size_t i = 0; i < in.stages.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(StageFromThrift(
+        in.stages[i], At("status.stages", i), &out->stats.stages[i]));
+  }
+  out->stats.estimated_fpr = in.estimatedFpr;
+  out->stats.compounded_bound = in.compoundedBound;
+  return Status::OK();
 }
 
 Status FromThrift(const rpc::TIndexReport& in, IndexReport* out) {

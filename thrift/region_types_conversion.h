@@ -40,6 +40,9 @@ Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out);
 Status UnsignedFromThrift(int64_t in, const char* field, uint64_t* out);
 
 // Requests: client side.
+// A region id, epoch or sequence number passed as a call argument (IOError
+// when it does not fit an i64).
+Status UnsignedToThrift(uint64_t in, const char* field, int64_t* out);
 Status ToThrift(const RegionDescriptor& in, rpc::TRegionDescriptor* out);
 Status ToThrift(const std::vector<Mutation>& in,
                 std::vector<rpc::TMutation>* out);
@@ -71,6 +74,7 @@ Status FromThrift(const rpc::TScanResult& in, ScanResult* out);
 Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out);
 Status FromThrift(const rpc::TFilterSnapshot& in, FilterSnapshot* out);
 Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out);
+Status FromThrift(const rpc::TFilterStatus& in, FilterStatus* out);
 Status FromThrift(const rpc::TIndexReport& in, IndexReport* out);
 
 }  // namespace bloomroute

@@ -259,6 +259,26 @@ TEST_F(RegionTypesConversionTest, FilterStatusCarriesEveryStage) {
   EXPECT_DOUBLE_EQ(wire.stages[1].fill, 0.25);
   EXPECT_EQ(wire.elements, 200);
   EXPECT_EQ(wire.memoryBytes, 8192);
+
+  FilterStatus back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire), &back).ok());
+  EXPECT_EQ(back.epoch, 2u);
+  EXPECT_EQ(back.last_seq, 17u);
+  EXPECT_EQ(back.stats.elements, 200u);
+  EXPECT_EQ(back.stats.memory_bytes, 8192u);
+  ASSERT_EQ(back.stats.stages.size(), 2u);
+  const StageStats& s = back.stats.stages[1];
+  EXPECT_EQ(s.geometry.stage, 1u);
+  EXPECT_DOUBLE_EQ(s.geometry.target_fpr, 0.0025);
+  EXPECT_EQ(s.geometry.slices, 9u);
+  EXPECT_EQ(s.geometry.slice_length, 2955u);
+  EXPECT_EQ(s.geometry.capacity, 2048u);
+  EXPECT_EQ(s.geometry.first_probe, 7u);
+  EXPECT_EQ(s.elements, 100u);
+  EXPECT_DOUBLE_EQ(s.fill, 0.25);
+  EXPECT_DOUBLE_EQ(s.estimated_fpr, 1e-5);
+  EXPECT_EQ(s.planes, 1u);
+  EXPECT_EQ(s.memory_bytes, 4096u);
 }
 
 TEST_F(RegionTypesConversionTest, MissingFieldsAreNamed) {
@@ -388,6 +408,13 @@ TEST_F(RegionTypesConversionTest, ServerValuesThatDoNotFitTheWireFail) {
   written.epoch = ~uint64_t{0};
   rpc::TWriteResult wire_written;
   EXPECT_TRUE(ToThrift(written, &wire_written).IsIOError());
+
+  int64_t argument = 0;
+  ASSERT_TRUE(UnsignedToThrift(uint64_t{1} << 62, "seq", &argument).ok());
+  EXPECT_EQ(argument, int64_t{1} << 62);
+  s = UnsignedToThrift(uint64_t{1} << 63, "seq", &argument);
+  EXPECT_TRUE(s.IsIOError());
+  EXPECT_THAT(s.message(), HasSubstr("seq"));
 }
 
 TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
@@ -418,6 +445,15 @@ TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
   rows = ThroughWire(rows);
   std::vector<std::optional<Row>> rows_out;
   EXPECT_TRUE(FromThrift(rows, &rows_out).IsCorruption());
+
+  rpc::TFilterStatus status;
+  status.__set_epoch(1);
+  status.__set_stages(std::vector<rpc::TStageStats>(2));
+  status.stages[1].__set_slices(-3);
+  FilterStatus status_out;
+  s = FromThrift(ThroughWire(status), &status_out);
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_EQ(s.message(), "status.stages[1].slices is negative (-3)");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "thrift/gen-cpp/errors_types.h"
 
 namespace bloomroute {
@@ -45,6 +47,45 @@ TEST_F(StatusConversionTest, EveryCodeMapsToItsException) {
       EXPECT_EQ(e.message, c.message);
     }
   }
+}
+
+// What ThrowIfError sends, StatusFromServerMessage restores exactly.
+TEST_F(StatusConversionTest, ServerMessagesRestoreTheStatus) {
+  for (const Status& sent :
+       {Status::InvalidArgument("row key is empty"),
+        Status::NotFound("region 7 is not open"),
+        Status::Corruption("bad checksum: x: y"), Status::Unavailable("busy"),
+        Status::IOError("")}) {
+    SCOPED_TRACE(sent.ToString());
+    std::string message;
+    Status::Code fallback = Status::Code::kIOError;
+    try {
+      ThrowIfError(sent);
+    } catch (const rpc::TIllegalArgument& e) {
+      message = e.message;
+      fallback = Status::Code::kInvalidArgument;
+    } catch (const rpc::TIOError& e) {
+      message = e.message;
+    }
+    const Status back = StatusFromServerMessage(message, fallback);
+    EXPECT_EQ(back.code(), sent.code());
+    EXPECT_EQ(back.message(), sent.message());
+  }
+}
+
+TEST_F(StatusConversionTest, MessagesWithoutACodeKeepTheFallback) {
+  for (const char* message :
+       {"region 7 is not open", "", "NotFound:no space", "OK: fine",
+        "Unknown: what", "notfound: lower case", "NotFound"}) {
+    SCOPED_TRACE(message);
+    Status s = StatusFromServerMessage(message, Status::Code::kInvalidArgument);
+    EXPECT_TRUE(s.IsInvalidArgument());
+    EXPECT_EQ(s.message(), message);
+    s = StatusFromServerMessage(message, Status::Code::kIOError);
+    EXPECT_TRUE(s.IsIOError());
+    EXPECT_EQ(s.message(), message);
+  }
+  EXPECT_TRUE(StatusFromServerMessage("x", Status::Code::kOk).IsIOError());
 }
 
 TEST_F(StatusConversionTest, EmptyMessageStillSetsOne) {

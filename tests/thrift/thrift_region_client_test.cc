@@ -1,0 +1,530 @@
+#include "thrift/thrift_region_client.h"
+
+#include <arpa/inet.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "index/element_hash.h"
+#include "tests/regionstore/region_store_test_util.h"
+#include "tests/thrift/fake_region_store.h"
+#include "thrift/gen-cpp/RegionService.h"
+#include "thrift/region_server.h"
+
+namespace bloomroute {
+namespace {
+
+using ::bloomroute::testing::PlacesRegion;
+using ::bloomroute::testing::PutPlace;
+using ::bloomroute::testing::TempDir;
+using ::bloomroute::testing::Where;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+std::string Address(int port) { return "127.0.0.1:" + std::to_string(port); }
+
+// The bytes of one framed Thrift reply to `method`, as a server sends it: a
+// generated *_result struct, or a TApplicationException with T_EXCEPTION.
+template <typename Result>
+std::string FramedReply(const char* method, const Result& result,
+                        apache::thrift::protocol::TMessageType type =
+                            apache::thrift::protocol::T_REPLY) {
+  auto buffer = std::make_shared<apache::thrift::transport::TMemoryBuffer>();
+  apache::thrift::protocol::TBinaryProtocol protocol(buffer);
+  protocol.writeMessageBegin(method, type, 0);
+  result.write(&protocol);
+  protocol.writeMessageEnd();
+  const std::string body = buffer->getBufferAsString();
+  const uint32_t size = htonl(static_cast<uint32_t>(body.size()));
+  return std::string(reinterpret_cast<const char*>(&size), 4) + body;
+}
+
+// A TCP server on 127.0.0.1 that answers every request frame with the same
+// canned bytes, one connection at a time, and counts the connections it
+// accepted. With no reply it accepts nothing: connecting succeeds through the
+// listen backlog, but no call is ever answered.
+class ScriptedServer {
+ public:
+  explicit ScriptedServer(std::string reply = "")
+      : listen_fd_(socket(AF_INET, SOCK_STREAM, 0)), reply_(std::move(reply)) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(addr);
+    auto* sa = reinterpret_cast<sockaddr*>(&addr);
+    EXPECT_EQ(bind(listen_fd_, sa, len), 0);
+    EXPECT_EQ(listen(listen_fd_, 16), 0);
+    EXPECT_EQ(getsockname(listen_fd_, sa, &len), 0);
+    port_ = ntohs(addr.sin_port);
+    if (!reply_.empty()) thread_ = std::thread([this] { Serve(); });
+  }
+  ~ScriptedServer() {
+    shutdown(listen_fd_, SHUT_RDWR);  // wakes accept()
+    const int fd = connection_fd_.load();
+    if (fd >= 0) shutdown(fd, SHUT_RDWR);  // wakes recv()
+    if (thread_.joinable()) thread_.join();
+    close(listen_fd_);
+  }
+  ScriptedServer(const ScriptedServer&) = delete;
+  ScriptedServer& operator=(const ScriptedServer&) = delete;
+
+  int port() const { return port_; }
+  int connections() const { return connections_.load(); }
+
+ private:
+  void Serve() {
+    for (;;) {
+      const int fd = accept(listen_fd_, nullptr, nullptr);
+      if (fd < 0) return;
+      ++connections_;
+      connection_fd_ = fd;
+      while (ReadFrame(fd) &&
+             send(fd, reply_.data(), reply_.size(), MSG_NOSIGNAL) > 0) {
+      }
+      connection_fd_ = -1;
+      close(fd);
+    }
+  }
+  static bool ReadExactly(int fd, char* buf, size_t n) {
+    for (size_t got = 0; got < n;) {
+      const ssize_t r = recv(fd, buf + got, n - got, 0);
+      if (r <= 0) return false;
+      got += static_cast<size_t>(r);
+    }
+    return true;
+  }
+  static bool ReadFrame(int fd) {
+    uint32_t size = 0;
+    if (!ReadExactly(fd, reinterpret_cast<char*>(&size), 4)) return false;
+    std::string body(ntohl(size), '\0');
+    return ReadExactly(fd, body.data(), body.size());
+  }
+
+  const int listen_fd_;
+  int port_ = 0;
+  const std::string reply_;
+  std::atomic<int> connection_fd_{-1};
+  std::atomic<int> connections_{0};
+  std::thread thread_;
+};
+
+class ThriftRegionClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = RegionStore::Open(dir_.path(), RegionStoreOptions());
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    store_ = std::move(store).value();
+    StartServer(store_, 0);
+    client_ = Connect(Address(server_->port()));
+  }
+
+  // Serves `store` on `port` (0: any free port).
+  void StartServer(std::shared_ptr<RegionStore> store, int port) {
+    RegionServerOptions options;
+    options.port = port;
+    options.threads = 16;
+    auto server = RegionServer::Start(std::move(store), options);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(server).value();
+  }
+
+  static ThriftClientOptions TestOptions() {
+    ThriftClientOptions options;
+    options.connect_timeout_ms = 5000;
+    options.call_timeout_ms = 10000;
+    return options;
+  }
+
+  static std::unique_ptr<router::RegionClient> Connect(
+      const std::string& address,
+      const ThriftClientOptions& options = TestOptions()) {
+    auto client = NewThriftRegionClientFactory(options)->Connect(1, address);
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    return client.ok() ? std::move(client).value() : nullptr;
+  }
+
+  // Opens region 1 over [, "m") and writes three places into it.
+  WriteResult OpenAndFill() {
+    EXPECT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m")).ok());
+    auto written = client_->Apply({PutPlace(1, "bergen", "NO", "PPLA"),
+                                   PutPlace(1, "aarhus", "DK", "PPL"),
+                                   PutPlace(1, "kiruna", "SE", "PPL")});
+    EXPECT_TRUE(written.ok()) << written.status().ToString();
+    return written.ok() ? *written : WriteResult();
+  }
+
+  TempDir dir_;
+  std::shared_ptr<RegionStore> store_;
+  std::unique_ptr<RegionServer> server_;
+  std::unique_ptr<router::RegionClient> client_;
+};
+
+TEST_F(ThriftRegionClientTest, ValidatesOptions) {
+  EXPECT_TRUE(ThriftClientOptions().Validate().ok());
+  ThriftClientOptions o;
+  o.connect_timeout_ms = 0;
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+  o = ThriftClientOptions();
+  o.call_timeout_ms = -1;
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+  o = ThriftClientOptions();
+  o.max_frame_bytes = RegionServerOptions::kMinFrameBytes - 1;
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+  o.max_frame_bytes = RegionServerOptions::kMaxFrameBytes + 1;
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+  o = ThriftClientOptions();
+  o.max_idle_connections = ThriftClientOptions::kMaxIdleConnections + 1;
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+  EXPECT_TRUE(NewThriftRegionClientFactory(o)
+                  ->Connect(1, Address(server_->port()))
+                  .status()
+                  .IsInvalidArgument());
+}
+
+TEST_F(ThriftRegionClientTest, MalformedAddressesAreInvalidArgument) {
+  auto factory = NewThriftRegionClientFactory(TestOptions());
+  for (const char* bad : {"", "127.0.0.1", "127.0.0.1:", ":9091",
+                          "127.0.0.1:65536", "127.0.0.1:0", "127.0.0.1:x",
+                          "::1:9091", "[::zz]:9091", "bad host:9091"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_TRUE(factory->Connect(1, bad).status().IsInvalidArgument());
+  }
+  // Well-formed addresses give a client without connecting.
+  for (const char* good : {"localhost:1", "[::1]:1", "10.255.255.1:9091"}) {
+    SCOPED_TRACE(good);
+    EXPECT_TRUE(factory->Connect(1, good).ok());
+  }
+}
+
+TEST_F(ThriftRegionClientTest, RegionManagementRoundTrips) {
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m")).ok());
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m")).ok());  // again
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", "")).ok());
+  auto regions = client_->ListRegions();
+  ASSERT_TRUE(regions.ok()) << regions.status().ToString();
+  EXPECT_THAT(*regions,
+              ElementsAre(PlacesRegion(1, "", "m"), PlacesRegion(2, "m", "")));
+
+  ASSERT_TRUE(client_->Apply({PutPlace(2, "oslo", "NO", "PPLC")}).ok());
+  ASSERT_TRUE(client_->CloseRegion(2).ok());
+  EXPECT_THAT(*client_->ListRegions(), ElementsAre(PlacesRegion(1, "", "m")));
+  EXPECT_TRUE(client_->Get({{2, "oslo", {}}}).status().IsNotFound());
+
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", "")).ok());
+  auto rows = client_->Get({{2, "oslo", {}}});
+  ASSERT_TRUE(rows.ok());
+  ASSERT_TRUE((*rows)[0].has_value());  // closing kept the row
+
+  ASSERT_TRUE(client_->DropRegion(2).ok());
+  EXPECT_THAT(*client_->ListRegions(), ElementsAre(PlacesRegion(1, "", "m")));
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", "")).ok());
+  rows = client_->Get({{2, "oslo", {}}});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_FALSE((*rows)[0].has_value());  // dropping deleted it
+}
+
+TEST_F(ThriftRegionClientTest, DataCallsRoundTrip) {
+  const WriteResult written = OpenAndFill();
+  EXPECT_EQ(written.ops.size(), 5u);  // NO, DK, SE, PPLA, PPL enter
+  EXPECT_EQ(written.last_seq, 5u);
+
+  auto rows = client_->Get({{1, "bergen", {"d:country"}}, {1, "absent", {}}});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 2u);
+  ASSERT_TRUE((*rows)[0].has_value());
+  EXPECT_EQ(*(*rows)[0], (Row{"bergen", {{"d:country", "NO"}}}));
+  EXPECT_FALSE((*rows)[1].has_value());
+
+  auto page = client_->Scan({1, "", "", 2, {"d:feature"}});
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  ASSERT_EQ(page->rows.size(), 2u);
+  EXPECT_EQ(page->rows[0], (Row{"aarhus", {{"d:feature", "PPL"}}}));
+  EXPECT_EQ(page->rows[1].key, "bergen");
+  ASSERT_EQ(page->resume_row, std::optional<std::string>("kiruna"));
+  page = client_->Scan({1, "kiruna", "", 10, {}});
+  ASSERT_TRUE(page.ok());
+  ASSERT_EQ(page->rows.size(), 1u);
+  EXPECT_EQ(page->rows[0].cells.size(), 3u);
+  EXPECT_FALSE(page->resume_row.has_value());
+
+  auto found = client_->Lookup(Where({{"d:feature", "PPL"}}));
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  ASSERT_EQ(found->rows.size(), 2u);
+  EXPECT_EQ(found->rows[0].key, "aarhus");
+  EXPECT_EQ(found->rows[1].key, "kiruna");
+  EXPECT_FALSE(found->truncated);
+  found = client_->Lookup(Where({{"d:feature", "PPL"}}, /*limit=*/1));
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(found->rows.size(), 1u);
+  EXPECT_TRUE(found->truncated);
+}
+
+TEST_F(ThriftRegionClientTest, FilterCallsRoundTrip) {
+  const WriteResult written = OpenAndFill();
+
+  auto snapshot = client_->Snapshot();
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  EXPECT_EQ(snapshot->epoch, written.epoch);
+  EXPECT_EQ(snapshot->last_seq, written.last_seq);
+  auto filter = ScalableSplitCountingBloomFilter::Deserialize(snapshot->filter);
+  ASSERT_TRUE(filter.ok()) << filter.status().ToString();
+  EXPECT_TRUE(filter->Contains(HashElement(7, 1, "NO")));  // d:country
+  EXPECT_EQ(filter->element_count(), 5u);
+
+  auto since = client_->OpsSince(written.epoch, 2);
+  ASSERT_TRUE(since.ok()) << since.status().ToString();
+  EXPECT_FALSE(since->too_old);
+  EXPECT_EQ(since->epoch, written.epoch);
+  EXPECT_EQ(since->last_seq, 5u);
+  EXPECT_EQ(since->ops,
+            std::vector<FilterOp>(written.ops.begin() + 2, written.ops.end()));
+  since = client_->OpsSince(written.epoch + 1, 0);
+  ASSERT_TRUE(since.ok());
+  EXPECT_TRUE(since->too_old);
+  EXPECT_TRUE(since->ops.empty());
+
+  auto status = client_->GetFilterStatus();
+  ASSERT_TRUE(status.ok()) << status.status().ToString();
+  EXPECT_EQ(status->epoch, written.epoch);
+  EXPECT_EQ(status->last_seq, 5u);
+  EXPECT_EQ(status->stats.elements, 5u);
+  ASSERT_EQ(status->stats.stages.size(), filter->stage_count());
+  EXPECT_EQ(status->stats.stages[0].elements, 5u);
+  EXPECT_EQ(status->stats.stages[0].geometry.slices,
+            filter->Stats().stages[0].geometry.slices);
+  EXPECT_GT(status->stats.memory_bytes, 0u);
+}
+
+TEST_F(ThriftRegionClientTest, ServerRejectionsKeepTheirCode) {
+  OpenAndFill();
+  auto written = client_->Apply(
+      {PutPlace(1, "lund", "SE", "PPLA"), PutPlace(1, "", "NO", "PPL")});
+  EXPECT_TRUE(written.status().IsInvalidArgument());
+  EXPECT_THAT(written.status().message(), HasSubstr("empty row key"));
+  EXPECT_THAT(written.status().message(), Not(StartsWith("InvalidArgument")));
+  written = client_->Apply({PutPlace(99, "lund", "SE", "PPLA")});
+  EXPECT_TRUE(written.status().IsNotFound());
+  EXPECT_EQ(written.status().message(),
+            "mutation 0: region 99 is not open on this server");
+  EXPECT_TRUE(
+      client_->Lookup(Where({{"d:name", "x"}})).status().IsInvalidArgument());
+  EXPECT_TRUE(client_->Scan({1, "", "", 0, {}}).status().IsInvalidArgument());
+  EXPECT_TRUE(client_->DropRegion(12345).IsNotFound());
+
+  // A number the wire cannot carry is refused before sending.
+  const Status s = client_->CloseRegion(uint64_t{1} << 63);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_TRUE(client_->OpsSince(1, ~uint64_t{0}).status().IsInvalidArgument());
+
+  // The rejected batch wrote nothing; the client still works.
+  auto rows = client_->Get({{1, "lund", {}}});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_FALSE((*rows)[0].has_value());
+}
+
+// The store's own failures cross the wire as TIOError and come back as the
+// Status the store returned.
+TEST_F(ThriftRegionClientTest, ServerFailuresKeepTheirCode) {
+  auto store = std::make_shared<FakeRegionStore>();
+  StartServer(store, 0);
+  auto client = Connect(Address(server_->port()));
+  for (const Status& failure :
+       {Status::Corruption("checksum mismatch in block 3"),
+        Status::IOError("disk full"), Status::Unavailable("compacting"),
+        Status::NotFound("table 9 is unknown")}) {
+    SCOPED_TRACE(failure.ToString());
+    store->FailWith(failure);
+    const Status s = client->Snapshot().status();
+    EXPECT_EQ(s.code(), failure.code());
+    EXPECT_EQ(s.message(), failure.message());
+  }
+}
+
+TEST_F(ThriftRegionClientTest, StoppedServerIsUnavailableNamingTheAddress) {
+  OpenAndFill();  // leaves a pooled connection
+  const std::string address = Address(server_->port());
+  server_->Stop();
+  for (int i = 0; i < 2; ++i) {  // the pooled connection, then a new one
+    const Status s = client_->Snapshot().status();
+    EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
+    EXPECT_TRUE(s.IsRetryable());
+    EXPECT_THAT(s.message(),
+                StartsWith("region server " + address + ": getFilterSnapshot"));
+  }
+}
+
+TEST_F(ThriftRegionClientTest, RestartedServerServesTheSameClientAgain) {
+  const WriteResult written = OpenAndFill();
+  const int port = server_->port();
+  // Stopped and restarted between two calls: the pooled connection is dead
+  // and must be noticed before it carries a call.
+  server_->Stop();
+  server_.reset();
+  StartServer(store_, port);
+  auto status = client_->GetFilterStatus();
+  ASSERT_TRUE(status.ok()) << status.status().ToString();
+  EXPECT_EQ(status->last_seq, written.last_seq);
+
+  // Stopped, a call fails, restarted: the next call works.
+  server_->Stop();
+  server_.reset();
+  EXPECT_TRUE(client_->ListRegions().status().IsUnavailable());
+  StartServer(store_, port);
+  auto rows = client_->Get({{1, "bergen", {}}});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_TRUE((*rows)[0].has_value());
+}
+
+TEST_F(ThriftRegionClientTest, ConcurrentCallsFromEightThreadsAllSucceed) {
+  constexpr int kThreads = 8;
+  constexpr int kRowsPerThread = 40;
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "")).ok());
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([this, t, &failures] {
+      const std::string country = "C" + std::to_string(t);
+      for (int i = 0; i < kRowsPerThread; ++i) {
+        const std::string key =
+            "row-" + std::to_string(t) + "-" + std::to_string(i);
+        auto w = client_->Apply({PutPlace(1, key, country, "PPL", key)});
+        auto rows = client_->Get({{1, key, {"d:name"}}});
+        const bool right =
+            w.ok() && rows.ok() && (*rows)[0].has_value() &&
+            (*rows)[0]->cells == std::vector<Cell>{{"d:name", key}};
+        if (!right) ++failures;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  for (int t = 0; t < kThreads; ++t) {
+    auto found =
+        client_->Lookup(Where({{"d:country", "C" + std::to_string(t)}}));
+    ASSERT_TRUE(found.ok()) << found.status().ToString();
+    EXPECT_EQ(found->rows.size(), static_cast<size_t>(kRowsPerThread));
+  }
+  auto status = client_->GetFilterStatus();
+  ASSERT_TRUE(status.ok());
+  EXPECT_EQ(status->stats.elements, kThreads + 1u);  // the countries and PPL
+}
+
+TEST_F(ThriftRegionClientTest, SilentServerIsUnavailableWithinTheCallTimeout) {
+  ScriptedServer silent;  // accepts nothing, answers nothing
+  ThriftClientOptions options = TestOptions();
+  options.call_timeout_ms = 200;
+  auto client = Connect(Address(silent.port()), options);
+  const auto start = std::chrono::steady_clock::now();
+  const Status s = client->ListRegions().status();
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
+  EXPECT_THAT(s.message(),
+              StartsWith("region server " + Address(silent.port()) + ": "));
+  EXPECT_THAT(s.message(), HasSubstr("timed out"));
+  EXPECT_GE(elapsed, std::chrono::milliseconds(150));
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+// A declared exception is a complete reply: the connection is reused.
+TEST_F(ThriftRegionClientTest, DeclaredExceptionsKeepTheConnection) {
+  rpc::RegionService_listRegions_result result;
+  rpc::TIllegalArgument error;
+  error.__set_message("NotFound: table 3 is unknown");
+  result.ia = error;  // the generated *_result setters are not defined
+  result.__isset.ia = true;
+  ScriptedServer server(FramedReply("listRegions", result));
+  auto client = Connect(Address(server.port()));
+  for (int i = 0; i < 3; ++i) {
+    const Status s = client->ListRegions().status();
+    EXPECT_TRUE(s.IsNotFound()) << s.ToString();
+    EXPECT_EQ(s.message(), "table 3 is unknown");
+  }
+  EXPECT_EQ(server.connections(), 1);
+}
+
+// Undecodable replies and application exceptions are IOError, and the
+// connection, in an unknown state, is never reused.
+TEST_F(ThriftRegionClientTest, BrokenRepliesAreIOErrorAndDropTheConnection) {
+  const std::string garbage =
+      std::string("\x00\x00\x00\x04", 4) + "\x7f\xff\xff\xff";
+  apache::thrift::TApplicationException app_error(
+      apache::thrift::TApplicationException::INTERNAL_ERROR, "handler died");
+  for (const std::string& reply :
+       {garbage, FramedReply("listRegions", app_error,
+                             apache::thrift::protocol::T_EXCEPTION)}) {
+    ScriptedServer server(reply);
+    auto client = Connect(Address(server.port()));
+    for (int i = 0; i < 2; ++i) {
+      const Status s = client->ListRegions().status();
+      EXPECT_TRUE(s.IsIOError()) << s.ToString();
+      EXPECT_THAT(s.message(),
+                  StartsWith("region server " + Address(server.port()) +
+                             ": listRegions: "));
+    }
+    EXPECT_EQ(server.connections(), 2);
+  }
+}
+
+// A reply that decodes but holds what no server sends is Corruption.
+TEST_F(ThriftRegionClientTest, ImpossibleRepliesAreCorruption) {
+  rpc::RegionService_getFilterSnapshot_result result;
+  rpc::TFilterSnapshot snapshot;
+  snapshot.__set_epoch(-1);
+  snapshot.__set_lastSeq(0);
+  result.success = snapshot;
+  result.__isset.success = true;
+  ScriptedServer server(FramedReply("getFilterSnapshot", result));
+  auto client = Connect(Address(server.port()));
+  const Status s = client->Snapshot().status();
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("snapshot.epoch is negative (-1)"));
+}
+
+TEST_F(ThriftRegionClientTest, RequestsOverTheFrameLimitAreNotSent) {
+  ThriftClientOptions options = TestOptions();
+  options.max_frame_bytes = RegionServerOptions::kMinFrameBytes;
+  auto client = Connect(Address(server_->port()), options);
+  ASSERT_TRUE(client->OpenRegion(PlacesRegion(1, "", "")).ok());
+  const std::string big(RegionServerOptions::kMinFrameBytes, 'x');
+  const Status s =
+      client->Apply({PutPlace(1, "big", "NO", "PPL", big)}).status();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("over the frame limit"));
+  auto rows = client->Get({{1, "big", {}}});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_FALSE((*rows)[0].has_value());
+}
+
+// Thrift counts the bytes read through a transport against the configured
+// message size (max_frame_bytes); the count must start again with each reply,
+// or a pooled connection would fail once it had carried that much in total.
+TEST_F(ThriftRegionClientTest, OneConnectionCarriesManyFramesWorthOfReplies) {
+  ThriftClientOptions options = TestOptions();
+  options.max_frame_bytes = RegionServerOptions::kMinFrameBytes;
+  options.max_idle_connections = 1;
+  auto client = Connect(Address(server_->port()), options);
+  ASSERT_TRUE(client->OpenRegion(PlacesRegion(1, "", "")).ok());
+  const std::string value(RegionServerOptions::kMinFrameBytes / 4, 'v');
+  ASSERT_TRUE(client->Apply({PutPlace(1, "r", "NO", "PPL", value)}).ok());
+  for (int i = 0; i < 20; ++i) {  // 20 replies of a quarter frame each
+    auto rows = client->Get({{1, "r", {"d:name"}}});
+    ASSERT_TRUE(rows.ok()) << i << ": " << rows.status().ToString();
+    ASSERT_TRUE((*rows)[0].has_value());
+    EXPECT_EQ((*rows)[0]->cells[0].value.size(), value.size());
+  }
+}
+
+}  // namespace
+}  // namespace bloomroute
