@@ -109,7 +109,7 @@ inline rpc::client::TPut MakePut(const std::string& row, const CellMap& cells) {
 
 // `columns` empty = every column.
 inline rpc::client::TGet MakeGet(const std::string& row,
-                                const std::vector<std::string>& columns = {}) {
+                                 const std::vector<std::string>& columns = {}) {
   rpc::client::TGet get;
   get.__set_row(row);
   get.__set_columns(Columns(columns));
@@ -127,7 +127,7 @@ inline rpc::client::TDelete MakeDelete(
 
 // [start, stop); empty = unbounded.
 inline rpc::client::TScan MakeScan(const std::string& start = "",
-                                    const std::string& stop = "") {
+                                   const std::string& stop = "") {
   rpc::client::TScan scan;
   if (!start.empty()) scan.__set_startRow(start);
   if (!stop.empty()) scan.__set_stopRow(stop);

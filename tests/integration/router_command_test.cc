@@ -1,0 +1,127 @@
+// `bloomroute router` as a real process over real region server processes:
+// argument checks, the start-up line, a clean stop on SIGTERM / SIGINT, and a
+// restart that finds every table and row again.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/integration/process_cluster.h"
+#include "tests/integration/router_client.h"
+#include "tests/integration/server_process.h"
+
+namespace bloomroute {
+namespace {
+
+namespace client = rpc::client;
+using ::bloomroute::testing::CellMap;
+using ::bloomroute::testing::MakeGet;
+using ::bloomroute::testing::MakePut;
+using ::bloomroute::testing::MakeQuery;
+using ::bloomroute::testing::MakeTableSpec;
+using ::bloomroute::testing::ProcessCluster;
+using ::bloomroute::testing::RouterClient;
+using ::bloomroute::testing::RowKeys;
+using ::bloomroute::testing::RunToExit;
+using ::bloomroute::testing::TempDir;
+using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
+
+class RouterCommandTest : public ::testing::Test {};
+
+TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
+  TempDir dir;
+  const std::string data = dir.path();
+  const std::string rs = "127.0.0.1:9091";
+  const std::vector<std::vector<std::string>> bad = {
+      {"router"},                  // --data is required
+      {"router", "--data", data},  // --regionserver too
+      {"router", "--data", data, "--regionserver", "nohost"},
+      {"router", "--data", data, "--regionserver", "127.0.0.1:0"},
+      {"router", "--data", data, "--regionserver", rs, "--regionserver", rs},
+      {"router", "--data", data, "--regionserver", rs, "--listen", "x:1:2"},
+      {"router", "--data", data, "--regionserver", rs, "--listen",
+       "127.0.0.1:70000"},
+      {"router", "--data", data, "--regionserver", rs, "--threads", "0"},
+      {"router", "--data", data, "--regionserver", rs, "--fanout-threads",
+       "-1"},
+      {"router", "--data", data, "--regionserver", rs, "--max-frame-bytes",
+       "10"},
+      {"router", "--data", data, "--regionserver", rs, "--idle-timeout", "0"},
+      {"router", "--data", data, "--regionserver", rs, "--bogus"},
+  };
+  for (const auto& args : bad) {
+    SCOPED_TRACE(::testing::PrintToString(args));
+    const auto [code, err] = RunToExit(args);
+    EXPECT_EQ(code, 2);
+    EXPECT_THAT(err, MatchesRegex("bloomroute router: [^\n]+\n"));
+  }
+  const auto [code, out] = RunToExit({"router", "--help"});
+  EXPECT_EQ(code, 0);
+}
+
+TEST_F(RouterCommandTest, ServesStopsCleanlyAndRestartsWithItsData) {
+  ProcessCluster cluster(2);
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  EXPECT_GT(cluster.router_port(), 0);
+  {
+    RouterClient client(cluster.router_port());
+    client::TTableInfo info;
+    client->createTable(info, MakeTableSpec("geo", {"d:cc"}));
+    EXPECT_EQ(info.regions.size(), 2u);  // one per region server
+    client->putMultiple("geo", {MakePut("oslo", {{"d:cc", "NO"}}),
+                                MakePut("visby", {{"d:cc", "SE"}})});
+  }
+  ASSERT_TRUE(cluster.StopRouter(SIGTERM)) << "no clean exit on SIGTERM";
+
+  ASSERT_TRUE(cluster.StartRouter()) << cluster.error();
+  RouterClient client(cluster.router_port());
+  std::vector<client::TTableDescriptor> tables;
+  client->listTables(tables);
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].name, "geo");
+  client::TResult row;
+  client->get(row, "geo", MakeGet("visby"));
+  EXPECT_EQ(testing::CellsOf(row), (CellMap{{"d:cc", "SE"}}));
+  client::TIndexResult found;
+  client->getByIndex(found, "geo", MakeQuery({{"d:cc", "NO"}}));
+  EXPECT_EQ(RowKeys(found.rows), (std::vector<std::string>{"oslo"}));
+  EXPECT_EQ(found.routing.serversInCluster, 2);
+  EXPECT_TRUE(cluster.StopRouter(SIGINT)) << "no clean exit on SIGINT";
+}
+
+TEST_F(RouterCommandTest, StartUpLineNamesTablesServersAndTheRealPort) {
+  ProcessCluster cluster(1);
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  ASSERT_TRUE(cluster.StopRouter());
+  testing::StartedServer router = testing::StartRouter(
+      cluster.dir() + "/router", cluster.region_server_addresses());
+  EXPECT_THAT(router.line,
+              HasSubstr("bloomroute router: serving 0 tables with 1 region "
+                        "servers from " +
+                        cluster.dir() +
+                        "/router on 127.0.0.1:" + std::to_string(router.port)));
+  EXPECT_GT(router.port, 0);
+}
+
+TEST_F(RouterCommandTest, RefusesToLeaveOutAServerThatHostsRegions) {
+  ProcessCluster cluster(2);
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  {
+    RouterClient client(cluster.router_port());
+    client::TTableInfo info;
+    client->createTable(info, MakeTableSpec("geo", {"d:cc"}));
+  }
+  ASSERT_TRUE(cluster.StopRouter());
+  const auto [code, err] = RunToExit(
+      {"router", "--data", cluster.dir() + "/router", "--listen", "127.0.0.1:0",
+       "--regionserver", cluster.region_server_address(0)});
+  EXPECT_EQ(code, 1);
+  EXPECT_THAT(err, HasSubstr(cluster.region_server_address(1)));
+  EXPECT_THAT(err, HasSubstr("hosts regions"));
+}
+
+}  // namespace
+}  // namespace bloomroute

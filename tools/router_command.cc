@@ -1,0 +1,92 @@
+#include "tools/router_command.h"
+
+#include <iostream>
+#include <memory>
+#include <utility>
+
+namespace bloomroute {
+namespace po = boost::program_options;
+
+RouterCommand::RouterCommand()
+    : Command("router", "serve the client API over a set of region servers"),
+      server_flags_(
+          "127.0.0.1:" + std::to_string(RouterServerOptions::kDefaultPort),
+          RouterServerOptions()) {}
+
+void RouterCommand::AddOptions(po::options_description* o) {
+  const router::RouterOptions defaults;
+  o->add_options()  //
+      ("data", po::value<std::string>(&data_)->required(),
+       "directory of the router's catalog (created if missing)")  //
+      ("regionserver",
+       po::value<std::vector<std::string>>(&region_servers_)->required(),
+       "HOST:PORT of a region server; repeat for each");
+  server_flags_.Add(o);
+  o->add_options()  //
+      ("fanout-threads",
+       po::value<int64_t>(&fanout_threads_)
+           ->default_value(defaults.fanout_threads),
+       "threads asking region servers in parallel");
+}
+
+Status RouterCommand::Validate() {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      server_flags_.ToOptions(ServerOptions::kMinFrameBytes, &server_options_));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("fanout-threads", fanout_threads_, 1,
+                                     router::RouterOptions::kMaxFanoutThreads));
+  for (const std::string& address : region_servers_) {
+    std::string host;
+    int port = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(ParseListenAddress(address, &host, &port)
+                                   .WithContext("--regionserver"));
+    if (port == 0) {
+      return Status::InvalidArgument("--regionserver " + address +
+                                     ": a region server's port is not 0");
+    }
+  }
+  router_options_.data_dir = data_;
+  router_options_.region_servers = region_servers_;
+  router_options_.fanout_threads = static_cast<uint32_t>(fanout_threads_);
+  // The router accepts from region servers frames as large as it accepts
+  // from its clients: a reply holds what a request may hold.
+  client_options_.max_frame_bytes = server_options_.max_frame_bytes;
+  BLOOMROUTE_RETURN_IF_ERROR(client_options_.Validate());
+  return router_options_.Validate();
+}
+
+Status RouterCommand::Execute() {
+  BLOOMROUTE_RETURN_IF_ERROR(BlockStopSignals());
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      std::unique_ptr<router::Router> opened,
+      router::Router::Open(router_options_,
+                           NewThriftRegionClientFactory(client_options_)));
+  std::shared_ptr<router::Router> router = std::move(opened);
+  const size_t tables = router->ListTables().size();
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterServer> server,
+                              RouterServer::Start(router, server_options_));
+  std::cout << "bloomroute router: serving " << tables << " tables with "
+            << router->Servers().size() << " region servers from " << data_
+            << " on " << FormatHostPort(server->host(), server->port())
+            << std::endl;
+
+  std::cout << "bloomroute router: " << WaitForStopSignal() << ", stopping"
+            << std::endl;
+  server->Stop();
+  server.reset();
+  router.reset();  // the last owner: stops its threads, closes the catalog
+  std::cout << "bloomroute router: stopped" << std::endl;
+  return Status::OK();
+}
+
+std::string RouterCommand::HelpEpilog() const {
+  return "Prints one line when it serves: the tables, the region servers, the\n"
+         "directory and the address. SIGTERM or SIGINT stops it cleanly (exit\n"
+         "0). Region servers are named by address in the catalog: give every\n"
+         "one that hosts regions again on restart.\n"
+         "Errors a client sees: TIllegalArgument for a request that can never\n"
+         "succeed (missing field, unknown table or scanner, empty row key,\n"
+         "predicate on a column that is not indexed); TIOError for a failure,\n"
+         "naming the region server that did not answer.\n";
+}
+
+}  // namespace bloomroute

@@ -1,0 +1,61 @@
+// `bloomroute router`: the cluster's front end. Opens the router's catalog,
+// connects to the region servers over Thrift and serves the client API
+// (thrift/router_service.thrift) until SIGTERM or SIGINT.
+//
+//   bloomroute router --data DIR --regionserver HOST:PORT [--regionserver ...]
+//       [--listen 127.0.0.1:9090] [--threads N] [--max-frame-bytes N]
+//       [--idle-timeout SECONDS] [--fanout-threads N]
+//
+// Region servers are named by address in the catalog: every address that
+// hosts regions must be given again on restart (the router refuses to start
+// otherwise, naming it); a new address adds a server. Servers that do not
+// answer at start are retried in the background, and lookups ask them (and
+// fail, or report them missing) until they answer.
+//
+// On start it prints one line, e.g.
+//   bloomroute router: serving 2 tables with 3 region servers from /data on
+//   127.0.0.1:9090
+// (port 0 picks a free port; the line shows the real one). On SIGTERM or
+// SIGINT it stops accepting, lets calls in progress finish, closes the
+// catalog and exits 0. Bad usage exits 2 with a one-line reason.
+#ifndef BLOOMROUTE_TOOLS_ROUTER_COMMAND_H_
+#define BLOOMROUTE_TOOLS_ROUTER_COMMAND_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "router/router.h"
+#include "thrift/router_server.h"
+#include "thrift/thrift_region_client.h"
+#include "tools/command.h"
+#include "tools/server_command_util.h"
+
+namespace bloomroute {
+
+class RouterCommand : public Command {
+ public:
+  RouterCommand();
+
+ protected:
+  void AddOptions(boost::program_options::options_description* o) override;
+  Status Validate() override;
+  Status Execute() override;
+  std::string HelpEpilog() const override;
+
+ private:
+  // As parsed; signed so that a negative number is an error, not a wrap.
+  std::string data_;
+  std::vector<std::string> region_servers_;
+  ServerFlags server_flags_;
+  int64_t fanout_threads_ = 0;
+
+  // Filled by Validate().
+  router::RouterOptions router_options_;
+  RouterServerOptions server_options_;
+  ThriftClientOptions client_options_;
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TOOLS_ROUTER_COMMAND_H_
