@@ -4,6 +4,7 @@
 
 #include "tools/command.h"
 #include "tools/lab_command.h"
+#include "tools/local_command.h"
 #include "tools/regionserver_command.h"
 #include "tools/router_command.h"
 
@@ -26,6 +27,7 @@ class VersionCommand : public Command {
 
 std::vector<std::unique_ptr<Command>> AllCommands() {
   std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(std::make_unique<LocalCommand>());
   commands.push_back(std::make_unique<RouterCommand>());
   commands.push_back(std::make_unique<RegionServerCommand>());
   commands.push_back(std::make_unique<VersionCommand>());

@@ -1,0 +1,174 @@
+// `bloomroute local` as a real process: argument checks, the start-up line, a
+// clean stop on SIGTERM / SIGINT, every table and row back after a restart,
+// region server addresses kept across restarts, more servers added, fewer
+// refused while they hold regions, and a recorded port that is now taken.
+#include <arpa/inet.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/integration/router_client.h"
+#include "tests/integration/server_process.h"
+#include "tests/regionstore/region_store_test_util.h"
+
+namespace bloomroute {
+namespace {
+
+namespace client = rpc::client;
+using ::bloomroute::testing::CellMap;
+using ::bloomroute::testing::MakeGet;
+using ::bloomroute::testing::MakePut;
+using ::bloomroute::testing::MakeQuery;
+using ::bloomroute::testing::MakeTableSpec;
+using ::bloomroute::testing::RouterClient;
+using ::bloomroute::testing::RowKeys;
+using ::bloomroute::testing::RunToExit;
+using ::bloomroute::testing::StartedServer;
+using ::bloomroute::testing::StartLocal;
+using ::bloomroute::testing::TempDir;
+using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
+
+class LocalCommandTest : public ::testing::Test {
+ protected:
+  // The region server addresses the directory recorded.
+  std::vector<std::string> RecordedAddresses() const {
+    std::ifstream in(dir_.path() + "/regionserver-addresses");
+    std::vector<std::string> out;
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("127.0.0.1:", 0) == 0) out.push_back(line);
+    }
+    return out;
+  }
+  // Sends SIGTERM (or `signal`) and returns the exit code.
+  static int StopAndExitCode(StartedServer& local, int signal = SIGTERM) {
+    local.process->Signal(signal);
+    return local.process->ExitCode();
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(LocalCommandTest, RejectsBadArgumentsWithAOneLineReason) {
+  const std::string data = dir_.path();
+  const std::vector<std::vector<std::string>> bad = {
+      {"local", "--servers", "2"},  // --data is required
+      {"local", "--data", data},    // --servers too
+      {"local", "--data", data, "--servers", "0"},
+      {"local", "--data", data, "--servers", "65"},
+      {"local", "--data", data, "--servers", "x"},
+      {"local", "--data", data, "--servers", "2", "--port", "65536"},
+      {"local", "--data", data, "--servers", "2", "--bogus"},
+  };
+  for (const auto& args : bad) {
+    SCOPED_TRACE(::testing::PrintToString(args));
+    const auto [code, err] = RunToExit(args);
+    EXPECT_EQ(code, 2);
+    EXPECT_THAT(err, MatchesRegex("bloomroute local: [^\n]+\n"));
+  }
+}
+
+TEST_F(LocalCommandTest, StopsCleanlyAndARestartBringsEveryRowBack) {
+  StartedServer local = StartLocal(dir_.path(), 3);
+  ASSERT_GT(local.port, 0) << local.line;
+  EXPECT_EQ(local.line, "bloomroute local: router on 127.0.0.1:" +
+                            std::to_string(local.port) +
+                            ", 3 region servers, data in " + dir_.path());
+  const std::vector<std::string> addresses = RecordedAddresses();
+  EXPECT_EQ(addresses.size(), 3u);
+  {
+    RouterClient client(local.port);
+    client::TTableInfo info;
+    client->createTable(info, MakeTableSpec("geo", {"d:cc"}, 0, {"h", "p"}));
+    std::vector<client::TPut> puts;
+    for (const char* city : {"bergen", "lund", "oslo", "turku", "visby"}) {
+      const std::string cc = city[0] == 'v' || city[0] == 'l' ? "SE" : "NO";
+      puts.push_back(MakePut(city, {{"d:cc", cc}, {"d:name", city}}));
+    }
+    client->putMultiple("geo", puts);
+  }
+  EXPECT_EQ(StopAndExitCode(local), 0);
+
+  local = StartLocal(dir_.path(), 3);
+  ASSERT_GT(local.port, 0) << local.line;
+  EXPECT_EQ(RecordedAddresses(), addresses);
+  RouterClient client(local.port);
+  std::vector<client::TTableDescriptor> tables;
+  client->listTables(tables);
+  ASSERT_EQ(tables.size(), 1u);
+  client::TResult row;
+  client->get(row, "geo", MakeGet("turku"));
+  EXPECT_EQ(testing::CellsOf(row),
+            (CellMap{{"d:cc", "NO"}, {"d:name", "turku"}}));
+  client::TIndexResult found;
+  client->getByIndex(found, "geo", MakeQuery({{"d:cc", "SE"}}));
+  EXPECT_EQ(RowKeys(found.rows), (std::vector<std::string>{"lund", "visby"}));
+  EXPECT_EQ(StopAndExitCode(local, SIGINT), 0);
+}
+
+TEST_F(LocalCommandTest, AddsServersAndRefusesToDropOnesThatHoldRegions) {
+  StartedServer local = StartLocal(dir_.path(), 2);
+  ASSERT_GT(local.port, 0) << local.line;
+  {
+    RouterClient client(local.port);
+    client::TTableInfo info;
+    client->createTable(info, MakeTableSpec("geo", {"d:cc"}));  // 2 regions
+  }
+  EXPECT_EQ(StopAndExitCode(local), 0);
+  const std::vector<std::string> before = RecordedAddresses();
+  ASSERT_EQ(before.size(), 2u);
+
+  local = StartLocal(dir_.path(), 3);
+  ASSERT_GT(local.port, 0) << local.line;
+  EXPECT_THAT(local.line, HasSubstr(", 3 region servers,"));
+  const std::vector<std::string> after = RecordedAddresses();
+  ASSERT_EQ(after.size(), 3u);
+  EXPECT_EQ(std::vector<std::string>(after.begin(), after.begin() + 2), before);
+  EXPECT_EQ(StopAndExitCode(local), 0);
+
+  const auto [code, err] = RunToExit(
+      {"local", "--data", dir_.path(), "--servers", "1", "--port", "0"});
+  EXPECT_EQ(code, 1);
+  EXPECT_THAT(err, HasSubstr(before[1]));
+  EXPECT_THAT(err, HasSubstr("hosts regions"));
+  EXPECT_THAT(err, HasSubstr("--servers 3"));
+}
+
+TEST_F(LocalCommandTest, ARecordedPortThatIsTakenIsReported) {
+  StartedServer local = StartLocal(dir_.path(), 1);
+  ASSERT_GT(local.port, 0) << local.line;
+  EXPECT_EQ(StopAndExitCode(local), 0);
+  const std::vector<std::string> recorded = RecordedAddresses();
+  ASSERT_EQ(recorded.size(), 1u);
+  const int port = std::stoi(recorded[0].substr(recorded[0].rfind(':') + 1));
+
+  // Something else listens there now.
+  // SO_REUSEADDR: the port may still have connections in TIME_WAIT.
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  const int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(fd, 1), 0);
+  const auto [code, err] = RunToExit(
+      {"local", "--data", dir_.path(), "--servers", "1", "--port", "0"});
+  close(fd);
+  EXPECT_EQ(code, 1);
+  EXPECT_THAT(err, HasSubstr(recorded[0]));
+  EXPECT_THAT(err, HasSubstr("must be free"));
+}
+
+}  // namespace
+}  // namespace bloomroute

@@ -1,0 +1,151 @@
+#include "tools/local_cluster.h"
+
+#include <filesystem>
+#include <utility>
+
+#include "thrift/thrift_region_client.h"
+#include "tools/server_address_file.h"
+
+namespace bloomroute {
+
+Status LocalClusterOptions::Validate() const {
+  if (data_dir.empty())
+    return Status::InvalidArgument("the data directory is empty");
+  if (servers < 1 || servers > kMaxServers) {
+    return Status::InvalidArgument("servers must be in [1, " +
+                                   std::to_string(kMaxServers) + "], not " +
+                                   std::to_string(servers));
+  }
+  if (router_port < 0 || router_port > 65535) {
+    return Status::InvalidArgument(
+        "router port " + std::to_string(router_port) + " is not in [0, 65535]");
+  }
+  return Status::OK();
+}
+
+LocalCluster::LocalCluster(const LocalClusterOptions& options)
+    : options_(options) {}
+
+LocalCluster::~LocalCluster() { Stop(); }
+
+StatusOr<std::unique_ptr<LocalCluster>> LocalCluster::Start(
+    const LocalClusterOptions& options) {
+  BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
+  std::error_code error;
+  std::filesystem::create_directories(options.data_dir, error);
+  if (error) {
+    return Status::IOError("cannot create " + options.data_dir + ": " +
+                           error.message());
+  }
+  std::unique_ptr<LocalCluster> cluster(new LocalCluster(options));
+  Status s = cluster->StartRegionServers();
+  if (s.ok()) s = cluster->StartRouter();
+  if (!s.ok()) {
+    cluster->Stop();
+    return s;
+  }
+  return cluster;
+}
+
+std::string LocalCluster::AddressFilePath() const {
+  return options_.data_dir + "/" + kAddressFile;
+}
+
+Status LocalCluster::StartRegionServers() {
+  StatusOr<std::vector<std::string>> recorded =
+      ReadServerAddresses(AddressFilePath());
+  if (recorded.ok()) {
+    recorded_ = std::move(recorded).value();
+  } else if (!recorded.status().IsNotFound()) {
+    return recorded.status();
+  }
+  for (uint32_t i = 0; i < options_.servers; ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        StartRegionServer(i, i < recorded_.size() ? recorded_[i] : ""));
+  }
+  if (addresses_.size() <= recorded_.size()) return Status::OK();
+  // New servers: record their addresses before the router's catalog does.
+  std::vector<std::string> all = recorded_;
+  all.insert(all.end(), addresses_.begin() + recorded_.size(),
+             addresses_.end());
+  return WriteServerAddresses(AddressFilePath(), all);
+}
+
+Status LocalCluster::StartRegionServer(uint32_t index,
+                                       const std::string& recorded) {
+  RegionStoreOptions store_options;
+  store_options.sync = options_.sync;
+  const std::string dir =
+      options_.data_dir + "/regionserver-" + std::to_string(index);
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RegionStore> opened,
+                              RegionStore::Open(dir, store_options));
+  std::shared_ptr<RegionStore> store = std::move(opened);
+  RegionServerOptions server_options;
+  server_options.host = kHost;
+  server_options.port = 0;  // first start: any free port
+  if (!recorded.empty()) {
+    BLOOMROUTE_RETURN_IF_ERROR(ParseListenAddress(
+        recorded, &server_options.host, &server_options.port));
+  }
+  StatusOr<std::unique_ptr<RegionServer>> server =
+      RegionServer::Start(store, server_options);
+  if (!server.ok() && !recorded.empty()) {
+    return Status::IOError(
+        "region server " + std::to_string(index) + " cannot listen on " +
+        recorded + " again (recorded in " + AddressFilePath() +
+        "): " + server.status().message() +
+        "; the router's catalog names region servers by address, so that "
+        "port must be free");
+  }
+  if (!server.ok()) return server.status();
+  addresses_.push_back(FormatHostPort((*server)->host(), (*server)->port()));
+  nodes_.push_back(RegionNode{std::move(store), std::move(server).value()});
+  return Status::OK();
+}
+
+Status LocalCluster::StartRouter() {
+  router::RouterOptions router_options;
+  router_options.data_dir = options_.data_dir + "/router";
+  router_options.region_servers = addresses_;
+  StatusOr<std::unique_ptr<router::Router>> router = router::Router::Open(
+      router_options, NewThriftRegionClientFactory(ThriftClientOptions()));
+  if (!router.ok() && router.status().IsInvalidArgument() &&
+      options_.servers < recorded_.size()) {
+    return Status::InvalidArgument(
+        "cannot start with " + std::to_string(options_.servers) +
+        " region servers: " + router.status().message() + "; " +
+        options_.data_dir + " has " + std::to_string(recorded_.size()) +
+        " (start with --servers " + std::to_string(recorded_.size()) + ")");
+  }
+  if (!router.ok()) return router.status();
+  router_ = std::move(router).value();
+  RouterServerOptions server_options;
+  server_options.host = kHost;
+  server_options.port = options_.router_port;
+  BLOOMROUTE_ASSIGN_OR_RETURN(router_server_,
+                              RouterServer::Start(router_, server_options));
+  return Status::OK();
+}
+
+std::string LocalCluster::router_address() const {
+  return FormatHostPort(kHost, router_port());
+}
+
+int LocalCluster::router_port() const {
+  return router_server_ == nullptr ? 0 : router_server_->port();
+}
+
+void LocalCluster::Stop() {
+  std::lock_guard<std::mutex> lock(stop_mutex_);
+  if (stopped_) return;
+  stopped_ = true;
+  if (router_server_ != nullptr) router_server_->Stop();
+  router_.reset();  // the server released its share: closes the catalog
+  for (RegionNode& node : nodes_) {
+    node.server->Stop();
+    node.server.reset();
+    node.store.reset();  // the last owner: closes the store
+  }
+}
+
+}  // namespace bloomroute

@@ -1,0 +1,106 @@
+// LocalCluster: a router and N region servers in this process, on loopback,
+// with all data under one directory -- what `bloomroute local` runs.
+//
+// Each region server is a RegionStore served by a RegionServer; the router
+// reaches them over Thrift like remote ones (NewThriftRegionClientFactory),
+// and a RouterServer serves the client API. Layout of the data directory:
+//
+//   DIR/regionserver-<i>/          region server i's RocksDB (i from 0)
+//   DIR/router/                    the router's catalog
+//   DIR/regionserver-addresses     the region servers' addresses
+//                                  (tools/server_address_file.h)
+//
+// Addresses. The router's catalog names region servers by address, so they
+// must not change between runs. On the first start every region server binds
+// a free port, and the addresses are recorded before the router first opens
+// its catalog; later starts bind the recorded addresses again. Start fails
+// with IOError naming the address and the file when one is now taken. With
+// more servers than recorded, the new ones get free ports and are appended;
+// with fewer, the router refuses to start when a left-out server hosts
+// regions (InvalidArgument saying which and how many servers to give).
+//
+// Restarting on the same directory brings back every table and row: the
+// stores and the catalog are on disk, and the router reopens the regions and
+// catches up its filter replicas from the servers.
+//
+// Thread-safety: Stop() and the accessors may be called from any thread.
+#ifndef BLOOMROUTE_TOOLS_LOCAL_CLUSTER_H_
+#define BLOOMROUTE_TOOLS_LOCAL_CLUSTER_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/statusor.h"
+#include "regionstore/region_store.h"
+#include "router/router.h"
+#include "thrift/region_server.h"
+#include "thrift/router_server.h"
+
+namespace bloomroute {
+
+struct LocalClusterOptions {
+  static constexpr uint32_t kMaxServers = 64;
+
+  std::string data_dir;  // created when missing
+  uint32_t servers = 1;  // region servers, in [1, kMaxServers]
+  int router_port = RouterServerOptions::kDefaultPort;  // 0 = a free port
+  bool sync = false;  // region stores fsync every acknowledged write
+
+  // InvalidArgument naming the first bad field.
+  Status Validate() const;
+};
+
+class LocalCluster {
+ public:
+  static constexpr char kAddressFile[] = "regionserver-addresses";
+  static constexpr char kHost[] = "127.0.0.1";
+
+  // Starts the region servers, then the router and its server. On failure
+  // whatever was started is stopped again.
+  static StatusOr<std::unique_ptr<LocalCluster>> Start(
+      const LocalClusterOptions& options);
+  // Stops everything that still runs.
+  ~LocalCluster();
+  LocalCluster(const LocalCluster&) = delete;
+  LocalCluster& operator=(const LocalCluster&) = delete;
+
+  // Where the router serves the client API ("127.0.0.1:<port>").
+  std::string router_address() const;
+  int router_port() const;
+  // The region servers' addresses, in server order.
+  const std::vector<std::string>& region_server_addresses() const {
+    return addresses_;
+  }
+
+  // Stops the router's server, then the router (its catalog closes), then
+  // each region server and its store. Idempotent.
+  void Stop();
+
+ private:
+  struct RegionNode {
+    std::shared_ptr<RegionStore> store;
+    std::unique_ptr<RegionServer> server;
+  };
+
+  explicit LocalCluster(const LocalClusterOptions& options);
+  Status StartRegionServers();
+  Status StartRegionServer(uint32_t index, const std::string& recorded);
+  Status StartRouter();
+  std::string AddressFilePath() const;
+
+  const LocalClusterOptions options_;
+  std::vector<std::string> recorded_;   // from the address file
+  std::vector<std::string> addresses_;  // of the servers started
+  std::vector<RegionNode> nodes_;
+  std::shared_ptr<router::Router> router_;
+  std::unique_ptr<RouterServer> router_server_;
+  std::mutex stop_mutex_;
+  bool stopped_ = false;  // guarded by stop_mutex_
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TOOLS_LOCAL_CLUSTER_H_
