@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "thrift/gen-cpp/RegionService.h"
-#include "thrift/region_server.h"
 #include "thrift/region_types_conversion.h"
 #include "thrift/status_conversion.h"
+#include "thrift/thrift_server.h"
 
 namespace bloomroute {
 namespace {
@@ -347,12 +347,12 @@ Status ThriftClientOptions::Validate() const {
   if (call_timeout_ms < 1) {
     return Status::InvalidArgument("call timeout must be positive");
   }
-  if (max_frame_bytes < RegionServerOptions::kMinFrameBytes ||
-      max_frame_bytes > RegionServerOptions::kMaxFrameBytes) {
+  if (max_frame_bytes < ServerOptions::kMinFrameBytes ||
+      max_frame_bytes > ServerOptions::kMaxFrameBytes) {
     return Status::InvalidArgument(
         "max frame bytes must be in [" +
-        std::to_string(RegionServerOptions::kMinFrameBytes) + ", " +
-        std::to_string(RegionServerOptions::kMaxFrameBytes) + "]");
+        std::to_string(ServerOptions::kMinFrameBytes) + ", " +
+        std::to_string(ServerOptions::kMaxFrameBytes) + "]");
   }
   if (max_idle_connections > kMaxIdleConnections) {
     return Status::InvalidArgument("max idle connections must be at most " +

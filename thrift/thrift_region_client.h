@@ -3,7 +3,7 @@
 // Connect() gives one client per region server; the router shares it between
 // all its threads. Nothing is opened until the first call. Each call takes an
 // idle connection from the client's pool, or opens a new one (framed
-// transport and binary protocol, as RegionServer speaks: region_server.h),
+// transport and binary protocol, as RegionServer speaks: thrift_server.h),
 // makes the call, and puts the connection back when the call completed: with
 // a result or a declared server error (TIllegalArgument, TIOError). After any
 // other failure the connection may hold half a message, so it is closed and
@@ -68,8 +68,8 @@ struct ThriftClientOptions {
 
   int connect_timeout_ms = 2000;  // per connection attempt
   int call_timeout_ms = 30000;    // per wait to send or receive
-  // The largest frame sent or accepted, in [RegionServerOptions::
-  // kMinFrameBytes, kMaxFrameBytes]. The default holds a reply of the
+  // The largest frame sent or accepted, in [ServerOptions::kMinFrameBytes,
+  // kMaxFrameBytes] (thrift_server.h). The default holds a reply of the
   // server's whole result budget (RegionStoreOptions::max_result_bytes,
   // 32 MiB) with room for the encoding.
   uint32_t max_frame_bytes = 64 << 20;
@@ -83,7 +83,7 @@ struct ThriftClientOptions {
 
 // A factory whose Connect(server, "HOST:PORT") returns a client for that
 // address (HOST an IPv4 address, a host name, or "[IPv6]"; see
-// ParseListenAddress in region_server.h) without connecting. Connect returns
+// ParseListenAddress in thrift_server.h) without connecting. Connect returns
 // InvalidArgument for a malformed address or when `options` fail Validate().
 // The options are copied.
 std::shared_ptr<router::RegionClientFactory> NewThriftRegionClientFactory(
