@@ -279,7 +279,7 @@ TEST_F(RouterServerOverStoresTest, LookupsAreExactAndSayHowTheyWereRouted) {
       "NotFound");
 }
 
-TEST_F(RouterServerOverStoresTest, StatsStatusAndAServerThatDoesNotAnswer) {
+TEST_F(RouterServerOverStoresTest, ReportsIndexStatsAndClusterStatus) {
   std::vector<client::TServerIndexStats> stats;
   (*client_)->getIndexStats(stats);
   ASSERT_EQ(stats.size(), 3u);
@@ -298,7 +298,9 @@ TEST_F(RouterServerOverStoresTest, StatsStatusAndAServerThatDoesNotAnswer) {
   EXPECT_EQ(status.regions, 3);
   ASSERT_EQ(status.servers.size(), 3u);
   for (const auto& s : status.servers) EXPECT_TRUE(s.reachable);
+}
 
+TEST_F(RouterServerOverStoresTest, AServerThatDoesNotAnswerIsNamed) {
   cluster_.Down(1);
   const std::string down = cluster_.node(1).address;
   try {
@@ -317,6 +319,7 @@ TEST_F(RouterServerOverStoresTest, StatsStatusAndAServerThatDoesNotAnswer) {
   EXPECT_TRUE(partial.partial);
   ASSERT_EQ(partial.missingServers.size(), 1u);
   EXPECT_EQ(partial.missingServers[0].address, down);
+  client::TClusterStatus status;
   (*client_)->getClusterStatus(status);
   int unreachable = 0;
   for (const auto& s : status.servers) {
