@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/integration/process_cluster.h"
@@ -121,6 +123,50 @@ TEST_F(RouterCommandTest, RefusesToLeaveOutAServerThatHostsRegions) {
   EXPECT_EQ(code, 1);
   EXPECT_THAT(err, HasSubstr(cluster.region_server_address(1)));
   EXPECT_THAT(err, HasSubstr("hosts regions"));
+}
+
+// What the end-to-end tests build on: ProcessCluster restarts a killed router
+// and a stopped region server on their old ports.
+TEST_F(RouterCommandTest, SurvivesSigkillAndARegionServerRestart) {
+  ProcessCluster cluster(2, {"--sync"});
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  {
+    RouterClient client(cluster.router_port());
+    client::TTableInfo info;
+    client->createTable(info, MakeTableSpec("geo", {"d:cc"}, 0, {"m"}));
+    client->putMultiple("geo", {MakePut("oslo", {{"d:cc", "NO"}}),
+                                MakePut("bergen", {{"d:cc", "NO"}})});
+  }
+  const int port = cluster.router_port();
+  ASSERT_TRUE(cluster.StopRouter(SIGKILL));
+  ASSERT_TRUE(cluster.StartRouter()) << cluster.error();
+  EXPECT_EQ(cluster.router_port(), port);
+  RouterClient client(port);
+  client::TIndexResult found;
+  client->getByIndex(found, "geo", MakeQuery({{"d:cc", "NO"}}));
+  EXPECT_EQ(RowKeys(found.rows), (std::vector<std::string>{"bergen", "oslo"}));
+
+  ASSERT_TRUE(cluster.StopRegionServer(1));
+  const auto all_no = MakeQuery({{"d:cc", "NO"}}, std::nullopt, false, true);
+  EXPECT_THROW(client->getByIndex(found, "geo", all_no), rpc::TIOError);
+  client->getByIndex(found, "geo",
+                     MakeQuery({{"d:cc", "NO"}}, std::nullopt, true, true));
+  EXPECT_TRUE(found.partial);
+  ASSERT_EQ(found.missingServers.size(), 1u);
+  EXPECT_EQ(found.missingServers[0].address, cluster.region_server_address(1));
+
+  ASSERT_TRUE(cluster.StartRegionServer(1)) << cluster.error();
+  bool answered = false;
+  for (int i = 0; i < 200 && !answered; ++i) {  // up to 10 s
+    try {
+      client->getByIndex(found, "geo", all_no);
+      answered = true;
+    } catch (const rpc::TIOError&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ASSERT_TRUE(answered) << "the restarted region server was not asked again";
+  EXPECT_EQ(RowKeys(found.rows), (std::vector<std::string>{"bergen", "oslo"}));
 }
 
 }  // namespace
