@@ -16,8 +16,8 @@ Status RouterOptions::Validate() const {
   std::set<std::string> seen;
   for (const std::string& a : region_servers) {
     if (a.empty() || a.size() > 300) {
-      return Status::InvalidArgument("region server address '" +
-                                     QuoteForMessage(a) + "' is not host:port");
+      return Status::InvalidArgument("region server address " +
+                                     QuoteForMessage(a) + " is not host:port");
     }
     if (!seen.insert(a).second) {
       return Status::InvalidArgument("region server " + a + " is named twice");
@@ -70,8 +70,8 @@ Status ValidateTableName(const std::string& name) {
   if (name.empty() || name.size() > 255 || name == "." || name == ".." ||
       !std::all_of(name.begin(), name.end(), IsTableNameChar)) {
     return Status::InvalidArgument(
-        "table name '" + QuoteForMessage(name) +
-        "' must be 1 to 255 of [A-Za-z0-9_.-] (and not '.' or '..')");
+        "table name " + QuoteForMessage(name) +
+        " must be 1 to 255 of [A-Za-z0-9_.-] (and not '.' or '..')");
   }
   return Status::OK();
 }
@@ -125,8 +125,8 @@ Status ValidateSpec(const TableSpec& spec) {
   for (const std::string& c : spec.indexed_columns) {
     BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c));
     if (!seen.insert(c).second) {
-      return Status::InvalidArgument("indexed column '" + QuoteForMessage(c) +
-                                     "' is named twice");
+      return Status::InvalidArgument("indexed column " + QuoteForMessage(c) +
+                                     " is named twice");
     }
   }
   return ValidateSplitKeys(spec);
@@ -228,8 +228,8 @@ StatusOr<std::shared_ptr<const TableState>> RouterImpl::FindTable(
   std::shared_lock<std::shared_mutex> lock(tables_mu_);
   auto it = tables_.find(name);
   if (it == tables_.end()) {
-    return Status::NotFound("table '" + QuoteForMessage(name) +
-                            "' does not exist");
+    return Status::NotFound("table " + QuoteForMessage(name) +
+                            " does not exist");
   }
   return it->second;
 }

@@ -45,9 +45,9 @@ StatusOr<std::vector<ElementHash>> HashPredicates(const TableDescriptor& table,
   for (const EqualityPredicate& p : spec.equals) {
     const IndexedColumn* column = table.FindIndexed(p.column);
     if (column == nullptr) {
-      return Status::InvalidArgument("column '" + QuoteForMessage(p.column) +
-                                     "' is not indexed in table '" +
-                                     table.name + "'");
+      return Status::InvalidArgument("column " + QuoteForMessage(p.column) +
+                                     " is not indexed in table '" + table.name +
+                                     "'");
     }
     hashes.push_back(HashElement(table.table_id, column->column_id, p.value));
   }

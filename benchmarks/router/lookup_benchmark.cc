@@ -70,10 +70,10 @@ class Cluster {
     router::RouterOptions o;
     o.data_dir = dir_ + "/router";
     o.region_servers = addresses;
-    router_ = std::move(router::Router::Open(
-                            o, NewThriftRegionClientFactory(
-                                   ThriftClientOptions())))
-                  .value();
+    router_ =
+        std::move(router::Router::Open(
+                      o, NewThriftRegionClientFactory(ThriftClientOptions())))
+            .value();
     Load();
   }
 
@@ -92,10 +92,10 @@ class Cluster {
       for (int v = 0; v < kValuesPerServer; ++v) {
         for (int k = 0; k < kRowsPerValue; ++k) {
           rows.push_back(Mutation::Put(
-              0, "r" + std::to_string(region) + "-" + std::to_string(v) + "-" +
-                     std::to_string(k),
-              {{"d:name", std::string(40, 'n')},
-               {"d:sel", Value(region, v)}}));
+              0,
+              "r" + std::to_string(region) + "-" + std::to_string(v) + "-" +
+                  std::to_string(k),
+              {{"d:name", std::string(40, 'n')}, {"d:sel", Value(region, v)}}));
         }
       }
       Status s = router_->Mutate("bench", std::move(rows));
