@@ -234,7 +234,7 @@ StatusOr<std::shared_ptr<const TableState>> RouterImpl::FindTable(
   return it->second;
 }
 
-StatusOr<CatalogTable> RouterImpl::PlanTable(const TableSpec& spec) const {
+CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
   CatalogTable t;
   t.descriptor.table_id = catalog_->NextTableId();
   t.descriptor.name = spec.name;
@@ -328,7 +328,7 @@ StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& spec) {
                : "is still being deleted; try again later"));
     }
   }
-  BLOOMROUTE_ASSIGN_OR_RETURN(CatalogTable table, PlanTable(spec));
+  CatalogTable table = PlanTable(spec);
   // Persisted before any server hears of the ids, so they are never reused.
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
   Status opened = OpenRegions(table);

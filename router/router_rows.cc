@@ -1,5 +1,6 @@
 // Row operations: routed writes, gets, scans across regions, and scanners.
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "router/internal/router_impl.h"
@@ -63,7 +64,7 @@ struct Scanner {
 };
 
 Status RouterImpl::ApplyBatches(const ServerEntry& server,
-                                const std::vector<Mutation>& mutations) {
+                                std::vector<Mutation> mutations) {
   size_t begin = 0;
   while (begin < mutations.size()) {
     size_t end = begin;
@@ -72,8 +73,10 @@ Status RouterImpl::ApplyBatches(const ServerEntry& server,
            (end == begin || bytes < kBytesPerRpc)) {
       bytes += MutationBytes(mutations[end++]);
     }
-    const std::vector<Mutation> chunk(mutations.begin() + begin,
-                                      mutations.begin() + end);
+    // Moved, not copied: the rows' bytes are not duplicated per write.
+    const std::vector<Mutation> chunk(
+        std::make_move_iterator(mutations.begin() + begin),
+        std::make_move_iterator(mutations.begin() + end));
     StatusOr<WriteResult> result = server.client->Apply(chunk);
     if (!result.ok()) return ServerFailed(server, result.status());
     // Before the caller hears of success: read-your-writes.
@@ -104,7 +107,7 @@ Status RouterImpl::Mutate(std::string_view table,
   for (auto& [id, batch] : by_server) work.emplace_back(&Server(id), &batch);
   std::vector<Status> results(work.size());
   fan_out_->Run(work.size(), [&](size_t i) {
-    results[i] = ApplyBatches(*work[i].first, *work[i].second);
+    results[i] = ApplyBatches(*work[i].first, std::move(*work[i].second));
   });
   for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
   return Status::OK();

@@ -95,7 +95,8 @@ class RouterImpl : public router::Router {
   void PublishTables();
   StatusOr<std::shared_ptr<const TableState>> FindTable(
       std::string_view name) const;
-  StatusOr<CatalogTable> PlanTable(const router::TableSpec& spec) const;
+  // Assigns ids and servers to a validated spec.
+  CatalogTable PlanTable(const router::TableSpec& spec) const;
   [[nodiscard]] Status OpenRegions(const CatalogTable& table);
   [[nodiscard]] Status DropRegions(const CatalogTable& table);
   router::TableInfo Describe(const TableState& table) const;
@@ -113,8 +114,9 @@ class RouterImpl : public router::Router {
   ServerEntry& Server(ServerId id) const;
 
   // router_rows.cc
+  // Sends `mutations` (consumed) to the server in chunks.
   [[nodiscard]] Status ApplyBatches(const ServerEntry& server,
-                                    const std::vector<Mutation>& mutations);
+                                    std::vector<Mutation> mutations);
   std::shared_ptr<Scanner> FindScanner(int64_t id);
   void ExpireScanners();
 

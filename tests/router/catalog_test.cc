@@ -36,8 +36,6 @@ TEST_F(CatalogTest, SurvivesReopenAndNeverReusesIds) {
     t.regions[1].region_id = c->NextRegionId();
     ASSERT_TRUE(c->PutTable(t).ok());
     EXPECT_TRUE(c->PutTable(Table(table_id + 100, "geo")).IsInvalidArgument());
-    // Reserved but never written: still not handed out again after reopen?
-    // Only persisted ids are guaranteed; these were written with the table.
   }
   auto c = std::move(Catalog::Open(dir_.path())).value();
   ASSERT_EQ(c->Servers().size(), 2u);
