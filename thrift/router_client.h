@@ -1,0 +1,125 @@
+// RouterClient: the client API of bloomroute (RouterService,
+// thrift/router_service.thrift) with the router's own types and Status, for
+// the command-line tools. Thrift stays behind this header (STYLE.md: only
+// thrift/ includes Thrift headers).
+//
+// Connections. ConnectRouter() checks the address and does not connect; each
+// call takes an idle connection from the client's pool or opens one (framed
+// transport, binary protocol, as RouterServer speaks), and puts it back when
+// the call completed with a result or a declared error (TIllegalArgument,
+// TIOError). After any other failure the connection is closed. Calls may run
+// concurrently: as many connections are open as calls are in progress.
+//
+// Errors: the one place where the router client's Thrift exceptions become
+// Status (the same rules as ThriftRegionClient, thrift_region_client.h).
+//   Unavailable      the router did not answer (connect refused or timed
+//                    out, no reply in time, the connection dropped), named:
+//                    "router 127.0.0.1:9090: getByIndex: ...".
+//   router's Status  a TIllegalArgument / TIOError reply carries the
+//                    router's Status restored with its code: InvalidArgument,
+//                    NotFound (unknown table or scanner), Unavailable (a region
+//                    server did not answer), IOError, Corruption.
+//   InvalidArgument  the request cannot be sent (a number that does not fit
+//                    the wire, a frame over max_frame_bytes); nothing sent.
+//   IOError          a reply that does not decode; Corruption a reply that
+//                    decodes but holds what no router sends.
+//
+// Thread-safety: every method may be called concurrently.
+//
+// Example:
+//   auto router = ConnectRouter("127.0.0.1:9090");
+//   if (!router.ok()) return router.status();
+//   router::LookupSpec q;
+//   q.equals = {{"d:country_code", "NO"}};
+//   StatusOr<router::LookupResult> found = (*router)->Lookup("geo", q);
+#ifndef BLOOMROUTE_THRIFT_ROUTER_CLIENT_H_
+#define BLOOMROUTE_THRIFT_ROUTER_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "common/statusor.h"
+#include "model/types.h"
+#include "router/router.h"
+
+namespace bloomroute {
+
+struct RouterClientOptions {
+  int connect_timeout_ms = 5000;  // per connection attempt
+  // Per wait to send or receive; a lookup that asks every server of a big
+  // cluster, or an import batch, can take a while.
+  int call_timeout_ms = 120000;
+  // The largest frame sent or accepted (the router's default limit and a
+  // reply of its whole 32 MiB result budget fit).
+  uint32_t max_frame_bytes = 64 << 20;
+  uint32_t max_idle_connections = 16;
+
+  // InvalidArgument naming the first field out of range.
+  Status Validate() const;
+};
+
+class RouterClient {
+ public:
+  virtual ~RouterClient() = default;
+  RouterClient(const RouterClient&) = delete;
+  RouterClient& operator=(const RouterClient&) = delete;
+
+  // "HOST:PORT" as given to ConnectRouter.
+  virtual const std::string& address() const = 0;
+
+  // Tables (createTable, deleteTable, listTables, describeTable).
+  // DescribeTable and DeleteTable give NotFound for an unknown table.
+  virtual StatusOr<router::TableInfo> CreateTable(
+      const router::TableSpec& spec) = 0;
+  [[nodiscard]] virtual Status DeleteTable(std::string_view table) = 0;
+  virtual StatusOr<std::vector<TableDescriptor>> ListTables() = 0;
+  virtual StatusOr<router::TableInfo> DescribeTable(std::string_view table) = 0;
+
+  // Writes the mutations in order: each run of consecutive puts goes as one
+  // putMultiple, each run of deletes as one deleteMultiple (region_id is
+  // ignored). At most kMaxRowsPerCall mutations. As in HBase, a batch is not
+  // atomic: on an error, rows of other chunks may have been applied.
+  [[nodiscard]] virtual Status Mutate(std::string_view table,
+                                      const std::vector<Mutation>& batch) = 0;
+  // getMultiple: in request order, nullopt for a missing row.
+  virtual StatusOr<std::vector<std::optional<Row>>> Get(
+      std::string_view table, const std::vector<GetRequest>& requests) = 0;
+  // openScanner / getScannerRows / closeScanner. ScannerNext returns up to
+  // max_rows rows; an empty answer means the scan is complete.
+  virtual StatusOr<int64_t> OpenScanner(std::string_view table,
+                                        const router::ScanSpec& spec) = 0;
+  virtual StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
+                                                 uint32_t max_rows) = 0;
+  [[nodiscard]] virtual Status CloseScanner(int64_t scanner) = 0;
+
+  // getByIndex: see router::LookupSpec and router::LookupResult (the
+  // routing info's ServerRefs carry the router's ids and addresses).
+  virtual StatusOr<router::LookupResult> Lookup(
+      std::string_view table, const router::LookupSpec& spec) = 0;
+
+  // getIndexStats: per region server, ascending by id. Of each replica's
+  // ReplicaStats the wire carries loaded, current, epoch, seq and the
+  // filter's SscbfStats; reported_epoch / reported_seq are left 0 and
+  // ops_behind says how far behind it is.
+  virtual StatusOr<std::vector<router::ServerIndexStats>> IndexStats() = 0;
+  virtual StatusOr<router::ClusterStatus> GetClusterStatus() = 0;
+
+ protected:
+  RouterClient() = default;
+};
+
+// A client for the router at "HOST:PORT" (HOST an IPv4 address, a host name
+// or "[IPv6]"). InvalidArgument for a malformed address, port 0, or options
+// that fail Validate(). Does not connect: an unreachable router shows as
+// Unavailable from the first call.
+StatusOr<std::unique_ptr<RouterClient>> ConnectRouter(
+    const std::string& address, const RouterClientOptions& options = {});
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_THRIFT_ROUTER_CLIENT_H_
