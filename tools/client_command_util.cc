@@ -1,0 +1,100 @@
+#include "tools/client_command_util.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace bloomroute {
+namespace po = boost::program_options;
+
+StatusOr<std::string> QualifyColumn(std::string_view name,
+                                    std::string_view family) {
+  if (name.empty()) return Status::InvalidArgument("empty column name");
+  std::string column(name);
+  if (name.find(':') == std::string_view::npos) {
+    column = std::string(family) + ":" + column;
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(column).WithContext(
+      "column " + QuoteForMessage(column)));
+  return column;
+}
+
+StatusOr<EqualityPredicate> ParseWhere(std::string_view arg,
+                                       std::string_view family) {
+  const size_t eq = arg.find('=');
+  if (eq == std::string_view::npos) {
+    return Status::InvalidArgument("--where " + QuoteForMessage(arg) +
+                                   " is not NAME=VALUE");
+  }
+  StatusOr<std::string> column = QualifyColumn(arg.substr(0, eq), family);
+  if (!column.ok()) {
+    return column.status().WithContext("--where " + QuoteForMessage(arg));
+  }
+  EqualityPredicate p;
+  p.column = std::move(column).value();
+  p.value = std::string(arg.substr(eq + 1));
+  return p;
+}
+
+StatusOr<Projection> ParseColumns(const std::vector<std::string>& args,
+                                  std::string_view family) {
+  Projection out;
+  std::set<std::string> seen;
+  for (const std::string& arg : args) {
+    size_t begin = 0;
+    while (true) {
+      const size_t end = std::min(arg.find(',', begin), arg.size());
+      StatusOr<std::string> column = QualifyColumn(
+          std::string_view(arg).substr(begin, end - begin), family);
+      if (!column.ok()) {
+        return column.status().WithContext("--columns " + QuoteForMessage(arg));
+      }
+      if (seen.insert(*column).second) out.push_back(std::move(*column));
+      if (end == arg.size()) break;
+      begin = end + 1;
+    }
+  }
+  return out;
+}
+
+std::string RoutingLine(const router::LookupResult& result) {
+  const router::RoutingInfo& r = result.routing;
+  std::string line = "routing: asked " + std::to_string(r.asked.size()) +
+                     " of " + std::to_string(r.servers_in_cluster) +
+                     " servers, " + std::to_string(r.with_rows.size()) +
+                     " with rows (" +
+                     std::to_string(r.asked_not_current.size()) +
+                     " asked because not current)";
+  if (result.partial) {
+    line += ", partial: missing";
+    for (const router::ServerRef& s : result.missing) line += " " + s.address;
+  }
+  return line;
+}
+
+void ClientFlags::Add(po::options_description* o) {
+  o->add_options()  //
+      ("router",
+       po::value<std::string>(&router_)->default_value("127.0.0.1:" +
+                                                       std::to_string(9090)),
+       "HOST:PORT of the router")                                          //
+      ("table", po::value<std::string>(&table_)->required(), "the table")  //
+      ("family",
+       po::value<std::string>(&family_)->default_value(kDefaultFamily),
+       "column family of column names given without one");
+}
+
+Status ClientFlags::Validate() const {
+  if (table_.empty()) return Status::InvalidArgument("--table is empty");
+  if (family_.empty() || family_.find(':') != std::string::npos) {
+    return Status::InvalidArgument("--family " + QuoteForMessage(family_) +
+                                   " is empty or holds ':'");
+  }
+  return Status::OK();
+}
+
+StatusOr<std::unique_ptr<RouterClient>> ClientFlags::Connect() const {
+  return ConnectRouter(router_);
+}
+
+}  // namespace bloomroute

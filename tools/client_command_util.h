@@ -1,0 +1,78 @@
+// What the client subcommands (query, get, scan, accuracy) share: the options
+// naming the router, the table and the column family, the parsing of column
+// names and predicates, and the routing line a lookup prints.
+//
+// Column names. Users name a column NAME, meaning `family:NAME` with the
+// family from --family (default "d", where the import tool puts CSV columns),
+// or give a full "family:qualifier" (anything holding ':'), used as is.
+//
+// Example:
+//   ClientFlags flags;          // in AddOptions: flags.Add(o);
+//   auto router = flags.Connect();
+//   auto p = ParseWhere("country=NO", flags.family());  // d:country = "NO"
+#ifndef BLOOMROUTE_TOOLS_CLIENT_COMMAND_UTIL_H_
+#define BLOOMROUTE_TOOLS_CLIENT_COMMAND_UTIL_H_
+
+#include <boost/program_options.hpp>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/statusor.h"
+#include "model/types.h"
+#include "router/router.h"
+#include "thrift/router_client.h"
+
+namespace bloomroute {
+
+inline constexpr char kDefaultFamily[] = "d";
+
+// `name` when it holds ':', else "family:name". InvalidArgument (naming the
+// column) when the result is not a valid column name (empty name, empty
+// family, too long).
+StatusOr<std::string> QualifyColumn(std::string_view name,
+                                    std::string_view family);
+
+// "NAME=VALUE", split at the first '=' (the value may hold '=' and may be
+// empty); NAME is qualified as by QualifyColumn. InvalidArgument for a
+// missing '=' or a bad name.
+StatusOr<EqualityPredicate> ParseWhere(std::string_view arg,
+                                       std::string_view family);
+
+// Each argument is a comma-separated list of column names (as QualifyColumn);
+// duplicates are dropped, order kept. Empty input gives an empty projection
+// (every column); InvalidArgument for an empty name ("a,,b") or a bad one.
+StatusOr<Projection> ParseColumns(const std::vector<std::string>& args,
+                                  std::string_view family);
+
+// The routing line of a lookup, e.g.
+//   "routing: asked 1 of 4 servers, 1 with rows (0 asked because not current)"
+// followed by ", partial: missing 127.0.0.1:9092" when servers did not answer.
+std::string RoutingLine(const router::LookupResult& result);
+
+// The options every client subcommand takes:
+//   --router HOST:PORT (default 127.0.0.1:9090)  --table T  --family F
+class ClientFlags {
+ public:
+  void Add(boost::program_options::options_description* o);
+  // InvalidArgument for an empty table or a family that is empty or holds
+  // ':'.
+  Status Validate() const;
+
+  const std::string& router() const { return router_; }
+  const std::string& table() const { return table_; }
+  const std::string& family() const { return family_; }
+
+  // ConnectRouter(router()); the connection is made by the first call.
+  StatusOr<std::unique_ptr<RouterClient>> Connect() const;
+
+ private:
+  std::string router_;
+  std::string table_;
+  std::string family_;
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TOOLS_CLIENT_COMMAND_UTIL_H_
