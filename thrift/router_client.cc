@@ -161,21 +161,13 @@ class ThriftRouterClient final : public RouterClient {
     return pool_.Call(Where(method), std::forward<CallFn>(call));
   }
 
-  // Call() for a method with a reply, converted by `convert(reply, &result)`;
-  // a reply that does not convert is Corruption naming the call.
   template <typename Result, typename Reply, typename CallFn,
             typename ConvertFn>
   StatusOr<Result> Fetch(const char* method, CallFn&& call,
                          ConvertFn&& convert) {
-    Reply reply;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Call(method, [&](Service& service) { call(service, reply); }));
-    Result result;
-    const Status converted = convert(reply, &result);
-    if (!converted.ok()) {
-      return Status::Corruption(Where(method) + converted.message());
-    }
-    return result;
+    return pool_.template Fetch<Result, Reply>(
+        Where(method), std::forward<CallFn>(call),
+        std::forward<ConvertFn>(convert));
   }
 
   Status SendPuts(const std::string& table, const std::vector<Mutation>& batch,

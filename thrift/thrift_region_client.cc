@@ -124,15 +124,11 @@ class ThriftRegionClient final : public router::RegionClient {
   // Thrift reply, which is converted to Result.
   template <typename Result, typename Reply, typename CallFn>
   StatusOr<Result> Fetch(const char* method, CallFn&& call) {
-    Reply reply;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Call(method, [&](Service& service) { call(service, reply); }));
-    Result result;
-    const Status converted = FromThrift(reply, &result);
-    if (!converted.ok()) {
-      return Status::Corruption(Where(method) + converted.message());
-    }
-    return result;
+    return pool_.template Fetch<Result, Reply>(
+        Where(method), std::forward<CallFn>(call),
+        [](const Reply& reply, Result* result) {
+          return FromThrift(reply, result);
+        });
   }
 
   const std::string address_;  // as given to Connect, for messages

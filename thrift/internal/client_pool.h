@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/statusor.h"
 #include "thrift/thrift_region_client.h"
 
 namespace bloomroute::thrift_internal {
@@ -95,6 +96,22 @@ class ClientPool {
     }
     GiveBack(std::move(connection));
     return Status::OK();
+  }
+
+  // Call() for a method with a reply: `call(service, reply)` fills it and
+  // `convert(reply, &result)` turns it into Result; a reply that does not
+  // convert is Corruption, prefixed with `where`.
+  template <typename Result, typename Reply, typename CallFn,
+            typename ConvertFn>
+  StatusOr<Result> Fetch(const std::string& where, CallFn&& call,
+                         ConvertFn&& convert) {
+    Reply reply;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Call(where, [&](Service& service) { call(service, reply); }));
+    Result result;
+    const Status converted = convert(reply, &result);
+    if (!converted.ok()) return Status::Corruption(where + converted.message());
+    return result;
   }
 
  private:
