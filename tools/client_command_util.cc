@@ -72,15 +72,42 @@ std::string RoutingLine(const router::LookupResult& result) {
   return line;
 }
 
+StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
+                                    std::string_view table,
+                                    const router::ScanSpec& spec,
+                                    uint64_t limit) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(int64_t scanner, router.OpenScanner(table, spec));
+  std::vector<Row> rows;
+  Status status;
+  while (rows.size() < limit) {
+    const uint64_t want =
+        std::min<uint64_t>(kScanBatchRows, limit - rows.size());
+    StatusOr<std::vector<Row>> batch =
+        router.ScannerNext(scanner, static_cast<uint32_t>(want));
+    if (!batch.ok()) {
+      status = batch.status();
+      break;
+    }
+    if (batch->empty()) break;
+    for (Row& row : *batch) rows.push_back(std::move(row));
+  }
+  // The router expires a scanner it is not told to close; nothing to do.
+  (void)router.CloseScanner(scanner);
+  if (!status.ok()) return status;
+  if (rows.size() > limit) rows.resize(limit);
+  return rows;
+}
+
 void ClientFlags::Add(po::options_description* o) {
   o->add_options()  //
       ("router",
-       po::value<std::string>(&router_)->default_value("127.0.0.1:" +
-                                                       std::to_string(9090)),
+       po::value<std::string>(&router_)->default_value(
+           std::string(kDefaultRouterAddress)),
        "HOST:PORT of the router")                                          //
       ("table", po::value<std::string>(&table_)->required(), "the table")  //
       ("family",
-       po::value<std::string>(&family_)->default_value(kDefaultFamily),
+       po::value<std::string>(&family_)->default_value(
+           std::string(kDefaultFamily)),
        "column family of column names given without one");
 }
 

@@ -27,6 +27,7 @@
 namespace bloomroute {
 
 inline constexpr char kDefaultFamily[] = "d";
+inline constexpr char kDefaultRouterAddress[] = "127.0.0.1:9090";
 
 // `name` when it holds ':', else "family:name". InvalidArgument (naming the
 // column) when the result is not a valid column name (empty name, empty
@@ -50,6 +51,16 @@ StatusOr<Projection> ParseColumns(const std::vector<std::string>& args,
 //   "routing: asked 1 of 4 servers, 1 with rows (0 asked because not current)"
 // followed by ", partial: missing 127.0.0.1:9092" when servers did not answer.
 std::string RoutingLine(const router::LookupResult& result);
+
+// Up to `limit` rows (>= 1) of `spec`'s range in key order, through a
+// scanner read in batches of up to kScanBatchRows rows; the scanner is closed
+// before returning (a failure to close is ignored: the router expires it).
+// The router's error otherwise.
+inline constexpr uint32_t kScanBatchRows = 1000;
+StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
+                                    std::string_view table,
+                                    const router::ScanSpec& spec,
+                                    uint64_t limit);
 
 // The options every client subcommand takes:
 //   --router HOST:PORT (default 127.0.0.1:9090)  --table T  --family F

@@ -2,11 +2,13 @@
 // append it here.
 #include <iostream>
 
+#include "tools/accuracy_command.h"
 #include "tools/command.h"
 #include "tools/lab_command.h"
 #include "tools/local_command.h"
 #include "tools/regionserver_command.h"
 #include "tools/router_command.h"
+#include "tools/row_commands.h"
 
 namespace bloomroute {
 namespace {
@@ -32,6 +34,10 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<RegionServerCommand>());
   commands.push_back(std::make_unique<VersionCommand>());
   commands.push_back(MakeLabCommand());
+  commands.push_back(std::make_unique<QueryCommand>());
+  commands.push_back(std::make_unique<GetCommand>());
+  commands.push_back(std::make_unique<ScanCommand>());
+  commands.push_back(std::make_unique<AccuracyCommand>());
   return commands;
 }
 

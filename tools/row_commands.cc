@@ -1,0 +1,175 @@
+#include "tools/row_commands.h"
+
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "tools/server_command_util.h"
+
+namespace bloomroute {
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int64_t kDefaultLimit = 1000;
+
+}  // namespace
+
+void RowsCommand::AddRowOptions(po::options_description* o) {
+  client_.Add(o);
+  o->add_options()  //
+      ("columns", po::value<std::vector<std::string>>(&columns_),
+       "columns to print, NAME or family:qualifier, comma-separated; "
+       "repeatable (default: every column)")  //
+      ("format", po::value<std::string>(&format_name_)->default_value("table"),
+       "output format: table, csv or json (JSON Lines)");
+}
+
+Status RowsCommand::ValidateRowOptions() {
+  BLOOMROUTE_RETURN_IF_ERROR(client_.Validate());
+  BLOOMROUTE_ASSIGN_OR_RETURN(format_, ParseRowFormat(format_name_));
+  BLOOMROUTE_ASSIGN_OR_RETURN(projection_,
+                              ParseColumns(columns_, client_.family()));
+  return Status::OK();
+}
+
+void RowsCommand::Print(const std::vector<Row>& rows) const {
+  PrintRows(rows, ColumnsToPrint(rows, projection_), format_, std::cout);
+  std::cout.flush();
+}
+
+QueryCommand::QueryCommand()
+    : RowsCommand("query", "look rows up by indexed column values") {}
+
+void QueryCommand::AddOptions(po::options_description* o) {
+  AddRowOptions(o);
+  o->add_options()  //
+      ("where", po::value<std::vector<std::string>>(&where_)->required(),
+       "NAME=VALUE on an indexed column; repeat for an AND")  //
+      ("limit", po::value<int64_t>(&limit_)->default_value(kDefaultLimit),
+       "most rows to print")  //
+      ("allow-partial", po::bool_switch(&allow_partial_),
+       "print what the answering servers hold when some do not answer");
+}
+
+Status QueryCommand::Validate() {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateRowOptions());
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("limit", limit_, 1, kMaxRowsPerCall));
+  spec_.equals.clear();
+  for (const std::string& w : where_) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(EqualityPredicate p,
+                                ParseWhere(w, client_.family()));
+    spec_.equals.push_back(std::move(p));
+  }
+  spec_.limit = static_cast<uint32_t>(limit_);
+  spec_.columns = projection_;
+  spec_.allow_partial = allow_partial_;
+  return Status::OK();
+}
+
+Status QueryCommand::Execute() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
+                              client_.Connect());
+  BLOOMROUTE_ASSIGN_OR_RETURN(router::LookupResult result,
+                              router->Lookup(client_.table(), spec_));
+  Print(result.rows);
+  std::cerr << RoutingLine(result) << "\n";
+  if (result.truncated) {
+    std::cerr << "more rows matched than the " << result.rows.size()
+              << " printed (raise --limit)\n";
+  }
+  return Status::OK();
+}
+
+std::string QueryCommand::HelpEpilog() const {
+  return "Rows go to stdout; the routing line (servers asked, with rows, and\n"
+         "asked only because the router's filter replica was not current)\n"
+         "goes to stderr in every format. A server that does not answer\n"
+         "fails the query (exit 1) unless --allow-partial is given; the\n"
+         "routing line then names the missing servers.\n";
+}
+
+GetCommand::GetCommand() : RowsCommand("get", "read rows by row key") {}
+
+void GetCommand::AddOptions(po::options_description* o) {
+  AddRowOptions(o);
+  o->add_options()  //
+      ("row", po::value<std::vector<std::string>>(&rows_)->required(),
+       "row key; repeat for several (printed in the order given)");
+}
+
+Status GetCommand::Validate() {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateRowOptions());
+  if (rows_.size() > kMaxRowsPerCall) {
+    return Status::InvalidArgument(
+        "at most " + std::to_string(kMaxRowsPerCall) + " --row keys");
+  }
+  for (const std::string& key : rows_) {
+    if (key.empty() || key.size() > kMaxRowKeyBytes) {
+      return Status::InvalidArgument(
+          "--row must be 1 to " + std::to_string(kMaxRowKeyBytes) + " bytes");
+    }
+  }
+  return Status::OK();
+}
+
+Status GetCommand::Execute() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
+                              client_.Connect());
+  std::vector<GetRequest> requests;
+  for (const std::string& key : rows_) {
+    requests.push_back(GetRequest{0, key, projection_});
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::optional<Row>> found,
+                              router->Get(client_.table(), requests));
+  std::vector<Row> rows;
+  for (std::optional<Row>& row : found) {
+    if (row) rows.push_back(std::move(*row));
+  }
+  Print(rows);
+  if (rows.size() < requests.size()) {
+    std::cerr << requests.size() - rows.size() << " of " << requests.size()
+              << " rows not found\n";
+  }
+  return Status::OK();
+}
+
+ScanCommand::ScanCommand()
+    : RowsCommand("scan", "read rows of a row-key range in key order") {}
+
+void ScanCommand::AddOptions(po::options_description* o) {
+  AddRowOptions(o);
+  o->add_options()  //
+      ("start", po::value<std::string>(&start_)->default_value(""),
+       "first row key (inclusive; default: the first row)")  //
+      ("stop", po::value<std::string>(&stop_)->default_value(""),
+       "row key to stop before (exclusive; default: the last row)")  //
+      ("limit", po::value<int64_t>(&limit_)->default_value(kDefaultLimit),
+       "most rows to print");
+}
+
+Status ScanCommand::Validate() {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateRowOptions());
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("limit", limit_, 1, kMaxLimit));
+  if (!start_.empty() && !stop_.empty() && stop_ <= start_) {
+    return Status::InvalidArgument("--stop must sort after --start");
+  }
+  return Status::OK();
+}
+
+Status ScanCommand::Execute() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
+                              client_.Connect());
+  router::ScanSpec spec{start_, stop_, projection_};
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      std::vector<Row> rows,
+      ScanRows(*router, client_.table(), spec, static_cast<uint64_t>(limit_)));
+  Print(rows);
+  if (rows.size() == static_cast<uint64_t>(limit_)) {
+    std::cerr << "stopped at --limit " << limit_ << " rows\n";
+  }
+  return Status::OK();
+}
+
+}  // namespace bloomroute

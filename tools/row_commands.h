@@ -1,0 +1,100 @@
+// `bloomroute query`, `get` and `scan`: read rows through the router and
+// print them (tools/row_format.h says how each --format looks).
+//
+//   bloomroute query --router HOST:PORT --table T --where NAME=VALUE
+//       [--where ...] [--limit N] [--columns A,B] [--format table|csv|json]
+//       [--allow-partial]
+//   bloomroute get  --table T --row KEY [--row ...] [--columns ..] [--format
+//   ..] bloomroute scan --table T [--start KEY] [--stop KEY] [--limit N]
+//       [--columns ..] [--format ..]
+//
+// Rows go to stdout, which stays machine-readable in every format; anything
+// else goes to stderr, always: query's routing line ("routing: asked 1 of 4
+// servers, 1 with rows (0 asked because not current)"), a note when the
+// limit cut the answer, and get's count of rows not found. Column names
+// without a family get --family (default "d"). Exit codes: 0 ok (also for no
+// rows), 1 the router failed the call (its message on stderr), 2 bad usage.
+#ifndef BLOOMROUTE_TOOLS_ROW_COMMANDS_H_
+#define BLOOMROUTE_TOOLS_ROW_COMMANDS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/types.h"
+#include "tools/client_command_util.h"
+#include "tools/command.h"
+#include "tools/row_format.h"
+
+namespace bloomroute {
+
+// The options and output every row-printing command shares.
+class RowsCommand : public Command {
+ protected:
+  using Command::Command;
+  // Adds the client flags, --columns and --format.
+  void AddRowOptions(boost::program_options::options_description* o);
+  // Checks them and fills projection_ and format_.
+  Status ValidateRowOptions();
+  // Prints `rows` to stdout in format_.
+  void Print(const std::vector<Row>& rows) const;
+
+  ClientFlags client_;
+  Projection projection_;
+  RowFormat format_ = RowFormat::kTable;
+
+ private:
+  std::vector<std::string> columns_;
+  std::string format_name_;
+};
+
+class QueryCommand : public RowsCommand {
+ public:
+  QueryCommand();
+
+ protected:
+  void AddOptions(boost::program_options::options_description* o) override;
+  Status Validate() override;
+  Status Execute() override;
+  std::string HelpEpilog() const override;
+
+ private:
+  std::vector<std::string> where_;
+  int64_t limit_ = 0;
+  bool allow_partial_ = false;
+  router::LookupSpec spec_;  // filled by Validate()
+};
+
+class GetCommand : public RowsCommand {
+ public:
+  GetCommand();
+
+ protected:
+  void AddOptions(boost::program_options::options_description* o) override;
+  Status Validate() override;
+  Status Execute() override;
+
+ private:
+  std::vector<std::string> rows_;
+};
+
+class ScanCommand : public RowsCommand {
+ public:
+  static constexpr int64_t kMaxLimit = 10'000'000;
+
+  ScanCommand();
+
+ protected:
+  void AddOptions(boost::program_options::options_description* o) override;
+  Status Validate() override;
+  Status Execute() override;
+
+ private:
+  std::string start_;
+  std::string stop_;
+  int64_t limit_ = 0;
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TOOLS_ROW_COMMANDS_H_
