@@ -133,7 +133,9 @@ struct RoutingInfo {
   std::vector<ServerRef> asked;  // ascending by id
   // The subset of `asked` asked only because their replica was not current.
   std::vector<ServerRef> asked_not_current;
-  std::vector<ServerRef> with_rows;  // asked servers that returned rows
+  // Asked servers that returned rows, each counted before the merged answer
+  // is cut to the limit: with broadcast, the servers holding matches.
+  std::vector<ServerRef> with_rows;
 };
 
 struct LookupResult {

@@ -127,6 +127,26 @@ TEST_F(RouterLookupTest, LimitProjectionAndBadPredicates) {
                   .IsNotFound());
 }
 
+// with_rows is the ground truth of routing measurements (bloomroute
+// accuracy): it names every asked server that returned rows, also when the
+// limit cuts the merged answer to fewer rows than servers.
+TEST_F(RouterLookupTest, WithRowsCountsServersBeyondTheLimit) {
+  ASSERT_TRUE(
+      router_
+          ->Mutate("places",
+                   {PutRow("apple", "NO", "P"), PutRow("house", "NO", "P"),
+                    PutRow("pear", "NO", "P"), PutRow("zebra", "NO", "P")})
+          .ok());
+  LookupSpec q = WhereEq({{"d:country", "NO"}}, 1);
+  q.broadcast = true;
+  StatusOr<LookupResult> r = router_->Lookup("places", q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Keys(r->rows), (std::vector<std::string>{"apple"}));
+  EXPECT_TRUE(r->truncated);
+  EXPECT_EQ(r->routing.asked.size(), 4u);
+  EXPECT_EQ(r->routing.with_rows.size(), 4u);
+}
+
 TEST_F(RouterLookupTest, StoppedServerFailsOrGivesAPartialResult) {
   ASSERT_TRUE(router_
                   ->Mutate("places", {PutRow("apple", "NO", "PPL"),
