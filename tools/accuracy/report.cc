@@ -192,12 +192,14 @@ std::string PlotScript(const std::string& data_path,
          "set yrange [0:*]\n"
          "plot " +
          data +
-         " using ($1-0.1):3:4:5:xticlabels(2) with yerrorbars pt 7 "
+         " using ($1-0.15):3:4:5 with yerrorbars pt 7 "
          "title 'measured (95% CI)', \\\n  " +
          data +
-         " using ($1+0.1):6 with points pt 5 title 'estimated by the "
+         " using ($1+0.15):6 with points pt 5 title 'estimated by the "
          "filter', \\\n  " +
-         data + " using 1:7 with points pt 2 title 'bound of open stages'\n";
+         data +
+         " using 1:7:xticlabels(2) with points pt 2 title 'bound of open "
+         "stages'\n";
 }
 
 Status WriteTextFile(const std::string& path, const std::string& text) {
