@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -213,6 +214,19 @@ TEST_F(AccuracyCommandTest, TheSameSeedRepeatsTheRun) {
   EXPECT_EQ(std::count(probes.begin(), probes.end(), '\n'), 41);
   EXPECT_EQ(probes, ReadFile(b + "/probes.csv"));
   EXPECT_NE(probes, ReadFile(c + "/probes.csv"));
+}
+
+TEST_F(AccuracyCommandTest, WithoutGnuplotTheReportIsWrittenWithAWarning) {
+  const std::string out = cluster_.dir() + "/no-plot";
+  const std::string path = getenv("PATH") == nullptr ? "" : getenv("PATH");
+  setenv("PATH", (cluster_.dir() + "/empty").c_str(), 1);
+  CommandOutput r = RunAccuracy(out, {"--present", "5", "--absent", "5"});
+  setenv("PATH", path.c_str(), 1);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("warning: no accuracy.png"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/report.md"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/report.csv"));
+  EXPECT_FALSE(std::filesystem::exists(out + "/accuracy.png"));
 }
 
 TEST_F(AccuracyCommandTest, BadUsageAndUnknownColumns) {

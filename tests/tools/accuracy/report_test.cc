@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -92,6 +93,14 @@ TEST_F(ReportTest, GnuplotDrawsAPng) {
   // A script gnuplot rejects is an error, not a silent success.
   ASSERT_TRUE(WriteTextFile(dir + "/bad.plt", "plot nonsense(\n").ok());
   EXPECT_TRUE(RunGnuplot(dir + "/bad.plt").IsIOError());
+}
+
+TEST_F(ReportTest, MissingGnuplotIsNotFound) {
+  const std::string path = getenv("PATH") == nullptr ? "" : getenv("PATH");
+  setenv("PATH", (dir_.path() + "/empty").c_str(), 1);
+  const Status s = RunGnuplot("/dev/null");
+  setenv("PATH", path.c_str(), 1);
+  EXPECT_TRUE(s.IsNotFound()) << s.ToString();
 }
 
 TEST_F(ReportTest, WritingIntoAMissingDirectoryFails) {
