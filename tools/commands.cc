@@ -4,6 +4,7 @@
 
 #include "tools/accuracy_command.h"
 #include "tools/command.h"
+#include "tools/import_command.h"
 #include "tools/lab_command.h"
 #include "tools/local_command.h"
 #include "tools/regionserver_command.h"
@@ -34,6 +35,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<RegionServerCommand>());
   commands.push_back(std::make_unique<VersionCommand>());
   commands.push_back(MakeLabCommand());
+  commands.push_back(std::make_unique<ImportCommand>());
   commands.push_back(std::make_unique<QueryCommand>());
   commands.push_back(std::make_unique<GetCommand>());
   commands.push_back(std::make_unique<ScanCommand>());
