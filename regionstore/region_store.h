@@ -117,11 +117,11 @@ class RegionStore {
   // the result (rows, index entries, value counts, filter and its ops) is
   // exactly what Apply of the same puts gives, returned the same way. The
   // whole file is checked first; any fault rejects it with nothing written:
-  // NotFound for a region that is not open; InvalidArgument for a file over
-  // Options::max_bulk_rows / max_bulk_file_bytes, a row outside the region,
-  // a value or row over the limits, a bad column name; Corruption for a file
-  // that is not a well-formed bulk file (checksums, format version, order).
-  // The changes are written as sorted SST files, one per column family, and
+  // NotFound for a region that is not open; InvalidArgument for a file that
+  // is not a well-formed bulk file (checksums, format version, order), one
+  // over Options::max_bulk_rows / max_bulk_file_bytes, a row outside the
+  // region, a value or row over the limits, a bad column name; IOError when
+  // `path` cannot be read. The changes are written as sorted SST files, one per column family, and
   // ingested atomically (all or nothing, durable on return, whatever
   // Options::sync says). `path` is only read.
   virtual StatusOr<WriteResult> BulkLoad(uint64_t region_id,

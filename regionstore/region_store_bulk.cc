@@ -155,14 +155,20 @@ StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
                                                  const std::string& path) {
   const BulkFileLimits limits{options_.max_bulk_rows,
                               options_.max_bulk_file_bytes};
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<Row> rows,
-                              ReadBulkFile(path, limits));
+  StatusOr<std::vector<Row>> rows = ReadBulkFile(path, limits);
+  if (rows.status().IsCorruption()) {
+    // The file came from a client: a damaged one is bad input, not damage
+    // to this server's storage.
+    return Status::InvalidArgument("bad bulk file: " +
+                                   rows.status().message());
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(rows.status());
   std::shared_lock lock(regions_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* region,
                               OpenRegionLocked(region_id));
   std::vector<Mutation> puts;
-  puts.reserve(rows.size());
-  for (Row& row : rows) {
+  puts.reserve(rows->size());
+  for (Row& row : *rows) {
     Mutation m =
         Mutation::Put(region_id, std::move(row.key), std::move(row.cells));
     Status s = ValidateMutation(m, *region);

@@ -242,11 +242,11 @@ TEST_F(RegionStoreBulkLoadTest, BadFilesAreRejectedAndWriteNothing) {
   }
   bytes[bytes.size() / 4] ^= 0x5a;
   s = bulk_->BulkLoadBytes(1, bytes);
-  EXPECT_TRUE(s.status().IsCorruption()) << s.status().ToString();
+  EXPECT_TRUE(s.status().IsInvalidArgument()) << s.status().ToString();
   ExpectUnchanged(rows, seq);
   // Not a file at all.
   s = bulk_->BulkLoadBytes(1, "not an sst file");
-  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(s.status().IsInvalidArgument()) << s.status().ToString();
   ExpectUnchanged(rows, seq);
 
   // An SST file without the bulk format version: not ours.
@@ -257,13 +257,14 @@ TEST_F(RegionStoreBulkLoadTest, BadFilesAreRejectedAndWriteNothing) {
     ASSERT_TRUE(raw.Finish().ok());
   }
   s = bulk_->BulkLoad(1, files_.path() + "/raw.sst");
-  EXPECT_TRUE(s.status().IsCorruption()) << s.status().ToString();
+  EXPECT_TRUE(s.status().IsInvalidArgument()) << s.status().ToString();
   ExpectUnchanged(rows, seq);
 
   // A region that is not open; a file that does not exist.
   s = bulk_->BulkLoad(9, WriteFile(Places(1, "a", 3, 5, "y")));
   EXPECT_TRUE(s.status().IsNotFound()) << s.status().ToString();
-  EXPECT_FALSE(bulk_->BulkLoad(1, files_.path() + "/none.sst").ok());
+  EXPECT_TRUE(
+      bulk_->BulkLoad(1, files_.path() + "/none.sst").status().IsIOError());
   ExpectUnchanged(rows, seq);
 }
 
