@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "tools/command.h"
+#include "tools/import_command.h"
 #include "tools/lab_command.h"
 #include "tools/local_command.h"
 #include "tools/regionserver_command.h"
@@ -32,6 +33,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<RegionServerCommand>());
   commands.push_back(std::make_unique<VersionCommand>());
   commands.push_back(MakeLabCommand());
+  commands.push_back(std::make_unique<ImportCommand>());
   return commands;
 }
 

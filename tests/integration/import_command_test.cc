@@ -1,0 +1,328 @@
+// `bloomroute import` as a real process against a router and region server
+// processes on loopback: CSV quoting, TSV with literal quotes, every kind of
+// bad line with --on-bad-line skip and fail, re-import, pre-split, refusing a
+// table with other indexed columns, the summary line and bad usage.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/integration/process_cluster.h"
+#include "tests/integration/router_client.h"
+#include "tests/integration/server_process.h"
+
+namespace bloomroute {
+namespace {
+
+namespace client = rpc::client;
+using ::bloomroute::testing::CellMap;
+using ::bloomroute::testing::CellsOf;
+using ::bloomroute::testing::MakeGet;
+using ::bloomroute::testing::MakeQuery;
+using ::bloomroute::testing::ProcessCluster;
+using ::bloomroute::testing::RouterClient;
+using ::bloomroute::testing::RowKeys;
+using ::bloomroute::testing::ServerProcess;
+using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
+
+struct ImportRun {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+class ImportCommandTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { cluster_ = new ProcessCluster(2); }
+  static void TearDownTestSuite() {
+    delete cluster_;
+    cluster_ = nullptr;
+  }
+  void SetUp() override {
+    ASSERT_TRUE(cluster_->ok()) << cluster_->error();
+    client_ = std::make_unique<RouterClient>(cluster_->router_port());
+  }
+
+  std::string WriteFile(const std::string& name, const std::string& text) {
+    const std::string path = cluster_->dir() + "/" + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  std::string ReadFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  // `bloomroute import --router <cluster> args...`.
+  ImportRun Import(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {
+        "import", "--router",
+        "127.0.0.1:" + std::to_string(cluster_->router_port())};
+    all.insert(all.end(), args.begin(), args.end());
+    ServerProcess process(BLOOMROUTE_BINARY, all, /*capture_stderr=*/true);
+    ImportRun run;
+    while (std::optional<std::string> line = process.ReadLine(60000)) {
+      run.out += *line + "\n";
+    }
+    run.code = process.ExitCode(60000);
+    run.err = process.ReadStderr();
+    return run;
+  }
+
+  // The row's cells; empty when it does not exist.
+  CellMap Get(const std::string& table, const std::string& row) {
+    client::TResult result;
+    (*client_)->get(result, table, MakeGet(row));
+    return CellsOf(result);
+  }
+  // How many of `rows` exist.
+  size_t Existing(const std::string& table,
+                  const std::vector<std::string>& rows) {
+    std::vector<client::TGet> gets;
+    for (const std::string& r : rows) gets.push_back(MakeGet(r));
+    std::vector<client::TResult> results;
+    (*client_)->getMultiple(results, table, gets);
+    return RowKeys(results).size();
+  }
+  std::vector<std::string> Lookup(const std::string& table,
+                                  const std::string& column,
+                                  const std::string& value) {
+    client::TIndexResult found;
+    (*client_)->getByIndex(found, table, MakeQuery({{column, value}}));
+    return RowKeys(found.rows);
+  }
+
+  static ProcessCluster* cluster_;
+  std::unique_ptr<RouterClient> client_;
+};
+
+ProcessCluster* ImportCommandTest::cluster_ = nullptr;
+
+std::string Summary(int rows, const std::string& table, int bad) {
+  return "bloomroute import: " + std::to_string(rows) + " rows imported into " +
+         table + ", " + std::to_string(bad) +
+         " bad lines( \\(listed in [^)]+\\))?, [0-9]+\\.[0-9] s, [0-9]+ rows/s\n";
+}
+
+TEST_F(ImportCommandTest, CsvQuotingAndEmbeddedNewlines) {
+  const std::string file =
+      WriteFile("quoted.csv",
+                "id,name,cc,note\r\n"
+                "1,\"Oslo, city\",NO,\"says \"\"hei\"\"\"\r\n"
+                "2,\"Troms\xc3\xb8\",NO,\"two\nlines\"\r\n"
+                "3,Visby,SE,\r\n");
+  const ImportRun run = Import({"--table", "quoted", "--file", file, "--header",
+                                "--row-key", "id", "--index", "cc"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(run.out, MatchesRegex(Summary(3, "quoted", 0)));
+  EXPECT_EQ(Get("quoted", "1"), (CellMap{{"d:cc", "NO"},
+                                         {"d:name", "Oslo, city"},
+                                         {"d:note", "says \"hei\""}}));
+  EXPECT_EQ(Get("quoted", "2"), (CellMap{{"d:cc", "NO"},
+                                         {"d:name", "Troms\xc3\xb8"},
+                                         {"d:note", "two\nlines"}}));
+  // An empty field writes no cell; the row key is no cell either.
+  EXPECT_EQ(Get("quoted", "3"), (CellMap{{"d:cc", "SE"}, {"d:name", "Visby"}}));
+  EXPECT_EQ(Lookup("quoted", "d:cc", "NO"),
+            (std::vector<std::string>{"1", "2"}));
+}
+
+TEST_F(ImportCommandTest, TsvKeepsQuotesAndPreSplitsFromTheWholeFile) {
+  // Sorted keys, as GeoNames: the split keys must spread over all of them.
+  std::string text;
+  for (int i = 1000; i < 3000; ++i) {
+    text += std::to_string(i) + "\t\"Q\" " + std::to_string(i) + "\tc" +
+            std::to_string(i % 3) + "\n";
+  }
+  const std::string file = WriteFile("sorted.txt", text);
+  const ImportRun run =
+      Import({"--table", "sorted", "--file", file, "--columns", "id,name,cls",
+              "--row-key", "id", "--index", "cls", "--regions", "4",
+              "--batch-rows", "64", "--in-flight", "3"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(run.out, MatchesRegex(Summary(2000, "sorted", 0)));
+  EXPECT_EQ(Get("sorted", "1234"),
+            (CellMap{{"d:cls", "c1"}, {"d:name", "\"Q\" 1234"}}));
+  client::TTableInfo info;
+  (*client_)->describeTable(info, "sorted");
+  ASSERT_EQ(info.regions.size(), 4u);
+  // Quartiles of 1000..2999 are near 1500, 2000, 2500 (the sample is 1024
+  // keys of 2000: within 150 of each, about 6 sd).
+  for (int i = 1; i < 4; ++i) {
+    EXPECT_NEAR(std::stoi(info.regions[i].startKey), 1000 + 500 * i, 150);
+  }
+  EXPECT_EQ(Lookup("sorted", "d:cls", "c2").size(), 667u);
+}
+
+// A CSV file with every kind of bad line, its good rows and its bad ones.
+struct BadFile {
+  std::string text;
+  std::vector<std::string> good;
+  std::string listed;  // the bad-lines file's contents with skip
+};
+
+BadFile EveryKindOfBadLine() {
+  BadFile f;
+  f.text =
+      "id,name,cc\n"
+      "g1,a,NO\n"
+      "b1,too,many,fields\n"
+      "g2,b,SE\n"
+      ",empty,key\n"
+      "g3,c,DK\n"
+      "b3,\"closed\"x,NO\n"
+      "g4,d,FI\n"
+      "b4,0123456789ABCDEF,NO\n"
+      "g5,e,\"multi\nline\"\n"
+      "b5,short\n"
+      "b6,\"never closed,NO\n"
+      "g6,f,IS\n";
+  f.good = {"g1", "g2", "g3", "g4", "g5"};
+  f.listed =
+      "line 3: 4 fields, expected 3\n"
+      "line 5: empty row key\n"
+      "line 7: text after closing quote\n"
+      "line 9: value of 'name' is 16 bytes, over 10\n"
+      "line 12: 2 fields, expected 3\n"
+      "line 13: unterminated quote\n";
+  return f;
+}
+
+TEST_F(ImportCommandTest, SkipCountsAndListsEveryKindOfBadLine) {
+  const BadFile f = EveryKindOfBadLine();
+  const std::string file = WriteFile("bad.csv", f.text);
+  const std::string listed = cluster_->dir() + "/bad-lines.txt";
+  const ImportRun run = Import(
+      {"--table", "skipped", "--file", file, "--header", "--row-key", "id",
+       "--index", "cc", "--max-value-bytes", "10", "--bad-lines", listed});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(run.out, MatchesRegex(Summary(5, "skipped", 6)));
+  EXPECT_THAT(run.out, HasSubstr("(listed in " + listed + ")"));
+  EXPECT_EQ(ReadFile(listed), f.listed);
+  EXPECT_EQ(Existing("skipped", f.good), 5u);
+  // Nothing of a bad line: neither its key nor anything under another key.
+  EXPECT_EQ(Existing("skipped", {"b1", "b3", "b4", "b5", "b6", "g6"}), 0u);
+  EXPECT_EQ(Get("skipped", "g5"),
+            (CellMap{{"d:cc", "multi\nline"}, {"d:name", "e"}}));
+
+  // Without a bad-lines file they are shown on stderr.
+  const ImportRun shown =
+      Import({"--table", "skipped", "--file", file, "--header", "--row-key",
+              "id", "--index", "cc", "--max-value-bytes", "10"});
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  EXPECT_THAT(shown.err,
+              HasSubstr("bloomroute import: bad line 3: 4 fields, expected 3"));
+}
+
+TEST_F(ImportCommandTest,
+       FailStopsAtEachKindOfBadLineAfterWritingTheRowsBefore) {
+  // 250 good rows (several batches in flight) before each kind of bad line.
+  std::string before = "id,name,cc\n";
+  std::vector<std::string> before_keys;
+  for (int i = 0; i < 250; ++i) {
+    before_keys.push_back("k" + std::to_string(i));
+    before += before_keys.back() + ",n,NO\n";
+  }
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {"bad,too,many,fields\n", "4 fields, expected 3"},
+      {",x,NO\n", "empty row key"},
+      {"bad,\"open,NO\n", "unterminated quote"},
+      {"bad,0123456789ABCDEF,NO\n", "value of 'name' is 16 bytes, over 10"},
+      {"bad,\"a\"b,NO\n", "text after closing quote"},
+  };
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    SCOPED_TRACE(kinds[i].second);
+    const std::string table = "failed" + std::to_string(i);
+    const std::string file =
+        WriteFile(table + ".csv", before + kinds[i].first + "after,y,SE\n");
+    const ImportRun run =
+        Import({"--table", table, "--file", file, "--header", "--row-key", "id",
+                "--index", "cc", "--max-value-bytes", "10", "--on-bad-line",
+                "fail", "--batch-rows", "16", "--in-flight", "4"});
+    EXPECT_EQ(run.code, 1);
+    EXPECT_THAT(run.err, HasSubstr("line 252: " + kinds[i].second));
+    EXPECT_THAT(run.out, MatchesRegex(Summary(250, table, 1)));
+    EXPECT_EQ(Existing(table, before_keys), 250u);
+    EXPECT_EQ(Existing(table, {"bad", "after"}), 0u);
+  }
+}
+
+TEST_F(ImportCommandTest, ReimportUpdatesRowsAndIndexesLastWriteWins) {
+  const std::string first =
+      WriteFile("v1.tsv", "id\tcc\tpop\nr1\tNO\t10\nr2\tNO\t20\nr3\tSE\t30\n");
+  ASSERT_EQ(Import({"--table", "again", "--file", first, "--header",
+                    "--row-key", "id", "--index", "cc,pop"})
+                .code,
+            0);
+  EXPECT_EQ(Lookup("again", "d:cc", "NO"),
+            (std::vector<std::string>{"r1", "r2"}));
+  // r2 moves to SE; r3 appears twice in the file: its last line wins.
+  const std::string second =
+      WriteFile("v2.tsv", "id\tcc\tpop\nr2\tSE\t21\nr3\tDK\t31\nr3\tFI\t32\n");
+  const ImportRun run =
+      Import({"--table", "again", "--file", second, "--header", "--row-key",
+              "id", "--index", "pop,cc"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(run.out, MatchesRegex(Summary(3, "again", 0)));
+  EXPECT_EQ(Lookup("again", "d:cc", "NO"), (std::vector<std::string>{"r1"}));
+  EXPECT_EQ(Lookup("again", "d:cc", "SE"), (std::vector<std::string>{"r2"}));
+  EXPECT_EQ(Lookup("again", "d:cc", "FI"), (std::vector<std::string>{"r3"}));
+  EXPECT_TRUE(Lookup("again", "d:cc", "DK").empty());
+  EXPECT_TRUE(Lookup("again", "d:pop", "20").empty());
+  EXPECT_EQ(Get("again", "r3"), (CellMap{{"d:cc", "FI"}, {"d:pop", "32"}}));
+}
+
+TEST_F(ImportCommandTest, RefusesATableWithOtherIndexedColumns) {
+  const std::string file = WriteFile("refuse.tsv", "id\tcc\ttz\nr1\tNO\tx\n");
+  ASSERT_EQ(Import({"--table", "refuse", "--file", file, "--header",
+                    "--row-key", "id", "--index", "cc"})
+                .code,
+            0);
+  const ImportRun run = Import({"--table", "refuse", "--file", file, "--header",
+                                "--row-key", "id", "--index", "cc,tz"});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_THAT(run.err, HasSubstr("table refuse exists with indexed columns "
+                                 "d:cc, not d:cc,d:tz"));
+  EXPECT_EQ(run.out, "");  // nothing imported, no summary
+}
+
+TEST_F(ImportCommandTest, BadUsageExitsTwoWithAOneLineReason) {
+  const std::string f = WriteFile("usage.tsv", "a\tb\n");
+  const std::vector<std::vector<std::string>> bad = {
+      {"--table", "t", "--file", f, "--header", "--index", "b"},  // no key
+      {"--table", "t", "--file", f, "--row-key", "a", "--index", "b"},
+      {"--table", "t", "--file", f, "--header", "--columns", "a,b", "--row-key",
+       "a", "--index", "b"},
+      {"--table", "t", "--file", f, "--columns", "a,,b", "--row-key", "a",
+       "--index", "b"},
+      {"--table", "t", "--file", f, "--header", "--row-key", "a", "--index",
+       "b", "--format", "xml"},
+      {"--table", "t", "--file", f, "--header", "--row-key", "a", "--index",
+       "b", "--on-bad-line", "ignore"},
+      {"--table", "t", "--file", f, "--header", "--row-key", "a", "--index",
+       "b", "--batch-rows", "0"},
+      {"--table", "t", "--file", f, "--header", "--row-key", "a", "--index",
+       "b", "--in-flight", "-1"},
+  };
+  for (const auto& args : bad) {
+    SCOPED_TRACE(::testing::PrintToString(args));
+    const ImportRun run = Import(args);
+    EXPECT_EQ(run.code, 2);
+    EXPECT_THAT(run.err, MatchesRegex("bloomroute import: [^\n]+\n"));
+  }
+  // Columns that do not fit the file fail (exit 1) before anything is made.
+  const ImportRun run = Import({"--table", "t", "--file", f, "--header",
+                                "--row-key", "a", "--index", "zz"});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_THAT(run.err, HasSubstr("indexed column 'zz' is not a column"));
+}
+
+}  // namespace
+}  // namespace bloomroute

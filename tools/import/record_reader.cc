@@ -1,0 +1,177 @@
+#include "tools/import/record_reader.h"
+
+#include <fstream>
+#include <utility>
+
+namespace bloomroute {
+namespace {
+
+// Large enough that a read call per buffer costs nothing next to parsing.
+constexpr size_t kBufferBytes = 1 << 16;
+
+}  // namespace
+
+const char* InputFormatName(InputFormat format) {
+  return format == InputFormat::kCsv ? "csv" : "tsv";
+}
+
+RecordReader::RecordReader(std::istream* in, const RecordReaderOptions& options)
+    : in_(in),
+      options_(options),
+      separator_(options.format == InputFormat::kCsv ? ',' : '\t'),
+      buffer_(kBufferBytes, '\0') {}
+
+RecordReader::~RecordReader() = default;
+
+StatusOr<std::unique_ptr<RecordReader>> RecordReader::OpenFile(
+    const std::string& path, const RecordReaderOptions& options) {
+  auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (!file->is_open()) {
+    return Status::IOError("cannot open " + path + " for reading");
+  }
+  auto reader = std::make_unique<RecordReader>(file.get(), options);
+  reader->owned_ = std::move(file);
+  return reader;
+}
+
+bool RecordReader::Fill() {
+  if (io_error_ || !in_->good()) return false;
+  in_->read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  pos_ = 0;
+  end_ = static_cast<size_t>(in_->gcount());
+  if (in_->bad()) io_error_ = true;
+  return end_ > 0;
+}
+
+int RecordReader::Peek() {
+  if (pos_ == end_ && !Fill()) return kEof;
+  return static_cast<unsigned char>(buffer_[pos_]);
+}
+
+int RecordReader::Get() {
+  if (pos_ == end_ && !Fill()) return kEof;
+  const int c = static_cast<unsigned char>(buffer_[pos_++]);
+  ++bytes_read_;
+  if (c == '\n') ++newlines_;
+  return c;
+}
+
+void RecordReader::CountByte(Record* record) {
+  if (++record_bytes_ <= options_.max_record_bytes || !keep_field_) return;
+  keep_field_ = false;
+  if (record->error.empty()) {
+    record->error =
+        "record over " + std::to_string(options_.max_record_bytes) + " bytes";
+  }
+  // Release what was kept: the record is dropped anyway.
+  std::vector<std::string>().swap(record->fields);
+}
+
+void RecordReader::Keep(std::string* field, char c, Record* record) {
+  CountByte(record);
+  if (keep_field_) field->push_back(c);
+}
+
+void RecordReader::AddField(std::string field, Record* record) {
+  if (!keep_field_) return;
+  if (record->fields.size() == options_.max_fields) {
+    keep_field_ = false;
+    std::vector<std::string>().swap(record->fields);
+    if (record->error.empty()) {
+      record->error =
+          "more than " + std::to_string(options_.max_fields) + " fields";
+    }
+    return;
+  }
+  record->fields.push_back(std::move(field));
+}
+
+void RecordReader::SkipToLineEnd() {
+  int c;
+  do {
+    c = Get();
+  } while (c != kEof && c != '\n');
+}
+
+int RecordReader::ReadUnquoted(std::string* field, Record* record) {
+  while (true) {
+    const int c = Get();
+    if (c == kEof || c == separator_ || c == '\n') return c;
+    if (c == '\r' && Peek() == '\n') {
+      Get();
+      return '\n';
+    }
+    Keep(field, static_cast<char>(c), record);
+  }
+}
+
+int RecordReader::ReadQuoted(std::string* field, Record* record) {
+  while (true) {
+    const int c = Get();
+    if (c == kEof) {
+      // Overrides "record over N bytes": the missing quote is the cause.
+      record->error = "unterminated quote";
+      return kEof;
+    }
+    if (c != '"') {
+      Keep(field, static_cast<char>(c), record);
+      continue;
+    }
+    CountByte(record);
+    int next = Peek();
+    if (next == '"') {
+      Get();
+      Keep(field, '"', record);
+      continue;
+    }
+    if (next == kEof) return kEof;
+    if (next == separator_ || next == '\n') return Get();
+    if (next == '\r') {
+      Get();
+      if (Peek() == '\n') return Get();
+    }
+    if (record->error.empty()) record->error = "text after closing quote";
+    SkipToLineEnd();
+    return '\n';
+  }
+}
+
+StatusOr<bool> RecordReader::Next(Record* record) {
+  if (!started_) {
+    started_ = true;
+    if (Peek() == 0xEF && end_ - pos_ >= 3 &&
+        buffer_.compare(0, 3, "\xEF\xBB\xBF") == 0) {
+      pos_ += 3;
+      bytes_read_ += 3;
+    }
+  }
+  while (true) {
+    record->fields.clear();
+    record->error.clear();
+    if (Peek() == kEof) break;
+    record->line = newlines_ + 1;
+    record_bytes_ = 0;
+    keep_field_ = true;
+    while (true) {
+      std::string field;
+      int end;
+      if (options_.format == InputFormat::kCsv && Peek() == '"') {
+        Get();
+        CountByte(record);
+        end = ReadQuoted(&field, record);
+      } else {
+        end = ReadUnquoted(&field, record);
+      }
+      AddField(std::move(field), record);
+      if (end != separator_) break;
+      CountByte(record);
+    }
+    if (io_error_) break;
+    if (record_bytes_ > 0 || !record->error.empty()) return true;
+    // An empty line: not a record.
+  }
+  if (io_error_) return Status::IOError("reading the input failed");
+  return false;
+}
+
+}  // namespace bloomroute

@@ -1,0 +1,61 @@
+// RowSink: where `bloomroute import` sends its rows, batch by batch. The
+// online sink writes through the router's client API (RouterClient::Mutate)
+// with several batches in flight; a bulk sink (rows grouped per region into
+// sorted files) can implement the same interface.
+//
+// Order. A row written twice ends with the later write: a batch that shares
+// a row key with a batch still in flight waits for it before it is sent. A
+// batch must not hold a row key twice (the import driver cuts a batch before
+// a repeated key), because a batch is not applied in order across regions.
+//
+// Acknowledgement. rows_written() counts only rows of batches the router
+// acknowledged. After a failure the sink takes no more batches; Finish()
+// waits for the batches in flight and returns the first failure.
+//
+// Thread-safety: Write and Finish are called from one thread (the driver);
+// rows_written() may be called from any thread.
+#ifndef BLOOMROUTE_TOOLS_IMPORT_ROW_SINK_H_
+#define BLOOMROUTE_TOOLS_IMPORT_ROW_SINK_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "model/types.h"
+
+namespace bloomroute {
+
+class RouterClient;
+
+class RowSink {
+ public:
+  virtual ~RowSink() = default;
+  RowSink(const RowSink&) = delete;
+  RowSink& operator=(const RowSink&) = delete;
+
+  // Takes a batch of puts with distinct row keys; may return before it is
+  // acknowledged, and blocks while the sink is full. Returns the sink's
+  // first failure so far (the batch is then not taken).
+  [[nodiscard]] virtual Status Write(std::vector<Mutation> batch) = 0;
+  // Waits until every batch taken was acknowledged or failed; the first
+  // failure, or OK. No Write after Finish.
+  [[nodiscard]] virtual Status Finish() = 0;
+  // Rows of acknowledged batches.
+  virtual uint64_t rows_written() const = 0;
+
+ protected:
+  RowSink() = default;
+};
+
+// Writes batches to `table` through `client` (not owned, must outlive the
+// sink) from `in_flight` threads (at least 1): up to `in_flight` batches are
+// being written at once, and Write blocks while that many are. A failed
+// Mutate fails the sink with the router's message.
+std::unique_ptr<RowSink> NewOnlineSink(RouterClient* client, std::string table,
+                                       uint32_t in_flight);
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TOOLS_IMPORT_ROW_SINK_H_
