@@ -38,6 +38,12 @@ Status RegionStoreOptions::Validate() const {
   if (max_ops_per_call == 0) {
     return Status::InvalidArgument("max ops per call must be >= 1");
   }
+  if (max_bulk_rows == 0) {
+    return Status::InvalidArgument("max bulk rows must be >= 1");
+  }
+  if (max_bulk_file_bytes == 0 || max_bulk_file_bytes > (1u << 30)) {
+    return Status::InvalidArgument("max bulk file bytes must be in [1, 1 GiB]");
+  }
   return Status::OK();
 }
 
@@ -105,6 +111,7 @@ RocksRegionStore::~RocksRegionStore() {
 Status RocksRegionStore::Init() {
   BLOOMROUTE_RETURN_IF_ERROR(OpenDatabase());
   BLOOMROUTE_RETURN_IF_ERROR(LoadRegions());
+  BLOOMROUTE_RETURN_IF_ERROR(ResetStagingDir());
   return LoadFilter();
 }
 

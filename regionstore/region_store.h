@@ -38,6 +38,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/statusor.h"
@@ -62,6 +63,10 @@ struct RegionStoreOptions {
   // the row that passes it (a scan sets resume_row, a lookup truncated), so a
   // reply stays within what a client's frame limit accepts.
   size_t max_result_bytes = 32 << 20;
+  // One bulk file (BulkLoad), at most: rows and bytes. A load holds the
+  // file's rows and their changes in memory, so this bounds its memory.
+  uint64_t max_bulk_rows = 1000000;
+  uint64_t max_bulk_file_bytes = 32 << 20;
 
   Status Validate() const;
 };
@@ -106,6 +111,26 @@ class RegionStore {
   // the same row sees the earlier one). All are validated first; any invalid
   // one rejects the whole batch with InvalidArgument naming it.
   virtual StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) = 0;
+
+  // Loads a bulk file (regionstore/bulk_file.h) into an open region: each
+  // row is a put of its cells (added or overwritten, as Apply's puts), and
+  // the result (rows, index entries, value counts, filter and its ops) is
+  // exactly what Apply of the same puts gives, returned the same way. The
+  // whole file is checked first; any fault rejects it with nothing written:
+  // NotFound for a region that is not open; InvalidArgument for a file that
+  // is not a well-formed bulk file (checksums, format version, order), one
+  // over Options::max_bulk_rows / max_bulk_file_bytes, a row outside the
+  // region, a value or row over the limits, a bad column name; IOError when
+  // `path` cannot be read. The changes are written as sorted SST files, one per column family, and
+  // ingested atomically (all or nothing, durable on return, whatever
+  // Options::sync says). `path` is only read.
+  virtual StatusOr<WriteResult> BulkLoad(uint64_t region_id,
+                                         const std::string& path) = 0;
+  // BulkLoad of a file given as bytes (as received over RPC): they are
+  // written to a uniquely named file in the store's directory, loaded, and
+  // the file is removed in every case.
+  virtual StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id,
+                                              std::string_view file) = 0;
 
   // The rows, in request order; nullopt for a row that does not exist or has
   // none of the projected columns.

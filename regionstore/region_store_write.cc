@@ -150,7 +150,7 @@ void AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
 
 StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     const std::vector<Mutation>& batch,
-    const std::vector<const RegionDescriptor*>& regions) {
+    const std::vector<const RegionDescriptor*>& regions, WriteMode mode) {
   // The distinct rows, in first-touched order.
   std::vector<std::string> keys;
   std::unordered_map<std::string, size_t> slot;  // key -> index in changes
@@ -209,11 +209,12 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     }
     AddIndexChanges(c, &wb, index_cf_, &deltas);
   }
-  return Commit(&wb, deltas);
+  return Commit(&wb, deltas, mode);
 }
 
 StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
-                                               const ValueDeltas& deltas) {
+                                               const ValueDeltas& deltas,
+                                               WriteMode mode) {
   std::lock_guard lock(filter_mu_);
   BLOOMROUTE_RETURN_IF_ERROR(RepairFilterLocked());
   const uint64_t epoch = filter_->epoch();
@@ -235,7 +236,11 @@ StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
     if (s.ok()) s = AddFilterChangesLocked(batch, deltas, &result.ops);
     if (s.IsUnavailable()) s = Status::IOError(s.message());
   }
-  if (s.ok()) s = FromRocks(db_->Write(write_options_, batch));
+  if (s.ok()) {
+    s = mode == WriteMode::kIngest
+            ? IngestBatch(batch)
+            : FromRocks(db_->Write(write_options_, batch));
+  }
   if (!s.ok()) {
     // Nothing of the batch is stored; the in-memory filter may have moved.
     if (filter_->last_seq() != seq_before) {

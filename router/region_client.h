@@ -73,6 +73,12 @@ class RegionClient {
   [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
   virtual StatusOr<std::vector<RegionDescriptor>> ListRegions() = 0;
 
+  // Loads a bulk file (regionstore/bulk_file.h), given as its bytes, into an
+  // open region: puts of its rows, atomically, with the result Apply of
+  // them would give. InvalidArgument (nothing written) for a bad file.
+  virtual StatusOr<WriteResult> BulkLoad(uint64_t region_id,
+                                         const std::string& file) = 0;
+
  protected:
   RegionClient() = default;
 };

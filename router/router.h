@@ -234,6 +234,21 @@ class Router {
   virtual ClusterStatus GetClusterStatus() = 0;
   virtual std::vector<ServerRef> Servers() const = 0;
 
+  // Bulk import: loads a bulk file (regionstore/bulk_file.h), given as its
+  // bytes, into region `region_id` of the table (DescribeTable gives the
+  // regions and their key ranges). The region server applies the file's rows
+  // as puts, atomically, with the result Mutate of them would give; the
+  // router applies the filter ops the load produced to the server's replica
+  // before returning, so a lookup that starts afterwards sees every row
+  // (read-your-writes, as Mutate). NotFound for an unknown table;
+  // InvalidArgument for an empty file, a region that is not the table's, or
+  // a file the server refuses (nothing written); Unavailable naming the
+  // server when it did not answer (the load may or may not have happened;
+  // loading the same file again gives the same rows).
+  [[nodiscard]] virtual Status BulkLoad(std::string_view table,
+                                        uint64_t region_id,
+                                        const std::string& file) = 0;
+
  protected:
   Router() = default;
 };

@@ -113,6 +113,28 @@ Status RouterImpl::Mutate(std::string_view table,
   return Status::OK();
 }
 
+Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
+                            const std::string& file) {
+  if (file.empty()) return Status::InvalidArgument("the bulk file is empty");
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  const std::vector<CatalogRegion>& regions = state->record.regions;
+  auto region = std::find_if(
+      regions.begin(), regions.end(),
+      [&](const CatalogRegion& r) { return r.region_id == region_id; });
+  if (region == regions.end()) {
+    return Status::InvalidArgument("region " + std::to_string(region_id) +
+                                   " is not a region of table " +
+                                   QuoteForMessage(table));
+  }
+  const ServerEntry& server = Server(region->server);
+  StatusOr<WriteResult> result = server.client->BulkLoad(region_id, file);
+  if (!result.ok()) return ServerFailed(server, result.status());
+  // Before the caller hears of success: read-your-writes.
+  ApplyWrite(server, *result);
+  return Status::OK();
+}
+
 StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
     std::string_view table, std::vector<GetRequest> requests) {
   if (requests.size() > kMaxRowsPerCall) {

@@ -240,4 +240,14 @@ service RegionService {
   // agree. Holds writes off while it runs.
   TIndexReport verifyIndex()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Loads a bulk file (a sorted SST file of one region's rows, written with
+  // bloomroute's BulkFileWriter) into an open region: each row is a put of
+  // its cells, with the same result as mutateRows of those puts, ingested
+  // atomically. The whole file is checked first; a bad file (not a bulk
+  // file, a bad checksum, a row outside the region, a value over the limit,
+  // over the server's file size or row limit) is TIllegalArgument and
+  // nothing is written.
+  TWriteResult bulkLoad(1: i64 regionId, 2: binary file)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 }

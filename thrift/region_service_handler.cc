@@ -124,4 +124,16 @@ void RegionServiceHandler::verifyIndex(rpc::TIndexReport& result) {
   });
 }
 
+void RegionServiceHandler::bulkLoad(rpc::TWriteResult& result,
+                                    int64_t region_id,
+                                    const std::string& file) {
+  ServeCall("bulkLoad", [&]() -> Status {
+    uint64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
+    BLOOMROUTE_ASSIGN_OR_RETURN(WriteResult written,
+                                store_->BulkLoadBytes(id, file));
+    return ToThrift(written, &result);
+  });
+}
+
 }  // namespace bloomroute

@@ -45,6 +45,8 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   void getFilterStatus(rpc::TFilterStatus& result) override;
   void compactFilter() override;
   void verifyIndex(rpc::TIndexReport& result) override;
+  void bulkLoad(rpc::TWriteResult& result, int64_t region_id,
+                const std::string& file) override;
 
  private:
   const std::shared_ptr<RegionStore> store_;

@@ -151,6 +151,15 @@ class ThriftRouterClient final : public RouterClient {
         thrift_internal::ClusterStatusFromThrift);
   }
 
+  Status BulkLoad(std::string_view table, uint64_t region_id,
+                  const std::string& file) override {
+    const std::string name(table);
+    int64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(region_id, "region_id", &id)));
+    return Call("bulkLoad", [&](Service& s) { s.bulkLoad(name, id, file); });
+  }
+
  private:
   std::string Where(const char* method) const {
     return "router " + address_ + ": " + method + ": ";

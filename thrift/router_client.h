@@ -99,6 +99,18 @@ class RouterClient {
   virtual StatusOr<std::vector<router::ServerIndexStats>> IndexStats() = 0;
   virtual StatusOr<router::ClusterStatus> GetClusterStatus() = 0;
 
+  // bulkLoad: loads a bulk file (regionstore/bulk_file.h), given as its
+  // bytes, into region `region_id` of the table (DescribeTable gives the
+  // regions and their key ranges); see router::Router::BulkLoad. The file
+  // must fit one frame (max_frame_bytes, less a few bytes) and the region
+  // server's file limit (RegionStoreOptions::max_bulk_file_bytes, 32 MiB by
+  // default). InvalidArgument for a region not of the table or a bad file
+  // (nothing written); Unavailable when the router or the region server did
+  // not answer (loading the file again is safe: same rows, same result).
+  [[nodiscard]] virtual Status BulkLoad(std::string_view table,
+                                        uint64_t region_id,
+                                        const std::string& file) = 0;
+
  protected:
   RouterClient() = default;
 };

@@ -308,4 +308,14 @@ service RouterService {
   // Asks every region server for its status (in parallel).
   TClusterStatus getClusterStatus()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Bulk import: loads a bulk file (a sorted SST file of rows of one region,
+  // written with bloomroute's BulkFileWriter; see describeTable for the
+  // regions and their key ranges) into region `regionId` of the table. The
+  // rows are puts with the same result as putMultiple of them, applied
+  // atomically on the region server, and acknowledged once the router's
+  // index holds them. TIllegalArgument for a region not of the table or a
+  // bad file (nothing written).
+  void bulkLoad(1: string table, 2: i64 regionId, 3: binary file)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 }

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "thrift/internal/serve_call.h"
+#include "thrift/region_types_conversion.h"
 #include "thrift/router_types_conversion.h"
 
 namespace bloomroute {
@@ -201,6 +202,15 @@ void RouterServiceHandler::getIndexStats(
 void RouterServiceHandler::getClusterStatus(client::TClusterStatus& result) {
   ServeCall("getClusterStatus", [&]() -> Status {
     return ToThrift(router_->GetClusterStatus(), &result);
+  });
+}
+
+void RouterServiceHandler::bulkLoad(const std::string& table, int64_t region_id,
+                                    const std::string& file) {
+  ServeCall("bulkLoad", [&]() -> Status {
+    uint64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
+    return router_->BulkLoad(table, id, file);
   });
 }
 

@@ -67,6 +67,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   void getIndexStats(
       std::vector<rpc::client::TServerIndexStats>& result) override;
   void getClusterStatus(rpc::client::TClusterStatus& result) override;
+  void bulkLoad(const std::string& table, int64_t region_id,
+                const std::string& file) override;
 
  private:
   const std::shared_ptr<router::Router> router_;

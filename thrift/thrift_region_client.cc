@@ -110,6 +110,16 @@ class ThriftRegionClient final : public router::RegionClient {
         });
   }
 
+  StatusOr<WriteResult> BulkLoad(uint64_t region_id,
+                                 const std::string& file) override {
+    int64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
+    return Fetch<WriteResult, rpc::TWriteResult>(
+        "bulkLoad",
+        [&](Service& s, rpc::TWriteResult& r) { s.bulkLoad(r, id, file); });
+  }
+
  private:
   std::string Where(const char* method) const {
     return "region server " + address_ + ": " + method + ": ";

@@ -75,6 +75,9 @@ void ImportCommand::AddOptions(po::options_description* o) {
        "write calls in progress at once")  //
       ("regions", po::value<int64_t>(&regions_)->default_value(0),
        "regions of a new table; 0 = one per region server")  //
+      ("bulk", po::bool_switch(&options_.bulk),
+       "bulk import: sorted files per region, ingested by the region "
+       "servers")  //
       ("max-value-bytes",
        po::value<int64_t>(&max_value_bytes_)->default_value(d.max_value_bytes),
        "a longer value makes its line bad (the region server's default "
@@ -155,6 +158,12 @@ std::string ImportCommand::HelpEpilog() const {
          "shown on stderr). With fail, the import stops at the first bad\n"
          "line, waits for the rows before it to be written, and exits 1\n"
          "naming it. A write the router refuses also stops it (exit 1).\n"
+         "Bulk. With --bulk the rows are gathered per region (256 MiB at a\n"
+         "time), sorted, written to bulk files (SST files of at most 16 MiB)\n"
+         "and sent to the router, which has each region server check and\n"
+         "ingest its files atomically, with index entries, value counts and\n"
+         "filter built as online writes would: the result is the same.\n"
+         "Progress then moves in steps, as each gathered part is sent.\n"
          "Output. Progress on stderr: a bar (rows, rows/s, ETA) on a "
          "terminal,\n"
          "else a line every 5 s. Then one summary line on stdout:\n"

@@ -6,6 +6,7 @@
 //       [--header | --columns NAME,NAME,...] --row-key NAME --index NAME,...
 //       [--family d] [--on-bad-line skip|fail] [--bad-lines FILE]
 //       [--batch-rows N] [--in-flight N] [--regions N] [--max-value-bytes N]
+//       [--bulk]
 //
 // The work is done by tools/import/ (RunImportJob); this class parses and
 // checks the options. Exit codes: 0 imported (bad lines skipped are not a

@@ -7,6 +7,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,6 +33,11 @@ struct ValueDelta {
 // Keyed by ValueKey(), so values are processed in one deterministic order.
 using ValueDeltas = std::map<std::string, ValueDelta>;
 
+// How a prepared write reaches RocksDB: one WriteBatch through the WAL, or
+// (bulk loads) the same batch turned into one sorted SST file per column
+// family and ingested atomically.
+enum class WriteMode { kWriteBatch, kIngest };
+
 class RocksRegionStore final : public RegionStore {
  public:
   RocksRegionStore(std::string path, const RegionStoreOptions& options);
@@ -46,6 +52,10 @@ class RocksRegionStore final : public RegionStore {
   std::vector<RegionDescriptor> ListRegions() const override;
 
   StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) override;
+  StatusOr<WriteResult> BulkLoad(uint64_t region_id,
+                                 const std::string& path) override;
+  StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id,
+                                      std::string_view file) override;
 
   StatusOr<std::vector<std::optional<Row>>> Get(
       const std::vector<GetRequest>& requests) const override;
@@ -70,15 +80,28 @@ class RocksRegionStore final : public RegionStore {
 
   // --- writes (region_store_write.cc)
   Status ValidateMutation(const Mutation& m, const RegionDescriptor& r) const;
+  // Under the rows' locks: reads the old rows, computes the rows, index
+  // entries and count changes, and commits them. The one write path of
+  // Apply, BulkLoad and DropRegion.
   StatusOr<WriteResult> ApplyResolved(
       const std::vector<Mutation>& batch,
-      const std::vector<const RegionDescriptor*>& regions);
+      const std::vector<const RegionDescriptor*>& regions,
+      WriteMode mode = WriteMode::kWriteBatch);
   // Under filter_mu_: counts, filter ops, one atomic write.
   StatusOr<WriteResult> Commit(rocksdb::WriteBatch* batch,
-                               const ValueDeltas& deltas);
+                               const ValueDeltas& deltas, WriteMode mode);
   Status AddFilterChangesLocked(rocksdb::WriteBatch* batch,
                                 const ValueDeltas& deltas,
                                 std::vector<FilterOp>* ops);
+
+  // --- bulk loads (region_store_bulk.cc)
+  // Empties (creating it if needed) the directory for uploaded and prepared
+  // bulk files; leftovers are from a crash in the middle of a load.
+  Status ResetStagingDir();
+  // A new file name in the staging directory, unique for this process.
+  std::string StagingFile(std::string_view what);
+  // Stores the batch as one SST file per column family, ingested at once.
+  Status IngestBatch(rocksdb::WriteBatch* batch);
 
   // --- filter (region_store_filter.cc)
   Status LoadFilter();
@@ -135,6 +158,7 @@ class RocksRegionStore final : public RegionStore {
   std::map<uint64_t, StoredRegion> regions_;
 
   RowLocks row_locks_;
+  std::atomic<uint64_t> next_staging_file_{0};
 
   // Guards the filter, its sequence numbers and the value records: every
   // read-modify-write of a count and every op-log write happens under it.

@@ -88,6 +88,8 @@ class RouterImpl : public router::Router {
   std::vector<router::ServerIndexStats> IndexStats() const override;
   router::ClusterStatus GetClusterStatus() override;
   std::vector<router::ServerRef> Servers() const override;
+  Status BulkLoad(std::string_view table, uint64_t region_id,
+                  const std::string& file) override;
 
  private:
   // router.cc

@@ -23,6 +23,7 @@ using ::bloomroute::testing::CellMap;
 using ::bloomroute::testing::CellsOf;
 using ::bloomroute::testing::MakeGet;
 using ::bloomroute::testing::MakeQuery;
+using ::bloomroute::testing::MakeScan;
 using ::bloomroute::testing::ProcessCluster;
 using ::bloomroute::testing::RouterClient;
 using ::bloomroute::testing::RowKeys;
@@ -108,7 +109,8 @@ ProcessCluster* ImportCommandTest::cluster_ = nullptr;
 std::string Summary(int rows, const std::string& table, int bad) {
   return "bloomroute import: " + std::to_string(rows) + " rows imported into " +
          table + ", " + std::to_string(bad) +
-         " bad lines( \\(listed in [^)]+\\))?, [0-9]+\\.[0-9] s, [0-9]+ rows/s\n";
+         " bad lines( \\(listed in [^)]+\\))?, [0-9]+\\.[0-9] s, [0-9]+ "
+         "rows/s\n";
 }
 
 TEST_F(ImportCommandTest, CsvQuotingAndEmbeddedNewlines) {
@@ -277,6 +279,63 @@ TEST_F(ImportCommandTest, ReimportUpdatesRowsAndIndexesLastWriteWins) {
   EXPECT_TRUE(Lookup("again", "d:cc", "DK").empty());
   EXPECT_TRUE(Lookup("again", "d:pop", "20").empty());
   EXPECT_EQ(Get("again", "r3"), (CellMap{{"d:cc", "FI"}, {"d:pop", "32"}}));
+}
+
+// --bulk must be indistinguishable from an online import: the same rows,
+// the same index answers, the same summary, also when a second import
+// changes values and a key repeats within a file.
+TEST_F(ImportCommandTest, BulkImportEqualsOnlineImport) {
+  auto file = [&](const std::string& name, int rows, int shift) {
+    std::string text = "id,cc,kind,name\n";
+    for (int i = 0; i < rows; ++i) {
+      const int k = (i * 7919) % rows;  // unsorted keys
+      text += "k" + std::to_string(k) + ",C" +
+              std::to_string((k + shift) % 23) + ",T" +
+              std::to_string(k % (3 + shift)) + ",n" + std::to_string(i) + "\n";
+    }
+    text += "k5,RE,,again\n";  // a repeated key: its columns win
+    return WriteFile(name, text);
+  };
+  const std::vector<std::string> imports = {file("b1.csv", 1500, 0),
+                                            file("b2.csv", 900, 4)};
+  for (const std::string& f : imports) {
+    for (const char* table : {"online", "bulk"}) {
+      std::vector<std::string> args = {
+          "--table", table,     "--file",  f,           "--header", "--row-key",
+          "id",      "--index", "cc,kind", "--regions", "3"};
+      if (std::string(table) == "bulk") args.push_back("--bulk");
+      const ImportRun run = Import(args);
+      ASSERT_EQ(run.code, 0) << run.err;
+      const int rows = f == imports[0] ? 1501 : 901;
+      EXPECT_THAT(run.out, MatchesRegex(Summary(rows, table, 0)));
+    }
+    auto scan = [&](const std::string& table) {
+      std::vector<std::pair<std::string, CellMap>> rows;
+      const int64_t id = (*client_)->openScanner(table, MakeScan());
+      while (true) {
+        std::vector<client::TResult> part;
+        (*client_)->getScannerRows(part, id, 1000);
+        if (part.empty()) break;
+        for (const auto& r : part) rows.emplace_back(r.row, CellsOf(r));
+      }
+      (*client_)->closeScanner(id);
+      return rows;
+    };
+    const auto online = scan("online");
+    EXPECT_EQ(online.size(), 1500u);
+    EXPECT_EQ(scan("bulk"), online);
+    for (int v = 0; v < 23; ++v) {
+      const std::string cc = "C" + std::to_string(v);
+      EXPECT_EQ(Lookup("bulk", "d:cc", cc), Lookup("online", "d:cc", cc)) << cc;
+    }
+    for (int v = 0; v < 7; ++v) {
+      const std::string kind = "T" + std::to_string(v);
+      EXPECT_EQ(Lookup("bulk", "d:kind", kind),
+                Lookup("online", "d:kind", kind))
+          << kind;
+    }
+    EXPECT_EQ(Lookup("bulk", "d:cc", "RE"), (std::vector<std::string>{"k5"}));
+  }
 }
 
 TEST_F(ImportCommandTest, RefusesATableWithOtherIndexedColumns) {

@@ -170,6 +170,9 @@ class FakeRegionClient : public RegionClient {
   Status OpenRegion(const RegionDescriptor&) override { return NotServed(); }
   Status CloseRegion(uint64_t) override { return NotServed(); }
   Status DropRegion(uint64_t) override { return NotServed(); }
+  StatusOr<WriteResult> BulkLoad(uint64_t, const std::string&) override {
+    return NotServed();
+  }
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return NotServed();
   }

@@ -132,6 +132,11 @@ class StoreRegionClient : public router::RegionClient {
       return s.ListRegions();
     });
   }
+  StatusOr<WriteResult> BulkLoad(uint64_t region_id,
+                                 const std::string& file) override {
+    return Call(
+        [&](RegionStore& s) { return s.BulkLoadBytes(region_id, file); });
+  }
 
  private:
   std::shared_ptr<RegionStore> Store() {

@@ -26,6 +26,11 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     std::lock_guard<std::mutex> lock(mutex_);
     return last_batch_;
   }
+  // The arguments of the last BulkLoadBytes.
+  std::pair<uint64_t, std::string> last_bulk_load() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return last_bulk_load_;
+  }
 
   // Canned answers.
   WriteResult write_result;
@@ -87,6 +92,17 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     return filter_status;
   }
   Status CompactFilter() override { return Enter(); }
+  StatusOr<WriteResult> BulkLoad(uint64_t, const std::string&) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    return write_result;
+  }
+  StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id,
+                                      std::string_view file) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_bulk_load_ = {region_id, std::string(file)};
+    return write_result;
+  }
   StatusOr<IndexReport> VerifyIndex() const override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     return report;
@@ -94,8 +110,9 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
 
  private:
   mutable std::mutex mutex_;
-  std::vector<RegionDescriptor> opened_;  // guarded by mutex_
-  std::vector<Mutation> last_batch_;      // guarded by mutex_
+  std::vector<RegionDescriptor> opened_;             // guarded by mutex_
+  std::vector<Mutation> last_batch_;                 // guarded by mutex_
+  std::pair<uint64_t, std::string> last_bulk_load_;  // guarded by mutex_
 };
 
 }  // namespace bloomroute

@@ -26,6 +26,8 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   mutable std::string table;  // DescribeTable is const
   router::TableSpec spec;
   std::vector<Mutation> mutations;
+  uint64_t bulk_region = 0;  // the arguments of the last BulkLoad
+  std::string bulk_file;
   std::vector<GetRequest> gets;
   router::ScanSpec scan;
   int64_t scanner = 0;
@@ -59,6 +61,14 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     table = t;
     return table_info;
+  }
+  Status BulkLoad(std::string_view t, uint64_t region,
+                  const std::string& file) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    bulk_region = region;
+    bulk_file = file;
+    return Status::OK();
   }
   Status Mutate(std::string_view t, std::vector<Mutation> m) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());

@@ -77,6 +77,11 @@ class RegionServiceHandlerTest : public ::testing::Test {
            rpc::TIndexReport r;
            handler_.verifyIndex(r);
          }},
+        {"bulkLoad",
+         [=] {
+           rpc::TWriteResult r;
+           handler_.bulkLoad(r, 1, "file");
+         }},
     };
   }
 
@@ -127,6 +132,14 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   EXPECT_EQ(store_->ops_since_epoch, 6u);
   EXPECT_EQ(store_->ops_since_seq, 70u);
 
+  rpc::TWriteResult loaded;
+  handler_.bulkLoad(loaded, 5, std::string("sst\0bytes", 9));
+  EXPECT_EQ(store_->last_bulk_load(),
+            std::make_pair(uint64_t{5}, std::string("sst\0bytes", 9)));
+  EXPECT_EQ(loaded.epoch, 2);
+  ASSERT_EQ(loaded.ops.size(), 1u);
+  EXPECT_EQ(loaded.ops[0].hashLow, 3);
+
   store_->report.filter_matches_rebuild = true;
   rpc::TIndexReport report;
   handler_.verifyIndex(report);
@@ -150,6 +163,12 @@ TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
                          "regionId is negative (-1)");
   testing::ExpectIllegal([&] { handler_.dropRegion(-7); },
                          "regionId is negative (-7)");
+  testing::ExpectIllegal(
+      [&] {
+        rpc::TWriteResult r;
+        handler_.bulkLoad(r, -3, "file");
+      },
+      "regionId is negative (-3)");
   testing::ExpectIllegal(
       [&] {
         rpc::TFilterOpsSince r;

@@ -6,11 +6,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "regionstore/bulk_file.h"
 #include "tests/router/router_test_util.h"
 #include "thrift/router_server.h"
 
@@ -49,6 +52,7 @@ class RouterClientTest : public ::testing::Test {
             .ok());
   }
 
+  testing::TempDir dir_;
   testing::StoreCluster cluster_{3};
   std::shared_ptr<router::Router> router_;
   std::unique_ptr<RouterServer> server_;
@@ -102,6 +106,37 @@ TEST_F(RouterClientTest, MutationsKeepTheirOrderAcrossKinds) {
   const Status bad = client_->Mutate("places", {Mutation::Put(0, "", {})});
   EXPECT_TRUE(bad.IsInvalidArgument()) << bad.ToString();
   EXPECT_TRUE(client_->Mutate("nope", {PutRow("x", "NO", "A")}).IsNotFound());
+}
+
+TEST_F(RouterClientTest, BulkLoadsReachTheRegionAndTheIndex) {
+  auto info = client_->DescribeTable("places");
+  ASSERT_TRUE(info.ok());
+  const router::RegionLocation& first = info->regions[0];  // [, "g")
+  const std::string path = dir_.path() + "/rows.sst";
+  {
+    auto w = BulkFileWriter::Create(path);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->Add("aalborg", PutRow("", "DK", "A").cells).ok());
+    ASSERT_TRUE((*w)->Add("bergen", PutRow("", "DK", "C").cells).ok());
+    ASSERT_TRUE((*w)->Finish().ok());
+  }
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  const Status s = client_->BulkLoad("places", first.region.region_id, bytes);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto found = client_->Lookup("places", WhereEq({{"d:country", "DK"}}));
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(Keys(found->rows), (std::vector<std::string>{"aalborg", "bergen"}));
+  EXPECT_EQ(found->routing.asked.size(), 1u);
+  found = client_->Lookup("places", WhereEq({{"d:country", "NO"}}));
+  EXPECT_EQ(Keys(found->rows), (std::vector<std::string>{"oslo"}));
+
+  EXPECT_TRUE(client_->BulkLoad("places", 999, bytes).IsInvalidArgument());
+  EXPECT_TRUE(client_->BulkLoad("nope", 1, bytes).IsNotFound());
+  const Status bad =
+      client_->BulkLoad("places", first.region.region_id, bytes.substr(0, 100));
+  EXPECT_TRUE(bad.IsInvalidArgument()) << bad.ToString();
+  EXPECT_THAT(bad.message(), HasSubstr("bulk file"));
 }
 
 TEST_F(RouterClientTest, ScannersPageThroughEveryRegion) {

@@ -71,6 +71,7 @@ class RouterServiceHandlerTest : public ::testing::Test {
         {"getIndexStats", [=]() mutable { handler_.getIndexStats(stats); }},
         {"getClusterStatus",
          [=]() mutable { handler_.getClusterStatus(status); }},
+        {"bulkLoad", [=] { handler_.bulkLoad("t", 3, "file"); }},
     };
   }
 
@@ -143,6 +144,17 @@ TEST_F(RouterServiceHandlerTest, ForwardsRowCallsInRequestOrder) {
   handler_.get(row, "geo", ThroughWire(MakeGet("gone")));
   EXPECT_FALSE(row.__isset.row);
   EXPECT_TRUE(row.columnValues.empty());
+}
+
+TEST_F(RouterServiceHandlerTest, ForwardsBulkLoads) {
+  const std::string file(
+      "sst\0\xff"
+      "bytes",
+      10);
+  handler_.bulkLoad("geo", 12, file);
+  EXPECT_EQ(router_->table, "geo");
+  EXPECT_EQ(router_->bulk_region, 12u);
+  EXPECT_EQ(router_->bulk_file, file);
 }
 
 TEST_F(RouterServiceHandlerTest, ForwardsScannerCalls) {
@@ -245,6 +257,8 @@ TEST_F(RouterServiceHandlerTest, BadArgumentsNeverReachTheRouter) {
   std::vector<client::TResult> rows;
   ExpectIllegal([&] { handler_.getMultiple(rows, "t", {client::TGet()}); },
                 "gets[0].row is missing");
+  ExpectIllegal([&] { handler_.bulkLoad("t", -1, "file"); },
+                "regionId is negative (-1)");
   ExpectIllegal([&] { handler_.getScannerRows(rows, 1, -1); },
                 "numRows is negative (-1)");
   client::TTableInfo info;

@@ -11,11 +11,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "index/element_hash.h"
+#include "regionstore/bulk_file.h"
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/fake_region_store.h"
 #include "thrift/gen-cpp/RegionService.h"
@@ -269,6 +272,34 @@ TEST_F(ThriftRegionClientTest, DataCallsRoundTrip) {
   ASSERT_TRUE(found.ok());
   EXPECT_EQ(found->rows.size(), 1u);
   EXPECT_TRUE(found->truncated);
+}
+
+// A bulk file travels as bytes, is loaded by the real store, and a bad one
+// comes back as InvalidArgument with nothing written.
+TEST_F(ThriftRegionClientTest, BulkLoadRoundTrips) {
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m")).ok());
+  const std::string path = dir_.path() + "/rows.sst";
+  {
+    auto w = BulkFileWriter::Create(path);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->Add("aarhus", PutPlace(1, "", "DK", "PPL").cells).ok());
+    ASSERT_TRUE((*w)->Add("bergen", PutPlace(1, "", "NO", "PPLA").cells).ok());
+    ASSERT_TRUE((*w)->Finish().ok());
+  }
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  auto loaded = client_->BulkLoad(1, bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_EQ(loaded->ops.size(), 4u);  // DK, NO, PPL, PPLA enter
+  auto found = client_->Lookup(Where({{"d:country", "NO"}}));
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->rows.size(), 1u);
+  EXPECT_EQ(found->rows[0].key, "bergen");
+
+  auto bad = client_->BulkLoad(1, bytes.substr(0, bytes.size() / 2));
+  EXPECT_TRUE(bad.status().IsInvalidArgument()) << bad.status().ToString();
+  EXPECT_TRUE(client_->BulkLoad(2, bytes).status().IsNotFound());
+  EXPECT_EQ(client_->GetFilterStatus()->last_seq, loaded->last_seq);
 }
 
 TEST_F(ThriftRegionClientTest, FilterCallsRoundTrip) {

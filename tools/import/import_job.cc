@@ -231,8 +231,14 @@ Status RunImportJob(RouterClient* client, const ImportJobOptions& options,
   const uintmax_t size = std::filesystem::file_size(options.file, size_error);
   ProgressReporter progress(err, options.terminal,
                             size_error ? 0 : static_cast<uint64_t>(size));
-  std::unique_ptr<RowSink> sink =
-      NewOnlineSink(client, options.table, options.in_flight);
+  std::unique_ptr<RowSink> sink;
+  if (options.bulk) {
+    BulkSinkOptions bulk;
+    bulk.in_flight = options.in_flight;
+    BLOOMROUTE_ASSIGN_OR_RETURN(sink, NewBulkSink(client, options.table, bulk));
+  } else {
+    sink = NewOnlineSink(client, options.table, options.in_flight);
+  }
   ImportDriverOptions driver;
   driver.on_bad_line = options.on_bad_line;
   driver.batch_rows = options.batch_rows;

@@ -51,6 +51,9 @@ struct ImportJobOptions {
   size_t max_value_bytes = 1 << 20;
   size_t max_record_bytes = 8 << 20;
   bool terminal = false;  // draw the progress as a bar
+  // Write sorted bulk files per region and have the region servers ingest
+  // them (NewBulkSink) instead of writing rows online.
+  bool bulk = false;
 
   // InvalidArgument naming the first bad field (names and columns are
   // checked when the file is read: RowMapper::Create).

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/statusor.h"
 #include "model/types.h"
 
 namespace bloomroute {
@@ -48,6 +49,30 @@ class RowSink {
  protected:
   RowSink() = default;
 };
+
+struct BulkSinkOptions {
+  // Rows kept in memory, about, before they are sorted and sent.
+  size_t buffer_bytes = 256 << 20;
+  // One bulk file, at most: well within the router's frame (64 MiB) and a
+  // region server's file limits (32 MiB, 1000000 rows by default).
+  size_t file_bytes = 16 << 20;
+  uint64_t file_rows = 500000;
+  uint32_t in_flight = 4;  // regions being written and sent at once
+};
+
+// Bulk import (`import --bulk`): buffers the rows of `table` per region (the
+// regions DescribeTable gives when the sink is made), and when the buffer
+// is full, and at Finish, writes each region's rows sorted by key into bulk
+// files (regionstore/bulk_file.h) in a temporary directory and sends them
+// with RouterClient::BulkLoad, each file applied atomically by its region
+// server as puts. The result is the same as the online sink's: a key written
+// twice ends with the later write's columns (loads of a region run in
+// order). rows_written() counts the rows given (as the online sink does) of
+// regions whose files were all acknowledged: it moves in steps. The temporary files are removed.
+// NotFound when the table does not exist; the client's errors.
+StatusOr<std::unique_ptr<RowSink>> NewBulkSink(RouterClient* client,
+                                               std::string table,
+                                               const BulkSinkOptions& options);
 
 // Writes batches to `table` through `client` (not owned, must outlive the
 // sink) from `in_flight` threads (at least 1): up to `in_flight` batches are

@@ -74,6 +74,9 @@ class FakeRouterClient : public RouterClient {
   StatusOr<router::ClusterStatus> GetClusterStatus() override {
     return Unused();
   }
+  Status BulkLoad(std::string_view, uint64_t, const std::string&) override {
+    return Unused();
+  }
 
   std::string fail_key;
   std::string slow_key;

@@ -1,0 +1,214 @@
+#include "regionstore/bulk_file.h"
+
+#include <rocksdb/options.h>
+#include <rocksdb/sst_file_reader.h>
+#include <rocksdb/sst_file_writer.h>
+#include <rocksdb/table_properties.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "regionstore/internal/records.h"
+#include "regionstore/internal/rocks_status.h"
+
+namespace bloomroute {
+namespace {
+
+using regionstore_internal::DecodeRowCells;
+using regionstore_internal::EncodeRowCells;
+using regionstore_internal::FromRocks;
+
+constexpr const char* kFormatProperty = "bloomroute.bulk.format";
+
+// Stamps the format version into the table's user properties, which the
+// reader checks before it reads a row.
+class FormatCollector : public rocksdb::TablePropertiesCollector {
+ public:
+  rocksdb::Status AddUserKey(const rocksdb::Slice&, const rocksdb::Slice&,
+                             rocksdb::EntryType, rocksdb::SequenceNumber,
+                             uint64_t) override {
+    return rocksdb::Status::OK();
+  }
+  rocksdb::Status Finish(rocksdb::UserCollectedProperties* props) override {
+    (*props)[kFormatProperty] = std::to_string(kBulkFileFormatVersion);
+    return rocksdb::Status::OK();
+  }
+  rocksdb::UserCollectedProperties GetReadableProperties() const override {
+    return {{kFormatProperty, std::to_string(kBulkFileFormatVersion)}};
+  }
+  const char* Name() const override { return "BulkFileFormat"; }
+};
+
+class FormatCollectorFactory : public rocksdb::TablePropertiesCollectorFactory {
+ public:
+  rocksdb::TablePropertiesCollector* CreateTablePropertiesCollector(
+      rocksdb::TablePropertiesCollectorFactory::Context) override {
+    return new FormatCollector();
+  }
+  const char* Name() const override { return "BulkFileFormatFactory"; }
+};
+
+class SstBulkFileWriter final : public BulkFileWriter {
+ public:
+  explicit SstBulkFileWriter(const rocksdb::Options& options)
+      : writer_(rocksdb::EnvOptions(), options) {}
+
+  Status Open(const std::string& path) {
+    Status s = FromRocks(writer_.Open(path));
+    if (!s.ok())
+      return Status::IOError("creating " + path + ": " + s.message());
+    return Status::OK();
+  }
+
+  Status Add(std::string_view row_key, std::vector<Cell> cells) override {
+    if (finished_) return Status::InvalidArgument("the file is finished");
+    const std::string row = "row " + QuoteForMessage(row_key);
+    if (row_key.empty() || row_key.size() > kMaxRowKeyBytes) {
+      return Status::InvalidArgument(row + ": a row key must be 1 to " +
+                                     std::to_string(kMaxRowKeyBytes) +
+                                     " bytes");
+    }
+    if (rows_ > 0 && row_key <= last_key_) {
+      return Status::InvalidArgument(
+          row + " is not after the previous row " + QuoteForMessage(last_key_) +
+          "; rows must be added in strictly ascending key order");
+    }
+    if (cells.empty()) return Status::InvalidArgument(row + " has no columns");
+    for (const Cell& c : cells) {
+      BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c.column).WithContext(row));
+    }
+    std::sort(cells.begin(), cells.end(),
+              [](const Cell& a, const Cell& b) { return a.column < b.column; });
+    for (size_t i = 1; i < cells.size(); ++i) {
+      if (cells[i].column == cells[i - 1].column) {
+        return Status::InvalidArgument(
+            row + " has column " + QuoteForMessage(cells[i].column) + " twice");
+      }
+    }
+    BLOOMROUTE_RETURN_IF_ERROR(
+        FromRocks(writer_.Put(row_key, EncodeRowCells(cells))));
+    last_key_.assign(row_key);
+    ++rows_;
+    return Status::OK();
+  }
+
+  uint64_t rows() const override { return rows_; }
+
+  uint64_t EstimatedBytes() const override {
+    // FileSize() counts the blocks written so far; the open block is not in
+    // it, so it lags by up to a block (4 KiB by default).
+    return const_cast<rocksdb::SstFileWriter&>(writer_).FileSize() + 4096;
+  }
+
+  Status Finish() override {
+    if (finished_) return Status::InvalidArgument("the file is finished");
+    if (rows_ == 0) return Status::InvalidArgument("a bulk file needs a row");
+    finished_ = true;
+    return FromRocks(writer_.Finish());
+  }
+
+ private:
+  rocksdb::SstFileWriter writer_;
+  std::string last_key_;
+  uint64_t rows_ = 0;
+  bool finished_ = false;
+};
+
+rocksdb::Options BulkFileOptions() {
+  rocksdb::Options options;
+  options.table_properties_collector_factories.push_back(
+      std::make_shared<FormatCollectorFactory>());
+  return options;
+}
+
+Status CheckSize(const std::string& path, const BulkFileLimits& limits) {
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return Status::IOError("reading " + path + ": " + ec.message());
+  if (size > limits.max_file_bytes) {
+    return Status::InvalidArgument("the bulk file is " + std::to_string(size) +
+                                   " bytes; the limit is " +
+                                   std::to_string(limits.max_file_bytes));
+  }
+  return Status::OK();
+}
+
+Status CheckFormat(const rocksdb::SstFileReader& reader,
+                   const BulkFileLimits& limits) {
+  auto props = reader.GetTableProperties();
+  if (props == nullptr) return Status::Corruption("no table properties");
+  auto it = props->user_collected_properties.find(kFormatProperty);
+  if (it == props->user_collected_properties.end()) {
+    return Status::Corruption("not a bulk file (no format version)");
+  }
+  if (it->second != std::to_string(kBulkFileFormatVersion)) {
+    return Status::Corruption("bulk file format version " + it->second +
+                              " is not supported");
+  }
+  if (props->num_entries > limits.max_rows) {
+    return Status::InvalidArgument(
+        "the bulk file has " + std::to_string(props->num_entries) +
+        " rows; the limit is " + std::to_string(limits.max_rows));
+  }
+  if (props->num_deletions != 0 || props->num_merge_operands != 0 ||
+      props->num_range_deletions != 0) {
+    return Status::Corruption("a bulk file holds puts only");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<BulkFileWriter>> BulkFileWriter::Create(
+    const std::string& path) {
+  auto writer = std::make_unique<SstBulkFileWriter>(BulkFileOptions());
+  BLOOMROUTE_RETURN_IF_ERROR(writer->Open(path));
+  return std::unique_ptr<BulkFileWriter>(std::move(writer));
+}
+
+StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
+                                        const BulkFileLimits& limits) {
+  BLOOMROUTE_RETURN_IF_ERROR(CheckSize(path, limits));
+  rocksdb::SstFileReader reader(BulkFileOptions());
+  Status s = FromRocks(reader.Open(path));
+  if (!s.ok()) return s.WithContext("bulk file");
+  BLOOMROUTE_RETURN_IF_ERROR(CheckFormat(reader, limits));
+  // Checks every block before a row is used; the iterator below checks the
+  // blocks it reads too (ReadOptions::verify_checksums).
+  s = FromRocks(reader.VerifyChecksum());
+  if (!s.ok()) return s.WithContext("bulk file");
+  std::vector<Row> rows;
+  std::unique_ptr<rocksdb::Iterator> it(
+      reader.NewIterator(rocksdb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (rows.size() >= limits.max_rows) {
+      return Status::InvalidArgument("the bulk file has more than " +
+                                     std::to_string(limits.max_rows) + " rows");
+    }
+    const std::string_view key = it->key().ToStringView();
+    if (key.empty() || key.size() > kMaxRowKeyBytes) {
+      return Status::Corruption("bulk file row key of " +
+                                std::to_string(key.size()) + " bytes");
+    }
+    if (!rows.empty() && key <= rows.back().key) {
+      return Status::Corruption(
+          "bulk file rows are not in ascending order at " +
+          QuoteForMessage(key));
+    }
+    Row row;
+    row.key.assign(key);
+    s = DecodeRowCells(it->value().ToStringView(), &row.cells);
+    if (!s.ok()) return s.WithContext("bulk file row " + QuoteForMessage(key));
+    if (row.cells.empty()) {
+      return Status::Corruption("bulk file row " + QuoteForMessage(key) +
+                                " has no columns");
+    }
+    rows.push_back(std::move(row));
+  }
+  s = FromRocks(it->status());
+  if (!s.ok()) return s.WithContext("bulk file");
+  if (rows.empty()) return Status::InvalidArgument("the bulk file has no rows");
+  return rows;
+}
+
+}  // namespace bloomroute
