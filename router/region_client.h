@@ -73,6 +73,14 @@ class RegionClient {
   [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
   virtual StatusOr<std::vector<RegionDescriptor>> ListRegions() = 0;
 
+  // Scrutiny: the server recomputes its index entries, value counts and
+  // filter from its rows and reports what disagrees (IndexReport). With a
+  // table id only that table's rows, entries and values are counted; the
+  // filter comparison is server-wide. Slow: it reads everything the server
+  // stores, holding its writes off meanwhile.
+  virtual StatusOr<IndexReport> VerifyIndex(
+      std::optional<uint64_t> table_id) = 0;
+
  protected:
   RegionClient() = default;
 };

@@ -108,6 +108,12 @@ class RouterClient {
   // ops_behind says how far behind it is.
   virtual StatusOr<std::vector<router::ServerIndexStats>> IndexStats() = 0;
   virtual StatusOr<router::ClusterStatus> GetClusterStatus() = 0;
+  // verifyIndex: see router::VerifyReport. From the wire, the report's table
+  // carries its name and id only (no indexed columns), a server's
+  // IndexReport has no table_id, and its ok() and the replica agreement are
+  // as the router computed them. NotFound for an unknown table.
+  virtual StatusOr<router::VerifyReport> VerifyIndex(
+      std::string_view table) = 0;
 
  protected:
   RouterClient() = default;

@@ -204,4 +204,13 @@ void RouterServiceHandler::getClusterStatus(client::TClusterStatus& result) {
   });
 }
 
+void RouterServiceHandler::verifyIndex(client::TVerifyReport& result,
+                                       const std::string& table) {
+  ServeCall("verifyIndex", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::VerifyReport report,
+                                router_->VerifyIndex(table));
+    return ToThrift(report, &result);
+  });
+}
+
 }  // namespace bloomroute

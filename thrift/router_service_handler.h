@@ -67,6 +67,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   void getIndexStats(
       std::vector<rpc::client::TServerIndexStats>& result) override;
   void getClusterStatus(rpc::client::TClusterStatus& result) override;
+  void verifyIndex(rpc::client::TVerifyReport& result,
+                   const std::string& table) override;
 
  private:
   const std::shared_ptr<router::Router> router_;

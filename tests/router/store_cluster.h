@@ -132,6 +132,9 @@ class StoreRegionClient : public router::RegionClient {
       return s.ListRegions();
     });
   }
+  StatusOr<IndexReport> VerifyIndex(std::optional<uint64_t> table_id) override {
+    return Call([&](RegionStore& s) { return s.VerifyIndex(table_id); });
+  }
 
  private:
   std::shared_ptr<RegionStore> Store() {
