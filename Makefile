@@ -1,6 +1,8 @@
 # Entry point wrapping CMake. `make test` is the README's test command and what CI runs.
 #
 #   make            install missing packages, configure and build (build/)
+#   make demo       ... then the first run: a local cluster, GeoNames cities500
+#                   imported, lookups, verify and the routing-accuracy report
 #   make test       ... then run every test through ctest, and the filter tests
 #                   again under AddressSanitizer + UBSan (build-asan/)
 #   make bench      build and run the benchmarks (not part of `make test`)
@@ -15,7 +17,7 @@ BUILD_DIR  ?= build
 ASAN_DIR   ?= build-asan
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build test test-asan bench lab format clean
+.PHONY: all deps configure build demo test test-asan bench lab format clean
 
 all: build
 
@@ -27,6 +29,10 @@ configure: deps
 
 build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+demo: build
+	@scripts/install-deps.sh --demo
+	scripts/demo.sh $(BUILD_DIR)
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)

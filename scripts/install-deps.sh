@@ -2,6 +2,12 @@
 # Installs the Debian 12 packages bloomroute needs to build, test and benchmark.
 # Idempotent: when every package is already installed it only checks and exits.
 # Runs apt-get directly as root and through sudo otherwise; never prompts.
+#
+#   scripts/install-deps.sh          what building and testing need
+#   scripts/install-deps.sh --demo   ... and npm, which `make demo` uses to fetch
+#                                    its data set (only when no npm is on PATH:
+#                                    a Node.js install of another origin has its
+#                                    own npm)
 set -euo pipefail
 
 packages=(
@@ -18,6 +24,12 @@ packages=(
   thrift-compiler  # generates the C++ code from thrift/*.thrift at build time
   libboost-program-options-dev  # the bloomroute command line
 )
+
+case "${1:-}" in
+  "") ;;
+  --demo) command -v npm >/dev/null 2>&1 || packages+=(npm) ;;
+  *) echo "usage: scripts/install-deps.sh [--demo]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -93,21 +93,8 @@ std::vector<rpc::TResult> RowsToThrift(const std::vector<Row>& rows) {
   return thrift_internal::RowsToThrift<rpc::TResult>(rows);
 }
 
-Status RowFromThrift(const rpc::TResult& in, const std::string& f, Row* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadResult, f + ".row"));
-  out->key = in.row;
-  return CellsFromThrift(in.columnValues, kBadResult, f + ".columnValues",
-                         &out->cells);
-}
-
-Status RowsFromThrift(const std::vector<rpc::TResult>& in, const std::string& f,
-                      std::vector<Row>* out) {
-  out->assign(in.size(), Row());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(RowFromThrift(in[i], At(f, i), &(*out)[i]));
-  }
-  return Status::OK();
-}
+using thrift_internal::RowsFromThrift;
+using thrift_internal::StageFromThrift;
 
 // ---- Mutations ----
 
@@ -195,29 +182,6 @@ Status OpsFromThrift(const std::vector<rpc::TFilterOp>& in,
   for (size_t i = 0; i < in.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(OpFromThrift(in[i], At(f, i), &(*out)[i]));
   }
-  return Status::OK();
-}
-
-Status StageFromThrift(const rpc::TStageStats& in, const std::string& f,
-                       StageStats* out) {
-  StageGeometry& g = out->geometry;
-  for (auto [wire, field, name] :
-       {std::tuple{in.stage, &g.stage, ".stage"},
-        {in.slices, &g.slices, ".slices"},
-        {in.firstProbe, &g.first_probe, ".firstProbe"},
-        {in.planes, &out->planes, ".planes"}}) {
-    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, f + name, field));
-  }
-  for (auto [wire, field, name] :
-       {std::tuple{in.sliceLength, &g.slice_length, ".sliceLength"},
-        {in.capacity, &g.capacity, ".capacity"},
-        {in.elements, &out->elements, ".elements"},
-        {in.memoryBytes, &out->memory_bytes, ".memoryBytes"}}) {
-    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, f + name, field));
-  }
-  g.target_fpr = in.targetFpr;
-  out->fill = in.fill;
-  out->estimated_fpr = in.estimatedFpr;
   return Status::OK();
 }
 
@@ -533,19 +497,7 @@ Status FromThrift(const rpc::TWriteResult& in, WriteResult* out) {
 
 Status FromThrift(const std::vector<rpc::TResult>& in,
                   std::vector<std::optional<Row>>* out) {
-  out->assign(in.size(), std::nullopt);
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (!in[i].__isset.row) {
-      if (!in[i].columnValues.empty()) {
-        return Status::Corruption(At("results", i) + " has cells but no row");
-      }
-      continue;
-    }
-    Row row;
-    BLOOMROUTE_RETURN_IF_ERROR(RowFromThrift(in[i], At("results", i), &row));
-    (*out)[i] = std::move(row);
-  }
-  return Status::OK();
+  return thrift_internal::OptionalRowsFromThrift(in, "results", out);
 }
 
 Status FromThrift(const rpc::TScanResult& in, ScanResult* out) {

@@ -46,22 +46,12 @@
 #include "common/statusor.h"
 #include "model/types.h"
 #include "router/router.h"
+#include "thrift/thrift_region_client.h"
 
 namespace bloomroute {
 
-struct RouterClientOptions {
-  int connect_timeout_ms = 5000;  // per connection attempt
-  // Per wait to send or receive; a lookup that asks every server of a big
-  // cluster, or an import batch, can take a while.
-  int call_timeout_ms = 120000;
-  // The largest frame sent or accepted (the router's default limit and a
-  // reply of its whole 32 MiB result budget fit).
-  uint32_t max_frame_bytes = 64 << 20;
-  uint32_t max_idle_connections = 16;
-
-  // InvalidArgument naming the first field out of range.
-  Status Validate() const;
-};
+// Timeouts, frame limit and idle connections, as for the region client.
+using RouterClientOptions = ThriftClientOptions;
 
 class RouterClient {
  public:

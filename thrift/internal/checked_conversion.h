@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -69,6 +70,13 @@ Status Widen(U in, const std::string& field, S* out) {
   }
   *out = static_cast<S>(in);
   return Status::OK();
+}
+
+// A client's request value that does not fit the wire (Widen's IOError) is
+// the caller's fault: InvalidArgument, and nothing is sent.
+inline Status Unsendable(const Status& converted) {
+  return converted.ok() ? converted
+                        : Status::InvalidArgument(converted.message());
 }
 
 // ---- Cells and rows ----
@@ -134,7 +142,72 @@ std::vector<TResult> OptionalRowsToThrift(
   return out;
 }
 
+// A row in a result: `row` must be set (field "<f>.row").
+template <typename TResult>
+Status RowFromThrift(const TResult& in, const std::string& f, Row* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadResult, f + ".row"));
+  out->key = in.row;
+  return CellsFromThrift(in.columnValues, kBadResult, f + ".columnValues",
+                         &out->cells);
+}
+
+template <typename TResult>
+Status RowsFromThrift(const std::vector<TResult>& in, const std::string& f,
+                      std::vector<Row>* out) {
+  out->assign(in.size(), Row());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(RowFromThrift(in[i], At(f, i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+// The inverse of OptionalRowsToThrift: a TResult without `row` is a missing
+// row, and must then have no cells.
+template <typename TResult>
+Status OptionalRowsFromThrift(const std::vector<TResult>& in,
+                              const std::string& f,
+                              std::vector<std::optional<Row>>* out) {
+  out->assign(in.size(), std::nullopt);
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!in[i].__isset.row) {
+      if (!in[i].columnValues.empty()) {
+        return kBadResult(At(f, i) + " has cells but no row");
+      }
+      continue;
+    }
+    Row row;
+    BLOOMROUTE_RETURN_IF_ERROR(RowFromThrift(in[i], At(f, i), &row));
+    (*out)[i] = std::move(row);
+  }
+  return Status::OK();
+}
+
 // ---- Filter stats ----
+
+// A TStageStats received by a client (numbers checked: Corruption).
+template <typename TStageStats>
+Status StageFromThrift(const TStageStats& in, const std::string& f,
+                       StageStats* out) {
+  StageGeometry& g = out->geometry;
+  for (auto [wire, field, name] :
+       {std::tuple{in.stage, &g.stage, ".stage"},
+        {in.slices, &g.slices, ".slices"},
+        {in.firstProbe, &g.first_probe, ".firstProbe"},
+        {in.planes, &out->planes, ".planes"}}) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, f + name, field));
+  }
+  for (auto [wire, field, name] :
+       {std::tuple{in.sliceLength, &g.slice_length, ".sliceLength"},
+        {in.capacity, &g.capacity, ".capacity"},
+        {in.elements, &out->elements, ".elements"},
+        {in.memoryBytes, &out->memory_bytes, ".memoryBytes"}}) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, f + name, field));
+  }
+  g.target_fpr = in.targetFpr;
+  out->fill = in.fill;
+  out->estimated_fpr = in.estimatedFpr;
+  return Status::OK();
+}
 
 // A stage's stats into a TStageStats {stage, targetFpr, slices, sliceLength,
 // capacity, firstProbe, elements, fill, estimatedFpr, planes, memoryBytes}.

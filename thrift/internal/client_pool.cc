@@ -1,0 +1,87 @@
+#include "thrift/internal/client_pool.h"
+
+#include <thrift/transport/TTransportException.h>
+
+#include <exception>
+
+#include "thrift/gen-cpp/errors_types.h"
+#include "thrift/status_conversion.h"
+#include "thrift/thrift_server.h"
+
+namespace bloomroute::thrift_internal {
+namespace {
+
+// The server's Status carried by a declared exception (TIllegalArgument or
+// TIOError); `fallback` when its message names no code.
+template <typename ServerError>
+Status ServerStatus(const ServerError& e, Status::Code fallback) {
+  return StatusFromServerMessage(
+      e.__isset.message ? e.message : std::string("no message: ") + e.what(),
+      fallback);
+}
+
+}  // namespace
+
+BoundedFramedTransport::BoundedFramedTransport(
+    std::shared_ptr<apache::thrift::transport::TTransport> transport,
+    std::shared_ptr<apache::thrift::TConfiguration> config)
+    : TFramedTransport(std::move(transport), config),
+      max_frame_bytes_(static_cast<uint32_t>(config->getMaxFrameSize())) {}
+
+void BoundedFramedTransport::flush() {
+  const uint32_t frame = writeEnd() - sizeof(uint32_t);  // less the header
+  if (frame > max_frame_bytes_) {
+    throw RequestTooLarge("the request is " + std::to_string(frame) +
+                          " bytes, over the frame limit of " +
+                          std::to_string(max_frame_bytes_));
+  }
+  TFramedTransport::flush();
+}
+
+CallFailure FailureOfCurrentException(const std::string& where) {
+  try {
+    throw;
+  } catch (const rpc::TIllegalArgument& e) {
+    // A declared exception is a complete reply: the connection is clean.
+    return {ServerStatus(e, Status::Code::kInvalidArgument), true};
+  } catch (const rpc::TIOError& e) {
+    return {ServerStatus(e, Status::Code::kIOError), true};
+  } catch (const RequestTooLarge& e) {
+    return {Status::InvalidArgument(where + e.what()), false};
+  } catch (const apache::thrift::transport::TTransportException& e) {
+    return {Status::Unavailable(where + e.what()), false};
+  } catch (const std::exception& e) {
+    // TProtocolException (a reply that does not decode),
+    // TApplicationException, std::bad_alloc, ...
+    return {Status::IOError(where + e.what()), false};
+  } catch (...) {
+    return {Status::IOError(where + "unknown exception"), false};
+  }
+}
+
+}  // namespace bloomroute::thrift_internal
+
+namespace bloomroute {
+
+Status ThriftClientOptions::Validate() const {
+  if (connect_timeout_ms < 1) {
+    return Status::InvalidArgument("connect timeout must be positive");
+  }
+  if (call_timeout_ms < 1) {
+    return Status::InvalidArgument("call timeout must be positive");
+  }
+  if (max_frame_bytes < ServerOptions::kMinFrameBytes ||
+      max_frame_bytes > ServerOptions::kMaxFrameBytes) {
+    return Status::InvalidArgument(
+        "max frame bytes must be in [" +
+        std::to_string(ServerOptions::kMinFrameBytes) + ", " +
+        std::to_string(ServerOptions::kMaxFrameBytes) + "]");
+  }
+  if (max_idle_connections > kMaxIdleConnections) {
+    return Status::InvalidArgument("max idle connections must be at most " +
+                                   std::to_string(kMaxIdleConnections));
+  }
+  return Status::OK();
+}
+
+}  // namespace bloomroute

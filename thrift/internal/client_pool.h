@@ -1,0 +1,192 @@
+// The client side of a Thrift service, shared by ThriftRegionClient
+// (thrift_region_client.h) and RouterClient (router_client.h): connections
+// (framed transport, binary protocol, a bounded request frame), a pool of
+// idle ones, and the one place where a call's exception becomes a Status.
+//
+// A call takes the most recently used idle connection that is still open, or
+// opens one, and gives it back when the call completed with a result or a
+// declared server error (TIllegalArgument, TIOError); after any other failure
+// the connection may hold half a message, so it is closed. See
+// thrift_region_client.h for which failure gives which Status.
+//
+// Thread-safety: ClientPool::Call may be called concurrently.
+#ifndef BLOOMROUTE_THRIFT_INTERNAL_CLIENT_POOL_H_
+#define BLOOMROUTE_THRIFT_INTERNAL_CLIENT_POOL_H_
+
+#include <poll.h>
+#include <thrift/TConfiguration.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TSocket.h>
+
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+#include "common/statusor.h"
+#include "thrift/thrift_region_client.h"
+
+namespace bloomroute::thrift_internal {
+
+// Thrown by BoundedFramedTransport before a request frame is written.
+class RequestTooLarge : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The framed transport, refusing a request frame over the limit before any
+// byte is sent: the server would drop the connection, which looks like
+// Unavailable and would be retried in vain.
+class BoundedFramedTransport
+    : public apache::thrift::transport::TFramedTransport {
+ public:
+  BoundedFramedTransport(
+      std::shared_ptr<apache::thrift::transport::TTransport> transport,
+      std::shared_ptr<apache::thrift::TConfiguration> config);
+  void flush() override;
+
+ private:
+  const uint32_t max_frame_bytes_;
+};
+
+// What a failed call returns, and whether its connection is still clean.
+struct CallFailure {
+  Status status;
+  bool connection_reusable = false;
+};
+
+// Call only from a catch block. `where` ("region server HOST:PORT: method: ")
+// prefixes the failures the client itself observed; a declared server error
+// carries the server's own Status.
+CallFailure FailureOfCurrentException(const std::string& where);
+
+// Connections to one server for the generated client class `Service`.
+template <typename Service>
+class ClientPool {
+ public:
+  ClientPool(std::string host, int port, const ThriftClientOptions& options)
+      : host_(std::move(host)),
+        port_(port),
+        options_(options),
+        config_(std::make_shared<apache::thrift::TConfiguration>(
+            static_cast<int>(options.max_frame_bytes),
+            static_cast<int>(options.max_frame_bytes))) {}
+  ClientPool(const ClientPool&) = delete;
+  ClientPool& operator=(const ClientPool&) = delete;
+
+  // Runs `call(service)` on a pooled or new connection.
+  template <typename CallFn>
+  Status Call(const std::string& where, CallFn&& call) {
+    std::unique_ptr<Connection> connection;
+    try {
+      connection = TakeIdle();
+      if (connection == nullptr) {
+        connection =
+            std::make_unique<Connection>(host_, port_, options_, config_);
+      }
+      call(connection->service());
+    } catch (...) {
+      CallFailure failure = FailureOfCurrentException(where);
+      if (failure.connection_reusable) GiveBack(std::move(connection));
+      return failure.status;
+    }
+    GiveBack(std::move(connection));
+    return Status::OK();
+  }
+
+  // Call() for a method with a reply: `call(service, reply)` fills it and
+  // `convert(reply, &result)` turns it into Result; a reply that does not
+  // convert is Corruption, prefixed with `where`.
+  template <typename Result, typename Reply, typename CallFn,
+            typename ConvertFn>
+  StatusOr<Result> Fetch(const std::string& where, CallFn&& call,
+                         ConvertFn&& convert) {
+    Reply reply;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Call(where, [&](Service& service) { call(service, reply); }));
+    Result result;
+    const Status converted = convert(reply, &result);
+    if (!converted.ok()) return Status::Corruption(where + converted.message());
+    return result;
+  }
+
+ private:
+  // One open connection, used by one call at a time.
+  class Connection {
+   public:
+    // Connects; throws TTransportException when the server cannot be reached.
+    Connection(const std::string& host, int port,
+               const ThriftClientOptions& options,
+               const std::shared_ptr<apache::thrift::TConfiguration>& config)
+        : socket_(std::make_shared<apache::thrift::transport::TSocket>(
+              host, port, config)),
+          transport_(std::make_shared<BoundedFramedTransport>(socket_, config)),
+          service_(std::make_shared<apache::thrift::protocol::TBinaryProtocol>(
+              transport_, /*string_limit=*/0, /*container_limit=*/0,
+              /*strict_read=*/true, /*strict_write=*/true)) {
+      socket_->setConnTimeout(options.connect_timeout_ms);
+      socket_->setRecvTimeout(options.call_timeout_ms);
+      socket_->setSendTimeout(options.call_timeout_ms);
+      transport_->open();
+    }
+    // Closes the socket itself: closing the framed transport would first
+    // flush whatever a failed call left in its write buffer.
+    ~Connection() { socket_->close(); }
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    Service& service() { return service_; }
+
+    // True while nothing has arrived since the last reply. A connection the
+    // server closed (its idle timeout, a restart) reads as EOF, so it polls
+    // readable; so would stray bytes. Either way it must not carry a call.
+    bool StillIdle() const {
+      pollfd fd{socket_->getSocketFD(), POLLIN, 0};
+      return poll(&fd, 1, /*timeout=*/0) == 0;
+    }
+
+   private:
+    const std::shared_ptr<apache::thrift::transport::TSocket> socket_;
+    const std::shared_ptr<BoundedFramedTransport> transport_;
+    Service service_;
+  };
+
+  // The most recently used idle connection that is still open, or nullptr.
+  std::unique_ptr<Connection> TakeIdle() {
+    // Declared before the lock, so that stale connections are closed after
+    // it is released.
+    std::vector<std::unique_ptr<Connection>> stale;
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (!idle_.empty()) {
+      std::unique_ptr<Connection> connection = std::move(idle_.back());
+      idle_.pop_back();
+      if (connection->StillIdle()) return connection;
+      stale.push_back(std::move(connection));
+    }
+    return nullptr;
+  }
+
+  // Keeps a connection whose call completed cleanly, if the pool has room.
+  void GiveBack(std::unique_ptr<Connection> connection) {
+    if (connection == nullptr) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (idle_.size() < options_.max_idle_connections) {
+      idle_.push_back(std::move(connection));
+    }
+  }
+
+  const std::string host_;
+  const int port_;
+  const ThriftClientOptions options_;
+  const std::shared_ptr<apache::thrift::TConfiguration> config_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Connection>> idle_;  // guarded by mutex_
+};
+
+}  // namespace bloomroute::thrift_internal
+
+#endif  // BLOOMROUTE_THRIFT_INTERNAL_CLIENT_POOL_H_

@@ -1,0 +1,251 @@
+#include "thrift/internal/router_client_conversion.h"
+
+#include <string>
+#include <utility>
+
+#include "thrift/internal/checked_conversion.h"
+
+namespace bloomroute::thrift_internal {
+namespace {
+
+namespace client = rpc::client;
+
+std::vector<client::TColumn> ColumnsToThrift(const Projection& in) {
+  std::vector<client::TColumn> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) out[i].__set_column(in[i]);
+  return out;
+}
+
+Status ServerFromThrift(const client::TServerRef& in, const std::string& f,
+                        router::ServerRef* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.id, kBadResult, f + ".id"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.address, kBadResult, f + ".address"));
+  out->address = in.address;
+  return Narrow(in.id, kBadResult, f + ".id", &out->id);
+}
+
+Status ServersFromThrift(const std::vector<client::TServerRef>& in,
+                         const std::string& f,
+                         std::vector<router::ServerRef>* out) {
+  out->assign(in.size(), router::ServerRef());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(ServerFromThrift(in[i], At(f, i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status DescriptorFromThrift(const client::TTableDescriptor& in,
+                            const std::string& f, TableDescriptor* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.tableId, kBadResult, f + ".tableId"));
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.name, kBadResult, f + ".name"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.tableId, kBadResult, f + ".tableId", &out->table_id));
+  out->name = in.name;
+  out->indexed_columns.assign(in.indexedColumns.size(), IndexedColumn());
+  for (size_t i = 0; i < in.indexedColumns.size(); ++i) {
+    const std::string cf = At(f + ".indexedColumns", i);
+    const client::TIndexedColumn& c = in.indexedColumns[i];
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(c.__isset.name, kBadResult, cf + ".name"));
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(c.columnId, kBadResult, cf + ".columnId",
+                                      &out->indexed_columns[i].column_id));
+    out->indexed_columns[i].name = c.name;
+  }
+  return Status::OK();
+}
+
+Status RoutingFromThrift(const client::TRoutingInfo& in, const std::string& f,
+                         router::RoutingInfo* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.serversInCluster, kBadResult,
+                                    f + ".serversInCluster",
+                                    &out->servers_in_cluster));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ServersFromThrift(in.serversAsked, f + ".serversAsked", &out->asked));
+  BLOOMROUTE_RETURN_IF_ERROR(ServersFromThrift(in.serversAskedNotCurrent,
+                                               f + ".serversAskedNotCurrent",
+                                               &out->asked_not_current));
+  return ServersFromThrift(in.serversWithRows, f + ".serversWithRows",
+                           &out->with_rows);
+}
+
+Status ServerStatsFromThrift(const client::TServerIndexStats& in,
+                             const std::string& f,
+                             router::ServerIndexStats* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.server, kBadResult, f + ".server"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ServerFromThrift(in.server, f + ".server", &out->server));
+  router::ReplicaStats& r = out->replica;
+  r.server = out->server.id;
+  r.loaded = in.loaded;
+  r.current = in.current;
+  for (auto [wire, field, name] :
+       {std::tuple{in.epoch, &r.epoch, ".epoch"},
+        {in.seq, &r.seq, ".seq"},
+        {in.opsBehind, &out->ops_behind, ".opsBehind"},
+        {in.elements, &r.filter.elements, ".elements"},
+        {in.memoryBytes, &r.filter.memory_bytes, ".memoryBytes"}}) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, f + name, field));
+  }
+  r.filter.estimated_fpr = in.estimatedFpr;
+  r.filter.compounded_bound = in.compoundedBound;
+  r.filter.stages.assign(in.stageStats.size(), StageStats());
+  for (size_t i = 0; i < in.stageStats.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(StageFromThrift(
+        in.stageStats[i], At(f + ".stageStats", i), &r.filter.stages[i]));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// ---- Requests ----
+
+Status TableSpecToThrift(const router::TableSpec& in, client::TTableSpec* out) {
+  out->__set_name(in.name);
+  out->__set_indexedColumns(in.indexed_columns);
+  out->__set_splitKeys(in.split_keys);
+  if (in.region_count > 0) {
+    int32_t count = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(Widen(in.region_count, "region_count", &count)));
+    out->__set_regionCount(count);
+  }
+  return Status::OK();
+}
+
+client::TPut PutToThrift(const Mutation& put) {
+  client::TPut out;
+  out.__set_row(put.row_key);
+  out.__set_columnValues(CellsToThrift<client::TColumnValue>(put.cells));
+  return out;
+}
+
+client::TDelete DeleteToThrift(const Mutation& del) {
+  client::TDelete out;
+  out.__set_row(del.row_key);
+  out.__set_columns(ColumnsToThrift(del.columns));
+  return out;
+}
+
+std::vector<client::TGet> GetsToThrift(const std::vector<GetRequest>& in) {
+  std::vector<client::TGet> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    out[i].__set_row(in[i].row_key);
+    out[i].__set_columns(ColumnsToThrift(in[i].columns));
+  }
+  return out;
+}
+
+client::TScan ScanToThrift(const router::ScanSpec& in) {
+  client::TScan out;
+  if (!in.start_row.empty()) out.__set_startRow(in.start_row);
+  if (!in.stop_row.empty()) out.__set_stopRow(in.stop_row);
+  out.__set_columns(ColumnsToThrift(in.columns));
+  return out;
+}
+
+Status QueryToThrift(const router::LookupSpec& in, client::TIndexQuery* out) {
+  std::vector<client::TEqualityPredicate> predicates(in.equals.size());
+  for (size_t i = 0; i < in.equals.size(); ++i) {
+    predicates[i].__set_column(in.equals[i].column);
+    predicates[i].__set_value(in.equals[i].value);
+  }
+  out->__set_predicates(std::move(predicates));
+  if (in.limit > 0) {  // 0 = the router's maximum: leave it unset
+    int32_t limit = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(Widen(in.limit, "limit", &limit)));
+    out->__set_limit(limit);
+  }
+  out->__set_columns(ColumnsToThrift(in.columns));
+  out->__set_allowPartial(in.allow_partial);
+  out->__set_askAll(in.broadcast);
+  return Status::OK();
+}
+
+// ---- Results ----
+
+Status TableInfoFromThrift(const client::TTableInfo& in,
+                           router::TableInfo* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.descriptor, kBadResult, "result.descriptor"));
+  BLOOMROUTE_RETURN_IF_ERROR(DescriptorFromThrift(
+      in.descriptor, "result.descriptor", &out->descriptor));
+  out->regions.assign(in.regions.size(), router::RegionLocation());
+  for (size_t i = 0; i < in.regions.size(); ++i) {
+    const std::string f = At("result.regions", i);
+    const client::TRegionLocation& r = in.regions[i];
+    router::RegionLocation& location = out->regions[i];
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(r.__isset.server, kBadResult, f + ".server"));
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(r.regionId, kBadResult, f + ".regionId",
+                                      &location.region.region_id));
+    location.region.table = out->descriptor;
+    location.region.start_key = r.startKey;
+    location.region.end_key = r.endKey;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ServerFromThrift(r.server, f + ".server", &location.server));
+  }
+  return Status::OK();
+}
+
+Status DescriptorsFromThrift(const std::vector<client::TTableDescriptor>& in,
+                             std::vector<TableDescriptor>* out) {
+  out->assign(in.size(), TableDescriptor());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        DescriptorFromThrift(in[i], At("result", i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status LookupResultFromThrift(const client::TIndexResult& in,
+                              router::LookupResult* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.routing, kBadResult, "result.routing"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      RowsFromThrift(in.rows, "result.rows", &out->rows));
+  out->truncated = in.truncated;
+  out->partial = in.partial;
+  BLOOMROUTE_RETURN_IF_ERROR(ServersFromThrift(
+      in.missingServers, "result.missingServers", &out->missing));
+  return RoutingFromThrift(in.routing, "result.routing", &out->routing);
+}
+
+Status IndexStatsFromThrift(const std::vector<client::TServerIndexStats>& in,
+                            std::vector<router::ServerIndexStats>* out) {
+  out->assign(in.size(), router::ServerIndexStats());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ServerStatsFromThrift(in[i], At("result", i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status ClusterStatusFromThrift(const client::TClusterStatus& in,
+                               router::ClusterStatus* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.tables, kBadResult, "result.tables", &out->tables));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.regions, kBadResult, "result.regions", &out->regions));
+  out->servers.assign(in.servers.size(), router::ServerStatus());
+  for (size_t i = 0; i < in.servers.size(); ++i) {
+    const std::string f = At("result.servers", i);
+    const client::TServerStatus& s = in.servers[i];
+    router::ServerStatus& status = out->servers[i];
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(s.__isset.server, kBadResult, f + ".server"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ServerFromThrift(s.server, f + ".server", &status.server));
+    status.reachable = s.reachable;
+    status.error = s.__isset.error ? s.error : std::string();
+    status.replica_current = s.replicaCurrent;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(s.regions, kBadResult, f + ".regions", &status.regions));
+  }
+  return Status::OK();
+}
+
+}  // namespace bloomroute::thrift_internal

@@ -1,0 +1,49 @@
+// Conversions for RouterClient (router_client.h), the other direction of
+// router_types_conversion.h: requests to Thrift, results from Thrift.
+//
+// Requests fail with InvalidArgument only when a number does not fit its wire
+// type (nothing is sent). Results are checked as the region client checks
+// its own (checked_conversion.h): a field the router always sets that is
+// missing, or a negative count or id, is Corruption naming the field.
+//
+// Thread-safety: pure functions.
+#ifndef BLOOMROUTE_THRIFT_INTERNAL_ROUTER_CLIENT_CONVERSION_H_
+#define BLOOMROUTE_THRIFT_INTERNAL_ROUTER_CLIENT_CONVERSION_H_
+
+#include <optional>
+#include <vector>
+
+#include "common/status.h"
+#include "model/types.h"
+#include "router/router.h"
+#include "thrift/gen-cpp/router_service_types.h"
+
+namespace bloomroute::thrift_internal {
+
+// ---- Requests ----
+Status TableSpecToThrift(const router::TableSpec& in,
+                         rpc::client::TTableSpec* out);
+rpc::client::TPut PutToThrift(const Mutation& put);
+rpc::client::TDelete DeleteToThrift(const Mutation& del);
+std::vector<rpc::client::TGet> GetsToThrift(const std::vector<GetRequest>& in);
+rpc::client::TScan ScanToThrift(const router::ScanSpec& in);
+Status QueryToThrift(const router::LookupSpec& in,
+                     rpc::client::TIndexQuery* out);
+
+// ---- Results ----
+Status TableInfoFromThrift(const rpc::client::TTableInfo& in,
+                           router::TableInfo* out);
+Status DescriptorsFromThrift(
+    const std::vector<rpc::client::TTableDescriptor>& in,
+    std::vector<TableDescriptor>* out);
+Status LookupResultFromThrift(const rpc::client::TIndexResult& in,
+                              router::LookupResult* out);
+Status IndexStatsFromThrift(
+    const std::vector<rpc::client::TServerIndexStats>& in,
+    std::vector<router::ServerIndexStats>* out);
+Status ClusterStatusFromThrift(const rpc::client::TClusterStatus& in,
+                               router::ClusterStatus* out);
+
+}  // namespace bloomroute::thrift_internal
+
+#endif  // BLOOMROUTE_THRIFT_INTERNAL_ROUTER_CLIENT_CONVERSION_H_

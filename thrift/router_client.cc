@@ -1,0 +1,216 @@
+#include "thrift/router_client.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "thrift/gen-cpp/RouterService.h"
+#include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/client_pool.h"
+#include "thrift/internal/router_client_conversion.h"
+#include "thrift/thrift_server.h"
+
+namespace bloomroute {
+namespace {
+
+namespace client = rpc::client;
+using Service = client::RouterServiceClient;
+using thrift_internal::Unsendable;
+
+class ThriftRouterClient final : public RouterClient {
+ public:
+  ThriftRouterClient(std::string address, std::string host, int port,
+                     const RouterClientOptions& options)
+      : address_(std::move(address)), pool_(std::move(host), port, options) {}
+
+  const std::string& address() const override { return address_; }
+
+  StatusOr<router::TableInfo> CreateTable(
+      const router::TableSpec& spec) override {
+    client::TTableSpec request;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        thrift_internal::TableSpecToThrift(spec, &request));
+    return Fetch<router::TableInfo, client::TTableInfo>(
+        "createTable",
+        [&](Service& s, client::TTableInfo& r) { s.createTable(r, request); },
+        thrift_internal::TableInfoFromThrift);
+  }
+
+  Status DeleteTable(std::string_view table) override {
+    const std::string name(table);
+    return Call("deleteTable", [&](Service& s) { s.deleteTable(name); });
+  }
+
+  StatusOr<std::vector<TableDescriptor>> ListTables() override {
+    return Fetch<std::vector<TableDescriptor>,
+                 std::vector<client::TTableDescriptor>>(
+        "listTables",
+        [](Service& s, std::vector<client::TTableDescriptor>& r) {
+          s.listTables(r);
+        },
+        thrift_internal::DescriptorsFromThrift);
+  }
+
+  StatusOr<router::TableInfo> DescribeTable(std::string_view table) override {
+    const std::string name(table);
+    return Fetch<router::TableInfo, client::TTableInfo>(
+        "describeTable",
+        [&](Service& s, client::TTableInfo& r) { s.describeTable(r, name); },
+        thrift_internal::TableInfoFromThrift);
+  }
+
+  Status Mutate(std::string_view table,
+                const std::vector<Mutation>& batch) override {
+    const std::string name(table);
+    // Consecutive mutations of one kind go in one call, keeping the order.
+    for (size_t begin = 0; begin < batch.size();) {
+      const Mutation::Kind kind = batch[begin].kind;
+      size_t end = begin;
+      while (end < batch.size() && batch[end].kind == kind) ++end;
+      BLOOMROUTE_RETURN_IF_ERROR(kind == Mutation::Kind::kPut
+                                     ? SendPuts(name, batch, begin, end)
+                                     : SendDeletes(name, batch, begin, end));
+      begin = end;
+    }
+    return Status::OK();
+  }
+
+  StatusOr<std::vector<std::optional<Row>>> Get(
+      std::string_view table,
+      const std::vector<GetRequest>& requests) override {
+    const std::string name(table);
+    const std::vector<client::TGet> gets =
+        thrift_internal::GetsToThrift(requests);
+    return Fetch<std::vector<std::optional<Row>>, std::vector<client::TResult>>(
+        "getMultiple",
+        [&](Service& s, std::vector<client::TResult>& r) {
+          s.getMultiple(r, name, gets);
+        },
+        [](const std::vector<client::TResult>& in,
+           std::vector<std::optional<Row>>* out) {
+          return thrift_internal::OptionalRowsFromThrift(in, "result", out);
+        });
+  }
+
+  StatusOr<int64_t> OpenScanner(std::string_view table,
+                                const router::ScanSpec& spec) override {
+    const std::string name(table);
+    const client::TScan scan = thrift_internal::ScanToThrift(spec);
+    int64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Call(
+        "openScanner", [&](Service& s) { id = s.openScanner(name, scan); }));
+    return id;
+  }
+
+  StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
+                                         uint32_t max_rows) override {
+    int32_t rows = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(max_rows, "max_rows", &rows)));
+    return Fetch<std::vector<Row>, std::vector<client::TResult>>(
+        "getScannerRows",
+        [&](Service& s, std::vector<client::TResult>& r) {
+          s.getScannerRows(r, scanner, rows);
+        },
+        [](const std::vector<client::TResult>& in, std::vector<Row>* out) {
+          return thrift_internal::RowsFromThrift(in, "result", out);
+        });
+  }
+
+  Status CloseScanner(int64_t scanner) override {
+    return Call("closeScanner", [&](Service& s) { s.closeScanner(scanner); });
+  }
+
+  StatusOr<router::LookupResult> Lookup(
+      std::string_view table, const router::LookupSpec& spec) override {
+    const std::string name(table);
+    client::TIndexQuery query;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::QueryToThrift(spec, &query));
+    return Fetch<router::LookupResult, client::TIndexResult>(
+        "getByIndex",
+        [&](Service& s, client::TIndexResult& r) {
+          s.getByIndex(r, name, query);
+        },
+        thrift_internal::LookupResultFromThrift);
+  }
+
+  StatusOr<std::vector<router::ServerIndexStats>> IndexStats() override {
+    return Fetch<std::vector<router::ServerIndexStats>,
+                 std::vector<client::TServerIndexStats>>(
+        "getIndexStats",
+        [](Service& s, std::vector<client::TServerIndexStats>& r) {
+          s.getIndexStats(r);
+        },
+        thrift_internal::IndexStatsFromThrift);
+  }
+
+  StatusOr<router::ClusterStatus> GetClusterStatus() override {
+    return Fetch<router::ClusterStatus, client::TClusterStatus>(
+        "getClusterStatus",
+        [](Service& s, client::TClusterStatus& r) { s.getClusterStatus(r); },
+        thrift_internal::ClusterStatusFromThrift);
+  }
+
+ private:
+  std::string Where(const char* method) const {
+    return "router " + address_ + ": " + method + ": ";
+  }
+
+  template <typename CallFn>
+  Status Call(const char* method, CallFn&& call) {
+    return pool_.Call(Where(method), std::forward<CallFn>(call));
+  }
+
+  template <typename Result, typename Reply, typename CallFn,
+            typename ConvertFn>
+  StatusOr<Result> Fetch(const char* method, CallFn&& call,
+                         ConvertFn&& convert) {
+    return pool_.template Fetch<Result, Reply>(
+        Where(method), std::forward<CallFn>(call),
+        std::forward<ConvertFn>(convert));
+  }
+
+  Status SendPuts(const std::string& table, const std::vector<Mutation>& batch,
+                  size_t begin, size_t end) {
+    std::vector<client::TPut> puts;
+    puts.reserve(end - begin);
+    for (size_t i = begin; i < end; ++i) {
+      puts.push_back(thrift_internal::PutToThrift(batch[i]));
+    }
+    return Call("putMultiple", [&](Service& s) { s.putMultiple(table, puts); });
+  }
+
+  Status SendDeletes(const std::string& table,
+                     const std::vector<Mutation>& batch, size_t begin,
+                     size_t end) {
+    std::vector<client::TDelete> deletes;
+    deletes.reserve(end - begin);
+    for (size_t i = begin; i < end; ++i) {
+      deletes.push_back(thrift_internal::DeleteToThrift(batch[i]));
+    }
+    return Call("deleteMultiple",
+                [&](Service& s) { s.deleteMultiple(table, deletes); });
+  }
+
+  const std::string address_;  // as given, for messages
+  thrift_internal::ClientPool<Service> pool_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<RouterClient>> ConnectRouter(
+    const std::string& address, const RouterClientOptions& options) {
+  BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
+  std::string host;
+  int port = 0;
+  const Status parsed = ParseListenAddress(address, &host, &port);
+  if (!parsed.ok()) return parsed.WithContext("router address");
+  if (port == 0) {
+    return Status::InvalidArgument("router address '" + address +
+                                   "' has port 0");
+  }
+  return std::unique_ptr<RouterClient>(std::make_unique<ThriftRouterClient>(
+      address, std::move(host), port, options));
+}
+
+}  // namespace bloomroute
