@@ -151,6 +151,14 @@ class ThriftRouterClient final : public RouterClient {
         thrift_internal::ClusterStatusFromThrift);
   }
 
+  StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override {
+    const std::string name(table);
+    return Fetch<router::VerifyReport, client::TVerifyReport>(
+        "verifyIndex",
+        [&](Service& s, client::TVerifyReport& r) { s.verifyIndex(r, name); },
+        thrift_internal::VerifyReportFromThrift);
+  }
+
  private:
   std::string Where(const char* method) const {
     return "router " + address_ + ": " + method + ": ";

@@ -99,9 +99,8 @@ class RouterClient {
   virtual StatusOr<std::vector<router::ServerIndexStats>> IndexStats() = 0;
   virtual StatusOr<router::ClusterStatus> GetClusterStatus() = 0;
   // verifyIndex: see router::VerifyReport. From the wire, the report's table
-  // carries its name and id only (no indexed columns), a server's
-  // IndexReport has no table_id, and its ok() and the replica agreement are
-  // as the router computed them. NotFound for an unknown table.
+  // carries its name and id only (no indexed columns) and a server's
+  // IndexReport has no table_id. NotFound for an unknown table.
   virtual StatusOr<router::VerifyReport> VerifyIndex(
       std::string_view table) = 0;
 

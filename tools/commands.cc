@@ -7,6 +7,7 @@
 #include "tools/local_command.h"
 #include "tools/regionserver_command.h"
 #include "tools/router_command.h"
+#include "tools/verify_command.h"
 
 namespace bloomroute {
 namespace {
@@ -32,6 +33,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<RegionServerCommand>());
   commands.push_back(std::make_unique<VersionCommand>());
   commands.push_back(MakeLabCommand());
+  commands.push_back(std::make_unique<VerifyCommand>());
   return commands;
 }
 
