@@ -23,6 +23,7 @@ packages=(
   libthrift-dev    # RPC (Apache Thrift 0.17)
   thrift-compiler  # generates the C++ code from thrift/*.thrift at build time
   libboost-program-options-dev  # the bloomroute command line
+  python3-thrift   # the Python client example and its test (/usr/bin/python3)
 )
 
 case "${1:-}" in
