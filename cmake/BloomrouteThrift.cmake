@@ -48,3 +48,36 @@ function(bloomroute_thrift_cpp target)
     target_link_options(${target} INTERFACE -fsanitize=address,undefined)
   endif()
 endfunction()
+
+# Thrift Python code generation at build time, for Python clients.
+#
+# bloomroute_thrift_py(<target>
+#   IDL <file.thrift>             the IDL to generate (its includes follow, -r)
+#   PACKAGE <a/b/c>               the directory its `namespace py` names
+#   OUTPUTS <name.py>...)         files generated into that directory
+#
+# Runs ${THRIFT_COMPILER} --gen py -r into ${PROJECT_BINARY_DIR}/python, so
+# that PYTHONPATH=<build>/python finds the package its `namespace py` line
+# names. <target> is part of `all` and re-runs when any IDL file of the
+# current source dir changes (an included file changes the output too).
+function(bloomroute_thrift_py target)
+  cmake_parse_arguments(ARG "" "IDL;PACKAGE" "OUTPUTS" ${ARGN})
+  set(out_dir "${PROJECT_BINARY_DIR}/python")
+  file(GLOB idl_paths "${CMAKE_CURRENT_SOURCE_DIR}/*.thrift")
+  set(outputs "")
+  foreach(name IN LISTS ARG_OUTPUTS)
+    list(APPEND outputs "${out_dir}/${ARG_PACKAGE}/${name}")
+  endforeach()
+  add_custom_command(
+    OUTPUT ${outputs}
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
+    COMMAND "${THRIFT_COMPILER}" --gen py -r -I "${CMAKE_CURRENT_SOURCE_DIR}"
+            -out "${out_dir}" "${CMAKE_CURRENT_SOURCE_DIR}/${ARG_IDL}"
+    # Newer than every IDL file whatever the compiler rewrote, so the rule
+    # is satisfied until an IDL file changes again.
+    COMMAND "${CMAKE_COMMAND}" -E touch ${outputs}
+    DEPENDS ${idl_paths}
+    COMMENT "Generating Thrift Python code for ${target}"
+    VERBATIM)
+  add_custom_target(${target} ALL DEPENDS ${outputs})
+endfunction()

@@ -71,22 +71,6 @@ struct RegionStoreOptions {
   Status Validate() const;
 };
 
-// A verification pass over everything the server stores.
-struct IndexReport {
-  uint64_t rows = 0;
-  uint64_t index_entries_valid = 0;
-  uint64_t index_entries_missing = 0;  // implied by a row, absent
-  uint64_t index_entries_extra = 0;    // present, not implied by any row
-  uint64_t values = 0;                 // distinct (table, column, value)
-  uint64_t value_counts_wrong = 0;     // count differs from the rows
-  bool filter_matches_rebuild = false;
-  std::vector<std::string> problems;  // the first few, for the log
-  bool ok() const {
-    return index_entries_missing == 0 && index_entries_extra == 0 &&
-           value_counts_wrong == 0 && filter_matches_rebuild;
-  }
-};
-
 class RegionStore {
  public:
   // Opens or creates the store in directory `path`, reopening the regions that
@@ -147,8 +131,14 @@ class RegionStore {
   // Rebuilds the filter right-sized from the value records under a new epoch.
   [[nodiscard]] virtual Status CompactFilter() = 0;
 
-  // Scans everything; see IndexReport. Holds writes off while it runs.
-  virtual StatusOr<IndexReport> VerifyIndex() const = 0;
+  // Recomputes the index entries, value counts and filter from the rows and
+  // compares (see IndexReport in model/types.h). With a table id, only that
+  // table's rows, index entries and values are checked (they are still
+  // scanned: about as slow as the whole server); the filter, shared by every
+  // table, is always compared with a rebuild from all value records. Holds
+  // writes off while it runs.
+  virtual StatusOr<IndexReport> VerifyIndex(
+      std::optional<uint64_t> table_id) const = 0;
 
  protected:
   RegionStore() = default;

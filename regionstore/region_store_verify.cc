@@ -19,9 +19,21 @@ void Problem(IndexReport* report, std::string what) {
   }
 }
 
+bool InScope(std::optional<uint64_t> table_id, uint64_t table) {
+  return !table_id.has_value() || *table_id == table;
+}
+
+// Whether the filter holds the element in `stage` itself (not merely in some
+// stage: a remove would hit `stage`).
+bool InStage(const ScalableSplitCountingBloomFilter& f, const ElementHash& h,
+             uint32_t stage) {
+  return stage < f.stage_count() && f.stage(stage).Contains(h);
+}
+
 }  // namespace
 
-StatusOr<IndexReport> RocksRegionStore::VerifyIndex() const {
+StatusOr<IndexReport> RocksRegionStore::VerifyIndex(
+    std::optional<uint64_t> table_id) const {
   // Writes commit under filter_mu_; holding it gives one consistent state.
   std::shared_lock regions_lock(regions_mu_);
   std::lock_guard filter_lock(filter_mu_);
@@ -29,50 +41,69 @@ StatusOr<IndexReport> RocksRegionStore::VerifyIndex() const {
   rocksdb::ReadOptions ro;
   ro.snapshot = snapshot.snapshot();
   IndexReport report;
-
-  // 1. Rows imply index entries and value counts.
+  report.table_id = table_id;
   std::unordered_map<std::string, uint64_t> expected_counts;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      VerifyRows(ro, table_id, &expected_counts, &report));
+  BLOOMROUTE_RETURN_IF_ERROR(VerifyIndexEntries(ro, table_id, &report));
+  BLOOMROUTE_RETURN_IF_ERROR(VerifyValues(snapshot.snapshot(), table_id,
+                                          std::move(expected_counts), &report));
+  return report;
+}
+
+// 1. Rows imply index entries and value counts.
+Status RocksRegionStore::VerifyRows(
+    const rocksdb::ReadOptions& ro, std::optional<uint64_t> table_id,
+    std::unordered_map<std::string, uint64_t>* expected,
+    IndexReport* report) const {
   std::unique_ptr<rocksdb::Iterator> rows(db_->NewIterator(ro, rows_cf_));
   for (rows->SeekToFirst(); rows->Valid(); rows->Next()) {
     const std::string_view key = rows->key().ToStringView();
-    ++report.rows;
     if (key.size() <= 8) {
-      Problem(&report, "row key without a region prefix");
+      ++report->rows;
+      Problem(report, "row key without a region prefix");
       continue;
     }
     const uint64_t region_id = DecodeBigEndian(key.data(), 8);
     auto r = regions_.find(region_id);
     if (r == regions_.end()) {
-      Problem(&report, "row of unknown region " + std::to_string(region_id));
+      ++report->rows;
+      Problem(report, "row of unknown region " + std::to_string(region_id));
       continue;
     }
+    const TableDescriptor& t = r->second.descriptor.table;
+    if (!InScope(table_id, t.table_id)) continue;
+    ++report->rows;
     const std::string_view row_key = key.substr(8);
     Row row;
     BLOOMROUTE_RETURN_IF_ERROR(
         DecodeRowCells(rows->value().ToStringView(), &row.cells));
-    const TableDescriptor& t = r->second.descriptor.table;
     for (const IndexedColumn& col : t.indexed_columns) {
       const Cell* c = row.Find(col.name);
       if (!c) continue;
-      ++expected_counts[ValueKey(t.table_id, col.column_id, c->value)];
+      ++(*expected)[ValueKey(t.table_id, col.column_id, c->value)];
       std::string ignored;
       rocksdb::Status s = db_->Get(
           ro, index_cf_, IndexKey(region_id, col.column_id, c->value, row_key),
           &ignored);
       if (s.ok()) {
-        ++report.index_entries_valid;
+        ++report->index_entries_valid;
       } else if (s.IsNotFound()) {
-        ++report.index_entries_missing;
-        Problem(&report, "missing index entry for row " +
-                             QuoteForMessage(row_key) + " column " + col.name);
+        ++report->index_entries_missing;
+        Problem(report, "missing index entry for row " +
+                            QuoteForMessage(row_key) + " column " + col.name);
       } else {
         return FromRocks(s);
       }
     }
   }
-  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(rows->status()));
+  return FromRocks(rows->status());
+}
 
-  // 2. Every index entry is implied by its row.
+// 2. Every index entry is implied by its row.
+Status RocksRegionStore::VerifyIndexEntries(const rocksdb::ReadOptions& ro,
+                                            std::optional<uint64_t> table_id,
+                                            IndexReport* report) const {
   std::unique_ptr<rocksdb::Iterator> index(db_->NewIterator(ro, index_cf_));
   for (index->SeekToFirst(); index->Valid(); index->Next()) {
     IndexKeyParts e;
@@ -81,6 +112,7 @@ StatusOr<IndexReport> RocksRegionStore::VerifyIndex() const {
     auto r = regions_.find(e.region_id);
     if (r != regions_.end()) {
       const TableDescriptor& t = r->second.descriptor.table;
+      if (!InScope(table_id, t.table_id)) continue;
       const IndexedColumn* col = nullptr;
       for (const auto& c : t.indexed_columns) {
         if (c.column_id == e.column_id) col = &c;
@@ -91,43 +123,56 @@ StatusOr<IndexReport> RocksRegionStore::VerifyIndex() const {
       implied = cell && cell->value == e.value;
     }
     if (!implied) {
-      ++report.index_entries_extra;
-      Problem(&report,
+      ++report->index_entries_extra;
+      Problem(report,
               "index entry not implied by row " + QuoteForMessage(e.row));
     }
   }
-  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(index->status()));
+  return FromRocks(index->status());
+}
 
-  // 3. Value counts are exact.
+// 3. Value counts are exact, each value is in the filter at its recorded
+// stage, and the filter equals a rebuild from the records at their stages.
+Status RocksRegionStore::VerifyValues(
+    const rocksdb::Snapshot* snapshot, std::optional<uint64_t> table_id,
+    std::unordered_map<std::string, uint64_t> expected,
+    IndexReport* report) const {
   std::vector<std::pair<std::string, ValueRecord>> records;
-  BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(snapshot.snapshot(), &records));
-  report.values = records.size();
+  BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(snapshot, &records));
+  const ScalableSplitCountingBloomFilter& filter = filter_->filter();
   for (const auto& [key, rec] : records) {
-    auto it = expected_counts.find(key);
-    const uint64_t expected = it == expected_counts.end() ? 0 : it->second;
-    if (rec.count != expected) {
-      ++report.value_counts_wrong;
-      ValueKeyParts v;
-      BLOOMROUTE_RETURN_IF_ERROR(ParseValueKey(key, &v));
-      Problem(&report, "value " + QuoteForMessage(v.value) + " counted " +
-                           std::to_string(rec.count) + ", rows hold it " +
-                           std::to_string(expected));
+    ValueKeyParts v;
+    BLOOMROUTE_RETURN_IF_ERROR(ParseValueKey(key, &v));
+    if (!InScope(table_id, v.table_id)) continue;
+    ++report->values;
+    auto it = expected.find(key);
+    const uint64_t rows = it == expected.end() ? 0 : it->second;
+    if (it != expected.end()) expected.erase(it);
+    if (rec.count != rows) {
+      ++report->value_counts_wrong;
+      Problem(report, "value " + QuoteForMessage(v.value) + " counted " +
+                          std::to_string(rec.count) + ", rows hold it " +
+                          std::to_string(rows));
     }
-    if (it != expected_counts.end()) expected_counts.erase(it);
+    if (!InStage(filter, HashElement(v.table_id, v.column_id, v.value),
+                 rec.stage)) {
+      ++report->values_not_in_filter;
+      Problem(report, "value " + QuoteForMessage(v.value) +
+                          " not in the filter at its stage " +
+                          std::to_string(rec.stage));
+    }
   }
-  report.value_counts_wrong += expected_counts.size();
-  if (!expected_counts.empty())
-    Problem(&report, "values held by rows but not counted");
+  report->value_counts_wrong += expected.size();
+  if (!expected.empty()) Problem(report, "values held by rows but not counted");
 
-  // 4. The filter equals a rebuild from the records at their stages.
-  auto rebuilt = RebuildAtRecordedStages(filter_->filter().config(), records);
-  report.filter_matches_rebuild =
-      rebuilt.ok() && rebuilt->EquivalentTo(filter_->filter());
-  if (!report.filter_matches_rebuild) {
-    Problem(&report, rebuilt.ok() ? "filter differs from its rebuild"
-                                  : rebuilt.status().ToString());
+  auto rebuilt = RebuildAtRecordedStages(filter.config(), records);
+  report->filter_matches_rebuild =
+      rebuilt.ok() && rebuilt->EquivalentTo(filter);
+  if (!report->filter_matches_rebuild) {
+    Problem(report, rebuilt.ok() ? "filter differs from its rebuild"
+                                 : rebuilt.status().ToString());
   }
-  return report;
+  return Status::OK();
 }
 
 }  // namespace bloomroute::regionstore_internal

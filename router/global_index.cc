@@ -238,6 +238,39 @@ CandidateServers GlobalIndex::Candidates(
   return out;
 }
 
+StatusOr<ReplicaComparison> GlobalIndex::Compare(
+    ServerId server, const FilterSnapshot& snapshot) const {
+  std::shared_ptr<Replica> r = Find(server);
+  if (r == nullptr) return Status::NotFound("unknown server");
+  auto theirs = ScalableSplitCountingBloomFilter::Deserialize(snapshot.filter);
+  if (!theirs.ok()) {
+    return Status::Corruption("server's filter snapshot: " +
+                              theirs.status().message());
+  }
+  const auto at = [](uint64_t epoch, uint64_t seq) {
+    return std::to_string(epoch) + "/" + std::to_string(seq);
+  };
+  std::shared_lock<std::shared_mutex> lock(r->mu);
+  ReplicaComparison out;
+  const std::string where = "replica at epoch/seq " + at(r->epoch, r->seq) +
+                            ", server at " +
+                            at(snapshot.epoch, snapshot.last_seq);
+  if (!r->Current()) {
+    out.detail = "replica not current (" + where + "); it is catching up";
+  } else if (r->epoch != snapshot.epoch || r->seq != snapshot.last_seq) {
+    out.detail = where + " (writes in flight); compare again";
+  } else if (!r->filter->EquivalentTo(*theirs)) {
+    out.agreement = ReplicaAgreement::kDiffers;
+    out.detail = "replica differs from the server's filter at epoch/seq " +
+                 at(r->epoch, r->seq);
+  } else {
+    out.agreement = ReplicaAgreement::kMatches;
+    out.detail = "replica equals the server's filter at epoch/seq " +
+                 at(r->epoch, r->seq);
+  }
+  return out;
+}
+
 std::vector<ServerId> GlobalIndex::Servers() const {
   std::shared_lock<std::shared_mutex> lock(servers_mu_);
   std::vector<ServerId> out;

@@ -42,6 +42,7 @@
 #include <map>
 #include <memory>
 #include <shared_mutex>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -71,6 +72,20 @@ struct ReplicaStats {
   uint64_t reported_epoch = 0;
   uint64_t reported_seq = 0;
   SscbfStats filter;  // stages, elements, fill, estimated FPR, memory
+};
+
+// How a replica compares with its server's filter (GlobalIndex::Compare).
+enum class ReplicaAgreement {
+  kMatches,     // current, at the server's (epoch, seq), the same filter
+  kNotCurrent,  // not current, or at another (epoch, seq): lookups ask the
+                // server anyway and a catch-up will fix it; not an error
+  kDiffers,     // current and at the server's (epoch, seq), yet another
+                // filter: lookups may wrongly skip the server
+};
+
+struct ReplicaComparison {
+  ReplicaAgreement agreement = ReplicaAgreement::kNotCurrent;
+  std::string detail;  // why, for a person: "replica at 2/40, server at 2/41"
 };
 
 class GlobalIndex {
@@ -109,6 +124,12 @@ class GlobalIndex {
   // The servers to ask for a conjunction of elements (an empty conjunction
   // selects every server). See CandidateServers.
   CandidateServers Candidates(const std::vector<ElementHash>& elements) const;
+
+  // Compares the replica with `snapshot`, the server's own filter
+  // (RegionClient::Snapshot). NotFound for an unknown server; Corruption when
+  // the snapshot does not decode.
+  StatusOr<ReplicaComparison> Compare(ServerId server,
+                                      const FilterSnapshot& snapshot) const;
 
   // Every known server, ascending.
   std::vector<ServerId> Servers() const;

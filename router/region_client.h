@@ -79,6 +79,14 @@ class RegionClient {
   virtual StatusOr<WriteResult> BulkLoad(uint64_t region_id,
                                          const std::string& file) = 0;
 
+  // Scrutiny: the server recomputes its index entries, value counts and
+  // filter from its rows and reports what disagrees (IndexReport). With a
+  // table id only that table's rows, entries and values are counted; the
+  // filter comparison is server-wide. Slow: it reads everything the server
+  // stores, holding its writes off meanwhile.
+  virtual StatusOr<IndexReport> VerifyIndex(
+      std::optional<uint64_t> table_id) = 0;
+
  protected:
   RegionClient() = default;
 };

@@ -174,6 +174,35 @@ struct ClusterStatus {
   uint32_t regions = 0;
 };
 
+// One region server's part of Router::VerifyIndex.
+struct ServerVerifyReport {
+  ServerRef server;
+  uint32_t regions = 0;  // regions of the table the catalog places on it
+  // Why the server's check or filter could not be had ("region server
+  // 127.0.0.1:9092: ..."); empty when it answered. The rest is empty then.
+  std::string error;
+  // The server's own check (RegionClient::VerifyIndex), for the table's rows,
+  // index entries and values; filter_matches_rebuild is server-wide.
+  IndexReport index;
+  // The router's replica of the server's filter against the server's filter.
+  ReplicaComparison replica;
+  bool ok() const {
+    return error.empty() && index.ok() &&
+           replica.agreement != ReplicaAgreement::kDiffers;
+  }
+};
+
+struct VerifyReport {
+  TableDescriptor table;
+  std::vector<ServerVerifyReport> servers;  // holding regions; ascending by id
+  bool ok() const {
+    for (const ServerVerifyReport& s : servers) {
+      if (!s.ok()) return false;
+    }
+    return true;
+  }
+};
+
 class Router {
  public:
   // Opens (or creates) the catalog, connects to the region servers through
@@ -230,6 +259,13 @@ class Router {
   // The replicas (stages, elements, fill, estimated FPR, memory, epoch, how
   // far behind), ascending by server id.
   virtual std::vector<ServerIndexStats> IndexStats() const = 0;
+  // Index scrutiny for one table: asks every server holding regions of it,
+  // in parallel, to check its rows against its index entries, value counts
+  // and filter, and compares the router's replica of each server's filter
+  // with the server's. A server that fails is reported (error), not fatal.
+  // NotFound for an unknown table. Slow: each server reads all it stores.
+  virtual StatusOr<VerifyReport> VerifyIndex(std::string_view table) = 0;
+
   // Asks every server for its status (in parallel) and reports the catalog.
   virtual ClusterStatus GetClusterStatus() = 0;
   virtual std::vector<ServerRef> Servers() const = 0;

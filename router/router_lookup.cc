@@ -155,6 +155,49 @@ std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
   return out;
 }
 
+StatusOr<router::VerifyReport> RouterImpl::VerifyIndex(std::string_view table) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  router::VerifyReport out;
+  out.table = state->record.descriptor;
+  std::vector<ServerId> ids;
+  for (const auto& [id, regions] : state->regions_by_server) ids.push_back(id);
+  out.servers.resize(ids.size());
+  fan_out_->Run(ids.size(), [&](size_t i) {
+    out.servers[i] = VerifyServer(ids[i], out.table.table_id);
+    out.servers[i].regions =
+        static_cast<uint32_t>(state->regions_by_server.at(ids[i]).size());
+  });
+  return out;
+}
+
+router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
+                                                    uint64_t table_id) {
+  const ServerEntry& server = Server(id);
+  router::ServerVerifyReport out;
+  out.server = server.ref;
+  StatusOr<IndexReport> index = server.client->VerifyIndex(table_id);
+  if (!index.ok()) {
+    out.error = ServerFailed(server, index.status()).ToString();
+    return out;
+  }
+  out.index = std::move(index).value();
+  // The server's filter after its check, against the replica: equal unless
+  // writes came in between (then "not current", not an error).
+  StatusOr<FilterSnapshot> snapshot = server.client->Snapshot();
+  if (!snapshot.ok()) {
+    out.error = ServerFailed(server, snapshot.status()).ToString();
+    return out;
+  }
+  StatusOr<router::ReplicaComparison> compared = index_.Compare(id, *snapshot);
+  if (!compared.ok()) {
+    out.error = Named(server, compared.status()).ToString();
+    return out;
+  }
+  out.replica = std::move(compared).value();
+  return out;
+}
+
 router::ClusterStatus RouterImpl::GetClusterStatus() {
   router::ClusterStatus out;
   for (const auto& [id, server] : servers_) {

@@ -24,6 +24,7 @@ packages=(
   thrift-compiler  # generates the C++ code from thrift/*.thrift at build time
   libboost-program-options-dev  # the bloomroute command line
   gnuplot-nox      # the chart of `bloomroute accuracy` (optional at run time)
+  python3-thrift   # the Python client example and its test (/usr/bin/python3)
 )
 
 case "${1:-}" in

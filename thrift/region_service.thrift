@@ -199,6 +199,12 @@ struct TIndexReport {
   7: bool filterMatchesRebuild
   8: list<string> problems    // the first few
   9: bool ok                  // index, counts and filter all agree
+  // Values whose element is not in the filter at the stage recorded with
+  // the value (the filter would miss their rows).
+  10: i64 valuesNotInFilter
+  // The table the counts cover; absent: every table on the server.
+  // filterMatchesRebuild is always server-wide (all tables share the filter).
+  11: optional i64 tableId
 }
 
 service RegionService {
@@ -237,8 +243,9 @@ service RegionService {
   void compactFilter()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // Checks from scratch that rows, index entries, value counts and the filter
-  // agree. Holds writes off while it runs.
-  TIndexReport verifyIndex()
+  // agree: for one table, or every table when tableId is 0. Holds writes off
+  // while it runs.
+  TIndexReport verifyIndex(1: i64 tableId)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Loads a bulk file (a sorted SST file of one region's rows, written with

@@ -117,9 +117,14 @@ void RegionServiceHandler::compactFilter() {
             [&]() -> Status { return store_->CompactFilter(); });
 }
 
-void RegionServiceHandler::verifyIndex(rpc::TIndexReport& result) {
+void RegionServiceHandler::verifyIndex(rpc::TIndexReport& result,
+                                       int64_t table_id) {
   ServeCall("verifyIndex", [&]() -> Status {
-    BLOOMROUTE_ASSIGN_OR_RETURN(IndexReport report, store_->VerifyIndex());
+    uint64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(table_id, "tableId", &id));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        IndexReport report,
+        store_->VerifyIndex(id == 0 ? std::nullopt : std::optional(id)));
     return ToThrift(report, &result);
   });
 }

@@ -44,9 +44,9 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
                          int64_t seq) override;
   void getFilterStatus(rpc::TFilterStatus& result) override;
   void compactFilter() override;
-  void verifyIndex(rpc::TIndexReport& result) override;
   void bulkLoad(rpc::TWriteResult& result, int64_t region_id,
                 const std::string& file) override;
+  void verifyIndex(rpc::TIndexReport& result, int64_t table_id) override;
 
  private:
   const std::shared_ptr<RegionStore> store_;

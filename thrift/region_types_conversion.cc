@@ -449,14 +449,16 @@ Status ToThrift(const FilterStatus& in, rpc::TFilterStatus* out) {
 }
 
 Status ToThrift(const IndexReport& in, rpc::TIndexReport* out) {
-  int64_t v[6] = {};
-  const uint64_t counts[6] = {in.rows,
+  int64_t v[8] = {};
+  const uint64_t counts[8] = {in.rows,
                               in.index_entries_valid,
                               in.index_entries_missing,
                               in.index_entries_extra,
                               in.values,
-                              in.value_counts_wrong};
-  for (int i = 0; i < 6; ++i) {
+                              in.value_counts_wrong,
+                              in.values_not_in_filter,
+                              in.table_id.value_or(0)};
+  for (int i = 0; i < 8; ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(Widen(counts[i], "index report count", &v[i]));
   }
   out->__set_rows(v[0]);
@@ -468,6 +470,8 @@ Status ToThrift(const IndexReport& in, rpc::TIndexReport* out) {
   out->__set_filterMatchesRebuild(in.filter_matches_rebuild);
   out->__set_problems(in.problems);
   out->__set_ok(in.ok());
+  out->__set_valuesNotInFilter(v[6]);
+  if (in.table_id.has_value()) out->__set_tableId(v[7]);
   return Status::OK();
 }
 
@@ -554,10 +558,18 @@ Status FromThrift(const rpc::TIndexReport& in, IndexReport* out) {
       {in.indexEntriesMissing, &out->index_entries_missing},
       {in.indexEntriesExtra, &out->index_entries_extra},
       {in.values, &out->values},
-      {in.valueCountsWrong, &out->value_counts_wrong}};
+      {in.valueCountsWrong, &out->value_counts_wrong},
+      {in.valuesNotInFilter, &out->values_not_in_filter}};
   for (const auto& [wire, field] : counts) {
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(wire, kBadResult, "index report count", field));
+  }
+  out->table_id.reset();
+  if (in.__isset.tableId) {
+    uint64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(in.tableId, kBadResult, "index report table id", &id));
+    out->table_id = id;
   }
   out->filter_matches_rebuild = in.filterMatchesRebuild;
   out->problems = in.problems;

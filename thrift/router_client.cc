@@ -160,6 +160,14 @@ class ThriftRouterClient final : public RouterClient {
     return Call("bulkLoad", [&](Service& s) { s.bulkLoad(name, id, file); });
   }
 
+  StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override {
+    const std::string name(table);
+    return Fetch<router::VerifyReport, client::TVerifyReport>(
+        "verifyIndex",
+        [&](Service& s, client::TVerifyReport& r) { s.verifyIndex(r, name); },
+        thrift_internal::VerifyReportFromThrift);
+  }
+
  private:
   std::string Where(const char* method) const {
     return "router " + address_ + ": " + method + ": ";

@@ -98,6 +98,11 @@ class RouterClient {
   // ops_behind says how far behind it is.
   virtual StatusOr<std::vector<router::ServerIndexStats>> IndexStats() = 0;
   virtual StatusOr<router::ClusterStatus> GetClusterStatus() = 0;
+  // verifyIndex: see router::VerifyReport. From the wire, the report's table
+  // carries its name and id only (no indexed columns) and a server's
+  // IndexReport has no table_id. NotFound for an unknown table.
+  virtual StatusOr<router::VerifyReport> VerifyIndex(
+      std::string_view table) = 0;
 
   // bulkLoad: loads a bulk file (regionstore/bulk_file.h), given as its
   // bytes, into region `region_id` of the table (DescribeTable gives the

@@ -239,6 +239,45 @@ struct TClusterStatus {
   3: i32 regions
 }
 
+// The router's copy of a region server's filter against the server's own.
+enum TReplicaAgreement {
+  MATCHES = 1,      // the same filter at the same epoch and sequence number
+  NOT_CURRENT = 2,  // behind or being caught up: lookups ask the server
+                    // anyway; not an error
+  DIFFERS = 3,      // at the same epoch and sequence number, another filter:
+                    // lookups may wrongly skip the server
+}
+
+// One region server's index scrutiny for a table (verifyIndex). The counts
+// cover the table's rows on the server; filterMatchesRebuild and the replica
+// check cover the server's whole filter, which all tables share.
+struct TServerVerifyReport {
+  1: TServerRef server
+  2: i32 regions               // of the table on this server
+  // The server did not answer or failed its check; the counts are 0 then.
+  3: optional string error
+  4: i64 rows
+  5: i64 indexEntriesValid
+  6: i64 indexEntriesMissing   // implied by a row, absent
+  7: i64 indexEntriesExtra     // present, not implied by any row
+  8: i64 values                // distinct (column, value) on the server
+  9: i64 valueCountsWrong      // a value's row count differs from the rows
+  // A value whose element is not in the filter at the stage recorded with it.
+  10: i64 valuesNotInFilter
+  11: bool filterMatchesRebuild  // the filter equals a rebuild from records
+  12: list<string> problems      // the first few, for a person
+  13: TReplicaAgreement replica
+  14: string replicaDetail
+  15: bool ok                    // no error, everything agrees, no DIFFERS
+}
+
+struct TVerifyReport {
+  1: string table
+  2: i64 tableId
+  3: list<TServerVerifyReport> servers  // holding regions; ascending by id
+  4: bool ok                            // every server ok
+}
+
 service RouterService {
   // Tables. createTable places the regions on the servers with the fewest
   // regions and opens them; TIllegalArgument for a bad spec or a name in use.
@@ -317,5 +356,14 @@ service RouterService {
   // index holds them. TIllegalArgument for a region not of the table or a
   // bad file (nothing written).
   void bulkLoad(1: string table, 2: i64 regionId, 3: binary file)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Index scrutiny: every region server holding regions of the table checks,
+  // from scratch, its rows against its index entries, value counts and
+  // filter, and the router compares its copy of each server's filter with
+  // the server's. Slow (each server reads everything it stores, holding its
+  // writes off meanwhile). A server that fails is reported in its entry;
+  // TIllegalArgument for an unknown table.
+  TVerifyReport verifyIndex(1: string table)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 }

@@ -214,4 +214,13 @@ void RouterServiceHandler::bulkLoad(const std::string& table, int64_t region_id,
   });
 }
 
+void RouterServiceHandler::verifyIndex(client::TVerifyReport& result,
+                                       const std::string& table) {
+  ServeCall("verifyIndex", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::VerifyReport report,
+                                router_->VerifyIndex(table));
+    return ToThrift(report, &result);
+  });
+}
+
 }  // namespace bloomroute

@@ -69,6 +69,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   void getClusterStatus(rpc::client::TClusterStatus& result) override;
   void bulkLoad(const std::string& table, int64_t region_id,
                 const std::string& file) override;
+  void verifyIndex(rpc::client::TVerifyReport& result,
+                   const std::string& table) override;
 
  private:
   const std::shared_ptr<router::Router> router_;

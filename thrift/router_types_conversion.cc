@@ -352,4 +352,69 @@ Status ToThrift(const router::ClusterStatus& in, client::TClusterStatus* out) {
   return Status::OK();
 }
 
+namespace {
+
+client::TReplicaAgreement::type AgreementToThrift(router::ReplicaAgreement a) {
+  switch (a) {
+    case router::ReplicaAgreement::kMatches:
+      return client::TReplicaAgreement::MATCHES;
+    case router::ReplicaAgreement::kDiffers:
+      return client::TReplicaAgreement::DIFFERS;
+    case router::ReplicaAgreement::kNotCurrent:
+      break;
+  }
+  return client::TReplicaAgreement::NOT_CURRENT;
+}
+
+Status ServerVerifyToThrift(const router::ServerVerifyReport& in,
+                            client::TServerVerifyReport* out) {
+  client::TServerRef server;
+  int32_t regions = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(in.server, &server));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.regions, "regions", &regions));
+  out->__set_server(std::move(server));
+  out->__set_regions(regions);
+  out->__set_ok(in.ok());
+  if (!in.error.empty()) {
+    out->__set_error(in.error);
+    return Status::OK();
+  }
+  const IndexReport& r = in.index;
+  const std::pair<uint64_t, int64_t client::TServerVerifyReport::*> counts[] = {
+      {r.rows, &client::TServerVerifyReport::rows},
+      {r.index_entries_valid, &client::TServerVerifyReport::indexEntriesValid},
+      {r.index_entries_missing,
+       &client::TServerVerifyReport::indexEntriesMissing},
+      {r.index_entries_extra, &client::TServerVerifyReport::indexEntriesExtra},
+      {r.values, &client::TServerVerifyReport::values},
+      {r.value_counts_wrong, &client::TServerVerifyReport::valueCountsWrong},
+      {r.values_not_in_filter,
+       &client::TServerVerifyReport::valuesNotInFilter}};
+  for (const auto& [value, field] : counts) {
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(value, "verify count", &(out->*field)));
+  }
+  out->__set_filterMatchesRebuild(r.filter_matches_rebuild);
+  out->__set_problems(r.problems);
+  out->__set_replica(AgreementToThrift(in.replica.agreement));
+  out->__set_replicaDetail(in.replica.detail);
+  return Status::OK();
+}
+
+}  // namespace
+
+Status ToThrift(const router::VerifyReport& in, client::TVerifyReport* out) {
+  int64_t table_id = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.table.table_id, "table_id", &table_id));
+  out->__set_table(in.table.name);
+  out->__set_tableId(table_id);
+  std::vector<client::TServerVerifyReport> servers(in.servers.size());
+  for (size_t i = 0; i < servers.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ServerVerifyToThrift(in.servers[i], &servers[i]));
+  }
+  out->__set_servers(std::move(servers));
+  out->__set_ok(in.ok());
+  return Status::OK();
+}
+
 }  // namespace bloomroute

@@ -76,6 +76,9 @@ Status ToThrift(const std::vector<router::ServerIndexStats>& in,
 // `error` is set only for an unreachable server with a reason.
 Status ToThrift(const router::ClusterStatus& in,
                 rpc::client::TClusterStatus* out);
+// A server with an error carries only server, regions and error.
+Status ToThrift(const router::VerifyReport& in,
+                rpc::client::TVerifyReport* out);
 
 }  // namespace bloomroute
 

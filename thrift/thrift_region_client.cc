@@ -102,6 +102,21 @@ class ThriftRegionClient final : public router::RegionClient {
     return Call("dropRegion", [&](Service& s) { s.dropRegion(id); });
   }
 
+  StatusOr<IndexReport> VerifyIndex(std::optional<uint64_t> table_id) override {
+    int64_t id = 0;
+    if (table_id.has_value()) {
+      if (*table_id == 0) {
+        return Status::InvalidArgument(
+            "verifyIndex: table id 0 is not a table");
+      }
+      BLOOMROUTE_RETURN_IF_ERROR(
+          Unsendable(UnsignedToThrift(*table_id, "table_id", &id)));
+    }
+    return Fetch<IndexReport, rpc::TIndexReport>(
+        "verifyIndex",
+        [&](Service& s, rpc::TIndexReport& r) { s.verifyIndex(r, id); });
+  }
+
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return Fetch<std::vector<RegionDescriptor>,
                  std::vector<rpc::TRegionDescriptor>>(

@@ -10,6 +10,7 @@
 #include "tools/regionserver_command.h"
 #include "tools/router_command.h"
 #include "tools/row_commands.h"
+#include "tools/verify_command.h"
 
 namespace bloomroute {
 namespace {
@@ -30,16 +31,18 @@ class VersionCommand : public Command {
 
 std::vector<std::unique_ptr<Command>> AllCommands() {
   std::vector<std::unique_ptr<Command>> commands;
+  // Servers, then the tools users run against them, then the lab.
   commands.push_back(std::make_unique<LocalCommand>());
   commands.push_back(std::make_unique<RouterCommand>());
   commands.push_back(std::make_unique<RegionServerCommand>());
-  commands.push_back(std::make_unique<VersionCommand>());
-  commands.push_back(MakeLabCommand());
   commands.push_back(std::make_unique<ImportCommand>());
   commands.push_back(std::make_unique<QueryCommand>());
   commands.push_back(std::make_unique<GetCommand>());
   commands.push_back(std::make_unique<ScanCommand>());
   commands.push_back(std::make_unique<AccuracyCommand>());
+  commands.push_back(std::make_unique<VerifyCommand>());
+  commands.push_back(MakeLabCommand());
+  commands.push_back(std::make_unique<VersionCommand>());
   return commands;
 }
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "regionstore/internal/filter_log.h"
@@ -68,7 +69,8 @@ class RocksRegionStore final : public RegionStore {
   FilterStatus GetFilterStatus() const override;
   Status CompactFilter() override;
 
-  StatusOr<IndexReport> VerifyIndex() const override;
+  StatusOr<IndexReport> VerifyIndex(
+      std::optional<uint64_t> table_id) const override;
 
  private:
   // --- open and regions (region_store.cc)
@@ -128,6 +130,21 @@ class RocksRegionStore final : public RegionStore {
   // fails too.
   Status RepairFilterLocked();
   void MaintainFilterLocked();
+
+  // --- verification (region_store_verify.cc); callers hold regions_mu_
+  // (shared) and filter_mu_. `expected` receives each value key's count as
+  // the rows imply it.
+  Status VerifyRows(const rocksdb::ReadOptions& ro,
+                    std::optional<uint64_t> table_id,
+                    std::unordered_map<std::string, uint64_t>* expected,
+                    IndexReport* report) const;
+  Status VerifyIndexEntries(const rocksdb::ReadOptions& ro,
+                            std::optional<uint64_t> table_id,
+                            IndexReport* report) const;
+  Status VerifyValues(const rocksdb::Snapshot* snapshot,
+                      std::optional<uint64_t> table_id,
+                      std::unordered_map<std::string, uint64_t> expected,
+                      IndexReport* report) const;
 
   // --- reads (region_store_read.cc)
   StatusOr<std::optional<Row>> ReadRow(const rocksdb::ReadOptions& ro,

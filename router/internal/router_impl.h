@@ -86,6 +86,7 @@ class RouterImpl : public router::Router {
   StatusOr<router::LookupResult> Lookup(
       std::string_view table, const router::LookupSpec& spec) override;
   std::vector<router::ServerIndexStats> IndexStats() const override;
+  StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override;
   router::ClusterStatus GetClusterStatus() override;
   std::vector<router::ServerRef> Servers() const override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
@@ -114,6 +115,9 @@ class RouterImpl : public router::Router {
   // Applies one server's write result to its replica (read-your-writes).
   void ApplyWrite(const ServerEntry& server, const WriteResult& result);
   ServerEntry& Server(ServerId id) const;
+
+  // router_lookup.cc
+  router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
 
   // router_rows.cc
   // Sends `mutations` (consumed) to the server in chunks.

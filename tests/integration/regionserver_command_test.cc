@@ -245,7 +245,7 @@ TEST_F(RegionServerCommandTest, SigkillUnderSyncLosesNoAcknowledgedWrite) {
     EXPECT_EQ(rows, rows_by_country[country]) << country;
   }
   rpc::TIndexReport report;
-  client->verifyIndex(report);
+  client->verifyIndex(report, 0);
   EXPECT_TRUE(report.ok);
   EXPECT_TRUE(report.filterMatchesRebuild);
   EXPECT_EQ(report.valueCountsWrong, 0);

@@ -103,7 +103,7 @@ class RegionStoreBulkLoadTest : public ::testing::Test {
   }
 
   static void ExpectConsistent(RegionStore& store) {
-    auto report = store.VerifyIndex();
+    auto report = store.VerifyIndex(std::nullopt);
     ASSERT_TRUE(report.ok()) << report.status().ToString();
     EXPECT_TRUE(report->ok())
         << (report->problems.empty() ? std::string("filter")

@@ -176,6 +176,9 @@ class FakeRegionClient : public RegionClient {
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return NotServed();
   }
+  StatusOr<IndexReport> VerifyIndex(std::optional<uint64_t>) override {
+    return NotServed();
+  }
 
  private:
   struct Value {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "router/router.h"
+#include "tests/regionstore/store_surgery.h"
 #include "tests/router/router_test_util.h"
 
 namespace bloomroute::router {
@@ -260,6 +261,142 @@ TEST_F(RouterLookupTest, ClusterStatusReportsUnreachableServers) {
   }
   EXPECT_NE(status.servers[2].error.find("server-2"), std::string::npos);
   cluster_.Up(2);
+}
+
+// VerifyIndex over two servers whose stores sync every write, so that a
+// restart keeps the filter's epoch: a damaged filter restored on restart is
+// then at the epoch and sequence number the router's replica holds.
+class RouterLookupVerifyTest : public ::testing::Test {
+ protected:
+  static RegionStoreOptions Synced() {
+    RegionStoreOptions o;
+    o.sync = true;
+    return o;
+  }
+  void SetUp() override {
+    router_ = testing::OpenRouter(cluster_);
+    ASSERT_NE(router_, nullptr);
+    TableSpec s;
+    s.name = "places";
+    s.indexed_columns = {"d:country", "d:feature"};
+    s.split_keys = {"n"};
+    StatusOr<TableInfo> t = router_->CreateTable(s);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    table_ = *t;
+    ASSERT_TRUE(router_
+                    ->Mutate("places", {PutRow("apple", "NO", "PPL"),
+                                        PutRow("berry", "SE", "PPL"),
+                                        PutRow("pear", "DK", "PPLA"),
+                                        PutRow("zebra", "NO", "PPL")})
+                    .ok());
+    ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+  }
+  // The StoreCluster node of the server holding region `i` of the table.
+  int NodeOfRegion(size_t i) const {
+    const std::vector<ServerRef> s = router_->Servers();
+    for (size_t n = 0; n < s.size(); ++n) {
+      if (s[n] == table_.regions[i].server) return static_cast<int>(n);
+    }
+    return -1;
+  }
+  // Stops node `n`, lets `edit` change its database, starts it again.
+  template <typename Fn>
+  void Damage(int n, Fn&& edit) {
+    cluster_.Down(n);
+    // A call in flight may hold the old store open for a moment.
+    StatusOr<std::unique_ptr<testing::StoreSurgery>> surgery =
+        Status::IOError("not tried");
+    for (int i = 0; i < 500 && !surgery.ok(); ++i) {
+      surgery = testing::StoreSurgery::Open(cluster_.node(n).path);
+      if (!surgery.ok()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    ASSERT_TRUE(surgery.ok()) << surgery.status().ToString();
+    edit(**surgery);
+    surgery->reset();
+    cluster_.Up(n);
+    ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+  }
+  VerifyReport Verify() {
+    StatusOr<VerifyReport> r = router_->VerifyIndex("places");
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? *r : VerifyReport();
+  }
+
+  StoreCluster cluster_{2, Synced()};
+  std::unique_ptr<Router> router_;
+  TableInfo table_;
+};
+
+TEST_F(RouterLookupVerifyTest, CleanAfterWritesWithEveryReplicaMatching) {
+  const VerifyReport r = Verify();
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.table.name, "places");
+  ASSERT_EQ(r.servers.size(), 2u);
+  uint64_t rows = 0;
+  for (const ServerVerifyReport& s : r.servers) {
+    EXPECT_TRUE(s.error.empty()) << s.error;
+    EXPECT_EQ(s.regions, 1u);
+    EXPECT_EQ(s.index.table_id, std::optional(r.table.table_id));
+    EXPECT_EQ(s.index.index_entries_valid, 2 * s.index.rows);
+    EXPECT_EQ(s.replica.agreement, ReplicaAgreement::kMatches)
+        << s.replica.detail;
+    rows += s.index.rows;
+  }
+  EXPECT_EQ(rows, 4u);
+  EXPECT_TRUE(router_->VerifyIndex("nope").status().IsNotFound());
+}
+
+TEST_F(RouterLookupVerifyTest, NamesEachKindOfDamageOnItsServer) {
+  const int first = NodeOfRegion(0);   // apple, berry
+  const int second = NodeOfRegion(1);  // pear, zebra
+  ASSERT_NE(first, second);
+  Damage(first, [](testing::StoreSurgery& s) {
+    ASSERT_TRUE(s.DropFirstIndexEntry().ok());
+  });
+  Damage(second, [&](testing::StoreSurgery& s) {
+    ASSERT_TRUE(s.AddIndexEntryForRow("ghost").ok());
+    ASSERT_TRUE(s.DropFromFilter(table_.descriptor.table_id, 1, "DK").ok());
+  });
+  const VerifyReport r = Verify();
+  EXPECT_FALSE(r.ok());
+  ASSERT_EQ(r.servers.size(), 2u);
+  for (const ServerVerifyReport& s : r.servers) {
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    EXPECT_FALSE(s.ok());
+    if (s.server == table_.regions[0].server) {
+      EXPECT_EQ(s.index.index_entries_missing, 1u);
+      EXPECT_EQ(s.index.index_entries_extra, 0u);
+      EXPECT_EQ(s.index.invalid(), 0u);
+      EXPECT_TRUE(s.index.filter_matches_rebuild);
+      EXPECT_EQ(s.replica.agreement, ReplicaAgreement::kMatches);
+    } else {
+      EXPECT_EQ(s.index.index_entries_missing, 0u);
+      EXPECT_EQ(s.index.index_entries_extra, 1u);
+      EXPECT_EQ(s.index.values_not_in_filter, 1u);
+      EXPECT_FALSE(s.index.filter_matches_rebuild);
+      // The router's replica still holds DK: it differs from the server's.
+      EXPECT_EQ(s.replica.agreement, ReplicaAgreement::kDiffers)
+          << s.replica.detail;
+    }
+  }
+}
+
+TEST_F(RouterLookupVerifyTest, AServerThatDoesNotAnswerIsReportedNotFatal) {
+  cluster_.Down(NodeOfRegion(1));
+  const VerifyReport r = Verify();
+  EXPECT_FALSE(r.ok());
+  ASSERT_EQ(r.servers.size(), 2u);
+  int failed = 0;
+  for (const ServerVerifyReport& s : r.servers) {
+    if (s.error.empty()) continue;
+    ++failed;
+    EXPECT_NE(s.error.find(table_.regions[1].server.address), std::string::npos)
+        << s.error;
+  }
+  EXPECT_EQ(failed, 1);
+  cluster_.Up(NodeOfRegion(1));
 }
 
 }  // namespace

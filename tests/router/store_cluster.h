@@ -138,6 +138,10 @@ class StoreRegionClient : public router::RegionClient {
         [&](RegionStore& s) { return s.BulkLoadBytes(region_id, file); });
   }
 
+  StatusOr<IndexReport> VerifyIndex(std::optional<uint64_t> table_id) override {
+    return Call([&](RegionStore& s) { return s.VerifyIndex(table_id); });
+  }
+
  private:
   std::shared_ptr<RegionStore> Store() {
     std::lock_guard<std::mutex> lock(node_->mu);

@@ -103,9 +103,12 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     last_bulk_load_ = {region_id, std::string(file)};
     return write_result;
   }
-  StatusOr<IndexReport> VerifyIndex() const override {
+  StatusOr<IndexReport> VerifyIndex(
+      std::optional<uint64_t> table_id) const override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
-    return report;
+    IndexReport out = report;
+    out.table_id = table_id;
+    return out;
   }
 
  private:

@@ -43,6 +43,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   router::LookupResult lookup_result;
   std::vector<router::ServerIndexStats> index_stats;
   router::ClusterStatus cluster_status;
+  router::VerifyReport verify_report;
 
   StatusOr<router::TableInfo> CreateTable(const router::TableSpec& s) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
@@ -122,6 +123,11 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   std::vector<router::ServerIndexStats> IndexStats() const override {
     EnterConst();
     return index_stats;
+  }
+  StatusOr<router::VerifyReport> VerifyIndex(std::string_view t) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    return verify_report;
   }
   router::ClusterStatus GetClusterStatus() override {
     EnterConst();

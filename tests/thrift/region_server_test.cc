@@ -95,7 +95,7 @@ class RegionServerTest : public ::testing::Test {
     std::vector<rpc::TRegionDescriptor> regions;
     client->listRegions(regions);
     rpc::TIndexReport report;
-    client->verifyIndex(report);
+    client->verifyIndex(report, 0);
     EXPECT_TRUE(report.ok);
   }
 
@@ -216,7 +216,7 @@ TEST_F(RegionServerTest, ServesReadsAndWritesOverTheWire) {
   EXPECT_FALSE(since.tooOld);
   EXPECT_EQ(since.lastSeq, status.lastSeq);
   rpc::TIndexReport report;
-  client->verifyIndex(report);
+  client->verifyIndex(report, 0);
   EXPECT_TRUE(report.ok);
   EXPECT_EQ(report.rows, 2);
 }

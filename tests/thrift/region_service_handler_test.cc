@@ -75,7 +75,7 @@ class RegionServiceHandlerTest : public ::testing::Test {
         {"verifyIndex",
          [=] {
            rpc::TIndexReport r;
-           handler_.verifyIndex(r);
+           handler_.verifyIndex(r, 0);
          }},
         {"bulkLoad",
          [=] {
@@ -142,7 +142,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
 
   store_->report.filter_matches_rebuild = true;
   rpc::TIndexReport report;
-  handler_.verifyIndex(report);
+  handler_.verifyIndex(report, 0);
   EXPECT_TRUE(report.ok);
 }
 

@@ -205,6 +205,39 @@ TEST_F(RouterClientTest, StatsAndStatusAsTheRouterReportsThem) {
   for (const auto& s : status->servers) EXPECT_TRUE(s.reachable);
 }
 
+TEST_F(RouterClientTest, VerifyAsTheRouterReportsIt) {
+  auto truth = router_->VerifyIndex("places");
+  ASSERT_TRUE(truth.ok()) << truth.status().ToString();
+  auto report = client_->VerifyIndex("places");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_TRUE(report->ok());
+  EXPECT_EQ(report->table.name, "places");
+  EXPECT_EQ(report->table.table_id, truth->table.table_id);
+  ASSERT_EQ(report->servers.size(), truth->servers.size());
+  ASSERT_EQ(report->servers.size(), 3u);
+  for (size_t i = 0; i < truth->servers.size(); ++i) {
+    const router::ServerVerifyReport& got = report->servers[i];
+    const router::ServerVerifyReport& want = truth->servers[i];
+    EXPECT_EQ(got.server, want.server);
+    EXPECT_EQ(got.regions, want.regions);
+    EXPECT_EQ(got.index.rows, want.index.rows);
+    EXPECT_EQ(got.index.index_entries_valid, want.index.index_entries_valid);
+    EXPECT_EQ(got.index.values, want.index.values);
+    EXPECT_EQ(got.index.filter_matches_rebuild, true);
+    EXPECT_EQ(got.replica.agreement, want.replica.agreement);
+    EXPECT_EQ(got.replica.detail, want.replica.detail);
+  }
+  EXPECT_TRUE(client_->VerifyIndex("nope").status().IsNotFound());
+
+  cluster_.Down(1);
+  report = client_->VerifyIndex("places");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_FALSE(report->ok());
+  EXPECT_THAT(report->servers[1].error, HasSubstr("server-1"));
+  EXPECT_TRUE(report->servers[0].error.empty());
+  cluster_.Up(1);
+}
+
 TEST_F(RouterClientTest, CallsMayRunConcurrently) {
   std::vector<std::thread> threads;
   std::vector<Status> failures(4);

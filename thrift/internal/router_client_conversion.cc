@@ -248,4 +248,76 @@ Status ClusterStatusFromThrift(const client::TClusterStatus& in,
   return Status::OK();
 }
 
+namespace {
+
+Status AgreementFromThrift(client::TReplicaAgreement::type in,
+                           const std::string& f,
+                           router::ReplicaAgreement* out) {
+  switch (in) {
+    case client::TReplicaAgreement::MATCHES:
+      *out = router::ReplicaAgreement::kMatches;
+      return Status::OK();
+    case client::TReplicaAgreement::NOT_CURRENT:
+      *out = router::ReplicaAgreement::kNotCurrent;
+      return Status::OK();
+    case client::TReplicaAgreement::DIFFERS:
+      *out = router::ReplicaAgreement::kDiffers;
+      return Status::OK();
+  }
+  return Status::Corruption(f + " has no known value (" +
+                            std::to_string(static_cast<int>(in)) + ")");
+}
+
+Status ServerVerifyFromThrift(const client::TServerVerifyReport& in,
+                              const std::string& f,
+                              router::ServerVerifyReport* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.server, kBadResult, f + ".server"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ServerFromThrift(in.server, f + ".server", &out->server));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.regions, kBadResult, f + ".regions", &out->regions));
+  if (in.__isset.error) {
+    out->error = in.error.empty() ? "failed" : in.error;
+    return Status::OK();
+  }
+  IndexReport& r = out->index;
+  const std::pair<int64_t, uint64_t*> counts[] = {
+      {in.rows, &r.rows},
+      {in.indexEntriesValid, &r.index_entries_valid},
+      {in.indexEntriesMissing, &r.index_entries_missing},
+      {in.indexEntriesExtra, &r.index_entries_extra},
+      {in.values, &r.values},
+      {in.valueCountsWrong, &r.value_counts_wrong},
+      {in.valuesNotInFilter, &r.values_not_in_filter}};
+  for (const auto& [wire, field] : counts) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, f + " count", field));
+  }
+  r.filter_matches_rebuild = in.filterMatchesRebuild;
+  r.problems = in.problems;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.replica, kBadResult, f + ".replica"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      AgreementFromThrift(in.replica, f + ".replica", &out->replica.agreement));
+  out->replica.detail = in.replicaDetail;
+  return Status::OK();
+}
+
+}  // namespace
+
+Status VerifyReportFromThrift(const client::TVerifyReport& in,
+                              router::VerifyReport* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.table, kBadResult, "result.table"));
+  out->table.name = in.table;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.tableId, kBadResult, "result.tableId", &out->table.table_id));
+  out->servers.assign(in.servers.size(), router::ServerVerifyReport());
+  for (size_t i = 0; i < in.servers.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(ServerVerifyFromThrift(
+        in.servers[i], At("result.servers", i), &out->servers[i]));
+  }
+  return Status::OK();
+}
+
 }  // namespace bloomroute::thrift_internal

@@ -43,6 +43,10 @@ Status IndexStatsFromThrift(
     std::vector<router::ServerIndexStats>* out);
 Status ClusterStatusFromThrift(const rpc::client::TClusterStatus& in,
                                router::ClusterStatus* out);
+// A server entry with `error` set carries nothing else. ok() is recomputed
+// from the counts (the wire's `ok` is the same rule applied by the router).
+Status VerifyReportFromThrift(const rpc::client::TVerifyReport& in,
+                              router::VerifyReport* out);
 
 }  // namespace bloomroute::thrift_internal
 

@@ -1,0 +1,131 @@
+#include "tools/verify_command.h"
+
+#include <iostream>
+#include <string>
+#include <utility>
+
+#include "thrift/router_client.h"
+
+namespace bloomroute {
+namespace po = boost::program_options;
+namespace {
+
+// The counts a server reports, summed for the total line.
+struct Counts {
+  uint64_t rows = 0;
+  uint64_t values = 0;
+  uint64_t valid = 0;
+  uint64_t missing = 0;
+  uint64_t extra = 0;
+  uint64_t counts_wrong = 0;
+  uint64_t not_in_filter = 0;
+
+  void Add(const IndexReport& r) {
+    rows += r.rows;
+    values += r.values;
+    valid += r.index_entries_valid;
+    missing += r.index_entries_missing;
+    extra += r.index_entries_extra;
+    counts_wrong += r.value_counts_wrong;
+    not_in_filter += r.values_not_in_filter;
+  }
+  void Print(std::ostream& out) const {
+    out << "rows " << rows << ", values " << values << ", valid " << valid
+        << ", missing " << missing << ", extra " << extra << ", invalid "
+        << counts_wrong + not_in_filter << " (counts wrong " << counts_wrong
+        << ", not in filter " << not_in_filter << ")";
+  }
+};
+
+const char* AgreementName(router::ReplicaAgreement a) {
+  switch (a) {
+    case router::ReplicaAgreement::kMatches:
+      return "matches";
+    case router::ReplicaAgreement::kDiffers:
+      return "DIFFERS";
+    case router::ReplicaAgreement::kNotCurrent:
+      break;
+  }
+  return "not current";
+}
+
+void PrintServer(const router::ServerVerifyReport& s, std::ostream& out) {
+  out << "server " << s.server.id << " " << s.server.address << " ("
+      << s.regions << (s.regions == 1 ? " region" : " regions") << "): ";
+  if (!s.error.empty()) {
+    out << "FAILED: " << s.error << "\n";
+    return;
+  }
+  Counts c;
+  c.Add(s.index);
+  c.Print(out);
+  out << "; filter "
+      << (s.index.filter_matches_rebuild ? "equals" : "DIFFERS from")
+      << " a rebuild; replica " << AgreementName(s.replica.agreement)
+      << (s.ok() ? "" : "  <-- disagrees") << "\n";
+  if (s.replica.agreement != router::ReplicaAgreement::kMatches) {
+    out << "  " << s.replica.detail << "\n";
+  }
+  for (const std::string& p : s.index.problems)
+    out << "  problem: " << p << "\n";
+}
+
+}  // namespace
+
+VerifyCommand::VerifyCommand()
+    : Command("verify",
+              "check a table's rows, index entries, value counts and "
+              "filters agree") {}
+
+VerifyCommand::~VerifyCommand() = default;
+
+void VerifyCommand::AddOptions(po::options_description* o) {
+  o->add_options()  //
+      ("router", po::value<std::string>(&router_)->required(),
+       "HOST:PORT of the router")  //
+      ("table", po::value<std::string>(&table_)->required(),
+       "the table to verify");
+}
+
+Status VerifyCommand::Validate() {
+  if (table_.empty()) return Status::InvalidArgument("--table is empty");
+  BLOOMROUTE_ASSIGN_OR_RETURN(client_, ConnectRouter(router_));
+  return Status::OK();
+}
+
+Status VerifyCommand::Execute() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(router::VerifyReport report,
+                              client_->VerifyIndex(table_));
+  std::cout << "table " << report.table.name << " (id " << report.table.table_id
+            << "): " << report.servers.size() << " region servers\n";
+  Counts total;
+  uint32_t failed = 0, rebuilt_equal = 0, matching = 0, not_current = 0,
+           differing = 0;
+  for (const router::ServerVerifyReport& s : report.servers) {
+    PrintServer(s, std::cout);
+    if (!s.error.empty()) {
+      ++failed;
+      continue;
+    }
+    total.Add(s.index);
+    rebuilt_equal += s.index.filter_matches_rebuild ? 1 : 0;
+    matching += s.replica.agreement == router::ReplicaAgreement::kMatches;
+    not_current += s.replica.agreement == router::ReplicaAgreement::kNotCurrent;
+    differing += s.replica.agreement == router::ReplicaAgreement::kDiffers;
+  }
+  std::cout << "total: ";
+  total.Print(std::cout);
+  std::cout << "; filters equal to a rebuild " << rebuilt_equal << "/"
+            << report.servers.size() - failed << "; replicas matching "
+            << matching << ", not current " << not_current << ", differing "
+            << differing << "; servers failed " << failed << "\n";
+  if (!report.ok()) {
+    return Status::Corruption(
+        "table " + report.table.name +
+        ": the index disagrees with the rows (see above)");
+  }
+  std::cout << "ok: index entries, value counts and filters agree\n";
+  return Status::OK();
+}
+
+}  // namespace bloomroute
