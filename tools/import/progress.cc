@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace bloomroute {
 namespace {
@@ -73,16 +74,15 @@ std::string FormatProgressLine(const ProgressSnapshot& p) {
 }
 
 ProgressReporter::ProgressReporter(std::ostream* out, bool terminal,
-                                   uint64_t total_bytes)
+                                   uint64_t total_bytes, Clock now)
     : out_(out),
       terminal_(terminal),
       total_bytes_(total_bytes),
-      start_(std::chrono::steady_clock::now()) {}
+      now_(std::move(now)),
+      start_(now_()) {}
 
 double ProgressReporter::seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start_)
-      .count();
+  return std::chrono::duration<double>(now_() - start_).count();
 }
 
 void ProgressReporter::Update(uint64_t rows, uint64_t bytes_read) {

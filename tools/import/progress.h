@@ -2,9 +2,8 @@
 // is a terminal, or a plain line every few seconds when it is not (a log
 // file or a pipe should not fill with carriage returns).
 //
-//   terminal:  [#########...........]  45%  90,000 rows  15,000 rows/s  ETA
-//   0:07 plain:     bloomroute import: 90000 rows, 15000 rows/s, 45% of the
-//   input
+//   terminal: [#########.....]  45%  90,000 rows  15,000 rows/s  ETA 0:07
+//   plain:    bloomroute import: 90000 rows, 15000 rows/s, 45% of the input
 //
 // The rate is rows acknowledged per second since the start; the ETA is the
 // elapsed time scaled by the share of the input not yet read (bytes read vs
@@ -16,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 
@@ -40,8 +40,12 @@ class ProgressReporter {
   static constexpr double kTerminalIntervalSeconds = 0.2;
   static constexpr double kPlainIntervalSeconds = 5;
 
-  // Writes to `out` (not owned, must outlive the reporter).
-  ProgressReporter(std::ostream* out, bool terminal, uint64_t total_bytes);
+  using Clock = std::function<std::chrono::steady_clock::time_point()>;
+
+  // Writes to `out` (not owned, must outlive the reporter). `now` tells the
+  // time (tests pass their own clock).
+  ProgressReporter(std::ostream* out, bool terminal, uint64_t total_bytes,
+                   Clock now = std::chrono::steady_clock::now);
 
   // Records the current counts; draws when the interval since the last
   // drawing has passed (cheap otherwise: call it as often as you like).
@@ -57,6 +61,7 @@ class ProgressReporter {
   std::ostream* const out_;
   const bool terminal_;
   const uint64_t total_bytes_;
+  const Clock now_;
   const std::chrono::steady_clock::time_point start_;
   double last_draw_ = 0;
   bool finished_ = false;

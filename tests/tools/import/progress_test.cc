@@ -12,7 +12,19 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class ProgressReporterTest : public ::testing::Test {};
+class ProgressReporterTest : public ::testing::Test {
+ protected:
+  // A clock that moves only when the test says.
+  ProgressReporter::Clock clock() {
+    return [this] { return std::chrono::steady_clock::time_point() + now_; };
+  }
+  void Advance(double seconds) {
+    now_ += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(seconds));
+  }
+
+  std::chrono::steady_clock::duration now_{};
+};
 
 TEST_F(ProgressReporterTest, BarShowsRowsRateShareAndEta) {
   EXPECT_EQ(GroupThousands(0), "0");
@@ -37,23 +49,33 @@ TEST_F(ProgressReporterTest, PlainLine) {
 
 TEST_F(ProgressReporterTest, TerminalRedrawsInPlaceAndEndsTheLine) {
   std::ostringstream out;
-  ProgressReporter progress(&out, /*terminal=*/true, 100);
+  ProgressReporter progress(&out, /*terminal=*/true, 100, clock());
+  Advance(0.1);
   progress.Update(1, 10);  // within the first interval: nothing drawn
   EXPECT_EQ(out.str(), "");
+  Advance(0.2);
+  progress.Update(2, 20);  // past it: drawn in place
+  EXPECT_THAT(out.str(), HasSubstr("\r[####"));
+  EXPECT_THAT(out.str(), HasSubstr("2 rows"));
   progress.Finish(5, 100);
   progress.Finish(6, 100);  // idempotent
   EXPECT_THAT(out.str(), HasSubstr("\r[####"));
   EXPECT_THAT(out.str(), HasSubstr("100%  5 rows"));
   EXPECT_EQ(out.str().back(), '\n');
-  EXPECT_THAT(out.str(), Not(HasSubstr("6 rows")));
+  EXPECT_THAT(out.str(), Not(HasSubstr("100%  6 rows")));
 }
 
 TEST_F(ProgressReporterTest, PlainOutputHasNoCarriageReturns) {
   std::ostringstream out;
-  ProgressReporter progress(&out, /*terminal=*/false, 100);
+  ProgressReporter progress(&out, /*terminal=*/false, 100, clock());
+  Advance(4);
   progress.Update(1, 10);
-  progress.Finish(5, 100);
-  EXPECT_EQ(out.str(), "");  // quicker than one interval; the summary follows
+  EXPECT_EQ(out.str(), "");  // within the 5 s interval
+  Advance(2);
+  progress.Update(3, 50);
+  EXPECT_EQ(out.str(),
+            "bloomroute import: 3 rows, 0 rows/s, 50% of the input\n");
+  progress.Finish(5, 100);  // nothing more: the summary follows
 }
 
 }  // namespace
