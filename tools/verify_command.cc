@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "thrift/router_client.h"
+#include "tools/client_command_util.h"
 
 namespace bloomroute {
 namespace po = boost::program_options;
@@ -81,7 +82,9 @@ VerifyCommand::~VerifyCommand() = default;
 
 void VerifyCommand::AddOptions(po::options_description* o) {
   o->add_options()  //
-      ("router", po::value<std::string>(&router_)->required(),
+      ("router",
+       po::value<std::string>(&router_)->default_value(
+           std::string(kDefaultRouterAddress)),
        "HOST:PORT of the router")  //
       ("table", po::value<std::string>(&table_)->required(),
        "the table to verify");
