@@ -105,9 +105,9 @@ class RegionStore {
   // is not a well-formed bulk file (checksums, format version, order), one
   // over Options::max_bulk_rows / max_bulk_file_bytes, a row outside the
   // region, a value or row over the limits, a bad column name; IOError when
-  // `path` cannot be read. The changes are written as sorted SST files, one per column family, and
-  // ingested atomically (all or nothing, durable on return, whatever
-  // Options::sync says). `path` is only read.
+  // `path` cannot be read. The changes are written as sorted SST files, one per
+  // column family, and ingested atomically (all or nothing, durable on return,
+  // whatever Options::sync says). `path` is only read.
   virtual StatusOr<WriteResult> BulkLoad(uint64_t region_id,
                                          const std::string& path) = 0;
   // BulkLoad of a file given as bytes (as received over RPC): they are

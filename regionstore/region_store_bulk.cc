@@ -159,8 +159,7 @@ StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
   if (rows.status().IsCorruption()) {
     // The file came from a client: a damaged one is bad input, not damage
     // to this server's storage.
-    return Status::InvalidArgument("bad bulk file: " +
-                                   rows.status().message());
+    return Status::InvalidArgument("bad bulk file: " + rows.status().message());
   }
   BLOOMROUTE_RETURN_IF_ERROR(rows.status());
   std::shared_lock lock(regions_mu_);

@@ -68,8 +68,9 @@ struct BulkSinkOptions {
 // server as puts. The result is the same as the online sink's: a key written
 // twice ends with the later write's columns (loads of a region run in
 // order). rows_written() counts the rows given (as the online sink does) of
-// regions whose files were all acknowledged: it moves in steps. The temporary files are removed.
-// NotFound when the table does not exist; the client's errors.
+// regions whose files were all acknowledged: it moves in steps. The temporary
+// files are removed. NotFound when the table does not exist; the client's
+// errors.
 StatusOr<std::unique_ptr<RowSink>> NewBulkSink(RouterClient* client,
                                                std::string table,
                                                const BulkSinkOptions& options);

@@ -76,10 +76,10 @@ class FakeRouterClient : public RouterClient {
   }
   Status BulkLoad(std::string_view, uint64_t, const std::string&) override {
     return Unused();
-  }  StatusOr<router::VerifyReport> VerifyIndex(std::string_view) override {
+  }
+  StatusOr<router::VerifyReport> VerifyIndex(std::string_view) override {
     return Unused();
   }
-
 
   std::string fail_key;
   std::string slow_key;
