@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/integration/command_output.h"
 #include "tests/integration/server_process.h"
 #include "tests/regionstore/region_store_test_util.h"
 
@@ -18,21 +19,8 @@ namespace {
 
 constexpr char kPython[] = "/usr/bin/python3";
 
-struct Output {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-Output RunPython(const std::vector<std::string>& args) {
-  ServerProcess process(kPython, args, /*capture_stderr=*/true);
-  Output o;
-  while (std::optional<std::string> line = process.ReadLine()) {
-    o.out += *line + "\n";
-  }
-  o.code = process.ExitCode();
-  o.err = process.ReadStderr();
-  return o;
+testing::CommandOutput RunPython(const std::vector<std::string>& args) {
+  return testing::RunProgram(kPython, args);
 }
 
 bool Has(const std::string& text, const std::string& part) {
@@ -61,7 +49,7 @@ class PythonClientTest : public ::testing::Test {
     local_.process->Signal(SIGTERM);
     EXPECT_EQ(local_.process->ExitCode(), 0);
   }
-  Output RunExample() {
+  testing::CommandOutput RunExample() {
     return RunPython({BLOOMROUTE_EXAMPLES_DIR "/python/geo_client.py",
                       "--router", local_.address()});
   }
@@ -71,7 +59,7 @@ class PythonClientTest : public ::testing::Test {
 };
 
 TEST_F(PythonClientTest, CreatesPutsAndFindsRowsByIndex) {
-  Output o = RunExample();
+  testing::CommandOutput o = RunExample();
   ASSERT_EQ(o.code, 0) << o.out << o.err;
   EXPECT_TRUE(Has(o.out, "created table geo_example")) << o.out;
   EXPECT_TRUE(Has(o.out, "put 6 rows")) << o.out;
@@ -90,8 +78,9 @@ TEST_F(PythonClientTest, CreatesPutsAndFindsRowsByIndex) {
 }
 
 TEST_F(PythonClientTest, ErrorsAreOneLineWithoutATraceback) {
-  Output o = RunPython({BLOOMROUTE_EXAMPLES_DIR "/python/geo_client.py",
-                        "--router", "127.0.0.1:1"});
+  testing::CommandOutput o =
+      RunPython({BLOOMROUTE_EXAMPLES_DIR "/python/geo_client.py", "--router",
+                 "127.0.0.1:1"});
   EXPECT_EQ(o.code, 1) << o.out << o.err;
   EXPECT_TRUE(Has(o.err, "cannot reach the router")) << o.err;
   EXPECT_FALSE(Has(o.err, "Traceback")) << o.err;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/integration/command_output.h"
 #include "tests/integration/process_cluster.h"
 #include "tests/integration/router_client.h"
 #include "tests/regionstore/store_surgery.h"
@@ -14,23 +15,10 @@
 namespace bloomroute::testing {
 namespace {
 
-struct Output {
-  int code = -1;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
-
-Output RunVerify(const std::vector<std::string>& args) {
+testing::CommandOutput RunVerify(const std::vector<std::string>& args) {
   std::vector<std::string> all = {"verify"};
   all.insert(all.end(), args.begin(), args.end());
-  ServerProcess process(BLOOMROUTE_BINARY, all, /*capture_stderr=*/true);
-  Output o;
-  while (std::optional<std::string> line = process.ReadLine()) {
-    o.out += *line + "\n";
-  }
-  o.code = process.ExitCode();
-  o.err = process.ReadStderr();
-  return o;
+  return testing::RunCommand(all);
 }
 
 bool Has(const std::string& text, const std::string& part) {
@@ -59,7 +47,7 @@ class VerifyCommandTest : public ::testing::Test {
                                    MakePut("pear", {{"d:country", "DK"}}),
                                    MakePut("zebra", {{"d:country", "NO"}})});
   }
-  Output Verify(const std::string& table = "places") {
+  testing::CommandOutput Verify(const std::string& table = "places") {
     return RunVerify({"--router",
                       "127.0.0.1:" + std::to_string(cluster_.router_port()),
                       "--table", table});
@@ -84,7 +72,7 @@ class VerifyCommandTest : public ::testing::Test {
 };
 
 TEST_F(VerifyCommandTest, CleanAfterWritesExitsZero) {
-  const Output o = Verify();
+  const testing::CommandOutput o = Verify();
   EXPECT_EQ(o.code, 0) << o.out << o.err;
   EXPECT_TRUE(Has(o.out,
                   "total: rows 4, values 4, valid 4, missing 0, "
@@ -104,7 +92,7 @@ TEST_F(VerifyCommandTest,
     ASSERT_TRUE(s.AddIndexEntryForRow("ghost").ok());
     ASSERT_TRUE(s.DropFromFilter(table_id_, 1, "DK").ok());
   });
-  const Output o = Verify();
+  const testing::CommandOutput o = Verify();
   EXPECT_EQ(o.code, 1) << o.out << o.err;
   EXPECT_TRUE(Has(o.out,
                   "valid 3, missing 1, extra 1, invalid 1 "
@@ -118,7 +106,7 @@ TEST_F(VerifyCommandTest,
 }
 
 TEST_F(VerifyCommandTest, FailuresAndBadUsage) {
-  Output o = Verify("nope");
+  testing::CommandOutput o = Verify("nope");
   EXPECT_EQ(o.code, 1) << o.out << o.err;
   EXPECT_TRUE(Has(o.err, "nope")) << o.err;
 
