@@ -116,6 +116,9 @@ class SstBulkFileWriter final : public BulkFileWriter {
 
 rocksdb::Options BulkFileOptions() {
   rocksdb::Options options;
+  // Uncompressed, so that a file's size bounds what reading it allocates;
+  // the reader refuses anything else.
+  options.compression = rocksdb::kNoCompression;
   options.table_properties_collector_factories.push_back(
       std::make_shared<FormatCollectorFactory>());
   return options;
@@ -137,6 +140,11 @@ Status CheckFormat(const rocksdb::SstFileReader& reader,
                    const BulkFileLimits& limits) {
   auto props = reader.GetTableProperties();
   if (props == nullptr) return Status::Corruption("no table properties");
+  if (props->compression_name != "NoCompression") {
+    return Status::InvalidArgument("bulk file compressed with " +
+                                   props->compression_name +
+                                   "; bulk files are not compressed");
+  }
   auto it = props->user_collected_properties.find(kFormatProperty);
   if (it == props->user_collected_properties.end()) {
     return Status::Corruption("not a bulk file (no format version)");
@@ -149,6 +157,13 @@ Status CheckFormat(const rocksdb::SstFileReader& reader,
     return Status::InvalidArgument(
         "the bulk file has " + std::to_string(props->num_entries) +
         " rows; the limit is " + std::to_string(limits.max_rows));
+  }
+  if (props->raw_key_size + props->raw_value_size > limits.max_decoded_bytes) {
+    return Status::InvalidArgument(
+        "the bulk file holds " +
+        std::to_string(props->raw_key_size + props->raw_value_size) +
+        " bytes of keys and values; the limit is " +
+        std::to_string(limits.max_decoded_bytes));
   }
   if (props->num_deletions != 0 || props->num_merge_operands != 0 ||
       props->num_range_deletions != 0) {
@@ -178,12 +193,19 @@ StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
   s = FromRocks(reader.VerifyChecksum());
   if (!s.ok()) return s.WithContext("bulk file");
   std::vector<Row> rows;
+  uint64_t decoded = 0;  // the properties could lie: count as we go
   std::unique_ptr<rocksdb::Iterator> it(
       reader.NewIterator(rocksdb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     if (rows.size() >= limits.max_rows) {
       return Status::InvalidArgument("the bulk file has more than " +
                                      std::to_string(limits.max_rows) + " rows");
+    }
+    decoded += it->key().size() + it->value().size();
+    if (decoded > limits.max_decoded_bytes) {
+      return Status::InvalidArgument("the bulk file holds more than " +
+                                     std::to_string(limits.max_decoded_bytes) +
+                                     " bytes of keys and values");
     }
     const std::string_view key = it->key().ToStringView();
     if (key.empty() || key.size() > kMaxRowKeyBytes) {

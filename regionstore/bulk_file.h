@@ -68,12 +68,18 @@ class BulkFileWriter {
 struct BulkFileLimits {
   uint64_t max_rows = 1000000;
   uint64_t max_file_bytes = 32 << 20;
+  // Keys and values read, in all: bulk files are not compressed, but keys
+  // are stored as deltas of their neighbours, so a small file can still
+  // stand for more bytes than its size.
+  uint64_t max_decoded_bytes = 64 << 20;
 };
 
 // Reads a whole bulk file into rows (keys ascending, cells sorted by
-// column), checking it first: size and row count within `limits`
-// (InvalidArgument), the format version, every block checksum, strictly
-// ascending keys and well-formed rows (Corruption otherwise).
+// column), checking it first: size, row count and decoded bytes within
+// `limits` (InvalidArgument, before they are allocated), the format version,
+// no compression (a compressed block could expand without bound), every
+// block checksum, strictly ascending keys and well-formed rows (Corruption
+// otherwise).
 StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
                                         const BulkFileLimits& limits);
 

@@ -63,8 +63,10 @@ struct RegionStoreOptions {
   // the row that passes it (a scan sets resume_row, a lookup truncated), so a
   // reply stays within what a client's frame limit accepts.
   size_t max_result_bytes = 32 << 20;
-  // One bulk file (BulkLoad), at most: rows and bytes. A load holds the
-  // file's rows and their changes in memory, so this bounds its memory.
+  // One bulk file (BulkLoad), at most: rows and bytes (bulk files are not
+  // compressed, and at most twice this many bytes of keys and values are
+  // read from one). A load holds the file's rows and their changes in
+  // memory, so this bounds its memory.
   uint64_t max_bulk_rows = 1000000;
   uint64_t max_bulk_file_bytes = 32 << 20;
 
@@ -107,7 +109,11 @@ class RegionStore {
   // region, a value or row over the limits, a bad column name; IOError when
   // `path` cannot be read. The changes are written as sorted SST files, one per
   // column family, and ingested atomically (all or nothing, durable on return,
-  // whatever Options::sync says). `path` is only read.
+  // whatever Options::sync says). `path` is only read. A load of more than
+  // Options::max_ops_per_call filter ops returns none of them (epoch and
+  // last_seq only: the reader catches up with OpsSince). The load holds the
+  // row locks of its rows, and of every row sharing their lock stripes,
+  // until it is ingested: online writes to those rows wait for it.
   virtual StatusOr<WriteResult> BulkLoad(uint64_t region_id,
                                          const std::string& path) = 0;
   // BulkLoad of a file given as bytes (as received over RPC): they are

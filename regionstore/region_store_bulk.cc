@@ -154,7 +154,8 @@ Status RocksRegionStore::IngestBatch(rocksdb::WriteBatch* batch) {
 StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
                                                  const std::string& path) {
   const BulkFileLimits limits{options_.max_bulk_rows,
-                              options_.max_bulk_file_bytes};
+                              options_.max_bulk_file_bytes,
+                              2 * options_.max_bulk_file_bytes};
   StatusOr<std::vector<Row>> rows = ReadBulkFile(path, limits);
   if (rows.status().IsCorruption()) {
     // The file came from a client: a damaged one is bad input, not damage
@@ -175,7 +176,16 @@ StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
     puts.push_back(std::move(m));
   }
   const std::vector<const RegionDescriptor*> regions(puts.size(), region);
-  return ApplyResolved(puts, regions, WriteMode::kIngest);
+  StatusOr<WriteResult> result =
+      ApplyResolved(puts, regions, WriteMode::kIngest);
+  // A load can bring a million new values: more ops than one reply should
+  // carry (the reply must fit a client's frame). Without them the router
+  // sees last_seq ahead of its replica, treats the replica as not current
+  // (lookups ask this server) and catches up with OpsSince in pages.
+  if (result.ok() && result->ops.size() > options_.max_ops_per_call) {
+    result->ops.clear();
+  }
+  return result;
 }
 
 StatusOr<WriteResult> RocksRegionStore::BulkLoadBytes(uint64_t region_id,

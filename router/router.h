@@ -276,11 +276,14 @@ class Router {
   // as puts, atomically, with the result Mutate of them would give; the
   // router applies the filter ops the load produced to the server's replica
   // before returning, so a lookup that starts afterwards sees every row
-  // (read-your-writes, as Mutate). NotFound for an unknown table;
-  // InvalidArgument for an empty file, a region that is not the table's, or
-  // a file the server refuses (nothing written); Unavailable naming the
-  // server when it did not answer (the load may or may not have happened;
-  // loading the same file again gives the same rows).
+  // (read-your-writes, as Mutate; when the load made more ops than one
+  // reply carries, the replica is instead not current until caught up, and
+  // lookups ask the server meanwhile). NotFound for an unknown table, or
+  // from the server for a region it does not have open (it is being
+  // reopened); InvalidArgument for an empty file, a region that is not the
+  // table's, or a file the server refuses (nothing written); Unavailable
+  // naming the server when it did not answer (the load may or may not have
+  // happened; loading the same file again gives the same rows).
   [[nodiscard]] virtual Status BulkLoad(std::string_view table,
                                         uint64_t region_id,
                                         const std::string& file) = 0;

@@ -176,9 +176,11 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
   const ServerEntry& server = Server(id);
   router::ServerVerifyReport out;
   out.server = server.ref;
+  // Read-only calls: a failure here says nothing about writes, so it does
+  // not mark the replica stale (as ServerFailed would).
   StatusOr<IndexReport> index = server.client->VerifyIndex(table_id);
   if (!index.ok()) {
-    out.error = ServerFailed(server, index.status()).ToString();
+    out.error = Named(server, index.status()).ToString();
     return out;
   }
   out.index = std::move(index).value();
@@ -186,7 +188,7 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
   // writes came in between (then "not current", not an error).
   StatusOr<FilterSnapshot> snapshot = server.client->Snapshot();
   if (!snapshot.ok()) {
-    out.error = ServerFailed(server, snapshot.status()).ToString();
+    out.error = Named(server, snapshot.status()).ToString();
     return out;
   }
   StatusOr<router::ReplicaComparison> compared = index_.Compare(id, *snapshot);

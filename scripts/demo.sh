@@ -50,8 +50,16 @@ fi
 echo "data: $data ($(wc -l <"$data") rows, SHA-256 verified)"
 
 # ---- The cluster ----
-rm -rf "$demo_dir"
+# Only a directory this script made is removed (it holds a marker file).
+if [ -e "$demo_dir" ]; then
+  if [ ! -f "$demo_dir/.bloomroute-demo" ]; then
+    echo "demo: $demo_dir exists and is not a demo directory; choose another DEMO_DIR" >&2
+    exit 1
+  fi
+  rm -rf "$demo_dir"
+fi
 mkdir -p "$demo_dir"
+touch "$demo_dir/.bloomroute-demo"
 log="$demo_dir/local.log"
 step "Starting a router and 4 region servers (log: $log)"
 "$bloomroute" local --data "$demo_dir/cluster" --servers 4 --port "$port" \

@@ -11,6 +11,9 @@ namespace bloomroute {
 namespace po = boost::program_options;
 namespace {
 
+// How long the router may take to answer a verify, per wait.
+constexpr int kVerifyTimeoutMs = 10 * 60 * 1000;
+
 // The counts a server reports, summed for the total line.
 struct Counts {
   uint64_t rows = 0;
@@ -92,7 +95,11 @@ void VerifyCommand::AddOptions(po::options_description* o) {
 
 Status VerifyCommand::Validate() {
   if (table_.empty()) return Status::InvalidArgument("--table is empty");
-  BLOOMROUTE_ASSIGN_OR_RETURN(client_, ConnectRouter(router_));
+  // A verify reads everything each server stores: give the router longer
+  // than the default call timeout to answer.
+  RouterClientOptions options;
+  options.call_timeout_ms = kVerifyTimeoutMs;
+  BLOOMROUTE_ASSIGN_OR_RETURN(client_, ConnectRouter(router_, options));
   return Status::OK();
 }
 

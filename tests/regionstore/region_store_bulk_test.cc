@@ -260,12 +260,46 @@ TEST_F(RegionStoreBulkLoadTest, BadFilesAreRejectedAndWriteNothing) {
   EXPECT_TRUE(s.status().IsInvalidArgument()) << s.status().ToString();
   ExpectUnchanged(rows, seq);
 
+  // A compressed SST file: a few bytes could stand for gigabytes.
+  {
+    rocksdb::Options compressed;
+    compressed.compression = rocksdb::kSnappyCompression;
+    rocksdb::SstFileWriter raw{rocksdb::EnvOptions(), compressed};
+    ASSERT_TRUE(raw.Open(files_.path() + "/snappy.sst").ok());
+    ASSERT_TRUE(raw.Put("a1", std::string(100000, 'x')).ok());
+    ASSERT_TRUE(raw.Finish().ok());
+  }
+  s = bulk_->BulkLoad(1, files_.path() + "/snappy.sst");
+  EXPECT_TRUE(s.status().IsInvalidArgument()) << s.status().ToString();
+  EXPECT_NE(s.status().message().find("compressed"), std::string::npos)
+      << s.status().ToString();
+  ExpectUnchanged(rows, seq);
+
   // A region that is not open; a file that does not exist.
   s = bulk_->BulkLoad(9, WriteFile(Places(1, "a", 3, 5, "y")));
   EXPECT_TRUE(s.status().IsNotFound()) << s.status().ToString();
   EXPECT_TRUE(
       bulk_->BulkLoad(1, files_.path() + "/none.sst").status().IsIOError());
   ExpectUnchanged(rows, seq);
+}
+
+TEST_F(RegionStoreBulkLoadTest, ALoadWithMoreOpsThanAReplyCarriesReturnsNone) {
+  options_.max_ops_per_call = 10;
+  online_.reset();  // reopen both stores with the option
+  bulk_.reset();
+  SetUp();
+  auto online = online_->Apply(Places(1, "a", 100, 40, "x"));
+  ASSERT_TRUE(online.ok()) << online.status().ToString();
+  ASSERT_GT(online->ops.size(), 10u);  // Apply is not limited
+  auto bulk = bulk_->BulkLoad(1, WriteFile(Places(1, "a", 100, 40, "x")));
+  ASSERT_TRUE(bulk.ok()) << bulk.status().ToString();
+  EXPECT_TRUE(bulk->ops.empty());
+  EXPECT_EQ(bulk->epoch, online->epoch);
+  EXPECT_EQ(bulk->last_seq, online->last_seq);  // a reader knows it is behind
+  auto ops = bulk_->OpsSince(bulk->epoch, 0);   // and catches up in pages
+  ASSERT_TRUE(ops.ok()) << ops.status().ToString();
+  EXPECT_EQ(ops->ops.size(), 10u);
+  ExpectSameStores(40, {"x"});
 }
 
 TEST_F(RegionStoreBulkLoadTest, LoadingBytesUsesAStagingFileAndRemovesIt) {

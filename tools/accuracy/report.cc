@@ -212,8 +212,10 @@ Status WriteTextFile(const std::string& path, const std::string& text) {
 
 Status RunGnuplot(const std::string& script_path) {
   std::string program = "gnuplot";
-  std::vector<char*> argv = {program.data(),
-                             const_cast<char*>(script_path.c_str()), nullptr};
+  // A relative path that starts with '-' would be read as an option.
+  std::string script = script_path;
+  if (!script.empty() && script[0] != '/') script = "./" + script;
+  std::vector<char*> argv = {program.data(), script.data(), nullptr};
   pid_t pid = 0;
   const int rc =
       posix_spawnp(&pid, "gnuplot", nullptr, nullptr, argv.data(), environ);

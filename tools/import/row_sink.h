@@ -56,7 +56,7 @@ struct BulkSinkOptions {
   // One bulk file, at most: well within the router's frame (64 MiB) and a
   // region server's file limits (32 MiB, 1000000 rows by default).
   size_t file_bytes = 16 << 20;
-  uint64_t file_rows = 500000;
+  uint64_t file_rows = 100000;
   uint32_t in_flight = 4;  // regions being written and sent at once
 };
 
