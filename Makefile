@@ -47,6 +47,7 @@ test-asan: deps
 bench: build
 	$(BUILD_DIR)/benchmarks/index/filters_benchmark
 	$(BUILD_DIR)/benchmarks/regionstore/put_benchmark
+	$(BUILD_DIR)/benchmarks/regionstore/bulk_load_benchmark
 	$(BUILD_DIR)/benchmarks/router/lookup_benchmark
 
 lab: build
