@@ -85,19 +85,24 @@ class SstBulkFileWriter final : public BulkFileWriter {
             row + " has column " + QuoteForMessage(cells[i].column) + " twice");
       }
     }
-    BLOOMROUTE_RETURN_IF_ERROR(
-        FromRocks(writer_.Put(row_key, EncodeRowCells(cells))));
+    const std::string value = EncodeRowCells(cells);
+    BLOOMROUTE_RETURN_IF_ERROR(FromRocks(writer_.Put(row_key, value)));
     last_key_.assign(row_key);
     ++rows_;
+    added_bytes_ += row_key.size() + value.size();
     return Status::OK();
   }
 
   uint64_t rows() const override { return rows_; }
 
   uint64_t EstimatedBytes() const override {
-    // FileSize() counts the blocks written so far; the open block is not in
-    // it, so it lags by up to a block (4 KiB by default).
-    return const_cast<rocksdb::SstFileWriter&>(writer_).FileSize() + 4096;
+    // FileSize() counts only the blocks written so far, and a block is
+    // written when the next row arrives, so it can lag by a whole (large)
+    // row. The bytes added, plus room for the index, filter and footer
+    // blocks, do not lag; uncompressed, a file is about that size.
+    const uint64_t written =
+        const_cast<rocksdb::SstFileWriter&>(writer_).FileSize();
+    return std::max(written, added_bytes_) + 4096;
   }
 
   Status Finish() override {
@@ -111,6 +116,7 @@ class SstBulkFileWriter final : public BulkFileWriter {
   rocksdb::SstFileWriter writer_;
   std::string last_key_;
   uint64_t rows_ = 0;
+  uint64_t added_bytes_ = 0;  // keys and encoded rows
   bool finished_ = false;
 };
 

@@ -118,7 +118,8 @@ class BulkSink final : public RowSink {
     if (!first.ok()) failure_ = first;
   }
 
-  // One region's buffered rows as files of at most file_bytes / file_rows.
+  // One region's buffered rows as files of at most file_bytes (about) and
+  // file_rows rows.
   Status SendRegion(size_t r) {
     const uint64_t region_id = info_.regions[r].region.region_id;
     auto row = buffers_[r].begin();
@@ -127,9 +128,14 @@ class BulkSink final : public RowSink {
                                "-" + std::to_string(part) + ".sst";
       BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<BulkFileWriter> writer,
                                   BulkFileWriter::Create(path));
+      // A row that would take the file past file_bytes starts the next one
+      // (a file holds at least one row), so a file stays within a region
+      // server's limit even when its last row is large.
       for (; row != buffers_[r].end() &&
-             writer->EstimatedBytes() < options_.file_bytes &&
-             writer->rows() < options_.file_rows;
+             (writer->rows() == 0 ||
+              (writer->EstimatedBytes() + RowBytes(row->first, row->second) <=
+                   options_.file_bytes &&
+               writer->rows() < options_.file_rows));
            ++row) {
         Status s = writer->Add(row->first, row->second);
         if (!s.ok()) return s.WithContext("bulk file");

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "thrift/router_client.h"
+#include "tests/tools/import/unused_router_client.h"
 #include "tools/import/row_sink.h"
 
 namespace bloomroute {
@@ -19,19 +19,8 @@ namespace {
 
 // Only Mutate does anything: it sleeps a little, records the batch and the
 // most calls at once, and fails for a batch whose first key is `fail_key`.
-class FakeRouterClient : public RouterClient {
+class FakeRouterClient : public testing::UnusedRouterClient {
  public:
-  const std::string& address() const override { return address_; }
-  StatusOr<router::TableInfo> CreateTable(const router::TableSpec&) override {
-    return Unused();
-  }
-  Status DeleteTable(std::string_view) override { return Unused(); }
-  StatusOr<std::vector<TableDescriptor>> ListTables() override {
-    return Unused();
-  }
-  StatusOr<router::TableInfo> DescribeTable(std::string_view) override {
-    return Unused();
-  }
   Status Mutate(std::string_view table,
                 const std::vector<Mutation>& batch) override {
     const int now = ++calls_;
@@ -52,34 +41,6 @@ class FakeRouterClient : public RouterClient {
     }
     return Status::OK();
   }
-  StatusOr<std::vector<std::optional<Row>>> Get(
-      std::string_view, const std::vector<GetRequest>&) override {
-    return Unused();
-  }
-  StatusOr<int64_t> OpenScanner(std::string_view,
-                                const router::ScanSpec&) override {
-    return Unused();
-  }
-  StatusOr<std::vector<Row>> ScannerNext(int64_t, uint32_t) override {
-    return Unused();
-  }
-  Status CloseScanner(int64_t) override { return Unused(); }
-  StatusOr<router::LookupResult> Lookup(std::string_view,
-                                        const router::LookupSpec&) override {
-    return Unused();
-  }
-  StatusOr<std::vector<router::ServerIndexStats>> IndexStats() override {
-    return Unused();
-  }
-  StatusOr<router::ClusterStatus> GetClusterStatus() override {
-    return Unused();
-  }
-  Status BulkLoad(std::string_view, uint64_t, const std::string&) override {
-    return Unused();
-  }
-  StatusOr<router::VerifyReport> VerifyIndex(std::string_view) override {
-    return Unused();
-  }
 
   std::string fail_key;
   std::string slow_key;
@@ -89,8 +50,6 @@ class FakeRouterClient : public RouterClient {
   std::vector<std::string> tables;   // guarded by mu
 
  private:
-  static Status Unused() { return Status::InvalidArgument("not in this test"); }
-  const std::string address_ = "fake:1";
   std::atomic<int> calls_{0};
 };
 
