@@ -16,6 +16,8 @@ const char* StatusCodeName(Status::Code code) {
       return "Unavailable";
     case Status::Code::kIOError:
       return "IOError";
+    case Status::Code::kAborted:
+      return "Aborted";
   }
   return "Unknown";
 }

@@ -15,6 +15,10 @@
 //   that
 //                    callers retry.
 //   IOError          an operating-system or storage failure. Not retried.
+//   Aborted          refused because of a concurrent change, with nothing
+//                    done (a write carrying a fence token below the region
+//                    server's fence). The caller may retry it as a new
+//                    request; callers that cannot tell why do not.
 //
 // Example:
 //   Status s = counters.Decrement(i);
@@ -40,6 +44,7 @@ class [[nodiscard]] Status {
     kCorruption = 3,
     kUnavailable = 4,
     kIOError = 5,
+    kAborted = 6,
   };
 
   // An OK status.
@@ -61,6 +66,9 @@ class [[nodiscard]] Status {
   static Status IOError(std::string_view msg) {
     return Status(Code::kIOError, msg);
   }
+  static Status Aborted(std::string_view msg) {
+    return Status(Code::kAborted, msg);
+  }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
@@ -71,6 +79,7 @@ class [[nodiscard]] Status {
   bool IsCorruption() const { return code_ == Code::kCorruption; }
   bool IsUnavailable() const { return code_ == Code::kUnavailable; }
   bool IsIOError() const { return code_ == Code::kIOError; }
+  bool IsAborted() const { return code_ == Code::kAborted; }
 
   // Only Unavailable is worth retrying; see the table above.
   bool IsRetryable() const { return code_ == Code::kUnavailable; }

@@ -15,6 +15,8 @@ Status WithCode(Status::Code code, std::string_view message) {
       return Status::Corruption(message);
     case Status::Code::kUnavailable:
       return Status::Unavailable(message);
+    case Status::Code::kAborted:
+      return Status::Aborted(message);
     case Status::Code::kOk:
     case Status::Code::kIOError:
       break;
@@ -48,7 +50,7 @@ Status StatusFromServerMessage(std::string_view message,
   for (Status::Code code :
        {Status::Code::kInvalidArgument, Status::Code::kNotFound,
         Status::Code::kCorruption, Status::Code::kUnavailable,
-        Status::Code::kIOError}) {
+        Status::Code::kIOError, Status::Code::kAborted}) {
     const std::string_view name = StatusCodeName(code);
     if (message.size() >= name.size() + 2 &&
         message.substr(0, name.size()) == name &&

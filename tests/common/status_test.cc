@@ -22,6 +22,8 @@ TEST(StatusTest, CodesAndMessages) {
   EXPECT_TRUE(Status::Corruption("x").IsCorruption());
   EXPECT_TRUE(Status::Unavailable("x").IsUnavailable());
   EXPECT_TRUE(Status::IOError("x").IsIOError());
+  EXPECT_TRUE(Status::Aborted("x").IsAborted());
+  EXPECT_EQ(Status::Aborted("fenced").ToString(), "Aborted: fenced");
   EXPECT_EQ(Status::Corruption("bad checksum").ToString(),
             "Corruption: bad checksum");
   EXPECT_EQ(Status::NotFound("t").message(), "t");
@@ -32,6 +34,7 @@ TEST(StatusTest, OnlyUnavailableIsRetryable) {
   EXPECT_FALSE(Status::IOError("disk").IsRetryable());
   EXPECT_FALSE(Status::InvalidArgument("x").IsRetryable());
   EXPECT_FALSE(Status::Corruption("x").IsRetryable());
+  EXPECT_FALSE(Status::Aborted("x").IsRetryable());
 }
 
 TEST(StatusTest, WithContextKeepsCode) {

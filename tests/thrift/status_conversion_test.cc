@@ -30,6 +30,7 @@ TEST_F(StatusConversionTest, EveryCodeMapsToItsException) {
       {Status::Corruption("bad checksum"), false, "Corruption: bad checksum"},
       {Status::Unavailable("busy"), false, "Unavailable: busy"},
       {Status::IOError("disk full"), false, "IOError: disk full"},
+      {Status::Aborted("fenced"), false, "Aborted: fenced"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.message);
@@ -55,7 +56,7 @@ TEST_F(StatusConversionTest, ServerMessagesRestoreTheStatus) {
        {Status::InvalidArgument("row key is empty"),
         Status::NotFound("region 7 is not open"),
         Status::Corruption("bad checksum: x: y"), Status::Unavailable("busy"),
-        Status::IOError("")}) {
+        Status::IOError(""), Status::Aborted("write fenced")}) {
     SCOPED_TRACE(sent.ToString());
     std::string message;
     Status::Code fallback = Status::Code::kIOError;
