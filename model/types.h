@@ -141,14 +141,20 @@ struct IndexQuery {
   std::optional<RangePredicate> range;
   uint32_t limit = 0;  // rows, in [1, kMaxRowsPerCall]
   Projection columns;
+  // Only rows whose key sorts after this one (a lookup resumed where an
+  // earlier answer stopped). Needs an equality predicate.
+  std::optional<std::string> after_row;
 };
 
 struct IndexQueryResult {
-  // By region (in request order); within a region by row key when an
-  // equality drives the lookup, by (value, row key) for a range alone.
+  // With an equality predicate: by row key (the regions are searched in key
+  // order). A range alone: by region in key order, then (value, row key).
+  // A matching row is always returned, with the projected cells it has
+  // (possibly none).
   std::vector<Row> rows;
   // More rows matched than the limit, or than the server's result byte
-  // budget allowed.
+  // budget allowed: `rows` are the first matches, and the rest sort after
+  // the last of them.
   bool truncated = false;
 };
 
@@ -165,10 +171,19 @@ struct FilterOp {
   }
 };
 
+// Where a filter's op sequence comes from. A region server draws a new
+// random incarnation every time it starts, and never persists it: whatever
+// a restart lost (the unsynced tail of its WAL after a power loss, or a data
+// directory restored from a copy), its (incarnation, epoch, seq) triples are
+// never handed out twice, while (epoch, seq) alone may be. Within one
+// incarnation epochs and sequence numbers only grow. Never 0.
+//
 // What a write changed in the filter. `ops` are this write's ops in sequence
 // order; when `epoch` differs from the reader's, the filter was rebuilt and
-// the reader must take a snapshot instead of applying ops.
+// the reader must take a snapshot instead of applying ops; when the
+// incarnation differs, the server restarted since the reader's copy.
 struct WriteResult {
+  uint64_t incarnation = 0;
   uint64_t epoch = 0;
   std::vector<FilterOp> ops;
   // The newest op of the filter when this write committed: at least the seq
@@ -180,15 +195,17 @@ struct WriteResult {
 };
 
 struct FilterSnapshot {
+  uint64_t incarnation = 0;
   uint64_t epoch = 0;
   uint64_t last_seq = 0;  // the ops up to here are in `filter`
   std::string filter;     // ScalableSplitCountingBloomFilter::Serialize()
 };
 
 struct FilterOpsSince {
+  uint64_t incarnation = 0;
   uint64_t epoch = 0;
-  // The requested ops were trimmed or belong to another epoch: take a
-  // snapshot. `ops` is empty then.
+  // The requested ops were trimmed or belong to another epoch or
+  // incarnation: take a snapshot. `ops` is empty then.
   bool too_old = false;
   std::vector<FilterOp> ops;  // seq > the requested one, in order
   uint64_t last_seq = 0;      // the newest op; ops may stop before it
@@ -196,6 +213,7 @@ struct FilterOpsSince {
 
 // A server's filter: where its op sequence is and what the filter holds.
 struct FilterStatus {
+  uint64_t incarnation = 0;
   uint64_t epoch = 0;
   uint64_t last_seq = 0;
   SscbfStats stats;

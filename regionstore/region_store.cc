@@ -4,6 +4,8 @@
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
 
+#include <random>
+
 #include "regionstore/internal/keys.h"
 #include "regionstore/internal/rocks_region_store.h"
 #include "regionstore/internal/rocks_status.h"
@@ -95,9 +97,26 @@ rocksdb::ColumnFamilyOptions ValueCountOptions() {
 
 }  // namespace
 
+namespace {
+
+// A new incarnation for every run of a store. 64 random bits: two runs of
+// one server share one with probability 2^-64 per pair.
+uint64_t DrawIncarnation() {
+  std::random_device device;
+  uint64_t out = 0;
+  while (out == 0) {
+    out = (static_cast<uint64_t>(device()) << 32) ^ device();
+  }
+  return out;
+}
+
+}  // namespace
+
 RocksRegionStore::RocksRegionStore(std::string path,
                                    const RegionStoreOptions& options)
-    : path_(std::move(path)), options_(options) {
+    : path_(std::move(path)),
+      options_(options),
+      incarnation_(DrawIncarnation()) {
   write_options_.sync = options.sync;
 }
 
@@ -150,6 +169,8 @@ Status RocksRegionStore::LoadRegions() {
        it->Valid() && it->key().starts_with(kRegionMetaPrefix); it->Next()) {
     BLOOMROUTE_ASSIGN_OR_RETURN(StoredRegion r,
                                 DecodeRegion(it->value().ToStringView()));
+    // Not served until OpenRegion names it again (see RegionStore::Open).
+    r.open = false;
     regions_[r.descriptor.region_id] = std::move(r);
   }
   return FromRocks(it->status());
@@ -181,8 +202,13 @@ bool Overlaps(const RegionDescriptor& a, const RegionDescriptor& b) {
 
 }  // namespace
 
-Status RocksRegionStore::OpenRegion(const RegionDescriptor& region) {
+Status RocksRegionStore::OpenRegion(const RegionDescriptor& region,
+                                    uint64_t incarnation) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateRegion(region));
+  if (incarnation != 0 && incarnation != incarnation_) {
+    return Status::Aborted("the server restarted since its incarnation " +
+                           std::to_string(incarnation) + " was read");
+  }
   std::unique_lock lock(regions_mu_);
   const std::string id = std::to_string(region.region_id);
   for (const auto& [other_id, other] : regions_) {
@@ -256,7 +282,10 @@ Status RocksRegionStore::DropRegion(uint64_t region_id) {
     }
     if (deletes.empty()) break;
     std::vector<const RegionDescriptor*> regions(deletes.size(), r);
-    BLOOMROUTE_RETURN_IF_ERROR(ApplyResolved(deletes, regions).status());
+    // Unfenced: the drop is the router's own, and deletes only remove
+    // elements, which a replica learns from the next catch-up.
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ApplyResolved(deletes, regions, WriteMode::kWriteBatch, 0).status());
   }
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(
       db_->Delete(write_options_, meta_cf_, RegionMetaKey(region_id))));

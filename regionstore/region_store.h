@@ -29,6 +29,24 @@
 // the value records under a new epoch. VerifyIndex() checks, from scratch,
 // that rows, index entries, value counts and filter all agree.
 //
+// Incarnation. Every Open() draws a new random incarnation (model/types.h),
+// carried by write results, snapshots, ops and status. Without --sync a power
+// loss drops the unsynced tail of the WAL, and a copy of the directory put
+// back drops more: the reopened store may then hand out an (epoch, seq) it
+// handed out before, with other ops. The incarnation, never persisted, tells
+// a reader that its copy of the filter came from another run: it takes a
+// snapshot instead of trusting sequence numbers.
+//
+// Fencing. A router tags each write with its fence token and raises the
+// store's fence (RaiseFence) before it catches up after a write whose fate
+// it does not know. A write whose nonzero token is below the fence is refused
+// with Aborted, under the lock that orders filter ops, so once RaiseFence
+// returns no such write can commit: a catch-up that reads the filter after
+// it sees every write the router ever sent with an older token, or none of
+// it ever lands. The fence lives in memory: a request sent to an earlier run
+// of the server died with that run. Token 0 (a writer other than a router)
+// is never fenced.
+//
 // Errors: InvalidArgument for bad input (nothing is written), NotFound for an
 // unknown region, IOError / Corruption from storage.
 // Thread-safety: every method may be called concurrently.
@@ -75,17 +93,27 @@ struct RegionStoreOptions {
 
 class RegionStore {
  public:
-  // Opens or creates the store in directory `path`, reopening the regions that
-  // were open when it last ran.
+  // Opens or creates the store in directory `path`. The regions it hosted
+  // keep their data but are not served until OpenRegion names them again:
+  // as in HBase, a restarted server serves what its master (the router)
+  // assigns it, and the router does so only after it has seen the new
+  // incarnation, so that no row of this run is readable while the router
+  // still trusts its copy of the previous run's filter.
   static StatusOr<std::unique_ptr<RegionStore>> Open(
       const std::string& path, const RegionStoreOptions& options);
   virtual ~RegionStore() = default;
 
-  // Starts serving a region and persists that it is open. Idempotent for an
-  // identical descriptor. InvalidArgument when the id is open with another
+  // Starts serving a region and persists its descriptor. Idempotent for an
+  // identical descriptor. InvalidArgument when the id is known with another
   // descriptor, the table id is open with another table descriptor, or the
-  // key range overlaps another open region of the table.
-  [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region) = 0;
+  // key range overlaps another open region of the table. Aborted (nothing
+  // done) when `incarnation` is nonzero and not this run's: the caller saw
+  // an earlier run of the server.
+  [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region,
+                                          uint64_t incarnation) = 0;
+  [[nodiscard]] Status OpenRegion(const RegionDescriptor& region) {
+    return OpenRegion(region, 0);
+  }
   // Stops serving a region; its data stays and reopening serves it again.
   [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
   // Deletes every row of a region, open or closed (updating index, counts and
@@ -95,8 +123,13 @@ class RegionStore {
 
   // Applies the mutations as one atomic batch, in order (a later mutation of
   // the same row sees the earlier one). All are validated first; any invalid
-  // one rejects the whole batch with InvalidArgument naming it.
-  virtual StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) = 0;
+  // one rejects the whole batch with InvalidArgument naming it. Aborted (and
+  // nothing written) when `fence_token` is nonzero and below the fence.
+  virtual StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
+                                      uint64_t fence_token) = 0;
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) {
+    return Apply(batch, 0);
+  }
 
   // Loads a bulk file (regionstore/bulk_file.h) into an open region: each
   // row is a put of its cells (added or overwritten, as Apply's puts), and
@@ -113,27 +146,44 @@ class RegionStore {
   // Options::max_ops_per_call filter ops returns none of them (epoch and
   // last_seq only: the reader catches up with OpsSince). The load holds the
   // row locks of its rows, and of every row sharing their lock stripes,
-  // until it is ingested: online writes to those rows wait for it.
+  // until it is ingested: online writes to those rows wait for it. Fenced
+  // as Apply.
   virtual StatusOr<WriteResult> BulkLoad(uint64_t region_id,
-                                         const std::string& path) = 0;
+                                         const std::string& path,
+                                         uint64_t fence_token) = 0;
+  StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& path) {
+    return BulkLoad(region_id, path, 0);
+  }
   // BulkLoad of a file given as bytes (as received over RPC): they are
   // written to a uniquely named file in the store's directory, loaded, and
   // the file is removed in every case.
   virtual StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id,
-                                              std::string_view file) = 0;
+                                              std::string_view file,
+                                              uint64_t fence_token) = 0;
+  StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id,
+                                      std::string_view file) {
+    return BulkLoadBytes(region_id, file, 0);
+  }
 
   // The rows, in request order; nullopt for a row that does not exist or has
   // none of the projected columns.
   virtual StatusOr<std::vector<std::optional<Row>>> Get(
       const std::vector<GetRequest>& requests) const = 0;
   virtual StatusOr<ScanResult> Scan(const ScanRequest& request) const = 0;
-  // Exact answer from the local inverted index.
+  // Exact answer from the local inverted index (see IndexQueryResult).
   virtual StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) const = 0;
 
   virtual StatusOr<FilterSnapshot> Snapshot() const = 0;
-  virtual StatusOr<FilterOpsSince> OpsSince(uint64_t epoch,
+  // The ops after `seq`; too_old when `incarnation` or `epoch` is not the
+  // store's or the ops were trimmed. InvalidArgument for a seq past the
+  // newest op of the store's own incarnation and epoch.
+  virtual StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation,
+                                            uint64_t epoch,
                                             uint64_t seq) const = 0;
   virtual FilterStatus GetFilterStatus() const = 0;
+  // From now on, writes with a nonzero fence token below `token` are refused
+  // (see "Fencing" above). The fence only rises.
+  virtual void RaiseFence(uint64_t token) = 0;
   // Rebuilds the filter right-sized from the value records under a new epoch.
   [[nodiscard]] virtual Status CompactFilter() = 0;
 

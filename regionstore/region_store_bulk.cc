@@ -152,7 +152,8 @@ Status RocksRegionStore::IngestBatch(rocksdb::WriteBatch* batch) {
 }
 
 StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
-                                                 const std::string& path) {
+                                                 const std::string& path,
+                                                 uint64_t fence_token) {
   const BulkFileLimits limits{options_.max_bulk_rows,
                               options_.max_bulk_file_bytes,
                               2 * options_.max_bulk_file_bytes};
@@ -177,7 +178,7 @@ StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
   }
   const std::vector<const RegionDescriptor*> regions(puts.size(), region);
   StatusOr<WriteResult> result =
-      ApplyResolved(puts, regions, WriteMode::kIngest);
+      ApplyResolved(puts, regions, WriteMode::kIngest, fence_token);
   // A load can bring a million new values: more ops than one reply should
   // carry (the reply must fit a client's frame). Without them the router
   // sees last_seq ahead of its replica, treats the replica as not current
@@ -189,7 +190,8 @@ StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
 }
 
 StatusOr<WriteResult> RocksRegionStore::BulkLoadBytes(uint64_t region_id,
-                                                      std::string_view file) {
+                                                      std::string_view file,
+                                                      uint64_t fence_token) {
   if (file.size() > options_.max_bulk_file_bytes) {
     return Status::InvalidArgument(
         "the bulk file is " + std::to_string(file.size()) +
@@ -200,7 +202,7 @@ StatusOr<WriteResult> RocksRegionStore::BulkLoadBytes(uint64_t region_id,
   Status s = FromRocks(rocksdb::WriteStringToFile(
       db_->GetEnv(), rocksdb::Slice(file.data(), file.size()), path));
   if (!s.ok()) return Status::IOError("storing the bulk file: " + s.message());
-  return BulkLoad(region_id, path);
+  return BulkLoad(region_id, path, fence_token);
 }
 
 }  // namespace bloomroute::regionstore_internal

@@ -2,6 +2,8 @@
 // compaction, and the snapshot / ops-since interface the router reads.
 #include <rocksdb/snapshot.h>
 
+#include <algorithm>
+
 #include "regionstore/internal/keys.h"
 #include "regionstore/internal/rocks_region_store.h"
 #include "regionstore/internal/rocks_status.h"
@@ -112,12 +114,12 @@ Status RocksRegionStore::LoadFilter() {
     first_retained_seq_ = ops->Valid() ? ParseOpKey(ops->key().ToStringView())
                                        : filter_->last_seq() + 1;
     BLOOMROUTE_RETURN_IF_ERROR(FromRocks(ops->status()));
-    if (options_.sync) return WriteCheckpointLocked(first_retained_seq_ - 1);
     // Without sync a power loss can drop acknowledged ops that a reader has
-    // already applied; their sequence numbers would then be handed out
-    // again for other ops. A new epoch on every start rules that out.
-    filter_->StartEpoch(filter_->epoch() + 1);
-    return WriteCheckpointLocked(filter_->last_seq());
+    // already applied; their sequence numbers are then handed out again for
+    // other ops. No epoch of this store can rule that out (the record of a
+    // new one can be lost as well): the incarnation of this run, which
+    // every reply carries, tells readers to take a snapshot.
+    return WriteCheckpointLocked(first_retained_seq_ - 1);
   }
   // The filter is derived data: rebuild it from the value records, under an
   // epoch and from a sequence number the store has never used.
@@ -234,13 +236,15 @@ Status RocksRegionStore::CompactFilter() {
 StatusOr<FilterSnapshot> RocksRegionStore::Snapshot() const {
   std::lock_guard lock(filter_mu_);
   if (filter_broken_) return Status::Unavailable("filter is being repaired");
-  return FilterSnapshot{filter_->epoch(), filter_->last_seq(),
+  return FilterSnapshot{incarnation_, filter_->epoch(), filter_->last_seq(),
                         filter_->filter().Serialize()};
 }
 
-StatusOr<FilterOpsSince> RocksRegionStore::OpsSince(uint64_t epoch,
+StatusOr<FilterOpsSince> RocksRegionStore::OpsSince(uint64_t incarnation,
+                                                    uint64_t epoch,
                                                     uint64_t seq) const {
   FilterOpsSince out;
+  out.incarnation = incarnation_;
   uint64_t first_retained;
   const rocksdb::Snapshot* snapshot;
   {
@@ -252,6 +256,12 @@ StatusOr<FilterOpsSince> RocksRegionStore::OpsSince(uint64_t epoch,
     snapshot = db_->GetSnapshot();  // the log exactly as of last_seq
   }
   rocksdb::ManagedSnapshot release(db_.get(), snapshot);
+  // The caller's (epoch, seq) from another run may name ops this run never
+  // had, or other ops under the same numbers.
+  if (incarnation != incarnation_) {
+    out.too_old = true;
+    return out;
+  }
   if (seq > out.last_seq && epoch == out.epoch) {
     return Status::InvalidArgument("ops since " + std::to_string(seq) +
                                    ", but the newest op is " +
@@ -283,8 +293,13 @@ StatusOr<FilterOpsSince> RocksRegionStore::OpsSince(uint64_t epoch,
 
 FilterStatus RocksRegionStore::GetFilterStatus() const {
   std::lock_guard lock(filter_mu_);
-  return FilterStatus{filter_->epoch(), filter_->last_seq(),
+  return FilterStatus{incarnation_, filter_->epoch(), filter_->last_seq(),
                       filter_->filter().Stats()};
+}
+
+void RocksRegionStore::RaiseFence(uint64_t token) {
+  std::lock_guard lock(filter_mu_);
+  fence_ = std::max(fence_, token);
 }
 
 }  // namespace bloomroute::regionstore_internal

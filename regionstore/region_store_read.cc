@@ -21,9 +21,9 @@ Status ValidateLimit(uint32_t limit) {
   return Status::OK();
 }
 
-// The projected row, or nullopt when no cell is selected.
-std::optional<Row> Project(std::string_view key, std::vector<Cell> cells,
-                           const Projection& columns) {
+// The row with only the projected cells.
+Row Project(std::string_view key, std::vector<Cell> cells,
+            const Projection& columns) {
   if (!columns.empty()) {
     cells.erase(std::remove_if(cells.begin(), cells.end(),
                                [&](const Cell& c) {
@@ -31,8 +31,17 @@ std::optional<Row> Project(std::string_view key, std::vector<Cell> cells,
                                }),
                 cells.end());
   }
-  if (cells.empty()) return std::nullopt;
   return Row{std::string(key), std::move(cells)};
+}
+
+// Project(), or nullopt when no cell is selected: a get or scan, as in
+// HBase, has no result for a row without any of the requested columns.
+std::optional<Row> ProjectNonEmpty(std::string_view key,
+                                   std::vector<Cell> cells,
+                                   const Projection& columns) {
+  Row row = Project(key, std::move(cells), columns);
+  if (row.cells.empty()) return std::nullopt;
+  return row;
 }
 
 size_t RowBytes(const Row& row) {
@@ -53,7 +62,7 @@ StatusOr<std::optional<Row>> RocksRegionStore::ReadRow(
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
   std::vector<Cell> cells;
   BLOOMROUTE_RETURN_IF_ERROR(DecodeRowCells(value.ToStringView(), &cells));
-  return Project(row_key, std::move(cells), columns);
+  return ProjectNonEmpty(row_key, std::move(cells), columns);
 }
 
 StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
@@ -120,7 +129,7 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
     std::vector<Cell> cells;
     BLOOMROUTE_RETURN_IF_ERROR(
         DecodeRowCells(it->value().ToStringView(), &cells));
-    if (auto row = Project(key, std::move(cells), req.columns)) {
+    if (auto row = ProjectNonEmpty(key, std::move(cells), req.columns)) {
       bytes += RowBytes(*row);
       out.rows.push_back(std::move(*row));
     }
@@ -139,10 +148,6 @@ RocksRegionStore::LookupRegionsLocked(const IndexQuery& q,
         regions.push_back(&r.descriptor);
       }
     }
-    std::sort(regions.begin(), regions.end(),
-              [](const RegionDescriptor* a, const RegionDescriptor* b) {
-                return a->start_key < b->start_key;
-              });
     if (regions.empty()) {
       return Status::NotFound("table " + std::to_string(q.table_id) +
                               " has no open region on this server");
@@ -162,6 +167,13 @@ RocksRegionStore::LookupRegionsLocked(const IndexQuery& q,
     }
     regions.push_back(r);
   }
+  // Key order: with an equality driving, the answer is then in row-key order
+  // across regions (they do not overlap), so a truncated answer is a prefix
+  // of the full one and the router can merge servers' answers exactly.
+  std::sort(regions.begin(), regions.end(),
+            [](const RegionDescriptor* a, const RegionDescriptor* b) {
+              return a->start_key < b->start_key;
+            });
   *table = &regions.front()->table;
   return regions;
 }
@@ -171,6 +183,14 @@ StatusOr<IndexQueryResult> RocksRegionStore::Lookup(const IndexQuery& q) const {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(q.columns));
   if (q.equals.empty() && !q.range) {
     return Status::InvalidArgument("index query has no predicate");
+  }
+  if (q.after_row && q.equals.empty()) {
+    return Status::InvalidArgument(
+        "a lookup resumed after a row needs an equality predicate");
+  }
+  if (q.after_row && q.after_row->size() > kMaxRowKeyBytes) {
+    return Status::InvalidArgument("the row to resume after is longer than " +
+                                   std::to_string(kMaxRowKeyBytes) + " bytes");
   }
   std::shared_lock lock(regions_mu_);
   const TableDescriptor* table = nullptr;
@@ -229,9 +249,13 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
   std::string lower, upper;
   if (driver < q.equals.size()) {
     const auto& p = q.equals[driver];
-    lower = IndexValuePrefix(region.region_id,
-                             table.FindIndexed(p.column)->column_id, p.value);
+    const uint32_t column = table.FindIndexed(p.column)->column_id;
+    lower = IndexValuePrefix(region.region_id, column, p.value);
     upper = PrefixSuccessor(lower);
+    // A value's entries are in row order: start at the row resumed after.
+    if (q.after_row) {
+      lower = IndexKey(region.region_id, column, p.value, *q.after_row);
+    }
   } else {
     const std::string col = IndexColumnPrefix(
         region.region_id, table.FindIndexed(q.range->column)->column_id);
@@ -251,6 +275,7 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
   for (it->Seek(lower); it->Valid(); it->Next()) {
     IndexKeyParts entry;
     BLOOMROUTE_RETURN_IF_ERROR(ParseIndexKey(it->key().ToStringView(), &entry));
+    if (q.after_row && entry.row <= *q.after_row) continue;
     // The other equalities: an exact index point lookup each.
     bool match = true;
     for (size_t i = 0; i < q.equals.size() && match; ++i) {
@@ -286,10 +311,11 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
       result->truncated = true;
       return Status::OK();
     }
-    if (auto projected = Project(row->key, std::move(row->cells), q.columns)) {
-      *result_bytes += RowBytes(*projected);
-      result->rows.push_back(std::move(*projected));
-    }
+    // A matching row is in the answer even with none of the projected
+    // cells: the lookup's question is which rows match.
+    Row projected = Project(row->key, std::move(row->cells), q.columns);
+    *result_bytes += RowBytes(projected);
+    result->rows.push_back(std::move(projected));
   }
   return FromRocks(it->status());
 }

@@ -44,7 +44,7 @@ Status RocksRegionStore::ValidateMutation(const Mutation& m,
 }
 
 StatusOr<WriteResult> RocksRegionStore::Apply(
-    const std::vector<Mutation>& batch) {
+    const std::vector<Mutation>& batch, uint64_t fence_token) {
   if (batch.size() > options_.max_mutations_per_batch) {
     return Status::InvalidArgument(
         "batch of " + std::to_string(batch.size()) +
@@ -66,7 +66,7 @@ StatusOr<WriteResult> RocksRegionStore::Apply(
     }
     regions.push_back(*r);
   }
-  return ApplyResolved(batch, regions);
+  return ApplyResolved(batch, regions, WriteMode::kWriteBatch, fence_token);
 }
 
 namespace {
@@ -150,7 +150,8 @@ void AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
 
 StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     const std::vector<Mutation>& batch,
-    const std::vector<const RegionDescriptor*>& regions, WriteMode mode) {
+    const std::vector<const RegionDescriptor*>& regions, WriteMode mode,
+    uint64_t fence_token) {
   // The distinct rows, in first-touched order.
   std::vector<std::string> keys;
   std::unordered_map<std::string, size_t> slot;  // key -> index in changes
@@ -209,13 +210,22 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     }
     AddIndexChanges(c, &wb, index_cf_, &deltas);
   }
-  return Commit(&wb, deltas, mode);
+  return Commit(&wb, deltas, mode, fence_token);
 }
 
 StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
                                                const ValueDeltas& deltas,
-                                               WriteMode mode) {
+                                               WriteMode mode,
+                                               uint64_t fence_token) {
   std::lock_guard lock(filter_mu_);
+  // Under the lock that orders filter ops, so that after RaiseFence returns
+  // no write with an older token commits (region_store.h, "Fencing").
+  if (fence_token != 0 && fence_token < fence_) {
+    return Status::Aborted("write fenced: its token " +
+                           std::to_string(fence_token) +
+                           " is below this server's fence " +
+                           std::to_string(fence_) + "; nothing was written");
+  }
   BLOOMROUTE_RETURN_IF_ERROR(RepairFilterLocked());
   const uint64_t epoch = filter_->epoch();
   const uint64_t seq_before = filter_->last_seq();
@@ -249,6 +259,7 @@ StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
     return s;
   }
   MaintainFilterLocked();
+  result.incarnation = incarnation_;
   result.epoch = filter_->epoch();
   result.last_seq = filter_->last_seq();
   if (result.epoch != epoch) result.ops.clear();  // rebuilt: take a snapshot

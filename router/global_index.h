@@ -1,14 +1,16 @@
 // GlobalIndex: one replica of each region server's SSCBF, for routing lookups.
 //
-// A replica is *current* when it holds a filter that matches the server's and
-// has reached the newest (epoch, seq) any write result reported to it, and it
-// was not marked stale since its last catch-up. Anything else -- never
-// loaded, a sequence gap, an epoch change, a replayed insert that landed in
-// another stage than the server's -- makes it *not current*, and Candidates()
-// then names the server whatever the filter says (../shared/DESIGN.md,
-// invariant 1: a lookup never skips a server it cannot rule out). CatchUp()
-// makes it current again; so does the late arrival of the missing ops in
-// order.
+// A replica is *current* when it holds a filter that matches the server's,
+// has reached the newest (epoch, seq) any write result of the replica's
+// incarnation reported to it, and a catch-up has completed that began after
+// every event that may have put it behind (see "Generations"). Anything else
+// -- never loaded, a sequence gap, an epoch change, a result from another
+// incarnation, a replayed insert that landed in another stage than the
+// server's, a write whose fate is unknown -- makes it *not current*, and
+// Candidates() then names the server whatever the filter says
+// (../shared/DESIGN.md, invariant 1: a lookup never skips a server it cannot
+// rule out). CatchUp() makes it current again; so does the late arrival of
+// the missing ops in order, when nothing else is outstanding.
 //
 // Acknowledged writes. The router passes every write's result to
 // ApplyWriteResult before acknowledging the write. The replica records the
@@ -19,9 +21,40 @@
 // if an earlier write's op is still in flight, the replica cannot know it is
 // behind, so region servers must send last_seq.
 //
-// Epochs and sequence numbers of one server only grow (a rebuilt filter gets
-// the next epoch and keeps counting sequence numbers), so (epoch, seq) pairs
-// are ordered lexicographically.
+// Incarnations. Within one run of a server (one incarnation, model/types.h)
+// epochs and sequence numbers only grow, so (epoch, seq) pairs are ordered
+// lexicographically. Across runs they are not: a server that lost the
+// unsynced tail of its WAL, or got an old copy of its directory back, hands
+// out the same (epoch, seq) again with other ops. So a result, snapshot or
+// status of another incarnation than the replica's is never ordered against
+// it: it starts a new generation (below), and only a snapshot of the server
+// brings the replica into the new incarnation.
+//
+// Generations. Some events put a replica behind in a way no sequence number
+// shows: a write whose reply was lost, a result from another incarnation, a
+// table's regions dropped. Each starts a new generation of the replica, and
+// a catch-up clears only the generations that began before it read the
+// server's filter. Why that holds under every interleaving: the event
+// happened-before the catch-up read the generation (both under the replica's
+// lock), the read happened-before the request left, so the server answered
+// after the event. A write that committed before the event is in the answer;
+// for a write whose fate is unknown, see fencing. A result from another run:
+// one server directory serves one run at a time (RocksDB's lock), so the run
+// that answers after the event holds all that earlier runs committed and
+// kept (what a power loss took, it took with the rows).
+//
+// Fencing. A write the router sent may still commit after the router gave up
+// on it (a timeout, a lost connection, a reply that did not decode: the
+// request may sit in the server's socket or worker for a long time). Such a
+// write is in doubt: MarkWriteInDoubt raises the replica's fence token and
+// starts a generation; writes carry FenceToken(); every catch-up passes the
+// token to the server, which raises its fence to it before it reads its
+// filter, and refuses (Aborted) any later write with an older token, under
+// the lock that orders its filter ops (regionstore/region_store.h). So the
+// in-doubt write either committed before the catch-up's read and is in its
+// answer, or never commits. Tokens start at a base the router gives
+// (RouterOptions: above every token of its earlier runs), so a restarted
+// router fences the writes of the run before it on the first catch-up.
 //
 // Thread-safety: every method may be called concurrently. Each replica has a
 // shared_mutex: Candidates and Stats read under it shared, ApplyWriteResult
@@ -30,10 +63,12 @@
 // catch-ups of one replica are serialized by a second mutex.
 //
 // Usage:
-//   GlobalIndex index;
+//   GlobalIndex index(fence_base);
 //   index.AddServer(0);
 //   (void)index.CatchUp(0, client0);            // snapshot + ops since
-//   index.ApplyWriteResult(0, *client0.Apply(batch));
+//   StatusOr<WriteResult> w = client0.Apply(batch, index.FenceToken(0));
+//   if (w.ok()) index.ApplyWriteResult(0, *w);
+//   else if (/* sent, fate unknown */) index.MarkWriteInDoubt(0);
 //   CandidateServers c = index.Candidates({HashElement(t, col, "NO")});
 #ifndef BLOOMROUTE_ROUTER_GLOBAL_INDEX_H_
 #define BLOOMROUTE_ROUTER_GLOBAL_INDEX_H_
@@ -63,10 +98,11 @@ struct CandidateServers {
 
 struct ReplicaStats {
   ServerId server = 0;
-  bool loaded = false;   // a filter was ever loaded
-  bool current = false;  // see the header comment
-  uint64_t epoch = 0;    // of the loaded filter; 0 when none
-  uint64_t seq = 0;      // the last op the replica holds
+  bool loaded = false;       // a filter was ever loaded
+  bool current = false;      // see the header comment
+  uint64_t incarnation = 0;  // of the loaded filter; 0 when none
+  uint64_t epoch = 0;        // of the loaded filter; 0 when none
+  uint64_t seq = 0;          // the last op the replica holds
   // The newest (epoch, seq) a write reported for the server; when it is ahead
   // of (epoch, seq), the replica is behind by that much.
   uint64_t reported_epoch = 0;
@@ -77,8 +113,9 @@ struct ReplicaStats {
 // How a replica compares with its server's filter (GlobalIndex::Compare).
 enum class ReplicaAgreement {
   kMatches,     // current, at the server's (epoch, seq), the same filter
-  kNotCurrent,  // not current, or at another (epoch, seq): lookups ask the
-                // server anyway and a catch-up will fix it; not an error
+  kNotCurrent,  // not current, or at another (incarnation, epoch, seq):
+                // lookups ask the server anyway and a catch-up will fix it;
+                // not an error
   kDiffers,     // current and at the server's (epoch, seq), yet another
                 // filter: lookups may wrongly skip the server
 };
@@ -90,7 +127,9 @@ struct ReplicaComparison {
 
 class GlobalIndex {
  public:
-  GlobalIndex();
+  // Fence tokens of this index are fence_base + 1, + 2, ...; a router passes
+  // a base above every token its earlier runs used.
+  explicit GlobalIndex(uint64_t fence_base = 0);
   ~GlobalIndex();
   GlobalIndex(const GlobalIndex&) = delete;
   GlobalIndex& operator=(const GlobalIndex&) = delete;
@@ -99,27 +138,43 @@ class GlobalIndex {
   void AddServer(ServerId server);
   // Forgets a server and its replica. Idempotent.
   void RemoveServer(ServerId server);
-  // Marks the replica not current (e.g. after a reconnect, when writes may
-  // have been lost); it stays so until CatchUp. NotFound for an unknown server.
+  // Starts a generation: the replica is not current until a catch-up that
+  // begins after this call completes (e.g. the server changed its filter
+  // without telling us the ops). NotFound for an unknown server.
   [[nodiscard]] Status MarkStale(ServerId server);
+  // A write sent to the server failed after it was sent, so it may have
+  // committed or may still commit: raises the fence token (writes sent
+  // from now on carry the new one; the next catch-up fences the older ones
+  // off) and starts a generation. NotFound for an unknown server.
+  [[nodiscard]] Status MarkWriteInDoubt(ServerId server);
+  // The token a write to the server carries now; 0 for an unknown server.
+  uint64_t FenceToken(ServerId server) const;
+  // A reply of the server named its incarnation (a status or a snapshot
+  // taken for another purpose): when it is not the replica's, starts a
+  // generation. Returns whether it was the replica's; false for an unknown
+  // server.
+  bool NoteIncarnation(ServerId server, uint64_t incarnation);
 
   // Applies the write's ops in sequence order to the server's replica. Ops at
   // or below the replica's seq are skipped (already applied). A gap, another
-  // epoch, or an op the replica cannot replay identically marks the replica
-  // not current, and no later op of the result is applied. Returns whether
-  // the replica is current afterwards; NotFound for an unknown server.
+  // epoch, or an op the replica cannot replay identically leaves the replica
+  // not current, and no later op of the result is applied; a result of
+  // another incarnation starts a generation. Returns whether the replica is
+  // current afterwards; NotFound for an unknown server.
   StatusOr<bool> ApplyWriteResult(ServerId server, const WriteResult& result);
 
   // Makes the replica current: ops since its seq when it has a filter of the
-  // server's epoch and the ops are still kept (asking again while more
-  // remain), otherwise a snapshot followed by ops since the snapshot. On
+  // server's incarnation and epoch and the ops are still kept (asking again
+  // while more remain), otherwise a snapshot followed by ops since the
+  // snapshot; every request raises the server's fence to FenceToken(). On
   // success the replica equals the server's filter as of the newest op it
   // returned. On failure the replica stays not current and the client's error
-  // is returned (Unavailable: the server did not answer); Corruption for a
-  // snapshot that does not decode or ops that do not replay; NotFound for an
-  // unknown server. Cheap when the replica is already current and no write
-  // reported newer ops.
+  // is returned (Unavailable: the server did not answer, or new events kept
+  // arriving for kMaxRestartedRounds rounds); Corruption for a snapshot that
+  // does not decode or ops that do not replay; NotFound for an unknown
+  // server. Cheap when the replica is already current.
   [[nodiscard]] Status CatchUp(ServerId server, RegionClient& client);
+  static constexpr int kMaxRestartedRounds = 16;
 
   // The servers to ask for a conjunction of elements (an empty conjunction
   // selects every server). See CandidateServers.
@@ -137,6 +192,8 @@ class GlobalIndex {
   std::vector<ReplicaStats> Stats() const;
   // Whether the replica is current; false for an unknown server.
   bool IsCurrent(ServerId server) const;
+  // The incarnation of the loaded filter; 0 for none or an unknown server.
+  uint64_t Incarnation(ServerId server) const;
   // Calls `fn` with the replica's filter under its shared lock (for tests and
   // tools comparing replicas); NotFound for an unknown server or none loaded.
   template <typename Fn>
@@ -150,6 +207,7 @@ class GlobalIndex {
   const ScalableSplitCountingBloomFilter* LockedFilter(
       const Replica& r, std::shared_lock<std::shared_mutex>* lock) const;
 
+  const uint64_t fence_base_;
   mutable std::shared_mutex servers_mu_;
   // Guarded by servers_mu_; a Replica guards itself.
   std::map<ServerId, std::shared_ptr<Replica>> replicas_;

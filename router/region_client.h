@@ -12,7 +12,9 @@
 //                    effect; it is the only code worth retrying.
 //   InvalidArgument  the server rejected the request (nothing was written).
 //   NotFound         the region or table is unknown to the server.
-//   IOError, Corruption  the server failed internally.
+//   IOError, Corruption  the server failed internally, or (the RPC client)
+//                    a reply did not decode: the call may have taken effect.
+//   Aborted          a write refused by the server's fence: nothing written.
 //
 // Thread-safety: an implementation must allow every method to be called
 // concurrently from several threads (the router fans lookups out in parallel
@@ -21,7 +23,7 @@
 // Usage:
 //   StatusOr<std::unique_ptr<RegionClient>> c = factory->Connect(server, addr);
 //   if (!c.ok()) return c.status();
-//   StatusOr<WriteResult> w = (*c)->Apply(batch);
+//   StatusOr<WriteResult> w = (*c)->Apply(batch, fence_token);
 //   if (w.ok()) global_index.ApplyWriteResult(server, *w);
 #ifndef BLOOMROUTE_ROUTER_REGION_CLIENT_H_
 #define BLOOMROUTE_ROUTER_REGION_CLIENT_H_
@@ -49,8 +51,10 @@ class RegionClient {
 
   // Applies the mutations as one atomic batch, in order; returns the filter
   // ops the batch produced. InvalidArgument (naming the mutation) rejects the
-  // whole batch.
-  virtual StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) = 0;
+  // whole batch; so does Aborted, when `fence_token` is below the server's
+  // fence (regionstore/region_store.h, "Fencing").
+  virtual StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
+                                      uint64_t fence_token) = 0;
   // The rows in request order; nullopt for a missing row.
   virtual StatusOr<std::vector<std::optional<Row>>> Get(
       const std::vector<GetRequest>& requests) = 0;
@@ -58,26 +62,37 @@ class RegionClient {
   // Exact answer from the server's local inverted index.
   virtual StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) = 0;
 
-  // The server's whole filter with its epoch and last sequence number.
-  virtual StatusOr<FilterSnapshot> Snapshot() = 0;
-  // The ops after `seq` in `epoch`, in order, up to the server's cap; or
-  // too_old when they were trimmed or `epoch` is not the current one.
-  virtual StatusOr<FilterOpsSince> OpsSince(uint64_t epoch, uint64_t seq) = 0;
+  // Both first raise the server's fence to `fence_token` (0: leave it), so
+  // that no write with an older token commits after the answer was read.
+  // The server's whole filter with its incarnation, epoch and last sequence
+  // number.
+  virtual StatusOr<FilterSnapshot> Snapshot(uint64_t fence_token) = 0;
+  // The ops after `seq` in (`incarnation`, `epoch`), in order, up to the
+  // server's cap; or too_old when they were trimmed or the server is in
+  // another incarnation or epoch.
+  virtual StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation,
+                                            uint64_t epoch, uint64_t seq,
+                                            uint64_t fence_token) = 0;
   virtual StatusOr<FilterStatus> GetFilterStatus() = 0;
 
   // Region management. OpenRegion is idempotent for an identical
-  // descriptor; CloseRegion gives NotFound for a region that is not open;
+  // descriptor, and Aborted when `incarnation` is nonzero and not the
+  // server's (it restarted: a restarted server serves no region until it is
+  // opened again); CloseRegion gives NotFound for a region that is not open;
   // DropRegion deletes the region's rows (NotFound: never hosted or gone).
-  [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region) = 0;
+  [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region,
+                                          uint64_t incarnation) = 0;
   [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
   [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
   virtual StatusOr<std::vector<RegionDescriptor>> ListRegions() = 0;
 
   // Loads a bulk file (regionstore/bulk_file.h), given as its bytes, into an
   // open region: puts of its rows, atomically, with the result Apply of
-  // them would give. InvalidArgument (nothing written) for a bad file.
+  // them would give. InvalidArgument (nothing written) for a bad file;
+  // fenced as Apply.
   virtual StatusOr<WriteResult> BulkLoad(uint64_t region_id,
-                                         const std::string& file) = 0;
+                                         const std::string& file,
+                                         uint64_t fence_token) = 0;
 
   // Scrutiny: the server recomputes its index entries, value counts and
   // filter from its rows and reports what disagrees (IndexReport). With a

@@ -171,11 +171,19 @@ RouterImpl::~RouterImpl() {
 
 Status RouterImpl::Init() {
   BLOOMROUTE_ASSIGN_OR_RETURN(catalog_, Catalog::Open(options_.data_dir));
+  // Fence tokens of run n are n * 2^32 + 1, + 2, ...: above every token of
+  // runs before it (a run raises its tokens once per write in doubt; 2^32 of
+  // them is more than a run could ever see).
+  BLOOMROUTE_ASSIGN_OR_RETURN(const uint64_t start,
+                              catalog_->RecordRouterStart());
+  index_ = std::make_unique<router::GlobalIndex>(start << 32);
   BLOOMROUTE_RETURN_IF_ERROR(RegisterServers());
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
   PublishTables();
   MaintainOnce();  // best effort: servers that do not answer are retried
-  maintenance_ = std::thread([this] { MaintenanceLoop(); });
+  if (options_.background_maintenance) {
+    maintenance_ = std::thread([this] { MaintenanceLoop(); });
+  }
   return Status::OK();
 }
 
@@ -188,7 +196,7 @@ Status RouterImpl::RegisterServers() {
     entry->ref = ServerRef{id, address};
     entry->client = std::move(client);
     servers_.emplace(id, std::move(entry));
-    index_.AddServer(id);
+    index_->AddServer(id);
   }
   // Every server holding regions must be reachable by some address.
   for (const CatalogServer& s : catalog_->Servers()) {
@@ -280,7 +288,9 @@ Status RouterImpl::OpenRegions(const CatalogTable& table) {
   fan_out_->Run(servers.size(), [&](size_t i) {
     for (size_t r = 0; r < state.record.regions.size(); ++r) {
       if (state.record.regions[r].server != servers[i]->ref.id) continue;
-      Status s = servers[i]->client->OpenRegion(state.Descriptor(r));
+      // A new region is empty: any run of the server may serve it.
+      Status s = servers[i]->client->OpenRegion(state.Descriptor(r),
+                                                /*incarnation=*/0);
       if (!s.ok()) {
         results[i] = ServerFailed(*servers[i], s);
         return;
@@ -310,7 +320,7 @@ Status RouterImpl::DropRegions(const CatalogTable& table) {
     // Dropping removed elements from the server's filter without handing
     // the ops to us: the replica must catch up (until then it only has
     // extra elements, which cost false routes, never misses).
-    (void)index_.MarkStale(server.ref.id);
+    (void)index_->MarkStale(server.ref.id);
   });
   for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
   return Status::OK();
@@ -397,11 +407,24 @@ Status RouterImpl::ServerFailed(const ServerEntry& server,
   if (status.IsUnavailable()) {
     // The call may have taken effect without our seeing its ops, and the
     // server may come back without its regions.
-    (void)index_.MarkStale(server.ref.id);
+    (void)index_->MarkStale(server.ref.id);
     server.reopen = true;
     WakeMaintenance();
   }
   return Named(server, status);
+}
+
+Status RouterImpl::WriteFailed(const ServerEntry& server,
+                               const Status& status) {
+  // Only the server's own refusals say that nothing was written: any other
+  // failure after the request left (a timeout, a dropped connection, a reply
+  // that does not decode, an error inside the server) leaves it in doubt.
+  if (!status.IsInvalidArgument() && !status.IsNotFound() &&
+      !status.IsAborted()) {
+    (void)index_->MarkWriteInDoubt(server.ref.id);
+    WakeMaintenance();
+  }
+  return ServerFailed(server, status);
 }
 
 Status RouterImpl::Named(const ServerEntry& server, const Status& status) {
@@ -413,9 +436,19 @@ Status RouterImpl::Named(const ServerEntry& server, const Status& status) {
 
 void RouterImpl::ApplyWrite(const ServerEntry& server,
                             const WriteResult& result) {
-  StatusOr<bool> current = index_.ApplyWriteResult(server.ref.id, result);
+  StatusOr<bool> current = index_->ApplyWriteResult(server.ref.id, result);
   // Not current: lookups ask the server anyway until the catch-up.
   if (!current.ok() || !*current) WakeMaintenance();
+}
+
+void RouterImpl::NoteIncarnation(const ServerEntry& server,
+                                 uint64_t incarnation) {
+  if (index_->NoteIncarnation(server.ref.id, incarnation) &&
+      incarnation == server.opened_incarnation) {
+    return;
+  }
+  server.reopen = true;
+  WakeMaintenance();
 }
 
 void RouterImpl::WakeMaintenance() {
@@ -444,6 +477,42 @@ void RouterImpl::MaintenanceLoop() {
   }
 }
 
+void RouterImpl::RunMaintenance() { MaintainOnce(); }
+
+Status RouterImpl::ReopenServer(const ServerEntry& server) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  return ReopenServerLocked(server);
+}
+
+Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
+  const std::vector<CatalogTable> tables = catalog_->Tables();
+  // Aborted: the server restarted again between reading its incarnation and
+  // opening a region; start over with the new one.
+  constexpr int kAttempts = 3;
+  Status s;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    StatusOr<FilterStatus> status = server.client->GetFilterStatus();
+    if (!status.ok()) return ServerFailed(server, status.status());
+    if (!index_->NoteIncarnation(server.ref.id, status->incarnation)) {
+      WakeMaintenance();  // a new run: its replica must be reloaded
+    }
+    s = Status::OK();
+    for (const CatalogTable& t : tables) {
+      if (t.state != CatalogTable::State::kReady) continue;
+      const TableState state(t);
+      for (size_t r = 0; r < t.regions.size() && s.ok(); ++r) {
+        if (t.regions[r].server != server.ref.id) continue;
+        s = server.client->OpenRegion(state.Descriptor(r), status->incarnation);
+      }
+      if (!s.ok()) break;
+    }
+    if (s.ok()) server.opened_incarnation = status->incarnation;
+    if (!s.IsAborted()) break;
+  }
+  if (!s.ok()) return ServerFailed(server, s);
+  return Status::OK();
+}
+
 void RouterImpl::MaintainOnce() {
   {
     // Under ddl_mu_, so that no region of a table being deleted is reopened.
@@ -451,18 +520,7 @@ void RouterImpl::MaintainOnce() {
     const std::vector<CatalogTable> tables = catalog_->Tables();
     for (auto& [id, server] : servers_) {
       if (!server->reopen.exchange(false)) continue;
-      for (const CatalogTable& t : tables) {
-        if (t.state != CatalogTable::State::kReady) continue;
-        const TableState state(t);
-        for (size_t r = 0; r < t.regions.size(); ++r) {
-          if (t.regions[r].server != id) continue;
-          if (!server->client->OpenRegion(state.Descriptor(r)).ok()) {
-            server->reopen = true;
-            break;
-          }
-        }
-        if (server->reopen) break;
-      }
+      if (!ReopenServerLocked(*server).ok()) server->reopen = true;
     }
     for (const CatalogTable& t : tables) {
       if (t.state == CatalogTable::State::kDeleting && DropRegions(t).ok()) {
@@ -471,7 +529,15 @@ void RouterImpl::MaintainOnce() {
     }
   }
   for (auto& [id, server] : servers_) {
-    if (!index_.IsCurrent(id)) (void)index_.CatchUp(id, *server->client);
+    if (index_->IsCurrent(id)) continue;
+    (void)index_->CatchUp(id, *server->client);
+    // The catch-up may have loaded a new run of the server, whose regions
+    // are not open yet.
+    const uint64_t incarnation = index_->Incarnation(id);
+    if (incarnation != 0 && incarnation != server->opened_incarnation) {
+      server->reopen = true;
+      WakeMaintenance();
+    }
   }
   ExpireScanners();
 }

@@ -73,6 +73,10 @@ struct RouterOptions {
   // How often the background task retries unreachable servers, catches up
   // replicas that are not current and finishes interrupted deletions.
   int maintenance_interval_ms = 1000;
+  // Run that task on a thread of its own. Off, maintenance happens only when
+  // the owner calls Router::RunMaintenance (deterministic fault tests drive
+  // it so); replicas that are not current then stay so until it is called.
+  bool background_maintenance = true;
   // Open scanners at once, and how long an unused one lives.
   uint32_t max_scanners = 1000;
   int scanner_idle_timeout_ms = 60000;
@@ -126,6 +130,9 @@ struct LookupSpec {
   // Ask every server holding regions of the table whatever the filters say
   // (to measure routing: the servers with rows are then the ground truth).
   bool broadcast = false;
+  // Only rows whose key sorts after this one (LookupResult::resume_after of
+  // an earlier answer, to continue it).
+  std::optional<std::string> after_row;
 };
 
 struct RoutingInfo {
@@ -139,9 +146,16 @@ struct RoutingInfo {
 };
 
 struct LookupResult {
-  std::vector<Row> rows;   // by row key, at most the limit
-  bool truncated = false;  // more rows matched than were returned
-  bool partial = false;    // some servers did not answer (allow_partial)
+  // By row key, at most the limit: a prefix of the full answer, i.e. every
+  // matching row up to the last one returned. A matching row with none of
+  // the projected columns is there with no cells.
+  std::vector<Row> rows;
+  // More rows may match after the last one returned: the limit, a server's
+  // byte budget or the router's stopped the answer. resume_after is then the
+  // last row's key; pass it as LookupSpec::after_row to continue exactly.
+  bool truncated = false;
+  std::optional<std::string> resume_after;
+  bool partial = false;  // some servers did not answer (allow_partial)
   std::vector<ServerRef> missing;
   RoutingInfo routing;
 };
@@ -265,6 +279,12 @@ class Router {
   // with the server's. A server that fails is reported (error), not fatal.
   // NotFound for an unknown table. Slow: each server reads all it stores.
   virtual StatusOr<VerifyReport> VerifyIndex(std::string_view table) = 0;
+
+  // One maintenance pass in the caller's thread: reopens regions on servers
+  // that came back, finishes interrupted deletions, catches up every replica
+  // that is not current and expires idle scanners. The background task (see
+  // RouterOptions::background_maintenance) runs the same pass.
+  virtual void RunMaintenance() = 0;
 
   // Asks every server for its status (in parallel) and reports the catalog.
   virtual ClusterStatus GetClusterStatus() = 0;

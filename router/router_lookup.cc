@@ -1,5 +1,7 @@
 // Index lookups routed through the global index, and cluster statistics.
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "index/element_hash.h"
@@ -35,6 +37,10 @@ Status ValidateLookup(const LookupSpec& spec) {
     return Status::InvalidArgument("the limit is above " +
                                    std::to_string(kMaxRowsPerCall));
   }
+  if (spec.after_row && spec.after_row->size() > kMaxRowKeyBytes) {
+    return Status::InvalidArgument("the row to resume after is longer than " +
+                                   std::to_string(kMaxRowKeyBytes) + " bytes");
+  }
   return ValidateProjection(spec.columns);
 }
 
@@ -54,16 +60,49 @@ StatusOr<std::vector<ElementHash>> HashPredicates(const TableDescriptor& table,
   return hashes;
 }
 
-// Sorts the servers' rows into key order and keeps the first `limit` (and
-// at most kMaxResultBytes). Regions do not overlap, so no key repeats.
-void MergeRows(std::vector<std::vector<Row>>* parts, uint32_t limit,
+// One server's answer, checked: a region server's reply is untrusted input.
+// Its rows must be in strictly ascending key order after `after_row` (the
+// server searches its regions in key order), and a truncated answer must
+// hold a row, or the merge could not say where it stopped.
+Status CheckAnswer(const IndexQueryResult& answer,
+                   const std::optional<std::string>& after_row) {
+  for (size_t i = 0; i < answer.rows.size(); ++i) {
+    const std::string& key = answer.rows[i].key;
+    if ((i > 0 && !(answer.rows[i - 1].key < key)) ||
+        (i == 0 && after_row && !(*after_row < key))) {
+      return Status::Corruption("lookup answer out of row-key order at " +
+                                QuoteForMessage(key));
+    }
+  }
+  if (answer.truncated && answer.rows.empty()) {
+    return Status::Corruption("lookup answer truncated without a row");
+  }
+  return Status::OK();
+}
+
+// Merges the servers' answers into a prefix, in row-key order, of the full
+// answer. A server that stopped early (truncated) returned every match up to
+// its last row and none after, so rows of other servers past the smallest
+// such last row are dropped: they would hide that server's rows before them.
+// Then the limit and the router's byte budget cut the prefix shorter.
+void MergeRows(std::vector<IndexQueryResult>* answers, uint32_t limit,
                LookupResult* out) {
+  std::optional<std::string> cut;  // the last key every answer covers
+  for (const IndexQueryResult& a : *answers) {
+    if (a.truncated && (!cut || a.rows.back().key < *cut)) {
+      cut = a.rows.back().key;
+    }
+  }
   std::vector<Row> rows;
-  for (std::vector<Row>& part : *parts) {
-    for (Row& row : part) rows.push_back(std::move(row));
+  for (IndexQueryResult& a : *answers) {
+    for (Row& row : a.rows) {
+      if (cut && *cut < row.key) break;  // and the rest of `a`
+      rows.push_back(std::move(row));
+    }
   }
   std::sort(rows.begin(), rows.end(),
             [](const Row& a, const Row& b) { return a.key < b.key; });
+  out->truncated = cut.has_value();
   size_t bytes = 0;
   for (Row& row : rows) {
     if (out->rows.size() == limit ||
@@ -74,6 +113,7 @@ void MergeRows(std::vector<std::vector<Row>>* parts, uint32_t limit,
     bytes += RowBytes(row);
     out->rows.push_back(std::move(row));
   }
+  if (out->truncated) out->resume_after = out->rows.back().key;
 }
 
 }  // namespace
@@ -97,7 +137,7 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
       asked.push_back(id);
     }
   } else {
-    const router::CandidateServers c = index_.Candidates(hashes);
+    const router::CandidateServers c = index_->Candidates(hashes);
     for (ServerId id : c.servers) {
       if (state->regions_by_server.count(id) != 0) asked.push_back(id);
     }
@@ -114,10 +154,17 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                      spec.equals,
                      std::nullopt,
                      limit,
-                     spec.columns};
-    answers[i] = Server(asked[i]).client->Lookup(query);
+                     spec.columns,
+                     spec.after_row};
+    const ServerEntry& server = Server(asked[i]);
+    answers[i] = RetryIfRegionsClosed(
+        server, [&] { return server.client->Lookup(query); });
+    if (answers[i].ok()) {
+      Status checked = CheckAnswer(*answers[i], spec.after_row);
+      if (!checked.ok()) answers[i] = checked;
+    }
   });
-  std::vector<std::vector<Row>> parts;
+  std::vector<IndexQueryResult> parts;
   for (size_t i = 0; i < asked.size(); ++i) {
     const ServerEntry& server = Server(asked[i]);
     out.routing.asked.push_back(server.ref);
@@ -130,8 +177,7 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
       continue;
     }
     if (!answers[i]->rows.empty()) out.routing.with_rows.push_back(server.ref);
-    out.truncated = out.truncated || answers[i]->truncated;
-    parts.push_back(std::move(answers[i]->rows));
+    parts.push_back(std::move(answers[i]).value());
   }
   for (ServerId id : not_current) {
     out.routing.asked_not_current.push_back(Server(id).ref);
@@ -143,7 +189,7 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
 
 std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
   std::vector<router::ServerIndexStats> out;
-  for (const router::ReplicaStats& r : index_.Stats()) {
+  for (const router::ReplicaStats& r : index_->Stats()) {
     router::ServerIndexStats s;
     s.server = Server(r.server).ref;
     s.replica = r;
@@ -186,12 +232,14 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
   out.index = std::move(index).value();
   // The server's filter after its check, against the replica: equal unless
   // writes came in between (then "not current", not an error).
-  StatusOr<FilterSnapshot> snapshot = server.client->Snapshot();
+  StatusOr<FilterSnapshot> snapshot = server.client->Snapshot(/*fence=*/0);
   if (!snapshot.ok()) {
     out.error = Named(server, snapshot.status()).ToString();
     return out;
   }
-  StatusOr<router::ReplicaComparison> compared = index_.Compare(id, *snapshot);
+  // A server that restarted behind our back is reloaded and reopened.
+  NoteIncarnation(server, snapshot->incarnation);
+  StatusOr<router::ReplicaComparison> compared = index_->Compare(id, *snapshot);
   if (!compared.ok()) {
     out.error = Named(server, compared.status()).ToString();
     return out;
@@ -205,7 +253,7 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
   for (const auto& [id, server] : servers_) {
     router::ServerStatus s;
     s.server = server->ref;
-    s.replica_current = index_.IsCurrent(id);
+    s.replica_current = index_->IsCurrent(id);
     out.servers.push_back(std::move(s));
   }
   fan_out_->Run(out.servers.size(), [&](size_t i) {
@@ -214,6 +262,8 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
         Server(s.server.id).client->GetFilterStatus();
     s.reachable = status.ok();
     if (!status.ok()) s.error = status.status().ToString();
+    // A server that restarted behind our back is reloaded and reopened.
+    if (status.ok()) NoteIncarnation(Server(s.server.id), status->incarnation);
   });
   std::shared_lock<std::shared_mutex> lock(tables_mu_);
   out.tables = static_cast<uint32_t>(tables_.size());

@@ -63,6 +63,25 @@ struct Scanner {
   std::chrono::steady_clock::time_point last_used;
 };
 
+template <typename SendFn>
+Status RouterImpl::SendWrite(const ServerEntry& server, SendFn&& send) {
+  // A fence refuses writes with an older token only after a write to the
+  // server went in doubt; a retry with the new token is a new request (the
+  // refused one wrote nothing). A few attempts: fences rise rarely.
+  constexpr int kAttempts = 3;
+  for (int attempt = 1;; ++attempt) {
+    StatusOr<WriteResult> result = RetryIfRegionsClosed(
+        server, [&] { return send(index_->FenceToken(server.ref.id)); });
+    if (result.ok()) {
+      // Before the caller hears of success: read-your-writes.
+      ApplyWrite(server, *result);
+      return Status::OK();
+    }
+    if (result.status().IsAborted() && attempt < kAttempts) continue;
+    return WriteFailed(server, result.status());
+  }
+}
+
 Status RouterImpl::ApplyBatches(const ServerEntry& server,
                                 std::vector<Mutation> mutations) {
   size_t begin = 0;
@@ -77,10 +96,9 @@ Status RouterImpl::ApplyBatches(const ServerEntry& server,
     const std::vector<Mutation> chunk(
         std::make_move_iterator(mutations.begin() + begin),
         std::make_move_iterator(mutations.begin() + end));
-    StatusOr<WriteResult> result = server.client->Apply(chunk);
-    if (!result.ok()) return ServerFailed(server, result.status());
-    // Before the caller hears of success: read-your-writes.
-    ApplyWrite(server, *result);
+    BLOOMROUTE_RETURN_IF_ERROR(SendWrite(server, [&](uint64_t token) {
+      return server.client->Apply(chunk, token);
+    }));
     begin = end;
   }
   return Status::OK();
@@ -128,11 +146,9 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
                                    QuoteForMessage(table));
   }
   const ServerEntry& server = Server(region->server);
-  StatusOr<WriteResult> result = server.client->BulkLoad(region_id, file);
-  if (!result.ok()) return ServerFailed(server, result.status());
-  // Before the caller hears of success: read-your-writes.
-  ApplyWrite(server, *result);
-  return Status::OK();
+  return SendWrite(server, [&](uint64_t token) {
+    return server.client->BulkLoad(region_id, file, token);
+  });
 }
 
 StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
@@ -176,8 +192,9 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
   std::vector<std::optional<Row>> out(requests.size());
   std::vector<Status> results(work.size());
   fan_out_->Run(work.size(), [&](size_t i) {
-    StatusOr<std::vector<std::optional<Row>>> rows =
-        work[i].server->client->Get(work[i].gets);
+    StatusOr<std::vector<std::optional<Row>>> rows = RetryIfRegionsClosed(
+        *work[i].server,
+        [&] { return work[i].server->client->Get(work[i].gets); });
     if (!rows.ok()) {
       results[i] = Named(*work[i].server, rows.status());
     } else if (rows->size() != work[i].gets.size()) {
@@ -217,7 +234,8 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
         spec.stop_row, static_cast<uint32_t>(limit - out.rows.size()),
         spec.columns};
     const ServerEntry& server = Server(region.server);
-    StatusOr<ScanResult> part = server.client->Scan(request);
+    StatusOr<ScanResult> part = RetryIfRegionsClosed(
+        server, [&] { return server.client->Scan(request); });
     if (!part.ok()) return Named(server, part.status());
     for (Row& row : part->rows) out.rows.push_back(std::move(row));
     if (part->resume_row.has_value()) {

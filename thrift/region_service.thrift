@@ -8,8 +8,17 @@
 // Thrift has no unsigned integers. Ids, sequence numbers, epochs, counts and
 // limits are unsigned on the server and sent as i64 / i32: a negative value
 // from a client is rejected with TIllegalArgument naming the field. The two
-// halves of a 128-bit element hash are bit patterns, sent as i64 with the same
-// bits (they may be negative).
+// halves of a 128-bit element hash, incarnations and fence tokens are bit
+// patterns, sent as i64 with the same bits (they may be negative).
+//
+// Incarnation: a random number a region server draws at every start and
+// never persists; results, snapshots and ops carry it, so that a router can
+// tell that a server restarted (and may have lost, and will renumber, the
+// unsynced tail of its filter ops). Fence token: writes carry the sending
+// router's token; a router raises the server's fence (the fenceToken of
+// getFilterSnapshot / getFilterOpsSince) before it catches up after a write
+// whose fate it does not know, and a write whose nonzero token is below the
+// fence is refused with TIOError "Aborted: ..." and nothing written.
 //
 // Fields use default requiredness so that a request with a missing field is
 // answered with TIllegalArgument naming it, not dropped as a protocol error.
@@ -118,11 +127,17 @@ struct TIndexQuery {
   4: optional TRangePredicate range
   5: i32 limit  // rows, in [1, 100000]
   6: list<binary> columns
+  // Only rows whose key sorts after this one (needs an equality).
+  7: optional binary afterRow
 }
 
 struct TIndexQueryResult {
-  1: list<TResult> rows  // by region (in request order), then row key
-  2: bool truncated      // more rows matched than the limit
+  // With an equality: by row key. A matching row is always there, with the
+  // projected cells it has (possibly none).
+  1: list<TResult> rows
+  // More rows matched than the limit or the server's byte budget allowed;
+  // the rest sort after the last row returned.
+  2: bool truncated
 }
 
 // The values of TFilterOp.kind (an i32 for the reason given at TMutationType).
@@ -148,21 +163,24 @@ struct TWriteResult {
   // The filter's newest op when the write committed (covers concurrent
   // writes' ops): a replica below it may lack an insert this row relies on.
   3: i64 lastSeq
+  4: i64 incarnation  // the server's run (bits; never 0)
 }
 
 struct TFilterSnapshot {
   1: i64 epoch
   2: i64 lastSeq  // the ops up to here are in `filter`
   3: binary filter  // the serialized scalable split counting Bloom filter
+  4: i64 incarnation
 }
 
 struct TFilterOpsSince {
   1: i64 epoch
-  // The requested ops were trimmed or belong to another epoch: take a
-  // snapshot. `ops` is empty then.
+  // The requested ops were trimmed or belong to another epoch or
+  // incarnation: take a snapshot. `ops` is empty then.
   2: bool tooOld
   3: list<TFilterOp> ops  // seq > the requested one, in order
   4: i64 lastSeq          // the newest op; ops may stop before it
+  5: i64 incarnation
 }
 
 struct TStageStats {
@@ -187,6 +205,7 @@ struct TFilterStatus {
   5: double estimatedFpr
   6: double compoundedBound
   7: i64 memoryBytes
+  8: i64 incarnation
 }
 
 struct TIndexReport {
@@ -208,8 +227,11 @@ struct TIndexReport {
 }
 
 service RegionService {
-  // Starts serving a region (idempotent for an identical descriptor).
-  void openRegion(1: TRegionDescriptor region)
+  // Starts serving a region (idempotent for an identical descriptor). A
+  // restarted server serves no region until it is opened again. With a
+  // nonzero incarnation, refused (TIOError "Aborted: ...") unless it is the
+  // server's: the caller saw an earlier run.
+  void openRegion(1: TRegionDescriptor region, 2: i64 incarnation)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // Stops serving a region; its data stays.
   void closeRegion(1: i64 regionId)
@@ -221,8 +243,9 @@ service RegionService {
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Applies the mutations as one atomic batch, in order. Any invalid mutation
-  // rejects the whole batch (nothing is written).
-  TWriteResult mutateRows(1: list<TMutation> mutations)
+  // rejects the whole batch (nothing is written); so does a fence token
+  // below the server's fence (TIOError "Aborted: ...").
+  TWriteResult mutateRows(1: list<TMutation> mutations, 2: i64 fenceToken)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // The rows in request order (see TResult for missing rows).
   list<TResult> getMultiple(1: list<TGet> gets)
@@ -233,9 +256,12 @@ service RegionService {
   TIndexQueryResult lookup(1: TIndexQuery query)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
-  TFilterSnapshot getFilterSnapshot()
+  // Both first raise the fence to fenceToken (0: leave it).
+  TFilterSnapshot getFilterSnapshot(1: i64 fenceToken)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
-  TFilterOpsSince getFilterOpsSince(1: i64 epoch, 2: i64 seq)
+  // The ops after (incarnation, epoch, seq); tooOld when they are not here.
+  TFilterOpsSince getFilterOpsSince(1: i64 epoch, 2: i64 seq,
+                                    3: i64 incarnation, 4: i64 fenceToken)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   TFilterStatus getFilterStatus()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
@@ -255,6 +281,6 @@ service RegionService {
   // file, a bad checksum, a row outside the region, a value over the limit,
   // over the server's file size or row limit) is TIllegalArgument and
   // nothing is written.
-  TWriteResult bulkLoad(1: i64 regionId, 2: binary file)
+  TWriteResult bulkLoad(1: i64 regionId, 2: binary file, 3: i64 fenceToken)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 }

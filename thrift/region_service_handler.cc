@@ -16,11 +16,12 @@ using thrift_internal::ServeCall;
 RegionServiceHandler::RegionServiceHandler(std::shared_ptr<RegionStore> store)
     : store_(std::move(store)) {}
 
-void RegionServiceHandler::openRegion(const rpc::TRegionDescriptor& region) {
+void RegionServiceHandler::openRegion(const rpc::TRegionDescriptor& region,
+                                      int64_t incarnation) {
   ServeCall("openRegion", [&]() -> Status {
     RegionDescriptor descriptor;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(region, &descriptor));
-    return store_->OpenRegion(descriptor);
+    return store_->OpenRegion(descriptor, static_cast<uint64_t>(incarnation));
   });
 }
 
@@ -48,11 +49,14 @@ void RegionServiceHandler::listRegions(
 }
 
 void RegionServiceHandler::mutateRows(
-    rpc::TWriteResult& result, const std::vector<rpc::TMutation>& mutations) {
+    rpc::TWriteResult& result, const std::vector<rpc::TMutation>& mutations,
+    int64_t fence_token) {
   ServeCall("mutateRows", [&]() -> Status {
     std::vector<Mutation> batch;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(mutations, &batch));
-    BLOOMROUTE_ASSIGN_OR_RETURN(WriteResult written, store_->Apply(batch));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        WriteResult written,
+        store_->Apply(batch, static_cast<uint64_t>(fence_token)));
     return ToThrift(written, &result);
   });
 }
@@ -87,21 +91,30 @@ void RegionServiceHandler::lookup(rpc::TIndexQueryResult& result,
   });
 }
 
-void RegionServiceHandler::getFilterSnapshot(rpc::TFilterSnapshot& result) {
+void RegionServiceHandler::getFilterSnapshot(rpc::TFilterSnapshot& result,
+                                             int64_t fence_token) {
   ServeCall("getFilterSnapshot", [&]() -> Status {
+    // Fence first: the snapshot then holds every write an older token may
+    // ever commit (region_store.h, "Fencing").
+    store_->RaiseFence(static_cast<uint64_t>(fence_token));
     BLOOMROUTE_ASSIGN_OR_RETURN(FilterSnapshot snapshot, store_->Snapshot());
     return ToThrift(snapshot, &result);
   });
 }
 
 void RegionServiceHandler::getFilterOpsSince(rpc::TFilterOpsSince& result,
-                                             int64_t epoch, int64_t seq) {
+                                             int64_t epoch, int64_t seq,
+                                             int64_t incarnation,
+                                             int64_t fence_token) {
   ServeCall("getFilterOpsSince", [&]() -> Status {
     uint64_t e = 0;
     uint64_t s = 0;
     BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(epoch, "epoch", &e));
     BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(seq, "seq", &s));
-    BLOOMROUTE_ASSIGN_OR_RETURN(FilterOpsSince ops, store_->OpsSince(e, s));
+    store_->RaiseFence(static_cast<uint64_t>(fence_token));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        FilterOpsSince ops,
+        store_->OpsSince(static_cast<uint64_t>(incarnation), e, s));
     return ToThrift(ops, &result);
   });
 }
@@ -130,13 +143,14 @@ void RegionServiceHandler::verifyIndex(rpc::TIndexReport& result,
 }
 
 void RegionServiceHandler::bulkLoad(rpc::TWriteResult& result,
-                                    int64_t region_id,
-                                    const std::string& file) {
+                                    int64_t region_id, const std::string& file,
+                                    int64_t fence_token) {
   ServeCall("bulkLoad", [&]() -> Status {
     uint64_t id = 0;
     BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
-    BLOOMROUTE_ASSIGN_OR_RETURN(WriteResult written,
-                                store_->BulkLoadBytes(id, file));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        WriteResult written,
+        store_->BulkLoadBytes(id, file, static_cast<uint64_t>(fence_token)));
     return ToThrift(written, &result);
   });
 }

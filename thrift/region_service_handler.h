@@ -28,24 +28,28 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   RegionServiceHandler(const RegionServiceHandler&) = delete;
   RegionServiceHandler& operator=(const RegionServiceHandler&) = delete;
 
-  void openRegion(const rpc::TRegionDescriptor& region) override;
+  void openRegion(const rpc::TRegionDescriptor& region,
+                  int64_t incarnation) override;
   void closeRegion(int64_t region_id) override;
   void dropRegion(int64_t region_id) override;
   void listRegions(std::vector<rpc::TRegionDescriptor>& result) override;
   void mutateRows(rpc::TWriteResult& result,
-                  const std::vector<rpc::TMutation>& mutations) override;
+                  const std::vector<rpc::TMutation>& mutations,
+                  int64_t fence_token) override;
   void getMultiple(std::vector<rpc::TResult>& result,
                    const std::vector<rpc::TGet>& gets) override;
   void scan(rpc::TScanResult& result, const rpc::TScan& scan) override;
   void lookup(rpc::TIndexQueryResult& result,
               const rpc::TIndexQuery& query) override;
-  void getFilterSnapshot(rpc::TFilterSnapshot& result) override;
+  void getFilterSnapshot(rpc::TFilterSnapshot& result,
+                         int64_t fence_token) override;
   void getFilterOpsSince(rpc::TFilterOpsSince& result, int64_t epoch,
-                         int64_t seq) override;
+                         int64_t seq, int64_t incarnation,
+                         int64_t fence_token) override;
   void getFilterStatus(rpc::TFilterStatus& result) override;
   void compactFilter() override;
   void bulkLoad(rpc::TWriteResult& result, int64_t region_id,
-                const std::string& file) override;
+                const std::string& file, int64_t fence_token) override;
   void verifyIndex(rpc::TIndexReport& result, int64_t table_id) override;
 
  private:

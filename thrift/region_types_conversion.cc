@@ -272,6 +272,8 @@ Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
     out->range = std::move(range);
   }
   out->columns = in.columns;
+  out->after_row.reset();
+  if (in.__isset.afterRow) out->after_row = in.afterRow;
   return Status::OK();
 }
 
@@ -364,6 +366,7 @@ Status ToThrift(const IndexQuery& in, rpc::TIndexQuery* out) {
     out->__set_range(std::move(range));
   }
   out->__set_columns(in.columns);
+  if (in.after_row) out->__set_afterRow(*in.after_row);
   return Status::OK();
 }
 
@@ -385,6 +388,7 @@ Status ToThrift(const WriteResult& in, rpc::TWriteResult* out) {
   int64_t last_seq = 0;
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.last_seq, "lastSeq", &last_seq));
   out->__set_lastSeq(last_seq);
+  out->__set_incarnation(static_cast<int64_t>(in.incarnation));
   out->__isset.ops = true;
   return OpsToThrift(in.ops, &out->ops);
 }
@@ -414,6 +418,7 @@ Status ToThrift(const FilterSnapshot& in, rpc::TFilterSnapshot* out) {
   out->__set_epoch(epoch);
   out->__set_lastSeq(last_seq);
   out->__set_filter(in.filter);
+  out->__set_incarnation(static_cast<int64_t>(in.incarnation));
   return Status::OK();
 }
 
@@ -424,6 +429,7 @@ Status ToThrift(const FilterOpsSince& in, rpc::TFilterOpsSince* out) {
   out->__set_epoch(epoch);
   out->__set_tooOld(in.too_old);
   out->__set_lastSeq(last_seq);
+  out->__set_incarnation(static_cast<int64_t>(in.incarnation));
   out->__isset.ops = true;
   return OpsToThrift(in.ops, &out->ops);
 }
@@ -438,6 +444,7 @@ Status ToThrift(const FilterStatus& in, rpc::TFilterStatus* out) {
   std::vector<rpc::TStageStats> stages;
   BLOOMROUTE_RETURN_IF_ERROR(
       thrift_internal::StagesToThrift(in.stats.stages, &stages));
+  out->__set_incarnation(static_cast<int64_t>(in.incarnation));
   out->__set_epoch(epoch);
   out->__set_lastSeq(last_seq);
   out->__set_stages(std::move(stages));
@@ -487,7 +494,22 @@ Status FromThrift(const std::vector<rpc::TRegionDescriptor>& in,
   return Status::OK();
 }
 
+namespace {
+
+// A server's incarnation (bits), which every filter result must carry.
+Status IncarnationFromThrift(bool isset, int64_t in, const std::string& field,
+                             uint64_t* out) {
+  if (!isset || in == 0) return Status::Corruption(field + " is missing");
+  *out = static_cast<uint64_t>(in);
+  return Status::OK();
+}
+
+}  // namespace
+
 Status FromThrift(const rpc::TWriteResult& in, WriteResult* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      IncarnationFromThrift(in.__isset.incarnation, in.incarnation,
+                            "result.incarnation", &out->incarnation));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.epoch, kBadResult, "result.epoch", &out->epoch));
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -517,6 +539,9 @@ Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out) {
 
 Status FromThrift(const rpc::TFilterSnapshot& in, FilterSnapshot* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
+      IncarnationFromThrift(in.__isset.incarnation, in.incarnation,
+                            "snapshot.incarnation", &out->incarnation));
+  BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.epoch, kBadResult, "snapshot.epoch", &out->epoch));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.lastSeq, kBadResult, "snapshot.lastSeq", &out->last_seq));
@@ -526,6 +551,9 @@ Status FromThrift(const rpc::TFilterSnapshot& in, FilterSnapshot* out) {
 
 Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
+      IncarnationFromThrift(in.__isset.incarnation, in.incarnation,
+                            "result.incarnation", &out->incarnation));
+  BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.epoch, kBadResult, "result.epoch", &out->epoch));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.lastSeq, kBadResult, "result.lastSeq", &out->last_seq));
@@ -534,6 +562,9 @@ Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out) {
 }
 
 Status FromThrift(const rpc::TFilterStatus& in, FilterStatus* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      IncarnationFromThrift(in.__isset.incarnation, in.incarnation,
+                            "status.incarnation", &out->incarnation));
   for (auto [wire, field, name] :
        {std::tuple{in.epoch, &out->epoch, "status.epoch"},
         {in.lastSeq, &out->last_seq, "status.lastSeq"},

@@ -167,6 +167,9 @@ struct TIndexQuery {
   // index says (broadcast), to measure routing: serversWithRows is then the
   // ground truth. Unset = false (routed).
   5: optional bool askAll = false
+  // Only rows whose key sorts after this one: pass a result's resumeAfter to
+  // get the rows after it. Unset = from the first row.
+  6: optional binary afterRow
 }
 
 struct TRoutingInfo {
@@ -179,11 +182,19 @@ struct TRoutingInfo {
 }
 
 struct TIndexResult {
-  1: list<TResult> rows  // by row key, at most the limit
-  2: bool truncated      // more rows matched than were returned
+  // By row key, at most the limit: every matching row up to the last one
+  // returned (a matching row without any projected column comes back with
+  // no columns).
+  1: list<TResult> rows
+  // More rows may match after the last one returned (the limit, or a
+  // server's or the router's byte budget, stopped the answer).
+  2: bool truncated
   3: bool partial        // some servers did not answer (allowPartial)
   4: list<TServerRef> missingServers
   5: TRoutingInfo routing
+  // Set when truncated: the key of the last row returned; pass it as
+  // TIndexQuery.afterRow to continue.
+  6: optional binary resumeAfter
 }
 
 // ---- Status ----

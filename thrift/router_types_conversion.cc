@@ -95,6 +95,8 @@ Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
       ColumnsFromThrift(in.columns, f + ".columns", &out->columns));
   out->allow_partial = in.__isset.allowPartial && in.allowPartial;
   out->broadcast = in.__isset.askAll && in.askAll;
+  out->after_row.reset();
+  if (in.__isset.afterRow) out->after_row = in.afterRow;
   return Status::OK();
 }
 
@@ -308,6 +310,7 @@ Status ToThrift(const std::vector<Row>& in, std::vector<client::TResult>* out) {
 Status ToThrift(const router::LookupResult& in, client::TIndexResult* out) {
   out->__set_rows(thrift_internal::RowsToThrift<client::TResult>(in.rows));
   out->__set_truncated(in.truncated);
+  if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
   out->__set_partial(in.partial);
   out->__isset.missingServers = true;
   BLOOMROUTE_RETURN_IF_ERROR(ServersToThrift(in.missing, &out->missingServers));

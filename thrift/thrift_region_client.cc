@@ -24,12 +24,15 @@ class ThriftRegionClient final : public router::RegionClient {
   ThriftRegionClient(const ThriftRegionClient&) = delete;
   ThriftRegionClient& operator=(const ThriftRegionClient&) = delete;
 
-  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) override {
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
+                              uint64_t fence_token) override {
     std::vector<rpc::TMutation> request;
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(batch, &request)));
+    const auto token = static_cast<int64_t>(fence_token);  // bits
     return Fetch<WriteResult, rpc::TWriteResult>(
-        "mutateRows",
-        [&](Service& s, rpc::TWriteResult& r) { s.mutateRows(r, request); });
+        "mutateRows", [&](Service& s, rpc::TWriteResult& r) {
+          s.mutateRows(r, request, token);
+        });
   }
 
   StatusOr<std::vector<std::optional<Row>>> Get(
@@ -57,22 +60,29 @@ class ThriftRegionClient final : public router::RegionClient {
         [&](Service& s, rpc::TIndexQueryResult& r) { s.lookup(r, request); });
   }
 
-  StatusOr<FilterSnapshot> Snapshot() override {
+  StatusOr<FilterSnapshot> Snapshot(uint64_t fence_token) override {
+    const auto token = static_cast<int64_t>(fence_token);  // bits
     return Fetch<FilterSnapshot, rpc::TFilterSnapshot>(
-        "getFilterSnapshot",
-        [](Service& s, rpc::TFilterSnapshot& r) { s.getFilterSnapshot(r); });
+        "getFilterSnapshot", [&](Service& s, rpc::TFilterSnapshot& r) {
+          s.getFilterSnapshot(r, token);
+        });
   }
 
-  StatusOr<FilterOpsSince> OpsSince(uint64_t epoch, uint64_t seq) override {
+  StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation, uint64_t epoch,
+                                    uint64_t seq,
+                                    uint64_t fence_token) override {
     int64_t wire_epoch = 0;
     int64_t wire_seq = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(UnsignedToThrift(epoch, "epoch", &wire_epoch)));
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(UnsignedToThrift(seq, "seq", &wire_seq)));
+    // Bit patterns, as the hash halves.
+    const auto wire_incarnation = static_cast<int64_t>(incarnation);
+    const auto token = static_cast<int64_t>(fence_token);
     return Fetch<FilterOpsSince, rpc::TFilterOpsSince>(
         "getFilterOpsSince", [&](Service& s, rpc::TFilterOpsSince& r) {
-          s.getFilterOpsSince(r, wire_epoch, wire_seq);
+          s.getFilterOpsSince(r, wire_epoch, wire_seq, wire_incarnation, token);
         });
   }
 
@@ -82,10 +92,13 @@ class ThriftRegionClient final : public router::RegionClient {
         [](Service& s, rpc::TFilterStatus& r) { s.getFilterStatus(r); });
   }
 
-  Status OpenRegion(const RegionDescriptor& region) override {
+  Status OpenRegion(const RegionDescriptor& region,
+                    uint64_t incarnation) override {
     rpc::TRegionDescriptor request;
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(region, &request)));
-    return Call("openRegion", [&](Service& s) { s.openRegion(request); });
+    const auto wire_incarnation = static_cast<int64_t>(incarnation);  // bits
+    return Call("openRegion",
+                [&](Service& s) { s.openRegion(request, wire_incarnation); });
   }
 
   Status CloseRegion(uint64_t region_id) override {
@@ -125,14 +138,16 @@ class ThriftRegionClient final : public router::RegionClient {
         });
   }
 
-  StatusOr<WriteResult> BulkLoad(uint64_t region_id,
-                                 const std::string& file) override {
+  StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& file,
+                                 uint64_t fence_token) override {
     int64_t id = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
+    const auto token = static_cast<int64_t>(fence_token);  // bits
     return Fetch<WriteResult, rpc::TWriteResult>(
-        "bulkLoad",
-        [&](Service& s, rpc::TWriteResult& r) { s.bulkLoad(r, id, file); });
+        "bulkLoad", [&](Service& s, rpc::TWriteResult& r) {
+          s.bulkLoad(r, id, file, token);
+        });
   }
 
  private:

@@ -95,10 +95,17 @@ Status RegionServerCommand::Execute() {
 }
 
 std::string RegionServerCommand::HelpEpilog() const {
-  return "Prints one line when it serves: the regions and tables it holds, "
+  return "Prints one line when it serves: the regions and tables it serves, "
          "the\n"
-         "directory and the address. SIGTERM or SIGINT stops it cleanly (exit "
-         "0).\n"
+         "directory and the address. A restarted server keeps its data but "
+         "serves a\n"
+         "region only once its router opens it again (the router does so "
+         "after it\n"
+         "has seen the new run), so no row is readable while the router's "
+         "copy of\n"
+         "the server's filter is from the run before. SIGTERM or SIGINT stops "
+         "it\n"
+         "cleanly (exit 0).\n"
          "Errors a client sees: TIllegalArgument for a request that can never\n"
          "succeed (missing field, negative id, empty row key, unknown region,\n"
          "key outside the region, value or row over the limit, predicate on a\n"

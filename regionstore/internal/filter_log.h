@@ -40,9 +40,6 @@ class FilterLog {
   bool NeedsCompaction(uint32_t max_stages, double sparse_factor,
                        uint64_t configured_n0) const;
 
-  // The same filter under a new epoch (its ops so far belong to the old one).
-  void StartEpoch(uint64_t epoch) { epoch_ = epoch; }
-
   const ScalableSplitCountingBloomFilter& filter() const { return filter_; }
   uint64_t epoch() const { return epoch_; }
   uint64_t last_seq() const { return last_seq_; }

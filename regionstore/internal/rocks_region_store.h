@@ -47,16 +47,22 @@ class RocksRegionStore final : public RegionStore {
   // Opens the database, the regions and the filter. Called once by Open().
   Status Init();
 
-  Status OpenRegion(const RegionDescriptor& region) override;
+  using RegionStore::OpenRegion;
+  Status OpenRegion(const RegionDescriptor& region,
+                    uint64_t incarnation) override;
   Status CloseRegion(uint64_t region_id) override;
   Status DropRegion(uint64_t region_id) override;
   std::vector<RegionDescriptor> ListRegions() const override;
 
-  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) override;
-  StatusOr<WriteResult> BulkLoad(uint64_t region_id,
-                                 const std::string& path) override;
-  StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id,
-                                      std::string_view file) override;
+  using RegionStore::Apply;
+  using RegionStore::BulkLoad;
+  using RegionStore::BulkLoadBytes;
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
+                              uint64_t fence_token) override;
+  StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& path,
+                                 uint64_t fence_token) override;
+  StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id, std::string_view file,
+                                      uint64_t fence_token) override;
 
   StatusOr<std::vector<std::optional<Row>>> Get(
       const std::vector<GetRequest>& requests) const override;
@@ -64,9 +70,10 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) const override;
 
   StatusOr<FilterSnapshot> Snapshot() const override;
-  StatusOr<FilterOpsSince> OpsSince(uint64_t epoch,
+  StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation, uint64_t epoch,
                                     uint64_t seq) const override;
   FilterStatus GetFilterStatus() const override;
+  void RaiseFence(uint64_t token) override;
   Status CompactFilter() override;
 
   StatusOr<IndexReport> VerifyIndex(
@@ -87,11 +94,12 @@ class RocksRegionStore final : public RegionStore {
   // Apply, BulkLoad and DropRegion.
   StatusOr<WriteResult> ApplyResolved(
       const std::vector<Mutation>& batch,
-      const std::vector<const RegionDescriptor*>& regions,
-      WriteMode mode = WriteMode::kWriteBatch);
-  // Under filter_mu_: counts, filter ops, one atomic write.
+      const std::vector<const RegionDescriptor*>& regions, WriteMode mode,
+      uint64_t fence_token);
+  // Under filter_mu_: the fence check, counts, filter ops, one atomic write.
   StatusOr<WriteResult> Commit(rocksdb::WriteBatch* batch,
-                               const ValueDeltas& deltas, WriteMode mode);
+                               const ValueDeltas& deltas, WriteMode mode,
+                               uint64_t fence_token);
   Status AddFilterChangesLocked(rocksdb::WriteBatch* batch,
                                 const ValueDeltas& deltas,
                                 std::vector<FilterOp>* ops);
@@ -160,6 +168,7 @@ class RocksRegionStore final : public RegionStore {
 
   const std::string path_;
   const RegionStoreOptions options_;
+  const uint64_t incarnation_;  // drawn at random for this run
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned
   rocksdb::ColumnFamilyHandle* rows_cf_ = nullptr;
@@ -186,6 +195,7 @@ class RocksRegionStore final : public RegionStore {
   // Set when a failed write left changes in the filter that storage could
   // not undo; writes repair it first, snapshots and ops wait for that.
   bool filter_broken_ = false;
+  uint64_t fence_ = 0;  // writes with a nonzero token below it are refused
 };
 
 }  // namespace bloomroute::regionstore_internal

@@ -15,6 +15,7 @@ namespace {
 constexpr uint8_t kFormatVersion = 1;
 // Keys: one tag byte, then a big-endian id so that iteration is by id.
 constexpr char kCountersKey[] = "m";
+constexpr char kRouterStartsKey[] = "r";
 constexpr char kServerTag = 's';
 constexpr char kTableTag = 't';
 // Bounds for decoding: far above what CreateTable accepts.
@@ -106,6 +107,9 @@ Status Catalog::Load() {
           r.ReadFixed64(&next_region_id_, "next region id"));
       next_server_id_ = static_cast<router::ServerId>(
           std::max<uint64_t>(next_server_id_, server_id));
+    } else if (key == kRouterStartsKey) {
+      BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+      BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&router_starts_, "starts"));
     } else if (key.size() == 5 && key[0] == kServerTag) {
       CatalogServer s;
       s.id = static_cast<router::ServerId>(DecodeBigEndian(key.data() + 1, 4));
@@ -165,6 +169,14 @@ StatusOr<router::ServerId> Catalog::AddServer(const std::string& address) {
   BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(ServerKey(id), &value));
   servers_.push_back({id, address});
   return id;
+}
+
+StatusOr<uint64_t> Catalog::RecordRouterStart() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string value(1, static_cast<char>(kFormatVersion));
+  PutFixed64(&value, router_starts_ + 1);
+  BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(kRouterStartsKey, &value));
+  return ++router_starts_;
 }
 
 std::vector<CatalogTable> Catalog::Tables() const {

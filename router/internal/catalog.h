@@ -91,6 +91,11 @@ class Catalog {
   // Forgets the table. OK when it is not there.
   [[nodiscard]] Status DeleteTable(uint64_t table_id);
 
+  // Counts one more start of the router (persisted, synchronously) and
+  // returns the count: 1 for the first start, and every later call, in this
+  // process or a later one, returns more. Fence tokens are derived from it.
+  StatusOr<uint64_t> RecordRouterStart();
+
   // Record encodings, exposed for tests.
   static std::string EncodeTable(const CatalogTable& table);
   [[nodiscard]] static Status DecodeTable(std::string_view in,
@@ -108,6 +113,7 @@ class Catalog {
   // Guarded by mu_: the state as stored, plus ids reserved in memory.
   std::vector<CatalogServer> servers_;
   std::vector<CatalogTable> tables_;
+  uint64_t router_starts_ = 0;
   router::ServerId next_server_id_ = 1;
   uint64_t next_table_id_ = 1;
   uint64_t next_region_id_ = 1;

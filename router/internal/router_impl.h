@@ -36,9 +36,12 @@ using router::ServerId;
 struct ServerEntry {
   router::ServerRef ref;
   std::unique_ptr<router::RegionClient> client;
-  // The server's regions must be opened on it again (at start, and after it
-  // failed to answer: it may have come back without them).
+  // The server's regions must be opened on it again (at start, after it
+  // failed to answer, and when a new run of it was seen: a restarted server
+  // serves no region until they are reopened).
   mutable std::atomic<bool> reopen{true};
+  // The run of the server the regions were last opened on.
+  mutable std::atomic<uint64_t> opened_incarnation{0};
 };
 
 // One table as the router routes it. Immutable once published.
@@ -87,6 +90,7 @@ class RouterImpl : public router::Router {
       std::string_view table, const router::LookupSpec& spec) override;
   std::vector<router::ServerIndexStats> IndexStats() const override;
   StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override;
+  void RunMaintenance() override;
   router::ClusterStatus GetClusterStatus() override;
   std::vector<router::ServerRef> Servers() const override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
@@ -110,10 +114,37 @@ class RouterImpl : public router::Router {
   // writes without our knowing, so its replica is stale and its regions are
   // reopened. Returns the status naming the server.
   Status ServerFailed(const ServerEntry& server, const Status& status);
+  // A failed write to `server`. Unless the server refused it (nothing was
+  // written: InvalidArgument, NotFound, Aborted), the write is in doubt: it
+  // may have committed or may still commit, so the replica is fenced and
+  // caught up (GlobalIndex::MarkWriteInDoubt). Then as ServerFailed.
+  Status WriteFailed(const ServerEntry& server, const Status& status);
+  // Sends one write to `server` with its current fence token, again with
+  // the new token when a fence refused it; applies the result to the replica
+  // before returning it.
+  template <typename SendFn>
+  Status SendWrite(const ServerEntry& server, SendFn&& send);
+  // Opens again every region the catalog places on `server`, on the run of
+  // the server whose incarnation the replica has just noted. A restarted
+  // server serves none of its regions until then (RegionStore::Open), so no
+  // row of a new run is readable while the replica still trusts the filter
+  // of the run before. The Locked form needs ddl_mu_ held (no region of a
+  // table being deleted is reopened); ReopenServer takes it.
+  [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
+  [[nodiscard]] Status ReopenServer(const ServerEntry& server);
+  // `call()` against `server`; when it answers NotFound -- the server may
+  // have restarted and serve no region until they are reopened -- reopens
+  // its regions and calls once more.
+  template <typename CallFn>
+  auto RetryIfRegionsClosed(const ServerEntry& server, CallFn&& call)
+      -> decltype(call());
   // `status` of a call to `server`, its message naming the server.
   static Status Named(const ServerEntry& server, const Status& status);
   // Applies one server's write result to its replica (read-your-writes).
   void ApplyWrite(const ServerEntry& server, const WriteResult& result);
+  // A reply of `server` named its incarnation: when it is a new run, the
+  // replica stops being current and the regions are reopened.
+  void NoteIncarnation(const ServerEntry& server, uint64_t incarnation);
   ServerEntry& Server(ServerId id) const;
 
   // router_lookup.cc
@@ -129,7 +160,8 @@ class RouterImpl : public router::Router {
   const router::RouterOptions options_;
   const std::shared_ptr<router::RegionClientFactory> factory_;
   std::unique_ptr<Catalog> catalog_;
-  router::GlobalIndex index_;
+  // Created by Init, with a fence base above every earlier run's tokens.
+  std::unique_ptr<router::GlobalIndex> index_;
   std::unique_ptr<FanOut> fan_out_;
   // Fixed after Init.
   std::map<ServerId, std::unique_ptr<ServerEntry>> servers_;
@@ -151,6 +183,21 @@ class RouterImpl : public router::Router {
   bool wake_ = false;
   std::thread maintenance_;
 };
+
+inline const Status& StatusOf(const Status& s) { return s; }
+template <typename T>
+const Status& StatusOf(const StatusOr<T>& s) {
+  return s.status();
+}
+
+template <typename CallFn>
+auto RouterImpl::RetryIfRegionsClosed(const ServerEntry& server, CallFn&& call)
+    -> decltype(call()) {
+  auto result = call();
+  if (!StatusOf(result).IsNotFound()) return result;
+  if (!ReopenServer(server).ok()) return result;
+  return call();
+}
 
 }  // namespace bloomroute::router_internal
 

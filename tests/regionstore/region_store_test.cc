@@ -134,6 +134,49 @@ TEST_F(RegionStoreTest, LookupIsExactAcrossRegionsAndFollowsUpdates) {
   ExpectConsistent();
 }
 
+// Exactness issue, item 4: a lookup's answer is every matching row in row-key
+// order, also across regions named in another order and with none of the
+// projected columns (the main line dropped such a row), and resumes after a
+// given row.
+TEST_F(RegionStoreTest, LookupAnswersEveryMatchInKeyOrderAndResumes) {
+  OpenTwoRegions();
+  Apply({PutPlace(1, "bergen", "NO", "PPLA"),
+         Mutation::Put(1, "lofoten", {{"d:country", "NO"}}),
+         PutPlace(2, "oslo", "NO", "PPLC"), PutPlace(2, "tromso", "NO", "P")});
+  IndexQuery q = Where({{"d:country", "NO"}});
+  q.region_ids = {2, 1};
+  q.columns = {"d:feature"};
+  auto r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->rows.size(), 4u);
+  EXPECT_EQ(r->rows[0].key, "bergen");
+  EXPECT_EQ(r->rows[1].key, "lofoten");
+  EXPECT_TRUE(r->rows[1].cells.empty());
+  EXPECT_EQ(r->rows[2].key, "oslo");
+  EXPECT_EQ(r->rows[3].key, "tromso");
+  // A get of the same projection has no result for that row, as in HBase.
+  EXPECT_FALSE(GetRow(1, "lofoten", {"d:feature"}).has_value());
+
+  q.after_row = "lofoten";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"oslo", "tromso"}));
+  q.after_row = "lofot";
+  q.limit = 1;
+  r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->rows.size(), 1u);
+  EXPECT_EQ(r->rows[0].key, "lofoten");
+  EXPECT_TRUE(r->truncated);
+  q.after_row = "tromso";
+  EXPECT_TRUE(Keys(q).empty());
+  // Resuming needs an equality (a range alone is in value order).
+  IndexQuery range;
+  range.table_id = PlacesTable().table_id;
+  range.range = RangePredicate{"d:country", std::string("A"), std::nullopt};
+  range.limit = 10;
+  range.after_row = "a";
+  EXPECT_TRUE(store_->Lookup(range).status().IsInvalidArgument());
+}
+
 TEST_F(RegionStoreTest, RangePredicateUsesByteOrder) {
   OpenTwoRegions();
   Apply({PutPlace(1, "a", "AT", "P"), PutPlace(1, "b", "BE", "P"),
@@ -228,13 +271,16 @@ TEST_F(RegionStoreTest, ValueCountsDriveFilterOpsAndRemovalsHitTheStage) {
   auto status = store_->GetFilterStatus();
   EXPECT_EQ(status.stats.elements, 0u);
   EXPECT_EQ(status.last_seq, 4u);
-  auto since = store_->OpsSince(status.epoch, 0);
+  auto since = store_->OpsSince(status.incarnation, status.epoch, 0);
   ASSERT_TRUE(since.ok());
   ASSERT_EQ(since->ops.size(), 4u);
   EXPECT_FALSE(since->too_old);
   EXPECT_EQ(since->ops[2], w.ops[0]);
-  EXPECT_TRUE(store_->OpsSince(status.epoch + 1, 0)->too_old);
-  EXPECT_TRUE(store_->OpsSince(status.epoch, 99).status().IsInvalidArgument());
+  EXPECT_TRUE(
+      store_->OpsSince(status.incarnation, status.epoch + 1, 0)->too_old);
+  EXPECT_TRUE(store_->OpsSince(status.incarnation, status.epoch, 99)
+                  .status()
+                  .IsInvalidArgument());
 }
 
 TEST_F(RegionStoreTest, AReplicaFedBySnapshotAndOpsEqualsTheServersFilter) {
@@ -274,10 +320,10 @@ TEST_F(RegionStoreTest, AReplicaFedBySnapshotAndOpsEqualsTheServersFilter) {
 }
 
 TEST_F(RegionStoreTest, BadInputIsRejectedWithAMessageAndWritesNothing) {
-  OpenTwoRegions();
   options_.max_value_bytes = 100;
   options_.max_row_bytes = 300;
   Reopen();
+  OpenTwoRegions();
   auto expect_invalid = [&](std::vector<Mutation> batch, const char* words) {
     auto r = store_->Apply(batch);
     ASSERT_FALSE(r.ok());
@@ -338,11 +384,24 @@ TEST_F(RegionStoreTest, RegionsAreValidatedPersistedAndReopened) {
   EXPECT_TRUE(store_->Get({GetRequest{2, "oslo", {}}}).status().IsNotFound());
   const auto before = store_->GetFilterStatus();
   Reopen();
+  // A restarted server serves nothing until its regions are opened again,
+  // but remembers them: another descriptor under a known id is refused.
+  EXPECT_TRUE(store_->ListRegions().empty());
+  EXPECT_TRUE(store_->Get({GetRequest{1, "bergen", {}}}).status().IsNotFound());
+  EXPECT_TRUE(store_->OpenRegion(PlacesRegion(1, "", "n")).IsInvalidArgument());
+  const auto after = store_->GetFilterStatus();
+  EXPECT_NE(after.incarnation, before.incarnation);
+  EXPECT_EQ(after.epoch, before.epoch);
+  EXPECT_EQ(after.last_seq, before.last_seq);
+  // Opening on an earlier run's incarnation is refused: the caller has not
+  // seen this run yet.
+  EXPECT_TRUE(store_->OpenRegion(PlacesRegion(1, "", "m"), before.incarnation)
+                  .IsAborted());
+  ASSERT_TRUE(
+      store_->OpenRegion(PlacesRegion(1, "", "m"), after.incarnation).ok());
   ASSERT_EQ(store_->ListRegions().size(), 1u);
   EXPECT_EQ(store_->ListRegions()[0], PlacesRegion(1, "", "m"));
-  const auto after = store_->GetFilterStatus();
-  EXPECT_EQ(after.epoch, before.epoch + 1);  // without sync: see below
-  EXPECT_EQ(after.last_seq, before.last_seq);
+  EXPECT_TRUE(GetRow(1, "bergen"));
   ASSERT_TRUE(store_->OpenRegion(PlacesRegion(2, "m", "")).ok());
   EXPECT_TRUE(GetRow(2, "oslo"));  // a closed region keeps its rows
   ExpectConsistent();
@@ -368,33 +427,32 @@ TEST_F(RegionStoreTest, RestartRestoresTheFilterFromCheckpointAndOps) {
   }
   const auto before = store_->Snapshot().value();
   // Ops before the previous checkpoint are trimmed; later ones are kept.
-  EXPECT_TRUE(store_->OpsSince(before.epoch, 0)->too_old);
+  EXPECT_TRUE(store_->OpsSince(before.incarnation, before.epoch, 0)->too_old);
   // The previous checkpoint is at least 50 ops before the newest op.
   const uint64_t kept_from = before.last_seq - 40;
-  ASSERT_FALSE(store_->OpsSince(before.epoch, kept_from)->too_old);
+  ASSERT_FALSE(
+      store_->OpsSince(before.incarnation, before.epoch, kept_from)->too_old);
 
-  // With sync every acknowledged op survives: same epoch, same ops.
-  options_.sync = true;
-  Reopen();
-  auto after = store_->Snapshot().value();
-  EXPECT_EQ(after.epoch, before.epoch);
-  EXPECT_EQ(after.last_seq, before.last_seq);
-  EXPECT_EQ(after.filter, before.filter);
-  EXPECT_FALSE(store_->OpsSince(before.epoch, kept_from)->too_old);
-  ExpectConsistent();
-
-  // Without sync a power loss could drop acknowledged ops a reader has
-  // applied, so a start begins a new epoch: readers take a snapshot.
-  options_.sync = false;
-  Reopen();
-  after = store_->Snapshot().value();
-  EXPECT_EQ(after.epoch, before.epoch + 1);
-  EXPECT_EQ(after.last_seq, before.last_seq);
-  EXPECT_EQ(after.filter, before.filter);
-  EXPECT_TRUE(store_->OpsSince(before.epoch, before.last_seq)->too_old);
-  ExpectConsistent();
+  // A restart keeps the filter, its epoch and its ops, but is a new
+  // incarnation: a reader of the previous run is told to take a snapshot
+  // (without sync, a power loss could have dropped ops it applied).
+  for (bool sync : {true, false}) {
+    options_.sync = sync;
+    Reopen();
+    auto after = store_->Snapshot().value();
+    EXPECT_NE(after.incarnation, before.incarnation);
+    EXPECT_EQ(after.epoch, before.epoch);
+    EXPECT_EQ(after.last_seq, before.last_seq);
+    EXPECT_EQ(after.filter, before.filter);
+    EXPECT_TRUE(
+        store_->OpsSince(before.incarnation, before.epoch, kept_from)->too_old);
+    EXPECT_FALSE(
+        store_->OpsSince(after.incarnation, after.epoch, kept_from)->too_old);
+    ExpectConsistent();
+  }
 
   // Sequence numbers continue after a restart.
+  OpenTwoRegions();
   WriteResult w = Apply({PutPlace(1, "fresh", "NEW", "F0")});
   ASSERT_EQ(w.ops.size(), 1u);
   EXPECT_EQ(w.ops[0].seq, before.last_seq + 1);
@@ -417,7 +475,7 @@ TEST_F(RegionStoreTest, ManyStagesTriggerARightSizedRebuildUnderANewEpoch) {
             (std::vector<std::string>{"a123"}));
   ExpectConsistent();
   // The router sees the new epoch and takes a snapshot.
-  EXPECT_TRUE(store_->OpsSince(epoch, 0)->too_old);
+  EXPECT_TRUE(store_->OpsSince(s.incarnation, epoch, 0)->too_old);
 
   // Deleting most values leaves the filter sparse: rebuilt smaller.
   const uint64_t memory = s.stats.memory_bytes;

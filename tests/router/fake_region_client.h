@@ -41,7 +41,7 @@ class FakeRegionClient : public RegionClient {
   // A row holding the value arrives: count + 1.
   WriteResult AddRow(const ElementHash& h) {
     std::lock_guard<std::mutex> lock(mu_);
-    WriteResult out{epoch_, {}, 0};
+    WriteResult out{incarnation_, epoch_, {}, 0};
     Value& v = values_[Key(h)];
     if (v.count++ == 0) {
       v.hash = h;
@@ -55,7 +55,7 @@ class FakeRegionClient : public RegionClient {
   // A row holding the value leaves: count - 1. Precondition: Rows(h) > 0.
   WriteResult RemoveRow(const ElementHash& h) {
     std::lock_guard<std::mutex> lock(mu_);
-    WriteResult out{epoch_, {}, 0};
+    WriteResult out{incarnation_, epoch_, {}, 0};
     auto it = values_.find(Key(h));
     if (--it->second.count == 0) {
       const uint32_t stage = it->second.stage;
@@ -84,7 +84,14 @@ class FakeRegionClient : public RegionClient {
     ++epoch_;
     log_.clear();
     first_kept_ = last_seq_ + 1;
-    return WriteResult{epoch_, {}, last_seq_};
+    return WriteResult{incarnation_, epoch_, {}, last_seq_};
+  }
+
+  // Damage: the value's element enters the filter without an op, so a
+  // replica that follows the ops no longer equals the filter.
+  void InsertWithoutOp(const ElementHash& h) {
+    std::lock_guard<std::mutex> lock(mu_);
+    (void)filter_.Insert(h);
   }
 
   // Forgets the ops up to and including `seq`.
@@ -108,6 +115,23 @@ class FakeRegionClient : public RegionClient {
     std::lock_guard<std::mutex> lock(mu_);
     after_snapshot_ = std::move(hook);
   }
+  // The same for OpsSince(), after it has read the ops.
+  void set_after_ops_since(std::function<void()> hook) {
+    std::lock_guard<std::mutex> lock(mu_);
+    after_ops_since_ = std::move(hook);
+  }
+  // What a restart of the server looks like from outside: a new
+  // incarnation (the filter and its numbers stay, as after a restart that
+  // lost nothing; a test changes them as it needs).
+  void set_incarnation(uint64_t incarnation) {
+    std::lock_guard<std::mutex> lock(mu_);
+    incarnation_ = incarnation;
+  }
+  // The highest fence token a catch-up raised the fence to.
+  uint64_t fence() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return fence_;
+  }
 
   bool FilterEquivalentTo(const ScalableSplitCountingBloomFilter& f) const {
     std::lock_guard<std::mutex> lock(mu_);
@@ -118,45 +142,57 @@ class FakeRegionClient : public RegionClient {
     return snapshots_taken_;
   }
 
-  StatusOr<FilterSnapshot> Snapshot() override {
+  StatusOr<FilterSnapshot> Snapshot(uint64_t fence_token) override {
     FilterSnapshot out;
     std::function<void()> hook;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (!available_) return Status::Unavailable("fake server down");
+      fence_ = std::max(fence_, fence_token);
       ++snapshots_taken_;
-      out = FilterSnapshot{epoch_, last_seq_, filter_.Serialize()};
+      out =
+          FilterSnapshot{incarnation_, epoch_, last_seq_, filter_.Serialize()};
       hook = after_snapshot_;
     }
     if (hook) hook();
     return out;
   }
 
-  StatusOr<FilterOpsSince> OpsSince(uint64_t epoch, uint64_t seq) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!available_) return Status::Unavailable("fake server down");
+  StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation, uint64_t epoch,
+                                    uint64_t seq,
+                                    uint64_t fence_token) override {
     FilterOpsSince out;
-    out.epoch = epoch_;
-    out.last_seq = last_seq_;
-    if (epoch != epoch_ || seq + 1 < first_kept_ || seq > last_seq_) {
-      out.too_old = true;
-      return out;
+    std::function<void()> hook;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!available_) return Status::Unavailable("fake server down");
+      fence_ = std::max(fence_, fence_token);
+      out.incarnation = incarnation_;
+      out.epoch = epoch_;
+      out.last_seq = last_seq_;
+      hook = after_ops_since_;
+      if (incarnation != incarnation_ || epoch != epoch_ ||
+          seq + 1 < first_kept_ || seq > last_seq_) {
+        out.too_old = true;
+      } else {
+        for (const FilterOp& op : log_) {
+          if (op.seq <= seq) continue;
+          if (out.ops.size() == max_ops_per_call_) break;
+          out.ops.push_back(op);
+        }
+      }
     }
-    for (const FilterOp& op : log_) {
-      if (op.seq <= seq) continue;
-      if (out.ops.size() == max_ops_per_call_) break;
-      out.ops.push_back(op);
-    }
+    if (hook) hook();
     return out;
   }
 
   StatusOr<FilterStatus> GetFilterStatus() override {
     std::lock_guard<std::mutex> lock(mu_);
     if (!available_) return Status::Unavailable("fake server down");
-    return FilterStatus{epoch_, last_seq_, filter_.Stats()};
+    return FilterStatus{incarnation_, epoch_, last_seq_, filter_.Stats()};
   }
 
-  StatusOr<WriteResult> Apply(const std::vector<Mutation>&) override {
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>&, uint64_t) override {
     return NotServed();
   }
   StatusOr<std::vector<std::optional<Row>>> Get(
@@ -167,10 +203,13 @@ class FakeRegionClient : public RegionClient {
   StatusOr<IndexQueryResult> Lookup(const IndexQuery&) override {
     return NotServed();
   }
-  Status OpenRegion(const RegionDescriptor&) override { return NotServed(); }
+  Status OpenRegion(const RegionDescriptor&, uint64_t) override {
+    return NotServed();
+  }
   Status CloseRegion(uint64_t) override { return NotServed(); }
   Status DropRegion(uint64_t) override { return NotServed(); }
-  StatusOr<WriteResult> BulkLoad(uint64_t, const std::string&) override {
+  StatusOr<WriteResult> BulkLoad(uint64_t, const std::string&,
+                                 uint64_t) override {
     return NotServed();
   }
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
@@ -205,13 +244,16 @@ class FakeRegionClient : public RegionClient {
   ScalableSplitCountingBloomFilter filter_;
   std::map<std::pair<uint64_t, uint64_t>, Value> values_;
   std::vector<FilterOp> log_;  // the kept ops of this epoch, in order
+  uint64_t incarnation_ = 1;
   uint64_t epoch_ = 1;
   uint64_t last_seq_ = 0;
+  uint64_t fence_ = 0;
   uint64_t first_kept_ = 1;
   bool available_ = true;
   size_t max_ops_per_call_ = 1000;
   int snapshots_taken_ = 0;
   std::function<void()> after_snapshot_;
+  std::function<void()> after_ops_since_;
 };
 
 }  // namespace bloomroute::router

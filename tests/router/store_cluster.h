@@ -94,8 +94,9 @@ class StoreRegionClient : public router::RegionClient {
   explicit StoreRegionClient(std::shared_ptr<StoreCluster::Node> node)
       : node_(std::move(node)) {}
 
-  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) override {
-    return Call([&](RegionStore& s) { return s.Apply(batch); });
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
+                              uint64_t fence_token) override {
+    return Call([&](RegionStore& s) { return s.Apply(batch, fence_token); });
   }
   StatusOr<std::vector<std::optional<Row>>> Get(
       const std::vector<GetRequest>& requests) override {
@@ -107,19 +108,30 @@ class StoreRegionClient : public router::RegionClient {
   StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) override {
     return Call([&](RegionStore& s) { return s.Lookup(query); });
   }
-  StatusOr<FilterSnapshot> Snapshot() override {
-    return Call([&](RegionStore& s) { return s.Snapshot(); });
+  // As the region server's handler: the fence first.
+  StatusOr<FilterSnapshot> Snapshot(uint64_t fence_token) override {
+    return Call([&](RegionStore& s) {
+      s.RaiseFence(fence_token);
+      return s.Snapshot();
+    });
   }
-  StatusOr<FilterOpsSince> OpsSince(uint64_t epoch, uint64_t seq) override {
-    return Call([&](RegionStore& s) { return s.OpsSince(epoch, seq); });
+  StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation, uint64_t epoch,
+                                    uint64_t seq,
+                                    uint64_t fence_token) override {
+    return Call([&](RegionStore& s) {
+      s.RaiseFence(fence_token);
+      return s.OpsSince(incarnation, epoch, seq);
+    });
   }
   StatusOr<FilterStatus> GetFilterStatus() override {
     return Call([&](RegionStore& s) -> StatusOr<FilterStatus> {
       return s.GetFilterStatus();
     });
   }
-  Status OpenRegion(const RegionDescriptor& region) override {
-    return CallStatus([&](RegionStore& s) { return s.OpenRegion(region); });
+  Status OpenRegion(const RegionDescriptor& region,
+                    uint64_t incarnation) override {
+    return CallStatus(
+        [&](RegionStore& s) { return s.OpenRegion(region, incarnation); });
   }
   Status CloseRegion(uint64_t id) override {
     return CallStatus([&](RegionStore& s) { return s.CloseRegion(id); });
@@ -132,10 +144,11 @@ class StoreRegionClient : public router::RegionClient {
       return s.ListRegions();
     });
   }
-  StatusOr<WriteResult> BulkLoad(uint64_t region_id,
-                                 const std::string& file) override {
-    return Call(
-        [&](RegionStore& s) { return s.BulkLoadBytes(region_id, file); });
+  StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& file,
+                                 uint64_t fence_token) override {
+    return Call([&](RegionStore& s) {
+      return s.BulkLoadBytes(region_id, file, fence_token);
+    });
   }
 
   StatusOr<IndexReport> VerifyIndex(std::optional<uint64_t> table_id) override {

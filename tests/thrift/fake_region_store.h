@@ -41,10 +41,15 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   FilterOpsSince ops_since;
   FilterStatus filter_status;
   IndexReport report;
-  uint64_t ops_since_epoch = 0;  // the arguments of the last OpsSince
+  // The arguments of the last OpsSince, Apply and RaiseFence.
+  uint64_t ops_since_incarnation = 0;
+  uint64_t ops_since_epoch = 0;
   uint64_t ops_since_seq = 0;
+  uint64_t last_fence_token = 0;
+  uint64_t fence = 0;
 
-  Status OpenRegion(const RegionDescriptor& region) override {
+  using RegionStore::OpenRegion;
+  Status OpenRegion(const RegionDescriptor& region, uint64_t) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     std::lock_guard<std::mutex> lock(mutex_);
     opened_.push_back(region);
@@ -56,10 +61,15 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     (void)Enter();
     return opened();
   }
-  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) override {
+  using RegionStore::Apply;
+  using RegionStore::BulkLoad;
+  using RegionStore::BulkLoadBytes;
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
+                              uint64_t fence_token) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     std::lock_guard<std::mutex> lock(mutex_);
     last_batch_ = batch;
+    last_fence_token = fence_token;
     return write_result;
   }
   StatusOr<std::vector<std::optional<Row>>> Get(
@@ -79,10 +89,11 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     return snapshot;
   }
-  StatusOr<FilterOpsSince> OpsSince(uint64_t epoch,
+  StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation, uint64_t epoch,
                                     uint64_t seq) const override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     auto* self = const_cast<FakeRegionStore*>(this);
+    self->ops_since_incarnation = incarnation;
     self->ops_since_epoch = epoch;
     self->ops_since_seq = seq;
     return ops_since;
@@ -91,16 +102,22 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     (void)Enter();
     return filter_status;
   }
+  void RaiseFence(uint64_t token) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fence = std::max(fence, token);
+  }
   Status CompactFilter() override { return Enter(); }
-  StatusOr<WriteResult> BulkLoad(uint64_t, const std::string&) override {
+  StatusOr<WriteResult> BulkLoad(uint64_t, const std::string&,
+                                 uint64_t) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     return write_result;
   }
-  StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id,
-                                      std::string_view file) override {
+  StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id, std::string_view file,
+                                      uint64_t fence_token) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     std::lock_guard<std::mutex> lock(mutex_);
     last_bulk_load_ = {region_id, std::string(file)};
+    last_fence_token = fence_token;
     return write_result;
   }
   StatusOr<IndexReport> VerifyIndex(

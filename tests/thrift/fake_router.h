@@ -129,6 +129,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     table = t;
     return verify_report;
   }
+  void RunMaintenance() override { EnterConst(); }
   router::ClusterStatus GetClusterStatus() override {
     EnterConst();
     return cluster_status;

@@ -160,7 +160,7 @@ TEST_F(RegionServerTest, ReportsABusyPortAndStopsIdempotently) {
 
 TEST_F(RegionServerTest, ServesReadsAndWritesOverTheWire) {
   RegionClient client(server_->port());
-  client->openRegion(WirePlacesRegion(1, "", "s"));
+  client->openRegion(WirePlacesRegion(1, "", "s"), 0);
   std::vector<rpc::TRegionDescriptor> regions;
   client->listRegions(regions);
   ASSERT_EQ(regions.size(), 1u);
@@ -168,9 +168,11 @@ TEST_F(RegionServerTest, ServesReadsAndWritesOverTheWire) {
 
   rpc::TWriteResult written;
   client->mutateRows(
-      written, {Put(1, "bergen", {{"d:country", "NO"}, {"d:feature", "PPLA"}}),
-                Put(1, "aarhus", {{"d:country", "DK"}, {"d:feature", "PPL"}}),
-                Put(1, "kiruna", {{"d:country", "SE"}, {"d:feature", "PPL"}})});
+      written,
+      {Put(1, "bergen", {{"d:country", "NO"}, {"d:feature", "PPLA"}}),
+       Put(1, "aarhus", {{"d:country", "DK"}, {"d:feature", "PPL"}}),
+       Put(1, "kiruna", {{"d:country", "SE"}, {"d:feature", "PPL"}})},
+      0);
   EXPECT_FALSE(written.ops.empty());  // new values enter the filter
 
   std::vector<rpc::TResult> rows;
@@ -180,7 +182,7 @@ TEST_F(RegionServerTest, ServesReadsAndWritesOverTheWire) {
   EXPECT_EQ(Cells(rows[0]).at("d:country"), "NO");
   EXPECT_FALSE(rows[1].__isset.row);
 
-  client->mutateRows(written, {Delete(1, "kiruna")});
+  client->mutateRows(written, {Delete(1, "kiruna")}, 0);
   rpc::TScan scan;
   scan.__set_regionId(1);
   scan.__set_limit(1);
@@ -208,11 +210,11 @@ TEST_F(RegionServerTest, ServesReadsAndWritesOverTheWire) {
   client->getFilterStatus(status);
   EXPECT_EQ(status.elements, 4);  // NO, DK, PPLA, PPL
   rpc::TFilterSnapshot snapshot;
-  client->getFilterSnapshot(snapshot);
+  client->getFilterSnapshot(snapshot, 0);
   EXPECT_FALSE(snapshot.filter.empty());
   EXPECT_EQ(snapshot.lastSeq, status.lastSeq);
   rpc::TFilterOpsSince since;
-  client->getFilterOpsSince(since, status.epoch, 0);
+  client->getFilterOpsSince(since, status.epoch, 0, status.incarnation, 0);
   EXPECT_FALSE(since.tooOld);
   EXPECT_EQ(since.lastSeq, status.lastSeq);
   rpc::TIndexReport report;
@@ -223,10 +225,11 @@ TEST_F(RegionServerTest, ServesReadsAndWritesOverTheWire) {
 
 TEST_F(RegionServerTest, BadInputIsTIllegalArgumentAndWritesNothing) {
   RegionClient client(server_->port());
-  client->openRegion(WirePlacesRegion(1, "", "s"));
+  client->openRegion(WirePlacesRegion(1, "", "s"), 0);
   rpc::TWriteResult written;
   const auto mutate = [&](std::vector<rpc::TMutation> batch) {
-    return [&client, &written, batch] { client->mutateRows(written, batch); };
+    return
+        [&client, &written, batch] { client->mutateRows(written, batch, 0); };
   };
   const rpc::TMutation good = Put(1, "oslo", {{"d:country", "NO"}});
   ExpectIllegal(mutate({good, Put(1, "", {{"d:country", "NO"}})}),
@@ -270,7 +273,7 @@ TEST_F(RegionServerTest, BadInputIsTIllegalArgumentAndWritesNothing) {
         client->getMultiple(rows, {Get(1, "")});
       },
       "empty row key");
-  ExpectIllegal([&] { client->openRegion(WirePlacesRegion(2, "k", "c")); },
+  ExpectIllegal([&] { client->openRegion(WirePlacesRegion(2, "k", "c"), 0); },
                 "region");
   ExpectIllegal([&] { client->closeRegion(-4); }, "regionId is negative");
 

@@ -38,13 +38,13 @@ class RegionServiceHandlerTest : public ::testing::Test {
     scan = ThroughWire(scan);
     query = ThroughWire(query);
     return {
-        {"openRegion", [=] { handler_.openRegion(region); }},
+        {"openRegion", [=] { handler_.openRegion(region, 0); }},
         {"closeRegion", [=] { handler_.closeRegion(1); }},
         {"dropRegion", [=] { handler_.dropRegion(1); }},
         {"mutateRows",
          [=] {
            rpc::TWriteResult r;
-           handler_.mutateRows(r, {});
+           handler_.mutateRows(r, {}, 0);
          }},
         {"getMultiple",
          [=] {
@@ -64,12 +64,12 @@ class RegionServiceHandlerTest : public ::testing::Test {
         {"getFilterSnapshot",
          [=] {
            rpc::TFilterSnapshot r;
-           handler_.getFilterSnapshot(r);
+           handler_.getFilterSnapshot(r, 0);
          }},
         {"getFilterOpsSince",
          [=] {
            rpc::TFilterOpsSince r;
-           handler_.getFilterOpsSince(r, 1, 1);
+           handler_.getFilterOpsSince(r, 1, 1, 0, 0);
          }},
         {"compactFilter", [=] { handler_.compactFilter(); }},
         {"verifyIndex",
@@ -80,7 +80,7 @@ class RegionServiceHandlerTest : public ::testing::Test {
         {"bulkLoad",
          [=] {
            rpc::TWriteResult r;
-           handler_.bulkLoad(r, 1, "file");
+           handler_.bulkLoad(r, 1, "file", 0);
          }},
     };
   }
@@ -97,7 +97,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   table.__set_name("geo");
   region.__set_table(table);
   region.__set_startKey("a");
-  handler_.openRegion(ThroughWire(region));
+  handler_.openRegion(ThroughWire(region), 0);
   ASSERT_EQ(store_->opened().size(), 1u);
   EXPECT_EQ(store_->opened()[0].region_id, 5u);
   EXPECT_EQ(store_->opened()[0].table.table_id, 9u);
@@ -119,7 +119,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   cell.__set_value("v");
   put.__set_columnValues({cell});
   rpc::TWriteResult written;
-  handler_.mutateRows(written, {ThroughWire(put)});
+  handler_.mutateRows(written, {ThroughWire(put)}, 0);
   ASSERT_EQ(store_->last_batch().size(), 1u);
   EXPECT_EQ(store_->last_batch()[0].row_key, "r");
   EXPECT_EQ(written.epoch, 2);
@@ -128,12 +128,12 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   EXPECT_EQ(written.ops[0].hashLow, 3);
 
   rpc::TFilterOpsSince since;
-  handler_.getFilterOpsSince(since, 6, 70);
+  handler_.getFilterOpsSince(since, 6, 70, 0, 0);
   EXPECT_EQ(store_->ops_since_epoch, 6u);
   EXPECT_EQ(store_->ops_since_seq, 70u);
 
   rpc::TWriteResult loaded;
-  handler_.bulkLoad(loaded, 5, std::string("sst\0bytes", 9));
+  handler_.bulkLoad(loaded, 5, std::string("sst\0bytes", 9), 0);
   EXPECT_EQ(store_->last_bulk_load(),
             std::make_pair(uint64_t{5}, std::string("sst\0bytes", 9)));
   EXPECT_EQ(loaded.epoch, 2);
@@ -166,19 +166,19 @@ TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
   testing::ExpectIllegal(
       [&] {
         rpc::TWriteResult r;
-        handler_.bulkLoad(r, -3, "file");
+        handler_.bulkLoad(r, -3, "file", 0);
       },
       "regionId is negative (-3)");
   testing::ExpectIllegal(
       [&] {
         rpc::TFilterOpsSince r;
-        handler_.getFilterOpsSince(r, 0, -5);
+        handler_.getFilterOpsSince(r, 0, -5, 0, 0);
       },
       "seq is negative (-5)");
   testing::ExpectIllegal(
       [&] {
         rpc::TRegionDescriptor region;  // nothing sent
-        handler_.openRegion(region);
+        handler_.openRegion(region, 0);
       },
       "region.regionId is missing");
   testing::ExpectIllegal(
@@ -188,7 +188,7 @@ TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
         m.__set_regionId(1);
         m.__set_row("r");
         rpc::TWriteResult r;
-        handler_.mutateRows(r, {ThroughWire(m)});
+        handler_.mutateRows(r, {ThroughWire(m)}, 0);
       },
       "mutations[0].type has no such value (0)");
   EXPECT_EQ(store_->calls(), 0);

@@ -148,6 +148,8 @@ TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
   WriteResult written;
   written.epoch = 3;
   written.last_seq = 9;
+  // An incarnation is 64 random bits: the top one set travels as well.
+  written.incarnation = (uint64_t{1} << 63) | 42;
   // A hash with the top bits set travels as negative i64s, bit for bit.
   written.ops = {{5, FilterOp::Kind::kInsert, {~uint64_t{0}, 1ull << 63}, 2},
                  {6, FilterOp::Kind::kRemove, {12345, 0}, 0}};
@@ -156,9 +158,14 @@ TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
   EXPECT_LT(wire_written.ops[0].hashHigh, 0);
   WriteResult written_back;
   ASSERT_TRUE(FromThrift(ThroughWire(wire_written), &written_back).ok());
+  EXPECT_EQ(written_back.incarnation, written.incarnation);
   EXPECT_EQ(written_back.epoch, 3u);
   EXPECT_EQ(written_back.last_seq, 9u);
   EXPECT_EQ(written_back.ops, written.ops);
+  // A result without its server's incarnation cannot be ordered: refused.
+  wire_written.__set_incarnation(0);
+  EXPECT_TRUE(
+      FromThrift(ThroughWire(wire_written), &written_back).IsCorruption());
 
   const Row row{"k", {{"f:a", "1"}, {"f:b", "2"}}};
   std::vector<std::optional<Row>> rows = {row, std::nullopt};
@@ -188,16 +195,18 @@ TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
 }
 
 TEST_F(RegionTypesConversionTest, FilterResultsRoundTrip) {
-  FilterSnapshot snapshot{4, 99, std::string("\x00\x01\x02", 3)};
+  FilterSnapshot snapshot{11, 4, 99, std::string("\x00\x01\x02", 3)};
   rpc::TFilterSnapshot wire_snapshot;
   ASSERT_TRUE(ToThrift(snapshot, &wire_snapshot).ok());
   FilterSnapshot snapshot_back;
   ASSERT_TRUE(FromThrift(ThroughWire(wire_snapshot), &snapshot_back).ok());
+  EXPECT_EQ(snapshot_back.incarnation, 11u);
   EXPECT_EQ(snapshot_back.epoch, 4u);
   EXPECT_EQ(snapshot_back.last_seq, 99u);
   EXPECT_EQ(snapshot_back.filter, snapshot.filter);
 
   FilterOpsSince since;
+  since.incarnation = 12;
   since.epoch = 4;
   since.too_old = true;
   since.last_seq = 120;
@@ -206,6 +215,7 @@ TEST_F(RegionTypesConversionTest, FilterResultsRoundTrip) {
   FilterOpsSince since_back;
   ASSERT_TRUE(FromThrift(ThroughWire(wire_since), &since_back).ok());
   EXPECT_TRUE(since_back.too_old);
+  EXPECT_EQ(since_back.incarnation, 12u);
   EXPECT_EQ(since_back.last_seq, 120u);
   EXPECT_TRUE(since_back.ops.empty());
 
@@ -233,6 +243,7 @@ TEST_F(RegionTypesConversionTest, FilterResultsRoundTrip) {
 
 TEST_F(RegionTypesConversionTest, FilterStatusCarriesEveryStage) {
   FilterStatus status;
+  status.incarnation = 13;
   status.epoch = 2;
   status.last_seq = 17;
   StageStats stage;
@@ -419,6 +430,7 @@ TEST_F(RegionTypesConversionTest, ServerValuesThatDoNotFitTheWireFail) {
 
 TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
   rpc::TWriteResult written;
+  written.__set_incarnation(5);
   written.__set_epoch(-1);
   written = ThroughWire(written);
   WriteResult out;
@@ -447,6 +459,7 @@ TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
   EXPECT_TRUE(FromThrift(rows, &rows_out).IsCorruption());
 
   rpc::TFilterStatus status;
+  status.__set_incarnation(5);
   status.__set_epoch(1);
   status.__set_stages(std::vector<rpc::TStageStats>(2));
   status.stages[1].__set_slices(-3);

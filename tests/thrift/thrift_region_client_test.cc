@@ -160,10 +160,11 @@ class ThriftRegionClientTest : public ::testing::Test {
 
   // Opens region 1 over [, "m") and writes three places into it.
   WriteResult OpenAndFill() {
-    EXPECT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m")).ok());
+    EXPECT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m"), 0).ok());
     auto written = client_->Apply({PutPlace(1, "bergen", "NO", "PPLA"),
                                    PutPlace(1, "aarhus", "DK", "PPL"),
-                                   PutPlace(1, "kiruna", "SE", "PPL")});
+                                   PutPlace(1, "kiruna", "SE", "PPL")},
+                                  0);
     EXPECT_TRUE(written.ok()) << written.status().ToString();
     return written.ok() ? *written : WriteResult();
   }
@@ -212,27 +213,27 @@ TEST_F(ThriftRegionClientTest, MalformedAddressesAreInvalidArgument) {
 }
 
 TEST_F(ThriftRegionClientTest, RegionManagementRoundTrips) {
-  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m")).ok());
-  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m")).ok());  // again
-  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", "")).ok());
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m"), 0).ok());
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m"), 0).ok());  // again
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", ""), 0).ok());
   auto regions = client_->ListRegions();
   ASSERT_TRUE(regions.ok()) << regions.status().ToString();
   EXPECT_THAT(*regions,
               ElementsAre(PlacesRegion(1, "", "m"), PlacesRegion(2, "m", "")));
 
-  ASSERT_TRUE(client_->Apply({PutPlace(2, "oslo", "NO", "PPLC")}).ok());
+  ASSERT_TRUE(client_->Apply({PutPlace(2, "oslo", "NO", "PPLC")}, 0).ok());
   ASSERT_TRUE(client_->CloseRegion(2).ok());
   EXPECT_THAT(*client_->ListRegions(), ElementsAre(PlacesRegion(1, "", "m")));
   EXPECT_TRUE(client_->Get({{2, "oslo", {}}}).status().IsNotFound());
 
-  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", "")).ok());
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", ""), 0).ok());
   auto rows = client_->Get({{2, "oslo", {}}});
   ASSERT_TRUE(rows.ok());
   ASSERT_TRUE((*rows)[0].has_value());  // closing kept the row
 
   ASSERT_TRUE(client_->DropRegion(2).ok());
   EXPECT_THAT(*client_->ListRegions(), ElementsAre(PlacesRegion(1, "", "m")));
-  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", "")).ok());
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", ""), 0).ok());
   rows = client_->Get({{2, "oslo", {}}});
   ASSERT_TRUE(rows.ok());
   EXPECT_FALSE((*rows)[0].has_value());  // dropping deleted it
@@ -277,7 +278,7 @@ TEST_F(ThriftRegionClientTest, DataCallsRoundTrip) {
 // A bulk file travels as bytes, is loaded by the real store, and a bad one
 // comes back as InvalidArgument with nothing written.
 TEST_F(ThriftRegionClientTest, BulkLoadRoundTrips) {
-  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m")).ok());
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m"), 0).ok());
   const std::string path = dir_.path() + "/rows.sst";
   {
     auto w = BulkFileWriter::Create(path);
@@ -288,7 +289,7 @@ TEST_F(ThriftRegionClientTest, BulkLoadRoundTrips) {
   }
   std::ifstream in(path, std::ios::binary);
   const std::string bytes{std::istreambuf_iterator<char>(in), {}};
-  auto loaded = client_->BulkLoad(1, bytes);
+  auto loaded = client_->BulkLoad(1, bytes, 0);
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
   EXPECT_EQ(loaded->ops.size(), 4u);  // DK, NO, PPL, PPLA enter
   auto found = client_->Lookup(Where({{"d:country", "NO"}}));
@@ -296,16 +297,16 @@ TEST_F(ThriftRegionClientTest, BulkLoadRoundTrips) {
   ASSERT_EQ(found->rows.size(), 1u);
   EXPECT_EQ(found->rows[0].key, "bergen");
 
-  auto bad = client_->BulkLoad(1, bytes.substr(0, bytes.size() / 2));
+  auto bad = client_->BulkLoad(1, bytes.substr(0, bytes.size() / 2), 0);
   EXPECT_TRUE(bad.status().IsInvalidArgument()) << bad.status().ToString();
-  EXPECT_TRUE(client_->BulkLoad(2, bytes).status().IsNotFound());
+  EXPECT_TRUE(client_->BulkLoad(2, bytes, 0).status().IsNotFound());
   EXPECT_EQ(client_->GetFilterStatus()->last_seq, loaded->last_seq);
 }
 
 TEST_F(ThriftRegionClientTest, FilterCallsRoundTrip) {
   const WriteResult written = OpenAndFill();
 
-  auto snapshot = client_->Snapshot();
+  auto snapshot = client_->Snapshot(0);
   ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
   EXPECT_EQ(snapshot->epoch, written.epoch);
   EXPECT_EQ(snapshot->last_seq, written.last_seq);
@@ -314,14 +315,14 @@ TEST_F(ThriftRegionClientTest, FilterCallsRoundTrip) {
   EXPECT_TRUE(filter->Contains(HashElement(7, 1, "NO")));  // d:country
   EXPECT_EQ(filter->element_count(), 5u);
 
-  auto since = client_->OpsSince(written.epoch, 2);
+  auto since = client_->OpsSince(written.incarnation, written.epoch, 2, 0);
   ASSERT_TRUE(since.ok()) << since.status().ToString();
   EXPECT_FALSE(since->too_old);
   EXPECT_EQ(since->epoch, written.epoch);
   EXPECT_EQ(since->last_seq, 5u);
   EXPECT_EQ(since->ops,
             std::vector<FilterOp>(written.ops.begin() + 2, written.ops.end()));
-  since = client_->OpsSince(written.epoch + 1, 0);
+  since = client_->OpsSince(written.incarnation, written.epoch + 1, 0, 0);
   ASSERT_TRUE(since.ok());
   EXPECT_TRUE(since->too_old);
   EXPECT_TRUE(since->ops.empty());
@@ -341,11 +342,11 @@ TEST_F(ThriftRegionClientTest, FilterCallsRoundTrip) {
 TEST_F(ThriftRegionClientTest, ServerRejectionsKeepTheirCode) {
   OpenAndFill();
   auto written = client_->Apply(
-      {PutPlace(1, "lund", "SE", "PPLA"), PutPlace(1, "", "NO", "PPL")});
+      {PutPlace(1, "lund", "SE", "PPLA"), PutPlace(1, "", "NO", "PPL")}, 0);
   EXPECT_TRUE(written.status().IsInvalidArgument());
   EXPECT_THAT(written.status().message(), HasSubstr("empty row key"));
   EXPECT_THAT(written.status().message(), Not(StartsWith("InvalidArgument")));
-  written = client_->Apply({PutPlace(99, "lund", "SE", "PPLA")});
+  written = client_->Apply({PutPlace(99, "lund", "SE", "PPLA")}, 0);
   EXPECT_TRUE(written.status().IsNotFound());
   EXPECT_EQ(written.status().message(),
             "mutation 0: region 99 is not open on this server");
@@ -357,7 +358,8 @@ TEST_F(ThriftRegionClientTest, ServerRejectionsKeepTheirCode) {
   // A number the wire cannot carry is refused before sending.
   const Status s = client_->CloseRegion(uint64_t{1} << 63);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
-  EXPECT_TRUE(client_->OpsSince(1, ~uint64_t{0}).status().IsInvalidArgument());
+  EXPECT_TRUE(
+      client_->OpsSince(1, 1, ~uint64_t{0}, 0).status().IsInvalidArgument());
 
   // The rejected batch wrote nothing; the client still works.
   auto rows = client_->Get({{1, "lund", {}}});
@@ -377,7 +379,7 @@ TEST_F(ThriftRegionClientTest, ServerFailuresKeepTheirCode) {
         Status::NotFound("table 9 is unknown")}) {
     SCOPED_TRACE(failure.ToString());
     store->FailWith(failure);
-    const Status s = client->Snapshot().status();
+    const Status s = client->Snapshot(0).status();
     EXPECT_EQ(s.code(), failure.code());
     EXPECT_EQ(s.message(), failure.message());
   }
@@ -388,7 +390,7 @@ TEST_F(ThriftRegionClientTest, StoppedServerIsUnavailableNamingTheAddress) {
   const std::string address = Address(server_->port());
   server_->Stop();
   for (int i = 0; i < 2; ++i) {  // the pooled connection, then a new one
-    const Status s = client_->Snapshot().status();
+    const Status s = client_->Snapshot(0).status();
     EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
     EXPECT_TRUE(s.IsRetryable());
     EXPECT_THAT(s.message(),
@@ -421,7 +423,7 @@ TEST_F(ThriftRegionClientTest, RestartedServerServesTheSameClientAgain) {
 TEST_F(ThriftRegionClientTest, ConcurrentCallsFromEightThreadsAllSucceed) {
   constexpr int kThreads = 8;
   constexpr int kRowsPerThread = 40;
-  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "")).ok());
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", ""), 0).ok());
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
@@ -430,7 +432,7 @@ TEST_F(ThriftRegionClientTest, ConcurrentCallsFromEightThreadsAllSucceed) {
       for (int i = 0; i < kRowsPerThread; ++i) {
         const std::string key =
             "row-" + std::to_string(t) + "-" + std::to_string(i);
-        auto w = client_->Apply({PutPlace(1, key, country, "PPL", key)});
+        auto w = client_->Apply({PutPlace(1, key, country, "PPL", key)}, 0);
         auto rows = client_->Get({{1, key, {"d:name"}}});
         const bool right =
             w.ok() && rows.ok() && (*rows)[0].has_value() &&
@@ -512,13 +514,14 @@ TEST_F(ThriftRegionClientTest, BrokenRepliesAreIOErrorAndDropTheConnection) {
 TEST_F(ThriftRegionClientTest, ImpossibleRepliesAreCorruption) {
   rpc::RegionService_getFilterSnapshot_result result;
   rpc::TFilterSnapshot snapshot;
+  snapshot.__set_incarnation(5);
   snapshot.__set_epoch(-1);
   snapshot.__set_lastSeq(0);
   result.success = snapshot;
   result.__isset.success = true;
   ScriptedServer server(FramedReply("getFilterSnapshot", result));
   auto client = Connect(Address(server.port()));
-  const Status s = client->Snapshot().status();
+  const Status s = client->Snapshot(0).status();
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_THAT(s.message(), HasSubstr("snapshot.epoch is negative (-1)"));
 }
@@ -527,10 +530,10 @@ TEST_F(ThriftRegionClientTest, RequestsOverTheFrameLimitAreNotSent) {
   ThriftClientOptions options = TestOptions();
   options.max_frame_bytes = RegionServerOptions::kMinFrameBytes;
   auto client = Connect(Address(server_->port()), options);
-  ASSERT_TRUE(client->OpenRegion(PlacesRegion(1, "", "")).ok());
+  ASSERT_TRUE(client->OpenRegion(PlacesRegion(1, "", ""), 0).ok());
   const std::string big(RegionServerOptions::kMinFrameBytes, 'x');
   const Status s =
-      client->Apply({PutPlace(1, "big", "NO", "PPL", big)}).status();
+      client->Apply({PutPlace(1, "big", "NO", "PPL", big)}, 0).status();
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_THAT(s.message(), HasSubstr("over the frame limit"));
   auto rows = client->Get({{1, "big", {}}});
@@ -546,9 +549,9 @@ TEST_F(ThriftRegionClientTest, OneConnectionCarriesManyFramesWorthOfReplies) {
   options.max_frame_bytes = RegionServerOptions::kMinFrameBytes;
   options.max_idle_connections = 1;
   auto client = Connect(Address(server_->port()), options);
-  ASSERT_TRUE(client->OpenRegion(PlacesRegion(1, "", "")).ok());
+  ASSERT_TRUE(client->OpenRegion(PlacesRegion(1, "", ""), 0).ok());
   const std::string value(RegionServerOptions::kMinFrameBytes / 4, 'v');
-  ASSERT_TRUE(client->Apply({PutPlace(1, "r", "NO", "PPL", value)}).ok());
+  ASSERT_TRUE(client->Apply({PutPlace(1, "r", "NO", "PPL", value)}, 0).ok());
   for (int i = 0; i < 20; ++i) {  // 20 replies of a quarter frame each
     auto rows = client->Get({{1, "r", {"d:name"}}});
     ASSERT_TRUE(rows.ok()) << i << ": " << rows.status().ToString();

@@ -162,6 +162,7 @@ Status QueryToThrift(const router::LookupSpec& in, client::TIndexQuery* out) {
   out->__set_columns(ColumnsToThrift(in.columns));
   out->__set_allowPartial(in.allow_partial);
   out->__set_askAll(in.broadcast);
+  if (in.after_row) out->__set_afterRow(*in.after_row);
   return Status::OK();
 }
 
@@ -208,6 +209,13 @@ Status LookupResultFromThrift(const client::TIndexResult& in,
   BLOOMROUTE_RETURN_IF_ERROR(
       RowsFromThrift(in.rows, "result.rows", &out->rows));
   out->truncated = in.truncated;
+  out->resume_after.reset();
+  if (in.__isset.resumeAfter) out->resume_after = in.resumeAfter;
+  if (out->truncated != out->resume_after.has_value()) {
+    return Status::Corruption(
+        "result.resumeAfter is set exactly when the "
+        "result is truncated");
+  }
   out->partial = in.partial;
   BLOOMROUTE_RETURN_IF_ERROR(ServersFromThrift(
       in.missingServers, "result.missingServers", &out->missing));
