@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "tests/tools/lab/lab_test_util.h"
 
@@ -36,6 +37,32 @@ TEST_F(OverflowTest, ExactTailsAndMeasuredFrequencies) {
   }
   EXPECT_EQ(Cell(measured, 4, "CBF counters >= j (count)"), "not visible");
   EXPECT_EQ(r.tables[2].rows().size(), 2u);
+}
+
+// The SCBF paper's tables 2-3 print 0.03388, 1.80e-4, ... for b = 1..5. They
+// are its Stirling bound (e ln 2 / j)^j / sqrt(2 pi j) evaluated without the
+// factor e; the bound as printed is e^j times larger. If the "without e"
+// column stops matching, or the "formula evaluated" column starts to, one of
+// the two functions was changed.
+TEST_F(OverflowTest, PublishedScbfColumnIsTheBoundWithoutE) {
+  const LabReport r = testing::QuickReport(&RunOverflow);
+  const MarkdownTable& theory = r.tables[0];
+  ASSERT_EQ(theory.rows().size(), 5u);
+  const double published[] = {0.03388, 1.80e-4, 4.48e-10, 1.54e-23, 3.89e-55};
+  for (size_t row = 0; row < 5; ++row) {
+    SCOPED_TRACE("b = " + std::to_string(row + 1));
+    const double j = std::pow(2.0, row + 1);
+    const std::string without_e =
+        Cell(theory, row, "SCBF paper formula without e");
+    EXPECT_EQ(without_e, FormatSci(published[row]));
+    EXPECT_NEAR(Number(without_e) / published[row], 1, 0.005);
+    const double as_printed =
+        Number(Cell(theory, row, "SCBF paper formula evaluated"));
+    EXPECT_NEAR(as_printed / Number(without_e) / std::exp(j), 1, 0.02);
+    // Hence below the exact tail, which the bound should be above.
+    EXPECT_LT(Number(without_e),
+              Number(Cell(theory, row, "SCBF exact P(c >= j)")));
+  }
 }
 
 }  // namespace
