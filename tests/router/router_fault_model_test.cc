@@ -89,59 +89,23 @@ uint64_t EventsPerSeed(uint64_t fallback) {
 
 class FaultWorld;
 
-// The RegionClient of one server, with faults.
-class FaultClient : public RegionClient {
+// The RegionClient of one server (StoreRegionClient's calls), with faults.
+class FaultClient : public testing::StoreRegionClient {
  public:
-  FaultClient(FaultWorld* world, int node) : world_(world), node_(node) {}
+  FaultClient(FaultWorld* world, int node,
+              std::shared_ptr<StoreCluster::Node> store)
+      : StoreRegionClient(std::move(store)), world_(world), node_(node) {}
 
   StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
                               uint64_t fence_token) override;
-  StatusOr<std::vector<std::optional<Row>>> Get(
-      const std::vector<GetRequest>& requests) override {
-    return Call([&](RegionStore& s) { return s.Get(requests); });
-  }
-  StatusOr<ScanResult> Scan(const ScanRequest& request) override {
-    return Call([&](RegionStore& s) { return s.Scan(request); });
-  }
-  StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) override {
-    return Call([&](RegionStore& s) { return s.Lookup(query); });
-  }
   StatusOr<FilterSnapshot> Snapshot(uint64_t fence_token) override;
   StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation, uint64_t epoch,
                                     uint64_t seq,
                                     uint64_t fence_token) override;
-  StatusOr<FilterStatus> GetFilterStatus() override {
-    return Call([&](RegionStore& s) -> StatusOr<FilterStatus> {
-      return s.GetFilterStatus();
-    });
-  }
   Status OpenRegion(const RegionDescriptor& region,
                     uint64_t incarnation) override;
-  Status CloseRegion(uint64_t id) override {
-    return Call([&](RegionStore& s) { return s.CloseRegion(id); });
-  }
-  Status DropRegion(uint64_t id) override {
-    return Call([&](RegionStore& s) { return s.DropRegion(id); });
-  }
-  StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
-    return Call([&](RegionStore& s) -> StatusOr<std::vector<RegionDescriptor>> {
-      return s.ListRegions();
-    });
-  }
-  StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& file,
-                                 uint64_t fence_token) override {
-    return Call([&](RegionStore& s) {
-      return s.BulkLoadBytes(region_id, file, fence_token);
-    });
-  }
-  StatusOr<IndexReport> VerifyIndex(std::optional<uint64_t> table_id) override {
-    return Call([&](RegionStore& s) { return s.VerifyIndex(table_id); });
-  }
 
  private:
-  template <typename Fn>
-  auto Call(Fn&& fn) -> decltype(fn(std::declval<RegionStore&>()));
-
   FaultWorld* const world_;
   const int node_;
 };
@@ -162,7 +126,6 @@ class FaultWorld {
   Outcome Run(uint64_t events);
 
   // --- called by FaultClient
-  std::shared_ptr<RegionStore> Store(int node) { return cluster_.store(node); }
   // The router opened a region on the node: its rows are readable again.
   void Serving(int node) {
     std::lock_guard<std::mutex> lock(model_mu_);
@@ -272,13 +235,6 @@ class FaultWorld {
   uint64_t event_ = 0;
 };
 
-template <typename Fn>
-auto FaultClient::Call(Fn&& fn) -> decltype(fn(std::declval<RegionStore&>())) {
-  std::shared_ptr<RegionStore> s = world_->Store(node_);
-  if (s == nullptr) return Status::Unavailable("connection refused");
-  return fn(*s);
-}
-
 StatusOr<WriteResult> FaultClient::Apply(const std::vector<Mutation>& batch,
                                          uint64_t fence_token) {
   const FaultMix& m = world_->mix();
@@ -305,19 +261,14 @@ StatusOr<WriteResult> FaultClient::Apply(const std::vector<Mutation>& batch,
 
 Status FaultClient::OpenRegion(const RegionDescriptor& region,
                                uint64_t incarnation) {
-  Status s = Call([&](RegionStore& store) {
-    return store.OpenRegion(region, incarnation);
-  });
+  Status s = StoreRegionClient::OpenRegion(region, incarnation);
   if (s.ok()) world_->Serving(node_);
   return s;
 }
 
-// As the region server's handler does, the fence is raised first.
+// The answer is read (and the fence raised) before the write lands.
 StatusOr<FilterSnapshot> FaultClient::Snapshot(uint64_t fence_token) {
-  StatusOr<FilterSnapshot> s = Call([&](RegionStore& store) {
-    store.RaiseFence(fence_token);
-    return store.Snapshot();
-  });
+  StatusOr<FilterSnapshot> s = StoreRegionClient::Snapshot(fence_token);
   if (world_->Roll(node_) < world_->mix().write_during_catch_up) {
     world_->NestedWrite();
   }
@@ -327,10 +278,8 @@ StatusOr<FilterSnapshot> FaultClient::Snapshot(uint64_t fence_token) {
 StatusOr<FilterOpsSince> FaultClient::OpsSince(uint64_t incarnation,
                                                uint64_t epoch, uint64_t seq,
                                                uint64_t fence_token) {
-  StatusOr<FilterOpsSince> ops = Call([&](RegionStore& store) {
-    store.RaiseFence(fence_token);
-    return store.OpsSince(incarnation, epoch, seq);
-  });
+  StatusOr<FilterOpsSince> ops =
+      StoreRegionClient::OpsSince(incarnation, epoch, seq, fence_token);
   if (world_->Roll(node_) < world_->mix().write_during_catch_up) {
     world_->NestedWrite();
   }
@@ -369,8 +318,8 @@ void FaultWorld::OpenTheRouter() {
     StatusOr<std::unique_ptr<RegionClient>> Connect(
         ServerId, const std::string& address) override {
       const int node = std::stoi(address.substr(address.find('-') + 1));
-      return std::unique_ptr<RegionClient>(
-          std::make_unique<FaultClient>(world_, node));
+      return std::unique_ptr<RegionClient>(std::make_unique<FaultClient>(
+          world_, node, world_->cluster_.shared_node(node)));
     }
 
    private:

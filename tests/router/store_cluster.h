@@ -54,6 +54,7 @@ class StoreCluster {
     return out;
   }
   Node& node(int i) { return *nodes_[i]; }
+  std::shared_ptr<Node> shared_node(int i) { return nodes_[i]; }
   std::shared_ptr<RegionStore> store(int i) {
     std::lock_guard<std::mutex> lock(nodes_[i]->mu);
     return nodes_[i]->store;
