@@ -216,3 +216,83 @@ TEST_F(RouterScanReplyTest, AScannerOverAServerThatMakesNoProgressFails) {
 
 }  // namespace
 }  // namespace bloomroute::router
+
+namespace bloomroute::router {
+namespace {
+
+// Lookups share one reply budget: the answer is a prefix of the queries.
+TEST_F(RouterReplyBudgetTest, LookupMultipleSharesTheBudget) {
+  ASSERT_TRUE(router_->DeleteTable("big").ok());
+  TableSpec spec;
+  spec.name = "idx";
+  spec.indexed_columns = {"d:k"};
+  ASSERT_TRUE(router_->CreateTable(spec).ok());
+  for (int i = 0; i < 48; ++i) {
+    ASSERT_TRUE(
+        router_
+            ->Mutate("idx", {Mutation::Put(
+                                0, "r" + std::to_string(100 + i),
+                                {{"d:k", std::to_string(i % 4)},
+                                 {"d:blob", std::string(kValueBytes, 'x')}})})
+            .ok());
+  }
+  ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+  std::vector<LookupSpec> specs;
+  for (int v = 0; v < 4; ++v) {
+    specs.push_back(testing::WhereEq({{"d:k", std::to_string(v)}}));
+  }
+  StatusOr<std::vector<LookupResult>> found =
+      router_->LookupMultiple("idx", specs);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  size_t bytes = 0;
+  for (const LookupResult& r : *found) {
+    for (const Row& row : r.rows) bytes += Bytes(row);
+  }
+  EXPECT_LE(bytes, kReplyBound);
+  EXPECT_LT(found->size(), 4u);  // 48 MB do not fit
+  EXPECT_GE(found->size(), 2u);  // 12 MB each: two fit whole
+}
+
+// A region server whose work bound stops a lookup before any match: the
+// router's answer is truncated with the key to resume after, and resuming
+// finds every match.
+TEST(RouterLookupWorkBoundTest, ResumesWhereAServersWorkBoundStopped) {
+  RegionStoreOptions o;
+  o.max_examined_rows = 100;
+  StoreCluster cluster(1, o);
+  std::unique_ptr<Router> router = testing::OpenRouter(cluster);
+  TableSpec spec;
+  spec.name = "t";
+  spec.indexed_columns = {"d:a", "d:b"};
+  ASSERT_TRUE(router->CreateTable(spec).ok());
+  std::vector<Mutation> rows;
+  for (int i = 0; i < 500; ++i) {
+    // d:a=x on every row, d:b=y on every other: the conjunction matches
+    // only row 499, after 499 rows examined.
+    std::string b = i == 499 ? "y" : (i % 2 ? "y" : "z");
+    std::string a = i == 499 || i % 2 == 0 ? "x" : "w";
+    char key[8];
+    snprintf(key, sizeof(key), "k%03d", i);
+    rows.push_back(Mutation::Put(0, key, {{"d:a", a}, {"d:b", b}}));
+  }
+  ASSERT_TRUE(router->Mutate("t", rows).ok());
+  ASSERT_TRUE(testing::WaitAllCurrent(*router));
+  LookupSpec q = testing::WhereEq({{"d:a", "x"}, {"d:b", "y"}});
+  std::vector<std::string> keys;
+  int calls = 0;
+  for (;;) {
+    StatusOr<LookupResult> r = router->Lookup("t", q);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ++calls;
+    for (const Row& row : r->rows) keys.push_back(row.key);
+    if (!r->truncated) break;
+    ASSERT_TRUE(r->resume_after.has_value());
+    q.after_row = r->resume_after;
+    ASSERT_LT(calls, 20);
+  }
+  EXPECT_EQ(keys, std::vector<std::string>{"k499"});
+  EXPECT_GE(calls, 3);  // 251 entries of d:a=x, 100 per call
+}
+
+}  // namespace
+}  // namespace bloomroute::router
