@@ -123,4 +123,12 @@ bool Selected(const Projection& columns, std::string_view column) {
   return false;
 }
 
+size_t ReplyBytes(const Row& row) {
+  size_t n = row.key.size() + kReplyBytesPerCell;
+  for (const Cell& c : row.cells) {
+    n += c.column.size() + c.value.size() + kReplyBytesPerCell;
+  }
+  return n;
+}
+
 }  // namespace bloomroute

@@ -110,11 +110,19 @@ struct ScanRequest {
   std::string stop_row;   // exclusive; empty = region end
   uint32_t limit = 0;     // rows, in [1, kMaxRowsPerCall]
   Projection columns;
+  // Reply bytes (ReplyBytes of the rows), about: the scan stops after the
+  // row that passes it. 0 = the server's own budget, which also applies
+  // when it is smaller.
+  uint64_t max_bytes = 0;
 };
 
 struct ScanResult {
+  // In key order, each within [start_row, stop_row).
   std::vector<Row> rows;
-  // Set when rows remain in the range: pass it as the next start_row.
+  // Set when rows may remain in the range: pass it as the next start_row.
+  // It sorts after every row returned and after the request's start_row
+  // (a scan stopped by the server's work bound may return no row, but
+  // always moves on).
   std::optional<std::string> resume_row;
 };
 
@@ -144,6 +152,8 @@ struct IndexQuery {
   // Only rows whose key sorts after this one (a lookup resumed where an
   // earlier answer stopped). Needs an equality predicate.
   std::optional<std::string> after_row;
+  // Reply bytes, about, as ScanRequest::max_bytes. 0 = the server's own.
+  uint64_t max_bytes = 0;
 };
 
 struct IndexQueryResult {
@@ -152,10 +162,15 @@ struct IndexQueryResult {
   // A matching row is always returned, with the projected cells it has
   // (possibly none).
   std::vector<Row> rows;
-  // More rows matched than the limit, or than the server's result byte
-  // budget allowed: `rows` are the first matches, and the rest sort after
-  // the last of them.
+  // The answer stopped early: the limit, the reply byte budget or the
+  // server's work bound (rows examined, bytes read). `rows` are every match
+  // up to and including resume_after, and the rest sort after it.
   bool truncated = false;
+  // Set when truncated (with an equality predicate): the last row key the
+  // answer covers -- the last row returned, or a later key examined when
+  // the work bound stopped the search (possibly with no row). Pass it as
+  // IndexQuery::after_row to continue.
+  std::optional<std::string> resume_after;
 };
 
 // One change to the server's filter: the unit the router replays.
@@ -244,6 +259,13 @@ struct IndexReport {
            invalid() == 0 && filter_matches_rebuild;
   }
 };
+
+// What `row` costs in a reply, about: its key, column names and values, and
+// kReplyBytesPerCell for each cell's encoding (lengths, field headers), so
+// that rows of many small cells are not undercounted. Reply byte budgets
+// (scans, gets, lookups) are counted in it.
+inline constexpr size_t kReplyBytesPerCell = 16;
+size_t ReplyBytes(const Row& row);
 
 // Limits shared by every call.
 inline constexpr uint32_t kMaxRowsPerCall = 100000;

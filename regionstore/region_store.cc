@@ -37,6 +37,12 @@ Status RegionStoreOptions::Validate() const {
   if (max_result_bytes == 0) {
     return Status::InvalidArgument("max result bytes must be >= 1");
   }
+  if (max_examined_rows == 0) {
+    return Status::InvalidArgument("max examined rows must be >= 1");
+  }
+  if (max_examined_bytes == 0) {
+    return Status::InvalidArgument("max examined bytes must be >= 1");
+  }
   if (max_ops_per_call == 0) {
     return Status::InvalidArgument("max ops per call must be >= 1");
   }

@@ -77,10 +77,21 @@ struct RegionStoreOptions {
   double sparse_factor = 8;  // rebuild when sized for > this x the elements
   // Ops returned by one OpsSince call, at most.
   uint32_t max_ops_per_call = 100000;
-  // Bytes of row data one Scan or Lookup returns, about: the call stops after
-  // the row that passes it (a scan sets resume_row, a lookup truncated), so a
-  // reply stays within what a client's frame limit accepts.
+  // Reply bytes (ReplyBytes, model/types.h) of one Get, Scan or Lookup,
+  // about: the call stops after the row that passes it (a get answers a
+  // prefix of its requests, a scan sets resume_row, a lookup truncated), so
+  // a reply -- at most this plus one row of max_row_bytes -- stays within
+  // what a client's frame limit (64 MiB by default) accepts. A request may
+  // ask for less.
   size_t max_result_bytes = 32 << 20;
+  // Work of one Scan or Lookup, at most: rows and index entries examined,
+  // and bytes of rows read (also rows a projection or a predicate then
+  // drops). A call that reaches either stops where it is and says where to
+  // resume (a scan's resume_row, a lookup's resume_after), possibly with no
+  // row, so a scan or lookup that matches little cannot hold a worker for
+  // the whole region.
+  uint64_t max_examined_rows = 1000000;
+  uint64_t max_examined_bytes = 256 << 20;
   // One bulk file (BulkLoad), at most: rows and bytes (bulk files are not
   // compressed, and at most twice this many bytes of keys and values are
   // read from one). A load holds the file's rows and their changes in
@@ -166,9 +177,16 @@ class RegionStore {
   }
 
   // The rows, in request order; nullopt for a row that does not exist or has
-  // none of the projected columns.
+  // none of the projected columns. A prefix of the requests when the reply
+  // passed the byte budget (the smaller of Options::max_result_bytes and
+  // `max_bytes`, 0 = no smaller one): it stops after the row that passed it,
+  // and always answers at least the first request.
   virtual StatusOr<std::vector<std::optional<Row>>> Get(
-      const std::vector<GetRequest>& requests) const = 0;
+      const std::vector<GetRequest>& requests, uint64_t max_bytes) const = 0;
+  StatusOr<std::vector<std::optional<Row>>> Get(
+      const std::vector<GetRequest>& requests) const {
+    return Get(requests, 0);
+  }
   virtual StatusOr<ScanResult> Scan(const ScanRequest& request) const = 0;
   // Exact answer from the local inverted index (see IndexQueryResult).
   virtual StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) const = 0;

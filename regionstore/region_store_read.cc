@@ -44,29 +44,39 @@ std::optional<Row> ProjectNonEmpty(std::string_view key,
   return row;
 }
 
-size_t RowBytes(const Row& row) {
-  size_t n = row.key.size();
-  for (const Cell& c : row.cells) n += c.column.size() + c.value.size();
-  return n;
-}
+// What a get answer of a missing row costs in a reply (an empty TResult).
+constexpr uint64_t kMissingRowReplyBytes = kReplyBytesPerCell;
 
 }  // namespace
 
+ReadBudget RocksRegionStore::BudgetFor(uint64_t max_bytes) const {
+  ReadBudget budget;
+  budget.max_reply_bytes = options_.max_result_bytes;
+  if (max_bytes != 0 && max_bytes < budget.max_reply_bytes) {
+    budget.max_reply_bytes = max_bytes;
+  }
+  budget.max_examined_rows = options_.max_examined_rows;
+  budget.max_read_bytes = options_.max_examined_bytes;
+  return budget;
+}
+
 StatusOr<std::optional<Row>> RocksRegionStore::ReadRow(
     const rocksdb::ReadOptions& ro, const RegionDescriptor& region,
-    std::string_view row_key, const Projection& columns) const {
+    std::string_view row_key, const Projection& columns,
+    ReadBudget* budget) const {
   rocksdb::PinnableSlice value;
   rocksdb::Status s =
       db_->Get(ro, rows_cf_, RowKey(region.region_id, row_key), &value);
   if (s.IsNotFound()) return std::optional<Row>();
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
+  if (budget != nullptr) budget->read_bytes += value.size();
   std::vector<Cell> cells;
   BLOOMROUTE_RETURN_IF_ERROR(DecodeRowCells(value.ToStringView(), &cells));
   return ProjectNonEmpty(row_key, std::move(cells), columns);
 }
 
 StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
-    const std::vector<GetRequest>& requests) const {
+    const std::vector<GetRequest>& requests, uint64_t max_bytes) const {
   if (requests.size() > kMaxRowsPerCall) {
     return Status::InvalidArgument(
         "more than " + std::to_string(kMaxRowsPerCall) + " gets in one call");
@@ -88,13 +98,20 @@ StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
   rocksdb::ManagedSnapshot snapshot(db_.get());
   rocksdb::ReadOptions ro;
   ro.snapshot = snapshot.snapshot();
+  // A prefix: the answer stops after the row that passes the reply budget
+  // or the bytes-read bound (duplicate gets of one large row would
+  // otherwise make a reply of any size).
+  ReadBudget budget = BudgetFor(max_bytes);
   std::vector<std::optional<Row>> out;
-  out.reserve(requests.size());
   for (size_t i = 0; i < requests.size(); ++i) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(
-        std::optional<Row> row,
-        ReadRow(ro, *regions[i], requests[i].row_key, requests[i].columns));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
+                                ReadRow(ro, *regions[i], requests[i].row_key,
+                                        requests[i].columns, &budget));
+    budget.reply_bytes += row ? ReplyBytes(*row) : kMissingRowReplyBytes;
     out.push_back(std::move(row));
+    if (budget.ReplyFull() || budget.read_bytes >= budget.max_read_bytes) {
+      break;
+    }
   }
   return out;
 }
@@ -119,18 +136,23 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
   ro.iterate_upper_bound = &upper_slice;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, rows_cf_));
   ScanResult out;
-  size_t bytes = 0;
+  ReadBudget budget = BudgetFor(req.max_bytes);
   for (it->Seek(RowKey(r->region_id, start)); it->Valid(); it->Next()) {
     const std::string_view key = it->key().ToStringView().substr(prefix.size());
-    if (out.rows.size() == req.limit || bytes >= options_.max_result_bytes) {
+    // The work bound counts rows the projection drops too: a scan for a
+    // column few rows have stops (with no row, perhaps) and moves on.
+    if (out.rows.size() == req.limit || budget.ReplyFull() ||
+        budget.WorkDone()) {
       out.resume_row = std::string(key);
       break;
     }
+    ++budget.examined_rows;
+    budget.read_bytes += it->value().size();
     std::vector<Cell> cells;
     BLOOMROUTE_RETURN_IF_ERROR(
         DecodeRowCells(it->value().ToStringView(), &cells));
     if (auto row = ProjectNonEmpty(key, std::move(cells), req.columns)) {
-      bytes += RowBytes(*row);
+      budget.reply_bytes += ReplyBytes(*row);
       out.rows.push_back(std::move(*row));
     }
   }
@@ -229,11 +251,11 @@ StatusOr<IndexQueryResult> RocksRegionStore::Lookup(const IndexQuery& q) const {
     }
   }
   IndexQueryResult result;
-  size_t result_bytes = 0;
+  ReadBudget budget = BudgetFor(q.max_bytes);
   if (fewest == 0) return result;  // some value is on no row here
   for (const RegionDescriptor* r : regions) {
     BLOOMROUTE_RETURN_IF_ERROR(
-        LookupInRegion(ro, *r, q, driver, &result, &result_bytes));
+        LookupInRegion(ro, *r, q, driver, &result, &budget));
     if (result.truncated) break;
   }
   return result;
@@ -243,7 +265,7 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
                                         const RegionDescriptor& region,
                                         const IndexQuery& q, size_t driver,
                                         IndexQueryResult* result,
-                                        size_t* result_bytes) const {
+                                        ReadBudget* budget) const {
   const TableDescriptor& table = region.table;
   // The driver's index range: one value's rows, or a range of values.
   std::string lower, upper;
@@ -272,10 +294,20 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
   rocksdb::Slice upper_slice(upper);
   ro.iterate_upper_bound = &upper_slice;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, index_cf_));
+  const bool by_row = driver < q.equals.size();  // entries in row order
   for (it->Seek(lower); it->Valid(); it->Next()) {
     IndexKeyParts entry;
     BLOOMROUTE_RETURN_IF_ERROR(ParseIndexKey(it->key().ToStringView(), &entry));
     if (q.after_row && entry.row <= *q.after_row) continue;
+    // The work bound: entries the other predicates reject count too, so a
+    // conjunction that matches little stops and says how far it got.
+    if (budget->WorkDone()) {
+      result->truncated = true;
+      if (by_row) result->resume_after = std::move(budget->last_examined);
+      return Status::OK();
+    }
+    ++budget->examined_rows;
+    if (by_row) budget->last_examined = entry.row;
     // The other equalities: an exact index point lookup each.
     bool match = true;
     for (size_t i = 0; i < q.equals.size() && match; ++i) {
@@ -293,8 +325,9 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
     if (!match) continue;
     // One read serves the range check (the range column's value comes from
     // the row when an equality drives) and the result.
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
-                                ReadRow(snap_ro, region, entry.row, {}));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::optional<Row> row,
+        ReadRow(snap_ro, region, entry.row, {}, budget));
     if (!row) {
       return Status::Corruption("index entry for missing row " +
                                 QuoteForMessage(entry.row));
@@ -306,15 +339,15 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
         continue;
       }
     }
-    if (result->rows.size() == q.limit ||
-        *result_bytes >= options_.max_result_bytes) {
+    if (result->rows.size() == q.limit || budget->ReplyFull()) {
       result->truncated = true;
+      if (by_row) result->resume_after = result->rows.back().key;
       return Status::OK();
     }
     // A matching row is in the answer even with none of the projected
     // cells: the lookup's question is which rows match.
     Row projected = Project(row->key, std::move(row->cells), q.columns);
-    *result_bytes += RowBytes(projected);
+    budget->reply_bytes += ReplyBytes(projected);
     result->rows.push_back(std::move(projected));
   }
   return FromRocks(it->status());

@@ -55,9 +55,13 @@ class RegionClient {
   // fence (regionstore/region_store.h, "Fencing").
   virtual StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
                                       uint64_t fence_token) = 0;
-  // The rows in request order; nullopt for a missing row.
+  // The rows in request order; nullopt for a missing row. A prefix of the
+  // requests (at least one) when the reply passed `max_bytes` (0: the
+  // server's own budget) or the server's budget.
   virtual StatusOr<std::vector<std::optional<Row>>> Get(
-      const std::vector<GetRequest>& requests) = 0;
+      const std::vector<GetRequest>& requests, uint64_t max_bytes) = 0;
+  // A region server's reply is untrusted: the router checks that its rows
+  // are in order within the range and that it makes progress.
   virtual StatusOr<ScanResult> Scan(const ScanRequest& request) = 0;
   // Exact answer from the server's local inverted index.
   virtual StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) = 0;

@@ -37,6 +37,10 @@ Status RouterOptions::Validate() const {
   if (scanner_idle_timeout_ms < 1000) {
     return Status::InvalidArgument("scanner_idle_timeout_ms must be >= 1000");
   }
+  if (max_reply_bytes < 1 || max_reply_bytes > kMaxReplyBytes) {
+    return Status::InvalidArgument("max_reply_bytes must be in [1, " +
+                                   std::to_string(kMaxReplyBytes) + "]");
+  }
   return Status::OK();
 }
 

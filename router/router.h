@@ -64,6 +64,7 @@ namespace bloomroute::router {
 struct RouterOptions {
   static constexpr uint32_t kMaxServers = 4096;
   static constexpr uint32_t kMaxFanoutThreads = 1024;
+  static constexpr uint64_t kMaxReplyBytes = 1 << 30;
 
   std::string data_dir;  // the catalog's RocksDB; created when missing
   // Region server addresses, "host:port", at least one, no duplicates.
@@ -80,6 +81,12 @@ struct RouterOptions {
   // Open scanners at once, and how long an unused one lives.
   uint32_t max_scanners = 1000;
   int scanner_idle_timeout_ms = 60000;
+  // Bytes of rows (ReplyBytes, model/types.h) in one answer of Get, Scan,
+  // ScannerNext, Lookup and LookupMultiple, about: an answer stops after
+  // the row that passes it and says where it stopped. The default keeps a
+  // reply (this, plus one row of at most a region server's max_row_bytes,
+  // 16 MiB, plus the encoding) within a client's 64 MiB frame limit.
+  uint64_t max_reply_bytes = 32 << 20;
 
   // InvalidArgument naming the first bad field.
   Status Validate() const;
@@ -133,6 +140,9 @@ struct LookupSpec {
   // Only rows whose key sorts after this one (LookupResult::resume_after of
   // an earlier answer, to continue it).
   std::optional<std::string> after_row;
+  // Reply bytes, about; 0 = RouterOptions::max_reply_bytes, which also
+  // applies when it is smaller.
+  uint64_t max_bytes = 0;
 };
 
 struct RoutingInfo {
@@ -150,9 +160,12 @@ struct LookupResult {
   // matching row up to the last one returned. A matching row with none of
   // the projected columns is there with no cells.
   std::vector<Row> rows;
-  // More rows may match after the last one returned: the limit, a server's
-  // byte budget or the router's stopped the answer. resume_after is then the
-  // last row's key; pass it as LookupSpec::after_row to continue exactly.
+  // More rows may match after the last one returned: the limit, a byte
+  // budget (a server's or the router's) or a server's work bound stopped
+  // the answer. resume_after is then the key up to which the answer is
+  // complete: the last row's, or a later one when a server's work bound
+  // stopped it (then possibly with no row). Pass it as LookupSpec::after_row
+  // to continue exactly.
   bool truncated = false;
   std::optional<std::string> resume_after;
   bool partial = false;  // some servers did not answer (allow_partial)
@@ -247,11 +260,20 @@ class Router {
   // finds each row's region. At most kMaxRowsPerCall entries per call.
   [[nodiscard]] virtual Status Mutate(std::string_view table,
                                       std::vector<Mutation> mutations) = 0;
-  // In request order; nullopt for a missing row.
+  // In request order; nullopt for a missing row. A prefix of the requests
+  // (at least one) when the answer passed RouterOptions::max_reply_bytes:
+  // it stops after the row that passed it; ask again for the rest.
+  // Corruption naming the server when a region server's answer is not a
+  // non-empty prefix of what it was asked.
   virtual StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view table, std::vector<GetRequest> requests) = 0;
   // Up to `limit` rows (1..kMaxRowsPerCall) of the range in key order, across
-  // regions; resume_row is set when rows may remain.
+  // regions, stopping after the row that passes RouterOptions::
+  // max_reply_bytes; resume_row is set when rows may remain (it sorts after
+  // every row returned and after spec.start_row; the answer may hold no
+  // row when a region server's work bound stopped it). Corruption naming
+  // the server for a region server reply out of order, outside the range
+  // asked, or that does not move on.
   virtual StatusOr<ScanResult> Scan(std::string_view table,
                                     const ScanSpec& spec, uint32_t limit) = 0;
 
@@ -269,6 +291,12 @@ class Router {
   // column that is not indexed.
   virtual StatusOr<LookupResult> Lookup(std::string_view table,
                                         const LookupSpec& spec) = 0;
+  // The lookups in order, sharing one RouterOptions::max_reply_bytes: a
+  // prefix of `specs` (at least one answer for a non-empty list), the last
+  // answer possibly truncated by the budget (its resume_after says where).
+  // The first failing lookup fails the call.
+  virtual StatusOr<std::vector<LookupResult>> LookupMultiple(
+      std::string_view table, const std::vector<LookupSpec>& specs) = 0;
 
   // The replicas (stages, elements, fill, estimated FPR, memory, epoch, how
   // far behind), ascending by server id.

@@ -17,15 +17,6 @@ namespace {
 
 // At most this many predicates in one lookup (far more than any index use).
 constexpr size_t kMaxPredicates = 64;
-// A merged answer stops at about this many bytes (each region server stops
-// at its own budget; eight full answers would not fit a client's frame).
-constexpr size_t kMaxResultBytes = 32 << 20;
-
-size_t RowBytes(const Row& row) {
-  size_t n = row.key.size();
-  for (const Cell& c : row.cells) n += c.column.size() + c.value.size();
-  return n;
-}
 
 Status ValidateLookup(const LookupSpec& spec) {
   if (spec.equals.empty() || spec.equals.size() > kMaxPredicates) {
@@ -60,10 +51,18 @@ StatusOr<std::vector<ElementHash>> HashPredicates(const TableDescriptor& table,
   return hashes;
 }
 
+// The last key a truncated answer covers: its resume_after, or (from a
+// server that does not send one) its last row. Needs CheckAnswer.
+const std::string& Covered(const IndexQueryResult& answer) {
+  return answer.resume_after ? *answer.resume_after : answer.rows.back().key;
+}
+
 // One server's answer, checked: a region server's reply is untrusted input.
 // Its rows must be in strictly ascending key order after `after_row` (the
 // server searches its regions in key order), and a truncated answer must
-// hold a row, or the merge could not say where it stopped.
+// say where it stopped (a row or resume_after), after its rows and after
+// `after_row`, or the merge could not say where it stopped, and a caller
+// continuing from there would make no progress.
 Status CheckAnswer(const IndexQueryResult& answer,
                    const std::optional<std::string>& after_row) {
   for (size_t i = 0; i < answer.rows.size(); ++i) {
@@ -74,8 +73,18 @@ Status CheckAnswer(const IndexQueryResult& answer,
                                 QuoteForMessage(key));
     }
   }
-  if (answer.truncated && answer.rows.empty()) {
+  if (!answer.truncated) return Status::OK();
+  if (answer.rows.empty() && !answer.resume_after) {
     return Status::Corruption("lookup answer truncated without a row");
+  }
+  const std::string& covered = Covered(answer);
+  if ((!answer.rows.empty() && covered < answer.rows.back().key) ||
+      (after_row && !(*after_row < covered)) ||
+      covered.size() > kMaxRowKeyBytes) {
+    return Status::Corruption("lookup answer resumes after " +
+                              QuoteForMessage(covered) +
+                              ", which is not after its rows and the row "
+                              "asked to resume after: it makes no progress");
   }
   return Status::OK();
 }
@@ -86,12 +95,10 @@ Status CheckAnswer(const IndexQueryResult& answer,
 // such last row are dropped: they would hide that server's rows before them.
 // Then the limit and the router's byte budget cut the prefix shorter.
 void MergeRows(std::vector<IndexQueryResult>* answers, uint32_t limit,
-               LookupResult* out) {
+               uint64_t budget, LookupResult* out) {
   std::optional<std::string> cut;  // the last key every answer covers
   for (const IndexQueryResult& a : *answers) {
-    if (a.truncated && (!cut || a.rows.back().key < *cut)) {
-      cut = a.rows.back().key;
-    }
+    if (a.truncated && (!cut || Covered(a) < *cut)) cut = Covered(a);
   }
   std::vector<Row> rows;
   for (IndexQueryResult& a : *answers) {
@@ -103,17 +110,18 @@ void MergeRows(std::vector<IndexQueryResult>* answers, uint32_t limit,
   std::sort(rows.begin(), rows.end(),
             [](const Row& a, const Row& b) { return a.key < b.key; });
   out->truncated = cut.has_value();
-  size_t bytes = 0;
+  out->resume_after = cut;  // a server's work bound may cut after its rows
+  uint64_t bytes = 0;
   for (Row& row : rows) {
-    if (out->rows.size() == limit ||
-        (!out->rows.empty() && bytes + RowBytes(row) > kMaxResultBytes)) {
+    // Stop after the row that passed the budget.
+    if (out->rows.size() == limit || (!out->rows.empty() && bytes >= budget)) {
       out->truncated = true;
+      out->resume_after = out->rows.back().key;
       break;
     }
-    bytes += RowBytes(row);
+    bytes += ReplyBytes(row);
     out->rows.push_back(std::move(row));
   }
-  if (out->truncated) out->resume_after = out->rows.back().key;
 }
 
 }  // namespace
@@ -146,6 +154,12 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
     }
   }
   const uint32_t limit = spec.limit == 0 ? kMaxRowsPerCall : spec.limit;
+  uint64_t budget = options_.max_reply_bytes;
+  if (spec.max_bytes != 0) budget = std::min(budget, spec.max_bytes);
+  // Each server answers a share of the budget, so that the answers held
+  // for the merge are about the budget however many servers are asked.
+  const uint64_t share =
+      std::max<uint64_t>(1, budget / std::max<size_t>(1, asked.size()));
   std::vector<StatusOr<IndexQueryResult>> answers(asked.size(),
                                                   Status::IOError("not asked"));
   fan_out_->Run(asked.size(), [&](size_t i) {
@@ -155,7 +169,8 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                      std::nullopt,
                      limit,
                      spec.columns,
-                     spec.after_row};
+                     spec.after_row,
+                     share};
     const ServerEntry& server = Server(asked[i]);
     answers[i] = RetryIfRegionsClosed(
         server, [&] { return server.client->Lookup(query); });
@@ -183,7 +198,31 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
     out.routing.asked_not_current.push_back(Server(id).ref);
   }
   if (!not_current.empty()) WakeMaintenance();
-  MergeRows(&parts, limit, &out);
+  MergeRows(&parts, limit, budget, &out);
+  return out;
+}
+
+StatusOr<std::vector<LookupResult>> RouterImpl::LookupMultiple(
+    std::string_view table, const std::vector<LookupSpec>& specs) {
+  if (specs.size() > kMaxRowsPerCall) {
+    return Status::InvalidArgument(
+        "at most " + std::to_string(kMaxRowsPerCall) + " lookups per call");
+  }
+  // Each answer is held until the reply: they share one budget, and the
+  // answer stops at the lookup that passes it.
+  const uint64_t budget = options_.max_reply_bytes;
+  uint64_t used = 0;
+  std::vector<LookupResult> out;
+  for (const LookupSpec& spec : specs) {
+    if (!out.empty() && used >= budget) break;
+    LookupSpec bounded = spec;
+    const uint64_t left = budget - used;
+    bounded.max_bytes =
+        spec.max_bytes == 0 ? left : std::min(spec.max_bytes, left);
+    BLOOMROUTE_ASSIGN_OR_RETURN(LookupResult result, Lookup(table, bounded));
+    for (const Row& row : result.rows) used += ReplyBytes(row);
+    out.push_back(std::move(result));
+  }
   return out;
 }
 

@@ -159,12 +159,6 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTable(table));
-  // Per server: the requests and their positions in the answer.
-  struct Part {
-    const ServerEntry* server = nullptr;
-    std::vector<GetRequest> gets;
-    std::vector<size_t> positions;
-  };
   std::vector<ServerId> server_of(requests.size());
   for (size_t i = 0; i < requests.size(); ++i) {
     GetRequest& g = requests[i];
@@ -175,41 +169,116 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
     g.region_id = region.region_id;
     server_of[i] = region.server;
   }
-  // Chunks of at most kRowsPerRpc per server, fetched in parallel.
-  std::map<ServerId, size_t> chunk_of;
-  std::vector<Part> work;
-  for (size_t i = 0; i < requests.size(); ++i) {
-    const ServerId server = server_of[i];
-    auto it = chunk_of.find(server);
-    if (it == chunk_of.end() || work[it->second].gets.size() >= kRowsPerRpc) {
-      chunk_of[server] = work.size();
-      work.push_back(Part{&Server(server), {}, {}});
-      it = chunk_of.find(server);
-    }
-    work[it->second].gets.push_back(std::move(requests[i]));
-    work[it->second].positions.push_back(i);
+  // Waves of requests in order until the reply budget is spent: duplicate
+  // gets of one large row would otherwise build a reply of any size.
+  const uint64_t budget = options_.max_reply_bytes;
+  std::vector<std::optional<Row>> out;
+  uint64_t used = 0;
+  while (out.size() < requests.size() && used < budget) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        GetWave(requests, server_of, out.size(), budget, &out, &used).status());
   }
-  std::vector<std::optional<Row>> out(requests.size());
-  std::vector<Status> results(work.size());
-  fan_out_->Run(work.size(), [&](size_t i) {
-    StatusOr<std::vector<std::optional<Row>>> rows = RetryIfRegionsClosed(
-        *work[i].server,
-        [&] { return work[i].server->client->Get(work[i].gets); });
-    if (!rows.ok()) {
-      results[i] = Named(*work[i].server, rows.status());
-    } else if (rows->size() != work[i].gets.size()) {
-      results[i] =
-          Status::Corruption("region server " + work[i].server->ref.address +
-                             " answered a get with too few rows");
-    } else {
-      for (size_t j = 0; j < rows->size(); ++j) {
-        out[work[i].positions[j]] = std::move((*rows)[j]);
-      }
-    }
-  });
-  for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
   return out;
 }
+
+StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
+                                     const std::vector<ServerId>& server_of,
+                                     size_t begin, uint64_t budget,
+                                     std::vector<std::optional<Row>>* out,
+                                     uint64_t* used) {
+  struct Part {
+    const ServerEntry* server = nullptr;
+    std::vector<GetRequest> gets;  // copies: a later wave may need them
+    std::vector<size_t> positions;
+    std::vector<std::optional<Row>> rows;
+    Status status;
+  };
+  const size_t end = std::min(requests.size(), begin + kRowsPerRpc);
+  std::map<ServerId, Part> by_server;
+  for (size_t i = begin; i < end; ++i) {
+    Part& part = by_server[server_of[i]];
+    part.server = &Server(server_of[i]);
+    part.gets.push_back(requests[i]);
+    part.positions.push_back(i);
+  }
+  std::vector<Part*> parts;
+  for (auto& [id, part] : by_server) parts.push_back(&part);
+  // Each server gets a share of what is left, so that the wave holds about
+  // the budget whatever the servers answer (each answers one row at least).
+  const uint64_t share = std::max<uint64_t>(1, (budget - *used) / parts.size());
+  fan_out_->Run(parts.size(), [&](size_t i) {
+    Part& p = *parts[i];
+    StatusOr<std::vector<std::optional<Row>>> rows = RetryIfRegionsClosed(
+        *p.server, [&] { return p.server->client->Get(p.gets, share); });
+    if (!rows.ok()) {
+      p.status = Named(*p.server, rows.status());
+    } else if (rows->empty() || rows->size() > p.gets.size()) {
+      p.status =
+          Status::Corruption("region server " + p.server->ref.address +
+                             " answered " + std::to_string(rows->size()) +
+                             " of " + std::to_string(p.gets.size()) + " gets");
+    } else {
+      p.rows = std::move(rows).value();
+    }
+  });
+  for (const Part* p : parts) BLOOMROUTE_RETURN_IF_ERROR(p->status);
+  // Answers by position; the first position a server did not answer ends
+  // the prefix (the wave's first request is always answered).
+  std::vector<std::optional<Row>*> answer(end - begin, nullptr);
+  for (Part* p : parts) {
+    for (size_t j = 0; j < p->rows.size(); ++j) {
+      answer[p->positions[j] - begin] = &p->rows[j];
+    }
+  }
+  size_t appended = 0;
+  for (std::optional<Row>* row : answer) {
+    if (row == nullptr || (appended > 0 && *used >= budget)) break;
+    *used += *row ? ReplyBytes(**row) : kReplyBytesPerCell;
+    out->push_back(std::move(*row));
+    ++appended;
+  }
+  return appended;
+}
+
+namespace {
+
+// A region server's scan reply is untrusted: its rows must be in strictly
+// ascending key order within what was asked ([start, stop) of the request
+// and the region), at most the limit, and a resume row must lie after them
+// and after the start -- or a caller that continues from it would go round
+// forever.
+Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
+                      const ScanResult& reply) {
+  std::string stop = request.stop_row;
+  if (stop.empty() || (!end_key.empty() && end_key < stop)) stop = end_key;
+  auto inside = [&](const std::string& key) {
+    return key >= request.start_row && (stop.empty() || key < stop);
+  };
+  if (reply.rows.size() > request.limit) {
+    return Status::Corruption("scan answer holds more rows than the limit");
+  }
+  for (size_t i = 0; i < reply.rows.size(); ++i) {
+    const std::string& key = reply.rows[i].key;
+    if (!inside(key) || (i > 0 && !(reply.rows[i - 1].key < key))) {
+      return Status::Corruption(
+          "scan answer out of order or outside the range at " +
+          QuoteForMessage(key));
+    }
+  }
+  if (!reply.resume_row) return Status::OK();
+  const std::string& after =
+      reply.rows.empty() ? request.start_row : reply.rows.back().key;
+  if (!(after < *reply.resume_row) || !inside(*reply.resume_row) ||
+      reply.resume_row->size() > kMaxRowKeyBytes) {
+    return Status::Corruption("scan answer resumes at " +
+                              QuoteForMessage(*reply.resume_row) +
+                              ", which is not after " + QuoteForMessage(after) +
+                              " within the range: it makes no progress");
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
                                       const ScanSpec& spec, uint32_t limit) {
@@ -222,6 +291,10 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
                               FindTable(table));
   ScanResult out;
   if (!spec.stop_row.empty() && spec.start_row >= spec.stop_row) return out;
+  // The limit counts rows, the budget bytes across regions: each region
+  // server is asked for what is left of both.
+  const uint64_t budget = options_.max_reply_bytes;
+  uint64_t used = 0;
   const std::vector<CatalogRegion>& regions = state->record.regions;
   for (size_t r = state->RegionFor(spec.start_row); r < regions.size(); ++r) {
     const CatalogRegion& region = regions[r];
@@ -231,19 +304,24 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
     }
     ScanRequest request{
         region.region_id, std::max(spec.start_row, region.start_key),
-        spec.stop_row, static_cast<uint32_t>(limit - out.rows.size()),
-        spec.columns};
+        spec.stop_row,    static_cast<uint32_t>(limit - out.rows.size()),
+        spec.columns,     budget - used};
     const ServerEntry& server = Server(region.server);
     StatusOr<ScanResult> part = RetryIfRegionsClosed(
         server, [&] { return server.client->Scan(request); });
     if (!part.ok()) return Named(server, part.status());
-    for (Row& row : part->rows) out.rows.push_back(std::move(row));
+    Status checked = CheckScanReply(request, region.end_key, *part);
+    if (!checked.ok()) return Named(server, checked);
+    for (Row& row : part->rows) {
+      used += ReplyBytes(row);
+      out.rows.push_back(std::move(row));
+    }
     if (part->resume_row.has_value()) {
       out.resume_row = std::move(part->resume_row);
       return out;
     }
     if (region.end_key.empty()) break;
-    if (out.rows.size() >= limit) {
+    if (out.rows.size() >= limit || used >= budget) {
       if (spec.stop_row.empty() || region.end_key < spec.stop_row) {
         out.resume_row = region.end_key;  // later regions may hold rows
       }

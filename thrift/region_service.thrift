@@ -97,11 +97,17 @@ struct TScan {
   3: binary stopRow   // exclusive; empty = region end
   4: i32 limit        // rows, in [1, 100000]
   5: list<binary> columns
+  // Reply bytes, about (the server's own --max-result-bytes when smaller,
+  // unset or 0): the scan stops after the row that passes it.
+  6: optional i64 maxBytes
 }
 
 struct TScanResult {
-  1: list<TResult> rows
-  // Set when rows remain in the range: pass it as the next startRow.
+  1: list<TResult> rows  // in key order, within [startRow, stopRow)
+  // Set when rows may remain in the range: pass it as the next startRow.
+  // It sorts after every row returned and after the request's startRow: a
+  // scan stopped by the server's work bound (--max-examined-rows,
+  // --max-examined-bytes) may return no row but always moves on.
   2: optional binary resumeRow
 }
 
@@ -129,15 +135,21 @@ struct TIndexQuery {
   6: list<binary> columns
   // Only rows whose key sorts after this one (needs an equality).
   7: optional binary afterRow
+  // Reply bytes, about, as TScan.maxBytes.
+  8: optional i64 maxBytes
 }
 
 struct TIndexQueryResult {
   // With an equality: by row key. A matching row is always there, with the
   // projected cells it has (possibly none).
   1: list<TResult> rows
-  // More rows matched than the limit or the server's byte budget allowed;
-  // the rest sort after the last row returned.
+  // The answer stopped early (the limit, the byte budget, or the server's
+  // work bound); the rest sort after resumeAfter.
   2: bool truncated
+  // Set when truncated (with an equality): the last row key the answer
+  // covers, the last row returned or a later key examined (the work bound
+  // may stop an answer with no row). Pass it as afterRow to continue.
+  3: optional binary resumeAfter
 }
 
 // The values of TFilterOp.kind (an i32 for the reason given at TMutationType).
@@ -247,8 +259,11 @@ service RegionService {
   // below the server's fence (TIOError "Aborted: ...").
   TWriteResult mutateRows(1: list<TMutation> mutations, 2: i64 fenceToken)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
-  // The rows in request order (see TResult for missing rows).
-  list<TResult> getMultiple(1: list<TGet> gets)
+  // The rows in request order (see TResult for missing rows): a prefix of
+  // the requests when the reply passed the byte budget (maxBytes, or the
+  // server's --max-result-bytes when smaller, unset or 0); at least one.
+  // Ask again for the rest.
+  list<TResult> getMultiple(1: list<TGet> gets, 2: i64 maxBytes)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   TScanResult scan(1: TScan scan)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)

@@ -62,11 +62,15 @@ void RegionServiceHandler::mutateRows(
 }
 
 void RegionServiceHandler::getMultiple(std::vector<rpc::TResult>& result,
-                                       const std::vector<rpc::TGet>& gets) {
+                                       const std::vector<rpc::TGet>& gets,
+                                       int64_t max_bytes) {
   ServeCall("getMultiple", [&]() -> Status {
     std::vector<GetRequest> requests;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(gets, &requests));
-    BLOOMROUTE_ASSIGN_OR_RETURN(auto rows, store_->Get(requests));
+    uint64_t budget = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        UnsignedFromThrift(max_bytes, "maxBytes", &budget));
+    BLOOMROUTE_ASSIGN_OR_RETURN(auto rows, store_->Get(requests, budget));
     return ToThrift(rows, &result);
   });
 }

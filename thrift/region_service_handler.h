@@ -37,7 +37,8 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
                   const std::vector<rpc::TMutation>& mutations,
                   int64_t fence_token) override;
   void getMultiple(std::vector<rpc::TResult>& result,
-                   const std::vector<rpc::TGet>& gets) override;
+                   const std::vector<rpc::TGet>& gets,
+                   int64_t max_bytes) override;
   void scan(rpc::TScanResult& result, const rpc::TScan& scan) override;
   void lookup(rpc::TIndexQueryResult& result,
               const rpc::TIndexQuery& query) override;

@@ -233,6 +233,11 @@ Status FromThrift(const rpc::TScan& in, ScanRequest* out) {
   out->start_row = in.startRow;
   out->stop_row = in.stopRow;
   out->columns = in.columns;
+  out->max_bytes = 0;
+  if (in.__isset.maxBytes) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(in.maxBytes, kBadRequest, "scan.maxBytes", &out->max_bytes));
+  }
   return Status::OK();
 }
 
@@ -274,6 +279,11 @@ Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
   out->columns = in.columns;
   out->after_row.reset();
   if (in.__isset.afterRow) out->after_row = in.afterRow;
+  out->max_bytes = 0;
+  if (in.__isset.maxBytes) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(in.maxBytes, kBadRequest, "query.maxBytes", &out->max_bytes));
+  }
   return Status::OK();
 }
 
@@ -336,6 +346,12 @@ Status ToThrift(const ScanRequest& in, rpc::TScan* out) {
   out->__set_stopRow(in.stop_row);
   out->__set_limit(limit);
   out->__set_columns(in.columns);
+  if (in.max_bytes != 0) {
+    int64_t max_bytes = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(in.max_bytes, "scan.max_bytes", &max_bytes));
+    out->__set_maxBytes(max_bytes);
+  }
   return Status::OK();
 }
 
@@ -367,6 +383,12 @@ Status ToThrift(const IndexQuery& in, rpc::TIndexQuery* out) {
   }
   out->__set_columns(in.columns);
   if (in.after_row) out->__set_afterRow(*in.after_row);
+  if (in.max_bytes != 0) {
+    int64_t max_bytes = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(in.max_bytes, "query.max_bytes", &max_bytes));
+    out->__set_maxBytes(max_bytes);
+  }
   return Status::OK();
 }
 
@@ -408,6 +430,7 @@ Status ToThrift(const ScanResult& in, rpc::TScanResult* out) {
 Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out) {
   out->__set_rows(RowsToThrift(in.rows));
   out->__set_truncated(in.truncated);
+  if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
   return Status::OK();
 }
 
@@ -534,6 +557,8 @@ Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       RowsFromThrift(in.rows, "result.rows", &out->rows));
   out->truncated = in.truncated;
+  out->resume_after.reset();
+  if (in.__isset.resumeAfter) out->resume_after = in.resumeAfter;
   return Status::OK();
 }
 

@@ -75,9 +75,30 @@ class ThriftRouterClient final : public RouterClient {
     return Status::OK();
   }
 
+  // The router answers a prefix of the gets when its reply budget is spent:
+  // ask again for the rest until every get is answered.
   StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view table,
       const std::vector<GetRequest>& requests) override {
+    std::vector<std::optional<Row>> out;
+    while (out.size() < requests.size()) {
+      BLOOMROUTE_ASSIGN_OR_RETURN(
+          std::vector<std::optional<Row>> part,
+          GetPrefix(table, std::vector<GetRequest>(
+                               requests.begin() + out.size(), requests.end())));
+      if (part.empty() || part.size() > requests.size() - out.size()) {
+        return Status::Corruption(
+            "router " + address_ + ": getMultiple answered " +
+            std::to_string(part.size()) + " of " +
+            std::to_string(requests.size() - out.size()) + " gets");
+      }
+      for (std::optional<Row>& row : part) out.push_back(std::move(row));
+    }
+    return out;
+  }
+
+  StatusOr<std::vector<std::optional<Row>>> GetPrefix(
+      std::string_view table, const std::vector<GetRequest>& requests) {
     const std::string name(table);
     const std::vector<client::TGet> gets =
         thrift_internal::GetsToThrift(requests);

@@ -76,7 +76,9 @@ class RouterClient {
   // atomic: on an error, rows of other chunks may have been applied.
   [[nodiscard]] virtual Status Mutate(std::string_view table,
                                       const std::vector<Mutation>& batch) = 0;
-  // getMultiple: in request order, nullopt for a missing row.
+  // getMultiple: in request order, nullopt for a missing row. When the
+  // router answers a prefix (its reply byte budget), the rest is asked for
+  // again until every request is answered.
   virtual StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view table, const std::vector<GetRequest>& requests) = 0;
   // openScanner / getScannerRows / closeScanner. ScannerNext returns up to

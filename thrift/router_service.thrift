@@ -192,7 +192,9 @@ struct TIndexResult {
   3: bool partial        // some servers did not answer (allowPartial)
   4: list<TServerRef> missingServers
   5: TRoutingInfo routing
-  // Set when truncated: the key of the last row returned; pass it as
+  // Set when truncated: the key up to which the answer is complete (the
+  // last row returned, or a later key when a region server's work bound
+  // stopped the search, possibly with no row); pass it as
   // TIndexQuery.afterRow to continue.
   6: optional binary resumeAfter
 }
@@ -318,7 +320,10 @@ service RouterService {
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   TResult get(1: string table, 2: TGet tget)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
-  // In request order (see TResult for missing rows).
+  // In request order (see TResult for missing rows). When the rows pass the
+  // router's reply byte budget (--max-reply-bytes, 32 MiB), the answer is a
+  // prefix of the gets, at least one, ending with the row that passed it:
+  // ask again with the gets after it.
   list<TResult> getMultiple(1: string table, 2: list<TGet> gets)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   void deleteSingle(1: string table, 2: TDelete tdelete)
@@ -335,7 +340,8 @@ service RouterService {
   // limit is reached.
   i64 openScanner(1: string table, 2: TScan tscan)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
-  // Up to numRows (1..100000) rows; an empty list means the scan is done.
+  // Up to numRows (1..100000) rows, fewer when they pass the router's reply
+  // byte budget (--max-reply-bytes); an empty list means the scan is done.
   list<TResult> getScannerRows(1: i64 scannerId, 2: i32 numRows)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   void closeScanner(1: i64 scannerId)
@@ -347,7 +353,10 @@ service RouterService {
   // that is not indexed.
   TIndexResult getByIndex(1: string table, 2: TIndexQuery tquery)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
-  // In request order; the first failing query fails the call.
+  // In request order; the first failing query fails the call. The answers
+  // share the router's reply byte budget (--max-reply-bytes): when they pass
+  // it, the list is a prefix of the queries (at least one), the last answer
+  // possibly truncated with its resumeAfter; ask again for the rest.
   list<TIndexResult> getByIndexMultiple(1: string table,
                                         2: list<TIndexQuery> queries)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)

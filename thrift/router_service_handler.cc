@@ -182,11 +182,11 @@ void RouterServiceHandler::getByIndexMultiple(
     // Every query is checked before the first is run.
     std::vector<router::LookupSpec> specs;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(queries, &specs));
-    result.assign(specs.size(), client::TIndexResult());
-    for (size_t i = 0; i < specs.size(); ++i) {
-      BLOOMROUTE_ASSIGN_OR_RETURN(router::LookupResult found,
-                                  router_->Lookup(table, specs[i]));
-      BLOOMROUTE_RETURN_IF_ERROR(ToThrift(found, &result[i]));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::LookupResult> found,
+                                router_->LookupMultiple(table, specs));
+    result.assign(found.size(), client::TIndexResult());
+    for (size_t i = 0; i < found.size(); ++i) {
+      BLOOMROUTE_RETURN_IF_ERROR(ToThrift(found[i], &result[i]));
     }
     return Status::OK();
   });

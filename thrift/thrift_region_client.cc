@@ -15,6 +15,7 @@ namespace {
 
 using Service = rpc::RegionServiceClient;
 using thrift_internal::Unsendable;
+using thrift_internal::Widen;
 
 class ThriftRegionClient final : public router::RegionClient {
  public:
@@ -36,12 +37,15 @@ class ThriftRegionClient final : public router::RegionClient {
   }
 
   StatusOr<std::vector<std::optional<Row>>> Get(
-      const std::vector<GetRequest>& requests) override {
+      const std::vector<GetRequest>& requests, uint64_t max_bytes) override {
     std::vector<rpc::TGet> request;
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(requests, &request)));
+    int64_t budget = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(Widen(max_bytes, "max_bytes", &budget)));
     return Fetch<std::vector<std::optional<Row>>, std::vector<rpc::TResult>>(
         "getMultiple", [&](Service& s, std::vector<rpc::TResult>& r) {
-          s.getMultiple(r, request);
+          s.getMultiple(r, request, budget);
         });
   }
 

@@ -38,6 +38,22 @@ void RegionServerCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&max_row_bytes_)
            ->default_value(static_cast<int64_t>(store.max_row_bytes)),
        "largest encoded row accepted")  //
+      ("max-result-bytes",
+       po::value<int64_t>(&max_result_bytes_)
+           ->default_value(static_cast<int64_t>(store.max_result_bytes)),
+       "bytes of rows in one get, scan or lookup answer, about: it stops "
+       "after the row that passes this and says where to resume")  //
+      ("max-examined-rows",
+       po::value<int64_t>(&max_examined_rows_)
+           ->default_value(static_cast<int64_t>(store.max_examined_rows)),
+       "rows and index entries one scan or lookup examines, at most (also "
+       "those a projection or predicate drops); then it stops and says "
+       "where to resume")  //
+      ("max-examined-bytes",
+       po::value<int64_t>(&max_examined_bytes_)
+           ->default_value(static_cast<int64_t>(store.max_examined_bytes)),
+       "bytes of stored rows one get, scan or lookup reads, about; then it "
+       "stops and says where to resume")  //
       ("filter-fpr",
        po::value<double>(&filter_fpr_)->default_value(store.filter.target_fpr),
        "target false-positive rate of the server's filter, in (0, 1)")  //
@@ -62,6 +78,16 @@ Status RegionServerCommand::Validate() {
   store_options_.sync = sync_;
   store_options_.max_value_bytes = static_cast<size_t>(max_value_bytes_);
   store_options_.max_row_bytes = static_cast<size_t>(max_row_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-result-bytes", max_result_bytes_, 1, int64_t{1} << 30));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-examined-rows", max_examined_rows_, 1, int64_t{1} << 40));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-examined-bytes", max_examined_bytes_, 1, int64_t{1} << 50));
+  store_options_.max_result_bytes = static_cast<size_t>(max_result_bytes_);
+  store_options_.max_examined_rows = static_cast<uint64_t>(max_examined_rows_);
+  store_options_.max_examined_bytes =
+      static_cast<uint64_t>(max_examined_bytes_);
   store_options_.filter.target_fpr = filter_fpr_;
   store_options_.filter.initial_capacity =
       static_cast<uint64_t>(filter_initial_capacity_);

@@ -42,6 +42,9 @@ class RegionServerCommand : public Command {
   bool sync_ = false;
   int64_t max_value_bytes_ = 0;
   int64_t max_row_bytes_ = 0;
+  int64_t max_result_bytes_ = 0;
+  int64_t max_examined_rows_ = 0;
+  int64_t max_examined_bytes_ = 0;
   double filter_fpr_ = 0;
   int64_t filter_initial_capacity_ = 0;
 

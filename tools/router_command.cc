@@ -26,7 +26,14 @@ void RouterCommand::AddOptions(po::options_description* o) {
       ("fanout-threads",
        po::value<int64_t>(&fanout_threads_)
            ->default_value(defaults.fanout_threads),
-       "threads asking region servers in parallel");
+       "threads asking region servers in parallel")  //
+      ("max-reply-bytes",
+       po::value<int64_t>(&max_reply_bytes_)
+           ->default_value(static_cast<int64_t>(defaults.max_reply_bytes)),
+       "bytes of rows in one answer (get, scanner rows, lookup), about: it "
+       "stops after the row that passes this and says where (a shorter "
+       "getMultiple list, a resume row); keep it plus one row within the "
+       "clients' frame limit");
 }
 
 Status RouterCommand::Validate() {
@@ -47,6 +54,10 @@ Status RouterCommand::Validate() {
   router_options_.data_dir = data_;
   router_options_.region_servers = region_servers_;
   router_options_.fanout_threads = static_cast<uint32_t>(fanout_threads_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-reply-bytes", max_reply_bytes_, 1,
+              static_cast<int64_t>(router::RouterOptions::kMaxReplyBytes)));
+  router_options_.max_reply_bytes = static_cast<uint64_t>(max_reply_bytes_);
   // The router accepts from region servers frames as large as it accepts
   // from its clients: a reply holds what a request may hold.
   client_options_.max_frame_bytes = server_options_.max_frame_bytes;

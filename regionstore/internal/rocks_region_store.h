@@ -39,6 +39,23 @@ using ValueDeltas = std::map<std::string, ValueDelta>;
 // family and ingested atomically.
 enum class WriteMode { kWriteBatch, kIngest };
 
+// What one read call (Get, Scan, Lookup) may spend and has spent
+// (RegionStoreOptions::max_result_bytes, max_examined_rows,
+// max_examined_bytes). A call stops after the row that passes a bound.
+struct ReadBudget {
+  uint64_t max_reply_bytes = 0;
+  uint64_t max_examined_rows = 0;
+  uint64_t max_read_bytes = 0;
+  uint64_t reply_bytes = 0;    // ReplyBytes of the rows answered
+  uint64_t examined_rows = 0;  // rows and index entries looked at
+  uint64_t read_bytes = 0;     // stored row bytes read
+  std::string last_examined;   // a lookup's last index entry's row
+  bool ReplyFull() const { return reply_bytes >= max_reply_bytes; }
+  bool WorkDone() const {
+    return examined_rows >= max_examined_rows || read_bytes >= max_read_bytes;
+  }
+};
+
 class RocksRegionStore final : public RegionStore {
  public:
   RocksRegionStore(std::string path, const RegionStoreOptions& options);
@@ -64,8 +81,10 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<WriteResult> BulkLoadBytes(uint64_t region_id, std::string_view file,
                                       uint64_t fence_token) override;
 
+  using RegionStore::Get;
   StatusOr<std::vector<std::optional<Row>>> Get(
-      const std::vector<GetRequest>& requests) const override;
+      const std::vector<GetRequest>& requests,
+      uint64_t max_bytes) const override;
   StatusOr<ScanResult> Scan(const ScanRequest& request) const override;
   StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) const override;
 
@@ -155,16 +174,22 @@ class RocksRegionStore final : public RegionStore {
                       IndexReport* report) const;
 
   // --- reads (region_store_read.cc)
+  // The row's projected cells; adds the stored row's size to
+  // `budget->read_bytes` when `budget` is given.
   StatusOr<std::optional<Row>> ReadRow(const rocksdb::ReadOptions& ro,
                                        const RegionDescriptor& region,
                                        std::string_view row_key,
-                                       const Projection& columns) const;
+                                       const Projection& columns,
+                                       ReadBudget* budget = nullptr) const;
+  // The budget of one read call: the options' bounds, and `max_bytes` of
+  // the request when it is nonzero and smaller.
+  ReadBudget BudgetFor(uint64_t max_bytes) const;
   StatusOr<std::vector<const RegionDescriptor*>> LookupRegionsLocked(
       const IndexQuery& query, const TableDescriptor** table) const;
   Status LookupInRegion(const rocksdb::ReadOptions& ro,
                         const RegionDescriptor& region, const IndexQuery& query,
                         size_t driver, IndexQueryResult* result,
-                        size_t* result_bytes) const;
+                        ReadBudget* budget) const;
 
   const std::string path_;
   const RegionStoreOptions options_;

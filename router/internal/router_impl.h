@@ -88,6 +88,9 @@ class RouterImpl : public router::Router {
 
   StatusOr<router::LookupResult> Lookup(
       std::string_view table, const router::LookupSpec& spec) override;
+  StatusOr<std::vector<router::LookupResult>> LookupMultiple(
+      std::string_view table,
+      const std::vector<router::LookupSpec>& specs) override;
   std::vector<router::ServerIndexStats> IndexStats() const override;
   StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override;
   void RunMaintenance() override;
@@ -154,6 +157,16 @@ class RouterImpl : public router::Router {
   // Sends `mutations` (consumed) to the server in chunks.
   [[nodiscard]] Status ApplyBatches(const ServerEntry& server,
                                     std::vector<Mutation> mutations);
+  // One wave of Get: the requests from `begin` (at most kRowsPerRpc), each
+  // server's part asked in parallel with a share of `budget` bytes; appends
+  // the answered prefix to `out` (counting ReplyBytes in `*used`, stopping
+  // after the row that passes `budget`) and returns how many it appended
+  // (at least one).
+  StatusOr<size_t> GetWave(const std::vector<GetRequest>& requests,
+                           const std::vector<ServerId>& server_of, size_t begin,
+                           uint64_t budget,
+                           std::vector<std::optional<Row>>* out,
+                           uint64_t* used);
   std::shared_ptr<Scanner> FindScanner(int64_t id);
   void ExpireScanners();
 

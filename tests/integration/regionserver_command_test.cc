@@ -103,7 +103,7 @@ TEST_F(RegionServerCommandTest, SigtermStopsCleanlyAndDataSurvives) {
   RegionClient client(port_);
   client->openRegion(WirePlacesRegion(1, "", ""), 0);
   std::vector<rpc::TResult> rows;
-  client->getMultiple(rows, {Get(1, "oslo")});
+  client->getMultiple(rows, {Get(1, "oslo")}, 0);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(Cells(rows[0]), (RowState{{"d:country", "NO"}}));
   server->Signal(SIGINT);
@@ -224,7 +224,7 @@ TEST_F(RegionServerCommandTest, SigkillUnderSyncLosesNoAcknowledgedWrite) {
     std::vector<rpc::TGet> gets;
     for (const std::string& row : w.rows) gets.push_back(Get(1, row));
     std::vector<rpc::TResult> results;
-    client->getMultiple(results, gets);
+    client->getMultiple(results, gets, 0);
     ASSERT_EQ(results.size(), w.rows.size());
     for (size_t i = 0; i < w.rows.size(); ++i) {
       const RowState seen = Cells(results[i]);

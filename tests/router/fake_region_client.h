@@ -195,8 +195,8 @@ class FakeRegionClient : public RegionClient {
   StatusOr<WriteResult> Apply(const std::vector<Mutation>&, uint64_t) override {
     return NotServed();
   }
-  StatusOr<std::vector<std::optional<Row>>> Get(
-      const std::vector<GetRequest>&) override {
+  StatusOr<std::vector<std::optional<Row>>> Get(const std::vector<GetRequest>&,
+                                                uint64_t) override {
     return NotServed();
   }
   StatusOr<ScanResult> Scan(const ScanRequest&) override { return NotServed(); }

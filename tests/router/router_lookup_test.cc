@@ -377,8 +377,8 @@ class InterceptedClient : public RegionClient {
     return inner_->Apply(batch, token);
   }
   StatusOr<std::vector<std::optional<Row>>> Get(
-      const std::vector<GetRequest>& r) override {
-    return inner_->Get(r);
+      const std::vector<GetRequest>& r, uint64_t max_bytes) override {
+    return inner_->Get(r, max_bytes);
   }
   StatusOr<ScanResult> Scan(const ScanRequest& r) override {
     return inner_->Scan(r);

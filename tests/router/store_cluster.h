@@ -100,8 +100,8 @@ class StoreRegionClient : public router::RegionClient {
     return Call([&](RegionStore& s) { return s.Apply(batch, fence_token); });
   }
   StatusOr<std::vector<std::optional<Row>>> Get(
-      const std::vector<GetRequest>& requests) override {
-    return Call([&](RegionStore& s) { return s.Get(requests); });
+      const std::vector<GetRequest>& requests, uint64_t max_bytes) override {
+    return Call([&](RegionStore& s) { return s.Get(requests, max_bytes); });
   }
   StatusOr<ScanResult> Scan(const ScanRequest& request) override {
     return Call([&](RegionStore& s) { return s.Scan(request); });

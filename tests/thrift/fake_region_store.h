@@ -72,8 +72,9 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     last_fence_token = fence_token;
     return write_result;
   }
-  StatusOr<std::vector<std::optional<Row>>> Get(
-      const std::vector<GetRequest>&) const override {
+  using RegionStore::Get;
+  StatusOr<std::vector<std::optional<Row>>> Get(const std::vector<GetRequest>&,
+                                                uint64_t) const override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     return get_result;
   }

@@ -120,6 +120,14 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     lookups.push_back(s);
     return lookup_result;
   }
+  // Records every spec; answers each with lookup_result.
+  StatusOr<std::vector<router::LookupResult>> LookupMultiple(
+      std::string_view t, const std::vector<router::LookupSpec>& s) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    lookups.insert(lookups.end(), s.begin(), s.end());
+    return std::vector<router::LookupResult>(s.size(), lookup_result);
+  }
   std::vector<router::ServerIndexStats> IndexStats() const override {
     EnterConst();
     return index_stats;

@@ -176,7 +176,7 @@ TEST_F(RegionServerTest, ServesReadsAndWritesOverTheWire) {
   EXPECT_FALSE(written.ops.empty());  // new values enter the filter
 
   std::vector<rpc::TResult> rows;
-  client->getMultiple(rows, {Get(1, "bergen"), Get(1, "absent")});
+  client->getMultiple(rows, {Get(1, "bergen"), Get(1, "absent")}, 0);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].row, "bergen");
   EXPECT_EQ(Cells(rows[0]).at("d:country"), "NO");
@@ -270,7 +270,7 @@ TEST_F(RegionServerTest, BadInputIsTIllegalArgumentAndWritesNothing) {
   ExpectIllegal(
       [&] {
         std::vector<rpc::TResult> rows;
-        client->getMultiple(rows, {Get(1, "")});
+        client->getMultiple(rows, {Get(1, "")}, 0);
       },
       "empty row key");
   ExpectIllegal([&] { client->openRegion(WirePlacesRegion(2, "k", "c"), 0); },
@@ -280,7 +280,7 @@ TEST_F(RegionServerTest, BadInputIsTIllegalArgumentAndWritesNothing) {
   // The same connection still works, and none of the rejected batches wrote
   // their good first mutation.
   std::vector<rpc::TResult> rows;
-  client->getMultiple(rows, {Get(1, "oslo")});
+  client->getMultiple(rows, {Get(1, "oslo")}, 0);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_FALSE(rows[0].__isset.row);
   rpc::TFilterStatus status;

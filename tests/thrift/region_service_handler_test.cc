@@ -49,7 +49,7 @@ class RegionServiceHandlerTest : public ::testing::Test {
         {"getMultiple",
          [=] {
            std::vector<rpc::TResult> r;
-           handler_.getMultiple(r, {});
+           handler_.getMultiple(r, {}, 0);
          }},
         {"scan",
          [=] {

@@ -113,7 +113,7 @@ TEST_F(RegionTypesConversionTest, ReadRequestsRoundTrip) {
   EXPECT_EQ(gets_back[0].columns, Projection{"f"});
   EXPECT_EQ(gets_back[1].region_id, 4u);
 
-  ScanRequest scan{9, "a", "z", 100, {"f:a"}};
+  ScanRequest scan{9, "a", "z", 100, {"f:a"}, 12345};
   rpc::TScan wire_scan;
   ASSERT_TRUE(ToThrift(scan, &wire_scan).ok());
   ScanRequest scan_back;
@@ -123,6 +123,7 @@ TEST_F(RegionTypesConversionTest, ReadRequestsRoundTrip) {
   EXPECT_EQ(scan_back.stop_row, "z");
   EXPECT_EQ(scan_back.limit, 100u);
   EXPECT_EQ(scan_back.columns, Projection{"f:a"});
+  EXPECT_EQ(scan_back.max_bytes, 12345u);
 
   IndexQuery query;
   query.table_id = 7;
@@ -130,6 +131,7 @@ TEST_F(RegionTypesConversionTest, ReadRequestsRoundTrip) {
   query.equals = {{"f:country", "NO"}};
   query.range = RangePredicate{"f:feature", std::string("A"), std::nullopt};
   query.limit = 10;
+  query.max_bytes = 777;
   rpc::TIndexQuery wire_query;
   ASSERT_TRUE(ToThrift(query, &wire_query).ok());
   IndexQuery query_back;
@@ -142,6 +144,7 @@ TEST_F(RegionTypesConversionTest, ReadRequestsRoundTrip) {
   EXPECT_EQ(query_back.range->lower, std::optional<std::string>("A"));
   EXPECT_FALSE(query_back.range->upper.has_value());
   EXPECT_EQ(query_back.limit, 10u);
+  EXPECT_EQ(query_back.max_bytes, 777u);
 }
 
 TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
@@ -185,13 +188,14 @@ TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
   EXPECT_EQ(scan_back.rows, scan.rows);
   EXPECT_EQ(scan_back.resume_row, scan.resume_row);
 
-  IndexQueryResult found{{row}, true};
+  IndexQueryResult found{{row}, true, std::string("k")};
   rpc::TIndexQueryResult wire_found;
   ASSERT_TRUE(ToThrift(found, &wire_found).ok());
   IndexQueryResult found_back;
   ASSERT_TRUE(FromThrift(ThroughWire(wire_found), &found_back).ok());
   EXPECT_EQ(found_back.rows, found.rows);
   EXPECT_TRUE(found_back.truncated);
+  EXPECT_EQ(found_back.resume_after, found.resume_after);
 }
 
 TEST_F(RegionTypesConversionTest, FilterResultsRoundTrip) {

@@ -224,17 +224,17 @@ TEST_F(ThriftRegionClientTest, RegionManagementRoundTrips) {
   ASSERT_TRUE(client_->Apply({PutPlace(2, "oslo", "NO", "PPLC")}, 0).ok());
   ASSERT_TRUE(client_->CloseRegion(2).ok());
   EXPECT_THAT(*client_->ListRegions(), ElementsAre(PlacesRegion(1, "", "m")));
-  EXPECT_TRUE(client_->Get({{2, "oslo", {}}}).status().IsNotFound());
+  EXPECT_TRUE(client_->Get({{2, "oslo", {}}}, 0).status().IsNotFound());
 
   ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", ""), 0).ok());
-  auto rows = client_->Get({{2, "oslo", {}}});
+  auto rows = client_->Get({{2, "oslo", {}}}, 0);
   ASSERT_TRUE(rows.ok());
   ASSERT_TRUE((*rows)[0].has_value());  // closing kept the row
 
   ASSERT_TRUE(client_->DropRegion(2).ok());
   EXPECT_THAT(*client_->ListRegions(), ElementsAre(PlacesRegion(1, "", "m")));
   ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", ""), 0).ok());
-  rows = client_->Get({{2, "oslo", {}}});
+  rows = client_->Get({{2, "oslo", {}}}, 0);
   ASSERT_TRUE(rows.ok());
   EXPECT_FALSE((*rows)[0].has_value());  // dropping deleted it
 }
@@ -244,7 +244,8 @@ TEST_F(ThriftRegionClientTest, DataCallsRoundTrip) {
   EXPECT_EQ(written.ops.size(), 5u);  // NO, DK, SE, PPLA, PPL enter
   EXPECT_EQ(written.last_seq, 5u);
 
-  auto rows = client_->Get({{1, "bergen", {"d:country"}}, {1, "absent", {}}});
+  auto rows =
+      client_->Get({{1, "bergen", {"d:country"}}, {1, "absent", {}}}, 0);
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   ASSERT_EQ(rows->size(), 2u);
   ASSERT_TRUE((*rows)[0].has_value());
@@ -362,7 +363,7 @@ TEST_F(ThriftRegionClientTest, ServerRejectionsKeepTheirCode) {
       client_->OpsSince(1, 1, ~uint64_t{0}, 0).status().IsInvalidArgument());
 
   // The rejected batch wrote nothing; the client still works.
-  auto rows = client_->Get({{1, "lund", {}}});
+  auto rows = client_->Get({{1, "lund", {}}}, 0);
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_FALSE((*rows)[0].has_value());
 }
@@ -415,7 +416,7 @@ TEST_F(ThriftRegionClientTest, RestartedServerServesTheSameClientAgain) {
   server_.reset();
   EXPECT_TRUE(client_->ListRegions().status().IsUnavailable());
   StartServer(store_, port);
-  auto rows = client_->Get({{1, "bergen", {}}});
+  auto rows = client_->Get({{1, "bergen", {}}}, 0);
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_TRUE((*rows)[0].has_value());
 }
@@ -433,7 +434,7 @@ TEST_F(ThriftRegionClientTest, ConcurrentCallsFromEightThreadsAllSucceed) {
         const std::string key =
             "row-" + std::to_string(t) + "-" + std::to_string(i);
         auto w = client_->Apply({PutPlace(1, key, country, "PPL", key)}, 0);
-        auto rows = client_->Get({{1, key, {"d:name"}}});
+        auto rows = client_->Get({{1, key, {"d:name"}}}, 0);
         const bool right =
             w.ok() && rows.ok() && (*rows)[0].has_value() &&
             (*rows)[0]->cells == std::vector<Cell>{{"d:name", key}};
@@ -536,7 +537,7 @@ TEST_F(ThriftRegionClientTest, RequestsOverTheFrameLimitAreNotSent) {
       client->Apply({PutPlace(1, "big", "NO", "PPL", big)}, 0).status();
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_THAT(s.message(), HasSubstr("over the frame limit"));
-  auto rows = client->Get({{1, "big", {}}});
+  auto rows = client->Get({{1, "big", {}}}, 0);
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_FALSE((*rows)[0].has_value());
 }
@@ -553,7 +554,7 @@ TEST_F(ThriftRegionClientTest, OneConnectionCarriesManyFramesWorthOfReplies) {
   const std::string value(RegionServerOptions::kMinFrameBytes / 4, 'v');
   ASSERT_TRUE(client->Apply({PutPlace(1, "r", "NO", "PPL", value)}, 0).ok());
   for (int i = 0; i < 20; ++i) {  // 20 replies of a quarter frame each
-    auto rows = client->Get({{1, "r", {"d:name"}}});
+    auto rows = client->Get({{1, "r", {"d:name"}}}, 0);
     ASSERT_TRUE(rows.ok()) << i << ": " << rows.status().ToString();
     ASSERT_TRUE((*rows)[0].has_value());
     EXPECT_EQ((*rows)[0]->cells[0].value.size(), value.size());

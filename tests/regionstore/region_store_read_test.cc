@@ -1,0 +1,175 @@
+// RegionStore reads are bounded per call: reply bytes (gets, scans,
+// lookups) and work (rows and index entries examined, row bytes read), and
+// a call stopped by a bound says where to resume.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "regionstore/region_store.h"
+#include "tests/regionstore/region_store_test_util.h"
+
+namespace bloomroute {
+namespace {
+
+using testing::PlacesRegion;
+using testing::PutPlace;
+using testing::TempDir;
+using testing::Where;
+
+class RegionStoreReadBoundsTest : public ::testing::Test {
+ protected:
+  void Open(const RegionStoreOptions& options) {
+    auto s = RegionStore::Open(dir_.path() + "/db", options);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    store_ = std::move(s).value();
+    ASSERT_TRUE(store_->OpenRegion(PlacesRegion(1, "", "")).ok());
+  }
+  void Put(std::vector<Mutation> batch) {
+    ASSERT_TRUE(store_->Apply(batch).ok());
+  }
+  // Rows "r00000".. with country `country(i)` and feature `feature(i)`.
+  template <typename CountryFn, typename FeatureFn>
+  void PutRows(int n, CountryFn country, FeatureFn feature) {
+    std::vector<Mutation> batch;
+    for (int i = 0; i < n; ++i) {
+      char key[16];
+      snprintf(key, sizeof(key), "r%05d", i);
+      batch.push_back(PutPlace(1, key, country(i), feature(i)));
+      if (batch.size() == 5000) Put(std::exchange(batch, {}));
+    }
+    if (!batch.empty()) Put(std::move(batch));
+  }
+
+  TempDir dir_;
+  std::unique_ptr<RegionStore> store_;
+};
+
+// Gets of one large row: the answer is a prefix of the requests, cut after
+// the row that crossed the server's budget or the caller's, whichever is
+// smaller; the first row is always there.
+TEST_F(RegionStoreReadBoundsTest, GetsStopAfterTheRowThatCrossesTheBudget) {
+  RegionStoreOptions o;
+  o.max_result_bytes = 1 << 20;
+  Open(o);
+  Put({Mutation::Put(1, "big", {{"d:blob", std::string(600000, 'x')}})});
+  std::vector<GetRequest> gets(10, GetRequest{1, "big", {}});
+  StatusOr<std::vector<std::optional<Row>>> got = store_->Get(gets);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(got->size(), 2u);  // 600 KB, then 1.2 MB passes 1 MiB
+  got = store_->Get(gets, /*max_bytes=*/1);
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 1u);
+  EXPECT_TRUE((*got)[0].has_value());
+  got = store_->Get(gets, /*max_bytes=*/1300000);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->size(), 2u);  // the server's budget is the smaller one
+}
+
+TEST_F(RegionStoreReadBoundsTest, ScansStopAtTheCallersByteBudget) {
+  Open(RegionStoreOptions());
+  PutRows(
+      100, [](int) { return "NO"; }, [](int) { return "A"; });
+  ScanRequest scan{1, "", "", 1000, {}};
+  scan.max_bytes = 1;
+  StatusOr<ScanResult> r = store_->Scan(scan);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->rows.size(), 1u);
+  EXPECT_EQ(r->resume_row, std::optional<std::string>("r00001"));
+}
+
+// A projection that matches no cell drops every row of a scan: the scan
+// still stops after examining max_examined_rows rows, with a resume row, so
+// that one call's work is bounded and a caller can go on.
+TEST_F(RegionStoreReadBoundsTest, ScanWorkIsBoundedWhenTheProjectionDropsRows) {
+  RegionStoreOptions o;
+  o.max_examined_rows = 1000;
+  Open(o);
+  PutRows(
+      5000, [](int) { return "NO"; }, [](int) { return "A"; });
+  ScanRequest scan{1, "", "", 10, {"e"}};  // no family "e"
+  int calls = 0;
+  for (;;) {
+    StatusOr<ScanResult> r = store_->Scan(scan);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE(r->rows.empty());
+    ++calls;
+    if (!r->resume_row) break;
+    ASSERT_GT(*r->resume_row, scan.start_row);
+    scan.start_row = *r->resume_row;
+    ASSERT_LE(calls, 10);
+  }
+  EXPECT_EQ(calls, 5);
+}
+
+// Two equalities that hold on 2,500 rows each and on no row together: the
+// lookup examines at most max_examined_rows index entries per call and
+// returns an empty truncated answer with the row to resume after.
+TEST_F(RegionStoreReadBoundsTest, LookupWorkIsBoundedWhenNothingMatches) {
+  RegionStoreOptions o;
+  o.max_examined_rows = 1000;
+  Open(o);
+  PutRows(
+      5000, [](int i) { return i % 2 ? "NO" : "SE"; },
+      [](int i) { return i % 2 ? "A" : "B"; });
+  IndexQuery q = Where({{"d:country", "NO"}, {"d:feature", "B"}}, 10);
+  int calls = 0;
+  for (;;) {
+    StatusOr<IndexQueryResult> r = store_->Lookup(q);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE(r->rows.empty());
+    ++calls;
+    if (!r->truncated) break;
+    ASSERT_TRUE(r->resume_after.has_value());
+    if (q.after_row) {
+      ASSERT_GT(*r->resume_after, *q.after_row);
+    }
+    q.after_row = r->resume_after;
+    ASSERT_LE(calls, 10);
+  }
+  EXPECT_EQ(calls, 3);  // 2,500 entries, 1,000 per call
+}
+
+// A projection lookup counts matching rows without projected cells, so its
+// limit bounds it; rows read for the answer count against the byte bound.
+TEST_F(RegionStoreReadBoundsTest, LookupWorkIsBoundedByBytesRead) {
+  RegionStoreOptions o;
+  o.max_examined_bytes = 1 << 20;
+  Open(o);
+  std::vector<Mutation> batch;
+  for (int i = 0; i < 8; ++i) {
+    batch.push_back(Mutation::Put(
+        1, "r" + std::to_string(i),
+        {{"d:country", "NO"}, {"d:blob", std::string(300000, 'x')}}));
+  }
+  Put(std::move(batch));
+  IndexQuery q = Where({{"d:country", "NO"}}, 100);
+  q.columns = {"d:country"};  // small answer, large rows read
+  StatusOr<IndexQueryResult> r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->truncated);
+  EXPECT_EQ(r->rows.size(), 4u);  // 1.2 MB read passes 1 MiB
+  EXPECT_EQ(r->resume_after, std::optional<std::string>("r3"));
+  q.columns = {"e"};  // matching rows without projected cells count too
+  q.limit = 2;
+  r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->rows.size(), 2u);
+  EXPECT_TRUE(r->truncated);
+}
+
+TEST_F(RegionStoreReadBoundsTest, BoundsAreValidated) {
+  RegionStoreOptions o;
+  o.max_examined_rows = 0;
+  EXPECT_NE(o.Validate().ToString().find("max examined rows"),
+            std::string::npos);
+  o = RegionStoreOptions();
+  o.max_examined_bytes = 0;
+  EXPECT_NE(o.Validate().ToString().find("max examined bytes"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace bloomroute
