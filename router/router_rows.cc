@@ -191,22 +191,25 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
   }
   std::vector<std::optional<Row>> out(requests.size());
   std::vector<Status> results(work.size());
-  fan_out_->Run(work.size(), [&](size_t i) {
-    StatusOr<std::vector<std::optional<Row>>> rows = RetryIfRegionsClosed(
-        *work[i].server,
-        [&] { return work[i].server->client->Get(work[i].gets); });
-    if (!rows.ok()) {
-      results[i] = Named(*work[i].server, rows.status());
-    } else if (rows->size() != work[i].gets.size()) {
-      results[i] =
-          Status::Corruption("region server " + work[i].server->ref.address +
-                             " answered a get with too few rows");
-    } else {
-      for (size_t j = 0; j < rows->size(); ++j) {
-        out[work[i].positions[j]] = std::move((*rows)[j]);
-      }
-    }
-  });
+  std::vector<uint64_t> server_of_part;
+  for (const Part& part : work) server_of_part.push_back(part.server->ref.id);
+  fan_out_->RunPerKey(
+      server_of_part, options_.server_calls_per_request, [&](size_t i) {
+        StatusOr<std::vector<std::optional<Row>>> rows = RetryIfRegionsClosed(
+            *work[i].server,
+            [&] { return work[i].server->client->Get(work[i].gets); });
+        if (!rows.ok()) {
+          results[i] = Named(*work[i].server, rows.status());
+        } else if (rows->size() != work[i].gets.size()) {
+          results[i] = Status::Corruption("region server " +
+                                          work[i].server->ref.address +
+                                          " answered a get with too few rows");
+        } else {
+          for (size_t j = 0; j < rows->size(); ++j) {
+            out[work[i].positions[j]] = std::move((*rows)[j]);
+          }
+        }
+      });
   for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
   return out;
 }

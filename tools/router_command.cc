@@ -26,13 +26,21 @@ void RouterCommand::AddOptions(po::options_description* o) {
       ("fanout-threads",
        po::value<int64_t>(&fanout_threads_)
            ->default_value(defaults.fanout_threads),
-       "threads asking region servers in parallel");
+       "threads asking region servers in parallel")  //
+      ("server-calls-per-request",
+       po::value<int64_t>(&server_calls_per_request_)
+           ->default_value(defaults.server_calls_per_request),
+       "calls one request may have in flight on one region server; its "
+       "further calls to that server wait for them");
 }
 
 Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(
       server_flags_.ToOptions(ServerOptions::kMinFrameBytes, &server_options_));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("fanout-threads", fanout_threads_, 1,
+                                     router::RouterOptions::kMaxFanoutThreads));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("server-calls-per-request",
+                                     server_calls_per_request_, 1,
                                      router::RouterOptions::kMaxFanoutThreads));
   for (const std::string& address : region_servers_) {
     std::string host;
@@ -47,6 +55,8 @@ Status RouterCommand::Validate() {
   router_options_.data_dir = data_;
   router_options_.region_servers = region_servers_;
   router_options_.fanout_threads = static_cast<uint32_t>(fanout_threads_);
+  router_options_.server_calls_per_request =
+      static_cast<uint32_t>(server_calls_per_request_);
   // The router accepts from region servers frames as large as it accepts
   // from its clients: a reply holds what a request may hold.
   client_options_.max_frame_bytes = server_options_.max_frame_bytes;

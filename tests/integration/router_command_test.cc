@@ -62,6 +62,8 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
       {"router", "--data", data, "--regionserver", rs, "--reply-timeout", "-1"},
       {"router", "--data", data, "--regionserver", rs, "--max-connections",
        "0"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--server-calls-per-request", "0"},
       {"router", "--data", data, "--regionserver", rs, "--bogus"},
   };
   for (const auto& args : bad) {
@@ -75,6 +77,7 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   EXPECT_THAT(help.out, HasSubstr("--request-timeout"));
   EXPECT_THAT(help.out, HasSubstr("--reply-timeout"));
   EXPECT_THAT(help.out, HasSubstr("--max-connections"));
+  EXPECT_THAT(help.out, HasSubstr("--server-calls-per-request"));
 }
 
 TEST_F(RouterCommandTest, ServesStopsCleanlyAndRestartsWithItsData) {
