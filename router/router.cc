@@ -27,6 +27,11 @@ Status RouterOptions::Validate() const {
     return Status::InvalidArgument("fanout_threads is above " +
                                    std::to_string(kMaxFanoutThreads));
   }
+  if (server_calls_per_request < 1 ||
+      server_calls_per_request > kMaxFanoutThreads) {
+    return Status::InvalidArgument("server_calls_per_request must be in [1, " +
+                                   std::to_string(kMaxFanoutThreads) + "]");
+  }
   if (maintenance_interval_ms < 10 || maintenance_interval_ms > 3600000) {
     return Status::InvalidArgument(
         "maintenance_interval_ms must be in [10, 3600000]");

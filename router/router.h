@@ -71,6 +71,12 @@ struct RouterOptions {
   std::vector<std::string> region_servers;
   // Threads asking region servers in parallel (lookups, multi-server writes).
   uint32_t fanout_threads = 16;
+  // Calls one request may have in flight on one region server at once, in
+  // [1, kMaxFanoutThreads]; its further calls to that server wait for these.
+  // (A getMultiple of 17,000 keys on one server is 17 calls of 1,000 gets:
+  // unbounded, one request would take as many of the server's connections
+  // and workers as there are fan-out threads.)
+  uint32_t server_calls_per_request = 4;
   // How often the background task retries unreachable servers, catches up
   // replicas that are not current and finishes interrupted deletions.
   int maintenance_interval_ms = 1000;

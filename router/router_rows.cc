@@ -1,5 +1,6 @@
 // Row operations: routed writes, gets, scans across regions, and scanners.
 #include <algorithm>
+#include <deque>
 #include <iterator>
 #include <utility>
 
@@ -193,20 +194,33 @@ StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
     std::vector<std::optional<Row>> rows;
     Status status;
   };
-  const size_t end = std::min(requests.size(), begin + kRowsPerRpc);
-  std::map<ServerId, Part> by_server;
+  // A wave holds up to server_calls_per_request chunks of kRowsPerRpc per
+  // server, fetched in parallel but never more than that many at once on one
+  // server: a huge get must not hold all of a server's connections.
+  const size_t per_server = options_.server_calls_per_request;
+  const size_t end =
+      std::min(requests.size(), begin + kRowsPerRpc * per_server);
+  std::deque<Part> chunks;  // stable addresses
+  std::map<ServerId, Part*> open_chunk;
   for (size_t i = begin; i < end; ++i) {
-    Part& part = by_server[server_of[i]];
-    part.server = &Server(server_of[i]);
-    part.gets.push_back(requests[i]);
-    part.positions.push_back(i);
+    Part*& part = open_chunk[server_of[i]];
+    if (part == nullptr || part->gets.size() >= kRowsPerRpc) {
+      part = &chunks.emplace_back();
+      part->server = &Server(server_of[i]);
+    }
+    part->gets.push_back(requests[i]);
+    part->positions.push_back(i);
   }
   std::vector<Part*> parts;
-  for (auto& [id, part] : by_server) parts.push_back(&part);
-  // Each server gets a share of what is left, so that the wave holds about
+  std::vector<uint64_t> server_of_part;
+  for (Part& part : chunks) {
+    parts.push_back(&part);
+    server_of_part.push_back(part.server->ref.id);
+  }
+  // Each chunk gets a share of what is left, so that the wave holds about
   // the budget whatever the servers answer (each answers one row at least).
   const uint64_t share = std::max<uint64_t>(1, (budget - *used) / parts.size());
-  fan_out_->Run(parts.size(), [&](size_t i) {
+  fan_out_->RunPerKey(server_of_part, per_server, [&](size_t i) {
     Part& p = *parts[i];
     StatusOr<std::vector<std::optional<Row>>> rows = RetryIfRegionsClosed(
         *p.server, [&] { return p.server->client->Get(p.gets, share); });

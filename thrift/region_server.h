@@ -2,10 +2,10 @@
 //
 // Transport, limits and threads are those of every bloomroute server
 // (thrift/thrift_server.h): framed binary protocol with bounded frames, a
-// pool of `threads` workers each serving one connection, idle connections
-// closed. Requests that decode but break a rule (missing field, negative id,
-// empty row key, value over the limit, ...) are answered with
-// TIllegalArgument and the connection stays open.
+// pool of `threads` workers running complete requests, each request and
+// reply bounded in time, idle connections closed. Requests that decode but
+// break a rule (missing field, negative id, empty row key, value over the
+// limit, ...) are answered with TIllegalArgument and the connection stays open.
 //
 // Example:
 //   RegionServerOptions options;

@@ -1,13 +1,7 @@
 #include "thrift/thrift_server.h"
 
 #include <arpa/inet.h>
-#include <thrift/TConfiguration.h>
 #include <thrift/TProcessor.h>
-#include <thrift/concurrency/ThreadFactory.h>
-#include <thrift/concurrency/ThreadManager.h>
-#include <thrift/protocol/TBinaryProtocol.h>
-#include <thrift/server/TThreadPoolServer.h>
-#include <thrift/transport/TBufferTransports.h>
 #include <thrift/transport/TServerSocket.h>
 
 #include <cctype>
@@ -17,8 +11,12 @@
 #include <thread>
 #include <utility>
 
+#include "thrift/internal/frame_loop.h"
+
 namespace bloomroute {
 namespace {
+
+namespace at = apache::thrift;
 
 bool IsHostNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.';
@@ -43,59 +41,6 @@ Status ValidateHost(const std::string& host) {
   return Status::OK();
 }
 
-namespace at = apache::thrift;
-
-// serve() calls listen() itself, but Start() binds first so that a bind
-// failure is reported by Start() and port 0 is resolved before serving: a
-// second listen() on an open socket is a no-op.
-class PreboundServerSocket : public at::transport::TServerSocket {
- public:
-  using TServerSocket::TServerSocket;
-  void listen() override {
-    if (!isOpen()) TServerSocket::listen();
-  }
-};
-
-// TFramedTransportFactory builds transports with the default configuration;
-// this one hands each connection ours, whose max frame size bounds reads.
-class BoundedFramedTransportFactory : public at::transport::TTransportFactory {
- public:
-  explicit BoundedFramedTransportFactory(
-      std::shared_ptr<at::TConfiguration> config)
-      : config_(std::move(config)) {}
-  std::shared_ptr<at::transport::TTransport> getTransport(
-      std::shared_ptr<at::transport::TTransport> transport) override {
-    return std::make_shared<at::transport::TFramedTransport>(transport,
-                                                             config_);
-  }
-
- private:
-  const std::shared_ptr<at::TConfiguration> config_;
-};
-
-// The thread-pool server over an already bound socket. Throws what Thrift
-// throws when a part cannot be made.
-std::shared_ptr<at::server::TThreadPoolServer> MakeServer(
-    std::shared_ptr<at::TProcessor> processor,
-    std::shared_ptr<PreboundServerSocket> socket,
-    const ServerOptions& options) {
-  const int frame = static_cast<int>(options.max_frame_bytes);
-  auto config = std::make_shared<at::TConfiguration>(frame, frame);
-  auto protocol = std::make_shared<at::protocol::TBinaryProtocolFactory>(
-      frame, ServerOptions::kMaxContainerElements,
-      /*strict_read=*/true, /*strict_write=*/true);
-  auto workers =
-      at::concurrency::ThreadManager::newSimpleThreadManager(options.threads);
-  workers->threadFactory(std::make_shared<at::concurrency::ThreadFactory>());
-  workers->start();
-  auto server = std::make_shared<at::server::TThreadPoolServer>(
-      std::move(processor), std::move(socket),
-      std::make_shared<BoundedFramedTransportFactory>(config), protocol,
-      workers);
-  server->setConcurrentClientLimit(options.threads);
-  return server;
-}
-
 }  // namespace
 
 Status ServerOptions::Validate() const {
@@ -113,8 +58,21 @@ Status ServerOptions::Validate() const {
                                    std::to_string(kMinFrameBytes) + ", " +
                                    std::to_string(kMaxFrameBytes) + "]");
   }
-  if (idle_timeout_ms < 1) {
-    return Status::InvalidArgument("idle timeout must be positive");
+  if (idle_timeout_ms < 1 || idle_timeout_ms > kMaxTimeoutMs) {
+    return Status::InvalidArgument("idle timeout must be in [1, " +
+                                   std::to_string(kMaxTimeoutMs) + "] ms");
+  }
+  if (request_timeout_ms < 1 || request_timeout_ms > kMaxTimeoutMs) {
+    return Status::InvalidArgument("request timeout must be in [1, " +
+                                   std::to_string(kMaxTimeoutMs) + "] ms");
+  }
+  if (reply_timeout_ms < 1 || reply_timeout_ms > kMaxTimeoutMs) {
+    return Status::InvalidArgument("reply timeout must be in [1, " +
+                                   std::to_string(kMaxTimeoutMs) + "] ms");
+  }
+  if (max_connections < 1 || max_connections > kMaxConnections) {
+    return Status::InvalidArgument("max connections must be in [1, " +
+                                   std::to_string(kMaxConnections) + "]");
   }
   return Status::OK();
 }
@@ -169,8 +127,8 @@ struct ThriftServer::Impl {
   std::string name;
   std::string host;
   int port = 0;
-  std::shared_ptr<PreboundServerSocket> socket;
-  std::shared_ptr<at::server::TThreadPoolServer> server;
+  std::shared_ptr<at::transport::TServerSocket> socket;
+  std::unique_ptr<thrift_internal::FrameLoop> loop;
   std::thread serve_thread;
   std::mutex stop_mutex;
   bool stopped = false;  // guarded by stop_mutex
@@ -186,34 +144,41 @@ int ThriftServer::port() const { return impl_->port; }
 Status ThriftServer::Serve(std::shared_ptr<at::TProcessor> processor,
                            const ServerOptions& options, std::string name) {
   if (processor == nullptr) return Status::InvalidArgument("nothing to serve");
-  if (impl_->server != nullptr)
-    return Status::InvalidArgument("already serving");
+  return Serve(
+      std::make_shared<at::TSingletonProcessorFactory>(std::move(processor)),
+      options, std::move(name));
+}
+
+Status ThriftServer::Serve(std::shared_ptr<at::TProcessorFactory> processors,
+                           const ServerOptions& options, std::string name) {
+  if (processors == nullptr) return Status::InvalidArgument("nothing to serve");
+  if (impl_->loop != nullptr) return Status::InvalidArgument("already serving");
   BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
   impl_->name = std::move(name);
   impl_->host = options.host;
   try {
-    impl_->socket =
-        std::make_shared<PreboundServerSocket>(options.host, options.port);
-    impl_->socket->setRecvTimeout(options.idle_timeout_ms);
+    impl_->socket = std::make_shared<at::transport::TServerSocket>(
+        options.host, options.port);
     impl_->socket->listen();
     impl_->port = impl_->socket->getPort();
-    impl_->server = MakeServer(std::move(processor), impl_->socket, options);
   } catch (const std::exception& e) {
     impl_->socket.reset();
     return Status::IOError("cannot serve on " +
                            FormatHostPort(options.host, options.port) + ": " +
                            e.what());
   }
-  impl_->serve_thread = std::thread([server = impl_->server.get(),
-                                     name = impl_->name] {
-    try {
-      server->serve();
-    } catch (const std::exception& e) {
-      // serve() only throws when the listening socket fails; the process
-      // notices because the server stops answering.
-      at::GlobalOutput.printf("%s: serve() failed: %s", name.c_str(), e.what());
-    }
-  });
+  StatusOr<std::unique_ptr<thrift_internal::FrameLoop>> loop =
+      thrift_internal::FrameLoop::Create(impl_->socket->getSocketFD(),
+                                         std::move(processors), options,
+                                         impl_->name);
+  if (!loop.ok()) {
+    impl_->socket->close();
+    impl_->socket.reset();
+    return loop.status();
+  }
+  impl_->loop = std::move(loop).value();
+  impl_->serve_thread =
+      std::thread([loop = impl_->loop.get()] { loop->Run(); });
   return Status::OK();
 }
 
@@ -221,11 +186,12 @@ void ThriftServer::Stop() {
   std::lock_guard<std::mutex> lock(impl_->stop_mutex);
   if (impl_->stopped) return;
   impl_->stopped = true;
-  if (impl_->server == nullptr) return;  // never served
-  impl_->server->stop();
+  if (impl_->loop == nullptr) return;  // never served
+  impl_->loop->RequestStop();
   if (impl_->serve_thread.joinable()) impl_->serve_thread.join();
-  // The processor holds the handler, which holds what it serves.
-  impl_->server.reset();
+  // The processors hold the handler, which holds what it serves.
+  impl_->loop.reset();
+  impl_->socket->close();
   impl_->socket.reset();
 }
 

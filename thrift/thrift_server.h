@@ -12,13 +12,20 @@
 // break a rule (missing field, negative id, empty row key, ...) are answered
 // with TIllegalArgument and the connection stays open.
 //
-// Threads. A TThreadPoolServer: each connection is served by one worker of a
-// pool of `threads`; at most `threads` connections are open at once and
-// further ones wait in the listen backlog until a worker is free. A connection
-// that sends nothing for idle_timeout_ms is closed, so idle or stalled clients
-// cannot hold the workers forever. (Blocking workers keep the per-call latency
-// simple to reason about; a router keeps a few long-lived connections per
-// region server, and clients of the router are expected to pool theirs.)
+// Threads and time. One I/O thread reads requests and writes replies for
+// every connection without blocking; a pool of `threads` workers runs only
+// complete requests (thrift/internal/frame_loop.h). So a worker belongs to a
+// call, never to a connection: idle connections (a router's pooled ones),
+// slow senders and clients that never read their replies hold no worker.
+// Each connection is bounded in time per request and per reply, not per
+// read: idle_timeout_ms without starting a request, request_timeout_ms from a
+// request's first byte to its last, reply_timeout_ms from a reply being ready
+// to its last byte sent; past any of them the connection is closed. At most
+// max_connections are open; further ones wait in the listen backlog. Why not
+// Thrift's servers: TThreadPoolServer ties a worker to each connection for
+// its lifetime (16 slow clients held every worker, and a worker blocked in
+// send() made Stop() hang); TNonblockingServer bounds neither a partly read
+// request nor an unread reply.
 //
 // Start-up binds before it returns, so a bind failure is its error and port 0
 // is resolved to the real port; serving then runs on a background thread.
@@ -39,23 +46,37 @@
 
 namespace apache::thrift {
 class TProcessor;
-}
+class TProcessorFactory;
+}  // namespace apache::thrift
 
 namespace bloomroute {
 
 struct ServerOptions {
   static constexpr uint32_t kMaxThreads = 1024;
+  static constexpr uint32_t kMaxConnections = 65536;
+  static constexpr int kMaxTimeoutMs = 24 * 3600 * 1000;
   static constexpr uint32_t kMinFrameBytes = 1 << 16;
   static constexpr uint32_t kMaxFrameBytes = 1 << 30;
   static constexpr int32_t kMaxContainerElements = 100000;  // kMaxRowsPerCall
 
   std::string host = "127.0.0.1";  // loopback unless asked otherwise
   int port = 0;                    // 0 = any free port; see the server's port()
-  uint32_t threads = 16;           // workers = connections served at once
+  uint32_t threads = 16;           // workers = calls run at once
   // The largest request frame. The default holds a batch of several
   // maximum-size rows (RegionStoreOptions::max_row_bytes is 16 MiB).
   uint32_t max_frame_bytes = 64 << 20;
-  int idle_timeout_ms = 300000;  // close a connection silent this long
+  // Close a connection that starts no request for this long after its last
+  // reply (or after it opened).
+  int idle_timeout_ms = 300000;
+  // Close a connection whose request frame has not arrived whole this long
+  // after its first byte: the whole request, not each read, is bounded.
+  int request_timeout_ms = 60000;
+  // Close a connection that has not taken its whole reply this long after
+  // the reply was ready (a client that never reads).
+  int reply_timeout_ms = 60000;
+  // Connections open at once; further ones wait in the listen backlog until
+  // one closes. Each may hold one request frame (max_frame_bytes) in memory.
+  uint32_t max_connections = 512;
 
   // InvalidArgument naming the first field out of range (the host must be an
   // IP address or a host name).
@@ -83,10 +104,11 @@ class ThriftServer {
   // The bound port (the one chosen when options.port was 0).
   int port() const;
 
-  // Stops accepting, interrupts the open connections, waits for the calls in
-  // progress to finish and for the workers to exit, and releases the
-  // processor (and with it the handler and what the handler holds).
-  // Idempotent.
+  // Stops accepting, closes the open connections, waits for the calls in
+  // progress to finish (requests read but not started are dropped) and for
+  // the workers to exit, and releases the processors (and with them the
+  // handlers and what they hold). Never waits for a client: returns within
+  // the time of the longest call in progress. Idempotent.
   void Stop();
 
  protected:
@@ -97,6 +119,12 @@ class ThriftServer {
   // class's factory. InvalidArgument for bad options, IOError when the
   // address cannot be bound.
   Status Serve(std::shared_ptr<apache::thrift::TProcessor> processor,
+               const ServerOptions& options, std::string name);
+  // Serve() with a processor per connection: processors->getProcessor() runs
+  // on the I/O thread for each accepted connection (its TConnectionInfo's
+  // transport is the connection's TSocket), and the processor is released
+  // when the connection closes.
+  Status Serve(std::shared_ptr<apache::thrift::TProcessorFactory> processors,
                const ServerOptions& options, std::string name);
 
  private:

@@ -33,13 +33,21 @@ void RouterCommand::AddOptions(po::options_description* o) {
        "bytes of rows in one answer (get, scanner rows, lookup), about: it "
        "stops after the row that passes this and says where (a shorter "
        "getMultiple list, a resume row); keep it plus one row within the "
-       "clients' frame limit");
+       "clients' frame limit")  //
+      ("server-calls-per-request",
+       po::value<int64_t>(&server_calls_per_request_)
+           ->default_value(defaults.server_calls_per_request),
+       "calls one request may have in flight on one region server; its "
+       "further calls to that server wait for them");
 }
 
 Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(
       server_flags_.ToOptions(ServerOptions::kMinFrameBytes, &server_options_));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("fanout-threads", fanout_threads_, 1,
+                                     router::RouterOptions::kMaxFanoutThreads));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("server-calls-per-request",
+                                     server_calls_per_request_, 1,
                                      router::RouterOptions::kMaxFanoutThreads));
   for (const std::string& address : region_servers_) {
     std::string host;
@@ -58,6 +66,8 @@ Status RouterCommand::Validate() {
       InRange("max-reply-bytes", max_reply_bytes_, 1,
               static_cast<int64_t>(router::RouterOptions::kMaxReplyBytes)));
   router_options_.max_reply_bytes = static_cast<uint64_t>(max_reply_bytes_);
+  router_options_.server_calls_per_request =
+      static_cast<uint32_t>(server_calls_per_request_);
   // The router accepts from region servers frames as large as it accepts
   // from its clients: a reply holds what a request may hold.
   client_options_.max_frame_bytes = server_options_.max_frame_bytes;

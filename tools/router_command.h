@@ -50,6 +50,7 @@ class RouterCommand : public Command {
   ServerFlags server_flags_;
   int64_t fanout_threads_ = 0;
   int64_t max_reply_bytes_ = 0;
+  int64_t server_calls_per_request_ = 0;
 
   // Filled by Validate().
   router::RouterOptions router_options_;

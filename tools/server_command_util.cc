@@ -59,7 +59,8 @@ void ServerFlags::Add(po::options_description* o) {
        "HOST:PORT to listen on; port 0 picks a free port")  //
       ("threads",
        po::value<int64_t>(&threads_)->default_value(defaults_.threads),
-       "worker threads (connections served at once)")  //
+       "worker threads (calls run at once; idle or slow connections hold "
+       "none)")  //
       ("max-frame-bytes",
        po::value<int64_t>(&max_frame_bytes_)
            ->default_value(defaults_.max_frame_bytes),
@@ -67,7 +68,21 @@ void ServerFlags::Add(po::options_description* o) {
       ("idle-timeout",
        po::value<int64_t>(&idle_timeout_seconds_)
            ->default_value(defaults_.idle_timeout_ms / 1000),
-       "close a connection silent for this many seconds");
+       "close a connection that starts no request for this many seconds")  //
+      ("request-timeout",
+       po::value<int64_t>(&request_timeout_seconds_)
+           ->default_value(defaults_.request_timeout_ms / 1000),
+       "close a connection whose request has not arrived whole this many "
+       "seconds after its first byte")  //
+      ("reply-timeout",
+       po::value<int64_t>(&reply_timeout_seconds_)
+           ->default_value(defaults_.reply_timeout_ms / 1000),
+       "close a connection that has not read its whole reply this many "
+       "seconds after it was ready")  //
+      ("max-connections",
+       po::value<int64_t>(&max_connections_)
+           ->default_value(defaults_.max_connections),
+       "connections open at once; more wait in the listen backlog");
 }
 
 Status ServerFlags::ToOptions(int64_t min_frame_bytes,
@@ -81,6 +96,15 @@ Status ServerFlags::ToOptions(int64_t min_frame_bytes,
                                      ServerOptions::kMaxFrameBytes));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("idle-timeout", idle_timeout_seconds_, 1,
                                      kMaxIdleTimeoutSeconds));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange(
+      "request-timeout", request_timeout_seconds_, 1, kMaxIdleTimeoutSeconds));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("reply-timeout", reply_timeout_seconds_, 1,
+                                     kMaxIdleTimeoutSeconds));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-connections", max_connections_, 1,
+                                     ServerOptions::kMaxConnections));
+  out->request_timeout_ms = static_cast<int>(request_timeout_seconds_ * 1000);
+  out->reply_timeout_ms = static_cast<int>(reply_timeout_seconds_ * 1000);
+  out->max_connections = static_cast<uint32_t>(max_connections_);
   out->threads = static_cast<uint32_t>(threads_);
   out->max_frame_bytes = static_cast<uint32_t>(max_frame_bytes_);
   out->idle_timeout_ms = static_cast<int>(idle_timeout_seconds_ * 1000);

@@ -42,10 +42,12 @@ std::string WaitForStopSignal();
 
 // The options of a Thrift server as command-line options:
 //   --listen HOST:PORT  --threads N  --max-frame-bytes N  --idle-timeout S
+//   --request-timeout S  --reply-timeout S  --max-connections N
 // Add() declares them with `defaults` (and `default_listen`) shown in --help;
 // ToOptions() checks them and fills a ServerOptions.
 class ServerFlags {
  public:
+  // For every timeout flag (ServerOptions::kMaxTimeoutMs).
   static constexpr int64_t kMaxIdleTimeoutSeconds = 24 * 3600;
 
   ServerFlags(std::string default_listen, const ServerOptions& defaults);
@@ -66,6 +68,9 @@ class ServerFlags {
   int64_t threads_ = 0;
   int64_t max_frame_bytes_ = 0;
   int64_t idle_timeout_seconds_ = 0;
+  int64_t request_timeout_seconds_ = 0;
+  int64_t reply_timeout_seconds_ = 0;
+  int64_t max_connections_ = 0;
 };
 
 }  // namespace bloomroute

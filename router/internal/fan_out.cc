@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 
 namespace bloomroute::router_internal {
 
@@ -63,6 +64,24 @@ void FanOut::Run(size_t n, const std::function<void(size_t)>& fn) {
   batch->cv.wait(lock, [&] { return batch->done == batch->n; });
   // A pool thread may still hold the batch (it found no part left); `fn`
   // is not touched again once every part is done.
+}
+
+void FanOut::RunPerKey(const std::vector<uint64_t>& keys, size_t per_key,
+                       const std::function<void(size_t)>& fn) {
+  std::map<uint64_t, std::vector<size_t>> parts_of;
+  for (size_t i = 0; i < keys.size(); ++i) parts_of[keys[i]].push_back(i);
+  std::vector<std::vector<size_t>> lanes;
+  for (const auto& [key, parts] : parts_of) {
+    const size_t count = std::min(parts.size(), std::max<size_t>(per_key, 1));
+    const size_t first = lanes.size();
+    lanes.resize(first + count);
+    for (size_t j = 0; j < parts.size(); ++j) {
+      lanes[first + j % count].push_back(parts[j]);
+    }
+  }
+  Run(lanes.size(), [&](size_t lane) {
+    for (size_t part : lanes[lane]) fn(part);
+  });
 }
 
 void FanOut::Work() {

@@ -36,6 +36,14 @@ class FanOut {
 
   void Run(size_t n, const std::function<void(size_t)>& fn);
 
+  // Run(keys.size(), fn), where at most `per_key` (>= 1) parts with the same
+  // key run at once: parts of one key are dealt round-robin to that many
+  // lanes, and a lane runs its parts one after another. A request keys its
+  // parts by region server, so it holds at most `per_key` of a server's
+  // connections and workers however many parts it has.
+  void RunPerKey(const std::vector<uint64_t>& keys, size_t per_key,
+                 const std::function<void(size_t)>& fn);
+
  private:
   struct Batch;
   void Work();

@@ -73,6 +73,12 @@ TEST_F(RegionServerCommandTest, RejectsBadArgumentsWithUsageExit) {
   EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--threads", "0"}), 2);
   EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--filter-fpr", "2"}),
             2);
+  EXPECT_EQ(
+      ExitCodeOf({"regionserver", "--data", data, "--request-timeout", "0"}),
+      2);
+  EXPECT_EQ(ExitCodeOf(
+                {"regionserver", "--data", data, "--max-connections", "70000"}),
+            2);
   EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--bogus"}), 2);
 }
 

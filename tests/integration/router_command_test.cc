@@ -57,6 +57,13 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
       {"router", "--data", data, "--regionserver", rs, "--max-frame-bytes",
        "10"},
       {"router", "--data", data, "--regionserver", rs, "--idle-timeout", "0"},
+      {"router", "--data", data, "--regionserver", rs, "--request-timeout",
+       "0"},
+      {"router", "--data", data, "--regionserver", rs, "--reply-timeout", "-1"},
+      {"router", "--data", data, "--regionserver", rs, "--max-connections",
+       "0"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--server-calls-per-request", "0"},
       {"router", "--data", data, "--regionserver", rs, "--bogus"},
   };
   for (const auto& args : bad) {
@@ -65,8 +72,12 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
     EXPECT_EQ(code, 2);
     EXPECT_THAT(err, MatchesRegex("bloomroute router: [^\n]+\n"));
   }
-  const auto [code, out] = RunToExit({"router", "--help"});
-  EXPECT_EQ(code, 0);
+  const CommandOutput help = RunCommand({"router", "--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_THAT(help.out, HasSubstr("--request-timeout"));
+  EXPECT_THAT(help.out, HasSubstr("--reply-timeout"));
+  EXPECT_THAT(help.out, HasSubstr("--max-connections"));
+  EXPECT_THAT(help.out, HasSubstr("--server-calls-per-request"));
 }
 
 TEST_F(RouterCommandTest, ServesStopsCleanlyAndRestartsWithItsData) {

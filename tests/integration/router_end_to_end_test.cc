@@ -5,7 +5,9 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -221,6 +223,77 @@ TEST_F(RouterEndToEndTest, StoppedRegionServerFailsOrGivesPartialResults) {
     }
   }
   EXPECT_EQ(keys, (std::vector<std::string>{"apple", "zebra"}));
+}
+
+// One client's getMultiple of 17,000 keys on one region server (17 calls of
+// 1,000 gets) while another client reads a row there: neither may wait for
+// the other beyond a few calls' time. (With region-server workers tied to
+// connections, the router's pooled connections held all 16 workers and the
+// 17th call waited for the 30 s call timeout.)
+TEST(RouterStarvationTest, AHugeGetOnOneServerLeavesRoomForOthers) {
+  ProcessCluster cluster(1);
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  RouterClient setup(cluster.router_port());
+  rpc::client::TTableInfo info;
+  setup->createTable(info, MakeTableSpec("one", {"d:c"}, 1));
+  setup->put("one", MakePut("small", {{"d:c", "x"}}));
+  // Rows of 600 bytes (the reply stays under the client's 16 MB frame), so that
+  // the calls take long enough to overlap.
+  std::vector<rpc::client::TGet> gets;
+  std::vector<rpc::client::TPut> puts;
+  for (int i = 0; i < 17000; ++i) {
+    gets.push_back(MakeGet(std::to_string(i)));
+    puts.push_back(
+        MakePut(std::to_string(i), {{"d:v", std::string(600, 'v')}}));
+    if (puts.size() == 1000) {
+      setup->putMultiple("one", puts);
+      puts.clear();
+    }
+  }
+
+  using Clock = std::chrono::steady_clock;
+  std::atomic<bool> huge_done{false};
+  std::string huge_error;
+  size_t huge_rows = 0;
+  double huge_seconds = 0;
+  std::thread huge([&] {
+    const Clock::time_point start = Clock::now();
+    try {
+      RouterClient client("127.0.0.1", cluster.router_port(), 60000);
+      for (int round = 0; round < 3; ++round) {
+        std::vector<TResult> rows;
+        client->getMultiple(rows, "one", gets);
+        huge_rows += rows.size();
+      }
+    } catch (const std::exception& e) {
+      huge_error = e.what();
+    }
+    huge_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    huge_done = true;
+  });
+  int small_gets = 0;
+  double slowest = 0;
+  RouterClient other("127.0.0.1", cluster.router_port(), 10000);
+  while (!huge_done || small_gets == 0) {
+    const Clock::time_point start = Clock::now();
+    TResult row;
+    try {
+      other->get(row, "one", MakeGet("small"));
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "the small get failed: " << e.what();
+      break;
+    }
+    EXPECT_EQ(row.row, "small");
+    slowest = std::max(
+        slowest, std::chrono::duration<double>(Clock::now() - start).count());
+    ++small_gets;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  huge.join();
+  EXPECT_EQ(huge_error, "");
+  EXPECT_EQ(huge_rows, 3 * gets.size());
+  EXPECT_LT(huge_seconds, 20.0);
+  EXPECT_LT(slowest, 2.0) << small_gets << " small gets";
 }
 
 }  // namespace

@@ -49,5 +49,28 @@ TEST(FanOutTest, WithoutPoolThreadsTheCallerRunsEverything) {
   EXPECT_EQ(sum, 10);
 }
 
+TEST(FanOutTest, RunPerKeyBoundsThePartsOfOneKeyInFlight) {
+  FanOut pool(8);
+  // 20 parts of key 7, 3 of key 9: at most 2 of each at once.
+  std::vector<uint64_t> keys(20, 7);
+  keys.insert(keys.end(), 3, 9);
+  std::vector<std::atomic<int>> hits(keys.size());
+  std::atomic<int> in_flight[2] = {0, 0};
+  std::atomic<int> most[2] = {0, 0};
+  pool.RunPerKey(keys, 2, [&](size_t i) {
+    const int k = keys[i] == 7 ? 0 : 1;
+    const int now = ++in_flight[k];
+    int seen = most[k].load();
+    while (now > seen && !most[k].compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ++hits[i];
+    --in_flight[k];
+  });
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+  EXPECT_EQ(most[0].load(), 2);  // parallel, up to the bound
+  EXPECT_LE(most[1].load(), 2);
+}
+
 }  // namespace
 }  // namespace bloomroute::router_internal

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "tests/router/router_test_util.h"
 
@@ -257,8 +260,81 @@ TEST(RouterOptionsTest, ValidateNamesTheBadField) {
   EXPECT_TRUE(o.Validate().IsInvalidArgument());
   o.region_servers = {"a:1"};
   EXPECT_TRUE(o.Validate().ok());
+  o.server_calls_per_request = 0;
+  EXPECT_NE(o.Validate().message().find("server_calls_per_request"),
+            std::string::npos);
+  o.server_calls_per_request = 4;
   o.maintenance_interval_ms = 0;
   EXPECT_TRUE(o.Validate().IsInvalidArgument());
+}
+
+// Counts the Get calls in flight on its server (each takes a few ms, so
+// that parallel ones overlap).
+class CountingClient : public testing::StoreRegionClient {
+ public:
+  CountingClient(std::shared_ptr<StoreCluster::Node> node,
+                 std::atomic<int>* in_flight, std::atomic<int>* most)
+      : StoreRegionClient(std::move(node)),
+        in_flight_(in_flight),
+        most_(most) {}
+  StatusOr<std::vector<std::optional<Row>>> Get(
+      const std::vector<GetRequest>& requests, uint64_t max_bytes) override {
+    const int now = ++*in_flight_;
+    int seen = most_->load();
+    while (now > seen && !most_->compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    auto rows = StoreRegionClient::Get(requests, max_bytes);
+    --*in_flight_;
+    return rows;
+  }
+
+ private:
+  std::atomic<int>* const in_flight_;
+  std::atomic<int>* const most_;
+};
+
+// One request's calls to one server are bounded, whatever its size and the
+// fan-out: the rest of its calls queue behind them, so they cannot take
+// every connection and worker of that server.
+TEST(RouterCallsPerServerTest, AHugeGetHoldsABoundedShareOfItsServer) {
+  StoreCluster cluster(1);
+  std::atomic<int> in_flight{0};
+  std::atomic<int> most{0};
+  class Factory : public RegionClientFactory {
+   public:
+    Factory(std::shared_ptr<StoreCluster::Node> node, std::atomic<int>* a,
+            std::atomic<int>* b)
+        : node_(std::move(node)), a_(a), b_(b) {}
+    StatusOr<std::unique_ptr<RegionClient>> Connect(
+        ServerId, const std::string&) override {
+      return std::unique_ptr<RegionClient>(
+          std::make_unique<CountingClient>(node_, a_, b_));
+    }
+
+   private:
+    std::shared_ptr<StoreCluster::Node> node_;
+    std::atomic<int>* a_;
+    std::atomic<int>* b_;
+  };
+  RouterOptions options = testing::RouterOptionsFor(cluster);
+  options.fanout_threads = 16;
+  auto router = Router::Open(
+      options,
+      std::make_shared<Factory>(cluster.shared_node(0), &in_flight, &most));
+  ASSERT_TRUE(router.ok()) << router.status().ToString();
+  ASSERT_TRUE((*router)->CreateTable(Places({})).ok());
+  ASSERT_TRUE((*router)->Mutate("places", {PutRow("k1", "NO", "PPL")}).ok());
+  std::vector<GetRequest> gets;
+  for (int i = 0; i < 17000; ++i)
+    gets.push_back({0, "k" + std::to_string(i), {}});
+  auto rows = (*router)->Get("places", gets);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), gets.size());
+  EXPECT_TRUE((*rows)[1].has_value());  // "k1"
+  EXPECT_FALSE((*rows)[0].has_value());
+  EXPECT_GE(most.load(), 2);  // still parallel
+  EXPECT_LE(most.load(), static_cast<int>(options.server_calls_per_request));
 }
 
 }  // namespace

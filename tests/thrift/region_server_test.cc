@@ -82,6 +82,7 @@ class RegionServerTest : public ::testing::Test {
     options.threads = 4;
     options.max_frame_bytes = kFrameBytes;
     options.idle_timeout_ms = 1000;
+    options.request_timeout_ms = 1000;
     auto server = RegionServer::Start(std::move(store).value(), options);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(server).value();
@@ -323,7 +324,7 @@ TEST_F(RegionServerTest, MalformedBytesCloseOnlyThatConnection) {
     EXPECT_TRUE(big_list.ClosedByServer());
   }
   {
-    // A frame that never completes: the idle timeout closes it.
+    // A frame that never completes: the request timeout closes it.
     RawConnection truncated(server_->port());
     ASSERT_TRUE(truncated.Send(FrameHeader(100) + "0123456789"));
     EXPECT_TRUE(truncated.ClosedByServer());

@@ -1,0 +1,288 @@
+// ThriftServer under slow and hostile clients: partial frames trickling in,
+// replies nobody reads, Stop() while they hang on. A RegionServer (the
+// smallest real service) stands in for every ThriftServer.
+#include "thrift/thrift_server.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <thrift/transport/TSocket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/regionstore/region_store_test_util.h"
+#include "tests/thrift/region_client_util.h"
+#include "thrift/region_server.h"
+
+namespace bloomroute {
+namespace {
+
+using ::bloomroute::testing::Get;
+using ::bloomroute::testing::Put;
+using ::bloomroute::testing::RegionClient;
+using ::bloomroute::testing::TempDir;
+using ::bloomroute::testing::WirePlacesRegion;
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string FrameHeader(uint32_t size) {
+  const uint32_t be = htonl(size);
+  return std::string(reinterpret_cast<const char*>(&be), 4);
+}
+
+// A raw TCP connection on loopback, for clients no Thrift library would be.
+class RawConnection {
+ public:
+  explicit RawConnection(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ =
+        connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  }
+  ~RawConnection() { Close(); }
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+
+  bool connected() const { return connected_; }
+  void Close() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+  // False when the bytes could not all be sent (the server closed).
+  bool Send(const std::string& bytes) {
+    return send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
+           static_cast<ssize_t>(bytes.size());
+  }
+  // True when the server has closed the connection (EOF or reset) within
+  // `wait_ms`; stray reply bytes are skipped.
+  bool ClosedWithin(int wait_ms) {
+    const Clock::time_point end =
+        Clock::now() + std::chrono::milliseconds(wait_ms);
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          end - Clock::now());
+      if (left.count() < 0) return false;
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+      char buf[4096];
+      const ssize_t n = recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
+      if (n == 0 || (n < 0 && errno == ECONNRESET)) return true;
+    }
+  }
+
+ private:
+  int fd_;
+  bool connected_ = false;
+};
+
+// Sends a byte to each connection every `period_ms` from a thread of its own
+// until destroyed: connections whose request never completes.
+class Trickler {
+ public:
+  Trickler(std::vector<RawConnection*> connections, int period_ms)
+      : thread_([this, connections, period_ms] {
+          while (!stop_) {
+            for (RawConnection* c : connections) c->Send("x");
+            std::this_thread::sleep_for(std::chrono::milliseconds(period_ms));
+          }
+        }) {}
+  ~Trickler() {
+    stop_ = true;
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// Row "big" (6 KB) in region 1: 1000 gets of it make a 6 MB reply, more
+// than the loopback socket buffers hold together.
+void PutBigRow(int port) {
+  RegionClient setup(port);
+  setup->openRegion(WirePlacesRegion(1, "", ""), 0);
+  rpc::TWriteResult written;
+  const std::string value(3000, 'v');
+  setup->mutateRows(written, {Put(1, "big", {{"d:a", value}, {"d:b", value}})},
+                    0);
+}
+
+class ThriftServerTest : public ::testing::Test {
+ protected:
+  // Small limits, so that the scenarios run in seconds.
+  static RegionServerOptions SmallOptions() {
+    RegionServerOptions options;
+    options.port = 0;
+    options.threads = 2;
+    options.idle_timeout_ms = 60000;  // never the reason a test passes
+    return options;
+  }
+
+  void StartServer(const RegionServerOptions& options) {
+    RegionStoreOptions store_options;
+    store_options.max_value_bytes = 4000;
+    store_options.max_row_bytes = 20000;
+    auto store = RegionStore::Open(dir_.path(), store_options);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    auto server = RegionServer::Start(std::move(store).value(), options);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(server).value();
+  }
+
+  // True when a fresh client's call is answered within `wait_ms`.
+  bool AnsweredWithin(int wait_ms) {
+    try {
+      RegionClient client(server_->port(), wait_ms);
+      std::vector<rpc::TRegionDescriptor> regions;
+      client->listRegions(regions);
+      return true;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "listRegions: " << e.what();
+      return false;
+    }
+  }
+
+  TempDir dir_;
+  std::unique_ptr<RegionServer> server_;
+};
+
+TEST_F(ThriftServerTest, SlowPartialRequestsDoNotHoldTheWorkers) {
+  RegionServerOptions options = SmallOptions();
+  StartServer(options);
+  // threads + 1 connections, each a request that trickles in a byte at a
+  // time (as slowloris does, only faster).
+  std::vector<std::unique_ptr<RawConnection>> slow;
+  std::vector<RawConnection*> raw;
+  for (uint32_t i = 0; i <= options.threads; ++i) {
+    slow.push_back(std::make_unique<RawConnection>(server_->port()));
+    ASSERT_TRUE(slow.back()->connected());
+    ASSERT_TRUE(slow.back()->Send(FrameHeader(1000) + "\x80"));
+    raw.push_back(slow.back().get());
+  }
+  Trickler trickler(raw, /*period_ms=*/100);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const Clock::time_point start = Clock::now();
+  EXPECT_TRUE(AnsweredWithin(3000));
+  EXPECT_LT(SecondsSince(start), 2.0);
+}
+
+// A client that pipelines calls with large replies and never reads them: its
+// socket buffers fill and the server cannot send.
+class NeverReadingClient {
+ public:
+  explicit NeverReadingClient(int port) {
+    socket_ =
+        std::make_shared<apache::thrift::transport::TSocket>("127.0.0.1", port);
+    socket_->setSendTimeout(300);  // stop when the server stops reading
+    auto transport =
+        std::make_shared<apache::thrift::transport::TFramedTransport>(socket_);
+    client_ = std::make_unique<rpc::RegionServiceClient>(
+        std::make_shared<apache::thrift::protocol::TBinaryProtocol>(transport));
+    transport->open();
+  }
+  // Sends up to `calls` getMultiple calls of `gets`; returns how many went
+  // out before a send blocked.
+  int Flood(const std::vector<rpc::TGet>& gets, int calls) {
+    for (int i = 0; i < calls; ++i) {
+      try {
+        client_->send_getMultiple(gets, /*maxBytes=*/0);
+      } catch (const std::exception&) {
+        return i;
+      }
+    }
+    return calls;
+  }
+  void Close() { socket_->close(); }
+
+ private:
+  std::shared_ptr<apache::thrift::transport::TSocket> socket_;
+  std::unique_ptr<rpc::RegionServiceClient> client_;
+};
+
+TEST_F(ThriftServerTest, AClientThatNeverReadsNeitherBlocksOthersNorStop) {
+  StartServer(SmallOptions());
+  PutBigRow(server_->port());
+  const std::vector<rpc::TGet> gets(1000, Get(1, "big"));
+  NeverReadingClient hog(server_->port());
+  const int sent = hog.Flood(gets, 20);
+  EXPECT_GE(sent, 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+
+  EXPECT_TRUE(AnsweredWithin(3000));
+
+  const Clock::time_point start = Clock::now();
+  auto stopped = std::async(std::launch::async, [&] { server_->Stop(); });
+  const bool returned =
+      stopped.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+  EXPECT_TRUE(returned) << "Stop() did not return within 5 s";
+  if (!returned) hog.Close();  // unblocks the server, so the test can end
+  stopped.wait();
+  if (returned) {
+    EXPECT_LT(SecondsSince(start), 5.0);
+  }
+}
+
+TEST_F(ThriftServerTest, AnUnreadReplyClosesItsConnectionAtTheDeadline) {
+  RegionServerOptions options = SmallOptions();
+  options.reply_timeout_ms = 500;
+  options.max_connections = 1;  // the hog holds the only connection
+  StartServer(options);
+  PutBigRow(server_->port());
+  NeverReadingClient hog(server_->port());
+  EXPECT_GE(hog.Flood(std::vector<rpc::TGet>(1000, Get(1, "big")), 20), 2);
+  // Waits in the listen backlog until the hog's reply deadline frees the
+  // connection.
+  const Clock::time_point start = Clock::now();
+  EXPECT_TRUE(AnsweredWithin(5000));
+  EXPECT_GE(SecondsSince(start), 0.2);
+  EXPECT_LT(SecondsSince(start), 3.0);
+}
+
+TEST_F(ThriftServerTest, ARequestTricklingPastItsDeadlineIsClosed) {
+  RegionServerOptions options = SmallOptions();
+  options.request_timeout_ms = 500;
+  StartServer(options);
+  RawConnection slow(server_->port());
+  ASSERT_TRUE(slow.connected());
+  ASSERT_TRUE(slow.Send(FrameHeader(1000) + "\x80"));
+  // A byte every 100 ms: every read succeeds, the request never completes.
+  Trickler trickler({&slow}, /*period_ms=*/100);
+  const Clock::time_point start = Clock::now();
+  EXPECT_TRUE(slow.ClosedWithin(3000));
+  EXPECT_GE(SecondsSince(start), 0.3);
+  EXPECT_TRUE(AnsweredWithin(3000));  // only that connection
+}
+
+TEST_F(ThriftServerTest, ValidatesDeadlinesAndTheConnectionCap) {
+  ServerOptions o;
+  EXPECT_TRUE(o.Validate().ok());
+  o.request_timeout_ms = 0;
+  EXPECT_NE(o.Validate().message().find("request timeout"), std::string::npos);
+  o = ServerOptions();
+  o.reply_timeout_ms = -1;
+  EXPECT_NE(o.Validate().message().find("reply timeout"), std::string::npos);
+  o = ServerOptions();
+  o.max_connections = 0;
+  EXPECT_NE(o.Validate().message().find("max connections"), std::string::npos);
+  o.max_connections = ServerOptions::kMaxConnections + 1;
+  EXPECT_FALSE(o.Validate().ok());
+}
+
+}  // namespace
+}  // namespace bloomroute

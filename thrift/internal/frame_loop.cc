@@ -1,0 +1,494 @@
+#include "thrift/internal/frame_loop.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <thrift/TConfiguration.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TSocket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace bloomroute::thrift_internal {
+namespace {
+
+namespace at = apache::thrift;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// Bytes read per recv(): a frame's buffer grows by at most this beyond what
+// has arrived.
+constexpr size_t kReadChunk = 256 << 10;
+// After accept() fails for want of descriptors, the listening socket rests
+// this long instead of waking the loop at once again.
+constexpr milliseconds kAcceptBackoff{100};
+
+// One client connection. Owned by the I/O thread, except while its call
+// runs: then exactly one worker holds it and the I/O thread does not touch
+// it (the hand-over goes through FrameLoop::Impl::mu).
+struct Connection {
+  enum class State { kReading, kRunning, kWriting };
+
+  std::shared_ptr<at::transport::TSocket> socket;  // owns the descriptor
+  int fd = -1;
+  std::shared_ptr<at::TProcessor> processor;
+  State state = State::kReading;
+  bool closed = false;
+
+  // Reading: the 4-byte length, then the frame.
+  uint8_t header[4] = {};
+  size_t header_bytes = 0;
+  uint32_t frame_bytes = 0;
+  std::string frame;
+  Clock::time_point idle_since;     // no byte of a request since
+  Clock::time_point frame_started;  // first byte of this request
+
+  // Writing: the length, then the processor's output.
+  std::shared_ptr<at::transport::TMemoryBuffer> reply;  // set by the worker
+  uint8_t reply_header[4] = {};
+  size_t reply_sent = 0;
+  Clock::time_point reply_started;
+};
+
+using ConnectionPtr = std::shared_ptr<Connection>;
+
+bool SetNonBlocking(int fd) {
+  const int flags = fcntl(fd, F_GETFL, 0);
+  return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+}  // namespace
+
+struct FrameLoop::Impl {
+  int listen_fd = -1;
+  std::shared_ptr<at::TProcessorFactory> factory;
+  ServerOptions options;
+  std::string name;
+  std::shared_ptr<at::TConfiguration> config;
+  int wake_read = -1;
+  int wake_write = -1;
+  std::atomic<bool> stopping{false};
+
+  // The I/O thread's alone.
+  std::vector<ConnectionPtr> connections;
+  Clock::time_point accept_paused_until;
+
+  std::mutex mu;
+  std::condition_variable work_ready;
+  // Guarded by mu.
+  std::deque<ConnectionPtr> pending;    // whole frames waiting for a worker
+  std::vector<ConnectionPtr> finished;  // calls done, back to the I/O thread
+  bool workers_stopping = false;
+  std::vector<std::thread> workers;
+
+  ~Impl() {
+    if (wake_read >= 0) close(wake_read);
+    if (wake_write >= 0) close(wake_write);
+  }
+
+  void Wake() {
+    const char byte = 0;
+    // A full pipe already wakes the loop.
+    [[maybe_unused]] ssize_t ignored = write(wake_write, &byte, 1);
+  }
+
+  void StartWorkers() {
+    for (uint32_t i = 0; i < options.threads; ++i) {
+      workers.emplace_back([this] { WorkerMain(); });
+    }
+  }
+
+  void StopWorkers() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      workers_stopping = true;
+      pending.clear();  // requests no worker started are dropped
+    }
+    work_ready.notify_all();
+    for (std::thread& t : workers) t.join();
+    workers.clear();
+  }
+
+  void WorkerMain() {
+    for (;;) {
+      ConnectionPtr c;
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        work_ready.wait(lock,
+                        [&] { return workers_stopping || !pending.empty(); });
+        if (workers_stopping) return;
+        c = std::move(pending.front());
+        pending.pop_front();
+      }
+      RunCall(*c);
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        finished.push_back(std::move(c));
+      }
+      Wake();
+    }
+  }
+
+  // Runs one frame through the processor; leaves the reply in c.reply, or
+  // nullptr when the connection must close (a frame that is not a valid
+  // message, or a processor that gave up on the connection).
+  void RunCall(Connection& c) {
+    const uint32_t frame_limit = options.max_frame_bytes;
+    auto input = std::make_shared<at::transport::TMemoryBuffer>(
+        reinterpret_cast<uint8_t*>(c.frame.data()),
+        static_cast<uint32_t>(c.frame.size()),
+        at::transport::TMemoryBuffer::OBSERVE, config);
+    auto output = std::make_shared<at::transport::TMemoryBuffer>();
+    auto in = std::make_shared<at::protocol::TBinaryProtocol>(
+        input, frame_limit, ServerOptions::kMaxContainerElements,
+        /*strict_read=*/true, /*strict_write=*/true);
+    auto out = std::make_shared<at::protocol::TBinaryProtocol>(output);
+    bool ok = false;
+    try {
+      ok = c.processor->process(in, out, nullptr);
+    } catch (const at::TException&) {
+      // Bytes that do not decode: the connection closes, nothing is logged
+      // (a client could fill the log).
+    } catch (const std::exception& e) {
+      at::GlobalOutput.printf("%s: a call failed: %s", name.c_str(), e.what());
+    }
+    std::string().swap(c.frame);  // the request's memory goes now
+    c.reply = ok ? std::move(output) : nullptr;
+  }
+
+  // Accepts while below the connection cap.
+  void Accept() {
+    while (connections.size() < options.max_connections) {
+      const int fd =
+          accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) {
+        if (errno == EINTR || errno == ECONNABORTED) continue;
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+            errno == ENOMEM) {
+          accept_paused_until = Clock::now() + kAcceptBackoff;
+        }
+        return;  // EAGAIN: none waiting
+      }
+      AddConnection(fd);
+    }
+  }
+
+  void AddConnection(int fd) {
+    const int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    auto c = std::make_shared<Connection>();
+    c->fd = fd;
+    c->socket = std::make_shared<at::transport::TSocket>(fd, config);
+    c->idle_since = Clock::now();
+    try {
+      at::TConnectionInfo info;
+      info.transport = c->socket;
+      info.input = std::make_shared<at::protocol::TBinaryProtocol>(c->socket);
+      info.output = info.input;
+      c->processor = factory->getProcessor(info);
+    } catch (const std::exception& e) {
+      at::GlobalOutput.printf("%s: no processor for a connection: %s",
+                              name.c_str(), e.what());
+    }
+    if (c->processor == nullptr) {
+      Close(*c);
+      return;
+    }
+    connections.push_back(std::move(c));
+  }
+
+  void Close(Connection& c) {
+    if (c.closed) return;
+    c.closed = true;
+    try {
+      c.socket->close();
+    } catch (...) {  // close() of a socket reports nothing we could act on
+    }
+    c.processor.reset();  // releases a per-connection handler now
+    c.reply.reset();
+    std::string().swap(c.frame);
+  }
+
+  // Reads what has arrived; hands a whole frame to the workers.
+  void ReadSome(const ConnectionPtr& p) {
+    Connection& c = *p;
+    for (;;) {
+      if (c.header_bytes < sizeof(c.header)) {
+        if (!ReadHeader(c)) return;
+        continue;
+      }
+      const size_t have = c.frame.size();
+      const size_t want = std::min<size_t>(c.frame_bytes - have, kReadChunk);
+      c.frame.resize(have + want);
+      const ssize_t n = recv(c.fd, c.frame.data() + have, want, 0);
+      c.frame.resize(have + std::max<ssize_t>(n, 0));
+      if (!ReadSucceeded(c, n)) return;
+      if (c.frame.size() == c.frame_bytes) {
+        Dispatch(p);
+        return;
+      }
+    }
+  }
+
+  // True when the whole header has arrived and names an acceptable size;
+  // false when nothing more can be read now (or the connection closed).
+  bool ReadHeader(Connection& c) {
+    const ssize_t n = recv(c.fd, c.header + c.header_bytes,
+                           sizeof(c.header) - c.header_bytes, 0);
+    if (n > 0 && c.header_bytes == 0) c.frame_started = Clock::now();
+    if (!ReadSucceeded(c, n)) return false;
+    c.header_bytes += static_cast<size_t>(n);
+    if (c.header_bytes < sizeof(c.header)) return true;
+    uint32_t be = 0;
+    std::memcpy(&be, c.header, sizeof(be));
+    c.frame_bytes = ntohl(be);
+    // Refused before anything is allocated for it; 0 is no message either.
+    if (c.frame_bytes == 0 || c.frame_bytes > options.max_frame_bytes) {
+      Close(c);
+      return false;
+    }
+    c.frame.reserve(std::min<size_t>(c.frame_bytes, kReadChunk));
+    return true;
+  }
+
+  // False (closing on EOF or an error) unless `n` bytes were read.
+  bool ReadSucceeded(Connection& c, ssize_t n) {
+    if (n > 0) return true;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+      return false;
+    }
+    Close(c);
+    return false;
+  }
+
+  void Dispatch(const ConnectionPtr& c) {
+    c->state = Connection::State::kRunning;
+    c->header_bytes = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      pending.push_back(c);
+    }
+    work_ready.notify_one();
+  }
+
+  // Takes back the connections whose calls finished.
+  void CollectFinished() {
+    std::vector<ConnectionPtr> done;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done.swap(finished);
+    }
+    for (const ConnectionPtr& c : done) {
+      if (c->reply == nullptr) {
+        Close(*c);
+        continue;
+      }
+      uint8_t* body = nullptr;
+      uint32_t body_bytes = 0;
+      c->reply->getBuffer(&body, &body_bytes);
+      if (body_bytes == 0) {  // a oneway call: no reply
+        StartReading(*c);
+        continue;
+      }
+      const uint32_t be = htonl(body_bytes);
+      std::memcpy(c->reply_header, &be, sizeof(be));
+      c->reply_sent = 0;
+      c->reply_started = Clock::now();
+      c->state = Connection::State::kWriting;
+      WriteSome(*c);
+    }
+  }
+
+  void StartReading(Connection& c) {
+    c.reply.reset();
+    c.state = Connection::State::kReading;
+    c.idle_since = Clock::now();
+  }
+
+  // Sends what the socket takes; back to reading once the reply is out.
+  void WriteSome(Connection& c) {
+    uint8_t* body = nullptr;
+    uint32_t body_bytes = 0;
+    c.reply->getBuffer(&body, &body_bytes);
+    const size_t total = sizeof(c.reply_header) + body_bytes;
+    while (c.reply_sent < total) {
+      iovec parts[2];
+      int count = 0;
+      size_t body_from = 0;
+      if (c.reply_sent < sizeof(c.reply_header)) {
+        parts[count++] = {c.reply_header + c.reply_sent,
+                          sizeof(c.reply_header) - c.reply_sent};
+      } else {
+        body_from = c.reply_sent - sizeof(c.reply_header);
+      }
+      parts[count++] = {body + body_from, body_bytes - body_from};
+      msghdr message{};
+      message.msg_iov = parts;
+      message.msg_iovlen = count;
+      const ssize_t n = sendmsg(c.fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+        Close(c);  // the client went away
+        return;
+      }
+      c.reply_sent += static_cast<size_t>(n);
+    }
+    StartReading(c);
+  }
+
+  // When `c` must be closed unless it makes progress.
+  Clock::time_point Deadline(const Connection& c) const {
+    switch (c.state) {
+      case Connection::State::kReading:
+        return c.header_bytes == 0
+                   ? c.idle_since + milliseconds(options.idle_timeout_ms)
+                   : c.frame_started + milliseconds(options.request_timeout_ms);
+      case Connection::State::kWriting:
+        return c.reply_started + milliseconds(options.reply_timeout_ms);
+      case Connection::State::kRunning:
+        break;
+    }
+    return Clock::time_point::max();  // the handler's own work bounds a call
+  }
+
+  // Closes connections past their deadline; returns the next deadline.
+  Clock::time_point ExpireDeadlines() {
+    const Clock::time_point now = Clock::now();
+    Clock::time_point next = Clock::time_point::max();
+    for (const ConnectionPtr& c : connections) {
+      if (c->closed) continue;
+      const Clock::time_point deadline = Deadline(*c);
+      if (deadline <= now) {
+        Close(*c);
+      } else {
+        next = std::min(next, deadline);
+      }
+    }
+    if (accept_paused_until > now) next = std::min(next, accept_paused_until);
+    connections.erase(
+        std::remove_if(connections.begin(), connections.end(),
+                       [](const ConnectionPtr& c) { return c->closed; }),
+        connections.end());
+    return next;
+  }
+
+  // One round: wait for sockets or a deadline, then serve what is ready.
+  void Round(Clock::time_point next_deadline) {
+    std::vector<pollfd> fds;
+    std::vector<ConnectionPtr> polled;
+    fds.push_back({wake_read, POLLIN, 0});
+    const bool accepting = connections.size() < options.max_connections &&
+                           Clock::now() >= accept_paused_until;
+    if (accepting) fds.push_back({listen_fd, POLLIN, 0});
+    const size_t first_connection = fds.size();
+    for (const ConnectionPtr& c : connections) {
+      if (c->state == Connection::State::kRunning) continue;
+      const short events =
+          c->state == Connection::State::kReading ? POLLIN : POLLOUT;
+      fds.push_back({c->fd, events, 0});
+      polled.push_back(c);
+    }
+    int timeout_ms = -1;
+    if (next_deadline != Clock::time_point::max()) {
+      const auto left = std::chrono::duration_cast<milliseconds>(next_deadline -
+                                                                 Clock::now());
+      timeout_ms = static_cast<int>(std::max<int64_t>(left.count() + 1, 0));
+    }
+    if (poll(fds.data(), fds.size(), timeout_ms) <= 0) return;
+    if (fds[0].revents != 0) DrainWakePipe();
+    for (size_t i = first_connection; i < fds.size(); ++i) {
+      if (fds[i].revents == 0) continue;
+      const ConnectionPtr& c = polled[i - first_connection];
+      if (c->state == Connection::State::kReading) {
+        ReadSome(c);
+      } else if (c->state == Connection::State::kWriting) {
+        WriteSome(*c);
+      }
+    }
+    if (accepting && fds[1].revents != 0) Accept();
+  }
+
+  void DrainWakePipe() {
+    char buf[256];
+    while (read(wake_read, buf, sizeof(buf)) > 0) {
+    }
+  }
+
+  void Shutdown() {
+    StopWorkers();  // the calls in progress finish first
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      finished.clear();
+    }
+    for (const ConnectionPtr& c : connections) Close(*c);
+    connections.clear();
+    factory.reset();
+  }
+};
+
+FrameLoop::FrameLoop(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+FrameLoop::~FrameLoop() {
+  // Run() normally shut down; a loop that never ran still has workers.
+  if (!impl_->workers.empty()) impl_->Shutdown();
+}
+
+StatusOr<std::unique_ptr<FrameLoop>> FrameLoop::Create(
+    int listen_fd, std::shared_ptr<at::TProcessorFactory> processors,
+    const ServerOptions& options, std::string name) {
+  auto impl = std::make_unique<Impl>();
+  impl->listen_fd = listen_fd;
+  impl->factory = std::move(processors);
+  impl->options = options;
+  impl->name = std::move(name);
+  const int frame = static_cast<int>(options.max_frame_bytes);
+  impl->config = std::make_shared<at::TConfiguration>(frame, frame);
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_NONBLOCK | O_CLOEXEC) != 0) {
+    return Status::IOError(std::string("cannot make a pipe: ") +
+                           std::strerror(errno));
+  }
+  impl->wake_read = pipe_fds[0];
+  impl->wake_write = pipe_fds[1];
+  if (!SetNonBlocking(listen_fd)) {
+    return Status::IOError(std::string("cannot set the listening socket "
+                                       "non-blocking: ") +
+                           std::strerror(errno));
+  }
+  impl->StartWorkers();
+  return std::unique_ptr<FrameLoop>(new FrameLoop(std::move(impl)));
+}
+
+void FrameLoop::Run() {
+  Impl& impl = *impl_;
+  Clock::time_point next_deadline = Clock::time_point::max();
+  while (!impl.stopping.load()) {
+    impl.Round(next_deadline);
+    impl.CollectFinished();
+    next_deadline = impl.ExpireDeadlines();
+  }
+  impl.Shutdown();
+}
+
+void FrameLoop::RequestStop() {
+  impl_->stopping.store(true);
+  impl_->Wake();
+}
+
+}  // namespace bloomroute::thrift_internal

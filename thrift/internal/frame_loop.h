@@ -1,0 +1,84 @@
+// FrameLoop: the engine behind ThriftServer (thrift_server.h). One I/O thread
+// reads request frames from every connection without blocking, a pool of
+// worker threads runs only complete frames through the connection's
+// processor, and the I/O thread writes the replies back without blocking.
+//
+// Why: a worker that belongs to a connection for its lifetime (Thrift's
+// TThreadPoolServer) can be held by a client that sends a byte every few
+// minutes, or blocked in send() by a client that never reads; with `threads`
+// such clients the server answers nobody, and stopping it hangs. Here a
+// worker is busy only while a handler runs, and the time a client may take
+// is bounded per request and per reply, not per read:
+//   - idle:    no byte of a new request for idle_timeout_ms after the last
+//              reply (or the accept)                      -> closed
+//   - request: a frame not whole request_timeout_ms after its first byte
+//                                                          -> closed
+//   - reply:   a reply not taken whole reply_timeout_ms after it was ready
+//                                                          -> closed
+//   - a frame header over max_frame_bytes (or 0) closes the connection before
+//     anything is allocated; a frame's buffer grows with the bytes that
+//     arrived, not with the size its header claims;
+//   - at most max_connections connections are open; further ones wait in the
+//     listen backlog (they are not accepted) until one closes.
+// A connection carries one call at a time: while its call runs or its reply
+// is being written, the loop reads nothing more from it (pipelined requests
+// wait in the kernel's buffers), so replies keep the order of the requests.
+//
+// Processors. The factory's getProcessor() runs on the I/O thread once per
+// accepted connection, with a TConnectionInfo whose transport is the
+// connection's TSocket (peer address available); the processor is released
+// when the connection closes (generated *ProcessorFactory classes then call
+// releaseHandler). Calls of different connections run concurrently on the
+// workers, so a shared processor's handler must be thread-safe.
+//
+// Why not TNonblockingServer: it has no deadline for a partly read request or
+// an unread reply (a client can hold a connection forever) and needs
+// libevent; the loop below is poll() over at most max_connections sockets.
+//
+// Thread-safety: Run() on one thread; RequestStop() from any thread.
+#ifndef BLOOMROUTE_THRIFT_INTERNAL_FRAME_LOOP_H_
+#define BLOOMROUTE_THRIFT_INTERNAL_FRAME_LOOP_H_
+
+#include <thrift/TProcessor.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "common/status.h"
+#include "common/statusor.h"
+#include "thrift/thrift_server.h"
+
+namespace bloomroute::thrift_internal {
+
+class FrameLoop {
+ public:
+  // `listen_fd` is a bound, listening socket owned by the caller and kept open
+  // until Run() returns. Starts options.threads workers. IOError when the
+  // wake-up pipe cannot be made.
+  static StatusOr<std::unique_ptr<FrameLoop>> Create(
+      int listen_fd,
+      std::shared_ptr<apache::thrift::TProcessorFactory> processors,
+      const ServerOptions& options, std::string name);
+  ~FrameLoop();
+  FrameLoop(const FrameLoop&) = delete;
+  FrameLoop& operator=(const FrameLoop&) = delete;
+
+  // Serves until RequestStop(). Before returning it closes every connection,
+  // lets the calls in progress finish (dropping requests not yet started),
+  // joins the workers and releases every processor and the factory. Never
+  // waits for a client.
+  void Run();
+
+  // Makes Run() return soon. Idempotent.
+  void RequestStop();
+
+ private:
+  struct Impl;
+  explicit FrameLoop(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bloomroute::thrift_internal
+
+#endif  // BLOOMROUTE_THRIFT_INTERNAL_FRAME_LOOP_H_
