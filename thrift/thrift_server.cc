@@ -17,6 +17,8 @@
 #include <thread>
 #include <utility>
 
+#include "thrift/internal/decode_budget.h"
+
 namespace bloomroute {
 namespace {
 
@@ -73,6 +75,15 @@ class BoundedFramedTransportFactory : public at::transport::TTransportFactory {
   const std::shared_ptr<at::TConfiguration> config_;
 };
 
+// Each connection's protocol: binary, strict, with the frame and container
+// limits and the request's decoded-size budget (thrift_server.h).
+std::shared_ptr<at::protocol::TProtocolFactory> MakeProtocolFactory(
+    const ServerOptions& options) {
+  return std::make_shared<thrift_internal::BudgetedBinaryProtocolFactory>(
+      options.DecodedBudget(), ServerOptions::kMaxContainerElements,
+      "--max-decoded-bytes");
+}
+
 // The thread-pool server over an already bound socket. Throws what Thrift
 // throws when a part cannot be made.
 std::shared_ptr<at::server::TThreadPoolServer> MakeServer(
@@ -81,15 +92,14 @@ std::shared_ptr<at::server::TThreadPoolServer> MakeServer(
     const ServerOptions& options) {
   const int frame = static_cast<int>(options.max_frame_bytes);
   auto config = std::make_shared<at::TConfiguration>(frame, frame);
-  auto protocol = std::make_shared<at::protocol::TBinaryProtocolFactory>(
-      frame, ServerOptions::kMaxContainerElements,
-      /*strict_read=*/true, /*strict_write=*/true);
+  auto protocol = MakeProtocolFactory(options);
   auto workers =
       at::concurrency::ThreadManager::newSimpleThreadManager(options.threads);
   workers->threadFactory(std::make_shared<at::concurrency::ThreadFactory>());
   workers->start();
   auto server = std::make_shared<at::server::TThreadPoolServer>(
-      std::move(processor), std::move(socket),
+      thrift_internal::AnswerDecodeBudgetErrors(std::move(processor)),
+      std::move(socket),
       std::make_shared<BoundedFramedTransportFactory>(config), protocol,
       workers);
   server->setConcurrentClientLimit(options.threads);
@@ -115,6 +125,21 @@ Status ServerOptions::Validate() const {
   }
   if (idle_timeout_ms < 1) {
     return Status::InvalidArgument("idle timeout must be positive");
+  }
+  return ValidateDecodedBudget(max_decoded_bytes, max_frame_bytes);
+}
+
+Status ValidateDecodedBudget(uint64_t max_decoded_bytes,
+                             uint32_t max_frame_bytes) {
+  if (max_decoded_bytes != 0 &&
+      (max_decoded_bytes < max_frame_bytes ||
+       max_decoded_bytes > ServerOptions::kMaxDecodedBytes)) {
+    return Status::InvalidArgument(
+        "max decoded bytes must be 0 (the default, " +
+        std::to_string(ServerOptions::kDecodedBytesPerFrameByte) +
+        " x max frame bytes) or in [max frame bytes (" +
+        std::to_string(max_frame_bytes) + "), " +
+        std::to_string(ServerOptions::kMaxDecodedBytes) + "]");
   }
   return Status::OK();
 }

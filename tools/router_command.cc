@@ -47,9 +47,11 @@ Status RouterCommand::Validate() {
   router_options_.data_dir = data_;
   router_options_.region_servers = region_servers_;
   router_options_.fanout_threads = static_cast<uint32_t>(fanout_threads_);
-  // The router accepts from region servers frames as large as it accepts
-  // from its clients: a reply holds what a request may hold.
+  // The router accepts from region servers frames (and decoded replies) as
+  // large as it accepts from its clients: a reply holds what a request may
+  // hold.
   client_options_.max_frame_bytes = server_options_.max_frame_bytes;
+  client_options_.max_decoded_bytes = server_options_.max_decoded_bytes;
   BLOOMROUTE_RETURN_IF_ERROR(client_options_.Validate());
   return router_options_.Validate();
 }
