@@ -26,7 +26,17 @@ void RouterCommand::AddOptions(po::options_description* o) {
       ("fanout-threads",
        po::value<int64_t>(&fanout_threads_)
            ->default_value(defaults.fanout_threads),
-       "threads asking region servers in parallel");
+       "threads asking region servers in parallel")  //
+      ("max-tables",
+       po::value<int64_t>(&max_tables_)->default_value(defaults.max_tables),
+       "most tables in the catalog, counting those being deleted (at most "
+       "3000, so that a listTables reply fits a 64 MiB frame)")  //
+      ("max-table-bytes",
+       po::value<int64_t>(&max_table_bytes_)
+           ->default_value(static_cast<int64_t>(defaults.max_table_bytes)),
+       "most bytes of split keys and indexed column names of one table, in "
+       "[65536, 16777216] (so that a describeTable reply fits a 64 MiB "
+       "frame)");
 }
 
 Status RouterCommand::Validate() {
@@ -47,6 +57,14 @@ Status RouterCommand::Validate() {
   router_options_.data_dir = data_;
   router_options_.region_servers = region_servers_;
   router_options_.fanout_threads = static_cast<uint32_t>(fanout_threads_);
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-tables", max_tables_, 1,
+                                     router::RouterOptions::kMaxTablesLimit));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-table-bytes", max_table_bytes_,
+              static_cast<int64_t>(router::RouterOptions::kMinTableBytes),
+              static_cast<int64_t>(router::RouterOptions::kMaxTableBytes)));
+  router_options_.max_tables = static_cast<uint32_t>(max_tables_);
+  router_options_.max_table_bytes = static_cast<uint64_t>(max_table_bytes_);
   // The router accepts from region servers frames (and decoded replies) as
   // large as it accepts from its clients: a reply holds what a request may
   // hold.

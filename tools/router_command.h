@@ -49,6 +49,8 @@ class RouterCommand : public Command {
   std::vector<std::string> region_servers_;
   ServerFlags server_flags_;
   int64_t fanout_threads_ = 0;
+  int64_t max_tables_ = 0;
+  int64_t max_table_bytes_ = 0;
 
   // Filled by Validate().
   router::RouterOptions router_options_;
