@@ -46,6 +46,15 @@ Status RouterOptions::Validate() const {
     return Status::InvalidArgument("max_reply_bytes must be in [1, " +
                                    std::to_string(kMaxReplyBytes) + "]");
   }
+  if (max_tables < 1 || max_tables > kMaxTablesLimit) {
+    return Status::InvalidArgument("max_tables must be in [1, " +
+                                   std::to_string(kMaxTablesLimit) + "]");
+  }
+  if (max_table_bytes < kMinTableBytes || max_table_bytes > kMaxTableBytes) {
+    return Status::InvalidArgument("max_table_bytes must be in [" +
+                                   std::to_string(kMinTableBytes) + ", " +
+                                   std::to_string(kMaxTableBytes) + "]");
+  }
   return Status::OK();
 }
 
@@ -127,8 +136,10 @@ std::vector<std::string> EvenSplitKeys(uint32_t n) {
 
 Status ValidateSpec(const TableSpec& spec) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateTableName(spec.name));
-  if (spec.indexed_columns.size() > 256) {
-    return Status::InvalidArgument("a table has at most 256 indexed columns");
+  if (spec.indexed_columns.size() > TableSpec::kMaxIndexedColumns) {
+    return Status::InvalidArgument(
+        "a table has at most " + std::to_string(TableSpec::kMaxIndexedColumns) +
+        " indexed columns");
   }
   std::set<std::string> seen;
   for (const std::string& c : spec.indexed_columns) {
@@ -139,6 +150,30 @@ Status ValidateSpec(const TableSpec& spec) {
     }
   }
   return ValidateSplitKeys(spec);
+}
+
+// The bytes of split keys and indexed column names `spec` asks for: what a
+// describeTable reply repeats (each split key twice) and every region
+// descriptor sent to a region server carries (the column names).
+Status CheckTableBytes(const TableSpec& spec, uint64_t max_table_bytes) {
+  uint64_t columns = 0;
+  for (const std::string& c : spec.indexed_columns) columns += c.size();
+  if (columns > TableSpec::kMaxIndexedColumnBytes) {
+    return Status::InvalidArgument(
+        "the indexed column names of table " + QuoteForMessage(spec.name) +
+        " take " + std::to_string(columns) + " bytes, over the limit of " +
+        std::to_string(TableSpec::kMaxIndexedColumnBytes));
+  }
+  uint64_t bytes = columns;
+  for (const std::string& k : spec.split_keys) bytes += k.size();
+  if (bytes > max_table_bytes) {
+    return Status::InvalidArgument(
+        "the split keys and indexed column names of table " +
+        QuoteForMessage(spec.name) + " take " + std::to_string(bytes) +
+        " bytes, over the limit of " + std::to_string(max_table_bytes) +
+        " (--max-table-bytes)");
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -211,7 +246,7 @@ Status RouterImpl::RegisterServers() {
   for (const CatalogServer& s : catalog_->Servers()) {
     if (servers_.count(s.id) != 0) continue;
     std::string tables;
-    for (const CatalogTable& t : catalog_->Tables()) {
+    for (const CatalogTable& t : *catalog_->Tables()) {
       for (const CatalogRegion& r : t.regions) {
         if (r.server != s.id) continue;
         tables += (tables.empty() ? "" : ", ") + t.descriptor.name;
@@ -231,10 +266,9 @@ ServerEntry& RouterImpl::Server(ServerId id) const { return *servers_.at(id); }
 
 void RouterImpl::PublishTables() {
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> next;
-  for (CatalogTable& t : catalog_->Tables()) {
+  for (const CatalogTable& t : *catalog_->Tables()) {
     if (t.state != CatalogTable::State::kReady) continue;
-    const std::string name = t.descriptor.name;
-    next.emplace(name, std::make_shared<const TableState>(std::move(t)));
+    next.emplace(t.descriptor.name, std::make_shared<const TableState>(t));
   }
   std::unique_lock<std::shared_mutex> lock(tables_mu_);
   tables_.swap(next);
@@ -270,7 +304,7 @@ CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
   // table so far, ties to the lowest id.
   std::map<ServerId, size_t> load;
   for (const auto& [id, entry] : servers_) load[id] = 0;
-  for (const CatalogTable& other : catalog_->Tables()) {
+  for (const CatalogTable& other : *catalog_->Tables()) {
     for (const CatalogRegion& r : other.regions) {
       if (load.count(r.server) != 0) ++load[r.server];
     }
@@ -337,8 +371,15 @@ Status RouterImpl::DropRegions(const CatalogTable& table) {
 
 StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& spec) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateSpec(spec));
+  BLOOMROUTE_RETURN_IF_ERROR(CheckTableBytes(spec, options_.max_table_bytes));
   std::lock_guard<std::mutex> lock(ddl_mu_);
-  for (const CatalogTable& t : catalog_->Tables()) {
+  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  if (tables->size() >= options_.max_tables) {
+    return Status::InvalidArgument(
+        "the router holds at most " + std::to_string(options_.max_tables) +
+        " tables, counting those still being deleted (--max-tables)");
+  }
+  for (const CatalogTable& t : *tables) {
     if (t.descriptor.name == spec.name) {
       return Status::InvalidArgument(
           "table '" + spec.name + "' " +
@@ -494,7 +535,7 @@ Status RouterImpl::ReopenServer(const ServerEntry& server) {
 }
 
 Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
-  const std::vector<CatalogTable> tables = catalog_->Tables();
+  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   // Aborted: the server restarted again between reading its incarnation and
   // opening a region; start over with the new one.
   constexpr int kAttempts = 3;
@@ -506,7 +547,7 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
       WakeMaintenance();  // a new run: its replica must be reloaded
     }
     s = Status::OK();
-    for (const CatalogTable& t : tables) {
+    for (const CatalogTable& t : *tables) {
       if (t.state != CatalogTable::State::kReady) continue;
       const TableState state(t);
       for (size_t r = 0; r < t.regions.size() && s.ok(); ++r) {
@@ -522,16 +563,29 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
   return Status::OK();
 }
 
+bool RouterImpl::CatalogWorkPending() const {
+  for (const auto& [id, server] : servers_) {
+    if (server->reopen) return true;
+  }
+  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  return std::any_of(tables->begin(), tables->end(), [](const CatalogTable& t) {
+    return t.state == CatalogTable::State::kDeleting;
+  });
+}
+
 void RouterImpl::MaintainOnce() {
-  {
+  // A pass costs what changed: the catalog is a shared snapshot (no copy),
+  // and ddl_mu_ is taken only when a server must be reopened or a deletion
+  // finished, not every interval.
+  if (CatalogWorkPending()) {
     // Under ddl_mu_, so that no region of a table being deleted is reopened.
     std::lock_guard<std::mutex> lock(ddl_mu_);
-    const std::vector<CatalogTable> tables = catalog_->Tables();
+    const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
     for (auto& [id, server] : servers_) {
       if (!server->reopen.exchange(false)) continue;
       if (!ReopenServerLocked(*server).ok()) server->reopen = true;
     }
-    for (const CatalogTable& t : tables) {
+    for (const CatalogTable& t : *tables) {
       if (t.state == CatalogTable::State::kDeleting && DropRegions(t).ok()) {
         (void)catalog_->DeleteTable(t.descriptor.table_id);
       }

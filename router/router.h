@@ -94,6 +94,27 @@ struct RouterOptions {
   // 16 MiB, plus the encoding) within a client's 64 MiB frame limit.
   uint64_t max_reply_bytes = 32 << 20;
 
+  // Bounds on the catalog, chosen so that listTables and describeTable
+  // replies fit the 64 MiB default frame of every client:
+  // listTables holds per table at most 255 bytes of name and
+  // TableSpec::kMaxIndexedColumnBytes (16 KiB) of column names plus about
+  // 15 bytes of encoding per column (256 columns), ~21 KiB: 3,000 tables are
+  // ~60 MiB. describeTable holds each split key twice (the end of a region
+  // and the start of the next), the column names once and ~350 bytes per
+  // region (its id and server address): with 16 MiB of split keys and 1,024
+  // regions that is ~33 MiB.
+  static constexpr uint32_t kMaxTablesLimit = 3000;
+  static constexpr uint64_t kMinTableBytes = 64 << 10;
+  static constexpr uint64_t kMaxTableBytes = 16 << 20;
+  // Tables in the catalog (counting those still being deleted), in
+  // [1, kMaxTablesLimit]; CreateTable beyond it is InvalidArgument naming
+  // --max-tables.
+  uint32_t max_tables = 1000;
+  // Bytes of split keys and indexed column names of one table, in
+  // [kMinTableBytes, kMaxTableBytes]; a spec over it is InvalidArgument
+  // naming --max-table-bytes.
+  uint64_t max_table_bytes = 1 << 20;
+
   // InvalidArgument naming the first bad field.
   Status Validate() const;
 };
@@ -101,15 +122,20 @@ struct RouterOptions {
 // A table to create.
 struct TableSpec {
   static constexpr uint32_t kMaxRegions = 1024;
+  static constexpr uint32_t kMaxIndexedColumns = 256;
+  // The indexed column names together: 256 names of 64 bytes.
+  static constexpr uint64_t kMaxIndexedColumnBytes = 16 << 10;
 
   std::string name;  // 1..255 of [A-Za-z0-9_.-], not '.' or '..'; unique
-  // "family:qualifier", distinct; may be empty (no index). Column ids are
+  // "family:qualifier", distinct, at most kMaxIndexedColumns of them and
+  // kMaxIndexedColumnBytes together; may be empty (no index). Column ids are
   // assigned in this order from 1.
   std::vector<std::string> indexed_columns;
   // Row keys where regions start, strictly ascending, non-empty: N keys give
   // N + 1 regions. When empty, `region_count` regions split the first byte of
   // the key space evenly (as HBase's createTable with a region count); 0 =
-  // one region per region server.
+  // one region per region server. Split keys and indexed column names
+  // together at most RouterOptions::max_table_bytes.
   std::vector<std::string> split_keys;
   uint32_t region_count = 0;
 };
@@ -252,10 +278,12 @@ class Router {
 
   // Tables. CreateTable places the regions on the servers with the fewest
   // regions (ties by id), opens them and returns the table; InvalidArgument
-  // for a bad spec or an existing name. DeleteTable drops every region (its
-  // rows, index entries and filter elements) and then the table; when a
-  // server does not answer, the table is gone from listings at once and its
-  // regions are dropped in the background (Unavailable is returned).
+  // for a bad spec, an existing name, or a table over the limits
+  // (RouterOptions::max_tables, max_table_bytes; the message names them).
+  // DeleteTable drops every region (its rows, index entries and filter
+  // elements) and then the table; when a server does not answer, the table is
+  // gone from listings at once and its regions are dropped in the background
+  // (Unavailable is returned).
   virtual StatusOr<TableInfo> CreateTable(const TableSpec& spec) = 0;
   [[nodiscard]] virtual Status DeleteTable(std::string_view table) = 0;
   // Tables by name.

@@ -65,8 +65,11 @@ struct TTableDescriptor {
 struct TTableSpec {
   // 1..255 characters of [A-Za-z0-9_.-], not "." or ".."; unique.
   1: string name
-  // "family:qualifier" names, distinct; empty = no index (lookups are then
-  // rejected). The order gives the column ids.
+  // "family:qualifier" names, distinct, at most 256 and 16 KiB together;
+  // empty = no index (lookups are then rejected). The order gives the
+  // column ids. Split keys and these names together take at most the
+  // router's --max-table-bytes (1 MiB by default), and the router holds at
+  // most --max-tables tables (1000): TIllegalArgument naming the limit.
   2: list<binary> indexedColumns
   // Row keys where regions start, strictly ascending, non-empty: N keys give
   // N + 1 regions. When empty, `regionCount` decides.

@@ -31,8 +31,9 @@
 //                    the wire type, or a request frame over max_frame_bytes
 //                    (a server with a smaller limit drops the connection:
 //                    Unavailable). Nothing was sent.
-//   IOError          a reply that does not decode, or any other failure
-//                    (e.g. TApplicationException); the connection is dropped.
+//   IOError          a reply that does not decode or would decode past
+//                    max_decoded_bytes, or any other failure (e.g.
+//                    TApplicationException); the connection is dropped.
 //   Corruption       a reply that decodes but holds what no server can send
 //                    (region_types_conversion.h).
 //
@@ -76,6 +77,17 @@ struct ThriftClientOptions {
   // Idle connections kept per server, in [0, kMaxIdleConnections]; 0 opens
   // a connection for every call.
   uint32_t max_idle_connections = 16;
+  // The decoded-size budget of one reply, in bytes (as a server's for a
+  // request, thrift_server.h): 0 for the default,
+  // ServerOptions::kDecodedBytesPerFrameByte * max_frame_bytes; otherwise in
+  // [max_frame_bytes, ServerOptions::kMaxDecodedBytes]. A reply is untrusted
+  // too: a few bytes claiming 2^28 entries would otherwise be decoded into
+  // tens of gigabytes. A reply over it fails the call with IOError naming
+  // the budget and --max-decoded-bytes.
+  uint64_t max_decoded_bytes = 0;
+
+  // The budget in effect (resolves the default).
+  uint64_t DecodedBudget() const;
 
   // InvalidArgument naming the first field out of range.
   Status Validate() const;

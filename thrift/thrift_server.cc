@@ -74,6 +74,21 @@ Status ServerOptions::Validate() const {
     return Status::InvalidArgument("max connections must be in [1, " +
                                    std::to_string(kMaxConnections) + "]");
   }
+  return ValidateDecodedBudget(max_decoded_bytes, max_frame_bytes);
+}
+
+Status ValidateDecodedBudget(uint64_t max_decoded_bytes,
+                             uint32_t max_frame_bytes) {
+  if (max_decoded_bytes != 0 &&
+      (max_decoded_bytes < max_frame_bytes ||
+       max_decoded_bytes > ServerOptions::kMaxDecodedBytes)) {
+    return Status::InvalidArgument(
+        "max decoded bytes must be 0 (the default, " +
+        std::to_string(ServerOptions::kDecodedBytesPerFrameByte) +
+        " x max frame bytes) or in [max frame bytes (" +
+        std::to_string(max_frame_bytes) + "), " +
+        std::to_string(ServerOptions::kMaxDecodedBytes) + "]");
+  }
   return Status::OK();
 }
 

@@ -7,8 +7,21 @@
 // the other Thrift libraries send it). A frame larger than max_frame_bytes is
 // refused before anything is allocated for it, and the connection is closed;
 // so is a frame that ends early or is not a valid message. A string is at most
-// a frame; a list or map at most kMaxContainerElements entries, which bounds
-// what a small frame can make the server allocate. Requests that decode but
+// a frame; a list or map at most kMaxContainerElements entries. Neither
+// bounds what a frame decodes into: an empty struct is one byte on the wire
+// and up to 256 in memory, and the binary protocol counts it as none, so a
+// 64 MiB frame of lists of empty structs would decode into gigabytes before
+// any field is checked. So each request also has a decoded-size budget
+// (max_decoded_bytes; thrift/internal/decode_budget.h says what is charged):
+// a request whose decoding would pass it is answered with a
+// TApplicationException naming the budget and --max-decoded-bytes, and the
+// connection is closed; nothing past the budget is allocated. The default,
+// kDecodedBytesPerFrameByte (8) times max_frame_bytes (512 MiB for 64 MiB
+// frames), is what the largest legal requests need: a frame of large values
+// is charged about its size; a putMultiple of 100,000 rows of 19 small cells
+// (12-byte names, 8-byte values: 35 bytes a cell on the wire, 256 charged
+// for its struct) fills a 64 MiB frame and is charged about 7.5 times it.
+// Every worker may hold one request's budget at once. Requests that decode but
 // break a rule (missing field, negative id, empty row key, ...) are answered
 // with TIllegalArgument and the connection stays open.
 //
@@ -58,6 +71,8 @@ struct ServerOptions {
   static constexpr uint32_t kMinFrameBytes = 1 << 16;
   static constexpr uint32_t kMaxFrameBytes = 1 << 30;
   static constexpr int32_t kMaxContainerElements = 100000;  // kMaxRowsPerCall
+  static constexpr uint64_t kDecodedBytesPerFrameByte = 8;
+  static constexpr uint64_t kMaxDecodedBytes = uint64_t{64} << 30;
 
   std::string host = "127.0.0.1";  // loopback unless asked otherwise
   int port = 0;                    // 0 = any free port; see the server's port()
@@ -77,11 +92,26 @@ struct ServerOptions {
   // Connections open at once; further ones wait in the listen backlog until
   // one closes. Each may hold one request frame (max_frame_bytes) in memory.
   uint32_t max_connections = 512;
+  // The decoded-size budget of one request, in bytes: 0 for the default,
+  // kDecodedBytesPerFrameByte * max_frame_bytes; otherwise in
+  // [max_frame_bytes, kMaxDecodedBytes].
+  uint64_t max_decoded_bytes = 0;
+
+  // The budget in effect (resolves the default).
+  uint64_t DecodedBudget() const {
+    return max_decoded_bytes != 0 ? max_decoded_bytes
+                                  : kDecodedBytesPerFrameByte * max_frame_bytes;
+  }
 
   // InvalidArgument naming the first field out of range (the host must be an
   // IP address or a host name).
   Status Validate() const;
 };
+
+// InvalidArgument unless `max_decoded_bytes` is 0 or in [max_frame_bytes,
+// ServerOptions::kMaxDecodedBytes]; for servers and clients alike.
+Status ValidateDecodedBudget(uint64_t max_decoded_bytes,
+                             uint32_t max_frame_bytes);
 
 // Parses "HOST:PORT" (an IPv4 address, a host name, or "[IPv6]") into `host`
 // and `port`. InvalidArgument with the reason for anything else, including a

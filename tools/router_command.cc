@@ -38,7 +38,17 @@ void RouterCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&server_calls_per_request_)
            ->default_value(defaults.server_calls_per_request),
        "calls one request may have in flight on one region server; its "
-       "further calls to that server wait for them");
+       "further calls to that server wait for them")  //
+      ("max-tables",
+       po::value<int64_t>(&max_tables_)->default_value(defaults.max_tables),
+       "most tables in the catalog, counting those being deleted (at most "
+       "3000, so that a listTables reply fits a 64 MiB frame)")  //
+      ("max-table-bytes",
+       po::value<int64_t>(&max_table_bytes_)
+           ->default_value(static_cast<int64_t>(defaults.max_table_bytes)),
+       "most bytes of split keys and indexed column names of one table, in "
+       "[65536, 16777216] (so that a describeTable reply fits a 64 MiB "
+       "frame)");
 }
 
 Status RouterCommand::Validate() {
@@ -68,9 +78,19 @@ Status RouterCommand::Validate() {
   router_options_.max_reply_bytes = static_cast<uint64_t>(max_reply_bytes_);
   router_options_.server_calls_per_request =
       static_cast<uint32_t>(server_calls_per_request_);
-  // The router accepts from region servers frames as large as it accepts
-  // from its clients: a reply holds what a request may hold.
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-tables", max_tables_, 1,
+                                     router::RouterOptions::kMaxTablesLimit));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-table-bytes", max_table_bytes_,
+              static_cast<int64_t>(router::RouterOptions::kMinTableBytes),
+              static_cast<int64_t>(router::RouterOptions::kMaxTableBytes)));
+  router_options_.max_tables = static_cast<uint32_t>(max_tables_);
+  router_options_.max_table_bytes = static_cast<uint64_t>(max_table_bytes_);
+  // The router accepts from region servers frames (and decoded replies) as
+  // large as it accepts from its clients: a reply holds what a request may
+  // hold.
   client_options_.max_frame_bytes = server_options_.max_frame_bytes;
+  client_options_.max_decoded_bytes = server_options_.max_decoded_bytes;
   BLOOMROUTE_RETURN_IF_ERROR(client_options_.Validate());
   return router_options_.Validate();
 }

@@ -51,6 +51,8 @@ class RouterCommand : public Command {
   int64_t fanout_threads_ = 0;
   int64_t max_reply_bytes_ = 0;
   int64_t server_calls_per_request_ = 0;
+  int64_t max_tables_ = 0;
+  int64_t max_table_bytes_ = 0;
 
   // Filled by Validate().
   router::RouterOptions router_options_;

@@ -65,6 +65,12 @@ void ServerFlags::Add(po::options_description* o) {
        po::value<int64_t>(&max_frame_bytes_)
            ->default_value(defaults_.max_frame_bytes),
        "largest request frame accepted")  //
+      ("max-decoded-bytes",
+       po::value<int64_t>(&max_decoded_bytes_)
+           ->default_value(static_cast<int64_t>(defaults_.max_decoded_bytes)),
+       "most memory one request may decode into, in bytes (lists are "
+       "charged 256 bytes a struct); 0 = 8 x --max-frame-bytes. A request "
+       "over it is refused naming this option")  //
       ("idle-timeout",
        po::value<int64_t>(&idle_timeout_seconds_)
            ->default_value(defaults_.idle_timeout_ms / 1000),
@@ -105,9 +111,15 @@ Status ServerFlags::ToOptions(int64_t min_frame_bytes,
   out->request_timeout_ms = static_cast<int>(request_timeout_seconds_ * 1000);
   out->reply_timeout_ms = static_cast<int>(reply_timeout_seconds_ * 1000);
   out->max_connections = static_cast<uint32_t>(max_connections_);
+  if (max_decoded_bytes_ != 0) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        InRange("max-decoded-bytes", max_decoded_bytes_, max_frame_bytes_,
+                static_cast<int64_t>(ServerOptions::kMaxDecodedBytes)));
+  }
   out->threads = static_cast<uint32_t>(threads_);
   out->max_frame_bytes = static_cast<uint32_t>(max_frame_bytes_);
   out->idle_timeout_ms = static_cast<int>(idle_timeout_seconds_ * 1000);
+  out->max_decoded_bytes = static_cast<uint64_t>(max_decoded_bytes_);
   return out->Validate();
 }
 

@@ -41,8 +41,9 @@ Status BlockStopSignals();
 std::string WaitForStopSignal();
 
 // The options of a Thrift server as command-line options:
-//   --listen HOST:PORT  --threads N  --max-frame-bytes N  --idle-timeout S
-//   --request-timeout S  --reply-timeout S  --max-connections N
+//   --listen HOST:PORT  --threads N  --max-frame-bytes N
+//   --max-decoded-bytes N  --idle-timeout S  --request-timeout S
+//   --reply-timeout S  --max-connections N
 // Add() declares them with `defaults` (and `default_listen`) shown in --help;
 // ToOptions() checks them and fills a ServerOptions.
 class ServerFlags {
@@ -55,7 +56,8 @@ class ServerFlags {
   void Add(boost::program_options::options_description* o);
   // InvalidArgument naming the option for a malformed address or a value out
   // of range; --max-frame-bytes must be in [min_frame_bytes,
-  // ServerOptions::kMaxFrameBytes].
+  // ServerOptions::kMaxFrameBytes]; --max-decoded-bytes 0 or in
+  // [--max-frame-bytes, ServerOptions::kMaxDecodedBytes].
   Status ToOptions(int64_t min_frame_bytes, ServerOptions* out) const;
 
   int64_t max_frame_bytes() const { return max_frame_bytes_; }
@@ -67,6 +69,7 @@ class ServerFlags {
   std::string listen_;
   int64_t threads_ = 0;
   int64_t max_frame_bytes_ = 0;
+  int64_t max_decoded_bytes_ = 0;
   int64_t idle_timeout_seconds_ = 0;
   int64_t request_timeout_seconds_ = 0;
   int64_t reply_timeout_seconds_ = 0;

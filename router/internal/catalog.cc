@@ -92,6 +92,7 @@ StatusOr<std::unique_ptr<Catalog>> Catalog::Open(const std::string& dir) {
 }
 
 Status Catalog::Load() {
+  auto tables = std::make_shared<TableList>();
   std::unique_ptr<rocksdb::Iterator> it(
       db_->db->NewIterator(rocksdb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -119,7 +120,7 @@ Status Catalog::Load() {
     } else if (key.size() == 9 && key[0] == kTableTag) {
       CatalogTable t;
       BLOOMROUTE_RETURN_IF_ERROR(DecodeTable(value, &t));
-      tables_.push_back(std::move(t));
+      tables->push_back(std::move(t));
     } else {
       return Status::Corruption("catalog: unknown key");
     }
@@ -130,12 +131,13 @@ Status Catalog::Load() {
   for (const CatalogServer& s : servers_) {
     next_server_id_ = std::max(next_server_id_, s.id + 1);
   }
-  for (const CatalogTable& t : tables_) {
+  for (const CatalogTable& t : *tables) {
     next_table_id_ = std::max(next_table_id_, t.descriptor.table_id + 1);
     for (const CatalogRegion& r : t.regions) {
       next_region_id_ = std::max(next_region_id_, r.region_id + 1);
     }
   }
+  tables_ = std::move(tables);
   return Status::OK();
 }
 
@@ -179,7 +181,7 @@ StatusOr<uint64_t> Catalog::RecordRouterStart() {
   return ++router_starts_;
 }
 
-std::vector<CatalogTable> Catalog::Tables() const {
+std::shared_ptr<const Catalog::TableList> Catalog::Tables() const {
   std::lock_guard<std::mutex> lock(mu_);
   return tables_;
 }
@@ -196,8 +198,8 @@ uint64_t Catalog::NextRegionId() {
 
 Status Catalog::PutTable(const CatalogTable& table) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto same_id = tables_.end();
-  for (auto it = tables_.begin(); it != tables_.end(); ++it) {
+  auto same_id = tables_->end();
+  for (auto it = tables_->begin(); it != tables_->end(); ++it) {
     if (it->descriptor.table_id == table.descriptor.table_id) {
       same_id = it;
     } else if (it->descriptor.name == table.descriptor.name) {
@@ -208,26 +210,31 @@ Status Catalog::PutTable(const CatalogTable& table) {
   const std::string value = EncodeTable(table);
   BLOOMROUTE_RETURN_IF_ERROR(
       WriteLocked(TableKey(table.descriptor.table_id), &value));
-  if (same_id != tables_.end()) {
-    *same_id = table;
+  // Copy on write: readers keep the snapshot they hold.
+  auto next = std::make_shared<TableList>(*tables_);
+  if (same_id != tables_->end()) {
+    (*next)[static_cast<size_t>(same_id - tables_->begin())] = table;
   } else {
-    tables_.push_back(table);
-    std::sort(tables_.begin(), tables_.end(),
+    next->push_back(table);
+    std::sort(next->begin(), next->end(),
               [](const CatalogTable& a, const CatalogTable& b) {
                 return a.descriptor.table_id < b.descriptor.table_id;
               });
   }
+  tables_ = std::move(next);
   return Status::OK();
 }
 
 Status Catalog::DeleteTable(uint64_t table_id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = std::find_if(
-      tables_.begin(), tables_.end(),
+      tables_->begin(), tables_->end(),
       [&](const CatalogTable& t) { return t.descriptor.table_id == table_id; });
-  if (it == tables_.end()) return Status::OK();
+  if (it == tables_->end()) return Status::OK();
   BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(TableKey(table_id), nullptr));
-  tables_.erase(it);
+  auto next = std::make_shared<TableList>(*tables_);
+  next->erase(next->begin() + (it - tables_->begin()));
+  tables_ = std::move(next);
   return Status::OK();
 }
 

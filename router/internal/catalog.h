@@ -76,8 +76,11 @@ class Catalog {
   // The id of `address`, adding it (persisted) under a new id when unknown.
   StatusOr<router::ServerId> AddServer(const std::string& address);
 
-  // The tables, ascending by id.
-  std::vector<CatalogTable> Tables() const;
+  // The tables, ascending by id: an immutable snapshot, shared rather than
+  // copied (PutTable and DeleteTable publish a new one), so that reading
+  // the catalog costs a pointer copy however large it is.
+  using TableList = std::vector<CatalogTable>;
+  std::shared_ptr<const TableList> Tables() const;
 
   // Reserves ids for a table and its regions. They are not persisted until
   // PutTable writes a record using them, and are never handed out again by
@@ -112,7 +115,7 @@ class Catalog {
   mutable std::mutex mu_;
   // Guarded by mu_: the state as stored, plus ids reserved in memory.
   std::vector<CatalogServer> servers_;
-  std::vector<CatalogTable> tables_;
+  std::shared_ptr<const TableList> tables_ = std::make_shared<TableList>();
   uint64_t router_starts_ = 0;
   router::ServerId next_server_id_ = 1;
   uint64_t next_table_id_ = 1;

@@ -111,6 +111,9 @@ class RouterImpl : public router::Router {
   [[nodiscard]] Status DropRegions(const CatalogTable& table);
   router::TableInfo Describe(const TableState& table) const;
   void MaintenanceLoop();
+  // True when a maintenance pass has catalog work: a server to reopen or a
+  // table whose deletion is unfinished. Cheap: reads the catalog snapshot.
+  bool CatalogWorkPending() const;
   void MaintainOnce();
   void WakeMaintenance();
   // A failed call to `server`: Unavailable means it may have lost or applied

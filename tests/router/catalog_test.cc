@@ -40,14 +40,14 @@ TEST_F(CatalogTest, SurvivesReopenAndNeverReusesIds) {
   auto c = std::move(Catalog::Open(dir_.path())).value();
   ASSERT_EQ(c->Servers().size(), 2u);
   EXPECT_EQ(c->Servers()[1].address, "b:2");
-  ASSERT_EQ(c->Tables().size(), 1u);
-  EXPECT_EQ(c->Tables()[0].descriptor.name, "geo");
+  ASSERT_EQ(c->Tables()->size(), 1u);
+  EXPECT_EQ((*c->Tables())[0].descriptor.name, "geo");
   EXPECT_GT(c->NextTableId(), table_id);
-  EXPECT_GT(c->NextRegionId(), c->Tables()[0].regions[1].region_id);
+  EXPECT_GT(c->NextRegionId(), (*c->Tables())[0].regions[1].region_id);
   EXPECT_EQ(*c->AddServer("c:3"), 3u);
   ASSERT_TRUE(c->DeleteTable(table_id).ok());
   EXPECT_TRUE(c->DeleteTable(table_id).ok());
-  EXPECT_TRUE(c->Tables().empty());
+  EXPECT_TRUE(c->Tables()->empty());
   // A deleted table's id stays used.
   EXPECT_GT(c->NextTableId(), table_id);
 }
@@ -58,8 +58,8 @@ TEST_F(CatalogTest, StateChangesAreReplacedInPlace) {
   ASSERT_TRUE(c->PutTable(t).ok());
   t.state = CatalogTable::State::kDeleting;
   ASSERT_TRUE(c->PutTable(t).ok());
-  ASSERT_EQ(c->Tables().size(), 1u);
-  EXPECT_EQ(c->Tables()[0].state, CatalogTable::State::kDeleting);
+  ASSERT_EQ(c->Tables()->size(), 1u);
+  EXPECT_EQ((*c->Tables())[0].state, CatalogTable::State::kDeleting);
 }
 
 TEST(CatalogRecordTest, RoundTripsAndRejectsEveryTruncation) {

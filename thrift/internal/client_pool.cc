@@ -81,7 +81,13 @@ Status ThriftClientOptions::Validate() const {
     return Status::InvalidArgument("max idle connections must be at most " +
                                    std::to_string(kMaxIdleConnections));
   }
-  return Status::OK();
+  return ValidateDecodedBudget(max_decoded_bytes, max_frame_bytes);
+}
+
+uint64_t ThriftClientOptions::DecodedBudget() const {
+  return max_decoded_bytes != 0
+             ? max_decoded_bytes
+             : ServerOptions::kDecodedBytesPerFrameByte * max_frame_bytes;
 }
 
 }  // namespace bloomroute

@@ -6,7 +6,17 @@
 // A call takes the most recently used idle connection that is still open, or
 // opens one, and gives it back when the call completed with a result or a
 // declared server error (TIllegalArgument, TIOError); after any other failure
-// the connection may hold half a message, so it is closed. See
+// the connection may hold half a message, so it is closed.
+//
+// Replies are read with the decoded-size budget of
+// ThriftClientOptions::max_decoded_bytes (thrift/internal/decode_budget.h):
+// a reply is as untrusted as a request. Without it a reply of a few bytes
+// whose list claims 2^28 structs makes the generated code resize a vector to
+// 2^28 entries (tens of GB) before reading the first; with it the claim is
+// refused as it is read (IOError naming the budget), and nothing past the
+// budget is allocated. The default, 8 x max_frame_bytes, admits every reply
+// a server sends within the frame limit unless it is packed with cells of a
+// few bytes each (each costs a 256-byte charge for its struct). See
 // thrift_region_client.h for which failure gives which Status.
 //
 // Thread-safety: ClientPool::Call may be called concurrently.
@@ -28,6 +38,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
+#include "thrift/internal/decode_budget.h"
 #include "thrift/thrift_region_client.h"
 
 namespace bloomroute::thrift_internal {
@@ -125,9 +136,9 @@ class ClientPool {
         : socket_(std::make_shared<apache::thrift::transport::TSocket>(
               host, port, config)),
           transport_(std::make_shared<BoundedFramedTransport>(socket_, config)),
-          service_(std::make_shared<apache::thrift::protocol::TBinaryProtocol>(
-              transport_, /*string_limit=*/0, /*container_limit=*/0,
-              /*strict_read=*/true, /*strict_write=*/true)) {
+          service_(std::make_shared<BudgetedBinaryProtocol>(
+              transport_, options.DecodedBudget(), /*container_limit=*/0,
+              "--max-decoded-bytes")) {
       socket_->setConnTimeout(options.connect_timeout_ms);
       socket_->setRecvTimeout(options.call_timeout_ms);
       socket_->setSendTimeout(options.call_timeout_ms);

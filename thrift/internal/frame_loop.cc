@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "thrift/internal/decode_budget.h"
+
 namespace bloomroute::thrift_internal {
 namespace {
 
@@ -50,6 +52,9 @@ struct Connection {
   std::shared_ptr<at::TProcessor> processor;
   State state = State::kReading;
   bool closed = false;
+  // After this reply the connection closes: the request passed its decoded
+  // budget, so the rest of its frame was never read.
+  bool close_after_reply = false;
 
   // Reading: the 4-byte length, then the frame.
   uint8_t header[4] = {};
@@ -149,19 +154,25 @@ struct FrameLoop::Impl {
   // nullptr when the connection must close (a frame that is not a valid
   // message, or a processor that gave up on the connection).
   void RunCall(Connection& c) {
-    const uint32_t frame_limit = options.max_frame_bytes;
     auto input = std::make_shared<at::transport::TMemoryBuffer>(
         reinterpret_cast<uint8_t*>(c.frame.data()),
         static_cast<uint32_t>(c.frame.size()),
         at::transport::TMemoryBuffer::OBSERVE, config);
     auto output = std::make_shared<at::transport::TMemoryBuffer>();
-    auto in = std::make_shared<at::protocol::TBinaryProtocol>(
-        input, frame_limit, ServerOptions::kMaxContainerElements,
-        /*strict_read=*/true, /*strict_write=*/true);
+    // Strings are bounded by the frame (the memory buffer holds no more);
+    // what a frame decodes into is bounded by the budget (decode_budget.h).
+    auto in = std::make_shared<BudgetedBinaryProtocol>(
+        input, options.DecodedBudget(), ServerOptions::kMaxContainerElements,
+        "--max-decoded-bytes");
     auto out = std::make_shared<at::protocol::TBinaryProtocol>(output);
     bool ok = false;
     try {
       ok = c.processor->process(in, out, nullptr);
+    } catch (const DecodeBudgetExceeded&) {
+      // The processor (AnswerDecodeBudgetErrors) wrote the client an
+      // exception naming the budget: send it, then close.
+      ok = true;
+      c.close_after_reply = true;
     } catch (const at::TException&) {
       // Bytes that do not decode: the connection closes, nothing is logged
       // (a client could fill the log).
@@ -202,6 +213,9 @@ struct FrameLoop::Impl {
       info.input = std::make_shared<at::protocol::TBinaryProtocol>(c->socket);
       info.output = info.input;
       c->processor = factory->getProcessor(info);
+      if (c->processor != nullptr) {
+        c->processor = AnswerDecodeBudgetErrors(std::move(c->processor));
+      }
     } catch (const std::exception& e) {
       at::GlobalOutput.printf("%s: no processor for a connection: %s",
                               name.c_str(), e.what());
@@ -348,6 +362,10 @@ struct FrameLoop::Impl {
         return;
       }
       c.reply_sent += static_cast<size_t>(n);
+    }
+    if (c.close_after_reply) {
+      Close(c);
+      return;
     }
     StartReading(c);
   }

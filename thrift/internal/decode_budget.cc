@@ -1,0 +1,211 @@
+#include "thrift/internal/decode_budget.h"
+
+#include <thrift/TApplicationException.h>
+
+#include <utility>
+
+#include "thrift/gen-cpp/region_service_types.h"
+#include "thrift/gen-cpp/router_service_types.h"
+
+namespace bloomroute::thrift_internal {
+namespace {
+
+namespace at = apache::thrift;
+using at::protocol::TType;
+
+// The charge must bound what resize() allocates for a list of any struct of
+// the IDL: every generated struct is at most kStructElementBytes.
+template <typename... Structs>
+constexpr bool AllFit() {
+  return ((sizeof(Structs) <= BudgetedBinaryProtocol::kStructElementBytes) &&
+          ...);
+}
+static_assert(
+    AllFit<rpc::TIndexedColumn, rpc::TTableDescriptor, rpc::TRegionDescriptor,
+           rpc::TColumnValue, rpc::TResult, rpc::TMutation, rpc::TGet,
+           rpc::TScan, rpc::TScanResult, rpc::TEqualityPredicate,
+           rpc::TRangePredicate, rpc::TIndexQuery, rpc::TIndexQueryResult,
+           rpc::TFilterOp, rpc::TWriteResult, rpc::TFilterSnapshot,
+           rpc::TFilterOpsSince, rpc::TStageStats, rpc::TFilterStatus,
+           rpc::TIndexReport>(),
+    "a RegionService struct outgrew kStructElementBytes");
+static_assert(
+    AllFit<rpc::client::TIndexedColumn, rpc::client::TTableDescriptor,
+           rpc::client::TTableSpec, rpc::client::TServerRef,
+           rpc::client::TRegionLocation, rpc::client::TTableInfo,
+           rpc::client::TColumnValue, rpc::client::TColumn, rpc::client::TPut,
+           rpc::client::TGet, rpc::client::TDelete, rpc::client::TScan,
+           rpc::client::TResult, rpc::client::TEqualityPredicate,
+           rpc::client::TIndexQuery, rpc::client::TRoutingInfo,
+           rpc::client::TIndexResult, rpc::client::TStageStats,
+           rpc::client::TServerIndexStats, rpc::client::TServerStatus,
+           rpc::client::TClusterStatus, rpc::client::TServerVerifyReport,
+           rpc::client::TVerifyReport>(),
+    "a RouterService struct outgrew kStructElementBytes");
+
+// A std::set / std::map node beyond its value: three pointers and a color,
+// rounded to the allocator's 16 bytes.
+constexpr uint64_t kTreeNodeBytes = 48;
+// std::string keeps up to 15 bytes inline (libstdc++); a longer one owns a
+// heap block of length + 1, rounded up by the allocator.
+constexpr uint32_t kInlineStringBytes = 15;
+constexpr uint64_t kHeapBlockOverhead = 16;
+
+class BudgetErrorProcessor : public at::TProcessor {
+ public:
+  explicit BudgetErrorProcessor(std::shared_ptr<at::TProcessor> inner)
+      : inner_(std::move(inner)) {}
+
+  bool process(std::shared_ptr<at::protocol::TProtocol> in,
+               std::shared_ptr<at::protocol::TProtocol> out,
+               void* connection_context) override {
+    try {
+      return inner_->process(in, out, connection_context);
+    } catch (const DecodeBudgetExceeded& e) {
+      Answer(e, out.get());
+      throw;  // the rest of the frame is unread: close the connection
+    }
+  }
+
+ private:
+  static void Answer(const DecodeBudgetExceeded& e,
+                     at::protocol::TProtocol* out) {
+    try {
+      at::TApplicationException reply(at::TApplicationException::PROTOCOL_ERROR,
+                                      e.what());
+      out->writeMessageBegin(e.method(), at::protocol::T_EXCEPTION, e.seqid());
+      reply.write(out);
+      out->writeMessageEnd();
+      out->getTransport()->writeEnd();
+      out->getTransport()->flush();
+    } catch (const std::exception&) {
+      // The client went away: closing the connection is all that is left.
+    }
+  }
+
+  const std::shared_ptr<at::TProcessor> inner_;
+};
+
+}  // namespace
+
+BudgetedBinaryProtocol::BudgetedBinaryProtocol(
+    std::shared_ptr<at::transport::TTransport> transport, uint64_t budget_bytes,
+    int32_t container_limit, std::string limit_name)
+    : TVirtualProtocol(std::move(transport)),
+      budget_(budget_bytes),
+      limit_name_(std::move(limit_name)) {
+  setContainerSizeLimit(container_limit);
+  setStrict(/*strict_read=*/true, /*strict_write=*/true);
+}
+
+uint64_t BudgetedBinaryProtocol::ElementBytes(TType type) {
+  switch (type) {
+    case at::protocol::T_BOOL:
+    case at::protocol::T_BYTE:
+      return 1;
+    case at::protocol::T_I16:
+      return 2;
+    case at::protocol::T_I32:
+      return 4;
+    case at::protocol::T_I64:
+    case at::protocol::T_DOUBLE:
+      return 8;
+    case at::protocol::T_STRING:
+      return sizeof(std::string);
+    case at::protocol::T_STRUCT:
+      return kStructElementBytes;
+    case at::protocol::T_LIST:
+    case at::protocol::T_SET:
+    case at::protocol::T_MAP:
+      return 48;  // a std::map / std::set object; a vector is 24
+    default:
+      return 0;
+  }
+}
+
+void BudgetedBinaryProtocol::Charge(uint64_t bytes, const char* what,
+                                    uint32_t entries) {
+  if (bytes <= budget_ - charged_) {  // charged_ <= budget_ always
+    charged_ += bytes;
+    return;
+  }
+  throw DecodeBudgetExceeded(
+      "the message decodes to more than its budget of " +
+          std::to_string(budget_) + " bytes in memory (" + limit_name_ +
+          "): " + what +
+          (entries > 0 ? " of " + std::to_string(entries) + " entries" : "") +
+          " needs " + std::to_string(bytes) + " bytes after " +
+          std::to_string(charged_),
+      method_, seqid_);
+}
+
+uint32_t BudgetedBinaryProtocol::readMessageBegin(
+    std::string& name, at::protocol::TMessageType& type, int32_t& seqid) {
+  charged_ = 0;
+  method_.clear();
+  seqid_ = 0;
+  const uint32_t read = TBinaryProtocolT::readMessageBegin(name, type, seqid);
+  method_ = name;
+  seqid_ = seqid;
+  return read;
+}
+
+uint32_t BudgetedBinaryProtocol::readListBegin(TType& elem_type,
+                                               uint32_t& size) {
+  const uint32_t read = TBinaryProtocolT::readListBegin(elem_type, size);
+  Charge(uint64_t{size} * ElementBytes(elem_type), "a list", size);
+  return read;
+}
+
+uint32_t BudgetedBinaryProtocol::readSetBegin(TType& elem_type,
+                                              uint32_t& size) {
+  const uint32_t read = TBinaryProtocolT::readSetBegin(elem_type, size);
+  Charge(uint64_t{size} * (ElementBytes(elem_type) + kTreeNodeBytes), "a set",
+         size);
+  return read;
+}
+
+uint32_t BudgetedBinaryProtocol::readMapBegin(TType& key_type,
+                                              TType& value_type,
+                                              uint32_t& size) {
+  const uint32_t read =
+      TBinaryProtocolT::readMapBegin(key_type, value_type, size);
+  Charge(uint64_t{size} * (ElementBytes(key_type) + ElementBytes(value_type) +
+                           kTreeNodeBytes),
+         "a map", size);
+  return read;
+}
+
+uint32_t BudgetedBinaryProtocol::readString(std::string& str) {
+  int32_t size = 0;
+  const uint32_t read = readI32(size);
+  // A negative size is refused by readStringBody.
+  if (size > static_cast<int32_t>(kInlineStringBytes)) {
+    Charge(static_cast<uint64_t>(size) + kHeapBlockOverhead, "a string", 0);
+  }
+  return read + readStringBody(str, size);
+}
+
+uint32_t BudgetedBinaryProtocol::readBinary(std::string& str) {
+  return readString(str);
+}
+
+BudgetedBinaryProtocolFactory::BudgetedBinaryProtocolFactory(
+    uint64_t budget_bytes, int32_t container_limit, std::string limit_name)
+    : budget_(budget_bytes),
+      container_limit_(container_limit),
+      limit_name_(std::move(limit_name)) {}
+
+std::shared_ptr<at::protocol::TProtocol>
+BudgetedBinaryProtocolFactory::getProtocol(
+    std::shared_ptr<at::transport::TTransport> transport) {
+  return std::make_shared<BudgetedBinaryProtocol>(
+      std::move(transport), budget_, container_limit_, limit_name_);
+}
+
+std::shared_ptr<at::TProcessor> AnswerDecodeBudgetErrors(
+    std::shared_ptr<at::TProcessor> processor) {
+  return std::make_shared<BudgetErrorProcessor>(std::move(processor));
+}
+
+}  // namespace bloomroute::thrift_internal
