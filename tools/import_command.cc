@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -50,7 +51,7 @@ void ImportCommand::AddOptions(po::options_description* o) {
       ("table", po::value<std::string>(&options_.table)->required(),
        "table to import into; created when missing")  //
       ("file", po::value<std::string>(&options_.file)->required(),
-       "the file to import")  //
+       "the file to import; - reads standard input")  //
       ("format", po::value<std::string>(&format_),
        "csv or tsv (default: csv for a name ending in .csv, else tsv)")  //
       ("header", po::bool_switch(&options_.header),
@@ -81,7 +82,12 @@ void ImportCommand::AddOptions(po::options_description* o) {
       ("max-value-bytes",
        po::value<int64_t>(&max_value_bytes_)->default_value(d.max_value_bytes),
        "a longer value makes its line bad (the region server's default "
-       "limit)");
+       "limit)")  //
+      ("max-spool-bytes",
+       po::value<int64_t>(&max_spool_bytes_)
+           ->default_value(static_cast<int64_t>(d.max_spool_bytes)),
+       "the most of standard input or a pipe copied to a temporary file "
+       "when a new table's split keys are sampled from it");
 }
 
 Status ImportCommand::Validate() {
@@ -121,6 +127,9 @@ Status ImportCommand::Validate() {
   options_.in_flight = static_cast<uint32_t>(in_flight_);
   options_.regions = static_cast<uint32_t>(regions_);
   options_.max_value_bytes = static_cast<size_t>(max_value_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-spool-bytes", max_spool_bytes_, 1,
+                                     std::numeric_limits<int64_t>::max()));
+  options_.max_spool_bytes = static_cast<uint64_t>(max_spool_bytes_);
   options_.terminal = isatty(STDERR_FILENO) == 1;
   BLOOMROUTE_RETURN_IF_ERROR(options_.Validate());
   BLOOMROUTE_ASSIGN_OR_RETURN(client_, ConnectRouter(router_));
@@ -148,7 +157,10 @@ std::string ImportCommand::HelpEpilog() const {
          "Table. A missing table is created with the --index columns and\n"
          "pre-split into --regions regions at row keys sampled from the whole\n"
          "file (a first pass); an existing table must index exactly the\n"
-         "--index columns, or nothing is imported.\n"
+         "--index columns, or nothing is imported. With --file - (standard\n"
+         "input) or a pipe, that first pass reads a copy of the input in a\n"
+         "temporary file (at most --max-spool-bytes, removed at the end);\n"
+         "an existing table or --regions 1 needs no copy.\n"
          "Bad lines: a wrong number of fields, an unterminated quote or text\n"
          "after a closing quote (csv), an empty or too long row key, a value\n"
          "over --max-value-bytes, a record over 8 MiB, no value besides the\n"

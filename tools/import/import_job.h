@@ -34,7 +34,10 @@ struct ImportJobOptions {
   static constexpr int kBadLinesShown = 10;
 
   std::string table;
-  std::string file;
+  std::string file;  // a path, or "-" for standard input
+  // The most of a non-regular input (standard input, a pipe) copied to a
+  // temporary file when a new table's split keys are sampled from it.
+  uint64_t max_spool_bytes = uint64_t{16} << 30;
   InputFormat format = InputFormat::kTsv;
   // Column names: from the file's first record, or `columns`.
   bool header = false;
