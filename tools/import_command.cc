@@ -83,6 +83,16 @@ void ImportCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&max_value_bytes_)->default_value(d.max_value_bytes),
        "a longer value makes its line bad (the region server's default "
        "limit)")  //
+      ("max-field-bytes",
+       po::value<int64_t>(&max_field_bytes_)
+           ->default_value(static_cast<int64_t>(d.max_field_bytes)),
+       "a longer field makes its line bad; a quoted field whose span "
+       "passes it is taken as a stray quote")  //
+      ("max-quoted-lines",
+       po::value<int64_t>(&max_quoted_lines_)
+           ->default_value(static_cast<int64_t>(d.max_quoted_lines)),
+       "line ends one quoted field may span; more is taken as a stray "
+       "quote (csv)")  //
       ("max-spool-bytes",
        po::value<int64_t>(&max_spool_bytes_)
            ->default_value(static_cast<int64_t>(d.max_spool_bytes)),
@@ -127,6 +137,12 @@ Status ImportCommand::Validate() {
   options_.in_flight = static_cast<uint32_t>(in_flight_);
   options_.regions = static_cast<uint32_t>(regions_);
   options_.max_value_bytes = static_cast<size_t>(max_value_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-field-bytes", max_field_bytes_, 1, int64_t{1} << 30));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-quoted-lines", max_quoted_lines_, 1, int64_t{1} << 30));
+  options_.max_field_bytes = static_cast<size_t>(max_field_bytes_);
+  options_.max_quoted_lines = static_cast<size_t>(max_quoted_lines_);
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-spool-bytes", max_spool_bytes_, 1,
                                      std::numeric_limits<int64_t>::max()));
   options_.max_spool_bytes = static_cast<uint64_t>(max_spool_bytes_);
@@ -163,8 +179,14 @@ std::string ImportCommand::HelpEpilog() const {
          "an existing table or --regions 1 needs no copy.\n"
          "Bad lines: a wrong number of fields, an unterminated quote or text\n"
          "after a closing quote (csv), an empty or too long row key, a value\n"
-         "over --max-value-bytes, a record over 8 MiB, no value besides the\n"
-         "row key. Nothing of a bad line is written. The default is\n"
+         "over --max-value-bytes, a field over --max-field-bytes, a record\n"
+         "over 8 MiB, no value besides the row key. Nothing of a bad line is\n"
+         "written. Stray quotes (csv): a quoted field never closed, longer\n"
+         "than --max-field-bytes or spanning more than --max-quoted-lines\n"
+         "line ends, or closed on a later line and followed by text, makes\n"
+         "the lines up to the quote's one bad line ('quote opened on line\n"
+         "N ...'); the lines after it are read again as records, so a stray\n"
+         "quote never swallows the rest of the file. The default is\n"
          "--on-bad-line skip: bad lines are counted and listed in the\n"
          "--bad-lines file as 'line N: reason' (without one, the first 10 are\n"
          "shown on stderr). With fail, the import stops at the first bad\n"

@@ -204,14 +204,15 @@ BadFile EveryKindOfBadLine() {
       "b5,short\n"
       "b6,\"never closed,NO\n"
       "g6,f,IS\n";
-  f.good = {"g1", "g2", "g3", "g4", "g5"};
+  // A stray quote costs its line: g6 after it is imported.
+  f.good = {"g1", "g2", "g3", "g4", "g5", "g6"};
   f.listed =
       "line 3: 4 fields, expected 3\n"
       "line 5: empty row key\n"
       "line 7: text after closing quote\n"
       "line 9: value of 'name' is 16 bytes, over 10\n"
       "line 12: 2 fields, expected 3\n"
-      "line 13: unterminated quote\n";
+      "line 13: unterminated quote (opened on line 13)\n";
   return f;
 }
 
@@ -223,12 +224,12 @@ TEST_F(ImportCommandTest, SkipCountsAndListsEveryKindOfBadLine) {
       {"--table", "skipped", "--file", file, "--header", "--row-key", "id",
        "--index", "cc", "--max-value-bytes", "10", "--bad-lines", listed});
   ASSERT_EQ(run.code, 0) << run.err;
-  EXPECT_THAT(run.out, MatchesRegex(Summary(5, "skipped", 6)));
+  EXPECT_THAT(run.out, MatchesRegex(Summary(6, "skipped", 6)));
   EXPECT_THAT(run.out, HasSubstr("(listed in " + listed + ")"));
   EXPECT_EQ(ReadFile(listed), f.listed);
-  EXPECT_EQ(Existing("skipped", f.good), 5u);
+  EXPECT_EQ(Existing("skipped", f.good), 6u);
   // Nothing of a bad line: neither its key nor anything under another key.
-  EXPECT_EQ(Existing("skipped", {"b1", "b3", "b4", "b5", "b6", "g6"}), 0u);
+  EXPECT_EQ(Existing("skipped", {"b1", "b3", "b4", "b5", "b6"}), 0u);
   EXPECT_EQ(Get("skipped", "g5"),
             (CellMap{{"d:cc", "multi\nline"}, {"d:name", "e"}}));
 
@@ -392,6 +393,43 @@ TEST_F(ImportCommandTest, PipedInputImportsEveryRow) {
     EXPECT_EQ(Existing(table, keys), 2000u);
     EXPECT_EQ(Lookup(table, "d:cc", "C3").size(), 286u);
   }
+}
+
+// A stray quote costs its own line: the lines after it are imported, the
+// summary counts one bad line and the list names where the quote opened.
+TEST_F(ImportCommandTest, StrayQuoteIsOneBadLineNotTheRestOfTheFile) {
+  std::string text = "id,cc\n";
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string key = "s" + std::to_string(i);
+    if (i == 1) {
+      text += key + ",\"C1\n";  // line 3: the quote is never closed
+      continue;
+    }
+    keys.push_back(key);
+    text += key + ",C" + std::to_string(i % 5) + "\n";
+  }
+  const std::string file = WriteFile("stray.csv", text);
+  const std::string bad = cluster_->dir() + "/stray.bad";
+  const ImportRun run =
+      Import({"--table", "stray", "--file", file, "--header", "--row-key", "id",
+              "--index", "cc", "--bad-lines", bad});
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(run.out, MatchesRegex(Summary(1999, "stray", 1)));
+  EXPECT_EQ(Existing("stray", keys), 1999u);
+  EXPECT_EQ(ReadFile(bad),
+            "line 3: quote opened on line 3 not closed within 100 lines "
+            "(--max-quoted-lines)\n");
+  // The caps are options of the command.
+  const ImportRun capped =
+      Import({"--table", "stray", "--file", file, "--header", "--row-key", "id",
+              "--index", "cc", "--max-quoted-lines", "5000",
+              "--max-field-bytes", "64"});
+  EXPECT_EQ(capped.code, 0) << capped.err;
+  EXPECT_THAT(capped.out, MatchesRegex(Summary(1999, "stray", 1)));
+  EXPECT_THAT(capped.err,
+              HasSubstr("bad line 3: quote opened on line 3 not closed within "
+                        "64 bytes (--max-field-bytes)"));
 }
 
 TEST_F(ImportCommandTest, BadUsageExitsTwoWithAOneLineReason) {

@@ -30,6 +30,8 @@ StatusOr<std::unique_ptr<RecordReader>> OpenReader(
   RecordReaderOptions reader_options;
   reader_options.format = options.format;
   reader_options.max_record_bytes = options.max_record_bytes;
+  reader_options.max_field_bytes = options.max_field_bytes;
+  reader_options.max_quoted_lines = options.max_quoted_lines;
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RecordReader> reader,
                               input->OpenReader(reader_options));
   if (!options.header) {
@@ -218,7 +220,8 @@ Status ImportJobOptions::Validate() const {
         "--regions must be at most " +
         std::to_string(router::TableSpec::kMaxRegions));
   }
-  if (max_value_bytes < 1 || max_record_bytes < 1 || max_spool_bytes < 1) {
+  if (max_value_bytes < 1 || max_record_bytes < 1 || max_spool_bytes < 1 ||
+      max_field_bytes < 1 || max_quoted_lines < 1) {
     return Status::InvalidArgument("size limits must be positive");
   }
   return Status::OK();

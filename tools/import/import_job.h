@@ -53,6 +53,10 @@ struct ImportJobOptions {
   uint32_t regions = 0;
   size_t max_value_bytes = 1 << 20;
   size_t max_record_bytes = 8 << 20;
+  // A field's bytes, and the line ends a quoted field may span, before it
+  // is taken as a stray quote (record_reader.h).
+  size_t max_field_bytes = 1 << 20;
+  size_t max_quoted_lines = 100;
   bool terminal = false;  // draw the progress as a bar
   // Write sorted bulk files per region and have the region servers ingest
   // them (NewBulkSink) instead of writing rows online.
