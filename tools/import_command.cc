@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "tools/import/interrupt.h"
 #include "tools/server_command_util.h"
 
 namespace bloomroute {
@@ -153,6 +154,8 @@ Status ImportCommand::Validate() {
 }
 
 Status ImportCommand::Execute() {
+  // Ctrl-C stops the import, which then removes its temporary files.
+  InstallImportInterruptHandlers();
   return RunImportJob(client_.get(), options_, &std::cout, &std::cerr);
 }
 
@@ -203,7 +206,12 @@ std::string ImportCommand::HelpEpilog() const {
          "else a line every 5 s. Then one summary line on stdout:\n"
          "  bloomroute import: N rows imported into T, B bad lines, S s, R "
          "rows/s\n"
-         "Rows counted there were acknowledged by the router.\n";
+         "Rows counted there were acknowledged by the router.\n"
+         "Interrupt. Ctrl-C (SIGINT) or SIGTERM stops the import: batches\n"
+         "in flight are waited for, nothing more is sent, temporary files\n"
+         "(bulk files, a copy of standard input) are removed, the summary\n"
+         "is printed and the exit code is 1. A second signal ends the\n"
+         "process at once.\n";
 }
 
 }  // namespace bloomroute

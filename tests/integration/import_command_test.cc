@@ -2,9 +2,14 @@
 // processes on loopback: CSV quoting, TSV with literal quotes, every kind of
 // bad line with --on-bad-line skip and fail, re-import, pre-split, refusing a
 // table with other indexed columns, the summary line and bad usage.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -430,6 +435,96 @@ TEST_F(ImportCommandTest, StrayQuoteIsOneBadLineNotTheRestOfTheFile) {
   EXPECT_THAT(capped.err,
               HasSubstr("bad line 3: quote opened on line 3 not closed within "
                         "64 bytes (--max-field-bytes)"));
+}
+
+// Entries of `dir` (names).
+std::vector<std::string> Entries(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    names.push_back(e.path().filename().string());
+  }
+  return names;
+}
+
+// Ctrl-C (SIGINT) or SIGTERM while an import holds temporary files: the
+// import stops, removes them and exits non-zero. The input is a FIFO the
+// test keeps open, so the import is stuck reading when the signal comes:
+// with a table to split (a copy of standard input is being made) and with
+// --bulk (the bulk files' directory exists).
+TEST_F(ImportCommandTest, InterruptRemovesTemporaryFilesAndExitsNonZero) {
+  struct Case {
+    const char* name;
+    int signal_number;
+    std::vector<std::string> args;
+    const char* temp_prefix;  // what appears in TMPDIR while it runs
+  };
+  const std::vector<Case> cases = {
+      {"spool", SIGINT, {"--regions", "2"}, "bloomroute-import-"},
+      {"bulk", SIGINT, {"--regions", "1", "--bulk"}, "bloomroute-bulk-"},
+      {"bulk_term", SIGTERM, {"--regions", "1", "--bulk"}, "bloomroute-bulk-"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string tmp = cluster_->dir() + "/tmp-" + c.name;
+    const std::string fifo = cluster_->dir() + "/fifo-" + c.name;
+    ASSERT_TRUE(std::filesystem::create_directory(tmp));
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::vector<std::string> args = {
+        "-c",
+        "export TMPDIR=\"$1\"; f=\"$2\"; shift 2; exec \"$@\" < \"$f\"",
+        "sh",
+        tmp,
+        fifo,
+        BLOOMROUTE_BINARY,
+        "import",
+        "--router",
+        "127.0.0.1:" + std::to_string(cluster_->router_port()),
+        "--table",
+        std::string("interrupted_") + c.name,
+        "--file",
+        "-",
+        "--format",
+        "csv",
+        "--header",
+        "--row-key",
+        "id",
+        "--index",
+        "cc"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    ServerProcess process("/bin/sh", args, /*capture_stderr=*/true);
+    // Opening blocks until the import opens its end; it stays open, so the
+    // import waits for more input until the signal.
+    const int in = open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(in, 0);
+    // More than a read buffer (64 KiB), so that the import is past its
+    // header and has its temporary files when it waits.
+    std::string rows = "id,cc\n";
+    for (int i = 0; i < 20000; ++i) {
+      rows += "r" + std::to_string(i) + ",C" + std::to_string(i % 3) + "\n";
+    }
+    ASSERT_EQ(write(in, rows.data(), rows.size()),
+              static_cast<ssize_t>(rows.size()));
+    bool started = false;
+    for (int i = 0; i < 500 && !started; ++i) {
+      for (const std::string& e : Entries(tmp)) {
+        started = started || e.rfind(c.temp_prefix, 0) == 0;
+      }
+      if (!started) usleep(20000);
+    }
+    ASSERT_TRUE(started) << ::testing::PrintToString(Entries(tmp));
+    usleep(100000);  // let it block in its read
+    process.Signal(c.signal_number);
+    const std::optional<int> status = process.Wait(20000);
+    close(in);
+    ASSERT_TRUE(status.has_value());
+    EXPECT_TRUE(WIFEXITED(*status)) << "killed by the signal";
+    if (WIFEXITED(*status)) {
+      EXPECT_NE(WEXITSTATUS(*status), 0);
+    }
+    EXPECT_THAT(process.ReadStderr(), HasSubstr("interrupted"));
+    EXPECT_THAT(Entries(tmp), ::testing::IsEmpty());
+  }
 }
 
 TEST_F(ImportCommandTest, BadUsageExitsTwoWithAOneLineReason) {

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/import/interrupt.h"
+
 namespace bloomroute {
 namespace {
 
@@ -101,6 +103,7 @@ Status ImportInput::Spool(uint64_t max_spool_bytes) {
   std::vector<char> buf(1 << 16);
   uint64_t copied = 0;
   while (true) {
+    if (ImportInterrupted()) return InterruptedStatus();
     const ssize_t n = read(in.get(), buf.data(), buf.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {

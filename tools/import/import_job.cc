@@ -9,6 +9,7 @@
 
 #include "thrift/router_client.h"
 #include "tools/import/import_input.h"
+#include "tools/import/interrupt.h"
 #include "tools/import/progress.h"
 #include "tools/import/row_sink.h"
 #include "tools/import/split_keys.h"
@@ -62,6 +63,7 @@ StatusOr<std::vector<std::string>> SampleSplitKeys(
   KeySampler sampler(KeySampler::CapacityFor(regions));
   Record record;
   while (true) {
+    if (ImportInterrupted()) return InterruptedStatus();
     BLOOMROUTE_ASSIGN_OR_RETURN(bool more, reader->Next(&record));
     if (!more) break;
     if (!record.error.empty()) continue;
