@@ -1,24 +1,76 @@
 #include "regionstore/bulk_file.h"
 
+#include <fcntl.h>
+#include <rocksdb/env.h>
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_reader.h>
 #include <rocksdb/sst_file_writer.h>
+#include <rocksdb/table.h>
 #include <rocksdb/table_properties.h>
+#include <unistd.h>
+#include <xxhash.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
+#include "common/coding.h"
+#include "regionstore/internal/bulk_table_check.h"
 #include "regionstore/internal/records.h"
 #include "regionstore/internal/rocks_status.h"
 
 namespace bloomroute {
 namespace {
 
+using regionstore_internal::CheckBulkTable;
 using regionstore_internal::DecodeRowCells;
 using regionstore_internal::EncodeRowCells;
 using regionstore_internal::FromRocks;
 
 constexpr const char* kFormatProperty = "bloomroute.bulk.format";
+constexpr char kTrailerMagic[8] = {'B', 'R', 'B', 'U', 'L', 'K', 'F', 'T'};
+
+// The trailer for `sst` (see bulk_file.h).
+std::string Trailer(std::string_view sst) {
+  std::string t;
+  PutFixed64(&t, sst.size());
+  PutFixed32(&t, kBulkFileFormatVersion);
+  PutFixed32(&t, 0);
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  XXH3_64bits_update(state, sst.data(), sst.size());
+  XXH3_64bits_update(state, t.data(), t.size());
+  PutFixed64(&t, XXH3_64bits_digest(state));
+  XXH3_freeState(state);
+  t.append(kTrailerMagic, sizeof(kTrailerMagic));
+  return t;
+}
+
+// The SST bytes of a bulk file, after checking its trailer.
+StatusOr<std::string_view> OpenTrailer(std::string_view file) {
+  if (file.size() < kBulkFileTrailerBytes) {
+    return Status::Corruption("bulk file shorter than its trailer");
+  }
+  const std::string_view t = file.substr(file.size() - kBulkFileTrailerBytes);
+  if (std::memcmp(t.data() + 24, kTrailerMagic, 8) != 0) {
+    return Status::Corruption("not a bulk file (no trailer)");
+  }
+  const uint32_t version = DecodeFixed32(t.data() + 8);
+  if (version != kBulkFileFormatVersion) {
+    return Status::Corruption("bulk file format version " +
+                              std::to_string(version) + " is not supported");
+  }
+  const std::string_view sst = file.substr(0, file.size() - t.size());
+  if (DecodeFixed64(t.data()) != sst.size() || DecodeFixed32(t.data() + 12)) {
+    return Status::Corruption("bulk file trailer does not fit the file");
+  }
+  if (Trailer(sst) != t) {
+    return Status::Corruption("bulk file checksum mismatch");
+  }
+  return sst;
+}
 
 // Stamps the format version into the table's user properties, which the
 // reader checks before it reads a row.
@@ -54,6 +106,7 @@ class SstBulkFileWriter final : public BulkFileWriter {
       : writer_(rocksdb::EnvOptions(), options) {}
 
   Status Open(const std::string& path) {
+    path_ = path;
     Status s = FromRocks(writer_.Open(path));
     if (!s.ok())
       return Status::IOError("creating " + path + ": " + s.message());
@@ -109,10 +162,32 @@ class SstBulkFileWriter final : public BulkFileWriter {
     if (finished_) return Status::InvalidArgument("the file is finished");
     if (rows_ == 0) return Status::InvalidArgument("a bulk file needs a row");
     finished_ = true;
-    return FromRocks(writer_.Finish());
+    BLOOMROUTE_RETURN_IF_ERROR(FromRocks(writer_.Finish()));
+    return AppendTrailer();
   }
 
  private:
+  // Reads the SST back (a bulk file is at most tens of MiB) and appends the
+  // trailer that covers it, then syncs.
+  Status AppendTrailer() {
+    std::string sst;
+    {
+      std::ifstream in(path_, std::ios::binary);
+      sst.assign(std::istreambuf_iterator<char>(in), {});
+      if (!in.good() && !in.eof()) return Status::IOError("reading " + path_);
+    }
+    const std::string trailer = Trailer(sst);
+    const int fd = open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0) return Status::IOError("appending to " + path_);
+    const bool ok = write(fd, trailer.data(), trailer.size()) ==
+                        static_cast<ssize_t>(trailer.size()) &&
+                    fsync(fd) == 0;
+    close(fd);
+    if (!ok) return Status::IOError("appending to " + path_);
+    return Status::OK();
+  }
+
+  std::string path_;
   rocksdb::SstFileWriter writer_;
   std::string last_key_;
   uint64_t rows_ = 0;
@@ -125,12 +200,23 @@ rocksdb::Options BulkFileOptions() {
   // Uncompressed, so that a file's size bounds what reading it allocates;
   // the reader refuses anything else.
   options.compression = rocksdb::kNoCompression;
+  // The layout CheckBulkTable accepts: a fixed format, CRC32c checksums, a
+  // binary-search index and data blocks without a hash index.
+  rocksdb::BlockBasedTableOptions table;
+  table.format_version = regionstore_internal::kBulkTableFormatVersion;
+  table.checksum = rocksdb::kCRC32c;
+  table.index_type = rocksdb::BlockBasedTableOptions::kBinarySearch;
+  table.data_block_index_type =
+      rocksdb::BlockBasedTableOptions::kDataBlockBinarySearch;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   options.table_properties_collector_factories.push_back(
       std::make_shared<FormatCollectorFactory>());
   return options;
 }
 
-Status CheckSize(const std::string& path, const BulkFileLimits& limits) {
+// The whole file, refused before it is read when over the size limit.
+StatusOr<std::string> ReadWhole(const std::string& path,
+                                const BulkFileLimits& limits) {
   std::error_code ec;
   const uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec) return Status::IOError("reading " + path + ": " + ec.message());
@@ -139,7 +225,27 @@ Status CheckSize(const std::string& path, const BulkFileLimits& limits) {
                                    " bytes; the limit is " +
                                    std::to_string(limits.max_file_bytes));
   }
-  return Status::OK();
+  std::string bytes(static_cast<size_t>(size), '\0');
+  std::ifstream in(path, std::ios::binary);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!in || in.gcount() != static_cast<std::streamsize>(size) ||
+      in.peek() != std::ifstream::traits_type::eof()) {
+    return Status::IOError("reading " + path + " failed or it changed");
+  }
+  return bytes;
+}
+
+// Puts the checked SST bytes in an in-memory file system, so that RocksDB
+// reads exactly the bytes that were checked (not the file, which could
+// change meanwhile).
+Status StoreInMemory(rocksdb::Env* env, std::string_view sst,
+                     const std::string& name) {
+  std::unique_ptr<rocksdb::WritableFile> file;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      FromRocks(env->NewWritableFile(name, &file, rocksdb::EnvOptions())));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      FromRocks(file->Append(rocksdb::Slice(sst.data(), sst.size()))));
+  return FromRocks(file->Close());
 }
 
 Status CheckFormat(const rocksdb::SstFileReader& reader,
@@ -180,6 +286,10 @@ Status CheckFormat(const rocksdb::SstFileReader& reader,
 
 }  // namespace
 
+std::string SealBulkFile(std::string_view sst) {
+  return std::string(sst) + Trailer(sst);
+}
+
 StatusOr<std::unique_ptr<BulkFileWriter>> BulkFileWriter::Create(
     const std::string& path) {
   auto writer = std::make_unique<SstBulkFileWriter>(BulkFileOptions());
@@ -189,9 +299,18 @@ StatusOr<std::unique_ptr<BulkFileWriter>> BulkFileWriter::Create(
 
 StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
                                         const BulkFileLimits& limits) {
-  BLOOMROUTE_RETURN_IF_ERROR(CheckSize(path, limits));
-  rocksdb::SstFileReader reader(BulkFileOptions());
-  Status s = FromRocks(reader.Open(path));
+  BLOOMROUTE_ASSIGN_OR_RETURN(const std::string file, ReadWhole(path, limits));
+  BLOOMROUTE_ASSIGN_OR_RETURN(const std::string_view sst, OpenTrailer(file));
+  BLOOMROUTE_RETURN_IF_ERROR(CheckBulkTable(sst));
+  const std::unique_ptr<rocksdb::Env> env(
+      rocksdb::NewMemEnv(rocksdb::Env::Default()));
+  const std::string name = "/bulk.sst";
+  BLOOMROUTE_RETURN_IF_ERROR(StoreInMemory(env.get(), sst, name));
+  rocksdb::Options options = BulkFileOptions();
+  options.env = env.get();
+  options.paranoid_checks = true;
+  rocksdb::SstFileReader reader(options);
+  Status s = FromRocks(reader.Open(name));
   if (!s.ok()) return s.WithContext("bulk file");
   BLOOMROUTE_RETURN_IF_ERROR(CheckFormat(reader, limits));
   // Checks every block before a row is used; the iterator below checks the
@@ -200,8 +319,9 @@ StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
   if (!s.ok()) return s.WithContext("bulk file");
   std::vector<Row> rows;
   uint64_t decoded = 0;  // the properties could lie: count as we go
-  std::unique_ptr<rocksdb::Iterator> it(
-      reader.NewIterator(rocksdb::ReadOptions()));
+  rocksdb::ReadOptions read;
+  read.verify_checksums = true;
+  std::unique_ptr<rocksdb::Iterator> it(reader.NewIterator(read));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     if (rows.size() >= limits.max_rows) {
       return Status::InvalidArgument("the bulk file has more than " +

@@ -1,12 +1,43 @@
 // Bulk files: one region's rows in a sorted SST file, the unit of a bulk
 // load (RegionStore::BulkLoad).
 //
-// Format. A RocksDB block-based table (every block checksummed) written with
+// Format (version 2). A RocksDB block-based table (format_version 2, CRC32c
+// block checksums, no compression, binary-search index) written with
 // SstFileWriter: key = the user's row key, value = the row's cells in the
 // store's versioned row encoding (a version byte, then the cells sorted by
-// column). The table carries the property "bloomroute.bulk.format" with the
-// file format version (kBulkFileFormatVersion); a reader refuses any other.
-// Keys are strictly ascending, each row once.
+// column), with the property "bloomroute.bulk.format" = the version. Keys
+// are strictly ascending, each row once. Then our trailer, 32 bytes:
+//   sst_bytes   fixed64   length of the table before the trailer
+//   version     fixed32   kBulkFileFormatVersion
+//   reserved    fixed32   0
+//   checksum    fixed64   XXH3-64 of every byte before it
+//   magic       8 bytes   "BRBULKFT"
+//
+// Reading a file a client wrote. The file comes from a client, so RocksDB's
+// parser (footer, index, properties, blocks) must never see bytes it could
+// misread: before RocksDB opens anything, ReadBulkFile checks
+//   1. the size (max_file_bytes) before reading, then reads the whole file;
+//   2. the trailer: magic, version, length and the whole-file checksum, which
+//      catches damage in transit or on disk (not a hostile writer, who can
+//      compute it: hence 3);
+//   3. the table's structure (internal/bulk_table_check.h): footer magic,
+//      format version and checksum type; every block handle (metaindex,
+//      properties, index, each data block) inside the table and in order;
+//      every block uncompressed by its own trailer byte (a compressed block
+//      states its own expanded size, so a few bytes could ask for GiBs);
+//      every block's restart array and entry lengths in bounds; no meta
+//      block but the properties, and a binary-search index, so RocksDB reads
+//      no block that was not checked; data blocks without a hash index.
+// Only then does RocksDB open the checked bytes (from memory, so they
+// cannot change in between), with paranoid checks and every block checksum
+// verified; the properties are checked (version, no compression, row count
+// and decoded bytes within limits, puts only) and, while iterating, each
+// key's and row's size and the running totals, since properties can lie.
+// This is enough because every byte RocksDB interprets has passed a bound
+// check of ours or a checksum RocksDB verifies before use, and nothing it
+// allocates is sized by a field we did not bound. tests/regionstore/
+// bulk_file_fuzz_test.cc mutates valid files (fixing up the checksum) to
+// hold it to that.
 //
 // Usage (the import tool, per region):
 //   auto w = BulkFileWriter::Create("/tmp/region-3.sst");
@@ -33,7 +64,8 @@
 
 namespace bloomroute {
 
-inline constexpr uint32_t kBulkFileFormatVersion = 1;
+inline constexpr uint32_t kBulkFileFormatVersion = 2;
+inline constexpr size_t kBulkFileTrailerBytes = 32;
 
 class BulkFileWriter {
  public:
@@ -75,13 +107,17 @@ struct BulkFileLimits {
 };
 
 // Reads a whole bulk file into rows (keys ascending, cells sorted by
-// column), checking it first: size, row count and decoded bytes within
-// `limits` (InvalidArgument, before they are allocated), the format version,
-// no compression (a compressed block could expand without bound), every
-// block checksum, strictly ascending keys and well-formed rows (Corruption
-// otherwise).
+// column), checking it first as described above: size, row count and
+// decoded bytes within `limits` (InvalidArgument, before they are
+// allocated); the trailer, table structure, format version, no compression,
+// every block checksum, strictly ascending keys and well-formed rows
+// (Corruption otherwise). Never crashes on any input.
 StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
                                         const BulkFileLimits& limits);
+
+// `sst` (a table's bytes) followed by its trailer: what Finish writes. For
+// tests that change a file's table bytes and must fix up its checksum.
+std::string SealBulkFile(std::string_view sst);
 
 }  // namespace bloomroute
 

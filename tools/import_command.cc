@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <limits>
 #include <utility>
 #include <vector>
 
+#include "tools/import/interrupt.h"
 #include "tools/server_command_util.h"
 
 namespace bloomroute {
@@ -50,7 +52,7 @@ void ImportCommand::AddOptions(po::options_description* o) {
       ("table", po::value<std::string>(&options_.table)->required(),
        "table to import into; created when missing")  //
       ("file", po::value<std::string>(&options_.file)->required(),
-       "the file to import")  //
+       "the file to import; - reads standard input")  //
       ("format", po::value<std::string>(&format_),
        "csv or tsv (default: csv for a name ending in .csv, else tsv)")  //
       ("header", po::bool_switch(&options_.header),
@@ -81,7 +83,22 @@ void ImportCommand::AddOptions(po::options_description* o) {
       ("max-value-bytes",
        po::value<int64_t>(&max_value_bytes_)->default_value(d.max_value_bytes),
        "a longer value makes its line bad (the region server's default "
-       "limit)");
+       "limit)")  //
+      ("max-field-bytes",
+       po::value<int64_t>(&max_field_bytes_)
+           ->default_value(static_cast<int64_t>(d.max_field_bytes)),
+       "a longer field makes its line bad; a quoted field whose span "
+       "passes it is taken as a stray quote")  //
+      ("max-quoted-lines",
+       po::value<int64_t>(&max_quoted_lines_)
+           ->default_value(static_cast<int64_t>(d.max_quoted_lines)),
+       "line ends one quoted field may span; more is taken as a stray "
+       "quote (csv)")  //
+      ("max-spool-bytes",
+       po::value<int64_t>(&max_spool_bytes_)
+           ->default_value(static_cast<int64_t>(d.max_spool_bytes)),
+       "the most of standard input or a pipe copied to a temporary file "
+       "when a new table's split keys are sampled from it");
 }
 
 Status ImportCommand::Validate() {
@@ -121,6 +138,15 @@ Status ImportCommand::Validate() {
   options_.in_flight = static_cast<uint32_t>(in_flight_);
   options_.regions = static_cast<uint32_t>(regions_);
   options_.max_value_bytes = static_cast<size_t>(max_value_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-field-bytes", max_field_bytes_, 1, int64_t{1} << 30));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-quoted-lines", max_quoted_lines_, 1, int64_t{1} << 30));
+  options_.max_field_bytes = static_cast<size_t>(max_field_bytes_);
+  options_.max_quoted_lines = static_cast<size_t>(max_quoted_lines_);
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-spool-bytes", max_spool_bytes_, 1,
+                                     std::numeric_limits<int64_t>::max()));
+  options_.max_spool_bytes = static_cast<uint64_t>(max_spool_bytes_);
   options_.terminal = isatty(STDERR_FILENO) == 1;
   BLOOMROUTE_RETURN_IF_ERROR(options_.Validate());
   BLOOMROUTE_ASSIGN_OR_RETURN(client_, ConnectRouter(router_));
@@ -128,6 +154,8 @@ Status ImportCommand::Validate() {
 }
 
 Status ImportCommand::Execute() {
+  // Ctrl-C stops the import, which then removes its temporary files.
+  InstallImportInterruptHandlers();
   return RunImportJob(client_.get(), options_, &std::cout, &std::cerr);
 }
 
@@ -148,11 +176,20 @@ std::string ImportCommand::HelpEpilog() const {
          "Table. A missing table is created with the --index columns and\n"
          "pre-split into --regions regions at row keys sampled from the whole\n"
          "file (a first pass); an existing table must index exactly the\n"
-         "--index columns, or nothing is imported.\n"
+         "--index columns, or nothing is imported. With --file - (standard\n"
+         "input) or a pipe, that first pass reads a copy of the input in a\n"
+         "temporary file (at most --max-spool-bytes, removed at the end);\n"
+         "an existing table or --regions 1 needs no copy.\n"
          "Bad lines: a wrong number of fields, an unterminated quote or text\n"
          "after a closing quote (csv), an empty or too long row key, a value\n"
-         "over --max-value-bytes, a record over 8 MiB, no value besides the\n"
-         "row key. Nothing of a bad line is written. The default is\n"
+         "over --max-value-bytes, a field over --max-field-bytes, a record\n"
+         "over 8 MiB, no value besides the row key. Nothing of a bad line is\n"
+         "written. Stray quotes (csv): a quoted field never closed, longer\n"
+         "than --max-field-bytes or spanning more than --max-quoted-lines\n"
+         "line ends, or closed on a later line and followed by text, makes\n"
+         "the lines up to the quote's one bad line ('quote opened on line\n"
+         "N ...'); the lines after it are read again as records, so a stray\n"
+         "quote never swallows the rest of the file. The default is\n"
          "--on-bad-line skip: bad lines are counted and listed in the\n"
          "--bad-lines file as 'line N: reason' (without one, the first 10 are\n"
          "shown on stderr). With fail, the import stops at the first bad\n"
@@ -169,7 +206,12 @@ std::string ImportCommand::HelpEpilog() const {
          "else a line every 5 s. Then one summary line on stdout:\n"
          "  bloomroute import: N rows imported into T, B bad lines, S s, R "
          "rows/s\n"
-         "Rows counted there were acknowledged by the router.\n";
+         "Rows counted there were acknowledged by the router.\n"
+         "Interrupt. Ctrl-C (SIGINT) or SIGTERM stops the import: batches\n"
+         "in flight are waited for, nothing more is sent, temporary files\n"
+         "(bulk files, a copy of standard input) are removed, the summary\n"
+         "is printed and the exit code is 1. A second signal ends the\n"
+         "process at once.\n";
 }
 
 }  // namespace bloomroute

@@ -47,6 +47,9 @@ class ImportCommand : public Command {
   int64_t in_flight_ = 0;
   int64_t regions_ = 0;
   int64_t max_value_bytes_ = 0;
+  int64_t max_spool_bytes_ = 0;
+  int64_t max_field_bytes_ = 0;
+  int64_t max_quoted_lines_ = 0;
 
   // Filled by Validate().
   ImportJobOptions options_;

@@ -2,15 +2,21 @@
 // processes on loopback: CSV quoting, TSV with literal quotes, every kind of
 // bad line with --on-bad-line skip and fail, re-import, pre-split, refusing a
 // table with other indexed columns, the summary line and bad usage.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/integration/command_output.h"
 #include "tests/integration/process_cluster.h"
 #include "tests/integration/router_client.h"
 #include "tests/integration/server_process.h"
@@ -75,6 +81,23 @@ class ImportCommandTest : public ::testing::Test {
     run.code = process.ExitCode(60000);
     run.err = process.ReadStderr();
     return run;
+  }
+
+  // `cat file | bloomroute import --router <cluster> args...`: the input
+  // comes through a pipe, which can be read only once.
+  ImportRun ImportPiped(const std::string& file,
+                        const std::vector<std::string>& args) {
+    std::vector<std::string> all = {
+        "-c",
+        "cat \"$0\" | \"$@\"",
+        file,
+        BLOOMROUTE_BINARY,
+        "import",
+        "--router",
+        "127.0.0.1:" + std::to_string(cluster_->router_port())};
+    all.insert(all.end(), args.begin(), args.end());
+    const testing::CommandOutput r = testing::RunProgram("/bin/sh", all);
+    return ImportRun{r.code, r.out, r.err};
   }
 
   // The row's cells; empty when it does not exist.
@@ -186,14 +209,15 @@ BadFile EveryKindOfBadLine() {
       "b5,short\n"
       "b6,\"never closed,NO\n"
       "g6,f,IS\n";
-  f.good = {"g1", "g2", "g3", "g4", "g5"};
+  // A stray quote costs its line: g6 after it is imported.
+  f.good = {"g1", "g2", "g3", "g4", "g5", "g6"};
   f.listed =
       "line 3: 4 fields, expected 3\n"
       "line 5: empty row key\n"
       "line 7: text after closing quote\n"
       "line 9: value of 'name' is 16 bytes, over 10\n"
       "line 12: 2 fields, expected 3\n"
-      "line 13: unterminated quote\n";
+      "line 13: unterminated quote (opened on line 13)\n";
   return f;
 }
 
@@ -205,12 +229,12 @@ TEST_F(ImportCommandTest, SkipCountsAndListsEveryKindOfBadLine) {
       {"--table", "skipped", "--file", file, "--header", "--row-key", "id",
        "--index", "cc", "--max-value-bytes", "10", "--bad-lines", listed});
   ASSERT_EQ(run.code, 0) << run.err;
-  EXPECT_THAT(run.out, MatchesRegex(Summary(5, "skipped", 6)));
+  EXPECT_THAT(run.out, MatchesRegex(Summary(6, "skipped", 6)));
   EXPECT_THAT(run.out, HasSubstr("(listed in " + listed + ")"));
   EXPECT_EQ(ReadFile(listed), f.listed);
-  EXPECT_EQ(Existing("skipped", f.good), 5u);
+  EXPECT_EQ(Existing("skipped", f.good), 6u);
   // Nothing of a bad line: neither its key nor anything under another key.
-  EXPECT_EQ(Existing("skipped", {"b1", "b3", "b4", "b5", "b6", "g6"}), 0u);
+  EXPECT_EQ(Existing("skipped", {"b1", "b3", "b4", "b5", "b6"}), 0u);
   EXPECT_EQ(Get("skipped", "g5"),
             (CellMap{{"d:cc", "multi\nline"}, {"d:name", "e"}}));
 
@@ -350,6 +374,157 @@ TEST_F(ImportCommandTest, RefusesATableWithOtherIndexedColumns) {
   EXPECT_THAT(run.err, HasSubstr("table refuse exists with indexed columns "
                                  "d:cc, not d:cc,d:tz"));
   EXPECT_EQ(run.out, "");  // nothing imported, no summary
+}
+
+// A pipe can be read once: creating a table samples split keys from the
+// whole input first, which must not eat rows of the import itself.
+TEST_F(ImportCommandTest, PipedInputImportsEveryRow) {
+  std::string text = "id,cc,name\n";
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; ++i) {
+    keys.push_back("p" + std::to_string(i));
+    text += keys.back() + ",C" + std::to_string(i % 7) + ",name " +
+            std::to_string(i) + " padded to make the file longer\n";
+  }
+  const std::string file = WriteFile("piped.csv", text);
+  for (const char* input : {"/dev/stdin", "-"}) {
+    SCOPED_TRACE(input);
+    const std::string table = input[0] == '-' ? "piped_dash" : "piped_dev";
+    const ImportRun run = ImportPiped(
+        file, {"--table", table, "--file", input, "--format", "csv", "--header",
+               "--row-key", "id", "--index", "cc", "--regions", "3"});
+    EXPECT_EQ(run.code, 0) << run.err;
+    EXPECT_THAT(run.out, MatchesRegex(Summary(2000, table, 0)));
+    EXPECT_EQ(Existing(table, keys), 2000u);
+    EXPECT_EQ(Lookup(table, "d:cc", "C3").size(), 286u);
+  }
+}
+
+// A stray quote costs its own line: the lines after it are imported, the
+// summary counts one bad line and the list names where the quote opened.
+TEST_F(ImportCommandTest, StrayQuoteIsOneBadLineNotTheRestOfTheFile) {
+  std::string text = "id,cc\n";
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string key = "s" + std::to_string(i);
+    if (i == 1) {
+      text += key + ",\"C1\n";  // line 3: the quote is never closed
+      continue;
+    }
+    keys.push_back(key);
+    text += key + ",C" + std::to_string(i % 5) + "\n";
+  }
+  const std::string file = WriteFile("stray.csv", text);
+  const std::string bad = cluster_->dir() + "/stray.bad";
+  const ImportRun run =
+      Import({"--table", "stray", "--file", file, "--header", "--row-key", "id",
+              "--index", "cc", "--bad-lines", bad});
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(run.out, MatchesRegex(Summary(1999, "stray", 1)));
+  EXPECT_EQ(Existing("stray", keys), 1999u);
+  EXPECT_EQ(ReadFile(bad),
+            "line 3: quote opened on line 3 not closed within 100 lines "
+            "(--max-quoted-lines)\n");
+  // The caps are options of the command.
+  const ImportRun capped =
+      Import({"--table", "stray", "--file", file, "--header", "--row-key", "id",
+              "--index", "cc", "--max-quoted-lines", "5000",
+              "--max-field-bytes", "64"});
+  EXPECT_EQ(capped.code, 0) << capped.err;
+  EXPECT_THAT(capped.out, MatchesRegex(Summary(1999, "stray", 1)));
+  EXPECT_THAT(capped.err,
+              HasSubstr("bad line 3: quote opened on line 3 not closed within "
+                        "64 bytes (--max-field-bytes)"));
+}
+
+// Entries of `dir` (names).
+std::vector<std::string> Entries(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    names.push_back(e.path().filename().string());
+  }
+  return names;
+}
+
+// Ctrl-C (SIGINT) or SIGTERM while an import holds temporary files: the
+// import stops, removes them and exits non-zero. The input is a FIFO the
+// test keeps open, so the import is stuck reading when the signal comes:
+// with a table to split (a copy of standard input is being made) and with
+// --bulk (the bulk files' directory exists).
+TEST_F(ImportCommandTest, InterruptRemovesTemporaryFilesAndExitsNonZero) {
+  struct Case {
+    const char* name;
+    int signal_number;
+    std::vector<std::string> args;
+    const char* temp_prefix;  // what appears in TMPDIR while it runs
+  };
+  const std::vector<Case> cases = {
+      {"spool", SIGINT, {"--regions", "2"}, "bloomroute-import-"},
+      {"bulk", SIGINT, {"--regions", "1", "--bulk"}, "bloomroute-bulk-"},
+      {"bulk_term", SIGTERM, {"--regions", "1", "--bulk"}, "bloomroute-bulk-"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string tmp = cluster_->dir() + "/tmp-" + c.name;
+    const std::string fifo = cluster_->dir() + "/fifo-" + c.name;
+    ASSERT_TRUE(std::filesystem::create_directory(tmp));
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::vector<std::string> args = {
+        "-c",
+        "export TMPDIR=\"$1\"; f=\"$2\"; shift 2; exec \"$@\" < \"$f\"",
+        "sh",
+        tmp,
+        fifo,
+        BLOOMROUTE_BINARY,
+        "import",
+        "--router",
+        "127.0.0.1:" + std::to_string(cluster_->router_port()),
+        "--table",
+        std::string("interrupted_") + c.name,
+        "--file",
+        "-",
+        "--format",
+        "csv",
+        "--header",
+        "--row-key",
+        "id",
+        "--index",
+        "cc"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    ServerProcess process("/bin/sh", args, /*capture_stderr=*/true);
+    // Opening blocks until the import opens its end; it stays open, so the
+    // import waits for more input until the signal.
+    const int in = open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(in, 0);
+    // More than a read buffer (64 KiB), so that the import is past its
+    // header and has its temporary files when it waits.
+    std::string rows = "id,cc\n";
+    for (int i = 0; i < 20000; ++i) {
+      rows += "r" + std::to_string(i) + ",C" + std::to_string(i % 3) + "\n";
+    }
+    ASSERT_EQ(write(in, rows.data(), rows.size()),
+              static_cast<ssize_t>(rows.size()));
+    bool started = false;
+    for (int i = 0; i < 500 && !started; ++i) {
+      for (const std::string& e : Entries(tmp)) {
+        started = started || e.rfind(c.temp_prefix, 0) == 0;
+      }
+      if (!started) usleep(20000);
+    }
+    ASSERT_TRUE(started) << ::testing::PrintToString(Entries(tmp));
+    usleep(100000);  // let it block in its read
+    process.Signal(c.signal_number);
+    const std::optional<int> status = process.Wait(20000);
+    close(in);
+    ASSERT_TRUE(status.has_value());
+    EXPECT_TRUE(WIFEXITED(*status)) << "killed by the signal";
+    if (WIFEXITED(*status)) {
+      EXPECT_NE(WEXITSTATUS(*status), 0);
+    }
+    EXPECT_THAT(process.ReadStderr(), HasSubstr("interrupted"));
+    EXPECT_THAT(Entries(tmp), ::testing::IsEmpty());
+  }
 }
 
 TEST_F(ImportCommandTest, BadUsageExitsTwoWithAOneLineReason) {

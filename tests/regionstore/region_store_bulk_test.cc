@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
+#include <rocksdb/table.h>
 
 #include <filesystem>
 #include <fstream>
@@ -257,16 +258,36 @@ TEST_F(RegionStoreBulkLoadTest, BadFilesAreRejectedAndWriteNothing) {
   EXPECT_TRUE(s.status().IsInvalidArgument()) << s.status().ToString();
   ExpectUnchanged(rows, seq);
 
-  // A compressed SST file: a few bytes could stand for gigabytes.
+  // The same with a valid trailer (a client can compute the checksum).
+  const auto seal = [&](const std::string& path) {
+    std::string bytes;
+    {
+      std::ifstream in(path, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        << SealBulkFile(bytes);
+    return path;
+  };
+  s = bulk_->BulkLoad(1, seal(files_.path() + "/raw.sst"));
+  EXPECT_TRUE(s.status().IsInvalidArgument()) << s.status().ToString();
+  ExpectUnchanged(rows, seq);
+
+  // A compressed SST file in the bulk files' table format, sealed: a few
+  // bytes could stand for gigabytes.
   {
     rocksdb::Options compressed;
     compressed.compression = rocksdb::kSnappyCompression;
+    rocksdb::BlockBasedTableOptions table;
+    table.format_version = 2;
+    table.checksum = rocksdb::kCRC32c;
+    compressed.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     rocksdb::SstFileWriter raw{rocksdb::EnvOptions(), compressed};
     ASSERT_TRUE(raw.Open(files_.path() + "/snappy.sst").ok());
     ASSERT_TRUE(raw.Put("a1", std::string(100000, 'x')).ok());
     ASSERT_TRUE(raw.Finish().ok());
   }
-  s = bulk_->BulkLoad(1, files_.path() + "/snappy.sst");
+  s = bulk_->BulkLoad(1, seal(files_.path() + "/snappy.sst"));
   EXPECT_TRUE(s.status().IsInvalidArgument()) << s.status().ToString();
   EXPECT_NE(s.status().message().find("compressed"), std::string::npos)
       << s.status().ToString();

@@ -17,6 +17,7 @@
 
 #include "regionstore/bulk_file.h"
 #include "thrift/router_client.h"
+#include "tools/import/interrupt.h"
 #include "tools/import/row_sink.h"
 
 namespace bloomroute {
@@ -75,6 +76,8 @@ class BulkSink final : public RowSink {
   }
 
   Status Finish() override {
+    // After an interrupt the buffered rows are dropped, not sent.
+    if (failure_.ok() && ImportInterrupted()) failure_ = InterruptedStatus();
     if (failure_.ok()) Flush();
     return failure_;
   }
@@ -101,7 +104,7 @@ class BulkSink final : public RowSink {
     Status first;  // guarded by mu
     auto work = [&] {
       for (size_t r = next++; r < buffers_.size(); r = next++) {
-        Status s = SendRegion(r);
+        Status s = ImportInterrupted() ? InterruptedStatus() : SendRegion(r);
         std::lock_guard<std::mutex> lock(mu);
         if (!s.ok() && first.ok()) first = s;
         if (!first.ok()) return;
@@ -126,6 +129,7 @@ class BulkSink final : public RowSink {
     for (int part = 0; row != buffers_[r].end(); ++part) {
       const std::string path = dir_ + "/region-" + std::to_string(region_id) +
                                "-" + std::to_string(part) + ".sst";
+      if (ImportInterrupted()) return InterruptedStatus();
       BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<BulkFileWriter> writer,
                                   BulkFileWriter::Create(path));
       // A row that would take the file past file_bytes starts the next one

@@ -1,7 +1,6 @@
 #include "tools/import/import_job.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <memory>
@@ -9,6 +8,8 @@
 #include <utility>
 
 #include "thrift/router_client.h"
+#include "tools/import/import_input.h"
+#include "tools/import/interrupt.h"
 #include "tools/import/progress.h"
 #include "tools/import/row_sink.h"
 #include "tools/import/split_keys.h"
@@ -22,16 +23,18 @@ std::string Join(std::vector<std::string> names) {
   return out.empty() ? "(none)" : out;
 }
 
-// Opens the input; with a header, reads it into *columns (so the reader is
-// at the first data record).
-StatusOr<std::unique_ptr<RecordReader>> OpenInput(
-    const ImportJobOptions& options, std::vector<std::string>* columns) {
+// Opens a reader of the input; with a header, reads it into *columns (so the
+// reader is at the first data record).
+StatusOr<std::unique_ptr<RecordReader>> OpenReader(
+    const ImportJobOptions& options, ImportInput* input,
+    std::vector<std::string>* columns) {
   RecordReaderOptions reader_options;
   reader_options.format = options.format;
   reader_options.max_record_bytes = options.max_record_bytes;
-  BLOOMROUTE_ASSIGN_OR_RETURN(
-      std::unique_ptr<RecordReader> reader,
-      RecordReader::OpenFile(options.file, reader_options));
+  reader_options.max_field_bytes = options.max_field_bytes;
+  reader_options.max_quoted_lines = options.max_quoted_lines;
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RecordReader> reader,
+                              input->OpenReader(reader_options));
   if (!options.header) {
     *columns = options.columns;
     return reader;
@@ -49,17 +52,18 @@ StatusOr<std::unique_ptr<RecordReader>> OpenInput(
   return reader;
 }
 
-// Split keys for `regions` regions from a sample of the whole file's row
+// Split keys for `regions` regions from a sample of the whole input's row
 // keys (a first pass; bad lines are left out).
 StatusOr<std::vector<std::string>> SampleSplitKeys(
     const ImportJobOptions& options, const RowMapper& mapper,
-    uint32_t regions) {
+    ImportInput* input, uint32_t regions) {
   std::vector<std::string> ignored;
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RecordReader> reader,
-                              OpenInput(options, &ignored));
+                              OpenReader(options, input, &ignored));
   KeySampler sampler(KeySampler::CapacityFor(regions));
   Record record;
   while (true) {
+    if (ImportInterrupted()) return InterruptedStatus();
     BLOOMROUTE_ASSIGN_OR_RETURN(bool more, reader->Next(&record));
     if (!more) break;
     if (!record.error.empty()) continue;
@@ -85,27 +89,43 @@ Status CheckIndexed(const TableDescriptor& table,
 
 StatusOr<uint32_t> RegionsForNewTable(RouterClient* client,
                                       const ImportJobOptions& options) {
-  if (options.regions > 0) return options.regions;
-  BLOOMROUTE_ASSIGN_OR_RETURN(router::ClusterStatus cluster,
-                              client->GetClusterStatus());
-  return std::max<uint32_t>(1, static_cast<uint32_t>(cluster.servers.size()));
+  uint32_t regions = options.regions;
+  if (regions == 0) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::ClusterStatus cluster,
+                                client->GetClusterStatus());
+    regions =
+        std::max<uint32_t>(1, static_cast<uint32_t>(cluster.servers.size()));
+  }
+  return std::min(regions, router::TableSpec::kMaxRegions);
 }
 
-Status EnsureTable(RouterClient* client, const ImportJobOptions& options,
-                   const RowMapper& mapper, std::ostream* err) {
+// What the import finds before it reads the input: 0 when the table exists,
+// else the regions of the table to create.
+StatusOr<uint32_t> RegionsToCreate(RouterClient* client,
+                                   const ImportJobOptions& options) {
   StatusOr<router::TableInfo> existing = client->DescribeTable(options.table);
-  if (existing.ok()) {
-    return CheckIndexed(existing->descriptor, mapper.IndexedColumns());
-  }
+  if (existing.ok()) return 0;
   if (!existing.status().IsNotFound()) return existing.status();
-  BLOOMROUTE_ASSIGN_OR_RETURN(uint32_t regions,
-                              RegionsForNewTable(client, options));
-  regions = std::min(regions, router::TableSpec::kMaxRegions);
+  return RegionsForNewTable(client, options);
+}
+
+// Checks an existing table (regions == 0) or creates it with `regions`
+// regions, split at keys sampled from `input` when there are several.
+Status EnsureTable(RouterClient* client, const ImportJobOptions& options,
+                   const RowMapper& mapper, uint32_t regions,
+                   ImportInput* input, std::ostream* err) {
+  if (regions == 0) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo existing,
+                                client->DescribeTable(options.table));
+    return CheckIndexed(existing.descriptor, mapper.IndexedColumns());
+  }
   router::TableSpec spec;
   spec.name = options.table;
   spec.indexed_columns = mapper.IndexedColumns();
-  BLOOMROUTE_ASSIGN_OR_RETURN(spec.split_keys,
-                              SampleSplitKeys(options, mapper, regions));
+  if (regions > 1) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        spec.split_keys, SampleSplitKeys(options, mapper, input, regions));
+  }
   if (spec.split_keys.empty()) spec.region_count = regions;
   StatusOr<router::TableInfo> created = client->CreateTable(spec);
   if (!created.ok()) {
@@ -202,7 +222,8 @@ Status ImportJobOptions::Validate() const {
         "--regions must be at most " +
         std::to_string(router::TableSpec::kMaxRegions));
   }
-  if (max_value_bytes < 1 || max_record_bytes < 1) {
+  if (max_value_bytes < 1 || max_record_bytes < 1 || max_spool_bytes < 1 ||
+      max_field_bytes < 1 || max_quoted_lines < 1) {
     return Status::InvalidArgument("size limits must be positive");
   }
   return Status::OK();
@@ -214,23 +235,29 @@ Status RunImportJob(RouterClient* client, const ImportJobOptions& options,
   if (stats == nullptr) stats = &local;
   *stats = ImportStats();
   BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
+  // A new table split at sampled keys reads the input twice (a pipe is
+  // then copied first: import_input.h).
+  BLOOMROUTE_ASSIGN_OR_RETURN(const uint32_t regions,
+                              RegionsToCreate(client, options));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      std::unique_ptr<ImportInput> input,
+      ImportInput::Open(options.file, regions > 1 ? 2 : 1,
+                        options.max_spool_bytes));
   RowMapperSpec spec;
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RecordReader> reader,
-                              OpenInput(options, &spec.columns));
+                              OpenReader(options, input.get(), &spec.columns));
   spec.row_key = options.row_key;
   spec.indexed = options.index;
   spec.family = options.family;
   spec.max_value_bytes = options.max_value_bytes;
   BLOOMROUTE_ASSIGN_OR_RETURN(RowMapper mapper,
                               RowMapper::Create(std::move(spec)));
-  BLOOMROUTE_RETURN_IF_ERROR(EnsureTable(client, options, mapper, err));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      EnsureTable(client, options, mapper, regions, input.get(), err));
 
   BadLineList bad_lines(options, err);
   BLOOMROUTE_RETURN_IF_ERROR(bad_lines.Open());
-  std::error_code size_error;
-  const uintmax_t size = std::filesystem::file_size(options.file, size_error);
-  ProgressReporter progress(err, options.terminal,
-                            size_error ? 0 : static_cast<uint64_t>(size));
+  ProgressReporter progress(err, options.terminal, input->size());
   std::unique_ptr<RowSink> sink;
   if (options.bulk) {
     BulkSinkOptions bulk;

@@ -34,7 +34,10 @@ struct ImportJobOptions {
   static constexpr int kBadLinesShown = 10;
 
   std::string table;
-  std::string file;
+  std::string file;  // a path, or "-" for standard input
+  // The most of a non-regular input (standard input, a pipe) copied to a
+  // temporary file when a new table's split keys are sampled from it.
+  uint64_t max_spool_bytes = uint64_t{16} << 30;
   InputFormat format = InputFormat::kTsv;
   // Column names: from the file's first record, or `columns`.
   bool header = false;
@@ -50,6 +53,10 @@ struct ImportJobOptions {
   uint32_t regions = 0;
   size_t max_value_bytes = 1 << 20;
   size_t max_record_bytes = 8 << 20;
+  // A field's bytes, and the line ends a quoted field may span, before it
+  // is taken as a stray quote (record_reader.h).
+  size_t max_field_bytes = 1 << 20;
+  size_t max_quoted_lines = 100;
   bool terminal = false;  // draw the progress as a bar
   // Write sorted bulk files per region and have the region servers ingest
   // them (NewBulkSink) instead of writing rows online.

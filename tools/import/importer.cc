@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "tools/import/interrupt.h"
+
 namespace bloomroute {
 namespace {
 
@@ -77,6 +79,7 @@ Status RunImport(RecordReader* reader, const RowMapper& mapper, RowSink* sink,
   Record record;
   std::string reason;
   while (stop.ok()) {
+    if (ImportInterrupted()) break;
     StatusOr<bool> more = reader->Next(&record);
     if (!more.ok()) {
       stop = more.status();
@@ -99,10 +102,15 @@ Status RunImport(RecordReader* reader, const RowMapper& mapper, RowSink* sink,
       progress->Update(sink->rows_written(), reader->bytes_read());
     }
   }
+  // After an interrupt (which may also have ended a read early, as an error
+  // or as the end of input) nothing more is sent: the batches in flight are
+  // waited for and the sink drops the rest.
+  const bool interrupted = ImportInterrupted();
   // The good rows read before the stop are written (a failed sink refuses).
-  Status flushed = batcher.Flush();
+  Status flushed = interrupted ? Status::OK() : batcher.Flush();
   Status finished = sink->Finish();
   stats->rows_imported = sink->rows_written();
+  if (interrupted) return InterruptedStatus();
   if (!finished.ok()) return finished;  // a write failure explains the rest
   if (!stop.ok()) return stop;
   return flushed;

@@ -56,8 +56,9 @@ using BadLineHandler =
 // be null). Returns OK when the input was read to its end and every batch
 // acknowledged; else the first of: the sink's failure (the router's message),
 // "line N: <reason>" (InvalidArgument) for the first bad line under kFail,
-// the handler's failure, the reader's IOError. Always waits for the sink
-// (Finish) and fills *stats before returning.
+// the handler's failure, the reader's IOError; after an interrupt
+// (interrupt.h) InterruptedStatus(), with the rows not yet sent dropped.
+// Always waits for the sink (Finish) and fills *stats before returning.
 Status RunImport(RecordReader* reader, const RowMapper& mapper, RowSink* sink,
                  const ImportDriverOptions& options,
                  const BadLineHandler& on_bad_line, ProgressReporter* progress,

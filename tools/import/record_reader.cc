@@ -1,5 +1,6 @@
 #include "tools/import/record_reader.h"
 
+#include <algorithm>
 #include <fstream>
 #include <utility>
 
@@ -36,6 +37,11 @@ StatusOr<std::unique_ptr<RecordReader>> RecordReader::OpenFile(
 
 bool RecordReader::Fill() {
   if (io_error_ || !in_->good()) return false;
+  // After Unread the buffer may have grown (by at most max_field_bytes).
+  if (buffer_.size() != kBufferBytes) {
+    buffer_.resize(kBufferBytes);
+    buffer_.shrink_to_fit();
+  }
   in_->read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   pos_ = 0;
   end_ = static_cast<size_t>(in_->gcount());
@@ -93,7 +99,40 @@ void RecordReader::SkipToLineEnd() {
   } while (c != kEof && c != '\n');
 }
 
+void RecordReader::Reject(std::string error, Record* record) {
+  keep_field_ = false;
+  std::vector<std::string>().swap(record->fields);
+  record->error = std::move(error);
+}
+
+void RecordReader::Unread(std::string_view bytes) {
+  std::string rest;
+  rest.reserve(bytes.size() + (end_ - pos_));
+  rest.append(bytes);
+  rest.append(buffer_, pos_, end_ - pos_);
+  buffer_ = std::move(rest);
+  pos_ = 0;
+  end_ = buffer_.size();
+  bytes_read_ -= bytes.size();
+  newlines_ -=
+      static_cast<uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+}
+
+int RecordReader::StrayQuote(std::string error, Record* record) {
+  Reject(std::move(error), record);
+  const size_t line_end = quoted_span_.find('\n');
+  if (line_end != std::string::npos) {
+    // The record ends at the quote's line; what follows is read again.
+    Unread(std::string_view(quoted_span_).substr(line_end + 1));
+    return '\n';
+  }
+  if (Peek() == kEof) return kEof;
+  SkipToLineEnd();
+  return '\n';
+}
+
 int RecordReader::ReadUnquoted(std::string* field, Record* record) {
+  size_t bytes = 0;
   while (true) {
     const int c = Get();
     if (c == kEof || c == separator_ || c == '\n') return c;
@@ -102,38 +141,68 @@ int RecordReader::ReadUnquoted(std::string* field, Record* record) {
       return '\n';
     }
     Keep(field, static_cast<char>(c), record);
+    if (++bytes > options_.max_field_bytes && keep_field_) {
+      Reject("field over " + std::to_string(options_.max_field_bytes) +
+                 " bytes (--max-field-bytes)",
+             record);
+    }
   }
 }
 
 int RecordReader::ReadQuoted(std::string* field, Record* record) {
+  const std::string quote_line = std::to_string(newlines_ + 1);
+  const std::string opened = "quote opened on line " + quote_line;
+  quoted_span_.clear();
+  size_t lines = 0;
   while (true) {
     const int c = Get();
     if (c == kEof) {
-      // Overrides "record over N bytes": the missing quote is the cause.
-      record->error = "unterminated quote";
-      return kEof;
+      return StrayQuote(
+          "unterminated quote (opened on line " + quote_line + ")", record);
     }
-    if (c != '"') {
-      Keep(field, static_cast<char>(c), record);
-      continue;
+    quoted_span_.push_back(static_cast<char>(c));
+    if (c == '\n' && ++lines > options_.max_quoted_lines) {
+      return StrayQuote(opened + " not closed within " +
+                            std::to_string(options_.max_quoted_lines) +
+                            " lines (--max-quoted-lines)",
+                        record);
     }
-    CountByte(record);
-    int next = Peek();
-    if (next == '"') {
-      Get();
-      Keep(field, '"', record);
-      continue;
+    if (c == '"' && Peek() != '"') {
+      CountByte(record);
+      break;  // the closing quote (its byte is not part of the field)
     }
-    if (next == kEof) return kEof;
-    if (next == separator_ || next == '\n') return Get();
-    if (next == '\r') {
-      Get();
-      if (Peek() == '\n') return Get();
+    if (c == '"') {  // a doubled quote: one '"' of the field
+      quoted_span_.push_back(static_cast<char>(Get()));
+      CountByte(record);
     }
-    if (record->error.empty()) record->error = "text after closing quote";
-    SkipToLineEnd();
-    return '\n';
+    if (quoted_span_.size() > options_.max_field_bytes) {
+      const std::string limit = std::to_string(options_.max_field_bytes) +
+                                " bytes (--max-field-bytes)";
+      return StrayQuote(lines == 0 ? "field over " + limit
+                                   : opened + " not closed within " + limit,
+                        record);
+    }
+    Keep(field, static_cast<char>(c), record);
   }
+  return AfterClosingQuote(lines, opened, record);
+}
+
+int RecordReader::AfterClosingQuote(size_t lines, const std::string& opened,
+                                    Record* record) {
+  const int next = Peek();
+  if (next == kEof) return kEof;
+  if (next == separator_ || next == '\n') return Get();
+  if (next == '\r') {
+    quoted_span_.push_back(static_cast<char>(Get()));
+    if (Peek() == '\n') return Get();
+  }
+  if (lines > 0) {
+    // Closed by another line's quote: the opening one was likely stray.
+    return StrayQuote("text after closing quote (" + opened + ")", record);
+  }
+  if (record->error.empty()) record->error = "text after closing quote";
+  SkipToLineEnd();
+  return '\n';
 }
 
 StatusOr<bool> RecordReader::Next(Record* record) {

@@ -18,15 +18,32 @@
 //
 // Bad records. A record that breaks the format comes back with `error` set
 // (and its fields unspecified); reading may go on with the next record:
-//   "unterminated quote"          EOF inside a quoted field (the record ran
-//                                 from its first line to the end of input)
+//   "unterminated quote (opened on line Q)"
+//                                 EOF inside a quoted field
+//   "quote opened on line Q not closed within N lines (--max-quoted-lines)"
+//   "quote opened on line Q not closed within N bytes (--max-field-bytes)"
+//                                 a quoted field longer than the caps
 //   "text after closing quote"    e.g. "ab"c; the rest of the line is dropped
+//                                 (with "(quote opened on line Q)" when the
+//                                 quoted part spans lines)
+//   "field over N bytes (--max-field-bytes)"
+//                                 a longer field (a quoted one on one line)
 //   "record over N bytes"         more than max_record_bytes of content and
 //                                 separators; the record is read to its end
 //                                 but not kept, so memory stays bounded
 //   "more than N fields"          more than max_fields fields
 // Record boundaries are the same whether or not a record is bad, except after
 // "text after closing quote", where the record ends at the next '\n'.
+//
+// Stray quotes. A quote that opens a field but is never closed (or closed by
+// another line's quote, then followed by text) would make the rest of the
+// file one field. So a quoted field that reaches the end of input, passes a
+// cap (max_quoted_lines line ends or max_field_bytes bytes), or is followed
+// by text after spanning lines is taken as a stray quote: the record ends at
+// the first line end after the quote (a bad record), and the bytes after that
+// line end are read again as records. A stray quote thus costs the lines from
+// its record's start to the quote's line, never the rest of the file; the
+// caps bound what is kept to be read again (max_field_bytes).
 //
 // Example:
 //   auto reader = RecordReader::OpenFile("cities.txt", {InputFormat::kTsv});
@@ -48,6 +65,7 @@
 #include <istream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/statusor.h"
@@ -65,6 +83,11 @@ struct RecordReaderOptions {
   // count; the record's own line end does not).
   size_t max_record_bytes = 8 << 20;
   size_t max_fields = 4096;
+  // Bytes of one field; for a quoted field, of its span in the input
+  // (doubled quotes and line ends count).
+  size_t max_field_bytes = 1 << 20;
+  // Line ends one quoted field may span.
+  size_t max_quoted_lines = 100;
 };
 
 struct Record {
@@ -101,12 +124,21 @@ class RecordReader {
   // (also for "\r\n") or kEof.
   int ReadUnquoted(std::string* field, Record* record);
   int ReadQuoted(std::string* field, Record* record);
+  // After a quoted field's closing quote: what ends the field.
+  int AfterClosingQuote(size_t lines, const std::string& opened,
+                        Record* record);
   // Counts one byte of the record; past max_record_bytes marks it bad and
   // stops keeping its fields.
   void CountByte(Record* record);
   void Keep(std::string* field, char c, Record* record);
   void AddField(std::string field, Record* record);
   void SkipToLineEnd();
+  // Marks the record bad with `error` and drops its fields.
+  void Reject(std::string error, Record* record);
+  // Ends a record at a stray quote (see above): returns what ends the record.
+  int StrayQuote(std::string error, Record* record);
+  // Puts `bytes` back in front of the unread input.
+  void Unread(std::string_view bytes);
 
   std::unique_ptr<std::istream> owned_;
   std::istream* in_;
@@ -121,6 +153,7 @@ class RecordReader {
   uint64_t newlines_ = 0;    // '\n' consumed so far
   size_t record_bytes_ = 0;  // of the record being read
   bool keep_field_ = true;   // false once the record is too big or wide
+  std::string quoted_span_;  // the quoted field's bytes as read (for Unread)
 };
 
 }  // namespace bloomroute

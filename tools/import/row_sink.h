@@ -69,8 +69,10 @@ struct BulkSinkOptions {
 // twice ends with the later write's columns (loads of a region run in
 // order). rows_written() counts the rows given (as the online sink does) of
 // regions whose files were all acknowledged: it moves in steps. The temporary
-// files are removed. NotFound when the table does not exist; the client's
-// errors.
+// files are removed (also on failure, when the sink is destroyed). After an
+// interrupt (interrupt.h) no more files are written or sent, and Finish drops
+// the buffered rows and returns InterruptedStatus(). NotFound when the table
+// does not exist; the client's errors.
 StatusOr<std::unique_ptr<RowSink>> NewBulkSink(RouterClient* client,
                                                std::string table,
                                                const BulkSinkOptions& options);

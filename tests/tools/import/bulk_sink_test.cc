@@ -3,6 +3,8 @@
 // the sink.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -14,6 +16,7 @@
 
 #include "regionstore/bulk_file.h"
 #include "tests/tools/import/unused_router_client.h"
+#include "tools/import/interrupt.h"
 #include "tools/import/row_sink.h"
 
 namespace bloomroute {
@@ -37,6 +40,7 @@ class FakeRouterClient : public testing::UnusedRouterClient {
   Status BulkLoad(std::string_view, uint64_t region_id,
                   const std::string& file) override {
     if (region_id == fail_region) return Status::IOError("server says no");
+    if (interrupt_on_load) raise(SIGINT);
     const std::string path = std::filesystem::temp_directory_path() /
                              ("bulk-sink-test-" + std::to_string(getpid()) +
                               "-" + std::to_string(region_id) + ".sst");
@@ -54,6 +58,7 @@ class FakeRouterClient : public testing::UnusedRouterClient {
   }
 
   uint64_t fail_region = 0;
+  bool interrupt_on_load = false;
   std::mutex mu;
   // Guarded by mu: per region, each file's rows and size, in load order.
   std::map<uint64_t, std::vector<std::vector<Row>>> files;
@@ -137,6 +142,80 @@ TEST_F(BulkSinkTest, AFailedLoadFailsTheSinkAndIsNotCounted) {
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
   EXPECT_EQ((*sink)->rows_written(), 1u);  // region 7's row only
   EXPECT_TRUE((*sink)->Write({Put("b", {{"d:a", "1"}})}).IsIOError());
+}
+
+// The sink's temporary files go to TMPDIR; this test's own directory, so
+// that it can see them removed.
+class BulkSinkTempTest : public BulkSinkTest {
+ protected:
+  void SetUp() override {
+    std::string dir =
+        (std::filesystem::temp_directory_path() / "bulk-sink-tmp-XXXXXX")
+            .string();
+    ASSERT_NE(mkdtemp(dir.data()), nullptr);
+    dir_ = dir;
+    const char* old = getenv("TMPDIR");
+    old_tmpdir_ = old ? old : "";
+    setenv("TMPDIR", dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    if (old_tmpdir_.empty()) {
+      unsetenv("TMPDIR");
+    } else {
+      setenv("TMPDIR", old_tmpdir_.c_str(), 1);
+    }
+    std::filesystem::remove_all(dir_);
+  }
+  size_t Entries() const {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir_)) {
+      (void)e;
+      ++n;
+    }
+    return n;
+  }
+  std::string dir_;
+  std::string old_tmpdir_;
+};
+
+// Ctrl-C while files are being sent: no further file is written or sent,
+// Finish says why, and the directory of bulk files is gone with the sink.
+TEST_F(BulkSinkTempTest, InterruptStopsSendingAndTheFilesAreRemoved) {
+  InstallImportInterruptHandlers();
+  client_.interrupt_on_load = true;
+  options_.in_flight = 1;
+  options_.file_rows = 1;
+  {
+    auto sink = NewBulkSink(&client_, "t", options_);
+    ASSERT_TRUE(sink.ok()) << sink.status().ToString();
+    EXPECT_EQ(Entries(), 1u);  // its directory
+    ASSERT_TRUE((*sink)
+                    ->Write({Put("a", {{"d:a", "1"}}), Put("b", {{"d:a", "1"}}),
+                             Put("z", {{"d:a", "1"}})})
+                    .ok());
+    const Status s = (*sink)->Finish();
+    EXPECT_TRUE(s.IsAborted()) << s.ToString();
+    EXPECT_EQ((*sink)->rows_written(), 0u);
+  }
+  const bool interrupted = ImportInterrupted();
+  ResetImportInterrupt();
+  signal(SIGINT, SIG_DFL);
+  EXPECT_TRUE(interrupted);
+  EXPECT_EQ(client_.files[7].size(), 1u);  // the load that was interrupted
+  EXPECT_EQ(client_.files[8].size(), 0u);
+  EXPECT_EQ(Entries(), 0u);
+}
+
+// After a failure too, nothing of the sink stays behind.
+TEST_F(BulkSinkTempTest, AFailedLoadLeavesNoFiles) {
+  client_.fail_region = 7;
+  {
+    auto sink = NewBulkSink(&client_, "t", options_);
+    ASSERT_TRUE(sink.ok()) << sink.status().ToString();
+    ASSERT_TRUE((*sink)->Write({Put("a", {{"d:a", "1"}})}).ok());
+    EXPECT_TRUE((*sink)->Finish().IsIOError());
+  }
+  EXPECT_EQ(Entries(), 0u);
 }
 
 }  // namespace

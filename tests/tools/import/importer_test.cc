@@ -2,11 +2,14 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "tools/import/interrupt.h"
 
 namespace bloomroute {
 namespace {
@@ -24,6 +27,7 @@ class FakeSink : public RowSink {
     }
     acknowledged_ += batch.size();
     batches.push_back(std::move(batch));
+    if (batches.size() == interrupt_at) raise(SIGINT);
     return Status::OK();
   }
   Status Finish() override {
@@ -43,6 +47,7 @@ class FakeSink : public RowSink {
   }
 
   size_t fail_at = SIZE_MAX;
+  size_t interrupt_at = SIZE_MAX;  // raise SIGINT on taking this batch
   std::vector<std::vector<Mutation>> batches;
   int finished = 0;
 
@@ -137,6 +142,26 @@ TEST_F(ImportDriverTest, AFailingBadLineHandlerStopsTheImport) {
       nullptr, &stats_);
   EXPECT_TRUE(s.IsIOError());
   EXPECT_EQ(sink_.Keys(), (std::vector<std::vector<std::string>>{{"a"}}));
+}
+
+// Ctrl-C: the handler only sets a flag; reading stops at the next record,
+// the rows not yet sent are dropped (no last flush) and the status says so.
+TEST_F(ImportDriverTest, InterruptStopsReadingAndSendsNothingMore) {
+  InstallImportInterruptHandlers();
+  ImportDriverOptions options;
+  options.batch_rows = 2;
+  sink_.interrupt_at = 1;
+  const Status s = Import("a,1\nb,2\nc,3\nd,4\ne,5\n", options);
+  const bool interrupted = ImportInterrupted();
+  ResetImportInterrupt();
+  signal(SIGINT, SIG_DFL);
+  EXPECT_TRUE(interrupted);
+  EXPECT_TRUE(s.IsAborted()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("interrupted by SIGINT"));
+  EXPECT_EQ(sink_.Keys(), (std::vector<std::vector<std::string>>{{"a", "b"}}));
+  EXPECT_EQ(stats_.records, 2u);
+  EXPECT_EQ(stats_.rows_imported, 2u);
+  EXPECT_EQ(sink_.finished, 1);
 }
 
 }  // namespace

@@ -32,11 +32,15 @@ class RecordReaderTest : public ::testing::Test {
   std::vector<Read> ReadAll(const std::string& text, InputFormat format,
                             size_t max_record_bytes = 1 << 20,
                             size_t max_fields = 100) {
-    std::istringstream in(text);
     RecordReaderOptions options;
     options.format = format;
     options.max_record_bytes = max_record_bytes;
     options.max_fields = max_fields;
+    return ReadWith(text, options);
+  }
+  std::vector<Read> ReadWith(const std::string& text,
+                             const RecordReaderOptions& options) {
+    std::istringstream in(text);
     RecordReader reader(&in, options);
     std::vector<Read> out;
     Record r;
@@ -88,11 +92,81 @@ TEST_F(RecordReaderTest, CsvBadQuotesAreBadRecordsAndReadingGoesOn) {
             (std::vector<Read>{{1, {"ok", "1"}, ""},
                                {2, {}, "text after closing quote"},
                                {3, {"ok", "3"}, ""}}));
-  // An unterminated quote runs to the end of input: the record is bad from
-  // the line it starts on.
+  // A quote never closed makes its own line bad; the lines after it are
+  // read again as records, not swallowed.
+  EXPECT_EQ(Csv("ok,1\nbad,\"open\nmore,2\n"),
+            (std::vector<Read>{{1, {"ok", "1"}, ""},
+                               {2, {}, "unterminated quote (opened on line 2)"},
+                               {3, {"more", "2"}, ""}}));
+}
+
+// One stray quote must cost one line, not the rest of the file: whether the
+// quote is never closed, closed by another line's quote (then followed by
+// text), or the quoted span passes --max-quoted-lines or --max-field-bytes.
+TEST_F(RecordReaderTest, StrayQuoteCostsItsLineOnly) {
+  std::string text = "id,name\n1,a\n2,\"stray\n";
+  std::vector<Read> want = {{1, {"id", "name"}, ""},
+                            {2, {"1", "a"}, ""},
+                            {3,
+                             {},
+                             "quote opened on line 3 not closed "
+                             "within 100 lines (--max-quoted-lines)"}};
+  for (int i = 4; i <= 2000; ++i) {
+    text += std::to_string(i) + ",n" + std::to_string(i) + "\n";
+    want.push_back({static_cast<uint64_t>(i),
+                    {std::to_string(i), "n" + std::to_string(i)},
+                    ""});
+  }
+  EXPECT_EQ(Csv(text), want);
+  // A later well-quoted field closes the stray quote: "text after closing
+  // quote" there, but the lines between are records again.
+  EXPECT_EQ(Csv("1,\"x\n2,y\n3,\"z\"\n4,w\n"),
+            (std::vector<Read>{
+                {1, {}, "text after closing quote (quote opened on line 1)"},
+                {2, {"2", "y"}, ""},
+                {3, {"3", "z"}, ""},
+                {4, {"4", "w"}, ""}}));
+}
+
+TEST_F(RecordReaderTest, QuotedSpanIsCappedInLinesAndBytes) {
+  RecordReaderOptions options;
+  options.format = InputFormat::kCsv;
+  options.max_quoted_lines = 3;
+  // Within the cap: a field of 3 line ends is one record.
   EXPECT_EQ(
-      Csv("ok,1\nbad,\"open\nmore,2\n"),
-      (std::vector<Read>{{1, {"ok", "1"}, ""}, {2, {}, "unterminated quote"}}));
+      ReadWith("1,\"a\nb\nc\nd\"\n2,e\n", options),
+      (std::vector<Read>{{1, {"1", "a\nb\nc\nd"}, ""}, {5, {"2", "e"}, ""}}));
+  // Over it: bad at the quote's line, and the lines after are read again.
+  EXPECT_EQ(
+      ReadWith("1,\"a\nb\nc\nd\ne\n2,f\n", options),
+      (std::vector<Read>{{1,
+                          {},
+                          "quote opened on line 1 not closed within 3 lines "
+                          "(--max-quoted-lines)"},
+                         {2, {"b"}, ""},
+                         {3, {"c"}, ""},
+                         {4, {"d"}, ""},
+                         {5, {"e"}, ""},
+                         {6, {"2", "f"}, ""}}));
+  options.max_quoted_lines = 1000;
+  options.max_field_bytes = 8;
+  EXPECT_EQ(
+      ReadWith("1,\"12345678\"\n2,\"123456789\"\n3,\"1\n23456789\n4,x\n",
+               options),
+      (std::vector<Read>{{1, {"1", "12345678"}, ""},
+                         {2, {}, "field over 8 bytes (--max-field-bytes)"},
+                         {3,
+                          {},
+                          "quote opened on line 3 not closed within 8 bytes "
+                          "(--max-field-bytes)"},
+                         {4, {"23456789"}, ""},
+                         {5, {"4", "x"}, ""}}));
+  // Unquoted fields and TSV are capped too.
+  options.format = InputFormat::kTsv;
+  EXPECT_EQ(
+      ReadWith("123456789\tx\ny\tz\n", options),
+      (std::vector<Read>{{1, {}, "field over 8 bytes (--max-field-bytes)"},
+                         {2, {"y", "z"}, ""}}));
 }
 
 TEST_F(RecordReaderTest, TsvTreatsQuotesLiterally) {
@@ -132,8 +206,9 @@ TEST_F(RecordReaderTest, OversizedRecordsAreBadAndTheNextIsReadWhole) {
             (std::vector<Read>{
                 {1, {std::string(10, 'a'), std::string(9, 'b')}, ""}}));
   // An unterminated quote explains a huge record better than its size.
-  EXPECT_EQ(Csv("\"" + big, 20),
-            (std::vector<Read>{{1, {}, "unterminated quote"}}));
+  EXPECT_EQ(
+      Csv("\"" + big, 20),
+      (std::vector<Read>{{1, {}, "unterminated quote (opened on line 1)"}}));
 }
 
 TEST_F(RecordReaderTest, TooManyFieldsIsBad) {
