@@ -1,6 +1,7 @@
 // RouterImpl: the Router of router/router.h. Its methods are spread over
 // router.cc (opening, tables, maintenance), router_rows.cc (writes, gets,
-// scans, scanners) and router_lookup.cc (index lookups and statistics).
+// scans), router_scanners.cc (scanners) and router_lookup.cc (index lookups
+// and statistics).
 //
 // Locking. The server set is fixed by Open and read without locks. Tables are
 // immutable TableState snapshots held by shared_ptr: readers copy the pointer
