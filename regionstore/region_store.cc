@@ -286,6 +286,7 @@ Status RocksRegionStore::DropRegion(uint64_t region_id) {
     // elements, which a replica learns from the next catch-up.
     BLOOMROUTE_RETURN_IF_ERROR(
         ApplyResolved(deletes, regions, WriteMode::kWriteBatch, 0).status());
+    if (hooks_.drop_batch_done) hooks_.drop_batch_done();
   }
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(
       db_->Delete(write_options_, meta_cf_, RegionMetaKey(region_id))));

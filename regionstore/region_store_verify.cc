@@ -43,6 +43,7 @@ StatusOr<IndexReport> RocksRegionStore::VerifyIndex(
   IndexReport report;
   report.table_id = table_id;
   std::unordered_map<std::string, uint64_t> expected_counts;
+  if (hooks_.verify_scanning) hooks_.verify_scanning();
   BLOOMROUTE_RETURN_IF_ERROR(
       VerifyRows(ro, table_id, &expected_counts, &report));
   BLOOMROUTE_RETURN_IF_ERROR(VerifyIndexEntries(ro, table_id, &report));

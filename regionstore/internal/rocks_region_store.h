@@ -8,6 +8,7 @@
 #include <rocksdb/write_batch.h>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -78,6 +79,19 @@ class RocksRegionStore final : public RegionStore {
 
   StatusOr<IndexReport> VerifyIndex(
       std::optional<uint64_t> table_id) const override;
+
+  // Test hooks, each called (when set) in the middle of a long operation,
+  // so that a test can check what other calls may do meanwhile:
+  // drop_batch_done after each batch of a DropRegion's deletes,
+  // verify_scanning when VerifyIndex has taken its state and starts
+  // scanning. Set before the store is used concurrently.
+  struct LongWorkHooks {
+    std::function<void()> drop_batch_done;
+    std::function<void()> verify_scanning;
+  };
+  void SetLongWorkHooksForTesting(LongWorkHooks hooks) {
+    hooks_ = std::move(hooks);
+  }
 
  private:
   // --- open and regions (region_store.cc)
@@ -196,6 +210,8 @@ class RocksRegionStore final : public RegionStore {
   // not undo; writes repair it first, snapshots and ops wait for that.
   bool filter_broken_ = false;
   uint64_t fence_ = 0;  // writes with a nonzero token below it are refused
+
+  LongWorkHooks hooks_;
 };
 
 }  // namespace bloomroute::regionstore_internal
