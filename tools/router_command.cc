@@ -26,7 +26,12 @@ void RouterCommand::AddOptions(po::options_description* o) {
       ("fanout-threads",
        po::value<int64_t>(&fanout_threads_)
            ->default_value(defaults.fanout_threads),
-       "threads asking region servers in parallel");
+       "threads asking region servers in parallel")  //
+      ("long-call-timeout",
+       po::value<int64_t>(&long_call_timeout_seconds_)
+           ->default_value(ThriftClientOptions().long_call_timeout_ms / 1000),
+       "seconds a region server may take to answer a verify or a region "
+       "drop (each wait for its reply; other calls: 30)");
 }
 
 Status RouterCommand::Validate() {
@@ -34,6 +39,9 @@ Status RouterCommand::Validate() {
       server_flags_.ToOptions(ServerOptions::kMinFrameBytes, &server_options_));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("fanout-threads", fanout_threads_, 1,
                                      router::RouterOptions::kMaxFanoutThreads));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("long-call-timeout",
+                                     long_call_timeout_seconds_, 1,
+                                     kMaxLongCallTimeoutSeconds));
   for (const std::string& address : region_servers_) {
     std::string host;
     int port = 0;
@@ -50,6 +58,8 @@ Status RouterCommand::Validate() {
   // The router accepts from region servers frames as large as it accepts
   // from its clients: a reply holds what a request may hold.
   client_options_.max_frame_bytes = server_options_.max_frame_bytes;
+  client_options_.long_call_timeout_ms =
+      static_cast<int>(long_call_timeout_seconds_ * 1000);
   BLOOMROUTE_RETURN_IF_ERROR(client_options_.Validate());
   return router_options_.Validate();
 }

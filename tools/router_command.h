@@ -5,6 +5,7 @@
 //   bloomroute router --data DIR --regionserver HOST:PORT [--regionserver ...]
 //       [--listen 127.0.0.1:9090] [--threads N] [--max-frame-bytes N]
 //       [--idle-timeout SECONDS] [--fanout-threads N]
+//       [--long-call-timeout SECONDS]
 //
 // Region servers are named by address in the catalog: every address that
 // hosts regions must be given again on restart (the router refuses to start
@@ -49,6 +50,8 @@ class RouterCommand : public Command {
   std::vector<std::string> region_servers_;
   ServerFlags server_flags_;
   int64_t fanout_threads_ = 0;
+  int64_t long_call_timeout_seconds_ = 0;
+  static constexpr int64_t kMaxLongCallTimeoutSeconds = 24 * 3600;
 
   // Filled by Validate().
   router::RouterOptions router_options_;
