@@ -513,11 +513,41 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
   return Status::OK();
 }
 
+void RouterImpl::FlagServersMissingRegions(
+    const std::vector<CatalogTable>& tables) {
+  std::map<ServerId, std::set<uint64_t>> assigned;
+  for (const CatalogTable& t : tables) {
+    if (t.state != CatalogTable::State::kReady) continue;
+    for (const CatalogRegion& r : t.regions) {
+      assigned[r.server].insert(r.region_id);
+    }
+  }
+  // Servers due for a reopen anyway (a failed call, a new run) are skipped.
+  std::vector<const ServerEntry*> check;
+  for (const auto& [id, server] : servers_) {
+    if (assigned.count(id) != 0 && !server->reopen)
+      check.push_back(server.get());
+  }
+  fan_out_->Run(check.size(), [&](size_t i) {
+    const ServerEntry& server = *check[i];
+    StatusOr<std::vector<RegionDescriptor>> listed =
+        server.client->ListRegions();
+    if (!listed.ok()) {
+      (void)ServerFailed(server, listed.status());
+      return;
+    }
+    std::set<uint64_t> missing = assigned.at(server.ref.id);
+    for (const RegionDescriptor& r : *listed) missing.erase(r.region_id);
+    if (!missing.empty()) server.reopen = true;
+  });
+}
+
 void RouterImpl::MaintainOnce() {
   {
     // Under ddl_mu_, so that no region of a table being deleted is reopened.
     std::lock_guard<std::mutex> lock(ddl_mu_);
     const std::vector<CatalogTable> tables = catalog_->Tables();
+    FlagServersMissingRegions(tables);
     for (auto& [id, server] : servers_) {
       if (!server->reopen.exchange(false)) continue;
       if (!ReopenServerLocked(*server).ok()) server->reopen = true;

@@ -70,8 +70,9 @@ struct RouterOptions {
   std::vector<std::string> region_servers;
   // Threads asking region servers in parallel (lookups, multi-server writes).
   uint32_t fanout_threads = 16;
-  // How often the background task retries unreachable servers, catches up
-  // replicas that are not current and finishes interrupted deletions.
+  // How often the background task retries unreachable servers, reopens
+  // regions a server no longer serves, catches up replicas that are not
+  // current and finishes interrupted deletions.
   int maintenance_interval_ms = 1000;
   // Run that task on a thread of its own. Off, maintenance happens only when
   // the owner calls Router::RunMaintenance (deterministic fault tests drive
@@ -281,8 +282,11 @@ class Router {
   virtual StatusOr<VerifyReport> VerifyIndex(std::string_view table) = 0;
 
   // One maintenance pass in the caller's thread: reopens regions on servers
-  // that came back, finishes interrupted deletions, catches up every replica
-  // that is not current and expires idle scanners. The background task (see
+  // that came back, and on servers whose region list lacks regions the
+  // catalog assigns them (closed by another caller, lost with a restart on
+  // an empty directory: one listRegions call per server and pass), finishes
+  // interrupted deletions, catches up every replica that is not current and
+  // expires idle scanners. The background task (see
   // RouterOptions::background_maintenance) runs the same pass.
   virtual void RunMaintenance() = 0;
 

@@ -110,6 +110,11 @@ class RouterImpl : public router::Router {
   router::TableInfo Describe(const TableState& table) const;
   void MaintenanceLoop();
   void MaintainOnce();
+  // Asks each server holding regions of ready tables for its region list
+  // (in parallel) and flags for reopening those that lack any of theirs:
+  // closed by another caller, or lost with a directory, without a call of
+  // ours failing. Needs ddl_mu_ held.
+  void FlagServersMissingRegions(const std::vector<CatalogTable>& tables);
   void WakeMaintenance();
   // A failed call to `server`: Unavailable means it may have lost or applied
   // writes without our knowing, so its replica is stale and its regions are
