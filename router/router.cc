@@ -34,6 +34,10 @@ Status RouterOptions::Validate() const {
   if (max_scanners < 1 || max_scanners > 1000000) {
     return Status::InvalidArgument("max_scanners must be in [1, 1000000]");
   }
+  if (max_scanners_per_client < 1 || max_scanners_per_client > 1000000) {
+    return Status::InvalidArgument(
+        "max_scanners_per_client must be in [1, 1000000]");
+  }
   if (scanner_idle_timeout_ms < 1000) {
     return Status::InvalidArgument("scanner_idle_timeout_ms must be >= 1000");
   }

@@ -76,7 +76,7 @@ class BoundedFramedTransportFactory : public at::transport::TTransportFactory {
 // The thread-pool server over an already bound socket. Throws what Thrift
 // throws when a part cannot be made.
 std::shared_ptr<at::server::TThreadPoolServer> MakeServer(
-    std::shared_ptr<at::TProcessor> processor,
+    std::shared_ptr<at::TProcessorFactory> processors,
     std::shared_ptr<PreboundServerSocket> socket,
     const ServerOptions& options) {
   const int frame = static_cast<int>(options.max_frame_bytes);
@@ -89,7 +89,7 @@ std::shared_ptr<at::server::TThreadPoolServer> MakeServer(
   workers->threadFactory(std::make_shared<at::concurrency::ThreadFactory>());
   workers->start();
   auto server = std::make_shared<at::server::TThreadPoolServer>(
-      std::move(processor), std::move(socket),
+      std::move(processors), std::move(socket),
       std::make_shared<BoundedFramedTransportFactory>(config), protocol,
       workers);
   server->setConcurrentClientLimit(options.threads);
@@ -186,6 +186,14 @@ int ThriftServer::port() const { return impl_->port; }
 Status ThriftServer::Serve(std::shared_ptr<at::TProcessor> processor,
                            const ServerOptions& options, std::string name) {
   if (processor == nullptr) return Status::InvalidArgument("nothing to serve");
+  return Serve(
+      std::make_shared<at::TSingletonProcessorFactory>(std::move(processor)),
+      options, std::move(name));
+}
+
+Status ThriftServer::Serve(std::shared_ptr<at::TProcessorFactory> processors,
+                           const ServerOptions& options, std::string name) {
+  if (processors == nullptr) return Status::InvalidArgument("nothing to serve");
   if (impl_->server != nullptr)
     return Status::InvalidArgument("already serving");
   BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
@@ -197,7 +205,7 @@ Status ThriftServer::Serve(std::shared_ptr<at::TProcessor> processor,
     impl_->socket->setRecvTimeout(options.idle_timeout_ms);
     impl_->socket->listen();
     impl_->port = impl_->socket->getPort();
-    impl_->server = MakeServer(std::move(processor), impl_->socket, options);
+    impl_->server = MakeServer(std::move(processors), impl_->socket, options);
   } catch (const std::exception& e) {
     impl_->socket.reset();
     return Status::IOError("cannot serve on " +

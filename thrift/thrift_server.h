@@ -23,8 +23,8 @@
 // Start-up binds before it returns, so a bind failure is its error and port 0
 // is resolved to the real port; serving then runs on a background thread.
 //
-// This header names Thrift's TProcessor only by a forward declaration, so the
-// servers' headers can be included outside thrift/.
+// This header names Thrift's TProcessor and TProcessorFactory only by forward
+// declarations, so the servers' headers can be included outside thrift/.
 //
 // Thread-safety: Stop() and the accessors may be called from any thread.
 #ifndef BLOOMROUTE_THRIFT_THRIFT_SERVER_H_
@@ -39,7 +39,8 @@
 
 namespace apache::thrift {
 class TProcessor;
-}
+class TProcessorFactory;
+}  // namespace apache::thrift
 
 namespace bloomroute {
 
@@ -97,6 +98,10 @@ class ThriftServer {
   // class's factory. InvalidArgument for bad options, IOError when the
   // address cannot be bound.
   Status Serve(std::shared_ptr<apache::thrift::TProcessor> processor,
+               const ServerOptions& options, std::string name);
+  // The same with a processor (and handler) per connection: the factory's
+  // getProcessor when a connection opens, its release when it closes.
+  Status Serve(std::shared_ptr<apache::thrift::TProcessorFactory> processors,
                const ServerOptions& options, std::string name);
 
  private:

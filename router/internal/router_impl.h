@@ -81,11 +81,17 @@ class RouterImpl : public router::Router {
   StatusOr<ScanResult> Scan(std::string_view table,
                             const router::ScanSpec& spec,
                             uint32_t limit) override;
+  using Router::CloseScanner;
+  using Router::OpenScanner;
+  using Router::ScannerNext;
   StatusOr<int64_t> OpenScanner(std::string_view table,
-                                const router::ScanSpec& spec) override;
-  StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
-                                         uint32_t max_rows) override;
-  Status CloseScanner(int64_t scanner) override;
+                                const router::ScanSpec& spec,
+                                router::ScannerClient client) override;
+  StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows,
+                                         uint64_t call_seq,
+                                         router::ScannerClient client) override;
+  Status CloseScanner(int64_t scanner, router::ScannerClient client) override;
+  void CloseScanners(router::ScannerClient client) override;
 
   StatusOr<router::LookupResult> Lookup(
       std::string_view table, const router::LookupSpec& spec) override;
@@ -160,7 +166,13 @@ class RouterImpl : public router::Router {
   // Sends `mutations` (consumed) to the server in chunks.
   [[nodiscard]] Status ApplyBatches(const ServerEntry& server,
                                     std::vector<Mutation> mutations);
-  std::shared_ptr<Scanner> FindScanner(int64_t id);
+  // router_scanners.cc
+  // The client's scanner, or null (unknown, or another client's).
+  std::shared_ptr<Scanner> FindScanner(int64_t id,
+                                       router::ScannerClient client);
+  // Forgets a scanner; needs scanners_mu_ held.
+  void EraseScannerLocked(
+      std::map<int64_t, std::shared_ptr<Scanner>>::iterator it);
   void ExpireScanners();
 
   const router::RouterOptions options_;
@@ -178,9 +190,10 @@ class RouterImpl : public router::Router {
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> tables_;
 
   std::mutex scanners_mu_;
-  // Guarded by scanners_mu_.
+  // Guarded by scanners_mu_: the open scanners by id, and how many each
+  // client has open (clients with none are not listed).
   std::map<int64_t, std::shared_ptr<Scanner>> scanners_;
-  int64_t next_scanner_id_ = 1;
+  std::map<router::ScannerClient, uint32_t> scanners_per_client_;
 
   std::mutex maintenance_mu_;
   std::condition_variable maintenance_cv_;
