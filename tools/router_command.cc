@@ -31,7 +31,14 @@ void RouterCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&long_call_timeout_seconds_)
            ->default_value(ThriftClientOptions().long_call_timeout_ms / 1000),
        "seconds a region server may take to answer a verify or a region "
-       "drop (each wait for its reply; other calls: 30)");
+       "drop (each wait for its reply; other calls: 30)")  //
+      ("max-scanners",
+       po::value<int64_t>(&max_scanners_)->default_value(defaults.max_scanners),
+       "open scanners of all connections at once")  //
+      ("max-scanners-per-connection",
+       po::value<int64_t>(&max_scanners_per_client_)
+           ->default_value(defaults.max_scanners_per_client),
+       "open scanners of one connection at once (closed with it)");
 }
 
 Status RouterCommand::Validate() {
@@ -55,6 +62,14 @@ Status RouterCommand::Validate() {
   router_options_.data_dir = data_;
   router_options_.region_servers = region_servers_;
   router_options_.fanout_threads = static_cast<uint32_t>(fanout_threads_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-scanners", max_scanners_, 1, kMaxScanners));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-connection",
+                                     max_scanners_per_client_, 1,
+                                     kMaxScanners));
+  router_options_.max_scanners = static_cast<uint32_t>(max_scanners_);
+  router_options_.max_scanners_per_client =
+      static_cast<uint32_t>(max_scanners_per_client_);
   // The router accepts from region servers frames as large as it accepts
   // from its clients: a reply holds what a request may hold.
   client_options_.max_frame_bytes = server_options_.max_frame_bytes;

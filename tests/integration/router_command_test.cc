@@ -57,6 +57,11 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
       {"router", "--data", data, "--regionserver", rs, "--max-frame-bytes",
        "10"},
       {"router", "--data", data, "--regionserver", rs, "--idle-timeout", "0"},
+      {"router", "--data", data, "--regionserver", rs, "--long-call-timeout",
+       "0"},
+      {"router", "--data", data, "--regionserver", rs, "--max-scanners", "0"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--max-scanners-per-connection", "0"},
       {"router", "--data", data, "--regionserver", rs, "--bogus"},
   };
   for (const auto& args : bad) {
