@@ -53,6 +53,8 @@
 #ifndef BLOOMROUTE_REGIONSTORE_REGION_STORE_H_
 #define BLOOMROUTE_REGIONSTORE_REGION_STORE_H_
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -128,9 +130,23 @@ class RegionStore {
   // Stops serving a region; its data stays and reopening serves it again.
   [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
   // Deletes every row of a region, open or closed (updating index, counts and
-  // filter), and forgets it. NotFound for a region the server never hosted.
+  // filter), and forgets it. NotFound for a region the server never hosted;
+  // Aborted when another DropRegion of it is running. Incremental: the
+  // region is closed first (its reads and writes answer NotFound, OpenRegion
+  // of it Aborted, until the drop ends), then its rows are deleted in
+  // batches of 1000 with no lock held between batches, so calls on other
+  // regions proceed meanwhile. After a failure (or a crash) the region is
+  // closed with part of its rows; dropping it again finishes the job.
   [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
   virtual std::vector<RegionDescriptor> ListRegions() const = 0;
+  // The ids of the open regions, ascending: what ListRegions() says without
+  // the key ranges, for the router's periodic check (a few bytes a region).
+  virtual std::vector<uint64_t> OpenRegionIds() const {
+    std::vector<uint64_t> ids;
+    for (const RegionDescriptor& r : ListRegions()) ids.push_back(r.region_id);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
 
   // Applies the mutations as one atomic batch, in order (a later mutation of
   // the same row sees the earlier one). All are validated first; any invalid
@@ -209,8 +225,10 @@ class RegionStore {
   // compares (see IndexReport in model/types.h). With a table id, only that
   // table's rows, index entries and values are checked (they are still
   // scanned: about as slow as the whole server); the filter, shared by every
-  // table, is always compared with a rebuild from all value records. Holds
-  // writes off while it runs.
+  // table, is always compared with a rebuild from all value records. The
+  // check is of one consistent state: under the filter lock it takes a
+  // RocksDB snapshot and a copy of the filter, and compares them outside
+  // the lock. Writes wait only while the filter is copied.
   virtual StatusOr<IndexReport> VerifyIndex(
       std::optional<uint64_t> table_id) const = 0;
 

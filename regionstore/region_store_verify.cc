@@ -34,26 +34,49 @@ bool InStage(const ScalableSplitCountingBloomFilter& f, const ElementHash& h,
 
 StatusOr<IndexReport> RocksRegionStore::VerifyIndex(
     std::optional<uint64_t> table_id) const {
-  // Writes commit under filter_mu_; holding it gives one consistent state.
-  std::shared_lock regions_lock(regions_mu_);
-  std::lock_guard filter_lock(filter_mu_);
-  rocksdb::ManagedSnapshot snapshot(db_.get());
+  VerifyState state;
+  BLOOMROUTE_RETURN_IF_ERROR(TakeVerifyState(&state));
   rocksdb::ReadOptions ro;
-  ro.snapshot = snapshot.snapshot();
+  ro.snapshot = state.snapshot->snapshot();
   IndexReport report;
   report.table_id = table_id;
   std::unordered_map<std::string, uint64_t> expected_counts;
+  if (hooks_.verify_scanning) hooks_.verify_scanning();
   BLOOMROUTE_RETURN_IF_ERROR(
-      VerifyRows(ro, table_id, &expected_counts, &report));
-  BLOOMROUTE_RETURN_IF_ERROR(VerifyIndexEntries(ro, table_id, &report));
-  BLOOMROUTE_RETURN_IF_ERROR(VerifyValues(snapshot.snapshot(), table_id,
-                                          std::move(expected_counts), &report));
+      VerifyRows(ro, state, table_id, &expected_counts, &report));
+  BLOOMROUTE_RETURN_IF_ERROR(VerifyIndexEntries(ro, state, table_id, &report));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      VerifyValues(state, table_id, std::move(expected_counts), &report));
   return report;
+}
+
+// Writes commit under filter_mu_, so the snapshot and the filter taken
+// under it are of one state; everything else is read outside the locks.
+Status RocksRegionStore::TakeVerifyState(VerifyState* state) const {
+  std::string filter_bytes;
+  {
+    std::shared_lock regions_lock(regions_mu_);
+    state->regions = regions_;
+    std::lock_guard filter_lock(filter_mu_);
+    state->snapshot = std::make_unique<rocksdb::ManagedSnapshot>(db_.get());
+    filter_bytes = filter_->filter().Serialize();
+  }
+  if (state->snapshot->snapshot() == nullptr) {
+    return Status::IOError("the database gave no snapshot");
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ReadValueRecords(state->snapshot->snapshot(), &state->records));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      ScalableSplitCountingBloomFilter filter,
+      ScalableSplitCountingBloomFilter::Deserialize(filter_bytes));
+  state->filter.emplace(std::move(filter));
+  return Status::OK();
 }
 
 // 1. Rows imply index entries and value counts.
 Status RocksRegionStore::VerifyRows(
-    const rocksdb::ReadOptions& ro, std::optional<uint64_t> table_id,
+    const rocksdb::ReadOptions& ro, const VerifyState& state,
+    std::optional<uint64_t> table_id,
     std::unordered_map<std::string, uint64_t>* expected,
     IndexReport* report) const {
   std::unique_ptr<rocksdb::Iterator> rows(db_->NewIterator(ro, rows_cf_));
@@ -65,8 +88,8 @@ Status RocksRegionStore::VerifyRows(
       continue;
     }
     const uint64_t region_id = DecodeBigEndian(key.data(), 8);
-    auto r = regions_.find(region_id);
-    if (r == regions_.end()) {
+    auto r = state.regions.find(region_id);
+    if (r == state.regions.end()) {
       ++report->rows;
       Problem(report, "row of unknown region " + std::to_string(region_id));
       continue;
@@ -102,6 +125,7 @@ Status RocksRegionStore::VerifyRows(
 
 // 2. Every index entry is implied by its row.
 Status RocksRegionStore::VerifyIndexEntries(const rocksdb::ReadOptions& ro,
+                                            const VerifyState& state,
                                             std::optional<uint64_t> table_id,
                                             IndexReport* report) const {
   std::unique_ptr<rocksdb::Iterator> index(db_->NewIterator(ro, index_cf_));
@@ -109,8 +133,8 @@ Status RocksRegionStore::VerifyIndexEntries(const rocksdb::ReadOptions& ro,
     IndexKeyParts e;
     BLOOMROUTE_RETURN_IF_ERROR(ParseIndexKey(index->key().ToStringView(), &e));
     bool implied = false;
-    auto r = regions_.find(e.region_id);
-    if (r != regions_.end()) {
+    auto r = state.regions.find(e.region_id);
+    if (r != state.regions.end()) {
       const TableDescriptor& t = r->second.descriptor.table;
       if (!InScope(table_id, t.table_id)) continue;
       const IndexedColumn* col = nullptr;
@@ -134,13 +158,11 @@ Status RocksRegionStore::VerifyIndexEntries(const rocksdb::ReadOptions& ro,
 // 3. Value counts are exact, each value is in the filter at its recorded
 // stage, and the filter equals a rebuild from the records at their stages.
 Status RocksRegionStore::VerifyValues(
-    const rocksdb::Snapshot* snapshot, std::optional<uint64_t> table_id,
+    const VerifyState& state, std::optional<uint64_t> table_id,
     std::unordered_map<std::string, uint64_t> expected,
     IndexReport* report) const {
-  std::vector<std::pair<std::string, ValueRecord>> records;
-  BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(snapshot, &records));
-  const ScalableSplitCountingBloomFilter& filter = filter_->filter();
-  for (const auto& [key, rec] : records) {
+  const ScalableSplitCountingBloomFilter& filter = *state.filter;
+  for (const auto& [key, rec] : state.records) {
     ValueKeyParts v;
     BLOOMROUTE_RETURN_IF_ERROR(ParseValueKey(key, &v));
     if (!InScope(table_id, v.table_id)) continue;
@@ -165,7 +187,7 @@ Status RocksRegionStore::VerifyValues(
   report->value_counts_wrong += expected.size();
   if (!expected.empty()) Problem(report, "values held by rows but not counted");
 
-  auto rebuilt = RebuildAtRecordedStages(filter.config(), records);
+  auto rebuilt = RebuildAtRecordedStages(filter.config(), state.records);
   report->filter_matches_rebuild =
       rebuilt.ok() && rebuilt->EquivalentTo(filter);
   if (!report->filter_matches_rebuild) {

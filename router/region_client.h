@@ -28,6 +28,7 @@
 #ifndef BLOOMROUTE_ROUTER_REGION_CLIENT_H_
 #define BLOOMROUTE_ROUTER_REGION_CLIENT_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -89,6 +90,16 @@ class RegionClient {
   [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
   [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
   virtual StatusOr<std::vector<RegionDescriptor>> ListRegions() = 0;
+  // The ids of the open regions, ascending (ListRegions without the key
+  // ranges; the default asks ListRegions).
+  virtual StatusOr<std::vector<uint64_t>> OpenRegionIds() {
+    StatusOr<std::vector<RegionDescriptor>> regions = ListRegions();
+    if (!regions.ok()) return regions.status();
+    std::vector<uint64_t> ids;
+    for (const RegionDescriptor& r : *regions) ids.push_back(r.region_id);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
 
   // Loads a bulk file (regionstore/bulk_file.h), given as its bytes, into an
   // open region: puts of its rows, atomically, with the result Apply of

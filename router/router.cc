@@ -39,6 +39,10 @@ Status RouterOptions::Validate() const {
   if (max_scanners < 1 || max_scanners > 1000000) {
     return Status::InvalidArgument("max_scanners must be in [1, 1000000]");
   }
+  if (max_scanners_per_client < 1 || max_scanners_per_client > 1000000) {
+    return Status::InvalidArgument(
+        "max_scanners_per_client must be in [1, 1000000]");
+  }
   if (scanner_idle_timeout_ms < 1000) {
     return Status::InvalidArgument("scanner_idle_timeout_ms must be >= 1000");
   }
@@ -573,10 +577,46 @@ bool RouterImpl::CatalogWorkPending() const {
   });
 }
 
+void RouterImpl::FlagServersMissingRegions(
+    const std::vector<CatalogTable>& tables) {
+  // A few bytes a region: the ids the catalog assigns each server.
+  std::map<ServerId, std::vector<uint64_t>> assigned;
+  for (const CatalogTable& t : tables) {
+    if (t.state != CatalogTable::State::kReady) continue;
+    for (const CatalogRegion& r : t.regions) {
+      assigned[r.server].push_back(r.region_id);
+    }
+  }
+  // Servers due for a reopen anyway (a failed call, a new run) are skipped.
+  std::vector<const ServerEntry*> check;
+  for (auto& [id, server] : servers_) {
+    if (assigned.count(id) != 0 && !server->reopen) {
+      check.push_back(server.get());
+      std::vector<uint64_t>& ids = assigned[id];
+      std::sort(ids.begin(), ids.end());
+    }
+  }
+  fan_out_->Run(check.size(), [&](size_t i) {
+    const ServerEntry& server = *check[i];
+    StatusOr<std::vector<uint64_t>> open = server.client->OpenRegionIds();
+    if (!open.ok()) {
+      (void)ServerFailed(server, open.status());
+      return;
+    }
+    const std::vector<uint64_t>& want = assigned.at(server.ref.id);
+    if (!std::includes(open->begin(), open->end(), want.begin(), want.end())) {
+      server.reopen = true;
+    }
+  });
+}
+
 void RouterImpl::MaintainOnce() {
   // A pass costs what changed: the catalog is a shared snapshot (no copy),
   // and ddl_mu_ is taken only when a server must be reopened or a deletion
-  // finished, not every interval.
+  // finished, not every interval. Asking each server for its regions (one
+  // small call per server) needs no lock: a flag only schedules a reopen,
+  // which reads the catalog again under ddl_mu_.
+  FlagServersMissingRegions(*catalog_->Tables());
   if (CatalogWorkPending()) {
     // Under ddl_mu_, so that no region of a table being deleted is reopened.
     std::lock_guard<std::mutex> lock(ddl_mu_);

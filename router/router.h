@@ -77,15 +77,20 @@ struct RouterOptions {
   // unbounded, one request would take as many of the server's connections
   // and workers as there are fan-out threads.)
   uint32_t server_calls_per_request = 4;
-  // How often the background task retries unreachable servers, catches up
-  // replicas that are not current and finishes interrupted deletions.
+  // How often the background task retries unreachable servers, reopens
+  // regions a server no longer serves, catches up replicas that are not
+  // current and finishes interrupted deletions.
   int maintenance_interval_ms = 1000;
   // Run that task on a thread of its own. Off, maintenance happens only when
   // the owner calls Router::RunMaintenance (deterministic fault tests drive
   // it so); replicas that are not current then stay so until it is called.
   bool background_maintenance = true;
-  // Open scanners at once, and how long an unused one lives.
+  // Open scanners at once, of all clients and of one client (ScannerClient:
+  // one connection of the router's server), and how long an unused one
+  // lives. Each open scanner holds its key range and position (no rows).
+  // A client may open min(max_scanners_per_client, max_scanners).
   uint32_t max_scanners = 1000;
+  uint32_t max_scanners_per_client = 100;
   int scanner_idle_timeout_ms = 60000;
   // Bytes of rows (ReplyBytes, model/types.h) in one answer of Get, Scan,
   // ScannerNext, Lookup and LookupMultiple, about: an answer stops after
@@ -233,6 +238,15 @@ struct ClusterStatus {
   uint32_t regions = 0;
 };
 
+// Who makes a scanner call: scanners belong to the client that opened them
+// and are unknown (NotFound) to every other. A server gives each connection
+// its own (NewScannerClient); kLocalScannerClient is the router's own
+// process (tools, tests).
+using ScannerClient = uint64_t;
+inline constexpr ScannerClient kLocalScannerClient = 0;
+// A client id never handed out before in this process (never 0).
+ScannerClient NewScannerClient();
+
 // One region server's part of Router::VerifyIndex.
 struct ServerVerifyReport {
   ServerRef server;
@@ -311,15 +325,52 @@ class Router {
   virtual StatusOr<ScanResult> Scan(std::string_view table,
                                     const ScanSpec& spec, uint32_t limit) = 0;
 
-  // Scanners (HBase's openScanner / getScannerRows / closeScanner). Next
-  // returns up to `max_rows` (1..kMaxRowsPerCall) rows; an empty answer means
-  // the scan is complete. NotFound for an unknown, closed or expired
-  // scanner; Unavailable when the scanner limit is reached.
+  // Scanners (HBase's openScanner / getScannerRows / closeScanner), each
+  // owned by the client that opened it.
+  //
+  // OpenScanner returns the new scanner's id: 63 random bits (a positive
+  // number, drawn from the operating system's random source), so an id
+  // tells nothing about another; ids of open scanners are distinct, and an
+  // id comes back after its scanner closed with probability 2^-63 per id.
+  // Unavailable naming the limit when the client has
+  // RouterOptions::max_scanners_per_client open, or all clients together
+  // max_scanners; NotFound for an unknown table.
+  //
+  // ScannerNext returns up to `max_rows` (1..kMaxRowsPerCall) rows; an empty
+  // answer means the scan is complete. `call_seq` numbers the calls of one
+  // scanner as HBase's nextCallSeq does, so that a call repeated after a
+  // lost reply does not skip rows: the first call is 1, each next call the
+  // previous one plus 1; repeating the previous number restarts the batch
+  // from where that call began and returns it again (as the range holds
+  // now: a row written or deleted since may differ; no row is skipped).
+  // Any other number is InvalidArgument naming the expected one (reopen the
+  // scanner at the last row received to continue). call_seq 0 is
+  // unsequenced: the next batch, with no way to repeat it (a lost reply
+  // loses its rows).
+  //
+  // ScannerNext and CloseScanner answer NotFound for an unknown, closed or
+  // expired scanner, or one of another client. CloseScanners closes every
+  // scanner of a client (its connection closed).
   virtual StatusOr<int64_t> OpenScanner(std::string_view table,
-                                        const ScanSpec& spec) = 0;
+                                        const ScanSpec& spec,
+                                        ScannerClient client) = 0;
   virtual StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
-                                                 uint32_t max_rows) = 0;
-  [[nodiscard]] virtual Status CloseScanner(int64_t scanner) = 0;
+                                                 uint32_t max_rows,
+                                                 uint64_t call_seq,
+                                                 ScannerClient client) = 0;
+  [[nodiscard]] virtual Status CloseScanner(int64_t scanner,
+                                            ScannerClient client) = 0;
+  virtual void CloseScanners(ScannerClient client) = 0;
+  // The same for kLocalScannerClient, unsequenced.
+  StatusOr<int64_t> OpenScanner(std::string_view table, const ScanSpec& spec) {
+    return OpenScanner(table, spec, kLocalScannerClient);
+  }
+  StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows) {
+    return ScannerNext(scanner, max_rows, 0, kLocalScannerClient);
+  }
+  [[nodiscard]] Status CloseScanner(int64_t scanner) {
+    return CloseScanner(scanner, kLocalScannerClient);
+  }
 
   // Index lookups; see LookupSpec. InvalidArgument for a predicate on a
   // column that is not indexed.
@@ -343,8 +394,11 @@ class Router {
   virtual StatusOr<VerifyReport> VerifyIndex(std::string_view table) = 0;
 
   // One maintenance pass in the caller's thread: reopens regions on servers
-  // that came back, finishes interrupted deletions, catches up every replica
-  // that is not current and expires idle scanners. The background task (see
+  // that came back, and on servers whose region list lacks regions the
+  // catalog assigns them (closed by another caller, lost with a restart on
+  // an empty directory: one listRegions call per server and pass), finishes
+  // interrupted deletions, catches up every replica that is not current and
+  // expires idle scanners. The background task (see
   // RouterOptions::background_maintenance) runs the same pass.
   virtual void RunMaintenance() = 0;
 

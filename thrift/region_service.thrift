@@ -253,6 +253,10 @@ service RegionService {
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   list<TRegionDescriptor> listRegions()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // The ids of the open regions, ascending: listRegions without the key
+  // ranges, which the router asks every maintenance pass.
+  list<i64> listRegionIds()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Applies the mutations as one atomic batch, in order. Any invalid mutation
   // rejects the whole batch (nothing is written); so does a fence token

@@ -48,6 +48,15 @@ void RegionServiceHandler::listRegions(
   });
 }
 
+void RegionServiceHandler::listRegionIds(std::vector<int64_t>& result) {
+  ServeCall("listRegionIds", [&]() -> Status {
+    for (uint64_t id : store_->OpenRegionIds()) {
+      result.push_back(static_cast<int64_t>(id));  // ids are below 2^63
+    }
+    return Status::OK();
+  });
+}
+
 void RegionServiceHandler::mutateRows(
     rpc::TWriteResult& result, const std::vector<rpc::TMutation>& mutations,
     int64_t fence_token) {

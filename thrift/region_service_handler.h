@@ -33,6 +33,7 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   void closeRegion(int64_t region_id) override;
   void dropRegion(int64_t region_id) override;
   void listRegions(std::vector<rpc::TRegionDescriptor>& result) override;
+  void listRegionIds(std::vector<int64_t>& result) override;
   void mutateRows(rpc::TWriteResult& result,
                   const std::vector<rpc::TMutation>& mutations,
                   int64_t fence_token) override;

@@ -131,7 +131,7 @@ class ThriftRouterClient final : public RouterClient {
     return Fetch<std::vector<Row>, std::vector<client::TResult>>(
         "getScannerRows",
         [&](Service& s, std::vector<client::TResult>& r) {
-          s.getScannerRows(r, scanner, rows);
+          s.getScannerRows(r, scanner, rows, /*callSeq=*/0);
         },
         [](const std::vector<client::TResult>& in, std::vector<Row>* out) {
           return thrift_internal::RowsFromThrift(in, "result", out);

@@ -82,7 +82,12 @@ class RouterClient {
   virtual StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view table, const std::vector<GetRequest>& requests) = 0;
   // openScanner / getScannerRows / closeScanner. ScannerNext returns up to
-  // max_rows rows; an empty answer means the scan is complete.
+  // max_rows rows; an empty answer means the scan is complete. A scanner
+  // belongs to the connection that opened it (NotFound on any other), and
+  // calls take the most recently used idle connection: use a scanner from
+  // one thread with no call of this client from another thread in between.
+  // ScannerNext is unsequenced (callSeq 0): a call that fails after the
+  // request left may have lost its rows.
   virtual StatusOr<int64_t> OpenScanner(std::string_view table,
                                         const router::ScanSpec& spec) = 0;
   virtual StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,

@@ -12,9 +12,10 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
     const RouterServerOptions& options) {
   if (router == nullptr) return Status::InvalidArgument("no router to serve");
   std::unique_ptr<RouterServer> server(new RouterServer());
+  // A handler per connection: it owns the connection's scanners.
   BLOOMROUTE_RETURN_IF_ERROR(server->Serve(
-      std::make_shared<rpc::client::RouterServiceProcessor>(
-          std::make_shared<RouterServiceHandler>(std::move(router))),
+      std::make_shared<rpc::client::RouterServiceProcessorFactory>(
+          std::make_shared<RouterServiceHandlerFactory>(std::move(router))),
       options, "RouterServer"));
   return server;
 }

@@ -337,15 +337,26 @@ service RouterService {
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Scanners: open one over a key range, fetch rows in key order across
-  // regions, close it. A scanner unused for the router's scanner idle
+  // regions, close it. A scanner belongs to the connection that opened it:
+  // its id is random (63 bits, positive), other connections get
+  // TIllegalArgument (NotFound) for it, and it is closed when its
+  // connection closes. A scanner unused for the router's scanner idle
   // timeout (60 s by default) is closed by the router; an unknown, closed or
-  // expired scanner is TIllegalArgument. TIOError when the router's scanner
-  // limit is reached.
+  // expired scanner is TIllegalArgument. TIOError naming the limit when the
+  // connection has the router's max_scanners_per_client open (100 by
+  // default) or all connections max_scanners (1000).
   i64 openScanner(1: string table, 2: TScan tscan)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // Up to numRows (1..100000) rows, fewer when they pass the router's reply
   // byte budget (--max-reply-bytes); an empty list means the scan is done.
-  list<TResult> getScannerRows(1: i64 scannerId, 2: i32 numRows)
+  // callSeq numbers a scanner's calls (HBase's nextCallSeq): 1 for the
+  // first, then one more for each next call. Repeating the previous number
+  // (a retry after a lost reply) returns that batch again, read anew from
+  // where it began, so no row is skipped; another number is
+  // TIllegalArgument naming the expected one. 0 or absent: unsequenced, the
+  // next batch with no way to repeat it.
+  list<TResult> getScannerRows(1: i64 scannerId, 2: i32 numRows,
+                               3: i64 callSeq)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   void closeScanner(1: i64 scannerId)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)

@@ -36,8 +36,25 @@ Status MutateAll(router::Router& router, const std::string& table,
 }  // namespace
 
 RouterServiceHandler::RouterServiceHandler(
+    std::shared_ptr<router::Router> router, router::ScannerClient client)
+    : router_(std::move(router)), client_(client) {}
+
+RouterServiceHandlerFactory::RouterServiceHandlerFactory(
     std::shared_ptr<router::Router> router)
     : router_(std::move(router)) {}
+
+client::RouterServiceIf* RouterServiceHandlerFactory::getHandler(
+    const apache::thrift::TConnectionInfo& /*connection*/) {
+  return new RouterServiceHandler(router_, router::NewScannerClient());
+}
+
+void RouterServiceHandlerFactory::releaseHandler(
+    client::RouterServiceIf* handler) {
+  // Only getHandler's handlers come back here.
+  auto* mine = static_cast<RouterServiceHandler*>(handler);
+  router_->CloseScanners(mine->client());
+  delete mine;
+}
 
 // ---- Tables ----
 
@@ -138,27 +155,34 @@ int64_t RouterServiceHandler::openScanner(const std::string& table,
   ServeCall("openScanner", [&]() -> Status {
     router::ScanSpec spec;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tscan, &spec));
-    BLOOMROUTE_ASSIGN_OR_RETURN(scanner, router_->OpenScanner(table, spec));
+    BLOOMROUTE_ASSIGN_OR_RETURN(scanner,
+                                router_->OpenScanner(table, spec, client_));
     return Status::OK();
   });
   return scanner;
 }
 
 void RouterServiceHandler::getScannerRows(std::vector<client::TResult>& result,
-                                          int64_t scanner_id,
-                                          int32_t num_rows) {
+                                          int64_t scanner_id, int32_t num_rows,
+                                          int64_t call_seq) {
   ServeCall("getScannerRows", [&]() -> Status {
     uint32_t max_rows = 0;
     BLOOMROUTE_RETURN_IF_ERROR(CountFromThrift(num_rows, "numRows", &max_rows));
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<Row> rows,
-                                router_->ScannerNext(scanner_id, max_rows));
+    if (call_seq < 0) {
+      return Status::InvalidArgument("callSeq must not be negative");
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::vector<Row> rows,
+        router_->ScannerNext(scanner_id, max_rows,
+                             static_cast<uint64_t>(call_seq), client_));
     return ToThrift(rows, &result);
   });
 }
 
 void RouterServiceHandler::closeScanner(int64_t scanner_id) {
-  ServeCall("closeScanner",
-            [&]() -> Status { return router_->CloseScanner(scanner_id); });
+  ServeCall("closeScanner", [&]() -> Status {
+    return router_->CloseScanner(scanner_id, client_);
+  });
 }
 
 // ---- Index lookups and status ----

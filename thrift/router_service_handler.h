@@ -10,8 +10,12 @@
 // nothing but the two declared exceptions ever reaches the client and the
 // connection stays usable.
 //
-// Thread-safety: the handler holds no state of its own; calls may run
-// concurrently because the Router's may.
+// Scanners belong to a router::ScannerClient: the handler's. A server makes
+// one handler per connection (RouterServiceHandlerFactory), so each
+// connection's scanners are its own and are closed with it.
+//
+// Thread-safety: the handler holds no state but its client id; calls may
+// run concurrently because the Router's may.
 #ifndef BLOOMROUTE_THRIFT_ROUTER_SERVICE_HANDLER_H_
 #define BLOOMROUTE_THRIFT_ROUTER_SERVICE_HANDLER_H_
 
@@ -26,10 +30,15 @@ namespace bloomroute {
 
 class RouterServiceHandler : public rpc::client::RouterServiceIf {
  public:
-  // `router` must not be null; the handler shares its ownership.
-  explicit RouterServiceHandler(std::shared_ptr<router::Router> router);
+  // `router` must not be null; the handler shares its ownership. Scanner
+  // calls are made as `client`.
+  explicit RouterServiceHandler(
+      std::shared_ptr<router::Router> router,
+      router::ScannerClient client = router::kLocalScannerClient);
   RouterServiceHandler(const RouterServiceHandler&) = delete;
   RouterServiceHandler& operator=(const RouterServiceHandler&) = delete;
+
+  router::ScannerClient client() const { return client_; }
 
   void createTable(rpc::client::TTableInfo& result,
                    const rpc::client::TTableSpec& spec) override;
@@ -55,7 +64,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   int64_t openScanner(const std::string& table,
                       const rpc::client::TScan& tscan) override;
   void getScannerRows(std::vector<rpc::client::TResult>& result,
-                      int64_t scanner_id, int32_t num_rows) override;
+                      int64_t scanner_id, int32_t num_rows,
+                      int64_t call_seq) override;
   void closeScanner(int64_t scanner_id) override;
 
   void getByIndex(rpc::client::TIndexResult& result, const std::string& table,
@@ -71,6 +81,22 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
                 const std::string& file) override;
   void verifyIndex(rpc::client::TVerifyReport& result,
                    const std::string& table) override;
+
+ private:
+  const std::shared_ptr<router::Router> router_;
+  const router::ScannerClient client_;
+};
+
+// One handler per connection, each a new ScannerClient; releasing a handler
+// (its connection closed) closes that client's scanners. Thread-safe.
+class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
+ public:
+  // `router` must not be null.
+  explicit RouterServiceHandlerFactory(std::shared_ptr<router::Router> router);
+
+  rpc::client::RouterServiceIf* getHandler(
+      const apache::thrift::TConnectionInfo& connection) override;
+  void releaseHandler(rpc::client::RouterServiceIf* handler) override;
 
  private:
   const std::shared_ptr<router::Router> router_;

@@ -21,7 +21,9 @@ class ThriftRegionClient final : public router::RegionClient {
  public:
   ThriftRegionClient(std::string address, std::string host, int port,
                      const ThriftClientOptions& options)
-      : address_(std::move(address)), pool_(std::move(host), port, options) {}
+      : address_(std::move(address)),
+        options_(options),
+        pool_(std::move(host), port, options) {}
   ThriftRegionClient(const ThriftRegionClient&) = delete;
   ThriftRegionClient& operator=(const ThriftRegionClient&) = delete;
 
@@ -116,7 +118,9 @@ class ThriftRegionClient final : public router::RegionClient {
     int64_t id = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
-    return Call("dropRegion", [&](Service& s) { s.dropRegion(id); });
+    return pool_.Call(
+        Where("dropRegion"), [&](Service& s) { s.dropRegion(id); },
+        options_.long_call_timeout_ms);
   }
 
   StatusOr<IndexReport> VerifyIndex(std::optional<uint64_t> table_id) override {
@@ -131,7 +135,8 @@ class ThriftRegionClient final : public router::RegionClient {
     }
     return Fetch<IndexReport, rpc::TIndexReport>(
         "verifyIndex",
-        [&](Service& s, rpc::TIndexReport& r) { s.verifyIndex(r, id); });
+        [&](Service& s, rpc::TIndexReport& r) { s.verifyIndex(r, id); },
+        options_.long_call_timeout_ms);
   }
 
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
@@ -140,6 +145,23 @@ class ThriftRegionClient final : public router::RegionClient {
         "listRegions", [](Service& s, std::vector<rpc::TRegionDescriptor>& r) {
           s.listRegions(r);
         });
+  }
+
+  StatusOr<std::vector<uint64_t>> OpenRegionIds() override {
+    std::vector<int64_t> reply;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Call("listRegionIds", [&](Service& s) { s.listRegionIds(reply); }));
+    // Untrusted: ids are positive and ascending.
+    std::vector<uint64_t> ids;
+    for (int64_t id : reply) {
+      if (id <= 0 ||
+          (!ids.empty() && static_cast<uint64_t>(id) <= ids.back())) {
+        return Status::Corruption(Where("listRegionIds") +
+                                  "region ids are not positive and ascending");
+      }
+      ids.push_back(static_cast<uint64_t>(id));
+    }
+    return ids;
   }
 
   StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& file,
@@ -166,16 +188,20 @@ class ThriftRegionClient final : public router::RegionClient {
 
   // Call() for a method with a result: `call(service, reply)` fills the
   // Thrift reply, which is converted to Result.
+  // `timeout_ms`: as ClientPool::Call.
   template <typename Result, typename Reply, typename CallFn>
-  StatusOr<Result> Fetch(const char* method, CallFn&& call) {
+  StatusOr<Result> Fetch(const char* method, CallFn&& call,
+                         int timeout_ms = 0) {
     return pool_.template Fetch<Result, Reply>(
         Where(method), std::forward<CallFn>(call),
         [](const Reply& reply, Result* result) {
           return FromThrift(reply, result);
-        });
+        },
+        timeout_ms);
   }
 
   const std::string address_;  // as given to Connect, for messages
+  const ThriftClientOptions options_;
   thrift_internal::ClientPool<Service> pool_;
 };
 

@@ -40,7 +40,8 @@
 // Timeouts. Connecting waits at most connect_timeout_ms; after that, each
 // wait to send or to receive part of the reply waits at most
 // call_timeout_ms (a server that answers in time but trickles a huge reply
-// can take longer in total).
+// can take longer in total), or long_call_timeout_ms for the calls that
+// read or delete a whole region or server: VerifyIndex and DropRegion.
 //
 // Thread-safety: the factory and every client method may be called
 // concurrently; a client must outlive the calls made on it.
@@ -69,6 +70,9 @@ struct ThriftClientOptions {
 
   int connect_timeout_ms = 2000;  // per connection attempt
   int call_timeout_ms = 30000;    // per wait to send or receive
+  // The same for VerifyIndex and DropRegion, which read or delete all a
+  // server or region stores (verify: minutes for millions of rows).
+  int long_call_timeout_ms = 600000;
   // The largest frame sent or accepted, in [ServerOptions::kMinFrameBytes,
   // kMaxFrameBytes] (thrift_server.h). The default holds a reply of the
   // server's whole result budget (RegionStoreOptions::max_result_bytes,

@@ -43,8 +43,8 @@
 // Start-up binds before it returns, so a bind failure is its error and port 0
 // is resolved to the real port; serving then runs on a background thread.
 //
-// This header names Thrift's TProcessor only by a forward declaration, so the
-// servers' headers can be included outside thrift/.
+// This header names Thrift's TProcessor and TProcessorFactory only by forward
+// declarations, so the servers' headers can be included outside thrift/.
 //
 // Thread-safety: Stop() and the accessors may be called from any thread.
 #ifndef BLOOMROUTE_THRIFT_THRIFT_SERVER_H_

@@ -47,7 +47,7 @@ int Command::Run(const std::vector<std::string>& args) {
   }
   if (!s.ok()) {
     std::cerr << "bloomroute " << name_ << ": " << s.ToString() << "\n";
-    return kExitFailed;
+    return FailureExitCode();
   }
   return kExitOk;
 }

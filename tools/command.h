@@ -65,6 +65,9 @@ class Command {
   virtual Status Validate() { return Status::OK(); }
   // Does the work. A non-OK status is printed as the one-line reason.
   virtual Status Execute() = 0;
+  // The exit code for a failed Execute (default kExitFailed); a command
+  // whose failures mean different things to a script overrides it.
+  virtual int FailureExitCode() const { return kExitFailed; }
   // Extra text printed after the option list by --help.
   virtual std::string HelpEpilog() const { return ""; }
 

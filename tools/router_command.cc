@@ -48,7 +48,19 @@ void RouterCommand::AddOptions(po::options_description* o) {
            ->default_value(static_cast<int64_t>(defaults.max_table_bytes)),
        "most bytes of split keys and indexed column names of one table, in "
        "[65536, 16777216] (so that a describeTable reply fits a 64 MiB "
-       "frame)");
+       "frame)")  //
+      ("long-call-timeout",
+       po::value<int64_t>(&long_call_timeout_seconds_)
+           ->default_value(ThriftClientOptions().long_call_timeout_ms / 1000),
+       "seconds a region server may take to answer a verify or a region "
+       "drop (each wait for its reply; other calls: 30)")  //
+      ("max-scanners",
+       po::value<int64_t>(&max_scanners_)->default_value(defaults.max_scanners),
+       "open scanners of all connections at once")  //
+      ("max-scanners-per-connection",
+       po::value<int64_t>(&max_scanners_per_client_)
+           ->default_value(defaults.max_scanners_per_client),
+       "open scanners of one connection at once (closed with it)");
 }
 
 Status RouterCommand::Validate() {
@@ -59,6 +71,9 @@ Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(InRange("server-calls-per-request",
                                      server_calls_per_request_, 1,
                                      router::RouterOptions::kMaxFanoutThreads));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("long-call-timeout",
+                                     long_call_timeout_seconds_, 1,
+                                     kMaxLongCallTimeoutSeconds));
   for (const std::string& address : region_servers_) {
     std::string host;
     int port = 0;
@@ -86,11 +101,21 @@ Status RouterCommand::Validate() {
               static_cast<int64_t>(router::RouterOptions::kMaxTableBytes)));
   router_options_.max_tables = static_cast<uint32_t>(max_tables_);
   router_options_.max_table_bytes = static_cast<uint64_t>(max_table_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-scanners", max_scanners_, 1, kMaxScanners));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-connection",
+                                     max_scanners_per_client_, 1,
+                                     kMaxScanners));
+  router_options_.max_scanners = static_cast<uint32_t>(max_scanners_);
+  router_options_.max_scanners_per_client =
+      static_cast<uint32_t>(max_scanners_per_client_);
   // The router accepts from region servers frames (and decoded replies) as
   // large as it accepts from its clients: a reply holds what a request may
   // hold.
   client_options_.max_frame_bytes = server_options_.max_frame_bytes;
   client_options_.max_decoded_bytes = server_options_.max_decoded_bytes;
+  client_options_.long_call_timeout_ms =
+      static_cast<int>(long_call_timeout_seconds_ * 1000);
   BLOOMROUTE_RETURN_IF_ERROR(client_options_.Validate());
   return router_options_.Validate();
 }

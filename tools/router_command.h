@@ -5,6 +5,8 @@
 //   bloomroute router --data DIR --regionserver HOST:PORT [--regionserver ...]
 //       [--listen 127.0.0.1:9090] [--threads N] [--max-frame-bytes N]
 //       [--idle-timeout SECONDS] [--fanout-threads N]
+//       [--long-call-timeout SECONDS] [--max-scanners N]
+//       [--max-scanners-per-connection N]
 //
 // Region servers are named by address in the catalog: every address that
 // hosts regions must be given again on restart (the router refuses to start
@@ -53,6 +55,11 @@ class RouterCommand : public Command {
   int64_t server_calls_per_request_ = 0;
   int64_t max_tables_ = 0;
   int64_t max_table_bytes_ = 0;
+  int64_t long_call_timeout_seconds_ = 0;
+  static constexpr int64_t kMaxLongCallTimeoutSeconds = 24 * 3600;
+  int64_t max_scanners_ = 0;
+  int64_t max_scanners_per_client_ = 0;
+  static constexpr int64_t kMaxScanners = 1000000;  // RouterOptions'
 
   // Filled by Validate().
   router::RouterOptions router_options_;

@@ -11,8 +11,11 @@ namespace bloomroute {
 namespace po = boost::program_options;
 namespace {
 
-// How long the router may take to answer a verify, per wait.
-constexpr int kVerifyTimeoutMs = 10 * 60 * 1000;
+// How long the router may take to answer a verify, per wait: longer than
+// the router waits for each server by default (`router --long-call-timeout`,
+// 600 s), so that a server that times out is reported as that server's
+// failure rather than this call's.
+constexpr int kVerifyTimeoutMs = 11 * 60 * 1000;
 
 // The counts a server reports, summed for the total line.
 struct Counts {
@@ -104,8 +107,9 @@ Status VerifyCommand::Validate() {
 }
 
 Status VerifyCommand::Execute() {
-  BLOOMROUTE_ASSIGN_OR_RETURN(router::VerifyReport report,
-                              client_->VerifyIndex(table_));
+  StatusOr<router::VerifyReport> verified = client_->VerifyIndex(table_);
+  if (!verified.ok()) return verified.status().WithContext("could not verify");
+  const router::VerifyReport& report = *verified;
   std::cout << "table " << report.table.name << " (id " << report.table.table_id
             << "): " << report.servers.size() << " region servers\n";
   Counts total;
@@ -129,13 +133,30 @@ Status VerifyCommand::Execute() {
             << report.servers.size() - failed << "; replicas matching "
             << matching << ", not current " << not_current << ", differing "
             << differing << "; servers failed " << failed << "\n";
-  if (!report.ok()) {
+  // A server that answered and disagrees is a finding, whatever else failed.
+  for (const router::ServerVerifyReport& s : report.servers) {
+    if (s.error.empty() && !s.ok()) disagrees_ = true;
+  }
+  const std::string unverified = std::to_string(failed) + " of " +
+                                 std::to_string(report.servers.size()) +
+                                 " region servers could not be checked";
+  if (disagrees_) {
     return Status::Corruption(
         "table " + report.table.name +
-        ": the index disagrees with the rows (see above)");
+        ": the index disagrees with the rows (see above)" +
+        (failed > 0 ? "; " + unverified : ""));
+  }
+  if (failed > 0) {
+    return Status::Unavailable("table " + report.table.name +
+                               ": could not verify: " + unverified +
+                               " (see above); the others agree");
   }
   std::cout << "ok: index entries, value counts and filters agree\n";
   return Status::OK();
+}
+
+int VerifyCommand::FailureExitCode() const {
+  return disagrees_ ? kExitFailed : kExitNotVerified;
 }
 
 }  // namespace bloomroute

@@ -17,9 +17,12 @@
 //            is catching up and lookups ask that server meanwhile)
 // followed by the first problems each server named.
 //
-// Exit codes: 0 when everything agrees; 1 when anything disagrees, a server
-// failed its check, or the router call failed (with the reason on stderr);
-// 2 bad usage.
+// Exit codes: 0 when everything agrees; 1 when the index disagrees with the
+// rows on a server that completed its check (also when others could not be
+// checked); 3 when nothing disagrees but the table could not be verified: a
+// server did not complete its check (down, timed out: the router waits
+// --long-call-timeout for each) or the router call failed (unknown table,
+// router unreachable); 2 bad usage. The reason is on stderr.
 #ifndef BLOOMROUTE_TOOLS_VERIFY_COMMAND_H_
 #define BLOOMROUTE_TOOLS_VERIFY_COMMAND_H_
 
@@ -34,6 +37,8 @@ class RouterClient;
 
 class VerifyCommand : public Command {
  public:
+  static constexpr int kExitNotVerified = 3;
+
   VerifyCommand();
   ~VerifyCommand() override;
 
@@ -41,11 +46,13 @@ class VerifyCommand : public Command {
   void AddOptions(boost::program_options::options_description* o) override;
   Status Validate() override;
   Status Execute() override;
+  int FailureExitCode() const override;
 
  private:
   std::string router_;
   std::string table_;
   std::unique_ptr<RouterClient> client_;  // set by Validate
+  bool disagrees_ = false;                // set by Execute
 };
 
 }  // namespace bloomroute

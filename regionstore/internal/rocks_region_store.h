@@ -5,13 +5,16 @@
 #define BLOOMROUTE_REGIONSTORE_INTERNAL_ROCKS_REGION_STORE_H_
 
 #include <rocksdb/db.h>
+#include <rocksdb/snapshot.h>
 #include <rocksdb/write_batch.h>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
@@ -70,6 +73,7 @@ class RocksRegionStore final : public RegionStore {
   Status CloseRegion(uint64_t region_id) override;
   Status DropRegion(uint64_t region_id) override;
   std::vector<RegionDescriptor> ListRegions() const override;
+  std::vector<uint64_t> OpenRegionIds() const override;
 
   using RegionStore::Apply;
   using RegionStore::BulkLoad;
@@ -98,6 +102,19 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<IndexReport> VerifyIndex(
       std::optional<uint64_t> table_id) const override;
 
+  // Test hooks, each called (when set) in the middle of a long operation,
+  // so that a test can check what other calls may do meanwhile:
+  // drop_batch_done after each batch of a DropRegion's deletes,
+  // verify_scanning when VerifyIndex has taken its state and starts
+  // scanning. Set before the store is used concurrently.
+  struct LongWorkHooks {
+    std::function<void()> drop_batch_done;
+    std::function<void()> verify_scanning;
+  };
+  void SetLongWorkHooksForTesting(LongWorkHooks hooks) {
+    hooks_ = std::move(hooks);
+  }
+
  private:
   // --- open and regions (region_store.cc)
   Status OpenDatabase();
@@ -105,6 +122,12 @@ class RocksRegionStore final : public RegionStore {
   // An open region, or NotFound naming it. Caller holds regions_mu_.
   StatusOr<const RegionDescriptor*> OpenRegionLocked(uint64_t region_id) const;
   Status PutRegionRecord(const StoredRegion& region);
+  // DropRegion's steps: closes the region and marks it dropping (NotFound
+  // for an unknown region, Aborted when another drop of it runs); deletes
+  // its rows in batches of kDropBatchRows, holding no lock between them.
+  StatusOr<RegionDescriptor> BeginDrop(uint64_t region_id);
+  Status DeleteRegionRows(const RegionDescriptor& region);
+  static constexpr size_t kDropBatchRows = 1000;
 
   // --- writes (region_store_write.cc)
   Status ValidateMutation(const Mutation& m, const RegionDescriptor& r) const;
@@ -158,17 +181,26 @@ class RocksRegionStore final : public RegionStore {
   Status RepairFilterLocked();
   void MaintainFilterLocked();
 
-  // --- verification (region_store_verify.cc); callers hold regions_mu_
-  // (shared) and filter_mu_. `expected` receives each value key's count as
-  // the rows imply it.
-  Status VerifyRows(const rocksdb::ReadOptions& ro,
+  // --- verification (region_store_verify.cc)
+  // One consistent state of the store, taken under the locks and checked
+  // without them.
+  struct VerifyState {
+    std::map<uint64_t, StoredRegion> regions;
+    std::unique_ptr<rocksdb::ManagedSnapshot> snapshot;  // rows and index
+    std::vector<std::pair<std::string, ValueRecord>> records;
+    std::optional<ScalableSplitCountingBloomFilter> filter;
+  };
+  Status TakeVerifyState(VerifyState* state) const;
+  // `expected` receives each value key's count as the rows imply it.
+  Status VerifyRows(const rocksdb::ReadOptions& ro, const VerifyState& state,
                     std::optional<uint64_t> table_id,
                     std::unordered_map<std::string, uint64_t>* expected,
                     IndexReport* report) const;
   Status VerifyIndexEntries(const rocksdb::ReadOptions& ro,
+                            const VerifyState& state,
                             std::optional<uint64_t> table_id,
                             IndexReport* report) const;
-  Status VerifyValues(const rocksdb::Snapshot* snapshot,
+  Status VerifyValues(const VerifyState& state,
                       std::optional<uint64_t> table_id,
                       std::unordered_map<std::string, uint64_t> expected,
                       IndexReport* report) const;
@@ -203,10 +235,12 @@ class RocksRegionStore final : public RegionStore {
   rocksdb::ColumnFamilyHandle* meta_cf_ = nullptr;
   rocksdb::WriteOptions write_options_;
 
-  // Guards regions_. Writes and reads hold it shared for their whole run, so
-  // closing or dropping a region waits for them.
+  // Guards regions_ and dropping_. Writes and reads hold it shared for their
+  // whole run, so closing a region or starting to drop one waits for them.
   mutable std::shared_mutex regions_mu_;
   std::map<uint64_t, StoredRegion> regions_;
+  // Regions a DropRegion is deleting (closed; not reopened meanwhile).
+  std::set<uint64_t> dropping_;
 
   RowLocks row_locks_;
   std::atomic<uint64_t> next_staging_file_{0};
@@ -221,6 +255,8 @@ class RocksRegionStore final : public RegionStore {
   // not undo; writes repair it first, snapshots and ops wait for that.
   bool filter_broken_ = false;
   uint64_t fence_ = 0;  // writes with a nonzero token below it are refused
+
+  LongWorkHooks hooks_;
 };
 
 }  // namespace bloomroute::regionstore_internal

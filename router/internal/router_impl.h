@@ -1,6 +1,7 @@
 // RouterImpl: the Router of router/router.h. Its methods are spread over
 // router.cc (opening, tables, maintenance), router_rows.cc (writes, gets,
-// scans, scanners) and router_lookup.cc (index lookups and statistics).
+// scans), router_scanners.cc (scanners) and router_lookup.cc (index lookups
+// and statistics).
 //
 // Locking. The server set is fixed by Open and read without locks. Tables are
 // immutable TableState snapshots held by shared_ptr: readers copy the pointer
@@ -80,11 +81,17 @@ class RouterImpl : public router::Router {
   StatusOr<ScanResult> Scan(std::string_view table,
                             const router::ScanSpec& spec,
                             uint32_t limit) override;
+  using Router::CloseScanner;
+  using Router::OpenScanner;
+  using Router::ScannerNext;
   StatusOr<int64_t> OpenScanner(std::string_view table,
-                                const router::ScanSpec& spec) override;
-  StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
-                                         uint32_t max_rows) override;
-  Status CloseScanner(int64_t scanner) override;
+                                const router::ScanSpec& spec,
+                                router::ScannerClient client) override;
+  StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows,
+                                         uint64_t call_seq,
+                                         router::ScannerClient client) override;
+  Status CloseScanner(int64_t scanner, router::ScannerClient client) override;
+  void CloseScanners(router::ScannerClient client) override;
 
   StatusOr<router::LookupResult> Lookup(
       std::string_view table, const router::LookupSpec& spec) override;
@@ -115,6 +122,11 @@ class RouterImpl : public router::Router {
   // table whose deletion is unfinished. Cheap: reads the catalog snapshot.
   bool CatalogWorkPending() const;
   void MaintainOnce();
+  // Asks each server holding regions of ready tables for its region list
+  // (in parallel) and flags for reopening those that lack any of theirs:
+  // closed by another caller, or lost with a directory, without a call of
+  // ours failing. Needs no lock: a flag only schedules a reopen.
+  void FlagServersMissingRegions(const std::vector<CatalogTable>& tables);
   void WakeMaintenance();
   // A failed call to `server`: Unavailable means it may have lost or applied
   // writes without our knowing, so its replica is stale and its regions are
@@ -170,7 +182,13 @@ class RouterImpl : public router::Router {
                            uint64_t budget,
                            std::vector<std::optional<Row>>* out,
                            uint64_t* used);
-  std::shared_ptr<Scanner> FindScanner(int64_t id);
+  // router_scanners.cc
+  // The client's scanner, or null (unknown, or another client's).
+  std::shared_ptr<Scanner> FindScanner(int64_t id,
+                                       router::ScannerClient client);
+  // Forgets a scanner; needs scanners_mu_ held.
+  void EraseScannerLocked(
+      std::map<int64_t, std::shared_ptr<Scanner>>::iterator it);
   void ExpireScanners();
 
   const router::RouterOptions options_;
@@ -188,9 +206,10 @@ class RouterImpl : public router::Router {
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> tables_;
 
   std::mutex scanners_mu_;
-  // Guarded by scanners_mu_.
+  // Guarded by scanners_mu_: the open scanners by id, and how many each
+  // client has open (clients with none are not listed).
   std::map<int64_t, std::shared_ptr<Scanner>> scanners_;
-  int64_t next_scanner_id_ = 1;
+  std::map<router::ScannerClient, uint32_t> scanners_per_client_;
 
   std::mutex maintenance_mu_;
   std::condition_variable maintenance_cv_;

@@ -338,7 +338,7 @@ TEST_F(ImportCommandTest, BulkImportEqualsOnlineImport) {
       const int64_t id = (*client_)->openScanner(table, MakeScan());
       while (true) {
         std::vector<client::TResult> part;
-        (*client_)->getScannerRows(part, id, 1000);
+        (*client_)->getScannerRows(part, id, 1000, 0);
         if (part.empty()) break;
         for (const auto& r : part) rows.emplace_back(r.row, CellsOf(r));
       }

@@ -64,6 +64,11 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
        "0"},
       {"router", "--data", data, "--regionserver", rs,
        "--server-calls-per-request", "0"},
+      {"router", "--data", data, "--regionserver", rs, "--long-call-timeout",
+       "0"},
+      {"router", "--data", data, "--regionserver", rs, "--max-scanners", "0"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--max-scanners-per-connection", "0"},
       {"router", "--data", data, "--regionserver", rs, "--bogus"},
   };
   for (const auto& args : bad) {

@@ -105,14 +105,28 @@ TEST_F(VerifyCommandTest,
   EXPECT_TRUE(Has(o.err, "disagrees")) << o.err;
 }
 
+// A server that cannot be asked (down, or its check timed out) leaves the
+// table unverified: that is not a finding that the index disagrees.
+TEST_F(VerifyCommandTest, AServerThatDoesNotAnswerIsCouldNotVerify) {
+  ASSERT_TRUE(cluster_.StopRegionServer(node_of_region_[0]));
+  const testing::CommandOutput o = Verify();
+  EXPECT_EQ(o.code, 3) << o.out << o.err;
+  EXPECT_TRUE(Has(o.out, "FAILED: Unavailable: region server 127.0.0.1:"))
+      << o.out;
+  EXPECT_FALSE(Has(o.err, "disagrees")) << o.err;
+  EXPECT_TRUE(Has(o.err, "could not verify")) << o.err;
+}
+
 TEST_F(VerifyCommandTest, FailuresAndBadUsage) {
+  // Nothing was checked: not verified (3), not a disagreement (1).
   testing::CommandOutput o = Verify("nope");
-  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_EQ(o.code, 3) << o.out << o.err;
+  EXPECT_TRUE(Has(o.err, "could not verify")) << o.err;
   EXPECT_TRUE(Has(o.err, "nope")) << o.err;
 
   ASSERT_TRUE(cluster_.StopRouter());
   o = Verify();
-  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_EQ(o.code, 3) << o.out << o.err;
   EXPECT_TRUE(Has(o.err, "router 127.0.0.1:")) << o.err;
 
   EXPECT_EQ(RunVerify({"--router", "127.0.0.1:1"}).code, 2);

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -236,6 +237,45 @@ TEST_F(RouterTest, RestartRestoresTablesRowsAndIndex) {
   ASSERT_TRUE(testing::WaitAllCurrent(*router_));
   r = router_->Lookup("places", testing::WhereEq({{"d:country", "NO"}}));
   EXPECT_EQ(r->routing.asked.size(), 2u);
+}
+
+// Regions a server stopped serving without any call of the router failing:
+// closed by a third party, or lost with the server's directory. One
+// maintenance pass notices that the server's region list lacks them and
+// opens them again, before any call runs into NotFound.
+TEST_F(RouterTest, MaintenanceReopensRegionsAServerNoLongerServes) {
+  router_.reset();
+  RouterOptions options = testing::RouterOptionsFor(cluster_);
+  options.background_maintenance = false;
+  router_ = std::move(Router::Open(options, cluster_.Factory())).value();
+  StatusOr<TableInfo> t = router_->CreateTable(Places());
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_TRUE(router_->Mutate("places", {PutRow("apple", "NO", "PPL")}).ok());
+  const RegionLocation& first = t->regions[0];  // holds "apple"
+  const int node = static_cast<int>(first.server.id) - 1;
+  ASSERT_EQ(router_->Servers()[node].id, first.server.id);
+
+  ASSERT_TRUE(cluster_.store(node)->CloseRegion(first.region.region_id).ok());
+  ASSERT_TRUE(cluster_.store(node)->ListRegions().empty());
+  router_->RunMaintenance();
+  EXPECT_EQ(cluster_.store(node)->ListRegions().size(), 1u)
+      << "a region closed by a third party was not reopened";
+  auto got = cluster_.store(node)->Get({{first.region.region_id, "apple", {}}});
+  EXPECT_TRUE(got.ok() && (*got)[0].has_value()) << got.status().ToString();
+
+  // Restarted on an empty directory: a new run with no region at all.
+  cluster_.Down(node);
+  std::filesystem::remove_all(cluster_.node(node).path);
+  cluster_.Up(node);
+  router_->RunMaintenance();
+  EXPECT_EQ(cluster_.store(node)->ListRegions().size(), 1u)
+      << "a server restarted empty did not get its region back";
+  // The row is gone with the directory; a lookup asks the new run.
+  ASSERT_TRUE(router_->Mutate("places", {PutRow("apple", "SE", "PPL")}).ok());
+  StatusOr<LookupResult> r =
+      router_->Lookup("places", testing::WhereEq({{"d:country", "SE"}}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Keys(r->rows), std::vector<std::string>({"apple"}));
 }
 
 TEST_F(RouterTest, OpenRefusesWithoutAServerThatHostsRegions) {

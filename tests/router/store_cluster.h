@@ -61,9 +61,20 @@ class StoreCluster {
   }
   const std::string& router_dir() const { return router_dir_; }
 
+  // Takes server `i` down and returns once its store is closed: a call in
+  // flight holds the store until it returns (the router's maintenance
+  // calls every server each pass), and a test that then edits the
+  // directory must not race with a store that is still open.
   void Down(int i) {
-    std::lock_guard<std::mutex> lock(nodes_[i]->mu);
-    nodes_[i]->store.reset();  // closes the store when no call holds it
+    std::weak_ptr<RegionStore> open;
+    {
+      std::lock_guard<std::mutex> lock(nodes_[i]->mu);
+      open = nodes_[i]->store;
+      nodes_[i]->store.reset();
+    }
+    while (!open.expired()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
   }
   // Reopens the store; a call still in flight on the old one may hold its
   // database lock for a moment, so opening is retried for up to 10 s.
@@ -143,6 +154,11 @@ class StoreRegionClient : public router::RegionClient {
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return Call([&](RegionStore& s) -> StatusOr<std::vector<RegionDescriptor>> {
       return s.ListRegions();
+    });
+  }
+  StatusOr<std::vector<uint64_t>> OpenRegionIds() override {
+    return Call([&](RegionStore& s) -> StatusOr<std::vector<uint64_t>> {
+      return s.OpenRegionIds();
     });
   }
   StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& file,

@@ -32,6 +32,9 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   router::ScanSpec scan;
   int64_t scanner = 0;
   uint32_t max_rows = 0;
+  uint64_t call_seq = 0;
+  router::ScannerClient scanner_client = 0;
+  std::vector<router::ScannerClient> closed_scanner_clients;
   std::vector<router::LookupSpec> lookups;
 
   // Canned answers.
@@ -95,23 +98,34 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     max_rows = limit;
     return ScanResult{scanner_rows, std::nullopt};
   }
-  StatusOr<int64_t> OpenScanner(std::string_view t,
-                                const router::ScanSpec& s) override {
+  using Router::CloseScanner;
+  using Router::OpenScanner;
+  using Router::ScannerNext;
+  StatusOr<int64_t> OpenScanner(std::string_view t, const router::ScanSpec& s,
+                                router::ScannerClient c) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     table = t;
     scan = s;
+    scanner_client = c;
     return opened_scanner;
   }
-  StatusOr<std::vector<Row>> ScannerNext(int64_t id, uint32_t n) override {
+  StatusOr<std::vector<Row>> ScannerNext(int64_t id, uint32_t n, uint64_t seq,
+                                         router::ScannerClient c) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     scanner = id;
     max_rows = n;
+    call_seq = seq;
+    scanner_client = c;
     return scanner_rows;
   }
-  Status CloseScanner(int64_t id) override {
+  Status CloseScanner(int64_t id, router::ScannerClient c) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     scanner = id;
+    scanner_client = c;
     return Status::OK();
+  }
+  void CloseScanners(router::ScannerClient c) override {
+    closed_scanner_clients.push_back(c);
   }
   StatusOr<router::LookupResult> Lookup(std::string_view t,
                                         const router::LookupSpec& s) override {

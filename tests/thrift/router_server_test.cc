@@ -221,14 +221,14 @@ TEST_F(RouterServerOverStoresTest, RowsReadWriteDeleteAndScan) {
   const int64_t scanner = (*client_)->openScanner("places", MakeScan("b"));
   std::vector<std::string> keys;
   for (int i = 0; i < 10; ++i) {
-    (*client_)->getScannerRows(rows, scanner, 2);
+    (*client_)->getScannerRows(rows, scanner, 2, 0);
     if (rows.empty()) break;
     EXPECT_LE(rows.size(), 2u);
     for (const std::string& k : testing::RowKeys(rows)) keys.push_back(k);
   }
   EXPECT_EQ(keys, (std::vector<std::string>{"bergen", "kiruna", "oslo"}));
   (*client_)->closeScanner(scanner);
-  ExpectIllegal([&] { (*client_)->getScannerRows(rows, scanner, 2); },
+  ExpectIllegal([&] { (*client_)->getScannerRows(rows, scanner, 2, 0); },
                 "NotFound");
 
   ExpectIllegal(

@@ -62,7 +62,7 @@ class RouterServiceHandlerTest : public ::testing::Test {
         {"deleteMultiple", [=] { handler_.deleteMultiple("t", {del}); }},
         {"openScanner", [=] { handler_.openScanner("t", scan); }},
         {"getScannerRows",
-         [=]() mutable { handler_.getScannerRows(rows, 42, 10); }},
+         [=]() mutable { handler_.getScannerRows(rows, 42, 10, 0); }},
         {"closeScanner", [=] { handler_.closeScanner(42); }},
         {"getByIndex",
          [=]() mutable { handler_.getByIndex(found, "t", query); }},
@@ -164,12 +164,34 @@ TEST_F(RouterServiceHandlerTest, ForwardsScannerCalls) {
   EXPECT_EQ(router_->scan.stop_row, "k");
   router_->scanner_rows = {Row{"c", {{"d:a", "1"}}}};
   std::vector<client::TResult> rows;
-  handler_.getScannerRows(rows, 77, 5);
+  handler_.getScannerRows(rows, 77, 5, 3);
   EXPECT_EQ(router_->scanner, 77);
   EXPECT_EQ(router_->max_rows, 5u);
+  EXPECT_EQ(router_->call_seq, 3u);
   EXPECT_EQ(testing::RowKeys(rows), (std::vector<std::string>{"c"}));
   handler_.closeScanner(78);
   EXPECT_EQ(router_->scanner, 78);
+  ExpectIllegal([&] { handler_.getScannerRows(rows, 77, 5, -1); },
+                "callSeq must not be negative");
+}
+
+// Each connection's handler is a scanner client of its own, and releasing
+// it (the connection closed) closes that client's scanners.
+TEST_F(RouterServiceHandlerTest, TheFactoryMakesAScannerClientPerConnection) {
+  RouterServiceHandlerFactory factory(router_);
+  apache::thrift::TConnectionInfo info;
+  client::RouterServiceIf* first = factory.getHandler(info);
+  client::RouterServiceIf* second = factory.getHandler(info);
+  first->openScanner("geo", ThroughWire(MakeScan()));
+  const router::ScannerClient a = router_->scanner_client;
+  second->openScanner("geo", ThroughWire(MakeScan()));
+  const router::ScannerClient b = router_->scanner_client;
+  EXPECT_NE(a, b);
+  EXPECT_NE(a, router::kLocalScannerClient);
+  factory.releaseHandler(first);
+  EXPECT_EQ(router_->closed_scanner_clients,
+            std::vector<router::ScannerClient>{a});
+  factory.releaseHandler(second);
 }
 
 TEST_F(RouterServiceHandlerTest, ForwardsLookupsAndAnswersInRequestOrder) {
@@ -259,7 +281,7 @@ TEST_F(RouterServiceHandlerTest, BadArgumentsNeverReachTheRouter) {
                 "gets[0].row is missing");
   ExpectIllegal([&] { handler_.bulkLoad("t", -1, "file"); },
                 "regionId is negative (-1)");
-  ExpectIllegal([&] { handler_.getScannerRows(rows, 1, -1); },
+  ExpectIllegal([&] { handler_.getScannerRows(rows, 1, -1, 0); },
                 "numRows is negative (-1)");
   client::TTableInfo info;
   ExpectIllegal([&] { handler_.createTable(info, client::TTableSpec()); },

@@ -184,6 +184,9 @@ TEST_F(ThriftRegionClientTest, ValidatesOptions) {
   o.call_timeout_ms = -1;
   EXPECT_TRUE(o.Validate().IsInvalidArgument());
   o = ThriftClientOptions();
+  o.long_call_timeout_ms = 0;
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+  o = ThriftClientOptions();
   o.max_frame_bytes = RegionServerOptions::kMinFrameBytes - 1;
   EXPECT_TRUE(o.Validate().IsInvalidArgument());
   o.max_frame_bytes = RegionServerOptions::kMaxFrameBytes + 1;
@@ -469,6 +472,48 @@ TEST_F(ThriftRegionClientTest, SilentServerIsUnavailableWithinTheCallTimeout) {
   EXPECT_THAT(s.message(), HasSubstr("timed out"));
   EXPECT_GE(elapsed, std::chrono::milliseconds(150));
   EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+// A store whose verify, drop and region list each take kSlowCallMs.
+class SlowStore : public FakeRegionStore {
+ public:
+  static constexpr int kSlowCallMs = 800;
+  StatusOr<IndexReport> VerifyIndex(
+      std::optional<uint64_t> table_id) const override {
+    Wait();
+    return FakeRegionStore::VerifyIndex(table_id);
+  }
+  Status DropRegion(uint64_t id) override {
+    Wait();
+    return FakeRegionStore::DropRegion(id);
+  }
+  std::vector<RegionDescriptor> ListRegions() const override {
+    Wait();
+    return FakeRegionStore::ListRegions();
+  }
+
+ private:
+  static void Wait() {
+    std::this_thread::sleep_for(std::chrono::milliseconds(kSlowCallMs));
+  }
+};
+
+// Verify and drop read or delete a whole region or server: they wait for
+// their reply up to long_call_timeout_ms, every other call call_timeout_ms,
+// also on a connection a long call used before.
+TEST_F(ThriftRegionClientTest, VerifyAndDropHaveTheLongCallTimeout) {
+  StartServer(std::make_shared<SlowStore>(), 0);
+  ThriftClientOptions options = TestOptions();
+  options.call_timeout_ms = 200;  // long_call_timeout_ms: its default
+  options.max_idle_connections = 1;
+  auto client = Connect(Address(server_->port()), options);
+  const StatusOr<IndexReport> report = client->VerifyIndex(std::nullopt);
+  EXPECT_TRUE(report.ok()) << report.status().ToString();
+  const Status dropped = client->DropRegion(3);
+  EXPECT_TRUE(dropped.ok()) << dropped.ToString();
+  const Status listed = client->ListRegions().status();
+  EXPECT_TRUE(listed.IsUnavailable()) << listed.ToString();
+  EXPECT_THAT(listed.message(), HasSubstr("timed out"));
 }
 
 // A declared exception is a complete reply: the connection is reused.

@@ -70,6 +70,9 @@ Status ThriftClientOptions::Validate() const {
   if (call_timeout_ms < 1) {
     return Status::InvalidArgument("call timeout must be positive");
   }
+  if (long_call_timeout_ms < 1) {
+    return Status::InvalidArgument("long call timeout must be positive");
+  }
   if (max_frame_bytes < ServerOptions::kMinFrameBytes ||
       max_frame_bytes > ServerOptions::kMaxFrameBytes) {
     return Status::InvalidArgument(

@@ -89,9 +89,11 @@ class ClientPool {
   ClientPool(const ClientPool&) = delete;
   ClientPool& operator=(const ClientPool&) = delete;
 
-  // Runs `call(service)` on a pooled or new connection.
+  // Runs `call(service)` on a pooled or new connection. Each wait to send
+  // or receive waits at most `timeout_ms`, or options.call_timeout_ms when
+  // it is 0.
   template <typename CallFn>
-  Status Call(const std::string& where, CallFn&& call) {
+  Status Call(const std::string& where, CallFn&& call, int timeout_ms = 0) {
     std::unique_ptr<Connection> connection;
     try {
       connection = TakeIdle();
@@ -99,7 +101,14 @@ class ClientPool {
         connection =
             std::make_unique<Connection>(host_, port_, options_, config_);
       }
-      call(connection->service());
+      if (timeout_ms == 0) {
+        call(connection->service());
+      } else {
+        // Back to the default before the connection serves another call.
+        connection->SetCallTimeout(timeout_ms);
+        call(connection->service());
+        connection->SetCallTimeout(options_.call_timeout_ms);
+      }
     } catch (...) {
       CallFailure failure = FailureOfCurrentException(where);
       if (failure.connection_reusable) GiveBack(std::move(connection));
@@ -115,10 +124,10 @@ class ClientPool {
   template <typename Result, typename Reply, typename CallFn,
             typename ConvertFn>
   StatusOr<Result> Fetch(const std::string& where, CallFn&& call,
-                         ConvertFn&& convert) {
+                         ConvertFn&& convert, int timeout_ms = 0) {
     Reply reply;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Call(where, [&](Service& service) { call(service, reply); }));
+    BLOOMROUTE_RETURN_IF_ERROR(Call(
+        where, [&](Service& service) { call(service, reply); }, timeout_ms));
     Result result;
     const Status converted = convert(reply, &result);
     if (!converted.ok()) return Status::Corruption(where + converted.message());
@@ -140,9 +149,13 @@ class ClientPool {
               transport_, options.DecodedBudget(), /*container_limit=*/0,
               "--max-decoded-bytes")) {
       socket_->setConnTimeout(options.connect_timeout_ms);
-      socket_->setRecvTimeout(options.call_timeout_ms);
-      socket_->setSendTimeout(options.call_timeout_ms);
+      SetCallTimeout(options.call_timeout_ms);
       transport_->open();
+    }
+    // How long each wait to send or receive may take from now on.
+    void SetCallTimeout(int timeout_ms) {
+      socket_->setRecvTimeout(timeout_ms);
+      socket_->setSendTimeout(timeout_ms);
     }
     // Closes the socket itself: closing the framed transport would first
     // flush whatever a failed call left in its write buffer.
