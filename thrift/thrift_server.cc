@@ -74,6 +74,15 @@ Status ServerOptions::Validate() const {
     return Status::InvalidArgument("max connections must be in [1, " +
                                    std::to_string(kMaxConnections) + "]");
   }
+  if (max_buffered_request_bytes < max_frame_bytes ||
+      max_buffered_request_bytes > kMaxBufferedRequestBytes) {
+    // Below a frame, a frame could never be read.
+    return Status::InvalidArgument(
+        "max buffered request bytes (--max-buffered-request-bytes) must be in "
+        "[max frame bytes (" +
+        std::to_string(max_frame_bytes) + "), " +
+        std::to_string(kMaxBufferedRequestBytes) + "]");
+  }
   return ValidateDecodedBudget(max_decoded_bytes, max_frame_bytes);
 }
 
@@ -155,6 +164,12 @@ ThriftServer::~ThriftServer() { Stop(); }
 
 const std::string& ThriftServer::host() const { return impl_->host; }
 int ThriftServer::port() const { return impl_->port; }
+
+RequestBufferStats ThriftServer::request_buffer_stats() const {
+  std::lock_guard<std::mutex> lock(impl_->stop_mutex);
+  if (impl_->stopped || impl_->loop == nullptr) return RequestBufferStats();
+  return impl_->loop->request_buffer_stats();
+}
 
 Status ThriftServer::Serve(std::shared_ptr<at::TProcessor> processor,
                            const ServerOptions& options, std::string name) {

@@ -25,6 +25,16 @@
 // break a rule (missing field, negative id, empty row key, ...) are answered
 // with TIllegalArgument and the connection stays open.
 //
+// Request memory. The frames of all connections together hold at most
+// max_buffered_request_bytes: a frame's declared size is reserved from that
+// pool once its header arrives, before its body is read, and released when
+// the frame is freed after its call (or when its connection closes). A
+// connection whose frame does not fit is not read until earlier frames are
+// freed, first come first served; its request_timeout_ms keeps running, so a
+// client that reserves and stops sending holds the pool at most that long.
+// There is no error for it: under load requests wait; a request that cannot
+// get in before its deadline has its connection closed.
+//
 // Threads and time. One I/O thread reads requests and writes replies for
 // every connection without blocking; a pool of `threads` workers runs only
 // complete requests (thrift/internal/frame_loop.h). So a worker belongs to a
@@ -73,6 +83,7 @@ struct ServerOptions {
   static constexpr int32_t kMaxContainerElements = 100000;  // kMaxRowsPerCall
   static constexpr uint64_t kDecodedBytesPerFrameByte = 8;
   static constexpr uint64_t kMaxDecodedBytes = uint64_t{64} << 30;
+  static constexpr uint64_t kMaxBufferedRequestBytes = uint64_t{1} << 40;
 
   std::string host = "127.0.0.1";  // loopback unless asked otherwise
   int port = 0;                    // 0 = any free port; see the server's port()
@@ -90,12 +101,20 @@ struct ServerOptions {
   // the reply was ready (a client that never reads).
   int reply_timeout_ms = 60000;
   // Connections open at once; further ones wait in the listen backlog until
-  // one closes. Each may hold one request frame (max_frame_bytes) in memory.
+  // one closes. Each may hold one request frame (max_frame_bytes) in memory,
+  // all together at most max_buffered_request_bytes.
   uint32_t max_connections = 512;
   // The decoded-size budget of one request, in bytes: 0 for the default,
   // kDecodedBytesPerFrameByte * max_frame_bytes; otherwise in
   // [max_frame_bytes, kMaxDecodedBytes].
   uint64_t max_decoded_bytes = 0;
+  // The pool of request frame memory shared by all connections, in bytes;
+  // in [max_frame_bytes, kMaxBufferedRequestBytes]. A frame's declared size
+  // is reserved from it before its body is read and released when the frame
+  // is freed; while it cannot be reserved, the connection is not read. The
+  // default, 1 GiB, holds 16 maximum-size (64 MiB) frames, one per default
+  // worker, where 512 connections could otherwise hold 32 GiB of frames.
+  uint64_t max_buffered_request_bytes = uint64_t{1} << 30;
 
   // The budget in effect (resolves the default).
   uint64_t DecodedBudget() const {
@@ -123,6 +142,15 @@ Status ParseListenAddress(std::string_view address, std::string* host,
 // ParseListenAddress accepts.
 std::string FormatHostPort(const std::string& host, int port);
 
+// The request frames a server holds
+// (ServerOptions::max_buffered_request_bytes).
+struct RequestBufferStats {
+  uint64_t held_bytes = 0;       // allocated now for frames read or running
+  uint64_t peak_held_bytes = 0;  // the most held at once since start
+  uint64_t reserved_bytes = 0;   // reserved from the pool now
+  uint64_t pool_waits = 0;       // frames that had to wait for the pool
+};
+
 class ThriftServer {
  public:
   // Stops the server if it still runs.
@@ -133,6 +161,9 @@ class ThriftServer {
   const std::string& host() const;
   // The bound port (the one chosen when options.port was 0).
   int port() const;
+  // What the server's request frames hold now and held at most; all zero
+  // before Serve() and after Stop().
+  RequestBufferStats request_buffer_stats() const;
 
   // Stops accepting, closes the open connections, waits for the calls in
   // progress to finish (requests read but not started are dropped) and for

@@ -88,7 +88,15 @@ void ServerFlags::Add(po::options_description* o) {
       ("max-connections",
        po::value<int64_t>(&max_connections_)
            ->default_value(defaults_.max_connections),
-       "connections open at once; more wait in the listen backlog");
+       "connections open at once; more wait in the listen backlog")  //
+      ("max-buffered-request-bytes",
+       po::value<int64_t>(&max_buffered_request_bytes_)
+           ->default_value(
+               static_cast<int64_t>(defaults_.max_buffered_request_bytes)),
+       "request frame bytes all connections may hold together, at least "
+       "--max-frame-bytes; a frame's declared size is reserved before its "
+       "body is read, and while it does not fit the connection waits (its "
+       "--request-timeout still runs)");
 }
 
 Status ServerFlags::ToOptions(int64_t min_frame_bytes,
@@ -116,6 +124,12 @@ Status ServerFlags::ToOptions(int64_t min_frame_bytes,
         InRange("max-decoded-bytes", max_decoded_bytes_, max_frame_bytes_,
                 static_cast<int64_t>(ServerOptions::kMaxDecodedBytes)));
   }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-buffered-request-bytes", max_buffered_request_bytes_,
+              max_frame_bytes_,
+              static_cast<int64_t>(ServerOptions::kMaxBufferedRequestBytes)));
+  out->max_buffered_request_bytes =
+      static_cast<uint64_t>(max_buffered_request_bytes_);
   out->threads = static_cast<uint32_t>(threads_);
   out->max_frame_bytes = static_cast<uint32_t>(max_frame_bytes_);
   out->idle_timeout_ms = static_cast<int>(idle_timeout_seconds_ * 1000);

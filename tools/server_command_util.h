@@ -43,7 +43,7 @@ std::string WaitForStopSignal();
 // The options of a Thrift server as command-line options:
 //   --listen HOST:PORT  --threads N  --max-frame-bytes N
 //   --max-decoded-bytes N  --idle-timeout S  --request-timeout S
-//   --reply-timeout S  --max-connections N
+//   --reply-timeout S  --max-connections N  --max-buffered-request-bytes N
 // Add() declares them with `defaults` (and `default_listen`) shown in --help;
 // ToOptions() checks them and fills a ServerOptions.
 class ServerFlags {
@@ -57,7 +57,9 @@ class ServerFlags {
   // InvalidArgument naming the option for a malformed address or a value out
   // of range; --max-frame-bytes must be in [min_frame_bytes,
   // ServerOptions::kMaxFrameBytes]; --max-decoded-bytes 0 or in
-  // [--max-frame-bytes, ServerOptions::kMaxDecodedBytes].
+  // [--max-frame-bytes, ServerOptions::kMaxDecodedBytes];
+  // --max-buffered-request-bytes in [--max-frame-bytes,
+  // ServerOptions::kMaxBufferedRequestBytes].
   Status ToOptions(int64_t min_frame_bytes, ServerOptions* out) const;
 
   int64_t max_frame_bytes() const { return max_frame_bytes_; }
@@ -74,6 +76,7 @@ class ServerFlags {
   int64_t request_timeout_seconds_ = 0;
   int64_t reply_timeout_seconds_ = 0;
   int64_t max_connections_ = 0;
+  int64_t max_buffered_request_bytes_ = 0;
 };
 
 }  // namespace bloomroute

@@ -79,6 +79,13 @@ TEST_F(RegionServerCommandTest, RejectsBadArgumentsWithUsageExit) {
   EXPECT_EQ(ExitCodeOf(
                 {"regionserver", "--data", data, "--max-connections", "70000"}),
             2);
+  // The request pool holds at least one frame; the error names the option.
+  const auto [code, err] = ::bloomroute::testing::RunToExit(
+      {"regionserver", "--data", data, "--max-frame-bytes", "33554432",
+       "--max-buffered-request-bytes", "33554431"});
+  EXPECT_EQ(code, 2);
+  EXPECT_THAT(err, ::testing::HasSubstr(
+                       "--max-buffered-request-bytes must be in [33554432, "));
   EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--bogus"}), 2);
 }
 

@@ -69,6 +69,10 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
       {"router", "--data", data, "--regionserver", rs, "--max-scanners", "0"},
       {"router", "--data", data, "--regionserver", rs,
        "--max-scanners-per-connection", "0"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--max-buffered-request-bytes", "-1"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--max-buffered-request-bytes", "2000000000000"},
       {"router", "--data", data, "--regionserver", rs, "--bogus"},
   };
   for (const auto& args : bad) {
@@ -83,6 +87,7 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   EXPECT_THAT(help.out, HasSubstr("--reply-timeout"));
   EXPECT_THAT(help.out, HasSubstr("--max-connections"));
   EXPECT_THAT(help.out, HasSubstr("--server-calls-per-request"));
+  EXPECT_THAT(help.out, HasSubstr("--max-buffered-request-bytes"));
 }
 
 TEST_F(RouterCommandTest, ServesStopsCleanlyAndRestartsWithItsData) {

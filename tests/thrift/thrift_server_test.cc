@@ -69,6 +69,22 @@ class RawConnection {
     return send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
            static_cast<ssize_t>(bytes.size());
   }
+  // Sends what the socket takes within `wait_ms` (a server that does not
+  // read fills the kernel's buffers); returns the bytes sent.
+  size_t SendFor(const std::string& bytes, int wait_ms) {
+    const Clock::time_point end =
+        Clock::now() + std::chrono::milliseconds(wait_ms);
+    size_t sent = 0;
+    while (sent < bytes.size() && Clock::now() < end) {
+      pollfd p{fd_, POLLOUT, 0};
+      if (poll(&p, 1, 10) <= 0) continue;
+      const ssize_t n = send(fd_, bytes.data() + sent, bytes.size() - sent,
+                             MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0 && errno != EAGAIN && errno != EINTR) break;
+      if (n > 0) sent += static_cast<size_t>(n);
+    }
+    return sent;
+  }
   // True when the server has closed the connection (EOF or reset) within
   // `wait_ms`; stray reply bytes are skipped.
   bool ClosedWithin(int wait_ms) {
@@ -156,6 +172,21 @@ class ThriftServerTest : public ::testing::Test {
       ADD_FAILURE() << "listRegions: " << e.what();
       return false;
     }
+  }
+
+  // The server's request buffers once no frame is held or reserved (the I/O
+  // thread frees a closed connection's frame just after closing it), or
+  // after `wait_ms` as they are.
+  RequestBufferStats PoolWhenEmpty(int wait_ms) {
+    const Clock::time_point end =
+        Clock::now() + std::chrono::milliseconds(wait_ms);
+    RequestBufferStats stats = server_->request_buffer_stats();
+    while ((stats.held_bytes != 0 || stats.reserved_bytes != 0) &&
+           Clock::now() < end) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      stats = server_->request_buffer_stats();
+    }
+    return stats;
   }
 
   TempDir dir_;
@@ -269,6 +300,100 @@ TEST_F(ThriftServerTest, ARequestTricklingPastItsDeadlineIsClosed) {
   EXPECT_TRUE(AnsweredWithin(3000));  // only that connection
 }
 
+// Clients that send a frame header and most of its body, then nothing: each
+// would hold a frame's memory until its request deadline.
+std::vector<std::unique_ptr<RawConnection>> StartHostileFrames(int port,
+                                                               int clients,
+                                                               uint32_t frame) {
+  std::vector<std::unique_ptr<RawConnection>> hostile;
+  const std::string request =
+      FrameHeader(frame) + std::string(frame - 1024, 'x');
+  for (int i = 0; i < clients; ++i) {
+    hostile.push_back(std::make_unique<RawConnection>(port));
+    EXPECT_TRUE(hostile.back()->connected());
+    hostile.back()->SendFor(request, /*wait_ms=*/100);
+  }
+  return hostile;
+}
+
+TEST_F(ThriftServerTest, PartlySentFramesHoldAtMostTheRequestPool) {
+  RegionServerOptions options = SmallOptions();
+  options.max_frame_bytes = 1 << 20;
+  options.max_buffered_request_bytes = 2 << 20;  // two frames
+  options.request_timeout_ms = 2000;
+  StartServer(options);
+  const auto hostile =
+      StartHostileFrames(server_->port(), 6, options.max_frame_bytes);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  RequestBufferStats stats = server_->request_buffer_stats();
+  // Two frames are read; four wait (their bytes stay in the kernel).
+  EXPECT_GE(stats.peak_held_bytes, options.max_frame_bytes);
+  EXPECT_LE(stats.peak_held_bytes, options.max_buffered_request_bytes);
+  EXPECT_LE(stats.reserved_bytes, options.max_buffered_request_bytes);
+  EXPECT_GE(stats.pool_waits, 4u);
+  // A small call queues behind them (first come, first served) until their
+  // request deadline closes them and frees the pool.
+  const Clock::time_point start = Clock::now();
+  EXPECT_TRUE(AnsweredWithin(8000));
+  EXPECT_GE(SecondsSince(start), 0.5);
+  for (const auto& c : hostile) EXPECT_TRUE(c->ClosedWithin(3000));
+  stats = PoolWhenEmpty(1000);
+  EXPECT_LE(stats.peak_held_bytes, options.max_buffered_request_bytes);
+  EXPECT_EQ(stats.held_bytes, 0u);
+  EXPECT_EQ(stats.reserved_bytes, 0u);
+}
+
+TEST_F(ThriftServerTest, CallsWaitingForThePoolRunWhenAFrameIsFreed) {
+  RegionServerOptions options = SmallOptions();
+  options.max_frame_bytes = 1 << 20;
+  options.max_buffered_request_bytes = options.max_frame_bytes;  // one frame
+  StartServer(options);
+  PutBigRow(server_->port());
+  // This frame reserves the whole pool; the clients' frames wait for it.
+  RawConnection holder(server_->port());
+  ASSERT_TRUE(holder.connected());
+  const uint32_t frame = options.max_frame_bytes;
+  ASSERT_TRUE(holder.Send(FrameHeader(frame) + std::string(1000, 'x')));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Each call is a frame of about 600 KB: only one fits the pool at a time.
+  const std::string value(3000, 'v');
+  std::vector<rpc::TMutation> rows;
+  for (int i = 0; i < 200; ++i) {
+    rows.push_back(Put(1, "row" + std::to_string(i), {{"d:a", value}}));
+  }
+  // Each client returns how many of its 3 calls were answered.
+  std::vector<std::future<int>> calls;
+  for (int i = 0; i < 4; ++i) {
+    calls.push_back(std::async(std::launch::async, [&] {
+      int answered = 0;
+      try {
+        RegionClient client(server_->port(), 10000);
+        for (; answered < 3; ++answered) {
+          rpc::TWriteResult result;
+          client->mutateRows(result, rows, 0);
+        }
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "mutateRows: " << e.what();
+      }
+      return answered;
+    }));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_GE(server_->request_buffer_stats().pool_waits, 4u);
+  // Not a message: the call fails, its frame is freed, the pool wakes the
+  // waiting connections.
+  ASSERT_TRUE(holder.Send(std::string(frame - 1000, 'x')));
+  for (auto& call : calls) {
+    ASSERT_EQ(call.wait_for(std::chrono::seconds(8)),
+              std::future_status::ready);
+    EXPECT_EQ(call.get(), 3);
+  }
+  EXPECT_TRUE(holder.ClosedWithin(1000));
+  const RequestBufferStats stats = PoolWhenEmpty(1000);
+  EXPECT_LE(stats.peak_held_bytes, options.max_buffered_request_bytes);
+  EXPECT_EQ(stats.reserved_bytes, 0u);
+}
+
 TEST_F(ThriftServerTest, ValidatesDeadlinesAndTheConnectionCap) {
   ServerOptions o;
   EXPECT_TRUE(o.Validate().ok());
@@ -281,6 +406,15 @@ TEST_F(ThriftServerTest, ValidatesDeadlinesAndTheConnectionCap) {
   o.max_connections = 0;
   EXPECT_NE(o.Validate().message().find("max connections"), std::string::npos);
   o.max_connections = ServerOptions::kMaxConnections + 1;
+  EXPECT_FALSE(o.Validate().ok());
+  // The pool holds at least one frame.
+  o = ServerOptions();
+  o.max_buffered_request_bytes = o.max_frame_bytes - 1;
+  EXPECT_NE(o.Validate().message().find("--max-buffered-request-bytes"),
+            std::string::npos);
+  o.max_buffered_request_bytes = o.max_frame_bytes;
+  EXPECT_TRUE(o.Validate().ok());
+  o.max_buffered_request_bytes = ServerOptions::kMaxBufferedRequestBytes + 1;
   EXPECT_FALSE(o.Validate().ok());
 }
 

@@ -60,7 +60,12 @@ struct Connection {
   uint8_t header[4] = {};
   size_t header_bytes = 0;
   uint32_t frame_bytes = 0;
-  std::string frame;
+  // Its capacity never passes frame_bytes (FrameLoop::Impl::GrowFrame).
+  std::vector<uint8_t> frame;
+  // The header is read but the pool cannot yet hold frame_bytes: nothing
+  // more is read until FrameLoop::Impl::GrantWaiting() reserves it.
+  bool waiting_for_pool = false;
+  uint64_t reserved = 0;  // pool bytes this frame holds until it is freed
   Clock::time_point idle_since;     // no byte of a request since
   Clock::time_point frame_started;  // first byte of this request
 
@@ -90,9 +95,18 @@ struct FrameLoop::Impl {
   int wake_write = -1;
   std::atomic<bool> stopping{false};
 
+  // Request frame memory: raised by the I/O thread only, lowered by whoever
+  // frees a frame (a worker after its call, or the I/O thread).
+  std::atomic<uint64_t> held_bytes{0};
+  std::atomic<uint64_t> peak_held_bytes{0};  // written by the I/O thread
+  std::atomic<uint64_t> reserved_bytes{0};
+  std::atomic<uint64_t> pool_waits{0};
+
   // The I/O thread's alone.
   std::vector<ConnectionPtr> connections;
   Clock::time_point accept_paused_until;
+  // Connections waiting for the pool, in the order they began to wait.
+  std::deque<ConnectionPtr> pool_waiters;
 
   std::mutex mu;
   std::condition_variable work_ready;
@@ -155,8 +169,7 @@ struct FrameLoop::Impl {
   // message, or a processor that gave up on the connection).
   void RunCall(Connection& c) {
     auto input = std::make_shared<at::transport::TMemoryBuffer>(
-        reinterpret_cast<uint8_t*>(c.frame.data()),
-        static_cast<uint32_t>(c.frame.size()),
+        c.frame.data(), static_cast<uint32_t>(c.frame.size()),
         at::transport::TMemoryBuffer::OBSERVE, config);
     auto output = std::make_shared<at::transport::TMemoryBuffer>();
     // Strings are bounded by the frame (the memory buffer holds no more);
@@ -179,7 +192,7 @@ struct FrameLoop::Impl {
     } catch (const std::exception& e) {
       at::GlobalOutput.printf("%s: a call failed: %s", name.c_str(), e.what());
     }
-    std::string().swap(c.frame);  // the request's memory goes now
+    FreeFrame(c);  // the request's memory goes now
     c.reply = ok ? std::move(output) : nullptr;
   }
 
@@ -236,7 +249,68 @@ struct FrameLoop::Impl {
     }
     c.processor.reset();  // releases a per-connection handler now
     c.reply.reset();
-    std::string().swap(c.frame);
+    FreeFrame(c);
+  }
+
+  // Makes room for `need` bytes of c's frame. The capacity grows at most
+  // twofold and never past the frame's declared size, so what is held is at
+  // most what is reserved for it (std::vector::reserve allocates exactly).
+  void GrowFrame(Connection& c, size_t need) {
+    const size_t capacity = c.frame.capacity();
+    if (need <= capacity) return;
+    c.frame.reserve(
+        std::min<size_t>(c.frame_bytes, std::max(need, 2 * capacity)));
+    const uint64_t held = held_bytes.fetch_add(c.frame.capacity() - capacity) +
+                          (c.frame.capacity() - capacity);
+    if (held > peak_held_bytes.load()) peak_held_bytes.store(held);
+  }
+
+  // Frees c's frame and releases what it held and reserved. Runs on the
+  // thread that owns `c`; a worker then wakes the I/O thread (WorkerMain),
+  // which grants the released bytes to waiting connections.
+  void FreeFrame(Connection& c) {
+    held_bytes.fetch_sub(c.frame.capacity());
+    std::vector<uint8_t>().swap(c.frame);
+    reserved_bytes.fetch_sub(c.reserved);
+    c.reserved = 0;
+  }
+
+  // Reserves c's declared frame size from the pool, or queues c behind the
+  // connections already waiting, so that a large frame is not overtaken
+  // forever by small ones. False when c must wait.
+  bool ReserveFrame(const ConnectionPtr& c) {
+    if (pool_waiters.empty() && TryReserve(*c)) return true;
+    c->waiting_for_pool = true;
+    pool_waiters.push_back(c);
+    pool_waits.fetch_add(1);
+    return false;
+  }
+
+  // Only the I/O thread adds to reserved_bytes, so what it read can only
+  // have shrunk by the time it adds.
+  bool TryReserve(Connection& c) {
+    if (reserved_bytes.load() + c.frame_bytes >
+        options.max_buffered_request_bytes) {
+      return false;
+    }
+    reserved_bytes.fetch_add(c.frame_bytes);
+    c.reserved = c.frame_bytes;
+    GrowFrame(c, std::min<size_t>(c.frame_bytes, kReadChunk));
+    return true;
+  }
+
+  // Grants the pool to waiting connections in the order they began to wait,
+  // up to the first that does not fit. A granted connection is polled again
+  // from the next round (its bytes wait in the kernel's buffers).
+  void GrantWaiting() {
+    while (!pool_waiters.empty()) {
+      Connection& c = *pool_waiters.front();
+      if (!c.closed) {
+        if (!TryReserve(c)) return;
+        c.waiting_for_pool = false;
+      }
+      pool_waiters.pop_front();
+    }
   }
 
   // Reads what has arrived; hands a whole frame to the workers.
@@ -245,10 +319,12 @@ struct FrameLoop::Impl {
     for (;;) {
       if (c.header_bytes < sizeof(c.header)) {
         if (!ReadHeader(c)) return;
+        if (c.header_bytes == sizeof(c.header) && !ReserveFrame(p)) return;
         continue;
       }
       const size_t have = c.frame.size();
       const size_t want = std::min<size_t>(c.frame_bytes - have, kReadChunk);
+      GrowFrame(c, have + want);
       c.frame.resize(have + want);
       const ssize_t n = recv(c.fd, c.frame.data() + have, want, 0);
       c.frame.resize(have + std::max<ssize_t>(n, 0));
@@ -277,7 +353,6 @@ struct FrameLoop::Impl {
       Close(c);
       return false;
     }
-    c.frame.reserve(std::min<size_t>(c.frame_bytes, kReadChunk));
     return true;
   }
 
@@ -417,8 +492,10 @@ struct FrameLoop::Impl {
     const size_t first_connection = fds.size();
     for (const ConnectionPtr& c : connections) {
       if (c->state == Connection::State::kRunning) continue;
-      const short events =
-          c->state == Connection::State::kReading ? POLLIN : POLLOUT;
+      // A connection waiting for the pool is not read; polled for nothing,
+      // it still reports an error or hang-up.
+      short events = c->state == Connection::State::kReading ? POLLIN : POLLOUT;
+      if (c->waiting_for_pool) events = 0;
       fds.push_back({c->fd, events, 0});
       polled.push_back(c);
     }
@@ -433,7 +510,9 @@ struct FrameLoop::Impl {
     for (size_t i = first_connection; i < fds.size(); ++i) {
       if (fds[i].revents == 0) continue;
       const ConnectionPtr& c = polled[i - first_connection];
-      if (c->state == Connection::State::kReading) {
+      if (c->waiting_for_pool) {
+        Close(*c);  // the client went away while it waited
+      } else if (c->state == Connection::State::kReading) {
         ReadSome(c);
       } else if (c->state == Connection::State::kWriting) {
         WriteSome(*c);
@@ -456,6 +535,7 @@ struct FrameLoop::Impl {
     }
     for (const ConnectionPtr& c : connections) Close(*c);
     connections.clear();
+    pool_waiters.clear();
     factory.reset();
   }
 };
@@ -500,8 +580,18 @@ void FrameLoop::Run() {
     impl.Round(next_deadline);
     impl.CollectFinished();
     next_deadline = impl.ExpireDeadlines();
+    impl.GrantWaiting();  // after the frames freed and connections closed
   }
   impl.Shutdown();
+}
+
+RequestBufferStats FrameLoop::request_buffer_stats() const {
+  RequestBufferStats stats;
+  stats.held_bytes = impl_->held_bytes.load();
+  stats.peak_held_bytes = impl_->peak_held_bytes.load();
+  stats.reserved_bytes = impl_->reserved_bytes.load();
+  stats.pool_waits = impl_->pool_waits.load();
+  return stats;
 }
 
 void FrameLoop::RequestStop() {

@@ -20,9 +20,30 @@
 //     arrived, not with the size its header claims;
 //   - at most max_connections connections are open; further ones wait in the
 //     listen backlog (they are not accepted) until one closes.
+//   - request memory pool (as Kafka's queued.max.request.bytes): when a
+//     frame's header has arrived, its declared size is reserved from a pool
+//     of max_buffered_request_bytes shared by all connections before any of
+//     its body is read. While the pool cannot hold it, the connection is not
+//     read (its bytes wait in the kernel's buffers, and TCP flow control
+//     stops the client), and it waits in a FIFO queue. The reservation is
+//     released when the frame is freed: by the worker once the call is done
+//     (RunCall), or when the connection closes. Every release wakes the I/O
+//     thread, which grants the queue from its head up to the first frame
+//     that does not fit, so a large frame is not overtaken forever by small
+//     ones. No deadlock: a waiting connection keeps its request deadline
+//     (from its first byte), so a reservation held by a reading connection
+//     lasts at most request_timeout_ms, and one held by a call at most the
+//     handler's run; the pool is at least max_frame_bytes, so any legal
+//     frame fits once the frames before it are gone. So request frames hold
+//     at most max_buffered_request_bytes, where 512 connections could
+//     otherwise hold 512 x 64 MiB. A frame's buffer still grows with the
+//     bytes that arrived (never past its declared size), so memory held is
+//     at most what is reserved. Replies are not in the pool (see below).
 // A connection carries one call at a time: while its call runs or its reply
 // is being written, the loop reads nothing more from it (pipelined requests
 // wait in the kernel's buffers), so replies keep the order of the requests.
+// Replies waiting to be written are bounded per reply (the handlers' reply
+// limits and reply_timeout_ms) but not together: at most one per connection.
 //
 // Processors. The factory's getProcessor() runs on the I/O thread once per
 // accepted connection, with a TConnectionInfo whose transport is the
@@ -72,6 +93,9 @@ class FrameLoop {
 
   // Makes Run() return soon. Idempotent.
   void RequestStop();
+
+  // The request frames held now and at most (thrift_server.h). Any thread.
+  RequestBufferStats request_buffer_stats() const;
 
  private:
   struct Impl;
