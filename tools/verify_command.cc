@@ -86,6 +86,17 @@ VerifyCommand::VerifyCommand()
 
 VerifyCommand::~VerifyCommand() = default;
 
+std::string VerifyCommand::HelpEpilog() const {
+  return "Each region server holding regions of the table recomputes its\n"
+         "index entries, value counts and filter from its rows (from a\n"
+         "snapshot: writes go on), and the router compares its copy of each\n"
+         "server's filter. Exit codes: 0 everything agrees; 1 the index\n"
+         "disagrees with the rows on a server that finished its check; 3\n"
+         "could not verify (a server failed or timed out -- the router waits\n"
+         "its --long-call-timeout -- the table is unknown or the router\n"
+         "cannot be reached); 2 bad usage.\n";
+}
+
 void VerifyCommand::AddOptions(po::options_description* o) {
   o->add_options()  //
       ("router",

@@ -43,6 +43,7 @@ class VerifyCommand : public Command {
   ~VerifyCommand() override;
 
  protected:
+  std::string HelpEpilog() const override;
   void AddOptions(boost::program_options::options_description* o) override;
   Status Validate() override;
   Status Execute() override;
