@@ -18,19 +18,17 @@
 namespace bloomroute {
 namespace {
 
+using testing::OpenStoreWithRegions;
 using testing::PlacesRegion;
 using testing::PutPlace;
 using testing::TempDir;
 using testing::Where;
 
+// A store with regions 1 [.., "m") and 2 ["m", ..) of PlacesTable().
 std::unique_ptr<RegionStore> OpenStore(const std::string& dir,
                                        const RegionStoreOptions& options) {
-  auto s = RegionStore::Open(dir, options);
-  EXPECT_TRUE(s.ok()) << s.status().ToString();
-  if (!s.ok()) return nullptr;
-  EXPECT_TRUE((*s)->OpenRegion(PlacesRegion(1, "", "m")).ok());
-  EXPECT_TRUE((*s)->OpenRegion(PlacesRegion(2, "m", "")).ok());
-  return std::move(*s);
+  return OpenStoreWithRegions(
+      dir, options, {PlacesRegion(1, "", "m"), PlacesRegion(2, "m", "")});
 }
 
 // Puts of one region, keys ascending.

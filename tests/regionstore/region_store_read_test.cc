@@ -14,6 +14,7 @@
 namespace bloomroute {
 namespace {
 
+using testing::OpenStoreWithRegions;
 using testing::PlacesRegion;
 using testing::PutPlace;
 using testing::TempDir;
@@ -22,10 +23,9 @@ using testing::Where;
 class RegionStoreReadBoundsTest : public ::testing::Test {
  protected:
   void Open(const RegionStoreOptions& options) {
-    auto s = RegionStore::Open(dir_.path() + "/db", options);
-    ASSERT_TRUE(s.ok()) << s.status().ToString();
-    store_ = std::move(s).value();
-    ASSERT_TRUE(store_->OpenRegion(PlacesRegion(1, "", "")).ok());
+    store_ = OpenStoreWithRegions(dir_.path() + "/db", options,
+                                  {PlacesRegion(1, "", "")});
+    ASSERT_NE(store_, nullptr);
   }
   void Put(std::vector<Mutation> batch) {
     ASSERT_TRUE(store_->Apply(batch).ok());

@@ -1,5 +1,6 @@
-// Shared helpers for region store tests: a temporary directory and a store
-// with one table whose `d:country` and `d:feature` columns are indexed.
+// Shared helpers for region store tests: a temporary directory, a store
+// with one table whose `d:country` and `d:feature` columns are indexed, and
+// opening a store with some of its regions.
 #ifndef BLOOMROUTE_TESTS_REGIONSTORE_REGION_STORE_TEST_UTIL_H_
 #define BLOOMROUTE_TESTS_REGIONSTORE_REGION_STORE_TEST_UTIL_H_
 
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "regionstore/region_store.h"
 
@@ -47,6 +49,22 @@ inline TableDescriptor PlacesTable() {
 inline RegionDescriptor PlacesRegion(uint64_t id, std::string start,
                                      std::string end) {
   return RegionDescriptor{id, PlacesTable(), std::move(start), std::move(end)};
+}
+
+// A store at `path` with `regions` open; null, after a test failure that
+// says why, when the store or a region cannot be opened.
+inline std::unique_ptr<RegionStore> OpenStoreWithRegions(
+    const std::string& path, const RegionStoreOptions& options,
+    const std::vector<RegionDescriptor>& regions) {
+  auto store = RegionStore::Open(path, options);
+  EXPECT_TRUE(store.ok()) << store.status().ToString();
+  if (!store.ok()) return nullptr;
+  for (const RegionDescriptor& region : regions) {
+    const Status opened = (*store)->OpenRegion(region);
+    EXPECT_TRUE(opened.ok()) << opened.ToString();
+    if (!opened.ok()) return nullptr;
+  }
+  return std::move(store).value();
 }
 
 inline Mutation PutPlace(uint64_t region, std::string row, std::string country,

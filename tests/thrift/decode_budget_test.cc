@@ -35,7 +35,7 @@ using ::bloomroute::testing::kTStruct;
 using ::bloomroute::testing::ListHeader;
 using ::bloomroute::testing::MessageHeader;
 using ::bloomroute::testing::PeakResidentBytes;
-using ::bloomroute::testing::RawClient;
+using ::bloomroute::testing::RawConnection;
 using ::bloomroute::testing::ResetPeakResident;
 using ::bloomroute::testing::ResidentBytes;
 using ::bloomroute::testing::ScriptedThriftServer;
@@ -173,7 +173,7 @@ TEST(BudgetedBinaryProtocolTest, OptionsResolveAndCheckTheBudget) {
 // connection, and that the process's peak memory grew less than `bound`.
 void ExpectRefusedWithinMemory(int port, const std::string& frame,
                                uint64_t bound) {
-  RawClient client(port);
+  RawConnection client(port);
   ASSERT_TRUE(client.connected());
   const uint64_t before = ResidentBytes();
   ASSERT_TRUE(ResetPeakResident());

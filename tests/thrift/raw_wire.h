@@ -1,18 +1,21 @@
 // Test helpers for bytes no Thrift library would write: hand-built frames of
-// the strict binary protocol, a raw client connection, a scripted server that
-// answers each call by its method name, and the process's peak memory.
+// the strict binary protocol, a raw client connection (also slow or hostile
+// clients), a scripted server that answers each call by its method name (or
+// never answers), and the process's peak memory.
 #ifndef BLOOMROUTE_TESTS_THRIFT_RAW_WIRE_H_
 #define BLOOMROUTE_TESTS_THRIFT_RAW_WIRE_H_
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -43,8 +46,10 @@ inline std::string FieldHeader(char type, int16_t id) {
 inline std::string ListHeader(char elem_type, uint32_t count) {
   return std::string(1, elem_type) + Be32(count);
 }
+// The 4-byte size that starts a frame.
+inline std::string FrameHeader(uint32_t size) { return Be32(size); }
 inline std::string Framed(const std::string& payload) {
-  return Be32(static_cast<uint32_t>(payload.size())) + payload;
+  return FrameHeader(static_cast<uint32_t>(payload.size())) + payload;
 }
 // A strict binary message header; type 1 = CALL, 2 = REPLY.
 inline std::string MessageHeader(const std::string& method, int32_t seqid,
@@ -93,10 +98,11 @@ inline bool ReadFrame(int fd, std::string* payload) {
   return ReadExactly(fd, payload->data(), payload->size());
 }
 
-// A raw TCP client of a server on 127.0.0.1 (receive timeout 10 s).
-class RawClient {
+// A raw TCP connection to a server on 127.0.0.1, for bytes and behaviour no
+// Thrift client would show (receive timeout 10 s).
+class RawConnection {
  public:
-  explicit RawClient(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+  explicit RawConnection(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(static_cast<uint16_t>(port));
@@ -106,34 +112,76 @@ class RawClient {
     timeval timeout{10, 0};
     setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   }
-  ~RawClient() { close(fd_); }
-  RawClient(const RawClient&) = delete;
-  RawClient& operator=(const RawClient&) = delete;
+  ~RawConnection() { Close(); }
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
 
   bool connected() const { return connected_; }
+  void Close() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+  // False when the bytes could not all be sent (the server closed).
   bool Send(const std::string& bytes) {
     return send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
            static_cast<ssize_t>(bytes.size());
   }
+  // Sends what the socket takes within `wait_ms` (a server that does not
+  // read fills the kernel's buffers); returns the bytes sent.
+  size_t SendFor(const std::string& bytes, int wait_ms) {
+    const auto end =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+    size_t sent = 0;
+    while (sent < bytes.size() && std::chrono::steady_clock::now() < end) {
+      pollfd p{fd_, POLLOUT, 0};
+      if (poll(&p, 1, 10) <= 0) continue;
+      const ssize_t n = send(fd_, bytes.data() + sent, bytes.size() - sent,
+                             MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0 && errno != EAGAIN && errno != EINTR) break;
+      if (n > 0) sent += static_cast<size_t>(n);
+    }
+    return sent;
+  }
+  // One reply frame's payload; false at EOF, an error or the timeout.
   bool Receive(std::string* payload) { return ReadFrame(fd_, payload); }
-  // True when the server closed the connection.
+  // True when the server closed the connection (within the receive timeout)
+  // without sending anything more.
   bool ClosedByServer() {
-    char c;
-    const ssize_t n = recv(fd_, &c, 1, 0);
+    char buf[64];
+    const ssize_t n = recv(fd_, buf, sizeof(buf), 0);
     return n == 0 || (n < 0 && errno == ECONNRESET);
+  }
+  // True when the server has closed the connection (EOF or reset) within
+  // `wait_ms`; stray reply bytes are skipped.
+  bool ClosedWithin(int wait_ms) {
+    const auto end =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          end - std::chrono::steady_clock::now());
+      if (left.count() < 0) return false;
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+      char buf[4096];
+      const ssize_t n = recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
+      if (n == 0 || (n < 0 && errno == ECONNRESET)) return true;
+    }
   }
 
  private:
-  const int fd_;
+  int fd_;
   bool connected_ = false;
 };
 
 // A TCP server on 127.0.0.1 that answers every call with the payload
-// `reply(method, seqid)` returns (framed here), each connection on a thread.
+// `reply(method, seqid)` returns (framed here), each connection on a thread,
+// and counts the connections it accepted. With no `reply` it accepts
+// nothing: connecting succeeds through the listen backlog, but no call is
+// ever answered.
 class ScriptedThriftServer {
  public:
   using ReplyFn = std::function<std::string(const std::string&, int32_t)>;
-  explicit ScriptedThriftServer(ReplyFn reply)
+  explicit ScriptedThriftServer(ReplyFn reply = nullptr)
       : listen_fd_(socket(AF_INET, SOCK_STREAM, 0)), reply_(std::move(reply)) {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -144,32 +192,41 @@ class ScriptedThriftServer {
     EXPECT_EQ(listen(listen_fd_, 16), 0);
     EXPECT_EQ(getsockname(listen_fd_, sa, &len), 0);
     port_ = ntohs(addr.sin_port);
-    thread_ = std::thread([this] { Serve(); });
+    if (reply_) thread_ = std::thread([this] { Serve(); });
   }
   ~ScriptedThriftServer() {
     shutdown(listen_fd_, SHUT_RDWR);  // wakes accept()
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
     close(listen_fd_);
   }
   ScriptedThriftServer(const ScriptedThriftServer&) = delete;
   ScriptedThriftServer& operator=(const ScriptedThriftServer&) = delete;
 
+  // A reply function that answers every call with `payload`.
+  static ReplyFn Always(std::string payload) {
+    return [payload = std::move(payload)](const std::string&, int32_t) {
+      return payload;
+    };
+  }
+
   int port() const { return port_; }
+  int connections() const { return connections_.load(); }
 
  private:
   void Serve() {
     for (;;) {
       const int fd = accept(listen_fd_, nullptr, nullptr);
       if (fd < 0) break;
+      ++connections_;
       std::lock_guard<std::mutex> lock(mu_);
       fds_.push_back(fd);
-      connections_.emplace_back([this, fd] { Answer(fd); });
+      threads_.emplace_back([this, fd] { Answer(fd); });
     }
     {
       std::lock_guard<std::mutex> lock(mu_);
       for (int fd : fds_) shutdown(fd, SHUT_RDWR);  // wakes recv()
     }
-    for (std::thread& t : connections_) t.join();
+    for (std::thread& t : threads_) t.join();
     for (int fd : fds_) close(fd);
   }
   void Answer(int fd) {
@@ -191,9 +248,10 @@ class ScriptedThriftServer {
   const int listen_fd_;
   int port_ = 0;
   const ReplyFn reply_;
+  std::atomic<int> connections_{0};
   std::mutex mu_;
   std::vector<int> fds_;  // guarded by mu_; closed when serving ends
-  std::vector<std::thread> connections_;  // only the serving thread
+  std::vector<std::thread> threads_;  // only the serving thread
   std::thread thread_;
 };
 

@@ -1,12 +1,7 @@
 #include "thrift/region_server.h"
 
-#include <arpa/inet.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 #include <functional>
 #include <string>
@@ -14,6 +9,7 @@
 
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/handler_test_util.h"
+#include "tests/thrift/raw_wire.h"
 #include "tests/thrift/region_client_util.h"
 
 namespace bloomroute {
@@ -22,8 +18,10 @@ namespace {
 using ::bloomroute::testing::Cells;
 using ::bloomroute::testing::Delete;
 using ::bloomroute::testing::ExpectIllegal;
+using ::bloomroute::testing::FrameHeader;
 using ::bloomroute::testing::Get;
 using ::bloomroute::testing::Put;
+using ::bloomroute::testing::RawConnection;
 using ::bloomroute::testing::RegionClient;
 using ::bloomroute::testing::TempDir;
 using ::bloomroute::testing::WhereEquals;
@@ -31,43 +29,6 @@ using ::bloomroute::testing::WirePlacesRegion;
 using ::testing::HasSubstr;
 
 constexpr uint32_t kFrameBytes = RegionServerOptions::kMinFrameBytes * 4;
-
-// A raw TCP connection to the server, for bytes no Thrift client would send.
-class RawConnection {
- public:
-  explicit RawConnection(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ =
-        connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-    timeval timeout{10, 0};
-    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-  }
-  ~RawConnection() { close(fd_); }
-  bool connected() const { return connected_; }
-  bool Send(const std::string& bytes) {
-    return send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
-           static_cast<ssize_t>(bytes.size());
-  }
-  // True when the server closed the connection (within the receive timeout)
-  // without sending anything.
-  bool ClosedByServer() {
-    char buf[64];
-    ssize_t n = recv(fd_, buf, sizeof(buf), 0);
-    return n == 0 || (n < 0 && errno == ECONNRESET);
-  }
-
- private:
-  int fd_;
-  bool connected_ = false;
-};
-
-std::string FrameHeader(uint32_t size) {
-  const uint32_t be = htonl(size);
-  return std::string(reinterpret_cast<const char*>(&be), 4);
-}
 
 class RegionServerTest : public ::testing::Test {
  protected:

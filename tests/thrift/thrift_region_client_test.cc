@@ -1,13 +1,9 @@
 #include "thrift/thrift_region_client.h"
 
-#include <arpa/inet.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -21,6 +17,7 @@
 #include "regionstore/bulk_file.h"
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/fake_region_store.h"
+#include "tests/thrift/raw_wire.h"
 #include "thrift/gen-cpp/RegionService.h"
 #include "thrift/region_server.h"
 
@@ -29,6 +26,7 @@ namespace {
 
 using ::bloomroute::testing::PlacesRegion;
 using ::bloomroute::testing::PutPlace;
+using ::bloomroute::testing::ScriptedThriftServer;
 using ::bloomroute::testing::TempDir;
 using ::bloomroute::testing::Where;
 using ::testing::ElementsAre;
@@ -38,90 +36,20 @@ using ::testing::StartsWith;
 
 std::string Address(int port) { return "127.0.0.1:" + std::to_string(port); }
 
-// The bytes of one framed Thrift reply to `method`, as a server sends it: a
-// generated *_result struct, or a TApplicationException with T_EXCEPTION.
+// The payload of one Thrift reply to `method`, as a server frames and sends
+// it: a generated *_result struct, or a TApplicationException with
+// T_EXCEPTION.
 template <typename Result>
-std::string FramedReply(const char* method, const Result& result,
-                        apache::thrift::protocol::TMessageType type =
-                            apache::thrift::protocol::T_REPLY) {
+std::string ReplyPayload(const char* method, const Result& result,
+                         apache::thrift::protocol::TMessageType type =
+                             apache::thrift::protocol::T_REPLY) {
   auto buffer = std::make_shared<apache::thrift::transport::TMemoryBuffer>();
   apache::thrift::protocol::TBinaryProtocol protocol(buffer);
   protocol.writeMessageBegin(method, type, 0);
   result.write(&protocol);
   protocol.writeMessageEnd();
-  const std::string body = buffer->getBufferAsString();
-  const uint32_t size = htonl(static_cast<uint32_t>(body.size()));
-  return std::string(reinterpret_cast<const char*>(&size), 4) + body;
+  return buffer->getBufferAsString();
 }
-
-// A TCP server on 127.0.0.1 that answers every request frame with the same
-// canned bytes, one connection at a time, and counts the connections it
-// accepted. With no reply it accepts nothing: connecting succeeds through the
-// listen backlog, but no call is ever answered.
-class ScriptedServer {
- public:
-  explicit ScriptedServer(std::string reply = "")
-      : listen_fd_(socket(AF_INET, SOCK_STREAM, 0)), reply_(std::move(reply)) {
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(addr);
-    auto* sa = reinterpret_cast<sockaddr*>(&addr);
-    EXPECT_EQ(bind(listen_fd_, sa, len), 0);
-    EXPECT_EQ(listen(listen_fd_, 16), 0);
-    EXPECT_EQ(getsockname(listen_fd_, sa, &len), 0);
-    port_ = ntohs(addr.sin_port);
-    if (!reply_.empty()) thread_ = std::thread([this] { Serve(); });
-  }
-  ~ScriptedServer() {
-    shutdown(listen_fd_, SHUT_RDWR);  // wakes accept()
-    const int fd = connection_fd_.load();
-    if (fd >= 0) shutdown(fd, SHUT_RDWR);  // wakes recv()
-    if (thread_.joinable()) thread_.join();
-    close(listen_fd_);
-  }
-  ScriptedServer(const ScriptedServer&) = delete;
-  ScriptedServer& operator=(const ScriptedServer&) = delete;
-
-  int port() const { return port_; }
-  int connections() const { return connections_.load(); }
-
- private:
-  void Serve() {
-    for (;;) {
-      const int fd = accept(listen_fd_, nullptr, nullptr);
-      if (fd < 0) return;
-      ++connections_;
-      connection_fd_ = fd;
-      while (ReadFrame(fd) &&
-             send(fd, reply_.data(), reply_.size(), MSG_NOSIGNAL) > 0) {
-      }
-      connection_fd_ = -1;
-      close(fd);
-    }
-  }
-  static bool ReadExactly(int fd, char* buf, size_t n) {
-    for (size_t got = 0; got < n;) {
-      const ssize_t r = recv(fd, buf + got, n - got, 0);
-      if (r <= 0) return false;
-      got += static_cast<size_t>(r);
-    }
-    return true;
-  }
-  static bool ReadFrame(int fd) {
-    uint32_t size = 0;
-    if (!ReadExactly(fd, reinterpret_cast<char*>(&size), 4)) return false;
-    std::string body(ntohl(size), '\0');
-    return ReadExactly(fd, body.data(), body.size());
-  }
-
-  const int listen_fd_;
-  int port_ = 0;
-  const std::string reply_;
-  std::atomic<int> connection_fd_{-1};
-  std::atomic<int> connections_{0};
-  std::thread thread_;
-};
 
 class ThriftRegionClientTest : public ::testing::Test {
  protected:
@@ -459,7 +387,7 @@ TEST_F(ThriftRegionClientTest, ConcurrentCallsFromEightThreadsAllSucceed) {
 }
 
 TEST_F(ThriftRegionClientTest, SilentServerIsUnavailableWithinTheCallTimeout) {
-  ScriptedServer silent;  // accepts nothing, answers nothing
+  ScriptedThriftServer silent;  // accepts nothing, answers nothing
   ThriftClientOptions options = TestOptions();
   options.call_timeout_ms = 200;
   auto client = Connect(Address(silent.port()), options);
@@ -523,7 +451,8 @@ TEST_F(ThriftRegionClientTest, DeclaredExceptionsKeepTheConnection) {
   error.__set_message("NotFound: table 3 is unknown");
   result.ia = error;  // the generated *_result setters are not defined
   result.__isset.ia = true;
-  ScriptedServer server(FramedReply("listRegions", result));
+  ScriptedThriftServer server(
+      ScriptedThriftServer::Always(ReplyPayload("listRegions", result)));
   auto client = Connect(Address(server.port()));
   for (int i = 0; i < 3; ++i) {
     const Status s = client->ListRegions().status();
@@ -536,14 +465,13 @@ TEST_F(ThriftRegionClientTest, DeclaredExceptionsKeepTheConnection) {
 // Undecodable replies and application exceptions are IOError, and the
 // connection, in an unknown state, is never reused.
 TEST_F(ThriftRegionClientTest, BrokenRepliesAreIOErrorAndDropTheConnection) {
-  const std::string garbage =
-      std::string("\x00\x00\x00\x04", 4) + "\x7f\xff\xff\xff";
+  const std::string garbage = "\x7f\xff\xff\xff";  // no message header
   apache::thrift::TApplicationException app_error(
       apache::thrift::TApplicationException::INTERNAL_ERROR, "handler died");
   for (const std::string& reply :
-       {garbage, FramedReply("listRegions", app_error,
-                             apache::thrift::protocol::T_EXCEPTION)}) {
-    ScriptedServer server(reply);
+       {garbage, ReplyPayload("listRegions", app_error,
+                              apache::thrift::protocol::T_EXCEPTION)}) {
+    ScriptedThriftServer server(ScriptedThriftServer::Always(reply));
     auto client = Connect(Address(server.port()));
     for (int i = 0; i < 2; ++i) {
       const Status s = client->ListRegions().status();
@@ -565,7 +493,8 @@ TEST_F(ThriftRegionClientTest, ImpossibleRepliesAreCorruption) {
   snapshot.__set_lastSeq(0);
   result.success = snapshot;
   result.__isset.success = true;
-  ScriptedServer server(FramedReply("getFilterSnapshot", result));
+  ScriptedThriftServer server(
+      ScriptedThriftServer::Always(ReplyPayload("getFilterSnapshot", result)));
   auto client = Connect(Address(server.port()));
   const Status s = client->Snapshot(0).status();
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();

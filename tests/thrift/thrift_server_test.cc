@@ -3,17 +3,10 @@
 // smallest real service) stands in for every ThriftServer.
 #include "thrift/thrift_server.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <thrift/transport/TSocket.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <future>
 #include <memory>
@@ -22,14 +15,17 @@
 #include <vector>
 
 #include "tests/regionstore/region_store_test_util.h"
+#include "tests/thrift/raw_wire.h"
 #include "tests/thrift/region_client_util.h"
 #include "thrift/region_server.h"
 
 namespace bloomroute {
 namespace {
 
+using ::bloomroute::testing::FrameHeader;
 using ::bloomroute::testing::Get;
 using ::bloomroute::testing::Put;
+using ::bloomroute::testing::RawConnection;
 using ::bloomroute::testing::RegionClient;
 using ::bloomroute::testing::TempDir;
 using ::bloomroute::testing::WirePlacesRegion;
@@ -38,74 +34,6 @@ using Clock = std::chrono::steady_clock;
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
-
-std::string FrameHeader(uint32_t size) {
-  const uint32_t be = htonl(size);
-  return std::string(reinterpret_cast<const char*>(&be), 4);
-}
-
-// A raw TCP connection on loopback, for clients no Thrift library would be.
-class RawConnection {
- public:
-  explicit RawConnection(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ =
-        connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  }
-  ~RawConnection() { Close(); }
-  RawConnection(const RawConnection&) = delete;
-  RawConnection& operator=(const RawConnection&) = delete;
-
-  bool connected() const { return connected_; }
-  void Close() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
-  }
-  // False when the bytes could not all be sent (the server closed).
-  bool Send(const std::string& bytes) {
-    return send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
-           static_cast<ssize_t>(bytes.size());
-  }
-  // Sends what the socket takes within `wait_ms` (a server that does not
-  // read fills the kernel's buffers); returns the bytes sent.
-  size_t SendFor(const std::string& bytes, int wait_ms) {
-    const Clock::time_point end =
-        Clock::now() + std::chrono::milliseconds(wait_ms);
-    size_t sent = 0;
-    while (sent < bytes.size() && Clock::now() < end) {
-      pollfd p{fd_, POLLOUT, 0};
-      if (poll(&p, 1, 10) <= 0) continue;
-      const ssize_t n = send(fd_, bytes.data() + sent, bytes.size() - sent,
-                             MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n < 0 && errno != EAGAIN && errno != EINTR) break;
-      if (n > 0) sent += static_cast<size_t>(n);
-    }
-    return sent;
-  }
-  // True when the server has closed the connection (EOF or reset) within
-  // `wait_ms`; stray reply bytes are skipped.
-  bool ClosedWithin(int wait_ms) {
-    const Clock::time_point end =
-        Clock::now() + std::chrono::milliseconds(wait_ms);
-    for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          end - Clock::now());
-      if (left.count() < 0) return false;
-      pollfd p{fd_, POLLIN, 0};
-      if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
-      char buf[4096];
-      const ssize_t n = recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
-      if (n == 0 || (n < 0 && errno == ECONNRESET)) return true;
-    }
-  }
-
- private:
-  int fd_;
-  bool connected_ = false;
-};
 
 // Sends a byte to each connection every `period_ms` from a thread of its own
 // until destroyed: connections whose request never completes.

@@ -4,7 +4,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "regionstore/bulk_file.h"
+#include "tests/tools/import/scoped_tmpdir.h"
 #include "tests/tools/import/unused_router_client.h"
 #include "tools/import/interrupt.h"
 #include "tools/import/row_sink.h"
@@ -148,34 +148,17 @@ TEST_F(BulkSinkTest, AFailedLoadFailsTheSinkAndIsNotCounted) {
 // that it can see them removed.
 class BulkSinkTempTest : public BulkSinkTest {
  protected:
-  void SetUp() override {
-    std::string dir =
-        (std::filesystem::temp_directory_path() / "bulk-sink-tmp-XXXXXX")
-            .string();
-    ASSERT_NE(mkdtemp(dir.data()), nullptr);
-    dir_ = dir;
-    const char* old = getenv("TMPDIR");
-    old_tmpdir_ = old ? old : "";
-    setenv("TMPDIR", dir_.c_str(), 1);
-  }
-  void TearDown() override {
-    if (old_tmpdir_.empty()) {
-      unsetenv("TMPDIR");
-    } else {
-      setenv("TMPDIR", old_tmpdir_.c_str(), 1);
-    }
-    std::filesystem::remove_all(dir_);
-  }
+  void SetUp() override { ASSERT_TRUE(tmp_.ok()); }
   size_t Entries() const {
     size_t n = 0;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir_)) {
+    for (const auto& e :
+         std::filesystem::recursive_directory_iterator(tmp_.tmpdir())) {
       (void)e;
       ++n;
     }
     return n;
   }
-  std::string dir_;
-  std::string old_tmpdir_;
+  testing::ScopedTmpdir tmp_{"bulk-sink-tmp"};
 };
 
 // Ctrl-C while files are being sent: no further file is written or sent,

@@ -3,7 +3,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +11,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "tests/tools/import/scoped_tmpdir.h"
 
 namespace bloomroute {
 namespace {
@@ -37,28 +38,12 @@ std::vector<std::string> Keys(ImportInput* input) {
 class ImportInputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string dir =
-        (std::filesystem::temp_directory_path() / "import-input-XXXXXX")
-            .string();
-    ASSERT_NE(mkdtemp(dir.data()), nullptr);
-    dir_ = dir;
-    // Spooled copies go to TMPDIR: a directory of the test's own, so that
-    // it can tell that they are removed.
-    old_tmpdir_ = getenv("TMPDIR") ? getenv("TMPDIR") : "";
-    setenv("TMPDIR", (dir_ + "/tmp").c_str(), 1);
-    std::filesystem::create_directory(dir_ + "/tmp");
+    ASSERT_TRUE(tmp_.ok());
+    dir_ = tmp_.path();
     for (int i = 0; i < 5000; ++i) {
       text_ += "k" + std::to_string(i) + ",value\n";
       keys_.push_back("k" + std::to_string(i));
     }
-  }
-  void TearDown() override {
-    if (old_tmpdir_.empty()) {
-      unsetenv("TMPDIR");
-    } else {
-      setenv("TMPDIR", old_tmpdir_.c_str(), 1);
-    }
-    std::filesystem::remove_all(dir_);
   }
 
   // A FIFO that a thread fills with text_ (like `cat file |`).
@@ -71,15 +56,17 @@ class ImportInputTest : public ::testing::Test {
   }
   size_t TempFiles() const {
     size_t n = 0;
-    for (const auto& e : std::filesystem::directory_iterator(dir_ + "/tmp")) {
+    for (const auto& e : std::filesystem::directory_iterator(tmp_.tmpdir())) {
       (void)e;
       ++n;
     }
     return n;
   }
 
+  // Spooled copies go to TMPDIR: a directory of the test's own (dir_/tmp),
+  // so that it can tell that they are removed.
+  testing::ScopedTmpdir tmp_{"import-input", "tmp"};
   std::string dir_;
-  std::string old_tmpdir_;
   std::string text_;
   std::vector<std::string> keys_;
   std::thread writer_;
