@@ -623,7 +623,9 @@ void RouterImpl::MaintainOnce() {
     const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
     for (auto& [id, server] : servers_) {
       if (!server->reopen.exchange(false)) continue;
-      if (!ReopenServerLocked(*server).ok()) server->reopen = true;
+      const Status reopened = ReopenServerLocked(*server);
+      server->SetReopenError(reopened.ok() ? "" : reopened.ToString());
+      if (!reopened.ok()) server->reopen = true;
     }
     for (const CatalogTable& t : *tables) {
       if (t.state == CatalogTable::State::kDeleting && DropRegions(t).ok()) {

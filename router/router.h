@@ -230,6 +230,11 @@ struct ServerStatus {
   std::string error;       // why not, when not reachable
   uint32_t regions = 0;    // regions the catalog places on it
   bool replica_current = false;
+  // Of those, the ones it does not serve right now (asked when reachable):
+  // closed by someone else or lost with a restart; maintenance reopens them.
+  uint32_t regions_not_served = 0;
+  // Why the last reopening of its regions failed; empty once one succeeded.
+  std::string reopen_error;
 };
 
 struct ClusterStatus {

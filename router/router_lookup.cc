@@ -293,28 +293,44 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
     router::ServerStatus s;
     s.server = server->ref;
     s.replica_current = index_->IsCurrent(id);
+    s.reopen_error = server->ReopenError();
     out.servers.push_back(std::move(s));
   }
-  fan_out_->Run(out.servers.size(), [&](size_t i) {
-    router::ServerStatus& s = out.servers[i];
-    StatusOr<FilterStatus> status =
-        Server(s.server.id).client->GetFilterStatus();
-    s.reachable = status.ok();
-    if (!status.ok()) s.error = status.status().ToString();
-    // A server that restarted behind our back is reloaded and reopened.
-    if (status.ok()) NoteIncarnation(Server(s.server.id), status->incarnation);
-  });
-  std::shared_lock<std::shared_mutex> lock(tables_mu_);
-  out.tables = static_cast<uint32_t>(tables_.size());
-  for (const auto& [name, table] : tables_) {
-    out.regions += static_cast<uint32_t>(table->record.regions.size());
-    for (router::ServerStatus& s : out.servers) {
-      auto it = table->regions_by_server.find(s.server.id);
-      if (it != table->regions_by_server.end()) {
-        s.regions += static_cast<uint32_t>(it->second.size());
+  // The regions the catalog places on each server (ascending ids).
+  std::vector<std::vector<uint64_t>> assigned(out.servers.size());
+  {
+    std::shared_lock<std::shared_mutex> lock(tables_mu_);
+    out.tables = static_cast<uint32_t>(tables_.size());
+    for (const auto& [name, table] : tables_) {
+      out.regions += static_cast<uint32_t>(table->record.regions.size());
+      for (size_t i = 0; i < out.servers.size(); ++i) {
+        auto it = table->regions_by_server.find(out.servers[i].server.id);
+        if (it == table->regions_by_server.end()) continue;
+        assigned[i].insert(assigned[i].end(), it->second.begin(),
+                           it->second.end());
       }
     }
   }
+  fan_out_->Run(out.servers.size(), [&](size_t i) {
+    router::ServerStatus& s = out.servers[i];
+    const ServerEntry& server = Server(s.server.id);
+    StatusOr<FilterStatus> status = server.client->GetFilterStatus();
+    s.reachable = status.ok();
+    if (!status.ok()) s.error = status.status().ToString();
+    // A server that restarted behind our back is reloaded and reopened.
+    if (status.ok()) NoteIncarnation(server, status->incarnation);
+    std::vector<uint64_t>& want = assigned[i];
+    s.regions = static_cast<uint32_t>(want.size());
+    if (!s.reachable) return;
+    StatusOr<std::vector<uint64_t>> open = server.client->OpenRegionIds();
+    if (!open.ok()) return;
+    std::sort(want.begin(), want.end());
+    for (uint64_t id : want) {
+      if (!std::binary_search(open->begin(), open->end(), id)) {
+        ++s.regions_not_served;
+      }
+    }
+  });
   return out;
 }
 

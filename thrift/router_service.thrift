@@ -247,6 +247,12 @@ struct TServerStatus {
   3: optional string error      // why not, when not reachable
   4: i32 regions                // regions the catalog places on it
   5: bool replicaCurrent
+  // Of those, the ones it does not serve right now (closed by someone else,
+  // lost with a restart); the router's maintenance reopens them.
+  6: optional i32 regionsNotServed
+  // Why the router's last reopening of its regions failed; absent once one
+  // succeeded.
+  7: optional string reopenError
 }
 
 struct TClusterStatus {

@@ -350,6 +350,11 @@ Status ToThrift(const router::ClusterStatus& in, client::TClusterStatus* out) {
     if (!s.reachable && !s.error.empty()) servers[i].__set_error(s.error);
     servers[i].__set_regions(server_regions);
     servers[i].__set_replicaCurrent(s.replica_current);
+    int32_t not_served = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(s.regions_not_served, "regions_not_served", &not_served));
+    servers[i].__set_regionsNotServed(not_served);
+    if (!s.reopen_error.empty()) servers[i].__set_reopenError(s.reopen_error);
   }
   out->__set_servers(std::move(servers));
   return Status::OK();

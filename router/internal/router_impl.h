@@ -43,6 +43,18 @@ struct ServerEntry {
   mutable std::atomic<bool> reopen{true};
   // The run of the server the regions were last opened on.
   mutable std::atomic<uint64_t> opened_incarnation{0};
+  // Why the last reopening failed (empty after a success), for
+  // GetClusterStatus; maintenance retries every pass meanwhile.
+  mutable std::mutex reopen_error_mu;
+  mutable std::string reopen_error;  // guarded by reopen_error_mu
+  void SetReopenError(std::string error) const {
+    std::lock_guard<std::mutex> lock(reopen_error_mu);
+    reopen_error = std::move(error);
+  }
+  std::string ReopenError() const {
+    std::lock_guard<std::mutex> lock(reopen_error_mu);
+    return reopen_error;
+  }
 };
 
 // One table as the router routes it. Immutable once published.

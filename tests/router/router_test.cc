@@ -257,7 +257,10 @@ TEST_F(RouterTest, MaintenanceReopensRegionsAServerNoLongerServes) {
 
   ASSERT_TRUE(cluster_.store(node)->CloseRegion(first.region.region_id).ok());
   ASSERT_TRUE(cluster_.store(node)->ListRegions().empty());
+  EXPECT_EQ(router_->GetClusterStatus().servers[node].regions_not_served, 1u)
+      << "the status does not report the region the server no longer serves";
   router_->RunMaintenance();
+  EXPECT_EQ(router_->GetClusterStatus().servers[node].regions_not_served, 0u);
   EXPECT_EQ(cluster_.store(node)->ListRegions().size(), 1u)
       << "a region closed by a third party was not reopened";
   auto got = cluster_.store(node)->Get({{first.region.region_id, "apple", {}}});
@@ -276,6 +279,65 @@ TEST_F(RouterTest, MaintenanceReopensRegionsAServerNoLongerServes) {
       router_->Lookup("places", testing::WhereEq({{"d:country", "SE"}}));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(Keys(r->rows), std::vector<std::string>({"apple"}));
+}
+
+// A region client whose OpenRegion fails while `refuse` is set.
+class RefusingOpenClient : public testing::StoreRegionClient {
+ public:
+  RefusingOpenClient(std::shared_ptr<StoreCluster::Node> node,
+                     std::atomic<bool>* refuse)
+      : StoreRegionClient(std::move(node)), refuse_(refuse) {}
+  Status OpenRegion(const RegionDescriptor& region,
+                    uint64_t incarnation) override {
+    if (*refuse_) return Status::IOError("disk full");
+    return StoreRegionClient::OpenRegion(region, incarnation);
+  }
+
+ private:
+  std::atomic<bool>* const refuse_;
+};
+
+TEST_F(RouterTest, AFailedReopenIsReportedAndRetried) {
+  std::atomic<bool> refuse{false};
+  class Factory : public RegionClientFactory {
+   public:
+    Factory(StoreCluster* cluster, std::atomic<bool>* refuse)
+        : cluster_(cluster), refuse_(refuse) {}
+    StatusOr<std::unique_ptr<RegionClient>> Connect(
+        ServerId id, const std::string&) override {
+      return std::unique_ptr<RegionClient>(std::make_unique<RefusingOpenClient>(
+          cluster_->shared_node(static_cast<int>(id) - 1), refuse_));
+    }
+
+   private:
+    StoreCluster* const cluster_;
+    std::atomic<bool>* const refuse_;
+  };
+  router_.reset();
+  RouterOptions options = testing::RouterOptionsFor(cluster_);
+  options.background_maintenance = false;
+  router_ = std::move(Router::Open(options, std::make_shared<Factory>(&cluster_,
+                                                                      &refuse)))
+                .value();
+  StatusOr<TableInfo> t = router_->CreateTable(Places());
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  const RegionLocation& first = t->regions[0];
+  const int node = static_cast<int>(first.server.id) - 1;
+  ASSERT_TRUE(cluster_.store(node)->CloseRegion(first.region.region_id).ok());
+
+  refuse = true;
+  router_->RunMaintenance();
+  ClusterStatus status = router_->GetClusterStatus();
+  EXPECT_EQ(status.servers[node].regions_not_served, 1u);
+  EXPECT_NE(status.servers[node].reopen_error.find("disk full"),
+            std::string::npos)
+      << "'" << status.servers[node].reopen_error << "'";
+
+  refuse = false;
+  router_->RunMaintenance();  // retried on the next pass
+  status = router_->GetClusterStatus();
+  EXPECT_EQ(status.servers[node].regions_not_served, 0u);
+  EXPECT_EQ(status.servers[node].reopen_error, "");
 }
 
 TEST_F(RouterTest, OpenRefusesWithoutAServerThatHostsRegions) {

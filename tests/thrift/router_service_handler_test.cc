@@ -232,12 +232,15 @@ TEST_F(RouterServiceHandlerTest, ReportsIndexStatsAndClusterStatus) {
   EXPECT_TRUE(stats[0].current);
 
   router_->cluster_status.tables = 1;
-  router_->cluster_status.servers = {{{0, "127.0.0.1:1"}, true, "", 2, true}};
+  router_->cluster_status.servers = {
+      {{0, "127.0.0.1:1"}, true, "", 2, true, 1, "IOError: cannot open"}};
   client::TClusterStatus status;
   handler_.getClusterStatus(status);
   EXPECT_EQ(status.tables, 1);
   ASSERT_EQ(status.servers.size(), 1u);
   EXPECT_EQ(status.servers[0].regions, 2);
+  EXPECT_EQ(status.servers[0].regionsNotServed, 1);
+  EXPECT_EQ(status.servers[0].reopenError, "IOError: cannot open");
 }
 
 TEST_F(RouterServiceHandlerTest, EveryCallMapsEveryStatusCode) {

@@ -324,8 +324,9 @@ TEST_F(RouterTypesConversionTest, ClusterStatusSetsErrorOnlyWhenUnreachable) {
   router::ClusterStatus in;
   in.tables = 2;
   in.regions = 9;
-  in.servers = {{{0, "127.0.0.1:1"}, true, "", 5, true},
-                {{1, "127.0.0.1:2"}, false, "connection refused", 4, false}};
+  in.servers = {
+      {{0, "127.0.0.1:1"}, true, "", 5, true, 2, "NotFound: no such region"},
+      {{1, "127.0.0.1:2"}, false, "connection refused", 4, false, 0, ""}};
   client::TClusterStatus out;
   ASSERT_TRUE(ToThrift(in, &out).ok());
   out = ThroughWire(out);
@@ -336,6 +337,9 @@ TEST_F(RouterTypesConversionTest, ClusterStatusSetsErrorOnlyWhenUnreachable) {
   EXPECT_FALSE(out.servers[0].__isset.error);
   EXPECT_EQ(out.servers[0].regions, 5);
   EXPECT_TRUE(out.servers[0].replicaCurrent);
+  EXPECT_EQ(out.servers[0].regionsNotServed, 2);
+  EXPECT_EQ(out.servers[0].reopenError, "NotFound: no such region");
+  EXPECT_FALSE(out.servers[1].__isset.reopenError);
   EXPECT_FALSE(out.servers[1].reachable);
   ASSERT_TRUE(out.servers[1].__isset.error);
   EXPECT_THAT(out.servers[1].error, HasSubstr("refused"));

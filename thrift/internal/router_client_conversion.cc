@@ -252,6 +252,12 @@ Status ClusterStatusFromThrift(const client::TClusterStatus& in,
     status.replica_current = s.replicaCurrent;
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(s.regions, kBadResult, f + ".regions", &status.regions));
+    if (s.__isset.regionsNotServed) {
+      BLOOMROUTE_RETURN_IF_ERROR(Narrow(s.regionsNotServed, kBadResult,
+                                        f + ".regionsNotServed",
+                                        &status.regions_not_served));
+    }
+    status.reopen_error = s.__isset.reopenError ? s.reopenError : "";
   }
   return Status::OK();
 }
