@@ -34,6 +34,21 @@ class StoreCluster {
     std::mutex mu;
     std::shared_ptr<RegionStore> store;  // guarded by mu; null while down
     std::atomic<int64_t> calls{0};       // calls that reached the store
+    uint64_t stores_opened = 0;          // guarded by mu
+    // Stores whose destructor has returned (the database is closed). Shared
+    // with the stores' deleters, which may run on a caller's thread.
+    std::shared_ptr<std::atomic<uint64_t>> stores_closed =
+        std::make_shared<std::atomic<uint64_t>>(0);
+
+    // Publishes a newly opened store; needs mu held (or no sharing yet).
+    void Adopt(std::unique_ptr<RegionStore> opened) {
+      ++stores_opened;
+      store = std::shared_ptr<RegionStore>(
+          opened.release(), [closed = stores_closed](RegionStore* s) {
+            delete s;
+            ++*closed;
+          });
+    }
   };
 
   explicit StoreCluster(int servers, RegionStoreOptions options = {}) {
@@ -43,7 +58,7 @@ class StoreCluster {
       node->address = "server-" + std::to_string(i);
       node->path = dir_.path() + "/" + node->address;
       node->options = options;
-      node->store = std::move(RegionStore::Open(node->path, options)).value();
+      node->Adopt(std::move(RegionStore::Open(node->path, options)).value());
       nodes_.push_back(std::move(node));
     }
   }
@@ -65,14 +80,19 @@ class StoreCluster {
   // flight holds the store until it returns (the router's maintenance
   // calls every server each pass), and a test that then edits the
   // directory must not race with a store that is still open.
+  //
+  // (Waiting for a weak_ptr to expire is not enough: it expires when the
+  // last owner lets go, before the store's destructor has closed the
+  // database, which may still delete obsolete files.)
   void Down(int i) {
-    std::weak_ptr<RegionStore> open;
+    Node& n = *nodes_[i];
+    uint64_t opened = 0;
     {
-      std::lock_guard<std::mutex> lock(nodes_[i]->mu);
-      open = nodes_[i]->store;
-      nodes_[i]->store.reset();
+      std::lock_guard<std::mutex> lock(n.mu);
+      opened = n.stores_opened;
+      n.store.reset();
     }
-    while (!open.expired()) {
+    while (n.stores_closed->load() < opened) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
@@ -85,7 +105,7 @@ class StoreCluster {
       StatusOr<std::unique_ptr<RegionStore>> s =
           RegionStore::Open(n.path, n.options);
       if (s.ok()) {
-        n.store = std::move(s).value();
+        n.Adopt(std::move(s).value());
       } else {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
