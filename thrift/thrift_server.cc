@@ -83,6 +83,13 @@ Status ServerOptions::Validate() const {
         std::to_string(max_frame_bytes) + "), " +
         std::to_string(kMaxBufferedRequestBytes) + "]");
   }
+  if (max_buffered_reply_bytes < 1 ||
+      max_buffered_reply_bytes > kMaxBufferedReplyBytes) {
+    return Status::InvalidArgument(
+        "max buffered reply bytes (--max-buffered-reply-bytes) must be in "
+        "[1, " +
+        std::to_string(kMaxBufferedReplyBytes) + "]");
+  }
   return ValidateDecodedBudget(max_decoded_bytes, max_frame_bytes);
 }
 
@@ -169,6 +176,12 @@ RequestBufferStats ThriftServer::request_buffer_stats() const {
   std::lock_guard<std::mutex> lock(impl_->stop_mutex);
   if (impl_->stopped || impl_->loop == nullptr) return RequestBufferStats();
   return impl_->loop->request_buffer_stats();
+}
+
+ReplyBufferStats ThriftServer::reply_buffer_stats() const {
+  std::lock_guard<std::mutex> lock(impl_->stop_mutex);
+  if (impl_->stopped || impl_->loop == nullptr) return ReplyBufferStats();
+  return impl_->loop->reply_buffer_stats();
 }
 
 Status ThriftServer::Serve(std::shared_ptr<at::TProcessor> processor,

@@ -35,6 +35,13 @@
 // There is no error for it: under load requests wait; a request that cannot
 // get in before its deadline has its connection closed.
 //
+// Reply memory. Replies not yet wholly sent are counted together; while they
+// hold more than max_buffered_reply_bytes the server starts no new call
+// (whole requests wait, in arrival order, with their request deadline still
+// running) until replies are sent or their connections are closed at their
+// reply deadline. Calls already running finish, so replies hold at most the
+// bound plus `threads` replies.
+//
 // Threads and time. One I/O thread reads requests and writes replies for
 // every connection without blocking; a pool of `threads` workers runs only
 // complete requests (thrift/internal/frame_loop.h). So a worker belongs to a
@@ -84,6 +91,7 @@ struct ServerOptions {
   static constexpr uint64_t kDecodedBytesPerFrameByte = 8;
   static constexpr uint64_t kMaxDecodedBytes = uint64_t{64} << 30;
   static constexpr uint64_t kMaxBufferedRequestBytes = uint64_t{1} << 40;
+  static constexpr uint64_t kMaxBufferedReplyBytes = uint64_t{1} << 40;
 
   std::string host = "127.0.0.1";  // loopback unless asked otherwise
   int port = 0;                    // 0 = any free port; see the server's port()
@@ -115,6 +123,19 @@ struct ServerOptions {
   // default, 1 GiB, holds 16 maximum-size (64 MiB) frames, one per default
   // worker, where 512 connections could otherwise hold 32 GiB of frames.
   uint64_t max_buffered_request_bytes = uint64_t{1} << 30;
+  // The reply bytes all connections may hold together before the server
+  // starts no new call, in bytes; in [1, kMaxBufferedReplyBytes]. A reply is
+  // counted (its buffer's allocated size) from the end of its call until its
+  // last byte is sent or its connection closes. While more is held, complete
+  // requests wait in arrival order (their request_timeout_ms, from their
+  // first byte, still runs) and the calls already running finish, so replies
+  // hold at most this plus `threads` replies (each bounded by the handler's
+  // reply budget, 32 MiB plus a row). The default, 1 GiB, holds 16 replies
+  // of 64 MiB (twice the handlers' 32 MiB budgets, as a buffer may double
+  // while it grows), one per default worker, where 512 connections that
+  // never read could otherwise hold 512 replies (about 24 GiB) for
+  // reply_timeout_ms.
+  uint64_t max_buffered_reply_bytes = uint64_t{1} << 30;
 
   // The budget in effect (resolves the default).
   uint64_t DecodedBudget() const {
@@ -151,6 +172,15 @@ struct RequestBufferStats {
   uint64_t pool_waits = 0;       // frames that had to wait for the pool
 };
 
+// The replies a server holds until they are sent
+// (ServerOptions::max_buffered_reply_bytes).
+struct ReplyBufferStats {
+  uint64_t held_bytes = 0;           // replies not yet wholly sent, now
+  uint64_t peak_held_bytes = 0;      // the most held at once since start
+  uint64_t largest_reply_bytes = 0;  // the largest one reply held
+  uint64_t waits = 0;  // requests that found the bound passed and waited
+};
+
 class ThriftServer {
  public:
   // Stops the server if it still runs.
@@ -164,6 +194,9 @@ class ThriftServer {
   // What the server's request frames hold now and held at most; all zero
   // before Serve() and after Stop().
   RequestBufferStats request_buffer_stats() const;
+  // What the server's replies hold now and held at most; all zero before
+  // Serve() and after Stop().
+  ReplyBufferStats reply_buffer_stats() const;
 
   // Stops accepting, closes the open connections, waits for the calls in
   // progress to finish (requests read but not started are dropped) and for

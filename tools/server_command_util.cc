@@ -96,7 +96,16 @@ void ServerFlags::Add(po::options_description* o) {
        "request frame bytes all connections may hold together, at least "
        "--max-frame-bytes; a frame's declared size is reserved before its "
        "body is read, and while it does not fit the connection waits (its "
-       "--request-timeout still runs)");
+       "--request-timeout still runs)")  //
+      ("max-buffered-reply-bytes",
+       po::value<int64_t>(&max_buffered_reply_bytes_)
+           ->default_value(
+               static_cast<int64_t>(defaults_.max_buffered_reply_bytes)),
+       "reply bytes not yet sent that all connections may hold together; "
+       "past it no new call starts (requests wait, their --request-timeout "
+       "still runs) until replies are read or closed by --reply-timeout. "
+       "Calls already running finish, so replies hold at most this plus "
+       "--threads replies");
 }
 
 Status ServerFlags::ToOptions(int64_t min_frame_bytes,
@@ -130,6 +139,11 @@ Status ServerFlags::ToOptions(int64_t min_frame_bytes,
               static_cast<int64_t>(ServerOptions::kMaxBufferedRequestBytes)));
   out->max_buffered_request_bytes =
       static_cast<uint64_t>(max_buffered_request_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-buffered-reply-bytes", max_buffered_reply_bytes_, 1,
+              static_cast<int64_t>(ServerOptions::kMaxBufferedReplyBytes)));
+  out->max_buffered_reply_bytes =
+      static_cast<uint64_t>(max_buffered_reply_bytes_);
   out->threads = static_cast<uint32_t>(threads_);
   out->max_frame_bytes = static_cast<uint32_t>(max_frame_bytes_);
   out->idle_timeout_ms = static_cast<int>(idle_timeout_seconds_ * 1000);

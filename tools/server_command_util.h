@@ -44,6 +44,7 @@ std::string WaitForStopSignal();
 //   --listen HOST:PORT  --threads N  --max-frame-bytes N
 //   --max-decoded-bytes N  --idle-timeout S  --request-timeout S
 //   --reply-timeout S  --max-connections N  --max-buffered-request-bytes N
+//   --max-buffered-reply-bytes N
 // Add() declares them with `defaults` (and `default_listen`) shown in --help;
 // ToOptions() checks them and fills a ServerOptions.
 class ServerFlags {
@@ -59,7 +60,8 @@ class ServerFlags {
   // ServerOptions::kMaxFrameBytes]; --max-decoded-bytes 0 or in
   // [--max-frame-bytes, ServerOptions::kMaxDecodedBytes];
   // --max-buffered-request-bytes in [--max-frame-bytes,
-  // ServerOptions::kMaxBufferedRequestBytes].
+  // ServerOptions::kMaxBufferedRequestBytes]; --max-buffered-reply-bytes in
+  // [1, ServerOptions::kMaxBufferedReplyBytes].
   Status ToOptions(int64_t min_frame_bytes, ServerOptions* out) const;
 
   int64_t max_frame_bytes() const { return max_frame_bytes_; }
@@ -77,6 +79,7 @@ class ServerFlags {
   int64_t reply_timeout_seconds_ = 0;
   int64_t max_connections_ = 0;
   int64_t max_buffered_request_bytes_ = 0;
+  int64_t max_buffered_reply_bytes_ = 0;
 };
 
 }  // namespace bloomroute

@@ -86,6 +86,16 @@ TEST_F(RegionServerCommandTest, RejectsBadArgumentsWithUsageExit) {
   EXPECT_EQ(code, 2);
   EXPECT_THAT(err, ::testing::HasSubstr(
                        "--max-buffered-request-bytes must be in [33554432, "));
+  // The reply bound is at least a byte; the error names the option.
+  for (const char* bad : {"0", "-1", "1099511627777"}) {
+    const auto [reply_code, reply_err] = ::bloomroute::testing::RunToExit(
+        {"regionserver", "--data", data, "--max-buffered-reply-bytes", bad});
+    EXPECT_EQ(reply_code, 2) << bad;
+    EXPECT_THAT(reply_err,
+                ::testing::HasSubstr("--max-buffered-reply-bytes must be in "
+                                     "[1, 1099511627776], not "))
+        << bad;
+  }
   EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--bogus"}), 2);
 }
 

@@ -73,6 +73,10 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
        "--max-buffered-request-bytes", "-1"},
       {"router", "--data", data, "--regionserver", rs,
        "--max-buffered-request-bytes", "2000000000000"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--max-buffered-reply-bytes", "0"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--max-buffered-reply-bytes", "2000000000000"},
       {"router", "--data", data, "--regionserver", rs, "--bogus"},
   };
   for (const auto& args : bad) {
@@ -88,6 +92,7 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   EXPECT_THAT(help.out, HasSubstr("--max-connections"));
   EXPECT_THAT(help.out, HasSubstr("--server-calls-per-request"));
   EXPECT_THAT(help.out, HasSubstr("--max-buffered-request-bytes"));
+  EXPECT_THAT(help.out, HasSubstr("--max-buffered-reply-bytes"));
 }
 
 TEST_F(RouterCommandTest, ServesStopsCleanlyAndRestartsWithItsData) {

@@ -322,6 +322,88 @@ TEST_F(ThriftServerTest, CallsWaitingForThePoolRunWhenAFrameIsFreed) {
   EXPECT_EQ(stats.reserved_bytes, 0u);
 }
 
+// Each of `clients` connections pipelines `calls` calls whose replies are
+// large and never reads: each holds one reply the server cannot send.
+std::vector<std::unique_ptr<NeverReadingClient>> StartHogs(
+    int port, int clients, int calls, const std::vector<rpc::TGet>& gets) {
+  std::vector<std::unique_ptr<NeverReadingClient>> hogs;
+  for (int i = 0; i < clients; ++i) {
+    hogs.push_back(std::make_unique<NeverReadingClient>(port));
+    EXPECT_EQ(hogs.back()->Flood(gets, calls), calls);
+  }
+  return hogs;
+}
+
+// The server's replies once none is held, or after `wait_ms` as they are.
+ReplyBufferStats RepliesWhenEmpty(const RegionServer& server, int wait_ms) {
+  const Clock::time_point end =
+      Clock::now() + std::chrono::milliseconds(wait_ms);
+  ReplyBufferStats stats = server.reply_buffer_stats();
+  while (stats.held_bytes != 0 && Clock::now() < end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    stats = server.reply_buffer_stats();
+  }
+  return stats;
+}
+
+TEST_F(ThriftServerTest, UnreadRepliesHoldAtMostTheReplyBoundPlusOnePerWorker) {
+  RegionServerOptions options = SmallOptions();
+  options.max_buffered_reply_bytes = 4 << 20;
+  options.reply_timeout_ms = 500;
+  StartServer(options);
+  PutBigRow(server_->port());
+  // Six connections, each with a 6 MB reply (an 8 MiB buffer) it never
+  // reads: 48 MiB held where the bound allows 4 MiB plus one per worker.
+  const auto hogs = StartHogs(server_->port(), 6, 3,
+                              std::vector<rpc::TGet>(1000, Get(1, "big")));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ReplyBufferStats stats = server_->reply_buffer_stats();
+  EXPECT_GE(stats.largest_reply_bytes, 6000000u);
+  EXPECT_GE(stats.held_bytes, options.max_buffered_reply_bytes);
+  // A normal call queues behind the hogs' requests until their reply
+  // deadlines close them, two connections (one per worker) at a time.
+  const Clock::time_point start = Clock::now();
+  EXPECT_TRUE(AnsweredWithin(8000));
+  EXPECT_LT(SecondsSince(start), 6.0);
+  stats = RepliesWhenEmpty(*server_, 3000);
+  const uint64_t bound = options.max_buffered_reply_bytes +
+                         options.threads * stats.largest_reply_bytes;
+  EXPECT_LE(stats.peak_held_bytes, bound)
+      << "largest reply " << stats.largest_reply_bytes;
+  RecordProperty("peak_held_bytes", std::to_string(stats.peak_held_bytes));
+  RecordProperty("bound", std::to_string(bound));
+  EXPECT_GE(stats.waits, 1u);
+  EXPECT_EQ(stats.held_bytes, 0u);
+}
+
+TEST_F(ThriftServerTest, RepliesUnderTheBoundDoNotWait) {
+  StartServer(SmallOptions());  // the default bound, 1 GiB
+  PutBigRow(server_->port());
+  const std::vector<rpc::TGet> gets(200, Get(1, "big"));  // 1.2 MB replies
+  std::vector<std::future<int>> clients;
+  for (int i = 0; i < 4; ++i) {
+    clients.push_back(std::async(std::launch::async, [&] {
+      int answered = 0;
+      try {
+        RegionClient client(server_->port(), 10000);
+        for (; answered < 5; ++answered) {
+          std::vector<rpc::TResult> rows;
+          client->getMultiple(rows, gets, /*maxBytes=*/0);
+          if (rows.size() != gets.size()) break;
+        }
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "getMultiple: " << e.what();
+      }
+      return answered;
+    }));
+  }
+  for (auto& client : clients) EXPECT_EQ(client.get(), 5);
+  const ReplyBufferStats stats = RepliesWhenEmpty(*server_, 1000);
+  EXPECT_EQ(stats.waits, 0u);
+  EXPECT_GE(stats.largest_reply_bytes, 1200000u);
+  EXPECT_EQ(stats.held_bytes, 0u);
+}
+
 TEST_F(ThriftServerTest, ValidatesDeadlinesAndTheConnectionCap) {
   ServerOptions o;
   EXPECT_TRUE(o.Validate().ok());
@@ -343,6 +425,14 @@ TEST_F(ThriftServerTest, ValidatesDeadlinesAndTheConnectionCap) {
   o.max_buffered_request_bytes = o.max_frame_bytes;
   EXPECT_TRUE(o.Validate().ok());
   o.max_buffered_request_bytes = ServerOptions::kMaxBufferedRequestBytes + 1;
+  EXPECT_FALSE(o.Validate().ok());
+  o = ServerOptions();
+  o.max_buffered_reply_bytes = 0;
+  EXPECT_NE(o.Validate().message().find("--max-buffered-reply-bytes"),
+            std::string::npos);
+  o.max_buffered_reply_bytes = 1;
+  EXPECT_TRUE(o.Validate().ok());
+  o.max_buffered_reply_bytes = ServerOptions::kMaxBufferedReplyBytes + 1;
   EXPECT_FALSE(o.Validate().ok());
 }
 

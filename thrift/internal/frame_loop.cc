@@ -65,18 +65,29 @@ struct Connection {
   // The header is read but the pool cannot yet hold frame_bytes: nothing
   // more is read until FrameLoop::Impl::GrantWaiting() reserves it.
   bool waiting_for_pool = false;
+  // The frame is whole but waits for the reply bound or a worker
+  // (FrameLoop::Impl::StartCalls): nothing more is read meanwhile.
+  bool waiting_for_call = false;
   uint64_t reserved = 0;  // pool bytes this frame holds until it is freed
   Clock::time_point idle_since;     // no byte of a request since
   Clock::time_point frame_started;  // first byte of this request
 
   // Writing: the length, then the processor's output.
   std::shared_ptr<at::transport::TMemoryBuffer> reply;  // set by the worker
+  uint64_t reply_held = 0;  // reply bytes counted in held_reply_bytes
   uint8_t reply_header[4] = {};
   size_t reply_sent = 0;
   Clock::time_point reply_started;
 };
 
 using ConnectionPtr = std::shared_ptr<Connection>;
+
+// Raises `peak` to `value` unless it is already higher; any thread.
+void RaiseTo(std::atomic<uint64_t>& peak, uint64_t value) {
+  uint64_t seen = peak.load();
+  while (seen < value && !peak.compare_exchange_weak(seen, value)) {
+  }
+}
 
 bool SetNonBlocking(int fd) {
   const int flags = fcntl(fd, F_GETFL, 0);
@@ -102,11 +113,22 @@ struct FrameLoop::Impl {
   std::atomic<uint64_t> reserved_bytes{0};
   std::atomic<uint64_t> pool_waits{0};
 
+  // Reply memory: raised by a worker when its call ends, lowered by the I/O
+  // thread when the reply is sent or its connection closes.
+  std::atomic<uint64_t> held_reply_bytes{0};
+  std::atomic<uint64_t> peak_reply_bytes{0};
+  std::atomic<uint64_t> largest_reply_bytes{0};
+  std::atomic<uint64_t> reply_waits{0};
+
   // The I/O thread's alone.
   std::vector<ConnectionPtr> connections;
   Clock::time_point accept_paused_until;
   // Connections waiting for the pool, in the order they began to wait.
   std::deque<ConnectionPtr> pool_waiters;
+  // Whole frames not yet handed to a worker, in the order they arrived.
+  std::deque<ConnectionPtr> call_waiters;
+  // Calls handed to the workers and not yet collected: at most `threads`.
+  uint32_t calls_in_flight = 0;
 
   std::mutex mu;
   std::condition_variable work_ready;
@@ -194,6 +216,22 @@ struct FrameLoop::Impl {
     }
     FreeFrame(c);  // the request's memory goes now
     c.reply = ok ? std::move(output) : nullptr;
+    if (ok) HoldReply(c);
+  }
+
+  // Counts c's reply (its buffer's allocated size) until ReleaseReply().
+  void HoldReply(Connection& c) {
+    c.reply_held = c.reply->getBufferSize();
+    RaiseTo(largest_reply_bytes, c.reply_held);
+    RaiseTo(peak_reply_bytes,
+            held_reply_bytes.fetch_add(c.reply_held) + c.reply_held);
+  }
+
+  // Frees c's reply. The I/O thread's alone.
+  void ReleaseReply(Connection& c) {
+    c.reply.reset();
+    held_reply_bytes.fetch_sub(c.reply_held);
+    c.reply_held = 0;
   }
 
   // Accepts while below the connection cap.
@@ -248,7 +286,7 @@ struct FrameLoop::Impl {
     } catch (...) {  // close() of a socket reports nothing we could act on
     }
     c.processor.reset();  // releases a per-connection handler now
-    c.reply.reset();
+    ReleaseReply(c);
     FreeFrame(c);
   }
 
@@ -366,14 +404,39 @@ struct FrameLoop::Impl {
     return false;
   }
 
+  // Queues c's whole frame behind those that arrived before it and starts
+  // what may start. Until it starts, c keeps its request deadline.
   void Dispatch(const ConnectionPtr& c) {
-    c->state = Connection::State::kRunning;
-    c->header_bytes = 0;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      pending.push_back(c);
+    if (held_reply_bytes.load() > options.max_buffered_reply_bytes) {
+      reply_waits.fetch_add(1);
     }
-    work_ready.notify_one();
+    c->waiting_for_call = true;
+    call_waiters.push_back(c);
+    StartCalls();
+  }
+
+  // Hands waiting frames to the workers in arrival order while a worker is
+  // free and the replies held are within max_buffered_reply_bytes. A call
+  // starts only then and at most `threads` run, so replies hold at most the
+  // bound plus `threads` replies. Replies are released only by the I/O
+  // thread, which runs this once per round, so a frame waits no longer than
+  // the bytes held above the bound do.
+  void StartCalls() {
+    while (!call_waiters.empty() && calls_in_flight < options.threads &&
+           held_reply_bytes.load() <= options.max_buffered_reply_bytes) {
+      ConnectionPtr c = std::move(call_waiters.front());
+      call_waiters.pop_front();
+      if (c->closed) continue;
+      c->waiting_for_call = false;
+      c->state = Connection::State::kRunning;
+      c->header_bytes = 0;
+      ++calls_in_flight;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        pending.push_back(std::move(c));
+      }
+      work_ready.notify_one();
+    }
   }
 
   // Takes back the connections whose calls finished.
@@ -383,6 +446,7 @@ struct FrameLoop::Impl {
       std::lock_guard<std::mutex> lock(mu);
       done.swap(finished);
     }
+    calls_in_flight -= static_cast<uint32_t>(done.size());
     for (const ConnectionPtr& c : done) {
       if (c->reply == nullptr) {
         Close(*c);
@@ -405,7 +469,7 @@ struct FrameLoop::Impl {
   }
 
   void StartReading(Connection& c) {
-    c.reply.reset();
+    ReleaseReply(c);
     c.state = Connection::State::kReading;
     c.idle_since = Clock::now();
   }
@@ -492,10 +556,10 @@ struct FrameLoop::Impl {
     const size_t first_connection = fds.size();
     for (const ConnectionPtr& c : connections) {
       if (c->state == Connection::State::kRunning) continue;
-      // A connection waiting for the pool is not read; polled for nothing,
-      // it still reports an error or hang-up.
+      // A connection waiting for the pool or to start its call is not read;
+      // polled for nothing, it still reports an error or hang-up.
       short events = c->state == Connection::State::kReading ? POLLIN : POLLOUT;
-      if (c->waiting_for_pool) events = 0;
+      if (c->waiting_for_pool || c->waiting_for_call) events = 0;
       fds.push_back({c->fd, events, 0});
       polled.push_back(c);
     }
@@ -510,7 +574,7 @@ struct FrameLoop::Impl {
     for (size_t i = first_connection; i < fds.size(); ++i) {
       if (fds[i].revents == 0) continue;
       const ConnectionPtr& c = polled[i - first_connection];
-      if (c->waiting_for_pool) {
+      if (c->waiting_for_pool || c->waiting_for_call) {
         Close(*c);  // the client went away while it waited
       } else if (c->state == Connection::State::kReading) {
         ReadSome(c);
@@ -536,6 +600,7 @@ struct FrameLoop::Impl {
     for (const ConnectionPtr& c : connections) Close(*c);
     connections.clear();
     pool_waiters.clear();
+    call_waiters.clear();
     factory.reset();
   }
 };
@@ -581,6 +646,7 @@ void FrameLoop::Run() {
     impl.CollectFinished();
     next_deadline = impl.ExpireDeadlines();
     impl.GrantWaiting();  // after the frames freed and connections closed
+    impl.StartCalls();    // after the replies sent and connections closed
   }
   impl.Shutdown();
 }
@@ -591,6 +657,15 @@ RequestBufferStats FrameLoop::request_buffer_stats() const {
   stats.peak_held_bytes = impl_->peak_held_bytes.load();
   stats.reserved_bytes = impl_->reserved_bytes.load();
   stats.pool_waits = impl_->pool_waits.load();
+  return stats;
+}
+
+ReplyBufferStats FrameLoop::reply_buffer_stats() const {
+  ReplyBufferStats stats;
+  stats.held_bytes = impl_->held_reply_bytes.load();
+  stats.peak_held_bytes = impl_->peak_reply_bytes.load();
+  stats.largest_reply_bytes = impl_->largest_reply_bytes.load();
+  stats.waits = impl_->reply_waits.load();
   return stats;
 }
 

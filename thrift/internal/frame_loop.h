@@ -42,8 +42,20 @@
 // A connection carries one call at a time: while its call runs or its reply
 // is being written, the loop reads nothing more from it (pipelined requests
 // wait in the kernel's buffers), so replies keep the order of the requests.
-// Replies waiting to be written are bounded per reply (the handlers' reply
-// limits and reply_timeout_ms) but not together: at most one per connection.
+// Each reply is bounded on its own (the handlers' reply limits and
+// reply_timeout_ms), and at most one per connection waits to be written.
+// Together they are bounded by max_buffered_reply_bytes: a reply is counted
+// (its buffer's allocated size) from the end of its call until its last byte
+// is sent or its connection closes. A whole frame waits, in arrival order
+// (call_waiters), until a worker is free and the replies held are within the
+// bound (StartCalls); at most `threads` calls are handed to the workers at
+// once. So replies hold at most the bound plus `threads` replies: while they
+// hold more, no call starts, and only the calls already running add theirs.
+// No deadlock: replies are released only by the I/O thread (sent, or their
+// connection closed at its reply deadline), which starts the waiting calls
+// in the same round. A waiting connection is not read and keeps its request
+// deadline (from its first byte), so a request that cannot start within
+// request_timeout_ms has its connection closed and its frame freed.
 //
 // Processors. The factory's getProcessor() runs on the I/O thread once per
 // accepted connection, with a TConnectionInfo whose transport is the
@@ -96,6 +108,8 @@ class FrameLoop {
 
   // The request frames held now and at most (thrift_server.h). Any thread.
   RequestBufferStats request_buffer_stats() const;
+  // The replies held now and at most (thrift_server.h). Any thread.
+  ReplyBufferStats reply_buffer_stats() const;
 
  private:
   struct Impl;
