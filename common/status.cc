@@ -18,6 +18,8 @@ const char* StatusCodeName(Status::Code code) {
       return "IOError";
     case Status::Code::kAborted:
       return "Aborted";
+    case Status::Code::kPermissionDenied:
+      return "PermissionDenied";
   }
   return "Unknown";
 }

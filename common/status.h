@@ -19,6 +19,9 @@
 //                    done (a write carrying a fence token below the region
 //                    server's fence). The caller may retry it as a new
 //                    request; callers that cannot tell why do not.
+//   PermissionDenied the caller is not authenticated, or its role does not
+//                    allow the call (thrift/security.h); nothing was done.
+//                    Not retried.
 //
 // Example:
 //   Status s = counters.Decrement(i);
@@ -45,6 +48,7 @@ class [[nodiscard]] Status {
     kUnavailable = 4,
     kIOError = 5,
     kAborted = 6,
+    kPermissionDenied = 7,
   };
 
   // An OK status.
@@ -69,6 +73,9 @@ class [[nodiscard]] Status {
   static Status Aborted(std::string_view msg) {
     return Status(Code::kAborted, msg);
   }
+  static Status PermissionDenied(std::string_view msg) {
+    return Status(Code::kPermissionDenied, msg);
+  }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
@@ -80,6 +87,7 @@ class [[nodiscard]] Status {
   bool IsUnavailable() const { return code_ == Code::kUnavailable; }
   bool IsIOError() const { return code_ == Code::kIOError; }
   bool IsAborted() const { return code_ == Code::kAborted; }
+  bool IsPermissionDenied() const { return code_ == Code::kPermissionDenied; }
 
   // Only Unavailable is worth retrying; see the table above.
   bool IsRetryable() const { return code_ == Code::kUnavailable; }

@@ -22,6 +22,8 @@ packages=(
   librocksdb-dev   # region server storage
   libthrift-dev    # RPC (Apache Thrift 0.17)
   thrift-compiler  # generates the C++ code from thrift/*.thrift at build time
+  libssl-dev       # TLS on every port and `bloomroute cert` (OpenSSL 3)
+  openssl          # the openssl command, used by tests to inspect certificates
   libboost-program-options-dev  # the bloomroute command line
   gnuplot-nox      # the chart of `bloomroute accuracy` (optional at run time)
   python3-thrift   # the Python client example and its test (/usr/bin/python3)

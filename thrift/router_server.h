@@ -33,6 +33,10 @@ namespace bloomroute {
 struct RouterServerOptions : ServerOptions {
   static constexpr int kDefaultPort = 9090;
   RouterServerOptions() { port = kDefaultPort; }
+  // The bearer tokens clients may authenticate with (thrift/security.h has
+  // the format); empty for none. Needs TLS: a token must not cross the
+  // network in the clear.
+  std::string token_file;
 };
 
 // Serves a Router; host(), port() and Stop() are ThriftServer's (Stop also

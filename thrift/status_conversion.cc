@@ -17,6 +17,8 @@ Status WithCode(Status::Code code, std::string_view message) {
       return Status::Unavailable(message);
     case Status::Code::kAborted:
       return Status::Aborted(message);
+    case Status::Code::kPermissionDenied:
+      return Status::PermissionDenied(message);
     case Status::Code::kOk:
     case Status::Code::kIOError:
       break;
@@ -50,7 +52,8 @@ Status StatusFromServerMessage(std::string_view message,
   for (Status::Code code :
        {Status::Code::kInvalidArgument, Status::Code::kNotFound,
         Status::Code::kCorruption, Status::Code::kUnavailable,
-        Status::Code::kIOError, Status::Code::kAborted}) {
+        Status::Code::kIOError, Status::Code::kAborted,
+        Status::Code::kPermissionDenied}) {
     const std::string_view name = StatusCodeName(code);
     if (message.size() >= name.size() + 2 &&
         message.substr(0, name.size()) == name &&

@@ -62,6 +62,7 @@
 
 #include "common/status.h"
 #include "router/region_client.h"
+#include "thrift/security.h"
 
 namespace bloomroute {
 
@@ -89,6 +90,14 @@ struct ThriftClientOptions {
   // tens of gigabytes. A reply over it fails the call with IOError naming
   // the budget and --max-decoded-bytes.
   uint64_t max_decoded_bytes = 0;
+  // TLS to the server (thrift/security.h): off when tls.enabled() is false.
+  // With a certificate and key, the client presents them (a router to its
+  // region servers presents its node certificate).
+  TlsOptions tls;
+  // A bearer token the router checks on each new connection
+  // (RouterService.authenticate); empty for none. Only for the router's
+  // client, and only with TLS.
+  std::string token;
 
   // The budget in effect (resolves the default).
   uint64_t DecodedBudget() const;

@@ -73,6 +73,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "thrift/security.h"
 
 namespace apache::thrift {
 class TProcessor;
@@ -136,6 +137,12 @@ struct ServerOptions {
   // never read could otherwise hold 512 replies (about 24 GiB) for
   // reply_timeout_ms.
   uint64_t max_buffered_reply_bytes = uint64_t{1} << 30;
+  // TLS on the port (thrift/security.h): off when tls.enabled() is false.
+  // With it, every connection's first bytes are a TLS handshake, bounded by
+  // request_timeout_ms from the accept; a client must present a certificate
+  // of the cluster's CA unless the service admits bearer tokens (the
+  // router's token_file).
+  TlsOptions tls;
 
   // The budget in effect (resolves the default).
   uint64_t DecodedBudget() const {

@@ -24,6 +24,9 @@ TEST(StatusTest, CodesAndMessages) {
   EXPECT_TRUE(Status::IOError("x").IsIOError());
   EXPECT_TRUE(Status::Aborted("x").IsAborted());
   EXPECT_EQ(Status::Aborted("fenced").ToString(), "Aborted: fenced");
+  EXPECT_TRUE(Status::PermissionDenied("x").IsPermissionDenied());
+  EXPECT_EQ(Status::PermissionDenied("needs admin").ToString(),
+            "PermissionDenied: needs admin");
   EXPECT_EQ(Status::Corruption("bad checksum").ToString(),
             "Corruption: bad checksum");
   EXPECT_EQ(Status::NotFound("t").message(), "t");
@@ -35,6 +38,7 @@ TEST(StatusTest, OnlyUnavailableIsRetryable) {
   EXPECT_FALSE(Status::InvalidArgument("x").IsRetryable());
   EXPECT_FALSE(Status::Corruption("x").IsRetryable());
   EXPECT_FALSE(Status::Aborted("x").IsRetryable());
+  EXPECT_FALSE(Status::PermissionDenied("x").IsRetryable());
 }
 
 TEST(StatusTest, WithContextKeepsCode) {

@@ -31,6 +31,8 @@ TEST_F(StatusConversionTest, EveryCodeMapsToItsException) {
       {Status::Unavailable("busy"), false, "Unavailable: busy"},
       {Status::IOError("disk full"), false, "IOError: disk full"},
       {Status::Aborted("fenced"), false, "Aborted: fenced"},
+      {Status::PermissionDenied("needs admin"), false,
+       "PermissionDenied: needs admin"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.message);
@@ -56,7 +58,8 @@ TEST_F(StatusConversionTest, ServerMessagesRestoreTheStatus) {
        {Status::InvalidArgument("row key is empty"),
         Status::NotFound("region 7 is not open"),
         Status::Corruption("bad checksum: x: y"), Status::Unavailable("busy"),
-        Status::IOError(""), Status::Aborted("write fenced")}) {
+        Status::IOError(""), Status::Aborted("write fenced"),
+        Status::PermissionDenied("put needs role write")}) {
     SCOPED_TRACE(sent.ToString());
     std::string message;
     Status::Code fallback = Status::Code::kIOError;
