@@ -301,6 +301,16 @@ struct TVerifyReport {
 }
 
 service RouterService {
+  // Authentication by bearer token (thrift/security.h): the first call of a
+  // client without a client certificate, on a TLS connection. The token's
+  // role then holds for every later call on this connection. A token the
+  // router does not know, or a connection without TLS, gets TIOError
+  // "PermissionDenied: ..." and the connection stays unauthenticated. The
+  // router's connection layer answers this call; it never reaches the
+  // handler.
+  void authenticate(1: string token)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
   // Tables. createTable places the regions on the servers with the fewest
   // regions and opens them; TIllegalArgument for a bad spec or a name in use.
   TTableInfo createTable(1: TTableSpec spec)

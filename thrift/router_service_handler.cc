@@ -69,6 +69,15 @@ void RouterServiceHandler::createTable(client::TTableInfo& result,
   });
 }
 
+void RouterServiceHandler::authenticate(const std::string& /*token*/) {
+  ServeCall("authenticate", []() -> Status {
+    return Status::PermissionDenied(
+        "authenticate: this router serves without TLS, so it takes no "
+        "token (one would cross the network in the clear); start it with "
+        "--tls-ca, --tls-cert and --tls-key");
+  });
+}
+
 void RouterServiceHandler::deleteTable(const std::string& table) {
   ServeCall("deleteTable",
             [&]() -> Status { return router_->DeleteTable(table); });
