@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "thrift/gen-cpp/RegionService.h"
+#include "thrift/internal/access_control.h"
 #include "thrift/region_service_handler.h"
 
 namespace bloomroute {
@@ -14,7 +15,8 @@ StatusOr<std::unique_ptr<RegionServer>> RegionServer::Start(
   BLOOMROUTE_RETURN_IF_ERROR(server->Serve(
       std::make_shared<rpc::RegionServiceProcessor>(
           std::make_shared<RegionServiceHandler>(std::move(store))),
-      options, "RegionServer"));
+      options, "RegionServer",
+      thrift_internal::AccessControl::ForRegionService()));
   return server;
 }
 

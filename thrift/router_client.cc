@@ -17,11 +17,21 @@ namespace client = rpc::client;
 using Service = client::RouterServiceClient;
 using thrift_internal::Unsendable;
 
+// Each new connection first presents the token, when there is one; a
+// refused token fails the call that opened it (PermissionDenied).
+thrift_internal::ClientPool<Service>::OpenFn Authenticator(std::string token) {
+  if (token.empty()) return nullptr;
+  return [token = std::move(token)](Service& service) {
+    service.authenticate(token);
+  };
+}
+
 class ThriftRouterClient final : public RouterClient {
  public:
   ThriftRouterClient(std::string address, std::string host, int port,
                      const RouterClientOptions& options)
-      : address_(std::move(address)), pool_(std::move(host), port, options) {}
+      : address_(std::move(address)),
+        pool_(std::move(host), port, options, Authenticator(options.token)) {}
 
   const std::string& address() const override { return address_; }
 

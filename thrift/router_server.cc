@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "thrift/gen-cpp/RouterService.h"
+#include "thrift/internal/access_control.h"
 #include "thrift/router_service_handler.h"
 
 namespace bloomroute {
@@ -11,12 +12,20 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
     std::shared_ptr<router::Router> router,
     const RouterServerOptions& options) {
   if (router == nullptr) return Status::InvalidArgument("no router to serve");
+  if (!options.token_file.empty() && !options.tls.enabled()) {
+    return Status::InvalidArgument(
+        "--token-file needs TLS (--tls-ca, --tls-cert, --tls-key): a token "
+        "must not cross the network in the clear");
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      std::shared_ptr<const thrift_internal::AccessControl> access,
+      thrift_internal::AccessControl::ForRouterService(options.token_file));
   std::unique_ptr<RouterServer> server(new RouterServer());
   // A handler per connection: it owns the connection's scanners.
   BLOOMROUTE_RETURN_IF_ERROR(server->Serve(
       std::make_shared<rpc::client::RouterServiceProcessorFactory>(
           std::make_shared<RouterServiceHandlerFactory>(std::move(router))),
-      options, "RouterServer"));
+      options, "RouterServer", std::move(access)));
   return server;
 }
 

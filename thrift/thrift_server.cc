@@ -11,7 +11,9 @@
 #include <thread>
 #include <utility>
 
+#include "thrift/internal/access_control.h"
 #include "thrift/internal/frame_loop.h"
+#include "thrift/internal/tls.h"
 
 namespace bloomroute {
 namespace {
@@ -45,6 +47,7 @@ Status ValidateHost(const std::string& host) {
 
 Status ServerOptions::Validate() const {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateHost(host));
+  BLOOMROUTE_RETURN_IF_ERROR(tls.ValidateForServer());
   if (port < 0 || port > 65535) {
     return Status::InvalidArgument("port " + std::to_string(port) +
                                    " is not in [0, 65535]");
@@ -184,19 +187,35 @@ ReplyBufferStats ThriftServer::reply_buffer_stats() const {
   return impl_->loop->reply_buffer_stats();
 }
 
-Status ThriftServer::Serve(std::shared_ptr<at::TProcessor> processor,
-                           const ServerOptions& options, std::string name) {
+Status ThriftServer::Serve(
+    std::shared_ptr<at::TProcessor> processor, const ServerOptions& options,
+    std::string name,
+    std::shared_ptr<const thrift_internal::AccessControl> access) {
   if (processor == nullptr) return Status::InvalidArgument("nothing to serve");
   return Serve(
       std::make_shared<at::TSingletonProcessorFactory>(std::move(processor)),
-      options, std::move(name));
+      options, std::move(name), std::move(access));
 }
 
-Status ThriftServer::Serve(std::shared_ptr<at::TProcessorFactory> processors,
-                           const ServerOptions& options, std::string name) {
+Status ThriftServer::Serve(
+    std::shared_ptr<at::TProcessorFactory> processors,
+    const ServerOptions& options, std::string name,
+    std::shared_ptr<const thrift_internal::AccessControl> access) {
   if (processors == nullptr) return Status::InvalidArgument("nothing to serve");
   if (impl_->loop != nullptr) return Status::InvalidArgument("already serving");
   BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
+  std::shared_ptr<thrift_internal::TlsServerContext> tls;
+  if (options.tls.enabled()) {
+    if (access == nullptr) {
+      return Status::InvalidArgument("TLS without an access policy");
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        tls, thrift_internal::TlsServerContext::Create(
+                 options.tls,
+                 /*require_client_certificate=*/!access->admits_tokens()));
+  } else {
+    access = nullptr;  // nobody has an identity to check
+  }
   impl_->name = std::move(name);
   impl_->host = options.host;
   try {
@@ -211,9 +230,9 @@ Status ThriftServer::Serve(std::shared_ptr<at::TProcessorFactory> processors,
                            e.what());
   }
   StatusOr<std::unique_ptr<thrift_internal::FrameLoop>> loop =
-      thrift_internal::FrameLoop::Create(impl_->socket->getSocketFD(),
-                                         std::move(processors), options,
-                                         impl_->name);
+      thrift_internal::FrameLoop::Create(
+          impl_->socket->getSocketFD(), std::move(processors), options,
+          impl_->name, std::move(tls), std::move(access));
   if (!loop.ok()) {
     impl_->socket->close();
     impl_->socket.reset();

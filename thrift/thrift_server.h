@@ -80,6 +80,10 @@ class TProcessor;
 class TProcessorFactory;
 }  // namespace apache::thrift
 
+namespace bloomroute::thrift_internal {
+class AccessControl;
+}  // namespace bloomroute::thrift_internal
+
 namespace bloomroute {
 
 struct ServerOptions {
@@ -219,14 +223,22 @@ class ThriftServer {
   // logged when serving fails after start. Call once, from the derived
   // class's factory. InvalidArgument for bad options, IOError when the
   // address cannot be bound.
-  Status Serve(std::shared_ptr<apache::thrift::TProcessor> processor,
-               const ServerOptions& options, std::string name);
+  // With options.tls enabled, `access` (not null) says who may call what
+  // (thrift/internal/access_control.h); a client certificate is required at
+  // the handshake unless access admits tokens. Without TLS nothing is
+  // checked. InvalidArgument also for TLS files that cannot be loaded.
+  Status Serve(
+      std::shared_ptr<apache::thrift::TProcessor> processor,
+      const ServerOptions& options, std::string name,
+      std::shared_ptr<const thrift_internal::AccessControl> access = nullptr);
   // Serve() with a processor per connection: processors->getProcessor() runs
   // on the I/O thread for each accepted connection (its TConnectionInfo's
   // transport is the connection's TSocket), and the processor is released
   // when the connection closes.
-  Status Serve(std::shared_ptr<apache::thrift::TProcessorFactory> processors,
-               const ServerOptions& options, std::string name);
+  Status Serve(
+      std::shared_ptr<apache::thrift::TProcessorFactory> processors,
+      const ServerOptions& options, std::string name,
+      std::shared_ptr<const thrift_internal::AccessControl> access = nullptr);
 
  private:
   struct Impl;

@@ -1,5 +1,6 @@
 #include "thrift/internal/client_pool.h"
 
+#include <thrift/transport/TSSLSocket.h>
 #include <thrift/transport/TTransportException.h>
 
 #include <exception>
@@ -48,6 +49,12 @@ CallFailure FailureOfCurrentException(const std::string& where) {
     return {ServerStatus(e, Status::Code::kIOError), true};
   } catch (const RequestTooLarge& e) {
     return {Status::InvalidArgument(where + e.what()), false};
+  } catch (const apache::thrift::transport::TSSLException& e) {
+    // The TLS layer refused: a certificate that does not verify (ours or
+    // the server's, another CA, expired, a host name it does not carry) or
+    // a protocol error. Retrying cannot help. Socket failures under TLS
+    // (reset, end of stream, time-out) are TTransportExceptions below.
+    return {Status::PermissionDenied(where + "TLS: " + e.what()), false};
   } catch (const apache::thrift::transport::TTransportException& e) {
     return {Status::Unavailable(where + e.what()), false};
   } catch (const std::exception& e) {
@@ -83,6 +90,12 @@ Status ThriftClientOptions::Validate() const {
   if (max_idle_connections > kMaxIdleConnections) {
     return Status::InvalidArgument("max idle connections must be at most " +
                                    std::to_string(kMaxIdleConnections));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(tls.ValidateForClient());
+  if (!token.empty() && !tls.enabled()) {
+    return Status::InvalidArgument(
+        "a token needs TLS (--tls-ca): it must not cross the network in the "
+        "clear");
   }
   return ValidateDecodedBudget(max_decoded_bytes, max_frame_bytes);
 }

@@ -29,6 +29,7 @@
 #include <thrift/transport/TBufferTransports.h>
 #include <thrift/transport/TSocket.h>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -39,6 +40,7 @@
 #include "common/status.h"
 #include "common/statusor.h"
 #include "thrift/internal/decode_budget.h"
+#include "thrift/internal/tls.h"
 #include "thrift/thrift_region_client.h"
 
 namespace bloomroute::thrift_internal {
@@ -76,16 +78,34 @@ struct CallFailure {
 CallFailure FailureOfCurrentException(const std::string& where);
 
 // Connections to one server for the generated client class `Service`.
+// With options.tls enabled, connections are TLS (tls.h: the server's
+// certificate verified against the CA and the host dialled; the client's
+// presented when given). `on_open(service)` runs on every new connection
+// before its first call (the router client's authenticate with its token);
+// when it throws, the call fails as the call itself would have.
 template <typename Service>
 class ClientPool {
  public:
-  ClientPool(std::string host, int port, const ThriftClientOptions& options)
+  using OpenFn = std::function<void(Service&)>;
+
+  ClientPool(std::string host, int port, const ThriftClientOptions& options,
+             OpenFn on_open = nullptr)
       : host_(std::move(host)),
         port_(port),
         options_(options),
         config_(std::make_shared<apache::thrift::TConfiguration>(
             static_cast<int>(options.max_frame_bytes),
-            static_cast<int>(options.max_frame_bytes))) {}
+            static_cast<int>(options.max_frame_bytes))),
+        on_open_(std::move(on_open)) {
+    if (options.tls.enabled()) {
+      auto factory = NewClientSocketFactory(options.tls);
+      if (factory.ok()) {
+        tls_ = std::move(factory).value();
+      } else {
+        tls_error_ = factory.status();
+      }
+    }
+  }
   ClientPool(const ClientPool&) = delete;
   ClientPool& operator=(const ClientPool&) = delete;
 
@@ -94,12 +114,14 @@ class ClientPool {
   // it is 0.
   template <typename CallFn>
   Status Call(const std::string& where, CallFn&& call, int timeout_ms = 0) {
+    if (!tls_error_.ok()) return tls_error_;
     std::unique_ptr<Connection> connection;
     try {
       connection = TakeIdle();
       if (connection == nullptr) {
-        connection =
-            std::make_unique<Connection>(host_, port_, options_, config_);
+        connection = std::make_unique<Connection>(host_, port_, options_,
+                                                  config_, tls_.get());
+        if (on_open_) on_open_(connection->service());
       }
       if (timeout_ms == 0) {
         call(connection->service());
@@ -139,11 +161,16 @@ class ClientPool {
   class Connection {
    public:
     // Connects; throws TTransportException when the server cannot be reached.
+    // Over TLS when `tls` is not null (the handshake happens on the first
+    // read or write).
     Connection(const std::string& host, int port,
                const ThriftClientOptions& options,
-               const std::shared_ptr<apache::thrift::TConfiguration>& config)
-        : socket_(std::make_shared<apache::thrift::transport::TSocket>(
-              host, port, config)),
+               const std::shared_ptr<apache::thrift::TConfiguration>& config,
+               apache::thrift::transport::TSSLSocketFactory* tls)
+        : socket_(tls != nullptr
+                      ? tls->createSocket(host, port)
+                      : std::make_shared<apache::thrift::transport::TSocket>(
+                            host, port, config)),
           transport_(std::make_shared<BoundedFramedTransport>(socket_, config)),
           service_(std::make_shared<BudgetedBinaryProtocol>(
               transport_, options.DecodedBudget(), /*container_limit=*/0,
@@ -207,6 +234,11 @@ class ClientPool {
   const int port_;
   const ThriftClientOptions options_;
   const std::shared_ptr<apache::thrift::TConfiguration> config_;
+  const OpenFn on_open_;
+  // TLS: the factory of its sockets, or why it could not be made (every
+  // call then fails with it).
+  std::shared_ptr<apache::thrift::transport::TSSLSocketFactory> tls_;
+  Status tls_error_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Connection>> idle_;  // guarded by mutex_
 };

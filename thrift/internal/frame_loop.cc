@@ -25,7 +25,9 @@
 #include <utility>
 #include <vector>
 
+#include "thrift/internal/access_control.h"
 #include "thrift/internal/decode_budget.h"
+#include "thrift/internal/tls.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
@@ -45,12 +47,21 @@ constexpr milliseconds kAcceptBackoff{100};
 // runs: then exactly one worker holds it and the I/O thread does not touch
 // it (the hand-over goes through FrameLoop::Impl::mu).
 struct Connection {
-  enum class State { kReading, kRunning, kWriting };
+  // kHandshaking: TLS only, until the handshake completes (then kReading).
+  enum class State { kHandshaking, kReading, kRunning, kWriting };
 
   std::shared_ptr<at::transport::TSocket> socket;  // owns the descriptor
   int fd = -1;
   std::shared_ptr<at::TProcessor> processor;
   State state = State::kReading;
+  // TLS: the session, and the poll events it waits for to go on with the
+  // current step (0: those of the state). After a fatal TLS error no
+  // close_notify is sent.
+  thrift_internal::SslPtr ssl;
+  short tls_wants = 0;
+  bool tls_failed = false;
+  // Who the peer is (certificate or token); checked by AccessControl.
+  Identity identity;
   bool closed = false;
   // After this reply the connection closes: the request passed its decoded
   // budget, so the rest of its frame was never read.
@@ -70,12 +81,14 @@ struct Connection {
   bool waiting_for_call = false;
   uint64_t reserved = 0;  // pool bytes this frame holds until it is freed
   Clock::time_point idle_since;     // no byte of a request since
-  Clock::time_point frame_started;  // first byte of this request
+  Clock::time_point frame_started;  // first byte of this request (or the
+                                    // accept, while handshaking)
 
-  // Writing: the length, then the processor's output.
+  // Writing: the frame's length, then the processor's output, in one buffer
+  // (RunCall reserves the length's 4 bytes first), so that a reply goes out
+  // in as few sends and TLS records as its size allows.
   std::shared_ptr<at::transport::TMemoryBuffer> reply;  // set by the worker
   uint64_t reply_held = 0;  // reply bytes counted in held_reply_bytes
-  uint8_t reply_header[4] = {};
   size_t reply_sent = 0;
   Clock::time_point reply_started;
 };
@@ -99,6 +112,8 @@ bool SetNonBlocking(int fd) {
 struct FrameLoop::Impl {
   int listen_fd = -1;
   std::shared_ptr<at::TProcessorFactory> factory;
+  std::shared_ptr<TlsServerContext> tls;        // null: plaintext
+  std::shared_ptr<const AccessControl> access;  // null: no checks
   ServerOptions options;
   std::string name;
   std::shared_ptr<at::TConfiguration> config;
@@ -194,6 +209,8 @@ struct FrameLoop::Impl {
         c.frame.data(), static_cast<uint32_t>(c.frame.size()),
         at::transport::TMemoryBuffer::OBSERVE, config);
     auto output = std::make_shared<at::transport::TMemoryBuffer>();
+    const uint8_t length_placeholder[4] = {};
+    output->write(length_placeholder, sizeof(length_placeholder));
     // Strings are bounded by the frame (the memory buffer holds no more);
     // what a frame decodes into is bounded by the budget (decode_budget.h).
     auto in = std::make_shared<BudgetedBinaryProtocol>(
@@ -202,7 +219,16 @@ struct FrameLoop::Impl {
     auto out = std::make_shared<at::protocol::TBinaryProtocol>(output);
     bool ok = false;
     try {
-      ok = c.processor->process(in, out, nullptr);
+      AccessControl::Verdict verdict = AccessControl::Verdict::kPass;
+      if (access != nullptr) {
+        verdict = access->Intercept(c.frame.data(), c.frame.size(), &c.identity,
+                                    out.get());
+      }
+      if (verdict == AccessControl::Verdict::kPass) {
+        ok = c.processor->process(in, out, nullptr);
+      } else {
+        ok = verdict == AccessControl::Verdict::kAnswered;
+      }
     } catch (const DecodeBudgetExceeded&) {
       // The processor (AnswerDecodeBudgetErrors) wrote the client an
       // exception naming the budget: send it, then close.
@@ -257,30 +283,135 @@ struct FrameLoop::Impl {
     auto c = std::make_shared<Connection>();
     c->fd = fd;
     c->socket = std::make_shared<at::transport::TSocket>(fd, config);
-    c->idle_since = Clock::now();
+    c->idle_since = c->frame_started = Clock::now();
+    if (tls != nullptr) {
+      c->ssl = tls->NewConnection(fd);
+      if (c->ssl == nullptr) {
+        Close(*c);
+        return;
+      }
+      c->state = Connection::State::kHandshaking;
+      connections.push_back(c);
+      Handshake(c);
+      return;
+    }
+    if (MakeProcessor(*c)) connections.push_back(std::move(c));
+  }
+
+  // One step of c's TLS handshake; once it completes, c has its peer's
+  // identity and its processor, and starts reading. A failed handshake
+  // (plaintext, a certificate of another CA or expired, none where one is
+  // required) closes only c, and is not logged: a client could fill the
+  // log.
+  void Handshake(const ConnectionPtr& c) {
+    switch (TlsHandshake(c->ssl.get())) {
+      case TlsIo::kDone:
+        c->tls_wants = 0;
+        c->identity = PeerIdentity(c->ssl.get());
+        if (!MakeProcessor(*c)) return;
+        StartReading(*c);
+        ReadSome(c);  // the first request may have come with the handshake
+        return;
+      case TlsIo::kWantRead:
+        c->tls_wants = POLLIN;
+        return;
+      case TlsIo::kWantWrite:
+        c->tls_wants = POLLOUT;
+        return;
+      case TlsIo::kClosed:
+      case TlsIo::kFailed:
+        c->tls_failed = true;
+        Close(*c);
+        return;
+    }
+  }
+
+  // Gives c its processor; false (c closed) when the factory gives none.
+  bool MakeProcessor(Connection& c) {
     try {
       at::TConnectionInfo info;
-      info.transport = c->socket;
-      info.input = std::make_shared<at::protocol::TBinaryProtocol>(c->socket);
+      info.transport = c.socket;
+      info.input = std::make_shared<at::protocol::TBinaryProtocol>(c.socket);
       info.output = info.input;
-      c->processor = factory->getProcessor(info);
-      if (c->processor != nullptr) {
-        c->processor = AnswerDecodeBudgetErrors(std::move(c->processor));
+      c.processor = factory->getProcessor(info);
+      if (c.processor != nullptr) {
+        c.processor = AnswerDecodeBudgetErrors(std::move(c.processor));
       }
     } catch (const std::exception& e) {
       at::GlobalOutput.printf("%s: no processor for a connection: %s",
                               name.c_str(), e.what());
     }
-    if (c->processor == nullptr) {
-      Close(*c);
-      return;
+    if (c.processor == nullptr) {
+      Close(c);
+      return false;
     }
-    connections.push_back(std::move(c));
+    return true;
+  }
+
+  // recv() through TLS when c has it: > 0 bytes read, 0 at the end of the
+  // stream, -1 with errno EAGAIN when the socket must be ready first (TLS
+  // may need it writable: c.tls_wants) or another errno on failure.
+  ssize_t Receive(Connection& c, void* buffer, size_t size) {
+    if (c.ssl == nullptr) return recv(c.fd, buffer, size, 0);
+    size_t bytes = 0;
+    switch (TlsRead(c.ssl.get(), buffer, size, &bytes)) {
+      case TlsIo::kDone:
+        c.tls_wants = 0;
+        return static_cast<ssize_t>(bytes);
+      case TlsIo::kWantRead:
+        c.tls_wants = POLLIN;
+        errno = EAGAIN;
+        return -1;
+      case TlsIo::kWantWrite:
+        c.tls_wants = POLLOUT;
+        errno = EAGAIN;
+        return -1;
+      case TlsIo::kClosed:
+        return 0;
+      case TlsIo::kFailed:
+        break;
+    }
+    c.tls_failed = true;
+    errno = ECONNRESET;
+    return -1;
+  }
+
+  // send() of c's reply from `from` through TLS when c has it; as Receive.
+  ssize_t Send(Connection& c, const uint8_t* data, size_t size) {
+    if (c.ssl == nullptr) {
+      return send(c.fd, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+    size_t bytes = 0;
+    switch (TlsWrite(c.ssl.get(), data, size, &bytes)) {
+      case TlsIo::kDone:
+        c.tls_wants = 0;
+        return static_cast<ssize_t>(bytes);
+      case TlsIo::kWantRead:
+        c.tls_wants = POLLIN;
+        errno = EAGAIN;
+        return -1;
+      case TlsIo::kWantWrite:
+        c.tls_wants = POLLOUT;
+        errno = EAGAIN;
+        return -1;
+      case TlsIo::kClosed:
+      case TlsIo::kFailed:
+        break;
+    }
+    c.tls_failed = true;
+    errno = ECONNRESET;
+    return -1;
   }
 
   void Close(Connection& c) {
     if (c.closed) return;
     c.closed = true;
+    if (c.ssl != nullptr) {
+      if (!c.tls_failed && c.state != Connection::State::kHandshaking) {
+        TlsShutdown(c.ssl.get());
+      }
+      c.ssl.reset();  // the descriptor stays the socket's to close
+    }
     try {
       c.socket->close();
     } catch (...) {  // close() of a socket reports nothing we could act on
@@ -364,7 +495,7 @@ struct FrameLoop::Impl {
       const size_t want = std::min<size_t>(c.frame_bytes - have, kReadChunk);
       GrowFrame(c, have + want);
       c.frame.resize(have + want);
-      const ssize_t n = recv(c.fd, c.frame.data() + have, want, 0);
+      const ssize_t n = Receive(c, c.frame.data() + have, want);
       c.frame.resize(have + std::max<ssize_t>(n, 0));
       if (!ReadSucceeded(c, n)) return;
       if (c.frame.size() == c.frame_bytes) {
@@ -377,8 +508,8 @@ struct FrameLoop::Impl {
   // True when the whole header has arrived and names an acceptable size;
   // false when nothing more can be read now (or the connection closed).
   bool ReadHeader(Connection& c) {
-    const ssize_t n = recv(c.fd, c.header + c.header_bytes,
-                           sizeof(c.header) - c.header_bytes, 0);
+    const ssize_t n = Receive(c, c.header + c.header_bytes,
+                              sizeof(c.header) - c.header_bytes);
     if (n > 0 && c.header_bytes == 0) c.frame_started = Clock::now();
     if (!ReadSucceeded(c, n)) return false;
     c.header_bytes += static_cast<size_t>(n);
@@ -452,15 +583,15 @@ struct FrameLoop::Impl {
         Close(*c);
         continue;
       }
-      uint8_t* body = nullptr;
-      uint32_t body_bytes = 0;
-      c->reply->getBuffer(&body, &body_bytes);
-      if (body_bytes == 0) {  // a oneway call: no reply
+      uint8_t* frame = nullptr;
+      uint32_t frame_bytes = 0;
+      c->reply->getBuffer(&frame, &frame_bytes);
+      if (frame_bytes == sizeof(uint32_t)) {  // a oneway call: no reply
         StartReading(*c);
         continue;
       }
-      const uint32_t be = htonl(body_bytes);
-      std::memcpy(c->reply_header, &be, sizeof(be));
+      const uint32_t be = htonl(frame_bytes - sizeof(uint32_t));
+      std::memcpy(frame, &be, sizeof(be));
       c->reply_sent = 0;
       c->reply_started = Clock::now();
       c->state = Connection::State::kWriting;
@@ -476,25 +607,11 @@ struct FrameLoop::Impl {
 
   // Sends what the socket takes; back to reading once the reply is out.
   void WriteSome(Connection& c) {
-    uint8_t* body = nullptr;
-    uint32_t body_bytes = 0;
-    c.reply->getBuffer(&body, &body_bytes);
-    const size_t total = sizeof(c.reply_header) + body_bytes;
+    uint8_t* frame = nullptr;
+    uint32_t total = 0;
+    c.reply->getBuffer(&frame, &total);
     while (c.reply_sent < total) {
-      iovec parts[2];
-      int count = 0;
-      size_t body_from = 0;
-      if (c.reply_sent < sizeof(c.reply_header)) {
-        parts[count++] = {c.reply_header + c.reply_sent,
-                          sizeof(c.reply_header) - c.reply_sent};
-      } else {
-        body_from = c.reply_sent - sizeof(c.reply_header);
-      }
-      parts[count++] = {body + body_from, body_bytes - body_from};
-      msghdr message{};
-      message.msg_iov = parts;
-      message.msg_iovlen = count;
-      const ssize_t n = sendmsg(c.fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+      const ssize_t n = Send(c, frame + c.reply_sent, total - c.reply_sent);
       if (n < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
         Close(c);  // the client went away
@@ -512,6 +629,8 @@ struct FrameLoop::Impl {
   // When `c` must be closed unless it makes progress.
   Clock::time_point Deadline(const Connection& c) const {
     switch (c.state) {
+      case Connection::State::kHandshaking:
+        return c.frame_started + milliseconds(options.request_timeout_ms);
       case Connection::State::kReading:
         return c.header_bytes == 0
                    ? c.idle_since + milliseconds(options.idle_timeout_ms)
@@ -546,9 +665,42 @@ struct FrameLoop::Impl {
   }
 
   // One round: wait for sockets or a deadline, then serve what is ready.
+  // True when c's TLS session holds decrypted bytes not yet read: poll()
+  // cannot see them, so c is served without waiting for its socket.
+  static bool HasBufferedBytes(const Connection& c) {
+    return c.ssl != nullptr && c.state == Connection::State::kReading &&
+           !c.waiting_for_pool && !c.waiting_for_call && !c.closed &&
+           SSL_has_pending(c.ssl.get()) == 1;
+  }
+
+  // The poll events c waits for.
+  static short EventsOf(const Connection& c) {
+    // A connection waiting for the pool or to start its call is not read;
+    // polled for nothing, it still reports an error or hang-up.
+    if (c.waiting_for_pool || c.waiting_for_call) return 0;
+    if (c.tls_wants != 0) return c.tls_wants;  // TLS's step decides
+    return c.state == Connection::State::kWriting ? POLLOUT : POLLIN;
+  }
+
+  // Serves c, whose socket is ready.
+  void Serve(const ConnectionPtr& c) {
+    if (c->closed) return;
+    if (c->waiting_for_pool || c->waiting_for_call) {
+      Close(*c);  // the client went away while it waited
+    } else if (c->state == Connection::State::kHandshaking) {
+      Handshake(c);
+    } else if (c->state == Connection::State::kReading) {
+      ReadSome(c);
+    } else if (c->state == Connection::State::kWriting) {
+      WriteSome(*c);
+    }
+  }
+
+  // One round: wait for sockets or a deadline, then serve what is ready.
   void Round(Clock::time_point next_deadline) {
     std::vector<pollfd> fds;
     std::vector<ConnectionPtr> polled;
+    std::vector<ConnectionPtr> buffered;
     fds.push_back({wake_read, POLLIN, 0});
     const bool accepting = connections.size() < options.max_connections &&
                            Clock::now() >= accept_paused_until;
@@ -556,31 +708,25 @@ struct FrameLoop::Impl {
     const size_t first_connection = fds.size();
     for (const ConnectionPtr& c : connections) {
       if (c->state == Connection::State::kRunning) continue;
-      // A connection waiting for the pool or to start its call is not read;
-      // polled for nothing, it still reports an error or hang-up.
-      short events = c->state == Connection::State::kReading ? POLLIN : POLLOUT;
-      if (c->waiting_for_pool || c->waiting_for_call) events = 0;
-      fds.push_back({c->fd, events, 0});
+      if (HasBufferedBytes(*c)) buffered.push_back(c);
+      fds.push_back({c->fd, EventsOf(*c), 0});
       polled.push_back(c);
     }
     int timeout_ms = -1;
-    if (next_deadline != Clock::time_point::max()) {
+    if (!buffered.empty()) {
+      timeout_ms = 0;
+    } else if (next_deadline != Clock::time_point::max()) {
       const auto left = std::chrono::duration_cast<milliseconds>(next_deadline -
                                                                  Clock::now());
       timeout_ms = static_cast<int>(std::max<int64_t>(left.count() + 1, 0));
     }
-    if (poll(fds.data(), fds.size(), timeout_ms) <= 0) return;
+    if (poll(fds.data(), fds.size(), timeout_ms) < 0) return;
     if (fds[0].revents != 0) DrainWakePipe();
     for (size_t i = first_connection; i < fds.size(); ++i) {
-      if (fds[i].revents == 0) continue;
-      const ConnectionPtr& c = polled[i - first_connection];
-      if (c->waiting_for_pool || c->waiting_for_call) {
-        Close(*c);  // the client went away while it waited
-      } else if (c->state == Connection::State::kReading) {
-        ReadSome(c);
-      } else if (c->state == Connection::State::kWriting) {
-        WriteSome(*c);
-      }
+      if (fds[i].revents != 0) Serve(polled[i - first_connection]);
+    }
+    for (const ConnectionPtr& c : buffered) {
+      if (HasBufferedBytes(*c)) ReadSome(c);
     }
     if (accepting && fds[1].revents != 0) Accept();
   }
@@ -614,10 +760,14 @@ FrameLoop::~FrameLoop() {
 
 StatusOr<std::unique_ptr<FrameLoop>> FrameLoop::Create(
     int listen_fd, std::shared_ptr<at::TProcessorFactory> processors,
-    const ServerOptions& options, std::string name) {
+    const ServerOptions& options, std::string name,
+    std::shared_ptr<TlsServerContext> tls,
+    std::shared_ptr<const AccessControl> access) {
   auto impl = std::make_unique<Impl>();
   impl->listen_fd = listen_fd;
   impl->factory = std::move(processors);
+  impl->tls = std::move(tls);
+  impl->access = std::move(access);
   impl->options = options;
   impl->name = std::move(name);
   const int frame = static_cast<int>(options.max_frame_bytes);

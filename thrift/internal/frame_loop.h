@@ -64,6 +64,20 @@
 // releaseHandler). Calls of different connections run concurrently on the
 // workers, so a shared processor's handler must be thread-safe.
 //
+// TLS (tls.h). With a TlsServerContext, a connection's first bytes are a
+// TLS handshake, driven by the I/O thread without blocking and bounded by
+// request_timeout_ms from the accept; only once it completes is the
+// processor made. A handshake that fails (plaintext bytes, a certificate of
+// another CA or expired, none where one is required) closes that connection
+// alone. Records are read and written through the connection's SSL; bytes
+// it has decrypted but the loop has not taken are served in the next round
+// without waiting for the socket (poll() cannot see them).
+//
+// Access. With an AccessControl, every whole request frame is checked
+// against the connection's identity (its certificate's, or a token's) before
+// the processor sees it (access_control.h); a refused call is answered
+// without running.
+//
 // Why not TNonblockingServer: it has no deadline for a partly read request or
 // an unread reply (a client can hold a connection forever) and needs
 // libevent; the loop below is poll() over at most max_connections sockets.
@@ -84,15 +98,21 @@
 
 namespace bloomroute::thrift_internal {
 
+class AccessControl;
+class TlsServerContext;
+
 class FrameLoop {
  public:
   // `listen_fd` is a bound, listening socket owned by the caller and kept open
-  // until Run() returns. Starts options.threads workers. IOError when the
-  // wake-up pipe cannot be made.
+  // until Run() returns. `tls` null: plaintext; `access` null: every call
+  // passes. Starts options.threads workers. IOError when the wake-up pipe
+  // cannot be made.
   static StatusOr<std::unique_ptr<FrameLoop>> Create(
       int listen_fd,
       std::shared_ptr<apache::thrift::TProcessorFactory> processors,
-      const ServerOptions& options, std::string name);
+      const ServerOptions& options, std::string name,
+      std::shared_ptr<TlsServerContext> tls = nullptr,
+      std::shared_ptr<const AccessControl> access = nullptr);
   ~FrameLoop();
   FrameLoop(const FrameLoop&) = delete;
   FrameLoop& operator=(const FrameLoop&) = delete;

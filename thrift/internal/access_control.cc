@@ -1,0 +1,234 @@
+#include "thrift/internal/access_control.h"
+
+#include <sys/stat.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "thrift/gen-cpp/errors_types.h"
+
+namespace bloomroute::thrift_internal {
+namespace {
+
+namespace at = apache::thrift;
+using at::protocol::TType;
+
+// A method name or a token longer than this is no request of ours.
+constexpr int32_t kMaxHeaderStringBytes = 4096;
+constexpr char kAuthenticate[] = "authenticate";
+
+// RouterService (thrift/router_service.thrift). Methods not listed need
+// kAdmin. Keep in step with the IDL: thrift/security.h says what each role
+// is for.
+std::map<std::string, Role> RouterNeeds() {
+  std::map<std::string, Role> needs;
+  for (const char* m :
+       {"get", "getMultiple", "openScanner", "getScannerRows", "closeScanner",
+        "getByIndex", "getByIndexMultiple", "getIndexStats", "getClusterStatus",
+        "listTables", "describeTable"}) {
+    needs[m] = Role::kRead;
+  }
+  for (const char* m :
+       {"put", "putMultiple", "deleteSingle", "deleteMultiple", "bulkLoad"}) {
+    needs[m] = Role::kWrite;
+  }
+  for (const char* m : {"createTable", "deleteTable", "verifyIndex"}) {
+    needs[m] = Role::kAdmin;
+  }
+  return needs;
+}
+
+bool IsLowerHex(const std::string& s) {
+  for (char c : s) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+StatusOr<std::string> ReadBounded(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    return Status::InvalidArgument("--token-file " + path + ": " +
+                                   std::strerror(errno));
+  }
+  if (static_cast<uint64_t>(st.st_size) > kMaxTokenFileBytes) {
+    return Status::InvalidArgument(
+        "--token-file " + path + " holds " + std::to_string(st.st_size) +
+        " bytes, over the limit of " + std::to_string(kMaxTokenFileBytes));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string text(kMaxTokenFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) {
+    return Status::InvalidArgument("--token-file " + path + ": cannot read");
+  }
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxTokenFileBytes) {
+    return Status::InvalidArgument("--token-file " + path +
+                                   " grew past the limit of " +
+                                   std::to_string(kMaxTokenFileBytes));
+  }
+  return text;
+}
+
+// Writes a reply to `name` that throws TIOError with `status`'s text.
+void WriteDenied(at::protocol::TProtocol* out, const std::string& name,
+                 int32_t seqid, const Status& status) {
+  rpc::TIOError error;
+  error.__set_message(status.ToString());
+  out->writeMessageBegin(name, at::protocol::T_REPLY, seqid);
+  out->writeStructBegin("result");
+  out->writeFieldBegin("io", at::protocol::T_STRUCT, 1);
+  error.write(out);
+  out->writeFieldEnd();
+  out->writeFieldStop();
+  out->writeStructEnd();
+  out->writeMessageEnd();
+  out->getTransport()->writeEnd();
+  out->getTransport()->flush();
+}
+
+// The void success reply of `name`.
+void WriteVoidReply(at::protocol::TProtocol* out, const std::string& name,
+                    int32_t seqid) {
+  out->writeMessageBegin(name, at::protocol::T_REPLY, seqid);
+  out->writeStructBegin("result");
+  out->writeFieldStop();
+  out->writeStructEnd();
+  out->writeMessageEnd();
+  out->getTransport()->writeEnd();
+  out->getTransport()->flush();
+}
+
+// authenticate's token (field 1), or "" when absent.
+std::string ReadToken(at::protocol::TProtocol* in) {
+  std::string token;
+  std::string ignored;
+  in->readStructBegin(ignored);
+  for (;;) {
+    TType type = at::protocol::T_STOP;
+    int16_t id = 0;
+    in->readFieldBegin(ignored, type, id);
+    if (type == at::protocol::T_STOP) break;
+    if (id == 1 && type == at::protocol::T_STRING) {
+      in->readString(token);
+    } else {
+      in->skip(type);
+    }
+    in->readFieldEnd();
+  }
+  in->readStructEnd();
+  in->readMessageEnd();
+  return token;
+}
+
+}  // namespace
+
+AccessControl::AccessControl(std::map<std::string, Role> needs,
+                             Role default_need, bool admits_tokens)
+    : needs_(std::move(needs)),
+      default_need_(default_need),
+      admits_tokens_(admits_tokens) {}
+
+std::shared_ptr<const AccessControl> AccessControl::ForRegionService() {
+  return std::shared_ptr<const AccessControl>(
+      new AccessControl({}, Role::kNode, /*admits_tokens=*/false));
+}
+
+StatusOr<std::shared_ptr<const AccessControl>> AccessControl::ForRouterService(
+    const std::string& token_file) {
+  std::shared_ptr<AccessControl> access(
+      new AccessControl(RouterNeeds(), Role::kAdmin, /*admits_tokens=*/true));
+  if (token_file.empty()) return std::shared_ptr<const AccessControl>(access);
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::string text, ReadBounded(token_file));
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    const std::string where =
+        "--token-file " + token_file + " line " + std::to_string(number);
+    std::istringstream fields(line);
+    std::string hash, role_name, user, extra;
+    if (!(fields >> hash) || hash[0] == '#') continue;
+    if (!(fields >> role_name >> user) || (fields >> extra)) {
+      return Status::InvalidArgument(where +
+                                     ": not \"<sha256> <role> <user>\"");
+    }
+    if (hash.size() != 64 || !IsLowerHex(hash)) {
+      return Status::InvalidArgument(
+          where + ": the hash is not 64 lowercase hex digits");
+    }
+    StatusOr<Role> role = ParseRole(role_name);
+    if (!role.ok() || *role == Role::kNode) {
+      return Status::InvalidArgument(where + ": role \"" + role_name +
+                                     "\" is not read, write or admin");
+    }
+    if (!access->tokens_.emplace(hash, Identity{user, *role}).second) {
+      return Status::InvalidArgument(where + ": the hash is given twice");
+    }
+  }
+  return std::shared_ptr<const AccessControl>(access);
+}
+
+Role AccessControl::Needed(const std::string& method) const {
+  auto it = needs_.find(method);
+  return it == needs_.end() ? default_need_ : it->second;
+}
+
+AccessControl::Verdict AccessControl::Intercept(
+    const uint8_t* frame, size_t size, Identity* identity,
+    at::protocol::TProtocol* out) const {
+  auto buffer = std::make_shared<at::transport::TMemoryBuffer>(
+      const_cast<uint8_t*>(frame), static_cast<uint32_t>(size),
+      at::transport::TMemoryBuffer::OBSERVE);
+  // Skipping an unknown field reads at least a byte per element, so the
+  // frame bounds it. Strict, as the processors' protocol.
+  at::protocol::TBinaryProtocol in(buffer, kMaxHeaderStringBytes,
+                                   /*container_limit=*/0,
+                                   /*strict_read=*/true,
+                                   /*strict_write=*/true);
+  std::string name;
+  at::protocol::TMessageType type = at::protocol::T_CALL;
+  int32_t seqid = 0;
+  try {
+    in.readMessageBegin(name, type, seqid);
+    if (type != at::protocol::T_CALL && type != at::protocol::T_ONEWAY) {
+      return Verdict::kClose;
+    }
+    if (admits_tokens_ && name == kAuthenticate) {
+      const std::string token = ReadToken(&in);
+      auto it = tokens_.find(TokenHash(token));
+      if (it == tokens_.end()) {
+        *identity = Identity();
+        WriteDenied(out, name, seqid,
+                    Status::PermissionDenied("authenticate: unknown token"));
+      } else {
+        *identity = it->second;
+        WriteVoidReply(out, name, seqid);
+      }
+      return Verdict::kAnswered;
+    }
+  } catch (const at::TException&) {
+    return Verdict::kClose;
+  }
+  const Role need = Needed(name);
+  if (RoleAllows(identity->role, need)) return Verdict::kPass;
+  if (type == at::protocol::T_ONEWAY) return Verdict::kAnswered;  // no reply
+  std::string who = identity->role == Role::kNone
+                        ? std::string("the caller is not authenticated")
+                        : "the caller " + identity->user + " has role " +
+                              RoleName(identity->role);
+  if (identity->role == Role::kNone && admits_tokens_) {
+    who += " (give a client certificate or a token)";
+  }
+  WriteDenied(out, name, seqid,
+              Status::PermissionDenied(name + " needs role " + RoleName(need) +
+                                       "; " + who));
+  return Verdict::kAnswered;
+}
+
+}  // namespace bloomroute::thrift_internal

@@ -1,0 +1,86 @@
+// AccessControl: who may call what on a TLS port (thrift/security.h), checked
+// by the frame loop (frame_loop.h) on every request frame before the
+// processor decodes a byte of its arguments.
+//
+// Each request's method name is read from the frame's message header; the
+// role it needs comes from the service's table, and a method missing from
+// the table needs the service's highest role (kAdmin on the router, kNode on
+// region servers), so a method added to an IDL and forgotten here is closed,
+// not open. A call the connection's identity may not make is answered at
+// once with TIOError "PermissionDenied: <method> needs role <role>; ..." (the
+// exception every bloomroute and HBase method declares at field id 1, so
+// every client decodes it as a declared error): its arguments are never
+// decoded and its handler never runs, so nothing it asked for happens.
+//
+// RouterService.authenticate(token) is answered here too: the token's hash is
+// looked up in the router's token file, and on success the connection takes
+// the token's identity for its later calls; on failure it has none.
+//
+// Why a layer of the loop and not a check in each handler method: one table
+// covers every method, including ones added later, and a refused request
+// costs no decoding (an unauthenticated client cannot make the server
+// allocate for its arguments).
+//
+// Thread-safety: immutable after creation; Intercept() from any thread.
+#ifndef BLOOMROUTE_THRIFT_INTERNAL_ACCESS_CONTROL_H_
+#define BLOOMROUTE_THRIFT_INTERNAL_ACCESS_CONTROL_H_
+
+#include <thrift/protocol/TProtocol.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "common/statusor.h"
+#include "thrift/security.h"
+
+namespace bloomroute::thrift_internal {
+
+class AccessControl {
+ public:
+  // What Intercept() did with a request.
+  enum class Verdict {
+    kPass,      // the processor runs it
+    kAnswered,  // its reply is written to `out`; the processor must not run
+    kClose,     // not a message: close the connection
+  };
+
+  // Region servers: every RegionService call needs Role::kNode.
+  static std::shared_ptr<const AccessControl> ForRegionService();
+  // The router: RouterService's table (access_control.cc), and the tokens of
+  // `token_file` ("" for none; format in thrift/security.h). InvalidArgument
+  // naming the file and line for a malformed file, one over
+  // kMaxTokenFileBytes, a token for role "node", or a hash given twice.
+  static StatusOr<std::shared_ptr<const AccessControl>> ForRouterService(
+      const std::string& token_file);
+
+  // Checks the request in `frame` (one whole request frame, without its
+  // length) against `*identity`, answering it into `out` when it must not
+  // reach the processor. An authenticate call sets `*identity`.
+  Verdict Intercept(const uint8_t* frame, size_t size, Identity* identity,
+                    apache::thrift::protocol::TProtocol* out) const;
+
+  // The role `method` needs.
+  Role Needed(const std::string& method) const;
+  // Whether clients may authenticate by token (the router), so that a TLS
+  // client without a certificate is let in to call authenticate.
+  bool admits_tokens() const { return admits_tokens_; }
+  // How many tokens the router's token file holds.
+  size_t token_count() const { return tokens_.size(); }
+
+ private:
+  AccessControl(std::map<std::string, Role> needs, Role default_need,
+                bool admits_tokens);
+
+  const std::map<std::string, Role> needs_;
+  const Role default_need_;
+  const bool admits_tokens_;  // the service has authenticate()
+  std::unordered_map<std::string, Identity> tokens_;  // by TokenHash
+};
+
+}  // namespace bloomroute::thrift_internal
+
+#endif  // BLOOMROUTE_THRIFT_INTERNAL_ACCESS_CONTROL_H_

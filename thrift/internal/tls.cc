@@ -1,0 +1,238 @@
+#include "thrift/internal/tls.h"
+
+#include <openssl/err.h>
+#include <openssl/x509.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace bloomroute::thrift_internal {
+namespace at = apache::thrift;
+
+namespace {
+
+// Fails with InvalidArgument naming `option` and `path` unless the file can
+// be opened for reading: OpenSSL's own message for a missing file is
+// "system library" at best.
+Status CheckReadable(const char* option, const std::string& path) {
+  if (access(path.c_str(), R_OK) == 0) return Status::OK();
+  return Status::InvalidArgument(std::string(option) + " " + path +
+                                 ": cannot be read: " + std::strerror(errno));
+}
+
+Status ContextError(const char* what, const std::string& path) {
+  return Status::InvalidArgument(std::string(what) + " " + path + ": " +
+                                 TakeOpenSslError());
+}
+
+// What client and server contexts share: TLS 1.2+, AEAD ciphers, no
+// renegotiation, no compression.
+Status Harden(SSL_CTX* ctx) {
+  if (SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) != 1 ||
+      SSL_CTX_set_cipher_list(ctx, kTls12Ciphers) != 1) {
+    return Status::InvalidArgument("TLS settings refused: " +
+                                   TakeOpenSslError());
+  }
+  SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
+  return Status::OK();
+}
+
+// The value of the first `nid` entry of `name`, or "" when absent or not
+// text.
+std::string NameEntry(X509_NAME* name, int nid) {
+  const int at_index = X509_NAME_get_index_by_NID(name, nid, -1);
+  if (at_index < 0) return std::string();
+  ASN1_STRING* data =
+      X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, at_index));
+  unsigned char* utf8 = nullptr;
+  const int length = ASN1_STRING_to_UTF8(&utf8, data);
+  if (length < 0) return std::string();
+  std::string value(reinterpret_cast<char*>(utf8), static_cast<size_t>(length));
+  OPENSSL_free(utf8);
+  return value;
+}
+
+// Maps an SSL call's result to a TlsIo.
+TlsIo Outcome(SSL* ssl, int result) {
+  switch (SSL_get_error(ssl, result)) {
+    case SSL_ERROR_NONE:
+      return TlsIo::kDone;
+    case SSL_ERROR_WANT_READ:
+      return TlsIo::kWantRead;
+    case SSL_ERROR_WANT_WRITE:
+      return TlsIo::kWantWrite;
+    case SSL_ERROR_ZERO_RETURN:
+      return TlsIo::kClosed;
+    case SSL_ERROR_SYSCALL:
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+        return TlsIo::kWantRead;
+      }
+      break;
+    default:
+      break;
+  }
+  ERR_clear_error();  // a client's bad bytes are not worth a log line
+  return TlsIo::kFailed;
+}
+
+// Exposes the factory's context, which Thrift keeps protected, so that the
+// client gets the same protocol floor and ciphers as the servers.
+class ClientSocketFactory : public at::transport::TSSLSocketFactory {
+ public:
+  ClientSocketFactory() : TSSLSocketFactory(at::transport::TLSv1_2) {}
+  SSL_CTX* context() { return ctx_->get(); }
+};
+
+}  // namespace
+
+std::string TakeOpenSslError() {
+  const unsigned long code = ERR_get_error();  // NOLINT(runtime/int)
+  ERR_clear_error();
+  if (code == 0) return "unknown error";
+  char text[256];
+  ERR_error_string_n(code, text, sizeof(text));
+  return text;
+}
+
+StatusOr<std::shared_ptr<TlsServerContext>> TlsServerContext::Create(
+    const TlsOptions& options, bool require_client_certificate) {
+  BLOOMROUTE_RETURN_IF_ERROR(options.ValidateForServer());
+  if (!options.enabled()) return Status::InvalidArgument("TLS is off");
+  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-ca", options.ca_file));
+  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-cert", options.cert_file));
+  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-key", options.key_file));
+  SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
+  if (ctx == nullptr) return Status::IOError("TLS: " + TakeOpenSslError());
+  std::shared_ptr<TlsServerContext> context(new TlsServerContext(ctx));
+  BLOOMROUTE_RETURN_IF_ERROR(Harden(ctx));
+  SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
+  // No resumption: nothing is written after the handshake but replies, and
+  // no ticket key must be kept secret.
+  SSL_CTX_set_num_tickets(ctx, 0);
+  SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
+  SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+  // Replies are written from a buffer that stays put, in parts; idle
+  // connections give their record buffers back (up to 512 connections).
+  SSL_CTX_set_mode(ctx,
+                   SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_RELEASE_BUFFERS);
+  if (SSL_CTX_use_certificate_chain_file(ctx, options.cert_file.c_str()) != 1) {
+    return ContextError("--tls-cert", options.cert_file);
+  }
+  if (SSL_CTX_use_PrivateKey_file(ctx, options.key_file.c_str(),
+                                  SSL_FILETYPE_PEM) != 1) {
+    return ContextError("--tls-key", options.key_file);
+  }
+  if (SSL_CTX_check_private_key(ctx) != 1) {
+    return Status::InvalidArgument("--tls-key " + options.key_file +
+                                   " is not the key of --tls-cert " +
+                                   options.cert_file);
+  }
+  if (SSL_CTX_load_verify_locations(ctx, options.ca_file.c_str(), nullptr) !=
+      1) {
+    return ContextError("--tls-ca", options.ca_file);
+  }
+  STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(options.ca_file.c_str());
+  if (names == nullptr) return ContextError("--tls-ca", options.ca_file);
+  SSL_CTX_set_client_CA_list(ctx, names);
+  SSL_CTX_set_verify(
+      ctx,
+      SSL_VERIFY_PEER |
+          (require_client_certificate ? SSL_VERIFY_FAIL_IF_NO_PEER_CERT : 0),
+      nullptr);
+  return context;
+}
+
+TlsServerContext::~TlsServerContext() { SSL_CTX_free(ctx_); }
+
+SslPtr TlsServerContext::NewConnection(int fd) const {
+  SslPtr ssl(SSL_new(ctx_));
+  if (ssl == nullptr || SSL_set_fd(ssl.get(), fd) != 1) {
+    ERR_clear_error();
+    return nullptr;
+  }
+  SSL_set_accept_state(ssl.get());
+  return ssl;
+}
+
+TlsIo TlsHandshake(SSL* ssl) {
+  ERR_clear_error();
+  errno = 0;
+  return Outcome(ssl, SSL_do_handshake(ssl));
+}
+
+TlsIo TlsRead(SSL* ssl, void* buffer, size_t size, size_t* bytes) {
+  ERR_clear_error();
+  errno = 0;
+  *bytes = 0;
+  const int result = SSL_read_ex(ssl, buffer, size, bytes);
+  return result == 1 ? TlsIo::kDone : Outcome(ssl, result);
+}
+
+TlsIo TlsWrite(SSL* ssl, const void* buffer, size_t size, size_t* bytes) {
+  ERR_clear_error();
+  errno = 0;
+  *bytes = 0;
+  const int result = SSL_write_ex(ssl, buffer, size, bytes);
+  if (result == 1) return TlsIo::kDone;
+  const TlsIo outcome = Outcome(ssl, result);
+  // A write that must wait for the socket is a want-write, whatever errno.
+  return outcome == TlsIo::kWantRead && SSL_want_write(ssl) ? TlsIo::kWantWrite
+                                                            : outcome;
+}
+
+void TlsShutdown(SSL* ssl) {
+  ERR_clear_error();
+  SSL_shutdown(ssl);  // one step: close_notify out, the reply not awaited
+  ERR_clear_error();
+}
+
+Identity PeerIdentity(SSL* ssl) {
+  Identity identity;
+  X509* certificate = SSL_get0_peer_certificate(ssl);
+  if (certificate == nullptr || SSL_get_verify_result(ssl) != X509_V_OK) {
+    return identity;
+  }
+  X509_NAME* subject = X509_get_subject_name(certificate);
+  if (NameEntry(subject, NID_organizationName) != kCertOrganization) {
+    return identity;
+  }
+  StatusOr<Role> role =
+      ParseRole(NameEntry(subject, NID_organizationalUnitName));
+  if (!role.ok()) return identity;
+  identity.user = NameEntry(subject, NID_commonName);
+  identity.role = *role;
+  return identity;
+}
+
+StatusOr<std::shared_ptr<at::transport::TSSLSocketFactory>>
+NewClientSocketFactory(const TlsOptions& options) {
+  BLOOMROUTE_RETURN_IF_ERROR(options.ValidateForClient());
+  if (!options.enabled()) return Status::InvalidArgument("TLS is off");
+  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-ca", options.ca_file));
+  if (!options.cert_file.empty()) {
+    BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-cert", options.cert_file));
+    BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-key", options.key_file));
+  }
+  // OpenSSL 3 initializes itself; Thrift's global set-up and clean-up would
+  // only race with the servers' own use of OpenSSL.
+  at::transport::TSSLSocketFactory::setManualOpenSSLInitialization(true);
+  try {
+    auto factory = std::make_shared<ClientSocketFactory>();
+    BLOOMROUTE_RETURN_IF_ERROR(Harden(factory->context()));
+    factory->authenticate(true);  // verify the server and its name
+    factory->loadTrustedCertificates(options.ca_file.c_str());
+    if (!options.cert_file.empty()) {
+      factory->loadCertificate(options.cert_file.c_str());
+      factory->loadPrivateKey(options.key_file.c_str());
+    }
+    return std::shared_ptr<at::transport::TSSLSocketFactory>(
+        std::move(factory));
+  } catch (const at::TException& e) {
+    return Status::InvalidArgument(std::string("TLS client files: ") +
+                                   e.what());
+  }
+}
+
+}  // namespace bloomroute::thrift_internal

@@ -1,0 +1,112 @@
+// TLS for bloomroute's Thrift ports (thrift/security.h says what is
+// promised): the server's OpenSSL context and non-blocking record I/O for
+// the frame loop, and the client's socket factory.
+//
+// Why the server side is written on OpenSSL directly and not with Thrift's
+// TSSLServerSocket: that socket does its handshake and every read blocking,
+// inside a thread that belongs to the connection, which is what the frame
+// loop (frame_loop.h) exists to avoid (a client that sends one byte a minute
+// would hold a worker). Here the I/O thread drives each connection's
+// handshake and records without blocking, bounded by the loop's deadlines.
+// Clients block anyway (one call at a time, with socket timeouts), so they
+// use Thrift's TSSLSocket.
+//
+// Protocol and ciphers. TLS 1.2 and 1.3 only. For TLS 1.2 only ECDHE key
+// exchange with AEAD ciphers (AES-GCM, ChaCha20-Poly1305), the "intermediate"
+// list of Mozilla's server-side TLS guidelines; TLS 1.3's suites are all
+// AEAD. No renegotiation (a client could make the server do handshakes
+// mid-stream), no session tickets or cache (the router keeps its
+// connections; resumption would only widen what must be kept secret), and
+// compression off (CRIME).
+//
+// Thread-safety: a context is shared by all connections of a server and is
+// read-only after Create(); one SSL object per connection, used by one
+// thread at a time.
+#ifndef BLOOMROUTE_THRIFT_INTERNAL_TLS_H_
+#define BLOOMROUTE_THRIFT_INTERNAL_TLS_H_
+
+#include <openssl/ssl.h>
+#include <thrift/transport/TSSLSocket.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "common/statusor.h"
+#include "thrift/security.h"
+
+namespace bloomroute::thrift_internal {
+
+// The TLS 1.2 cipher list (TLS 1.3 keeps OpenSSL's suites, all AEAD).
+inline constexpr char kTls12Ciphers[] =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+    "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+
+struct SslDeleter {
+  void operator()(SSL* ssl) const { SSL_free(ssl); }
+};
+using SslPtr = std::unique_ptr<SSL, SslDeleter>;
+
+class TlsServerContext {
+ public:
+  // Loads options' files (TlsOptions::ValidateForServer must pass).
+  // `require_client_certificate`: the handshake fails without a client
+  // certificate (region servers); otherwise one is asked for and verified
+  // when sent (the router, whose clients may use a token instead). A
+  // certificate that does not chain to the CA, or has expired, fails the
+  // handshake either way. InvalidArgument naming the file that cannot be
+  // read or does not hold what it should, or a key that does not match.
+  static StatusOr<std::shared_ptr<TlsServerContext>> Create(
+      const TlsOptions& options, bool require_client_certificate);
+  ~TlsServerContext();
+  TlsServerContext(const TlsServerContext&) = delete;
+  TlsServerContext& operator=(const TlsServerContext&) = delete;
+
+  // A new server-side SSL on `fd` (non-blocking), or nullptr when OpenSSL
+  // cannot make one (out of memory).
+  SslPtr NewConnection(int fd) const;
+
+ private:
+  explicit TlsServerContext(SSL_CTX* ctx) : ctx_(ctx) {}
+  SSL_CTX* const ctx_;
+};
+
+// The outcome of one non-blocking TLS step.
+enum class TlsIo {
+  kDone,       // the step completed (`*bytes` moved for reads and writes)
+  kWantRead,   // try again when the socket is readable
+  kWantWrite,  // try again when the socket is writable
+  kClosed,     // the peer closed the TLS session cleanly (reads only)
+  kFailed,     // a protocol, certificate or socket error: close, no shutdown
+};
+
+// One handshake step of a server connection.
+TlsIo TlsHandshake(SSL* ssl);
+// Reads up to `size` bytes; kDone with `*bytes` > 0.
+TlsIo TlsRead(SSL* ssl, void* buffer, size_t size, size_t* bytes);
+// Writes up to `size` bytes (partial writes on); kDone with `*bytes` > 0.
+TlsIo TlsWrite(SSL* ssl, const void* buffer, size_t size, size_t* bytes);
+// Sends close_notify without waiting for the peer's. Only on a session that
+// has not failed.
+void TlsShutdown(SSL* ssl);
+
+// Who the peer of a completed handshake is, from its verified certificate
+// (the subject format of thrift/security.h). A peer without a certificate,
+// or with one that names no bloomroute role, is Identity{} (role kNone).
+Identity PeerIdentity(SSL* ssl);
+
+// Thrift's TLS socket factory for clients: TLS 1.2+, kTls12Ciphers, the
+// server's certificate verified against options.ca_file and its name against
+// the host dialled, and options' certificate and key presented when given.
+// InvalidArgument naming a file that cannot be loaded.
+StatusOr<std::shared_ptr<apache::thrift::transport::TSSLSocketFactory>>
+NewClientSocketFactory(const TlsOptions& options);
+
+// The last OpenSSL error of this thread as text (and clears the queue), for
+// messages; "unknown error" when there is none.
+std::string TakeOpenSslError();
+
+}  // namespace bloomroute::thrift_internal
+
+#endif  // BLOOMROUTE_THRIFT_INTERNAL_TLS_H_
