@@ -88,7 +88,7 @@ struct CertValidity {
 };
 
 struct CertOptions {
-  std::string certs_dir;  // created (mode 0700) when missing
+  std::string certs_dir;  // created (mode 0700, with parents) when missing
   // The CA's key; empty for certs_dir/ca.key.
   std::string ca_key;
   CertValidity validity = CertValidity::For(kDefaultCertLifetime);

@@ -186,6 +186,14 @@ Status EnsureDirectory(const std::string& dir) {
     if (S_ISDIR(st.st_mode)) return Status::OK();
     return Status::IOError(dir + " is not a directory");
   }
+  // Parents as `mkdir -p` makes them; the directory itself private.
+  std::error_code error;
+  const std::filesystem::path parent = std::filesystem::path(dir).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, error);
+  if (error) {
+    return Status::IOError("cannot create the directory " + parent.string() +
+                           ": " + error.message());
+  }
   if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return Status::IOError(Errno("create the directory", dir));
   }

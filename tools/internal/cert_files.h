@@ -62,7 +62,8 @@ StatusOr<std::string> CertPem(X509* cert);
 // PKCS#8, unencrypted (the file's mode protects it).
 StatusOr<std::string> KeyPem(EVP_PKEY* key);
 
-// Creates `dir` (mode 0700) when missing; IOError naming it otherwise.
+// Creates `dir` (mode 0700; its parents as mkdir -p) when missing; IOError
+// naming it when it cannot be made or is not a directory.
 Status EnsureDirectory(const std::string& dir);
 
 }  // namespace bloomroute::cert_internal
