@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "tools/accuracy_command.h"
+#include "tools/cert_command.h"
 #include "tools/command.h"
 #include "tools/import_command.h"
 #include "tools/lab_command.h"
@@ -41,6 +42,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<ScanCommand>());
   commands.push_back(std::make_unique<AccuracyCommand>());
   commands.push_back(std::make_unique<VerifyCommand>());
+  commands.push_back(std::make_unique<CertCommand>());
   commands.push_back(MakeLabCommand());
   commands.push_back(std::make_unique<VersionCommand>());
   return commands;
