@@ -2,6 +2,8 @@
 
 #include <openssl/err.h>
 #include <openssl/x509.h>
+#include <openssl/x509err.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -85,6 +87,20 @@ class ClientSocketFactory : public at::transport::TSSLSocketFactory {
   SSL_CTX* context() { return ctx_->get(); }
 };
 
+// OpenSSL writes to its socket with write(), not send(MSG_NOSIGNAL) as
+// Thrift's own sockets do, so a write to a peer that has gone away raises
+// SIGPIPE, whose default kills the process: a client dropping its
+// connection mid-reply would kill a server, and a server closing one would
+// kill a client. The error is reported by the write anyway (EPIPE), so the
+// signal is ignored, process-wide, once TLS is used.
+void IgnoreSigpipe() {
+  static const bool ignored = [] {
+    signal(SIGPIPE, SIG_IGN);
+    return true;
+  }();
+  (void)ignored;
+}
+
 }  // namespace
 
 std::string TakeOpenSslError() {
@@ -103,6 +119,7 @@ StatusOr<std::shared_ptr<TlsServerContext>> TlsServerContext::Create(
   BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-ca", options.ca_file));
   BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-cert", options.cert_file));
   BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-key", options.key_file));
+  IgnoreSigpipe();
   SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
   if (ctx == nullptr) return Status::IOError("TLS: " + TakeOpenSslError());
   std::shared_ptr<TlsServerContext> context(new TlsServerContext(ctx));
@@ -122,6 +139,12 @@ StatusOr<std::shared_ptr<TlsServerContext>> TlsServerContext::Create(
   }
   if (SSL_CTX_use_PrivateKey_file(ctx, options.key_file.c_str(),
                                   SSL_FILETYPE_PEM) != 1) {
+    if (ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH) {
+      ERR_clear_error();
+      return Status::InvalidArgument("--tls-key " + options.key_file +
+                                     " is not the key of --tls-cert " +
+                                     options.cert_file);
+    }
     return ContextError("--tls-key", options.key_file);
   }
   if (SSL_CTX_check_private_key(ctx) != 1) {
@@ -215,6 +238,7 @@ NewClientSocketFactory(const TlsOptions& options) {
     BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-cert", options.cert_file));
     BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-key", options.key_file));
   }
+  IgnoreSigpipe();
   // OpenSSL 3 initializes itself; Thrift's global set-up and clean-up would
   // only race with the servers' own use of OpenSSL.
   at::transport::TSSLSocketFactory::setManualOpenSSLInitialization(true);

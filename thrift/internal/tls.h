@@ -19,6 +19,10 @@
 // connections; resumption would only widen what must be kept secret), and
 // compression off (CRIME).
 //
+// SIGPIPE. OpenSSL writes with write(), which raises SIGPIPE when the peer
+// has gone; the first TlsServerContext or client factory made sets SIGPIPE
+// to be ignored for the whole process (the write still fails with EPIPE).
+//
 // Thread-safety: a context is shared by all connections of a server and is
 // read-only after Create(); one SSL object per connection, used by one
 // thread at a time.

@@ -1,0 +1,375 @@
+// TLS and access control on both servers (thrift/security.h): who is let in,
+// what each role may call, and that a refused call changes nothing. Real
+// certificates from the cluster tool's library (tools/certs.h), real
+// connections on loopback.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tests/regionstore/region_store_test_util.h"
+#include "tests/thrift/fake_router.h"
+#include "thrift/region_server.h"
+#include "thrift/router_client.h"
+#include "thrift/router_server.h"
+#include "thrift/thrift_region_client.h"
+#include "tools/certs.h"
+
+namespace bloomroute {
+namespace {
+
+using ::bloomroute::testing::TempDir;
+using ::testing::HasSubstr;
+
+// A cluster's certificates, and those of strangers.
+class Certs {
+ public:
+  Certs() {
+    dir_ = root_.path() + "/certs";
+    other_ = root_.path() + "/other";
+    CertOptions options;
+    options.certs_dir = dir_;
+    options.validity = CertValidity::For(kDefaultCaLifetime);
+    Check(CreateCa(options).status());
+    options.validity = CertValidity::For(std::chrono::hours(24));
+    Check(CreateNodeCert(options, {"127.0.0.1", "localhost"}).status());
+    Check(CreateClientCert(options, "reader", Role::kRead).status());
+    Check(CreateClientCert(options, "writer", Role::kWrite).status());
+    Check(CreateClientCert(options, "root", Role::kAdmin).status());
+    Check(CreateToken(options, "tokenwriter", Role::kWrite).status());
+    CertOptions expired = options;
+    expired.validity.not_before =
+        CertClock::now() - std::chrono::hours(24 * 10);
+    expired.validity.not_after = CertClock::now() - std::chrono::hours(24);
+    Check(CreateClientCert(expired, "old", Role::kAdmin).status());
+    // Another cluster: its CA, node and admin.
+    CertOptions stranger;
+    stranger.certs_dir = other_;
+    stranger.validity = CertValidity::For(kDefaultCaLifetime);
+    Check(CreateCa(stranger).status());
+    stranger.validity = CertValidity::For(std::chrono::hours(24));
+    Check(CreateNodeCert(stranger, {"127.0.0.1"}).status());
+    Check(CreateClientCert(stranger, "root", Role::kAdmin).status());
+  }
+
+  TlsOptions Node() const { return Files(dir_, kNodeCertFile, kNodeKeyFile); }
+  TlsOptions Client(const std::string& user) const {
+    return Files(dir_, ClientCertFile(user), ClientKeyFile(user));
+  }
+  TlsOptions CaOnly() const { return Files(dir_, "", ""); }
+  TlsOptions StrangerClient() const {
+    // Trusts our CA (so the server is verified) but presents another CA's
+    // certificate.
+    TlsOptions o = Files(other_, ClientCertFile("root"), ClientKeyFile("root"));
+    o.ca_file = dir_ + "/" + kCaCertFile;
+    return o;
+  }
+  TlsOptions TrustsOnlyStranger() const {
+    return Files(other_, ClientCertFile("root"), ClientKeyFile("root"));
+  }
+  TlsOptions StrangerNode() const {
+    return Files(other_, kNodeCertFile, kNodeKeyFile);
+  }
+  std::string TokensFile() const { return dir_ + "/" + kTokensFile; }
+  std::string Token(const std::string& user) const {
+    std::ifstream in(dir_ + "/" + TokenFile(user));
+    std::string token;
+    std::getline(in, token);
+    return token;
+  }
+
+ private:
+  static void Check(const Status& s) { ASSERT_TRUE(s.ok()) << s.ToString(); }
+  static TlsOptions Files(const std::string& dir, const std::string& cert,
+                          const std::string& key) {
+    TlsOptions o;
+    o.ca_file = dir + "/" + kCaCertFile;
+    if (!cert.empty()) o.cert_file = dir + "/" + cert;
+    if (!key.empty()) o.key_file = dir + "/" + key;
+    return o;
+  }
+
+  TempDir root_;
+  std::string dir_;
+  std::string other_;
+};
+
+// Sends `bytes` on a fresh plain TCP connection to `port`; true when the
+// server then closes it (recv sees the end or a reset within 5 s).
+bool PlaintextConnectionIsClosed(int port, const std::string& bytes) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) !=
+      0) {
+    close(fd);
+    return false;
+  }
+  timeval timeout{5, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  [[maybe_unused]] ssize_t sent = send(fd, bytes.data(), bytes.size(), 0);
+  char buffer[256];
+  ssize_t n = 0;
+  // A TLS server may answer with an alert first; then it closes.
+  while ((n = recv(fd, buffer, sizeof(buffer), 0)) > 0) {
+  }
+  const bool closed = n == 0 || (n < 0 && errno == ECONNRESET);
+  close(fd);
+  return closed;
+}
+
+class RouterTlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    RouterServerOptions options;
+    options.port = 0;
+    options.threads = 4;
+    options.tls = certs_.Node();
+    options.token_file = certs_.TokensFile();
+    auto server = RouterServer::Start(router_, options);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(server).value();
+  }
+
+  std::unique_ptr<RouterClient> Connect(const TlsOptions& tls,
+                                        const std::string& token = "") {
+    RouterClientOptions options;
+    options.tls = tls;
+    options.token = token;
+    options.connect_timeout_ms = 5000;
+    options.call_timeout_ms = 5000;
+    auto client =
+        ConnectRouter("127.0.0.1:" + std::to_string(server_->port()), options);
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    return client.ok() ? std::move(client).value() : nullptr;
+  }
+
+  static router::TableSpec Spec() {
+    router::TableSpec spec;
+    spec.name = "geo";
+    spec.indexed_columns = {"d:cc"};
+    return spec;
+  }
+  static std::vector<Mutation> OnePut() {
+    return {Mutation::Put(0, "oslo", {Cell{"d:cc", "NO"}})};
+  }
+  // What a refused caller tried must not have reached the router.
+  void ExpectNothingHappened() {
+    EXPECT_TRUE(router_->spec.name.empty());
+    EXPECT_TRUE(router_->mutations.empty());
+    EXPECT_TRUE(router_->gets.empty());
+  }
+
+  Certs certs_;
+  std::shared_ptr<FakeRouter> router_ = std::make_shared<FakeRouter>();
+  std::unique_ptr<RouterServer> server_;
+};
+
+TEST_F(RouterTlsTest, AnAdminCertificateMayCallEverything) {
+  auto client = Connect(certs_.Client("root"));
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->CreateTable(Spec()).ok());
+  EXPECT_EQ(router_->spec.name, "geo");
+  ASSERT_TRUE(client->Mutate("geo", OnePut()).ok());
+  EXPECT_EQ(router_->mutations.size(), 1u);
+  EXPECT_TRUE(client->Get("geo", {GetRequest{0, "oslo", {}}}).ok());
+}
+
+TEST_F(RouterTlsTest, EachRoleIsRefusedWhatItDoesNotAllowAndNothingHappens) {
+  auto reader = Connect(certs_.Client("reader"));
+  ASSERT_NE(reader, nullptr);
+  EXPECT_TRUE(reader->Get("geo", {GetRequest{0, "oslo", {}}}).ok());
+  router_->gets.clear();
+  router_->table.clear();
+  Status s = reader->Mutate("geo", OnePut());
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("put"));
+  EXPECT_THAT(s.message(), HasSubstr("needs role write"));
+  EXPECT_THAT(s.message(), HasSubstr("reader has role read"));
+  s = reader->CreateTable(Spec()).status();
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("needs role admin"));
+  // The connection stays usable after a refusal.
+  EXPECT_TRUE(reader->ListTables().ok());
+
+  auto writer = Connect(certs_.Client("writer"));
+  ASSERT_NE(writer, nullptr);
+  s = writer->CreateTable(Spec()).status();
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  s = writer->DeleteTable("geo");
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  s = writer->VerifyIndex("geo").status();
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  ExpectNothingHappened();
+  EXPECT_TRUE(router_->table.empty());
+  ASSERT_TRUE(writer->Mutate("geo", OnePut()).ok());
+  EXPECT_EQ(router_->mutations.size(), 1u);
+}
+
+TEST_F(RouterTlsTest, AClientWithNeitherCertificateNorTokenIsRefused) {
+  auto client = Connect(certs_.CaOnly());
+  ASSERT_NE(client, nullptr);
+  Status s = client->Get("geo", {GetRequest{0, "oslo", {}}}).status();
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("not authenticated"));
+  s = client->Mutate("geo", OnePut());
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  ExpectNothingHappened();
+}
+
+TEST_F(RouterTlsTest, ATokenGivesItsRoleAndAnUnknownOneNothing) {
+  auto client = Connect(certs_.CaOnly(), certs_.Token("tokenwriter"));
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->Mutate("geo", OnePut()).ok());
+  EXPECT_EQ(router_->mutations.size(), 1u);
+  Status s = client->CreateTable(Spec()).status();
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("tokenwriter has role write"));
+  router_->mutations.clear();
+
+  std::string forged = certs_.Token("tokenwriter");
+  forged[0] = forged[0] == 'a' ? 'b' : 'a';
+  auto intruder = Connect(certs_.CaOnly(), forged);
+  ASSERT_NE(intruder, nullptr);
+  s = intruder->Mutate("geo", OnePut());
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("unknown token"));
+  ExpectNothingHappened();
+}
+
+TEST_F(RouterTlsTest, CertificatesOfAnotherCaExpiredOrOfANodeAreRefused) {
+  struct Case {
+    const char* name;
+    TlsOptions tls;
+  };
+  for (const Case& c : {Case{"another CA", certs_.StrangerClient()},
+                        Case{"expired", certs_.Client("old")},
+                        Case{"a node certificate", certs_.Node()}}) {
+    SCOPED_TRACE(c.name);
+    auto client = Connect(c.tls);
+    ASSERT_NE(client, nullptr);
+    Status s = client->Mutate("geo", OnePut());
+    EXPECT_FALSE(s.ok());
+    EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+    s = client->CreateTable(Spec()).status();
+    EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  }
+  ExpectNothingHappened();
+}
+
+TEST_F(RouterTlsTest, AClientRefusesARouterItsCaDidNotSign) {
+  auto client = Connect(certs_.TrustsOnlyStranger());
+  ASSERT_NE(client, nullptr);
+  Status s = client->ListTables().status();
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("TLS"));
+}
+
+TEST_F(RouterTlsTest, PlaintextBytesCloseOnlyTheirConnection) {
+  auto client = Connect(certs_.Client("root"));
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->ListTables().ok());  // its connection is now pooled
+  // A framed Thrift call in the clear, and HTTP.
+  const std::string framed(
+      "\x00\x00\x00\x15\x80\x01\x00\x01\x00\x00\x00\x0a"
+      "listTables\x00\x00\x00\x01\x00",
+      25);
+  EXPECT_TRUE(PlaintextConnectionIsClosed(server_->port(), framed));
+  EXPECT_TRUE(
+      PlaintextConnectionIsClosed(server_->port(), "GET / HTTP/1.0\r\n\r\n"));
+  EXPECT_TRUE(client->ListTables().ok());
+  EXPECT_TRUE(client->Mutate("geo", OnePut()).ok());
+}
+
+TEST_F(RouterTlsTest, ATokenNeedsTlsOnBothSides) {
+  RouterClientOptions options;
+  options.token = "abc";
+  EXPECT_TRUE(options.Validate().IsInvalidArgument());
+  RouterServerOptions server_options;
+  server_options.port = 0;
+  server_options.token_file = certs_.TokensFile();
+  Status s = RouterServer::Start(router_, server_options).status();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("--token-file needs TLS"));
+}
+
+TEST_F(RouterTlsTest, BadTlsFilesAreNamedAtStart) {
+  RouterServerOptions options;
+  options.port = 0;
+  options.tls = certs_.Node();
+  options.tls.key_file = certs_.Client("root").key_file;  // not its key
+  Status s = RouterServer::Start(router_, options).status();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("is not the key of"));
+  options.tls = certs_.Node();
+  options.tls.cert_file += ".missing";
+  s = RouterServer::Start(router_, options).status();
+  EXPECT_THAT(s.message(), HasSubstr("--tls-cert"));
+}
+
+class RegionTlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = RegionStore::Open(dir_.path(), RegionStoreOptions());
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    RegionServerOptions options;
+    options.port = 0;
+    options.threads = 2;
+    options.tls = certs_.Node();
+    auto server = RegionServer::Start(std::move(store).value(), options);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(server).value();
+  }
+
+  StatusOr<std::vector<RegionDescriptor>> ListAs(const TlsOptions& tls) {
+    ThriftClientOptions options;
+    options.tls = tls;
+    options.connect_timeout_ms = 5000;
+    options.call_timeout_ms = 5000;
+    auto client = NewThriftRegionClientFactory(options)->Connect(
+        1, "127.0.0.1:" + std::to_string(server_->port()));
+    if (!client.ok()) return client.status();
+    return (*client)->ListRegions();
+  }
+
+  Certs certs_;
+  TempDir dir_;
+  std::unique_ptr<RegionServer> server_;
+};
+
+TEST_F(RegionTlsTest, OnlyARouterOfTheClusterIsServed) {
+  auto listed = ListAs(certs_.Node());
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  EXPECT_TRUE(listed->empty());
+
+  Status s = ListAs(certs_.Client("root")).status();
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("needs role node"));
+  s = ListAs(certs_.CaOnly()).status();  // no certificate at all
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  TlsOptions stranger = certs_.StrangerNode();
+  stranger.ca_file = certs_.Node().ca_file;
+  s = ListAs(stranger).status();  // a node of another cluster
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_TRUE(ListAs(certs_.Node()).ok());
+}
+
+TEST_F(RegionTlsTest, APlainClientIsClosed) {
+  EXPECT_TRUE(PlaintextConnectionIsClosed(server_->port(), "hello"));
+  Status s = ListAs(TlsOptions()).status();
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(ListAs(certs_.Node()).ok());
+}
+
+}  // namespace
+}  // namespace bloomroute
