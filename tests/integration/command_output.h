@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/integration/secure_mode.h"
+
 namespace bloomroute::testing {
 
 struct CommandOutput {
@@ -81,7 +83,7 @@ inline CommandOutput RunProgram(const std::string& binary,
 #ifdef BLOOMROUTE_BINARY
 // `bloomroute args...`.
 inline CommandOutput RunCommand(const std::vector<std::string>& args) {
-  return RunProgram(BLOOMROUTE_BINARY, args);
+  return RunProgram(BLOOMROUTE_BINARY, WithSecurityFlags(args));
 }
 #endif
 

@@ -15,6 +15,7 @@
 
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TSSLSocket.h>
 #include <thrift/transport/TSocket.h>
 
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/integration/secure_mode.h"
 #include "thrift/gen-cpp/RouterService.h"
 
 namespace bloomroute::testing {
@@ -35,9 +37,15 @@ namespace bloomroute::testing {
 // Not thread-safe: use one client per thread.
 class RouterClient {
  public:
+  // In the suite's secure run (secure_mode.h) the connection is TLS with
+  // the test CA's admin client certificate.
   RouterClient(const std::string& host, int port, int timeout_ms = 30000) {
-    auto socket =
-        std::make_shared<apache::thrift::transport::TSocket>(host, port);
+    std::shared_ptr<apache::thrift::transport::TSocket> socket;
+    if (SecureMode()) {
+      socket = SecureSockets().createSocket(host, port);
+    } else {
+      socket = std::make_shared<apache::thrift::transport::TSocket>(host, port);
+    }
     socket->setConnTimeout(timeout_ms);
     socket->setRecvTimeout(timeout_ms);
     socket->setSendTimeout(timeout_ms);
@@ -59,6 +67,19 @@ class RouterClient {
   RouterClient& operator=(const RouterClient&) = delete;
 
   rpc::client::RouterServiceClient* operator->() { return client_.get(); }
+  static apache::thrift::transport::TSSLSocketFactory& SecureSockets() {
+    static auto* factory = [] {
+      auto* f = new apache::thrift::transport::TSSLSocketFactory(
+          apache::thrift::transport::TLSv1_2);
+      const TlsOptions& tls = TestCerts().client;
+      f->authenticate(true);
+      f->loadTrustedCertificates(tls.ca_file.c_str());
+      f->loadCertificate(tls.cert_file.c_str());
+      f->loadPrivateKey(tls.key_file.c_str());
+      return f;
+    }();
+    return *factory;
+  }
   rpc::client::RouterServiceClient& operator*() { return *client_; }
 
  private:

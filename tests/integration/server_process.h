@@ -39,6 +39,8 @@
 #include <utility>
 #include <vector>
 
+#include "tests/integration/secure_mode.h"
+
 namespace bloomroute::testing {
 
 class ServerProcess {
@@ -173,7 +175,8 @@ struct StartedServer {
 // Runs `bloomroute <args>` and reads its start-up line.
 inline StartedServer StartServer(const std::vector<std::string>& args) {
   StartedServer s;
-  s.process = std::make_unique<ServerProcess>(BLOOMROUTE_BINARY, args);
+  s.process = std::make_unique<ServerProcess>(BLOOMROUTE_BINARY,
+                                              WithSecurityFlags(args));
   s.port = s.process->ReadPort(&s.line);
   return s;
 }
@@ -219,6 +222,9 @@ inline StartedServer StartLocal(const std::string& data_dir, int servers,
                                    "--port",
                                    std::to_string(port)};
   args.insert(args.end(), extra.begin(), extra.end());
+  for (std::string& flag : LocalSecurityFlags(data_dir)) {
+    args.push_back(std::move(flag));
+  }
   return StartServer(args);
 }
 
@@ -226,7 +232,8 @@ inline StartedServer StartLocal(const std::string& data_dir, int servers,
 // what it wrote to stderr.
 inline std::pair<int, std::string> RunToExit(
     const std::vector<std::string>& args) {
-  ServerProcess process(BLOOMROUTE_BINARY, args, /*capture_stderr=*/true);
+  ServerProcess process(BLOOMROUTE_BINARY, WithSecurityFlags(args),
+                        /*capture_stderr=*/true);
   const int code = process.ExitCode();
   return {code, process.ReadStderr()};
 }
