@@ -98,12 +98,46 @@ StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
   return rows;
 }
 
-void ClientFlags::Add(po::options_description* o) {
+void RouterConnectionFlags::Add(po::options_description* o) {
   o->add_options()  //
       ("router",
        po::value<std::string>(&router_)->default_value(
            std::string(kDefaultRouterAddress)),
-       "HOST:PORT of the router")                                          //
+       "HOST:PORT of the router");
+  tls_flags_.Add(o);
+  o->add_options()  //
+      ("token-file", po::value<std::string>(&token_file_)->value_name("FILE"),
+       "authenticate with the token on this file's first line (needs "
+       "--tls-ca)");
+}
+
+Status RouterConnectionFlags::Validate() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(tls_, tls_flags_.ToOptions());
+  token_.clear();
+  if (token_file_.empty()) return Status::OK();
+  if (!tls_.enabled()) {
+    return Status::InvalidArgument(
+        "--token-file needs --tls-ca: a token must not travel in the clear");
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(token_, ReadClientToken(token_file_));
+  return Status::OK();
+}
+
+RouterClientOptions RouterConnectionFlags::ClientOptions(
+    RouterClientOptions base) const {
+  base.tls = tls_;
+  base.token = token_;
+  return base;
+}
+
+StatusOr<std::unique_ptr<RouterClient>> RouterConnectionFlags::Connect(
+    const RouterClientOptions& base) const {
+  return ConnectRouter(router_, ClientOptions(base));
+}
+
+void ClientFlags::Add(po::options_description* o) {
+  connection_.Add(o);
+  o->add_options()                                                         //
       ("table", po::value<std::string>(&table_)->required(), "the table")  //
       ("family",
        po::value<std::string>(&family_)->default_value(
@@ -111,17 +145,17 @@ void ClientFlags::Add(po::options_description* o) {
        "column family of column names given without one");
 }
 
-Status ClientFlags::Validate() const {
+Status ClientFlags::Validate() {
   if (table_.empty()) return Status::InvalidArgument("--table is empty");
   if (family_.empty() || family_.find(':') != std::string::npos) {
     return Status::InvalidArgument("--family " + QuoteForMessage(family_) +
                                    " is empty or holds ':'");
   }
-  return Status::OK();
+  return connection_.Validate();
 }
 
 StatusOr<std::unique_ptr<RouterClient>> ClientFlags::Connect() const {
-  return ConnectRouter(router_);
+  return connection_.Connect();
 }
 
 }  // namespace bloomroute

@@ -1,6 +1,7 @@
-// What the client subcommands (query, get, scan, accuracy) share: the options
-// naming the router, the table and the column family, the parsing of column
-// names and predicates, and the routing line a lookup prints.
+// What the client subcommands (query, get, scan, accuracy, import, verify)
+// share: the options naming the router and how to reach it securely, the
+// table and the column family, the parsing of column names and predicates,
+// and the routing line a lookup prints.
 //
 // Column names. Users name a column NAME, meaning `family:NAME` with the
 // family from --family (default "d", where the import tool puts CSV columns),
@@ -23,6 +24,7 @@
 #include "model/types.h"
 #include "router/router.h"
 #include "thrift/router_client.h"
+#include "tools/security_flags.h"
 
 namespace bloomroute {
 
@@ -62,24 +64,57 @@ StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
                                     const router::ScanSpec& spec,
                                     uint64_t limit);
 
-// The options every client subcommand takes:
-//   --router HOST:PORT (default 127.0.0.1:9090)  --table T  --family F
+// How a client command reaches the router:
+//   --router HOST:PORT (default 127.0.0.1:9090)
+//   --tls-ca FILE [--tls-cert FILE --tls-key FILE]  --token-file FILE
+// With --tls-ca the connection is TLS to a router whose certificate that CA
+// signed, presenting --tls-cert when given; with --token-file the client
+// authenticates with the token in that file's first line
+// (RouterService.authenticate), which needs TLS.
+class RouterConnectionFlags {
+ public:
+  void Add(boost::program_options::options_description* o);
+  // Checks the TLS files (TlsFlags::ToOptions) and reads the token
+  // (ReadClientToken); InvalidArgument naming the option, also for
+  // --token-file without --tls-ca. Call once, before ClientOptions/Connect.
+  Status Validate();
+
+  const std::string& router() const { return router_; }
+  // `base` (timeouts, limits) with the TLS files and the token set.
+  RouterClientOptions ClientOptions(RouterClientOptions base = {}) const;
+  // ConnectRouter(router(), ClientOptions(base)); the connection is made by
+  // the first call.
+  StatusOr<std::unique_ptr<RouterClient>> Connect(
+      const RouterClientOptions& base = {}) const;
+
+ private:
+  std::string router_;
+  TlsFlags tls_flags_{TlsFlags::Side::kClient};
+  std::string token_file_;
+  // Filled by Validate().
+  TlsOptions tls_;
+  std::string token_;
+};
+
+// The options of the row commands and accuracy: RouterConnectionFlags'
+// and --table T  --family F
 class ClientFlags {
  public:
   void Add(boost::program_options::options_description* o);
   // InvalidArgument for an empty table or a family that is empty or holds
-  // ':'.
-  Status Validate() const;
+  // ':', or as RouterConnectionFlags::Validate.
+  Status Validate();
 
-  const std::string& router() const { return router_; }
+  const std::string& router() const { return connection_.router(); }
   const std::string& table() const { return table_; }
   const std::string& family() const { return family_; }
+  const RouterConnectionFlags& connection() const { return connection_; }
 
-  // ConnectRouter(router()); the connection is made by the first call.
+  // connection().Connect(); the connection is made by the first call.
   StatusOr<std::unique_ptr<RouterClient>> Connect() const;
 
  private:
-  std::string router_;
+  RouterConnectionFlags connection_;
   std::string table_;
   std::string family_;
 };

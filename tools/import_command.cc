@@ -45,10 +45,8 @@ ImportCommand::ImportCommand()
 
 void ImportCommand::AddOptions(po::options_description* o) {
   const ImportJobOptions d;
+  connection_.Add(o);
   o->add_options()  //
-      ("router",
-       po::value<std::string>(&router_)->default_value("127.0.0.1:9090"),
-       "HOST:PORT of the router")  //
       ("table", po::value<std::string>(&options_.table)->required(),
        "table to import into; created when missing")  //
       ("file", po::value<std::string>(&options_.file)->required(),
@@ -149,7 +147,8 @@ Status ImportCommand::Validate() {
   options_.max_spool_bytes = static_cast<uint64_t>(max_spool_bytes_);
   options_.terminal = isatty(STDERR_FILENO) == 1;
   BLOOMROUTE_RETURN_IF_ERROR(options_.Validate());
-  BLOOMROUTE_ASSIGN_OR_RETURN(client_, ConnectRouter(router_));
+  BLOOMROUTE_RETURN_IF_ERROR(connection_.Validate());
+  BLOOMROUTE_ASSIGN_OR_RETURN(client_, connection_.Connect());
   return Status::OK();
 }
 

@@ -6,7 +6,8 @@
 //       [--header | --columns NAME,NAME,...] --row-key NAME --index NAME,...
 //       [--family d] [--on-bad-line skip|fail] [--bad-lines FILE]
 //       [--batch-rows N] [--in-flight N] [--regions N] [--max-value-bytes N]
-//       [--bulk]
+//       [--bulk] [--tls-ca FILE [--tls-cert FILE --tls-key FILE]
+//       [--token-file FILE]]
 //
 // The work is done by tools/import/ (RunImportJob); this class parses and
 // checks the options. Exit codes: 0 imported (bad lines skipped are not a
@@ -21,6 +22,7 @@
 #include <string>
 
 #include "thrift/router_client.h"
+#include "tools/client_command_util.h"
 #include "tools/command.h"
 #include "tools/import/import_job.h"
 
@@ -38,7 +40,7 @@ class ImportCommand : public Command {
 
  private:
   // As parsed; numbers signed so that a negative one is an error, not a wrap.
-  std::string router_;
+  RouterConnectionFlags connection_;
   std::string format_;
   std::string columns_;
   std::string index_;

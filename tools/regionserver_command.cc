@@ -105,6 +105,9 @@ Status RegionServerCommand::Execute() {
 
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RegionServer> server,
                               RegionServer::Start(store, server_options_));
+  const std::string warning =
+      server_flags_.InsecureWarning(name(), server->host(), server->port());
+  if (!warning.empty()) std::cerr << warning << std::endl;
   std::cout << "bloomroute regionserver: serving " << regions.size()
             << " regions of " << tables.size() << " tables from " << data_
             << " on " << FormatHostPort(server->host(), server->port())

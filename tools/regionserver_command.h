@@ -5,6 +5,11 @@
 //       [--max-value-bytes N] [--max-row-bytes N] [--threads N]
 //       [--max-frame-bytes N] [--idle-timeout SECONDS]
 //       [--filter-fpr P] [--filter-initial-capacity N]
+//       [--tls-ca FILE --tls-cert FILE --tls-key FILE] [--insecure]
+//
+// With the three --tls-* files the server serves only TLS (to routers of
+// the cluster: thrift/security.h); off loopback it needs them or --insecure
+// (server_command_util.h).
 //
 // On start it prints one line saying what it serves and where, e.g.
 //   bloomroute regionserver: serving 3 regions of 1 tables from /data on

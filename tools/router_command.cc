@@ -7,6 +7,16 @@
 namespace bloomroute {
 namespace po = boost::program_options;
 
+ThriftClientOptions RegionClientOptionsFor(const ServerOptions& server,
+                                           int long_call_timeout_ms) {
+  ThriftClientOptions options;
+  options.max_frame_bytes = server.max_frame_bytes;
+  options.max_decoded_bytes = server.max_decoded_bytes;
+  options.long_call_timeout_ms = long_call_timeout_ms;
+  options.tls = server.tls;
+  return options;
+}
+
 RouterCommand::RouterCommand()
     : Command("router", "serve the client API over a set of region servers"),
       server_flags_(
@@ -60,12 +70,28 @@ void RouterCommand::AddOptions(po::options_description* o) {
       ("max-scanners-per-connection",
        po::value<int64_t>(&max_scanners_per_client_)
            ->default_value(defaults.max_scanners_per_client),
-       "open scanners of one connection at once (closed with it)");
+       "open scanners of one connection at once (closed with it)")  //
+      ("token-file", po::value<std::string>(&token_file_)->value_name("FILE"),
+       "bearer tokens clients may authenticate with (hashes; made by "
+       "`bloomroute cert`); needs the --tls-* files");
+}
+
+Status RouterCommand::ValidateTokenFile() {
+  if (token_file_.empty()) return Status::OK();
+  if (!server_options_.tls.enabled()) {
+    return Status::InvalidArgument(
+        "--token-file needs TLS (--tls-ca, --tls-cert and --tls-key): a token "
+        "must not cross the network in the clear");
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(CheckReadableFile("--token-file", token_file_));
+  server_options_.token_file = token_file_;
+  return Status::OK();
 }
 
 Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(
       server_flags_.ToOptions(ServerOptions::kMinFrameBytes, &server_options_));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTokenFile());
   BLOOMROUTE_RETURN_IF_ERROR(InRange("fanout-threads", fanout_threads_, 1,
                                      router::RouterOptions::kMaxFanoutThreads));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("server-calls-per-request",
@@ -109,13 +135,8 @@ Status RouterCommand::Validate() {
   router_options_.max_scanners = static_cast<uint32_t>(max_scanners_);
   router_options_.max_scanners_per_client =
       static_cast<uint32_t>(max_scanners_per_client_);
-  // The router accepts from region servers frames (and decoded replies) as
-  // large as it accepts from its clients: a reply holds what a request may
-  // hold.
-  client_options_.max_frame_bytes = server_options_.max_frame_bytes;
-  client_options_.max_decoded_bytes = server_options_.max_decoded_bytes;
-  client_options_.long_call_timeout_ms =
-      static_cast<int>(long_call_timeout_seconds_ * 1000);
+  client_options_ = RegionClientOptionsFor(
+      server_options_, static_cast<int>(long_call_timeout_seconds_ * 1000));
   BLOOMROUTE_RETURN_IF_ERROR(client_options_.Validate());
   return router_options_.Validate();
 }
@@ -130,6 +151,9 @@ Status RouterCommand::Execute() {
   const size_t tables = router->ListTables().size();
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterServer> server,
                               RouterServer::Start(router, server_options_));
+  const std::string warning =
+      server_flags_.InsecureWarning(name(), server->host(), server->port());
+  if (!warning.empty()) std::cerr << warning << std::endl;
   std::cout << "bloomroute router: serving " << tables << " tables with "
             << router->Servers().size() << " region servers from " << data_
             << " on " << FormatHostPort(server->host(), server->port())

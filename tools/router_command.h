@@ -7,6 +7,15 @@
 //       [--idle-timeout SECONDS] [--fanout-threads N]
 //       [--long-call-timeout SECONDS] [--max-scanners N]
 //       [--max-scanners-per-connection N]
+//       [--tls-ca FILE --tls-cert FILE --tls-key FILE [--token-file FILE]]
+//       [--insecure]
+//
+// Security (thrift/security.h). With the three --tls-* files the router
+// serves only TLS, and its connections to the region servers use the same
+// files: its node certificate is its client certificate towards them.
+// --token-file names the bearer tokens clients may authenticate with; it
+// needs TLS. Off loopback the router needs TLS or --insecure
+// (server_command_util.h).
 //
 // Region servers are named by address in the catalog: every address that
 // hosts regions must be given again on restart (the router refuses to start
@@ -35,6 +44,14 @@
 
 namespace bloomroute {
 
+// The options of the router's connections to its region servers, from those
+// of its own port: frames and decoded replies as large as its clients may
+// send (a reply holds what a request may hold), its TLS files (the node
+// certificate it serves with is the client certificate it presents), and
+// `long_call_timeout_ms` for verify and region drops.
+ThriftClientOptions RegionClientOptionsFor(const ServerOptions& server,
+                                           int long_call_timeout_ms);
+
 class RouterCommand : public Command {
  public:
   RouterCommand();
@@ -60,11 +77,15 @@ class RouterCommand : public Command {
   int64_t max_scanners_ = 0;
   int64_t max_scanners_per_client_ = 0;
   static constexpr int64_t kMaxScanners = 1000000;  // RouterOptions'
+  std::string token_file_;
 
   // Filled by Validate().
   router::RouterOptions router_options_;
   RouterServerOptions server_options_;
   ThriftClientOptions client_options_;
+
+  // Checks --token-file (needs TLS, a readable file) into server_options_.
+  Status ValidateTokenFile();
 };
 
 }  // namespace bloomroute

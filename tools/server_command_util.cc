@@ -106,6 +106,36 @@ void ServerFlags::Add(po::options_description* o) {
        "still runs) until replies are read or closed by --reply-timeout. "
        "Calls already running finish, so replies hold at most this plus "
        "--threads replies");
+  tls_flags_.Add(o);
+  o->add_options()  //
+      ("insecure", po::bool_switch(&insecure_),
+       "serve in the clear on a non-loopback --listen address (without it, "
+       "such a server needs the --tls-* files)");
+}
+
+Status ServerFlags::ToSecurityOptions(ServerOptions* out) const {
+  if (insecure_ && tls_flags_.any()) {
+    return Status::InvalidArgument(
+        "--insecure serves in the clear: give it or --tls-ca, --tls-cert and "
+        "--tls-key, not both");
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(out->tls, tls_flags_.ToOptions());
+  if (!out->tls.enabled() && !insecure_ && !IsLoopbackHost(out->host)) {
+    return Status::InvalidArgument(
+        "--listen " + listen_ +
+        " is not a loopback address: give --tls-ca, --tls-cert and --tls-key "
+        "to serve TLS, or --insecure to serve in the clear");
+  }
+  return Status::OK();
+}
+
+std::string ServerFlags::InsecureWarning(std::string_view command,
+                                         const std::string& host,
+                                         int port) const {
+  if (!insecure_ || IsLoopbackHost(host)) return "";
+  return "bloomroute " + std::string(command) +
+         ": WARNING: serving without TLS on " + FormatHostPort(host, port) +
+         " (--insecure): anyone who can reach this port can call anything";
 }
 
 Status ServerFlags::ToOptions(int64_t min_frame_bytes,
@@ -148,6 +178,7 @@ Status ServerFlags::ToOptions(int64_t min_frame_bytes,
   out->max_frame_bytes = static_cast<uint32_t>(max_frame_bytes_);
   out->idle_timeout_ms = static_cast<int>(idle_timeout_seconds_ * 1000);
   out->max_decoded_bytes = static_cast<uint64_t>(max_decoded_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(ToSecurityOptions(out));
   return out->Validate();
 }
 

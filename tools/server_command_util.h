@@ -21,9 +21,11 @@
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 #include "thrift/thrift_server.h"
+#include "tools/security_flags.h"
 
 namespace bloomroute {
 
@@ -45,8 +47,14 @@ std::string WaitForStopSignal();
 //   --max-decoded-bytes N  --idle-timeout S  --request-timeout S
 //   --reply-timeout S  --max-connections N  --max-buffered-request-bytes N
 //   --max-buffered-reply-bytes N
+//   --tls-ca FILE  --tls-cert FILE  --tls-key FILE  --insecure
 // Add() declares them with `defaults` (and `default_listen`) shown in --help;
 // ToOptions() checks them and fills a ServerOptions.
+//
+// Secure by default off loopback: a server may listen on a loopback address
+// (thrift/security.h, IsLoopbackHost) in the clear, but on any other address
+// (0.0.0.0 included) only with TLS (all three --tls-* files) or with
+// --insecure, which it then announces on start (InsecureWarning()).
 class ServerFlags {
  public:
   // For every timeout flag (ServerOptions::kMaxTimeoutMs).
@@ -61,10 +69,21 @@ class ServerFlags {
   // [--max-frame-bytes, ServerOptions::kMaxDecodedBytes];
   // --max-buffered-request-bytes in [--max-frame-bytes,
   // ServerOptions::kMaxBufferedRequestBytes]; --max-buffered-reply-bytes in
-  // [1, ServerOptions::kMaxBufferedReplyBytes].
+  // [1, ServerOptions::kMaxBufferedReplyBytes]. The TLS files fill
+  // out->tls: all three or none, each readable (TlsFlags::ToOptions). A
+  // --listen host that is not loopback without TLS and without --insecure is
+  // InvalidArgument saying to give the TLS files or --insecure; so is
+  // --insecure together with a --tls-* option.
   Status ToOptions(int64_t min_frame_bytes, ServerOptions* out) const;
 
   int64_t max_frame_bytes() const { return max_frame_bytes_; }
+
+  // The line a server command prints (on stderr) once it serves on
+  // host:port: "bloomroute <command>: WARNING: serving without TLS on
+  // <host:port> (--insecure): anyone who can reach this port can call
+  // anything" when --insecure lets it serve off loopback; empty otherwise.
+  std::string InsecureWarning(std::string_view command, const std::string& host,
+                              int port) const;
 
  private:
   const std::string default_listen_;
@@ -80,6 +99,11 @@ class ServerFlags {
   int64_t max_connections_ = 0;
   int64_t max_buffered_request_bytes_ = 0;
   int64_t max_buffered_reply_bytes_ = 0;
+  TlsFlags tls_flags_{TlsFlags::Side::kServer};
+  bool insecure_ = false;
+
+  // The TLS files and the loopback rule, after out->host is set.
+  Status ToSecurityOptions(ServerOptions* out) const;
 };
 
 }  // namespace bloomroute

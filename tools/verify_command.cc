@@ -98,22 +98,20 @@ std::string VerifyCommand::HelpEpilog() const {
 }
 
 void VerifyCommand::AddOptions(po::options_description* o) {
+  connection_.Add(o);
   o->add_options()  //
-      ("router",
-       po::value<std::string>(&router_)->default_value(
-           std::string(kDefaultRouterAddress)),
-       "HOST:PORT of the router")  //
       ("table", po::value<std::string>(&table_)->required(),
        "the table to verify");
 }
 
 Status VerifyCommand::Validate() {
   if (table_.empty()) return Status::InvalidArgument("--table is empty");
+  BLOOMROUTE_RETURN_IF_ERROR(connection_.Validate());
   // A verify reads everything each server stores: give the router longer
   // than the default call timeout to answer.
   RouterClientOptions options;
   options.call_timeout_ms = kVerifyTimeoutMs;
-  BLOOMROUTE_ASSIGN_OR_RETURN(client_, ConnectRouter(router_, options));
+  BLOOMROUTE_ASSIGN_OR_RETURN(client_, connection_.Connect(options));
   return Status::OK();
 }
 

@@ -1,6 +1,7 @@
 // `bloomroute verify`: index scrutiny of one table through the router.
 //
 //   bloomroute verify --router HOST:PORT --table T
+//       [--tls-ca FILE [--tls-cert FILE --tls-key FILE] [--token-file FILE]]
 //
 // Every region server holding regions of the table recomputes, from its rows,
 // the local index entries, the per-server value counts and its filter, and
@@ -29,6 +30,7 @@
 #include <memory>
 #include <string>
 
+#include "tools/client_command_util.h"
 #include "tools/command.h"
 
 namespace bloomroute {
@@ -50,7 +52,7 @@ class VerifyCommand : public Command {
   int FailureExitCode() const override;
 
  private:
-  std::string router_;
+  RouterConnectionFlags connection_;
   std::string table_;
   std::unique_ptr<RouterClient> client_;  // set by Validate
   bool disagrees_ = false;                // set by Execute

@@ -7,12 +7,18 @@ cluster running (e.g. `build/tools/bloomroute local --data /tmp/br --servers 2`)
 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/geo_client.py \
         --router 127.0.0.1:9090
+
+Against a router serving TLS, add --tls-ca with the cluster's CA certificate,
+and either a client certificate (--tls-cert, --tls-key) or a token
+(--token-file: the token on its first line), as `bloomroute cert` makes them.
 """
 import argparse
+import logging
+import ssl
 import sys
 
 from thrift.protocol import TBinaryProtocol
-from thrift.transport import TSocket, TTransport
+from thrift.transport import TSocket, TSSLSocket, TTransport
 
 from bloomroute.rpc.errors.ttypes import TIllegalArgument, TIOError
 from bloomroute.rpc.router_service import RouterService
@@ -30,16 +36,127 @@ CITIES = [  # row key, country code, feature code, name
 ]
 
 
-def connect(address):
-    """A RouterService client over framed binary Thrift, as the router speaks."""
+# The most a token file may hold, as for the bloomroute commands: a token is
+# one line of 64 hex digits.
+MAX_TOKEN_FILE_BYTES = 4096
+
+
+class UsageError(Exception):
+    """Options that do not go together, or a file that cannot be used."""
+
+
+def read_token(path):
+    """The first line of the token file, without trailing whitespace."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_TOKEN_FILE_BYTES + 1)
+    except OSError as e:
+        raise UsageError(f"--token-file {path}: cannot read it: "
+                         f"{e.strerror}") from e
+    if len(data) > MAX_TOKEN_FILE_BYTES:
+        raise UsageError(f"--token-file {path}: larger than "
+                         f"{MAX_TOKEN_FILE_BYTES} bytes, the most a token "
+                         "file may hold (its first line is the token)")
+    token = data.split(b"\n", 1)[0].rstrip().decode("utf-8", "replace")
+    if not token:
+        raise UsageError(f"--token-file {path}: its first line is empty "
+                         "(it should be the token)")
+    return token
+
+
+def tls_context(args):
+    """An ssl.SSLContext for the TLS options, or None without --tls-ca.
+
+    TLS 1.2 or later; the router's certificate must chain to --tls-ca and name
+    the host dialled (check_hostname); --tls-cert and --tls-key are presented
+    when given."""
+    if not args.tls_ca:
+        if args.tls_cert or args.tls_key:
+            raise UsageError("--tls-cert and --tls-key need --tls-ca "
+                             "(the cluster's CA)")
+        if args.token_file:
+            raise UsageError("--token-file needs --tls-ca: a token must not "
+                             "travel in the clear")
+        return None
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise UsageError("--tls-cert needs --tls-key" if args.tls_cert
+                         else "--tls-key needs --tls-cert")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # verifies, checks names
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    for option, path in (("--tls-ca", args.tls_ca),
+                         ("--tls-cert", args.tls_cert),
+                         ("--tls-key", args.tls_key)):
+        if path:
+            try:
+                open(path, "rb").close()
+            except OSError as e:
+                raise UsageError(f"{option} {path}: cannot read it: "
+                                 f"{e.strerror}") from e
+    try:
+        context.load_verify_locations(cafile=args.tls_ca)
+        if args.tls_cert:
+            context.load_cert_chain(args.tls_cert, args.tls_key)
+    except ssl.SSLError as e:
+        raise UsageError(f"cannot load the TLS files: {e}") from e
+    return context
+
+
+class _ConnectFailure(logging.Handler):
+    """Keeps the reason python3-thrift's TSocket logs (at INFO, with the
+    exception) when a connection or a TLS handshake fails, which its
+    exception leaves out; while attached it also keeps the library's own
+    log lines off stderr, so a failure is one line (ours)."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.reason = None
+
+    def emit(self, record):
+        if record.exc_info and record.exc_info[1] is not None:
+            self.reason = str(record.exc_info[1])
+
+
+def open_transport(transport):
+    """transport.open(), with the reason of a failure in its exception."""
+    log = logging.getLogger("thrift.transport.TSocket")
+    failure = _ConnectFailure()
+    level = log.level
+    log.addHandler(failure)
+    log.setLevel(logging.INFO)
+    try:
+        transport.open()
+    except TTransport.TTransportException as e:
+        if not failure.reason:
+            raise
+        raise TTransport.TTransportException(
+            type=e.type, message=f"{e.message}: {failure.reason}") from e
+    finally:
+        log.removeHandler(failure)
+        log.setLevel(level)
+
+
+def connect(address, context=None, token=None):
+    """A RouterService client over framed binary Thrift, as the router speaks;
+    over TLS with `context`, then authenticated with `token` when given."""
     host, _, port = address.rpartition(":")
     if not host or not port.isdigit():
         raise ValueError(f"--router {address!r}: expected HOST:PORT")
-    socket = TSocket.TSocket(host.strip("[]"), int(port))
+    host = host.strip("[]")
+    if context is None:
+        socket = TSocket.TSocket(host, int(port))
+    else:
+        # The context checks the router's name during the handshake, so the
+        # library's own check after it (a deprecated ssl function) is not
+        # needed.
+        socket = TSSLSocket.TSSLSocket(host, int(port), ssl_context=context,
+                                       server_hostname=host,
+                                       validate_callback=lambda cert, h: None)
     socket.setTimeout(30000)  # milliseconds
     transport = TTransport.TFramedTransport(socket)
     client = RouterService.Client(TBinaryProtocol.TBinaryProtocol(transport))
-    transport.open()
+    open_transport(transport)
+    if token is not None:
+        client.authenticate(token)
     return client, transport
 
 
@@ -87,11 +204,32 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--router", default="127.0.0.1:9090",
                         help="HOST:PORT of the bloomroute router")
+    parser.add_argument("--tls-ca", metavar="FILE",
+                        help="the cluster's CA certificate (PEM): connect "
+                        "over TLS to a router it signed")
+    parser.add_argument("--tls-cert", metavar="FILE",
+                        help="a client certificate (PEM) to present")
+    parser.add_argument("--tls-key", metavar="FILE",
+                        help="the private key of --tls-cert (PEM)")
+    parser.add_argument("--token-file", metavar="FILE",
+                        help="authenticate with the token on this file's "
+                        "first line (needs --tls-ca)")
     args = parser.parse_args()
     try:
-        client, transport = connect(args.router)
+        context = tls_context(args)
+        token = read_token(args.token_file) if args.token_file else None
+    except UsageError as e:
+        parser.error(str(e))
+    try:
+        client, transport = connect(args.router, context, token)
     except (ValueError, TTransport.TTransportException) as e:
-        print(f"geo_client: cannot reach the router: {e}", file=sys.stderr)
+        over = " over TLS" if context else ""
+        print(f"geo_client: cannot reach the router{over}: {e}",
+              file=sys.stderr)
+        return 1
+    except (TIOError, TIllegalArgument) as e:
+        print(f"geo_client: authentication refused: {e.message}",
+              file=sys.stderr)
         return 1
     try:
         create_table(client)

@@ -1,12 +1,16 @@
 // examples/python/geo_client.py against `bloomroute local` (two region
 // servers): run with /usr/bin/python3 and the Python code generated from the
 // IDL at build time, it must create its table, put its rows and find them by
-// index, twice (the second run reuses the table).
+// index, twice (the second run reuses the table). Its TLS and token options
+// are checked without a TLS server: refusals of what cannot be secure, and
+// that --tls-ca really makes it speak TLS (a plaintext router fails the
+// handshake).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +22,24 @@ namespace bloomroute::testing {
 namespace {
 
 constexpr char kPython[] = "/usr/bin/python3";
+constexpr char kExample[] = BLOOMROUTE_EXAMPLES_DIR "/python/geo_client.py";
+
+// A self-signed CA certificate (P-256, valid until 2126; its key was thrown
+// away): a CA file Python's ssl module loads, for a client that then finds
+// no TLS server.
+constexpr char kTestCaPem[] = R"(-----BEGIN CERTIFICATE-----
+MIIBwzCCAWmgAwIBAgIUP1EFurjPFpGOMh1n7NlOwHBMtXUwCgYIKoZIzj0EAwIw
+NjETMBEGA1UECgwKYmxvb21yb3V0ZTENMAsGA1UECwwEdGVzdDEQMA4GA1UEAwwH
+dGVzdCBDQTAgFw0yNjExMjQxODU3MjJaGA8yMTI2MTAzMTE4NTcyMlowNjETMBEG
+A1UECgwKYmxvb21yb3V0ZTENMAsGA1UECwwEdGVzdDEQMA4GA1UEAwwHdGVzdCBD
+QTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABBrWR61eG5B/cupUkzULJo2wtsU5
+e66uuM0lk9bEh2ua5xy+bXAEtnBVBY40oJZ4ssuszvEUt3UYqAk9mI8KYUujUzBR
+MB0GA1UdDgQWBBTwbQkoQCLbWu+nbYv7tY2DyH4iTjAfBgNVHSMEGDAWgBTwbQko
+QCLbWu+nbYv7tY2DyH4iTjAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0gA
+MEUCIQC+AMjhpYnmDbNf+eh8zvGl70l7cOgRzD2bRxgtYghTagIgTBvPtUTj+lti
+O4TXjn0Ul4JCNayxirESr2Qc9ezwJzs=
+-----END CERTIFICATE-----
+)";
 
 testing::CommandOutput RunPython(const std::vector<std::string>& args) {
   return testing::RunProgram(kPython, args);
@@ -49,9 +71,10 @@ class PythonClientTest : public ::testing::Test {
     local_.process->Signal(SIGTERM);
     EXPECT_EQ(local_.process->ExitCode(), 0);
   }
-  testing::CommandOutput RunExample() {
-    return RunPython({BLOOMROUTE_EXAMPLES_DIR "/python/geo_client.py",
-                      "--router", local_.address()});
+  testing::CommandOutput RunExample(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {kExample, "--router", local_.address()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunPython(args);
   }
 
   TempDir dir_;
@@ -84,6 +107,77 @@ TEST_F(PythonClientTest, ErrorsAreOneLineWithoutATraceback) {
   EXPECT_EQ(o.code, 1) << o.out << o.err;
   EXPECT_TRUE(Has(o.err, "cannot reach the router")) << o.err;
   EXPECT_FALSE(Has(o.err, "Traceback")) << o.err;
+}
+
+// --tls-ca makes the client speak TLS: against the plaintext router of
+// `bloomroute local` the handshake fails, with one line and nothing done.
+TEST_F(PythonClientTest, WithACaItSpeaksTlsAndAPlaintextRouterFails) {
+  const std::string ca = dir_.path() + "/ca.pem";
+  std::ofstream(ca) << kTestCaPem;
+  testing::CommandOutput o = RunExample({"--tls-ca", ca});
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_TRUE(Has(o.err, "geo_client: cannot reach the router over TLS"))
+      << o.err;
+  EXPECT_FALSE(Has(o.err, "Traceback")) << o.err;
+  EXPECT_FALSE(Has(o.out, "created table")) << o.out;
+}
+
+// The option checks need no server.
+class PythonClientOptionsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " is missing";
+    setenv("PYTHONPATH", BLOOMROUTE_PYTHON_DIR, 1);
+    if (RunPython({"-c", "import thrift"}).code != 0) {
+      GTEST_SKIP() << "the Python thrift module is missing";
+    }
+    std::ofstream(File("ca.pem")) << kTestCaPem;
+    std::ofstream(File("token")) << std::string(64, 'a') << "\n";
+    std::ofstream(File("empty-token")) << "\n";
+    std::ofstream(File("big-token")) << std::string(5000, 'a');
+  }
+  std::string File(const std::string& name) const {
+    return dir_.path() + "/" + name;
+  }
+  // Runs the example with `args` against a port where nothing listens;
+  // expects a usage error (exit 2) whose message holds `want`.
+  void ExpectRefused(std::vector<std::string> args, const std::string& want) {
+    args.insert(args.begin(), {kExample, "--router", "127.0.0.1:9"});
+    SCOPED_TRACE(::testing::PrintToString(args));
+    testing::CommandOutput o = RunPython(args);
+    EXPECT_EQ(o.code, 2) << o.out << o.err;
+    EXPECT_TRUE(Has(o.err, want)) << o.err;
+    EXPECT_FALSE(Has(o.err, "Traceback")) << o.err;
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(PythonClientOptionsTest, RefusesWhatCannotBeSecure) {
+  ExpectRefused({"--token-file", File("token")}, "--token-file needs --tls-ca");
+  ExpectRefused({"--tls-cert", File("ca.pem"), "--tls-key", File("ca.pem")},
+                "--tls-cert and --tls-key need --tls-ca");
+  ExpectRefused({"--tls-ca", File("ca.pem"), "--tls-cert", File("ca.pem")},
+                "--tls-cert needs --tls-key");
+  ExpectRefused({"--tls-ca", File("none.pem")},
+                "--tls-ca " + File("none.pem") + ": cannot read it");
+  ExpectRefused({"--tls-ca", File("ca.pem"), "--token-file", File("none")},
+                "--token-file " + File("none") + ": cannot read it");
+  ExpectRefused(
+      {"--tls-ca", File("ca.pem"), "--token-file", File("empty-token")},
+      "--token-file " + File("empty-token") + ": its first line is empty");
+  ExpectRefused(
+      {"--tls-ca", File("ca.pem"), "--token-file", File("big-token")},
+      "--token-file " + File("big-token") + ": larger than 4096 bytes");
+}
+
+TEST_F(PythonClientOptionsTest, HelpListsTheSecurityOptions) {
+  testing::CommandOutput o = RunPython({kExample, "--help"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  for (const char* option :
+       {"--tls-ca", "--tls-cert", "--tls-key", "--token-file"}) {
+    EXPECT_TRUE(Has(o.out, option)) << o.out;
+  }
 }
 
 }  // namespace

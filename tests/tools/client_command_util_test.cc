@@ -1,9 +1,13 @@
 #include "tools/client_command_util.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "tests/regionstore/region_store_test_util.h"
+#include "tests/tools/flags_test_util.h"
 
 namespace bloomroute {
 namespace {
@@ -61,6 +65,71 @@ TEST_F(ClientCommandUtilTest, RoutingLineCountsServers) {
   EXPECT_EQ(RoutingLine(r),
             "routing: asked 2 of 4 servers, 1 with rows (1 asked because not "
             "current), partial: missing h:3");
+}
+
+class RouterConnectionFlagsTest : public ::testing::Test {
+ protected:
+  std::string File(const std::string& name, const std::string& text) {
+    return testing::WriteFile(dir_.path() + "/" + name, text);
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(RouterConnectionFlagsTest, WithoutFlagsTheConnectionIsPlain) {
+  RouterConnectionFlags flags;
+  testing::ParseFlags(flags, {});
+  ASSERT_TRUE(flags.Validate().ok());
+  EXPECT_EQ(flags.router(), kDefaultRouterAddress);
+  RouterClientOptions base;
+  base.call_timeout_ms = 777;
+  const RouterClientOptions options = flags.ClientOptions(base);
+  EXPECT_FALSE(options.tls.enabled());
+  EXPECT_EQ(options.token, "");
+  EXPECT_EQ(options.call_timeout_ms, 777);
+}
+
+TEST_F(RouterConnectionFlagsTest, TlsFilesAndTheTokenReachTheClientOptions) {
+  const std::string ca = File("ca.pem", "x"), cert = File("c.pem", "x"),
+                    key = File("c.key", "x");
+  const std::string token(64, 'e');
+  RouterConnectionFlags flags;
+  testing::ParseFlags(
+      flags, {"--router", "10.0.0.7:9090", "--tls-ca", ca, "--tls-cert", cert,
+              "--tls-key", key, "--token-file", File("token", token + "\r\n")});
+  ASSERT_TRUE(flags.Validate().ok());
+  RouterClientOptions base;
+  base.call_timeout_ms = 777;
+  const RouterClientOptions options = flags.ClientOptions(base);
+  EXPECT_EQ(options.tls.ca_file, ca);
+  EXPECT_EQ(options.tls.cert_file, cert);
+  EXPECT_EQ(options.tls.key_file, key);
+  EXPECT_EQ(options.token, token);
+  EXPECT_EQ(options.call_timeout_ms, 777);
+  EXPECT_EQ(flags.router(), "10.0.0.7:9090");
+  EXPECT_TRUE(flags.Connect(base).ok());  // does not connect
+}
+
+TEST_F(RouterConnectionFlagsTest, ATokenNeedsTls) {
+  RouterConnectionFlags flags;
+  testing::ParseFlags(flags, {"--token-file", File("token", "abc\n")});
+  const Status s = flags.Validate();
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_EQ(s.message(),
+            "--token-file needs --tls-ca: a token must not travel in the "
+            "clear");
+}
+
+TEST_F(RouterConnectionFlagsTest, ClientFlagsCarryTheConnectionFlags) {
+  ClientFlags flags;
+  testing::ParseFlags(flags, {"--table", "t", "--tls-ca", File("ca.pem", "x"),
+                              "--token-file", File("token", "abc\n")});
+  ASSERT_TRUE(flags.Validate().ok());
+  EXPECT_EQ(flags.connection().ClientOptions().token, "abc");
+  EXPECT_TRUE(flags.connection().ClientOptions().tls.enabled());
+
+  ClientFlags refused;
+  testing::ParseFlags(refused, {"--table", "t", "--tls-cert", "c.pem"});
+  EXPECT_THAT(refused.Validate().message(), ::testing::HasSubstr("--tls-ca"));
 }
 
 }  // namespace
