@@ -38,6 +38,10 @@ StatusOr<std::unique_ptr<LocalCluster>> LocalCluster::Start(
                            error.message());
   }
   std::unique_ptr<LocalCluster> cluster(new LocalCluster(options));
+  if (options.secure) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(cluster->certs_,
+                                EnsureLocalCerts(cluster->certs_dir()));
+  }
   Status s = cluster->StartRegionServers();
   if (s.ok()) s = cluster->StartRouter();
   if (!s.ok()) {
@@ -83,6 +87,8 @@ Status LocalCluster::StartRegionServer(uint32_t index,
   RegionServerOptions server_options;
   server_options.host = kHost;
   server_options.port = 0;  // first start: any free port
+  server_options.tls = certs_.node;
+  region_server_tls_ = server_options.tls;
   if (!recorded.empty()) {
     BLOOMROUTE_RETURN_IF_ERROR(ParseListenAddress(
         recorded, &server_options.host, &server_options.port));
@@ -107,8 +113,12 @@ Status LocalCluster::StartRouter() {
   router::RouterOptions router_options;
   router_options.data_dir = options_.data_dir + "/router";
   router_options.region_servers = addresses_;
+  // The router presents the node certificate to the region servers.
+  ThriftClientOptions client_options;
+  client_options.tls = certs_.node;
+  region_client_tls_ = client_options.tls;
   StatusOr<std::unique_ptr<router::Router>> router = router::Router::Open(
-      router_options, NewThriftRegionClientFactory(ThriftClientOptions()));
+      router_options, NewThriftRegionClientFactory(client_options));
   if (!router.ok() && router.status().IsInvalidArgument() &&
       options_.servers < recorded_.size()) {
     return Status::InvalidArgument(
@@ -122,9 +132,15 @@ Status LocalCluster::StartRouter() {
   RouterServerOptions server_options;
   server_options.host = kHost;
   server_options.port = options_.router_port;
+  server_options.tls = certs_.node;
+  router_server_tls_ = server_options.tls;
   BLOOMROUTE_ASSIGN_OR_RETURN(router_server_,
                               RouterServer::Start(router_, server_options));
   return Status::OK();
+}
+
+std::string LocalCluster::certs_dir() const {
+  return options_.secure ? options_.data_dir + "/certs" : "";
 }
 
 std::string LocalCluster::router_address() const {

@@ -9,6 +9,14 @@
 //   DIR/router/                    the router's catalog
 //   DIR/regionserver-addresses     the region servers' addresses
 //                                  (tools/server_address_file.h)
+//   DIR/certs/                     with `secure`: the CA, the node
+//                                  certificate and the admin client "root"'s
+//                                  (tools/certs.h: EnsureLocalCerts)
+//
+// Secure. With options.secure the certificates are made on the first start
+// (kept on later ones; one that expired is made again under the same CA),
+// and every port serves only TLS with the node certificate, which the
+// router also presents to the region servers. Clients use client_tls().
 //
 // Addresses. The router's catalog names region servers by address, so they
 // must not change between runs. On the first start every region server binds
@@ -38,6 +46,8 @@
 #include "router/router.h"
 #include "thrift/region_server.h"
 #include "thrift/router_server.h"
+#include "thrift/security.h"
+#include "tools/certs.h"
 
 namespace bloomroute {
 
@@ -47,7 +57,8 @@ struct LocalClusterOptions {
   std::string data_dir;  // created when missing
   uint32_t servers = 1;  // region servers, in [1, kMaxServers]
   int router_port = RouterServerOptions::kDefaultPort;  // 0 = a free port
-  bool sync = false;  // region stores fsync every acknowledged write
+  bool sync = false;    // region stores fsync every acknowledged write
+  bool secure = false;  // TLS everywhere, certificates in data_dir/certs
 
   // InvalidArgument naming the first bad field.
   Status Validate() const;
@@ -75,6 +86,23 @@ class LocalCluster {
     return addresses_;
   }
 
+  // With options.secure, where the certificates are and the files made by
+  // this start (empty when all were kept); "" and empty otherwise.
+  std::string certs_dir() const;
+  const std::vector<std::string>& certs_written() const {
+    return certs_.written;
+  }
+  // The node's TLS files (every server's) and an admin client's (what a
+  // client gives as --tls-ca, --tls-cert, --tls-key); not enabled() unless
+  // options.secure.
+  const TlsOptions& node_tls() const { return certs_.node; }
+  const TlsOptions& client_tls() const { return certs_.client; }
+  // The TLS options the region servers, the router's server and the
+  // router's region server client were started with.
+  const TlsOptions& region_server_tls() const { return region_server_tls_; }
+  const TlsOptions& router_server_tls() const { return router_server_tls_; }
+  const TlsOptions& region_client_tls() const { return region_client_tls_; }
+
   // Stops the router's server, then the router (its catalog closes), then
   // each region server and its store. Idempotent.
   void Stop();
@@ -94,6 +122,10 @@ class LocalCluster {
   const LocalClusterOptions options_;
   std::vector<std::string> recorded_;   // from the address file
   std::vector<std::string> addresses_;  // of the servers started
+  LocalCerts certs_;                    // with options_.secure
+  TlsOptions region_server_tls_;
+  TlsOptions router_server_tls_;
+  TlsOptions region_client_tls_;
   std::vector<RegionNode> nodes_;
   std::shared_ptr<router::Router> router_;
   std::unique_ptr<RouterServer> router_server_;

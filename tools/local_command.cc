@@ -23,7 +23,10 @@ void LocalCommand::AddOptions(po::options_description* o) {
            RouterServerOptions::kDefaultPort),
        "port of the router on 127.0.0.1; 0 picks a free port")  //
       ("sync", po::bool_switch(&sync_),
-       "acknowledge a write only once it is durable (fsync)");
+       "acknowledge a write only once it is durable (fsync)")  //
+      ("secure", po::bool_switch(&secure_),
+       "TLS on every port, with a CA and certificates made in DATA/certs on "
+       "the first start (kept on later ones)");
 }
 
 Status LocalCommand::Validate() {
@@ -34,6 +37,7 @@ Status LocalCommand::Validate() {
   options_.servers = static_cast<uint32_t>(servers_);
   options_.router_port = static_cast<int>(port_);
   options_.sync = sync_;
+  options_.secure = secure_;
   return options_.Validate();
 }
 
@@ -44,6 +48,14 @@ Status LocalCommand::Execute() {
   std::cout << "bloomroute local: router on " << cluster->router_address()
             << ", " << cluster->region_server_addresses().size()
             << " region servers, data in " << data_ << std::endl;
+  if (options_.secure) {
+    const TlsOptions& client = cluster->client_tls();
+    std::cout << "bloomroute local: TLS on every port, certificates "
+              << (cluster->certs_written().empty() ? "kept" : "made") << " in "
+              << cluster->certs_dir() << "; clients: --tls-ca "
+              << client.ca_file << " --tls-cert " << client.cert_file
+              << " --tls-key " << client.key_file << std::endl;
+  }
 
   std::cout << "bloomroute local: " << WaitForStopSignal() << ", stopping"
             << std::endl;
@@ -59,7 +71,12 @@ std::string LocalCommand::HelpEpilog() const {
          "DIR/regionserver-addresses: the catalog names servers by address,\n"
          "so later starts reuse them (they must be free). More servers than\n"
          "before are added; fewer are refused while the left-out ones hold\n"
-         "regions. Ctrl-C or SIGTERM stops everything cleanly (exit 0).\n";
+         "regions. Ctrl-C or SIGTERM stops everything cleanly (exit 0).\n"
+         "With --secure, DIR/certs holds the cluster's CA (ca.crt, ca.key),\n"
+         "the node certificate every server uses (node.crt, node.key: hosts\n"
+         "127.0.0.1, localhost, ::1) and an admin client's (client.root.crt,\n"
+         "client.root.key); the start-up prints the client options. More\n"
+         "clients: bloomroute cert create-client --certs-dir DIR/certs ...\n";
 }
 
 }  // namespace bloomroute

@@ -2,11 +2,17 @@
 // loopback, with all data under one directory -- the embedded default for
 // newcomers and tests (tools/local_cluster.h says what runs and where).
 //
-//   bloomroute local --data DIR --servers N [--port 9090] [--sync]
+//   bloomroute local --data DIR --servers N [--port 9090] [--sync] [--secure]
 //
 // On start it prints one line saying where the router listens, e.g.
 //   bloomroute local: router on 127.0.0.1:9090, 4 region servers, data in DIR
-// (--port 0 picks a free port; the line shows the real one). Ctrl-C or
+// (--port 0 picks a free port; the line shows the real one). With --secure
+// (TLS everywhere, certificates in DIR/certs) a second line says where the
+// certificates are and what a client gives, e.g.
+//   bloomroute local: TLS on every port, certificates made in DIR/certs;
+//   clients: --tls-ca DIR/certs/ca.crt --tls-cert DIR/certs/client.root.crt
+//   --tls-key DIR/certs/client.root.key
+// (one line; "kept in" on a restart that reused them). Ctrl-C or
 // SIGTERM stops the router, then the region servers, closes every store and
 // exits 0. Restarting on the same DIR brings back every table and row. Bad
 // usage exits 2 with a one-line reason; a start that fails (a recorded port
@@ -38,6 +44,7 @@ class LocalCommand : public Command {
   int64_t servers_ = 0;
   int64_t port_ = 0;
   bool sync_ = false;
+  bool secure_ = false;
 
   LocalClusterOptions options_;  // filled by Validate()
 };

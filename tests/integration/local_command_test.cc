@@ -10,7 +10,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -168,6 +170,41 @@ TEST_F(LocalCommandTest, ARecordedPortThatIsTakenIsReported) {
   EXPECT_EQ(code, 1);
   EXPECT_THAT(err, HasSubstr(recorded[0]));
   EXPECT_THAT(err, HasSubstr("must be free"));
+}
+
+// --secure makes a CA and certificates in DIR/certs, says so and which
+// client options to use, and keeps them on a restart. (That the ports then
+// speak only TLS is checked where the TLS server code is tested.)
+TEST_F(LocalCommandTest, SecureMakesCertificatesAndPrintsTheClientOptions) {
+  const std::string certs = dir_.path() + "/certs";
+  StartedServer local = StartLocal(dir_.path(), 2, 0, {"--secure"});
+  ASSERT_GT(local.port, 0) << local.line;
+  std::optional<std::string> tls = local.process->ReadLine();
+  ASSERT_TRUE(tls.has_value());
+  EXPECT_EQ(*tls, "bloomroute local: TLS on every port, certificates made in " +
+                      certs + "; clients: --tls-ca " + certs +
+                      "/ca.crt --tls-cert " + certs +
+                      "/client.root.crt --tls-key " + certs +
+                      "/client.root.key");
+  for (const char* file : {"ca.crt", "ca.key", "node.crt", "node.key",
+                           "client.root.crt", "client.root.key"}) {
+    EXPECT_TRUE(std::filesystem::exists(certs + "/" + file)) << file;
+  }
+  std::ifstream in(certs + "/ca.crt");
+  std::stringstream ca;
+  ca << in.rdbuf();
+  EXPECT_EQ(StopAndExitCode(local), 0);
+
+  local = StartLocal(dir_.path(), 2, 0, {"--secure"});
+  ASSERT_GT(local.port, 0) << local.line;
+  tls = local.process->ReadLine();
+  ASSERT_TRUE(tls.has_value());
+  EXPECT_THAT(*tls, HasSubstr("certificates kept in " + certs + ";"));
+  std::ifstream again(certs + "/ca.crt");
+  std::stringstream ca_again;
+  ca_again << again.rdbuf();
+  EXPECT_EQ(ca_again.str(), ca.str());
+  EXPECT_EQ(StopAndExitCode(local), 0);
 }
 
 }  // namespace

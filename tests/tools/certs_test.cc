@@ -150,7 +150,8 @@ TEST_F(CertsTest, CaIsASelfSignedCaWithTheClusterName) {
   EXPECT_TRUE(X509_get_key_usage(ca.get()) & KU_CRL_SIGN);
   EXPECT_NE(X509_get0_subject_key_id(ca.get()), nullptr);
   int crit = -1;
-  X509_get_ext_d2i(ca.get(), NID_basic_constraints, &crit, nullptr);
+  BASIC_CONSTRAINTS_free(static_cast<BASIC_CONSTRAINTS*>(
+      X509_get_ext_d2i(ca.get(), NID_basic_constraints, &crit, nullptr)));
   EXPECT_EQ(crit, 1);
   EXPECT_EQ(VerifyChain(ca.get(), ca.get()), X509_V_OK);
   EXPECT_EQ(FileMode(Path("ca.key")), 0600);
