@@ -34,7 +34,7 @@ inline CommandOutput RunProgram(const std::string& binary,
                                 int timeout_ms = 60000) {
   CommandOutput result;
   std::vector<std::string> all = {binary};
-  all.insert(all.end(), args.begin(), args.end());
+  for (const std::string& a : ForBinary(binary, args)) all.push_back(a);
   std::vector<char*> argv;
   for (std::string& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -83,7 +83,7 @@ inline CommandOutput RunProgram(const std::string& binary,
 #ifdef BLOOMROUTE_BINARY
 // `bloomroute args...`.
 inline CommandOutput RunCommand(const std::vector<std::string>& args) {
-  return RunProgram(BLOOMROUTE_BINARY, WithSecurityFlags(args));
+  return RunProgram(BLOOMROUTE_BINARY, args);
 }
 #endif
 

@@ -96,6 +96,9 @@ class ImportCommandTest : public ::testing::Test {
         "--router",
         "127.0.0.1:" + std::to_string(cluster_->router_port())};
     all.insert(all.end(), args.begin(), args.end());
+    for (const std::string& flag : testing::ClientSecurityFlags()) {
+      all.push_back(flag);
+    }
     const testing::CommandOutput r = testing::RunProgram("/bin/sh", all);
     return ImportRun{r.code, r.out, r.err};
   }
@@ -492,6 +495,9 @@ TEST_F(ImportCommandTest, InterruptRemovesTemporaryFilesAndExitsNonZero) {
         "--index",
         "cc"};
     args.insert(args.end(), c.args.begin(), c.args.end());
+    for (const std::string& flag : testing::ClientSecurityFlags()) {
+      args.push_back(flag);
+    }
     ServerProcess process("/bin/sh", args, /*capture_stderr=*/true);
     // Opening blocks until the import opens its end; it stays open, so the
     // import waits for more input until the signal.

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -74,6 +75,12 @@ class PythonClientTest : public ::testing::Test {
   testing::CommandOutput RunExample(std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {kExample, "--router", local_.address()};
     args.insert(args.end(), extra.begin(), extra.end());
+    // The secure run's client certificate, unless the test gives TLS files.
+    if (std::find(extra.begin(), extra.end(), "--tls-ca") == extra.end()) {
+      for (const std::string& flag : ClientSecurityFlags()) {
+        args.push_back(flag);
+      }
+    }
     return RunPython(args);
   }
 

@@ -35,6 +35,14 @@ using ::testing::HasSubstr;
 
 using RowState = std::map<std::string, std::string>;  // empty = no row
 
+// A socket to the region server on `port`: as a router of the cluster (its
+// node certificate) in the secure run.
+std::shared_ptr<apache::thrift::transport::TSocket> NodeSocket(int port) {
+  return testing::TestSocket(
+      "127.0.0.1", port,
+      testing::SecureMode() ? testing::TestCerts().node : TlsOptions());
+}
+
 class RegionServerCommandTest : public ::testing::Test {
  protected:
   std::unique_ptr<ServerProcess> StartServer(std::string* line = nullptr) {
@@ -108,7 +116,7 @@ TEST_F(RegionServerCommandTest, SigtermStopsCleanlyAndDataSurvives) {
                 HasSubstr("serving 0 regions of 0 tables from " + dir_.path()));
     EXPECT_THAT(line, HasSubstr("(sync on, max value 1048576 bytes)"));
     {
-      RegionClient client(port_);
+      RegionClient client(NodeSocket(port_));
       client->openRegion(WirePlacesRegion(1, "", ""), 0);
       rpc::TWriteResult written;
       client->mutateRows(written, {Put(1, "oslo", {{"d:country", "NO"}})}, 0);
@@ -123,7 +131,7 @@ TEST_F(RegionServerCommandTest, SigtermStopsCleanlyAndDataSurvives) {
   ASSERT_GT(port_, 0) << line;
   // A restarted server serves its regions once its router opens them again.
   EXPECT_THAT(line, HasSubstr("serving 0 regions of 0 tables"));
-  RegionClient client(port_);
+  RegionClient client(NodeSocket(port_));
   client->openRegion(WirePlacesRegion(1, "", ""), 0);
   std::vector<rpc::TResult> rows;
   client->getMultiple(rows, {Get(1, "oslo")}, 0);
@@ -155,7 +163,7 @@ void RunWriter(int port, unsigned seed, const std::atomic<bool>& stop,
                Writer* w) {
   std::mt19937 rng(seed);
   try {
-    RegionClient client(port);
+    RegionClient client(NodeSocket(port));
     while (!stop.load()) {
       const size_t i = rng() % w->rows.size();
       const std::string country = "c" + std::to_string(rng() % 8);
@@ -193,7 +201,7 @@ TEST_F(RegionServerCommandTest, SigkillUnderSyncLosesNoAcknowledgedWrite) {
   auto server = StartServer();
   ASSERT_GT(port_, 0);
   {
-    RegionClient client(port_);
+    RegionClient client(NodeSocket(port_));
     client->openRegion(WirePlacesRegion(1, "", ""), 0);
   }
   std::vector<Writer> writers(kWriters);
@@ -239,7 +247,7 @@ TEST_F(RegionServerCommandTest, SigkillUnderSyncLosesNoAcknowledgedWrite) {
 
   server = StartServer();
   ASSERT_GT(port_, 0);
-  RegionClient client(port_);
+  RegionClient client(NodeSocket(port_));
   client->openRegion(WirePlacesRegion(1, "", ""), 0);
   std::map<std::string, std::set<std::string>> rows_by_country;
   int64_t present = 0;

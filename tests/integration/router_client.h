@@ -15,7 +15,6 @@
 
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
-#include <thrift/transport/TSSLSocket.h>
 #include <thrift/transport/TSocket.h>
 
 #include <cstdint>
@@ -40,12 +39,8 @@ class RouterClient {
   // In the suite's secure run (secure_mode.h) the connection is TLS with
   // the test CA's admin client certificate.
   RouterClient(const std::string& host, int port, int timeout_ms = 30000) {
-    std::shared_ptr<apache::thrift::transport::TSocket> socket;
-    if (SecureMode()) {
-      socket = SecureSockets().createSocket(host, port);
-    } else {
-      socket = std::make_shared<apache::thrift::transport::TSocket>(host, port);
-    }
+    std::shared_ptr<apache::thrift::transport::TSocket> socket = TestSocket(
+        host, port, SecureMode() ? TestCerts().client : TlsOptions());
     socket->setConnTimeout(timeout_ms);
     socket->setRecvTimeout(timeout_ms);
     socket->setSendTimeout(timeout_ms);
@@ -67,19 +62,6 @@ class RouterClient {
   RouterClient& operator=(const RouterClient&) = delete;
 
   rpc::client::RouterServiceClient* operator->() { return client_.get(); }
-  static apache::thrift::transport::TSSLSocketFactory& SecureSockets() {
-    static auto* factory = [] {
-      auto* f = new apache::thrift::transport::TSSLSocketFactory(
-          apache::thrift::transport::TLSv1_2);
-      const TlsOptions& tls = TestCerts().client;
-      f->authenticate(true);
-      f->loadTrustedCertificates(tls.ca_file.c_str());
-      f->loadCertificate(tls.cert_file.c_str());
-      f->loadPrivateKey(tls.key_file.c_str());
-      return f;
-    }();
-    return *factory;
-  }
   rpc::client::RouterServiceClient& operator*() { return *client_; }
 
  private:

@@ -15,9 +15,14 @@
 #define BLOOMROUTE_TESTS_INTEGRATION_SECURE_MODE_H_
 
 #include <stdlib.h>
+#include <thrift/transport/TSSLSocket.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -100,6 +105,47 @@ inline std::vector<std::string> WithSecurityFlags(
     extra = ClientSecurityFlags();
   }
   args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// A socket to host:port, not yet open: TLS presenting `identity` (one of
+// TestCerts()) in the secure run, plain otherwise. Only in the secure run
+// does TestCerts() make anything.
+inline std::shared_ptr<apache::thrift::transport::TSocket> TestSocket(
+    const std::string& host, int port, const TlsOptions& identity) {
+  if (!SecureMode()) {
+    return std::make_shared<apache::thrift::transport::TSocket>(host, port);
+  }
+  // One factory per identity file, made once.
+  static std::mutex mutex;
+  static std::map<std::string,
+                  std::shared_ptr<apache::thrift::transport::TSSLSocketFactory>>
+      factories;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& factory = factories[identity.cert_file];
+  if (factory == nullptr) {
+    // OpenSSL writes with write(): a server that closes first would raise
+    // SIGPIPE in this process (thrift/internal/tls.h).
+    signal(SIGPIPE, SIG_IGN);
+    factory = std::make_shared<apache::thrift::transport::TSSLSocketFactory>(
+        apache::thrift::transport::TLSv1_2);
+    factory->authenticate(true);
+    factory->loadTrustedCertificates(identity.ca_file.c_str());
+    factory->loadCertificate(identity.cert_file.c_str());
+    factory->loadPrivateKey(identity.key_file.c_str());
+  }
+  return factory->createSocket(host, port);
+}
+
+// `args` of a program about to run: WithSecurityFlags(args) when it is the
+// bloomroute binary, as is otherwise.
+inline std::vector<std::string> ForBinary(const std::string& binary,
+                                          std::vector<std::string> args) {
+#ifdef BLOOMROUTE_BINARY
+  if (binary == BLOOMROUTE_BINARY) return WithSecurityFlags(std::move(args));
+#else
+  (void)binary;
+#endif
   return args;
 }
 

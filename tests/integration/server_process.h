@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -47,10 +48,11 @@ class ServerProcess {
  public:
   // Runs `binary args...` with stdout on a pipe; stderr too when
   // `capture_stderr`, else it is inherited (and shows in the test's log).
+  // The bloomroute binary gets the secure run's flags (secure_mode.h).
   ServerProcess(const std::string& binary, const std::vector<std::string>& args,
                 bool capture_stderr = false) {
     std::vector<std::string> all = {binary};
-    all.insert(all.end(), args.begin(), args.end());
+    for (const std::string& a : ForBinary(binary, args)) all.push_back(a);
     std::vector<char*> argv;
     for (std::string& a : all) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -175,8 +177,7 @@ struct StartedServer {
 // Runs `bloomroute <args>` and reads its start-up line.
 inline StartedServer StartServer(const std::vector<std::string>& args) {
   StartedServer s;
-  s.process = std::make_unique<ServerProcess>(BLOOMROUTE_BINARY,
-                                              WithSecurityFlags(args));
+  s.process = std::make_unique<ServerProcess>(BLOOMROUTE_BINARY, args);
   s.port = s.process->ReadPort(&s.line);
   return s;
 }
@@ -222,8 +223,11 @@ inline StartedServer StartLocal(const std::string& data_dir, int servers,
                                    "--port",
                                    std::to_string(port)};
   args.insert(args.end(), extra.begin(), extra.end());
-  for (std::string& flag : LocalSecurityFlags(data_dir)) {
-    args.push_back(std::move(flag));
+  // A test that asks for --secure itself gets local's own certificates.
+  if (std::find(extra.begin(), extra.end(), "--secure") == extra.end()) {
+    for (std::string& flag : LocalSecurityFlags(data_dir)) {
+      args.push_back(std::move(flag));
+    }
   }
   return StartServer(args);
 }
@@ -232,8 +236,7 @@ inline StartedServer StartLocal(const std::string& data_dir, int servers,
 // what it wrote to stderr.
 inline std::pair<int, std::string> RunToExit(
     const std::vector<std::string>& args) {
-  ServerProcess process(BLOOMROUTE_BINARY, WithSecurityFlags(args),
-                        /*capture_stderr=*/true);
+  ServerProcess process(BLOOMROUTE_BINARY, args, /*capture_stderr=*/true);
   const int code = process.ExitCode();
   return {code, process.ReadStderr()};
 }

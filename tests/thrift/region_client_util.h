@@ -18,9 +18,14 @@ namespace bloomroute::testing {
 // A connected client; the connection closes on destruction.
 class RegionClient {
  public:
-  explicit RegionClient(int port, int timeout_ms = 10000) {
-    auto socket =
-        std::make_shared<apache::thrift::transport::TSocket>("127.0.0.1", port);
+  explicit RegionClient(int port, int timeout_ms = 10000)
+      : RegionClient(std::make_shared<apache::thrift::transport::TSocket>(
+                         "127.0.0.1", port),
+                     timeout_ms) {}
+  // Over `socket` (not yet open), e.g. a TLS one.
+  explicit RegionClient(
+      std::shared_ptr<apache::thrift::transport::TSocket> socket,
+      int timeout_ms = 10000) {
     socket->setConnTimeout(timeout_ms);
     socket->setRecvTimeout(timeout_ms);
     socket->setSendTimeout(timeout_ms);
