@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/integration/command_output.h"
 #include "tests/integration/router_client.h"
 #include "tests/integration/server_process.h"
 #include "tests/regionstore/region_store_test_util.h"
@@ -26,18 +27,22 @@ namespace {
 
 namespace client = rpc::client;
 using ::bloomroute::testing::CellMap;
+using ::bloomroute::testing::CommandOutput;
 using ::bloomroute::testing::MakeGet;
 using ::bloomroute::testing::MakePut;
 using ::bloomroute::testing::MakeQuery;
 using ::bloomroute::testing::MakeTableSpec;
 using ::bloomroute::testing::RouterClient;
 using ::bloomroute::testing::RowKeys;
+using ::bloomroute::testing::RunCommand;
 using ::bloomroute::testing::RunToExit;
+using ::bloomroute::testing::SecureMode;
 using ::bloomroute::testing::StartedServer;
 using ::bloomroute::testing::StartLocal;
 using ::bloomroute::testing::TempDir;
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
+using ::testing::Not;
 
 class LocalCommandTest : public ::testing::Test {
  protected:
@@ -208,4 +213,41 @@ TEST_F(LocalCommandTest, SecureMakesCertificatesAndPrintsTheClientOptions) {
 }
 
 }  // namespace
+// With --secure every port speaks only TLS: a client with the printed
+// options is served, one in the clear is not, and neither is a region server
+// asked directly by a client that is not a router.
+TEST_F(LocalCommandTest, SecureServesOnlyClientsWithItsCertificates) {
+  if (SecureMode()) {
+    GTEST_SKIP() << "uses local's own certificates; the secure run adds the "
+                    "test CA's to every command";
+  }
+  const std::string certs = dir_.path() + "/certs";
+  StartedServer local = StartLocal(dir_.path(), 2, 0, {"--secure"});
+  ASSERT_GT(local.port, 0) << local.line;
+  const std::vector<std::string> tls = {
+      "--tls-ca",   certs + "/ca.crt",
+      "--tls-cert", certs + "/client.root.crt",
+      "--tls-key",  certs + "/client.root.key"};
+  std::vector<std::string> get = {
+      "get", "--router", local.address(), "--table", "nosuch", "--row", "x"};
+  // Served: the router answers that the table does not exist.
+  std::vector<std::string> secure_get = get;
+  secure_get.insert(secure_get.end(), tls.begin(), tls.end());
+  CommandOutput served = RunCommand(secure_get);
+  EXPECT_NE(served.code, 0);
+  EXPECT_THAT(served.err, HasSubstr("nosuch")) << served.err;
+  // In the clear: the router closes the connection; nothing is answered.
+  CommandOutput plain = RunCommand(get);
+  EXPECT_NE(plain.code, 0);
+  EXPECT_THAT(plain.err, Not(HasSubstr("nosuch"))) << plain.err;
+  // Only the CA (no client certificate): refused by role.
+  std::vector<std::string> anonymous = get;
+  anonymous.insert(anonymous.end(), tls.begin(), tls.begin() + 2);
+  CommandOutput refused = RunCommand(anonymous);
+  EXPECT_NE(refused.code, 0);
+  EXPECT_THAT(refused.err, HasSubstr("PermissionDenied")) << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("not authenticated")) << refused.err;
+  EXPECT_EQ(StopAndExitCode(local), 0);
+}
+
 }  // namespace bloomroute
