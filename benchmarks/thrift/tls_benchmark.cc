@@ -5,6 +5,7 @@
 // Setup: two clusters in this process, alike but for TLS: 4 region servers
 // (RocksDB, Thrift on 127.0.0.1) and a router reaching them over Thrift,
 // served by a RouterServer; clients are RouterClients (the tools' client).
+// Figures measured with it are in the README (Security).
 // The secure cluster uses certificates of tools/certs.h: node certificates
 // between router and region servers, an admin client certificate for the
 // client. Every connection is pooled, so the handshake is paid once per
@@ -12,6 +13,9 @@
 // or ChaCha20 on both hops) and its system calls.
 //   lookup: one getByIndex of a random selective value (4 rows, on one
 //           server): client -> router -> 1 region server and back.
+//   lookup/*_new_connection: the same, each on a new client connection (a
+//           TLS handshake each, with ECDSA P-256 certificates both ways), as
+//           a one-shot command such as `bloomroute get` makes.
 //   import: putMultiple of a batch of 500 rows of 5 cells (about 150 bytes a
 //           row), as `bloomroute import` sends them; rows/s in items.
 //
@@ -78,6 +82,9 @@ class Cluster {
     return secure ? *tls : *plain;
   }
   RouterClient& client() { return *client_; }
+  // A client that keeps no idle connection: every call connects (and, with
+  // TLS, handshakes) anew, as a one-shot command does.
+  RouterClient& unpooled_client() { return *unpooled_; }
 
  private:
   explicit Cluster(bool secure) : dir_(TempDir()) {
@@ -104,16 +111,19 @@ class Cluster {
     o.region_servers = addresses;
     ThriftClientOptions to_servers;
     to_servers.tls = node;
-    std::shared_ptr<router::Router> router = Must(router::Router::Open(
-        o, NewThriftRegionClientFactory(to_servers)));
+    std::shared_ptr<router::Router> router =
+        Must(router::Router::Open(o, NewThriftRegionClientFactory(to_servers)));
     RouterServerOptions so;
     so.port = 0;
     so.tls = node;
     router_server_ = Must(RouterServer::Start(router, so));
     RouterClientOptions co;
     co.tls = admin;
-    client_ = Must(ConnectRouter(
-        "127.0.0.1:" + std::to_string(router_server_->port()), co));
+    const std::string address =
+        "127.0.0.1:" + std::to_string(router_server_->port());
+    client_ = Must(ConnectRouter(address, co));
+    co.max_idle_connections = 0;
+    unpooled_ = Must(ConnectRouter(address, co));
     Load();
   }
 
@@ -132,12 +142,12 @@ class Cluster {
       std::vector<Mutation> rows;
       for (int v = 0; v < kValuesPerServer; ++v) {
         for (int k = 0; k < kRowsPerValue; ++k) {
-          rows.push_back(Mutation::Put(
-              0,
-              "r" + std::to_string(region) + "-" + std::to_string(v) + "-" +
-                  std::to_string(k),
-              {{"d:name", std::string(40, 'n')},
-               {"d:sel", Value(static_cast<int>(region), v)}}));
+          rows.push_back(
+              Mutation::Put(0,
+                            "r" + std::to_string(region) + "-" +
+                                std::to_string(v) + "-" + std::to_string(k),
+                            {{"d:name", std::string(40, 'n')},
+                             {"d:sel", Value(static_cast<int>(region), v)}}));
         }
       }
       Must(client_->Mutate("bench", std::move(rows)));
@@ -148,10 +158,12 @@ class Cluster {
   std::vector<std::unique_ptr<RegionServer>> servers_;
   std::unique_ptr<RouterServer> router_server_;
   std::unique_ptr<RouterClient> client_;
+  std::unique_ptr<RouterClient> unpooled_;
 };
 
-void BM_Lookup(benchmark::State& state, bool secure) {
-  RouterClient& client = Cluster::Get(secure).client();
+void BM_Lookup(benchmark::State& state, bool secure, bool pooled) {
+  Cluster& cluster = Cluster::Get(secure);
+  RouterClient& client = pooled ? cluster.client() : cluster.unpooled_client();
   std::mt19937_64 rng(7);
   uint64_t rows = 0;
   for (auto _ : state) {
@@ -196,8 +208,14 @@ void BM_Import(benchmark::State& state, bool secure) {
   state.SetItemsProcessed(state.iterations() * kImportBatch);
 }
 
-BENCHMARK_CAPTURE(BM_Lookup, plain, false)->UseRealTime()->MinTime(2.0);
-BENCHMARK_CAPTURE(BM_Lookup, tls, true)->UseRealTime()->MinTime(2.0);
+BENCHMARK_CAPTURE(BM_Lookup, plain, false, true)->UseRealTime()->MinTime(2.0);
+BENCHMARK_CAPTURE(BM_Lookup, tls, true, true)->UseRealTime()->MinTime(2.0);
+BENCHMARK_CAPTURE(BM_Lookup, plain_new_connection, false, false)
+    ->UseRealTime()
+    ->MinTime(2.0);
+BENCHMARK_CAPTURE(BM_Lookup, tls_new_connection, true, false)
+    ->UseRealTime()
+    ->MinTime(2.0);
 BENCHMARK_CAPTURE(BM_Import, plain, false)->UseRealTime()->MinTime(3.0);
 BENCHMARK_CAPTURE(BM_Import, tls, true)->UseRealTime()->MinTime(3.0);
 
