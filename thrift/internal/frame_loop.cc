@@ -668,9 +668,11 @@ struct FrameLoop::Impl {
   // True when c's TLS session holds decrypted bytes not yet read: poll()
   // cannot see them, so c is served without waiting for its socket.
   static bool HasBufferedBytes(const Connection& c) {
+    // Not while TLS waits to write (its socket is full): polled for that
+    // instead, so that the loop does not spin.
     return c.ssl != nullptr && c.state == Connection::State::kReading &&
            !c.waiting_for_pool && !c.waiting_for_call && !c.closed &&
-           SSL_has_pending(c.ssl.get()) == 1;
+           c.tls_wants != POLLOUT && SSL_has_pending(c.ssl.get()) == 1;
   }
 
   // The poll events c waits for.
