@@ -129,6 +129,65 @@ TEST_F(PythonClientTest, WithACaItSpeaksTlsAndAPlaintextRouterFails) {
   EXPECT_FALSE(Has(o.out, "created table")) << o.out;
 }
 
+// Against a router with TLS and a token file (its own CA, so not in the
+// suite's secure run): a client certificate or a token gets in; a forged
+// token, or a CA that did not sign the router, does not, and nothing is done.
+TEST_F(PythonClientTest, OverTlsACertificateOrATokenGetsInAndNothingElse) {
+  if (testing::SecureMode()) {
+    GTEST_SKIP() << "starts servers with TLS files of its own; the secure "
+                    "run would add the test CA's";
+  }
+  const std::string certs_dir = dir_.path() + "/certs";
+  StatusOr<LocalCerts> certs = EnsureLocalCerts(certs_dir);
+  ASSERT_TRUE(certs.ok()) << certs.status().ToString();
+  CertOptions options;
+  options.certs_dir = certs_dir;
+  ASSERT_TRUE(CreateToken(options, "py", Role::kAdmin).ok());
+  const std::vector<std::string> node = testing::TlsFlags(certs->node);
+  StartedServer rs = StartRegionServer(dir_.path() + "/rs", 0, node);
+  ASSERT_GT(rs.port, 0) << rs.line;
+  std::vector<std::string> router_flags = node;
+  router_flags.push_back("--token-file");
+  router_flags.push_back(certs_dir + "/" + kTokensFile);
+  StartedServer router =
+      StartRouter(dir_.path() + "/router", {rs.address()}, 0, router_flags);
+  ASSERT_GT(router.port, 0) << router.line;
+  auto run = [&](std::vector<std::string> extra) {
+    extra.insert(extra.begin(), {kExample, "--router", router.address()});
+    return RunPython(extra);
+  };
+  const std::string ca = certs->client.ca_file;
+
+  std::ofstream(dir_.path() + "/forged") << std::string(64, 'f') << "\n";
+  testing::CommandOutput o =
+      run({"--tls-ca", ca, "--token-file", dir_.path() + "/forged"});
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_TRUE(Has(o.err, "PermissionDenied")) << o.err;
+  EXPECT_FALSE(Has(o.out, "created table")) << o.out;
+  o = run({"--tls-ca", ca});  // TLS, but nobody
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_TRUE(Has(o.err, "not authenticated")) << o.err;
+  const std::string stranger = dir_.path() + "/stranger.pem";
+  std::ofstream(stranger) << kTestCaPem;
+  o = run({"--tls-ca", stranger, "--tls-cert", certs->client.cert_file,
+           "--tls-key", certs->client.key_file});
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_FALSE(Has(o.out, "created table")) << o.out;
+
+  o = run({"--tls-ca", ca, "--token-file", certs_dir + "/" + TokenFile("py")});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_TRUE(Has(o.out, "created table geo_example")) << o.out;
+  EXPECT_TRUE(Has(o.out, "d:cc = NO: 3 rows")) << o.out;
+  o = run({"--tls-ca", ca, "--tls-cert", certs->client.cert_file, "--tls-key",
+           certs->client.key_file});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_TRUE(Has(o.out, "table geo_example exists; reusing it")) << o.out;
+  router.process->Signal(SIGTERM);
+  EXPECT_EQ(router.process->ExitCode(), 0);
+  rs.process->Signal(SIGTERM);
+  EXPECT_EQ(rs.process->ExitCode(), 0);
+}
+
 // The option checks need no server.
 class PythonClientOptionsTest : public ::testing::Test {
  protected:

@@ -50,6 +50,15 @@ class Certs {
         CertClock::now() - std::chrono::hours(24 * 10);
     expired.validity.not_after = CertClock::now() - std::chrono::hours(24);
     Check(CreateClientCert(expired, "old", Role::kAdmin).status());
+    // A node certificate of this CA that names only another host.
+    misnamed_ = root_.path() + "/misnamed";
+    std::filesystem::create_directories(misnamed_);
+    std::filesystem::copy_file(dir_ + "/" + kCaCertFile,
+                               misnamed_ + "/" + kCaCertFile);
+    CertOptions elsewhere = options;
+    elsewhere.certs_dir = misnamed_;
+    elsewhere.ca_key = dir_ + "/" + kCaKeyFile;
+    Check(CreateNodeCert(elsewhere, {"db.example.org"}).status());
     // Another cluster: its CA, node and admin.
     CertOptions stranger;
     stranger.certs_dir = other_;
@@ -74,6 +83,9 @@ class Certs {
   }
   TlsOptions TrustsOnlyStranger() const {
     return Files(other_, ClientCertFile("root"), ClientKeyFile("root"));
+  }
+  TlsOptions MisnamedNode() const {
+    return Files(misnamed_, kNodeCertFile, kNodeKeyFile);
   }
   TlsOptions StrangerNode() const {
     return Files(other_, kNodeCertFile, kNodeKeyFile);
@@ -100,6 +112,7 @@ class Certs {
   TempDir root_;
   std::string dir_;
   std::string other_;
+  std::string misnamed_;
 };
 
 // Sends `bytes` on a fresh plain TCP connection to `port`; true when the
@@ -273,6 +286,22 @@ TEST_F(RouterTlsTest, AClientRefusesARouterItsCaDidNotSign) {
   Status s = client->ListTables().status();
   EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
   EXPECT_THAT(s.message(), HasSubstr("TLS"));
+}
+
+TEST_F(RouterTlsTest, AClientRefusesACertificateThatDoesNotNameTheHost) {
+  RouterServerOptions options;
+  options.port = 0;
+  options.tls = certs_.MisnamedNode();  // our CA, but for db.example.org
+  auto server = RouterServer::Start(router_, options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  RouterClientOptions client_options;
+  client_options.tls = certs_.Client("root");
+  auto client = ConnectRouter("127.0.0.1:" + std::to_string((*server)->port()),
+                              client_options);
+  ASSERT_TRUE(client.ok());
+  Status s = (*client)->Mutate("geo", OnePut());
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_TRUE(router_->mutations.empty());
 }
 
 TEST_F(RouterTlsTest, PlaintextBytesCloseOnlyTheirConnection) {
