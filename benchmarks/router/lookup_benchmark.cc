@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/bench_util.h"
 #include "regionstore/region_store.h"
 #include "router/router.h"
 #include "thrift/region_server.h"
@@ -34,16 +35,8 @@ constexpr int kServers = 8;
 constexpr int kValuesPerServer = 500;
 constexpr int kRowsPerValue = 4;
 
-std::string TempDir() {
-  std::string tmpl =
-      (std::filesystem::temp_directory_path() / "bloomroute-bench-XXXXXX")
-          .string();
-  return mkdtemp(tmpl.data());
-}
-
-std::string Value(int server, int v) {
-  return "s" + std::to_string(server) + "-" + std::to_string(v);
-}
+using bench::TempDir;
+using bench::Value;
 
 // The cluster, built once for every benchmark in the process.
 class Cluster {

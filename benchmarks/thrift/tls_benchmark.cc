@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/bench_util.h"
 #include "regionstore/region_store.h"
 #include "router/router.h"
 #include "thrift/region_server.h"
@@ -46,16 +47,8 @@ constexpr int kValuesPerServer = 500;
 constexpr int kRowsPerValue = 4;
 constexpr int kImportBatch = 500;
 
-std::string TempDir() {
-  std::string tmpl =
-      (std::filesystem::temp_directory_path() / "bloomroute-bench-XXXXXX")
-          .string();
-  return mkdtemp(tmpl.data());
-}
-
-std::string Value(int server, int v) {
-  return "s" + std::to_string(server) + "-" + std::to_string(v);
-}
+using bench::TempDir;
+using bench::Value;
 
 template <typename T>
 T Must(StatusOr<T> value) {

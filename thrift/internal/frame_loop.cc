@@ -354,47 +354,38 @@ struct FrameLoop::Impl {
   ssize_t Receive(Connection& c, void* buffer, size_t size) {
     if (c.ssl == nullptr) return recv(c.fd, buffer, size, 0);
     size_t bytes = 0;
-    switch (TlsRead(c.ssl.get(), buffer, size, &bytes)) {
-      case TlsIo::kDone:
-        c.tls_wants = 0;
-        return static_cast<ssize_t>(bytes);
-      case TlsIo::kWantRead:
-        c.tls_wants = POLLIN;
-        errno = EAGAIN;
-        return -1;
-      case TlsIo::kWantWrite:
-        c.tls_wants = POLLOUT;
-        errno = EAGAIN;
-        return -1;
-      case TlsIo::kClosed:
-        return 0;
-      case TlsIo::kFailed:
-        break;
-    }
-    c.tls_failed = true;
-    errno = ECONNRESET;
-    return -1;
+    const TlsIo io = TlsRead(c.ssl.get(), buffer, size, &bytes);
+    return AsSocketResult(c, io, bytes, /*reading=*/true);
   }
 
-  // send() of c's reply from `from` through TLS when c has it; as Receive.
+  // send() of c's reply bytes through TLS when c has it; as Receive, but
+  // never 0.
   ssize_t Send(Connection& c, const uint8_t* data, size_t size) {
     if (c.ssl == nullptr) {
       return send(c.fd, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
     }
     size_t bytes = 0;
-    switch (TlsWrite(c.ssl.get(), data, size, &bytes)) {
+    const TlsIo io = TlsWrite(c.ssl.get(), data, size, &bytes);
+    return AsSocketResult(c, io, bytes, /*reading=*/false);
+  }
+
+  // A TLS step's outcome as recv()/send() report theirs; remembers what the
+  // session waits for. A clean close is the end of the stream for a read and
+  // a failure for a write.
+  static ssize_t AsSocketResult(Connection& c, TlsIo io, size_t bytes,
+                                bool reading) {
+    switch (io) {
       case TlsIo::kDone:
         c.tls_wants = 0;
         return static_cast<ssize_t>(bytes);
       case TlsIo::kWantRead:
-        c.tls_wants = POLLIN;
-        errno = EAGAIN;
-        return -1;
       case TlsIo::kWantWrite:
-        c.tls_wants = POLLOUT;
+        c.tls_wants = io == TlsIo::kWantRead ? POLLIN : POLLOUT;
         errno = EAGAIN;
         return -1;
       case TlsIo::kClosed:
+        if (reading) return 0;
+        break;
       case TlsIo::kFailed:
         break;
     }
