@@ -174,6 +174,15 @@ StatusOr<std::shared_ptr<const AccessControl>> AccessControl::ForRouterService(
   return std::shared_ptr<const AccessControl>(access);
 }
 
+bool AccessControl::MayCallAnything(const Identity& identity) const {
+  if (identity.role == Role::kNone) return false;
+  if (RoleAllows(identity.role, default_need_)) return true;
+  for (const auto& [method, need] : needs_) {
+    if (RoleAllows(identity.role, need)) return true;
+  }
+  return false;
+}
+
 Role AccessControl::Needed(const std::string& method) const {
   auto it = needs_.find(method);
   return it == needs_.end() ? default_need_ : it->second;

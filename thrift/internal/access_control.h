@@ -39,6 +39,10 @@
 
 namespace bloomroute::thrift_internal {
 
+// The largest request frame of a connection that may call nothing yet:
+// room for authenticate (a token of a few dozen bytes) and for a refusal.
+inline constexpr uint32_t kMaxUnauthenticatedFrameBytes = 64 << 10;
+
 class AccessControl {
  public:
   // What Intercept() did with a request.
@@ -65,6 +69,12 @@ class AccessControl {
 
   // The role `method` needs.
   Role Needed(const std::string& method) const;
+  // Whether `identity` may make any call of the service (authenticate
+  // aside). A connection whose identity may not is held to frames of
+  // kMaxUnauthenticatedFrameBytes, to request_timeout_ms of idleness, and is
+  // closed after its first refused call (frame_loop.h): an anonymous client
+  // cannot hold the request pool, a worker or a connection slot for long.
+  bool MayCallAnything(const Identity& identity) const;
   // Whether clients may authenticate by token (the router), so that a TLS
   // client without a certificate is let in to call authenticate.
   bool admits_tokens() const { return admits_tokens_; }

@@ -228,6 +228,9 @@ struct FrameLoop::Impl {
         ok = c.processor->process(in, out, nullptr);
       } else {
         ok = verdict == AccessControl::Verdict::kAnswered;
+        // Refused, or a token refused: a caller that may call nothing gets
+        // one answer, then its connection closes.
+        if (MayCallNothing(c)) c.close_after_reply = true;
       }
     } catch (const DecodeBudgetExceeded&) {
       // The processor (AnswerDecodeBudgetErrors) wrote the client an
@@ -324,6 +327,11 @@ struct FrameLoop::Impl {
         Close(*c);
         return;
     }
+  }
+
+  // True when access is checked and c's identity may make no call yet.
+  bool MayCallNothing(const Connection& c) const {
+    return access != nullptr && !access->MayCallAnything(c.identity);
   }
 
   // Gives c its processor; false (c closed) when the factory gives none.
@@ -509,7 +517,12 @@ struct FrameLoop::Impl {
     std::memcpy(&be, c.header, sizeof(be));
     c.frame_bytes = ntohl(be);
     // Refused before anything is allocated for it; 0 is no message either.
-    if (c.frame_bytes == 0 || c.frame_bytes > options.max_frame_bytes) {
+    // A caller that may call nothing yet sends only small frames.
+    const uint32_t limit =
+        MayCallNothing(c)
+            ? std::min(options.max_frame_bytes, kMaxUnauthenticatedFrameBytes)
+            : options.max_frame_bytes;
+    if (c.frame_bytes == 0 || c.frame_bytes > limit) {
       Close(c);
       return false;
     }
@@ -623,9 +636,15 @@ struct FrameLoop::Impl {
       case Connection::State::kHandshaking:
         return c.frame_started + milliseconds(options.request_timeout_ms);
       case Connection::State::kReading:
-        return c.header_bytes == 0
-                   ? c.idle_since + milliseconds(options.idle_timeout_ms)
-                   : c.frame_started + milliseconds(options.request_timeout_ms);
+        if (c.header_bytes != 0) {
+          return c.frame_started + milliseconds(options.request_timeout_ms);
+        }
+        // Who may call nothing has a request's time to authenticate.
+        return c.idle_since +
+               milliseconds(MayCallNothing(c)
+                                ? std::min(options.idle_timeout_ms,
+                                           options.request_timeout_ms)
+                                : options.idle_timeout_ms);
       case Connection::State::kWriting:
         return c.reply_started + milliseconds(options.reply_timeout_ms);
       case Connection::State::kRunning:
@@ -659,11 +678,13 @@ struct FrameLoop::Impl {
   // True when c's TLS session holds decrypted bytes not yet read: poll()
   // cannot see them, so c is served without waiting for its socket.
   static bool HasBufferedBytes(const Connection& c) {
-    // Not while TLS waits to write (its socket is full): polled for that
-    // instead, so that the loop does not spin.
+    // SSL_pending, not SSL_has_pending: the latter is also true for a record
+    // that arrived in part, which cannot be read until the rest comes, and
+    // serving it at once each round spun the loop. Not while TLS waits to
+    // write (its socket is full): polled for that instead.
     return c.ssl != nullptr && c.state == Connection::State::kReading &&
            !c.waiting_for_pool && !c.waiting_for_call && !c.closed &&
-           c.tls_wants != POLLOUT && SSL_has_pending(c.ssl.get()) == 1;
+           c.tls_wants != POLLOUT && SSL_pending(c.ssl.get()) > 0;
   }
 
   // The poll events c waits for.
