@@ -241,7 +241,8 @@ StatusOr<std::vector<std::string>> IssueCert(const CertOptions& options,
   BLOOMROUTE_RETURN_IF_ERROR(AddExtensions(
       cert.get(), ca.cert.get(),
       {{NID_basic_constraints, "critical,CA:FALSE"},
-       {NID_key_usage, "critical,digitalSignature,keyEncipherment"},
+       // EC keys sign; keyEncipherment is for RSA key transport (RFC 5480).
+       {NID_key_usage, "critical,digitalSignature"},
        {NID_ext_key_usage, issue.extended_key_usage},
        {NID_subject_key_identifier, "hash"},
        {NID_authority_key_identifier, "keyid:always"}}));

@@ -21,6 +21,7 @@
 
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/fake_router.h"
+#include "thrift/internal/client_pool.h"
 #include "thrift/region_server.h"
 #include "thrift/router_client.h"
 #include "thrift/router_server.h"
@@ -495,6 +496,33 @@ TEST_F(RouterTlsTest, BadTlsFilesAreNamedAtStart) {
   options.tls.cert_file += ".missing";
   s = RouterServer::Start(router_, options).status();
   EXPECT_THAT(s.message(), HasSubstr("--tls-cert"));
+}
+
+// Thrift throws TSSLException for every TLS failure, a server that dies
+// mid-call included: only a refusal is PermissionDenied (not retried); the
+// rest is Unavailable, as the same failure in the clear.
+TEST(TlsFailureTest, OnlyRefusalsArePermissionDenied) {
+  auto failure_of = [](const std::string& message) {
+    try {
+      throw apache::thrift::transport::TSSLException(message);
+    } catch (...) {
+      return thrift_internal::FailureOfCurrentException("server: ").status;
+    }
+  };
+  for (const char* refusal :
+       {"SSL_connect: certificate verify failed",
+        "SSL_read: tlsv13 alert certificate required",
+        "SSL_read: sslv3 alert certificate expired",
+        "SSL_connect: tlsv1 alert unknown ca",
+        "authorize: cannot authorize peer",
+        "SSL_connect: wrong version number"}) {
+    EXPECT_TRUE(failure_of(refusal).IsPermissionDenied()) << refusal;
+  }
+  for (const char* lost : {"SSL_read: unexpected eof while reading",
+                           "SSL_read: Connection reset by peer",
+                           "SSL_write: Broken pipe"}) {
+    EXPECT_TRUE(failure_of(lost).IsUnavailable()) << lost;
+  }
 }
 
 class RegionTlsTest : public ::testing::Test {

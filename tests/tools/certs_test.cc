@@ -181,7 +181,7 @@ TEST_F(CertsTest, NodeCertChainsToTheCaAndNamesItsHosts) {
   EXPECT_EQ(X509_get_extended_key_usage(node.get()),
             XKU_SSL_SERVER | XKU_SSL_CLIENT);
   EXPECT_EQ(X509_get_key_usage(node.get()),
-            static_cast<uint32_t>(KU_DIGITAL_SIGNATURE | KU_KEY_ENCIPHERMENT));
+            static_cast<uint32_t>(KU_DIGITAL_SIGNATURE));
   EXPECT_EQ(X509_check_ca(node.get()), 0);
   EXPECT_EQ(X509_check_host(node.get(), "localhost", 0, 0, nullptr), 1);
   EXPECT_EQ(X509_check_ip_asc(node.get(), "127.0.0.1", 0), 1);

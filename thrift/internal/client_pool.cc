@@ -3,7 +3,9 @@
 #include <thrift/transport/TSSLSocket.h>
 #include <thrift/transport/TTransportException.h>
 
+#include <cctype>
 #include <exception>
+#include <string>
 
 #include "thrift/gen-cpp/errors_types.h"
 #include "thrift/status_conversion.h"
@@ -19,6 +21,25 @@ Status ServerStatus(const ServerError& e, Status::Code fallback) {
   return StatusFromServerMessage(
       e.__isset.message ? e.message : std::string("no message: ") + e.what(),
       fallback);
+}
+
+// Whether a TLS failure's message (OpenSSL's reason, or Thrift's access
+// manager's) says that a side refused the other: a certificate that does not
+// verify, expired, of an unknown CA, missing where required, not naming the
+// host, or a server that does not speak TLS. Thrift throws TSSLException
+// for lost connections too (an end of stream without close_notify, a reset,
+// a broken pipe), and those must stay Unavailable, as in the clear, so that
+// a router marks a dead region server and retries. Thrift gives no code to
+// tell them apart, only OpenSSL's reason text.
+bool IsTlsRefusal(std::string message) {
+  for (char& c : message) c = static_cast<char>(std::tolower(c));
+  for (const char* reason :
+       {"certificate", "unknown ca", "authorize", "handshake failure",
+        "wrong version number", "no shared cipher", "unsupported protocol",
+        "protocol version", "access denied"}) {
+    if (message.find(reason) != std::string::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -50,11 +71,13 @@ CallFailure FailureOfCurrentException(const std::string& where) {
   } catch (const RequestTooLarge& e) {
     return {Status::InvalidArgument(where + e.what()), false};
   } catch (const apache::thrift::transport::TSSLException& e) {
-    // The TLS layer refused: a certificate that does not verify (ours or
-    // the server's, another CA, expired, a host name it does not carry) or
-    // a protocol error. Retrying cannot help. Socket failures under TLS
-    // (reset, end of stream, time-out) are TTransportExceptions below.
-    return {Status::PermissionDenied(where + "TLS: " + e.what()), false};
+    // A refusal (ours or the server's certificate, another CA, expired, a
+    // host name it does not carry): retrying cannot help. A lost connection
+    // is Unavailable, as in the clear.
+    if (IsTlsRefusal(e.what())) {
+      return {Status::PermissionDenied(where + "TLS: " + e.what()), false};
+    }
+    return {Status::Unavailable(where + "TLS: " + e.what()), false};
   } catch (const apache::thrift::transport::TTransportException& e) {
     return {Status::Unavailable(where + e.what()), false};
   } catch (const std::exception& e) {

@@ -116,12 +116,17 @@ class ClientPool {
   Status Call(const std::string& where, CallFn&& call, int timeout_ms = 0) {
     if (!tls_error_.ok()) return tls_error_;
     std::unique_ptr<Connection> connection;
+    // A connection whose on_open failed (a refused token) is not pooled:
+    // its later calls would go out unauthenticated.
+    bool opening = false;
     try {
       connection = TakeIdle();
       if (connection == nullptr) {
         connection = std::make_unique<Connection>(host_, port_, options_,
                                                   config_, tls_.get());
+        opening = true;
         if (on_open_) on_open_(connection->service());
+        opening = false;
       }
       if (timeout_ms == 0) {
         call(connection->service());
@@ -133,7 +138,9 @@ class ClientPool {
       }
     } catch (...) {
       CallFailure failure = FailureOfCurrentException(where);
-      if (failure.connection_reusable) GiveBack(std::move(connection));
+      if (failure.connection_reusable && !opening) {
+        GiveBack(std::move(connection));
+      }
       return failure.status;
     }
     GiveBack(std::move(connection));

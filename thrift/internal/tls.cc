@@ -83,7 +83,9 @@ TlsIo Outcome(SSL* ssl, int result) {
 // client gets the same protocol floor and ciphers as the servers.
 class ClientSocketFactory : public at::transport::TSSLSocketFactory {
  public:
-  ClientSocketFactory() : TSSLSocketFactory(at::transport::TLSv1_2) {}
+  // SSLTLS, not TLSv1_2: Thrift 0.17 makes TLSv1_2 a TLS-1.2-only method,
+  // which would never negotiate 1.3. Harden() sets the 1.2 floor.
+  ClientSocketFactory() : TSSLSocketFactory(at::transport::SSLTLS) {}
   SSL_CTX* context() { return ctx_->get(); }
 };
 
@@ -134,6 +136,10 @@ StatusOr<std::shared_ptr<TlsServerContext>> TlsServerContext::Create(
   // connections give their record buffers back (up to 512 connections).
   SSL_CTX_set_mode(ctx,
                    SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_RELEASE_BUFFERS);
+  // An encrypted key fails to load rather than OpenSSL prompting for its
+  // passphrase on the terminal of a server started by a service manager.
+  SSL_CTX_set_default_passwd_cb(
+      ctx, [](char*, int, int, void*) -> int { return -1; });
   if (SSL_CTX_use_certificate_chain_file(ctx, options.cert_file.c_str()) != 1) {
     return ContextError("--tls-cert", options.cert_file);
   }
@@ -248,6 +254,9 @@ NewClientSocketFactory(const TlsOptions& options) {
     factory->authenticate(true);  // verify the server and its name
     factory->loadTrustedCertificates(options.ca_file.c_str());
     if (!options.cert_file.empty()) {
+      // Asks getPassword(), which gives none: an encrypted key fails to load
+      // instead of OpenSSL prompting on the terminal.
+      factory->overrideDefaultPasswordCallback();
       factory->loadCertificate(options.cert_file.c_str());
       factory->loadPrivateKey(options.key_file.c_str());
     }

@@ -140,8 +140,11 @@ StatusOr<KeyPtr> ReadKeyFile(const std::string& path) {
       std::string pem,
       ReadBoundedFile(path, kMaxPemFileBytes, "kMaxPemFileBytes"));
   BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-  // No passphrase callback: an encrypted key fails rather than prompting.
-  KeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
+  // A callback that gives no passphrase: an encrypted key fails rather than
+  // OpenSSL's default callback prompting on the terminal.
+  KeyPtr key(PEM_read_bio_PrivateKey(
+      bio.get(), nullptr, [](char*, int, int, void*) -> int { return -1; },
+      nullptr));
   OPENSSL_cleanse(pem.data(), pem.size());
   if (key == nullptr) {
     return Status::Corruption(
