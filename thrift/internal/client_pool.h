@@ -182,6 +182,9 @@ class ClientPool {
           service_(std::make_shared<BudgetedBinaryProtocol>(
               transport_, options.DecodedBudget(), /*container_limit=*/0,
               "--max-decoded-bytes")) {
+      // Thrift's TLS factory makes sockets with the default configuration
+      // (100 MB messages); ours bounds them as the plain sockets are.
+      socket_->setConfiguration(config);
       socket_->setConnTimeout(options.connect_timeout_ms);
       SetCallTimeout(options.call_timeout_ms);
       transport_->open();
