@@ -67,7 +67,13 @@ CallFailure FailureOfCurrentException(const std::string& where) {
     // A declared exception is a complete reply: the connection is clean.
     return {ServerStatus(e, Status::Code::kInvalidArgument), true};
   } catch (const rpc::TIOError& e) {
-    return {ServerStatus(e, Status::Code::kIOError), true};
+    // After a refusal the server may close the connection (a caller that
+    // may call nothing gets one answer, frame_loop.h); its close can arrive
+    // after the next call went out on it, which would then fail as
+    // Unavailable. So a refused connection is not kept.
+    Status status = ServerStatus(e, Status::Code::kIOError);
+    const bool reusable = !status.IsPermissionDenied();
+    return {std::move(status), reusable};
   } catch (const RequestTooLarge& e) {
     return {Status::InvalidArgument(where + e.what()), false};
   } catch (const apache::thrift::transport::TSSLException& e) {
