@@ -10,7 +10,8 @@ namespace bloomroute {
 
 namespace {
 
-constexpr uint8_t kFormatVersion = 1;
+// 2: the first stage's ladder index follows the config.
+constexpr uint8_t kFormatVersion = 2;
 // A stage's geometry divides by log(1/full_fill) and -log(1 - full_fill); fills
 // near 0 or 1 make either explode (and are useless filters anyway).
 constexpr double kMinFullFill = 0.01;
@@ -106,8 +107,9 @@ StatusOr<StageGeometry> StageGeometryFor(const SscbfConfig& c, uint32_t stage) {
 }
 
 ScalableSplitCountingBloomFilter::ScalableSplitCountingBloomFilter(
-    const SscbfConfig& config, std::vector<SplitCountingBloomFilter> stages)
-    : config_(config), stages_(std::move(stages)) {}
+    const SscbfConfig& config, uint32_t first_stage,
+    std::vector<SplitCountingBloomFilter> stages)
+    : config_(config), first_stage_(first_stage), stages_(std::move(stages)) {}
 
 StatusOr<SplitCountingBloomFilter>
 ScalableSplitCountingBloomFilter::CreateStage(const SscbfConfig& config,
@@ -124,42 +126,82 @@ ScalableSplitCountingBloomFilter::CreateStage(const SscbfConfig& config,
 
 StatusOr<ScalableSplitCountingBloomFilter>
 ScalableSplitCountingBloomFilter::Create(const SscbfConfig& config) {
+  return CreateAtStage(config, 0);
+}
+
+StatusOr<ScalableSplitCountingBloomFilter>
+ScalableSplitCountingBloomFilter::CreateAtStage(const SscbfConfig& config,
+                                                uint32_t first_stage) {
   BLOOMROUTE_RETURN_IF_ERROR(config.Validate());
+  if (first_stage >= kMaxStages) {
+    return Status::InvalidArgument("SSCBF first stage " +
+                                   std::to_string(first_stage) +
+                                   " is beyond the last possible stage");
+  }
   std::vector<SplitCountingBloomFilter> stages;
   BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter first,
-                              CreateStage(config, 0));
+                              CreateStage(config, first_stage));
   stages.push_back(std::move(first));
-  return ScalableSplitCountingBloomFilter(config, std::move(stages));
+  return ScalableSplitCountingBloomFilter(config, first_stage,
+                                          std::move(stages));
 }
 
 StatusOr<ScalableSplitCountingBloomFilter>
 ScalableSplitCountingBloomFilter::CreateSized(const SscbfConfig& config,
                                               uint64_t elements) {
+  StatusOr<uint32_t> first = FirstStageHolding(config, elements);
+  if (first.ok()) return CreateAtStage(config, *first);
+  if (!first.status().IsInvalidArgument()) return first.status();
+  BLOOMROUTE_RETURN_IF_ERROR(config.Validate());
+  // No ladder stage holds them (growth factor 1, or the stages they need
+  // pass kMaxStages or 2^32 counters a slice): a filter of its own, stage 0
+  // sized for them. Writes must not fail for want of a stage.
   SscbfConfig sized = config;
-  if (elements > sized.initial_capacity) sized.initial_capacity = elements;
-  return Create(sized);
+  sized.initial_capacity = elements;
+  return CreateAtStage(sized, 0);
+}
+
+StatusOr<uint32_t> ScalableSplitCountingBloomFilter::FirstStageHolding(
+    const SscbfConfig& config, uint64_t elements) {
+  BLOOMROUTE_RETURN_IF_ERROR(config.Validate());
+  // n_i = n0 s^i grows geometrically, so this takes at most kMaxStages steps.
+  for (uint32_t i = 0; i < kMaxStages; ++i) {
+    StatusOr<StageGeometry> g = StageGeometryFor(config, i);
+    if (!g.ok()) break;
+    if (g->capacity >= elements) return i;
+    if (config.growth_factor == 1.0) break;  // every stage holds n0
+  }
+  return Status::InvalidArgument(
+      "no SSCBF stage holds " + std::to_string(elements) +
+      " elements (the largest stage is limited by kMaxStages and 2^32 "
+      "counters a slice)");
 }
 
 StatusOr<uint32_t> ScalableSplitCountingBloomFilter::Insert(
     const ElementHash& h) {
   if (stages_.back().IsFull()) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(
-        SplitCountingBloomFilter next,
-        CreateStage(config_, static_cast<uint32_t>(stages_.size())));
+    if (end_stage() >= kMaxStages) {
+      return Status::InvalidArgument(
+          "SSCBF would need a stage beyond the "
+          "last possible one");
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter next,
+                                CreateStage(config_, end_stage()));
     stages_.push_back(std::move(next));
   }
   BLOOMROUTE_RETURN_IF_ERROR(stages_.back().Insert(h));
-  return static_cast<uint32_t>(stages_.size() - 1);
+  return end_stage() - 1;
 }
 
 Status ScalableSplitCountingBloomFilter::Remove(const ElementHash& h,
                                                 uint32_t stage) {
-  if (stage >= stages_.size()) {
+  if (!HasStage(stage)) {
     return Status::InvalidArgument(
-        "SSCBF remove from stage " + std::to_string(stage) + ", but only " +
-        std::to_string(stages_.size()) + " stages are open");
+        "SSCBF remove from stage " + std::to_string(stage) +
+        ", but the open stages are " + std::to_string(first_stage_) + " to " +
+        std::to_string(end_stage() - 1));
   }
-  BLOOMROUTE_RETURN_IF_ERROR(stages_[stage].Remove(h));
+  BLOOMROUTE_RETURN_IF_ERROR(stages_[stage - first_stage_].Remove(h));
   DropEmptyNewestStages();
   return Status::OK();
 }
@@ -170,20 +212,26 @@ Status ScalableSplitCountingBloomFilter::InsertIntoStage(const ElementHash& h,
     return Status::InvalidArgument("SSCBF stage " + std::to_string(stage) +
                                    " is beyond the last possible stage");
   }
+  if (stage < first_stage_) {
+    return Status::InvalidArgument("SSCBF stage " + std::to_string(stage) +
+                                   " is below the filter's first stage " +
+                                   std::to_string(first_stage_));
+  }
   std::vector<SplitCountingBloomFilter> opened;
-  for (uint32_t i = stage_count() + static_cast<uint32_t>(opened.size());
-       i <= stage; ++i) {
+  for (uint32_t i = end_stage(); i <= stage; ++i) {
     BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter s,
                                 CreateStage(config_, i));
     opened.push_back(std::move(s));
   }
   for (auto& s : opened) stages_.push_back(std::move(s));
-  return stages_[stage].Insert(h);
+  return stages_[stage - first_stage_].Insert(h);
 }
 
 bool ScalableSplitCountingBloomFilter::EquivalentTo(
     const ScalableSplitCountingBloomFilter& other) const {
-  if (!(config_ == other.config_)) return false;
+  if (!(config_ == other.config_) || first_stage_ != other.first_stage_) {
+    return false;
+  }
   const size_t common = std::min(stages_.size(), other.stages_.size());
   for (size_t i = 0; i < common; ++i) {
     std::string a, b;
@@ -231,7 +279,7 @@ SscbfStats ScalableSplitCountingBloomFilter::Stats() const {
     const SplitCountingBloomFilter& s = stages_[i];
     StageStats st;
     // The geometry of an open stage was valid when it was built.
-    st.geometry = StageGeometryFor(config_, i).value();
+    st.geometry = StageGeometryFor(config_, first_stage_ + i).value();
     st.elements = s.element_count();
     st.fill = s.Fill();
     st.estimated_fpr = s.EstimatedFpr();
@@ -242,9 +290,13 @@ SscbfStats ScalableSplitCountingBloomFilter::Stats() const {
     stats.stages.push_back(st);
   }
   stats.estimated_fpr = EstimatedFpr();
-  stats.compounded_bound = theory::SbfCompoundedBound(
-      config_.target_fpr * (1.0 - config_.tightening_ratio),
-      config_.tightening_ratio, stage_count());
+  // 1 - prod (1 - P_i) over the open stages: from stage 0 this is
+  // theory::SbfCompoundedBound; a compacted filter starts further up.
+  double log_pass = 0.0;
+  for (const StageStats& st : stats.stages) {
+    log_pass += std::log1p(-st.geometry.target_fpr);
+  }
+  stats.compounded_bound = -std::expm1(log_pass);
   return stats;
 }
 
@@ -256,9 +308,16 @@ std::string ScalableSplitCountingBloomFilter::Serialize() const {
 
 StatusOr<ScalableSplitCountingBloomFilter>
 ScalableSplitCountingBloomFilter::Deserialize(std::string_view bytes) {
-  return internal::DecodeFramed<ScalableSplitCountingBloomFilter>(
+  std::string_view payload;
+  uint8_t version = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(internal::OpenFrame(
       bytes, internal::FrameKind::kScalableSplitCountingBloomFilter,
-      kFormatVersion, "SSCBF");
+      kFormatVersion, &payload, &version));
+  ByteReader in(payload);
+  BLOOMROUTE_ASSIGN_OR_RETURN(ScalableSplitCountingBloomFilter f,
+                              DecodeBody(&in, version));
+  if (!in.empty()) return Status::Corruption("trailing bytes after SSCBF");
+  return f;
 }
 
 void ScalableSplitCountingBloomFilter::EncodeTo(std::string* dst) const {
@@ -268,13 +327,20 @@ void ScalableSplitCountingBloomFilter::EncodeTo(std::string* dst) const {
   PutFixed64(dst, config_.initial_capacity);
   PutFixed8(dst, static_cast<uint8_t>(config_.base_bits));
   PutDouble(dst, config_.full_fill);
+  PutFixed32(dst, first_stage_);
   PutFixed32(dst, stage_count());
   for (const auto& s : stages_) s.EncodeTo(dst);
 }
 
 StatusOr<ScalableSplitCountingBloomFilter>
 ScalableSplitCountingBloomFilter::DecodeFrom(ByteReader* in) {
+  return DecodeBody(in, kFormatVersion);
+}
+
+StatusOr<ScalableSplitCountingBloomFilter>
+ScalableSplitCountingBloomFilter::DecodeBody(ByteReader* in, uint8_t version) {
   SscbfConfig c;
+  uint32_t first_stage = 0;
   uint8_t base_bits;
   uint32_t stage_count;
   BLOOMROUTE_RETURN_IF_ERROR(in->ReadDouble(&c.target_fpr, "SSCBF target FPR"));
@@ -286,18 +352,24 @@ ScalableSplitCountingBloomFilter::DecodeFrom(ByteReader* in) {
       in->ReadFixed64(&c.initial_capacity, "SSCBF initial capacity"));
   BLOOMROUTE_RETURN_IF_ERROR(in->ReadFixed8(&base_bits, "SSCBF base bits"));
   BLOOMROUTE_RETURN_IF_ERROR(in->ReadDouble(&c.full_fill, "SSCBF full fill"));
+  if (version >= 2) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        in->ReadFixed32(&first_stage, "SSCBF first stage"));
+  }
   BLOOMROUTE_RETURN_IF_ERROR(in->ReadFixed32(&stage_count, "SSCBF stages"));
   c.base_bits = base_bits;
   Status valid = c.Validate();
   if (!valid.ok())
     return Status::Corruption("SSCBF config: " + valid.message());
-  if (stage_count == 0 || stage_count > kMaxStages) {
-    return Status::Corruption("SSCBF stage count " +
-                              std::to_string(stage_count) + " outside [1, 64]");
+  if (stage_count == 0 || first_stage >= kMaxStages ||
+      stage_count > kMaxStages - first_stage) {
+    return Status::Corruption("SSCBF stages " + std::to_string(first_stage) +
+                              " + " + std::to_string(stage_count) +
+                              " outside [0, 64)");
   }
   std::vector<SplitCountingBloomFilter> stages;
   stages.reserve(stage_count);
-  for (uint32_t i = 0; i < stage_count; ++i) {
+  for (uint32_t i = first_stage; i < first_stage + stage_count; ++i) {
     auto g = StageGeometryFor(c, i);
     if (!g.ok()) return Status::Corruption("SSCBF " + g.status().message());
     BLOOMROUTE_ASSIGN_OR_RETURN(SplitCountingBloomFilter s,
@@ -317,7 +389,7 @@ ScalableSplitCountingBloomFilter::DecodeFrom(ByteReader* in) {
       !stages[stages.size() - 2].IsFull()) {
     return Status::Corruption("SSCBF has an empty newest stage it would drop");
   }
-  return ScalableSplitCountingBloomFilter(c, std::move(stages));
+  return ScalableSplitCountingBloomFilter(c, first_stage, std::move(stages));
 }
 
 }  // namespace bloomroute

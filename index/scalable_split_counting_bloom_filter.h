@@ -25,9 +25,16 @@
 // longer full (dropping it earlier would only reopen it on the next insert), so
 // removing every element returns the filter to one empty stage.
 //
-// Compaction: CreateSized() makes a fresh filter whose first stage holds a
-// given number of elements, to be refilled from the exact distinct-value
-// records.
+// Stage indexes are ladder indexes: stage i always has StageGeometryFor(
+// config, i), on every server. A filter's open stages are a run
+// [first_stage(), end_stage()) of that ladder.
+//
+// Compaction: CreateSized() makes a fresh filter that starts at the first
+// ladder stage holding a given number of elements (DESIGN.md invariant 4: a
+// compacted filter starts further up the same ladder, with the cluster's
+// config unchanged), to be refilled from the exact distinct-value records.
+// Starting at stage i costs nothing in the bound: its stages' errors sum to
+// P r^i <= P.
 //
 // Thread-safety: const methods may run concurrently; mutators need exclusive
 // access. Movable, not copyable.
@@ -107,10 +114,25 @@ class ScalableSplitCountingBloomFilter {
   // A filter with one empty stage. InvalidArgument for an invalid config.
   static StatusOr<ScalableSplitCountingBloomFilter> Create(
       const SscbfConfig& config);
-  // A fresh filter for compaction: `config` with n0 raised to `elements` (never
-  // lowered), so that stage 0 holds that many elements.
+  // A fresh filter for compaction: one empty stage, the first ladder stage
+  // whose capacity n_i holds `elements` (stage 0 when n0 does). The config is
+  // `config`, unchanged. When no ladder stage holds them (growth factor 1,
+  // or stages beyond kMaxStages or 2^32 counters a slice), the filter is one
+  // of its own instead: `config` with n0 raised to `elements`, from stage 0,
+  // so that writes never fail for want of a stage; DESIGN.md invariant 4
+  // then does not hold for it. InvalidArgument for an invalid config or
+  // when even that stage cannot be built.
   static StatusOr<ScalableSplitCountingBloomFilter> CreateSized(
       const SscbfConfig& config, uint64_t elements);
+  // A filter whose one empty stage is ladder stage `first_stage`: what a
+  // rebuild of a compacted filter starts from. InvalidArgument as Create, or
+  // when that stage cannot be built.
+  static StatusOr<ScalableSplitCountingBloomFilter> CreateAtStage(
+      const SscbfConfig& config, uint32_t first_stage);
+  // The first ladder stage whose capacity holds `elements`: where
+  // CreateSized starts. InvalidArgument as CreateSized.
+  static StatusOr<uint32_t> FirstStageHolding(const SscbfConfig& config,
+                                              uint64_t elements);
 
   ScalableSplitCountingBloomFilter(
       ScalableSplitCountingBloomFilter&&) noexcept = default;
@@ -130,8 +152,9 @@ class ScalableSplitCountingBloomFilter {
   // counters there are not all non-zero; nothing changes then.
   [[nodiscard]] Status Remove(const ElementHash& h, uint32_t stage);
   // Rebuilding from exact records: adds the element to `stage`, opening the
-  // stages up to it (empty) when needed. InvalidArgument when `stage` is at or
-  // beyond kMaxStages or its geometry is out of range; nothing changes then.
+  // stages up to it (empty) when needed. InvalidArgument when `stage` is
+  // below first_stage(), at or beyond kMaxStages, or its geometry is out of
+  // range; nothing changes then.
   // Inserting every recorded (element, stage) into a fresh filter yields one
   // that is EquivalentTo() the filter Insert/Remove built.
   [[nodiscard]] Status InsertIntoStage(const ElementHash& h, uint32_t stage);
@@ -149,9 +172,18 @@ class ScalableSplitCountingBloomFilter {
   }
 
   const SscbfConfig& config() const { return config_; }
+  // How many stages are open.
   uint32_t stage_count() const { return static_cast<uint32_t>(stages_.size()); }
-  // Precondition: i < stage_count().
-  const SplitCountingBloomFilter& stage(uint32_t i) const { return stages_[i]; }
+  // The ladder index of the oldest open stage, and one past the newest.
+  uint32_t first_stage() const { return first_stage_; }
+  uint32_t end_stage() const { return first_stage_ + stage_count(); }
+  bool HasStage(uint32_t i) const {
+    return i >= first_stage_ && i < end_stage();
+  }
+  // Ladder stage i. Precondition: HasStage(i).
+  const SplitCountingBloomFilter& stage(uint32_t i) const {
+    return stages_[i - first_stage_];
+  }
   uint64_t element_count() const;
   uint64_t MemoryBytes() const;
   double EstimatedFpr() const;
@@ -162,7 +194,9 @@ class ScalableSplitCountingBloomFilter {
   void EncodeTo(std::string* dst) const;
   static StatusOr<ScalableSplitCountingBloomFilter> DecodeFrom(ByteReader* in);
 
-  // Self-contained, versioned, checksummed encoding of the config and stages.
+  // Self-contained, versioned, checksummed encoding of the config, the first
+  // stage and the stages. Version 2 carries the first stage; version 1 (before
+  // the ladder) is still read, as a filter starting at stage 0.
   std::string Serialize() const;
   // Corruption for anything Serialize did not produce, including stages whose
   // geometry differs from StageGeometryFor(config, i).
@@ -171,12 +205,16 @@ class ScalableSplitCountingBloomFilter {
 
  private:
   ScalableSplitCountingBloomFilter(
-      const SscbfConfig& config, std::vector<SplitCountingBloomFilter> stages);
+      const SscbfConfig& config, uint32_t first_stage,
+      std::vector<SplitCountingBloomFilter> stages);
+  static StatusOr<ScalableSplitCountingBloomFilter> DecodeBody(ByteReader* in,
+                                                               uint8_t version);
   static StatusOr<SplitCountingBloomFilter> CreateStage(
       const SscbfConfig& config, uint32_t stage);
   void DropEmptyNewestStages();
 
   SscbfConfig config_;
+  uint32_t first_stage_ = 0;                      // ladder index of stages_[0]
   std::vector<SplitCountingBloomFilter> stages_;  // never empty
 };
 

@@ -12,7 +12,9 @@ namespace bloomroute::regionstore_internal {
 namespace {
 
 // A persisted filter can be kept when it was built with the configured
-// parameters; compaction may only have raised n0.
+// parameters. Compactions before the ladder (SSCBF format 1) raised n0
+// instead of starting further up the ladder; such a filter is kept until its
+// next compaction, which starts on the ladder with the configured n0.
 bool Compatible(const SscbfConfig& stored, const SscbfConfig& configured) {
   SscbfConfig s = stored;
   if (s.initial_capacity < configured.initial_capacity) return false;
@@ -39,10 +41,11 @@ Status RocksRegionStore::ReadValueRecords(
 
 StatusOr<ScalableSplitCountingBloomFilter>
 RocksRegionStore::RebuildAtRecordedStages(
-    const SscbfConfig& config,
+    const SscbfConfig& config, uint32_t first_stage,
     const std::vector<std::pair<std::string, ValueRecord>>& records) const {
-  BLOOMROUTE_ASSIGN_OR_RETURN(ScalableSplitCountingBloomFilter f,
-                              ScalableSplitCountingBloomFilter::Create(config));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      ScalableSplitCountingBloomFilter f,
+      ScalableSplitCountingBloomFilter::CreateAtStage(config, first_stage));
   for (const auto& [key, rec] : records) {
     ValueKeyParts v;
     BLOOMROUTE_RETURN_IF_ERROR(ParseValueKey(key, &v));
@@ -158,11 +161,13 @@ Status RocksRegionStore::CompactFilterLocked(uint64_t new_epoch,
                                              uint64_t extra_values) {
   std::vector<std::pair<std::string, ValueRecord>> records;
   BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(nullptr, &records));
-  // Room to double before a second stage opens.
+  // Room to double before a second stage opens, on the cluster's ladder
+  // (DESIGN.md invariant 4): the first stage holding that many.
   BLOOMROUTE_ASSIGN_OR_RETURN(
       ScalableSplitCountingBloomFilter f,
       ScalableSplitCountingBloomFilter::CreateSized(
-          options_.filter, 2 * (records.size() + extra_values)));
+          options_.filter,
+          FilterLog::CompactionTarget(records.size() + extra_values)));
   rocksdb::WriteBatch wb;
   for (auto& [key, rec] : records) {
     ValueKeyParts v;
@@ -193,10 +198,12 @@ void RocksRegionStore::RestoreFilterLocked(uint64_t epoch, uint64_t last_seq) {
   // The value records are what the failed batch did not change; the filter
   // before the batch had each of them in its recorded stage.
   std::vector<std::pair<std::string, ValueRecord>> records;
-  auto f = ReadValueRecords(nullptr, &records).ok()
-               ? RebuildAtRecordedStages(filter_->filter().config(), records)
-               : StatusOr<ScalableSplitCountingBloomFilter>(
-                     Status::IOError("value records unreadable"));
+  auto f =
+      ReadValueRecords(nullptr, &records).ok()
+          ? RebuildAtRecordedStages(filter_->filter().config(),
+                                    filter_->filter().first_stage(), records)
+          : StatusOr<ScalableSplitCountingBloomFilter>(
+                Status::IOError("value records unreadable"));
   if (f.ok()) {
     filter_.emplace(std::move(*f), epoch, last_seq);
     return;
@@ -217,8 +224,7 @@ void RocksRegionStore::MaintainFilterLocked() {
   // Failures here leave the committed write and the current filter intact;
   // the next write tries again.
   if (filter_->NeedsCompaction(options_.max_filter_stages,
-                               options_.sparse_factor,
-                               options_.filter.initial_capacity)) {
+                               options_.sparse_factor, options_.filter)) {
     (void)CompactFilterLocked(filter_->epoch() + 1, filter_->last_seq(), 0);
   } else if (filter_->last_seq() - checkpoint_seq_ >=
              options_.checkpoint_interval) {

@@ -27,7 +27,7 @@ bool InScope(std::optional<uint64_t> table_id, uint64_t table) {
 // stage: a remove would hit `stage`).
 bool InStage(const ScalableSplitCountingBloomFilter& f, const ElementHash& h,
              uint32_t stage) {
-  return stage < f.stage_count() && f.stage(stage).Contains(h);
+  return f.HasStage(stage) && f.stage(stage).Contains(h);
 }
 
 }  // namespace
@@ -187,7 +187,8 @@ Status RocksRegionStore::VerifyValues(
   report->value_counts_wrong += expected.size();
   if (!expected.empty()) Problem(report, "values held by rows but not counted");
 
-  auto rebuilt = RebuildAtRecordedStages(filter.config(), state.records);
+  auto rebuilt = RebuildAtRecordedStages(filter.config(), filter.first_stage(),
+                                         state.records);
   report->filter_matches_rebuild =
       rebuilt.ok() && rebuilt->EquivalentTo(filter);
   if (!report->filter_matches_rebuild) {

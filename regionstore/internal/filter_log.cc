@@ -50,15 +50,22 @@ Status FilterLog::Replay(const FilterOp& op) {
 }
 
 bool FilterLog::NeedsCompaction(uint32_t max_stages, double sparse_factor,
-                                uint64_t configured_n0) const {
+                                const SscbfConfig& configured) const {
   if (filter_.stage_count() > max_stages) return true;
   uint64_t capacity = 0;
-  for (uint32_t i = 0; i < filter_.stage_count(); ++i) {
+  for (uint32_t i = filter_.first_stage(); i < filter_.end_stage(); ++i) {
     capacity += StageGeometryFor(filter_.config(), i).value().capacity;
   }
+  const uint64_t elements = filter_.element_count();
   const double needed =
-      static_cast<double>(std::max(filter_.element_count(), configured_n0));
-  return static_cast<double>(capacity) > sparse_factor * needed;
+      static_cast<double>(std::max(elements, configured.initial_capacity));
+  if (static_cast<double>(capacity) <= sparse_factor * needed) return false;
+  StatusOr<uint32_t> target =
+      ScalableSplitCountingBloomFilter::FirstStageHolding(
+          filter_.config(), CompactionTarget(elements));
+  if (!target.ok()) return false;
+  // The ladder stage a compaction would open; only a smaller one is worth it.
+  return StageGeometryFor(configured, *target).value().capacity < capacity;
 }
 
 }  // namespace bloomroute::regionstore_internal

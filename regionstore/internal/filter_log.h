@@ -36,9 +36,17 @@ class FilterLog {
   [[nodiscard]] Status Replay(const FilterOp& op);
 
   // More than `max_stages` stages, or stages sized for more than
-  // `sparse_factor` times max(elements, n0 of the configuration).
+  // `sparse_factor` times max(elements, configured.initial_capacity) when a
+  // compaction (CompactionTarget, on the `configured` ladder) would open a
+  // smaller one. A compacted
+  // filter starts on a ladder stage, which may hold up to growth_factor
+  // times what it was sized for; without the second condition a small
+  // sparse_factor would compact it again at once, and again.
   bool NeedsCompaction(uint32_t max_stages, double sparse_factor,
-                       uint64_t configured_n0) const;
+                       const SscbfConfig& configured) const;
+  // What a compaction sizes a filter of `elements` for: room to double
+  // before a second stage opens.
+  static uint64_t CompactionTarget(uint64_t elements) { return 2 * elements; }
 
   const ScalableSplitCountingBloomFilter& filter() const { return filter_; }
   uint64_t epoch() const { return epoch_; }

@@ -163,9 +163,10 @@ class RocksRegionStore final : public RegionStore {
   Status ReadValueRecords(
       const rocksdb::Snapshot* snapshot,
       std::vector<std::pair<std::string, ValueRecord>>* records) const;
-  // A filter with every record in its recorded stage.
+  // A filter starting at ladder stage `first_stage` (the live filter's) with
+  // every record in its recorded stage.
   StatusOr<ScalableSplitCountingBloomFilter> RebuildAtRecordedStages(
-      const SscbfConfig& config,
+      const SscbfConfig& config, uint32_t first_stage,
       const std::vector<std::pair<std::string, ValueRecord>>& records) const;
   // Rebuilds right-sized (for the records plus `extra_values`) under a new
   // epoch, rewriting each record's stage, and persists it with a checkpoint.

@@ -45,9 +45,10 @@ double MeasuredFpr(const Filter& f, uint64_t probes) {
 
 // A frame of `kind` (version 1) around a hand-made payload, with a valid
 // checksum, so that a test reaches the decoder's own validation.
-inline std::string Framed(internal::FrameKind kind, std::string_view payload) {
+inline std::string Framed(internal::FrameKind kind, std::string_view payload,
+                          uint8_t version = 1) {
   std::string out;
-  const size_t start = internal::StartFrame(kind, 1, &out);
+  const size_t start = internal::StartFrame(kind, version, &out);
   out.append(payload);
   internal::FinishFrame(start, &out);
   return out;

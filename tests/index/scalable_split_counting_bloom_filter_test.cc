@@ -264,18 +264,66 @@ TEST(ScalableSplitCountingBloomFilterTest, StatsAddUp) {
                    theory::SbfCompoundedBound(0.0005, 0.5, f.stage_count()));
 }
 
+// DESIGN.md invariant 4: a compacted filter starts further up the same
+// ladder of stages, so its config is the cluster's and every stage has the
+// geometry StageGeometryFor(config, i) gives any server. (Before, the
+// compacted filter raised n0 to 50,000: its stage 0 had a geometry no other
+// server's stage had.)
 TEST(ScalableSplitCountingBloomFilterTest,
-     CreateSizedHoldsTheElementsInOneStage) {
+     CreateSizedStartsOnTheLadderStageThatHoldsTheElements) {
   const SscbfConfig base = Config(0.01, 1000);
   auto f = std::move(Sscbf::CreateSized(base, 50000)).value();
-  EXPECT_EQ(f.config().initial_capacity, 50000u);
-  for (uint64_t i = 0; i < 49000; ++i) {
+  EXPECT_TRUE(f.config() == base);
+  // n_i = 1000 * 2^i: stage 6 (64,000) is the first to hold 50,000.
+  ASSERT_EQ(f.first_stage(), 6u);
+  ASSERT_EQ(f.stage_count(), 1u);
+  for (uint64_t i = 0; i < 60000; ++i) {
     auto stage = f.Insert(Key(i));
     ASSERT_TRUE(stage.ok());
-    ASSERT_EQ(*stage, 0u);
+    ASSERT_EQ(*stage, 6u);
   }
-  // Never smaller than the configured n0.
-  EXPECT_EQ(Sscbf::CreateSized(base, 10)->config().initial_capacity, 1000u);
+  while (f.stage_count() == 1)
+    ASSERT_TRUE(f.Insert(Key(f.element_count())).ok());
+  for (uint32_t i = f.first_stage(); i < f.end_stage(); ++i) {
+    const StageGeometry g = StageGeometryFor(base, i).value();
+    EXPECT_EQ(f.stage(i).options().slices, g.slices) << i;
+    EXPECT_EQ(f.stage(i).options().slice_length, g.slice_length) << i;
+    EXPECT_EQ(f.stage(i).options().first_probe, g.first_probe) << i;
+    EXPECT_EQ(f.Stats().stages[i - 6].geometry.stage, i);
+  }
+  EXPECT_TRUE(f.Contains(Key(1)));
+  // Its bound is that of the stages it has: below P.
+  EXPECT_LT(f.Stats().compounded_bound, 0.01 * 0.5);
+
+  // Stages below the first do not exist.
+  EXPECT_TRUE(f.Remove(Key(1), 5).IsInvalidArgument());
+  EXPECT_TRUE(f.InsertIntoStage(Key(1), 5).IsInvalidArgument());
+  ASSERT_TRUE(f.Remove(Key(1), 6).ok());
+
+  // It round-trips, first stage included, and a rebuild from the recorded
+  // stages starting there is equivalent.
+  auto back = Sscbf::Deserialize(f.Serialize());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->first_stage(), 6u);
+  EXPECT_TRUE(back->EquivalentTo(f));
+  auto other_start = std::move(Sscbf::CreateAtStage(base, 5)).value();
+  EXPECT_FALSE(other_start.EquivalentTo(Sscbf::CreateAtStage(base, 6).value()));
+
+  // n0 already holds a few: stage 0.
+  EXPECT_EQ(Sscbf::CreateSized(base, 10)->first_stage(), 0u);
+  EXPECT_EQ(Sscbf::CreateSized(base, 1000)->first_stage(), 0u);
+  EXPECT_EQ(Sscbf::CreateSized(base, 1001)->first_stage(), 1u);
+  EXPECT_TRUE(Sscbf::FirstStageHolding(base, ~uint64_t{0})
+                  .status()
+                  .IsInvalidArgument());
+  // A ladder that cannot grow (s = 1) holds no more than n0 a stage: then
+  // the filter is one of its own, stage 0 sized for the elements.
+  SscbfConfig flat = base;
+  flat.growth_factor = 1.0;
+  auto own = Sscbf::CreateSized(flat, 5000);
+  ASSERT_TRUE(own.ok()) << own.status().ToString();
+  EXPECT_EQ(own->first_stage(), 0u);
+  EXPECT_EQ(own->config().initial_capacity, 5000u);
 }
 
 TEST(ScalableSplitCountingBloomFilterSerializationTest, RoundTripsExactly) {
@@ -333,6 +381,31 @@ TEST(ScalableSplitCountingBloomFilterSerializationTest,
   EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
 }
 
+// Format 1 (before the ladder) had no first stage: such a filter, as stored
+// by a region server before, still reads, starting at stage 0.
+TEST(ScalableSplitCountingBloomFilterSerializationTest, FormatOneStillReads) {
+  auto f = std::move(Sscbf::Create(Config(0.05, 64))).value();
+  for (uint64_t i = 0; i < 500; ++i) ASSERT_TRUE(f.Insert(Key(i)).ok());
+  std::string payload = testing::PayloadOf(f.Serialize());
+  payload.erase(41, 4);  // the first stage (0), after P, r, s, n0, x, fill
+  auto r = Sscbf::Deserialize(testing::Framed(
+      internal::FrameKind::kScalableSplitCountingBloomFilter, payload, 1));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->first_stage(), 0u);
+  EXPECT_TRUE(r->EquivalentTo(f));
+}
+
+// A first stage and stage count that pass the last ladder stage are refused.
+TEST(ScalableSplitCountingBloomFilterSerializationTest,
+     StagesBeyondTheLadderAreRefused) {
+  auto f = std::move(Sscbf::Create(Config(0.05, 64))).value();
+  std::string payload = testing::PayloadOf(f.Serialize());
+  EncodeFixed32(&payload[41], Sscbf::kMaxStages);
+  auto r = Sscbf::Deserialize(testing::Framed(
+      internal::FrameKind::kScalableSplitCountingBloomFilter, payload, 2));
+  EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
+}
+
 TEST(ScalableSplitCountingBloomFilterSerializationTest,
      EmptyNewestStageAboveRoomIsRefused) {
   // Two empty stages: Remove would have dropped the top one, so Serialize can
@@ -349,10 +422,11 @@ TEST(ScalableSplitCountingBloomFilterSerializationTest,
   o.first_probe = g1->first_probe;
   auto empty_stage1 = SplitCountingBloomFilter::Create(o);
   ASSERT_TRUE(empty_stage1.ok());
-  EncodeFixed32(&payload[41], 2);  // stage count after P, r, s, n0, x, fill
+  // Stage count after P, r, s, n0, x, fill and the first stage.
+  EncodeFixed32(&payload[45], 2);
   empty_stage1->EncodeTo(&payload);
   auto r = Sscbf::Deserialize(testing::Framed(
-      internal::FrameKind::kScalableSplitCountingBloomFilter, payload));
+      internal::FrameKind::kScalableSplitCountingBloomFilter, payload, 2));
   EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
   EXPECT_NE(r.status().message().find("empty newest stage"), std::string::npos)
       << r.status().ToString();

@@ -7,11 +7,16 @@ namespace {
 
 ElementHash H(uint64_t i) { return HashElement(1, 1, "v" + std::to_string(i)); }
 
-FilterLog NewLog(uint64_t n0) {
+SscbfConfig WithN0(uint64_t n0) {
   SscbfConfig c;
   c.initial_capacity = n0;
+  return c;
+}
+
+FilterLog NewLog(uint64_t n0) {
   return FilterLog(
-      std::move(ScalableSplitCountingBloomFilter::Create(c)).value(), 1, 0);
+      std::move(ScalableSplitCountingBloomFilter::Create(WithN0(n0))).value(),
+      1, 0);
 }
 
 TEST(FilterLogTest, ReplayingTheOpsReproducesTheFilter) {
@@ -48,16 +53,40 @@ TEST(FilterLogTest, ReplayRejectsGapsAndOpsThatLandElsewhere) {
 
 TEST(FilterLogTest, CompactionIsNeededForManyStagesOrSparseFilters) {
   FilterLog log = NewLog(16);
-  EXPECT_FALSE(log.NeedsCompaction(4, 8, 16));
+  EXPECT_FALSE(log.NeedsCompaction(4, 8, WithN0(16)));
   std::vector<FilterOp> ops;
   for (uint64_t i = 0; i < 500; ++i) ops.push_back(log.Insert(H(i)).value());
   ASSERT_GT(log.filter().stage_count(), 4u);
-  EXPECT_TRUE(log.NeedsCompaction(4, 8, 16));
-  EXPECT_FALSE(log.NeedsCompaction(63, 1000, 16));
+  EXPECT_TRUE(log.NeedsCompaction(4, 8, WithN0(16)));
+  EXPECT_FALSE(log.NeedsCompaction(63, 1000, WithN0(16)));
   for (uint64_t i = 0; i < 495; ++i) {
     ASSERT_TRUE(log.Remove(H(i), ops[i].stage).ok());
   }
-  EXPECT_TRUE(log.NeedsCompaction(63, 8, 16));  // sized for ~500, holds 5
+  EXPECT_TRUE(
+      log.NeedsCompaction(63, 8, WithN0(16)));  // sized for ~500, holds 5
+}
+
+// A compacted filter starts on the ladder stage that holds twice its
+// elements, which may hold up to growth_factor times more than that; even
+// with the smallest sparse_factor (2) it must not need compacting again at
+// once, or every write would rebuild the filter.
+TEST(FilterLogTest, AFilterCompactedOntoTheLadderIsNotCompactedAgain) {
+  const SscbfConfig config = WithN0(16);
+  // 300 elements: sized for 600, the ladder's first stage that holds them
+  // has 1,024 (16 x 2^6), more than 2 x 300.
+  FilterLog log(std::move(ScalableSplitCountingBloomFilter::CreateSized(
+                              config, FilterLog::CompactionTarget(300)))
+                    .value(),
+                2, 0);
+  ASSERT_EQ(log.filter().first_stage(), 6u);
+  for (uint64_t i = 0; i < 300; ++i) ASSERT_TRUE(log.Insert(H(i)).ok());
+  EXPECT_FALSE(log.NeedsCompaction(63, 2, config));
+  // Once most are removed a smaller stage would do: then it is worth it.
+  std::vector<FilterOp> ops;
+  for (uint64_t i = 0; i < 290; ++i) {
+    ASSERT_TRUE(log.Remove(H(i), 6).ok());
+  }
+  EXPECT_TRUE(log.NeedsCompaction(63, 2, config));
 }
 
 }  // namespace

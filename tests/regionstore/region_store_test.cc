@@ -58,6 +58,27 @@ class RegionStoreTest : public ::testing::Test {
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() ? (*r)[0] : std::nullopt;
   }
+  // Every stage of the server's filter, and of its snapshot, has the
+  // geometry of the configured ladder at its index.
+  void ExpectOnTheLadder() {
+    const FilterStatus status = store_->GetFilterStatus();
+    ASSERT_FALSE(status.stats.stages.empty());
+    for (const StageStats& st : status.stats.stages) {
+      const StageGeometry g =
+          StageGeometryFor(options_.filter, st.geometry.stage).value();
+      EXPECT_EQ(st.geometry.slices, g.slices) << st.geometry.stage;
+      EXPECT_EQ(st.geometry.slice_length, g.slice_length) << st.geometry.stage;
+      EXPECT_EQ(st.geometry.capacity, g.capacity) << st.geometry.stage;
+    }
+    auto snapshot = store_->Snapshot();
+    ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+    auto filter =
+        ScalableSplitCountingBloomFilter::Deserialize(snapshot->filter);
+    ASSERT_TRUE(filter.ok()) << filter.status().ToString();
+    EXPECT_TRUE(filter->config() == options_.filter);
+    EXPECT_EQ(filter->first_stage(), status.stats.stages[0].geometry.stage);
+  }
+
   void ExpectConsistent() {
     auto report = store_->VerifyIndex(std::nullopt);
     ASSERT_TRUE(report.ok()) << report.status().ToString();
@@ -471,6 +492,11 @@ TEST_F(RegionStoreTest, ManyStagesTriggerARightSizedRebuildUnderANewEpoch) {
   EXPECT_GT(s.epoch, epoch);
   EXPECT_LE(s.stats.stages.size(), 3u);
   EXPECT_EQ(s.stats.elements, 301u);
+  // DESIGN.md invariant 4: the rebuilt filter starts further up the same
+  // ladder, so each of its stages has the geometry every server's stage of
+  // that index has. (Before, compaction raised n0: its stage 0 was sized for
+  // 602 elements where every other server's holds 16.)
+  ExpectOnTheLadder();
   EXPECT_EQ(Keys(Where({{"d:country", "C123"}})),
             (std::vector<std::string>{"a123"}));
   ExpectConsistent();
@@ -483,8 +509,10 @@ TEST_F(RegionStoreTest, ManyStagesTriggerARightSizedRebuildUnderANewEpoch) {
     Apply({Mutation::Delete(1, "a" + std::to_string(i))});
   }
   EXPECT_LT(store_->GetFilterStatus().stats.memory_bytes, memory);
+  ExpectOnTheLadder();
   ExpectConsistent();
   Reopen();
+  ExpectOnTheLadder();
   ExpectConsistent();
 }
 
