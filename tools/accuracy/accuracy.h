@@ -53,8 +53,11 @@ struct ProbeOutcome {
 struct ServerFilter {
   ServerId id = 0;
   std::string address;
-  double estimated_fpr = 0;     // SscbfStats::estimated_fpr
-  double stage0_target = 0;     // P0: stage 0's target FPR
+  double estimated_fpr = 0;  // SscbfStats::estimated_fpr
+  double stage0_target =
+      0;  // P_i of the oldest open stage: P0, unless a
+          // compaction started the filter further up the
+          // ladder (index/scalable_split_counting_bloom_filter.h)
   double compounded_bound = 0;  // 1 - prod(1 - P_i) over the open stages
   uint32_t stages = 0;
   uint64_t elements = 0;
