@@ -494,8 +494,9 @@ TEST_F(RegionStoreTest, ManyStagesTriggerARightSizedRebuildUnderANewEpoch) {
   EXPECT_EQ(s.stats.elements, 301u);
   // DESIGN.md invariant 4: the rebuilt filter starts further up the same
   // ladder, so each of its stages has the geometry every server's stage of
-  // that index has. (Before, compaction raised n0: its stage 0 was sized for
-  // 602 elements where every other server's holds 16.)
+  // that index has. (Before, compaction raised n0: its stage 0 held 238
+  // elements in slices of 344 counters where every other server's holds 16
+  // in slices of 24.)
   ExpectOnTheLadder();
   EXPECT_EQ(Keys(Where({{"d:country", "C123"}})),
             (std::vector<std::string>{"a123"}));
