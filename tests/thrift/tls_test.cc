@@ -120,32 +120,6 @@ class Certs {
   std::string misnamed_;
 };
 
-// Sends `bytes` on a fresh plain TCP connection to `port`; true when the
-// server then closes it (recv sees the end or a reset within 5 s).
-bool PlaintextConnectionIsClosed(int port, const std::string& bytes) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) !=
-      0) {
-    close(fd);
-    return false;
-  }
-  timeval timeout{5, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-  [[maybe_unused]] ssize_t sent = send(fd, bytes.data(), bytes.size(), 0);
-  char buffer[256];
-  ssize_t n = 0;
-  // A TLS server may answer with an alert first; then it closes.
-  while ((n = recv(fd, buffer, sizeof(buffer), 0)) > 0) {
-  }
-  const bool closed = n == 0 || (n < 0 && errno == ECONNRESET);
-  close(fd);
-  return closed;
-}
-
 // A connected TCP socket to 127.0.0.1:port, or -1.
 int ConnectTcp(int port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -161,6 +135,22 @@ int ConnectTcp(int port) {
   timeval timeout{5, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   return fd;
+}
+
+// Sends `bytes` on a fresh plain TCP connection to `port`; true when the
+// server then closes it (recv sees the end or a reset within 5 s).
+bool PlaintextConnectionIsClosed(int port, const std::string& bytes) {
+  const int fd = ConnectTcp(port);
+  if (fd < 0) return false;
+  [[maybe_unused]] ssize_t sent = send(fd, bytes.data(), bytes.size(), 0);
+  char buffer[256];
+  ssize_t n = 0;
+  // A TLS server may answer with an alert first; then it closes.
+  while ((n = recv(fd, buffer, sizeof(buffer), 0)) > 0) {
+  }
+  const bool closed = n == 0 || (n < 0 && errno == ECONNRESET);
+  close(fd);
+  return closed;
 }
 
 // A TLS client written on OpenSSL directly, so that a test can send what
@@ -509,18 +499,17 @@ TEST(TlsFailureTest, OnlyRefusalsArePermissionDenied) {
       return thrift_internal::FailureOfCurrentException("server: ").status;
     }
   };
-  for (const char* refusal :
-       {"SSL_connect: certificate verify failed",
-        "SSL_read: tlsv13 alert certificate required",
-        "SSL_read: sslv3 alert certificate expired",
-        "SSL_connect: tlsv1 alert unknown ca",
-        "authorize: cannot authorize peer",
-        "SSL_connect: wrong version number"}) {
+  for (const char* refusal : {"SSL_connect: certificate verify failed",
+                              "SSL_read: tlsv13 alert certificate required",
+                              "SSL_read: sslv3 alert certificate expired",
+                              "SSL_connect: tlsv1 alert unknown ca",
+                              "authorize: cannot authorize peer",
+                              "SSL_connect: wrong version number"}) {
     EXPECT_TRUE(failure_of(refusal).IsPermissionDenied()) << refusal;
   }
-  for (const char* lost : {"SSL_read: unexpected eof while reading",
-                           "SSL_read: Connection reset by peer",
-                           "SSL_write: Broken pipe"}) {
+  for (const char* lost :
+       {"SSL_read: unexpected eof while reading",
+        "SSL_read: Connection reset by peer", "SSL_write: Broken pipe"}) {
     EXPECT_TRUE(failure_of(lost).IsUnavailable()) << lost;
   }
 }
