@@ -178,7 +178,7 @@ StatusOr<uint32_t> ScalableSplitCountingBloomFilter::FirstStageHolding(
 }
 
 StatusOr<uint32_t> ScalableSplitCountingBloomFilter::Insert(
-    const ElementHash& h) {
+    const ElementHash& h, uint64_t* became_set) {
   if (stages_.back().IsFull()) {
     if (end_stage() >= kMaxStages) {
       return Status::InvalidArgument(
@@ -189,19 +189,21 @@ StatusOr<uint32_t> ScalableSplitCountingBloomFilter::Insert(
                                 CreateStage(config_, end_stage()));
     stages_.push_back(std::move(next));
   }
-  BLOOMROUTE_RETURN_IF_ERROR(stages_.back().Insert(h));
+  BLOOMROUTE_RETURN_IF_ERROR(stages_.back().Insert(h, became_set));
   return end_stage() - 1;
 }
 
 Status ScalableSplitCountingBloomFilter::Remove(const ElementHash& h,
-                                                uint32_t stage) {
+                                                uint32_t stage,
+                                                uint64_t* became_clear) {
   if (!HasStage(stage)) {
     return Status::InvalidArgument(
         "SSCBF remove from stage " + std::to_string(stage) +
         ", but the open stages are " + std::to_string(first_stage_) + " to " +
         std::to_string(end_stage() - 1));
   }
-  BLOOMROUTE_RETURN_IF_ERROR(stages_[stage - first_stage_].Remove(h));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      stages_[stage - first_stage_].Remove(h, became_clear));
   DropEmptyNewestStages();
   return Status::OK();
 }

@@ -146,11 +146,17 @@ class ScalableSplitCountingBloomFilter {
   // Adds the element to the newest stage (opening one if it is full) and
   // returns that stage's index. InvalidArgument when a new stage is needed but
   // kMaxStages are open or its geometry is out of range; nothing changes then.
-  StatusOr<uint32_t> Insert(const ElementHash& h);
+  // `became_set`, when given, gets the occupancy bits the insert set in that
+  // stage: bit j <=> slice j's probed counter went from 0 to 1.
+  StatusOr<uint32_t> Insert(const ElementHash& h,
+                            uint64_t* became_set = nullptr);
   // Removes one insertion of the element from `stage`, the index Insert
   // returned. InvalidArgument when the stage does not exist or the element's
   // counters there are not all non-zero; nothing changes then.
-  [[nodiscard]] Status Remove(const ElementHash& h, uint32_t stage);
+  // `became_clear`, when given, gets the occupancy bits the remove cleared in
+  // `stage`: bit j <=> slice j's probed counter went from 1 to 0.
+  [[nodiscard]] Status Remove(const ElementHash& h, uint32_t stage,
+                              uint64_t* became_clear = nullptr);
   // Rebuilding from exact records: adds the element to `stage`, opening the
   // stages up to it (empty) when needed. InvalidArgument when `stage` is
   // below first_stage(), at or beyond kMaxStages, or its geometry is out of

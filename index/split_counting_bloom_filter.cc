@@ -78,7 +78,8 @@ void SplitCountingBloomFilter::Positions(const ElementHash& h,
   }
 }
 
-Status SplitCountingBloomFilter::Insert(const ElementHash& h) {
+Status SplitCountingBloomFilter::Insert(const ElementHash& h,
+                                        uint64_t* became_set) {
   uint64_t pos[kMaxSlices];
   Positions(h, pos);
   // Every slice is checked before any is changed, so a refused insert leaves
@@ -91,15 +92,18 @@ Status SplitCountingBloomFilter::Insert(const ElementHash& h) {
                                      std::to_string(j));
     }
   }
+  uint64_t changed = 0;
   for (uint32_t j = 0; j < slices_.size(); ++j) {
     BLOOMROUTE_RETURN_IF_ERROR(slices_[j].Increment(pos[j]));
-    occupancy_.Set(j, pos[j]);
+    if (occupancy_.Set(j, pos[j])) changed |= uint64_t{1} << j;
   }
   ++elements_;
+  if (became_set != nullptr) *became_set = changed;
   return Status::OK();
 }
 
-Status SplitCountingBloomFilter::Remove(const ElementHash& h) {
+Status SplitCountingBloomFilter::Remove(const ElementHash& h,
+                                        uint64_t* became_clear) {
   uint64_t pos[kMaxSlices];
   Positions(h, pos);
   for (uint32_t j = 0; j < slices_.size(); ++j) {
@@ -108,11 +112,16 @@ Status SplitCountingBloomFilter::Remove(const ElementHash& h) {
                                      " that is not in the filter");
     }
   }
+  uint64_t changed = 0;
   for (uint32_t j = 0; j < slices_.size(); ++j) {
     BLOOMROUTE_RETURN_IF_ERROR(slices_[j].Decrement(pos[j]));
-    if (!slices_[j].IsNonZero(pos[j])) occupancy_.Clear(j, pos[j]);
+    if (!slices_[j].IsNonZero(pos[j])) {
+      occupancy_.Clear(j, pos[j]);
+      changed |= uint64_t{1} << j;
+    }
   }
   --elements_;
+  if (became_clear != nullptr) *became_clear = changed;
   return Status::OK();
 }
 

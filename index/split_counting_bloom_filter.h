@@ -80,10 +80,22 @@ class SplitCountingBloomFilter {
   SplitCountingBloomFilter& operator=(const SplitCountingBloomFilter&) = delete;
 
   // Adds the element (one counter per slice). Inserting the same hash twice
-  // counts it twice.
-  [[nodiscard]] Status Insert(const ElementHash& h);
-  // Removes one insertion of the element; see the contract above.
-  [[nodiscard]] Status Remove(const ElementHash& h);
+  // counts it twice. When `became_set` is given, bit j of it is set iff
+  // slice j's probed counter went from zero to non-zero (its occupancy bit
+  // was set): what a bits-only copy of the filter must set.
+  [[nodiscard]] Status Insert(const ElementHash& h,
+                              uint64_t* became_set = nullptr);
+  // Removes one insertion of the element; see the contract above. Bit j of
+  // `became_clear`, when given, is set iff slice j's probed counter went to
+  // zero (its occupancy bit was cleared).
+  [[nodiscard]] Status Remove(const ElementHash& h,
+                              uint64_t* became_clear = nullptr);
+  // The occupancy view, bit (j, i) set <=> slice j's counter i is non-zero:
+  // slice j in words [j * ceil(m/64), (j + 1) * ceil(m/64)), bit i of a slice
+  // at word i / 64, bit i % 64; bits past m are zero.
+  const std::vector<uint64_t>& occupancy_words() const {
+    return occupancy_.words();
+  }
   // True if the element may be present; never false for an inserted element.
   bool Contains(const ElementHash& h) const {
     for (uint32_t j = 0; j < options_.slices; ++j) {

@@ -45,6 +45,7 @@ class SliceBits {
 
   uint32_t slices() const { return slices_; }
   uint64_t slice_length() const { return slice_length_; }
+  const std::vector<uint64_t>& words() const { return words_; }
   // Exact storage: slices * ceil(m/64) * 8 bytes.
   uint64_t MemoryBytes() const { return words_.size() * sizeof(uint64_t); }
 
