@@ -63,7 +63,8 @@ Status ClusterFilterOptions::Validate() const {
 
 uint64_t ServerCountBound(size_t servers) {
   uint64_t bound = 1;
-  while (bound < servers) bound <<= 1;
+  // Stops at 2^63: no cluster comes near it (RouterOptions::kMaxServers).
+  while (bound < servers && bound < (uint64_t{1} << 63)) bound <<= 1;
   return bound;
 }
 
