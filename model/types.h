@@ -232,6 +232,7 @@ struct FilterStatus {
   uint64_t epoch = 0;
   uint64_t last_seq = 0;
   SscbfStats stats;
+  SscbfConfig config;  // the config the filter has
 };
 
 // A verification pass over what a region server stores (RegionStore::

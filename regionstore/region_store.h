@@ -25,9 +25,11 @@
 // value records under a new epoch.
 //
 // Restart. Open() restores the filter from the checkpoint plus the later ops;
-// if that fails (or the configured filter changed) it rebuilds the filter from
-// the value records under a new epoch. VerifyIndex() checks, from scratch,
-// that rows, index entries, value counts and filter all agree.
+// if that fails (or the filter's config is not the store's) it rebuilds the
+// filter from the value records under a new epoch. The store's config is the
+// one a router last set (SetFilterConfig, persisted), else Options::filter.
+// VerifyIndex() checks, from scratch, that rows, index entries, value counts
+// and filter all agree.
 //
 // Incarnation. Every Open() draws a new random incarnation (model/types.h),
 // carried by write results, snapshots, ops and status. Without --sync a power
@@ -68,6 +70,9 @@
 namespace bloomroute {
 
 struct RegionStoreOptions {
+  // The filter config of a store no router has configured yet. Once one has
+  // (SetFilterConfig), the store keeps the router's config, also across
+  // restarts, and this is not used.
   SscbfConfig filter;
   // Sync the WAL before acknowledging a write (durable against power loss).
   bool sync = false;
@@ -220,6 +225,16 @@ class RegionStore {
   virtual void RaiseFence(uint64_t token) = 0;
   // Rebuilds the filter right-sized from the value records under a new epoch.
   [[nodiscard]] virtual Status CompactFilter() = 0;
+  // Gives the filter the cluster's config (the router owns it): a no-op
+  // when the filter already has exactly `config`; otherwise persists it and
+  // rebuilds the filter with it right-sized from the value records under a
+  // new epoch, as CompactFilter does (readers of the old epoch take a
+  // snapshot). From then on the store keeps `config`, also when it is
+  // reopened (RegionStoreOptions::filter is no longer used) and when it
+  // compacts. InvalidArgument (nothing changes) for an invalid config;
+  // IOError / Corruption from storage (the filter is unchanged then). Holds
+  // writes off while it rebuilds, as CompactFilter.
+  [[nodiscard]] virtual Status SetFilterConfig(const SscbfConfig& config) = 0;
 
   // Recomputes the index entries, value counts and filter from the rows and
   // compares (see IndexReport in model/types.h). With a table id, only that

@@ -60,7 +60,7 @@ StatusOr<FilterLog> RocksRegionStore::RestoreFromCheckpoint(
     const std::string& bytes) const {
   BLOOMROUTE_ASSIGN_OR_RETURN(Checkpoint c, DecodeCheckpoint(bytes));
   BLOOMROUTE_ASSIGN_OR_RETURN(FilterLog log, FilterLog::FromCheckpoint(c));
-  if (!Compatible(log.filter().config(), options_.filter)) {
+  if (!Compatible(log.filter().config(), config_)) {
     return Status::InvalidArgument("filter configuration changed");
   }
   std::unique_ptr<rocksdb::Iterator> it(
@@ -78,8 +78,28 @@ StatusOr<FilterLog> RocksRegionStore::RestoreFromCheckpoint(
   return log;
 }
 
+Status RocksRegionStore::LoadConfigLocked() {
+  std::string bytes;
+  rocksdb::Status s =
+      db_->Get(rocksdb::ReadOptions(), meta_cf_, kFilterConfigKey, &bytes);
+  if (s.IsNotFound()) {  // no router has configured this store yet
+    config_ = options_.filter;
+    config_persisted_ = false;
+    return Status::OK();
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
+  StatusOr<SscbfConfig> config = DecodeFilterConfig(bytes);
+  if (!config.ok()) {
+    return config.status().WithContext("the filter config a router set");
+  }
+  config_ = *config;
+  config_persisted_ = true;
+  return Status::OK();
+}
+
 Status RocksRegionStore::LoadFilter() {
   std::lock_guard lock(filter_mu_);
+  BLOOMROUTE_RETURN_IF_ERROR(LoadConfigLocked());
   std::string checkpoint, mark_bytes;
   rocksdb::Status cs = db_->Get(rocksdb::ReadOptions(), meta_cf_,
                                 kFilterCheckpointKey, &checkpoint);
@@ -105,7 +125,7 @@ Status RocksRegionStore::LoadFilter() {
       !has_values) {  // a new store
     BLOOMROUTE_ASSIGN_OR_RETURN(
         ScalableSplitCountingBloomFilter f,
-        ScalableSplitCountingBloomFilter::Create(options_.filter));
+        ScalableSplitCountingBloomFilter::Create(config_));
     filter_.emplace(std::move(f), /*epoch=*/1, /*last_seq=*/0);
     return WriteCheckpointLocked(0);
   }
@@ -133,8 +153,8 @@ Status RocksRegionStore::LoadFilter() {
         "unused epoch (" +
         restored.status().ToString() + ")");
   }
-  return CompactFilterLocked(mark.epoch + 1, std::max(mark.seq, last_logged),
-                             0);
+  return CompactFilterLocked(config_, mark.epoch + 1,
+                             std::max(mark.seq, last_logged), 0);
 }
 
 Status RocksRegionStore::WriteCheckpointLocked(uint64_t trim_through) {
@@ -156,7 +176,8 @@ Status RocksRegionStore::WriteCheckpointLocked(uint64_t trim_through) {
   return Status::OK();
 }
 
-Status RocksRegionStore::CompactFilterLocked(uint64_t new_epoch,
+Status RocksRegionStore::CompactFilterLocked(const SscbfConfig& config,
+                                             uint64_t new_epoch,
                                              uint64_t last_seq,
                                              uint64_t extra_values) {
   std::vector<std::pair<std::string, ValueRecord>> records;
@@ -166,9 +187,15 @@ Status RocksRegionStore::CompactFilterLocked(uint64_t new_epoch,
   BLOOMROUTE_ASSIGN_OR_RETURN(
       ScalableSplitCountingBloomFilter f,
       ScalableSplitCountingBloomFilter::CreateSized(
-          options_.filter,
-          FilterLog::CompactionTarget(records.size() + extra_values)));
+          config, FilterLog::CompactionTarget(records.size() + extra_values)));
   rocksdb::WriteBatch wb;
+  // A new config and the filter built with it land together: a store never
+  // restarts with one and a checkpoint of the other.
+  const bool new_config = !(config == config_);
+  if (new_config) {
+    BLOOMROUTE_RETURN_IF_ERROR(FromRocks(
+        wb.Put(meta_cf_, kFilterConfigKey, EncodeFilterConfig(config))));
+  }
   for (auto& [key, rec] : records) {
     ValueKeyParts v;
     BLOOMROUTE_RETURN_IF_ERROR(ParseValueKey(key, &v));
@@ -188,6 +215,10 @@ Status RocksRegionStore::CompactFilterLocked(uint64_t new_epoch,
       FromRocks(wb.DeleteRange(oplog_cf_, OpKey(0), OpKey(last_seq + 1))));
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(db_->Write(write_options_, &wb)));
   filter_.emplace(std::move(log));
+  if (new_config) {
+    config_ = config;
+    config_persisted_ = true;
+  }
   filter_broken_ = false;
   checkpoint_seq_ = last_seq;
   first_retained_seq_ = last_seq + 1;
@@ -210,12 +241,14 @@ void RocksRegionStore::RestoreFilterLocked(uint64_t epoch, uint64_t last_seq) {
   }
   // Storage is failing. Until a rebuild succeeds the filter in memory holds
   // changes that were never stored: serve no snapshot or op from it.
-  if (!CompactFilterLocked(epoch + 1, last_seq, 0).ok()) filter_broken_ = true;
+  if (!CompactFilterLocked(config_, epoch + 1, last_seq, 0).ok())
+    filter_broken_ = true;
 }
 
 Status RocksRegionStore::RepairFilterLocked() {
   if (!filter_broken_) return Status::OK();
-  Status s = CompactFilterLocked(filter_->epoch() + 1, filter_->last_seq(), 0);
+  Status s = CompactFilterLocked(config_, filter_->epoch() + 1,
+                                 filter_->last_seq(), 0);
   if (!s.ok()) return Status::IOError("filter unavailable: " + s.message());
   return Status::OK();
 }
@@ -224,8 +257,9 @@ void RocksRegionStore::MaintainFilterLocked() {
   // Failures here leave the committed write and the current filter intact;
   // the next write tries again.
   if (filter_->NeedsCompaction(options_.max_filter_stages,
-                               options_.sparse_factor, options_.filter)) {
-    (void)CompactFilterLocked(filter_->epoch() + 1, filter_->last_seq(), 0);
+                               options_.sparse_factor, config_)) {
+    (void)CompactFilterLocked(config_, filter_->epoch() + 1,
+                              filter_->last_seq(), 0);
   } else if (filter_->last_seq() - checkpoint_seq_ >=
              options_.checkpoint_interval) {
     // Keep the ops after the previous checkpoint: a reader up to one
@@ -236,7 +270,26 @@ void RocksRegionStore::MaintainFilterLocked() {
 
 Status RocksRegionStore::CompactFilter() {
   std::lock_guard lock(filter_mu_);
-  return CompactFilterLocked(filter_->epoch() + 1, filter_->last_seq(), 0);
+  return CompactFilterLocked(config_, filter_->epoch() + 1, filter_->last_seq(),
+                             0);
+}
+
+Status RocksRegionStore::SetFilterConfig(const SscbfConfig& config) {
+  BLOOMROUTE_RETURN_IF_ERROR(config.Validate());
+  std::lock_guard lock(filter_mu_);
+  if (filter_broken_ || !(filter_->filter().config() == config)) {
+    // As a compaction: readers of the old epoch take a snapshot. A config
+    // other than config_ is persisted with the rebuilt filter.
+    BLOOMROUTE_RETURN_IF_ERROR(CompactFilterLocked(config, filter_->epoch() + 1,
+                                                   filter_->last_seq(), 0));
+  }
+  if (config_persisted_) return Status::OK();
+  // The router set the config the store had of its own: only the record
+  // that it is the router's is missing.
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(db_->Put(
+      write_options_, meta_cf_, kFilterConfigKey, EncodeFilterConfig(config))));
+  config_persisted_ = true;
+  return Status::OK();
 }
 
 StatusOr<FilterSnapshot> RocksRegionStore::Snapshot() const {
@@ -300,7 +353,7 @@ StatusOr<FilterOpsSince> RocksRegionStore::OpsSince(uint64_t incarnation,
 FilterStatus RocksRegionStore::GetFilterStatus() const {
   std::lock_guard lock(filter_mu_);
   return FilterStatus{incarnation_, filter_->epoch(), filter_->last_seq(),
-                      filter_->filter().Stats()};
+                      filter_->filter().Stats(), filter_->filter().config()};
 }
 
 void RocksRegionStore::RaiseFence(uint64_t token) {

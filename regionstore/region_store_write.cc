@@ -241,7 +241,8 @@ StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
     uint64_t arriving = 0;
     for (const auto& [key, d] : deltas) arriving += d.delta > 0;
     if (s.ok() && !filter_broken_) {
-      s = CompactFilterLocked(filter_->epoch() + 1, seq_before, arriving);
+      s = CompactFilterLocked(config_, filter_->epoch() + 1, seq_before,
+                              arriving);
     }
     if (s.ok()) s = AddFilterChangesLocked(batch, deltas, &result.ops);
     if (s.IsUnavailable()) s = Status::IOError(s.message());

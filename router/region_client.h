@@ -79,6 +79,11 @@ class RegionClient {
                                             uint64_t epoch, uint64_t seq,
                                             uint64_t fence_token) = 0;
   virtual StatusOr<FilterStatus> GetFilterStatus() = 0;
+  // Gives the server's filter the cluster's config: a no-op when it has
+  // exactly this one; otherwise the server persists it and rebuilds its
+  // filter with it under a new epoch (a replica of the old epoch must take a
+  // snapshot). InvalidArgument for an invalid config (nothing changes).
+  [[nodiscard]] virtual Status SetFilterConfig(const SscbfConfig& config) = 0;
 
   // Region management. OpenRegion is idempotent for an identical
   // descriptor, and Aborted when `incarnation` is nonzero and not the

@@ -23,6 +23,8 @@ Status RouterOptions::Validate() const {
       return Status::InvalidArgument("region server " + a + " is named twice");
     }
   }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ClusterFilterConfig(filter, region_servers.size()).status());
   if (fanout_threads > kMaxFanoutThreads) {
     return Status::InvalidArgument("fanout_threads is above " +
                                    std::to_string(kMaxFanoutThreads));
@@ -206,7 +208,9 @@ RegionDescriptor TableState::Descriptor(size_t region) const {
 
 RouterImpl::RouterImpl(const router::RouterOptions& options,
                        std::shared_ptr<router::RegionClientFactory> factory)
-    : options_(options), factory_(std::move(factory)) {}
+    : options_(options),
+      filter_config_(ClusterConfigOf(options)),
+      factory_(std::move(factory)) {}
 
 RouterImpl::~RouterImpl() {
   {
@@ -547,6 +551,7 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     StatusOr<FilterStatus> status = server.client->GetFilterStatus();
     if (!status.ok()) return ServerFailed(server, status.status());
+    NoteFilterConfig(server, *status);
     if (!index_->NoteIncarnation(server.ref.id, status->incarnation)) {
       WakeMaintenance();  // a new run: its replica must be reloaded
     }
@@ -634,6 +639,9 @@ void RouterImpl::MaintainOnce() {
     }
   }
   for (auto& [id, server] : servers_) {
+    // The cluster's filter config first: a catch-up then loads the filter
+    // the server rebuilt with it.
+    if (!EnsureFilterConfig(id, *server)) continue;
     if (index_->IsCurrent(id)) continue;
     (void)index_->CatchUp(id, *server->client);
     // The catch-up may have loaded a new run of the server, whose regions

@@ -56,6 +56,7 @@
 #include "common/status.h"
 #include "common/statusor.h"
 #include "model/types.h"
+#include "router/cluster_filter_config.h"
 #include "router/global_index.h"
 #include "router/region_client.h"
 
@@ -119,6 +120,13 @@ struct RouterOptions {
   // [kMinTableBytes, kMaxTableBytes]; a spec over it is InvalidArgument
   // naming --max-table-bytes.
   uint64_t max_table_bytes = 1 << 20;
+
+  // The cluster's filter config (router/cluster_filter_config.h): every
+  // region server's filter gets ClusterFilterConfig(filter,
+  // region_servers.size()), set by the router before it first loads the
+  // server's replica and again after the server restarted or showed another
+  // config.
+  ClusterFilterOptions filter;
 
   // InvalidArgument naming the first bad field.
   Status Validate() const;
@@ -222,6 +230,14 @@ struct ServerIndexStats {
   ReplicaStats replica;
   // Ops the replica lacks that writes already reported (same epoch), or 0.
   uint64_t ops_behind = 0;
+  // The cluster's filter config (the same for every server): the options'
+  // target of false routes per lookup F, and the config derived from it,
+  // whose target_fpr is the per-server P.
+  double target_false_routes = 0;
+  SscbfConfig cluster_config;
+  // The router set the cluster config on this run of the server (or saw
+  // that it had it); until then lookups ask the server.
+  bool has_cluster_config = false;
 };
 
 struct ServerStatus {
@@ -391,6 +407,9 @@ class Router {
   // The replicas (stages, elements, fill, estimated FPR, memory, epoch, how
   // far behind), ascending by server id.
   virtual std::vector<ServerIndexStats> IndexStats() const = 0;
+  // The filter config every region server gets (RouterOptions::filter and
+  // the number of region servers). Fixed for the router's life.
+  virtual const SscbfConfig& filter_config() const = 0;
   // Index scrutiny for one table: asks every server holding regions of it,
   // in parallel, to check its rows against its index entries, value counts
   // and filter, and compares the router's replica of each server's filter

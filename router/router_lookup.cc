@@ -235,6 +235,10 @@ std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
     if (r.loaded && r.reported_epoch == r.epoch && r.reported_seq > r.seq) {
       s.ops_behind = r.reported_seq - r.seq;
     }
+    s.target_false_routes = options_.filter.target_false_routes;
+    s.cluster_config = filter_config_;
+    const uint64_t configured = Server(r.server).config_incarnation;
+    s.has_cluster_config = configured != 0 && configured == r.incarnation;
     out.push_back(std::move(s));
   }
   return out;
@@ -318,7 +322,10 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
     s.reachable = status.ok();
     if (!status.ok()) s.error = status.status().ToString();
     // A server that restarted behind our back is reloaded and reopened.
-    if (status.ok()) NoteIncarnation(server, status->incarnation);
+    if (status.ok()) {
+      NoteIncarnation(server, status->incarnation);
+      NoteFilterConfig(server, *status);
+    }
     std::vector<uint64_t>& want = assigned[i];
     s.regions = static_cast<uint32_t>(want.size());
     if (!s.reachable) return;

@@ -209,6 +209,18 @@ struct TStageStats {
   11: i64 memoryBytes
 }
 
+// The configuration of a scalable split counting Bloom filter
+// (SscbfConfig); every stage's geometry follows from it and the stage index.
+// The router owns it and sets it on every region server (setFilterConfig).
+struct TFilterConfig {
+  1: double targetFpr        // P, the compounded bound, in (0, 1)
+  2: double tighteningRatio  // r, in (0, 1)
+  3: double growthFactor     // s, in [1, 16]
+  4: i64 initialCapacity     // n0, elements in stage 0, >= 1
+  5: i32 baseBits            // DDCF counter base bits x, in [1, 16]
+  6: double fullFill         // a stage is full at this mean fill
+}
+
 struct TFilterStatus {
   1: i64 epoch
   2: i64 lastSeq
@@ -218,6 +230,8 @@ struct TFilterStatus {
   6: double compoundedBound
   7: i64 memoryBytes
   8: i64 incarnation
+  // The config the filter has (absent from servers before it was added).
+  9: optional TFilterConfig config
 }
 
 struct TIndexReport {
@@ -301,5 +315,14 @@ service RegionService {
   // over the server's file size or row limit) is TIllegalArgument and
   // nothing is written.
   TWriteResult bulkLoad(1: i64 regionId, 2: binary file, 3: i64 fenceToken)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Gives the server's filter the cluster's config (the router owns it): a
+  // no-op when the filter has exactly this config; otherwise the server
+  // persists it and rebuilds its filter with it under a new epoch, as
+  // compactFilter does (readers of the old epoch take a snapshot). The
+  // server keeps it across restarts. An invalid config is TIllegalArgument
+  // naming the field, and changes nothing.
+  void setFilterConfig(1: TFilterConfig config)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 }

@@ -143,6 +143,14 @@ void RegionServiceHandler::compactFilter() {
             [&]() -> Status { return store_->CompactFilter(); });
 }
 
+void RegionServiceHandler::setFilterConfig(const rpc::TFilterConfig& config) {
+  ServeCall("setFilterConfig", [&]() -> Status {
+    SscbfConfig c;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(config, &c));
+    return store_->SetFilterConfig(c);
+  });
+}
+
 void RegionServiceHandler::verifyIndex(rpc::TIndexReport& result,
                                        int64_t table_id) {
   ServeCall("verifyIndex", [&]() -> Status {

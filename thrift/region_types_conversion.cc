@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/filter_config_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -475,6 +476,9 @@ Status ToThrift(const FilterStatus& in, rpc::TFilterStatus* out) {
   out->__set_estimatedFpr(in.stats.estimated_fpr);
   out->__set_compoundedBound(in.stats.compounded_bound);
   out->__set_memoryBytes(memory);
+  rpc::TFilterConfig config;
+  BLOOMROUTE_RETURN_IF_ERROR(ToThrift(in.config, &config));
+  out->__set_config(std::move(config));
   return Status::OK();
 }
 
@@ -604,6 +608,10 @@ Status FromThrift(const rpc::TFilterStatus& in, FilterStatus* out) {
   }
   out->stats.estimated_fpr = in.estimatedFpr;
   out->stats.compounded_bound = in.compoundedBound;
+  if (in.__isset.config) {
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::FilterConfigFromThrift(
+        in.config, kBadResult, "status.config", &out->config));
+  }
   return Status::OK();
 }
 

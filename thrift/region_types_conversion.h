@@ -36,6 +36,9 @@ Status FromThrift(const std::vector<rpc::TGet>& in,
                   std::vector<GetRequest>* out);
 Status FromThrift(const rpc::TScan& in, ScanRequest* out);
 Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out);
+// Every field present and the config valid (SscbfConfig::Validate), else
+// InvalidArgument naming the field ("config.baseBits is missing").
+Status FromThrift(const rpc::TFilterConfig& in, SscbfConfig* out);
 // A region id, epoch or sequence number passed as a call argument.
 Status UnsignedFromThrift(int64_t in, const char* field, uint64_t* out);
 
@@ -49,6 +52,8 @@ Status ToThrift(const std::vector<Mutation>& in,
 Status ToThrift(const std::vector<GetRequest>& in, std::vector<rpc::TGet>* out);
 Status ToThrift(const ScanRequest& in, rpc::TScan* out);
 Status ToThrift(const IndexQuery& in, rpc::TIndexQuery* out);
+// Also for TFilterStatus.config. IOError when n0 does not fit an i64.
+Status ToThrift(const SscbfConfig& in, rpc::TFilterConfig* out);
 
 // Results: server side.
 Status ToThrift(const std::vector<RegionDescriptor>& in,
@@ -74,6 +79,8 @@ Status FromThrift(const rpc::TScanResult& in, ScanResult* out);
 Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out);
 Status FromThrift(const rpc::TFilterSnapshot& in, FilterSnapshot* out);
 Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out);
+// `config` is checked as a request's is, but Corruption; when the server
+// sent none, out->config is left as it was.
 Status FromThrift(const rpc::TFilterStatus& in, FilterStatus* out);
 Status FromThrift(const rpc::TIndexReport& in, IndexReport* out);
 

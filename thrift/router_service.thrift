@@ -220,6 +220,19 @@ struct TStageStats {
   11: i64 memoryBytes
 }
 
+// The filter config the router gives every region server, derived from a
+// target of false routes per lookup F and the number of servers N:
+// P = F / 2^ceil(log2 N) per server, so N * P <= F.
+struct TClusterFilterConfig {
+  1: double targetFalseRoutes  // F, expected false routes per lookup
+  2: double targetFpr          // P, each server's compounded bound
+  3: double tighteningRatio    // r
+  4: double growthFactor       // s
+  5: i64 initialCapacity       // n0
+  6: i32 baseBits              // DDCF counter base bits
+  7: double fullFill           // a stage is full at this mean fill
+}
+
 // The router's replica of one region server's filter (the global index).
 struct TServerIndexStats {
   1: TServerRef server
@@ -239,6 +252,11 @@ struct TServerIndexStats {
   11: double compoundedBound  // what the geometry guarantees
   12: i64 memoryBytes
   13: list<TStageStats> stageStats
+  // The cluster's filter config (the same for every server).
+  14: optional TClusterFilterConfig clusterFilter
+  // The router gave this run of the server the cluster config (or saw that
+  // it had it); until then lookups ask the server.
+  15: optional bool hasClusterConfig
 }
 
 struct TServerStatus {

@@ -192,6 +192,29 @@ Status ReplicaToThrift(const router::ReplicaStats& in, uint64_t ops_behind,
   return Status::OK();
 }
 
+// The cluster's filter config, repeated in every server's entry.
+Status ClusterFilterToThrift(const router::ServerIndexStats& in,
+                             client::TServerIndexStats* out) {
+  if (!(in.target_false_routes > 0)) return Status::OK();  // none known
+  const SscbfConfig& c = in.cluster_config;
+  int64_t capacity = 0;
+  int32_t base_bits = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(c.initial_capacity, "initial_capacity", &capacity));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(c.base_bits, "base_bits", &base_bits));
+  client::TClusterFilterConfig wire;
+  wire.__set_targetFalseRoutes(in.target_false_routes);
+  wire.__set_targetFpr(c.target_fpr);
+  wire.__set_tighteningRatio(c.tightening_ratio);
+  wire.__set_growthFactor(c.growth_factor);
+  wire.__set_initialCapacity(capacity);
+  wire.__set_baseBits(base_bits);
+  wire.__set_fullFill(c.full_fill);
+  out->__set_clusterFilter(std::move(wire));
+  out->__set_hasClusterConfig(in.has_cluster_config);
+  return Status::OK();
+}
+
 // What the replica's filter holds.
 Status FilterToThrift(const SscbfStats& in, client::TServerIndexStats* out) {
   int32_t stages = 0;
@@ -328,6 +351,7 @@ Status ToThrift(const std::vector<router::ServerIndexStats>& in,
     BLOOMROUTE_RETURN_IF_ERROR(
         ReplicaToThrift(in[i].replica, in[i].ops_behind, &stats));
     BLOOMROUTE_RETURN_IF_ERROR(FilterToThrift(in[i].replica.filter, &stats));
+    BLOOMROUTE_RETURN_IF_ERROR(ClusterFilterToThrift(in[i], &stats));
   }
   return Status::OK();
 }

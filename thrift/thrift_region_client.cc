@@ -98,6 +98,16 @@ class ThriftRegionClient final : public router::RegionClient {
         [](Service& s, rpc::TFilterStatus& r) { s.getFilterStatus(r); });
   }
 
+  Status SetFilterConfig(const SscbfConfig& config) override {
+    rpc::TFilterConfig request;
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(config, &request)));
+    // A rebuild of the whole filter: as long as a compaction.
+    return pool_.Call(
+        Where("setFilterConfig"),
+        [&](Service& s) { s.setFilterConfig(request); },
+        options_.long_call_timeout_ms);
+  }
+
   Status OpenRegion(const RegionDescriptor& region,
                     uint64_t incarnation) override {
     rpc::TRegionDescriptor request;

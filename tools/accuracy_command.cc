@@ -116,11 +116,11 @@ Status AccuracyCommand::Execute() {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<ProbeOutcome> probes,
                               Probe(*router, table, run.columns, &run));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<accuracy::ServerFilter> servers,
-                              TableServers(*router, table));
+                              TableServers(*router, table, &run));
   const accuracy::AccuracyFigures figures =
       accuracy::ComputeAccuracy(probes, servers);
   BLOOMROUTE_RETURN_IF_ERROR(WriteReport(run, probes, figures));
-  PrintSummary(figures);
+  PrintSummary(run, figures);
   if (figures.false_negatives > 0) {
     return Status::Corruption(
         std::to_string(figures.false_negatives) +
@@ -187,13 +187,18 @@ StatusOr<std::vector<ProbeOutcome>> AccuracyCommand::Probe(
 }
 
 StatusOr<std::vector<accuracy::ServerFilter>> AccuracyCommand::TableServers(
-    RouterClient& router, const router::TableInfo& table) const {
+    RouterClient& router, const router::TableInfo& table,
+    accuracy::RunInfo* run) const {
   std::map<router::ServerId, std::string> holding;  // servers of the table
   for (const router::RegionLocation& r : table.regions) {
     holding[r.server.id] = r.server.address;
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::ServerIndexStats> stats,
                               router.IndexStats());
+  if (!stats.empty()) {
+    run->cluster_filter = accuracy::ClusterFilterLine(
+        stats[0].target_false_routes, stats[0].cluster_config);
+  }
   std::vector<accuracy::ServerFilter> out;
   for (const auto& [id, address] : holding) {
     accuracy::ServerFilter f;
@@ -243,7 +248,8 @@ Status AccuracyCommand::WriteReport(
   return Status::OK();
 }
 
-void AccuracyCommand::PrintSummary(const accuracy::AccuracyFigures& f) const {
+void AccuracyCommand::PrintSummary(const accuracy::RunInfo& run,
+                                   const accuracy::AccuracyFigures& f) const {
   std::cout << "accuracy of table " << client_.table() << ": " << f.probes
             << " probes (" << f.present.probes << " present, "
             << f.absent.probes << " absent values)\n"
@@ -252,6 +258,9 @@ void AccuracyCommand::PrintSummary(const accuracy::AccuracyFigures& f) const {
             << f.present.mean << ", absent " << f.absent.mean << ")\n"
             << "mean fanout: " << f.mean_fanout << " servers; asked because "
             << "not current: " << f.asked_not_current << "\n";
+  if (!run.cluster_filter.empty()) {
+    std::cout << "cluster filter: " << run.cluster_filter << "\n";
+  }
   for (const accuracy::ServerAccuracy& s : f.servers) {
     std::cout << "server " << s.filter.id << " (" << s.filter.address
               << "): measured FPR " << Percent(s.measured_fpr) << " ["

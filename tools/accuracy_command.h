@@ -59,12 +59,15 @@ class AccuracyCommand : public Command {
       RouterClient& router, const router::TableInfo& table,
       const std::vector<std::string>& columns, accuracy::RunInfo* run);
   // The table's servers with their replicas' filter figures.
+  // Also sets run->cluster_filter from the router's index stats.
   StatusOr<std::vector<accuracy::ServerFilter>> TableServers(
-      RouterClient& router, const router::TableInfo& table) const;
+      RouterClient& router, const router::TableInfo& table,
+      accuracy::RunInfo* run) const;
   Status WriteReport(const accuracy::RunInfo& run,
                      const std::vector<accuracy::ProbeOutcome>& probes,
                      const accuracy::AccuracyFigures& figures) const;
-  void PrintSummary(const accuracy::AccuracyFigures& figures) const;
+  void PrintSummary(const accuracy::RunInfo& run,
+                    const accuracy::AccuracyFigures& figures) const;
   // The command line with every option's value (defaults included).
   std::string EffectiveCommandLine() const;
 

@@ -20,7 +20,7 @@ Status LocalClusterOptions::Validate() const {
     return Status::InvalidArgument(
         "router port " + std::to_string(router_port) + " is not in [0, 65535]");
   }
-  return Status::OK();
+  return router::ClusterFilterConfig(filter, servers).status();
 }
 
 LocalCluster::LocalCluster(const LocalClusterOptions& options)
@@ -113,6 +113,7 @@ Status LocalCluster::StartRouter() {
   router::RouterOptions router_options;
   router_options.data_dir = options_.data_dir + "/router";
   router_options.region_servers = addresses_;
+  router_options.filter = options_.filter;
   // The router presents the node certificate to the region servers.
   ThriftClientOptions client_options;
   client_options.tls = certs_.node;

@@ -59,6 +59,8 @@ struct LocalClusterOptions {
   int router_port = RouterServerOptions::kDefaultPort;  // 0 = a free port
   bool sync = false;    // region stores fsync every acknowledged write
   bool secure = false;  // TLS everywhere, certificates in data_dir/certs
+  // The router's cluster filter config (RouterOptions::filter).
+  router::ClusterFilterOptions filter;
 
   // InvalidArgument naming the first bad field.
   Status Validate() const;

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "tools/router_command.h"
 #include "tools/server_command_util.h"
 
 namespace bloomroute {
@@ -27,6 +28,7 @@ void LocalCommand::AddOptions(po::options_description* o) {
       ("secure", po::bool_switch(&secure_),
        "TLS on every port, with a CA and certificates made in DATA/certs on "
        "the first start (kept on later ones)");
+  AddFilterOptions(o, &options_.filter, &filter_initial_capacity_);
 }
 
 Status LocalCommand::Validate() {
@@ -38,6 +40,8 @@ Status LocalCommand::Validate() {
   options_.router_port = static_cast<int>(port_);
   options_.sync = sync_;
   options_.secure = secure_;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      FilterInitialCapacity(filter_initial_capacity_, &options_.filter));
   return options_.Validate();
 }
 

@@ -43,6 +43,7 @@ class LocalCommand : public Command {
   std::string data_;
   int64_t servers_ = 0;
   int64_t port_ = 0;
+  int64_t filter_initial_capacity_ = 0;
   bool sync_ = false;
   bool secure_ = false;
 

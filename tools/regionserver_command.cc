@@ -53,14 +53,7 @@ void RegionServerCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&max_examined_bytes_)
            ->default_value(static_cast<int64_t>(store.max_examined_bytes)),
        "bytes of stored rows one get, scan or lookup reads, about; then it "
-       "stops and says where to resume")  //
-      ("filter-fpr",
-       po::value<double>(&filter_fpr_)->default_value(store.filter.target_fpr),
-       "target false-positive rate of the server's filter, in (0, 1)")  //
-      ("filter-initial-capacity",
-       po::value<int64_t>(&filter_initial_capacity_)
-           ->default_value(static_cast<int64_t>(store.filter.initial_capacity)),
-       "distinct values the filter's first stage holds");
+       "stops and says where to resume");
 }
 
 Status RegionServerCommand::Validate() {
@@ -72,9 +65,6 @@ Status RegionServerCommand::Validate() {
   // legal put could never arrive.
   BLOOMROUTE_RETURN_IF_ERROR(server_flags_.ToOptions(
       max_row_bytes_ + ServerOptions::kMinFrameBytes, &server_options_));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("filter-initial-capacity",
-                                     filter_initial_capacity_, 1,
-                                     int64_t{1} << 40));
   store_options_.sync = sync_;
   store_options_.max_value_bytes = static_cast<size_t>(max_value_bytes_);
   store_options_.max_row_bytes = static_cast<size_t>(max_row_bytes_);
@@ -88,9 +78,6 @@ Status RegionServerCommand::Validate() {
   store_options_.max_examined_rows = static_cast<uint64_t>(max_examined_rows_);
   store_options_.max_examined_bytes =
       static_cast<uint64_t>(max_examined_bytes_);
-  store_options_.filter.target_fpr = filter_fpr_;
-  store_options_.filter.initial_capacity =
-      static_cast<uint64_t>(filter_initial_capacity_);
   return store_options_.Validate();
 }
 

@@ -4,8 +4,11 @@
 //   bloomroute regionserver --data DIR [--listen 127.0.0.1:9091] [--sync]
 //       [--max-value-bytes N] [--max-row-bytes N] [--threads N]
 //       [--max-frame-bytes N] [--idle-timeout SECONDS]
-//       [--filter-fpr P] [--filter-initial-capacity N]
 //       [--tls-ca FILE --tls-cert FILE --tls-key FILE] [--insecure]
+//
+// The server's filter takes its config from the router (setFilterConfig,
+// kept across restarts); until a router has set one it uses the built-in
+// defaults.
 //
 // With the three --tls-* files the server serves only TLS (to routers of
 // the cluster: thrift/security.h); off loopback it needs them or --insecure
@@ -50,8 +53,6 @@ class RegionServerCommand : public Command {
   int64_t max_result_bytes_ = 0;
   int64_t max_examined_rows_ = 0;
   int64_t max_examined_bytes_ = 0;
-  double filter_fpr_ = 0;
-  int64_t filter_initial_capacity_ = 0;
 
   // Filled by Validate().
   RegionStoreOptions store_options_;

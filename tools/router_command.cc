@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <utility>
 
 namespace bloomroute {
@@ -74,6 +75,57 @@ void RouterCommand::AddOptions(po::options_description* o) {
       ("token-file", po::value<std::string>(&token_file_)->value_name("FILE"),
        "bearer tokens clients may authenticate with (hashes; made by "
        "`bloomroute cert`); needs the --tls-* files");
+  AddFilterOptions(o, &router_options_.filter, &filter_initial_capacity_);
+}
+
+namespace {
+
+// "0.05" rather than the "0.050000000000000003" --help would print.
+std::string ShortNumber(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+}  // namespace
+
+void AddFilterOptions(po::options_description* o,
+                      router::ClusterFilterOptions* filter,
+                      int64_t* initial_capacity) {
+  const router::ClusterFilterOptions defaults;
+  o->add_options()  //
+      ("target-false-routes",
+       po::value<double>(&filter->target_false_routes)
+           ->default_value(defaults.target_false_routes,
+                           ShortNumber(defaults.target_false_routes)),
+       "expected false routes per lookup of an absent value, in (0, 4096]: "
+       "each region server's filter gets the bound P = this / N, N the "
+       "number of region servers rounded up to a power of two")  //
+      ("filter-tightening-ratio",
+       po::value<double>(&filter->tightening_ratio)
+           ->default_value(defaults.tightening_ratio,
+                           ShortNumber(defaults.tightening_ratio)),
+       "r of the servers' filters, in (0, 1): stage i's error is P (1 - r) "
+       "r^i")  //
+      ("filter-growth-factor",
+       po::value<double>(&filter->growth_factor)
+           ->default_value(defaults.growth_factor,
+                           ShortNumber(defaults.growth_factor)),
+       "s of the servers' filters, in [1, 16]: each stage holds s times the "
+       "values of the one before")  //
+      ("filter-initial-capacity",
+       po::value<int64_t>(initial_capacity)
+           ->default_value(static_cast<int64_t>(defaults.initial_capacity)),
+       "distinct values the first stage of the servers' filters holds, in "
+       "[1, 2^40]");
+}
+
+Status FilterInitialCapacity(int64_t flag,
+                             router::ClusterFilterOptions* filter) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("filter-initial-capacity", flag, 1, int64_t{1} << 40));
+  filter->initial_capacity = static_cast<uint64_t>(flag);
+  return filter->Validate();
 }
 
 Status RouterCommand::ValidateTokenFile() {
@@ -110,6 +162,8 @@ Status RouterCommand::Validate() {
                                      ": a region server's port is not 0");
     }
   }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      FilterInitialCapacity(filter_initial_capacity_, &router_options_.filter));
   router_options_.data_dir = data_;
   router_options_.region_servers = region_servers_;
   router_options_.fanout_threads = static_cast<uint32_t>(fanout_threads_);

@@ -6,7 +6,9 @@
 //       [--listen 127.0.0.1:9090] [--threads N] [--max-frame-bytes N]
 //       [--idle-timeout SECONDS] [--fanout-threads N]
 //       [--long-call-timeout SECONDS] [--max-scanners N]
-//       [--max-scanners-per-connection N]
+//       [--max-scanners-per-connection N] [--target-false-routes F]
+//       [--filter-tightening-ratio R] [--filter-growth-factor S]
+//       [--filter-initial-capacity N]
 //       [--tls-ca FILE --tls-cert FILE --tls-key FILE [--token-file FILE]]
 //       [--insecure]
 //
@@ -16,6 +18,12 @@
 // --token-file names the bearer tokens clients may authenticate with; it
 // needs TLS. Off loopback the router needs TLS or --insecure
 // (server_command_util.h).
+//
+// The router owns the region servers' filter config: from --target-false-
+// routes F and the number of --regionserver addresses N it derives each
+// server's bound P = F / 2^ceil(log2 N) (router/cluster_filter_config.h)
+// and sets it, with the --filter-* options, on every server, which rebuilds
+// its filter with it when it had another.
 //
 // Region servers are named by address in the catalog: every address that
 // hosts regions must be given again on restart (the router refuses to start
@@ -52,6 +60,17 @@ namespace bloomroute {
 ThriftClientOptions RegionClientOptionsFor(const ServerOptions& server,
                                            int long_call_timeout_ms);
 
+// The options of a command that runs a router (router, local) for the
+// cluster's filter config: --target-false-routes and --filter-* bound to
+// `filter`, the initial capacity read into `initial_capacity`, which
+// FilterInitialCapacity then checks (InvalidArgument naming the option) and
+// stores before it validates `filter` (naming the option at fault).
+void AddFilterOptions(boost::program_options::options_description* o,
+                      router::ClusterFilterOptions* filter,
+                      int64_t* initial_capacity);
+[[nodiscard]] Status FilterInitialCapacity(
+    int64_t initial_capacity, router::ClusterFilterOptions* filter);
+
 class RouterCommand : public Command {
  public:
   RouterCommand();
@@ -74,6 +93,7 @@ class RouterCommand : public Command {
   int64_t max_table_bytes_ = 0;
   int64_t long_call_timeout_seconds_ = 0;
   static constexpr int64_t kMaxLongCallTimeoutSeconds = 24 * 3600;
+  int64_t filter_initial_capacity_ = 0;
   int64_t max_scanners_ = 0;
   int64_t max_scanners_per_client_ = 0;
   static constexpr int64_t kMaxScanners = 1000000;  // RouterOptions'

@@ -12,6 +12,7 @@
 //   meta   "region/" region_id(8)                    open region descriptors
 //          "filter"                                  the filter checkpoint
 //          "filter-mark"                             newest epoch and seq
+//          "filter-config"                           the config a router set
 #ifndef BLOOMROUTE_REGIONSTORE_INTERNAL_KEYS_H_
 #define BLOOMROUTE_REGIONSTORE_INTERNAL_KEYS_H_
 
@@ -62,6 +63,7 @@ uint64_t ParseOpKey(std::string_view key);  // precondition: key.size() == 8
 inline constexpr std::string_view kRegionMetaPrefix = "region/";
 inline constexpr std::string_view kFilterCheckpointKey = "filter";
 inline constexpr std::string_view kFilterMarkKey = "filter-mark";
+inline constexpr std::string_view kFilterConfigKey = "filter-config";
 std::string RegionMetaKey(uint64_t region_id);
 
 // The smallest key greater than every key with this prefix, or "" when there

@@ -11,6 +11,7 @@ constexpr uint8_t kOpVersion = 1;
 constexpr uint8_t kValueVersion = 1;
 constexpr uint8_t kCheckpointVersion = 1;
 constexpr uint8_t kMarkVersion = 1;
+constexpr uint8_t kConfigVersion = 1;
 
 Status ReadVersion(ByteReader* in, uint8_t expected, const char* what) {
   uint8_t v;
@@ -177,6 +178,39 @@ Status DecodeFilterMark(std::string_view bytes, FilterMark* m) {
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&m->epoch, "mark epoch"));
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&m->seq, "mark seq"));
   return ExpectEnd(in, "filter mark");
+}
+
+std::string EncodeFilterConfig(const SscbfConfig& config) {
+  std::string out;
+  PutFixed8(&out, kConfigVersion);
+  PutDouble(&out, config.target_fpr);
+  PutDouble(&out, config.tightening_ratio);
+  PutDouble(&out, config.growth_factor);
+  PutFixed64(&out, config.initial_capacity);
+  PutFixed32(&out, config.base_bits);
+  PutDouble(&out, config.full_fill);
+  return out;
+}
+
+StatusOr<SscbfConfig> DecodeFilterConfig(std::string_view bytes) {
+  ByteReader in(bytes);
+  SscbfConfig c;
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&in, kConfigVersion, "filter config"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadDouble(&c.target_fpr, "config fpr"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in.ReadDouble(&c.tightening_ratio, "config tightening ratio"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in.ReadDouble(&c.growth_factor, "config growth factor"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in.ReadFixed64(&c.initial_capacity, "config initial capacity"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&c.base_bits, "config base bits"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadDouble(&c.full_fill, "config full fill"));
+  BLOOMROUTE_RETURN_IF_ERROR(ExpectEnd(in, "filter config"));
+  const Status valid = c.Validate();
+  if (!valid.ok()) {
+    return Status::Corruption("filter config: " + valid.message());
+  }
+  return c;
 }
 
 std::string EncodeCheckpoint(const Checkpoint& c) {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "common/statusor.h"
+#include "index/scalable_split_counting_bloom_filter.h"
 #include "model/types.h"
 
 namespace bloomroute::regionstore_internal {
@@ -59,6 +60,12 @@ struct FilterMark {
 };
 std::string EncodeFilterMark(const FilterMark& m);
 Status DecodeFilterMark(std::string_view bytes, FilterMark* m);
+
+// The filter config a router set (RegionStore::SetFilterConfig). Decoding
+// gives Corruption for bytes the encoder did not produce or an invalid
+// config.
+std::string EncodeFilterConfig(const SscbfConfig& config);
+StatusOr<SscbfConfig> DecodeFilterConfig(std::string_view bytes);
 
 std::string EncodeCheckpoint(const Checkpoint& c);
 StatusOr<Checkpoint> DecodeCheckpoint(std::string_view bytes);

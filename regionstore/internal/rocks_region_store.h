@@ -98,6 +98,7 @@ class RocksRegionStore final : public RegionStore {
   FilterStatus GetFilterStatus() const override;
   void RaiseFence(uint64_t token) override;
   Status CompactFilter() override;
+  Status SetFilterConfig(const SscbfConfig& config) override;
 
   StatusOr<IndexReport> VerifyIndex(
       std::optional<uint64_t> table_id) const override;
@@ -157,6 +158,9 @@ class RocksRegionStore final : public RegionStore {
 
   // --- filter (region_store_filter.cc)
   Status LoadFilter();
+  // The persisted config a router set, or Options::filter when none is.
+  // Caller holds filter_mu_.
+  Status LoadConfigLocked();
   // The checkpoint with the later ops replayed.
   StatusOr<FilterLog> RestoreFromCheckpoint(const std::string& bytes) const;
   // Every value record: (value key, record).
@@ -168,11 +172,12 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<ScalableSplitCountingBloomFilter> RebuildAtRecordedStages(
       const SscbfConfig& config, uint32_t first_stage,
       const std::vector<std::pair<std::string, ValueRecord>>& records) const;
-  // Rebuilds right-sized (for the records plus `extra_values`) under a new
-  // epoch, rewriting each record's stage, and persists it with a checkpoint.
-  // Caller holds filter_mu_ (as for every *Locked method).
-  Status CompactFilterLocked(uint64_t new_epoch, uint64_t last_seq,
-                             uint64_t extra_values);
+  // Rebuilds right-sized (for the records plus `extra_values`) with
+  // `config` under a new epoch, rewriting each record's stage, and persists
+  // it with a checkpoint (and `config` as the store's, when it is not
+  // config_ already). Caller holds filter_mu_ (as for every *Locked method).
+  Status CompactFilterLocked(const SscbfConfig& config, uint64_t new_epoch,
+                             uint64_t last_seq, uint64_t extra_values);
   // Persists the filter and the mark; drops the ops up to `trim_through`.
   Status WriteCheckpointLocked(uint64_t trim_through);
   // After a failed write: back to the state the records describe.
@@ -250,6 +255,10 @@ class RocksRegionStore final : public RegionStore {
   // read-modify-write of a count and every op-log write happens under it.
   mutable std::mutex filter_mu_;
   std::optional<FilterLog> filter_;
+  // The store's filter config: the one a router set (persisted), else
+  // options_.filter. Compactions and rebuilds use it.
+  SscbfConfig config_;
+  bool config_persisted_ = false;    // config_ is a router's, in the meta CF
   uint64_t checkpoint_seq_ = 0;      // seq of the newest persisted checkpoint
   uint64_t first_retained_seq_ = 1;  // the oldest op still in the op log
   // Set when a failed write left changes in the filter that storage could

@@ -43,6 +43,9 @@ struct ServerEntry {
   mutable std::atomic<bool> reopen{true};
   // The run of the server the regions were last opened on.
   mutable std::atomic<uint64_t> opened_incarnation{0};
+  // The run of the server known to have the cluster's filter config (the
+  // router set it, or a status showed it); 0: none.
+  mutable std::atomic<uint64_t> config_incarnation{0};
   // Why the last reopening failed (empty after a success), for
   // GetClusterStatus; maintenance retries every pass meanwhile.
   mutable std::mutex reopen_error_mu;
@@ -111,6 +114,7 @@ class RouterImpl : public router::Router {
       std::string_view table,
       const std::vector<router::LookupSpec>& specs) override;
   std::vector<router::ServerIndexStats> IndexStats() const override;
+  const SscbfConfig& filter_config() const override { return filter_config_; }
   StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override;
   void RunMaintenance() override;
   router::ClusterStatus GetClusterStatus() override;
@@ -175,6 +179,19 @@ class RouterImpl : public router::Router {
   // A reply of `server` named its incarnation: when it is a new run, the
   // replica stops being current and the regions are reopened.
   void NoteIncarnation(const ServerEntry& server, uint64_t incarnation);
+  // --- the cluster's filter config (router_filter_config.cc)
+  // Makes sure the server's filter has filter_config_ before its replica is
+  // caught up: asks its status when the replica is not current or belongs
+  // to a run not known to have the config, and sets the config when the
+  // status shows another one (the server rebuilds its filter under a new
+  // epoch; the replica is marked stale). False when the server did not
+  // answer or refused: its replica is then left stale, so lookups ask it.
+  bool EnsureFilterConfig(ServerId id, const ServerEntry& server);
+  // ClusterFilterConfig of valid options (Router::Open validated them).
+  static SscbfConfig ClusterConfigOf(const router::RouterOptions& options);
+  // A status of the server was seen: forgets that it has the config when
+  // the status shows another config.
+  void NoteFilterConfig(const ServerEntry& server, const FilterStatus& status);
   ServerEntry& Server(ServerId id) const;
 
   // router_lookup.cc
@@ -204,6 +221,7 @@ class RouterImpl : public router::Router {
   void ExpireScanners();
 
   const router::RouterOptions options_;
+  const SscbfConfig filter_config_;  // ClusterFilterConfig of the options
   const std::shared_ptr<router::RegionClientFactory> factory_;
   std::unique_ptr<Catalog> catalog_;
   // Created by Init, with a fence base above every earlier run's tokens.

@@ -116,8 +116,13 @@ class AccuracyCommandTest : public ::testing::Test {
     return RunCommand(args);
   }
 
+  // Filters that err often, so that the report has false routes to count:
+  // P = 2 / 4 = 0.5 per server, r = 0.5, 8 values in stage 0.
   ProcessCluster cluster_{
-      kServers, {"--filter-fpr", "0.5", "--filter-initial-capacity", "8"}};
+      kServers,
+      {},
+      {"--target-false-routes", "2", "--filter-tightening-ratio", "0.5",
+       "--filter-initial-capacity", "8"}};
   std::unique_ptr<RouterClient> client_;
   std::map<std::string, std::set<int32_t>> holders_;  // value -> servers
   std::set<int32_t> table_servers_;

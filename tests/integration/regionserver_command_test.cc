@@ -79,7 +79,11 @@ TEST_F(RegionServerCommandTest, RejectsBadArgumentsWithUsageExit) {
       ExitCodeOf({"regionserver", "--data", data, "--max-value-bytes", "-1"}),
       2);
   EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--threads", "0"}), 2);
-  EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--filter-fpr", "2"}),
+  // The filter config is the router's: the server has no filter options.
+  EXPECT_EQ(
+      ExitCodeOf({"regionserver", "--data", data, "--filter-fpr", "0.01"}), 2);
+  EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data,
+                        "--filter-initial-capacity", "1024"}),
             2);
   EXPECT_EQ(
       ExitCodeOf({"regionserver", "--data", data, "--request-timeout", "0"}),

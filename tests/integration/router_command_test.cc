@@ -78,6 +78,16 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
       {"router", "--data", data, "--regionserver", rs,
        "--max-buffered-reply-bytes", "2000000000000"},
       {"router", "--data", data, "--regionserver", rs, "--bogus"},
+      {"router", "--data", data, "--regionserver", rs, "--target-false-routes",
+       "0"},
+      {"router", "--data", data, "--regionserver", rs, "--target-false-routes",
+       "1.5"},  // P = 1.5 for one server
+      {"router", "--data", data, "--regionserver", rs,
+       "--filter-tightening-ratio", "1"},
+      {"router", "--data", data, "--regionserver", rs, "--filter-growth-factor",
+       "0.5"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--filter-initial-capacity", "0"},
   };
   for (const auto& args : bad) {
     SCOPED_TRACE(::testing::PrintToString(args));
@@ -93,6 +103,16 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   EXPECT_THAT(help.out, HasSubstr("--server-calls-per-request"));
   EXPECT_THAT(help.out, HasSubstr("--max-buffered-request-bytes"));
   EXPECT_THAT(help.out, HasSubstr("--max-buffered-reply-bytes"));
+  EXPECT_THAT(help.out, HasSubstr("--target-false-routes"));
+  EXPECT_THAT(help.out, HasSubstr("--filter-tightening-ratio"));
+  EXPECT_THAT(help.out, HasSubstr("--filter-growth-factor"));
+  EXPECT_THAT(help.out, HasSubstr("--filter-initial-capacity"));
+  // A bad filter option is named in the message.
+  const auto [code, err] =
+      RunToExit({"router", "--data", data, "--regionserver", rs,
+                 "--filter-tightening-ratio", "1"});
+  EXPECT_EQ(code, 2);
+  EXPECT_THAT(err, HasSubstr("--filter-tightening-ratio"));
 }
 
 TEST_F(RouterCommandTest, ServesStopsCleanlyAndRestartsWithItsData) {

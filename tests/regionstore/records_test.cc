@@ -76,5 +76,28 @@ TEST(RecordsTest, EveryTruncationAndBadVersionIsCorruption) {
   EXPECT_TRUE(DecodeOp(bad_kind, 1, &e, &o).IsCorruption());
 }
 
+TEST(RecordsTest, FilterConfigRoundTripsAndRejectsBadBytes) {
+  SscbfConfig c;
+  c.target_fpr = 0.05 / 1024;
+  c.tightening_ratio = 0.8;
+  c.initial_capacity = 16384;
+  const std::string bytes = EncodeFilterConfig(c);
+  auto back = DecodeFilterConfig(bytes);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(*back == c);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_TRUE(DecodeFilterConfig(bytes.substr(0, n)).status().IsCorruption())
+        << n;
+  }
+  EXPECT_TRUE(DecodeFilterConfig(bytes + "x").status().IsCorruption());
+  std::string bad_version = bytes;
+  bad_version[0] = 9;
+  EXPECT_TRUE(DecodeFilterConfig(bad_version).status().IsCorruption());
+  SscbfConfig invalid = c;
+  invalid.tightening_ratio = 1.5;  // well-formed bytes, invalid config
+  EXPECT_TRUE(
+      DecodeFilterConfig(EncodeFilterConfig(invalid)).status().IsCorruption());
+}
+
 }  // namespace
 }  // namespace bloomroute::regionstore_internal

@@ -124,6 +124,13 @@ class StoreSurgery {
     return Put(kMeta, std::string(kFilterCheckpointKey), &encoded);
   }
 
+  // Deletes the filter checkpoint: reopening then rebuilds the filter from
+  // the value records (under a new epoch).
+  [[nodiscard]] Status DropFilterCheckpoint() {
+    return Put(kMeta, std::string(regionstore_internal::kFilterCheckpointKey),
+               nullptr);
+  }
+
  private:
   enum Cf { kRows = 1, kIndex = 2, kValues = 3, kOplog = 4, kMeta = 5 };
   StoreSurgery() = default;

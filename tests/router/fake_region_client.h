@@ -189,7 +189,27 @@ class FakeRegionClient : public RegionClient {
   StatusOr<FilterStatus> GetFilterStatus() override {
     std::lock_guard<std::mutex> lock(mu_);
     if (!available_) return Status::Unavailable("fake server down");
-    return FilterStatus{incarnation_, epoch_, last_seq_, filter_.Stats()};
+    return FilterStatus{incarnation_, epoch_, last_seq_, filter_.Stats(),
+                        config_};
+  }
+
+  // As the region store: a no-op for the config the filter has, otherwise
+  // a rebuild with the new config under the next epoch.
+  Status SetFilterConfig(const SscbfConfig& config) override {
+    BLOOMROUTE_RETURN_IF_ERROR(config.Validate());
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!available_) return Status::Unavailable("fake server down");
+      ++set_filter_config_calls_;
+      if (config == config_) return Status::OK();
+      config_ = config;
+    }
+    (void)Compact();
+    return Status::OK();
+  }
+  int set_filter_config_calls() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return set_filter_config_calls_;
   }
 
   StatusOr<WriteResult> Apply(const std::vector<Mutation>&, uint64_t) override {
@@ -238,7 +258,8 @@ class FakeRegionClient : public RegionClient {
     return op;
   }
 
-  const SscbfConfig config_;
+  SscbfConfig config_;
+  int set_filter_config_calls_ = 0;
   mutable std::mutex mu_;
   // Guarded by mu_.
   ScalableSplitCountingBloomFilter filter_;

@@ -396,6 +396,9 @@ class InterceptedClient : public RegionClient {
   StatusOr<FilterStatus> GetFilterStatus() override {
     return inner_->GetFilterStatus();
   }
+  Status SetFilterConfig(const SscbfConfig& c) override {
+    return inner_->SetFilterConfig(c);
+  }
   Status OpenRegion(const RegionDescriptor& r, uint64_t i) override {
     return inner_->OpenRegion(r, i);
   }

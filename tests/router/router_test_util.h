@@ -21,6 +21,9 @@ inline router::RouterOptions RouterOptionsFor(const StoreCluster& cluster) {
   o.region_servers = cluster.Addresses();
   o.fanout_threads = 4;
   o.maintenance_interval_ms = 50;
+  // The stores' filters get the router's config: stages open early in
+  // tests, as StoreCluster's own n0 of 64 meant before the router owned it.
+  o.filter.initial_capacity = 64;
   return o;
 }
 

@@ -160,6 +160,10 @@ class StoreRegionClient : public router::RegionClient {
       return s.GetFilterStatus();
     });
   }
+  Status SetFilterConfig(const SscbfConfig& config) override {
+    return CallStatus(
+        [&](RegionStore& s) { return s.SetFilterConfig(config); });
+  }
   Status OpenRegion(const RegionDescriptor& region,
                     uint64_t incarnation) override {
     return CallStatus(

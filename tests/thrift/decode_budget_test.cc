@@ -227,7 +227,8 @@ std::string HugeClaimReply(const std::string& method, int32_t seqid) {
   constexpr uint32_t kClaim = 1u << 28;
   std::string reply = MessageHeader(method, seqid, /*type=*/2);
   if (method == "openRegion" || method == "closeRegion" ||
-      method == "dropRegion" || method == "compactFilter") {
+      method == "dropRegion" || method == "compactFilter" ||
+      method == "setFilterConfig") {
     return reply + std::string(1, kTStop);
   }
   if (method == "getMultiple" || method == "listRegions") {

@@ -40,6 +40,7 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   FilterSnapshot snapshot;
   FilterOpsSince ops_since;
   FilterStatus filter_status;
+  std::vector<SscbfConfig> filter_configs_set;  // by SetFilterConfig
   IndexReport report;
   // The arguments of the last OpsSince, Apply and RaiseFence.
   uint64_t ops_since_incarnation = 0;
@@ -108,6 +109,12 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     fence = std::max(fence, token);
   }
   Status CompactFilter() override { return Enter(); }
+  Status SetFilterConfig(const SscbfConfig& config) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    filter_configs_set.push_back(config);
+    return Status::OK();
+  }
   StatusOr<WriteResult> BulkLoad(uint64_t, const std::string&,
                                  uint64_t) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());

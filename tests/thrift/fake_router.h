@@ -45,6 +45,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   std::vector<Row> scanner_rows;
   router::LookupResult lookup_result;
   std::vector<router::ServerIndexStats> index_stats;
+  SscbfConfig filter_config_;
   router::ClusterStatus cluster_status;
   router::VerifyReport verify_report;
 
@@ -142,6 +143,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     lookups.insert(lookups.end(), s.begin(), s.end());
     return std::vector<router::LookupResult>(s.size(), lookup_result);
   }
+  const SscbfConfig& filter_config() const override { return filter_config_; }
   std::vector<router::ServerIndexStats> IndexStats() const override {
     EnterConst();
     return index_stats;

@@ -9,6 +9,7 @@
 
 #include "tests/thrift/fake_region_store.h"
 #include "tests/thrift/wire_util.h"
+#include "thrift/region_types_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -72,6 +73,12 @@ class RegionServiceHandlerTest : public ::testing::Test {
            handler_.getFilterOpsSince(r, 1, 1, 0, 0);
          }},
         {"compactFilter", [=] { handler_.compactFilter(); }},
+        {"setFilterConfig",
+         [=] {
+           rpc::TFilterConfig config;
+           (void)ToThrift(SscbfConfig(), &config);
+           handler_.setFilterConfig(config);
+         }},
         {"verifyIndex",
          [=] {
            rpc::TIndexReport r;

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 #include "tests/thrift/wire_util.h"
@@ -294,6 +295,67 @@ TEST_F(RegionTypesConversionTest, FilterStatusCarriesEveryStage) {
   EXPECT_DOUBLE_EQ(s.estimated_fpr, 1e-5);
   EXPECT_EQ(s.planes, 1u);
   EXPECT_EQ(s.memory_bytes, 4096u);
+}
+
+TEST_F(RegionTypesConversionTest, FilterConfigRoundTripsAndIsValidated) {
+  SscbfConfig config;
+  config.target_fpr = 0.05 / 1024;
+  config.tightening_ratio = 0.8;
+  config.growth_factor = 4;
+  config.initial_capacity = 16384;
+  config.base_bits = 3;
+  config.full_fill = 0.4;
+  rpc::TFilterConfig wire;
+  ASSERT_TRUE(ToThrift(config, &wire).ok());
+  SscbfConfig back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire), &back).ok());
+  EXPECT_TRUE(back == config);
+
+  // A request: every field named when missing, negative or invalid.
+  for (const char* field : {"targetFpr", "tighteningRatio", "growthFactor",
+                            "initialCapacity", "baseBits", "fullFill"}) {
+    rpc::TFilterConfig missing = wire;
+    const std::string f = field;
+    if (f == "targetFpr") missing.__isset.targetFpr = false;
+    if (f == "tighteningRatio") missing.__isset.tighteningRatio = false;
+    if (f == "growthFactor") missing.__isset.growthFactor = false;
+    if (f == "initialCapacity") missing.__isset.initialCapacity = false;
+    if (f == "baseBits") missing.__isset.baseBits = false;
+    if (f == "fullFill") missing.__isset.fullFill = false;
+    SscbfConfig out = config;
+    const Status s = FromThrift(missing, &out);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_THAT(s.message(), HasSubstr("config." + f + " is missing"));
+  }
+  rpc::TFilterConfig negative = wire;
+  negative.__set_initialCapacity(-5);
+  EXPECT_THAT(FromThrift(negative, &back).message(),
+              HasSubstr("config.initialCapacity is negative"));
+  rpc::TFilterConfig invalid = wire;
+  invalid.__set_targetFpr(1.5);
+  const Status s = FromThrift(invalid, &back);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("target FPR"));
+  invalid.__set_targetFpr(std::nan(""));
+  EXPECT_TRUE(FromThrift(invalid, &back).IsInvalidArgument());
+  EXPECT_TRUE(back == config);  // untouched by the failures
+
+  // In a status (a result): carried, and an invalid one is Corruption.
+  FilterStatus status;
+  status.incarnation = 1;
+  status.config = config;
+  rpc::TFilterStatus wire_status;
+  ASSERT_TRUE(ToThrift(status, &wire_status).ok());
+  FilterStatus status_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_status), &status_back).ok());
+  EXPECT_TRUE(status_back.config == config);
+  wire_status.config.__set_baseBits(40);
+  EXPECT_TRUE(FromThrift(wire_status, &status_back).IsCorruption());
+  // A server before the field: the config stays as it was.
+  wire_status.__isset.config = false;
+  FilterStatus old_server;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_status), &old_server).ok());
+  EXPECT_TRUE(old_server.config == SscbfConfig());
 }
 
 TEST_F(RegionTypesConversionTest, MissingFieldsAreNamed) {

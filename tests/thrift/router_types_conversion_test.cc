@@ -9,6 +9,7 @@
 
 #include "tests/integration/router_client.h"
 #include "tests/thrift/wire_util.h"
+#include "thrift/internal/router_client_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -318,6 +319,38 @@ TEST_F(RouterTypesConversionTest, IndexStatsReportTheNewestStagesFill) {
       ToThrift(std::vector<router::ServerIndexStats>{empty}, &out).ok());
   EXPECT_EQ(out[0].stages, 0);
   EXPECT_DOUBLE_EQ(out[0].fill, 0.0);
+}
+
+TEST_F(RouterTypesConversionTest, IndexStatsCarryTheClusterFilterConfig) {
+  router::ServerIndexStats s;
+  s.server = {1, "127.0.0.1:9091"};
+  s.target_false_routes = 0.05;
+  s.cluster_config.target_fpr = 0.05 / 1024;
+  s.cluster_config.tightening_ratio = 0.8;
+  s.cluster_config.initial_capacity = 16384;
+  s.has_cluster_config = true;
+  std::vector<client::TServerIndexStats> out;
+  ASSERT_TRUE(ToThrift(std::vector<router::ServerIndexStats>{s}, &out).ok());
+  out = ThroughWire(out);
+  ASSERT_TRUE(out[0].__isset.clusterFilter);
+  EXPECT_DOUBLE_EQ(out[0].clusterFilter.targetFalseRoutes, 0.05);
+  EXPECT_DOUBLE_EQ(out[0].clusterFilter.targetFpr, 0.05 / 1024);
+  EXPECT_EQ(out[0].clusterFilter.initialCapacity, 16384);
+  EXPECT_TRUE(out[0].hasClusterConfig);
+
+  std::vector<router::ServerIndexStats> back;
+  ASSERT_TRUE(thrift_internal::IndexStatsFromThrift(out, &back).ok());
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0].cluster_config == s.cluster_config);
+  EXPECT_DOUBLE_EQ(back[0].target_false_routes, 0.05);
+  EXPECT_TRUE(back[0].has_cluster_config);
+
+  // An impossible config from a router is Corruption, not a crash.
+  out[0].clusterFilter.__set_tighteningRatio(3);
+  EXPECT_TRUE(thrift_internal::IndexStatsFromThrift(out, &back).IsCorruption());
+  out[0].clusterFilter.__set_tighteningRatio(0.8);
+  out[0].clusterFilter.__set_initialCapacity(-1);
+  EXPECT_TRUE(thrift_internal::IndexStatsFromThrift(out, &back).IsCorruption());
 }
 
 TEST_F(RouterTypesConversionTest, ClusterStatusSetsErrorOnlyWhenUnreachable) {

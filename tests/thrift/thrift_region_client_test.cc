@@ -271,6 +271,33 @@ TEST_F(ThriftRegionClientTest, FilterCallsRoundTrip) {
   EXPECT_GT(status->stats.memory_bytes, 0u);
 }
 
+TEST_F(ThriftRegionClientTest, SetFilterConfigRoundTrips) {
+  const WriteResult written = OpenAndFill();
+  SscbfConfig config;
+  config.target_fpr = 0.05 / 16;
+  config.tightening_ratio = 0.8;
+  config.initial_capacity = 4096;
+  ASSERT_TRUE(client_->SetFilterConfig(config).ok());
+  auto status = client_->GetFilterStatus();
+  ASSERT_TRUE(status.ok()) << status.status().ToString();
+  EXPECT_TRUE(status->config == config);
+  EXPECT_GT(status->epoch, written.epoch);  // rebuilt
+  EXPECT_EQ(status->stats.elements, 5u);
+  // Again: nothing to do.
+  ASSERT_TRUE(client_->SetFilterConfig(config).ok());
+  EXPECT_EQ(client_->GetFilterStatus()->epoch, status->epoch);
+
+  // The client sends what it is given; the server's decoder refuses an
+  // invalid config, and nothing changes.
+  SscbfConfig invalid = config;
+  invalid.growth_factor = 100;
+  const Status refused = client_->SetFilterConfig(invalid);
+  EXPECT_TRUE(refused.IsInvalidArgument()) << refused.ToString();
+  EXPECT_THAT(refused.message(), ::testing::HasSubstr("growth factor"));
+  EXPECT_TRUE(client_->GetFilterStatus()->config == config);
+  EXPECT_EQ(client_->GetFilterStatus()->epoch, status->epoch);
+}
+
 TEST_F(ThriftRegionClientTest, ServerRejectionsKeepTheirCode) {
   OpenAndFill();
   auto written = client_->Apply(

@@ -70,6 +70,30 @@ Status RoutingFromThrift(const client::TRoutingInfo& in, const std::string& f,
                            &out->with_rows);
 }
 
+// A router before the field sends none: the stats keep their defaults.
+Status ClusterFilterFromThrift(const client::TClusterFilterConfig& in,
+                               const std::string& f,
+                               router::ServerIndexStats* out) {
+  SscbfConfig c;
+  c.target_fpr = in.targetFpr;
+  c.tightening_ratio = in.tighteningRatio;
+  c.growth_factor = in.growthFactor;
+  c.full_fill = in.fullFill;
+  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.initialCapacity, kBadResult,
+                                    f + ".initialCapacity",
+                                    &c.initial_capacity));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.baseBits, kBadResult, f + ".baseBits", &c.base_bits));
+  const Status valid = c.Validate();
+  if (!valid.ok()) return Status::Corruption(f + ": " + valid.message());
+  if (!(in.targetFalseRoutes > 0)) {
+    return Status::Corruption(f + ".targetFalseRoutes is not positive");
+  }
+  out->cluster_config = c;
+  out->target_false_routes = in.targetFalseRoutes;
+  return Status::OK();
+}
+
 Status ServerStatsFromThrift(const client::TServerIndexStats& in,
                              const std::string& f,
                              router::ServerIndexStats* out) {
@@ -95,6 +119,11 @@ Status ServerStatsFromThrift(const client::TServerIndexStats& in,
   for (size_t i = 0; i < in.stageStats.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(StageFromThrift(
         in.stageStats[i], At(f + ".stageStats", i), &r.filter.stages[i]));
+  }
+  out->has_cluster_config = in.__isset.hasClusterConfig && in.hasClusterConfig;
+  if (in.__isset.clusterFilter) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ClusterFilterFromThrift(in.clusterFilter, f + ".clusterFilter", out));
   }
   return Status::OK();
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 #include "tools/row_format.h"
 
@@ -103,11 +104,25 @@ void AddServerTable(const AccuracyFigures& f, std::string* md) {
 
 }  // namespace
 
+std::string ClusterFilterLine(double target_false_routes,
+                              const SscbfConfig& config) {
+  if (!(target_false_routes > 0)) return "";
+  std::ostringstream line;
+  line << "target " << target_false_routes
+       << " false routes per lookup, P = " << config.target_fpr
+       << " per server (r " << config.tightening_ratio << ", s "
+       << config.growth_factor << ", n0 " << config.initial_capacity << ")";
+  return line.str();
+}
+
 std::string ReportMarkdown(const RunInfo& run, const AccuracyFigures& f) {
   std::string md =
       "# Routing accuracy of table " + MarkdownCell(run.table) + "\n\n";
   md += "- command: `" + TableField(run.command_line) + "`\n";
   md += "- router: " + MarkdownCell(run.router) + "\n";
+  if (!run.cluster_filter.empty()) {
+    md += "- cluster filter: " + MarkdownCell(run.cluster_filter) + "\n";
+  }
   md += "- columns:";
   for (const std::string& c : run.columns) md += " " + MarkdownCell(c);
   md += "\n- seed: " + std::to_string(run.seed) + "\n";

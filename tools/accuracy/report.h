@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "index/scalable_split_counting_bloom_filter.h"
 #include "tools/accuracy/accuracy.h"
 
 namespace bloomroute::accuracy {
@@ -41,7 +42,15 @@ struct RunInfo {
   uint64_t rows_scanned = 0;
   uint64_t present_requested = 0;  // per column
   uint64_t absent_requested = 0;   // per column
+  // The router's cluster filter config (ClusterFilterLine); empty when the
+  // router reports none.
+  std::string cluster_filter;
 };
+
+// "F false routes per lookup, P per server (r .., s .., n0 ..)" from a
+// server's index stats; empty when they carry no cluster config.
+std::string ClusterFilterLine(double target_false_routes,
+                              const SscbfConfig& config);
 
 // The contents of each file (see the file comment).
 std::string ReportMarkdown(const RunInfo& run, const AccuracyFigures& f);
