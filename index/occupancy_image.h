@@ -72,9 +72,10 @@ class OccupancyImage {
       std::vector<OccupancyStage> stages);
 
   // Applies an insert op: sets the probe bits of `h` in `stage` that `mask`
-  // names and counts one element there, opening the (empty) stages up to
-  // `stage` first. InvalidArgument, changing nothing, when the stage is
-  // below first_stage() or cannot be built, `mask` names a slice the stage
+  // names and counts one element there, opening the stage when it is
+  // end_stage() (an SSCBF opens one stage at a time). InvalidArgument,
+  // changing nothing, when the stage is neither open nor end_stage() or
+  // cannot be built, `mask` names a slice the stage
   // does not have, or a named bit is set already (the op does not follow
   // this image: it is not the server's).
   [[nodiscard]] Status ApplyInsert(const ElementHash& h, uint32_t stage,

@@ -302,6 +302,35 @@ SscbfStats ScalableSplitCountingBloomFilter::Stats() const {
   return stats;
 }
 
+void EncodeSscbfConfig(const SscbfConfig& c, std::string* dst) {
+  PutDouble(dst, c.target_fpr);
+  PutDouble(dst, c.tightening_ratio);
+  PutDouble(dst, c.growth_factor);
+  PutFixed64(dst, c.initial_capacity);
+  PutFixed8(dst, static_cast<uint8_t>(c.base_bits));
+  PutDouble(dst, c.full_fill);
+}
+
+Status DecodeSscbfConfig(ByteReader* in, SscbfConfig* c) {
+  uint8_t base_bits;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in->ReadDouble(&c->target_fpr, "SSCBF target FPR"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in->ReadDouble(&c->tightening_ratio, "SSCBF tightening ratio"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in->ReadDouble(&c->growth_factor, "SSCBF growth factor"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      in->ReadFixed64(&c->initial_capacity, "SSCBF initial capacity"));
+  BLOOMROUTE_RETURN_IF_ERROR(in->ReadFixed8(&base_bits, "SSCBF base bits"));
+  BLOOMROUTE_RETURN_IF_ERROR(in->ReadDouble(&c->full_fill, "SSCBF full fill"));
+  c->base_bits = base_bits;
+  Status valid = c->Validate();
+  if (!valid.ok()) {
+    return Status::Corruption("SSCBF config: " + valid.message());
+  }
+  return Status::OK();
+}
+
 std::string ScalableSplitCountingBloomFilter::Serialize() const {
   return internal::EncodeFramed(
       internal::FrameKind::kScalableSplitCountingBloomFilter, kFormatVersion,
@@ -323,12 +352,7 @@ ScalableSplitCountingBloomFilter::Deserialize(std::string_view bytes) {
 }
 
 void ScalableSplitCountingBloomFilter::EncodeTo(std::string* dst) const {
-  PutDouble(dst, config_.target_fpr);
-  PutDouble(dst, config_.tightening_ratio);
-  PutDouble(dst, config_.growth_factor);
-  PutFixed64(dst, config_.initial_capacity);
-  PutFixed8(dst, static_cast<uint8_t>(config_.base_bits));
-  PutDouble(dst, config_.full_fill);
+  EncodeSscbfConfig(config_, dst);
   PutFixed32(dst, first_stage_);
   PutFixed32(dst, stage_count());
   for (const auto& s : stages_) s.EncodeTo(dst);
@@ -343,26 +367,13 @@ StatusOr<ScalableSplitCountingBloomFilter>
 ScalableSplitCountingBloomFilter::DecodeBody(ByteReader* in, uint8_t version) {
   SscbfConfig c;
   uint32_t first_stage = 0;
-  uint8_t base_bits;
   uint32_t stage_count;
-  BLOOMROUTE_RETURN_IF_ERROR(in->ReadDouble(&c.target_fpr, "SSCBF target FPR"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      in->ReadDouble(&c.tightening_ratio, "SSCBF tightening ratio"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      in->ReadDouble(&c.growth_factor, "SSCBF growth factor"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      in->ReadFixed64(&c.initial_capacity, "SSCBF initial capacity"));
-  BLOOMROUTE_RETURN_IF_ERROR(in->ReadFixed8(&base_bits, "SSCBF base bits"));
-  BLOOMROUTE_RETURN_IF_ERROR(in->ReadDouble(&c.full_fill, "SSCBF full fill"));
+  BLOOMROUTE_RETURN_IF_ERROR(DecodeSscbfConfig(in, &c));
   if (version >= 2) {
     BLOOMROUTE_RETURN_IF_ERROR(
         in->ReadFixed32(&first_stage, "SSCBF first stage"));
   }
   BLOOMROUTE_RETURN_IF_ERROR(in->ReadFixed32(&stage_count, "SSCBF stages"));
-  c.base_bits = base_bits;
-  Status valid = c.Validate();
-  if (!valid.ok())
-    return Status::Corruption("SSCBF config: " + valid.message());
   if (stage_count == 0 || first_stage >= kMaxStages ||
       stage_count > kMaxStages - first_stage) {
     return Status::Corruption("SSCBF stages " + std::to_string(first_stage) +

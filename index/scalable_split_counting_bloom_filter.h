@@ -83,6 +83,12 @@ struct StageGeometry {
   uint32_t first_probe = 0;   // k_0 + ... + k_{i-1}
 };
 
+// The config's fields in the encoding every filter format embeds (fixed
+// width, little-endian), and its decoder: Corruption when the bytes run out
+// or the config they hold is not Valid().
+void EncodeSscbfConfig(const SscbfConfig& config, std::string* dst);
+[[nodiscard]] Status DecodeSscbfConfig(ByteReader* in, SscbfConfig* config);
+
 // InvalidArgument when the config is invalid or the stage cannot be built
 // (more than 64 slices, slices longer than 2^32, or stage >= kMaxStages).
 StatusOr<StageGeometry> StageGeometryFor(const SscbfConfig& config,

@@ -29,6 +29,7 @@ enum class FrameKind : uint8_t {
   kDdcfCounterVector = 1,
   kSplitCountingBloomFilter = 2,
   kScalableSplitCountingBloomFilter = 3,
+  kOccupancyImage = 4,
 };
 
 inline constexpr size_t kFrameHeaderBytes = 16;
