@@ -88,7 +88,7 @@ Status BitSlicedIndex::RelayLocked(uint32_t capacity) {
     return Status::InvalidArgument(
         "bit-sliced index: " + std::to_string(capacity) + " slots need " +
         std::to_string(bytes) + " bytes, above max_bytes " +
-        std::to_string(max_bytes_) + " (--global-index-max-bytes)");
+        std::to_string(max_bytes_) + " (BitSlicedIndex::Create)");
   }
   const uint32_t old_w = capacity_ / 64;
   const uint32_t new_w = capacity / 64;
@@ -189,7 +189,7 @@ Status BitSlicedIndex::AllocateStageLocked(const StageGeometry& g, Stage* s) {
         "bit-sliced index: stage " + std::to_string(g.stage) + " needs " +
         std::to_string(words * 8) + " bytes, the index would need " +
         std::to_string(bytes) + ", above max_bytes " +
-        std::to_string(max_bytes_) + " (--global-index-max-bytes)");
+        std::to_string(max_bytes_) + " (BitSlicedIndex::Create)");
   }
   Words w = AllocateWords(words);
   if (!w) return OutOfMemory(words * 8);
