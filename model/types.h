@@ -180,9 +180,14 @@ struct FilterOp {
   Kind kind = Kind::kInsert;
   ElementHash hash;
   uint32_t stage = 0;  // stage inserted into / removed from
+  // The occupancy bits the op changed in `stage`: bit j set <=> slice j's
+  // probed counter went 0 -> 1 (an insert set the bit) or 1 -> 0 (a remove
+  // cleared it). Bits at or above the stage's slice count are 0. What a
+  // bits-only copy applies (OccupancyImage::ApplyInsert / ApplyRemove).
+  uint64_t mask = 0;
   friend bool operator==(const FilterOp& a, const FilterOp& b) {
     return a.seq == b.seq && a.kind == b.kind && a.hash == b.hash &&
-           a.stage == b.stage;
+           a.stage == b.stage && a.mask == b.mask;
   }
 };
 

@@ -57,7 +57,8 @@ RocksRegionStore::RebuildAtRecordedStages(
 }
 
 StatusOr<FilterLog> RocksRegionStore::RestoreFromCheckpoint(
-    const std::string& bytes) const {
+    const std::string& bytes, bool* unmasked_ops) const {
+  *unmasked_ops = false;
   BLOOMROUTE_ASSIGN_OR_RETURN(Checkpoint c, DecodeCheckpoint(bytes));
   BLOOMROUTE_ASSIGN_OR_RETURN(FilterLog log, FilterLog::FromCheckpoint(c));
   if (!Compatible(log.filter().config(), options_.filter)) {
@@ -68,11 +69,13 @@ StatusOr<FilterLog> RocksRegionStore::RestoreFromCheckpoint(
   for (it->Seek(OpKey(c.seq + 1)); it->Valid(); it->Next()) {
     uint64_t op_epoch;
     FilterOp op;
+    bool has_mask = false;
     BLOOMROUTE_RETURN_IF_ERROR(DecodeOp(it->value().ToStringView(),
                                         ParseOpKey(it->key().ToStringView()),
-                                        &op_epoch, &op));
+                                        &op_epoch, &op, &has_mask));
     if (op_epoch != c.epoch) return Status::Corruption("op of another epoch");
-    BLOOMROUTE_RETURN_IF_ERROR(log.Replay(op));
+    BLOOMROUTE_RETURN_IF_ERROR(log.Replay(op, has_mask));
+    *unmasked_ops = *unmasked_ops || !has_mask;
   }
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
   return log;
@@ -109,7 +112,8 @@ Status RocksRegionStore::LoadFilter() {
     filter_.emplace(std::move(f), /*epoch=*/1, /*last_seq=*/0);
     return WriteCheckpointLocked(0);
   }
-  auto restored = cs.ok() ? RestoreFromCheckpoint(checkpoint)
+  bool unmasked_ops = false;
+  auto restored = cs.ok() ? RestoreFromCheckpoint(checkpoint, &unmasked_ops)
                           : StatusOr<FilterLog>(Status::Corruption("none"));
   if (restored.ok()) {
     filter_.emplace(std::move(*restored));
@@ -122,7 +126,10 @@ Status RocksRegionStore::LoadFilter() {
     // other ops. No epoch of this store can rule that out (the record of a
     // new one can be lost as well): the incarnation of this run, which
     // every reply carries, tells readers to take a snapshot.
-    return WriteCheckpointLocked(first_retained_seq_ - 1);
+    // Ops recorded before ops carried masks cannot be served to a bits-only
+    // reader: the new checkpoint covers them and they are trimmed.
+    return WriteCheckpointLocked(unmasked_ops ? filter_->last_seq()
+                                              : first_retained_seq_ - 1);
   }
   // The filter is derived data: rebuild it from the value records, under an
   // epoch and from a sequence number the store has never used.

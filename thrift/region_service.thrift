@@ -165,6 +165,10 @@ struct TFilterOp {
   3: i64 hashLow   // the element hash's low 64 bits
   4: i64 hashHigh  // the element hash's high 64 bits
   5: i32 stage     // stage inserted into / removed from
+  // The occupancy bits the op changed in `stage` (bits, as the hash): bit j
+  // set <=> slice j's probed counter went 0 -> 1 (an insert) or 1 -> 0 (a
+  // remove); what a copy that keeps occupancy bits only applies.
+  6: i64 mask
 }
 
 // What a write changed in the filter. When `epoch` differs from the reader's,

@@ -147,6 +147,7 @@ Status OpsToThrift(const std::vector<FilterOp>& in,
     op.__set_hashLow(static_cast<int64_t>(in[i].hash.low));
     op.__set_hashHigh(static_cast<int64_t>(in[i].hash.high));
     op.__set_stage(stage);
+    op.__set_mask(static_cast<int64_t>(in[i].mask));  // bits
   }
   return Status::OK();
 }
@@ -157,7 +158,8 @@ Status OpFromThrift(const rpc::TFilterOp& in, const std::string& f,
                              {in.__isset.kind, ".kind"},
                              {in.__isset.hashLow, ".hashLow"},
                              {in.__isset.hashHigh, ".hashHigh"},
-                             {in.__isset.stage, ".stage"}}) {
+                             {in.__isset.stage, ".stage"},
+                             {in.__isset.mask, ".mask"}}) {
     BLOOMROUTE_RETURN_IF_ERROR(Require(isset, kBadResult, f + name));
   }
   BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.seq, kBadResult, f + ".seq", &out->seq));
@@ -173,6 +175,7 @@ Status OpFromThrift(const rpc::TFilterOp& in, const std::string& f,
   }
   out->hash.low = static_cast<uint64_t>(in.hashLow);
   out->hash.high = static_cast<uint64_t>(in.hashHigh);
+  out->mask = static_cast<uint64_t>(in.mask);
   return Status::OK();
 }
 

@@ -157,8 +157,10 @@ class RocksRegionStore final : public RegionStore {
 
   // --- filter (region_store_filter.cc)
   Status LoadFilter();
-  // The checkpoint with the later ops replayed.
-  StatusOr<FilterLog> RestoreFromCheckpoint(const std::string& bytes) const;
+  // The checkpoint with the later ops replayed. `unmasked_ops`: whether
+  // some of them were recorded without their occupancy mask (format 1).
+  StatusOr<FilterLog> RestoreFromCheckpoint(const std::string& bytes,
+                                            bool* unmasked_ops) const;
   // Every value record: (value key, record).
   Status ReadValueRecords(
       const rocksdb::Snapshot* snapshot,

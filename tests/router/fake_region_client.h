@@ -45,8 +45,9 @@ class FakeRegionClient : public RegionClient {
     Value& v = values_[Key(h)];
     if (v.count++ == 0) {
       v.hash = h;
-      v.stage = filter_.Insert(h).value();
-      out.ops.push_back(Log(FilterOp::Kind::kInsert, h, v.stage));
+      uint64_t mask = 0;
+      v.stage = filter_.Insert(h, &mask).value();
+      out.ops.push_back(Log(FilterOp::Kind::kInsert, h, v.stage, mask));
     }
     out.last_seq = last_seq_;
     return out;
@@ -59,8 +60,9 @@ class FakeRegionClient : public RegionClient {
     auto it = values_.find(Key(h));
     if (--it->second.count == 0) {
       const uint32_t stage = it->second.stage;
-      if (!filter_.Remove(h, stage).ok()) std::abort();
-      out.ops.push_back(Log(FilterOp::Kind::kRemove, h, stage));
+      uint64_t mask = 0;
+      if (!filter_.Remove(h, stage, &mask).ok()) std::abort();
+      out.ops.push_back(Log(FilterOp::Kind::kRemove, h, stage, mask));
       values_.erase(it);
     }
     out.last_seq = last_seq_;
@@ -232,8 +234,9 @@ class FakeRegionClient : public RegionClient {
     return Status::InvalidArgument("the fake serves filter calls only");
   }
   // Requires mu_.
-  FilterOp Log(FilterOp::Kind kind, const ElementHash& h, uint32_t stage) {
-    FilterOp op{++last_seq_, kind, h, stage};
+  FilterOp Log(FilterOp::Kind kind, const ElementHash& h, uint32_t stage,
+               uint64_t mask) {
+    FilterOp op{++last_seq_, kind, h, stage, mask};
     log_.push_back(op);
     return op;
   }
