@@ -221,6 +221,29 @@ struct FilterSnapshot {
   std::string filter;     // ScalableSplitCountingBloomFilter::Serialize()
 };
 
+// One page of a bits-only snapshot of a server's filter: the bytes
+// [offset, offset + bytes.size()) of OccupancyImage::Serialize() of the
+// filter as it was at (incarnation, epoch, last_seq) when the image was
+// taken (index/occupancy_image.h). Every page of one image names it with
+// the same image_id (random, never 0) and carries the same header fields.
+struct FilterImagePage {
+  uint64_t incarnation = 0;
+  uint64_t epoch = 0;
+  uint64_t last_seq = 0;  // the ops up to here are in the image
+  uint64_t image_id = 0;
+  uint64_t total_bytes = 0;  // of the whole image
+  uint64_t offset = 0;       // of `bytes` in the image
+  std::string bytes;
+};
+
+// A whole bits-only snapshot, assembled from its pages.
+struct FilterImage {
+  uint64_t incarnation = 0;
+  uint64_t epoch = 0;
+  uint64_t last_seq = 0;  // the ops up to here are in `image`
+  std::string image;      // OccupancyImage::Serialize()
+};
+
 struct FilterOpsSince {
   uint64_t incarnation = 0;
   uint64_t epoch = 0;
