@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "index/occupancy_image.h"
 #include "router/region_client.h"
 
 namespace bloomroute::router {
@@ -154,6 +155,24 @@ class FakeRegionClient : public RegionClient {
       ++snapshots_taken_;
       out =
           FilterSnapshot{incarnation_, epoch_, last_seq_, filter_.Serialize()};
+      hook = after_snapshot_;
+    }
+    if (hook) hook();
+    return out;
+  }
+
+  // The bits of the filter, taken as Snapshot takes the filter (and
+  // counted with the snapshots).
+  StatusOr<FilterImage> SnapshotImage(uint64_t fence_token) override {
+    FilterImage out;
+    std::function<void()> hook;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!available_) return Status::Unavailable("fake server down");
+      fence_ = std::max(fence_, fence_token);
+      ++snapshots_taken_;
+      out = FilterImage{incarnation_, epoch_, last_seq_,
+                        OccupancyImage::Of(filter_).Serialize()};
       hook = after_snapshot_;
     }
     if (hook) hook();
