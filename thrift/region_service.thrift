@@ -189,6 +189,21 @@ struct TFilterSnapshot {
   4: i64 incarnation
 }
 
+// One page of a bits-only snapshot of the filter: bytes [offset, offset +
+// size) of the serialized occupancy image (index/occupancy_image.h) of the
+// filter at (incarnation, epoch, lastSeq). Every page of one image carries
+// the same imageId (bits, never 0), incarnation, epoch, lastSeq and
+// totalBytes.
+struct TFilterImagePage {
+  1: i64 epoch
+  2: i64 lastSeq     // the ops up to here are in the image
+  3: i64 incarnation
+  4: i64 imageId
+  5: i64 totalBytes  // of the whole image
+  6: i64 offset      // of `bytes` in the image
+  7: binary bytes    // at most the server's --filter-image-page-bytes
+}
+
 struct TFilterOpsSince {
   1: i64 epoch
   // The requested ops were trimmed or belong to another epoch or
@@ -285,6 +300,15 @@ service RegionService {
   // The ops after (incarnation, epoch, seq); tooOld when they are not here.
   TFilterOpsSince getFilterOpsSince(1: i64 epoch, 2: i64 seq,
                                     3: i64 incarnation, 4: i64 fenceToken)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // A page of a bits-only snapshot of the filter. imageId 0 (offset 0)
+  // raises the fence to fenceToken, takes a new image (the server keeps
+  // one, replacing any other) and returns its first page; imageId N the
+  // page of image N at `offset` (fenceToken ignored). An image is dropped
+  // after its last page or when unused for 60 s; asking for it then is
+  // TIOError "NotFound: filter image N expired; start a new one".
+  TFilterImagePage getFilterImagePage(1: i64 fenceToken, 2: i64 imageId,
+                                      3: i64 offset)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   TFilterStatus getFilterStatus()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)

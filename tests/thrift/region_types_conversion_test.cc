@@ -283,6 +283,35 @@ TEST_F(RegionTypesConversionTest, OpMasksRoundTripAndAreRequired) {
   EXPECT_EQ(s.message(), "result.ops[2].mask is missing");
 }
 
+TEST_F(RegionTypesConversionTest, FilterImagePagesRoundTrip) {
+  const FilterImagePage page{
+      (uint64_t{1} << 63) | 3,   4, 99, ~uint64_t{6}, 5000, 4096,
+      std::string("\x00\xff", 2)};
+  rpc::TFilterImagePage wire;
+  ASSERT_TRUE(ToThrift(page, &wire).ok());
+  EXPECT_LT(wire.imageId, 0);  // bits
+  FilterImagePage back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire), &back).ok());
+  EXPECT_EQ(back.incarnation, page.incarnation);
+  EXPECT_EQ(back.epoch, 4u);
+  EXPECT_EQ(back.last_seq, 99u);
+  EXPECT_EQ(back.image_id, page.image_id);
+  EXPECT_EQ(back.total_bytes, 5000u);
+  EXPECT_EQ(back.offset, 4096u);
+  EXPECT_EQ(back.bytes, page.bytes);
+
+  rpc::TFilterImagePage missing = ThroughWire(wire);
+  missing.__isset.bytes = false;
+  Status s = FromThrift(missing, &back);
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_EQ(s.message(), "page.bytes is missing");
+  rpc::TFilterImagePage negative = ThroughWire(wire);
+  negative.__set_totalBytes(-1);
+  s = FromThrift(negative, &back);
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_EQ(s.message(), "page.totalBytes is negative (-1)");
+}
+
 TEST_F(RegionTypesConversionTest, FilterStatusCarriesEveryStage) {
   FilterStatus status;
   status.incarnation = 13;
