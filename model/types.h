@@ -180,9 +180,14 @@ struct FilterOp {
   Kind kind = Kind::kInsert;
   ElementHash hash;
   uint32_t stage = 0;  // stage inserted into / removed from
+  // The occupancy bits the op changed in `stage`: bit j set <=> slice j's
+  // probed counter went 0 -> 1 (an insert set the bit) or 1 -> 0 (a remove
+  // cleared it). Bits at or above the stage's slice count are 0. What a
+  // bits-only copy applies (OccupancyImage::ApplyInsert / ApplyRemove).
+  uint64_t mask = 0;
   friend bool operator==(const FilterOp& a, const FilterOp& b) {
     return a.seq == b.seq && a.kind == b.kind && a.hash == b.hash &&
-           a.stage == b.stage;
+           a.stage == b.stage && a.mask == b.mask;
   }
 };
 
@@ -214,6 +219,29 @@ struct FilterSnapshot {
   uint64_t epoch = 0;
   uint64_t last_seq = 0;  // the ops up to here are in `filter`
   std::string filter;     // ScalableSplitCountingBloomFilter::Serialize()
+};
+
+// One page of a bits-only snapshot of a server's filter: the bytes
+// [offset, offset + bytes.size()) of OccupancyImage::Serialize() of the
+// filter as it was at (incarnation, epoch, last_seq) when the image was
+// taken (index/occupancy_image.h). Every page of one image names it with
+// the same image_id (random, never 0) and carries the same header fields.
+struct FilterImagePage {
+  uint64_t incarnation = 0;
+  uint64_t epoch = 0;
+  uint64_t last_seq = 0;  // the ops up to here are in the image
+  uint64_t image_id = 0;
+  uint64_t total_bytes = 0;  // of the whole image
+  uint64_t offset = 0;       // of `bytes` in the image
+  std::string bytes;
+};
+
+// A whole bits-only snapshot, assembled from its pages.
+struct FilterImage {
+  uint64_t incarnation = 0;
+  uint64_t epoch = 0;
+  uint64_t last_seq = 0;  // the ops up to here are in `image`
+  std::string image;      // OccupancyImage::Serialize()
 };
 
 struct FilterOpsSince {

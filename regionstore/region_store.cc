@@ -43,6 +43,15 @@ Status RegionStoreOptions::Validate() const {
   if (max_examined_bytes == 0) {
     return Status::InvalidArgument("max examined bytes must be >= 1");
   }
+  if (filter_image_page_bytes < kMinFilterImagePageBytes ||
+      filter_image_page_bytes > kMaxFilterImagePageBytes) {
+    return Status::InvalidArgument(
+        "filter image page bytes must be in [4 KiB, 32 MiB] "
+        "(--filter-image-page-bytes)");
+  }
+  if (filter_image_idle_ms == 0) {
+    return Status::InvalidArgument("filter image idle ms must be >= 1");
+  }
   if (max_ops_per_call == 0) {
     return Status::InvalidArgument("max ops per call must be >= 1");
   }
@@ -121,7 +130,8 @@ RocksRegionStore::RocksRegionStore(std::string path,
                                    const RegionStoreOptions& options)
     : path_(std::move(path)),
       options_(options),
-      incarnation_(DrawIncarnation()) {
+      incarnation_(DrawIncarnation()),
+      image_ids_(DrawIncarnation()) {
   write_options_.sync = options.sync;
 }
 

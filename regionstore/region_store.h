@@ -105,6 +105,14 @@ struct RegionStoreOptions {
   // memory, so this bounds its memory.
   uint64_t max_bulk_rows = 1000000;
   uint64_t max_bulk_file_bytes = 32 << 20;
+  // Bytes of one page of a bits-only filter snapshot (SnapshotImagePage),
+  // at most: in [kMinFilterImagePageBytes, kMaxFilterImagePageBytes], well
+  // within a client's frame limit (64 MiB by default).
+  static constexpr size_t kMinFilterImagePageBytes = 4 << 10;
+  static constexpr size_t kMaxFilterImagePageBytes = 32 << 20;
+  size_t filter_image_page_bytes = 4 << 20;
+  // A filter image not asked for during this long is dropped (>= 1).
+  uint64_t filter_image_idle_ms = 60000;
 
   Status Validate() const;
 };
@@ -213,6 +221,26 @@ class RegionStore {
   virtual StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) const = 0;
 
   virtual StatusOr<FilterSnapshot> Snapshot() const = 0;
+  // A page of a bits-only snapshot of the filter (FilterImagePage,
+  // model/types.h), for a reader that keeps occupancy bits only: the image
+  // travels in pages of at most Options::filter_image_page_bytes, so a
+  // filter of any size fits a bounded frame.
+  //   image_id 0: a new image. First raises the fence to `fence_token`
+  //     (as RaiseFence; 0 leaves it) under the lock that orders filter ops,
+  //     then takes OccupancyImage::Of(filter) with its incarnation, epoch
+  //     and last_seq; returns its page at offset 0 (InvalidArgument for
+  //     another offset). The image is kept under a fresh random id.
+  //   image_id N: the page of image N at `offset` (any offset below
+  //     total_bytes; InvalidArgument otherwise); `fence_token` is ignored.
+  // The store keeps one image: a new one replaces it; it is dropped once
+  // its last page is served, or when unused for filter_image_idle_ms. An
+  // image that is not kept is NotFound "filter image N expired; start a new
+  // one": the reader starts again with image_id 0. Writes while pages are
+  // read do not change an image. Unavailable while the filter is being
+  // repaired (as Snapshot).
+  virtual StatusOr<FilterImagePage> SnapshotImagePage(uint64_t fence_token,
+                                                      uint64_t image_id,
+                                                      uint64_t offset) = 0;
   // The ops after `seq`; too_old when `incarnation` or `epoch` is not the
   // store's or the ops were trimmed. InvalidArgument for a seq past the
   // newest op of the store's own incarnation and epoch.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "index/occupancy_image.h"
 #include "regionstore/internal/keys.h"
 #include "regionstore/internal/rocks_region_store.h"
 #include "regionstore/internal/rocks_status.h"
@@ -57,7 +58,8 @@ RocksRegionStore::RebuildAtRecordedStages(
 }
 
 StatusOr<FilterLog> RocksRegionStore::RestoreFromCheckpoint(
-    const std::string& bytes) const {
+    const std::string& bytes, bool* unmasked_ops) const {
+  *unmasked_ops = false;
   BLOOMROUTE_ASSIGN_OR_RETURN(Checkpoint c, DecodeCheckpoint(bytes));
   BLOOMROUTE_ASSIGN_OR_RETURN(FilterLog log, FilterLog::FromCheckpoint(c));
   if (!Compatible(log.filter().config(), config_)) {
@@ -68,11 +70,13 @@ StatusOr<FilterLog> RocksRegionStore::RestoreFromCheckpoint(
   for (it->Seek(OpKey(c.seq + 1)); it->Valid(); it->Next()) {
     uint64_t op_epoch;
     FilterOp op;
+    bool has_mask = false;
     BLOOMROUTE_RETURN_IF_ERROR(DecodeOp(it->value().ToStringView(),
                                         ParseOpKey(it->key().ToStringView()),
-                                        &op_epoch, &op));
+                                        &op_epoch, &op, &has_mask));
     if (op_epoch != c.epoch) return Status::Corruption("op of another epoch");
-    BLOOMROUTE_RETURN_IF_ERROR(log.Replay(op));
+    BLOOMROUTE_RETURN_IF_ERROR(log.Replay(op, has_mask));
+    *unmasked_ops = *unmasked_ops || !has_mask;
   }
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
   return log;
@@ -129,7 +133,8 @@ Status RocksRegionStore::LoadFilter() {
     filter_.emplace(std::move(f), /*epoch=*/1, /*last_seq=*/0);
     return WriteCheckpointLocked(0);
   }
-  auto restored = cs.ok() ? RestoreFromCheckpoint(checkpoint)
+  bool unmasked_ops = false;
+  auto restored = cs.ok() ? RestoreFromCheckpoint(checkpoint, &unmasked_ops)
                           : StatusOr<FilterLog>(Status::Corruption("none"));
   if (restored.ok()) {
     filter_.emplace(std::move(*restored));
@@ -142,7 +147,10 @@ Status RocksRegionStore::LoadFilter() {
     // other ops. No epoch of this store can rule that out (the record of a
     // new one can be lost as well): the incarnation of this run, which
     // every reply carries, tells readers to take a snapshot.
-    return WriteCheckpointLocked(first_retained_seq_ - 1);
+    // Ops recorded before ops carried masks cannot be served to a bits-only
+    // reader: the new checkpoint covers them and they are trimmed.
+    return WriteCheckpointLocked(unmasked_ops ? filter_->last_seq()
+                                              : first_retained_seq_ - 1);
   }
   // The filter is derived data: rebuild it from the value records, under an
   // epoch and from a sequence number the store has never used.
@@ -297,6 +305,71 @@ StatusOr<FilterSnapshot> RocksRegionStore::Snapshot() const {
   if (filter_broken_) return Status::Unavailable("filter is being repaired");
   return FilterSnapshot{incarnation_, filter_->epoch(), filter_->last_seq(),
                         filter_->filter().Serialize()};
+}
+
+StatusOr<FilterImage> RocksRegionStore::TakeFilterImage(uint64_t fence_token) {
+  FilterImage out;
+  std::optional<OccupancyImage> image;
+  {
+    std::lock_guard lock(filter_mu_);
+    // Fence first, under the lock that orders filter ops: the image then
+    // holds every write an older token may ever commit ("Fencing").
+    fence_ = std::max(fence_, fence_token);
+    if (filter_broken_) return Status::Unavailable("filter is being repaired");
+    image.emplace(OccupancyImage::Of(filter_->filter()));
+    out = FilterImage{incarnation_, filter_->epoch(), filter_->last_seq(), ""};
+  }
+  out.image = image->Serialize();
+  return out;
+}
+
+StatusOr<FilterImagePage> RocksRegionStore::SnapshotImagePage(
+    uint64_t fence_token, uint64_t image_id, uint64_t offset) {
+  std::optional<FilterImage> fresh;
+  if (image_id == 0) {
+    if (offset != 0) {
+      return Status::InvalidArgument(
+          "a new filter image starts at offset 0, "
+          "not " +
+          std::to_string(offset));
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(fresh, TakeFilterImage(fence_token));
+  }
+  std::lock_guard lock(image_mu_);
+  const auto now = std::chrono::steady_clock::now();
+  // Expiry is checked lazily: an image costs memory only until the next
+  // call after its idle time, and a store serves one image at a time.
+  if (image_.has_value() &&
+      now - image_->last_used >
+          std::chrono::milliseconds(options_.filter_image_idle_ms)) {
+    image_.reset();
+  }
+  if (fresh.has_value()) {
+    uint64_t id = 0;
+    while (id == 0) id = image_ids_();
+    image_ = CachedImage{std::move(*fresh), id, now};
+  } else if (!image_.has_value() || image_->id != image_id) {
+    return Status::NotFound("filter image " + std::to_string(image_id) +
+                            " expired; start a new one");
+  }
+  const std::string& bytes = image_->image.image;
+  if (offset >= bytes.size()) {
+    return Status::InvalidArgument(
+        "filter image offset " + std::to_string(offset) +
+        " is not below its size " + std::to_string(bytes.size()));
+  }
+  const size_t length = std::min<uint64_t>(options_.filter_image_page_bytes,
+                                           bytes.size() - offset);
+  FilterImagePage page{image_->image.incarnation,
+                       image_->image.epoch,
+                       image_->image.last_seq,
+                       image_->id,
+                       bytes.size(),
+                       offset,
+                       bytes.substr(offset, length)};
+  image_->last_used = now;
+  if (offset + length == bytes.size()) image_.reset();  // the last page
+  return page;
 }
 
 StatusOr<FilterOpsSince> RocksRegionStore::OpsSince(uint64_t incarnation,

@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,6 +85,12 @@ class RegionClient {
   // filter with it under a new epoch (a replica of the old epoch must take a
   // snapshot). InvalidArgument for an invalid config (nothing changes).
   [[nodiscard]] virtual Status SetFilterConfig(const SscbfConfig& config) = 0;
+  // A bits-only snapshot of the server's filter: OccupancyImage::Serialize()
+  // with its incarnation, epoch and last sequence number, fetched in pages
+  // (RegionStore::SnapshotImagePage) and put together by
+  // AssembleFilterImage, which checks them. Raises the fence first, as
+  // Snapshot.
+  virtual StatusOr<FilterImage> SnapshotImage(uint64_t fence_token) = 0;
 
   // Region management. OpenRegion is idempotent for an identical
   // descriptor, and Aborted when `incarnation` is nonzero and not the
@@ -125,6 +132,34 @@ class RegionClient {
  protected:
   RegionClient() = default;
 };
+
+// Fetches one page of a bits-only snapshot (RegionStore::SnapshotImagePage):
+// image_id 0 and offset 0 start a new image (raising the fence, which the
+// function passes on); otherwise the page of that image at `offset`.
+using FilterImagePageFetch = std::function<StatusOr<FilterImagePage>(
+    uint64_t image_id, uint64_t offset)>;
+
+struct FilterImageLimits {
+  // Bytes of a whole image, at most. An image over it is refused before
+  // its second page is fetched: IOError naming both sizes and `option`.
+  uint64_t max_image_bytes = uint64_t{1} << 30;
+  // The option that sets max_image_bytes, for that message.
+  const char* option = "max_filter_image_bytes";
+  // Times an image that expired on the server (NotFound after the first
+  // page) is started again before the NotFound is returned.
+  uint32_t max_restarts = 3;
+};
+
+// Fetches every page of one image and puts them together. Pages are
+// untrusted: every page must name the first page's image id (never 0),
+// incarnation, epoch, last_seq and total_bytes; start where the previous
+// one ended (the first at 0); hold at least one byte; and end at or before
+// total_bytes. Anything else is Corruption naming the page. An error of
+// `fetch` is returned as it is, except an expired image (see max_restarts).
+// Memory: the image, as it arrives (nothing is reserved from a page's
+// claims).
+StatusOr<FilterImage> AssembleFilterImage(const FilterImagePageFetch& fetch,
+                                          const FilterImageLimits& limits);
 
 // Makes the client for one server; the router holds one per server.
 // Thread-safety: Connect may be called concurrently.

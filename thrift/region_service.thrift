@@ -165,6 +165,10 @@ struct TFilterOp {
   3: i64 hashLow   // the element hash's low 64 bits
   4: i64 hashHigh  // the element hash's high 64 bits
   5: i32 stage     // stage inserted into / removed from
+  // The occupancy bits the op changed in `stage` (bits, as the hash): bit j
+  // set <=> slice j's probed counter went 0 -> 1 (an insert) or 1 -> 0 (a
+  // remove); what a copy that keeps occupancy bits only applies.
+  6: i64 mask
 }
 
 // What a write changed in the filter. When `epoch` differs from the reader's,
@@ -183,6 +187,21 @@ struct TFilterSnapshot {
   2: i64 lastSeq  // the ops up to here are in `filter`
   3: binary filter  // the serialized scalable split counting Bloom filter
   4: i64 incarnation
+}
+
+// One page of a bits-only snapshot of the filter: bytes [offset, offset +
+// size) of the serialized occupancy image (index/occupancy_image.h) of the
+// filter at (incarnation, epoch, lastSeq). Every page of one image carries
+// the same imageId (bits, never 0), incarnation, epoch, lastSeq and
+// totalBytes.
+struct TFilterImagePage {
+  1: i64 epoch
+  2: i64 lastSeq     // the ops up to here are in the image
+  3: i64 incarnation
+  4: i64 imageId
+  5: i64 totalBytes  // of the whole image
+  6: i64 offset      // of `bytes` in the image
+  7: binary bytes    // at most the server's --filter-image-page-bytes
 }
 
 struct TFilterOpsSince {
@@ -295,6 +314,15 @@ service RegionService {
   // The ops after (incarnation, epoch, seq); tooOld when they are not here.
   TFilterOpsSince getFilterOpsSince(1: i64 epoch, 2: i64 seq,
                                     3: i64 incarnation, 4: i64 fenceToken)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // A page of a bits-only snapshot of the filter. imageId 0 (offset 0)
+  // raises the fence to fenceToken, takes a new image (the server keeps
+  // one, replacing any other) and returns its first page; imageId N the
+  // page of image N at `offset` (fenceToken ignored). An image is dropped
+  // after its last page or when unused for 60 s; asking for it then is
+  // TIOError "NotFound: filter image N expired; start a new one".
+  TFilterImagePage getFilterImagePage(1: i64 fenceToken, 2: i64 imageId,
+                                      3: i64 offset)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   TFilterStatus getFilterStatus()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)

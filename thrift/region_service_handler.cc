@@ -115,6 +115,23 @@ void RegionServiceHandler::getFilterSnapshot(rpc::TFilterSnapshot& result,
   });
 }
 
+void RegionServiceHandler::getFilterImagePage(rpc::TFilterImagePage& result,
+                                              int64_t fence_token,
+                                              int64_t image_id,
+                                              int64_t offset) {
+  ServeCall("getFilterImagePage", [&]() -> Status {
+    uint64_t at = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(offset, "offset", &at));
+    // The store raises the fence itself, under the lock it reads the
+    // filter with. Token and image id are bits.
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        FilterImagePage page,
+        store_->SnapshotImagePage(static_cast<uint64_t>(fence_token),
+                                  static_cast<uint64_t>(image_id), at));
+    return ToThrift(page, &result);
+  });
+}
+
 void RegionServiceHandler::getFilterOpsSince(rpc::TFilterOpsSince& result,
                                              int64_t epoch, int64_t seq,
                                              int64_t incarnation,

@@ -45,6 +45,8 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
               const rpc::TIndexQuery& query) override;
   void getFilterSnapshot(rpc::TFilterSnapshot& result,
                          int64_t fence_token) override;
+  void getFilterImagePage(rpc::TFilterImagePage& result, int64_t fence_token,
+                          int64_t image_id, int64_t offset) override;
   void getFilterOpsSince(rpc::TFilterOpsSince& result, int64_t epoch,
                          int64_t seq, int64_t incarnation,
                          int64_t fence_token) override;

@@ -148,6 +148,7 @@ Status OpsToThrift(const std::vector<FilterOp>& in,
     op.__set_hashLow(static_cast<int64_t>(in[i].hash.low));
     op.__set_hashHigh(static_cast<int64_t>(in[i].hash.high));
     op.__set_stage(stage);
+    op.__set_mask(static_cast<int64_t>(in[i].mask));  // bits
   }
   return Status::OK();
 }
@@ -158,7 +159,8 @@ Status OpFromThrift(const rpc::TFilterOp& in, const std::string& f,
                              {in.__isset.kind, ".kind"},
                              {in.__isset.hashLow, ".hashLow"},
                              {in.__isset.hashHigh, ".hashHigh"},
-                             {in.__isset.stage, ".stage"}}) {
+                             {in.__isset.stage, ".stage"},
+                             {in.__isset.mask, ".mask"}}) {
     BLOOMROUTE_RETURN_IF_ERROR(Require(isset, kBadResult, f + name));
   }
   BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.seq, kBadResult, f + ".seq", &out->seq));
@@ -174,6 +176,7 @@ Status OpFromThrift(const rpc::TFilterOp& in, const std::string& f,
   }
   out->hash.low = static_cast<uint64_t>(in.hashLow);
   out->hash.high = static_cast<uint64_t>(in.hashHigh);
+  out->mask = static_cast<uint64_t>(in.mask);
   return Status::OK();
 }
 
@@ -458,6 +461,22 @@ Status ToThrift(const FilterOpsSince& in, rpc::TFilterOpsSince* out) {
   return OpsToThrift(in.ops, &out->ops);
 }
 
+Status ToThrift(const FilterImagePage& in, rpc::TFilterImagePage* out) {
+  int64_t epoch = 0, last_seq = 0, total = 0, offset = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.epoch, "epoch", &epoch));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.last_seq, "last_seq", &last_seq));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.total_bytes, "total_bytes", &total));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.offset, "offset", &offset));
+  out->__set_epoch(epoch);
+  out->__set_lastSeq(last_seq);
+  out->__set_incarnation(static_cast<int64_t>(in.incarnation));  // bits
+  out->__set_imageId(static_cast<int64_t>(in.image_id));         // bits
+  out->__set_totalBytes(total);
+  out->__set_offset(offset);
+  out->__set_bytes(in.bytes);
+  return Status::OK();
+}
+
 Status ToThrift(const FilterStatus& in, rpc::TFilterStatus* out) {
   int64_t epoch = 0, last_seq = 0, elements = 0, memory = 0;
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.epoch, "epoch", &epoch));
@@ -588,6 +607,29 @@ Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out) {
       Narrow(in.lastSeq, kBadResult, "result.lastSeq", &out->last_seq));
   out->too_old = in.tooOld;
   return OpsFromThrift(in.ops, "result.ops", &out->ops);
+}
+
+Status FromThrift(const rpc::TFilterImagePage& in, FilterImagePage* out) {
+  for (auto [isset, name] : {std::pair{in.__isset.epoch, "page.epoch"},
+                             {in.__isset.lastSeq, "page.lastSeq"},
+                             {in.__isset.incarnation, "page.incarnation"},
+                             {in.__isset.imageId, "page.imageId"},
+                             {in.__isset.totalBytes, "page.totalBytes"},
+                             {in.__isset.offset, "page.offset"},
+                             {in.__isset.bytes, "page.bytes"}}) {
+    BLOOMROUTE_RETURN_IF_ERROR(Require(isset, kBadResult, name));
+  }
+  for (auto [wire, field, name] :
+       {std::tuple{in.epoch, &out->epoch, "page.epoch"},
+        {in.lastSeq, &out->last_seq, "page.lastSeq"},
+        {in.totalBytes, &out->total_bytes, "page.totalBytes"},
+        {in.offset, &out->offset, "page.offset"}}) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, name, field));
+  }
+  out->incarnation = static_cast<uint64_t>(in.incarnation);
+  out->image_id = static_cast<uint64_t>(in.imageId);
+  out->bytes = in.bytes;
+  return Status::OK();
 }
 
 Status FromThrift(const rpc::TFilterStatus& in, FilterStatus* out) {

@@ -66,6 +66,7 @@ Status ToThrift(const ScanResult& in, rpc::TScanResult* out);
 Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out);
 Status ToThrift(const FilterSnapshot& in, rpc::TFilterSnapshot* out);
 Status ToThrift(const FilterOpsSince& in, rpc::TFilterOpsSince* out);
+Status ToThrift(const FilterImagePage& in, rpc::TFilterImagePage* out);
 Status ToThrift(const FilterStatus& in, rpc::TFilterStatus* out);
 Status ToThrift(const IndexReport& in, rpc::TIndexReport* out);
 
@@ -79,6 +80,8 @@ Status FromThrift(const rpc::TScanResult& in, ScanResult* out);
 Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out);
 Status FromThrift(const rpc::TFilterSnapshot& in, FilterSnapshot* out);
 Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out);
+// Every field required; the image id and incarnation are bits.
+Status FromThrift(const rpc::TFilterImagePage& in, FilterImagePage* out);
 // `config` is checked as a request's is, but Corruption; when the server
 // sent none, out->config is left as it was.
 Status FromThrift(const rpc::TFilterStatus& in, FilterStatus* out);

@@ -74,6 +74,24 @@ class ThriftRegionClient final : public router::RegionClient {
         });
   }
 
+  StatusOr<FilterImage> SnapshotImage(uint64_t fence_token) override {
+    const auto token = static_cast<int64_t>(fence_token);  // bits
+    router::FilterImageLimits limits;
+    limits.max_image_bytes = options_.max_filter_image_bytes;
+    return router::AssembleFilterImage(
+        [&](uint64_t image_id, uint64_t offset) -> StatusOr<FilterImagePage> {
+          int64_t wire_offset = 0;
+          BLOOMROUTE_RETURN_IF_ERROR(
+              Unsendable(UnsignedToThrift(offset, "offset", &wire_offset)));
+          const auto id = static_cast<int64_t>(image_id);  // bits
+          return Fetch<FilterImagePage, rpc::TFilterImagePage>(
+              "getFilterImagePage", [&](Service& s, rpc::TFilterImagePage& r) {
+                s.getFilterImagePage(r, token, id, wire_offset);
+              });
+        },
+        limits);
+  }
+
   StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation, uint64_t epoch,
                                     uint64_t seq,
                                     uint64_t fence_token) override {

@@ -90,6 +90,11 @@ struct ThriftClientOptions {
   // tens of gigabytes. A reply over it fails the call with IOError naming
   // the budget and --max-decoded-bytes.
   uint64_t max_decoded_bytes = 0;
+  // Bytes of one bits-only filter snapshot (SnapshotImage), at most: an
+  // image over it is refused after its first page with IOError naming it
+  // (router/region_client.h, AssembleFilterImage). The image is held in
+  // memory while it is assembled.
+  uint64_t max_filter_image_bytes = uint64_t{1} << 30;
   // TLS to the server (thrift/security.h): off when tls.enabled() is false.
   // With a certificate and key, the client presents them (a router to its
   // region servers presents its node certificate).

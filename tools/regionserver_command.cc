@@ -53,7 +53,13 @@ void RegionServerCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&max_examined_bytes_)
            ->default_value(static_cast<int64_t>(store.max_examined_bytes)),
        "bytes of stored rows one get, scan or lookup reads, about; then it "
-       "stops and says where to resume");
+       "stops and says where to resume")  //
+      ("filter-image-page-bytes",
+       po::value<int64_t>(&filter_image_page_bytes_)
+           ->default_value(static_cast<int64_t>(store.filter_image_page_bytes)),
+       "bytes of one page of a bits-only filter snapshot sent to a router, "
+       "at most, in [4096, 33554432]; a router fetches a snapshot page by "
+       "page, so a filter of any size loads within a frame limit");
 }
 
 Status RegionServerCommand::Validate() {
@@ -78,6 +84,12 @@ Status RegionServerCommand::Validate() {
   store_options_.max_examined_rows = static_cast<uint64_t>(max_examined_rows_);
   store_options_.max_examined_bytes =
       static_cast<uint64_t>(max_examined_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(InRange(
+      "filter-image-page-bytes", filter_image_page_bytes_,
+      static_cast<int64_t>(RegionStoreOptions::kMinFilterImagePageBytes),
+      static_cast<int64_t>(RegionStoreOptions::kMaxFilterImagePageBytes)));
+  store_options_.filter_image_page_bytes =
+      static_cast<size_t>(filter_image_page_bytes_);
   return store_options_.Validate();
 }
 

@@ -53,6 +53,7 @@ class RegionServerCommand : public Command {
   int64_t max_result_bytes_ = 0;
   int64_t max_examined_rows_ = 0;
   int64_t max_examined_bytes_ = 0;
+  int64_t filter_image_page_bytes_ = 0;
 
   // Filled by Validate().
   RegionStoreOptions store_options_;

@@ -16,25 +16,28 @@ Checkpoint FilterLog::ToCheckpoint() const {
 }
 
 StatusOr<FilterOp> FilterLog::Insert(const ElementHash& h) {
-  BLOOMROUTE_ASSIGN_OR_RETURN(uint32_t stage, filter_.Insert(h));
-  return FilterOp{++last_seq_, FilterOp::Kind::kInsert, h, stage};
+  uint64_t mask = 0;
+  BLOOMROUTE_ASSIGN_OR_RETURN(uint32_t stage, filter_.Insert(h, &mask));
+  return FilterOp{++last_seq_, FilterOp::Kind::kInsert, h, stage, mask};
 }
 
 StatusOr<FilterOp> FilterLog::Remove(const ElementHash& h, uint32_t stage) {
-  BLOOMROUTE_RETURN_IF_ERROR(filter_.Remove(h, stage));
-  return FilterOp{++last_seq_, FilterOp::Kind::kRemove, h, stage};
+  uint64_t mask = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(filter_.Remove(h, stage, &mask));
+  return FilterOp{++last_seq_, FilterOp::Kind::kRemove, h, stage, mask};
 }
 
-Status FilterLog::Replay(const FilterOp& op) {
+Status FilterLog::Replay(const FilterOp& op, bool mask_recorded) {
   if (op.seq != last_seq_ + 1) {
     return Status::Corruption("filter op " + std::to_string(op.seq) +
                               " does not follow " + std::to_string(last_seq_));
   }
+  uint64_t mask = 0;
   if (op.kind == FilterOp::Kind::kRemove) {
-    Status s = filter_.Remove(op.hash, op.stage);
+    Status s = filter_.Remove(op.hash, op.stage, &mask);
     if (!s.ok()) return Status::Corruption("replaying remove: " + s.message());
   } else {
-    auto stage = filter_.Insert(op.hash);
+    auto stage = filter_.Insert(op.hash, &mask);
     if (!stage.ok()) {
       return Status::Corruption("replaying insert: " +
                                 stage.status().message());
@@ -44,6 +47,14 @@ Status FilterLog::Replay(const FilterOp& op) {
                                 " landed in stage " + std::to_string(*stage) +
                                 ", not " + std::to_string(op.stage));
     }
+  }
+  // The filter has changed by now; a mismatch means the log does not
+  // describe this filter, and the caller rebuilds it from the value records.
+  if (mask_recorded && mask != op.mask) {
+    return Status::Corruption("replayed filter op " + std::to_string(op.seq) +
+                              " changed occupancy bits " +
+                              std::to_string(mask) + ", its record says " +
+                              std::to_string(op.mask));
   }
   last_seq_ = op.seq;
   return Status::OK();

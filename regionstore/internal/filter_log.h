@@ -27,13 +27,17 @@ class FilterLog {
   static StatusOr<FilterLog> FromCheckpoint(const Checkpoint& c);
   Checkpoint ToCheckpoint() const;
 
-  // Inserts the element; the op carries the next sequence number and stage.
+  // Inserts the element; the op carries the next sequence number, the stage
+  // and the occupancy bits the insert set (FilterOp::mask).
   StatusOr<FilterOp> Insert(const ElementHash& h);
-  // Removes the element from `stage`.
+  // Removes the element from `stage`; the op's mask is the bits it cleared.
   StatusOr<FilterOp> Remove(const ElementHash& h, uint32_t stage);
-  // Applies a persisted op. Corruption unless op.seq == last_seq() + 1 and
-  // the op lands on op.stage, i.e. the filter is the one that produced it.
-  [[nodiscard]] Status Replay(const FilterOp& op);
+  // Applies a persisted op. Corruption unless op.seq == last_seq() + 1, the
+  // op lands on op.stage and, when `mask_recorded` (the record carried a
+  // mask; records.h), it changes exactly the occupancy bits op.mask names:
+  // i.e. the filter is the one that produced it. Nothing is checked against
+  // op.mask when !mask_recorded.
+  [[nodiscard]] Status Replay(const FilterOp& op, bool mask_recorded = true);
 
   // More than `max_stages` stages, or stages sized for more than
   // `sparse_factor` times max(elements, configured.initial_capacity) when a

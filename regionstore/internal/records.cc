@@ -7,7 +7,10 @@ namespace {
 
 constexpr uint8_t kRowVersion = 1;
 constexpr uint8_t kRegionVersion = 1;
-constexpr uint8_t kOpVersion = 1;
+// Op records: format 1 before ops carried their occupancy mask, format 2
+// with it (the same fields, then the mask).
+constexpr uint8_t kOpVersionNoMask = 1;
+constexpr uint8_t kOpVersion = 2;
 constexpr uint8_t kValueVersion = 1;
 constexpr uint8_t kCheckpointVersion = 1;
 constexpr uint8_t kMarkVersion = 1;
@@ -125,19 +128,29 @@ std::string EncodeOp(uint64_t epoch, const FilterOp& op) {
   PutFixed64(&out, op.hash.low);
   PutFixed64(&out, op.hash.high);
   PutFixed32(&out, op.stage);
+  PutFixed64(&out, op.mask);
   return out;
 }
 
 Status DecodeOp(std::string_view bytes, uint64_t seq, uint64_t* epoch,
-                FilterOp* op) {
+                FilterOp* op, bool* has_mask) {
   ByteReader in(bytes);
-  uint8_t kind;
-  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&in, kOpVersion, "filter op"));
+  uint8_t version, kind;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&version, "filter op"));
+  if (version != kOpVersion && version != kOpVersionNoMask) {
+    return Status::Corruption("filter op has unknown version " +
+                              std::to_string(version));
+  }
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(epoch, "op epoch"));
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&kind, "op kind"));
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&op->hash.low, "op hash"));
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&op->hash.high, "op hash"));
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&op->stage, "op stage"));
+  op->mask = 0;
+  if (version == kOpVersion) {
+    BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&op->mask, "op mask"));
+  }
+  if (has_mask != nullptr) *has_mask = version == kOpVersion;
   BLOOMROUTE_RETURN_IF_ERROR(ExpectEnd(in, "filter op"));
   if (kind != static_cast<uint8_t>(FilterOp::Kind::kInsert) &&
       kind != static_cast<uint8_t>(FilterOp::Kind::kRemove)) {

@@ -30,11 +30,15 @@ struct StoredRegion {
 std::string EncodeRegion(const StoredRegion& region);
 StatusOr<StoredRegion> DecodeRegion(std::string_view bytes);
 
-// A filter op as stored in the op log, with the epoch it belongs to.
+// A filter op as stored in the op log, with the epoch it belongs to and its
+// occupancy mask (format 2; format 1, written before ops carried masks, had
+// no mask).
 std::string EncodeOp(uint64_t epoch, const FilterOp& op);
-// `seq` comes from the key.
+// `seq` comes from the key. Decodes both formats; a format 1 record gives
+// mask 0 and, when `has_mask` is given, *has_mask = false (true for format
+// 2). Corruption for anything else.
 Status DecodeOp(std::string_view bytes, uint64_t seq, uint64_t* epoch,
-                FilterOp* op);
+                FilterOp* op, bool* has_mask = nullptr);
 
 // Rows on this server holding a (table, column, value), and the filter stage
 // its element was inserted into.

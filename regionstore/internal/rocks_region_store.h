@@ -9,11 +9,13 @@
 #include <rocksdb/write_batch.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <set>
 #include <shared_mutex>
 #include <string>
@@ -93,6 +95,9 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) const override;
 
   StatusOr<FilterSnapshot> Snapshot() const override;
+  StatusOr<FilterImagePage> SnapshotImagePage(uint64_t fence_token,
+                                              uint64_t image_id,
+                                              uint64_t offset) override;
   StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation, uint64_t epoch,
                                     uint64_t seq) const override;
   FilterStatus GetFilterStatus() const override;
@@ -161,8 +166,10 @@ class RocksRegionStore final : public RegionStore {
   // The persisted config a router set, or Options::filter when none is.
   // Caller holds filter_mu_.
   Status LoadConfigLocked();
-  // The checkpoint with the later ops replayed.
-  StatusOr<FilterLog> RestoreFromCheckpoint(const std::string& bytes) const;
+  // The checkpoint with the later ops replayed. `unmasked_ops`: whether
+  // some of them were recorded without their occupancy mask (format 1).
+  StatusOr<FilterLog> RestoreFromCheckpoint(const std::string& bytes,
+                                            bool* unmasked_ops) const;
   // Every value record: (value key, record).
   Status ReadValueRecords(
       const rocksdb::Snapshot* snapshot,
@@ -182,6 +189,15 @@ class RocksRegionStore final : public RegionStore {
   Status WriteCheckpointLocked(uint64_t trim_through);
   // After a failed write: back to the state the records describe.
   void RestoreFilterLocked(uint64_t epoch, uint64_t last_seq);
+  // A bits-only image kept for SnapshotImagePage (filter_image_page_bytes).
+  struct CachedImage {
+    FilterImage image;
+    uint64_t id = 0;
+    std::chrono::steady_clock::time_point last_used;
+  };
+  // Raises the fence and takes the filter's occupancy image, serialized,
+  // under filter_mu_ (the serialization outside it).
+  StatusOr<FilterImage> TakeFilterImage(uint64_t fence_token);
   // If a failed write left the filter broken, rebuild it; IOError if that
   // fails too.
   Status RepairFilterLocked();
@@ -265,6 +281,12 @@ class RocksRegionStore final : public RegionStore {
   // not undo; writes repair it first, snapshots and ops wait for that.
   bool filter_broken_ = false;
   uint64_t fence_ = 0;  // writes with a nonzero token below it are refused
+
+  // Guards image_ and image_ids_ (taken after filter_mu_ is released:
+  // serving pages never holds writes off).
+  std::mutex image_mu_;
+  std::optional<CachedImage> image_;
+  std::mt19937_64 image_ids_;  // seeded at random
 
   LongWorkHooks hooks_;
 };

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/integration/command_output.h"
 #include "tests/integration/server_process.h"
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/region_client_util.h"
@@ -108,7 +109,24 @@ TEST_F(RegionServerCommandTest, RejectsBadArgumentsWithUsageExit) {
                                      "[1, 1099511627776], not "))
         << bad;
   }
+  // Pages of a bits-only filter snapshot: bounded, named, in --help.
+  for (const char* bad : {"4095", "33554433"}) {
+    const auto [page_code, page_err] = ::bloomroute::testing::RunToExit(
+        {"regionserver", "--data", data, "--filter-image-page-bytes", bad});
+    EXPECT_EQ(page_code, 2) << bad;
+    EXPECT_THAT(page_err,
+                ::testing::HasSubstr("--filter-image-page-bytes must be in "
+                                     "[4096, 33554432], not "))
+        << bad;
+  }
   EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--bogus"}), 2);
+}
+
+TEST_F(RegionServerCommandTest, HelpDocumentsTheFilterImagePageSize) {
+  const testing::CommandOutput help =
+      testing::RunCommand({"regionserver", "--help"});
+  EXPECT_THAT(help.out, ::testing::HasSubstr("--filter-image-page-bytes"));
+  EXPECT_THAT(help.out, ::testing::HasSubstr("4194304"));
 }
 
 TEST_F(RegionServerCommandTest, SigtermStopsCleanlyAndDataSurvives) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "index/occupancy_image.h"
+
 namespace bloomroute::regionstore_internal {
 namespace {
 
@@ -49,6 +51,51 @@ TEST(FilterLogTest, ReplayRejectsGapsAndOpsThatLandElsewhere) {
   EXPECT_TRUE(replica.Replay(wrong).IsCorruption());  // another filter made it
   FilterOp bad_remove{1, FilterOp::Kind::kRemove, H(999), 0};
   EXPECT_TRUE(replica.Replay(bad_remove).IsCorruption());
+}
+
+// The ops' masks, applied to the bits of the filter they started from, give
+// the bits of the filter they ended at: what a bits-only replica relies on.
+TEST(FilterLogTest, OpsCarryTheOccupancyBitsTheyChanged) {
+  FilterLog live = NewLog(32);
+  OccupancyImage image = OccupancyImage::Of(live.filter());
+  std::vector<FilterOp> ops;
+  for (uint64_t i = 0; i < 300; ++i) ops.push_back(live.Insert(H(i)).value());
+  for (uint64_t i = 0; i < 300; i += 3) {
+    ops.push_back(live.Remove(H(i), ops[i].stage).value());
+  }
+  ASSERT_GE(live.filter().stage_count(), 3u);
+  size_t partial = 0;  // ops that changed fewer bits than the stage has slices
+  for (const FilterOp& op : ops) {
+    const uint32_t k =
+        StageGeometryFor(live.filter().config(), op.stage).value().slices;
+    ASSERT_EQ(op.mask >> k, 0u) << op.seq;
+    if (op.mask != (uint64_t{1} << k) - 1) ++partial;
+    const Status s = op.kind == FilterOp::Kind::kInsert
+                         ? image.ApplyInsert(op.hash, op.stage, op.mask)
+                         : image.ApplyRemove(op.hash, op.stage, op.mask);
+    ASSERT_TRUE(s.ok()) << op.seq << ": " << s.ToString();
+  }
+  EXPECT_GT(partial, 0u);  // collisions happen at these fills
+  EXPECT_EQ(image, OccupancyImage::Of(live.filter()));
+}
+
+TEST(FilterLogTest, ReplayChecksTheMaskWhenTheRecordCarriedOne) {
+  FilterLog live = NewLog(8);
+  std::vector<FilterOp> ops;
+  for (uint64_t i = 0; i < 40; ++i) ops.push_back(live.Insert(H(i)).value());
+  ops.push_back(live.Remove(H(3), ops[3].stage).value());
+  FilterLog replica = NewLog(8);
+  for (size_t i = 0; i + 1 < ops.size(); ++i) {
+    ASSERT_TRUE(replica.Replay(ops[i]).ok()) << i;
+  }
+  FilterOp wrong = ops.back();
+  wrong.mask ^= 1;
+  FilterLog copy =
+      std::move(FilterLog::FromCheckpoint(replica.ToCheckpoint())).value();
+  EXPECT_TRUE(copy.Replay(wrong).IsCorruption());
+  // A record written before masks carried none: the filter decides.
+  EXPECT_TRUE(replica.Replay(wrong, /*mask_recorded=*/false).ok());
+  EXPECT_EQ(replica.filter().Serialize(), live.filter().Serialize());
 }
 
 TEST(FilterLogTest, CompactionIsNeededForManyStagesOrSparseFilters) {

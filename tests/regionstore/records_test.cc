@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/coding.h"
+
 namespace bloomroute::regionstore_internal {
 namespace {
 
@@ -18,12 +20,14 @@ TEST(RecordsTest, EveryRecordRoundTrips) {
   EXPECT_EQ(r->descriptor, region.descriptor);
   EXPECT_TRUE(r->open);
 
-  FilterOp op{42, FilterOp::Kind::kRemove, ElementHash{1, 2}, 3};
+  FilterOp op{42, FilterOp::Kind::kRemove, ElementHash{1, 2}, 3, 0b1011};
   uint64_t epoch;
   FilterOp back;
-  ASSERT_TRUE(DecodeOp(EncodeOp(9, op), 42, &epoch, &back).ok());
+  bool has_mask = false;
+  ASSERT_TRUE(DecodeOp(EncodeOp(9, op), 42, &epoch, &back, &has_mask).ok());
   EXPECT_EQ(epoch, 9u);
   EXPECT_EQ(back, op);
+  EXPECT_TRUE(has_mask);
 
   ValueRecord v{17, 2}, vb;
   ASSERT_TRUE(DecodeValueRecord(EncodeValueRecord(v), &vb).ok());
@@ -97,6 +101,36 @@ TEST(RecordsTest, FilterConfigRoundTripsAndRejectsBadBytes) {
   invalid.tightening_ratio = 1.5;  // well-formed bytes, invalid config
   EXPECT_TRUE(
       DecodeFilterConfig(EncodeFilterConfig(invalid)).status().IsCorruption());
+
+// An op record written before ops carried their occupancy mask (format 1:
+// version, epoch, kind, hash, stage) still decodes, as an op whose mask the
+// record did not carry.
+TEST(RecordsTest, AnOpRecordWrittenBeforeMasksStillDecodes) {
+  std::string v1;
+  PutFixed8(&v1, 1);
+  PutFixed64(&v1, 9);  // epoch
+  PutFixed8(&v1, static_cast<uint8_t>(FilterOp::Kind::kInsert));
+  PutFixed64(&v1, 5);  // hash low
+  PutFixed64(&v1, 6);  // hash high
+  PutFixed32(&v1, 2);  // stage
+  uint64_t epoch = 0;
+  FilterOp op;
+  op.mask = 77;
+  bool has_mask = true;
+  ASSERT_TRUE(DecodeOp(v1, 12, &epoch, &op, &has_mask).ok());
+  EXPECT_EQ(epoch, 9u);
+  EXPECT_EQ(op, (FilterOp{12, FilterOp::Kind::kInsert, {5, 6}, 2, 0}));
+  EXPECT_FALSE(has_mask);
+  // The mask decodes the same without asking whether it was there.
+  ASSERT_TRUE(
+      DecodeOp(
+          EncodeOp(
+              9, FilterOp{3, FilterOp::Kind::kInsert, {5, 6}, 2, ~uint64_t{0}}),
+          3, &epoch, &op)
+          .ok());
+  EXPECT_EQ(op.mask, ~uint64_t{0});
+  // Format 1 with trailing bytes is not a format 2 record.
+  EXPECT_TRUE(DecodeOp(v1 + "x", 12, &epoch, &op).IsCorruption());
 }
 
 }  // namespace

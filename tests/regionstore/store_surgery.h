@@ -129,6 +129,28 @@ class StoreSurgery {
   [[nodiscard]] Status DropFilterCheckpoint() {
     return Put(kMeta, std::string(regionstore_internal::kFilterCheckpointKey),
                nullptr);
+
+  // Rewrites every op record in format 1, as a store wrote them before ops
+  // carried their occupancy mask (epoch, kind, hash, stage); returns how
+  // many there were.
+  StatusOr<size_t> RewriteOpsWithoutMasks() {
+    std::unique_ptr<rocksdb::Iterator> it(
+        db_->NewIterator(rocksdb::ReadOptions(), cf(kOplog)));
+    size_t n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++n) {
+      uint64_t epoch = 0;
+      FilterOp op;
+      const uint64_t seq =
+          regionstore_internal::ParseOpKey(it->key().ToStringView());
+      BLOOMROUTE_RETURN_IF_ERROR(regionstore_internal::DecodeOp(
+          it->value().ToStringView(), seq, &epoch, &op));
+      std::string v1 = regionstore_internal::EncodeOp(epoch, op);
+      v1[0] = 1;
+      v1.resize(v1.size() - 8);  // no mask
+      BLOOMROUTE_RETURN_IF_ERROR(Put(kOplog, it->key().ToString(), &v1));
+    }
+    if (!it->status().ok()) return Status::IOError(it->status().ToString());
+    return n;
   }
 
  private:

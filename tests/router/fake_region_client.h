@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "index/occupancy_image.h"
 #include "router/region_client.h"
 
 namespace bloomroute::router {
@@ -45,8 +46,9 @@ class FakeRegionClient : public RegionClient {
     Value& v = values_[Key(h)];
     if (v.count++ == 0) {
       v.hash = h;
-      v.stage = filter_.Insert(h).value();
-      out.ops.push_back(Log(FilterOp::Kind::kInsert, h, v.stage));
+      uint64_t mask = 0;
+      v.stage = filter_.Insert(h, &mask).value();
+      out.ops.push_back(Log(FilterOp::Kind::kInsert, h, v.stage, mask));
     }
     out.last_seq = last_seq_;
     return out;
@@ -59,8 +61,9 @@ class FakeRegionClient : public RegionClient {
     auto it = values_.find(Key(h));
     if (--it->second.count == 0) {
       const uint32_t stage = it->second.stage;
-      if (!filter_.Remove(h, stage).ok()) std::abort();
-      out.ops.push_back(Log(FilterOp::Kind::kRemove, h, stage));
+      uint64_t mask = 0;
+      if (!filter_.Remove(h, stage, &mask).ok()) std::abort();
+      out.ops.push_back(Log(FilterOp::Kind::kRemove, h, stage, mask));
       values_.erase(it);
     }
     out.last_seq = last_seq_;
@@ -152,6 +155,24 @@ class FakeRegionClient : public RegionClient {
       ++snapshots_taken_;
       out =
           FilterSnapshot{incarnation_, epoch_, last_seq_, filter_.Serialize()};
+      hook = after_snapshot_;
+    }
+    if (hook) hook();
+    return out;
+  }
+
+  // The bits of the filter, taken as Snapshot takes the filter (and
+  // counted with the snapshots).
+  StatusOr<FilterImage> SnapshotImage(uint64_t fence_token) override {
+    FilterImage out;
+    std::function<void()> hook;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!available_) return Status::Unavailable("fake server down");
+      fence_ = std::max(fence_, fence_token);
+      ++snapshots_taken_;
+      out = FilterImage{incarnation_, epoch_, last_seq_,
+                        OccupancyImage::Of(filter_).Serialize()};
       hook = after_snapshot_;
     }
     if (hook) hook();
@@ -252,8 +273,9 @@ class FakeRegionClient : public RegionClient {
     return Status::InvalidArgument("the fake serves filter calls only");
   }
   // Requires mu_.
-  FilterOp Log(FilterOp::Kind kind, const ElementHash& h, uint32_t stage) {
-    FilterOp op{++last_seq_, kind, h, stage};
+  FilterOp Log(FilterOp::Kind kind, const ElementHash& h, uint32_t stage,
+               uint64_t mask) {
+    FilterOp op{++last_seq_, kind, h, stage, mask};
     log_.push_back(op);
     return op;
   }

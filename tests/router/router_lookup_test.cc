@@ -393,6 +393,9 @@ class InterceptedClient : public RegionClient {
                                     uint64_t token) override {
     return inner_->OpsSince(i, e, s, token);
   }
+  StatusOr<FilterImage> SnapshotImage(uint64_t token) override {
+    return inner_->SnapshotImage(token);
+  }
   StatusOr<FilterStatus> GetFilterStatus() override {
     return inner_->GetFilterStatus();
   }

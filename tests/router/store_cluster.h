@@ -155,6 +155,17 @@ class StoreRegionClient : public router::RegionClient {
       return s.OpsSince(incarnation, epoch, seq);
     });
   }
+  // Page by page, as over RPC, so that a store's expiry and restarts and
+  // the assembler's checks are what a router meets.
+  StatusOr<FilterImage> SnapshotImage(uint64_t fence_token) override {
+    return router::AssembleFilterImage(
+        [&](uint64_t image_id, uint64_t offset) {
+          return Call([&](RegionStore& s) {
+            return s.SnapshotImagePage(fence_token, image_id, offset);
+          });
+        },
+        router::FilterImageLimits());
+  }
   StatusOr<FilterStatus> GetFilterStatus() override {
     return Call([&](RegionStore& s) -> StatusOr<FilterStatus> {
       return s.GetFilterStatus();

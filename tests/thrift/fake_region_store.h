@@ -39,6 +39,9 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   IndexQueryResult lookup_result;
   FilterSnapshot snapshot;
   FilterOpsSince ops_since;
+  FilterImagePage image_page;
+  // The (image id, offset) of the last SnapshotImagePage.
+  std::pair<uint64_t, uint64_t> image_page_request;
   FilterStatus filter_status;
   std::vector<SscbfConfig> filter_configs_set;  // by SetFilterConfig
   IndexReport report;
@@ -99,6 +102,15 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     self->ops_since_epoch = epoch;
     self->ops_since_seq = seq;
     return ops_since;
+  }
+  StatusOr<FilterImagePage> SnapshotImagePage(uint64_t fence_token,
+                                              uint64_t image_id,
+                                              uint64_t offset) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_fence_token = fence_token;
+    image_page_request = {image_id, offset};
+    return image_page;
   }
   FilterStatus GetFilterStatus() const override {
     (void)Enter();

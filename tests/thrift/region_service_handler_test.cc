@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,11 @@ class RegionServiceHandlerTest : public ::testing::Test {
            rpc::TFilterSnapshot r;
            handler_.getFilterSnapshot(r, 0);
          }},
+        {"getFilterImagePage",
+         [=] {
+           rpc::TFilterImagePage r;
+           handler_.getFilterImagePage(r, 0, 0, 0);
+         }},
         {"getFilterOpsSince",
          [=] {
            rpc::TFilterOpsSince r;
@@ -95,6 +101,27 @@ class RegionServiceHandlerTest : public ::testing::Test {
   std::shared_ptr<FakeRegionStore> store_;
   mutable RegionServiceHandler handler_;
 };
+
+// The image id and fence token are bits (negative on the wire when their
+// top bit is set); the offset is a quantity.
+TEST_F(RegionServiceHandlerTest, ForwardsFilterImagePages) {
+  store_->image_page =
+      FilterImagePage{~uint64_t{0}, 3, 9, uint64_t{1} << 63, 100, 40, "bits"};
+  rpc::TFilterImagePage page;
+  handler_.getFilterImagePage(page, -2, -5, 40);
+  EXPECT_EQ(store_->last_fence_token, ~uint64_t{1});
+  EXPECT_EQ(store_->image_page_request,
+            (std::pair<uint64_t, uint64_t>{~uint64_t{4}, 40}));
+  EXPECT_EQ(page.incarnation, -1);
+  EXPECT_EQ(page.epoch, 3);
+  EXPECT_EQ(page.lastSeq, 9);
+  EXPECT_EQ(page.imageId, std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(page.totalBytes, 100);
+  EXPECT_EQ(page.offset, 40);
+  EXPECT_EQ(page.bytes, "bits");
+  testing::ExpectIllegal([&] { handler_.getFilterImagePage(page, 0, 1, -1); },
+                         "offset is negative (-1)");
+}
 
 TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   rpc::TRegionDescriptor region;

@@ -246,6 +246,73 @@ TEST_F(RegionTypesConversionTest, FilterResultsRoundTrip) {
   EXPECT_FALSE(wire_report.ok);
 }
 
+// Ops carry the occupancy bits they changed (a k-bit mask, k <= 64): bit
+// 63 travels as a negative i64, bit for bit, in write results and in
+// OpsSince; an op without its mask cannot be applied to a bits-only replica.
+TEST_F(RegionTypesConversionTest, OpMasksRoundTripAndAreRequired) {
+  const std::vector<FilterOp> ops = {
+      {5, FilterOp::Kind::kInsert, {1, 2}, 2, (uint64_t{1} << 63) | 5},
+      {6, FilterOp::Kind::kRemove, {3, 4}, 0, 0},
+      {7, FilterOp::Kind::kInsert, {5, 6}, 1, ~uint64_t{0}}};
+  WriteResult written;
+  written.incarnation = 1;
+  written.epoch = 2;
+  written.last_seq = 7;
+  written.ops = ops;
+  rpc::TWriteResult wire_written;
+  ASSERT_TRUE(ToThrift(written, &wire_written).ok());
+  EXPECT_LT(wire_written.ops[0].mask, 0);
+  WriteResult written_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_written), &written_back).ok());
+  EXPECT_EQ(written_back.ops, ops);
+
+  FilterOpsSince since;
+  since.incarnation = 1;
+  since.epoch = 2;
+  since.last_seq = 7;
+  since.ops = ops;
+  rpc::TFilterOpsSince wire_since;
+  ASSERT_TRUE(ToThrift(since, &wire_since).ok());
+  FilterOpsSince since_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_since), &since_back).ok());
+  EXPECT_EQ(since_back.ops, ops);
+
+  wire_since = ThroughWire(wire_since);
+  wire_since.ops[2].__isset.mask = false;
+  const Status s = FromThrift(wire_since, &since_back);
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_EQ(s.message(), "result.ops[2].mask is missing");
+}
+
+TEST_F(RegionTypesConversionTest, FilterImagePagesRoundTrip) {
+  const FilterImagePage page{
+      (uint64_t{1} << 63) | 3,   4, 99, ~uint64_t{6}, 5000, 4096,
+      std::string("\x00\xff", 2)};
+  rpc::TFilterImagePage wire;
+  ASSERT_TRUE(ToThrift(page, &wire).ok());
+  EXPECT_LT(wire.imageId, 0);  // bits
+  FilterImagePage back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire), &back).ok());
+  EXPECT_EQ(back.incarnation, page.incarnation);
+  EXPECT_EQ(back.epoch, 4u);
+  EXPECT_EQ(back.last_seq, 99u);
+  EXPECT_EQ(back.image_id, page.image_id);
+  EXPECT_EQ(back.total_bytes, 5000u);
+  EXPECT_EQ(back.offset, 4096u);
+  EXPECT_EQ(back.bytes, page.bytes);
+
+  rpc::TFilterImagePage missing = ThroughWire(wire);
+  missing.__isset.bytes = false;
+  Status s = FromThrift(missing, &back);
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_EQ(s.message(), "page.bytes is missing");
+  rpc::TFilterImagePage negative = ThroughWire(wire);
+  negative.__set_totalBytes(-1);
+  s = FromThrift(negative, &back);
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_EQ(s.message(), "page.totalBytes is negative (-1)");
+}
+
 TEST_F(RegionTypesConversionTest, FilterStatusCarriesEveryStage) {
   FilterStatus status;
   status.incarnation = 13;
@@ -509,6 +576,7 @@ TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
   op.__set_hashLow(1);
   op.__set_hashHigh(2);
   op.__set_stage(0);
+  op.__set_mask(1);
   written.__set_ops({op});
   written = ThroughWire(written);
   Status s = FromThrift(written, &out);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "thrift/internal/access_control.h"
+
 namespace bloomroute {
 namespace {
 
@@ -74,6 +76,15 @@ TEST(SecurityTest, TlsOptionsNameTheMissingFile) {
   s = no_ca.ValidateForClient();
   EXPECT_NE(s.message().find("--tls-ca"), std::string::npos) << s.message();
   EXPECT_FALSE(no_ca.ValidateForServer().ok());
+}
+
+// Region servers accept their calls only from routers (DESIGN.md): the
+// paged snapshot needs the node role, as the whole-filter snapshot.
+TEST(RegionServiceAccessTest, FilterImagePagesNeedTheNodeRole) {
+  const auto access = thrift_internal::AccessControl::ForRegionService();
+  EXPECT_EQ(access->Needed("getFilterImagePage"), Role::kNode);
+  EXPECT_EQ(access->Needed("getFilterImagePage"),
+            access->Needed("getFilterSnapshot"));
 }
 
 }  // namespace

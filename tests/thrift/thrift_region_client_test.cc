@@ -8,12 +8,14 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "index/element_hash.h"
+#include "index/occupancy_image.h"
 #include "regionstore/bulk_file.h"
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/fake_region_store.h"
@@ -296,6 +298,61 @@ TEST_F(ThriftRegionClientTest, SetFilterConfigRoundTrips) {
   EXPECT_THAT(refused.message(), ::testing::HasSubstr("growth factor"));
   EXPECT_TRUE(client_->GetFilterStatus()->config == config);
   EXPECT_EQ(client_->GetFilterStatus()->epoch, status->epoch);
+
+// A server whose bits-only snapshot is many pages (200,000 distinct values,
+// 64 KiB pages) loads: the assembled image is the occupancy image of the
+// server's filter at the (epoch, seq) it reports, and its first page raised
+// the fence.
+TEST_F(ThriftRegionClientTest, SnapshotImageLoadsAServerOfManyPages) {
+  client_.reset();
+  server_.reset();
+  store_.reset();
+  RegionStoreOptions options;
+  options.filter_image_page_bytes = 64 << 10;
+  auto store = RegionStore::Open(dir_.path(), options);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  store_ = std::move(store).value();
+  StartServer(store_, 0);
+  client_ = Connect(Address(server_->port()));
+  ASSERT_TRUE(store_->OpenRegion(PlacesRegion(1, "", "")).ok());
+  for (int batch = 0; batch < 10; ++batch) {
+    std::vector<Mutation> puts;
+    for (int i = 0; i < 10000; ++i) {
+      const std::string n = std::to_string(batch * 10000 + i);
+      puts.push_back(PutPlace(1, "k" + n, "c" + n, "f" + n));
+    }
+    ASSERT_TRUE(store_->Apply(puts, 3).ok());
+  }
+  const FilterStatus status = store_->GetFilterStatus();
+  ASSERT_EQ(status.stats.elements, 200000u);
+
+  auto image = client_->SnapshotImage(5);
+  ASSERT_TRUE(image.ok()) << image.status().ToString();
+  EXPECT_EQ(image->incarnation, status.incarnation);
+  EXPECT_EQ(image->epoch, status.epoch);
+  EXPECT_EQ(image->last_seq, status.last_seq);
+  auto snapshot = store_->Snapshot();
+  ASSERT_TRUE(snapshot.ok());
+  auto filter = ScalableSplitCountingBloomFilter::Deserialize(snapshot->filter);
+  ASSERT_TRUE(filter.ok());
+  EXPECT_EQ(image->image, OccupancyImage::Of(*filter).Serialize());
+  EXPECT_GT(image->image.size(), 4 * (64u << 10));  // several pages
+  std::cout << "filter of 200000 values: getFilterSnapshot "
+            << snapshot->filter.size() << " bytes, occupancy image "
+            << image->image.size() << " bytes in "
+            << (image->image.size() + (64 << 10) - 1) / (64 << 10)
+            << " pages of 64 KiB\n";
+  EXPECT_TRUE(
+      client_->Apply({PutPlace(1, "late", "x", "y")}, 4).status().IsAborted());
+
+  // An image over the client's limit is refused by name.
+  ThriftClientOptions small = TestOptions();
+  small.max_filter_image_bytes = 1 << 18;
+  auto limited = Connect(Address(server_->port()), small)->SnapshotImage(0);
+  EXPECT_TRUE(limited.status().IsIOError()) << limited.status().ToString();
+  EXPECT_THAT(limited.status().message(),
+              HasSubstr("over the limit of 262144 bytes "
+                        "(max_filter_image_bytes)"));
 }
 
 TEST_F(ThriftRegionClientTest, ServerRejectionsKeepTheirCode) {

@@ -116,6 +116,9 @@ Status ThriftClientOptions::Validate() const {
         std::to_string(ServerOptions::kMinFrameBytes) + ", " +
         std::to_string(ServerOptions::kMaxFrameBytes) + "]");
   }
+  if (max_filter_image_bytes == 0) {
+    return Status::InvalidArgument("max filter image bytes must be >= 1");
+  }
   if (max_idle_connections > kMaxIdleConnections) {
     return Status::InvalidArgument("max idle connections must be at most " +
                                    std::to_string(kMaxIdleConnections));

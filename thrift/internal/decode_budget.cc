@@ -26,8 +26,8 @@ static_assert(
            rpc::TScan, rpc::TScanResult, rpc::TEqualityPredicate,
            rpc::TRangePredicate, rpc::TIndexQuery, rpc::TIndexQueryResult,
            rpc::TFilterOp, rpc::TWriteResult, rpc::TFilterSnapshot,
-           rpc::TFilterOpsSince, rpc::TStageStats, rpc::TFilterStatus,
-           rpc::TIndexReport>(),
+           rpc::TFilterOpsSince, rpc::TFilterImagePage, rpc::TStageStats,
+           rpc::TFilterStatus, rpc::TIndexReport>(),
     "a RegionService struct outgrew kStructElementBytes");
 static_assert(
     AllFit<rpc::client::TIndexedColumn, rpc::client::TTableDescriptor,
