@@ -101,6 +101,7 @@ TEST(RecordsTest, FilterConfigRoundTripsAndRejectsBadBytes) {
   invalid.tightening_ratio = 1.5;  // well-formed bytes, invalid config
   EXPECT_TRUE(
       DecodeFilterConfig(EncodeFilterConfig(invalid)).status().IsCorruption());
+}
 
 // An op record written before ops carried their occupancy mask (format 1:
 // version, epoch, kind, hash, stage) still decodes, as an op whose mask the

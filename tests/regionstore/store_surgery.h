@@ -129,6 +129,7 @@ class StoreSurgery {
   [[nodiscard]] Status DropFilterCheckpoint() {
     return Put(kMeta, std::string(regionstore_internal::kFilterCheckpointKey),
                nullptr);
+  }
 
   // Rewrites every op record in format 1, as a store wrote them before ops
   // carried their occupancy mask (epoch, kind, hash, stage); returns how

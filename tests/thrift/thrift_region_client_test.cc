@@ -298,6 +298,7 @@ TEST_F(ThriftRegionClientTest, SetFilterConfigRoundTrips) {
   EXPECT_THAT(refused.message(), ::testing::HasSubstr("growth factor"));
   EXPECT_TRUE(client_->GetFilterStatus()->config == config);
   EXPECT_EQ(client_->GetFilterStatus()->epoch, status->epoch);
+}
 
 // A server whose bits-only snapshot is many pages (200,000 distinct values,
 // 64 KiB pages) loads: the assembled image is the occupancy image of the
