@@ -1,25 +1,60 @@
 #include "router/global_index.h"
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "router/internal/bit_sliced_index.h"
+
 namespace bloomroute::router {
 
+namespace {
+
+// What the replica knows of one of its stages besides the bits, kept from
+// the ops: the element count, and how many bits each slice has set (each
+// op's mask says which changed), so stats and the SSCBF's stage rules need
+// no pass over the bits.
+struct StageCounts {
+  StageGeometry geometry;
+  uint64_t elements = 0;
+  std::vector<uint64_t> set;  // per slice
+
+  // The SCBF's Fill(), in the same arithmetic, so stages drop exactly when
+  // the server's do.
+  double Fill() const {
+    uint64_t total = 0;
+    for (uint64_t n : set) total += n;
+    return static_cast<double>(total) /
+           (static_cast<double>(geometry.slice_length) *
+            static_cast<double>(set.size()));
+  }
+};
+
+}  // namespace
+
 struct GlobalIndex::Replica {
-  explicit Replica(uint64_t first_token) : fence_token(first_token) {}
+  Replica(uint64_t first_token, uint32_t slot_in,
+          internal::BitSlicedIndex* bits_in, const SscbfConfig* config_in)
+      : fence_token(first_token),
+        slot(slot_in),
+        bits(bits_in),
+        config(config_in) {}
 
   mutable std::shared_mutex mu;
   // Guarded by mu.
-  std::optional<ScalableSplitCountingBloomFilter> filter;
-  uint64_t incarnation = 0;  // of `filter`; 0 while none is loaded
+  bool loaded = false;       // a snapshot was installed
+  bool removed = false;      // RemoveServer ran: never touch the slot again
+  uint64_t incarnation = 0;  // of the loaded bits; 0 while none
   uint64_t epoch = 0;
   uint64_t seq = 0;
-  // The filter no longer matches the server's at `seq` (a replay failed), so
-  // only a snapshot can repair it.
+  uint32_t first_stage = 0;
+  std::vector<StageCounts> stages;  // first_stage, first_stage + 1, ...
+  // The bits no longer match the server's at `seq` (an op did not fit), so
+  // only a snapshot can repair them.
   bool diverged = false;
   // The newest (epoch, seq) a write of `incarnation` reported.
   uint64_t reported_epoch = 0;
@@ -31,27 +66,116 @@ struct GlobalIndex::Replica {
   uint64_t caught_up = 0;
   uint64_t fence_token;  // what writes carry; raised by MarkWriteInDoubt
 
+  const uint32_t slot;                   // the replica's column
+  internal::BitSlicedIndex* const bits;  // thread-safe itself
+  const SscbfConfig* const config;
+
   // Serializes CatchUp calls on this replica; never taken while holding mu.
   std::mutex catch_up_mu;
 
+  uint32_t end_stage() const {
+    return first_stage + static_cast<uint32_t>(stages.size());
+  }
   bool ReachedReported() const {
     return std::tie(epoch, seq) >= std::tie(reported_epoch, reported_seq);
   }
   bool Current() const {
-    return filter.has_value() && !diverged && caught_up == generation &&
+    return loaded && !removed && !diverged && caught_up == generation &&
            ReachedReported();
   }
-  // Ops of (`op_incarnation`, `op_epoch`) may be applied to the filter in
-  // sequence order.
+  // Ops of (`op_incarnation`, `op_epoch`) may be applied in sequence order.
   bool CanApply(uint64_t op_incarnation, uint64_t op_epoch) const {
-    return filter.has_value() && !diverged && op_incarnation == incarnation &&
+    return loaded && !removed && !diverged && op_incarnation == incarnation &&
            op_epoch == epoch;
+  }
+  // Tells the bit-sliced index whether lookups may rule the server out by
+  // its bits. Under mu (exclusive), after every change, and before the
+  // change is acknowledged: a lookup reads this (acquire) before the bits.
+  void Publish() const {
+    if (!removed) bits->SetCurrent(slot, Current());
   }
 };
 
 namespace {
 
 using Replica = GlobalIndex::Replica;
+
+bool MaskFits(uint64_t mask, uint32_t slices) {
+  return slices >= 64 || (mask >> slices) == 0;
+}
+
+// An insert op: the server put the element into op.stage, which is open or
+// the next one (an SSCBF opens one stage at a time).
+bool ApplyInsert(Replica& r, const FilterOp& op) {
+  if (op.stage < r.first_stage || op.stage > r.end_stage()) return false;
+  const bool opens = op.stage == r.end_stage();
+  if (opens) {
+    StatusOr<StageGeometry> g = StageGeometryFor(*r.config, op.stage);
+    if (!g.ok()) return false;
+    StageCounts s;
+    s.geometry = *g;
+    s.set.assign(g->slices, 0);
+    r.stages.push_back(std::move(s));
+  }
+  StageCounts& s = r.stages[op.stage - r.first_stage];
+  if (!MaskFits(op.mask, s.geometry.slices) ||
+      !r.bits->SetBits(r.slot, op.stage, op.hash, op.mask).ok()) {
+    if (opens) r.stages.pop_back();
+    return false;
+  }
+  ++s.elements;
+  for (uint32_t j = 0; j < s.geometry.slices; ++j) s.set[j] += op.mask >> j & 1;
+  return true;
+}
+
+// A remove op: the element left op.stage; the bits named went to zero. As
+// the SSCBF, an empty newest stage closes once the one below has room.
+bool ApplyRemove(Replica& r, const FilterOp& op) {
+  if (op.stage < r.first_stage || op.stage >= r.end_stage()) return false;
+  StageCounts& s = r.stages[op.stage - r.first_stage];
+  if (s.elements == 0 || !MaskFits(op.mask, s.geometry.slices)) return false;
+  for (uint32_t j = 0; j < s.geometry.slices; ++j) {
+    if ((op.mask >> j & 1) != 0 && s.set[j] == 0) return false;
+  }
+  if (!r.bits->ClearBits(r.slot, op.stage, op.hash, op.mask).ok()) {
+    return false;
+  }
+  --s.elements;
+  for (uint32_t j = 0; j < s.geometry.slices; ++j) s.set[j] -= op.mask >> j & 1;
+  while (r.stages.size() > 1 && r.stages.back().elements == 0 &&
+         r.stages[r.stages.size() - 2].Fill() < r.config->full_fill) {
+    r.stages.pop_back();
+  }
+  return true;
+}
+
+// Applies the op that follows r.seq. Returns false (and marks the replica
+// diverged) when the op does not fit the replica.
+bool ReplayNextOp(Replica& r, const FilterOp& op) {
+  bool fits = false;
+  if (op.kind == FilterOp::Kind::kInsert) {
+    fits = ApplyInsert(r, op);
+  } else if (op.kind == FilterOp::Kind::kRemove) {
+    fits = ApplyRemove(r, op);
+  }
+  if (!fits) {
+    r.diverged = true;
+    return false;
+  }
+  r.seq = op.seq;
+  return true;
+}
+
+// Applies the ops after r.seq, in order; ops at or below it are skipped.
+// Returns false at a gap or an op that does not fit, having applied the ops
+// before it.
+bool ApplyInOrder(Replica& r, const std::vector<FilterOp>& ops) {
+  for (const FilterOp& op : ops) {
+    if (op.seq <= r.seq) continue;
+    if (op.seq != r.seq + 1 || !ReplayNextOp(r, op)) return false;
+  }
+  return true;
+}
 
 // Records the newest (epoch, seq) a write reported; CatchUp must reach it.
 void NoteReported(Replica& r, const WriteResult& result) {
@@ -64,51 +188,80 @@ void NoteReported(Replica& r, const WriteResult& result) {
   }
 }
 
-// Applies the op that follows r.seq. An insert must land in the stage the
-// server's did, or the replica's stages no longer line up with the server's:
-// later removes would hit the wrong stage. Returns false (and marks the
-// replica diverged) when the op does not replay identically.
-bool ReplayNextOp(Replica& r, const FilterOp& op) {
-  bool same = false;
-  if (op.kind == FilterOp::Kind::kInsert) {
-    StatusOr<uint32_t> stage = r.filter->Insert(op.hash);
-    same = stage.ok() && *stage == op.stage;
-  } else if (op.kind == FilterOp::Kind::kRemove) {
-    same = r.filter->Remove(op.hash, op.stage).ok();
+std::vector<StageCounts> CountsOf(const OccupancyImage& image) {
+  std::vector<StageCounts> out;
+  for (const OccupancyStage& s : image.stages()) {
+    StageCounts c;
+    c.geometry = s.geometry;
+    c.elements = s.elements;
+    const uint64_t w = s.words_per_slice();
+    for (uint32_t j = 0; j < s.geometry.slices; ++j) {
+      uint64_t n = 0;
+      for (uint64_t i = 0; i < w; ++i) {
+        n += __builtin_popcountll(s.words[j * w + i]);
+      }
+      c.set.push_back(n);
+    }
+    out.push_back(std::move(c));
   }
-  if (!same) {
-    r.diverged = true;
-    return false;
-  }
-  r.seq = op.seq;
-  return true;
-}
-
-// Applies the ops after r.seq, in order; ops at or below it are skipped.
-// Returns false at a gap or a failed replay, having applied the ops before it.
-bool ApplyInOrder(Replica& r, const std::vector<FilterOp>& ops) {
-  for (const FilterOp& op : ops) {
-    if (op.seq <= r.seq) continue;
-    if (op.seq != r.seq + 1 || !ReplayNextOp(r, op)) return false;
-  }
-  return true;
+  return out;
 }
 
 }  // namespace
 
-GlobalIndex::GlobalIndex(uint64_t fence_base) : fence_base_(fence_base) {}
+StatusOr<std::unique_ptr<GlobalIndex>> GlobalIndex::Create(
+    const SscbfConfig& config, uint64_t fence_base) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<internal::BitSlicedIndex> bits,
+                              internal::BitSlicedIndex::Create(config));
+  return std::unique_ptr<GlobalIndex>(
+      new GlobalIndex(config, fence_base, std::move(bits)));
+}
+
+GlobalIndex::GlobalIndex(const SscbfConfig& config, uint64_t fence_base,
+                         std::unique_ptr<internal::BitSlicedIndex> bits)
+    : config_(config), fence_base_(fence_base), bits_(std::move(bits)) {}
+
 GlobalIndex::~GlobalIndex() = default;
 
-void GlobalIndex::AddServer(ServerId server) {
+Status GlobalIndex::AddServer(ServerId server) {
   std::unique_lock<std::shared_mutex> lock(servers_mu_);
-  if (replicas_.count(server) == 0) {
-    replicas_.emplace(server, std::make_shared<Replica>(fence_base_ + 1));
+  if (replicas_.count(server) != 0) return Status::OK();
+  if (replicas_.size() >= kMaxServers) {
+    return Status::InvalidArgument("the global index holds " +
+                                   std::to_string(kMaxServers) +
+                                   " servers, its limit");
   }
+  // The lowest free column, so the columns stay as few words wide as the
+  // cluster needs.
+  uint32_t slot = 0;
+  while (slot < slot_used_.size() && slot_used_[slot]) ++slot;
+  BLOOMROUTE_RETURN_IF_ERROR(bits_->EnsureSlots(slot + 1));
+  bits_->ClearSlot(slot);
+  if (slot == slot_used_.size()) {
+    slot_used_.push_back(false);
+    server_of_slot_.push_back(0);
+  }
+  slot_used_[slot] = true;
+  server_of_slot_[slot] = server;
+  replicas_.emplace(server, std::make_shared<Replica>(fence_base_ + 1, slot,
+                                                      bits_.get(), &config_));
+  return Status::OK();
 }
 
 void GlobalIndex::RemoveServer(ServerId server) {
   std::unique_lock<std::shared_mutex> lock(servers_mu_);
-  replicas_.erase(server);
+  auto it = replicas_.find(server);
+  if (it == replicas_.end()) return;
+  Replica& r = *it->second;
+  {
+    // A write or catch-up still holding the replica must not touch the
+    // column once it is cleared: the slot may serve another server next.
+    std::unique_lock<std::shared_mutex> replica_lock(r.mu);
+    r.removed = true;
+    bits_->ClearSlot(r.slot);
+  }
+  slot_used_[r.slot] = false;
+  replicas_.erase(it);
 }
 
 std::shared_ptr<GlobalIndex::Replica> GlobalIndex::Find(ServerId server) const {
@@ -122,6 +275,7 @@ Status GlobalIndex::MarkStale(ServerId server) {
   if (r == nullptr) return Status::NotFound("unknown server");
   std::unique_lock<std::shared_mutex> lock(r->mu);
   ++r->generation;
+  r->Publish();
   return Status::OK();
 }
 
@@ -133,6 +287,7 @@ Status GlobalIndex::MarkWriteInDoubt(ServerId server) {
   // reads (and fences with) the new token.
   ++r->fence_token;
   ++r->generation;
+  r->Publish();
   return Status::OK();
 }
 
@@ -149,6 +304,7 @@ bool GlobalIndex::NoteIncarnation(ServerId server, uint64_t incarnation) {
   std::unique_lock<std::shared_mutex> lock(r->mu);
   if (incarnation == r->incarnation) return true;
   ++r->generation;
+  r->Publish();
   return false;
 }
 
@@ -162,6 +318,7 @@ StatusOr<bool> GlobalIndex::ApplyWriteResult(ServerId server,
     // restart): its numbers say nothing about ours. A catch-up that begins
     // after this reply covers the write (see "Generations").
     ++r->generation;
+    r->Publish();
     return false;
   }
   NoteReported(*r, result);
@@ -170,6 +327,7 @@ StatusOr<bool> GlobalIndex::ApplyWriteResult(ServerId server,
   if (r->CanApply(result.incarnation, result.epoch)) {
     ApplyInOrder(*r, result.ops);
   }
+  r->Publish();
   return r->Current();
 }
 
@@ -200,31 +358,41 @@ struct RoundStart {
 Round InstallOps(Replica& r, const RoundStart& start,
                  const FilterOpsSince& reply) {
   std::unique_lock<std::shared_mutex> lock(r.mu);
+  Round round;
   if (!r.CanApply(start.incarnation, start.epoch) ||
       !ApplyInOrder(r, reply.ops)) {
-    return Round::kNoProgress;
+    round = Round::kNoProgress;
+  } else {
+    if (reply.last_seq <= r.seq) {
+      r.caught_up = std::max(r.caught_up, start.generation);
+    }
+    if (r.Current()) {
+      round = Round::kDone;
+    } else if (r.seq > start.seq) {
+      round = Round::kProgress;
+    } else {
+      round = r.generation != start.generation ? Round::kRestarted
+                                               : Round::kNoProgress;
+    }
   }
-  if (reply.last_seq <= r.seq)
-    r.caught_up = std::max(r.caught_up, start.generation);
-  if (r.Current()) return Round::kDone;
-  if (r.seq > start.seq) return Round::kProgress;
-  return r.generation != start.generation ? Round::kRestarted
-                                          : Round::kNoProgress;
+  r.Publish();
+  return round;
 }
 
-// Loads a snapshot. Ops that writes delivered while it was fetched were
-// dropped (not current: another epoch or past a gap); the ones newer than the
-// snapshot keep the replica behind what was reported, so the next round
-// fetches them, and the older ones are already in it. A snapshot of another
-// incarnation starts a generation: the next round, an ops-since of the new
-// incarnation, is then the one that clears the replica.
-Status InstallSnapshot(Replica& r, FilterSnapshot snapshot) {
-  StatusOr<ScalableSplitCountingBloomFilter> f =
-      ScalableSplitCountingBloomFilter::Deserialize(snapshot.filter);
-  if (!f.ok()) {
-    return Status::Corruption("filter snapshot: " + f.status().message());
-  }
+// Loads a snapshot (decoded, of the cluster's config). Ops that writes
+// delivered while it was fetched were dropped (not current: another epoch
+// or past a gap); the ones newer than the snapshot keep the replica behind
+// what was reported, so the next round fetches them, and the older ones are
+// already in it. A snapshot of another incarnation starts a generation: the
+// next round, an ops-since of the new incarnation, is then the one that
+// clears the replica. The replica is not current while this runs (a round
+// runs only then, and nothing here makes it current), so lookups ask the
+// server whatever its bits say until Publish.
+Status InstallSnapshot(Replica& r, const FilterImage& snapshot,
+                       const OccupancyImage& image) {
   std::unique_lock<std::shared_mutex> lock(r.mu);
+  if (r.removed) return Status::NotFound("unknown server");
+  BLOOMROUTE_RETURN_IF_ERROR(r.bits->Install(r.slot, image));
   if (snapshot.incarnation != r.incarnation) {
     // What the old run's writes reported has no order against the new run's
     // numbers; the new run holds whatever of them it kept.
@@ -232,11 +400,14 @@ Status InstallSnapshot(Replica& r, FilterSnapshot snapshot) {
     r.reported_seq = 0;
     ++r.generation;
   }
-  r.filter.emplace(std::move(*f));
+  r.loaded = true;
+  r.first_stage = image.first_stage();
+  r.stages = CountsOf(image);
   r.incarnation = snapshot.incarnation;
   r.epoch = snapshot.epoch;
   r.seq = snapshot.last_seq;
   r.diverged = false;
+  r.Publish();
   return Status::OK();
 }
 
@@ -247,11 +418,29 @@ std::optional<RoundStart> StartRound(const Replica& r) {
   RoundStart start;
   start.generation = r.generation;
   start.fence_token = r.fence_token;
-  start.have_filter = r.filter.has_value() && !r.diverged;
+  start.have_filter = r.loaded && !r.diverged;
   start.incarnation = r.incarnation;
   start.epoch = r.epoch;
   start.seq = r.seq;
   return start;
+}
+
+// Fetches and decodes the server's bits; FailedPrecondition when its filter
+// is not on the cluster's ladder.
+StatusOr<std::pair<FilterImage, OccupancyImage>> FetchImage(
+    RegionClient& client, uint64_t fence_token, const SscbfConfig& config) {
+  StatusOr<FilterImage> snapshot = client.SnapshotImage(fence_token);
+  if (!snapshot.ok()) return snapshot.status();
+  StatusOr<OccupancyImage> image = OccupancyImage::Deserialize(snapshot->image);
+  if (!image.ok()) {
+    return Status::Corruption("filter snapshot: " + image.status().message());
+  }
+  if (!(image->config() == config)) {
+    return Status::Aborted(
+        "the server's filter has another config than the cluster's; it is "
+        "asked on every lookup until it is reconfigured");
+  }
+  return std::make_pair(std::move(*snapshot), std::move(*image));
 }
 
 }  // namespace
@@ -290,9 +479,10 @@ Status GlobalIndex::CatchUp(ServerId server, RegionClient& client) {
         continue;
       }
     }
-    StatusOr<FilterSnapshot> snapshot = client.Snapshot(start->fence_token);
-    if (!snapshot.ok()) return snapshot.status();
-    BLOOMROUTE_RETURN_IF_ERROR(InstallSnapshot(*r, std::move(*snapshot)));
+    auto fetched = FetchImage(client, start->fence_token, config_);
+    if (!fetched.ok()) return fetched.status();
+    BLOOMROUTE_RETURN_IF_ERROR(
+        InstallSnapshot(*r, fetched->first, fetched->second));
     stuck_after_snapshot = force_snapshot;
     force_snapshot = false;
   }
@@ -300,63 +490,75 @@ Status GlobalIndex::CatchUp(ServerId server, RegionClient& client) {
 
 CandidateServers GlobalIndex::Candidates(
     const std::vector<ElementHash>& elements) const {
-  std::vector<std::pair<ServerId, std::shared_ptr<Replica>>> replicas;
-  {
-    std::shared_lock<std::shared_mutex> lock(servers_mu_);
-    replicas.assign(replicas_.begin(), replicas_.end());
-  }
   CandidateServers out;
-  for (const auto& [server, r] : replicas) {
-    std::shared_lock<std::shared_mutex> lock(r->mu);
-    if (!r->Current()) {
-      out.servers.push_back(server);
-      out.not_current.push_back(server);
-      continue;
-    }
-    bool all = true;
-    for (const ElementHash& h : elements) {
-      if (!r->filter->Contains(h)) {
-        all = false;
-        break;
+  std::vector<uint64_t> slots;
+  std::shared_lock<std::shared_mutex> lock(servers_mu_);
+  bits_->Candidates(elements, &slots);
+  for (size_t w = 0; w < slots.size(); ++w) {
+    for (uint64_t word = slots[w]; word != 0; word &= word - 1) {
+      const auto slot = static_cast<uint32_t>(w * 64 + __builtin_ctzll(word));
+      if (slot >= slot_used_.size() || !slot_used_[slot]) continue;
+      out.servers.push_back(server_of_slot_[slot]);
+      // For the routing info only: read again, so it may be newer than
+      // what the candidates were chosen by.
+      if (!bits_->IsCurrent(slot)) {
+        out.not_current.push_back(server_of_slot_[slot]);
       }
     }
-    if (all) out.servers.push_back(server);
   }
+  std::sort(out.servers.begin(), out.servers.end());
+  std::sort(out.not_current.begin(), out.not_current.end());
   return out;
 }
 
+namespace {
+
+std::string At(uint64_t epoch, uint64_t seq) {
+  return std::to_string(epoch) + "/" + std::to_string(seq);
+}
+
+// The replica's bits as an image. Under r.mu (shared at least).
+StatusOr<OccupancyImage> ImageOf(const Replica& r) {
+  if (!r.loaded || r.removed) return Status::NotFound("no filter loaded");
+  std::vector<uint64_t> elements;
+  for (const StageCounts& s : r.stages) elements.push_back(s.elements);
+  return r.bits->Extract(r.slot, r.first_stage, r.end_stage(), elements);
+}
+
+}  // namespace
+
 StatusOr<ReplicaComparison> GlobalIndex::Compare(
-    ServerId server, const FilterSnapshot& snapshot) const {
+    ServerId server, const FilterImage& image) const {
   std::shared_ptr<Replica> r = Find(server);
   if (r == nullptr) return Status::NotFound("unknown server");
-  auto theirs = ScalableSplitCountingBloomFilter::Deserialize(snapshot.filter);
+  StatusOr<OccupancyImage> theirs = OccupancyImage::Deserialize(image.image);
   if (!theirs.ok()) {
     return Status::Corruption("server's filter snapshot: " +
                               theirs.status().message());
   }
-  const auto at = [](uint64_t epoch, uint64_t seq) {
-    return std::to_string(epoch) + "/" + std::to_string(seq);
-  };
   std::shared_lock<std::shared_mutex> lock(r->mu);
   ReplicaComparison out;
-  const std::string where = "replica at epoch/seq " + at(r->epoch, r->seq) +
-                            ", server at " +
-                            at(snapshot.epoch, snapshot.last_seq);
-  if (snapshot.incarnation != r->incarnation) {
+  const std::string where = "replica at epoch/seq " + At(r->epoch, r->seq) +
+                            ", server at " + At(image.epoch, image.last_seq);
+  if (image.incarnation != r->incarnation) {
     out.detail = "the server restarted since the replica was loaded (" + where +
                  "); it is reloaded";
   } else if (!r->Current()) {
     out.detail = "replica not current (" + where + "); it is catching up";
-  } else if (r->epoch != snapshot.epoch || r->seq != snapshot.last_seq) {
+  } else if (r->epoch != image.epoch || r->seq != image.last_seq) {
     out.detail = where + " (writes in flight); compare again";
-  } else if (!r->filter->EquivalentTo(*theirs)) {
-    out.agreement = ReplicaAgreement::kDiffers;
-    out.detail = "replica differs from the server's filter at epoch/seq " +
-                 at(r->epoch, r->seq);
   } else {
-    out.agreement = ReplicaAgreement::kMatches;
-    out.detail = "replica equals the server's filter at epoch/seq " +
-                 at(r->epoch, r->seq);
+    StatusOr<OccupancyImage> ours = ImageOf(*r);
+    if (ours.ok() && *ours == *theirs) {
+      out.agreement = ReplicaAgreement::kMatches;
+      out.detail = "replica equals the server's filter at epoch/seq " +
+                   At(r->epoch, r->seq);
+    } else {
+      out.agreement = ReplicaAgreement::kDiffers;
+      out.detail = "replica differs from the server's filter at epoch/seq " +
+                   At(r->epoch, r->seq) +
+                   (ours.ok() ? "" : ": " + ours.status().message());
+    }
   }
   return out;
 }
@@ -367,6 +569,38 @@ std::vector<ServerId> GlobalIndex::Servers() const {
   for (const auto& entry : replicas_) out.push_back(entry.first);
   return out;
 }
+
+namespace {
+
+// SscbfStats of the replica's bits, from its counts (no pass over them).
+SscbfStats StatsOf(const Replica& r) {
+  SscbfStats stats;
+  double log_pass_bound = 0.0;
+  double log_pass_now = 0.0;
+  for (const StageCounts& s : r.stages) {
+    StageStats st;
+    st.geometry = s.geometry;
+    st.elements = s.elements;
+    st.fill = s.Fill();
+    double fpr = 1.0;
+    for (uint64_t n : s.set) {
+      fpr *=
+          static_cast<double>(n) / static_cast<double>(s.geometry.slice_length);
+    }
+    st.estimated_fpr = fpr;
+    st.memory_bytes = (s.geometry.slice_length * s.geometry.slices + 7) / 8;
+    stats.elements += st.elements;
+    stats.memory_bytes += st.memory_bytes;
+    log_pass_bound += std::log1p(-s.geometry.target_fpr);
+    log_pass_now += std::log1p(-fpr);
+    stats.stages.push_back(st);
+  }
+  stats.estimated_fpr = -std::expm1(log_pass_now);
+  stats.compounded_bound = -std::expm1(log_pass_bound);
+  return stats;
+}
+
+}  // namespace
 
 std::vector<ReplicaStats> GlobalIndex::Stats() const {
   std::vector<std::pair<ServerId, std::shared_ptr<Replica>>> replicas;
@@ -379,17 +613,49 @@ std::vector<ReplicaStats> GlobalIndex::Stats() const {
     std::shared_lock<std::shared_mutex> lock(r->mu);
     ReplicaStats s;
     s.server = server;
-    s.loaded = r->filter.has_value();
+    s.loaded = r->loaded;
     s.current = r->Current();
     s.incarnation = r->incarnation;
     s.epoch = r->epoch;
     s.seq = r->seq;
     s.reported_epoch = r->reported_epoch;
     s.reported_seq = r->reported_seq;
-    if (r->filter.has_value()) s.filter = r->filter->Stats();
+    if (r->loaded) s.filter = StatsOf(*r);
     out.push_back(std::move(s));
   }
+  // What no column owns, shared out evenly (the first servers take the
+  // remainder's bytes), so the shares sum to MemoryBytes().
+  if (!out.empty()) {
+    const uint64_t total = MemoryBytes();
+    uint64_t owned = 0;
+    for (const ReplicaStats& s : out) owned += s.filter.memory_bytes;
+    const uint64_t shared = total > owned ? total - owned : 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i].filter.memory_bytes +=
+          shared / out.size() + (i < shared % out.size() ? 1 : 0);
+    }
+  }
   return out;
+}
+
+uint64_t GlobalIndex::MemoryBytes() const {
+  std::vector<std::shared_ptr<Replica>> replicas;
+  uint64_t bytes = bits_->MemoryBytes();
+  {
+    std::shared_lock<std::shared_mutex> lock(servers_mu_);
+    for (const auto& entry : replicas_) replicas.push_back(entry.second);
+    bytes += server_of_slot_.capacity() * sizeof(ServerId) +
+             slot_used_.capacity() / 8;
+  }
+  for (const auto& r : replicas) {
+    std::shared_lock<std::shared_mutex> lock(r->mu);
+    bytes +=
+        sizeof(Replica) + sizeof(std::shared_ptr<Replica>) + sizeof(ServerId);
+    for (const StageCounts& s : r->stages) {
+      bytes += sizeof(StageCounts) + s.set.capacity() * sizeof(uint64_t);
+    }
+  }
+  return bytes;
 }
 
 bool GlobalIndex::IsCurrent(ServerId server) const {
@@ -406,10 +672,11 @@ uint64_t GlobalIndex::Incarnation(ServerId server) const {
   return r->incarnation;
 }
 
-const ScalableSplitCountingBloomFilter* GlobalIndex::LockedFilter(
-    const Replica& r, std::shared_lock<std::shared_mutex>* lock) const {
-  *lock = std::shared_lock<std::shared_mutex>(r.mu);
-  return r.filter.has_value() ? &*r.filter : nullptr;
+StatusOr<OccupancyImage> GlobalIndex::Image(ServerId server) const {
+  std::shared_ptr<Replica> r = Find(server);
+  if (r == nullptr) return Status::NotFound("unknown server");
+  std::shared_lock<std::shared_mutex> lock(r->mu);
+  return ImageOf(*r);
 }
 
 }  // namespace bloomroute::router

@@ -1,4 +1,19 @@
-// GlobalIndex: one replica of each region server's SSCBF, for routing lookups.
+// GlobalIndex: one bits-only replica of each region server's SSCBF, laid
+// out bit-sliced across the servers, for routing lookups.
+//
+// Layout and cost. The region server stays the authority with DDCF
+// counters; the router keeps only occupancy bits (routing reads a counter
+// only as zero or not). Every server's filter has the cluster's config, so
+// stage i has the same geometry (k_i, m_i) everywhere, and the replicas sit
+// side by side in one BitSlicedIndex (router/internal/bit_sliced_index.h):
+// per stage, slice and slot, one bit per server. A predicate then costs
+// sum_i k_i reads of ceil(N/64) words instead of N filter probes, and a
+// conjunction is the AND of the servers' bitsets. The router keeps no
+// counters: a server's ops say which probe bits changed occupancy
+// (FilterOp::mask), and snapshots carry the bits (OccupancyImage, fetched in
+// pages). A snapshot of another config than the cluster's is not loaded:
+// the server stays a candidate until it has been reconfigured (the router
+// owns the config).
 //
 // A replica is *current* when it holds a filter that matches the server's,
 // has reached the newest (epoch, seq) any write result of the replica's
@@ -57,19 +72,24 @@
 // router fences the writes of the run before it on the first catch-up.
 //
 // Thread-safety: every method may be called concurrently. Each replica has a
-// shared_mutex: Candidates and Stats read under it shared, ApplyWriteResult
-// and the installing steps of CatchUp hold it exclusively, briefly; CatchUp
+// shared_mutex: Stats and Compare read under it shared, ApplyWriteResult and
+// the installing steps of CatchUp hold it exclusively, briefly; CatchUp
 // makes its RPCs without it, so lookups and writes proceed while it runs, and
-// catch-ups of one replica are serialized by a second mutex.
+// catch-ups of one replica are serialized by a second mutex. Candidates takes
+// no replica lock: it reads the bit-sliced columns and the servers'
+// "current" bits, which every change to a replica publishes (release) after
+// changing its columns and before the change is acknowledged; see
+// BitSlicedIndex for why a lookup never sees a half-installed replica.
 //
 // Usage:
-//   GlobalIndex index(fence_base);
-//   index.AddServer(0);
-//   (void)index.CatchUp(0, client0);            // snapshot + ops since
-//   StatusOr<WriteResult> w = client0.Apply(batch, index.FenceToken(0));
-//   if (w.ok()) index.ApplyWriteResult(0, *w);
-//   else if (/* sent, fate unknown */) index.MarkWriteInDoubt(0);
-//   CandidateServers c = index.Candidates({HashElement(t, col, "NO")});
+//   std::unique_ptr<GlobalIndex> index =
+//       GlobalIndex::Create(cluster_config, fence_base).value();
+//   (void)index->AddServer(0);
+//   (void)index->CatchUp(0, client0);            // snapshot + ops since
+//   StatusOr<WriteResult> w = client0.Apply(batch, index->FenceToken(0));
+//   if (w.ok()) index->ApplyWriteResult(0, *w);
+//   else if (/* sent, fate unknown */) index->MarkWriteInDoubt(0);
+//   CandidateServers c = index->Candidates({HashElement(t, col, "NO")});
 #ifndef BLOOMROUTE_ROUTER_GLOBAL_INDEX_H_
 #define BLOOMROUTE_ROUTER_GLOBAL_INDEX_H_
 
@@ -82,6 +102,7 @@
 
 #include "common/status.h"
 #include "index/element_hash.h"
+#include "index/occupancy_image.h"
 #include "index/scalable_split_counting_bloom_filter.h"
 #include "model/types.h"
 #include "router/region_client.h"
@@ -107,7 +128,12 @@ struct ReplicaStats {
   // of (epoch, seq), the replica is behind by that much.
   uint64_t reported_epoch = 0;
   uint64_t reported_seq = 0;
-  SscbfStats filter;  // stages, elements, fill, estimated FPR, memory
+  // Stages, elements, fill and estimated FPR of the replica's bits (planes
+  // are 0). memory_bytes is the server's share of the router's routing
+  // memory: its column's bits plus an equal share of what no one column
+  // owns (the padding of columns to 64 servers, stages no server uses now,
+  // the bookkeeping); the shares of all servers sum to MemoryBytes().
+  SscbfStats filter;
 };
 
 // How a replica compares with its server's filter (GlobalIndex::Compare).
@@ -125,17 +151,28 @@ struct ReplicaComparison {
   std::string detail;  // why, for a person: "replica at 2/40, server at 2/41"
 };
 
+namespace internal {
+class BitSlicedIndex;
+}
+
 class GlobalIndex {
  public:
-  // Fence tokens of this index are fence_base + 1, + 2, ...; a router passes
-  // a base above every token its earlier runs used.
-  explicit GlobalIndex(uint64_t fence_base = 0);
+  // `config` is the cluster's filter config (the router reconfigures every
+  // server's filter to it); fence tokens of this index are fence_base + 1,
+  // + 2, ...; a router passes a base above every token its earlier runs
+  // used. InvalidArgument for an invalid config.
+  static StatusOr<std::unique_ptr<GlobalIndex>> Create(
+      const SscbfConfig& config, uint64_t fence_base = 0);
   ~GlobalIndex();
   GlobalIndex(const GlobalIndex&) = delete;
   GlobalIndex& operator=(const GlobalIndex&) = delete;
 
+  const SscbfConfig& config() const { return config_; }
+
   // Adds a server with a missing (not current) replica. Idempotent.
-  void AddServer(ServerId server);
+  // InvalidArgument past kMaxServers.
+  [[nodiscard]] Status AddServer(ServerId server);
+  static constexpr uint32_t kMaxServers = 1 << 16;
   // Forgets a server and its replica. Idempotent.
   void RemoveServer(ServerId server);
   // Starts a generation: the replica is not current until a catch-up that
@@ -155,24 +192,29 @@ class GlobalIndex {
   // server.
   bool NoteIncarnation(ServerId server, uint64_t incarnation);
 
-  // Applies the write's ops in sequence order to the server's replica. Ops at
+  // Applies the write's ops in sequence order to the server's replica: an
+  // insert sets the probe bits its mask names, a remove clears them. Ops at
   // or below the replica's seq are skipped (already applied). A gap, another
-  // epoch, or an op the replica cannot replay identically leaves the replica
-  // not current, and no later op of the result is applied; a result of
-  // another incarnation starts a generation. Returns whether the replica is
-  // current afterwards; NotFound for an unknown server.
+  // epoch, or an op that does not fit the replica (a stage it does not
+  // have, a mask past the stage's slices, a remove from an empty stage)
+  // leaves the replica not current, and no later op of the result is
+  // applied; a result of another incarnation starts a generation. Returns
+  // whether the replica is current afterwards; NotFound for an unknown
+  // server.
   StatusOr<bool> ApplyWriteResult(ServerId server, const WriteResult& result);
 
   // Makes the replica current: ops since its seq when it has a filter of the
   // server's incarnation and epoch and the ops are still kept (asking again
-  // while more remain), otherwise a snapshot followed by ops since the
-  // snapshot; every request raises the server's fence to FenceToken(). On
-  // success the replica equals the server's filter as of the newest op it
-  // returned. On failure the replica stays not current and the client's error
-  // is returned (Unavailable: the server did not answer, or new events kept
-  // arriving for kMaxRestartedRounds rounds); Corruption for a snapshot that
-  // does not decode or ops that do not replay; NotFound for an unknown
-  // server. Cheap when the replica is already current.
+  // while more remain), otherwise a snapshot (RegionClient::SnapshotImage)
+  // followed by ops since the snapshot; every request raises the server's
+  // fence to FenceToken(). On success the replica holds the server's
+  // occupancy bits as of the newest op it returned. On failure the replica
+  // stays not current and the client's error is returned (Unavailable: the
+  // server did not answer, or new events kept arriving for
+  // kMaxRestartedRounds rounds); Corruption for a snapshot that does not
+  // decode or ops that do not apply; Aborted when the server's
+  // filter has another config than config() (reconfigure it, then catch up
+  // again); NotFound for an unknown server. Cheap when already current.
   [[nodiscard]] Status CatchUp(ServerId server, RegionClient& client);
   static constexpr int kMaxRestartedRounds = 16;
 
@@ -180,49 +222,44 @@ class GlobalIndex {
   // selects every server). See CandidateServers.
   CandidateServers Candidates(const std::vector<ElementHash>& elements) const;
 
-  // Compares the replica with `snapshot`, the server's own filter
-  // (RegionClient::Snapshot). NotFound for an unknown server; Corruption when
-  // the snapshot does not decode.
+  // Compares the replica with `image`, the server's own occupancy bits
+  // (RegionClient::SnapshotImage). NotFound for an unknown server;
+  // Corruption when the image does not decode.
   StatusOr<ReplicaComparison> Compare(ServerId server,
-                                      const FilterSnapshot& snapshot) const;
+                                      const FilterImage& image) const;
 
   // Every known server, ascending.
   std::vector<ServerId> Servers() const;
   // Stats per server, ascending.
   std::vector<ReplicaStats> Stats() const;
+  // Bytes the router holds for routing: the bit-sliced columns and the
+  // replicas' bookkeeping.
+  uint64_t MemoryBytes() const;
   // Whether the replica is current; false for an unknown server.
   bool IsCurrent(ServerId server) const;
   // The incarnation of the loaded filter; 0 for none or an unknown server.
   uint64_t Incarnation(ServerId server) const;
-  // Calls `fn` with the replica's filter under its shared lock (for tests and
-  // tools comparing replicas); NotFound for an unknown server or none loaded.
-  template <typename Fn>
-  Status WithFilter(ServerId server, Fn&& fn) const;
+  // The replica's bits as an image (for tests and tools comparing
+  // replicas); NotFound for an unknown server or none loaded.
+  StatusOr<OccupancyImage> Image(ServerId server) const;
 
   // One server's replica and its locks; opaque, defined in the .cc.
   struct Replica;
 
  private:
+  GlobalIndex(const SscbfConfig& config, uint64_t fence_base,
+              std::unique_ptr<internal::BitSlicedIndex> bits);
   std::shared_ptr<Replica> Find(ServerId server) const;
-  const ScalableSplitCountingBloomFilter* LockedFilter(
-      const Replica& r, std::shared_lock<std::shared_mutex>* lock) const;
 
+  const SscbfConfig config_;
   const uint64_t fence_base_;
+  const std::unique_ptr<internal::BitSlicedIndex> bits_;
   mutable std::shared_mutex servers_mu_;
   // Guarded by servers_mu_; a Replica guards itself.
   std::map<ServerId, std::shared_ptr<Replica>> replicas_;
+  std::vector<ServerId> server_of_slot_;  // valid where slot_used_
+  std::vector<bool> slot_used_;
 };
-
-template <typename Fn>
-Status GlobalIndex::WithFilter(ServerId server, Fn&& fn) const {
-  std::shared_ptr<Replica> r = Find(server);
-  if (r == nullptr) return Status::NotFound("unknown server");
-  std::shared_lock<std::shared_mutex> lock;
-  const ScalableSplitCountingBloomFilter* f = LockedFilter(*r, &lock);
-  if (f == nullptr) return Status::NotFound("no filter loaded");
-  fn(*f);
-  return Status::OK();
-}
 
 }  // namespace bloomroute::router
 

@@ -228,7 +228,8 @@ Status RouterImpl::Init() {
   // them is more than a run could ever see).
   BLOOMROUTE_ASSIGN_OR_RETURN(const uint64_t start,
                               catalog_->RecordRouterStart());
-  index_ = std::make_unique<router::GlobalIndex>(start << 32);
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      index_, router::GlobalIndex::Create(filter_config_, start << 32));
   BLOOMROUTE_RETURN_IF_ERROR(RegisterServers());
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
   PublishTables();
@@ -248,7 +249,7 @@ Status RouterImpl::RegisterServers() {
     entry->ref = ServerRef{id, address};
     entry->client = std::move(client);
     servers_.emplace(id, std::move(entry));
-    index_->AddServer(id);
+    BLOOMROUTE_RETURN_IF_ERROR(index_->AddServer(id));
   }
   // Every server holding regions must be reachable by some address.
   for (const CatalogServer& s : catalog_->Servers()) {

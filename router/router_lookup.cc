@@ -275,7 +275,7 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
   out.index = std::move(index).value();
   // The server's filter after its check, against the replica: equal unless
   // writes came in between (then "not current", not an error).
-  StatusOr<FilterSnapshot> snapshot = server.client->Snapshot(/*fence=*/0);
+  StatusOr<FilterImage> snapshot = server.client->SnapshotImage(/*fence=*/0);
   if (!snapshot.ok()) {
     out.error = Named(server, snapshot.status()).ToString();
     return out;

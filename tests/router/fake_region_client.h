@@ -76,13 +76,15 @@ class FakeRegionClient : public RegionClient {
     return it == values_.end() ? 0 : it->second.count;
   }
 
-  // Rebuilds the filter from the value records under the next epoch; returns
-  // what a write after it would report (no ops, the new epoch).
-  WriteResult Compact() {
+  // Rebuilds the filter from the value records under the next epoch, sized
+  // for `sized_for` elements (0: as many as there are values); returns what
+  // a write after it would report (no ops, the new epoch).
+  WriteResult Compact(uint64_t sized_for = 0) {
     std::lock_guard<std::mutex> lock(mu_);
-    filter_ = std::move(ScalableSplitCountingBloomFilter::CreateSized(
-                            config_, values_.size()))
-                  .value();
+    filter_ =
+        std::move(ScalableSplitCountingBloomFilter::CreateSized(
+                      config_, sized_for != 0 ? sized_for : values_.size()))
+            .value();
     for (auto& [key, v] : values_) v.stage = filter_.Insert(v.hash).value();
     ++epoch_;
     log_.clear();
@@ -136,9 +138,10 @@ class FakeRegionClient : public RegionClient {
     return fence_;
   }
 
-  bool FilterEquivalentTo(const ScalableSplitCountingBloomFilter& f) const {
+  // Whether `bits` are exactly the filter's occupancy bits and counts.
+  bool FilterEquivalentTo(const OccupancyImage& bits) const {
     std::lock_guard<std::mutex> lock(mu_);
-    return filter_.EquivalentTo(f);
+    return OccupancyImage::Of(filter_) == bits;
   }
   int snapshots_taken() const {
     std::lock_guard<std::mutex> lock(mu_);

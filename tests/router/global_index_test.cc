@@ -23,30 +23,33 @@ bool Has(const std::vector<ServerId>& v, ServerId s) {
 
 bool Equivalent(const GlobalIndex& index, ServerId s,
                 const FakeRegionClient& server) {
-  bool same = false;
-  Status st = index.WithFilter(
-      s, [&](const auto& f) { same = server.FilterEquivalentTo(f); });
-  return st.ok() && same;
+  StatusOr<OccupancyImage> bits = index.Image(s);
+  return bits.ok() && server.FilterEquivalentTo(*bits);
+}
+
+std::unique_ptr<GlobalIndex> NewIndex() {
+  return std::move(GlobalIndex::Create(FakeRegionClient::SmallConfig()))
+      .value();
 }
 
 class GlobalIndexTest : public ::testing::Test {
  protected:
-  void SetUp() override { index_.AddServer(0); }
+  void SetUp() override { ASSERT_TRUE(index_->AddServer(0).ok()); }
 
   bool Equivalent(ServerId s, const FakeRegionClient& server) {
-    return router::Equivalent(index_, s, server);
+    return router::Equivalent(*index_, s, server);
   }
   bool Apply(const WriteResult& w) {
-    return index_.ApplyWriteResult(0, w).value();
+    return index_->ApplyWriteResult(0, w).value();
   }
 
-  GlobalIndex index_;
+  std::unique_ptr<GlobalIndex> index_ = NewIndex();
   FakeRegionClient server_;
 };
 
 TEST_F(GlobalIndexTest, MissingReplicaIsAlwaysACandidate) {
-  index_.AddServer(3);
-  CandidateServers c = index_.Candidates({Value(1)});
+  ASSERT_TRUE(index_->AddServer(3).ok());
+  CandidateServers c = index_->Candidates({Value(1)});
   EXPECT_EQ(c.servers, (std::vector<ServerId>{0, 3}));
   EXPECT_EQ(c.not_current, (std::vector<ServerId>{0, 3}));
   EXPECT_FALSE(Apply(server_.AddRow(Value(1))));  // nothing loaded yet
@@ -54,17 +57,17 @@ TEST_F(GlobalIndexTest, MissingReplicaIsAlwaysACandidate) {
 
 TEST_F(GlobalIndexTest, SnapshotCatchUpEqualsServerAndRoutes) {
   for (int i = 0; i < 500; ++i) (void)server_.AddRow(Value(i));
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
-  EXPECT_TRUE(index_.IsCurrent(0));
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  EXPECT_TRUE(index_->IsCurrent(0));
   EXPECT_TRUE(Equivalent(0, server_));
   for (int i = 0; i < 500; ++i) {
-    EXPECT_EQ(index_.Candidates({Value(i)}).servers.size(), 1u) << i;
+    EXPECT_EQ(index_->Candidates({Value(i)}).servers.size(), 1u) << i;
   }
   // Absent values: the filter's bound is P = 1 %, so 1000 absent values give
   // about 10 false positives; 60 would be a > 10-sigma excess.
   int false_positives = 0;
   for (int i = 1000; i < 2000; ++i) {
-    CandidateServers c = index_.Candidates({Value(i)});
+    CandidateServers c = index_->Candidates({Value(i)});
     EXPECT_TRUE(c.not_current.empty());
     false_positives += static_cast<int>(c.servers.size());
   }
@@ -73,18 +76,18 @@ TEST_F(GlobalIndexTest, SnapshotCatchUpEqualsServerAndRoutes) {
 
 TEST_F(GlobalIndexTest, ConjunctionNeedsEveryElement) {
   (void)server_.AddRow(Value(1));
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
-  EXPECT_EQ(index_.Candidates({Value(1)}).servers.size(), 1u);
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  EXPECT_EQ(index_->Candidates({Value(1)}).servers.size(), 1u);
   int routed = 0;
   for (int i = 1000; i < 1100; ++i) {
-    routed += index_.Candidates({Value(1), Value(i)}).servers.size();
+    routed += index_->Candidates({Value(1), Value(i)}).servers.size();
   }
   EXPECT_LT(routed, 10);
-  EXPECT_EQ(index_.Candidates({}).servers, std::vector<ServerId>{0});
+  EXPECT_EQ(index_->Candidates({}).servers, std::vector<ServerId>{0});
 }
 
 TEST_F(GlobalIndexTest, WritesInOrderKeepTheReplicaCurrent) {
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   for (int i = 0; i < 300; ++i) {
     EXPECT_TRUE(Apply(server_.AddRow(Value(i))));
     WriteResult dup = server_.AddRow(Value(i));  // second row: no op
@@ -95,12 +98,12 @@ TEST_F(GlobalIndexTest, WritesInOrderKeepTheReplicaCurrent) {
     (void)Apply(server_.RemoveRow(Value(i)));
     EXPECT_TRUE(Apply(server_.RemoveRow(Value(i))));
   }
-  EXPECT_TRUE(index_.IsCurrent(0));
+  EXPECT_TRUE(index_->IsCurrent(0));
   EXPECT_TRUE(Equivalent(0, server_));
 }
 
 TEST_F(GlobalIndexTest, DuplicateDeliveryIsIgnored) {
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   WriteResult w = server_.AddRow(Value(7));
   EXPECT_TRUE(Apply(w));
   EXPECT_TRUE(Apply(w));
@@ -108,17 +111,17 @@ TEST_F(GlobalIndexTest, DuplicateDeliveryIsIgnored) {
 }
 
 TEST_F(GlobalIndexTest, GapMakesStaleAndOpsSinceRepairsWithoutSnapshot) {
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   WriteResult lost = server_.AddRow(Value(1));
   EXPECT_FALSE(Apply(server_.AddRow(Value(2))));  // op 2 after op 0
-  CandidateServers c = index_.Candidates({Value(2)});
+  CandidateServers c = index_->Candidates({Value(2)});
   EXPECT_EQ(c.not_current, std::vector<ServerId>{0});
   EXPECT_EQ(c.servers, std::vector<ServerId>{0});
   EXPECT_FALSE(Apply(lost));  // late, in order: op 2 is still missing
   const int snapshots = server_.snapshots_taken();
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   EXPECT_EQ(server_.snapshots_taken(), snapshots);
-  EXPECT_TRUE(index_.IsCurrent(0));
+  EXPECT_TRUE(index_->IsCurrent(0));
   EXPECT_TRUE(Equivalent(0, server_));
 }
 
@@ -126,75 +129,139 @@ TEST_F(GlobalIndexTest, GapMakesStaleAndOpsSinceRepairsWithoutSnapshot) {
 // the write that inserted the value reaches the router; its last_seq keeps
 // the server a candidate.
 TEST_F(GlobalIndexTest, OpLessWriteAheadOfItsInsertKeepsServerCandidate) {
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   WriteResult insert = server_.AddRow(Value(5));
   EXPECT_FALSE(Apply(server_.AddRow(Value(5))));
-  EXPECT_EQ(index_.Candidates({Value(5)}).servers, std::vector<ServerId>{0});
+  EXPECT_EQ(index_->Candidates({Value(5)}).servers, std::vector<ServerId>{0});
   EXPECT_TRUE(Apply(insert));  // the missing op, in order: current again
-  EXPECT_TRUE(index_.Candidates({Value(5)}).not_current.empty());
-  EXPECT_EQ(index_.Candidates({Value(5)}).servers, std::vector<ServerId>{0});
+  EXPECT_TRUE(index_->Candidates({Value(5)}).not_current.empty());
+  EXPECT_EQ(index_->Candidates({Value(5)}).servers, std::vector<ServerId>{0});
 }
 
 TEST_F(GlobalIndexTest, EpochChangeForcesSnapshot) {
   for (int i = 0; i < 100; ++i) (void)server_.AddRow(Value(i));
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   for (int i = 0; i < 90; ++i) (void)Apply(server_.RemoveRow(Value(i)));
   EXPECT_FALSE(Apply(server_.Compact()));
   EXPECT_FALSE(Apply(server_.AddRow(Value(500))));
   const int snapshots = server_.snapshots_taken();
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   EXPECT_EQ(server_.snapshots_taken(), snapshots + 1);
   EXPECT_TRUE(Equivalent(0, server_));
   EXPECT_TRUE(Apply(server_.AddRow(Value(501))));
-  EXPECT_EQ(index_.Stats()[0].epoch, 2u);
+  EXPECT_EQ(index_->Stats()[0].epoch, 2u);
 }
 
 TEST_F(GlobalIndexTest, TrimmedLogForcesSnapshot) {
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   for (int i = 0; i < 50; ++i) (void)server_.AddRow(Value(i));
   server_.TrimThrough(10);
   EXPECT_FALSE(Apply(server_.AddRow(Value(99))));
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   EXPECT_EQ(server_.snapshots_taken(), 2);
   EXPECT_TRUE(Equivalent(0, server_));
 }
 
 TEST_F(GlobalIndexTest, CatchUpLoopsWhileMoreOpsRemain) {
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   server_.set_max_ops_per_call(7);
   for (int i = 0; i < 200; ++i) (void)server_.AddRow(Value(i));
   EXPECT_FALSE(Apply(server_.AddRow(Value(1000))));
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   EXPECT_EQ(server_.snapshots_taken(), 1);
-  EXPECT_EQ(index_.Stats()[0].seq, 201u);
+  EXPECT_EQ(index_->Stats()[0].seq, 201u);
   EXPECT_TRUE(Equivalent(0, server_));
 }
 
 TEST_F(GlobalIndexTest, ReplayInAnotherStageDivergesAndSnapshotRepairs) {
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   WriteResult w = server_.AddRow(Value(1));
-  w.ops[0].stage = 3;  // the replica's insert lands in stage 0
+  w.ops[0].stage = 3;  // the replica has stage 0 only: 3 does not fit
   EXPECT_FALSE(Apply(w));
-  EXPECT_FALSE(index_.IsCurrent(0));
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  EXPECT_FALSE(index_->IsCurrent(0));
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   EXPECT_EQ(server_.snapshots_taken(), 2);
   EXPECT_TRUE(Equivalent(0, server_));
 }
 
+// An op's mask is the server's word on which bits changed; one that names a
+// slice the stage does not have, or clears a slice with no bit set, is not
+// the server's: the replica stops following ops and reloads.
+TEST_F(GlobalIndexTest, AnOpThatDoesNotFitDivergesAndSnapshotRepairs) {
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  WriteResult w = server_.AddRow(Value(1));
+  w.ops[0].mask |= uint64_t{1} << 63;
+  EXPECT_FALSE(Apply(w));
+  EXPECT_EQ(index_->Candidates({Value(2)}).not_current,
+            std::vector<ServerId>{0});
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  EXPECT_TRUE(Equivalent(0, server_));
+  WriteResult remove = server_.RemoveRow(Value(1));
+  WriteResult bogus = server_.AddRow(Value(3));
+  bogus.ops[0].kind = FilterOp::Kind::kRemove;  // from a stage it is not in
+  EXPECT_TRUE(Apply(remove));
+  EXPECT_FALSE(Apply(bogus));
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  EXPECT_TRUE(Equivalent(0, server_));
+}
+
+// The router owns the filter config: a server whose filter has another one
+// is not loaded (its stages would not line up with the cluster's ladder)
+// and stays a candidate.
+TEST_F(GlobalIndexTest, AServerWithAnotherConfigStaysACandidate) {
+  SscbfConfig other = FakeRegionClient::SmallConfig();
+  other.target_fpr /= 2;
+  FakeRegionClient stranger(other);
+  (void)stranger.AddRow(Value(1));
+  ASSERT_TRUE(index_->AddServer(1).ok());
+  Status s = index_->CatchUp(1, stranger);
+  EXPECT_EQ(s.code(), Status::Code::kAborted) << s.ToString();
+  EXPECT_FALSE(index_->IsCurrent(1));
+  EXPECT_EQ(index_->Candidates({Value(2)}).not_current,
+            (std::vector<ServerId>{0, 1}));
+}
+
+// Columns are reused: a removed server's slot serves the next one, which
+// starts empty and not current.
+TEST_F(GlobalIndexTest, RemovedServersFreeTheirColumn) {
+  std::vector<std::unique_ptr<FakeRegionClient>> servers;
+  for (ServerId s = 1; s <= 70; ++s) {  // past one 64-bit word of slots
+    servers.push_back(std::make_unique<FakeRegionClient>());
+    (void)servers.back()->AddRow(Value(static_cast<int>(s)));
+    ASSERT_TRUE(index_->AddServer(s).ok());
+    ASSERT_TRUE(index_->CatchUp(s, *servers.back()).ok());
+  }
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  for (int v = 1; v <= 70; ++v) {
+    CandidateServers c = index_->Candidates({Value(v)});
+    EXPECT_TRUE(Has(c.servers, static_cast<ServerId>(v))) << v;
+    EXPECT_LT(c.servers.size(), 4u);
+  }
+  index_->RemoveServer(5);
+  ASSERT_TRUE(index_->AddServer(100).ok());
+  CandidateServers c = index_->Candidates({Value(5)});
+  EXPECT_FALSE(Has(c.servers, 5));
+  EXPECT_EQ(c.not_current, std::vector<ServerId>{100});
+  FakeRegionClient empty;
+  ASSERT_TRUE(index_->CatchUp(100, empty).ok());
+  EXPECT_FALSE(Has(index_->Candidates({Value(5)}).servers, 100));
+  EXPECT_EQ(index_->Candidates({}).servers.size(), 71u);
+}
+
 TEST_F(GlobalIndexTest, UnavailableServerStaysACandidate) {
   server_.set_available(false);
-  Status s = index_.CatchUp(0, server_);
+  Status s = index_->CatchUp(0, server_);
   EXPECT_EQ(s.code(), Status::Code::kUnavailable);
-  EXPECT_EQ(index_.Candidates({Value(1)}).not_current,
+  EXPECT_EQ(index_->Candidates({Value(1)}).not_current,
             std::vector<ServerId>{0});
   server_.set_available(true);
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
-  ASSERT_TRUE(index_.MarkStale(0).ok());
-  EXPECT_FALSE(index_.IsCurrent(0));
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
-  EXPECT_TRUE(index_.IsCurrent(0));
-  EXPECT_EQ(index_.MarkStale(9).code(), Status::Code::kNotFound);
-  EXPECT_EQ(index_.CatchUp(9, server_).code(), Status::Code::kNotFound);
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->MarkStale(0).ok());
+  EXPECT_FALSE(index_->IsCurrent(0));
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  EXPECT_TRUE(index_->IsCurrent(0));
+  EXPECT_EQ(index_->MarkStale(9).code(), Status::Code::kNotFound);
+  EXPECT_EQ(index_->CatchUp(9, server_).code(), Status::Code::kNotFound);
 }
 
 // Writes whose results arrive while the snapshot is being loaded: newer ones
@@ -208,11 +275,11 @@ TEST_F(GlobalIndexTest, WritesDuringSnapshotLoadAreNotLost) {
     for (int i = 100; i < 110; ++i) (void)Apply(server_.AddRow(Value(i)));
     (void)Apply(server_.RemoveRow(Value(3)));
   });
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
-  EXPECT_TRUE(index_.IsCurrent(0));
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  EXPECT_TRUE(index_->IsCurrent(0));
   EXPECT_TRUE(Equivalent(0, server_));
   for (int i = 100; i < 110; ++i) {
-    EXPECT_EQ(index_.Candidates({Value(i)}).servers.size(), 1u);
+    EXPECT_EQ(index_->Candidates({Value(i)}).servers.size(), 1u);
   }
 }
 
@@ -222,26 +289,30 @@ TEST_F(GlobalIndexTest, WritesDuringSnapshotLoadAreNotLost) {
 // not clear it (on the main line before generations it did, and the value
 // of the lost write was then missing from a current replica).
 TEST_F(GlobalIndexTest, ACatchUpDoesNotClearAMarkMadeWhileItRan) {
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
-  ASSERT_TRUE(index_.MarkStale(0).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->MarkStale(0).ok());
   bool once = true;
   server_.set_after_ops_since([&] {
     if (!once) return;
     once = false;
     (void)server_.AddRow(Value(42));  // its reply never arrives
-    ASSERT_TRUE(index_.MarkStale(0).ok());
+    ASSERT_TRUE(index_->MarkStale(0).ok());
   });
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
-  EXPECT_TRUE(index_.IsCurrent(0));
-  EXPECT_EQ(index_.Candidates({Value(42)}).servers, std::vector<ServerId>{0});
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  EXPECT_TRUE(index_->IsCurrent(0));
+  EXPECT_EQ(index_->Candidates({Value(42)}).servers, std::vector<ServerId>{0});
   EXPECT_TRUE(Equivalent(0, server_));
 }
 
 // Exactness issue, item 3: a write in doubt raises the token writes carry,
 // and the catch-up fences the server to it before it reads the filter.
 TEST_F(GlobalIndexTest, AWriteInDoubtIsFencedOffByTheNextCatchUp) {
-  GlobalIndex index(/*fence_base=*/7ull << 32);
-  index.AddServer(0);
+  std::unique_ptr<GlobalIndex> owned =
+      std::move(GlobalIndex::Create(FakeRegionClient::SmallConfig(),
+                                    /*fence_base=*/7ull << 32))
+          .value();
+  GlobalIndex& index = *owned;
+  ASSERT_TRUE(index.AddServer(0).ok());
   EXPECT_EQ(index.FenceToken(0), (7ull << 32) + 1);
   ASSERT_TRUE(index.CatchUp(0, server_).ok());
   EXPECT_EQ(server_.fence(), (7ull << 32) + 1);  // the first catch-up fences
@@ -261,7 +332,7 @@ TEST_F(GlobalIndexTest, AWriteInDoubtIsFencedOffByTheNextCatchUp) {
 // incarnation, so the replica neither skips them as applied nor stays
 // current: a snapshot of the new run replaces it.
 TEST_F(GlobalIndexTest, ANewIncarnationIsNeverOrderedAgainstTheOld) {
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   EXPECT_TRUE(Apply(server_.AddRow(Value(1))));
   EXPECT_TRUE(Apply(server_.AddRow(Value(2))));  // the replica is at seq 2
   // A power loss takes op 2 (the server at seq 1 again), and a new run
@@ -273,44 +344,44 @@ TEST_F(GlobalIndexTest, ANewIncarnationIsNeverOrderedAgainstTheOld) {
   ASSERT_EQ(reused.ops.size(), 1u);
   EXPECT_EQ(reused.ops[0].seq, 2u);
   EXPECT_FALSE(Apply(reused));  // not skipped as "already applied"
-  EXPECT_EQ(index_.Candidates({Value(3)}).servers, std::vector<ServerId>{0});
+  EXPECT_EQ(index_->Candidates({Value(3)}).servers, std::vector<ServerId>{0});
   const int snapshots = rolled_back.snapshots_taken();
-  ASSERT_TRUE(index_.CatchUp(0, rolled_back).ok());
+  ASSERT_TRUE(index_->CatchUp(0, rolled_back).ok());
   EXPECT_EQ(rolled_back.snapshots_taken(), snapshots + 1);
-  EXPECT_TRUE(index_.IsCurrent(0));
-  EXPECT_EQ(index_.Incarnation(0), 2u);
+  EXPECT_TRUE(index_->IsCurrent(0));
+  EXPECT_EQ(index_->Incarnation(0), 2u);
   EXPECT_TRUE(Equivalent(0, rolled_back));
   // A late reply of the old run does not make the replica current again
   // by itself; a catch-up of the new run does.
-  EXPECT_FALSE(index_.ApplyWriteResult(0, server_.AddRow(Value(9))).value());
-  EXPECT_FALSE(index_.NoteIncarnation(0, 1));
-  ASSERT_TRUE(index_.CatchUp(0, rolled_back).ok());
-  EXPECT_TRUE(index_.IsCurrent(0));
-  EXPECT_TRUE(index_.NoteIncarnation(0, 2));
+  EXPECT_FALSE(index_->ApplyWriteResult(0, server_.AddRow(Value(9))).value());
+  EXPECT_FALSE(index_->NoteIncarnation(0, 1));
+  ASSERT_TRUE(index_->CatchUp(0, rolled_back).ok());
+  EXPECT_TRUE(index_->IsCurrent(0));
+  EXPECT_TRUE(index_->NoteIncarnation(0, 2));
 }
 
 // Verify's comparison: a current replica at the server's (epoch, seq) that
 // holds another filter is named as differing.
 TEST_F(GlobalIndexTest, CompareNamesAReplicaThatDiffers) {
   (void)server_.AddRow(Value(1));
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
-  StatusOr<ReplicaComparison> c = index_.Compare(0, *server_.Snapshot(0));
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
+  StatusOr<ReplicaComparison> c = index_->Compare(0, *server_.SnapshotImage(0));
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->agreement, ReplicaAgreement::kMatches) << c->detail;
   server_.InsertWithoutOp(Value(2));
-  c = index_.Compare(0, *server_.Snapshot(0));
+  c = index_->Compare(0, *server_.SnapshotImage(0));
   EXPECT_EQ(c->agreement, ReplicaAgreement::kDiffers) << c->detail;
   server_.set_incarnation(5);  // a restart: not comparable, not an error
-  c = index_.Compare(0, *server_.Snapshot(0));
+  c = index_->Compare(0, *server_.SnapshotImage(0));
   EXPECT_EQ(c->agreement, ReplicaAgreement::kNotCurrent) << c->detail;
 }
 
 TEST_F(GlobalIndexTest, StatsDescribeTheReplica) {
   for (int i = 0; i < 100; ++i) (void)server_.AddRow(Value(i));
-  ASSERT_TRUE(index_.CatchUp(0, server_).ok());
+  ASSERT_TRUE(index_->CatchUp(0, server_).ok());
   (void)server_.AddRow(Value(100));  // reported to nobody
   EXPECT_FALSE(Apply(server_.AddRow(Value(101))));
-  std::vector<ReplicaStats> stats = index_.Stats();
+  std::vector<ReplicaStats> stats = index_->Stats();
   ASSERT_EQ(stats.size(), 1u);
   EXPECT_TRUE(stats[0].loaded);
   EXPECT_FALSE(stats[0].current);
@@ -332,7 +403,8 @@ TEST(GlobalIndexModelTest, NoFalseNegativesUnderReorderingAndFailures) {
   constexpr ServerId kServers = 8;
   constexpr int kValues = 60;
   std::mt19937_64 rng(20240601);
-  GlobalIndex index;
+  std::unique_ptr<GlobalIndex> owned = NewIndex();
+  GlobalIndex& index = *owned;
   std::vector<std::unique_ptr<FakeRegionClient>> servers;
   struct Pending {
     WriteResult result;
@@ -348,7 +420,7 @@ TEST(GlobalIndexModelTest, NoFalseNegativesUnderReorderingAndFailures) {
   std::vector<std::vector<bool>> acked(kServers, std::vector<bool>(kValues));
   for (ServerId s = 0; s < kServers; ++s) {
     servers.push_back(std::make_unique<FakeRegionClient>());
-    index.AddServer(s);
+    ASSERT_TRUE(index.AddServer(s).ok());
   }
   auto pick = [&](uint64_t n) { return rng() % n; };
   for (int step = 0; step < 20000; ++step) {
@@ -413,11 +485,12 @@ TEST(GlobalIndexModelTest, NoFalseNegativesUnderReorderingAndFailures) {
 TEST(GlobalIndexConcurrencyTest, AcknowledgedWritesAreFoundDuringWrites) {
   constexpr ServerId kServers = 4;
   constexpr int kPerWriter = 3000;
-  GlobalIndex index;
+  std::unique_ptr<GlobalIndex> owned = NewIndex();
+  GlobalIndex& index = *owned;
   std::vector<std::unique_ptr<FakeRegionClient>> servers;
   for (ServerId s = 0; s < kServers; ++s) {
     servers.push_back(std::make_unique<FakeRegionClient>());
-    index.AddServer(s);
+    ASSERT_TRUE(index.AddServer(s).ok());
     ASSERT_TRUE(index.CatchUp(s, *servers[s]).ok());
   }
   // acked[s]: values 0..acked[s]-1 of writer s are acknowledged.
@@ -464,6 +537,44 @@ TEST(GlobalIndexConcurrencyTest, AcknowledgedWritesAreFoundDuringWrites) {
     ASSERT_TRUE(index.CatchUp(s, *servers[s]).ok());
     EXPECT_TRUE(Equivalent(index, s, *servers[s]));
   }
+}
+
+// A replica reloaded while lookups run (compaction moves every element to
+// another stage, so the old and the new bits share no stage): a value
+// acknowledged before a lookup starts is found by it, whatever point of the
+// reload the lookup meets.
+TEST(GlobalIndexConcurrencyTest, ReloadsNeverHideAcknowledgedValues) {
+  std::unique_ptr<GlobalIndex> owned = NewIndex();
+  GlobalIndex& index = *owned;
+  FakeRegionClient server;
+  ASSERT_TRUE(index.AddServer(0).ok());
+  for (int i = 0; i < 400; ++i) (void)server.AddRow(Value(i));
+  ASSERT_TRUE(index.CatchUp(0, server).ok());
+  std::atomic<bool> done{false};
+  std::atomic<int> misses{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 2; ++t) {
+    readers.emplace_back([&, t] {
+      std::mt19937 rng(11 + t);
+      while (!done.load()) {
+        if (!Has(index.Candidates({Value(static_cast<int>(rng() % 400))})
+                     .servers,
+                 0)) {
+          ++misses;
+        }
+      }
+    });
+  }
+  for (int round = 0; round < 200; ++round) {
+    // Sized alternately for the values and for 16 times as many: every
+    // reload moves every value to another stage.
+    (void)server.Compact(round % 2 == 0 ? 400 : 6400);
+    ASSERT_TRUE(index.MarkStale(0).ok());
+    ASSERT_TRUE(index.CatchUp(0, server).ok());
+  }
+  done = true;
+  for (std::thread& t : readers) t.join();
+  EXPECT_EQ(misses.load(), 0);
 }
 
 }  // namespace
