@@ -198,6 +198,13 @@ StatusOr<std::vector<accuracy::ServerFilter>> AccuracyCommand::TableServers(
   if (!stats.empty()) {
     run->cluster_filter = accuracy::ClusterFilterLine(
         stats[0].target_false_routes, stats[0].cluster_config);
+    uint64_t values = 0;
+    uint64_t bytes = 0;  // each server's share of the router's index
+    for (const router::ServerIndexStats& s : stats) {
+      values += s.replica.filter.elements;
+      bytes += s.replica.filter.memory_bytes;
+    }
+    run->router_index = accuracy::RouterIndexLine(bytes, values);
   }
   std::vector<accuracy::ServerFilter> out;
   for (const auto& [id, address] : holding) {
@@ -260,6 +267,9 @@ void AccuracyCommand::PrintSummary(const accuracy::RunInfo& run,
             << "not current: " << f.asked_not_current << "\n";
   if (!run.cluster_filter.empty()) {
     std::cout << "cluster filter: " << run.cluster_filter << "\n";
+  }
+  if (!run.router_index.empty()) {
+    std::cout << "router index: " << run.router_index << "\n";
   }
   for (const accuracy::ServerAccuracy& s : f.servers) {
     std::cout << "server " << s.filter.id << " (" << s.filter.address

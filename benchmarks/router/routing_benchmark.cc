@@ -40,6 +40,7 @@
 #include "benchmarks/bench_util.h"
 #include "index/occupancy_image.h"
 #include "index/scalable_split_counting_bloom_filter.h"
+#include "router/cluster_filter_config.h"
 #include "router/internal/bit_sliced_index.h"
 
 namespace bloomroute {
@@ -53,19 +54,12 @@ constexpr uint64_t kTable = 1;
 constexpr uint64_t kColumn = 1;
 constexpr int kServerCounts[] = {1, 8, 64, 256, 1024};
 
-// The cluster's filter config for N servers: a per-server target P =
-// 0.05 / 2^ceil(log2 N), so that a lookup of an absent value expects at most
-// 0.05 false routes. The lead replaces this with router/cluster_filter_config.h
-// (same rule) once that is on main.
+// The cluster's config for N servers, as the router derives it with its
+// default options (router/cluster_filter_config.h).
 SscbfConfig ClusterConfig(int servers) {
-  SscbfConfig c;
-  const int doublings =
-      static_cast<int>(std::ceil(std::log2(static_cast<double>(servers))));
-  c.target_fpr = 0.05 / std::ldexp(1.0, doublings);
-  c.tightening_ratio = 0.8;
-  c.growth_factor = 2.0;
-  c.initial_capacity = 16384;
-  return c;
+  return router::ClusterFilterConfig(router::ClusterFilterOptions(),
+                                     static_cast<size_t>(servers))
+      .value();
 }
 
 // What a region server's SSCBF holds after its values arrived by writes,

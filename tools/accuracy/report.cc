@@ -115,6 +115,17 @@ std::string ClusterFilterLine(double target_false_routes,
   return line.str();
 }
 
+std::string RouterIndexLine(uint64_t router_bytes, uint64_t values) {
+  if (router_bytes == 0) return "";
+  std::ostringstream line;
+  line << router_bytes << " bytes";
+  if (values > 0) {
+    line << ", " << static_cast<double>(router_bytes) / values
+         << " bytes per distinct value per server";
+  }
+  return line.str();
+}
+
 std::string ReportMarkdown(const RunInfo& run, const AccuracyFigures& f) {
   std::string md =
       "# Routing accuracy of table " + MarkdownCell(run.table) + "\n\n";
@@ -122,6 +133,9 @@ std::string ReportMarkdown(const RunInfo& run, const AccuracyFigures& f) {
   md += "- router: " + MarkdownCell(run.router) + "\n";
   if (!run.cluster_filter.empty()) {
     md += "- cluster filter: " + MarkdownCell(run.cluster_filter) + "\n";
+  }
+  if (!run.router_index.empty()) {
+    md += "- router index: " + MarkdownCell(run.router_index) + "\n";
   }
   md += "- columns:";
   for (const std::string& c : run.columns) md += " " + MarkdownCell(c);

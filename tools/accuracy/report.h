@@ -45,7 +45,15 @@ struct RunInfo {
   // The router's cluster filter config (ClusterFilterLine); empty when the
   // router reports none.
   std::string cluster_filter;
+  // What the router holds for routing (RouterIndexLine); empty when the
+  // router reports nothing.
+  std::string router_index;
 };
+
+// "N bytes, B bytes per distinct value per server" from the router's
+// routing memory (the sum of the servers' shares, ReplicaStats) and the
+// servers' element counts; empty when the router reports no bytes.
+std::string RouterIndexLine(uint64_t router_bytes, uint64_t values);
 
 // "F false routes per lookup, P per server (r .., s .., n0 ..)" from a
 // server's index stats; empty when they carry no cluster config.
