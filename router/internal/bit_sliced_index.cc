@@ -339,17 +339,21 @@ void BitSlicedIndex::CopyStage(uint32_t slot, const Stage& stage,
   // One pass, changing only the bits that differ: the install bracket, not
   // the order of the writes, keeps readers from a half-installed column.
   // Consecutive positions are S bits apart, a stride the hardware
-  // prefetcher follows.
+  // prefetcher follows. (Locals: the atomics below would otherwise make
+  // the compiler reload the stride and base every position.)
   const uint64_t m = stage.geometry.slice_length;
+  const uint64_t stride = layout_.slots;
+  std::atomic<uint64_t>* const words = stage.words.get();
   for (uint32_t j = 0; j < stage.geometry.slices; ++j) {
     uint64_t at = layout_.Bit(stage.Column(j, 0), slot);
-    for (uint64_t p = 0; p < m; ++p, at += layout_.slots) {
-      std::atomic<uint64_t>& word = stage.Word(at);
+    for (uint64_t p = 0; p < m; ++p, at += stride) {
+      std::atomic<uint64_t>& word = words[at / 64];
       const uint64_t bit = uint64_t{1} << (at % 64);
       const bool want = image != nullptr && image->Test(j, p);
       const bool have = (word.load(kRelaxed) & bit) != 0;
-      if (want && !have) word.fetch_or(bit, kRelaxed);
-      if (!want && have) word.fetch_and(~bit, kRelaxed);
+      // Flips only our bit, which only this slot's (serialized) writers
+      // change: a read-modify-write, as the seqlock argument needs.
+      if (want != have) word.fetch_xor(bit, kRelaxed);
     }
   }
 }
@@ -383,11 +387,12 @@ StatusOr<OccupancyImage> BitSlicedIndex::Extract(
 void BitSlicedIndex::ExtractStage(uint32_t slot, const Stage& stage,
                                   OccupancyStage* out) const {
   const uint64_t wps = out->words_per_slice();
+  const uint64_t stride = layout_.slots;
+  const std::atomic<uint64_t>* const words = stage.words.get();
   for (uint32_t j = 0; j < stage.geometry.slices; ++j) {
     uint64_t at = layout_.Bit(stage.Column(j, 0), slot);
-    for (uint64_t p = 0; p < stage.geometry.slice_length;
-         ++p, at += layout_.slots) {
-      if ((stage.Word(at).load(kRelaxed) >> (at % 64)) & 1) {
+    for (uint64_t p = 0; p < stage.geometry.slice_length; ++p, at += stride) {
+      if ((words[at / 64].load(kRelaxed) >> (at % 64)) & 1) {
         out->words[j * wps + p / 64] |= uint64_t{1} << (p % 64);
       }
     }

@@ -361,7 +361,7 @@ TEST_F(BitSlicedIndexTest, InstallNeverExposesHalfInstalledColumn) {
 }
 
 TEST_F(BitSlicedIndexTest, InstallNeverExposesHalfInstalledNarrowColumn) {
-  RunInstallRace(8);  // narrow: 8-slot columns, 8 of them to a word
+  RunInstallRace(8);  // narrow: 8-bit columns, 8 of them to a word
 }
 
 // A small cluster pays for the slots it has: at 1 slot a column is 1 bit,
