@@ -15,19 +15,37 @@ uint64_t SlotBit(uint32_t slot) { return uint64_t{1} << (slot % 64); }
 
 }  // namespace
 
-// One ladder stage: k_i * m_i columns of W words, column (j, p) at word
-// (j * m_i + p) * W. Words are null until the stage's first use.
+// One ladder stage: k_i * m_i columns, column (j, p) numbered j * m_i + p
+// and placed as ColumnLayout says. Words are null until the stage's first
+// use.
 struct BitSlicedIndex::Stage {
   StageGeometry geometry;
   Words words;
   uint64_t columns() const {
     return uint64_t{geometry.slices} * geometry.slice_length;
   }
-  std::atomic<uint64_t>* Column(uint32_t slice, uint64_t pos,
-                                uint32_t w) const {
-    return words.get() + (slice * geometry.slice_length + pos) * w;
+  uint64_t Column(uint32_t slice, uint64_t pos) const {
+    return uint64_t{slice} * geometry.slice_length + pos;
   }
+  // The word holding bit `bit` of the stage (ColumnLayout::Bit).
+  std::atomic<uint64_t>& Word(uint64_t bit) const { return words[bit / 64]; }
 };
+
+BitSlicedIndex::ColumnLayout BitSlicedIndex::ColumnLayout::For(uint32_t slots) {
+  // Narrow columns for small clusters: a column of S bits costs S bits a
+  // probe position per server slot, so 1 to 32 servers pay for the next
+  // power of two rather than for 64 (e.g. 3 servers: 4 bits, not 64).
+  ColumnLayout l;
+  if (slots > 32) {
+    l.slots = (slots + 63) / 64 * 64;
+  } else {
+    l.slots = slots == 0 ? 0 : 1;
+    while (l.slots < slots) l.slots *= 2;
+  }
+  l.words = (l.slots + 63) / 64;
+  l.mask = l.slots >= 64 ? ~uint64_t{0} : (uint64_t{1} << l.slots) - 1;
+  return l;
+}
 
 void BitSlicedIndex::AlignedDelete::operator()(std::atomic<uint64_t>* p) const {
   ::operator delete[](p, kLineAlign);
@@ -58,10 +76,10 @@ StatusOr<std::unique_ptr<BitSlicedIndex>> BitSlicedIndex::Create(
   return std::unique_ptr<BitSlicedIndex>(new BitSlicedIndex(config, max_bytes));
 }
 
-uint64_t BitSlicedIndex::ColumnBytesLocked(uint32_t capacity) const {
+uint64_t BitSlicedIndex::ColumnBytesLocked(const ColumnLayout& layout) const {
   uint64_t bytes = 0;
   for (uint32_t i : stages_in_use_) {
-    bytes += (*stages_)[i].columns() * (capacity / 64) * sizeof(uint64_t);
+    bytes += layout.StageWords((*stages_)[i].columns()) * sizeof(uint64_t);
   }
   return bytes;
 }
@@ -75,58 +93,72 @@ Status BitSlicedIndex::EnsureSlots(uint32_t slots) {
   }
   std::unique_lock<std::shared_mutex> lock(layout_mutex_);
   if (slots <= slot_count_) return Status::OK();
-  if (slots > capacity_) {
-    BLOOMROUTE_RETURN_IF_ERROR(RelayLocked((slots + 63) / 64 * 64));
+  if (slots > layout_.slots) {
+    BLOOMROUTE_RETURN_IF_ERROR(RelayLocked(ColumnLayout::For(slots)));
   }
   slot_count_ = slots;  // new slots are empty and not current already
   return Status::OK();
 }
 
-Status BitSlicedIndex::RelayLocked(uint32_t capacity) {
-  const uint64_t bytes = ColumnBytesLocked(capacity) + SlotBytes(capacity);
+Status BitSlicedIndex::RelayLocked(const ColumnLayout& layout) {
+  const uint64_t bytes = ColumnBytesLocked(layout) + SlotBytes(layout);
   if (bytes > max_bytes_) {
     return Status::InvalidArgument(
-        "bit-sliced index: " + std::to_string(capacity) + " slots need " +
+        "bit-sliced index: " + std::to_string(layout.slots) + " slots need " +
         std::to_string(bytes) + " bytes, above max_bytes " +
         std::to_string(max_bytes_) + " (BitSlicedIndex::Create)");
   }
-  const uint32_t old_w = capacity_ / 64;
-  const uint32_t new_w = capacity / 64;
   std::vector<Words> relaid;
   for (uint32_t i : stages_in_use_) {
     const Stage& s = (*stages_)[i];
-    Words words = AllocateWords(s.columns() * new_w);
-    if (!words) return OutOfMemory(s.columns() * new_w * 8);
-    for (uint64_t c = 0; c < s.columns(); ++c) {
-      for (uint32_t w = 0; w < old_w; ++w) {
-        words[c * new_w + w].store(s.words[c * old_w + w].load(kRelaxed),
-                                   kRelaxed);
-      }
-    }
+    Words words = AllocateWords(layout.StageWords(s.columns()));
+    if (!words) return OutOfMemory(layout.StageWords(s.columns()) * 8);
+    RelayStage(layout_, layout, s, words.get());
     relaid.push_back(std::move(words));
   }
   for (size_t n = 0; n < stages_in_use_.size(); ++n) {
     (*stages_)[stages_in_use_[n]].words = std::move(relaid[n]);
   }
-  auto not_current = std::make_unique<std::atomic<uint64_t>[]>(new_w);
-  auto generation = std::make_unique<std::atomic<uint32_t>[]>(capacity);
-  auto slot_stages = std::make_unique<std::atomic<uint64_t>[]>(capacity);
-  for (uint32_t w = 0; w < new_w; ++w) {
-    // Slots past the old capacity start not current.
-    not_current[w].store(w < old_w ? not_current_[w].load(kRelaxed) : ~0ull,
-                         kRelaxed);
+  const uint32_t old_slots = layout_.slots;
+  auto not_current = std::make_unique<std::atomic<uint64_t>[]>(layout.words);
+  auto generation = std::make_unique<std::atomic<uint32_t>[]>(layout.slots);
+  auto slot_stages = std::make_unique<std::atomic<uint64_t>[]>(layout.slots);
+  for (uint32_t w = 0; w < layout.words; ++w) {
+    // Slots past the old capacity start not current (the bits past a
+    // narrow capacity are set from the first layout on).
+    not_current[w].store(
+        w < layout_.words ? not_current_[w].load(kRelaxed) : ~0ull, kRelaxed);
   }
-  for (uint32_t s = 0; s < capacity; ++s) {
-    generation[s].store(s < capacity_ ? generation_[s].load(kRelaxed) : 0,
+  for (uint32_t s = 0; s < layout.slots; ++s) {
+    generation[s].store(s < old_slots ? generation_[s].load(kRelaxed) : 0,
                         kRelaxed);
-    slot_stages[s].store(s < capacity_ ? slot_stages_[s].load(kRelaxed) : 0,
+    slot_stages[s].store(s < old_slots ? slot_stages_[s].load(kRelaxed) : 0,
                          kRelaxed);
   }
   not_current_ = std::move(not_current);
   generation_ = std::move(generation);
   slot_stages_ = std::move(slot_stages);
-  capacity_ = capacity;
+  layout_ = layout;
   return Status::OK();
+}
+
+void BitSlicedIndex::RelayStage(const ColumnLayout& from,
+                                const ColumnLayout& to, const Stage& stage,
+                                std::atomic<uint64_t>* words) {
+  // Word i of an old column holds old slots [64 i, 64 i + 64) and goes to
+  // bit 64 i of the new column: to.slots > from.slots, so a narrow word
+  // fits in the new column's bits and a wide one lands on a word boundary.
+  for (uint64_t c = 0; c < stage.columns(); ++c) {
+    const uint64_t old_bit = from.Bit(c, 0);
+    for (uint32_t i = 0; i < from.words; ++i) {
+      const uint64_t column_word =
+          (stage.Word(old_bit + 64 * i).load(kRelaxed) >> (old_bit % 64)) &
+          from.mask;
+      const uint64_t new_bit = to.Bit(c, 64 * i);
+      std::atomic<uint64_t>& word = words[new_bit / 64];
+      word.store(word.load(kRelaxed) | column_word << (new_bit % 64), kRelaxed);
+    }
+  }
 }
 
 Status BitSlicedIndex::OutOfMemory(uint64_t bytes) {
@@ -134,9 +166,9 @@ Status BitSlicedIndex::OutOfMemory(uint64_t bytes) {
                              std::to_string(bytes) + " bytes");
 }
 
-uint64_t BitSlicedIndex::SlotBytes(uint32_t capacity) {
-  return uint64_t{capacity} / 64 * sizeof(uint64_t) +
-         uint64_t{capacity} * (sizeof(uint32_t) + sizeof(uint64_t));
+uint64_t BitSlicedIndex::SlotBytes(const ColumnLayout& layout) {
+  return uint64_t{layout.words} * sizeof(uint64_t) +
+         uint64_t{layout.slots} * (sizeof(uint32_t) + sizeof(uint64_t));
 }
 
 uint32_t BitSlicedIndex::slot_count() const {
@@ -181,9 +213,10 @@ Status BitSlicedIndex::AcquireStage(uint32_t stage,
 }
 
 Status BitSlicedIndex::AllocateStageLocked(const StageGeometry& g, Stage* s) {
-  const uint64_t words = uint64_t{g.slices} * g.slice_length * (capacity_ / 64);
+  const uint64_t words =
+      layout_.StageWords(uint64_t{g.slices} * g.slice_length);
   const uint64_t bytes =
-      ColumnBytesLocked(capacity_) + SlotBytes(capacity_) + words * 8;
+      ColumnBytesLocked(layout_) + SlotBytes(layout_) + words * 8;
   if (bytes > max_bytes_) {
     return Status::InvalidArgument(
         "bit-sliced index: stage " + std::to_string(g.stage) + " needs " +
@@ -227,14 +260,14 @@ Status BitSlicedIndex::ChangeBits(uint32_t slot, uint32_t stage,
         "bit-sliced index: mask names a slice beyond the " + std::to_string(k) +
         " of stage " + std::to_string(stage));
   }
-  const uint32_t w = capacity_ / 64;
-  const uint64_t bit = SlotBit(slot);
   if (set) slot_stages_[slot].fetch_or(uint64_t{1} << stage, kRelaxed);
   for (uint64_t m = mask; m != 0; m &= m - 1) {
     const uint32_t j = static_cast<uint32_t>(__builtin_ctzll(m));
     const uint64_t pos =
         ProbePosition(h, s.geometry.first_probe + j, s.geometry.slice_length);
-    std::atomic<uint64_t>& word = s.Column(j, pos, w)[slot / 64];
+    const uint64_t at = layout_.Bit(s.Column(j, pos), slot);
+    const uint64_t bit = uint64_t{1} << (at % 64);
+    std::atomic<uint64_t>& word = s.Word(at);
     // Relaxed: guarantee (a) needs only coherence (header).
     if (set) {
       word.fetch_or(bit, kRelaxed);
@@ -305,19 +338,22 @@ void BitSlicedIndex::CopyStage(uint32_t slot, const Stage& stage,
                                const OccupancyStage* image) {
   // One pass, changing only the bits that differ: the install bracket, not
   // the order of the writes, keeps readers from a half-installed column.
-  // Consecutive positions are W words apart, a stride the hardware
-  // prefetcher follows.
-  const uint32_t w = capacity_ / 64;
-  const uint32_t word = slot / 64;
-  const uint64_t bit = SlotBit(slot);
+  // Consecutive positions are S bits apart, a stride the hardware
+  // prefetcher follows. (Locals: the atomics below would otherwise make
+  // the compiler reload the stride and base every position.)
   const uint64_t m = stage.geometry.slice_length;
+  const uint64_t stride = layout_.slots;
+  std::atomic<uint64_t>* const words = stage.words.get();
   for (uint32_t j = 0; j < stage.geometry.slices; ++j) {
-    std::atomic<uint64_t>* col = stage.Column(j, 0, w) + word;
-    for (uint64_t p = 0; p < m; ++p, col += w) {
+    uint64_t at = layout_.Bit(stage.Column(j, 0), slot);
+    for (uint64_t p = 0; p < m; ++p, at += stride) {
+      std::atomic<uint64_t>& word = words[at / 64];
+      const uint64_t bit = uint64_t{1} << (at % 64);
       const bool want = image != nullptr && image->Test(j, p);
-      const bool have = (col->load(kRelaxed) & bit) != 0;
-      if (want && !have) col->fetch_or(bit, kRelaxed);
-      if (!want && have) col->fetch_and(~bit, kRelaxed);
+      const bool have = (word.load(kRelaxed) & bit) != 0;
+      // Flips only our bit, which only this slot's (serialized) writers
+      // change: a read-modify-write, as the seqlock argument needs.
+      if (want != have) word.fetch_xor(bit, kRelaxed);
     }
   }
 }
@@ -350,13 +386,13 @@ StatusOr<OccupancyImage> BitSlicedIndex::Extract(
 
 void BitSlicedIndex::ExtractStage(uint32_t slot, const Stage& stage,
                                   OccupancyStage* out) const {
-  const uint32_t w = capacity_ / 64;
-  const uint64_t bit = SlotBit(slot);
   const uint64_t wps = out->words_per_slice();
+  const uint64_t stride = layout_.slots;
+  const std::atomic<uint64_t>* const words = stage.words.get();
   for (uint32_t j = 0; j < stage.geometry.slices; ++j) {
-    const std::atomic<uint64_t>* col = stage.Column(j, 0, w) + slot / 64;
-    for (uint64_t p = 0; p < stage.geometry.slice_length; ++p, col += w) {
-      if (col->load(kRelaxed) & bit) {
+    uint64_t at = layout_.Bit(stage.Column(j, 0), slot);
+    for (uint64_t p = 0; p < stage.geometry.slice_length; ++p, at += stride) {
+      if ((words[at / 64].load(kRelaxed) >> (at % 64)) & 1) {
         out->words[j * wps + p / 64] |= uint64_t{1} << (p % 64);
       }
     }
@@ -366,7 +402,7 @@ void BitSlicedIndex::ExtractStage(uint32_t slot, const Stage& stage,
 void BitSlicedIndex::Candidates(const std::vector<ElementHash>& conjunction,
                                 std::vector<uint64_t>* slots_bitset) const {
   std::shared_lock<std::shared_mutex> lock(layout_mutex_);
-  const uint32_t w = capacity_ / 64;
+  const uint32_t w = layout_.words;
   slots_bitset->assign(w, 0);
   if (w == 0) return;
   // Scratch: the not-current words, an element's and a stage's accumulator.
@@ -418,7 +454,7 @@ void BitSlicedIndex::ReadAll(const std::vector<ElementHash>& conjunction,
 
 void BitSlicedIndex::ReadPass(const std::vector<ElementHash>& conjunction,
                               uint64_t* scratch, uint64_t* out) const {
-  const uint32_t w = capacity_ / 64;
+  const uint32_t w = layout_.words;
   uint64_t* not_current = scratch;
   uint64_t* element = scratch + w;
   uint64_t* stage_acc = scratch + 2 * w;
@@ -438,9 +474,11 @@ void BitSlicedIndex::ReadPass(const std::vector<ElementHash>& conjunction,
 
 void BitSlicedIndex::MatchElement(const ElementHash& h, uint64_t* element,
                                   uint64_t* stage_acc) const {
-  const uint32_t w = capacity_ / 64;
+  const uint32_t w = layout_.words;
+  const uint64_t mask = layout_.mask;
   std::fill_n(element, w, uint64_t{0});
   const std::atomic<uint64_t>* columns[64];
+  uint32_t shifts[64];
   for (uint32_t stage : stages_in_use_) {
     const Stage& s = (*stages_)[stage];
     const uint32_t k = s.geometry.slices;
@@ -449,7 +487,9 @@ void BitSlicedIndex::MatchElement(const ElementHash& h, uint64_t* element,
     for (uint32_t j = 0; j < k; ++j) {
       const uint64_t pos =
           ProbePosition(h, s.geometry.first_probe + j, s.geometry.slice_length);
-      columns[j] = s.Column(j, pos, w);
+      const uint64_t at = layout_.Bit(s.Column(j, pos), 0);
+      columns[j] = &s.Word(at);
+      shifts[j] = static_cast<uint32_t>(at % 64);
       for (uint32_t line = 0; line < w; line += 8) {
         __builtin_prefetch(columns[j] + line);
       }
@@ -459,7 +499,8 @@ void BitSlicedIndex::MatchElement(const ElementHash& h, uint64_t* element,
     for (uint32_t j = 0; j < k && any != 0; ++j) {
       any = 0;
       for (uint32_t i = 0; i < w; ++i) {
-        any |= (stage_acc[i] &= columns[j][i].load(kRelaxed));
+        any |= (stage_acc[i] &=
+                (columns[j][i].load(kRelaxed) >> shifts[j]) & mask);
       }
     }
     if (any == 0) continue;  // the stage rules every slot out
@@ -471,7 +512,7 @@ uint64_t BitSlicedIndex::MemoryBytes() const {
   std::shared_lock<std::shared_mutex> lock(layout_mutex_);
   return sizeof(*this) + sizeof(std::array<Stage, kStages>) +
          stages_in_use_.capacity() * sizeof(uint32_t) +
-         ColumnBytesLocked(capacity_) + SlotBytes(capacity_);
+         ColumnBytesLocked(layout_) + SlotBytes(layout_);
 }
 
 }  // namespace bloomroute::router::internal

@@ -6,10 +6,13 @@
 // stages (StageGeometryFor(config, i): k_i slices of m_i slots, probe numbers
 // first_probe_i + j). As in BitFunnel's bit-sliced signatures and SeqAn's
 // interleaved Bloom filter, the index keeps for each ladder stage i, slice j
-// and slot position p one *column* of W = S / 64 words, where S is the slot
-// capacity (a multiple of 64): bit s of the column is server slot s's
-// occupancy bit (i, j, p). A slot is the router's name for one server's
-// replica.
+// and slot position p one *column* of S bits, where S is the slot capacity:
+// bit s of the column is server slot s's occupancy bit (i, j, p). A slot is
+// the router's name for one server's replica. Up to 32 slots, S is the next
+// power of two (1, 2, 4, 8, 16 or 32) and columns are packed side by side in
+// 64-bit words (a column never straddles a word, as S divides 64); above,
+// S is a multiple of 64 and a column is W = S / 64 whole words. One
+// description (ColumnLayout) places every column for every path.
 //
 // Cost of a lookup (conjunction of elements), per element: for every stage
 // in use, AND of the element's k_i columns (all prefetched; the AND stops as
@@ -17,12 +20,15 @@
 // about log2(S) + 1 columns at fill 1/2), OR over the stages; then AND
 // across the elements, OR the slots that are not current, restricted to the
 // slots in use. So a predicate costs sum_i k_i reads of W words
-// (2 cache lines a column at 1,024 slots) where per-server probing costs up
-// to S * sum_i k_i scattered bit reads.
+// (2 cache lines a column at 1,024 slots; one word, shifted and masked, up
+// to 32 slots) where per-server probing costs up to N * sum_i k_i
+// scattered bit reads.
 //
-// Memory: sum_i k_i * m_i * W * 8 bytes for the stages in use (exactly the
-// servers' occupancy bits when S is a multiple of 64), plus per slot one
-// not-current bit, a 32-bit install generation and a 64-bit stage mask.
+// Memory: sum_i ceil(k_i * m_i * S / 64) * 8 bytes for the stages in use
+// (exactly the servers' occupancy bits when the slot count is S), plus per
+// slot of capacity one not-current bit, a 32-bit install generation and a
+// 64-bit stage mask. At 1 to 32 servers this is at most twice the servers'
+// bits (S < 2N), where 64-slot columns cost 64 / N times them.
 //
 // Concurrency. Candidates() and Extract() may run concurrently with each
 // other and with SetBits, ClearBits, Install, ClearSlot and SetCurrent of
@@ -30,7 +36,10 @@
 // Install, ClearSlot, SetCurrent of that slot) must be serialized by the
 // caller; writers of different slots may run concurrently. EnsureSlots and
 // the first use of a stage take `layout_mutex_` exclusively (rare); every
-// other method holds it shared. Guarantees:
+// other method holds it shared. In a narrow layout one word holds several
+// columns of a slot as well as other slots' bits; nothing below depends on
+// which bits share a word, only on every change being a read-modify-write.
+// Guarantees:
 //  (a) Bits written by SetBits (relaxed fetch_or on atomic words) are seen by
 //      every Candidates that happens after SetBits returns (e.g. through the
 //      acknowledgement of the write): write-read coherence; later changes of
@@ -112,7 +121,8 @@ class BitSlicedIndex {
 
   // Puts slots [0, slots) in use (never fewer than before). New slots are
   // empty and not current. Growing past the capacity re-lays every stage to
-  // the next multiple of 64 slots (exclusive; copies every bit).
+  // the smallest capacity holding `slots`: the next power of two up to 32,
+  // else the next multiple of 64 (exclusive; copies every bit).
   // InvalidArgument, changing nothing, above kMaxSlots.
   [[nodiscard]] Status EnsureSlots(uint32_t slots);
   uint32_t slot_count() const;
@@ -167,6 +177,30 @@ class BitSlicedIndex {
   static constexpr std::memory_order kRelaxed = std::memory_order_relaxed;
 
   struct Stage;
+  // Where the slots' bits sit, the one description every path uses. The
+  // capacity S is a power of two up to 32 (narrow) or a multiple of 64
+  // (wide). Column n of a stage (n = j * m_i + p) is bits [n * S, (n + 1) *
+  // S) of the stage's words, slot s at bit n * S + s: narrow columns lie side
+  // by side in a word (S divides 64, so none straddles a word), a wide column
+  // is S / 64 whole words. Word i < `words` of column n's slot bitset is
+  // (stage_word[n * S / 64 + i] >> (n * S % 64)) & mask; when wide the
+  // shift is 0 and the mask all ones.
+  struct ColumnLayout {
+    uint32_t slots = 0;  // S
+    uint32_t words = 0;  // ceil(S / 64): a column's, and a slot bitset's
+    uint64_t mask = 0;   // the low min(S, 64) bits
+    // The smallest layout holding `slots`: S = 2^ceil(log2 slots) up to 32
+    // slots, else slots rounded up to a multiple of 64.
+    static ColumnLayout For(uint32_t slots);
+    // Words of a stage of `columns` columns.
+    uint64_t StageWords(uint64_t columns) const {
+      return (columns * slots + 63) / 64;
+    }
+    // The bit of slot `slot` in column `column` (word bit / 64, bit % 64).
+    uint64_t Bit(uint64_t column, uint32_t slot) const {
+      return column * slots + slot;
+    }
+  };
   struct AlignedDelete {
     void operator()(std::atomic<uint64_t>* p) const;
   };
@@ -177,12 +211,14 @@ class BitSlicedIndex {
   // Zeroed words on cache-line boundaries; null when allocation fails.
   static Words AllocateWords(uint64_t n);
   static Status OutOfMemory(uint64_t bytes);
-  // Bytes of the per-slot arrays for `capacity` slots.
-  static uint64_t SlotBytes(uint32_t capacity);
-  // Bytes of the columns of the stages in use at `capacity` slots.
-  uint64_t ColumnBytesLocked(uint32_t capacity) const;
-  // Copies everything to `capacity` slots. Needs layout_mutex_ exclusively.
-  Status RelayLocked(uint32_t capacity);
+  // Bytes of the per-slot arrays for a layout.
+  static uint64_t SlotBytes(const ColumnLayout& layout);
+  // Bytes of the columns of the stages in use in a layout.
+  uint64_t ColumnBytesLocked(const ColumnLayout& layout) const;
+  // Copies everything to `layout`. Needs layout_mutex_ exclusively.
+  Status RelayLocked(const ColumnLayout& layout);
+  static void RelayStage(const ColumnLayout& from, const ColumnLayout& to,
+                         const Stage& stage, std::atomic<uint64_t>* words);
   // Makes sure the stage is allocated; `l` holds layout_mutex_ shared and
   // holds it again on return (it is dropped to allocate).
   Status AcquireStage(uint32_t stage, std::shared_lock<std::shared_mutex>* l);
@@ -209,19 +245,19 @@ class BitSlicedIndex {
   const SscbfConfig config_;
   const uint64_t max_bytes_;
 
-  // Guards the layout: capacity_, slot_count_, the stage table, the
+  // Guards the layout: layout_, slot_count_, the stage table, the
   // per-slot arrays' pointers. Held shared by every other method, which
   // change only atomic words.
   mutable std::shared_mutex layout_mutex_;
-  uint32_t capacity_ = 0;    // S, a multiple of 64
-  uint32_t slot_count_ = 0;  // slots in use, <= capacity_
+  ColumnLayout layout_;      // capacity S = layout_.slots
+  uint32_t slot_count_ = 0;  // slots in use, <= S
   std::unique_ptr<std::array<Stage, kStages>> stages_;
   std::vector<uint32_t> stages_in_use_;  // allocated stages, ascending
-  std::unique_ptr<std::atomic<uint64_t>[]> not_current_;  // capacity_ / 64
-  std::unique_ptr<std::atomic<uint32_t>[]> generation_;   // capacity_
+  std::unique_ptr<std::atomic<uint64_t>[]> not_current_;  // layout_.words
+  std::unique_ptr<std::atomic<uint32_t>[]> generation_;   // S
   // Per slot, the stages where it may have bits (so that Install and
   // ClearSlot skip the others).
-  std::unique_ptr<std::atomic<uint64_t>[]> slot_stages_;  // capacity_
+  std::unique_ptr<std::atomic<uint64_t>[]> slot_stages_;  // S
   std::atomic<uint64_t> installs_started_{0};
   std::atomic<uint64_t> installs_finished_{0};
 };

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -114,64 +115,97 @@ class BitSlicedIndexTest : public ::testing::Test {
     EXPECT_TRUE(*got == want) << "slot " << slot;
   }
 
+  void RunModel(uint64_t seed, const std::array<uint32_t, 3>& growth);
+  void RunInstallRace(uint32_t slots);
+
   std::unique_ptr<BitSlicedIndex> index_;
   std::vector<ModelSlot> model_;
 };
 
 // Random inserts, removes, compactions (installs moving every element to
-// other stages), current flips, clears and a growth past 64 slots, checked
-// against the servers' own filters after every step: Candidates must be
-// exactly {slots in use: not current, or every element Contains}.
-TEST_F(BitSlicedIndexTest, MatchesServerFiltersExactly) {
-  for (uint64_t seed : {1, 2, 3}) {
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    SetUp();
-    model_.clear();
-    std::mt19937_64 rng(seed);
-    constexpr int kUniverse = 600;
-    AddSlots(5);
-    for (int step = 0; step < 1500; ++step) {
-      if (step == 700) AddSlots(70);  // re-lays every stage
-      const uint32_t slot = static_cast<uint32_t>(rng() % model_.size());
-      const uint32_t op = static_cast<uint32_t>(rng() % 100);
-      if (op < 55) {
-        Insert(slot, static_cast<int>(rng() % kUniverse));
-      } else if (op < 80) {
-        Remove(slot, rng);
-      } else if (op < 85) {
-        Compact(slot, rng);
-      } else if (op < 97) {
-        model_[slot].current = !model_[slot].current;
-        index_->SetCurrent(slot, model_[slot].current);
-      } else {
-        index_->ClearSlot(slot);
-        model_[slot] = {Sscbf::Create(SmallConfig()).value(), {}, false};
-      }
-      if (HasFatalFailure()) return;
-      if (step % 10 == 0) CheckQueries(rng, kUniverse);
-      if (HasFatalFailure()) return;
+// other stages), current flips, clears and growths, checked against the
+// servers' own filters after every step: Candidates must be exactly {slots
+// in use: not current, or every element Contains}. `growth` is the slot
+// count from the start and after each third of the steps.
+void BitSlicedIndexTest::RunModel(uint64_t seed,
+                                  const std::array<uint32_t, 3>& growth) {
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", slots " +
+               std::to_string(growth[0]) + " -> " + std::to_string(growth[1]) +
+               " -> " + std::to_string(growth[2]));
+  SetUp();
+  model_.clear();
+  std::mt19937_64 rng(seed);
+  constexpr int kUniverse = 600;
+  constexpr int kSteps = 1200;
+  for (int step = 0; step < kSteps; ++step) {
+    if (step % (kSteps / 3) == 0) AddSlots(growth[step / (kSteps / 3)]);
+    if (HasFatalFailure()) return;
+    const uint32_t slot = static_cast<uint32_t>(rng() % model_.size());
+    const uint32_t op = static_cast<uint32_t>(rng() % 100);
+    if (op < 55) {
+      Insert(slot, static_cast<int>(rng() % kUniverse));
+    } else if (op < 80) {
+      Remove(slot, rng);
+    } else if (op < 85) {
+      Compact(slot, rng);
+    } else if (op < 97) {
+      model_[slot].current = !model_[slot].current;
+      index_->SetCurrent(slot, model_[slot].current);
+    } else {
+      index_->ClearSlot(slot);
+      model_[slot] = {Sscbf::Create(SmallConfig()).value(), {}, false};
     }
-    for (uint32_t s = 0; s < model_.size(); ++s) CheckExtract(s);
+    if (HasFatalFailure()) return;
+    if (step % 10 == 0) CheckQueries(rng, kUniverse);
+    if (HasFatalFailure()) return;
+  }
+  for (uint32_t s = 0; s < model_.size(); ++s) CheckExtract(s);
+}
+
+// Wide and narrow layouts (a column of 1 to 32 slots packed in a word, or
+// whole words), each growth crossing one or more layout boundaries (1, 2,
+// 4, 8, 16, 32, 64 and 128 slots) with bits in every stage in use.
+TEST_F(BitSlicedIndexTest, MatchesServerFiltersExactly) {
+  const std::array<uint32_t, 3> kGrowths[] = {
+      {5, 70, 70},  {1, 2, 5},    {3, 9, 17},   {8, 16, 33},
+      {17, 40, 70}, {32, 33, 64}, {33, 64, 65}, {70, 128, 129},
+  };
+  uint64_t seed = 1;
+  for (const std::array<uint32_t, 3>& growth : kGrowths) {
+    RunModel(seed++, growth);
+    if (HasFatalFailure()) return;
   }
 }
 
+// Adds slots one at a time from 1 to 130, crossing every layout boundary
+// (1 -> 2 -> 4 -> 8 -> 16 -> 32 -> 64 -> 128 -> 192 slots); after each
+// growth every slot's bits, current flags and lookups must be unchanged.
 TEST_F(BitSlicedIndexTest, GrowthKeepsEveryBit) {
-  AddSlots(3);
-  for (uint32_t s = 0; s < 3; ++s) {
-    for (int e = 0; e < 100; ++e) Insert(s, e * 3 + static_cast<int>(s));
-    model_[s].current = true;
-    index_->SetCurrent(s, true);
-  }
-  const uint64_t before = index_->MemoryBytes();
-  AddSlots(130);
-  EXPECT_GT(index_->MemoryBytes(), before);
-  EXPECT_EQ(index_->slot_count(), 130u);
-  for (uint32_t s = 0; s < 3; ++s) {
-    CheckExtract(s);
-    EXPECT_TRUE(index_->IsCurrent(s));
-  }
-  for (uint32_t s = 3; s < 130; ++s) EXPECT_FALSE(index_->IsCurrent(s));
+  constexpr uint32_t kSlots = 130;
   std::mt19937_64 rng(7);
+  uint64_t memory = 0;
+  int relays = 0;
+  for (uint32_t n = 1; n <= kSlots; ++n) {
+    AddSlots(n);
+    EXPECT_EQ(index_->slot_count(), n);
+    if (index_->MemoryBytes() != memory) {  // a new layout: check it all
+      ++relays;
+      memory = index_->MemoryBytes();
+      for (uint32_t s = 0; s < n; ++s) {
+        CheckExtract(s);
+        EXPECT_EQ(index_->IsCurrent(s), model_[s].current) << "slot " << s;
+      }
+      CheckQueries(rng, 400);
+      if (HasFatalFailure()) return;
+    }
+    const uint32_t s = n - 1;
+    for (int e = 0; e < 60; ++e) Insert(s, e * 5 + static_cast<int>(s % 5));
+    model_[s].current = s % 3 != 0;
+    index_->SetCurrent(s, model_[s].current);
+    memory = index_->MemoryBytes();  // stages allocated by the inserts
+  }
+  EXPECT_EQ(relays, 9);
+  for (uint32_t s = 0; s < kSlots; ++s) CheckExtract(s);
   CheckQueries(rng, 400);
 }
 
@@ -254,12 +288,14 @@ TEST_F(BitSlicedIndexTest, MaxBytesBoundsStagesAndGrowth) {
 // element E, A in ladder stage 0, B in stage 3 (a compaction moves it), and
 // other elements that differ. One thread installs A, B, A, ... into slot 0;
 // two readers ask Candidates({E}) and must always get slot 0; another thread
-// sets and clears bits of slots 1..127, which share slot 0's words.
-TEST_F(BitSlicedIndexTest, InstallNeverExposesHalfInstalledColumn) {
+// sets and clears bits of the other slots, which share slot 0's words (and,
+// in a narrow layout, words holding several of slot 0's columns).
+void BitSlicedIndexTest::RunInstallRace(uint32_t slots) {
+  SCOPED_TRACE(std::to_string(slots) + " slots");
   SscbfConfig config = SmallConfig();
   config.initial_capacity = 256;
   index_ = std::move(BitSlicedIndex::Create(config)).value();
-  ASSERT_TRUE(index_->EnsureSlots(128).ok());
+  ASSERT_TRUE(index_->EnsureSlots(slots).ok());
   const ElementHash e = Element(-1);
   Sscbf a = Sscbf::CreateAtStage(config, 0).value();
   Sscbf b = Sscbf::CreateAtStage(config, 3).value();
@@ -273,9 +309,9 @@ TEST_F(BitSlicedIndexTest, InstallNeverExposesHalfInstalledColumn) {
                                     OccupancyImage::Of(b)};
   ASSERT_TRUE(index_->Install(0, images[0]).ok());
   index_->SetCurrent(0, true);
-  // Slots 1..127 are current and hold nothing of E (unless the toggler's
+  // The other slots are current and hold nothing of E (unless the toggler's
   // bits happen to cover it), so a torn read of slot 0 would show.
-  for (uint32_t s = 1; s < 128; ++s) index_->SetCurrent(s, true);
+  for (uint32_t s = 1; s < slots; ++s) index_->SetCurrent(s, true);
 
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> misses{0}, reads{0};
@@ -290,7 +326,7 @@ TEST_F(BitSlicedIndexTest, InstallNeverExposesHalfInstalledColumn) {
   auto toggler = [&] {
     std::mt19937_64 rng(11);
     while (!stop.load(std::memory_order_relaxed)) {
-      const uint32_t slot = 1 + static_cast<uint32_t>(rng() % 127);
+      const uint32_t slot = 1 + static_cast<uint32_t>(rng() % (slots - 1));
       const ElementHash h = Element(5000 + static_cast<int>(rng() % 50));
       const uint32_t stage = static_cast<uint32_t>(rng() % 4);
       (void)index_->SetBits(slot, stage, h, 0x7);
@@ -318,6 +354,43 @@ TEST_F(BitSlicedIndexTest, InstallNeverExposesHalfInstalledColumn) {
                                                  images[0].end_stage(), counts);
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   EXPECT_TRUE(*got == images[0]);
+}
+
+TEST_F(BitSlicedIndexTest, InstallNeverExposesHalfInstalledColumn) {
+  RunInstallRace(128);  // wide: two words a column
+}
+
+TEST_F(BitSlicedIndexTest, InstallNeverExposesHalfInstalledNarrowColumn) {
+  RunInstallRace(8);  // narrow: 8-bit columns, 8 of them to a word
+}
+
+// A small cluster pays for the slots it has: at 1 slot a column is 1 bit,
+// not the 64 of a 64-slot column. Sizes are deterministic (stages of 2^16
+// elements and up dwarf the fixed bookkeeping).
+TEST_F(BitSlicedIndexTest, NarrowColumnsCostTheirBits) {
+  SscbfConfig config = SmallConfig();
+  config.initial_capacity = 1 << 16;
+  auto bytes_at = [&](uint32_t slots) {
+    auto index = std::move(BitSlicedIndex::Create(config)).value();
+    EXPECT_TRUE(index->EnsureSlots(slots).ok());
+    for (uint32_t stage = 0; stage < 2; ++stage) {
+      EXPECT_TRUE(index->SetBits(0, stage, Element(1), 1).ok());
+    }
+    return index->MemoryBytes();
+  };
+  uint64_t bits = 0;  // one server's occupancy bits in stages 0 and 1
+  for (uint32_t stage = 0; stage < 2; ++stage) {
+    const StageGeometry g = StageGeometryFor(config, stage).value();
+    bits += uint64_t{g.slices} * g.slice_length;
+  }
+  const uint64_t at64 = bytes_at(64);
+  EXPECT_GE(at64, bits * 64 / 8);
+  const uint64_t at1 = bytes_at(1);
+  EXPECT_GE(at1, bits / 8);  // MemoryBytes reports the real allocation
+  EXPECT_LE(at1 * 32, at64) << "1 slot: " << at1 << ", 64 slots: " << at64;
+  EXPECT_GE(bytes_at(8), bits);      // 8-bit columns
+  EXPECT_LE(bytes_at(8) * 7, at64);  // ~1/8 of the 64-slot layout
+  EXPECT_EQ(bytes_at(33), at64);     // 33 slots take the 64-slot layout
 }
 
 }  // namespace
