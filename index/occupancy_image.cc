@@ -236,37 +236,55 @@ uint64_t OccupancyImage::MemoryBytes() const {
   return bytes;
 }
 
-SscbfStats OccupancyImage::Stats() const {
+StageStats OccupancyStageStats(const StageGeometry& geometry, uint64_t elements,
+                               const std::vector<uint64_t>& set,
+                               uint64_t memory_bytes) {
+  StageStats st;
+  st.geometry = geometry;
+  st.elements = elements;
+  const auto m = static_cast<double>(geometry.slice_length);
+  double fpr = 1.0;
+  uint64_t total = 0;
+  for (uint64_t n : set) {
+    total += n;
+    fpr *= static_cast<double>(n) / m;
+  }
+  // The SCBF's Fill() arithmetic, so that stages close where the server's do.
+  st.fill =
+      static_cast<double>(total) / (m * static_cast<double>(geometry.slices));
+  st.estimated_fpr = fpr;
+  st.memory_bytes = memory_bytes;
+  return st;
+}
+
+SscbfStats CombineStageStats(std::vector<StageStats> stages) {
   SscbfStats stats;
   double log_pass_bound = 0.0;
   double log_pass_now = 0.0;
-  for (const OccupancyStage& s : stages_) {
-    StageStats st;
-    st.geometry = s.geometry;
-    st.elements = s.elements;
-    const uint64_t w = s.words_per_slice();
-    double fpr = 1.0;
-    uint64_t set_total = 0;
-    for (uint32_t j = 0; j < s.geometry.slices; ++j) {
-      const uint64_t set = Popcount(s.words.data() + j * w, w);
-      set_total += set;
-      fpr *= static_cast<double>(set) /
-             static_cast<double>(s.geometry.slice_length);
-    }
-    st.fill =
-        static_cast<double>(set_total) /
-        (static_cast<double>(s.geometry.slice_length) * s.geometry.slices);
-    st.estimated_fpr = fpr;
-    st.memory_bytes = s.words.size() * sizeof(uint64_t);
+  for (const StageStats& st : stages) {
     stats.elements += st.elements;
     stats.memory_bytes += st.memory_bytes;
-    log_pass_bound += std::log1p(-s.geometry.target_fpr);
-    log_pass_now += std::log1p(-fpr);
-    stats.stages.push_back(st);
+    log_pass_bound += std::log1p(-st.geometry.target_fpr);
+    log_pass_now += std::log1p(-st.estimated_fpr);
   }
   stats.estimated_fpr = -std::expm1(log_pass_now);
   stats.compounded_bound = -std::expm1(log_pass_bound);
+  stats.stages = std::move(stages);
   return stats;
+}
+
+SscbfStats OccupancyImage::Stats() const {
+  std::vector<StageStats> stages;
+  for (const OccupancyStage& s : stages_) {
+    const uint64_t w = s.words_per_slice();
+    std::vector<uint64_t> set;
+    for (uint32_t j = 0; j < s.geometry.slices; ++j) {
+      set.push_back(Popcount(s.words.data() + j * w, w));
+    }
+    stages.push_back(OccupancyStageStats(s.geometry, s.elements, set,
+                                         s.words.size() * sizeof(uint64_t)));
+  }
+  return CombineStageStats(std::move(stages));
 }
 
 void OccupancyImage::EncodeTo(std::string* dst) const {

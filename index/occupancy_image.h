@@ -55,6 +55,16 @@ struct OccupancyStage {
   }
 };
 
+// A stage's stats from its occupancy counts alone: `set[j]` bits set in
+// slice j. Fill is their mean, the estimated FPR their product of fills (as
+// SplitCountingBloomFilter computes them); planes are 0.
+StageStats OccupancyStageStats(const StageGeometry& geometry, uint64_t elements,
+                               const std::vector<uint64_t>& set,
+                               uint64_t memory_bytes);
+// The filter's stats from its stages': sums, and the estimated FPR and the
+// compounded bound over the stages (as ScalableSplitCountingBloomFilter).
+SscbfStats CombineStageStats(std::vector<StageStats> stages);
+
 class OccupancyImage {
  public:
   // The occupancy bits and element counts of every open stage of `filter`.

@@ -573,31 +573,15 @@ std::vector<ServerId> GlobalIndex::Servers() const {
 namespace {
 
 // SscbfStats of the replica's bits, from its counts (no pass over them).
+// A stage's memory is its column's bits.
 SscbfStats StatsOf(const Replica& r) {
-  SscbfStats stats;
-  double log_pass_bound = 0.0;
-  double log_pass_now = 0.0;
+  std::vector<StageStats> stages;
   for (const StageCounts& s : r.stages) {
-    StageStats st;
-    st.geometry = s.geometry;
-    st.elements = s.elements;
-    st.fill = s.Fill();
-    double fpr = 1.0;
-    for (uint64_t n : s.set) {
-      fpr *=
-          static_cast<double>(n) / static_cast<double>(s.geometry.slice_length);
-    }
-    st.estimated_fpr = fpr;
-    st.memory_bytes = (s.geometry.slice_length * s.geometry.slices + 7) / 8;
-    stats.elements += st.elements;
-    stats.memory_bytes += st.memory_bytes;
-    log_pass_bound += std::log1p(-s.geometry.target_fpr);
-    log_pass_now += std::log1p(-fpr);
-    stats.stages.push_back(st);
+    stages.push_back(OccupancyStageStats(
+        s.geometry, s.elements, s.set,
+        (s.geometry.slice_length * s.geometry.slices + 7) / 8));
   }
-  stats.estimated_fpr = -std::expm1(log_pass_now);
-  stats.compounded_bound = -std::expm1(log_pass_bound);
-  return stats;
+  return CombineStageStats(std::move(stages));
 }
 
 }  // namespace
