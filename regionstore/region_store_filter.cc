@@ -190,8 +190,8 @@ Status RocksRegionStore::CompactFilterLocked(const SscbfConfig& config,
                                              uint64_t extra_values) {
   std::vector<std::pair<std::string, ValueRecord>> records;
   BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(nullptr, &records));
-  // Room to double before a second stage opens, on the cluster's ladder
-  // (DESIGN.md invariant 4): the first stage holding that many.
+  // On the cluster's ladder (DESIGN.md invariant 4): the first stage
+  // holding them.
   BLOOMROUTE_ASSIGN_OR_RETURN(
       ScalableSplitCountingBloomFilter f,
       ScalableSplitCountingBloomFilter::CreateSized(
