@@ -17,7 +17,8 @@
 // is freed before the next is built.
 //
 // One iteration is one routing decision for one predicate whose value is
-// absent from every server, rotating through 4,096 such values. Counters:
+// absent from every server, rotating through 4,096 such values
+// (BM_RouteTwoPredicates: two such predicates, ANDed). Counters:
 //   servers, values_per_server
 //   false_routes            servers returned per lookup (all of them false),
 //                           mean over the 4,096 values
@@ -219,6 +220,30 @@ void BM_Route(benchmark::State& state) {
               c.index().MemoryBytes());
 }
 
+// Two predicates, both of values absent everywhere: an AND of two
+// single-predicate decisions, which costs at most their sum (the second
+// element is skipped once no server is left).
+void BM_RouteTwoPredicates(benchmark::State& state) {
+  const Cluster& c = Cluster::Get(static_cast<int>(state.range(0)));
+  std::vector<ElementHash> predicates(2);
+  uint64_t i = 0;
+  for (auto _ : state) {
+    predicates[0] = c.Absent(i);
+    predicates[1] = c.Absent(i + kAbsentValues / 2);
+    ++i;
+    router::CandidateServers servers = c.index().Candidates(predicates);
+    benchmark::DoNotOptimize(servers.servers.data());
+  }
+  uint64_t routes = 0;
+  for (int v = 0; v < kAbsentValues; ++v) {
+    predicates[0] = c.Absent(v);
+    predicates[1] = c.Absent(v + kAbsentValues / 2);
+    routes += c.index().Candidates(predicates).servers.size();
+  }
+  SetCounters(state, c.servers(), static_cast<double>(routes) / kAbsentValues,
+              c.index().MemoryBytes());
+}
+
 // The reference: each server's bits in turn.
 int RoutePerServer(const Cluster& c, const ElementHash& h,
                    std::vector<int>* servers) {
@@ -255,6 +280,9 @@ int main(int argc, char** argv) {
   // count's filters are built once.
   for (int servers : bloomroute::kServerCounts) {
     benchmark::RegisterBenchmark("BM_Route", bloomroute::BM_Route)
+        ->Arg(servers);
+    benchmark::RegisterBenchmark("BM_RouteTwoPredicates",
+                                 bloomroute::BM_RouteTwoPredicates)
         ->Arg(servers);
     benchmark::RegisterBenchmark("BM_RoutePerServer",
                                  bloomroute::BM_RoutePerServer)
