@@ -144,7 +144,7 @@ struct FilterImageLimits {
   // its second page is fetched: IOError naming both sizes and `option`.
   uint64_t max_image_bytes = uint64_t{1} << 30;
   // The option that sets max_image_bytes, for that message.
-  const char* option = "max_filter_image_bytes";
+  const char* option = "router --max-filter-image-bytes";
   // Times an image that expired on the server (NotFound after the first
   // page) is started again before the NotFound is returned.
   uint32_t max_restarts = 3;

@@ -72,6 +72,13 @@ void RouterCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&max_scanners_per_client_)
            ->default_value(defaults.max_scanners_per_client),
        "open scanners of one connection at once (closed with it)")  //
+      ("max-filter-image-bytes",
+       po::value<int64_t>(&max_filter_image_bytes_)
+           ->default_value(static_cast<int64_t>(
+               ThriftClientOptions().max_filter_image_bytes)),
+       "bytes of one region server's bits-only filter snapshot the router "
+       "loads, at most, in [1048576, 68719476736] (it arrives in pages); a "
+       "server with a larger one is asked on every lookup")  //
       ("token-file", po::value<std::string>(&token_file_)->value_name("FILE"),
        "bearer tokens clients may authenticate with (hashes; made by "
        "`bloomroute cert`); needs the --tls-* files");
@@ -191,6 +198,11 @@ Status RouterCommand::Validate() {
       static_cast<uint32_t>(max_scanners_per_client_);
   client_options_ = RegionClientOptionsFor(
       server_options_, static_cast<int>(long_call_timeout_seconds_ * 1000));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-filter-image-bytes",
+                                     max_filter_image_bytes_, int64_t{1} << 20,
+                                     int64_t{1} << 36));
+  client_options_.max_filter_image_bytes =
+      static_cast<uint64_t>(max_filter_image_bytes_);
   BLOOMROUTE_RETURN_IF_ERROR(client_options_.Validate());
   return router_options_.Validate();
 }

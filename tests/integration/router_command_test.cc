@@ -88,6 +88,8 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
        "0.5"},
       {"router", "--data", data, "--regionserver", rs,
        "--filter-initial-capacity", "0"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--max-filter-image-bytes", "1000"},
   };
   for (const auto& args : bad) {
     SCOPED_TRACE(::testing::PrintToString(args));
@@ -107,6 +109,7 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   EXPECT_THAT(help.out, HasSubstr("--filter-tightening-ratio"));
   EXPECT_THAT(help.out, HasSubstr("--filter-growth-factor"));
   EXPECT_THAT(help.out, HasSubstr("--filter-initial-capacity"));
+  EXPECT_THAT(help.out, HasSubstr("--max-filter-image-bytes"));
   // A bad filter option is named in the message.
   const auto [code, err] =
       RunToExit({"router", "--data", data, "--regionserver", rs,

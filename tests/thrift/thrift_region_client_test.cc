@@ -353,7 +353,7 @@ TEST_F(ThriftRegionClientTest, SnapshotImageLoadsAServerOfManyPages) {
   EXPECT_TRUE(limited.status().IsIOError()) << limited.status().ToString();
   EXPECT_THAT(limited.status().message(),
               HasSubstr("over the limit of 262144 bytes "
-                        "(max_filter_image_bytes)"));
+                        "(router --max-filter-image-bytes)"));
 }
 
 TEST_F(ThriftRegionClientTest, ServerRejectionsKeepTheirCode) {
