@@ -206,12 +206,8 @@ Status OccupancyImage::ApplyRemove(const ElementHash& h, uint32_t stage,
   // bits-only copy keeps the same stages.)
   while (stages_.size() > 1 && stages_.back().elements == 0) {
     const OccupancyStage& below = stages_[stages_.size() - 2];
-    uint64_t set = 0;
-    for (uint64_t w : below.words) set += __builtin_popcountll(w);
-    const double fill = static_cast<double>(set) /
-                        (static_cast<double>(below.geometry.slice_length) *
-                         below.geometry.slices);
-    if (fill >= config_.full_fill) break;
+    const uint64_t set = Popcount(below.words.data(), below.words.size());
+    if (OccupancyFill(below.geometry, set) >= config_.full_fill) break;
     stages_.pop_back();
   }
   return Status::OK();
@@ -236,6 +232,12 @@ uint64_t OccupancyImage::MemoryBytes() const {
   return bytes;
 }
 
+double OccupancyFill(const StageGeometry& geometry, uint64_t set_bits) {
+  return static_cast<double>(set_bits) /
+         (static_cast<double>(geometry.slice_length) *
+          static_cast<double>(geometry.slices));
+}
+
 StageStats OccupancyStageStats(const StageGeometry& geometry, uint64_t elements,
                                const std::vector<uint64_t>& set,
                                uint64_t memory_bytes) {
@@ -249,9 +251,7 @@ StageStats OccupancyStageStats(const StageGeometry& geometry, uint64_t elements,
     total += n;
     fpr *= static_cast<double>(n) / m;
   }
-  // The SCBF's Fill() arithmetic, so that stages close where the server's do.
-  st.fill =
-      static_cast<double>(total) / (m * static_cast<double>(geometry.slices));
+  st.fill = OccupancyFill(geometry, total);
   st.estimated_fpr = fpr;
   st.memory_bytes = memory_bytes;
   return st;

@@ -55,6 +55,11 @@ struct OccupancyStage {
   }
 };
 
+// The mean slice fill of a stage with `set_bits` bits set over all its
+// slices, in the arithmetic of SplitCountingBloomFilter::Fill(): a bits-only
+// copy that opens and closes stages by it does so at the server's ops.
+double OccupancyFill(const StageGeometry& geometry, uint64_t set_bits);
+
 // A stage's stats from its occupancy counts alone: `set[j]` bits set in
 // slice j. Fill is their mean, the estimated FPR their product of fills (as
 // SplitCountingBloomFilter computes them); planes are 0.

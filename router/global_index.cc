@@ -23,14 +23,10 @@ struct StageCounts {
   uint64_t elements = 0;
   std::vector<uint64_t> set;  // per slice
 
-  // The SCBF's Fill(), in the same arithmetic, so stages drop exactly when
-  // the server's do.
   double Fill() const {
     uint64_t total = 0;
     for (uint64_t n : set) total += n;
-    return static_cast<double>(total) /
-           (static_cast<double>(geometry.slice_length) *
-            static_cast<double>(set.size()));
+    return OccupancyFill(geometry, total);
   }
 };
 
