@@ -102,6 +102,10 @@ struct GetRequest {
   uint64_t region_id = 0;
   std::string row_key;
   Projection columns;
+  // HBase filter language (model/filter_language.h); empty = none. Applied
+  // by the router to the projected row (a row it drops is missing); a
+  // region server refuses a get with a filter (its wire does not carry it).
+  std::string filter{};  // braces: aggregate inits may omit it
 };
 
 struct ScanRequest {
@@ -114,6 +118,12 @@ struct ScanRequest {
   // row that passes it. 0 = the server's own budget, which also applies
   // when it is smaller.
   uint64_t max_bytes = 0;
+  // HBase filter language (model/filter_language.h), at most
+  // kMaxFilterTextBytes; empty = none. Applied to each row after the
+  // projection (as HBase: a column the scan does not select is missing to
+  // the filter); rows it drops are not returned but count as examined.
+  // PageFilter passes every row here: its limit is the caller's to apply.
+  std::string filter{};  // braces: aggregate inits may omit it
 };
 
 struct ScanResult {
@@ -300,6 +310,9 @@ size_t ReplyBytes(const Row& row);
 inline constexpr uint32_t kMaxRowsPerCall = 100000;
 inline constexpr size_t kMaxRowKeyBytes = 32767;  // as HBase (Short.MAX_VALUE)
 inline constexpr size_t kMaxColumnNameBytes = 1024;
+// A filter string (ScanRequest::filter) on the region service's wire. The
+// router's own limit (--max-filter-bytes) is at most this.
+inline constexpr size_t kMaxFilterTextBytes = 1 << 20;
 
 // InvalidArgument unless `column` is "family:qualifier" with a non-empty family
 // and the whole name at most kMaxColumnNameBytes.

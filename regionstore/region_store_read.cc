@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "model/filter_language.h"
 #include "regionstore/internal/keys.h"
 #include "regionstore/internal/rocks_region_store.h"
 #include "regionstore/internal/rocks_status.h"
@@ -42,6 +43,19 @@ std::optional<Row> ProjectNonEmpty(std::string_view key,
   Row row = Project(key, std::move(cells), columns);
   if (row.cells.empty()) return std::nullopt;
   return row;
+}
+
+// The scan's filter, parsed once per call (nullopt: none). The text, not a
+// parsed tree, travels in ScanRequest: the model's types stay plain values
+// and the wire carries the text anyway; parsing costs microseconds against
+// a scan of up to max_examined_rows rows.
+StatusOr<std::optional<Filter>> ScanFilter(const std::string& text) {
+  if (text.empty()) return std::optional<Filter>();
+  FilterLimits limits;
+  limits.max_text_bytes = kMaxFilterTextBytes;
+  StatusOr<Filter> parsed = ParseFilter(text, limits);
+  if (!parsed.ok()) return parsed.status().WithContext("scan filter");
+  return std::optional<Filter>(std::move(parsed).value());
 }
 
 // What a get answer of a missing row costs in a reply (an empty TResult).
@@ -93,6 +107,10 @@ StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
                                      std::to_string(r->region_id));
     }
     BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(g.columns));
+    if (!g.filter.empty()) {
+      return Status::InvalidArgument(
+          "a region server does not filter gets (the router does)");
+    }
     regions.push_back(r);
   }
   rocksdb::ManagedSnapshot snapshot(db_.get());
@@ -119,6 +137,8 @@ StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
 StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateLimit(req.limit));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(req.columns));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Filter> filter,
+                              ScanFilter(req.filter));
   std::shared_lock lock(regions_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
                               OpenRegionLocked(req.region_id));
@@ -139,8 +159,9 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
   ReadBudget budget = BudgetFor(req.max_bytes);
   for (it->Seek(RowKey(r->region_id, start)); it->Valid(); it->Next()) {
     const std::string_view key = it->key().ToStringView().substr(prefix.size());
-    // The work bound counts rows the projection drops too: a scan for a
-    // column few rows have stops (with no row, perhaps) and moves on.
+    // The work bound counts rows the projection or the filter drops too: a
+    // scan for a column few rows have stops (with no row, perhaps) and
+    // moves on.
     if (out.rows.size() == req.limit || budget.ReplyFull() ||
         budget.WorkDone()) {
       out.resume_row = std::string(key);
@@ -151,7 +172,11 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
     std::vector<Cell> cells;
     BLOOMROUTE_RETURN_IF_ERROR(
         DecodeRowCells(it->value().ToStringView(), &cells));
-    if (auto row = ProjectNonEmpty(key, std::move(cells), req.columns)) {
+    std::optional<Row> row =
+        ProjectNonEmpty(key, std::move(cells), req.columns);
+    // After the projection, as HBase: unselected columns are missing.
+    if (row && filter) row = ApplyFilter(*filter, *row);
+    if (row) {
       budget.reply_bytes += ReplyBytes(*row);
       out.rows.push_back(std::move(*row));
     }

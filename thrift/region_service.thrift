@@ -100,6 +100,9 @@ struct TScan {
   // Reply bytes, about (the server's own --max-result-bytes when smaller,
   // unset or 0): the scan stops after the row that passes it.
   6: optional i64 maxBytes
+  // HBase filter language, at most 1 MiB; unset or empty = none. Applied to
+  // each row after `columns`; rows it drops count against the work bound.
+  7: optional binary filter
 }
 
 struct TScanResult {

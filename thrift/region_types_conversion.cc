@@ -18,6 +18,14 @@ using thrift_internal::Narrow;
 using thrift_internal::Require;
 using thrift_internal::Widen;
 
+// A scan's filter text within kMaxFilterTextBytes.
+Status CheckFilterBytes(const std::string& filter, FailFn fail) {
+  if (filter.size() <= kMaxFilterTextBytes) return Status::OK();
+  return fail("scan.filter is " + std::to_string(filter.size()) +
+              " bytes, over the limit of " +
+              std::to_string(kMaxFilterTextBytes) + " (filter text bytes)");
+}
+
 // ---- Tables and regions (requests and ListRegions results) ----
 
 Status TableFromThrift(const rpc::TTableDescriptor& in, FailFn fail,
@@ -242,6 +250,11 @@ Status FromThrift(const rpc::TScan& in, ScanRequest* out) {
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(in.maxBytes, kBadRequest, "scan.maxBytes", &out->max_bytes));
   }
+  out->filter.clear();
+  if (in.__isset.filter) {
+    BLOOMROUTE_RETURN_IF_ERROR(CheckFilterBytes(in.filter, kBadRequest));
+    out->filter = in.filter;
+  }
   return Status::OK();
 }
 
@@ -355,6 +368,10 @@ Status ToThrift(const ScanRequest& in, rpc::TScan* out) {
     BLOOMROUTE_RETURN_IF_ERROR(
         Widen(in.max_bytes, "scan.max_bytes", &max_bytes));
     out->__set_maxBytes(max_bytes);
+  }
+  if (!in.filter.empty()) {
+    BLOOMROUTE_RETURN_IF_ERROR(CheckFilterBytes(in.filter, kBadRequest));
+    out->__set_filter(in.filter);
   }
   return Status::OK();
 }

@@ -160,6 +160,101 @@ TEST_F(RegionStoreReadBoundsTest, LookupWorkIsBoundedByBytesRead) {
   EXPECT_TRUE(r->truncated);
 }
 
+// A scan's filter (HBase's filter language) runs on each row after the
+// projection: a SingleColumnValueFilter on a column the scan does not select
+// sees it missing, as in HBase.
+TEST_F(RegionStoreReadBoundsTest, ScanFilterRunsAfterTheProjection) {
+  Open(RegionStoreOptions());
+  PutRows(
+      10, [](int i) { return i % 2 ? "NO" : "SE"; },
+      [](int i) { return i < 5 ? "A" : "B"; });
+  auto keys = [&](ScanRequest scan) {
+    StatusOr<ScanResult> r = store_->Scan(scan);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    std::vector<std::string> out;
+    if (r.ok()) {
+      for (const Row& row : r->rows) out.push_back(row.key);
+    }
+    return out;
+  };
+  ScanRequest scan{1, "", "", 100, {}};
+  scan.filter =
+      "SingleColumnValueFilter('d', 'country', =, 'binary:NO', true, true)";
+  EXPECT_EQ(keys(scan), (std::vector<std::string>{"r00001", "r00003", "r00005",
+                                                  "r00007", "r00009"}));
+  scan.filter +=
+      " AND SingleColumnValueFilter('d', 'feature', =, 'binary:B', true, "
+      "true)";
+  EXPECT_EQ(keys(scan),
+            (std::vector<std::string>{"r00005", "r00007", "r00009"}));
+  // d:country not selected: missing, so filterIfMissing drops every row ...
+  scan.columns = {"d:feature"};
+  scan.filter =
+      "SingleColumnValueFilter('d', 'country', =, 'binary:NO', true, true)";
+  EXPECT_TRUE(keys(scan).empty());
+  // ... and without filterIfMissing every row passes.
+  scan.filter =
+      "SingleColumnValueFilter('d', 'country', =, 'binary:NO', false, true)";
+  EXPECT_EQ(keys(scan).size(), 10u);
+  // Cell filters shape the returned cells.
+  scan.columns = {};
+  scan.filter = "PrefixFilter('r0000') AND KeyOnlyFilter()";
+  StatusOr<ScanResult> r = store_->Scan(scan);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->rows.size(), 10u);
+  ASSERT_EQ(r->rows[0].cells.size(), 3u);
+  for (const Cell& c : r->rows[0].cells) EXPECT_EQ(c.value, "");
+}
+
+// Rows the filter drops count as examined: a filter that matches nothing
+// stops at the work bound with no row and moves on.
+TEST_F(RegionStoreReadBoundsTest, ScanFilterWorkIsBoundedByRowsExamined) {
+  RegionStoreOptions o;
+  o.max_examined_rows = 1000;
+  Open(o);
+  PutRows(
+      5000, [](int) { return "NO"; }, [](int) { return "A"; });
+  ScanRequest scan{1, "", "", 10, {}};
+  scan.filter = "PrefixFilter('nothing')";
+  int calls = 0;
+  for (;;) {
+    StatusOr<ScanResult> r = store_->Scan(scan);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE(r->rows.empty());
+    ++calls;
+    if (!r->resume_row) break;
+    ASSERT_GT(*r->resume_row, scan.start_row);
+    scan.start_row = *r->resume_row;
+    ASSERT_LE(calls, 10);
+  }
+  EXPECT_EQ(calls, 5);
+  // The row limit counts rows returned, not rows examined.
+  scan = ScanRequest{1, "", "", 3, {}};
+  scan.filter = "SingleColumnValueFilter('d', 'name', =, 'binary:x')";
+  StatusOr<ScanResult> r = store_->Scan(scan);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->rows.size(), 3u);
+  EXPECT_EQ(r->resume_row, std::optional<std::string>("r00003"));
+}
+
+TEST_F(RegionStoreReadBoundsTest, BadScanFiltersAreRefused) {
+  Open(RegionStoreOptions());
+  ScanRequest scan{1, "", "", 10, {}};
+  scan.filter = "PrefixFilter('a'";
+  StatusOr<ScanResult> r = store_->Scan(scan);
+  ASSERT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("position"), std::string::npos);
+  scan.filter = "PrefixFilter('" + std::string(kMaxFilterTextBytes, 'a') + "')";
+  r = store_->Scan(scan);
+  ASSERT_TRUE(r.status().IsInvalidArgument());
+  EXPECT_NE(r.status().message().find("bytes"), std::string::npos)
+      << r.status().ToString();
+  // Region servers do not filter gets: the router does.
+  GetRequest get{1, "r00000", {}};
+  get.filter = "KeyOnlyFilter()";
+  EXPECT_TRUE(store_->Get({get}).status().IsInvalidArgument());
+}
+
 TEST_F(RegionStoreReadBoundsTest, BoundsAreValidated) {
   RegionStoreOptions o;
   o.max_examined_rows = 0;

@@ -148,6 +148,32 @@ TEST_F(RegionTypesConversionTest, ReadRequestsRoundTrip) {
   EXPECT_EQ(query_back.max_bytes, 777u);
 }
 
+// A scan's filter text travels as is; no filter leaves the field unset
+// (older servers see the request they know), and text over
+// kMaxFilterTextBytes is refused on both sides, naming the limit.
+TEST_F(RegionTypesConversionTest, ScanFilterRoundTripsAndIsBounded) {
+  ScanRequest scan{9, "a", "z", 100, {}, 0};
+  rpc::TScan wire_scan;
+  ASSERT_TRUE(ToThrift(scan, &wire_scan).ok());
+  EXPECT_FALSE(wire_scan.__isset.filter);
+  scan.filter = "PrefixFilter('a') AND KeyOnlyFilter()";
+  ASSERT_TRUE(ToThrift(scan, &wire_scan).ok());
+  ScanRequest back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_scan), &back).ok());
+  EXPECT_EQ(back.filter, scan.filter);
+
+  scan.filter = std::string(kMaxFilterTextBytes + 1, 'x');
+  Status s = ToThrift(scan, &wire_scan);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("filter"), std::string::npos) << s.ToString();
+  wire_scan.__set_filter(scan.filter);
+  s = FromThrift(ThroughWire(wire_scan), &back);
+  ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find(std::to_string(kMaxFilterTextBytes)),
+            std::string::npos)
+      << s.ToString();
+}
+
 TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
   WriteResult written;
   written.epoch = 3;
