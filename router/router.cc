@@ -56,6 +56,10 @@ Status RouterOptions::Validate() const {
     return Status::InvalidArgument("max_tables must be in [1, " +
                                    std::to_string(kMaxTablesLimit) + "]");
   }
+  if (max_filter_bytes < 1 || max_filter_bytes > kMaxFilterTextBytes) {
+    return Status::InvalidArgument("max_filter_bytes must be in [1, " +
+                                   std::to_string(kMaxFilterTextBytes) + "]");
+  }
   if (max_table_bytes < kMinTableBytes || max_table_bytes > kMaxTableBytes) {
     return Status::InvalidArgument("max_table_bytes must be in [" +
                                    std::to_string(kMinTableBytes) + ", " +

@@ -120,6 +120,11 @@ struct RouterOptions {
   // [kMinTableBytes, kMaxTableBytes]; a spec over it is InvalidArgument
   // naming --max-table-bytes.
   uint64_t max_table_bytes = 1 << 20;
+  // Bytes of one filter string (ScanSpec::filter, GetRequest::filter), in
+  // [1, kMaxFilterTextBytes]; a longer one is InvalidArgument naming
+  // --max-filter-bytes. Parsing is linear in it, and a scanner keeps its
+  // parsed filter while open.
+  uint64_t max_filter_bytes = 64 << 10;
 
   // The cluster's filter config (router/cluster_filter_config.h): every
   // region server's filter gets ClusterFilterConfig(filter,
@@ -223,6 +228,16 @@ struct ScanSpec {
   std::string start_row;
   std::string stop_row;
   Projection columns;
+  // HBase filter language (model/filter_language.h); empty = none. It runs
+  // on each row after the projection (a column not selected is missing to
+  // it, as in HBase). A filter that pins indexed columns (PlanFilter) is
+  // answered from index lookups routed through the global index: only
+  // servers the index cannot rule out are asked. Any other runs on the
+  // region servers during the scan. Either way the rows, cells and order
+  // are those of ApplyFilter over the projected rows of the range in key
+  // order. PageFilter(n): at most n rows in a scanner's whole scan, in
+  // one Scan answer (which then sets no resume_row).
+  std::string filter{};  // braces: aggregate inits may omit it
 };
 
 struct ServerIndexStats {
@@ -333,7 +348,9 @@ class Router {
   // (at least one) when the answer passed RouterOptions::max_reply_bytes:
   // it stops after the row that passed it; ask again for the rest.
   // Corruption naming the server when a region server's answer is not a
-  // non-empty prefix of what it was asked.
+  // non-empty prefix of what it was asked. A request's filter (HBase filter
+  // language) runs on the router on its projected row: a row it drops is
+  // missing (nullopt); InvalidArgument naming the request for a bad one.
   virtual StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view table, std::vector<GetRequest> requests) = 0;
   // Up to `limit` rows (1..kMaxRowsPerCall) of the range in key order, across
@@ -342,7 +359,11 @@ class Router {
   // every row returned and after spec.start_row; the answer may hold no
   // row when a region server's work bound stopped it). Corruption naming
   // the server for a region server reply out of order, outside the range
-  // asked, or that does not move on.
+  // asked, or that does not move on. A filter (ScanSpec::filter) that does
+  // not parse is InvalidArgument naming the position, an unsupported one
+  // naming the filter, one over RouterOptions::max_filter_bytes naming
+  // --max-filter-bytes; an index-planned answer may also hold fewer rows
+  // than the limit with a resume_row (candidates the filter dropped).
   virtual StatusOr<ScanResult> Scan(std::string_view table,
                                     const ScanSpec& spec, uint32_t limit) = 0;
 

@@ -152,10 +152,19 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTable(table));
   std::vector<ServerId> server_of(requests.size());
+  // Parsed filters by position (most gets have none); the region servers
+  // are sent the gets without them.
+  std::map<size_t, Filter> filters;
   for (size_t i = 0; i < requests.size(); ++i) {
     GetRequest& g = requests[i];
     BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(g.row_key, i));
     BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(g.columns));
+    if (!g.filter.empty()) {
+      StatusOr<Filter> f = ParseRouterFilter(g.filter);
+      if (!f.ok()) return f.status().WithContext("get " + std::to_string(i));
+      filters.emplace(i, std::move(f).value());
+      g.filter.clear();
+    }
     const CatalogRegion& region =
         state->record.regions[state->RegionFor(g.row_key)];
     g.region_id = region.region_id;
@@ -169,6 +178,15 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
   while (out.size() < requests.size() && used < budget) {
     BLOOMROUTE_RETURN_IF_ERROR(
         GetWave(requests, server_of, out.size(), budget, &out, &used).status());
+  }
+  // On the projected row, as a scan's filter; of PageFilter only a page of
+  // zero rows matters to a get of one row.
+  for (auto& [i, filter] : filters) {
+    if (i >= out.size() || !out[i]) continue;
+    const bool empty_page = PlanFilter(filter, [](std::string_view) {
+                              return false;
+                            }).row_limit == std::optional<uint64_t>(0);
+    out[i] = empty_page ? std::nullopt : ApplyFilter(filter, *out[i]);
   }
   return out;
 }
@@ -294,14 +312,23 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTable(table));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      std::shared_ptr<const ScanFilter> filter,
+      ParseScanFilter(state->record.descriptor, spec.filter));
+  return ScanPaged(table, spec, filter.get(), limit, /*returned=*/0);
+}
+
+StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
+                                             const ScanSpec& spec,
+                                             uint32_t limit) {
   ScanResult out;
   if (!spec.stop_row.empty() && spec.start_row >= spec.stop_row) return out;
   // The limit counts rows, the budget bytes across regions: each region
   // server is asked for what is left of both.
   const uint64_t budget = options_.max_reply_bytes;
   uint64_t used = 0;
-  const std::vector<CatalogRegion>& regions = state->record.regions;
-  for (size_t r = state->RegionFor(spec.start_row); r < regions.size(); ++r) {
+  const std::vector<CatalogRegion>& regions = state.record.regions;
+  for (size_t r = state.RegionFor(spec.start_row); r < regions.size(); ++r) {
     const CatalogRegion& region = regions[r];
     if (!spec.stop_row.empty() && !region.start_key.empty() &&
         region.start_key >= spec.stop_row) {
@@ -311,6 +338,7 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
         region.region_id, std::max(spec.start_row, region.start_key),
         spec.stop_row,    static_cast<uint32_t>(limit - out.rows.size()),
         spec.columns,     budget - used};
+    request.filter = spec.filter;  // the region servers drop failing rows
     const ServerEntry& server = Server(region.server);
     StatusOr<ScanResult> part = RetryIfRegionsClosed(
         server, [&] { return server.client->Scan(request); });

@@ -32,6 +32,12 @@ struct Scanner {
   std::mutex mu;
   ScanSpec spec;      // guarded by mu; start_row advances
   bool done = false;  // guarded by mu
+  // The spec's filter, parsed and planned at open; null: none.
+  std::shared_ptr<const ScanFilter> filter;
+  // Guarded by mu: rows returned so far (PageFilter's count), and before
+  // the previous call.
+  uint64_t returned = 0;
+  uint64_t previous_returned = 0;
   // Guarded by mu: the number the next sequenced call carries, and where
   // the previous call began (a repeat of it starts there again).
   uint64_t next_seq = 1;
@@ -62,9 +68,15 @@ StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
                                           const ScanSpec& spec,
                                           ScannerClient client) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
-  BLOOMROUTE_RETURN_IF_ERROR(FindTable(table).status());
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  // Parsed once: a bad filter fails here, not at the first batch.
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      std::shared_ptr<const ScanFilter> filter,
+      ParseScanFilter(state->record.descriptor, spec.filter));
   ExpireScanners();
   auto scanner = std::make_shared<Scanner>();
+  scanner->filter = std::move(filter);
   scanner->table = std::string(table);
   scanner->client = client;
   scanner->spec = spec;
@@ -124,16 +136,21 @@ StatusOr<std::vector<Row>> RouterImpl::ScannerNext(int64_t id,
   if (repeat) {
     scanner->spec.start_row = scanner->previous_start_row;
     scanner->done = scanner->previous_done;
+    scanner->returned = scanner->previous_returned;
   } else {
     scanner->previous_start_row = scanner->spec.start_row;
     scanner->previous_done = scanner->done;
+    scanner->previous_returned = scanner->returned;
     ++scanner->next_seq;
   }
   std::vector<Row> rows;
   while (rows.empty() && !scanner->done) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(ScanResult part,
-                                Scan(scanner->table, scanner->spec, max_rows));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        ScanResult part,
+        ScanPaged(scanner->table, scanner->spec, scanner->filter.get(),
+                  max_rows, scanner->returned));
     rows = std::move(part.rows);
+    scanner->returned += rows.size();
     if (part.resume_row.has_value()) {
       scanner->spec.start_row = std::move(*part.resume_row);
     } else {

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "model/filter_language.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
@@ -73,6 +74,13 @@ struct TableState {
 };
 
 struct Scanner;
+
+// A scan's filter, parsed once, and its plan for the table's indexed columns
+// (router_scan_filter.cc). Immutable; a scanner keeps it while open.
+struct ScanFilter {
+  Filter filter;
+  FilterPlan plan;
+};
 
 class RouterImpl : public router::Router {
  public:
@@ -211,6 +219,39 @@ class RouterImpl : public router::Router {
                            uint64_t budget,
                            std::vector<std::optional<Row>>* out,
                            uint64_t* used);
+  // router_scan_filter.cc
+  // `text` parsed: InvalidArgument naming --max-filter-bytes when it is
+  // longer than options_.max_filter_bytes, else ParseFilter's errors.
+  StatusOr<Filter> ParseRouterFilter(std::string_view text) const;
+  // The filter of a scan of `table` and its plan; null for an empty text.
+  StatusOr<std::shared_ptr<const ScanFilter>> ParseScanFilter(
+      const TableDescriptor& table, const std::string& text) const;
+  // Scan of a validated spec, its filter parsed (null: none), `returned`
+  // rows of the whole scan already returned (PageFilter counts them): up
+  // to `limit` rows, no resume_row once the filter's row_limit is reached.
+  StatusOr<ScanResult> ScanPaged(std::string_view table,
+                                 const router::ScanSpec& spec,
+                                 const ScanFilter* filter, uint32_t limit,
+                                 uint64_t returned);
+  // The full-scan path: the region servers scan [start, stop) in key order
+  // with the filter text (router_rows.cc).
+  StatusOr<ScanResult> ScanRegions(const TableState& state,
+                                   const router::ScanSpec& spec,
+                                   uint32_t limit);
+  // The index path: candidates from the plan's lookups (each routed through
+  // the global index), merged in key order without duplicates, restricted
+  // to [start, stop) and filtered on the router.
+  StatusOr<ScanResult> ScanIndex(std::string_view table,
+                                 const router::ScanSpec& spec,
+                                 const ScanFilter& filter, uint32_t limit);
+  // One round of ScanIndex: the candidates after `after` (nullopt: from the
+  // first row) in key order, duplicates removed, and the last key they
+  // cover completely (nullopt: every candidate is there).
+  StatusOr<std::vector<Row>> IndexCandidates(
+      std::string_view table, const router::ScanSpec& spec,
+      const ScanFilter& filter, const std::optional<std::string>& after,
+      uint32_t limit, uint64_t budget, std::optional<std::string>* covered);
+
   // router_scanners.cc
   // The client's scanner, or null (unknown, or another client's).
   std::shared_ptr<Scanner> FindScanner(int64_t id,

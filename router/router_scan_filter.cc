@@ -1,0 +1,188 @@
+// Filtered scans: HBase filter strings parsed once, planned for the table's
+// index (PlanFilter), and answered either by region server scans carrying
+// the filter (router_rows.cc, ScanRegions) or from index lookups filtered
+// on the router (here). Both give ApplyFilter over the projected rows of
+// the range, in key order.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "router/internal/router_impl.h"
+
+namespace bloomroute::router_internal {
+
+using router::LookupResult;
+using router::LookupSpec;
+using router::ScanSpec;
+
+namespace {
+
+// Predicates of one lookup, at most (router_lookup.cc refuses more). A
+// longer conjunction is looked up by its first ones: a superset of its
+// candidates, which the filter then narrows exactly.
+constexpr size_t kMaxLookupPredicates = 64;
+
+// Lookup rounds of one ScanIndex call before it answers with what it has
+// (possibly no row) and a resume_row, so that a filter dropping most
+// candidates cannot hold the call for the whole table.
+constexpr int kMaxIndexRounds = 8;
+
+// The key the lookups start after so that they return every row from
+// `start` on: keys after start[:-1] + (last byte - 1) include every key >=
+// start, and the few in between are dropped by the caller (exact when the
+// last byte is 0). nullopt: from the first row.
+std::optional<std::string> AfterRowFor(const std::string& start) {
+  if (start.empty()) return std::nullopt;
+  std::string after = start.substr(0, start.size() - 1);
+  if (start.back() != '\0')
+    after.push_back(static_cast<char>(start.back() - 1));
+  if (after.empty()) return std::nullopt;
+  return after;
+}
+
+// The smallest key after `key`: where a scan continues past it.
+std::string Successor(const std::string& key) { return key + '\0'; }
+
+}  // namespace
+
+StatusOr<Filter> RouterImpl::ParseRouterFilter(std::string_view text) const {
+  if (text.size() > options_.max_filter_bytes) {
+    return Status::InvalidArgument("filter text is " +
+                                   std::to_string(text.size()) +
+                                   " bytes, over the router's limit of " +
+                                   std::to_string(options_.max_filter_bytes) +
+                                   " (--max-filter-bytes sets it)");
+  }
+  FilterLimits limits;
+  limits.max_text_bytes = options_.max_filter_bytes;
+  StatusOr<Filter> parsed = ParseFilter(text, limits);
+  if (!parsed.ok()) return parsed.status().WithContext("filter");
+  return parsed;
+}
+
+StatusOr<std::shared_ptr<const ScanFilter>> RouterImpl::ParseScanFilter(
+    const TableDescriptor& table, const std::string& text) const {
+  if (text.empty()) return std::shared_ptr<const ScanFilter>();
+  BLOOMROUTE_ASSIGN_OR_RETURN(Filter filter, ParseRouterFilter(text));
+  auto out = std::make_shared<ScanFilter>();
+  out->plan = PlanFilter(filter, [&](std::string_view column) {
+    return table.FindIndexed(column) != nullptr;
+  });
+  out->filter = std::move(filter);
+  return std::shared_ptr<const ScanFilter>(std::move(out));
+}
+
+StatusOr<ScanResult> RouterImpl::ScanPaged(std::string_view table,
+                                           const ScanSpec& spec,
+                                           const ScanFilter* filter,
+                                           uint32_t limit, uint64_t returned) {
+  std::optional<uint64_t> row_limit;
+  if (filter != nullptr) row_limit = filter->plan.row_limit;
+  if (row_limit) {
+    if (returned >= *row_limit) return ScanResult();
+    limit =
+        static_cast<uint32_t>(std::min<uint64_t>(limit, *row_limit - returned));
+  }
+  StatusOr<ScanResult> result = Status::OK();
+  if (filter != nullptr && filter->plan.uses_index()) {
+    result = ScanIndex(table, spec, *filter, limit);
+  } else {
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                                FindTable(table));
+    result = ScanRegions(*state, spec, limit);
+  }
+  if (result.ok() && row_limit &&
+      returned + result->rows.size() >= *row_limit) {
+    result->resume_row.reset();  // the page is full: the scan is done
+  }
+  return result;
+}
+
+StatusOr<std::vector<Row>> RouterImpl::IndexCandidates(
+    std::string_view table, const ScanSpec& spec, const ScanFilter& filter,
+    const std::optional<std::string>& after, uint32_t limit, uint64_t budget,
+    std::optional<std::string>* covered) {
+  const auto& lookups = filter.plan.lookups;
+  // Each lookup routes itself through the global index (only servers it
+  // cannot rule out are asked) and answers a share of the byte budget.
+  const uint64_t share = std::max<uint64_t>(1, budget / lookups.size());
+  std::vector<Row> rows;
+  covered->reset();
+  for (const std::vector<EqualityPredicate>& conjunction : lookups) {
+    LookupSpec lookup;
+    lookup.equals.assign(conjunction.begin(),
+                         conjunction.begin() + std::min(conjunction.size(),
+                                                        kMaxLookupPredicates));
+    lookup.limit = limit;
+    lookup.columns = spec.columns;
+    lookup.after_row = after;
+    lookup.max_bytes = share;
+    BLOOMROUTE_ASSIGN_OR_RETURN(LookupResult part, Lookup(table, lookup));
+    if (part.truncated && (!*covered || *part.resume_after < **covered)) {
+      *covered = part.resume_after;
+    }
+    for (Row& row : part.rows) rows.push_back(std::move(row));
+  }
+  // Rows past what every lookup covered may lack rows of a lookup that
+  // stopped earlier: they come again in the next round.
+  if (*covered) {
+    rows.erase(std::remove_if(rows.begin(), rows.end(),
+                              [&](const Row& r) { return **covered < r.key; }),
+               rows.end());
+  }
+  // A row matching several lookups comes once (the first lookup's copy).
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.key < b.key; });
+  rows.erase(
+      std::unique(rows.begin(), rows.end(),
+                  [](const Row& a, const Row& b) { return a.key == b.key; }),
+      rows.end());
+  return rows;
+}
+
+StatusOr<ScanResult> RouterImpl::ScanIndex(std::string_view table,
+                                           const ScanSpec& spec,
+                                           const ScanFilter& filter,
+                                           uint32_t limit) {
+  ScanResult out;
+  const bool bounded = !spec.stop_row.empty();
+  if (bounded && spec.start_row >= spec.stop_row) return out;
+  const uint64_t budget = options_.max_reply_bytes;
+  uint64_t used = 0;
+  std::optional<std::string> after = AfterRowFor(spec.start_row);
+  for (int round = 1;; ++round) {
+    std::optional<std::string> covered;
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::vector<Row> rows,
+        IndexCandidates(table, spec, filter, after,
+                        static_cast<uint32_t>(limit - out.rows.size()),
+                        budget - used, &covered));
+    for (Row& row : rows) {
+      if (row.key < spec.start_row) continue;  // AfterRowFor's few extra
+      if (bounded && row.key >= spec.stop_row) return out;
+      std::optional<Row> kept = ApplyFilter(filter.filter, row);
+      if (!kept) continue;
+      used += ReplyBytes(*kept);
+      out.rows.push_back(std::move(*kept));
+      if (out.rows.size() == limit || used >= budget) {
+        const std::string next = Successor(out.rows.back().key);
+        if (!bounded || next < spec.stop_row) out.resume_row = next;
+        return out;
+      }
+    }
+    if (!covered) return out;  // every candidate seen
+    const std::string next = Successor(*covered);
+    if (bounded && next >= spec.stop_row) return out;
+    after = std::move(covered);
+    // Answer with a resume_row once enough rounds ran, if it moves on.
+    if (round >= kMaxIndexRounds && spec.start_row < next) {
+      out.resume_row = next;
+      return out;
+    }
+  }
+}
+
+}  // namespace bloomroute::router_internal

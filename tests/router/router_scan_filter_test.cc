@@ -1,0 +1,398 @@
+// Filtered scans and gets through the router (router_scan_filter.cc): HBase
+// filter strings on ScanSpec and GetRequest, answered from the index when
+// the filter pins an indexed column (PlanFilter) and by region server scans
+// otherwise, with the same rows, cells and order either way.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/filter_language.h"
+#include "router/router.h"
+#include "tests/router/router_test_util.h"
+#include "tests/router/store_cluster.h"
+
+namespace bloomroute {
+namespace {
+
+using router::Router;
+using router::RouterOptions;
+using router::ScanSpec;
+using router::TableSpec;
+using testing::OpenRouter;
+using testing::RouterOptionsFor;
+using testing::StoreCluster;
+
+// f:a and f:b are indexed in table "ti"; "tp" holds the same rows with no
+// index, so every filter is a full scan there. g:c and g:d are never indexed.
+constexpr const char* kColumns[] = {"f:a", "f:b", "g:c", "g:d"};
+constexpr const char* kKeyBytes =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+bool IndexedAB(std::string_view column) {
+  return column == "f:a" || column == "f:b";
+}
+
+std::string RandomValue(std::mt19937_64& rng) {
+  return std::string(1, "0123"[rng() % 4]);
+}
+
+std::string RandomKey(std::mt19937_64& rng, int i) {
+  return std::string(1, kKeyBytes[rng() % 52]) + std::to_string(i);
+}
+
+TableSpec SplitSpec(std::string name, std::vector<std::string> indexed) {
+  TableSpec spec;
+  spec.name = std::move(name);
+  spec.indexed_columns = std::move(indexed);
+  spec.split_keys = {"D", "H", "L", "P", "T", "X", "d", "h", "l", "p", "t"};
+  return spec;
+}
+
+Filter Scvf(std::string column, CompareOp op, std::string value,
+            bool if_missing) {
+  SingleColumnValueFilter s;
+  s.family = column.substr(0, column.find(':'));
+  s.qualifier = column.substr(column.find(':') + 1);
+  s.op = op;
+  s.value = std::move(value);
+  s.filter_if_missing = if_missing;
+  return Filter{s};
+}
+
+Filter RandomLeaf(std::mt19937_64& rng) {
+  static const char* kFilterColumns[] = {"f:a", "f:b", "g:c", "g:d", "f:zz"};
+  switch (rng() % 12) {
+    case 0:
+      return Filter{PrefixFilter{std::string(1, kKeyBytes[rng() % 52])}};
+    case 1:
+      return Filter{PageFilter{1 + rng() % 300}};
+    case 2:
+      return Filter{KeyOnlyFilter{}};
+    case 3:
+      return Filter{FirstKeyOnlyFilter{}};
+    case 4:
+      return Filter{ColumnPrefixFilter{rng() % 2 ? "a" : "c"}};
+    default: {
+      CompareOp op =
+          rng() % 4 ? CompareOp::kEqual : static_cast<CompareOp>(rng() % 6);
+      return Scvf(kFilterColumns[rng() % 5], op, RandomValue(rng),
+                  rng() % 5 != 0);
+    }
+  }
+}
+
+Filter RandomFilter(std::mt19937_64& rng, int depth) {
+  if (depth == 0 || rng() % 3 == 0) return RandomLeaf(rng);
+  FilterList list;
+  if (rng() % 4 == 0) {
+    // An OR of equalities on indexed columns: a union of lookups (with
+    // filterIfMissing sometimes false, which must not be planned).
+    list.op = FilterList::Op::kOr;
+    for (int i = 0, n = 2 + rng() % 2; i < n; ++i) {
+      list.operands.push_back(Scvf(rng() % 2 ? "f:a" : "f:b", CompareOp::kEqual,
+                                   RandomValue(rng), rng() % 8 != 0));
+    }
+    return Filter{std::move(list)};
+  }
+  list.op = rng() % 2 ? FilterList::Op::kAnd : FilterList::Op::kOr;
+  for (int i = 0, n = 2 + rng() % 2; i < n; ++i) {
+    list.operands.push_back(RandomFilter(rng, depth - 1));
+  }
+  return Filter{std::move(list)};
+}
+
+Projection RandomProjection(std::mt19937_64& rng) {
+  static const Projection kProjections[] = {
+      {}, {}, {"f"}, {"g"}, {"f:a", "g:c"}, {"f:b"}, {"f:a", "f:b", "g:d"}};
+  return kProjections[rng() % 7];
+}
+
+std::string RandomBound(std::mt19937_64& rng,
+                        const std::map<std::string, Row>& rows) {
+  switch (rng() % 4) {
+    case 0:
+      return "";
+    case 1:
+      return std::string(1, kKeyBytes[rng() % 52]);
+    default: {
+      auto it = rows.begin();
+      std::advance(it, rng() % rows.size());
+      return it->first;
+    }
+  }
+}
+
+// The answer by definition: the rows of [start, stop) in key order, each
+// projected, then filtered, at most the PageFilter's limit.
+std::vector<Row> ModelScan(const std::map<std::string, Row>& rows,
+                           const ScanSpec& spec, const Filter& filter,
+                           std::optional<uint64_t> row_limit) {
+  std::vector<Row> out;
+  for (auto it = rows.lower_bound(spec.start_row); it != rows.end(); ++it) {
+    if (!spec.stop_row.empty() && it->first >= spec.stop_row) break;
+    if (row_limit && out.size() >= *row_limit) break;
+    Row projected{it->first, {}};
+    for (const Cell& c : it->second.cells) {
+      if (Selected(spec.columns, c.column)) projected.cells.push_back(c);
+    }
+    if (projected.cells.empty()) continue;
+    if (std::optional<Row> r = ApplyFilter(filter, projected)) {
+      out.push_back(std::move(*r));
+    }
+  }
+  return out;
+}
+
+class RouterScanFilterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    router_ = OpenRouter(cluster_);
+    ASSERT_NE(router_, nullptr);
+  }
+
+  // Every row of a scanner over `spec`, in batches of random sizes, each
+  // call sequenced and now and then repeated (it must return the same rows).
+  std::vector<Row> ScanAll(const std::string& table, const ScanSpec& spec,
+                           std::mt19937_64& rng) {
+    const router::ScannerClient client = router::NewScannerClient();
+    StatusOr<int64_t> id = router_->OpenScanner(table, spec, client);
+    EXPECT_TRUE(id.ok()) << id.status().ToString();
+    if (!id.ok()) return {};
+    std::vector<Row> out;
+    for (uint64_t seq = 1;; ++seq) {
+      const uint32_t batch = 1 + rng() % (rng() % 2 ? 20 : 700);
+      StatusOr<std::vector<Row>> rows =
+          router_->ScannerNext(*id, batch, seq, client);
+      EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+      if (!rows.ok()) break;
+      EXPECT_LE(rows->size(), batch);
+      if (rng() % 8 == 0) {
+        StatusOr<std::vector<Row>> again =
+            router_->ScannerNext(*id, batch, seq, client);
+        EXPECT_TRUE(again.ok() && *again == *rows) << "repeat of call " << seq;
+      }
+      if (rows->empty()) break;
+      out.insert(out.end(), rows->begin(), rows->end());
+    }
+    EXPECT_TRUE(router_->CloseScanner(*id, client).ok());
+    return out;
+  }
+
+  StoreCluster cluster_{4};
+  std::unique_ptr<Router> router_;
+};
+
+// Seed 1616; 10,000 rows (BLOOMROUTE_SCAN_FILTER_ROWS=N for more) over 4
+// servers and 12 regions, values from {0,1,2,3} on two indexed and two
+// unindexed columns, each present with probability 3/4; 120 random filters
+// (BLOOMROUTE_SCAN_FILTER_CASES=N) with random ranges and projections. The
+// indexed table's scanner, the unindexed table's (full scans) and the model
+// must agree row for row and cell for cell.
+TEST_F(RouterScanFilterTest, IndexPlanEqualsFullScanEqualsModel) {
+  const char* rows_env = std::getenv("BLOOMROUTE_SCAN_FILTER_ROWS");
+  const char* cases_env = std::getenv("BLOOMROUTE_SCAN_FILTER_CASES");
+  const int n_rows = rows_env ? std::atoi(rows_env) : 10000;
+  const int n_cases = cases_env ? std::atoi(cases_env) : 120;
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("ti", {"f:a", "f:b"})).ok());
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("tp", {})).ok());
+  std::mt19937_64 rng(1616);
+  std::map<std::string, Row> model;
+  std::vector<Mutation> batch;
+  for (int i = 0; i < n_rows; ++i) {
+    Row row{RandomKey(rng, i), {}};
+    for (const char* column : kColumns) {
+      if (rng() % 4 != 0) row.cells.push_back({column, RandomValue(rng)});
+    }
+    if (row.cells.empty()) row.cells.push_back({"g:d", "3"});
+    batch.push_back(Mutation::Put(0, row.key, row.cells));
+    model[row.key] = row;
+    if (batch.size() == 5000 || i + 1 == n_rows) {
+      ASSERT_TRUE(router_->Mutate("ti", batch).ok());
+      ASSERT_TRUE(router_->Mutate("tp", std::move(batch)).ok());
+      batch.clear();
+    }
+  }
+  int planned = 0, unions = 0, nonempty = 0, limited = 0;
+  for (int accepted = 0; accepted < n_cases;) {
+    Filter filter = RandomFilter(rng, 3);
+    if (!ValidateFilter(filter).ok()) continue;
+    ++accepted;
+    const FilterPlan plan = PlanFilter(filter, IndexedAB);
+    ScanSpec spec;
+    spec.filter = ToString(filter);
+    spec.columns = RandomProjection(rng);
+    if (rng() % 2) {
+      spec.start_row = RandomBound(rng, model);
+      spec.stop_row = RandomBound(rng, model);
+      if (spec.stop_row < spec.start_row)
+        std::swap(spec.start_row, spec.stop_row);
+    }
+    const std::vector<Row> want =
+        ModelScan(model, spec, filter, plan.row_limit);
+    const std::string what =
+        spec.filter + " over [" + spec.start_row + ", " + spec.stop_row + ")";
+    ASSERT_EQ(ScanAll("tp", spec, rng), want) << "full scan: " << what;
+    ASSERT_EQ(ScanAll("ti", spec, rng), want) << "indexed: " << what;
+    planned += plan.uses_index();
+    unions += plan.lookups.size() > 1;
+    nonempty += !want.empty();
+    limited += plan.row_limit.has_value();
+  }
+  // Meaningful only if index plans, unions and row limits were exercised.
+  EXPECT_GE(planned, n_cases / 6);
+  EXPECT_GE(unions, n_cases / 30);
+  EXPECT_GE(nonempty, n_cases / 3);
+  EXPECT_GE(limited, n_cases / 30);
+}
+
+// An index-planned scan asks only the servers the global index does not rule
+// out; the same filter on an unindexed column asks every server.
+TEST_F(RouterScanFilterTest, IndexPlanAsksOnlyCandidateServers) {
+  router_.reset();
+  RouterOptions options = RouterOptionsFor(cluster_);
+  options.background_maintenance = false;  // no calls but the scan's
+  StatusOr<std::unique_ptr<Router>> opened =
+      Router::Open(options, cluster_.Factory());
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  router_ = std::move(opened).value();
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("tc", {"f:a"})).ok());
+  std::vector<Mutation> rows;
+  for (int i = 0; i < 2000; ++i) {
+    std::string key = std::string(1, kKeyBytes[i % 52]) + std::to_string(i);
+    rows.push_back(Mutation::Put(0, key, {{"f:a", "common"}, {"g:c", "x"}}));
+  }
+  rows.push_back(Mutation::Put(0, "M1", {{"f:a", "rare"}, {"g:c", "rare"}}));
+  ASSERT_TRUE(router_->Mutate("tc", std::move(rows)).ok());
+  router_->RunMaintenance();
+  for (const auto& s : router_->IndexStats()) ASSERT_TRUE(s.replica.current);
+  StatusOr<router::LookupResult> routed =
+      router_->Lookup("tc", testing::WhereEq({{"f:a", "rare"}}));
+  ASSERT_TRUE(routed.ok());
+  const std::vector<router::ServerId> candidates =
+      testing::Ids(routed->routing.asked);
+  ASSERT_LT(candidates.size(), 4u);
+
+  auto servers_called = [&](const std::string& filter) {
+    std::vector<int64_t> before;
+    for (int i = 0; i < 4; ++i) before.push_back(cluster_.node(i).calls);
+    ScanSpec spec;
+    spec.filter = filter;
+    std::mt19937_64 rng(7);
+    std::vector<Row> got = ScanAll("tc", spec, rng);
+    EXPECT_EQ(testing::Keys(got), std::vector<std::string>{"M1"}) << filter;
+    std::set<std::string> called;
+    for (int i = 0; i < 4; ++i) {
+      if (cluster_.node(i).calls != before[i]) {
+        called.insert(cluster_.node(i).address);
+      }
+    }
+    return called;
+  };
+  std::set<std::string> want;
+  for (const router::ServerRef& s : routed->routing.asked) {
+    want.insert(s.address);
+  }
+  EXPECT_EQ(servers_called("SingleColumnValueFilter('f', 'a', =, "
+                           "'binary:rare', true, true)"),
+            want);
+  EXPECT_EQ(servers_called("SingleColumnValueFilter('g', 'c', =, "
+                           "'binary:rare', true, true)")
+                .size(),
+            4u);
+}
+
+// PageFilter's limit holds across the scanner's batches; Router::Scan
+// applies it to its one answer.
+TEST_F(RouterScanFilterTest, PageFilterLimitsTheWholeScan) {
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("t", {"f:a"})).ok());
+  std::vector<Mutation> rows;
+  for (int i = 0; i < 500; ++i) {
+    std::string key = std::string(1, kKeyBytes[i % 52]) + std::to_string(i);
+    rows.push_back(Mutation::Put(0, key, {{"f:a", i % 2 ? "1" : "0"}}));
+  }
+  ASSERT_TRUE(router_->Mutate("t", std::move(rows)).ok());
+  for (const char* filter :
+       {"PageFilter(37)",
+        "SingleColumnValueFilter('f', 'a', =, 'binary:1', true, true) AND "
+        "PageFilter(37)"}) {
+    ScanSpec spec;
+    spec.filter = filter;
+    std::mt19937_64 rng(3);
+    EXPECT_EQ(ScanAll("t", spec, rng).size(), 37u) << filter;
+    StatusOr<ScanResult> one = router_->Scan("t", spec, 1000);
+    ASSERT_TRUE(one.ok()) << one.status().ToString();
+    EXPECT_EQ(one->rows.size(), 37u) << filter;
+    EXPECT_FALSE(one->resume_row.has_value()) << filter;
+  }
+}
+
+// Gets: the filter runs on the router on each projected row; a row it drops
+// is a missing row.
+TEST_F(RouterScanFilterTest, GetsApplyTheFilterToTheProjectedRow) {
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("t", {"f:a"})).ok());
+  ASSERT_TRUE(
+      router_
+          ->Mutate("t", {Mutation::Put(0, "A1", {{"f:a", "1"}, {"g:c", "x"}}),
+                         Mutation::Put(0, "b2", {{"f:a", "2"}})})
+          .ok());
+  const std::string pins =
+      "SingleColumnValueFilter('f', 'a', =, 'binary:1', true, true)";
+  std::vector<GetRequest> gets(4);
+  gets[0] = {0, "A1", {}};
+  gets[0].filter = pins + " AND KeyOnlyFilter()";
+  gets[1] = {0, "b2", {}};
+  gets[1].filter = pins;
+  gets[2] = {0, "A1", {"g"}};  // f:a not selected: missing, dropped
+  gets[2].filter = pins;
+  gets[3] = {0, "A1", {"g"}};
+  StatusOr<std::vector<std::optional<Row>>> got = router_->Get("t", gets);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(got->size(), 4u);
+  ASSERT_TRUE((*got)[0].has_value());
+  EXPECT_EQ((*got)[0]->cells, (std::vector<Cell>{{"f:a", ""}, {"g:c", ""}}));
+  EXPECT_FALSE((*got)[1].has_value());
+  EXPECT_FALSE((*got)[2].has_value());
+  ASSERT_TRUE((*got)[3].has_value());
+  EXPECT_EQ((*got)[3]->cells, (std::vector<Cell>{{"g:c", "x"}}));
+}
+
+// Bad filters are refused before any server is asked: a syntax error names
+// the position, an unsupported filter its name, a long text the limit and
+// the flag that sets it.
+TEST_F(RouterScanFilterTest, BadFiltersAreRefusedByName) {
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("t", {"f:a"})).ok());
+  ScanSpec spec;
+  spec.filter = "PrefixFilter('a') AND";
+  StatusOr<int64_t> id = router_->OpenScanner("t", spec);
+  ASSERT_TRUE(id.status().IsInvalidArgument()) << id.status().ToString();
+  EXPECT_NE(id.status().message().find("at position"), std::string::npos);
+  spec.filter = "ValueFilter(=, 'binary:1')";
+  StatusOr<ScanResult> scan = router_->Scan("t", spec, 10);
+  ASSERT_TRUE(scan.status().IsInvalidArgument());
+  EXPECT_NE(scan.status().message().find("ValueFilter"), std::string::npos);
+  spec.filter = "PrefixFilter('" +
+                std::string(RouterOptions().max_filter_bytes, 'a') + "')";
+  scan = router_->Scan("t", spec, 10);
+  ASSERT_TRUE(scan.status().IsInvalidArgument());
+  EXPECT_NE(scan.status().message().find("--max-filter-bytes"),
+            std::string::npos)
+      << scan.status().ToString();
+  std::vector<GetRequest> gets(1, GetRequest{0, "a", {}});
+  gets[0].filter = "KeyOnlyFilter(";
+  EXPECT_TRUE(router_->Get("t", gets).status().IsInvalidArgument());
+  RouterOptions options = RouterOptionsFor(cluster_);
+  options.max_filter_bytes = 0;
+  EXPECT_NE(options.Validate().ToString().find("max_filter_bytes"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace bloomroute
