@@ -60,6 +60,11 @@ void RouterCommand::AddOptions(po::options_description* o) {
        "most bytes of split keys and indexed column names of one table, in "
        "[65536, 16777216] (so that a describeTable reply fits a 64 MiB "
        "frame)")  //
+      ("max-filter-bytes",
+       po::value<int64_t>(&max_filter_bytes_)
+           ->default_value(static_cast<int64_t>(defaults.max_filter_bytes)),
+       "most bytes of one filter string of a scan or get (HBase filter "
+       "language), in [1, 1048576]; a longer one is refused")  //
       ("long-call-timeout",
        po::value<int64_t>(&long_call_timeout_seconds_)
            ->default_value(ThriftClientOptions().long_call_timeout_ms / 1000),
@@ -188,6 +193,10 @@ Status RouterCommand::Validate() {
               static_cast<int64_t>(router::RouterOptions::kMaxTableBytes)));
   router_options_.max_tables = static_cast<uint32_t>(max_tables_);
   router_options_.max_table_bytes = static_cast<uint64_t>(max_table_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max-filter-bytes", max_filter_bytes_, 1,
+              static_cast<int64_t>(kMaxFilterTextBytes)));
+  router_options_.max_filter_bytes = static_cast<uint64_t>(max_filter_bytes_);
   BLOOMROUTE_RETURN_IF_ERROR(
       InRange("max-scanners", max_scanners_, 1, kMaxScanners));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-connection",

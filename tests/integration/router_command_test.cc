@@ -90,6 +90,10 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
        "--filter-initial-capacity", "0"},
       {"router", "--data", data, "--regionserver", rs,
        "--max-filter-image-bytes", "1000"},
+      {"router", "--data", data, "--regionserver", rs, "--max-filter-bytes",
+       "0"},
+      {"router", "--data", data, "--regionserver", rs, "--max-filter-bytes",
+       "1048577"},
   };
   for (const auto& args : bad) {
     SCOPED_TRACE(::testing::PrintToString(args));
@@ -110,6 +114,7 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   EXPECT_THAT(help.out, HasSubstr("--filter-growth-factor"));
   EXPECT_THAT(help.out, HasSubstr("--filter-initial-capacity"));
   EXPECT_THAT(help.out, HasSubstr("--max-filter-image-bytes"));
+  EXPECT_THAT(help.out, HasSubstr("--max-filter-bytes"));
   // A bad filter option is named in the message.
   const auto [code, err] =
       RunToExit({"router", "--data", data, "--regionserver", rs,
