@@ -334,6 +334,50 @@ TEST_F(RouterScanFilterTest, PageFilterLimitsTheWholeScan) {
   }
 }
 
+// The reply byte budget holds on both paths: each batch stops after the row
+// that passes RouterOptions::max_reply_bytes, and the scan still returns
+// every row once, in order.
+TEST_F(RouterScanFilterTest, FilteredBatchesKeepTheReplyByteBudget) {
+  router_.reset();
+  RouterOptions options = RouterOptionsFor(cluster_);
+  options.max_reply_bytes = 100000;
+  StatusOr<std::unique_ptr<Router>> opened =
+      Router::Open(options, cluster_.Factory());
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  router_ = std::move(opened).value();
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("t", {"f:a"})).ok());
+  std::vector<Mutation> rows;
+  std::vector<std::string> want;
+  for (int i = 0; i < 120; ++i) {
+    std::string key = std::string(1, kKeyBytes[i % 52]) + std::to_string(i);
+    const bool match = i % 3 != 0;
+    rows.push_back(Mutation::Put(
+        0, key,
+        {{"f:a", match ? "1" : "0"}, {"g:c", std::string(20000, 'v')}}));
+    if (match) want.push_back(key);
+  }
+  std::sort(want.begin(), want.end());
+  ASSERT_TRUE(router_->Mutate("t", std::move(rows)).ok());
+  for (const char* filter :
+       {"SingleColumnValueFilter('f', 'a', =, 'binary:1', true, true)",
+        "SingleColumnValueFilter('f', 'a', =, 'binary:1', false, true)"}) {
+    ScanSpec spec;
+    spec.filter = filter;
+    StatusOr<int64_t> id = router_->OpenScanner("t", spec);
+    ASSERT_TRUE(id.ok());
+    std::vector<std::string> got;
+    for (;;) {
+      StatusOr<std::vector<Row>> batch = router_->ScannerNext(*id, 1000);
+      ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+      if (batch->empty()) break;
+      // 100 KB passed after the 5th row of about 20 KB.
+      EXPECT_LE(batch->size(), 5u) << filter;
+      for (const Row& r : *batch) got.push_back(r.key);
+    }
+    EXPECT_EQ(got, want) << filter;
+  }
+}
+
 // Gets: the filter runs on the router on each projected row; a row it drops
 // is a missing row.
 TEST_F(RouterScanFilterTest, GetsApplyTheFilterToTheProjectedRow) {

@@ -209,6 +209,26 @@ TEST_F(ThriftRegionClientTest, DataCallsRoundTrip) {
   EXPECT_TRUE(found->truncated);
 }
 
+// A scan's filter crosses the wire and runs on the server; a bad one comes
+// back as InvalidArgument naming the position.
+TEST_F(ThriftRegionClientTest, ScanFiltersRunOnTheServer) {
+  OpenAndFill();
+  ScanRequest scan{1, "", "", 10, {}};
+  scan.filter =
+      "SingleColumnValueFilter('d', 'feature', =, 'binary:PPL', true, true) "
+      "AND KeyOnlyFilter()";
+  auto page = client_->Scan(scan);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  ASSERT_EQ(page->rows.size(), 2u);
+  EXPECT_EQ(page->rows[0].key, "aarhus");
+  EXPECT_EQ(page->rows[1].key, "kiruna");
+  for (const Cell& c : page->rows[1].cells) EXPECT_EQ(c.value, "");
+  scan.filter = "KeyOnlyFilter() OR";
+  page = client_->Scan(scan);
+  ASSERT_TRUE(page.status().IsInvalidArgument()) << page.status().ToString();
+  EXPECT_THAT(page.status().message(), HasSubstr("at position"));
+}
+
 // A bulk file travels as bytes, is loaded by the real store, and a bad one
 // comes back as InvalidArgument with nothing written.
 TEST_F(ThriftRegionClientTest, BulkLoadRoundTrips) {
