@@ -43,12 +43,18 @@ int CompareBytes(std::string_view a, std::string_view b) {
 
 bool Matches(CompareOp op, int r) {
   switch (op) {
-    case CompareOp::kLess: return r < 0;
-    case CompareOp::kLessOrEqual: return r <= 0;
-    case CompareOp::kEqual: return r == 0;
-    case CompareOp::kNotEqual: return r != 0;
-    case CompareOp::kGreaterOrEqual: return r >= 0;
-    case CompareOp::kGreater: return r > 0;
+    case CompareOp::kLess:
+      return r < 0;
+    case CompareOp::kLessOrEqual:
+      return r <= 0;
+    case CompareOp::kEqual:
+      return r == 0;
+    case CompareOp::kNotEqual:
+      return r != 0;
+    case CompareOp::kGreaterOrEqual:
+      return r >= 0;
+    case CompareOp::kGreater:
+      return r > 0;
   }
   return false;
 }

@@ -104,17 +104,15 @@ TEST(AtomicOpsTest, IncrementAddsAndCountsAMissingCellAsZero) {
 
 TEST(AtomicOpsTest, IncrementWrapsAsJavaLongs) {
   const int64_t max = std::numeric_limits<int64_t>::max();
-  StatusOr<std::vector<Cell>> cells =
-      NewCellsOf(Mutation::Increment(0, "r", {{"d:a", 1}}),
-                 {{"d:a", EncodeLong(max)}});
+  StatusOr<std::vector<Cell>> cells = NewCellsOf(
+      Mutation::Increment(0, "r", {{"d:a", 1}}), {{"d:a", EncodeLong(max)}});
   ASSERT_TRUE(cells.ok());
-  EXPECT_EQ((*cells)[0].value,
-            EncodeLong(std::numeric_limits<int64_t>::min()));
+  EXPECT_EQ((*cells)[0].value, EncodeLong(std::numeric_limits<int64_t>::min()));
 }
 
 TEST(AtomicOpsTest, IncrementOfANonLongNamesTheColumnAndWidth) {
-  StatusOr<std::vector<Cell>> cells = NewCellsOf(
-      Mutation::Increment(0, "r", {{"d:a", 1}}), {{"d:a", "1234"}});
+  StatusOr<std::vector<Cell>> cells =
+      NewCellsOf(Mutation::Increment(0, "r", {{"d:a", 1}}), {{"d:a", "1234"}});
   ASSERT_FALSE(cells.ok());
   EXPECT_TRUE(cells.status().IsInvalidArgument());
   EXPECT_NE(cells.status().message().find("Field is not a long, it's 4 bytes"),
@@ -127,8 +125,8 @@ TEST(AtomicOpsTest, AppendConcatenatesAndStartsAMissingCell) {
       Mutation::Append(0, "r", {{"d:a", "xy"}, {"d:b", "q"}, {"d:a", "z"}}),
       {{"d:a", "v"}});
   ASSERT_TRUE(cells.ok());
-  EXPECT_EQ(*cells, (std::vector<Cell>{
-                        {"d:a", "vxy"}, {"d:b", "q"}, {"d:a", "vxyz"}}));
+  EXPECT_EQ(*cells,
+            (std::vector<Cell>{{"d:a", "vxy"}, {"d:b", "q"}, {"d:a", "vxyz"}}));
 }
 
 TEST(AtomicOpsTest, PutsAndDeletesHaveNoNewCells) {

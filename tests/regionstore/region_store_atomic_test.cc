@@ -53,12 +53,18 @@ bool ModelHolds(const RowCondition& c, const ModelRow& row) {
   // <char> with memcmp-like unsigned order).
   const int r = c.value->compare(it->second);
   switch (c.op) {
-    case CompareOp::kLess: return r < 0;
-    case CompareOp::kLessOrEqual: return r <= 0;
-    case CompareOp::kEqual: return r == 0;
-    case CompareOp::kNotEqual: return r != 0;
-    case CompareOp::kGreaterOrEqual: return r >= 0;
-    case CompareOp::kGreater: return r > 0;
+    case CompareOp::kLess:
+      return r < 0;
+    case CompareOp::kLessOrEqual:
+      return r <= 0;
+    case CompareOp::kEqual:
+      return r == 0;
+    case CompareOp::kNotEqual:
+      return r != 0;
+    case CompareOp::kGreaterOrEqual:
+      return r >= 0;
+    case CompareOp::kGreater:
+      return r > 0;
   }
   return false;
 }
@@ -101,16 +107,20 @@ const char* const kColumns[] = {"d:country", "d:feature", "d:n", "d:name"};
 
 std::string RandomValue(std::mt19937_64& rng) {
   switch (rng() % 4) {
-    case 0: return "";
-    case 1: return ModelLong(rng() % 3);
-    default: return std::string(1, "abc"[rng() % 3]);
+    case 0:
+      return "";
+    case 1:
+      return ModelLong(rng() % 3);
+    default:
+      return std::string(1, "abc"[rng() % 3]);
   }
 }
 
 Mutation RandomMutation(std::mt19937_64& rng, const std::string& key) {
   const std::string col = kColumns[rng() % 4];
   switch (rng() % 5) {
-    case 0: return Mutation::Put(1, key, {{col, RandomValue(rng)}});
+    case 0:
+      return Mutation::Put(1, key, {{col, RandomValue(rng)}});
     case 1:
       return rng() % 4 == 0 ? Mutation::Delete(1, key)
                             : Mutation::Delete(1, key, {col});
@@ -121,7 +131,8 @@ Mutation RandomMutation(std::mt19937_64& rng, const std::string& key) {
                                  : static_cast<int64_t>(rng() % 5) - 2;
       return Mutation::Increment(1, key, {{col, amount}});
     }
-    case 3: return Mutation::Append(1, key, {{col, RandomValue(rng)}});
+    case 3:
+      return Mutation::Append(1, key, {{col, RandomValue(rng)}});
     default:
       return Mutation::Put(1, key, {{col, RandomValue(rng)}, {"d:name", "x"}});
   }
@@ -173,13 +184,12 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
       } else {
         model[key] = row;
       }
-      const bool plain = !cond && std::all_of(batch.begin(), batch.end(),
-                                              [](const Mutation& m) {
-                                                return m.kind ==
-                                                           Mutation::Kind::kPut ||
-                                                       m.kind ==
-                                                           Mutation::Kind::kDelete;
-                                              });
+      const bool plain =
+          !cond &&
+          std::all_of(batch.begin(), batch.end(), [](const Mutation& m) {
+            return m.kind == Mutation::Kind::kPut ||
+                   m.kind == Mutation::Kind::kDelete;
+          });
       if (plain) {
         EXPECT_TRUE(w->outcomes.empty());
         continue;
@@ -196,8 +206,7 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
                                      ? last.increments[0].column
                                      : last.cells[0].column;
         ASSERT_EQ(w->outcomes.back().cells.size(), 1u);
-        EXPECT_EQ(w->outcomes.back().cells[0],
-                  (Cell{col, model[key].at(col)}))
+        EXPECT_EQ(w->outcomes.back().cells[0], (Cell{col, model[key].at(col)}))
             << "step " << step;
       }
     }
@@ -229,9 +238,8 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
     }
     StatusOr<IndexReport> report = store_->VerifyIndex(std::nullopt);
     ASSERT_TRUE(report.ok());
-    EXPECT_TRUE(report->ok()) << (report->problems.empty()
-                                      ? ""
-                                      : report->problems.front());
+    EXPECT_TRUE(report->ok())
+        << (report->problems.empty() ? "" : report->problems.front());
   }
 }
 
@@ -255,8 +263,8 @@ TEST_F(RegionStoreAtomicTest, ConcurrentIncrementsAllCount) {
   ASSERT_TRUE(row.has_value());
   ASSERT_EQ(row->cells.size(), 1u);
   EXPECT_EQ(*DecodeLong(row->cells[0].value), kThreads * kPerThread);
-  auto found = store_->Lookup(
-      Where({{"d:country", EncodeLong(kThreads * kPerThread)}}));
+  auto found =
+      store_->Lookup(Where({{"d:country", EncodeLong(kThreads * kPerThread)}}));
   ASSERT_TRUE(found.ok());
   EXPECT_EQ(found->rows.size(), 1u);
   auto report = store_->VerifyIndex(std::nullopt);
@@ -290,8 +298,8 @@ TEST_F(RegionStoreAtomicTest, ConcurrentCheckAndPutHasOneWinner) {
 }
 
 TEST_F(RegionStoreAtomicTest, ARefusedBatchWritesNothing) {
-  ASSERT_TRUE(store_->Apply({Mutation::Put(1, "r", {{"d:country", "abc"}})})
-                  .ok());
+  ASSERT_TRUE(
+      store_->Apply({Mutation::Put(1, "r", {{"d:country", "abc"}})}).ok());
   // The put would apply, the increment of a 3-byte cell cannot: nothing is
   // written.
   StatusOr<WriteResult> w =
@@ -309,11 +317,11 @@ TEST_F(RegionStoreAtomicTest, AnAppendPastTheValueLimitNamesIt) {
   RegionStoreOptions options;
   options.max_value_bytes = 4;
   TempDir dir;
-  auto store = OpenStoreWithRegions(dir.path(), options,
-                                    {PlacesRegion(1, "", "")});
+  auto store =
+      OpenStoreWithRegions(dir.path(), options, {PlacesRegion(1, "", "")});
   ASSERT_NE(store, nullptr);
-  ASSERT_TRUE(store->Apply({Mutation::Append(1, "r", {{"d:name", "abc"}})})
-                  .ok());
+  ASSERT_TRUE(
+      store->Apply({Mutation::Append(1, "r", {{"d:name", "abc"}})}).ok());
   auto w = store->Apply({Mutation::Append(1, "r", {{"d:name", "de"}})});
   ASSERT_FALSE(w.ok());
   EXPECT_TRUE(w.status().IsInvalidArgument());
@@ -330,8 +338,8 @@ TEST_F(RegionStoreAtomicTest, BadConditionsAndIncrementsAreRefused) {
   bad_condition.condition = RowCondition{"", CompareOp::kEqual, "v"};
   EXPECT_TRUE(store_->Apply({bad_condition}).status().IsInvalidArgument());
   Mutation bad_op = Mutation::Put(1, "r", {{"d:a", "v"}});
-  bad_op.condition =
-      RowCondition{"d:a", static_cast<CompareOp>(kCompareOpCount + 3), std::string("v")};
+  bad_op.condition = RowCondition{
+      "d:a", static_cast<CompareOp>(kCompareOpCount + 3), std::string("v")};
   EXPECT_TRUE(store_->Apply({bad_op}).status().IsInvalidArgument());
   EXPECT_FALSE(GetRow("r").has_value());
 }
