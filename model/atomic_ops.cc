@@ -2,6 +2,8 @@
 #include "model/atomic_ops.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 
 namespace bloomroute {
 
@@ -59,16 +61,30 @@ bool Matches(CompareOp op, int r) {
   return false;
 }
 
-// The cell `column` holds after the earlier entries of this mutation.
-const std::string* Current(const std::vector<Cell>& row,
-                           const std::vector<Cell>& written,
-                           std::string_view column) {
-  for (auto it = written.rbegin(); it != written.rend(); ++it) {
-    if (it->column == column) return &it->value;
+// The value each column holds as a mutation's entries are applied in order:
+// the row's, then the latest entry's. A map, so that a mutation of many
+// entries costs O(n log n), not O(n^2).
+class WorkingValues {
+ public:
+  explicit WorkingValues(const std::vector<Cell>& row) : row_(row) {}
+  // The column's current value, or nullptr when it has none.
+  const std::string* Find(std::string_view column) const {
+    auto it = written_.find(column);
+    if (it != written_.end()) return &it->second;
+    // The row is sorted by column (NewCellsOf's contract).
+    auto c = std::lower_bound(
+        row_.begin(), row_.end(), column,
+        [](const Cell& a, std::string_view col) { return a.column < col; });
+    return c != row_.end() && c->column == column ? &c->value : nullptr;
   }
-  const Cell* c = FindCell(row, column);
-  return c ? &c->value : nullptr;
-}
+  void Set(std::string_view column, const std::string& value) {
+    written_[std::string(column)] = value;
+  }
+
+ private:
+  const std::vector<Cell>& row_;
+  std::map<std::string, std::string, std::less<>> written_;
+};
 
 }  // namespace
 
@@ -88,10 +104,11 @@ bool ConditionHolds(const RowCondition& condition,
 StatusOr<std::vector<Cell>> NewCellsOf(const Mutation& m,
                                        const std::vector<Cell>& cells) {
   std::vector<Cell> out;
+  WorkingValues values(cells);
   if (m.kind == Mutation::Kind::kIncrement) {
     out.reserve(m.increments.size());
     for (const ColumnIncrement& inc : m.increments) {
-      const std::string* now = Current(cells, out, inc.column);
+      const std::string* now = values.Find(inc.column);
       int64_t value = 0;
       if (now != nullptr) {
         StatusOr<int64_t> decoded = DecodeLong(*now);
@@ -105,14 +122,16 @@ StatusOr<std::vector<Cell>> NewCellsOf(const Mutation& m,
       const uint64_t sum =
           static_cast<uint64_t>(value) + static_cast<uint64_t>(inc.amount);
       out.push_back(Cell{inc.column, EncodeLong(static_cast<int64_t>(sum))});
+      values.Set(inc.column, out.back().value);
     }
     return out;
   }
   if (m.kind == Mutation::Kind::kAppend) {
     out.reserve(m.cells.size());
     for (const Cell& c : m.cells) {
-      const std::string* now = Current(cells, out, c.column);
+      const std::string* now = values.Find(c.column);
       out.push_back(Cell{c.column, (now ? *now : std::string()) + c.value});
+      values.Set(c.column, out.back().value);
     }
     return out;
   }
