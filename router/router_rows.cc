@@ -31,6 +31,15 @@ Status ValidateRowKey(const std::string& key, size_t position) {
 Status ValidateMutation(const Mutation& m, size_t position) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(m.row_key, position));
   const std::string where = "row " + std::to_string(position);
+  // Mutate splits a call into several writes and drops their outcomes: what
+  // must be atomic or answered goes through the row operations.
+  if (m.condition || m.kind == Mutation::Kind::kIncrement ||
+      m.kind == Mutation::Kind::kAppend) {
+    return Status::InvalidArgument(
+        where +
+        ": Mutate takes puts and deletes; conditions, increments and "
+        "appends go through CheckAndMutate, Increment and Append");
+  }
   if (m.kind == Mutation::Kind::kPut) {
     if (m.cells.empty()) {
       return Status::InvalidArgument(where + ": a put needs a column value");

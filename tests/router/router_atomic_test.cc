@@ -109,6 +109,19 @@ TEST_F(RouterAtomicTest, ChecksAndMutationsMustNameTheSameRow) {
   EXPECT_FALSE(GetRow("oslo").has_value());
 }
 
+// Mutate may split a call into several writes and answers no outcomes.
+TEST_F(RouterAtomicTest, MutateRefusesWhatMustBeAtomicOrAnswered) {
+  Mutation conditional = PutRow("oslo", "NO", "PPLC");
+  conditional.condition = RowCondition{"d:country", CompareOp::kEqual, "NO"};
+  for (const Mutation& m :
+       {conditional, Mutation::Increment(0, "oslo", {{"d:n", 1}}),
+        Mutation::Append(0, "oslo", {{"d:n", "x"}})}) {
+    Status s = router_->Mutate("places", {m});
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  }
+  EXPECT_FALSE(GetRow("oslo").has_value());
+}
+
 TEST_F(RouterAtomicTest, IncrementReturnsTheNewValuesAndTheIndexFollows) {
   StatusOr<Row> row = router_->Increment("places", "umea",
                                          {{"d:country", 41}, {"d:visits", -2}});
