@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <thread>
@@ -147,6 +148,12 @@ std::optional<RowCondition> RandomCondition(std::mt19937_64& rng) {
   return c;
 }
 
+// Batches per seed: 1500, or BLOOMROUTE_ATOMIC_STEPS for a longer soak run.
+int Steps() {
+  const char* env = std::getenv("BLOOMROUTE_ATOMIC_STEPS");
+  return env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : 1500;
+}
+
 // Thousands of random batches over a few rows: each batch is one row's
 // mutations, all under one condition or none (checkAndMutate / mutateRow),
 // and the store must answer, store and index exactly what the model says.
@@ -159,7 +166,8 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
     ASSERT_NE(store_, nullptr);
     std::mt19937_64 rng(seed);
     Model model;
-    for (int step = 0; step < 1500; ++step) {
+    int held = 0, failed_checks = 0, refused = 0;  // the mix was exercised
+    for (int step = 0; step < Steps(); ++step) {
       const std::string key = "r" + std::to_string(rng() % 4);
       const std::optional<RowCondition> cond = RandomCondition(rng);
       std::vector<Mutation> batch(1 + rng() % 3);
@@ -169,6 +177,7 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
       }
       ModelRow row = model[key];
       const bool holds = !cond || ModelHolds(*cond, row);
+      if (cond) ++(holds ? held : failed_checks);
       bool ok = true;
       if (holds) {
         for (const Mutation& m : batch) ok = ok && ModelApply(m, &row);
@@ -176,6 +185,7 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
       StatusOr<WriteResult> w = store_->Apply(batch);
       ASSERT_EQ(w.ok(), ok) << "step " << step << ": " << w.status().ToString();
       if (!ok) {
+        ++refused;
         EXPECT_TRUE(w.status().IsInvalidArgument());
         continue;
       }
@@ -210,6 +220,9 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
             << "step " << step;
       }
     }
+    EXPECT_GT(held, 100);
+    EXPECT_GT(failed_checks, 100);
+    EXPECT_GT(refused, 20);
     // The rows, the index and the filter equal the model.
     for (int r = 0; r < 4; ++r) {
       const std::string key = "r" + std::to_string(r);
