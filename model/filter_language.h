@@ -81,14 +81,7 @@
 
 namespace bloomroute {
 
-enum class CompareOp {
-  kLess,
-  kLessOrEqual,
-  kEqual,
-  kNotEqual,
-  kGreaterOrEqual,
-  kGreater
-};
+// CompareOp is in model/types.h (shared with RowCondition).
 
 struct SingleColumnValueFilter {
   std::string family;     // non-empty, no ':'

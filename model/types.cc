@@ -40,6 +40,26 @@ Mutation Mutation::Delete(uint64_t region, std::string row,
   return m;
 }
 
+Mutation Mutation::Increment(uint64_t region, std::string row,
+                             std::vector<ColumnIncrement> increments) {
+  Mutation m;
+  m.kind = Kind::kIncrement;
+  m.region_id = region;
+  m.row_key = std::move(row);
+  m.increments = std::move(increments);
+  return m;
+}
+
+Mutation Mutation::Append(uint64_t region, std::string row,
+                          std::vector<Cell> cells) {
+  Mutation m;
+  m.kind = Kind::kAppend;
+  m.region_id = region;
+  m.row_key = std::move(row);
+  m.cells = std::move(cells);
+  return m;
+}
+
 std::string QuoteForMessage(std::string_view s) {
   // Names may hold any bytes; keep messages printable and short.
   std::string out = "'";

@@ -82,8 +82,42 @@ struct Row {
 // "family:qualifier". Empty = every column.
 using Projection = std::vector<std::string>;
 
+// HBase's CompareOperator (without NO_OP): for filters
+// (model/filter_language.h) and RowCondition.
+enum class CompareOp {
+  kLess,
+  kLessOrEqual,
+  kEqual,
+  kNotEqual,
+  kGreaterOrEqual,
+  kGreater
+};
+inline constexpr int kCompareOpCount = 6;
+
+// The check of HBase's checkAndMutate on one cell of the mutation's row
+// (model/atomic_ops.h, ConditionHolds, gives the exact rule and direction:
+// the GIVEN value is compared against the cell's, as HBase does).
+struct RowCondition {
+  std::string column;  // "family:qualifier"
+  CompareOp op = CompareOp::kEqual;
+  // Unset (or empty, as in HBase): "the cell is absent or empty".
+  std::optional<std::string> value;
+  friend bool operator==(const RowCondition& a, const RowCondition& b) {
+    return a.column == b.column && a.op == b.op && a.value == b.value;
+  }
+};
+
+// kIncrement: add `amount` to the column's 8-byte big-endian signed value.
+struct ColumnIncrement {
+  std::string column;  // "family:qualifier"
+  int64_t amount = 1;
+  friend bool operator==(const ColumnIncrement& a, const ColumnIncrement& b) {
+    return a.column == b.column && a.amount == b.amount;
+  }
+};
+
 struct Mutation {
-  enum class Kind { kPut, kDelete };
+  enum class Kind { kPut, kDelete, kIncrement, kAppend };
   Kind kind = Kind::kPut;
   uint64_t region_id = 0;
   std::string row_key;
@@ -91,11 +125,33 @@ struct Mutation {
   std::vector<Cell> cells;
   // kDelete: the columns to remove; empty removes the whole row.
   std::vector<std::string> columns;
+  // kIncrement: the columns to increment (at least one), in order.
+  // kAppend uses `cells`: the bytes to append to each column's value.
+  std::vector<ColumnIncrement> increments;
+  // Any kind: the mutation is applied only when the condition holds on its
+  // row as the row was BEFORE the batch (so that several mutations carrying
+  // one condition -- a checkAndMutate -- are applied all or none).
+  std::optional<RowCondition> condition;
 
   static Mutation Put(uint64_t region, std::string row,
                       std::vector<Cell> cells);
   static Mutation Delete(uint64_t region, std::string row,
                          std::vector<std::string> columns = {});
+  static Mutation Increment(uint64_t region, std::string row,
+                            std::vector<ColumnIncrement> increments);
+  static Mutation Append(uint64_t region, std::string row,
+                         std::vector<Cell> cells);
+};
+
+// What one mutation of a batch did (WriteResult::outcomes).
+struct MutationOutcome {
+  bool applied = true;  // false: its condition did not hold
+  // kIncrement / kAppend when applied: the columns' new cells, one per
+  // entry of the mutation, in its order.
+  std::vector<Cell> cells;
+  friend bool operator==(const MutationOutcome& a, const MutationOutcome& b) {
+    return a.applied == b.applied && a.cells == b.cells;
+  }
 };
 
 struct GetRequest {
@@ -222,6 +278,10 @@ struct WriteResult {
   // insert another write made; a reader whose replica is below last_seq does
   // not hold that insert yet and must not rule this server out.
   uint64_t last_seq = 0;
+  // One per mutation of the batch, in order, when the batch held a
+  // condition, an increment or an append; empty otherwise (every mutation
+  // of such a batch, and of a bulk load, was applied).
+  std::vector<MutationOutcome> outcomes;
 };
 
 struct FilterSnapshot {

@@ -165,6 +165,18 @@ class RegionStore {
   // the same row sees the earlier one). All are validated first; any invalid
   // one rejects the whole batch with InvalidArgument naming it. Aborted (and
   // nothing written) when `fence_token` is nonzero and below the fence.
+  //
+  // Atomic row operations (HBase's checkAndMutate, increment, append,
+  // mutateRow) are batches too, evaluated under the rows' locks in the same
+  // RocksDB batch as the index entries, counts and filter ops: a mutation
+  // with a condition is applied only when the condition holds on its row as
+  // the row was before the batch (model/atomic_ops.h, ConditionHolds); an
+  // increment or append computes its cells from the row as the earlier
+  // mutations of the batch left it (NewCellsOf). WriteResult::outcomes says,
+  // per mutation, whether it was applied and the cells an increment or
+  // append wrote. InvalidArgument, and nothing written, for an increment of
+  // a cell that is not 8 bytes or a new value over
+  // Options::max_value_bytes.
   virtual StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
                                       uint64_t fence_token) = 0;
   StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch) {

@@ -3,11 +3,40 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "model/atomic_ops.h"
 #include "regionstore/internal/keys.h"
 #include "regionstore/internal/rocks_region_store.h"
 #include "regionstore/internal/rocks_status.h"
 
 namespace bloomroute::regionstore_internal {
+
+namespace {
+
+Status ValueFits(const std::string& column, const std::string& value,
+                 const std::string& row, size_t limit, const char* what) {
+  if (value.size() <= limit) return Status::OK();
+  return Status::InvalidArgument(
+      std::string(what) + " of column " + QuoteForMessage(column) + " in " +
+      row + " is " + std::to_string(value.size()) + " bytes; the limit is " +
+      std::to_string(limit) + " (max_value_bytes)");
+}
+
+}  // namespace
+
+Status RocksRegionStore::ValidateCondition(const RowCondition& c,
+                                           const std::string& row) const {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ValidateColumnName(c.column).WithContext("condition"));
+  const int op = static_cast<int>(c.op);
+  if (op < 0 || op >= kCompareOpCount) {
+    return Status::InvalidArgument("condition on " + row +
+                                   " has an unknown compare operator " +
+                                   std::to_string(op));
+  }
+  return c.value ? ValueFits(c.column, *c.value, row, options_.max_value_bytes,
+                             "condition value")
+                 : Status::OK();
+}
 
 Status RocksRegionStore::ValidateMutation(const Mutation& m,
                                           const RegionDescriptor& r) const {
@@ -23,22 +52,37 @@ Status RocksRegionStore::ValidateMutation(const Mutation& m,
         row + " is outside region " + std::to_string(r.region_id) + " [" +
         QuoteForMessage(r.start_key) + ", " + QuoteForMessage(r.end_key) + ")");
   }
-  if (m.kind == Mutation::Kind::kDelete) {
-    for (const auto& c : m.columns) {
-      BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c));
-    }
-    return Status::OK();
+  if (m.condition) {
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateCondition(*m.condition, row));
   }
-  if (m.cells.empty())
-    return Status::InvalidArgument("put of " + row + " has no columns");
+  switch (m.kind) {
+    case Mutation::Kind::kDelete:
+      for (const auto& c : m.columns) {
+        BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c));
+      }
+      return Status::OK();
+    case Mutation::Kind::kIncrement:
+      if (m.increments.empty()) {
+        return Status::InvalidArgument("increment of " + row +
+                                       " has no columns");
+      }
+      for (const auto& inc : m.increments) {
+        BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(inc.column));
+      }
+      return Status::OK();
+    case Mutation::Kind::kPut:
+    case Mutation::Kind::kAppend:
+      break;
+  }
+  if (m.cells.empty()) {
+    return Status::InvalidArgument(
+        (m.kind == Mutation::Kind::kPut ? "put of " : "append to ") + row +
+        " has no columns");
+  }
   for (const auto& c : m.cells) {
     BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c.column));
-    if (c.value.size() > options_.max_value_bytes) {
-      return Status::InvalidArgument(
-          "value of column " + QuoteForMessage(c.column) + " in " + row +
-          " is " + std::to_string(c.value.size()) + " bytes; the limit is " +
-          std::to_string(options_.max_value_bytes));
-    }
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ValueFits(c.column, c.value, row, options_.max_value_bytes, "value"));
   }
   return Status::OK();
 }
@@ -70,14 +114,6 @@ StatusOr<WriteResult> RocksRegionStore::Apply(
 }
 
 namespace {
-
-// One row touched by a batch: its cells before the batch and after it.
-struct RowChange {
-  const RegionDescriptor* region = nullptr;
-  std::string row_key;
-  std::vector<Cell> before;  // empty = the row did not exist
-  std::vector<Cell> after;   // empty = the row is deleted
-};
 
 void ApplyPut(const std::vector<Cell>& cells, std::vector<Cell>* row) {
   for (const Cell& c : cells) {
@@ -182,15 +218,9 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
         DecodeRowCells(values[i].ToStringView(), &changes[i].before));
     changes[i].after = changes[i].before;
   }
-  for (size_t i = 0; i < batch.size(); ++i) {
-    const Mutation& m = batch[i];
-    RowChange& c = changes[change_of[i]];
-    if (m.kind == Mutation::Kind::kPut) {
-      ApplyPut(m.cells, &c.after);
-    } else {
-      ApplyDelete(m.columns, &c.after);
-    }
-  }
+  std::vector<MutationOutcome> outcomes;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ApplyToRows(batch, change_of, &changes, &outcomes));
 
   rocksdb::WriteBatch wb;
   ValueDeltas deltas;
@@ -210,7 +240,55 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     }
     AddIndexChanges(c, &wb, index_cf_, &deltas);
   }
-  return Commit(&wb, deltas, mode, fence_token);
+  StatusOr<WriteResult> result = Commit(&wb, deltas, mode, fence_token);
+  if (result.ok()) result->outcomes = std::move(outcomes);
+  return result;
+}
+
+Status RocksRegionStore::ApplyToRows(
+    const std::vector<Mutation>& batch, const std::vector<size_t>& change_of,
+    std::vector<RowChange>* changes,
+    std::vector<MutationOutcome>* outcomes) const {
+  const bool plain =
+      std::all_of(batch.begin(), batch.end(), [](const Mutation& m) {
+        return !m.condition && (m.kind == Mutation::Kind::kPut ||
+                                m.kind == Mutation::Kind::kDelete);
+      });
+  if (!plain) outcomes->resize(batch.size());
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const Mutation& m = batch[i];
+    RowChange& c = (*changes)[change_of[i]];
+    // Against the row before the batch: every mutation of a checkAndMutate
+    // carries the same condition and must see the same row.
+    if (m.condition && !ConditionHolds(*m.condition, c.before)) {
+      (*outcomes)[i].applied = false;
+      continue;
+    }
+    switch (m.kind) {
+      case Mutation::Kind::kPut:
+        ApplyPut(m.cells, &c.after);
+        break;
+      case Mutation::Kind::kDelete:
+        ApplyDelete(m.columns, &c.after);
+        break;
+      case Mutation::Kind::kIncrement:
+      case Mutation::Kind::kAppend: {
+        BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<Cell> cells,
+                                    NewCellsOf(m, c.after));
+        const std::string row = "row " + QuoteForMessage(m.row_key);
+        for (const Cell& cell : cells) {
+          BLOOMROUTE_RETURN_IF_ERROR(
+              ValueFits(cell.column, cell.value, row, options_.max_value_bytes,
+                        "the new value")
+                  .WithContext("mutation " + std::to_string(i)));
+        }
+        ApplyPut(cells, &c.after);
+        (*outcomes)[i].cells = std::move(cells);
+        break;
+      }
+    }
+  }
+  return Status::OK();
 }
 
 StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,

@@ -312,6 +312,10 @@ struct VerifyReport {
   }
 };
 
+// The most mutations (or columns of an increment / append) one atomic row
+// operation may carry: it travels as one region server batch.
+inline constexpr size_t kMaxMutationsPerRowOperation = 1000;
+
 class Router {
  public:
   // Opens (or creates) the catalog, connects to the region servers through
@@ -344,6 +348,50 @@ class Router {
   // finds each row's region. At most kMaxRowsPerCall entries per call.
   [[nodiscard]] virtual Status Mutate(std::string_view table,
                                       std::vector<Mutation> mutations) = 0;
+
+  // Atomic row operations, as HBase's (model/atomic_ops.h has the exact
+  // rules). Each is ONE write to the row's region: applied all or nothing
+  // under the row's lock, in the same batch as the row's index entries and
+  // filter changes, and, like Mutate, acknowledged only after the router's
+  // copy of the server's filter holds them, so a lookup issued after the call
+  // returns sees the result. `row` is the row key; every mutation must name
+  // it (InvalidArgument naming the other row otherwise); their region_id is
+  // ignored. At least one and at most kMaxMutationsPerRowOperation mutations
+  // or columns (InvalidArgument naming the limit). NotFound for an unknown
+  // table; the region server's InvalidArgument (a bad column, a value over
+  // its max_value_bytes, an increment of a cell that is not 8 bytes:
+  // "Field is not a long, it's N bytes wide") with nothing written.
+  //
+  // Lost replies. The router resends a write only when the server refused it
+  // without writing anything (a fence or a closed region). Any other failure
+  // after the request left -- a timeout, a dropped connection -- is returned
+  // to the caller (Unavailable / IOError) and NOT retried: the operation may
+  // or may not have been applied, exactly once at most. For puts a client
+  // may simply retry; for an increment or append a retry may apply it twice
+  // (HBase's clients face the same choice), so read the row first.
+  //
+  // CheckAndMutate: applies `mutations` (puts and deletes, in order) iff
+  // `condition` holds on the row; returns whether they were applied.
+  // HBase's checkAndPut / checkAndDelete are this with one mutation.
+  virtual StatusOr<bool> CheckAndMutate(std::string_view table,
+                                        const std::string& row,
+                                        const RowCondition& condition,
+                                        std::vector<Mutation> mutations) = 0;
+  // Adds each amount to its column's 8-byte big-endian long (missing = 0,
+  // wrapping as Java longs); returns the row with the new cells, one per
+  // entry, in order.
+  virtual StatusOr<Row> Increment(std::string_view table,
+                                  const std::string& row,
+                                  std::vector<ColumnIncrement> increments) = 0;
+  // Appends each cell's value to its column's value (missing = empty);
+  // returns the row with the new cells, one per entry, in order.
+  virtual StatusOr<Row> Append(std::string_view table, const std::string& row,
+                               std::vector<Cell> cells) = 0;
+  // Puts and deletes (and increments / appends) of one row, applied
+  // atomically in order.
+  [[nodiscard]] virtual Status MutateRow(std::string_view table,
+                                         const std::string& row,
+                                         std::vector<Mutation> mutations) = 0;
   // In request order; nullopt for a missing row. A prefix of the requests
   // (at least one) when the answer passed RouterOptions::max_reply_bytes:
   // it stops after the row that passed it; ask again for the rest.

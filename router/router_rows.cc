@@ -8,6 +8,7 @@
 
 namespace bloomroute::router_internal {
 
+using router::kMaxMutationsPerRowOperation;
 using router::ScanSpec;
 
 namespace {
@@ -30,6 +31,15 @@ Status ValidateRowKey(const std::string& key, size_t position) {
 Status ValidateMutation(const Mutation& m, size_t position) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(m.row_key, position));
   const std::string where = "row " + std::to_string(position);
+  // Mutate splits a call into several writes and drops their outcomes: what
+  // must be atomic or answered goes through the row operations.
+  if (m.condition || m.kind == Mutation::Kind::kIncrement ||
+      m.kind == Mutation::Kind::kAppend) {
+    return Status::InvalidArgument(
+        where +
+        ": Mutate takes puts and deletes; conditions, increments and "
+        "appends go through CheckAndMutate, Increment and Append");
+  }
   if (m.kind == Mutation::Kind::kPut) {
     if (m.cells.empty()) {
       return Status::InvalidArgument(where + ": a put needs a column value");
@@ -56,7 +66,8 @@ size_t MutationBytes(const Mutation& m) {
 }  // namespace
 
 template <typename SendFn>
-Status RouterImpl::SendWrite(const ServerEntry& server, SendFn&& send) {
+StatusOr<WriteResult> RouterImpl::SendWrite(const ServerEntry& server,
+                                            SendFn&& send) {
   // A fence refuses writes with an older token only after a write to the
   // server went in doubt; a retry with the new token is a new request (the
   // refused one wrote nothing). A few attempts: fences rise rarely.
@@ -67,7 +78,7 @@ Status RouterImpl::SendWrite(const ServerEntry& server, SendFn&& send) {
     if (result.ok()) {
       // Before the caller hears of success: read-your-writes.
       ApplyWrite(server, *result);
-      return Status::OK();
+      return result;
     }
     if (result.status().IsAborted() && attempt < kAttempts) continue;
     return WriteFailed(server, result.status());
@@ -89,8 +100,8 @@ Status RouterImpl::ApplyBatches(const ServerEntry& server,
         std::make_move_iterator(mutations.begin() + begin),
         std::make_move_iterator(mutations.begin() + end));
     BLOOMROUTE_RETURN_IF_ERROR(SendWrite(server, [&](uint64_t token) {
-      return server.client->Apply(chunk, token);
-    }));
+                                 return server.client->Apply(chunk, token);
+                               }).status());
     begin = end;
   }
   return Status::OK();
@@ -138,9 +149,113 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
                                    QuoteForMessage(table));
   }
   const ServerEntry& server = Server(region->server);
-  return SendWrite(server, [&](uint64_t token) {
-    return server.client->BulkLoad(region_id, file, token);
-  });
+  return SendWrite(server,
+                   [&](uint64_t token) {
+                     return server.client->BulkLoad(region_id, file, token);
+                   })
+      .status();
+}
+
+// ---- Atomic row operations ----
+
+StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
+    std::string_view table, const std::string& row,
+    std::vector<Mutation> mutations) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(row, 0));
+  if (mutations.empty() || mutations.size() > kMaxMutationsPerRowOperation) {
+    return Status::InvalidArgument(
+        "an atomic row operation carries 1 to " +
+        std::to_string(kMaxMutationsPerRowOperation) +
+        " mutations (kMaxMutationsPerRowOperation), not " +
+        std::to_string(mutations.size()));
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  const CatalogRegion& region = state->record.regions[state->RegionFor(row)];
+  for (size_t i = 0; i < mutations.size(); ++i) {
+    if (mutations[i].row_key != row) {
+      return Status::InvalidArgument(
+          "mutation " + std::to_string(i) + " names row " +
+          QuoteForMessage(mutations[i].row_key) + ", not the operation's row " +
+          QuoteForMessage(row));
+    }
+    mutations[i].region_id = region.region_id;
+  }
+  const ServerEntry& server = Server(region.server);
+  // Resent only when the server refused it with nothing written (SendWrite,
+  // RetryIfRegionsClosed): an increment is never applied twice by the router.
+  BLOOMROUTE_ASSIGN_OR_RETURN(WriteResult result,
+                              SendWrite(server, [&](uint64_t token) {
+                                return server.client->Apply(mutations, token);
+                              }));
+  // A server says what each mutation did unless all are plain puts and
+  // deletes (WriteResult::outcomes).
+  const bool plain =
+      std::all_of(mutations.begin(), mutations.end(), [](const Mutation& m) {
+        return !m.condition && (m.kind == Mutation::Kind::kPut ||
+                                m.kind == Mutation::Kind::kDelete);
+      });
+  if (result.outcomes.size() != (plain ? 0 : mutations.size())) {
+    return Named(server,
+                 Status::Corruption(
+                     "the answer to an atomic row operation holds " +
+                     std::to_string(result.outcomes.size()) + " outcomes for " +
+                     std::to_string(mutations.size()) + " mutations"));
+  }
+  return result;
+}
+
+StatusOr<bool> RouterImpl::CheckAndMutate(std::string_view table,
+                                          const std::string& row,
+                                          const RowCondition& condition,
+                                          std::vector<Mutation> mutations) {
+  for (Mutation& m : mutations) m.condition = condition;
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      WriteResult result, ApplyRowAtomically(table, row, std::move(mutations)));
+  return result.outcomes.front().applied;
+}
+
+StatusOr<Row> RouterImpl::Increment(std::string_view table,
+                                    const std::string& row,
+                                    std::vector<ColumnIncrement> increments) {
+  if (increments.empty() || increments.size() > kMaxMutationsPerRowOperation) {
+    return Status::InvalidArgument(
+        "an increment names 1 to " +
+        std::to_string(kMaxMutationsPerRowOperation) +
+        " columns (kMaxMutationsPerRowOperation)");
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      WriteResult result,
+      ApplyRowAtomically(table, row,
+                         {Mutation::Increment(0, row, std::move(increments))}));
+  return Row{row, std::move(result.outcomes.front().cells)};
+}
+
+StatusOr<Row> RouterImpl::Append(std::string_view table, const std::string& row,
+                                 std::vector<Cell> cells) {
+  if (cells.empty() || cells.size() > kMaxMutationsPerRowOperation) {
+    return Status::InvalidArgument(
+        "an append names 1 to " + std::to_string(kMaxMutationsPerRowOperation) +
+        " columns (kMaxMutationsPerRowOperation)");
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      WriteResult result,
+      ApplyRowAtomically(table, row,
+                         {Mutation::Append(0, row, std::move(cells))}));
+  return Row{row, std::move(result.outcomes.front().cells)};
+}
+
+Status RouterImpl::MutateRow(std::string_view table, const std::string& row,
+                             std::vector<Mutation> mutations) {
+  // A condition would make some mutations of the row conditional and
+  // others not, which no HBase call means.
+  for (const Mutation& m : mutations) {
+    if (m.condition) {
+      return Status::InvalidArgument(
+          "mutateRow takes no conditions: use CheckAndMutate");
+    }
+  }
+  return ApplyRowAtomically(table, row, std::move(mutations)).status();
 }
 
 StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(

@@ -70,17 +70,51 @@ struct TResult {
 // with TIllegalArgument.
 enum TMutationType {
   PUT = 1,
-  DELETE = 2
+  DELETE = 2,
+  INCREMENT = 3,
+  APPEND = 4
+}
+
+// The values of TCondition.compareOp: HBase's CompareOperator (an i32 for
+// the reason given at TMutationType).
+enum TCompareOp {
+  LESS = 0,
+  LESS_OR_EQUAL = 1,
+  EQUAL = 2,
+  NOT_EQUAL = 3,
+  GREATER_OR_EQUAL = 4,
+  GREATER = 5
+}
+
+// HBase's checkAndMutate check on one cell of the mutation's row: the GIVEN
+// value is compared against the cell's (LESS holds when value < the cell's
+// value); an unset or empty value means "the cell is absent or empty" (with
+// NOT_EQUAL: "present and not empty"). model/atomic_ops.h has the rule.
+struct TCondition {
+  1: binary column  // "family:qualifier"
+  2: i32 compareOp  // a TCompareOp
+  3: optional binary value
+}
+
+struct TColumnIncrement {
+  1: binary column  // "family:qualifier"
+  2: i64 amount
 }
 
 struct TMutation {
   1: i32 type  // a TMutationType
   2: i64 regionId
   3: binary row
-  // PUT: the columns to add or overwrite (at least one).
+  // PUT: the columns to add or overwrite (at least one). APPEND: the bytes
+  // to append to each column's value (at least one).
   4: list<TColumnValue> columnValues
   // DELETE: the columns to remove; empty removes the whole row.
   5: list<binary> columns
+  // INCREMENT: the columns and amounts (at least one); each cell holds an
+  // 8-byte big-endian signed long (a missing one counts as 0).
+  6: list<TColumnIncrement> increments
+  // Applied only when this holds on the row as it was before the batch.
+  7: optional TCondition condition
 }
 
 // `columns` in TGet, TScan and TIndexQuery: each entry is a family or a
@@ -176,6 +210,13 @@ struct TFilterOp {
 
 // What a write changed in the filter. When `epoch` differs from the reader's,
 // the filter was rebuilt: take a snapshot instead of applying `ops`.
+// What one mutation of a batch did.
+struct TMutationOutcome {
+  1: bool applied  // false: its condition did not hold
+  // INCREMENT / APPEND when applied: the columns' new cells, one per entry.
+  2: list<TColumnValue> cells
+}
+
 struct TWriteResult {
   1: i64 epoch
   2: list<TFilterOp> ops
@@ -183,6 +224,9 @@ struct TWriteResult {
   // writes' ops): a replica below it may lack an insert this row relies on.
   3: i64 lastSeq
   4: i64 incarnation  // the server's run (bits; never 0)
+  // One per mutation, in order, when the batch held a condition, an
+  // increment or an append; unset otherwise.
+  5: optional list<TMutationOutcome> outcomes
 }
 
 struct TFilterSnapshot {
@@ -296,7 +340,10 @@ service RegionService {
 
   // Applies the mutations as one atomic batch, in order. Any invalid mutation
   // rejects the whole batch (nothing is written); so does a fence token
-  // below the server's fence (TIOError "Aborted: ...").
+  // below the server's fence (TIOError "Aborted: ..."). Conditions,
+  // increments and appends are evaluated under the rows' locks
+  // (regionstore/region_store.h, Apply); the result says what each did. An
+  // increment of a cell that is not 8 bytes rejects the batch.
   TWriteResult mutateRows(1: list<TMutation> mutations, 2: i64 fenceToken)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // The rows in request order (see TResult for missing rows): a prefix of

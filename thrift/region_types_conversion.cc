@@ -107,6 +107,83 @@ using thrift_internal::StageFromThrift;
 
 // ---- Mutations ----
 
+Status ConditionFromThrift(const rpc::TCondition& in, const std::string& f,
+                           RowCondition* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.column, kBadRequest, f + ".column"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.compareOp, kBadRequest, f + ".compareOp"));
+  // TCompareOp's values are CompareOp's, in the same order.
+  if (in.compareOp < 0 || in.compareOp >= kCompareOpCount) {
+    return Status::InvalidArgument(f + ".compareOp has no such value (" +
+                                   std::to_string(in.compareOp) + ")");
+  }
+  out->column = in.column;
+  out->op = static_cast<CompareOp>(in.compareOp);
+  out->value.reset();
+  if (in.__isset.value) out->value = in.value;
+  return Status::OK();
+}
+
+Status IncrementsFromThrift(const std::vector<rpc::TColumnIncrement>& in,
+                            const std::string& f,
+                            std::vector<ColumnIncrement>* out) {
+  out->assign(in.size(), ColumnIncrement());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string fi = At(f, i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.column, kBadRequest, fi + ".column"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.amount, kBadRequest, fi + ".amount"));
+    (*out)[i] = ColumnIncrement{in[i].column, in[i].amount};
+  }
+  return Status::OK();
+}
+
+// Each type carries only its own fields: a PUT with increments or an
+// INCREMENT with cells is a client bug, not something to ignore.
+Status MutationFieldsFromThrift(const rpc::TMutation& in, const std::string& f,
+                                Mutation* out) {
+  const bool cells = !in.columnValues.empty();
+  const bool columns = !in.columns.empty();
+  const bool increments = !in.increments.empty();
+  switch (in.type) {  // an i32 on the wire: any value may arrive
+    case rpc::TMutationType::PUT:
+    case rpc::TMutationType::APPEND: {
+      const char* name =
+          in.type == rpc::TMutationType::PUT ? " is a PUT" : " is an APPEND";
+      if (columns)
+        return Status::InvalidArgument(f + name + " with columns to delete");
+      if (increments)
+        return Status::InvalidArgument(f + name + " with increments");
+      out->kind = in.type == rpc::TMutationType::PUT ? Mutation::Kind::kPut
+                                                     : Mutation::Kind::kAppend;
+      return CellsFromThrift(in.columnValues, kBadRequest, f + ".columnValues",
+                             &out->cells);
+    }
+    case rpc::TMutationType::DELETE:
+      if (cells)
+        return Status::InvalidArgument(f + " is a DELETE with cells to put");
+      if (increments)
+        return Status::InvalidArgument(f + " is a DELETE with increments");
+      out->kind = Mutation::Kind::kDelete;
+      out->columns = in.columns;
+      return Status::OK();
+    case rpc::TMutationType::INCREMENT:
+      if (cells)
+        return Status::InvalidArgument(f +
+                                       " is an INCREMENT with cells to put");
+      if (columns)
+        return Status::InvalidArgument(
+            f + " is an INCREMENT with columns to delete");
+      out->kind = Mutation::Kind::kIncrement;
+      return IncrementsFromThrift(in.increments, f + ".increments",
+                                  &out->increments);
+  }
+  return Status::InvalidArgument(f + ".type has no such value (" +
+                                 std::to_string(in.type) + ")");
+}
+
 Status MutationFromThrift(const rpc::TMutation& in, const std::string& f,
                           Mutation* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -117,24 +194,50 @@ Status MutationFromThrift(const rpc::TMutation& in, const std::string& f,
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regionId, kBadRequest, f + ".regionId", &out->region_id));
   out->row_key = in.row;
-  switch (in.type) {  // an i32 on the wire: any value may arrive
-    case rpc::TMutationType::PUT:
-      if (!in.columns.empty()) {
-        return Status::InvalidArgument(f + " is a PUT with columns to delete");
-      }
-      out->kind = Mutation::Kind::kPut;
-      return CellsFromThrift(in.columnValues, kBadRequest, f + ".columnValues",
-                             &out->cells);
-    case rpc::TMutationType::DELETE:
-      if (!in.columnValues.empty()) {
-        return Status::InvalidArgument(f + " is a DELETE with cells to put");
-      }
-      out->kind = Mutation::Kind::kDelete;
-      out->columns = in.columns;
-      return Status::OK();
+  out->condition.reset();
+  if (in.__isset.condition) {
+    BLOOMROUTE_RETURN_IF_ERROR(ConditionFromThrift(
+        in.condition, f + ".condition", &out->condition.emplace()));
   }
-  return Status::InvalidArgument(f + ".type has no such value (" +
-                                 std::to_string(in.type) + ")");
+  return MutationFieldsFromThrift(in, f, out);
+}
+
+rpc::TMutation MutationToThrift(const Mutation& in, int64_t region_id) {
+  rpc::TMutation m;
+  m.__set_regionId(region_id);
+  m.__set_row(in.row_key);
+  switch (in.kind) {
+    case Mutation::Kind::kPut:
+      m.__set_type(rpc::TMutationType::PUT);
+      m.__set_columnValues(CellsToThrift(in.cells));
+      break;
+    case Mutation::Kind::kDelete:
+      m.__set_type(rpc::TMutationType::DELETE);
+      m.__set_columns(in.columns);
+      break;
+    case Mutation::Kind::kAppend:
+      m.__set_type(rpc::TMutationType::APPEND);
+      m.__set_columnValues(CellsToThrift(in.cells));
+      break;
+    case Mutation::Kind::kIncrement: {
+      m.__set_type(rpc::TMutationType::INCREMENT);
+      std::vector<rpc::TColumnIncrement> increments(in.increments.size());
+      for (size_t i = 0; i < in.increments.size(); ++i) {
+        increments[i].__set_column(in.increments[i].column);
+        increments[i].__set_amount(in.increments[i].amount);
+      }
+      m.__set_increments(std::move(increments));
+      break;
+    }
+  }
+  if (in.condition) {
+    rpc::TCondition c;
+    c.__set_column(in.condition->column);
+    c.__set_compareOp(static_cast<int32_t>(in.condition->op));
+    if (in.condition->value) c.__set_value(*in.condition->value);
+    m.__set_condition(std::move(c));
+  }
+  return m;
 }
 
 // ---- Filter ops ----
@@ -322,19 +425,10 @@ Status ToThrift(const std::vector<Mutation>& in,
                 std::vector<rpc::TMutation>* out) {
   out->assign(in.size(), rpc::TMutation());
   for (size_t i = 0; i < in.size(); ++i) {
-    rpc::TMutation& m = (*out)[i];
     int64_t region_id = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Widen(in[i].region_id, At("mutations", i) + ".region_id", &region_id));
-    m.__set_regionId(region_id);
-    m.__set_row(in[i].row_key);
-    if (in[i].kind == Mutation::Kind::kPut) {
-      m.__set_type(rpc::TMutationType::PUT);
-      m.__set_columnValues(CellsToThrift(in[i].cells));
-    } else {
-      m.__set_type(rpc::TMutationType::DELETE);
-      m.__set_columns(in[i].columns);
-    }
+    (*out)[i] = MutationToThrift(in[i], region_id);
   }
   return Status::OK();
 }
@@ -432,6 +526,14 @@ Status ToThrift(const WriteResult& in, rpc::TWriteResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.last_seq, "lastSeq", &last_seq));
   out->__set_lastSeq(last_seq);
   out->__set_incarnation(static_cast<int64_t>(in.incarnation));
+  if (!in.outcomes.empty()) {
+    std::vector<rpc::TMutationOutcome> outcomes(in.outcomes.size());
+    for (size_t i = 0; i < in.outcomes.size(); ++i) {
+      outcomes[i].__set_applied(in.outcomes[i].applied);
+      outcomes[i].__set_cells(CellsToThrift(in.outcomes[i].cells));
+    }
+    out->__set_outcomes(std::move(outcomes));
+  }
   out->__isset.ops = true;
   return OpsToThrift(in.ops, &out->ops);
 }
@@ -577,6 +679,16 @@ Status FromThrift(const rpc::TWriteResult& in, WriteResult* out) {
       Narrow(in.epoch, kBadResult, "result.epoch", &out->epoch));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.lastSeq, kBadResult, "result.lastSeq", &out->last_seq));
+  out->outcomes.assign(in.outcomes.size(), MutationOutcome());
+  for (size_t i = 0; i < in.outcomes.size(); ++i) {
+    const std::string f = At("result.outcomes", i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in.outcomes[i].__isset.applied, kBadResult, f + ".applied"));
+    out->outcomes[i].applied = in.outcomes[i].applied;
+    BLOOMROUTE_RETURN_IF_ERROR(CellsFromThrift(in.outcomes[i].cells, kBadResult,
+                                               f + ".cells",
+                                               &out->outcomes[i].cells));
+  }
   return OpsFromThrift(in.ops, "result.ops", &out->ops);
 }
 

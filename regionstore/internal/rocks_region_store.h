@@ -61,6 +61,14 @@ struct ReadBudget {
   }
 };
 
+// One row touched by a write batch: its cells before the batch and after it.
+struct RowChange {
+  const RegionDescriptor* region = nullptr;
+  std::string row_key;
+  std::vector<Cell> before;  // empty = the row did not exist
+  std::vector<Cell> after;   // empty = the row is deleted
+};
+
 class RocksRegionStore final : public RegionStore {
  public:
   RocksRegionStore(std::string path, const RegionStoreOptions& options);
@@ -137,6 +145,18 @@ class RocksRegionStore final : public RegionStore {
 
   // --- writes (region_store_write.cc)
   Status ValidateMutation(const Mutation& m, const RegionDescriptor& r) const;
+  // `row` names the row for messages.
+  Status ValidateCondition(const RowCondition& c, const std::string& row) const;
+  // Applies the batch's mutations, in order, to the rows' `after` cells
+  // (mutation i to (*changes)[change_of[i]]): a mutation whose condition
+  // does not hold on the row's `before` is skipped. `outcomes` gets one
+  // entry per mutation unless every mutation is an unconditional put or
+  // delete. InvalidArgument (nothing to be written) for an increment of a
+  // cell that is not a long or a new value over max_value_bytes.
+  Status ApplyToRows(const std::vector<Mutation>& batch,
+                     const std::vector<size_t>& change_of,
+                     std::vector<RowChange>* changes,
+                     std::vector<MutationOutcome>* outcomes) const;
   // Under the rows' locks: reads the old rows, computes the rows, index
   // entries and count changes, and commits them. The one write path of
   // Apply, BulkLoad and DropRegion.

@@ -99,6 +99,15 @@ class RouterImpl : public router::Router {
 
   Status Mutate(std::string_view table,
                 std::vector<Mutation> mutations) override;
+  StatusOr<bool> CheckAndMutate(std::string_view table, const std::string& row,
+                                const RowCondition& condition,
+                                std::vector<Mutation> mutations) override;
+  StatusOr<Row> Increment(std::string_view table, const std::string& row,
+                          std::vector<ColumnIncrement> increments) override;
+  StatusOr<Row> Append(std::string_view table, const std::string& row,
+                       std::vector<Cell> cells) override;
+  Status MutateRow(std::string_view table, const std::string& row,
+                   std::vector<Mutation> mutations) override;
   StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view table, std::vector<GetRequest> requests) override;
   StatusOr<ScanResult> Scan(std::string_view table,
@@ -165,7 +174,7 @@ class RouterImpl : public router::Router {
   // the new token when a fence refused it; applies the result to the replica
   // before returning it.
   template <typename SendFn>
-  Status SendWrite(const ServerEntry& server, SendFn&& send);
+  StatusOr<WriteResult> SendWrite(const ServerEntry& server, SendFn&& send);
   // Opens again every region the catalog places on `server`, on the run of
   // the server whose incarnation the replica has just noted. A restarted
   // server serves none of its regions until then (RegionStore::Open), so no
@@ -207,6 +216,11 @@ class RouterImpl : public router::Router {
 
   // router_rows.cc
   // Sends `mutations` (consumed) to the server in chunks.
+  // One atomic write of `mutations` (all of row `row`) to the row's region:
+  // the server's result, with one outcome per mutation.
+  StatusOr<WriteResult> ApplyRowAtomically(std::string_view table,
+                                           const std::string& row,
+                                           std::vector<Mutation> mutations);
   [[nodiscard]] Status ApplyBatches(const ServerEntry& server,
                                     std::vector<Mutation> mutations);
   // One wave of Get: the requests from `begin` (at most kRowsPerRpc), each

@@ -42,7 +42,7 @@ class FakeRegionClient : public RegionClient {
   // A row holding the value arrives: count + 1.
   WriteResult AddRow(const ElementHash& h) {
     std::lock_guard<std::mutex> lock(mu_);
-    WriteResult out{incarnation_, epoch_, {}, 0};
+    WriteResult out{incarnation_, epoch_, {}, 0, {}};
     Value& v = values_[Key(h)];
     if (v.count++ == 0) {
       v.hash = h;
@@ -57,7 +57,7 @@ class FakeRegionClient : public RegionClient {
   // A row holding the value leaves: count - 1. Precondition: Rows(h) > 0.
   WriteResult RemoveRow(const ElementHash& h) {
     std::lock_guard<std::mutex> lock(mu_);
-    WriteResult out{incarnation_, epoch_, {}, 0};
+    WriteResult out{incarnation_, epoch_, {}, 0, {}};
     auto it = values_.find(Key(h));
     if (--it->second.count == 0) {
       const uint32_t stage = it->second.stage;
@@ -89,7 +89,7 @@ class FakeRegionClient : public RegionClient {
     ++epoch_;
     log_.clear();
     first_kept_ = last_seq_ + 1;
-    return WriteResult{incarnation_, epoch_, {}, last_seq_};
+    return WriteResult{incarnation_, epoch_, {}, last_seq_, {}};
   }
 
   // Damage: the value's element enters the filter without an op, so a

@@ -81,6 +81,47 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     mutations = std::move(m);
     return Status::OK();
   }
+  // Atomic row operations: record the row, the condition and the
+  // mutations (increments / appends as one Mutation), and answer with
+  // check_result / row_result.
+  std::string atomic_row;
+  std::optional<RowCondition> condition;
+  bool check_result = true;
+  Row row_result;
+  StatusOr<bool> CheckAndMutate(std::string_view t, const std::string& row,
+                                const RowCondition& c,
+                                std::vector<Mutation> m) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    atomic_row = row;
+    condition = c;
+    mutations = std::move(m);
+    return check_result;
+  }
+  StatusOr<Row> Increment(std::string_view t, const std::string& row,
+                          std::vector<ColumnIncrement> increments) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    atomic_row = row;
+    mutations = {Mutation::Increment(0, row, std::move(increments))};
+    return row_result;
+  }
+  StatusOr<Row> Append(std::string_view t, const std::string& row,
+                       std::vector<Cell> cells) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    atomic_row = row;
+    mutations = {Mutation::Append(0, row, std::move(cells))};
+    return row_result;
+  }
+  Status MutateRow(std::string_view t, const std::string& row,
+                   std::vector<Mutation> m) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    atomic_row = row;
+    mutations = std::move(m);
+    return Status::OK();
+  }
   StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view t, std::vector<GetRequest> requests) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());

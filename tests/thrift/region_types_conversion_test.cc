@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "tests/thrift/wire_util.h"
@@ -627,6 +628,93 @@ TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
   s = FromThrift(ThroughWire(status), &status_out);
   EXPECT_TRUE(s.IsCorruption());
   EXPECT_EQ(s.message(), "status.stages[1].slices is negative (-3)");
+}
+
+TEST_F(RegionTypesConversionTest, AtomicMutationsRoundTrip) {
+  std::vector<Mutation> batch = {
+      Mutation::Increment(1, "r", {{"f:n", -3}, {"f:m", INT64_MIN}}),
+      Mutation::Append(1, "r", {{"f:s", std::string("\0x", 2)}}),
+      Put(1, "r", {{"f:a", "v"}}), Delete(1, "r", {"f:b"})};
+  batch[2].condition = RowCondition{"f:a", CompareOp::kGreater, "b"};
+  batch[3].condition = RowCondition{"f:a", CompareOp::kNotEqual, std::nullopt};
+  batch[0].condition = RowCondition{"f:a", CompareOp::kLess, std::string()};
+  std::vector<rpc::TMutation> wire;
+  ASSERT_TRUE(ToThrift(batch, &wire).ok());
+  std::vector<Mutation> back;
+  Status s = FromThrift(ThroughWire(wire), &back);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(back.size(), batch.size());
+  for (size_t i = 0; i < batch.size(); ++i) {
+    EXPECT_EQ(back[i].kind, batch[i].kind) << i;
+    EXPECT_EQ(back[i].cells, batch[i].cells) << i;
+    EXPECT_EQ(back[i].columns, batch[i].columns) << i;
+    EXPECT_EQ(back[i].increments, batch[i].increments) << i;
+    EXPECT_EQ(back[i].condition, batch[i].condition) << i;
+  }
+  EXPECT_FALSE(back[1].condition.has_value());
+}
+
+TEST_F(RegionTypesConversionTest, BadAtomicMutationsAreNamed) {
+  std::vector<Mutation> batch = {Put(1, "r", {{"f:a", "v"}})};
+  batch[0].condition = RowCondition{"f:a", CompareOp::kEqual, "v"};
+  std::vector<rpc::TMutation> wire;
+  ASSERT_TRUE(ToThrift(batch, &wire).ok());
+  // Default-requiredness fields are marked set when read from the wire.
+  wire = ThroughWire(wire);
+  std::vector<rpc::TMutation> bad_op = wire;
+  bad_op[0].condition.__set_compareOp(17);
+  EXPECT_EQ(MutationError(bad_op),
+            "mutations[0].condition.compareOp has no such value (17)");
+  std::vector<rpc::TMutation> no_column = wire;
+  no_column[0].condition.__isset.column = false;
+  EXPECT_EQ(MutationError(no_column),
+            "mutations[0].condition.column is missing");
+  // An increment carries amounts only; a put no amounts.
+  std::vector<rpc::TMutation> put_with_amounts = wire;
+  rpc::TColumnIncrement inc;
+  inc.__set_column("f:n");
+  inc.__set_amount(1);
+  put_with_amounts[0].__set_increments({inc});
+  EXPECT_EQ(MutationError(put_with_amounts),
+            "mutations[0] is a PUT with increments");
+  std::vector<rpc::TMutation> increment = wire;
+  increment[0].__set_type(rpc::TMutationType::INCREMENT);
+  EXPECT_EQ(MutationError(increment),
+            "mutations[0] is an INCREMENT with cells to put");
+  increment[0].columnValues.clear();
+  rpc::TColumnIncrement no_amount;
+  no_amount.__set_column("f:n");
+  no_amount.__isset.column = true;
+  increment[0].__set_increments({no_amount});
+  EXPECT_EQ(MutationError(increment),
+            "mutations[0].increments[0].amount is missing");
+}
+
+TEST_F(RegionTypesConversionTest, OutcomesRoundTrip) {
+  WriteResult written;
+  written.epoch = 1;
+  written.last_seq = 2;
+  written.incarnation = 3;
+  written.outcomes = {MutationOutcome{false, {}},
+                      MutationOutcome{true, {{"f:n", "12345678"}}}};
+  rpc::TWriteResult wire;
+  ASSERT_TRUE(ToThrift(written, &wire).ok());
+  WriteResult back;
+  Status s = FromThrift(ThroughWire(wire), &back);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(back.outcomes, written.outcomes);
+  // A plain batch's result carries none.
+  written.outcomes.clear();
+  rpc::TWriteResult plain;
+  ASSERT_TRUE(ToThrift(written, &plain).ok());
+  EXPECT_FALSE(plain.__isset.outcomes);
+  ASSERT_TRUE(FromThrift(ThroughWire(plain), &back).ok());
+  EXPECT_TRUE(back.outcomes.empty());
+  // An outcome without `applied` is not one the server sent.
+  rpc::TWriteResult read = ThroughWire(wire);
+  read.outcomes[0].__isset.applied = false;
+  s = FromThrift(read, &back);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
 }
 
 }  // namespace

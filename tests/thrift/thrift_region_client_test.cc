@@ -229,6 +229,40 @@ TEST_F(ThriftRegionClientTest, ScanFiltersRunOnTheServer) {
   EXPECT_THAT(page.status().message(), HasSubstr("at position"));
 }
 
+// Conditions, increments and appends reach the real store over the wire,
+// and their outcomes come back; a refused increment keeps its message.
+TEST_F(ThriftRegionClientTest, AtomicOpsRoundTrip) {
+  OpenAndFill();
+  Mutation check = PutPlace(1, "bergen", "NO", "PPLC");
+  check.condition = RowCondition{"d:country", CompareOp::kEqual, "SE"};
+  auto w = client_->Apply({check}, 0);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_EQ(w->outcomes.size(), 1u);
+  EXPECT_FALSE(w->outcomes[0].applied);
+  check.condition->value = "NO";
+  w = client_->Apply(
+      {check, Mutation::Increment(1, "bergen", {{"d:visits", 5}}),
+       Mutation::Append(1, "bergen", {{"d:name", "-by"}})},
+      0);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_EQ(w->outcomes.size(), 3u);
+  EXPECT_TRUE(w->outcomes[0].applied);
+  EXPECT_EQ(w->outcomes[1].cells,
+            (std::vector<Cell>{{"d:visits", std::string(7, '\0') + "\x05"}}));
+  EXPECT_EQ(w->outcomes[2].cells, (std::vector<Cell>{{"d:name", "x-by"}}));
+  auto found = client_->Lookup(Where({{"d:feature", "PPLC"}}));
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->rows.size(), 1u);
+  EXPECT_EQ(found->rows[0].key, "bergen");
+
+  w = client_->Apply({Mutation::Increment(1, "bergen", {{"d:name", 1}})}, 0);
+  ASSERT_FALSE(w.ok());
+  EXPECT_TRUE(w.status().IsInvalidArgument()) << w.status().ToString();
+  EXPECT_NE(w.status().message().find("Field is not a long, it's 4 bytes"),
+            std::string::npos)
+      << w.status().ToString();
+}
+
 // A bulk file travels as bytes, is loaded by the real store, and a bad one
 // comes back as InvalidArgument with nothing written.
 TEST_F(ThriftRegionClientTest, BulkLoadRoundTrips) {

@@ -22,7 +22,8 @@ constexpr bool AllFit() {
 }
 static_assert(
     AllFit<rpc::TIndexedColumn, rpc::TTableDescriptor, rpc::TRegionDescriptor,
-           rpc::TColumnValue, rpc::TResult, rpc::TMutation, rpc::TGet,
+           rpc::TColumnValue, rpc::TResult, rpc::TMutation, rpc::TCondition,
+           rpc::TColumnIncrement, rpc::TMutationOutcome, rpc::TGet,
            rpc::TScan, rpc::TScanResult, rpc::TEqualityPredicate,
            rpc::TRangePredicate, rpc::TIndexQuery, rpc::TIndexQueryResult,
            rpc::TFilterOp, rpc::TWriteResult, rpc::TFilterSnapshot,
