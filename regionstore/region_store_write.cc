@@ -1,6 +1,8 @@
 // RegionStore writes: validation, row read-modify-write, index maintenance,
 // and the atomic commit with value counts and filter ops.
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <unordered_map>
 
 #include "regionstore/internal/keys.h"
@@ -23,9 +25,14 @@ Status RocksRegionStore::ValidateMutation(const Mutation& m,
         row + " is outside region " + std::to_string(r.region_id) + " [" +
         QuoteForMessage(r.start_key) + ", " + QuoteForMessage(r.end_key) + ")");
   }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ValidateTimestamp(m.timestamp, "timestamp of the mutation of " + row));
   if (m.kind == Mutation::Kind::kDelete) {
     for (const auto& c : m.columns) {
       BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c));
+    }
+    for (const DeleteSpec& d : m.deletes) {
+      BLOOMROUTE_RETURN_IF_ERROR(ValidateDeleteSpec(d));
     }
     return Status::OK();
   }
@@ -33,6 +40,8 @@ Status RocksRegionStore::ValidateMutation(const Mutation& m,
     return Status::InvalidArgument("put of " + row + " has no columns");
   for (const auto& c : m.cells) {
     BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c.column));
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateTimestamp(
+        c.timestamp, "timestamp of column " + QuoteForMessage(c.column)));
     if (c.value.size() > options_.max_value_bytes) {
       return Status::InvalidArgument(
           "value of column " + QuoteForMessage(c.column) + " in " + row +
@@ -41,6 +50,13 @@ Status RocksRegionStore::ValidateMutation(const Mutation& m,
     }
   }
   return Status::OK();
+}
+
+int64_t RocksRegionStore::NowMs() const {
+  if (options_.clock_ms) return options_.clock_ms();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 StatusOr<WriteResult> RocksRegionStore::Apply(
@@ -79,31 +95,63 @@ struct RowChange {
   std::vector<Cell> after;   // empty = the row is deleted
 };
 
-void ApplyPut(const std::vector<Cell>& cells, std::vector<Cell>* row) {
-  for (const Cell& c : cells) {
+// The put's cells as a VERSIONS => 1 reader sees them: a cell replaces the
+// stored one unless its timestamp is lower.
+void ApplyPut(const Mutation& m, int64_t now, std::vector<Cell>* row) {
+  const int64_t put_ts = m.timestamp == kLatestTimestamp ? now : m.timestamp;
+  for (const Cell& c : m.cells) {
+    const int64_t ts = c.timestamp == kLatestTimestamp ? put_ts : c.timestamp;
     auto it = std::lower_bound(
         row->begin(), row->end(), c.column,
         [](const Cell& a, const std::string& col) { return a.column < col; });
     if (it != row->end() && it->column == c.column) {
+      if (ts < it->timestamp) continue;
       it->value = c.value;
+      it->timestamp = ts;
     } else {
-      row->insert(it, c);
+      row->insert(it, Cell{c.column, c.value, ts});
     }
   }
 }
 
-void ApplyDelete(const std::vector<std::string>& columns,
-                 std::vector<Cell>* row) {
-  if (columns.empty()) {
-    row->clear();
-    return;
+// Whether `d` (with the mutation's timestamp when it has none) removes `c`.
+bool DeleteSpecRemoves(const DeleteSpec& d, int64_t mutation_ts, int64_t now,
+                       const Cell& c) {
+  const int64_t given =
+      d.timestamp != kLatestTimestamp ? d.timestamp : mutation_ts;
+  const int64_t upto = given == kLatestTimestamp ? now : given;
+  switch (d.kind) {
+    case DeleteSpec::Kind::kColumn:  // the latest version, or exactly `given`
+      return c.column == d.column &&
+             (given == kLatestTimestamp || c.timestamp == given);
+    case DeleteSpec::Kind::kColumns:
+      return c.column == d.column && c.timestamp <= upto;
+    case DeleteSpec::Kind::kFamily:
+      return std::string_view(c.column).substr(0, c.column.find(':')) ==
+                 d.column &&
+             c.timestamp <= upto;
   }
-  row->erase(std::remove_if(row->begin(), row->end(),
-                            [&](const Cell& c) {
-                              return std::find(columns.begin(), columns.end(),
-                                               c.column) != columns.end();
-                            }),
-             row->end());
+  return false;
+}
+
+void ApplyDelete(const Mutation& m, int64_t now, std::vector<Cell>* row) {
+  std::function<bool(const Cell&)> removes;
+  if (m.columns.empty() && m.deletes.empty()) {
+    const int64_t upto = m.timestamp == kLatestTimestamp ? now : m.timestamp;
+    removes = [upto](const Cell& c) { return c.timestamp <= upto; };
+  } else {
+    removes = [&](const Cell& c) {
+      if (std::find(m.columns.begin(), m.columns.end(), c.column) !=
+          m.columns.end()) {
+        return true;
+      }
+      for (const DeleteSpec& d : m.deletes) {
+        if (DeleteSpecRemoves(d, m.timestamp, now, c)) return true;
+      }
+      return false;
+    };
+  }
+  row->erase(std::remove_if(row->begin(), row->end(), removes), row->end());
 }
 
 void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
@@ -182,13 +230,15 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
         DecodeRowCells(values[i].ToStringView(), &changes[i].before));
     changes[i].after = changes[i].before;
   }
+  // One clock reading for the batch: every "now" in it is the same.
+  const int64_t now = NowMs();
   for (size_t i = 0; i < batch.size(); ++i) {
     const Mutation& m = batch[i];
     RowChange& c = changes[change_of[i]];
     if (m.kind == Mutation::Kind::kPut) {
-      ApplyPut(m.cells, &c.after);
+      ApplyPut(m, now, &c.after);
     } else {
-      ApplyDelete(m.columns, &c.after);
+      ApplyDelete(m, now, &c.after);
     }
   }
 

@@ -137,6 +137,8 @@ class RocksRegionStore final : public RegionStore {
 
   // --- writes (region_store_write.cc)
   Status ValidateMutation(const Mutation& m, const RegionDescriptor& r) const;
+  // The clock cell timestamps come from (RegionStoreOptions::clock_ms).
+  int64_t NowMs() const;
   // Under the rows' locks: reads the old rows, computes the rows, index
   // entries and count changes, and commits them. The one write path of
   // Apply, BulkLoad and DropRegion.
@@ -228,12 +230,14 @@ class RocksRegionStore final : public RegionStore {
                       IndexReport* report) const;
 
   // --- reads (region_store_read.cc)
-  // The row's projected cells; adds the stored row's size to
-  // `budget->read_bytes` when `budget` is given.
+  // The row's projected cells within `time_range` (nullopt when none is
+  // left); adds the stored row's size to `budget->read_bytes` when `budget`
+  // is given.
   StatusOr<std::optional<Row>> ReadRow(const rocksdb::ReadOptions& ro,
                                        const RegionDescriptor& region,
                                        std::string_view row_key,
                                        const Projection& columns,
+                                       const TimeRange& time_range,
                                        ReadBudget* budget = nullptr) const;
   // The budget of one read call: the options' bounds, and `max_bytes` of
   // the request when it is nonzero and smaller.
