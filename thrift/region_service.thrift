@@ -54,6 +54,9 @@ struct TRegionDescriptor {
 struct TColumnValue {
   1: binary column  // "family:qualifier"
   2: binary value
+  // ms since the Unix epoch, >= 0. In a put, unset = the put's timestamp
+  // (or the server's clock); in a result always set.
+  3: optional i64 timestamp
 }
 
 // A row: cells sorted by column. In getMultiple's answer a row that does not
@@ -73,14 +76,45 @@ enum TMutationType {
   DELETE = 2
 }
 
+// The values of TDeleteSpec.type (an i32, as TMutation.type), HBase's
+// TDeleteType.
+enum TDeleteSpecType {
+  DELETE_COLUMN = 0,   // the cell if its timestamp equals the one given
+                       // (none: whatever its timestamp)
+  DELETE_COLUMNS = 1,  // the cell if its timestamp <= the one given
+  DELETE_FAMILY = 2    // every cell of the family with timestamp <= it
+}
+
+struct TDeleteSpec {
+  1: i32 type       // a TDeleteSpecType
+  2: binary column  // "family:qualifier"; "family" for DELETE_FAMILY
+  // >= 0; unset = the mutation's timestamp, else (DELETE_COLUMNS,
+  // DELETE_FAMILY) the server's clock
+  3: optional i64 timestamp
+}
+
 struct TMutation {
   1: i32 type  // a TMutationType
   2: i64 regionId
   3: binary row
-  // PUT: the columns to add or overwrite (at least one).
+  // PUT: the columns to add or overwrite (at least one); a cell older than
+  // the stored one is ignored (one version per cell).
   4: list<TColumnValue> columnValues
-  // DELETE: the columns to remove; empty removes the whole row.
+  // DELETE: the columns to remove whatever their timestamps, and
+  // deleteSpecs; both empty removes the whole row (the cells with
+  // timestamp <= `timestamp`, unset = the server's clock).
   5: list<binary> columns
+  // PUT: the timestamp of cells without one; DELETE: see above. >= 0;
+  // unset = the server's clock.
+  6: optional i64 timestamp
+  7: optional list<TDeleteSpec> deleteSpecs
+}
+
+// Cells with timestamps in [minStamp, maxStamp) (HBase's TTimeRange);
+// unset = every cell.
+struct TTimeRange {
+  1: i64 minStamp
+  2: i64 maxStamp
 }
 
 // `columns` in TGet, TScan and TIndexQuery: each entry is a family or a
@@ -89,6 +123,7 @@ struct TGet {
   1: i64 regionId
   2: binary row
   3: list<binary> columns
+  4: optional TTimeRange timeRange
 }
 
 struct TScan {
@@ -100,6 +135,7 @@ struct TScan {
   // Reply bytes, about (the server's own --max-result-bytes when smaller,
   // unset or 0): the scan stops after the row that passes it.
   6: optional i64 maxBytes
+  7: optional TTimeRange timeRange
 }
 
 struct TScanResult {
@@ -137,6 +173,8 @@ struct TIndexQuery {
   7: optional binary afterRow
   // Reply bytes, about, as TScan.maxBytes.
   8: optional i64 maxBytes
+  // Only cells in the range count, for the predicates and the answer.
+  9: optional TTimeRange timeRange
 }
 
 struct TIndexQueryResult {

@@ -6,6 +6,7 @@
 
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/filter_config_conversion.h"
+#include "thrift/internal/region_timestamp_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -115,15 +116,18 @@ Status MutationFromThrift(const rpc::TMutation& in, const std::string& f,
         return Status::InvalidArgument(f + " is a PUT with columns to delete");
       }
       out->kind = Mutation::Kind::kPut;
-      return CellsFromThrift(in.columnValues, kBadRequest, f + ".columnValues",
-                             &out->cells);
+      BLOOMROUTE_RETURN_IF_ERROR(CellsFromThrift(
+          in.columnValues, kBadRequest, f + ".columnValues", &out->cells));
+      BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::CellTimestampsFromThrift(
+          in.columnValues, f + ".columnValues", &out->cells));
+      return thrift_internal::MutationTimestampsFromThrift(in, f, out);
     case rpc::TMutationType::DELETE:
       if (!in.columnValues.empty()) {
         return Status::InvalidArgument(f + " is a DELETE with cells to put");
       }
       out->kind = Mutation::Kind::kDelete;
       out->columns = in.columns;
-      return Status::OK();
+      return thrift_internal::MutationTimestampsFromThrift(in, f, out);
   }
   return Status::InvalidArgument(f + ".type has no such value (" +
                                  std::to_string(in.type) + ")");
@@ -221,6 +225,9 @@ Status FromThrift(const std::vector<rpc::TGet>& in,
         Narrow(in[i].regionId, kBadRequest, f + ".regionId", &get.region_id));
     get.row_key = in[i].row;
     get.columns = in[i].columns;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimeRangeFromThrift(
+        in[i].__isset.timeRange, in[i].timeRange, f + ".timeRange",
+        &get.time_range));
   }
   return Status::OK();
 }
@@ -242,7 +249,8 @@ Status FromThrift(const rpc::TScan& in, ScanRequest* out) {
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(in.maxBytes, kBadRequest, "scan.maxBytes", &out->max_bytes));
   }
-  return Status::OK();
+  return thrift_internal::TimeRangeFromThrift(
+      in.__isset.timeRange, in.timeRange, "scan.timeRange", &out->time_range);
 }
 
 Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
@@ -288,7 +296,8 @@ Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(in.maxBytes, kBadRequest, "query.maxBytes", &out->max_bytes));
   }
-  return Status::OK();
+  return thrift_internal::TimeRangeFromThrift(
+      in.__isset.timeRange, in.timeRange, "query.timeRange", &out->time_range);
 }
 
 Status UnsignedFromThrift(int64_t in, const char* field, uint64_t* out) {
@@ -318,10 +327,12 @@ Status ToThrift(const std::vector<Mutation>& in,
     if (in[i].kind == Mutation::Kind::kPut) {
       m.__set_type(rpc::TMutationType::PUT);
       m.__set_columnValues(CellsToThrift(in[i].cells));
+      thrift_internal::CellTimestampsToThrift(in[i].cells, &m.columnValues);
     } else {
       m.__set_type(rpc::TMutationType::DELETE);
       m.__set_columns(in[i].columns);
     }
+    thrift_internal::MutationTimestampsToThrift(in[i], &m);
   }
   return Status::OK();
 }
@@ -336,6 +347,9 @@ Status ToThrift(const std::vector<GetRequest>& in,
     (*out)[i].__set_regionId(region_id);
     (*out)[i].__set_row(in[i].row_key);
     (*out)[i].__set_columns(in[i].columns);
+    if (auto range = thrift_internal::TimeRangeToThrift(in[i].time_range)) {
+      (*out)[i].__set_timeRange(*range);
+    }
   }
   return Status::OK();
 }
@@ -355,6 +369,9 @@ Status ToThrift(const ScanRequest& in, rpc::TScan* out) {
     BLOOMROUTE_RETURN_IF_ERROR(
         Widen(in.max_bytes, "scan.max_bytes", &max_bytes));
     out->__set_maxBytes(max_bytes);
+  }
+  if (auto range = thrift_internal::TimeRangeToThrift(in.time_range)) {
+    out->__set_timeRange(*range);
   }
   return Status::OK();
 }
@@ -393,6 +410,9 @@ Status ToThrift(const IndexQuery& in, rpc::TIndexQuery* out) {
         Widen(in.max_bytes, "query.max_bytes", &max_bytes));
     out->__set_maxBytes(max_bytes);
   }
+  if (auto range = thrift_internal::TimeRangeToThrift(in.time_range)) {
+    out->__set_timeRange(*range);
+  }
   return Status::OK();
 }
 
@@ -422,17 +442,20 @@ Status ToThrift(const WriteResult& in, rpc::TWriteResult* out) {
 Status ToThrift(const std::vector<std::optional<Row>>& in,
                 std::vector<rpc::TResult>* out) {
   *out = thrift_internal::OptionalRowsToThrift<rpc::TResult>(in);
+  thrift_internal::ResultTimestampsToThrift(in, out);
   return Status::OK();
 }
 
 Status ToThrift(const ScanResult& in, rpc::TScanResult* out) {
   out->__set_rows(RowsToThrift(in.rows));
+  thrift_internal::ResultTimestampsToThrift(in.rows, &out->rows);
   if (in.resume_row) out->__set_resumeRow(*in.resume_row);
   return Status::OK();
 }
 
 Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out) {
   out->__set_rows(RowsToThrift(in.rows));
+  thrift_internal::ResultTimestampsToThrift(in.rows, &out->rows);
   out->__set_truncated(in.truncated);
   if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
   return Status::OK();
@@ -565,12 +588,16 @@ Status FromThrift(const rpc::TWriteResult& in, WriteResult* out) {
 
 Status FromThrift(const std::vector<rpc::TResult>& in,
                   std::vector<std::optional<Row>>* out) {
-  return thrift_internal::OptionalRowsFromThrift(in, "results", out);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      thrift_internal::OptionalRowsFromThrift(in, "results", out));
+  return thrift_internal::ResultTimestampsFromThrift(in, "results", out);
 }
 
 Status FromThrift(const rpc::TScanResult& in, ScanResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       RowsFromThrift(in.rows, "result.rows", &out->rows));
+  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::ResultTimestampsFromThrift(
+      in.rows, "result.rows", &out->rows));
   out->resume_row.reset();
   if (in.__isset.resumeRow) out->resume_row = in.resumeRow;
   return Status::OK();
@@ -579,6 +606,8 @@ Status FromThrift(const rpc::TScanResult& in, ScanResult* out) {
 Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       RowsFromThrift(in.rows, "result.rows", &out->rows));
+  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::ResultTimestampsFromThrift(
+      in.rows, "result.rows", &out->rows));
   out->truncated = in.truncated;
   out->resume_after.reset();
   if (in.__isset.resumeAfter) out->resume_after = in.resumeAfter;

@@ -27,7 +27,8 @@ static_assert(
            rpc::TRangePredicate, rpc::TIndexQuery, rpc::TIndexQueryResult,
            rpc::TFilterOp, rpc::TWriteResult, rpc::TFilterSnapshot,
            rpc::TFilterOpsSince, rpc::TFilterImagePage, rpc::TStageStats,
-           rpc::TFilterStatus, rpc::TIndexReport>(),
+           rpc::TFilterStatus, rpc::TIndexReport, rpc::TDeleteSpec,
+           rpc::TTimeRange>(),
     "a RegionService struct outgrew kStructElementBytes");
 static_assert(
     AllFit<rpc::client::TIndexedColumn, rpc::client::TTableDescriptor,
