@@ -188,6 +188,8 @@ struct LookupSpec {
   // Reply bytes, about; 0 = RouterOptions::max_reply_bytes, which also
   // applies when it is smaller.
   uint64_t max_bytes = 0;
+  // Only cells in the range count (IndexQuery::time_range).
+  TimeRange time_range = TimeRange();
 };
 
 struct RoutingInfo {
@@ -223,6 +225,8 @@ struct ScanSpec {
   std::string start_row;
   std::string stop_row;
   Projection columns;
+  // Cells outside are not returned; a row left with none is skipped.
+  TimeRange time_range = TimeRange();
 };
 
 struct ServerIndexStats {

@@ -62,6 +62,7 @@ StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
                                           const ScanSpec& spec,
                                           ScannerClient client) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
   BLOOMROUTE_RETURN_IF_ERROR(FindTable(table).status());
   ExpireScanners();
   auto scanner = std::make_shared<Scanner>();

@@ -16,6 +16,7 @@
 
 #include "regionstore/region_store.h"
 #include "tests/regionstore/region_store_test_util.h"
+#include "tests/regionstore/store_surgery.h"
 
 namespace bloomroute {
 namespace {
@@ -146,6 +147,21 @@ class Model {
   std::map<std::string, Cells> rows_;
 };
 
+std::string Describe(const std::optional<Row>& row) {
+  if (!row) return "(none)";
+  std::string s = row->key + ":";
+  for (const Cell& c : row->cells) {
+    s += " " + c.column + "=" + c.value + "@" + std::to_string(c.timestamp);
+  }
+  return s;
+}
+
+std::string Describe(const std::vector<Row>& rows) {
+  std::string s;
+  for (const Row& r : rows) s += "[" + Describe(std::optional<Row>(r)) + "] ";
+  return s;
+}
+
 class RegionStoreTimestampTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -208,6 +224,36 @@ TEST_F(RegionStoreTimestampTest, NegativeTimestampsAreRejected) {
   EXPECT_TRUE(store_->Get({g}).status().IsInvalidArgument());
 }
 
+TEST_F(RegionStoreTimestampTest, RowsStoredBeforeTimestampsReadAsTimestamp0) {
+  ASSERT_TRUE(Apply(Mutation::Put(1, "r", {{"d:a", "v0"}, {"e:y", "w"}})).ok());
+  store_.reset();
+  {
+    auto surgery = testing::StoreSurgery::Open(dir_.path() + "/db");
+    ASSERT_TRUE(surgery.ok()) << surgery.status().ToString();
+    auto rewritten = (*surgery)->RewriteRowsWithoutTimestamps();
+    ASSERT_TRUE(rewritten.ok()) << rewritten.status().ToString();
+    EXPECT_EQ(*rewritten, 1u);
+  }
+  RegionStoreOptions options;
+  options.clock_ms = [this] { return now_; };
+  store_ = OpenStoreWithRegions(dir_.path() + "/db", options, {TimedRegion()});
+  ASSERT_NE(store_, nullptr);
+  EXPECT_EQ(Describe(GetRow("r", {})), "r: d:a=v0@0 e:y=w@0");
+  // Any timestamp a client gives replaces them; the index follows.
+  ASSERT_TRUE(Apply(Mutation::Put(1, "r", {{"d:a", "v1", 0}})).ok());
+  EXPECT_EQ(Describe(GetRow("r", {})), "r: d:a=v1@0 e:y=w@0");
+  IndexQuery q;
+  q.table_id = kTableId;
+  q.limit = 10;
+  q.equals = {{"d:a", "v1"}};
+  auto found = store_->Lookup(q);
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(found->rows.size(), 1u);
+  auto report = store_->VerifyIndex(kTableId);
+  ASSERT_TRUE(report.ok());
+  EXPECT_TRUE(report->ok());
+}
+
 int64_t RandomTimestamp(std::mt19937_64& rng, int64_t now) {
   if (rng() % 3 == 0) return kLatestTimestamp;
   return static_cast<int64_t>(rng() % (now + 6));
@@ -253,21 +299,6 @@ TimeRange RandomRange(std::mt19937_64& rng, int64_t now) {
   r.max = rng() % 4 == 0 ? kLatestTimestamp
                          : r.min + 1 + static_cast<int64_t>(rng() % 8);
   return r;
-}
-
-std::string Describe(const std::optional<Row>& row) {
-  if (!row) return "(none)";
-  std::string s = row->key + ":";
-  for (const Cell& c : row->cells) {
-    s += " " + c.column + "=" + c.value + "@" + std::to_string(c.timestamp);
-  }
-  return s;
-}
-
-std::string Describe(const std::vector<Row>& rows) {
-  std::string s;
-  for (const Row& r : rows) s += "[" + Describe(std::optional<Row>(r)) + "] ";
-  return s;
 }
 
 TEST_F(RegionStoreTimestampTest, RandomOpsMatchModelOfVersionsOne) {
