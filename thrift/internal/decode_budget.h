@@ -79,7 +79,7 @@ class BudgetedBinaryProtocol
  public:
   // At least the sizeof of every struct of the bloomroute IDL (checked at
   // compile time in the .cc; raise it when a struct outgrows it).
-  static constexpr uint64_t kStructElementBytes = 320;
+  static constexpr uint64_t kStructElementBytes = 256;
 
   // `budget_bytes` > 0. `container_limit`: entries per list, set or map
   // (0 = no limit, as Thrift's). `limit_name` names the option that sets the
