@@ -97,6 +97,57 @@ Status ValidateProjection(const Projection& columns) {
   return Status::OK();
 }
 
+Status ValidateTimestamp(int64_t ts, std::string_view field) {
+  if (ts < 0) {
+    return Status::InvalidArgument(std::string(field) + " " +
+                                   std::to_string(ts) + " is negative");
+  }
+  return Status::OK();
+}
+
+Status ValidateDeleteSpec(const DeleteSpec& spec) {
+  switch (spec.kind) {
+    case DeleteSpec::Kind::kColumn:
+    case DeleteSpec::Kind::kColumns:
+      BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(spec.column));
+      break;
+    case DeleteSpec::Kind::kFamily:
+      if (spec.column.empty() || spec.column.size() > kMaxColumnNameBytes ||
+          spec.column.find(':') != std::string::npos) {
+        return Status::InvalidArgument("family " +
+                                       QuoteForMessage(spec.column) +
+                                       " of a family delete is not a family");
+      }
+      break;
+    default:
+      return Status::InvalidArgument(
+          "delete kind " + std::to_string(static_cast<int>(spec.kind)) +
+          " is not one of column, columns, family");
+  }
+  return ValidateTimestamp(spec.timestamp, "timestamp of the delete of " +
+                                               QuoteForMessage(spec.column));
+}
+
+Status ValidateTimeRange(const TimeRange& range) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimestamp(range.min, "time range min"));
+  if (range.max < range.min) {
+    return Status::InvalidArgument(
+        "time range max " + std::to_string(range.max) + " is below its min " +
+        std::to_string(range.min));
+  }
+  return Status::OK();
+}
+
+std::vector<Cell> CellsInRange(std::vector<Cell> cells,
+                               const TimeRange& range) {
+  if (range.IsAllTime()) return cells;
+  cells.erase(std::remove_if(
+                  cells.begin(), cells.end(),
+                  [&](const Cell& c) { return !range.Contains(c.timestamp); }),
+              cells.end());
+  return cells;
+}
+
 Status ValidateTable(const TableDescriptor& table) {
   if (table.name.empty()) {
     return Status::InvalidArgument("table name is empty");

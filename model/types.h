@@ -11,6 +11,7 @@
 #define BLOOMROUTE_MODEL_TYPES_H_
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,11 +61,34 @@ struct RegionDescriptor {
   }
 };
 
+// Cell timestamps, as in HBase: ms since the Unix epoch, never negative.
+// kLatestTimestamp (HBase's HConstants.LATEST_TIMESTAMP) in a write means
+// "now": the region server replaces it by its clock when it applies the
+// write. A stored or returned cell never carries it.
+inline constexpr int64_t kLatestTimestamp = std::numeric_limits<int64_t>::max();
+
+// Cells hold one version each (HBase's VERSIONS => 1): a put of a cell with
+// a timestamp below the stored cell's leaves the stored cell as it is; an
+// equal or higher timestamp replaces it.
 struct Cell {
   std::string column;  // "family:qualifier"
   std::string value;
+  int64_t timestamp = kLatestTimestamp;  // last, so {column, value} inits
   friend bool operator==(const Cell& a, const Cell& b) {
-    return a.column == b.column && a.value == b.value;
+    return a.column == b.column && a.value == b.value &&
+           a.timestamp == b.timestamp;
+  }
+};
+
+// Timestamps in [min, max), as HBase's TimeRange (HBase's "timestamp T" of
+// a get is [T, T + 1)). The default selects every cell.
+struct TimeRange {
+  int64_t min = 0;
+  int64_t max = kLatestTimestamp;
+  bool Contains(int64_t ts) const { return ts >= min && ts < max; }
+  bool IsAllTime() const { return min == 0 && max == kLatestTimestamp; }
+  friend bool operator==(const TimeRange& a, const TimeRange& b) {
+    return a.min == b.min && a.max == b.max;
   }
 };
 
@@ -116,14 +140,41 @@ struct ColumnIncrement {
   }
 };
 
+// One part of a delete (HBase's TDelete columns with their TDeleteType).
+// `timestamp` kLatestTimestamp = none given.
+//   kColumn  (DELETE_COLUMN): "family:qualifier"; removes the cell when its
+//            timestamp equals the one given; with none, removes the cell
+//            (its latest version) whatever its timestamp.
+//   kColumns (DELETE_COLUMNS): "family:qualifier"; removes the cell when its
+//            timestamp is <= the one given (none: the server's clock).
+//   kFamily  (DELETE_FAMILY): "family"; removes every cell of the family
+//            whose timestamp is <= the one given (none: the server's clock).
+// Unlike HBase we keep no delete markers: a delete removes what is stored
+// when it is applied, and a later put with an older timestamp is stored
+// (HBase would hide it behind the marker until a major compaction).
+struct DeleteSpec {
+  enum class Kind : uint8_t { kColumn = 0, kColumns = 1, kFamily = 2 };
+  Kind kind = Kind::kColumns;
+  std::string column;  // "family:qualifier", or "family" for kFamily
+  int64_t timestamp = kLatestTimestamp;
+  friend bool operator==(const DeleteSpec& a, const DeleteSpec& b) {
+    return a.kind == b.kind && a.column == b.column &&
+           a.timestamp == b.timestamp;
+  }
+};
+
 struct Mutation {
   enum class Kind { kPut, kDelete, kIncrement, kAppend };
   Kind kind = Kind::kPut;
   uint64_t region_id = 0;
   std::string row_key;
-  // kPut: the columns to add or overwrite (at least one).
+  // kPut: the columns to add or overwrite (at least one). A cell whose
+  // timestamp is kLatestTimestamp gets `timestamp` (HBase's TPut.timestamp),
+  // and when that is kLatestTimestamp too, the server's clock.
   std::vector<Cell> cells;
-  // kDelete: the columns to remove; empty removes the whole row.
+  // kDelete: the columns to remove whatever their timestamps, and `deletes`;
+  // both empty removes the whole row: every cell whose timestamp is <=
+  // `timestamp` (kLatestTimestamp: the server's clock when applied).
   std::vector<std::string> columns;
   // kIncrement: the columns to increment (at least one), in order.
   // kAppend uses `cells`: the bytes to append to each column's value.
@@ -132,6 +183,8 @@ struct Mutation {
   // row as the row was BEFORE the batch (so that several mutations carrying
   // one condition -- a checkAndMutate -- are applied all or none).
   std::optional<RowCondition> condition;
+  std::vector<DeleteSpec> deletes;
+  int64_t timestamp = kLatestTimestamp;
 
   static Mutation Put(uint64_t region, std::string row,
                       std::vector<Cell> cells);
@@ -162,6 +215,8 @@ struct GetRequest {
   // by the router to the projected row (a row it drops is missing); a
   // region server refuses a get with a filter (its wire does not carry it).
   std::string filter{};  // braces: aggregate inits may omit it
+  // Cells outside are not returned; a row left with none is missing.
+  TimeRange time_range = TimeRange();
 };
 
 struct ScanRequest {
@@ -180,6 +235,8 @@ struct ScanRequest {
   // the filter); rows it drops are not returned but count as examined.
   // PageFilter passes every row here: its limit is the caller's to apply.
   std::string filter{};  // braces: aggregate inits may omit it
+  // Cells outside are not returned; a row left with none is skipped.
+  TimeRange time_range = TimeRange();
 };
 
 struct ScanResult {
@@ -220,6 +277,10 @@ struct IndexQuery {
   std::optional<std::string> after_row;
   // Reply bytes, about, as ScanRequest::max_bytes. 0 = the server's own.
   uint64_t max_bytes = 0;
+  // Only cells in the range count: a row matches when its cells in the
+  // range satisfy every predicate (what a scan of the range, kept to rows
+  // whose cells equal the values, returns), and only those are returned.
+  TimeRange time_range = TimeRange();
 };
 
 struct IndexQueryResult {
@@ -379,6 +440,15 @@ inline constexpr size_t kMaxFilterTextBytes = 1 << 20;
 Status ValidateColumnName(std::string_view column);
 // InvalidArgument unless every entry is a valid column or family name.
 Status ValidateProjection(const Projection& columns);
+// InvalidArgument naming `field` for a negative timestamp.
+Status ValidateTimestamp(int64_t ts, std::string_view field);
+// InvalidArgument for a bad column (a family name for kFamily), a kind
+// outside the enum, or a negative timestamp.
+Status ValidateDeleteSpec(const DeleteSpec& spec);
+// InvalidArgument for a negative min or max < min.
+Status ValidateTimeRange(const TimeRange& range);
+// The cells within `range` (all of them for the default range).
+std::vector<Cell> CellsInRange(std::vector<Cell> cells, const TimeRange& range);
 // InvalidArgument for an empty name, a bad indexed column name, or duplicate
 // column ids or names.
 Status ValidateTable(const TableDescriptor& table);

@@ -11,6 +11,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -33,10 +34,11 @@ constexpr const char* kFormatProperty = "bloomroute.bulk.format";
 constexpr char kTrailerMagic[8] = {'B', 'R', 'B', 'U', 'L', 'K', 'F', 'T'};
 
 // The trailer for `sst` (see bulk_file.h).
-std::string Trailer(std::string_view sst) {
+std::string Trailer(std::string_view sst,
+                    uint32_t version = kBulkFileFormatVersion) {
   std::string t;
   PutFixed64(&t, sst.size());
-  PutFixed32(&t, kBulkFileFormatVersion);
+  PutFixed32(&t, version);
   PutFixed32(&t, 0);
   XXH3_state_t* state = XXH3_createState();
   XXH3_64bits_reset(state);
@@ -48,8 +50,10 @@ std::string Trailer(std::string_view sst) {
   return t;
 }
 
-// The SST bytes of a bulk file, after checking its trailer.
-StatusOr<std::string_view> OpenTrailer(std::string_view file) {
+// The SST bytes of a bulk file, after checking its trailer; its format
+// version in *version.
+StatusOr<std::string_view> OpenTrailer(std::string_view file,
+                                       uint32_t* version_out) {
   if (file.size() < kBulkFileTrailerBytes) {
     return Status::Corruption("bulk file shorter than its trailer");
   }
@@ -58,7 +62,8 @@ StatusOr<std::string_view> OpenTrailer(std::string_view file) {
     return Status::Corruption("not a bulk file (no trailer)");
   }
   const uint32_t version = DecodeFixed32(t.data() + 8);
-  if (version != kBulkFileFormatVersion) {
+  if (version != kBulkFileFormatVersion &&
+      version != kBulkFileFormatVersionNoTimestamps) {
     return Status::Corruption("bulk file format version " +
                               std::to_string(version) + " is not supported");
   }
@@ -66,9 +71,10 @@ StatusOr<std::string_view> OpenTrailer(std::string_view file) {
   if (DecodeFixed64(t.data()) != sst.size() || DecodeFixed32(t.data() + 12)) {
     return Status::Corruption("bulk file trailer does not fit the file");
   }
-  if (Trailer(sst) != t) {
+  if (Trailer(sst, version) != t) {
     return Status::Corruption("bulk file checksum mismatch");
   }
+  *version_out = version;
   return sst;
 }
 
@@ -102,8 +108,8 @@ class FormatCollectorFactory : public rocksdb::TablePropertiesCollectorFactory {
 
 class SstBulkFileWriter final : public BulkFileWriter {
  public:
-  explicit SstBulkFileWriter(const rocksdb::Options& options)
-      : writer_(rocksdb::EnvOptions(), options) {}
+  SstBulkFileWriter(const rocksdb::Options& options, int64_t now_ms)
+      : writer_(rocksdb::EnvOptions(), options), now_ms_(now_ms) {}
 
   Status Open(const std::string& path) {
     path_ = path;
@@ -127,8 +133,13 @@ class SstBulkFileWriter final : public BulkFileWriter {
           "; rows must be added in strictly ascending key order");
     }
     if (cells.empty()) return Status::InvalidArgument(row + " has no columns");
-    for (const Cell& c : cells) {
+    for (Cell& c : cells) {
       BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c.column).WithContext(row));
+      BLOOMROUTE_RETURN_IF_ERROR(
+          ValidateTimestamp(c.timestamp,
+                            "timestamp of column " + QuoteForMessage(c.column))
+              .WithContext(row));
+      if (c.timestamp == kLatestTimestamp) c.timestamp = now_ms_;
     }
     std::sort(cells.begin(), cells.end(),
               [](const Cell& a, const Cell& b) { return a.column < b.column; });
@@ -190,6 +201,7 @@ class SstBulkFileWriter final : public BulkFileWriter {
   std::string path_;
   rocksdb::SstFileWriter writer_;
   std::string last_key_;
+  const int64_t now_ms_;  // the timestamp of cells added without one
   uint64_t rows_ = 0;
   uint64_t added_bytes_ = 0;  // keys and encoded rows
   bool finished_ = false;
@@ -248,8 +260,9 @@ Status StoreInMemory(rocksdb::Env* env, std::string_view sst,
   return FromRocks(file->Close());
 }
 
+// `version`: the trailer's, which the table's property must repeat.
 Status CheckFormat(const rocksdb::SstFileReader& reader,
-                   const BulkFileLimits& limits) {
+                   const BulkFileLimits& limits, uint32_t version) {
   auto props = reader.GetTableProperties();
   if (props == nullptr) return Status::Corruption("no table properties");
   if (props->compression_name != "NoCompression") {
@@ -261,7 +274,7 @@ Status CheckFormat(const rocksdb::SstFileReader& reader,
   if (it == props->user_collected_properties.end()) {
     return Status::Corruption("not a bulk file (no format version)");
   }
-  if (it->second != std::to_string(kBulkFileFormatVersion)) {
+  if (it->second != std::to_string(version)) {
     return Status::Corruption("bulk file format version " + it->second +
                               " is not supported");
   }
@@ -292,7 +305,12 @@ std::string SealBulkFile(std::string_view sst) {
 
 StatusOr<std::unique_ptr<BulkFileWriter>> BulkFileWriter::Create(
     const std::string& path) {
-  auto writer = std::make_unique<SstBulkFileWriter>(BulkFileOptions());
+  // One clock reading per file: the import's "now".
+  const int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  auto writer = std::make_unique<SstBulkFileWriter>(BulkFileOptions(), now_ms);
   BLOOMROUTE_RETURN_IF_ERROR(writer->Open(path));
   return std::unique_ptr<BulkFileWriter>(std::move(writer));
 }
@@ -300,7 +318,9 @@ StatusOr<std::unique_ptr<BulkFileWriter>> BulkFileWriter::Create(
 StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
                                         const BulkFileLimits& limits) {
   BLOOMROUTE_ASSIGN_OR_RETURN(const std::string file, ReadWhole(path, limits));
-  BLOOMROUTE_ASSIGN_OR_RETURN(const std::string_view sst, OpenTrailer(file));
+  uint32_t version = 0;
+  BLOOMROUTE_ASSIGN_OR_RETURN(const std::string_view sst,
+                              OpenTrailer(file, &version));
   BLOOMROUTE_RETURN_IF_ERROR(CheckBulkTable(sst));
   const std::unique_ptr<rocksdb::Env> env(
       rocksdb::NewMemEnv(rocksdb::Env::Default()));
@@ -312,7 +332,7 @@ StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
   rocksdb::SstFileReader reader(options);
   Status s = FromRocks(reader.Open(name));
   if (!s.ok()) return s.WithContext("bulk file");
-  BLOOMROUTE_RETURN_IF_ERROR(CheckFormat(reader, limits));
+  BLOOMROUTE_RETURN_IF_ERROR(CheckFormat(reader, limits, version));
   // Checks every block before a row is used; the iterator below checks the
   // blocks it reads too (ReadOptions::verify_checksums).
   s = FromRocks(reader.VerifyChecksum());
@@ -350,6 +370,11 @@ StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
     if (row.cells.empty()) {
       return Status::Corruption("bulk file row " + QuoteForMessage(key) +
                                 " has no columns");
+    }
+    if (version == kBulkFileFormatVersionNoTimestamps) {
+      // Written before cells had timestamps, by an import meant to put its
+      // rows as they are loaded: they get the loading server's clock.
+      for (Cell& c : row.cells) c.timestamp = kLatestTimestamp;
     }
     rows.push_back(std::move(row));
   }

@@ -1,12 +1,13 @@
 // Bulk files: one region's rows in a sorted SST file, the unit of a bulk
 // load (RegionStore::BulkLoad).
 //
-// Format (version 2). A RocksDB block-based table (format_version 2, CRC32c
-// block checksums, no compression, binary-search index) written with
-// SstFileWriter: key = the user's row key, value = the row's cells in the
-// store's versioned row encoding (a version byte, then the cells sorted by
-// column), with the property "bloomroute.bulk.format" = the version. Keys
-// are strictly ascending, each row once. Then our trailer, 32 bytes:
+// Format (version 3; version 2 as below with rows without timestamps). A
+// RocksDB block-based table (format_version 2, CRC32c block checksums, no
+// compression, binary-search index) written with SstFileWriter: key = the
+// user's row key, value = the row's cells in the store's versioned row encoding
+// (a version byte, then the cells sorted by column), with the property
+// "bloomroute.bulk.format" = the version. Keys are strictly ascending, each row
+// once. Then our trailer, 32 bytes:
 //   sst_bytes   fixed64   length of the table before the trailer
 //   version     fixed32   kBulkFileFormatVersion
 //   reserved    fixed32   0
@@ -64,7 +65,13 @@
 
 namespace bloomroute {
 
-inline constexpr uint32_t kBulkFileFormatVersion = 2;
+// Version 3: rows in the row format with cell timestamps. Version 2 files
+// (rows without timestamps) still load: their cells get the loading
+// server's clock, as the import that wrote them meant them to be put then
+// (loading them as timestamp 0 would make them older than any cell they
+// should overwrite). Other versions are Corruption.
+inline constexpr uint32_t kBulkFileFormatVersion = 3;
+inline constexpr uint32_t kBulkFileFormatVersionNoTimestamps = 2;
 inline constexpr size_t kBulkFileTrailerBytes = 32;
 
 class BulkFileWriter {
@@ -78,9 +85,12 @@ class BulkFileWriter {
   BulkFileWriter& operator=(const BulkFileWriter&) = delete;
 
   // Adds a row: its cells are put (added or overwritten) when loaded, as an
-  // online put of the same cells. InvalidArgument (nothing added) unless
+  // online put of the same cells with their timestamps; a cell whose
+  // timestamp is kLatestTimestamp gets the writer's clock when it was
+  // created (one reading per file). InvalidArgument (nothing added) unless
   // `row_key` is 1..kMaxRowKeyBytes bytes and greater than the previous row's
-  // key, `cells` is non-empty, and every column is a valid name given once.
+  // key, `cells` is non-empty, every column is a valid name given once, and
+  // no timestamp is negative.
   // Cells may come in any order. Value sizes are checked by the server that
   // loads the file (its limit is its own).
   [[nodiscard]] virtual Status Add(std::string_view row_key,

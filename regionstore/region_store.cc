@@ -325,6 +325,8 @@ Status RocksRegionStore::DeleteRegionRows(const RegionDescriptor& region) {
            it->Next()) {
         deletes.push_back(Mutation::Delete(
             region.region_id, it->key().ToString().substr(prefix.size())));
+        // Every cell, also those with timestamps after the clock's.
+        deletes.back().timestamp = kLatestTimestamp - 1;
       }
       BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
     }

@@ -57,6 +57,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,6 +77,10 @@ struct RegionStoreOptions {
   SscbfConfig filter;
   // Sync the WAL before acknowledging a write (durable against power loss).
   bool sync = false;
+  // The clock cell timestamps come from (ms since the Unix epoch, >= 0):
+  // read once per write batch, it replaces kLatestTimestamp ("now") in puts
+  // and deletes. Null = the system clock. Tests give a fake one.
+  std::function<int64_t()> clock_ms;
   size_t max_value_bytes = 1 << 20;  // one cell value
   size_t max_row_bytes = 16 << 20;   // a whole encoded row after the write
   size_t max_mutations_per_batch = 10000;

@@ -58,6 +58,15 @@ StatusOr<std::optional<Filter>> ScanFilter(const std::string& text) {
   return std::optional<Filter>(std::move(parsed).value());
 }
 
+// Whether the row's cells hold every equality of the query.
+bool MatchesEqualities(const Row& row, const IndexQuery& q) {
+  for (const EqualityPredicate& p : q.equals) {
+    const Cell* c = row.Find(p.column);
+    if (c == nullptr || c->value != p.value) return false;
+  }
+  return true;
+}
+
 // What a get answer of a missing row costs in a reply (an empty TResult).
 constexpr uint64_t kMissingRowReplyBytes = kReplyBytesPerCell;
 
@@ -77,7 +86,7 @@ ReadBudget RocksRegionStore::BudgetFor(uint64_t max_bytes) const {
 StatusOr<std::optional<Row>> RocksRegionStore::ReadRow(
     const rocksdb::ReadOptions& ro, const RegionDescriptor& region,
     std::string_view row_key, const Projection& columns,
-    ReadBudget* budget) const {
+    const TimeRange& time_range, ReadBudget* budget) const {
   rocksdb::PinnableSlice value;
   rocksdb::Status s =
       db_->Get(ro, rows_cf_, RowKey(region.region_id, row_key), &value);
@@ -86,7 +95,8 @@ StatusOr<std::optional<Row>> RocksRegionStore::ReadRow(
   if (budget != nullptr) budget->read_bytes += value.size();
   std::vector<Cell> cells;
   BLOOMROUTE_RETURN_IF_ERROR(DecodeRowCells(value.ToStringView(), &cells));
-  return ProjectNonEmpty(row_key, std::move(cells), columns);
+  return ProjectNonEmpty(row_key, CellsInRange(std::move(cells), time_range),
+                         columns);
 }
 
 StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
@@ -111,6 +121,7 @@ StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
       return Status::InvalidArgument(
           "a region server does not filter gets (the router does)");
     }
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(g.time_range));
     regions.push_back(r);
   }
   rocksdb::ManagedSnapshot snapshot(db_.get());
@@ -122,9 +133,10 @@ StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
   ReadBudget budget = BudgetFor(max_bytes);
   std::vector<std::optional<Row>> out;
   for (size_t i = 0; i < requests.size(); ++i) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
-                                ReadRow(ro, *regions[i], requests[i].row_key,
-                                        requests[i].columns, &budget));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::optional<Row> row,
+        ReadRow(ro, *regions[i], requests[i].row_key, requests[i].columns,
+                requests[i].time_range, &budget));
     budget.reply_bytes += row ? ReplyBytes(*row) : kMissingRowReplyBytes;
     out.push_back(std::move(row));
     if (budget.ReplyFull() || budget.read_bytes >= budget.max_read_bytes) {
@@ -139,6 +151,7 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(req.columns));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Filter> filter,
                               ScanFilter(req.filter));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(req.time_range));
   std::shared_lock lock(regions_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
                               OpenRegionLocked(req.region_id));
@@ -172,8 +185,8 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
     std::vector<Cell> cells;
     BLOOMROUTE_RETURN_IF_ERROR(
         DecodeRowCells(it->value().ToStringView(), &cells));
-    std::optional<Row> row =
-        ProjectNonEmpty(key, std::move(cells), req.columns);
+    std::optional<Row> row = ProjectNonEmpty(
+        key, CellsInRange(std::move(cells), req.time_range), req.columns);
     // After the projection, as HBase: unselected columns are missing.
     if (row && filter) row = ApplyFilter(*filter, *row);
     if (row) {
@@ -228,6 +241,7 @@ RocksRegionStore::LookupRegionsLocked(const IndexQuery& q,
 StatusOr<IndexQueryResult> RocksRegionStore::Lookup(const IndexQuery& q) const {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateLimit(q.limit));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(q.columns));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(q.time_range));
   if (q.equals.empty() && !q.range) {
     return Status::InvalidArgument("index query has no predicate");
   }
@@ -349,15 +363,21 @@ Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
     }
     if (!match) continue;
     // One read serves the range check (the range column's value comes from
-    // the row when an equality drives) and the result.
+    // the row when an equality drives), the time range and the result.
     BLOOMROUTE_ASSIGN_OR_RETURN(
         std::optional<Row> row,
-        ReadRow(snap_ro, region, entry.row, {}, budget));
+        ReadRow(snap_ro, region, entry.row, {}, TimeRange(), budget));
     if (!row) {
       return Status::Corruption("index entry for missing row " +
                                 QuoteForMessage(entry.row));
     }
-    if (driver < q.equals.size() && q.range) {
+    if (!q.time_range.IsAllTime()) {
+      // The index holds each cell's value whatever its timestamp: a row
+      // matches only through cells in the time range.
+      row->cells = CellsInRange(std::move(row->cells), q.time_range);
+      if (!MatchesEqualities(*row, q)) continue;
+    }
+    if ((driver < q.equals.size() || !q.time_range.IsAllTime()) && q.range) {
       const Cell* c = row->Find(q.range->column);
       if (!c || (q.range->lower && c->value < *q.range->lower) ||
           (q.range->upper && !(c->value < *q.range->upper))) {

@@ -141,8 +141,9 @@ Status RocksRegionStore::VerifyIndexEntries(const rocksdb::ReadOptions& ro,
       for (const auto& c : t.indexed_columns) {
         if (c.column_id == e.column_id) col = &c;
       }
-      BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
-                                  ReadRow(ro, r->second.descriptor, e.row, {}));
+      BLOOMROUTE_ASSIGN_OR_RETURN(
+          std::optional<Row> row,
+          ReadRow(ro, r->second.descriptor, e.row, {}, TimeRange()));
       const Cell* cell = row && col ? row->Find(col->name) : nullptr;
       implied = cell && cell->value == e.value;
     }

@@ -1,6 +1,8 @@
 // RegionStore writes: validation, row read-modify-write, index maintenance,
 // and the atomic commit with value counts and filter ops.
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <unordered_map>
 
 #include "model/atomic_ops.h"
@@ -55,10 +57,15 @@ Status RocksRegionStore::ValidateMutation(const Mutation& m,
   if (m.condition) {
     BLOOMROUTE_RETURN_IF_ERROR(ValidateCondition(*m.condition, row));
   }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ValidateTimestamp(m.timestamp, "timestamp of the mutation of " + row));
   switch (m.kind) {
     case Mutation::Kind::kDelete:
       for (const auto& c : m.columns) {
         BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c));
+      }
+      for (const DeleteSpec& d : m.deletes) {
+        BLOOMROUTE_RETURN_IF_ERROR(ValidateDeleteSpec(d));
       }
       return Status::OK();
     case Mutation::Kind::kIncrement:
@@ -81,10 +88,19 @@ Status RocksRegionStore::ValidateMutation(const Mutation& m,
   }
   for (const auto& c : m.cells) {
     BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c.column));
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateTimestamp(
+        c.timestamp, "timestamp of column " + QuoteForMessage(c.column)));
     BLOOMROUTE_RETURN_IF_ERROR(
         ValueFits(c.column, c.value, row, options_.max_value_bytes, "value"));
   }
   return Status::OK();
+}
+
+int64_t RocksRegionStore::NowMs() const {
+  if (options_.clock_ms) return options_.clock_ms();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 StatusOr<WriteResult> RocksRegionStore::Apply(
@@ -115,31 +131,79 @@ StatusOr<WriteResult> RocksRegionStore::Apply(
 
 namespace {
 
-void ApplyPut(const std::vector<Cell>& cells, std::vector<Cell>* row) {
-  for (const Cell& c : cells) {
+// The put's cells as a VERSIONS => 1 reader sees them: a cell replaces the
+// stored one unless its timestamp is lower.
+void ApplyPut(const Mutation& m, int64_t now, std::vector<Cell>* row) {
+  const int64_t put_ts = m.timestamp == kLatestTimestamp ? now : m.timestamp;
+  for (const Cell& c : m.cells) {
+    const int64_t ts = c.timestamp == kLatestTimestamp ? put_ts : c.timestamp;
     auto it = std::lower_bound(
         row->begin(), row->end(), c.column,
         [](const Cell& a, const std::string& col) { return a.column < col; });
     if (it != row->end() && it->column == c.column) {
+      if (ts < it->timestamp) continue;
       it->value = c.value;
+      it->timestamp = ts;
     } else {
-      row->insert(it, c);
+      row->insert(it, Cell{c.column, c.value, ts});
     }
   }
 }
 
-void ApplyDelete(const std::vector<std::string>& columns,
-                 std::vector<Cell>* row) {
-  if (columns.empty()) {
-    row->clear();
-    return;
+// Whether `d` (with the mutation's timestamp when it has none) removes `c`.
+bool DeleteSpecRemoves(const DeleteSpec& d, int64_t mutation_ts, int64_t now,
+                       const Cell& c) {
+  const int64_t given =
+      d.timestamp != kLatestTimestamp ? d.timestamp : mutation_ts;
+  const int64_t upto = given == kLatestTimestamp ? now : given;
+  switch (d.kind) {
+    case DeleteSpec::Kind::kColumn:  // the latest version, or exactly `given`
+      return c.column == d.column &&
+             (given == kLatestTimestamp || c.timestamp == given);
+    case DeleteSpec::Kind::kColumns:
+      return c.column == d.column && c.timestamp <= upto;
+    case DeleteSpec::Kind::kFamily:
+      return std::string_view(c.column).substr(0, c.column.find(':')) ==
+                 d.column &&
+             c.timestamp <= upto;
   }
-  row->erase(std::remove_if(row->begin(), row->end(),
-                            [&](const Cell& c) {
-                              return std::find(columns.begin(), columns.end(),
-                                               c.column) != columns.end();
-                            }),
-             row->end());
+  return false;
+}
+
+void ApplyDelete(const Mutation& m, int64_t now, std::vector<Cell>* row) {
+  std::function<bool(const Cell&)> removes;
+  if (m.columns.empty() && m.deletes.empty()) {
+    const int64_t upto = m.timestamp == kLatestTimestamp ? now : m.timestamp;
+    removes = [upto](const Cell& c) { return c.timestamp <= upto; };
+  } else {
+    removes = [&](const Cell& c) {
+      if (std::find(m.columns.begin(), m.columns.end(), c.column) !=
+          m.columns.end()) {
+        return true;
+      }
+      for (const DeleteSpec& d : m.deletes) {
+        if (DeleteSpecRemoves(d, m.timestamp, now, c)) return true;
+      }
+      return false;
+    };
+  }
+  row->erase(std::remove_if(row->begin(), row->end(), removes), row->end());
+}
+
+// The timestamps of an increment's or append's new cells, as HBase's
+// (HRegion): the clock, or one more than the cell's current timestamp when
+// that is not older, so the new value always replaces the old one.
+void StampNewCells(const std::vector<Cell>& row, int64_t now,
+                   std::vector<Cell>* cells) {
+  for (Cell& c : *cells) {
+    c.timestamp = now;
+    auto it = std::lower_bound(
+        row.begin(), row.end(), c.column,
+        [](const Cell& a, const std::string& col) { return a.column < col; });
+    if (it != row.end() && it->column == c.column && it->timestamp >= now) {
+      c.timestamp = std::min(it->timestamp + 1, kLatestTimestamp - 1);
+    }
+  }
 }
 
 void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
@@ -219,8 +283,9 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     changes[i].after = changes[i].before;
   }
   std::vector<MutationOutcome> outcomes;
+  // One clock reading for the batch: every "now" in it is the same.
   BLOOMROUTE_RETURN_IF_ERROR(
-      ApplyToRows(batch, change_of, &changes, &outcomes));
+      ApplyToRows(batch, change_of, NowMs(), &changes, &outcomes));
 
   rocksdb::WriteBatch wb;
   ValueDeltas deltas;
@@ -247,7 +312,7 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
 
 Status RocksRegionStore::ApplyToRows(
     const std::vector<Mutation>& batch, const std::vector<size_t>& change_of,
-    std::vector<RowChange>* changes,
+    int64_t now, std::vector<RowChange>* changes,
     std::vector<MutationOutcome>* outcomes) const {
   const bool plain =
       std::all_of(batch.begin(), batch.end(), [](const Mutation& m) {
@@ -266,15 +331,16 @@ Status RocksRegionStore::ApplyToRows(
     }
     switch (m.kind) {
       case Mutation::Kind::kPut:
-        ApplyPut(m.cells, &c.after);
+        ApplyPut(m, now, &c.after);
         break;
       case Mutation::Kind::kDelete:
-        ApplyDelete(m.columns, &c.after);
+        ApplyDelete(m, now, &c.after);
         break;
       case Mutation::Kind::kIncrement:
       case Mutation::Kind::kAppend: {
         BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<Cell> cells,
                                     NewCellsOf(m, c.after));
+        StampNewCells(c.after, now, &cells);
         const std::string row = "row " + QuoteForMessage(m.row_key);
         for (const Cell& cell : cells) {
           BLOOMROUTE_RETURN_IF_ERROR(
@@ -282,7 +348,7 @@ Status RocksRegionStore::ApplyToRows(
                         "the new value")
                   .WithContext("mutation " + std::to_string(i)));
         }
-        ApplyPut(cells, &c.after);
+        ApplyPut(Mutation::Put(m.region_id, m.row_key, cells), now, &c.after);
         (*outcomes)[i].cells = std::move(cells);
         break;
       }

@@ -193,6 +193,8 @@ struct LookupSpec {
   // Reply bytes, about; 0 = RouterOptions::max_reply_bytes, which also
   // applies when it is smaller.
   uint64_t max_bytes = 0;
+  // Only cells in the range count (IndexQuery::time_range).
+  TimeRange time_range = TimeRange();
 };
 
 struct RoutingInfo {
@@ -238,6 +240,8 @@ struct ScanSpec {
   // order. PageFilter(n): at most n rows in a scanner's whole scan, in
   // one Scan answer (which then sets no resume_row).
   std::string filter{};  // braces: aggregate inits may omit it
+  // Cells outside are not returned; a row left with none is skipped.
+  TimeRange time_range = TimeRange();
 };
 
 struct ServerIndexStats {

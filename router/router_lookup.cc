@@ -32,6 +32,7 @@ Status ValidateLookup(const LookupSpec& spec) {
     return Status::InvalidArgument("the row to resume after is longer than " +
                                    std::to_string(kMaxRowKeyBytes) + " bytes");
   }
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
   return ValidateProjection(spec.columns);
 }
 
@@ -170,7 +171,8 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                      limit,
                      spec.columns,
                      spec.after_row,
-                     share};
+                     share,
+                     spec.time_range};
     const ServerEntry& server = Server(asked[i]);
     answers[i] = RetryIfRegionsClosed(
         server, [&] { return server.client->Lookup(query); });

@@ -47,19 +47,26 @@ Status ValidateMutation(const Mutation& m, size_t position) {
     for (const Cell& c : m.cells) {
       BLOOMROUTE_RETURN_IF_ERROR(
           ValidateColumnName(c.column).WithContext(where));
+      BLOOMROUTE_RETURN_IF_ERROR(
+          ValidateTimestamp(c.timestamp,
+                            "timestamp of column " + QuoteForMessage(c.column))
+              .WithContext(where));
     }
-    return Status::OK();
   }
   for (const std::string& c : m.columns) {
     BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c).WithContext(where));
   }
-  return Status::OK();
+  for (const DeleteSpec& d : m.deletes) {
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateDeleteSpec(d).WithContext(where));
+  }
+  return ValidateTimestamp(m.timestamp, "timestamp").WithContext(where);
 }
 
 size_t MutationBytes(const Mutation& m) {
   size_t n = m.row_key.size() + 16;
   for (const Cell& c : m.cells) n += c.column.size() + c.value.size() + 8;
   for (const std::string& c : m.columns) n += c.size() + 4;
+  for (const DeleteSpec& d : m.deletes) n += d.column.size() + 16;
   return n;
 }
 
@@ -280,6 +287,7 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
       filters.emplace(i, std::move(f).value());
       g.filter.clear();
     }
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(g.time_range));
     const CatalogRegion& region =
         state->record.regions[state->RegionFor(g.row_key)];
     g.region_id = region.region_id;
@@ -425,6 +433,7 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
                                    std::to_string(kMaxRowsPerCall) + "]");
   }
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTable(table));
   BLOOMROUTE_ASSIGN_OR_RETURN(
@@ -454,6 +463,7 @@ StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
         spec.stop_row,    static_cast<uint32_t>(limit - out.rows.size()),
         spec.columns,     budget - used};
     request.filter = spec.filter;  // the region servers drop failing rows
+    request.time_range = spec.time_range;
     const ServerEntry& server = Server(region.server);
     StatusOr<ScanResult> part = RetryIfRegionsClosed(
         server, [&] { return server.client->Scan(request); });

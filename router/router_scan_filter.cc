@@ -118,6 +118,7 @@ StatusOr<std::vector<Row>> RouterImpl::IndexCandidates(
                                                         kMaxLookupPredicates));
     lookup.limit = limit;
     lookup.columns = spec.columns;
+    lookup.time_range = spec.time_range;
     lookup.after_row = after;
     lookup.max_bytes = share;
     BLOOMROUTE_ASSIGN_OR_RETURN(LookupResult part, Lookup(table, lookup));

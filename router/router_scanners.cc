@@ -68,6 +68,7 @@ StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
                                           const ScanSpec& spec,
                                           ScannerClient client) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTable(table));
   // Parsed once: a bad filter fails here, not at the first batch.

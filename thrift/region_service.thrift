@@ -54,6 +54,9 @@ struct TRegionDescriptor {
 struct TColumnValue {
   1: binary column  // "family:qualifier"
   2: binary value
+  // ms since the Unix epoch, >= 0. In a put, unset = the put's timestamp
+  // (or the server's clock); in a result always set.
+  3: optional i64 timestamp
 }
 
 // A row: cells sorted by column. In getMultiple's answer a row that does not
@@ -101,20 +104,51 @@ struct TColumnIncrement {
   2: i64 amount
 }
 
+// The values of TDeleteSpec.type (an i32, as TMutation.type), HBase's
+// TDeleteType.
+enum TDeleteSpecType {
+  DELETE_COLUMN = 0,   // the cell if its timestamp equals the one given
+                       // (none: whatever its timestamp)
+  DELETE_COLUMNS = 1,  // the cell if its timestamp <= the one given
+  DELETE_FAMILY = 2    // every cell of the family with timestamp <= it
+}
+
+struct TDeleteSpec {
+  1: i32 type       // a TDeleteSpecType
+  2: binary column  // "family:qualifier"; "family" for DELETE_FAMILY
+  // >= 0; unset = the mutation's timestamp, else (DELETE_COLUMNS,
+  // DELETE_FAMILY) the server's clock
+  3: optional i64 timestamp
+}
+
 struct TMutation {
   1: i32 type  // a TMutationType
   2: i64 regionId
   3: binary row
-  // PUT: the columns to add or overwrite (at least one). APPEND: the bytes
-  // to append to each column's value (at least one).
+  // PUT: the columns to add or overwrite (at least one); a cell older than
+  // the stored one is ignored (one version per cell). APPEND: the bytes to
+  // append to each column's value (at least one).
   4: list<TColumnValue> columnValues
-  // DELETE: the columns to remove; empty removes the whole row.
+  // DELETE: the columns to remove whatever their timestamps, and
+  // deleteSpecs; both empty removes the whole row (the cells with
+  // timestamp <= `timestamp`, unset = the server's clock).
   5: list<binary> columns
   // INCREMENT: the columns and amounts (at least one); each cell holds an
   // 8-byte big-endian signed long (a missing one counts as 0).
   6: list<TColumnIncrement> increments
   // Applied only when this holds on the row as it was before the batch.
   7: optional TCondition condition
+  // PUT: the timestamp of cells without one; DELETE: see above. >= 0;
+  // unset = the server's clock.
+  8: optional i64 timestamp
+  9: optional list<TDeleteSpec> deleteSpecs
+}
+
+// Cells with timestamps in [minStamp, maxStamp) (HBase's TTimeRange);
+// unset = every cell.
+struct TTimeRange {
+  1: i64 minStamp
+  2: i64 maxStamp
 }
 
 // `columns` in TGet, TScan and TIndexQuery: each entry is a family or a
@@ -123,6 +157,7 @@ struct TGet {
   1: i64 regionId
   2: binary row
   3: list<binary> columns
+  4: optional TTimeRange timeRange
 }
 
 struct TScan {
@@ -137,6 +172,7 @@ struct TScan {
   // HBase filter language, at most 1 MiB; unset or empty = none. Applied to
   // each row after `columns`; rows it drops count against the work bound.
   7: optional binary filter
+  8: optional TTimeRange timeRange
 }
 
 struct TScanResult {
@@ -174,6 +210,8 @@ struct TIndexQuery {
   7: optional binary afterRow
   // Reply bytes, about, as TScan.maxBytes.
   8: optional i64 maxBytes
+  // Only cells in the range count, for the predicates and the answer.
+  9: optional TTimeRange timeRange
 }
 
 struct TIndexQueryResult {

@@ -6,6 +6,7 @@
 
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/filter_config_conversion.h"
+#include "thrift/internal/region_timestamp_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -158,8 +159,11 @@ Status MutationFieldsFromThrift(const rpc::TMutation& in, const std::string& f,
         return Status::InvalidArgument(f + name + " with increments");
       out->kind = in.type == rpc::TMutationType::PUT ? Mutation::Kind::kPut
                                                      : Mutation::Kind::kAppend;
-      return CellsFromThrift(in.columnValues, kBadRequest, f + ".columnValues",
-                             &out->cells);
+      BLOOMROUTE_RETURN_IF_ERROR(CellsFromThrift(
+          in.columnValues, kBadRequest, f + ".columnValues", &out->cells));
+      BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::CellTimestampsFromThrift(
+          in.columnValues, f + ".columnValues", &out->cells));
+      return thrift_internal::MutationTimestampsFromThrift(in, f, out);
     }
     case rpc::TMutationType::DELETE:
       if (cells)
@@ -168,7 +172,7 @@ Status MutationFieldsFromThrift(const rpc::TMutation& in, const std::string& f,
         return Status::InvalidArgument(f + " is a DELETE with increments");
       out->kind = Mutation::Kind::kDelete;
       out->columns = in.columns;
-      return Status::OK();
+      return thrift_internal::MutationTimestampsFromThrift(in, f, out);
     case rpc::TMutationType::INCREMENT:
       if (cells)
         return Status::InvalidArgument(f +
@@ -177,8 +181,9 @@ Status MutationFieldsFromThrift(const rpc::TMutation& in, const std::string& f,
         return Status::InvalidArgument(
             f + " is an INCREMENT with columns to delete");
       out->kind = Mutation::Kind::kIncrement;
-      return IncrementsFromThrift(in.increments, f + ".increments",
-                                  &out->increments);
+      BLOOMROUTE_RETURN_IF_ERROR(IncrementsFromThrift(
+          in.increments, f + ".increments", &out->increments));
+      return thrift_internal::MutationTimestampsFromThrift(in, f, out);
   }
   return Status::InvalidArgument(f + ".type has no such value (" +
                                  std::to_string(in.type) + ")");
@@ -210,6 +215,7 @@ rpc::TMutation MutationToThrift(const Mutation& in, int64_t region_id) {
     case Mutation::Kind::kPut:
       m.__set_type(rpc::TMutationType::PUT);
       m.__set_columnValues(CellsToThrift(in.cells));
+      thrift_internal::CellTimestampsToThrift(in.cells, &m.columnValues);
       break;
     case Mutation::Kind::kDelete:
       m.__set_type(rpc::TMutationType::DELETE);
@@ -218,6 +224,7 @@ rpc::TMutation MutationToThrift(const Mutation& in, int64_t region_id) {
     case Mutation::Kind::kAppend:
       m.__set_type(rpc::TMutationType::APPEND);
       m.__set_columnValues(CellsToThrift(in.cells));
+      thrift_internal::CellTimestampsToThrift(in.cells, &m.columnValues);
       break;
     case Mutation::Kind::kIncrement: {
       m.__set_type(rpc::TMutationType::INCREMENT);
@@ -237,6 +244,7 @@ rpc::TMutation MutationToThrift(const Mutation& in, int64_t region_id) {
     if (in.condition->value) c.__set_value(*in.condition->value);
     m.__set_condition(std::move(c));
   }
+  thrift_internal::MutationTimestampsToThrift(in, &m);
   return m;
 }
 
@@ -332,6 +340,9 @@ Status FromThrift(const std::vector<rpc::TGet>& in,
         Narrow(in[i].regionId, kBadRequest, f + ".regionId", &get.region_id));
     get.row_key = in[i].row;
     get.columns = in[i].columns;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimeRangeFromThrift(
+        in[i].__isset.timeRange, in[i].timeRange, f + ".timeRange",
+        &get.time_range));
   }
   return Status::OK();
 }
@@ -358,7 +369,8 @@ Status FromThrift(const rpc::TScan& in, ScanRequest* out) {
     BLOOMROUTE_RETURN_IF_ERROR(CheckFilterBytes(in.filter, kBadRequest));
     out->filter = in.filter;
   }
-  return Status::OK();
+  return thrift_internal::TimeRangeFromThrift(
+      in.__isset.timeRange, in.timeRange, "scan.timeRange", &out->time_range);
 }
 
 Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
@@ -404,7 +416,8 @@ Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(in.maxBytes, kBadRequest, "query.maxBytes", &out->max_bytes));
   }
-  return Status::OK();
+  return thrift_internal::TimeRangeFromThrift(
+      in.__isset.timeRange, in.timeRange, "query.timeRange", &out->time_range);
 }
 
 Status UnsignedFromThrift(int64_t in, const char* field, uint64_t* out) {
@@ -443,6 +456,9 @@ Status ToThrift(const std::vector<GetRequest>& in,
     (*out)[i].__set_regionId(region_id);
     (*out)[i].__set_row(in[i].row_key);
     (*out)[i].__set_columns(in[i].columns);
+    if (auto range = thrift_internal::TimeRangeToThrift(in[i].time_range)) {
+      (*out)[i].__set_timeRange(*range);
+    }
   }
   return Status::OK();
 }
@@ -466,6 +482,9 @@ Status ToThrift(const ScanRequest& in, rpc::TScan* out) {
   if (!in.filter.empty()) {
     BLOOMROUTE_RETURN_IF_ERROR(CheckFilterBytes(in.filter, kBadRequest));
     out->__set_filter(in.filter);
+  }
+  if (auto range = thrift_internal::TimeRangeToThrift(in.time_range)) {
+    out->__set_timeRange(*range);
   }
   return Status::OK();
 }
@@ -504,6 +523,9 @@ Status ToThrift(const IndexQuery& in, rpc::TIndexQuery* out) {
         Widen(in.max_bytes, "query.max_bytes", &max_bytes));
     out->__set_maxBytes(max_bytes);
   }
+  if (auto range = thrift_internal::TimeRangeToThrift(in.time_range)) {
+    out->__set_timeRange(*range);
+  }
   return Status::OK();
 }
 
@@ -531,6 +553,8 @@ Status ToThrift(const WriteResult& in, rpc::TWriteResult* out) {
     for (size_t i = 0; i < in.outcomes.size(); ++i) {
       outcomes[i].__set_applied(in.outcomes[i].applied);
       outcomes[i].__set_cells(CellsToThrift(in.outcomes[i].cells));
+      thrift_internal::CellTimestampsToThrift(in.outcomes[i].cells,
+                                              &outcomes[i].cells);
     }
     out->__set_outcomes(std::move(outcomes));
   }
@@ -541,17 +565,20 @@ Status ToThrift(const WriteResult& in, rpc::TWriteResult* out) {
 Status ToThrift(const std::vector<std::optional<Row>>& in,
                 std::vector<rpc::TResult>* out) {
   *out = thrift_internal::OptionalRowsToThrift<rpc::TResult>(in);
+  thrift_internal::ResultTimestampsToThrift(in, out);
   return Status::OK();
 }
 
 Status ToThrift(const ScanResult& in, rpc::TScanResult* out) {
   out->__set_rows(RowsToThrift(in.rows));
+  thrift_internal::ResultTimestampsToThrift(in.rows, &out->rows);
   if (in.resume_row) out->__set_resumeRow(*in.resume_row);
   return Status::OK();
 }
 
 Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out) {
   out->__set_rows(RowsToThrift(in.rows));
+  thrift_internal::ResultTimestampsToThrift(in.rows, &out->rows);
   out->__set_truncated(in.truncated);
   if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
   return Status::OK();
@@ -688,18 +715,24 @@ Status FromThrift(const rpc::TWriteResult& in, WriteResult* out) {
     BLOOMROUTE_RETURN_IF_ERROR(CellsFromThrift(in.outcomes[i].cells, kBadResult,
                                                f + ".cells",
                                                &out->outcomes[i].cells));
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::ResultCellTimestampsFromThrift(
+        in.outcomes[i].cells, f + ".cells", &out->outcomes[i].cells));
   }
   return OpsFromThrift(in.ops, "result.ops", &out->ops);
 }
 
 Status FromThrift(const std::vector<rpc::TResult>& in,
                   std::vector<std::optional<Row>>* out) {
-  return thrift_internal::OptionalRowsFromThrift(in, "results", out);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      thrift_internal::OptionalRowsFromThrift(in, "results", out));
+  return thrift_internal::ResultTimestampsFromThrift(in, "results", out);
 }
 
 Status FromThrift(const rpc::TScanResult& in, ScanResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       RowsFromThrift(in.rows, "result.rows", &out->rows));
+  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::ResultTimestampsFromThrift(
+      in.rows, "result.rows", &out->rows));
   out->resume_row.reset();
   if (in.__isset.resumeRow) out->resume_row = in.resumeRow;
   return Status::OK();
@@ -708,6 +741,8 @@ Status FromThrift(const rpc::TScanResult& in, ScanResult* out) {
 Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       RowsFromThrift(in.rows, "result.rows", &out->rows));
+  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::ResultTimestampsFromThrift(
+      in.rows, "result.rows", &out->rows));
   out->truncated = in.truncated;
   out->resume_after.reset();
   if (in.__isset.resumeAfter) out->resume_after = in.resumeAfter;

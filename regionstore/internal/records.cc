@@ -5,7 +5,10 @@
 namespace bloomroute::regionstore_internal {
 namespace {
 
-constexpr uint8_t kRowVersion = 1;
+// Rows: format 1 before cells carried timestamps (column, value), format 2
+// with them (column, value, fixed64 timestamp).
+constexpr uint8_t kRowVersionNoTimestamps = 1;
+constexpr uint8_t kRowVersion = 2;
 constexpr uint8_t kRegionVersion = 1;
 // Op records: format 1 before ops carried their occupancy mask, format 2
 // with it (the same fields, then the mask).
@@ -42,27 +45,47 @@ std::string EncodeRowCells(const std::vector<Cell>& cells) {
   for (const auto& c : cells) {
     PutLengthPrefixed(&out, c.column);
     PutLengthPrefixed(&out, c.value);
+    PutFixed64(&out, static_cast<uint64_t>(c.timestamp));
   }
   return out;
 }
 
 Status DecodeRowCells(std::string_view bytes, std::vector<Cell>* cells) {
   ByteReader in(bytes);
-  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&in, kRowVersion, "row"));
+  uint8_t version;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&version, "row"));
+  if (version != kRowVersion && version != kRowVersionNoTimestamps) {
+    return Status::Corruption("row has unknown version " +
+                              std::to_string(version));
+  }
+  const bool timed = version == kRowVersion;
   uint32_t n;
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&n, "row cell count"));
-  // Each cell takes at least 8 bytes: bound n before reserving.
-  if (n > in.remaining() / 8) return Status::Corruption("row cell count");
+  // Each cell takes at least 8 bytes (16 with a timestamp): bound n before
+  // reserving.
+  if (n > in.remaining() / (timed ? 16 : 8)) {
+    return Status::Corruption("row cell count");
+  }
   cells->clear();
   cells->reserve(n);
   for (uint32_t i = 0; i < n; ++i) {
     std::string_view col, val;
+    uint64_t ts = 0;
     BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&col, "row column"));
     BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&val, "row value"));
+    if (timed) {
+      BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&ts, "cell timestamp"));
+      // Stored timestamps are the server's or a client's, never negative
+      // and never "now".
+      if (ts >= static_cast<uint64_t>(kLatestTimestamp)) {
+        return Status::Corruption("cell timestamp " + std::to_string(ts));
+      }
+    }
     if (!cells->empty() && !(cells->back().column < col)) {
       return Status::Corruption("row columns not sorted and unique");
     }
-    cells->push_back(Cell{std::string(col), std::string(val)});
+    cells->push_back(
+        Cell{std::string(col), std::string(val), static_cast<int64_t>(ts)});
   }
   return ExpectEnd(in, "row");
 }

@@ -16,10 +16,15 @@
 
 namespace bloomroute::regionstore_internal {
 
-// Cells only (the key is the RocksDB key). Precondition: cells sorted by
-// column, each column once.
+// Cells only (the key is the RocksDB key), format 2: each cell's column,
+// value and timestamp. Precondition: cells sorted by column, each column
+// once, timestamps in [0, kLatestTimestamp).
 std::string EncodeRowCells(const std::vector<Cell>& cells);
-// Corruption unless sorted, unique, well-formed.
+// Decodes format 2 and format 1 (written before cells had timestamps: its
+// cells get timestamp 0, older than any a client or clock gives, so any
+// new put replaces them). Corruption for another version, columns not
+// sorted and unique, a timestamp outside [0, kLatestTimestamp), or bytes
+// that are not exactly what the encoder writes.
 Status DecodeRowCells(std::string_view bytes, std::vector<Cell>* cells);
 
 // A region the server has hosted: open (served) or closed (data kept).

@@ -153,10 +153,13 @@ class RocksRegionStore final : public RegionStore {
   // entry per mutation unless every mutation is an unconditional put or
   // delete. InvalidArgument (nothing to be written) for an increment of a
   // cell that is not a long or a new value over max_value_bytes.
+  // `now`: the batch's clock reading, for cells without a timestamp.
   Status ApplyToRows(const std::vector<Mutation>& batch,
-                     const std::vector<size_t>& change_of,
+                     const std::vector<size_t>& change_of, int64_t now,
                      std::vector<RowChange>* changes,
                      std::vector<MutationOutcome>* outcomes) const;
+  // The clock cell timestamps come from (RegionStoreOptions::clock_ms).
+  int64_t NowMs() const;
   // Under the rows' locks: reads the old rows, computes the rows, index
   // entries and count changes, and commits them. The one write path of
   // Apply, BulkLoad and DropRegion.
@@ -248,12 +251,14 @@ class RocksRegionStore final : public RegionStore {
                       IndexReport* report) const;
 
   // --- reads (region_store_read.cc)
-  // The row's projected cells; adds the stored row's size to
-  // `budget->read_bytes` when `budget` is given.
+  // The row's projected cells within `time_range` (nullopt when none is
+  // left); adds the stored row's size to `budget->read_bytes` when `budget`
+  // is given.
   StatusOr<std::optional<Row>> ReadRow(const rocksdb::ReadOptions& ro,
                                        const RegionDescriptor& region,
                                        std::string_view row_key,
                                        const Projection& columns,
+                                       const TimeRange& time_range,
                                        ReadBudget* budget = nullptr) const;
   // The budget of one read call: the options' bounds, and `max_bytes` of
   // the request when it is nonzero and smaller.

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
+#include "tests/regionstore/bulk_file_v2_fixture.h"
 #include "tests/regionstore/region_store_test_util.h"
 
 namespace bloomroute {
@@ -26,8 +28,9 @@ class BulkFileWriterTest : public ::testing::Test {
 
 TEST_F(BulkFileWriterTest, RowsComeBackInOrderWithSortedCells) {
   auto w = Create();
-  ASSERT_TRUE(w->Add("a", {{"d:z", "1"}, {"d:b", "2"}, {"e:", ""}}).ok());
-  ASSERT_TRUE(w->Add("b", {{"d:x", std::string("\0\xff", 2)}}).ok());
+  ASSERT_TRUE(
+      w->Add("a", {{"d:z", "1", 5}, {"d:b", "2", 0}, {"e:", "", 7}}).ok());
+  ASSERT_TRUE(w->Add("b", {{"d:x", std::string("\0\xff", 2), 9}}).ok());
   EXPECT_EQ(w->rows(), 2u);
   EXPECT_GT(w->EstimatedBytes(), 0u);
   ASSERT_TRUE(w->Finish().ok());
@@ -35,8 +38,47 @@ TEST_F(BulkFileWriterTest, RowsComeBackInOrderWithSortedCells) {
   auto rows = ReadBulkFile(path_, BulkFileLimits());
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   ASSERT_EQ(rows->size(), 2u);
-  EXPECT_EQ((*rows)[0], (Row{"a", {{"d:b", "2"}, {"d:z", "1"}, {"e:", ""}}}));
-  EXPECT_EQ((*rows)[1], (Row{"b", {{"d:x", std::string("\0\xff", 2)}}}));
+  EXPECT_EQ((*rows)[0],
+            (Row{"a", {{"d:b", "2", 0}, {"d:z", "1", 5}, {"e:", "", 7}}}));
+  EXPECT_EQ((*rows)[1], (Row{"b", {{"d:x", std::string("\0\xff", 2), 9}}}));
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+TEST_F(BulkFileWriterTest, CellsWithoutATimestampGetTheWritersClock) {
+  const int64_t before = NowMs();
+  auto w = Create();
+  const int64_t after = NowMs();
+  ASSERT_TRUE(w->Add("a", {{"d:a", "1"}, {"d:b", "2", 3}}).ok());
+  ASSERT_TRUE(w->Add("b", {{"d:a", "1"}}).ok());
+  EXPECT_TRUE(w->Add("c", {{"d:a", "1", -1}}).IsInvalidArgument());
+  ASSERT_TRUE(w->Finish().ok());
+  auto rows = ReadBulkFile(path_, BulkFileLimits());
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 2u);
+  const int64_t stamped = (*rows)[0].cells[0].timestamp;
+  EXPECT_GE(stamped, before);
+  EXPECT_LE(stamped, after);
+  EXPECT_EQ((*rows)[0].cells[1].timestamp, 3);
+  EXPECT_EQ((*rows)[1].cells[0].timestamp, stamped) << "one reading a file";
+}
+
+TEST_F(BulkFileWriterTest, AVersion2FileLoadsWithNowForItsCells) {
+  {
+    std::ofstream out(path_, std::ios::binary);
+    out << testing::Version2File();
+  }
+  auto rows = ReadBulkFile(path_, BulkFileLimits());
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, (std::vector<Row>{
+                       Row{"a",
+                           {{"d:country", "NO", kLatestTimestamp},
+                            {"d:name", "x", kLatestTimestamp}}},
+                       Row{"b", {{"d:country", "SE", kLatestTimestamp}}}}));
 }
 
 TEST_F(BulkFileWriterTest, BadRowsAreRefusedAndTheFileStaysUsable) {

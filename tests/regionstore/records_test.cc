@@ -8,7 +8,9 @@ namespace bloomroute::regionstore_internal {
 namespace {
 
 TEST(RecordsTest, EveryRecordRoundTrips) {
-  std::vector<Cell> cells = {{"d:a", std::string("\0x", 2)}, {"d:b", ""}};
+  std::vector<Cell> cells = {{"d:a", std::string("\0x", 2), 0},
+                             {"d:b", "", kLatestTimestamp - 1},
+                             {"e:", "v", 1700000000000}};
   std::vector<Cell> decoded;
   ASSERT_TRUE(DecodeRowCells(EncodeRowCells(cells), &decoded).ok());
   EXPECT_EQ(decoded, cells);
@@ -49,7 +51,7 @@ TEST(RecordsTest, EveryRecordRoundTrips) {
 }
 
 TEST(RecordsTest, EveryTruncationAndBadVersionIsCorruption) {
-  const std::string row = EncodeRowCells({{"d:a", "v"}, {"d:b", "w"}});
+  const std::string row = EncodeRowCells({{"d:a", "v", 1}, {"d:b", "w", 2}});
   const std::string region = EncodeRegion(
       StoredRegion{RegionDescriptor{5, {7, "t", {{1, "d:c"}}}, "", ""}, false});
   const std::string op =
@@ -71,13 +73,76 @@ TEST(RecordsTest, EveryTruncationAndBadVersionIsCorruption) {
   std::vector<Cell> cells;
   EXPECT_TRUE(DecodeRowCells(bad_version, &cells).IsCorruption());
   // Columns out of order are not something the encoder writes.
-  const std::string unsorted = EncodeRowCells({{"d:b", "v"}, {"d:a", "w"}});
+  const std::string unsorted =
+      EncodeRowCells({{"d:b", "v", 1}, {"d:a", "w", 1}});
   EXPECT_TRUE(DecodeRowCells(unsorted, &cells).IsCorruption());
   std::string bad_kind = op;
   bad_kind[9] = 7;
   uint64_t e;
   FilterOp o;
   EXPECT_TRUE(DecodeOp(bad_kind, 1, &e, &o).IsCorruption());
+}
+
+// A row as format 1 wrote it, before cells had timestamps.
+std::string RowFormat1(const std::vector<Cell>& cells) {
+  std::string out;
+  PutFixed8(&out, 1);
+  PutFixed32(&out, static_cast<uint32_t>(cells.size()));
+  for (const Cell& c : cells) {
+    PutLengthPrefixed(&out, c.column);
+    PutLengthPrefixed(&out, c.value);
+  }
+  return out;
+}
+
+TEST(RecordsTest, RowsCarryTimestampsAndOldRowsStillDecode) {
+  const std::vector<Cell> cells = {{"d:a", "v", 1234567}, {"d:b", "", 0}};
+  const std::string row = EncodeRowCells(cells);
+  EXPECT_EQ(row[0], 2) << "format version";
+  std::vector<Cell> decoded;
+  ASSERT_TRUE(DecodeRowCells(row, &decoded).ok());
+  EXPECT_EQ(decoded, cells);
+  // Format 1: the cells come back with timestamp 0.
+  ASSERT_TRUE(
+      DecodeRowCells(RowFormat1({{"d:a", "x"}, {"d:c", "y"}}), &decoded).ok());
+  EXPECT_EQ(decoded, (std::vector<Cell>{{"d:a", "x", 0}, {"d:c", "y", 0}}));
+  // A stored timestamp is never negative and never "now".
+  for (int64_t bad : {int64_t{-1}, kLatestTimestamp}) {
+    std::string b = row;
+    const size_t ts_at = b.size() - 8;  // the last cell's timestamp
+    for (int i = 0; i < 8; ++i) {
+      b[ts_at + i] = static_cast<char>(static_cast<uint64_t>(bad) >> (8 * i));
+    }
+    EXPECT_TRUE(DecodeRowCells(b, &decoded).IsCorruption()) << bad;
+  }
+}
+
+TEST(RecordsTest, FlippedRowBytesDecodeOnlyToWhatTheEncoderWrites) {
+  const std::string row =
+      EncodeRowCells({{"d:a", "val", 77}, {"d:b", "w", 1700000000000}});
+  int corrupt = 0;
+  for (size_t i = 0; i < row.size(); ++i) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string flipped = row;
+      flipped[i] = static_cast<char>(flipped[i] ^ (1 << bit));
+      std::vector<Cell> decoded;
+      const Status s = DecodeRowCells(flipped, &decoded);
+      if (s.ok()) {
+        // A flip the format cannot see (a byte of a value or a
+        // timestamp): the result is what the encoder writes for it.
+        EXPECT_EQ(EncodeRowCells(decoded), flipped) << i << " " << bit;
+      } else {
+        EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+        ++corrupt;
+      }
+    }
+  }
+  EXPECT_GT(corrupt, 0);
+  // Truncated or extended by a byte.
+  std::vector<Cell> decoded;
+  EXPECT_TRUE(DecodeRowCells(row + "x", &decoded).IsCorruption());
+  EXPECT_TRUE(
+      DecodeRowCells(row.substr(0, row.size() - 1), &decoded).IsCorruption());
 }
 
 TEST(RecordsTest, FilterConfigRoundTripsAndRejectsBadBytes) {

@@ -13,6 +13,7 @@
 
 #include "regionstore/bulk_file.h"
 #include "regionstore/region_store.h"
+#include "tests/regionstore/bulk_file_v2_fixture.h"
 #include "tests/regionstore/region_store_test_util.h"
 
 namespace bloomroute {
@@ -47,6 +48,23 @@ std::vector<Mutation> Places(uint64_t region, const std::string& prefix, int n,
 
 class RegionStoreBulkLoadTest : public ::testing::Test {
  protected:
+  // Online writes without a timestamp get this clock: older than the
+  // timestamps LoadBoth gives, as if they came first.
+  RegionStoreBulkLoadTest() {
+    options_.clock_ms = [] { return int64_t{500}; };
+  }
+
+  // The puts with `ts` for every cell without a timestamp: a bulk file
+  // gets the writer's clock, an online put the store's.
+  static std::vector<Mutation> Stamped(std::vector<Mutation> puts, int64_t ts) {
+    for (Mutation& m : puts) {
+      for (Cell& c : m.cells) {
+        if (c.timestamp == kLatestTimestamp) c.timestamp = ts;
+      }
+    }
+    return puts;
+  }
+
   void SetUp() override {
     online_ = OpenStore(online_dir_.path(), options_);
     bulk_ = OpenStore(bulk_dir_.path(), options_);
@@ -69,8 +87,11 @@ class RegionStoreBulkLoadTest : public ::testing::Test {
   }
 
   // Applies the puts online to one store and bulk-loads them into the other;
-  // both must report the same filter changes.
-  void LoadBoth(uint64_t region, const std::vector<Mutation>& puts) {
+  // both must report the same filter changes. Cells without a timestamp get
+  // one (the same for both stores, later each call), so that the stores'
+  // rows compare equal timestamps included.
+  void LoadBoth(uint64_t region, std::vector<Mutation> puts) {
+    puts = Stamped(std::move(puts), ++load_time_);
     auto online = online_->Apply(puts);
     ASSERT_TRUE(online.ok()) << online.status().ToString();
     auto bulk = bulk_->BulkLoad(region, WriteFile(puts));
@@ -144,6 +165,7 @@ class RegionStoreBulkLoadTest : public ::testing::Test {
   TempDir bulk_dir_;
   TempDir files_;
   int files_written_ = 0;
+  int64_t load_time_ = 1000;
   RegionStoreOptions options_;
   std::unique_ptr<RegionStore> online_;
   std::unique_ptr<RegionStore> bulk_;
@@ -163,6 +185,41 @@ TEST_F(RegionStoreBulkLoadTest, ABulkLoadEqualsApplyOfTheSamePuts) {
   ASSERT_TRUE(row.ok() && (*row)[0].has_value());
   EXPECT_EQ((*row)[0]->Find("d:other")->value, "kept");
   EXPECT_TRUE(Keys(*bulk_, Where({{"d:country", "OLD"}})).empty());
+}
+
+TEST_F(RegionStoreBulkLoadTest, LoadedCellsFollowTimestampsAsPutsDo) {
+  // A stored cell newer than the file's stays; an older one is replaced.
+  ASSERT_TRUE(bulk_
+                  ->Apply({Mutation::Put(1, "a", {{"d:country", "DK", 5000}}),
+                           Mutation::Put(1, "b", {{"d:country", "FI", 10}})})
+                  .ok());
+  auto loaded = bulk_->BulkLoad(
+      1, WriteFile({Mutation::Put(1, "a", {{"d:country", "NO", 100}}),
+                    Mutation::Put(1, "b", {{"d:country", "SE", 100}})}));
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_EQ(AllRows(*bulk_),
+            (std::vector<Row>{Row{"a", {{"d:country", "DK", 5000}}},
+                              Row{"b", {{"d:country", "SE", 100}}}}));
+  EXPECT_EQ(Keys(*bulk_, Where({{"d:country", "NO"}})),
+            std::vector<std::string>{});
+  EXPECT_EQ(Keys(*bulk_, Where({{"d:country", "SE"}})),
+            std::vector<std::string>{"b"});
+  ExpectConsistent(*bulk_);
+}
+
+TEST_F(RegionStoreBulkLoadTest, AVersion2FileIsPutWithTheLoadingServersClock) {
+  RegionStoreOptions options = options_;
+  options.clock_ms = [] { return int64_t{777}; };
+  TempDir dir;
+  auto store = OpenStore(dir.path(), options);
+  ASSERT_NE(store, nullptr);
+  auto loaded = store->BulkLoadBytes(1, testing::Version2File());
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_EQ(AllRows(*store),
+            (std::vector<Row>{
+                Row{"a", {{"d:country", "NO", 777}, {"d:name", "x", 777}}},
+                Row{"b", {{"d:country", "SE", 777}}}}));
+  ExpectConsistent(*store);
 }
 
 TEST_F(RegionStoreBulkLoadTest, ReloadingChangedValuesMovesIndexAndCounts) {
@@ -304,10 +361,11 @@ TEST_F(RegionStoreBulkLoadTest, ALoadWithMoreOpsThanAReplyCarriesReturnsNone) {
   online_.reset();  // reopen both stores with the option
   bulk_.reset();
   SetUp();
-  auto online = online_->Apply(Places(1, "a", 100, 40, "x"));
+  const auto puts = Stamped(Places(1, "a", 100, 40, "x"), 1000);
+  auto online = online_->Apply(puts);
   ASSERT_TRUE(online.ok()) << online.status().ToString();
   ASSERT_GT(online->ops.size(), 10u);  // Apply is not limited
-  auto bulk = bulk_->BulkLoad(1, WriteFile(Places(1, "a", 100, 40, "x")));
+  auto bulk = bulk_->BulkLoad(1, WriteFile(puts));
   ASSERT_TRUE(bulk.ok()) << bulk.status().ToString();
   EXPECT_TRUE(bulk->ops.empty());
   EXPECT_EQ(bulk->epoch, online->epoch);
@@ -320,7 +378,7 @@ TEST_F(RegionStoreBulkLoadTest, ALoadWithMoreOpsThanAReplyCarriesReturnsNone) {
 }
 
 TEST_F(RegionStoreBulkLoadTest, LoadingBytesUsesAStagingFileAndRemovesIt) {
-  const auto puts = Places(2, "q", 100, 10, "x");
+  const auto puts = Stamped(Places(2, "q", 100, 10, "x"), 1000);
   std::string bytes;
   {
     std::ifstream in(WriteFile(puts), std::ios::binary);

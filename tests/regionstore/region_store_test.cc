@@ -24,8 +24,14 @@ using testing::StoreSurgery;
 using testing::TempDir;
 using testing::Where;
 
+// The store's clock in these tests: the timestamp of every cell written.
+constexpr int64_t kNow = 1700000000000;
+
 class RegionStoreTest : public ::testing::Test {
  protected:
+  RegionStoreTest() {
+    options_.clock_ms = [] { return kNow; };
+  }
   void SetUp() override { Reopen(); }
 
   void Reopen() {
@@ -101,7 +107,7 @@ TEST_F(RegionStoreTest, PutGetDeleteWithProjection) {
   EXPECT_EQ(row->cells.size(), 4u);
   EXPECT_EQ(row->Find("d:pop")->value, "700000");
   EXPECT_EQ(GetRow(2, "oslo", {"d:name"})->cells,
-            (std::vector<Cell>{{"d:name", "Oslo"}}));
+            (std::vector<Cell>{{"d:name", "Oslo", kNow}}));
   EXPECT_EQ(GetRow(2, "oslo", {"d"})->cells.size(), 4u);
   EXPECT_FALSE(GetRow(2, "oslo", {"x"}));  // no column of family x
 
@@ -151,7 +157,7 @@ TEST_F(RegionStoreTest, LookupIsExactAcrossRegionsAndFollowsUpdates) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->rows.size(), 2u);
   EXPECT_FALSE(r->truncated);
-  EXPECT_EQ(r->rows[0].cells, (std::vector<Cell>{{"d:name", "x"}}));
+  EXPECT_EQ(r->rows[0].cells, (std::vector<Cell>{{"d:name", "x", kNow}}));
   ExpectConsistent();
 }
 

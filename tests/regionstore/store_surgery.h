@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/coding.h"
 #include "common/statusor.h"
 #include "index/scalable_split_counting_bloom_filter.h"
 #include "regionstore/internal/keys.h"
@@ -149,6 +150,29 @@ class StoreSurgery {
       v1[0] = 1;
       v1.resize(v1.size() - 8);  // no mask
       BLOOMROUTE_RETURN_IF_ERROR(Put(kOplog, it->key().ToString(), &v1));
+    }
+    if (!it->status().ok()) return Status::IOError(it->status().ToString());
+    return n;
+  }
+
+  // Rewrites every row in format 1, as a store wrote them before cells had
+  // timestamps (column, value); returns how many there were.
+  StatusOr<size_t> RewriteRowsWithoutTimestamps() {
+    std::unique_ptr<rocksdb::Iterator> it(
+        db_->NewIterator(rocksdb::ReadOptions(), cf(kRows)));
+    size_t n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++n) {
+      std::vector<Cell> cells;
+      BLOOMROUTE_RETURN_IF_ERROR(regionstore_internal::DecodeRowCells(
+          it->value().ToStringView(), &cells));
+      std::string v1;
+      PutFixed8(&v1, 1);
+      PutFixed32(&v1, static_cast<uint32_t>(cells.size()));
+      for (const Cell& c : cells) {
+        PutLengthPrefixed(&v1, c.column);
+        PutLengthPrefixed(&v1, c.value);
+      }
+      BLOOMROUTE_RETURN_IF_ERROR(Put(kRows, it->key().ToString(), &v1));
     }
     if (!it->status().ok()) return Status::IOError(it->status().ToString());
     return n;

@@ -50,7 +50,15 @@ class RouterLookupTest : public ::testing::Test {
     return -1;
   }
 
-  StoreCluster cluster_{4};
+  // The stores' clock: the timestamp of every cell written.
+  static constexpr int64_t kNow = 1700000000000;
+  static RegionStoreOptions StoreOptions() {
+    RegionStoreOptions options;
+    options.clock_ms = [] { return kNow; };
+    return options;
+  }
+
+  StoreCluster cluster_{4, StoreOptions()};
   std::unique_ptr<Router> router_;
   TableInfo table_;
 };
@@ -305,7 +313,7 @@ TEST_F(RouterLookupTest, AMatchingRowWithoutTheProjectedColumnsIsReturned) {
   StatusOr<LookupResult> r = router_->Lookup("places", q);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(Keys(r->rows), (std::vector<std::string>{"apple", "pear"}));
-  EXPECT_EQ(r->rows[0].cells, (std::vector<Cell>{{"d:name", "x"}}));
+  EXPECT_EQ(r->rows[0].cells, (std::vector<Cell>{{"d:name", "x", kNow}}));
   EXPECT_TRUE(r->rows[1].cells.empty());
 }
 

@@ -198,7 +198,7 @@ TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
   EXPECT_TRUE(
       FromThrift(ThroughWire(wire_written), &written_back).IsCorruption());
 
-  const Row row{"k", {{"f:a", "1"}, {"f:b", "2"}}};
+  const Row row{"k", {{"f:a", "1", 0}, {"f:b", "2", 1700000000000}}};
   std::vector<std::optional<Row>> rows = {row, std::nullopt};
   std::vector<rpc::TResult> wire_rows;
   ASSERT_TRUE(ToThrift(rows, &wire_rows).ok());

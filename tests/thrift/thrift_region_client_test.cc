@@ -53,10 +53,16 @@ std::string ReplyPayload(const char* method, const Result& result,
   return buffer->getBufferAsString();
 }
 
+// The store's clock in these tests: the timestamp of cells written without
+// one.
+constexpr int64_t kNow = 1700000000000;
+
 class ThriftRegionClientTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto store = RegionStore::Open(dir_.path(), RegionStoreOptions());
+    RegionStoreOptions options;
+    options.clock_ms = [] { return kNow; };
+    auto store = RegionStore::Open(dir_.path(), options);
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = std::move(store).value();
     StartServer(store_, 0);
@@ -182,13 +188,13 @@ TEST_F(ThriftRegionClientTest, DataCallsRoundTrip) {
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   ASSERT_EQ(rows->size(), 2u);
   ASSERT_TRUE((*rows)[0].has_value());
-  EXPECT_EQ(*(*rows)[0], (Row{"bergen", {{"d:country", "NO"}}}));
+  EXPECT_EQ(*(*rows)[0], (Row{"bergen", {{"d:country", "NO", kNow}}}));
   EXPECT_FALSE((*rows)[1].has_value());
 
   auto page = client_->Scan({1, "", "", 2, {"d:feature"}});
   ASSERT_TRUE(page.ok()) << page.status().ToString();
   ASSERT_EQ(page->rows.size(), 2u);
-  EXPECT_EQ(page->rows[0], (Row{"aarhus", {{"d:feature", "PPL"}}}));
+  EXPECT_EQ(page->rows[0], (Row{"aarhus", {{"d:feature", "PPL", kNow}}}));
   EXPECT_EQ(page->rows[1].key, "bergen");
   ASSERT_EQ(page->resume_row, std::optional<std::string>("kiruna"));
   page = client_->Scan({1, "kiruna", "", 10, {}});
@@ -261,6 +267,47 @@ TEST_F(ThriftRegionClientTest, AtomicOpsRoundTrip) {
   EXPECT_NE(w.status().message().find("Field is not a long, it's 4 bytes"),
             std::string::npos)
       << w.status().ToString();
+}
+
+// Timestamps, delete specs and time ranges cross the wire both ways.
+TEST_F(ThriftRegionClientTest, TimestampsAndTimeRangesRoundTrip) {
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m"), 0).ok());
+  Mutation put = Mutation::Put(1, "bergen", {{"d:country", "NO", 100}});
+  put.cells.push_back({"d:name", "Bergen"});
+  put.timestamp = 150;  // for the cell without its own
+  ASSERT_TRUE(client_->Apply({put}, 0).ok());
+  GetRequest get{1, "bergen", {}};
+  auto rows = client_->Get({get}, 0);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(
+      (*rows)[0],
+      (Row{"bergen", {{"d:country", "NO", 100}, {"d:name", "Bergen", 150}}}));
+  get.time_range = {120, 200};
+  rows = client_->Get({get}, 0);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ((*rows)[0], (Row{"bergen", {{"d:name", "Bergen", 150}}}));
+
+  ScanRequest scan{1, "", "", 10, {}};
+  scan.time_range = {0, 120};
+  auto page = client_->Scan(scan);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  EXPECT_EQ(page->rows,
+            (std::vector<Row>{Row{"bergen", {{"d:country", "NO", 100}}}}));
+  IndexQuery q = Where({{"d:country", "NO"}});
+  q.time_range = {120, 200};
+  auto found = client_->Lookup(q);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_TRUE(found->rows.empty()) << "the NO cell is outside the range";
+
+  Mutation del = Mutation::Delete(1, "bergen");
+  del.deletes = {{DeleteSpec::Kind::kColumn, "d:name", 150}};
+  ASSERT_TRUE(client_->Apply({del}, 0).ok());
+  get.time_range = TimeRange();
+  rows = client_->Get({get}, 0);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ((*rows)[0], (Row{"bergen", {{"d:country", "NO", 100}}}));
+  auto bad = client_->Apply({Mutation::Put(1, "x", {{"d:a", "1", -4}})}, 0);
+  EXPECT_TRUE(bad.status().IsInvalidArgument()) << bad.status().ToString();
 }
 
 // A bulk file travels as bytes, is loaded by the real store, and a bad one
@@ -507,7 +554,7 @@ TEST_F(ThriftRegionClientTest, ConcurrentCallsFromEightThreadsAllSucceed) {
         auto rows = client_->Get({{1, key, {"d:name"}}}, 0);
         const bool right =
             w.ok() && rows.ok() && (*rows)[0].has_value() &&
-            (*rows)[0]->cells == std::vector<Cell>{{"d:name", key}};
+            (*rows)[0]->cells == std::vector<Cell>{{"d:name", key, kNow}};
         if (!right) ++failures;
       }
     });

@@ -25,11 +25,14 @@ static_assert(
            rpc::TColumnValue, rpc::TResult, rpc::TMutation, rpc::TCondition,
            rpc::TColumnIncrement, rpc::TMutationOutcome, rpc::TGet,
            rpc::TScan, rpc::TScanResult, rpc::TEqualityPredicate,
-           rpc::TRangePredicate, rpc::TIndexQuery, rpc::TIndexQueryResult,
-           rpc::TFilterOp, rpc::TWriteResult, rpc::TFilterSnapshot,
-           rpc::TFilterOpsSince, rpc::TFilterImagePage, rpc::TStageStats,
-           rpc::TFilterStatus, rpc::TIndexReport>(),
+           rpc::TRangePredicate, rpc::TIndexQueryResult, rpc::TFilterOp,
+           rpc::TWriteResult, rpc::TFilterSnapshot, rpc::TFilterOpsSince,
+           rpc::TFilterImagePage, rpc::TStageStats, rpc::TFilterStatus,
+           rpc::TIndexReport, rpc::TDeleteSpec, rpc::TTimeRange>(),
     "a RegionService struct outgrew kStructElementBytes");
+// TIndexQuery (288 bytes with its time range) is left out: it is only ever
+// a call argument, never a list element (no list<TIndexQuery> in the IDL),
+// so no list's charge is sized by it. Add it back if a list of it appears.
 static_assert(
     AllFit<rpc::client::TIndexedColumn, rpc::client::TTableDescriptor,
            rpc::client::TTableSpec, rpc::client::TServerRef,

@@ -95,8 +95,11 @@ TEST_F(BulkSinkTest, RowsReachTheirRegionsSortedAndMergedAsPuts) {
   ASSERT_EQ(client_.files[8].size(), 1u);
   EXPECT_THAT(Keys(client_.files[7][0]), ElementsAre("c"));
   EXPECT_THAT(Keys(client_.files[8][0]), ElementsAre("q", "x"));
+  // Cells without a timestamp get the file writer's clock, one reading.
+  const int64_t ts = client_.files[8][0][1].cells[0].timestamp;
+  EXPECT_GT(ts, 0);
   EXPECT_EQ(client_.files[8][0][1].cells,
-            (std::vector<Cell>{{"d:a", "1"}, {"d:b", "new"}}));
+            (std::vector<Cell>{{"d:a", "1", ts}, {"d:b", "new", ts}}));
 }
 
 TEST_F(BulkSinkTest, FilesStayWithinTheirLimitsAndABigRowGoesAlone) {
