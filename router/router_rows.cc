@@ -4,6 +4,7 @@
 #include <iterator>
 #include <utility>
 
+#include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute::router_internal {
@@ -108,6 +109,8 @@ Status RouterImpl::Mutate(std::string_view table,
   for (size_t i = 0; i < mutations.size(); ++i) {
     Mutation& m = mutations[i];
     BLOOMROUTE_RETURN_IF_ERROR(ValidateMutation(m, i));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        CheckMutationFamilies(state->record.descriptor, m));
     const CatalogRegion& region =
         state->record.regions[state->RegionFor(m.row_key)];
     m.region_id = region.region_id;
@@ -156,6 +159,8 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
     GetRequest& g = requests[i];
     BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(g.row_key, i));
     BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(g.columns));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        CheckProjectionFamilies(state->record.descriptor, g.columns));
     const CatalogRegion& region =
         state->record.regions[state->RegionFor(g.row_key)];
     g.region_id = region.region_id;
@@ -294,6 +299,8 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTable(table));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckProjectionFamilies(state->record.descriptor, spec.columns));
   ScanResult out;
   if (!spec.stop_row.empty() && spec.start_row >= spec.stop_row) return out;
   // The limit counts rows, the budget bytes across regions: each region

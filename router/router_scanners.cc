@@ -9,6 +9,7 @@
 #include <random>
 #include <utility>
 
+#include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute {
@@ -62,7 +63,10 @@ StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
                                           const ScanSpec& spec,
                                           ScannerClient client) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
-  BLOOMROUTE_RETURN_IF_ERROR(FindTable(table).status());
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckProjectionFamilies(state->record.descriptor, spec.columns));
   ExpireScanners();
   auto scanner = std::make_shared<Scanner>();
   scanner->table = std::string(table);
