@@ -178,6 +178,15 @@ Status CheckMutationFamilies(const TableDescriptor& table,
   return Status::OK();
 }
 
+TableDescriptor WithIndexAttribute(const TableDescriptor& table) {
+  TableDescriptor out = table;
+  if (table.indexed_columns.empty()) return out;
+  std::vector<std::string> names;
+  for (const IndexedColumn& c : table.indexed_columns) names.push_back(c.name);
+  out.attributes[std::string(kIndexAttribute)] = FormatIndexAttribute(names);
+  return out;
+}
+
 TableDescriptor ServerDescriptor(const TableDescriptor& table) {
   TableDescriptor out;
   out.table_id = table.table_id;

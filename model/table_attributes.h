@@ -76,6 +76,12 @@ Status CheckProjectionFamilies(const TableDescriptor& table,
 Status CheckMutationFamilies(const TableDescriptor& table,
                              const Mutation& mutation);
 
+// `table` with the bloomroute.index attribute naming its indexed columns
+// (replacing any value it had) when it has indexed columns; unchanged
+// otherwise. What an HBase client's getTableDescriptor shows of a table
+// created by bloomroute's own createTable (which sets no attribute).
+TableDescriptor WithIndexAttribute(const TableDescriptor& table);
+
 // `table` as region servers get it: without families and attributes, which
 // only the router enforces.
 TableDescriptor ServerDescriptor(const TableDescriptor& table);

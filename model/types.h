@@ -39,9 +39,9 @@ struct TableDescriptor {
   // Declared column families (HBase's TTableDescriptor.columns), distinct,
   // no ':'; empty = any family is accepted. Router-side only: region
   // servers get descriptors without them (model/table_attributes.h).
-  std::vector<std::string> families;
+  std::vector<std::string> families = {};
   // Table attributes (HBase's map<binary, binary>), e.g. "bloomroute.index".
-  std::map<std::string, std::string> attributes;
+  std::map<std::string, std::string> attributes = {};
 
   // The indexed column with this name, or nullptr.
   const IndexedColumn* FindIndexed(std::string_view column) const;

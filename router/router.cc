@@ -62,6 +62,13 @@ Status RouterOptions::Validate() const {
                                    std::to_string(kMinTableBytes) + ", " +
                                    std::to_string(kMaxTableBytes) + "]");
   }
+  if (max_listed_descriptor_bytes < kMinTableBytes ||
+      max_listed_descriptor_bytes > kMaxListedDescriptorBytes) {
+    return Status::InvalidArgument("max_listed_descriptor_bytes must be in [" +
+                                   std::to_string(kMinTableBytes) + ", " +
+                                   std::to_string(kMaxListedDescriptorBytes) +
+                                   "]");
+  }
   return Status::OK();
 }
 
@@ -147,13 +154,14 @@ static_assert(TableSpec::kMaxIndexedColumns == kMaxIndexedColumnsPerTable &&
               "the bloomroute.index attribute and TableSpec share limits");
 
 // The spec with its indexed columns taken from the bloomroute.index
-// attribute when it has one (they must agree with an explicit list), and
-// the attribute set whenever there are indexed columns.
+// attribute when it has one (they must agree with an explicit list; the
+// attribute is kept in its formatted form).
 StatusOr<TableSpec> ResolveIndexAttribute(const TableSpec& spec) {
   TableSpec out = spec;
   const std::string key(kIndexAttribute);
   auto it = out.attributes.find(key);
-  if (it != out.attributes.end()) {
+  if (it == out.attributes.end()) return out;
+  {
     BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::string> columns,
                                 ParseIndexAttribute(it->second));
     if (!out.indexed_columns.empty() && out.indexed_columns != columns) {
@@ -165,15 +173,16 @@ StatusOr<TableSpec> ResolveIndexAttribute(const TableSpec& spec) {
     }
     out.indexed_columns = std::move(columns);
   }
-  if (!out.indexed_columns.empty()) {
-    out.attributes[key] = FormatIndexAttribute(out.indexed_columns);
-  }
+  it->second = FormatIndexAttribute(out.indexed_columns);
   return out;
 }
 
 Status ValidateFamiliesAndAttributes(const TableSpec& spec) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateFamilies(spec.families));
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateAttributes(spec.attributes));
+  // The index attribute has the indexed columns' own limits.
+  std::map<std::string, std::string> attributes = spec.attributes;
+  attributes.erase(std::string(kIndexAttribute));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateAttributes(attributes));
   TableDescriptor d;
   d.name = spec.name;
   d.families = spec.families;
@@ -229,6 +238,28 @@ Status CheckTableBytes(const TableSpec& spec, uint64_t max_table_bytes) {
         QuoteForMessage(spec.name) + " take " + std::to_string(bytes) +
         " bytes, over the limit of " + std::to_string(max_table_bytes) +
         " (--max-table-bytes)");
+  }
+  return Status::OK();
+}
+
+// What `d` takes in a listing of descriptors, about.
+uint64_t ListedBytes(const TableDescriptor& d) {
+  uint64_t bytes = d.name.size() + AttributeBytes(d.attributes);
+  for (const IndexedColumn& c : d.indexed_columns) bytes += c.name.size() + 16;
+  for (const std::string& f : d.families) bytes += f.size();
+  return bytes;
+}
+
+Status CheckListedBytes(const Catalog::TableList& tables,
+                        const TableDescriptor& added, uint64_t limit) {
+  uint64_t bytes = ListedBytes(added);
+  for (const CatalogTable& t : tables) bytes += ListedBytes(t.descriptor);
+  if (bytes > limit) {
+    return Status::InvalidArgument(
+        "the descriptors of all tables would take " + std::to_string(bytes) +
+        " bytes, over the limit of " + std::to_string(limit) +
+        " (max_listed_descriptor_bytes, so that a listing of every table "
+        "fits a reply)");
   }
   return Status::OK();
 }
@@ -476,6 +507,8 @@ StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& given) {
     }
   }
   CatalogTable table = PlanTable(spec);
+  BLOOMROUTE_RETURN_IF_ERROR(CheckListedBytes(
+      *tables, table.descriptor, options_.max_listed_descriptor_bytes));
   // Persisted before any server hears of the ids, so they are never reused.
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
   Status opened = OpenRegions(table);

@@ -121,6 +121,14 @@ struct RouterOptions {
   // [kMinTableBytes, kMaxTableBytes]; a spec over it is InvalidArgument
   // naming --max-table-bytes.
   uint64_t max_table_bytes = 1 << 20;
+  // Bytes of the descriptors of all tables together (names, indexed column
+  // names plus 16 bytes of encoding each, families, attributes): what a
+  // listing of every table's descriptor (HBase's getTableDescriptors)
+  // holds. Families (16 KiB) and attributes (64 KiB) of 3,000 tables could
+  // pass a 64 MiB frame; CreateTable past this bound is InvalidArgument
+  // naming it. In [kMinTableBytes, kMaxListedDescriptorBytes].
+  static constexpr uint64_t kMaxListedDescriptorBytes = 48 << 20;
+  uint64_t max_listed_descriptor_bytes = kMaxListedDescriptorBytes;
 
   // The cluster's filter config (router/cluster_filter_config.h): every
   // region server's filter gets ClusterFilterConfig(filter,
@@ -158,15 +166,17 @@ struct TableSpec {
   // any family (bloomroute's own tables, the import tool). When set, every
   // indexed column's family is among them, and data calls naming another
   // family are InvalidArgument.
-  std::vector<std::string> families;
+  std::vector<std::string> families = {};
   // Table attributes, at most kMaxAttributes (256) and kMaxAttributeBytes
-  // (64 KiB) of names and values. "bloomroute.index" names indexed columns
-  // (ParseIndexAttribute); with `indexed_columns` also given, both must name
-  // the same columns in the same order. The table's descriptor carries the
-  // attribute whenever it has indexed columns. Attribute bytes (but for the
-  // index attribute's value, which repeats the column names) count in
-  // RouterOptions::max_table_bytes.
-  std::map<std::string, std::string> attributes;
+  // (64 KiB) of names and values, not counting "bloomroute.index": it names
+  // indexed columns (ParseIndexAttribute, with the indexed columns' limits);
+  // with `indexed_columns` also given, both must name the same columns in
+  // the same order. The descriptor keeps the attribute as given (formatted
+  // by FormatIndexAttribute); a table created without it has none
+  // (WithIndexAttribute adds it for an HBase client's getTableDescriptor).
+  // Attribute bytes (but for the index attribute's value, which repeats the
+  // column names) count in RouterOptions::max_table_bytes.
+  std::map<std::string, std::string> attributes = {};
 };
 
 struct ServerRef {

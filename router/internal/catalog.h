@@ -62,7 +62,7 @@ struct CatalogTable {
   std::vector<CatalogRegion> regions;  // by start key, covering all keys
   // Regions the table had before a truncation, still to be dropped on their
   // servers (maintenance retries until they are); never opened again.
-  std::vector<CatalogRegion> retired_regions;
+  std::vector<CatalogRegion> retired_regions = {};
 
   friend bool operator==(const CatalogTable& a, const CatalogTable& b) {
     return a.descriptor == b.descriptor && a.state == b.state &&

@@ -132,6 +132,18 @@ TEST(FamilyCheckTest, DeclaredFamiliesAreEnforcedUndeclaredAcceptAny) {
                   .IsInvalidArgument());
 }
 
+TEST(IndexAttributeTest, WithIndexAttributeNamesTheIndexedColumns) {
+  TableDescriptor t;
+  t.name = "geo";
+  EXPECT_TRUE(WithIndexAttribute(t).attributes.empty());
+  t.indexed_columns = {{1, "d:a"}, {2, "e:b"}};
+  t.attributes = {{"owner", "ops"}};
+  const TableDescriptor with = WithIndexAttribute(t);
+  EXPECT_EQ(with.attributes.at("bloomroute.index"), "d:a,e:b");
+  EXPECT_EQ(with.attributes.at("owner"), "ops");
+  EXPECT_EQ(with.indexed_columns, t.indexed_columns);
+}
+
 TEST(FamilyCheckTest, ServerDescriptorDropsFamiliesAndAttributes) {
   TableDescriptor t;
   t.table_id = 3;

@@ -88,12 +88,20 @@ TEST_F(RouterTableAdminTest, IndexAttributeAndExplicitColumnsMustAgree) {
   const auto r = router_->CreateTable(spec);
   EXPECT_TRUE(r.status().IsInvalidArgument());
   EXPECT_THAT(r.status().ToString(), HasSubstr("bloomroute.index"));
-  // Without the attribute, DescribeTable still carries it.
+  // The attribute is kept formatted; a table created without it has none.
   spec.name = "geo3";
-  spec.attributes.clear();
+  spec.attributes = {{"bloomroute.index", " d:feature "}};
   auto made = router_->CreateTable(spec);
   ASSERT_TRUE(made.ok()) << made.status().ToString();
   EXPECT_EQ(made->descriptor.attributes.at("bloomroute.index"), "d:feature");
+  spec.name = "geo5";
+  spec.attributes.clear();
+  made = router_->CreateTable(spec);
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  EXPECT_TRUE(made->descriptor.attributes.empty());
+  EXPECT_EQ(
+      WithIndexAttribute(made->descriptor).attributes.at("bloomroute.index"),
+      "d:feature");
   spec.name = "geo4";
   spec.attributes = {{"bloomroute.index", "d:a,,d:b"}};
   spec.indexed_columns.clear();
@@ -120,6 +128,27 @@ TEST_F(RouterTableAdminTest, SpecsWithBadFamiliesOrAttributesAreRefused) {
   spec.split_keys = {std::string(8 << 10, 'k')};
   EXPECT_THAT(router_->CreateTable(spec).status().ToString(),
               HasSubstr("--max-table-bytes"));
+}
+
+TEST_F(RouterTableAdminTest, DescriptorsOfAllTablesAreBounded) {
+  router::RouterOptions o = testing::RouterOptionsFor(cluster_);
+  o.max_listed_descriptor_bytes = router::RouterOptions::kMinTableBytes;
+  router_.reset();
+  router_ = std::move(router::Router::Open(o, cluster_.Factory())).value();
+  router::TableSpec spec;
+  spec.attributes = {{"blob", std::string(30 << 10, 'v')}};
+  spec.name = "t1";
+  ASSERT_TRUE(router_->CreateTable(spec).ok());
+  spec.name = "t2";
+  ASSERT_TRUE(router_->CreateTable(spec).ok());
+  spec.name = "t3";  // 3 x 30 KiB > 64 KiB
+  const Status s = router_->CreateTable(spec).status();
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_THAT(s.ToString(), HasSubstr("max_listed_descriptor_bytes"));
+  EXPECT_TRUE(router_->DescribeTable("t3").status().IsNotFound());
+  o.max_listed_descriptor_bytes = router::RouterOptions::kMinTableBytes - 1;
+  EXPECT_THAT(o.Validate().ToString(),
+              HasSubstr("max_listed_descriptor_bytes must be in"));
 }
 
 TEST_F(RouterTableAdminTest, EveryDataCallRejectsUndeclaredFamilies) {
