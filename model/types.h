@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,13 +37,20 @@ struct TableDescriptor {
   uint64_t table_id = 0;  // assigned by the router, never reused
   std::string name;
   std::vector<IndexedColumn> indexed_columns;
+  // Declared column families (HBase's TTableDescriptor.columns), distinct,
+  // no ':'; empty = any family is accepted. Router-side only: region
+  // servers get descriptors without them (model/table_attributes.h).
+  std::vector<std::string> families = {};
+  // Table attributes (HBase's map<binary, binary>), e.g. "bloomroute.index".
+  std::map<std::string, std::string> attributes = {};
 
   // The indexed column with this name, or nullptr.
   const IndexedColumn* FindIndexed(std::string_view column) const;
 
   friend bool operator==(const TableDescriptor& a, const TableDescriptor& b) {
     return a.table_id == b.table_id && a.name == b.name &&
-           a.indexed_columns == b.indexed_columns;
+           a.indexed_columns == b.indexed_columns && a.families == b.families &&
+           a.attributes == b.attributes;
   }
 };
 

@@ -3,6 +3,7 @@
 #include <set>
 #include <utility>
 
+#include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute::router {
@@ -64,6 +65,13 @@ Status RouterOptions::Validate() const {
     return Status::InvalidArgument("max_table_bytes must be in [" +
                                    std::to_string(kMinTableBytes) + ", " +
                                    std::to_string(kMaxTableBytes) + "]");
+  }
+  if (max_listed_descriptor_bytes < kMinTableBytes ||
+      max_listed_descriptor_bytes > kMaxListedDescriptorBytes) {
+    return Status::InvalidArgument("max_listed_descriptor_bytes must be in [" +
+                                   std::to_string(kMinTableBytes) + ", " +
+                                   std::to_string(kMaxListedDescriptorBytes) +
+                                   "]");
   }
   return Status::OK();
 }
@@ -144,6 +152,51 @@ std::vector<std::string> EvenSplitKeys(uint32_t n) {
   return keys;
 }
 
+static_assert(TableSpec::kMaxIndexedColumns == kMaxIndexedColumnsPerTable &&
+                  TableSpec::kMaxIndexedColumnBytes ==
+                      kMaxIndexedColumnBytesPerTable,
+              "the bloomroute.index attribute and TableSpec share limits");
+
+// The spec with its indexed columns taken from the bloomroute.index
+// attribute when it has one (they must agree with an explicit list; the
+// attribute is kept in its formatted form).
+StatusOr<TableSpec> ResolveIndexAttribute(const TableSpec& spec) {
+  TableSpec out = spec;
+  const std::string key(kIndexAttribute);
+  auto it = out.attributes.find(key);
+  if (it == out.attributes.end()) return out;
+  {
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::string> columns,
+                                ParseIndexAttribute(it->second));
+    if (!out.indexed_columns.empty() && out.indexed_columns != columns) {
+      return Status::InvalidArgument(
+          "the " + key + " attribute names " +
+          QuoteForMessage(FormatIndexAttribute(columns)) +
+          " but the indexed columns given are " +
+          QuoteForMessage(FormatIndexAttribute(out.indexed_columns)));
+    }
+    out.indexed_columns = std::move(columns);
+  }
+  it->second = FormatIndexAttribute(out.indexed_columns);
+  return out;
+}
+
+Status ValidateFamiliesAndAttributes(const TableSpec& spec) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateFamilies(spec.families));
+  // The index attribute has the indexed columns' own limits.
+  std::map<std::string, std::string> attributes = spec.attributes;
+  attributes.erase(std::string(kIndexAttribute));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateAttributes(attributes));
+  TableDescriptor d;
+  d.name = spec.name;
+  d.families = spec.families;
+  for (const std::string& c : spec.indexed_columns) {
+    BLOOMROUTE_RETURN_IF_ERROR(CheckColumnFamily(d, c).WithContext(
+        "indexed column " + QuoteForMessage(c)));
+  }
+  return Status::OK();
+}
+
 Status ValidateSpec(const TableSpec& spec) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateTableName(spec.name));
   if (spec.indexed_columns.size() > TableSpec::kMaxIndexedColumns) {
@@ -159,6 +212,7 @@ Status ValidateSpec(const TableSpec& spec) {
                                      " is named twice");
     }
   }
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateFamiliesAndAttributes(spec));
   return ValidateSplitKeys(spec);
 }
 
@@ -176,12 +230,40 @@ Status CheckTableBytes(const TableSpec& spec, uint64_t max_table_bytes) {
   }
   uint64_t bytes = columns;
   for (const std::string& k : spec.split_keys) bytes += k.size();
+  for (const std::string& f : spec.families) bytes += f.size();
+  // The index attribute's value repeats the column names counted above.
+  bytes += AttributeBytes(spec.attributes);
+  auto index = spec.attributes.find(std::string(kIndexAttribute));
+  if (index != spec.attributes.end()) bytes -= index->second.size();
   if (bytes > max_table_bytes) {
     return Status::InvalidArgument(
-        "the split keys and indexed column names of table " +
+        "the split keys, indexed column names, families and attributes of "
+        "table " +
         QuoteForMessage(spec.name) + " take " + std::to_string(bytes) +
         " bytes, over the limit of " + std::to_string(max_table_bytes) +
         " (--max-table-bytes)");
+  }
+  return Status::OK();
+}
+
+// What `d` takes in a listing of descriptors, about.
+uint64_t ListedBytes(const TableDescriptor& d) {
+  uint64_t bytes = d.name.size() + AttributeBytes(d.attributes);
+  for (const IndexedColumn& c : d.indexed_columns) bytes += c.name.size() + 16;
+  for (const std::string& f : d.families) bytes += f.size();
+  return bytes;
+}
+
+Status CheckListedBytes(const Catalog::TableList& tables,
+                        const TableDescriptor& added, uint64_t limit) {
+  uint64_t bytes = ListedBytes(added);
+  for (const CatalogTable& t : tables) bytes += ListedBytes(t.descriptor);
+  if (bytes > limit) {
+    return Status::InvalidArgument(
+        "the descriptors of all tables would take " + std::to_string(bytes) +
+        " bytes, over the limit of " + std::to_string(limit) +
+        " (max_listed_descriptor_bytes, so that a listing of every table "
+        "fits a reply)");
   }
   return Status::OK();
 }
@@ -206,8 +288,8 @@ size_t TableState::RegionFor(std::string_view row) const {
 
 RegionDescriptor TableState::Descriptor(size_t region) const {
   const CatalogRegion& r = record.regions[region];
-  return RegionDescriptor{r.region_id, record.descriptor, r.start_key,
-                          r.end_key};
+  return RegionDescriptor{r.region_id, ServerDescriptor(record.descriptor),
+                          r.start_key, r.end_key};
 }
 
 RouterImpl::RouterImpl(const router::RouterOptions& options,
@@ -287,7 +369,7 @@ void RouterImpl::PublishTables() {
   tables_.swap(next);
 }
 
-StatusOr<std::shared_ptr<const TableState>> RouterImpl::FindTable(
+StatusOr<std::shared_ptr<const TableState>> RouterImpl::FindTableAnyState(
     std::string_view name) const {
   std::shared_lock<std::shared_mutex> lock(tables_mu_);
   auto it = tables_.find(name);
@@ -298,6 +380,17 @@ StatusOr<std::shared_ptr<const TableState>> RouterImpl::FindTable(
   return it->second;
 }
 
+StatusOr<std::shared_ptr<const TableState>> RouterImpl::FindTable(
+    std::string_view name) const {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTableAnyState(name));
+  if (!state->record.enabled) {
+    return Status::InvalidArgument("table " + QuoteForMessage(name) +
+                                   " is disabled");
+  }
+  return state;
+}
+
 CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
   CatalogTable t;
   t.descriptor.table_id = catalog_->NextTableId();
@@ -306,6 +399,8 @@ CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
     t.descriptor.indexed_columns.push_back(
         {static_cast<uint32_t>(i + 1), spec.indexed_columns[i]});
   }
+  t.descriptor.families = spec.families;
+  t.descriptor.attributes = spec.attributes;
   std::vector<std::string> splits = spec.split_keys;
   if (splits.empty()) {
     const uint32_t n = spec.region_count > 0
@@ -313,25 +408,33 @@ CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
                            : static_cast<uint32_t>(servers_.size());
     splits = EvenSplitKeys(n);
   }
+  t.regions = PlaceRegions(splits, t.descriptor.table_id);
+  return t;
+}
+
+std::vector<CatalogRegion> RouterImpl::PlaceRegions(
+    const std::vector<std::string>& splits, uint64_t skip_table) const {
   // Balance: each region goes to the server with the fewest regions of any
   // table so far, ties to the lowest id.
   std::map<ServerId, size_t> load;
   for (const auto& [id, entry] : servers_) load[id] = 0;
   for (const CatalogTable& other : *catalog_->Tables()) {
+    if (other.descriptor.table_id == skip_table) continue;
     for (const CatalogRegion& r : other.regions) {
       if (load.count(r.server) != 0) ++load[r.server];
     }
   }
+  std::vector<CatalogRegion> regions;
   for (size_t i = 0; i <= splits.size(); ++i) {
     auto least = std::min_element(
         load.begin(), load.end(),
         [](const auto& a, const auto& b) { return a.second < b.second; });
     ++least->second;
-    t.regions.push_back(
+    regions.push_back(
         {catalog_->NextRegionId(), i == 0 ? std::string() : splits[i - 1],
          i < splits.size() ? splits[i] : std::string(), least->first});
   }
-  return t;
+  return regions;
 }
 
 Status RouterImpl::OpenRegions(const CatalogTable& table) {
@@ -358,7 +461,11 @@ Status RouterImpl::OpenRegions(const CatalogTable& table) {
 }
 
 Status RouterImpl::DropRegions(const CatalogTable& table) {
-  const TableState state(table);
+  // The regions a truncation retired go too.
+  CatalogTable all = table;
+  all.regions.insert(all.regions.end(), table.retired_regions.begin(),
+                     table.retired_regions.end());
+  const TableState state(all);
   std::vector<std::pair<const ServerEntry*, const std::vector<uint64_t>*>> work;
   for (const auto& [id, regions] : state.regions_by_server) {
     work.emplace_back(&Server(id), &regions);
@@ -382,7 +489,9 @@ Status RouterImpl::DropRegions(const CatalogTable& table) {
   return Status::OK();
 }
 
-StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& spec) {
+StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& given) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(const TableSpec spec,
+                              ResolveIndexAttribute(given));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateSpec(spec));
   BLOOMROUTE_RETURN_IF_ERROR(CheckTableBytes(spec, options_.max_table_bytes));
   std::lock_guard<std::mutex> lock(ddl_mu_);
@@ -402,6 +511,8 @@ StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& spec) {
     }
   }
   CatalogTable table = PlanTable(spec);
+  BLOOMROUTE_RETURN_IF_ERROR(CheckListedBytes(
+      *tables, table.descriptor, options_.max_listed_descriptor_bytes));
   // Persisted before any server hears of the ids, so they are never reused.
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
   Status opened = OpenRegions(table);
@@ -420,8 +531,12 @@ StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& spec) {
 Status RouterImpl::DeleteTable(std::string_view name) {
   std::lock_guard<std::mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(name));
-  CatalogTable table = state->record;
+                              FindTableAnyState(name));
+  return DeleteTableLocked(*state);
+}
+
+Status RouterImpl::DeleteTableLocked(const TableState& state) {
+  CatalogTable table = state.record;
   table.state = CatalogTable::State::kDeleting;
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
   PublishTables();
@@ -446,6 +561,7 @@ std::vector<TableDescriptor> RouterImpl::ListTables() const {
 TableInfo RouterImpl::Describe(const TableState& table) const {
   TableInfo info;
   info.descriptor = table.record.descriptor;
+  info.enabled = table.record.enabled;
   for (size_t i = 0; i < table.record.regions.size(); ++i) {
     info.regions.push_back(
         {table.Descriptor(i), Server(table.record.regions[i].server).ref});
@@ -455,7 +571,7 @@ TableInfo RouterImpl::Describe(const TableState& table) const {
 
 StatusOr<TableInfo> RouterImpl::DescribeTable(std::string_view table) const {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
+                              FindTableAnyState(table));
   return Describe(*state);
 }
 
@@ -583,7 +699,8 @@ bool RouterImpl::CatalogWorkPending() const {
   }
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   return std::any_of(tables->begin(), tables->end(), [](const CatalogTable& t) {
-    return t.state == CatalogTable::State::kDeleting;
+    return t.state == CatalogTable::State::kDeleting ||
+           !t.retired_regions.empty();
   });
 }
 
@@ -640,6 +757,10 @@ void RouterImpl::MaintainOnce() {
     for (const CatalogTable& t : *tables) {
       if (t.state == CatalogTable::State::kDeleting && DropRegions(t).ok()) {
         (void)catalog_->DeleteTable(t.descriptor.table_id);
+      } else if (t.state == CatalogTable::State::kReady &&
+                 !t.retired_regions.empty()) {
+        CatalogTable table = t;
+        (void)DropRetiredRegions(&table);  // retried every pass until done
       }
     }
   }

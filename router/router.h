@@ -47,6 +47,7 @@
 #define BLOOMROUTE_ROUTER_ROUTER_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -125,6 +126,14 @@ struct RouterOptions {
   // --max-filter-bytes. Parsing is linear in it, and a scanner keeps its
   // parsed filter while open.
   uint64_t max_filter_bytes = 64 << 10;
+  // Bytes of the descriptors of all tables together (names, indexed column
+  // names plus 16 bytes of encoding each, families, attributes): what a
+  // listing of every table's descriptor (HBase's getTableDescriptors)
+  // holds. Families (16 KiB) and attributes (64 KiB) of 3,000 tables could
+  // pass a 64 MiB frame; CreateTable past this bound is InvalidArgument
+  // naming it. In [kMinTableBytes, kMaxListedDescriptorBytes].
+  static constexpr uint64_t kMaxListedDescriptorBytes = 48 << 20;
+  uint64_t max_listed_descriptor_bytes = kMaxListedDescriptorBytes;
 
   // The cluster's filter config (router/cluster_filter_config.h): every
   // region server's filter gets ClusterFilterConfig(filter,
@@ -156,6 +165,23 @@ struct TableSpec {
   // together at most RouterOptions::max_table_bytes.
   std::vector<std::string> split_keys;
   uint32_t region_count = 0;
+  // Column families (HBase's TTableDescriptor.columns): distinct names
+  // without ':', at most kMaxFamilies (256) of them and kMaxFamilyBytes
+  // (16 KiB) together (model/table_attributes.h). Empty: the table accepts
+  // any family (bloomroute's own tables, the import tool). When set, every
+  // indexed column's family is among them, and data calls naming another
+  // family are InvalidArgument.
+  std::vector<std::string> families = {};
+  // Table attributes, at most kMaxAttributes (256) and kMaxAttributeBytes
+  // (64 KiB) of names and values, not counting "bloomroute.index": it names
+  // indexed columns (ParseIndexAttribute, with the indexed columns' limits);
+  // with `indexed_columns` also given, both must name the same columns in
+  // the same order. The descriptor keeps the attribute as given (formatted
+  // by FormatIndexAttribute); a table created without it has none
+  // (WithIndexAttribute adds it for an HBase client's getTableDescriptor).
+  // Attribute bytes (but for the index attribute's value, which repeats the
+  // column names) count in RouterOptions::max_table_bytes.
+  std::map<std::string, std::string> attributes = {};
 };
 
 struct ServerRef {
@@ -173,7 +199,10 @@ struct RegionLocation {
 
 struct TableInfo {
   TableDescriptor descriptor;
-  std::vector<RegionLocation> regions;  // by start key
+  // By start key. Their descriptors are those the region servers have:
+  // without families and attributes.
+  std::vector<RegionLocation> regions;
+  bool enabled = true;  // see Router::DisableTable
 };
 
 // An index lookup: the AND of the equality predicates.
@@ -344,9 +373,48 @@ class Router {
   // (Unavailable is returned).
   virtual StatusOr<TableInfo> CreateTable(const TableSpec& spec) = 0;
   [[nodiscard]] virtual Status DeleteTable(std::string_view table) = 0;
-  // Tables by name.
+  // Tables by name, enabled or not.
   virtual std::vector<TableDescriptor> ListTables() const = 0;
   virtual StatusOr<TableInfo> DescribeTable(std::string_view table) const = 0;
+
+  // Table state, as HBase's enableTable / disableTable / isTableEnabled
+  // (persisted in the catalog). A disabled table refuses Mutate, Get, Scan,
+  // OpenScanner, ScannerNext (its open scanners fail on their next call),
+  // Lookup, LookupMultiple and BulkLoad with InvalidArgument "table 'T' is
+  // disabled" (HBase's TableNotEnabledException); it is still listed,
+  // described and located, and its regions stay open on their servers.
+  // DisableTable of a disabled table is InvalidArgument "table 'T' is not
+  // enabled", EnableTable of an enabled one "table 'T' is not disabled"
+  // (HBase's TableNotEnabledException / TableNotDisabledException). NotFound
+  // for an unknown table.
+  [[nodiscard]] virtual Status DisableTable(std::string_view table) = 0;
+  [[nodiscard]] virtual Status EnableTable(std::string_view table) = 0;
+  virtual StatusOr<bool> IsTableEnabled(std::string_view table) const = 0;
+  // DeleteTable as HBase's deleteTable: InvalidArgument "table 'T' is not
+  // disabled" unless the table is disabled (checked under the same lock as
+  // the deletion). DeleteTable itself deletes enabled tables too
+  // (bloomroute's own CLI).
+  [[nodiscard]] virtual Status DeleteTableIfDisabled(
+      std::string_view table) = 0;
+  // HBase's truncateTable: removes every row of the table, with its index
+  // entries, value counts and filter elements, keeping its name, id,
+  // descriptor (families, attributes, indexed columns). The table must be
+  // disabled (else InvalidArgument "table 'T' is not disabled") and is
+  // enabled when this returns OK or Unavailable. With `preserve_splits` the
+  // new regions have the old key ranges, without it the table has one
+  // region; either way under new region ids. The catalog switches to the
+  // new regions in one write, listing the old ones as retired; they are
+  // dropped before returning, and when a server does not answer, by
+  // maintenance once it does (Unavailable is returned; no old row is
+  // served meanwhile: the catalog routes only to the new regions, which
+  // that server opens when it answers again).
+  [[nodiscard]] virtual Status TruncateTable(std::string_view table,
+                                             bool preserve_splits) = 0;
+  // The region holding `row` (HBase's getRegionLocation), its descriptor as
+  // in TableInfo::regions; enabled or disabled tables. NotFound for an
+  // unknown table. All regions: DescribeTable (getAllRegionLocations).
+  virtual StatusOr<RegionLocation> LocateRegion(std::string_view table,
+                                                std::string_view row) const = 0;
 
   // Rows. `region_id` in the mutations and requests is ignored: the router
   // finds each row's region. At most kMaxRowsPerCall entries per call.

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "index/element_hash.h"
+#include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute::router_internal {
@@ -133,6 +134,7 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTable(table));
   const TableDescriptor& descriptor = state->record.descriptor;
+  BLOOMROUTE_RETURN_IF_ERROR(CheckProjectionFamilies(descriptor, spec.columns));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<ElementHash> hashes,
                               HashPredicates(descriptor, spec));
   LookupResult out;
@@ -247,8 +249,9 @@ std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
 }
 
 StatusOr<router::VerifyReport> RouterImpl::VerifyIndex(std::string_view table) {
+  // Disabled tables too: their regions stay open on their servers.
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
+                              FindTableAnyState(table));
   router::VerifyReport out;
   out.table = state->record.descriptor;
   std::vector<ServerId> ids;

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <utility>
 
+#include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute::router_internal {
@@ -126,6 +127,8 @@ Status RouterImpl::Mutate(std::string_view table,
   for (size_t i = 0; i < mutations.size(); ++i) {
     Mutation& m = mutations[i];
     BLOOMROUTE_RETURN_IF_ERROR(ValidateMutation(m, i));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        CheckMutationFamilies(state->record.descriptor, m));
     const CatalogRegion& region =
         state->record.regions[state->RegionFor(m.row_key)];
     m.region_id = region.region_id;
@@ -186,6 +189,9 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
           QuoteForMessage(mutations[i].row_key) + ", not the operation's row " +
           QuoteForMessage(row));
     }
+    BLOOMROUTE_RETURN_IF_ERROR(
+        CheckMutationFamilies(state->record.descriptor, mutations[i])
+            .WithContext("mutation " + std::to_string(i)));
     mutations[i].region_id = region.region_id;
   }
   const ServerEntry& server = Server(region.server);
@@ -288,6 +294,8 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
       g.filter.clear();
     }
     BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(g.time_range));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        CheckProjectionFamilies(state->record.descriptor, g.columns));
     const CatalogRegion& region =
         state->record.regions[state->RegionFor(g.row_key)];
     g.region_id = region.region_id;
@@ -436,6 +444,8 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
   BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTable(table));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckProjectionFamilies(state->record.descriptor, spec.columns));
   BLOOMROUTE_ASSIGN_OR_RETURN(
       std::shared_ptr<const ScanFilter> filter,
       ParseScanFilter(state->record.descriptor, spec.filter));

@@ -9,6 +9,7 @@
 #include <random>
 #include <utility>
 
+#include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute {
@@ -71,6 +72,8 @@ StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
   BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTable(table));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckProjectionFamilies(state->record.descriptor, spec.columns));
   // Parsed once: a bad filter fails here, not at the first batch.
   BLOOMROUTE_ASSIGN_OR_RETURN(
       std::shared_ptr<const ScanFilter> filter,

@@ -57,9 +57,9 @@ void RouterCommand::AddOptions(po::options_description* o) {
       ("max-table-bytes",
        po::value<int64_t>(&max_table_bytes_)
            ->default_value(static_cast<int64_t>(defaults.max_table_bytes)),
-       "most bytes of split keys and indexed column names of one table, in "
-       "[65536, 16777216] (so that a describeTable reply fits a 64 MiB "
-       "frame)")  //
+       "most bytes of split keys, indexed column names, column families and "
+       "attributes of one table, in [65536, 16777216] (so that a "
+       "describeTable reply fits a 64 MiB frame)")  //
       ("max-filter-bytes",
        po::value<int64_t>(&max_filter_bytes_)
            ->default_value(static_cast<int64_t>(defaults.max_filter_bytes)),

@@ -12,7 +12,11 @@
 namespace bloomroute::router_internal {
 namespace {
 
+// Servers, counters and router starts are still written in version 1;
+// tables in version 2, which added families, attributes, the enabled flag
+// and retired regions.
 constexpr uint8_t kFormatVersion = 1;
+constexpr uint8_t kTableFormatVersion = 2;
 // Keys: one tag byte, then a big-endian id so that iteration is by id.
 constexpr char kCountersKey[] = "m";
 constexpr char kRouterStartsKey[] = "r";
@@ -21,6 +25,8 @@ constexpr char kTableTag = 't';
 // Bounds for decoding: far above what CreateTable accepts.
 constexpr uint32_t kMaxDecodedColumns = 1 << 16;
 constexpr uint32_t kMaxDecodedRegions = 1 << 20;
+constexpr uint32_t kMaxDecodedFamilies = 1 << 16;
+constexpr uint32_t kMaxDecodedAttributes = 1 << 16;
 
 Status FromRocks(const rocksdb::Status& s, const char* what) {
   if (s.ok()) return Status::OK();
@@ -63,6 +69,66 @@ Status DecodeRegion(ByteReader* r, CatalogRegion* out) {
   BLOOMROUTE_RETURN_IF_ERROR(ReadString(r, &out->start_key, "start key"));
   BLOOMROUTE_RETURN_IF_ERROR(ReadString(r, &out->end_key, "end key"));
   return r->ReadFixed32(&out->server, "region server");
+}
+
+void EncodeRegions(const std::vector<CatalogRegion>& regions,
+                   std::string* out) {
+  PutFixed32(out, static_cast<uint32_t>(regions.size()));
+  for (const CatalogRegion& r : regions) {
+    PutFixed64(out, r.region_id);
+    PutLengthPrefixed(out, r.start_key);
+    PutLengthPrefixed(out, r.end_key);
+    PutFixed32(out, r.server);
+  }
+}
+
+Status DecodeRegions(ByteReader* r, std::vector<CatalogRegion>* out) {
+  uint32_t n = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed32(&n, "region count"));
+  // Each region takes at least 20 bytes: bound the count by the input first.
+  if (n > kMaxDecodedRegions || n > r->remaining() / 20) {
+    return Status::Corruption("catalog: region count");
+  }
+  out->resize(n);
+  for (CatalogRegion& region : *out) {
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeRegion(r, &region));
+  }
+  return Status::OK();
+}
+
+void EncodeFamiliesAndAttributes(const TableDescriptor& d, std::string* out) {
+  PutFixed32(out, static_cast<uint32_t>(d.families.size()));
+  for (const std::string& f : d.families) PutLengthPrefixed(out, f);
+  PutFixed32(out, static_cast<uint32_t>(d.attributes.size()));
+  for (const auto& [k, v] : d.attributes) {
+    PutLengthPrefixed(out, k);
+    PutLengthPrefixed(out, v);
+  }
+}
+
+Status DecodeFamiliesAndAttributes(ByteReader* r, TableDescriptor* d) {
+  uint32_t n = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed32(&n, "family count"));
+  if (n > kMaxDecodedFamilies || n > r->remaining() / 4) {
+    return Status::Corruption("catalog: family count");
+  }
+  d->families.resize(n);
+  for (std::string& f : d->families) {
+    BLOOMROUTE_RETURN_IF_ERROR(ReadString(r, &f, "family"));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed32(&n, "attribute count"));
+  if (n > kMaxDecodedAttributes || n > r->remaining() / 8) {
+    return Status::Corruption("catalog: attribute count");
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string k, v;
+    BLOOMROUTE_RETURN_IF_ERROR(ReadString(r, &k, "attribute name"));
+    BLOOMROUTE_RETURN_IF_ERROR(ReadString(r, &v, "attribute value"));
+    if (!d->attributes.emplace(std::move(k), std::move(v)).second) {
+      return Status::Corruption("catalog: an attribute named twice");
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -134,6 +200,9 @@ Status Catalog::Load() {
   for (const CatalogTable& t : *tables) {
     next_table_id_ = std::max(next_table_id_, t.descriptor.table_id + 1);
     for (const CatalogRegion& r : t.regions) {
+      next_region_id_ = std::max(next_region_id_, r.region_id + 1);
+    }
+    for (const CatalogRegion& r : t.retired_regions) {
       next_region_id_ = std::max(next_region_id_, r.region_id + 1);
     }
   }
@@ -239,7 +308,7 @@ Status Catalog::DeleteTable(uint64_t table_id) {
 }
 
 std::string Catalog::EncodeTable(const CatalogTable& table) {
-  std::string out(1, static_cast<char>(kFormatVersion));
+  std::string out(1, static_cast<char>(kTableFormatVersion));
   const TableDescriptor& d = table.descriptor;
   PutFixed64(&out, d.table_id);
   PutLengthPrefixed(&out, d.name);
@@ -249,19 +318,22 @@ std::string Catalog::EncodeTable(const CatalogTable& table) {
     PutFixed32(&out, c.column_id);
     PutLengthPrefixed(&out, c.name);
   }
-  PutFixed32(&out, static_cast<uint32_t>(table.regions.size()));
-  for (const CatalogRegion& r : table.regions) {
-    PutFixed64(&out, r.region_id);
-    PutLengthPrefixed(&out, r.start_key);
-    PutLengthPrefixed(&out, r.end_key);
-    PutFixed32(&out, r.server);
-  }
+  EncodeFamiliesAndAttributes(d, &out);
+  PutFixed8(&out, table.enabled ? 1 : 0);
+  EncodeRegions(table.retired_regions, &out);
+  EncodeRegions(table.regions, &out);
   return out;
 }
 
 Status Catalog::DecodeTable(std::string_view in, CatalogTable* out) {
   ByteReader r(in);
-  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+  uint8_t version = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed8(&version, "format version"));
+  if (version != 1 && version != kTableFormatVersion) {
+    return Status::Corruption(
+        "catalog table record of unknown format version " +
+        std::to_string(version));
+  }
   TableDescriptor& d = out->descriptor;
   BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&d.table_id, "table id"));
   BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &d.name, "table name"));
@@ -283,14 +355,15 @@ Status Catalog::DecodeTable(std::string_view in, CatalogTable* out) {
     BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed32(&c.column_id, "column id"));
     BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &c.name, "column name"));
   }
-  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed32(&n, "region count"));
-  if (n > kMaxDecodedRegions || n > r.remaining() / 20) {
-    return Status::Corruption("catalog: region count");
+  if (version >= 2) {
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeFamiliesAndAttributes(&r, &d));
+    uint8_t enabled = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed8(&enabled, "enabled flag"));
+    if (enabled > 1) return Status::Corruption("catalog: enabled flag");
+    out->enabled = enabled == 1;
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeRegions(&r, &out->retired_regions));
   }
-  out->regions.resize(n);
-  for (CatalogRegion& region : out->regions) {
-    BLOOMROUTE_RETURN_IF_ERROR(DecodeRegion(&r, &region));
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(DecodeRegions(&r, &out->regions));
   if (!r.empty()) return Status::Corruption("catalog: trailing bytes");
   return Status::OK();
 }

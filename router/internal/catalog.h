@@ -10,6 +10,9 @@
 // Record format: one version byte, then fixed-width and length-prefixed
 // fields (common/coding.h); RocksDB's block checksums cover the stored bytes.
 // Decoding bounds every length by the bytes present and reports Corruption.
+// Table records are written in version 2 (families, attributes, the enabled
+// flag and retired regions); version 1 records (none of those: an enabled
+// table without declared families) still read.
 //
 // Thread-safety: every method may be called concurrently (one mutex).
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_CATALOG_H_
@@ -54,11 +57,17 @@ struct CatalogTable {
   };
   TableDescriptor descriptor;
   State state = State::kReady;
+  // Disabled tables refuse data calls (Router::DisableTable).
+  bool enabled = true;
   std::vector<CatalogRegion> regions;  // by start key, covering all keys
+  // Regions the table had before a truncation, still to be dropped on their
+  // servers (maintenance retries until they are); never opened again.
+  std::vector<CatalogRegion> retired_regions = {};
 
   friend bool operator==(const CatalogTable& a, const CatalogTable& b) {
     return a.descriptor == b.descriptor && a.state == b.state &&
-           a.regions == b.regions;
+           a.enabled == b.enabled && a.regions == b.regions &&
+           a.retired_regions == b.retired_regions;
   }
 };
 

@@ -96,6 +96,14 @@ class RouterImpl : public router::Router {
   std::vector<TableDescriptor> ListTables() const override;
   StatusOr<router::TableInfo> DescribeTable(
       std::string_view table) const override;
+  // router_tables.cc
+  Status DisableTable(std::string_view table) override;
+  Status EnableTable(std::string_view table) override;
+  StatusOr<bool> IsTableEnabled(std::string_view table) const override;
+  Status DeleteTableIfDisabled(std::string_view table) override;
+  Status TruncateTable(std::string_view table, bool preserve_splits) override;
+  StatusOr<router::RegionLocation> LocateRegion(
+      std::string_view table, std::string_view row) const override;
 
   Status Mutate(std::string_view table,
                 std::vector<Mutation> mutations) override;
@@ -143,10 +151,27 @@ class RouterImpl : public router::Router {
   // router.cc
   [[nodiscard]] Status RegisterServers();
   void PublishTables();
+  // The table, enabled or not; NotFound naming it when unknown.
+  StatusOr<std::shared_ptr<const TableState>> FindTableAnyState(
+      std::string_view name) const;
+  // The enabled table, for data calls: FindTableAnyState, and
+  // InvalidArgument "table 'T' is disabled" for a disabled one.
   StatusOr<std::shared_ptr<const TableState>> FindTable(
       std::string_view name) const;
   // Assigns ids and servers to a validated spec.
   CatalogTable PlanTable(const router::TableSpec& spec) const;
+  // Regions split at `splits`, under new ids, each on the server with the
+  // fewest regions of the other tables so far (ties to the lowest id); the
+  // regions of table `skip_table` are not counted.
+  std::vector<CatalogRegion> PlaceRegions(
+      const std::vector<std::string>& splits, uint64_t skip_table) const;
+  // DeleteTable of a table found; needs ddl_mu_ held.
+  [[nodiscard]] Status DeleteTableLocked(const TableState& state);
+  // Sets the table's enabled flag (persisted); the errors of DisableTable.
+  [[nodiscard]] Status SetEnabled(std::string_view table, bool enabled);
+  // Drops the table's retired regions and, when all are gone, forgets them
+  // (persisted). Needs ddl_mu_ held.
+  [[nodiscard]] Status DropRetiredRegions(CatalogTable* table);
   [[nodiscard]] Status OpenRegions(const CatalogTable& table);
   [[nodiscard]] Status DropRegions(const CatalogTable& table);
   router::TableInfo Describe(const TableState& table) const;
@@ -285,7 +310,7 @@ class RouterImpl : public router::Router {
   // Fixed after Init.
   std::map<ServerId, std::unique_ptr<ServerEntry>> servers_;
 
-  std::mutex ddl_mu_;  // serializes CreateTable and DeleteTable
+  std::mutex ddl_mu_;  // serializes table changes (create, delete, state)
   mutable std::shared_mutex tables_mu_;
   // Guarded by tables_mu_: the ready tables by name.
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> tables_;

@@ -26,7 +26,9 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   mutable std::string table;  // DescribeTable is const
   router::TableSpec spec;
   std::vector<Mutation> mutations;
-  uint64_t bulk_region = 0;  // the arguments of the last BulkLoad
+  bool preserve_splits = false;     // of the last TruncateTable
+  mutable std::string located_row;  // of the last LocateRegion
+  uint64_t bulk_region = 0;         // the arguments of the last BulkLoad
   std::string bulk_file;
   std::vector<GetRequest> gets;
   router::ScanSpec scan;
@@ -66,6 +68,36 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     table = t;
     return table_info;
+  }
+  Status DisableTable(std::string_view t) override {
+    table = t;
+    return Enter();
+  }
+  Status EnableTable(std::string_view t) override {
+    table = t;
+    return Enter();
+  }
+  StatusOr<bool> IsTableEnabled(std::string_view t) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    return table_info.enabled;
+  }
+  Status DeleteTableIfDisabled(std::string_view t) override {
+    table = t;
+    return Enter();
+  }
+  Status TruncateTable(std::string_view t, bool preserve) override {
+    table = t;
+    preserve_splits = preserve;
+    return Enter();
+  }
+  StatusOr<router::RegionLocation> LocateRegion(
+      std::string_view t, std::string_view row) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    located_row = row;
+    if (table_info.regions.empty()) return Status::NotFound("no regions");
+    return table_info.regions[0];
   }
   Status BulkLoad(std::string_view t, uint64_t region,
                   const std::string& file) override {
