@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <random>
 #include <thread>
@@ -22,21 +23,36 @@ using testing::PlacesRegion;
 using testing::TempDir;
 using testing::Where;
 
-using ModelRow = std::map<std::string, std::string>;  // column -> value
-using Model = std::map<std::string, ModelRow>;        // row -> cells
+// A cell of the model: its value and the timestamp the store must give it.
+struct ModelCell {
+  std::string value;
+  int64_t timestamp = 0;
+};
+using ModelRow = std::map<std::string, ModelCell>;  // column -> cell
+using Model = std::map<std::string, ModelRow>;      // row -> cells
+
+// The stores' clock at the start of each test; tests may move now_.
+constexpr int64_t kNow = 1700000000000;
 
 class RegionStoreAtomicTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    store_ = OpenStoreWithRegions(dir_.path(), RegionStoreOptions(),
-                                  {PlacesRegion(1, "", "")});
+    store_ =
+        OpenStoreWithRegions(dir_.path(), Options(), {PlacesRegion(1, "", "")});
     ASSERT_NE(store_, nullptr);
+  }
+  // Options whose clock reads now_ (set it only while no write runs).
+  RegionStoreOptions Options() {
+    RegionStoreOptions options;
+    options.clock_ms = [this] { return now_; };
+    return options;
   }
   std::optional<Row> GetRow(const std::string& key) {
     auto rows = store_->Get({GetRequest{1, key, {}}});
     EXPECT_TRUE(rows.ok()) << rows.status().ToString();
     return rows.ok() ? (*rows)[0] : std::nullopt;
   }
+  int64_t now_ = kNow;
   TempDir dir_;
   std::unique_ptr<RegionStore> store_;
 };
@@ -46,13 +62,13 @@ class RegionStoreAtomicTest : public ::testing::Test {
 bool ModelHolds(const RowCondition& c, const ModelRow& row) {
   auto it = row.find(c.column);
   if (!c.value || c.value->empty()) {
-    const bool absent_or_empty = it == row.end() || it->second.empty();
+    const bool absent_or_empty = it == row.end() || it->second.value.empty();
     return c.op == CompareOp::kNotEqual ? !absent_or_empty : absent_or_empty;
   }
   if (it == row.end()) return false;
   // Given against cell, unsigned bytes (std::string compares char_traits
   // <char> with memcmp-like unsigned order).
-  const int r = c.value->compare(it->second);
+  const int r = c.value->compare(it->second.value);
   switch (c.op) {
     case CompareOp::kLess:
       return r < 0;
@@ -76,28 +92,67 @@ std::string ModelLong(uint64_t v) {
   return s;
 }
 
-// Applies m to row; false when the mutation fails (the batch is refused).
-bool ModelApply(const Mutation& m, ModelRow* row) {
+// How often the model met the timestamp rules' edge cases, so that the
+// test can check its mix exercised them.
+struct ModelTally {
+  int stale_puts = 0;  // a put older than the stored cell left it as it was
+  int bumped = 0;      // an increment / append stamped old + 1, not the clock
+};
+
+// The timestamp of a new increment / append cell of `column` (HBase's rule):
+// the clock, or one more than the stored cell's when that is not older.
+int64_t ModelStamp(const ModelRow& row, const std::string& column, int64_t now,
+                   ModelTally* tally) {
+  auto it = row.find(column);
+  if (it == row.end() || it->second.timestamp < now) return now;
+  ++tally->bumped;
+  return it->second.timestamp + 1;
+}
+
+// Applies m to row at clock `now` (the random mutations carry no timestamps,
+// so every put is stamped `now`); false when the mutation fails (the batch
+// is refused).
+bool ModelApply(const Mutation& m, int64_t now, ModelRow* row,
+                ModelTally* tally) {
   switch (m.kind) {
     case Mutation::Kind::kPut:
-      for (const Cell& c : m.cells) (*row)[c.column] = c.value;
+      for (const Cell& c : m.cells) {
+        auto it = row->find(c.column);
+        if (it != row->end() && now < it->second.timestamp) {
+          ++tally->stale_puts;
+          continue;
+        }
+        (*row)[c.column] = {c.value, now};
+      }
       return true;
     case Mutation::Kind::kDelete:
-      if (m.columns.empty()) row->clear();
+      // The whole row: the cells not newer than the clock.
+      if (m.columns.empty()) {
+        for (auto it = row->begin(); it != row->end();) {
+          it = it->second.timestamp <= now ? row->erase(it) : std::next(it);
+        }
+      }
       for (const std::string& c : m.columns) row->erase(c);
       return true;
     case Mutation::Kind::kAppend:
-      for (const Cell& c : m.cells) (*row)[c.column] += c.value;
+      for (const Cell& c : m.cells) {
+        const int64_t ts = ModelStamp(*row, c.column, now, tally);
+        auto it = row->find(c.column);
+        (*row)[c.column] = {
+            (it == row->end() ? "" : it->second.value) + c.value, ts};
+      }
       return true;
     case Mutation::Kind::kIncrement:
       for (const ColumnIncrement& inc : m.increments) {
         uint64_t n = 0;
         auto it = row->find(inc.column);
         if (it != row->end()) {
-          if (it->second.size() != 8) return false;
-          for (unsigned char b : it->second) n = (n << 8) | b;
+          if (it->second.value.size() != 8) return false;
+          for (unsigned char b : it->second.value) n = (n << 8) | b;
         }
-        (*row)[inc.column] = ModelLong(n + static_cast<uint64_t>(inc.amount));
+        const int64_t ts = ModelStamp(*row, inc.column, now, tally);
+        (*row)[inc.column] = {ModelLong(n + static_cast<uint64_t>(inc.amount)),
+                              ts};
       }
       return true;
   }
@@ -161,13 +216,18 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
   for (uint64_t seed : {1u, 2u, 3u}) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     TempDir dir;
-    store_ = OpenStoreWithRegions(dir.path(), RegionStoreOptions(),
-                                  {PlacesRegion(1, "", "")});
+    now_ = kNow;
+    store_ =
+        OpenStoreWithRegions(dir.path(), Options(), {PlacesRegion(1, "", "")});
     ASSERT_NE(store_, nullptr);
     std::mt19937_64 rng(seed);
     Model model;
     int held = 0, failed_checks = 0, refused = 0;  // the mix was exercised
+    ModelTally tally;
     for (int step = 0; step < Steps(); ++step) {
+      // A clock that ticks every other batch: cells written twice in one
+      // tick meet the old + 1 rule, and puts after them are older.
+      now_ = kNow + step / 2;
       const std::string key = "r" + std::to_string(rng() % 4);
       const std::optional<RowCondition> cond = RandomCondition(rng);
       std::vector<Mutation> batch(1 + rng() % 3);
@@ -179,8 +239,11 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
       const bool holds = !cond || ModelHolds(*cond, row);
       if (cond) ++(holds ? held : failed_checks);
       bool ok = true;
+      ModelTally batch_tally;
       if (holds) {
-        for (const Mutation& m : batch) ok = ok && ModelApply(m, &row);
+        for (const Mutation& m : batch) {
+          ok = ok && ModelApply(m, now_, &row, &batch_tally);
+        }
       }
       StatusOr<WriteResult> w = store_->Apply(batch);
       ASSERT_EQ(w.ok(), ok) << "step " << step << ": " << w.status().ToString();
@@ -189,6 +252,8 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
         EXPECT_TRUE(w.status().IsInvalidArgument());
         continue;
       }
+      tally.stale_puts += batch_tally.stale_puts;
+      tally.bumped += batch_tally.bumped;
       if (row.empty()) {
         model.erase(key);
       } else {
@@ -216,13 +281,17 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
                                      ? last.increments[0].column
                                      : last.cells[0].column;
         ASSERT_EQ(w->outcomes.back().cells.size(), 1u);
-        EXPECT_EQ(w->outcomes.back().cells[0], (Cell{col, model[key].at(col)}))
+        const ModelCell& want = model[key].at(col);
+        EXPECT_EQ(w->outcomes.back().cells[0],
+                  (Cell{col, want.value, want.timestamp}))
             << "step " << step;
       }
     }
     EXPECT_GT(held, 100);
     EXPECT_GT(failed_checks, 100);
     EXPECT_GT(refused, 20);
+    EXPECT_GT(tally.stale_puts, 2);  // 6 to 10 with the default steps
+    EXPECT_GT(tally.bumped, 30);     // 66 to 83
     // The rows, the index and the filter equal the model.
     for (int r = 0; r < 4; ++r) {
       const std::string key = "r" + std::to_string(r);
@@ -231,14 +300,16 @@ TEST_F(RegionStoreAtomicTest, RandomAtomicOpsMatchTheModel) {
       ASSERT_EQ(got.has_value(), it != model.end()) << key;
       if (!got) continue;
       std::vector<Cell> want;
-      for (const auto& [c, v] : it->second) want.push_back({c, v});
+      for (const auto& [c, v] : it->second) {
+        want.push_back({c, v.value, v.timestamp});
+      }
       EXPECT_EQ(got->cells, want) << key;
     }
     for (const char* column : {"d:country", "d:feature"}) {
       std::map<std::string, std::vector<std::string>> by_value;
       for (const auto& [key, row] : model) {
         auto c = row.find(column);
-        if (c != row.end()) by_value[c->second].push_back(key);
+        if (c != row.end()) by_value[c->second.value].push_back(key);
       }
       by_value["never"];
       for (const auto& [value, keys] : by_value) {
@@ -323,7 +394,53 @@ TEST_F(RegionStoreAtomicTest, ARefusedBatchWritesNothing) {
   EXPECT_NE(w.status().message().find("Field is not a long, it's 3 bytes"),
             std::string::npos)
       << w.status().ToString();
-  EXPECT_EQ(GetRow("r")->cells, (std::vector<Cell>{{"d:country", "abc"}}));
+  EXPECT_EQ(GetRow("r")->cells,
+            (std::vector<Cell>{{"d:country", "abc", kNow}}));
+}
+
+// HBase's rule for the new cells of increments and appends: the clock, or
+// one more than the stored cell's timestamp when that is not older, so that
+// the new value always replaces the old one.
+TEST_F(RegionStoreAtomicTest, IncrementsAndAppendsAreStampedAfterTheOldCell) {
+  ASSERT_TRUE(
+      store_
+          ->Apply({Mutation::Put(1, "r",
+                                 {{"d:future", EncodeLong(1), kNow + 100},
+                                  {"d:past", EncodeLong(1), kNow - 100},
+                                  {"d:same", "a", kNow},
+                                  {"d:text", "a", kNow + 7}})})
+          .ok());
+  StatusOr<WriteResult> w = store_->Apply(
+      {Mutation::Increment(1, "r",
+                           {{"d:future", 1}, {"d:past", 1}, {"d:fresh", 5}}),
+       Mutation::Append(1, "r", {{"d:same", "b"}, {"d:text", "b"}})});
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_EQ(w->outcomes.size(), 2u);
+  EXPECT_EQ(w->outcomes[0].cells,
+            (std::vector<Cell>{{"d:future", EncodeLong(2), kNow + 101},
+                               {"d:past", EncodeLong(2), kNow},
+                               {"d:fresh", EncodeLong(5), kNow}}));
+  EXPECT_EQ(w->outcomes[1].cells,
+            (std::vector<Cell>{{"d:same", "ab", kNow + 1},
+                               {"d:text", "ab", kNow + 8}}));
+  // Stored as answered.
+  EXPECT_EQ(GetRow("r")->cells,
+            (std::vector<Cell>{{"d:fresh", EncodeLong(5), kNow},
+                               {"d:future", EncodeLong(2), kNow + 101},
+                               {"d:past", EncodeLong(2), kNow},
+                               {"d:same", "ab", kNow + 1},
+                               {"d:text", "ab", kNow + 8}}));
+  // A second increment in the same millisecond is stamped after the first.
+  w = store_->Apply({Mutation::Increment(1, "r", {{"d:fresh", 1}})});
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  EXPECT_EQ(w->outcomes[0].cells,
+            (std::vector<Cell>{{"d:fresh", EncodeLong(6), kNow + 1}}));
+  // Once the clock has passed the stored cell, the clock again.
+  now_ = kNow + 200;
+  w = store_->Apply({Mutation::Increment(1, "r", {{"d:future", 1}})});
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  EXPECT_EQ(w->outcomes[0].cells,
+            (std::vector<Cell>{{"d:future", EncodeLong(3), kNow + 200}}));
 }
 
 TEST_F(RegionStoreAtomicTest, AnAppendPastTheValueLimitNamesIt) {

@@ -18,6 +18,15 @@ using testing::PutRow;
 using testing::StoreCluster;
 using testing::WhereEq;
 
+// The stores' clock: puts are stamped kNow; an increment or append of a
+// cell stamped kNow or later is stamped one more than the cell.
+constexpr int64_t kNow = 1700000000000;
+RegionStoreOptions FixedClock() {
+  RegionStoreOptions options;
+  options.clock_ms = [] { return kNow; };
+  return options;
+}
+
 TableSpec Places() {
   TableSpec s;
   s.name = "places";
@@ -47,7 +56,7 @@ class RouterAtomicTest : public ::testing::Test {
     return rows.ok() ? (*rows)[0] : std::nullopt;
   }
 
-  StoreCluster cluster_{4};
+  StoreCluster cluster_{4, FixedClock()};
   std::unique_ptr<Router> router_;
 };
 
@@ -127,11 +136,14 @@ TEST_F(RouterAtomicTest, IncrementReturnsTheNewValuesAndTheIndexFollows) {
                                          {{"d:country", 41}, {"d:visits", -2}});
   ASSERT_TRUE(row.ok()) << row.status().ToString();
   EXPECT_EQ(row->key, "umea");
-  EXPECT_EQ(row->cells, (std::vector<Cell>{{"d:country", EncodeLong(41)},
-                                           {"d:visits", EncodeLong(-2)}}));
+  EXPECT_EQ(row->cells,
+            (std::vector<Cell>{{"d:country", EncodeLong(41), kNow},
+                               {"d:visits", EncodeLong(-2), kNow}}));
+  // In the same millisecond: stamped after the cell it replaces.
   row = router_->Increment("places", "umea", {{"d:country", 1}});
   ASSERT_TRUE(row.ok()) << row.status().ToString();
-  EXPECT_EQ(row->cells, (std::vector<Cell>{{"d:country", EncodeLong(42)}}));
+  EXPECT_EQ(row->cells,
+            (std::vector<Cell>{{"d:country", EncodeLong(42), kNow + 1}}));
   EXPECT_EQ(Where("d:country", EncodeLong(42)),
             std::vector<std::string>{"umea"});
   EXPECT_TRUE(Where("d:country", EncodeLong(41)).empty());
@@ -150,7 +162,7 @@ TEST_F(RouterAtomicTest, AppendReturnsTheNewValuesAndTheIndexFollows) {
   ASSERT_TRUE(router_->Mutate("places", {PutRow("tromso", "N", "PPL")}).ok());
   StatusOr<Row> row = router_->Append("places", "tromso", {{"d:country", "O"}});
   ASSERT_TRUE(row.ok()) << row.status().ToString();
-  EXPECT_EQ(row->cells, (std::vector<Cell>{{"d:country", "NO"}}));
+  EXPECT_EQ(row->cells, (std::vector<Cell>{{"d:country", "NO", kNow + 1}}));
   EXPECT_EQ(Where("d:country", "NO"), std::vector<std::string>{"tromso"});
   EXPECT_TRUE(Where("d:country", "N").empty());
 }
@@ -166,7 +178,8 @@ TEST_F(RouterAtomicTest, MutateRowAppliesInOrderAtOnce) {
   EXPECT_TRUE(Where("d:country", "NO").empty());
   EXPECT_TRUE(Where("d:feature", "X").empty());
   EXPECT_EQ(Where("d:feature", "Y"), std::vector<std::string>{"hamar"});
-  EXPECT_EQ(GetRow("hamar")->cells, (std::vector<Cell>{{"d:feature", "Y"}}));
+  EXPECT_EQ(GetRow("hamar")->cells,
+            (std::vector<Cell>{{"d:feature", "Y", kNow}}));
 }
 
 TEST_F(RouterAtomicTest, ConcurrentIncrementsThroughTheRouterAllCount) {
@@ -185,8 +198,11 @@ TEST_F(RouterAtomicTest, ConcurrentIncrementsThroughTheRouterAllCount) {
   }
   for (auto& t : threads) t.join();
   EXPECT_EQ(failed.load(), 0);
+  // One clock reading for all: each increment was stamped one more than the
+  // one before it.
   EXPECT_EQ(GetRow("kiruna")->cells,
-            (std::vector<Cell>{{"d:country", EncodeLong(kThreads * kEach)}}));
+            (std::vector<Cell>{{"d:country", EncodeLong(kThreads * kEach),
+                                kNow + kThreads * kEach - 1}}));
   EXPECT_EQ(Where("d:country", EncodeLong(kThreads * kEach)),
             std::vector<std::string>{"kiruna"});
 }
@@ -213,7 +229,7 @@ class LosingClient : public testing::StoreRegionClient {
 };
 
 TEST(RouterLostReplyTest, AnIncrementWhoseReplyIsLostIsNotSentTwice) {
-  StoreCluster cluster(1);
+  StoreCluster cluster(1, FixedClock());
   std::atomic<int> applies{0};
   class Factory : public RegionClientFactory {
    public:
@@ -248,7 +264,8 @@ TEST(RouterLostReplyTest, AnIncrementWhoseReplyIsLostIsNotSentTwice) {
   auto rows = cluster.store(0)->Get({GetRequest{region_id, "k", {}}});
   ASSERT_TRUE(rows.ok());
   ASSERT_TRUE((*rows)[0].has_value());
-  EXPECT_EQ((*rows)[0]->cells, (std::vector<Cell>{{"d:n", EncodeLong(1)}}));
+  EXPECT_EQ((*rows)[0]->cells,
+            (std::vector<Cell>{{"d:n", EncodeLong(1), kNow}}));
 }
 
 }  // namespace

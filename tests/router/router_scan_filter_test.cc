@@ -151,6 +151,14 @@ std::vector<Row> ModelScan(const std::map<std::string, Row>& rows,
   return out;
 }
 
+// The stores' clock: the timestamp of every cell written.
+constexpr int64_t kNow = 1700000000000;
+RegionStoreOptions FixedClock() {
+  RegionStoreOptions options;
+  options.clock_ms = [] { return kNow; };
+  return options;
+}
+
 class RouterScanFilterTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -186,7 +194,7 @@ class RouterScanFilterTest : public ::testing::Test {
     return out;
   }
 
-  StoreCluster cluster_{4};
+  StoreCluster cluster_{4, FixedClock()};
   std::unique_ptr<Router> router_;
 };
 
@@ -213,6 +221,7 @@ TEST_F(RouterScanFilterTest, IndexPlanEqualsFullScanEqualsModel) {
     }
     if (row.cells.empty()) row.cells.push_back({"g:d", "3"});
     batch.push_back(Mutation::Put(0, row.key, row.cells));
+    for (Cell& c : row.cells) c.timestamp = kNow;  // as the store stamps them
     model[row.key] = row;
     if (batch.size() == 5000 || i + 1 == n_rows) {
       ASSERT_TRUE(router_->Mutate("ti", batch).ok());
@@ -401,11 +410,12 @@ TEST_F(RouterScanFilterTest, GetsApplyTheFilterToTheProjectedRow) {
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   ASSERT_EQ(got->size(), 4u);
   ASSERT_TRUE((*got)[0].has_value());
-  EXPECT_EQ((*got)[0]->cells, (std::vector<Cell>{{"f:a", ""}, {"g:c", ""}}));
+  EXPECT_EQ((*got)[0]->cells,
+            (std::vector<Cell>{{"f:a", "", kNow}, {"g:c", "", kNow}}));
   EXPECT_FALSE((*got)[1].has_value());
   EXPECT_FALSE((*got)[2].has_value());
   ASSERT_TRUE((*got)[3].has_value());
-  EXPECT_EQ((*got)[3]->cells, (std::vector<Cell>{{"g:c", "x"}}));
+  EXPECT_EQ((*got)[3]->cells, (std::vector<Cell>{{"g:c", "x", kNow}}));
 }
 
 // Bad filters are refused before any server is asked: a syntax error names

@@ -123,7 +123,19 @@ TEST_F(RegionTimestampConversionTest, BadValuesAreRejectedByName) {
               HasSubstr("mutations[0].deleteSpecs[0].timestamp is negative"));
   put.__set_timestamp(1);
   put.__set_deleteSpecs({spec});
-  EXPECT_THAT(MutationError(put), HasSubstr("PUT with deleteSpecs"));
+  EXPECT_THAT(MutationError(put),
+              HasSubstr("mutations[0] is not a DELETE but has deleteSpecs"));
+  rpc::TMutation increment;
+  increment.__set_type(rpc::TMutationType::INCREMENT);
+  increment.__set_regionId(1);
+  increment.__set_row("r");
+  rpc::TColumnIncrement inc;
+  inc.__set_column("f:n");
+  inc.__set_amount(1);
+  increment.__set_increments({inc});
+  increment.__set_deleteSpecs({spec});
+  EXPECT_THAT(MutationError(increment),
+              HasSubstr("mutations[0] is not a DELETE but has deleteSpecs"));
 
   rpc::TGet get;
   get.__set_regionId(1);

@@ -695,8 +695,10 @@ TEST_F(RegionTypesConversionTest, OutcomesRoundTrip) {
   written.epoch = 1;
   written.last_seq = 2;
   written.incarnation = 3;
-  written.outcomes = {MutationOutcome{false, {}},
-                      MutationOutcome{true, {{"f:n", "12345678"}}}};
+  // A returned cell always carries its stamped timestamp.
+  written.outcomes = {
+      MutationOutcome{false, {}},
+      MutationOutcome{true, {{"f:n", "12345678", 1700000000001}}}};
   rpc::TWriteResult wire;
   ASSERT_TRUE(ToThrift(written, &wire).ok());
   WriteResult back;

@@ -253,9 +253,13 @@ TEST_F(ThriftRegionClientTest, AtomicOpsRoundTrip) {
   ASSERT_TRUE(w.ok()) << w.status().ToString();
   ASSERT_EQ(w->outcomes.size(), 3u);
   EXPECT_TRUE(w->outcomes[0].applied);
-  EXPECT_EQ(w->outcomes[1].cells,
-            (std::vector<Cell>{{"d:visits", std::string(7, '\0') + "\x05"}}));
-  EXPECT_EQ(w->outcomes[2].cells, (std::vector<Cell>{{"d:name", "x-by"}}));
+  // A new cell gets the clock; the appended one was written at kNow in
+  // OpenAndFill, so its new cell is stamped one later.
+  EXPECT_EQ(
+      w->outcomes[1].cells,
+      (std::vector<Cell>{{"d:visits", std::string(7, '\0') + "\x05", kNow}}));
+  EXPECT_EQ(w->outcomes[2].cells,
+            (std::vector<Cell>{{"d:name", "x-by", kNow + 1}}));
   auto found = client_->Lookup(Where({{"d:feature", "PPLC"}}));
   ASSERT_TRUE(found.ok());
   ASSERT_EQ(found->rows.size(), 1u);
