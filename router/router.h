@@ -490,10 +490,11 @@ class Router {
   // Scanners (HBase's openScanner / getScannerRows / closeScanner), each
   // owned by the client that opened it.
   //
-  // OpenScanner returns the new scanner's id: 63 random bits (a positive
-  // number, drawn from the operating system's random source), so an id
-  // tells nothing about another; ids of open scanners are distinct, and an
-  // id comes back after its scanner closed with probability 2^-63 per id.
+  // OpenScanner returns the new scanner's id: 31 random bits (a positive
+  // number that fits HBase's i32 scanner ids, drawn from the operating
+  // system's random source), so an id tells nothing about another; ids of
+  // open scanners are distinct, and an id comes back after its scanner
+  // closed with probability 2^-31 per id.
   // Unavailable naming the limit when the client has
   // RouterOptions::max_scanners_per_client open, or all clients together
   // max_scanners; NotFound for an unknown table.

@@ -50,16 +50,14 @@ struct Scanner {
 
 namespace {
 
-// 63 bits from the operating system's random source (std::random_device
+// 31 bits from the operating system's random source (std::random_device
 // reads it on Linux): positive, so that clients that treat a negative id
-// as an error do not trip, and no id says anything about another.
+// as an error do not trip, fitting HBase's i32 scanner ids, and no id says
+// anything about another.
 int64_t DrawScannerId() {
   std::random_device device;
   int64_t id = 0;
-  while (id == 0) {
-    const uint64_t bits = (static_cast<uint64_t>(device()) << 32) ^ device();
-    id = static_cast<int64_t>(bits >> 1);
-  }
+  while (id == 0) id = static_cast<int64_t>(device() >> 1);
   return id;
 }
 

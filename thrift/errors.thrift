@@ -13,8 +13,11 @@
 namespace cpp bloomroute.rpc
 namespace py bloomroute.rpc.errors
 
+// canRetry (as HBase's): set, and true, when the failure was a region server
+// or the router not answering (Unavailable): the same call may succeed later.
 exception TIOError {
   1: optional string message
+  2: optional bool canRetry
 }
 
 exception TIllegalArgument {

@@ -1,5 +1,6 @@
 #include "thrift/router_client.h"
 
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "thrift/gen-cpp/RouterService.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/client_pool.h"
+#include "thrift/internal/hbase_rows.h"
 #include "thrift/internal/router_client_conversion.h"
 #include "thrift/thrift_server.h"
 
@@ -26,6 +28,17 @@ thrift_internal::ClientPool<Service>::OpenFn Authenticator(std::string token) {
   };
 }
 
+// Scanner ids are i32 on the wire (HBase's): an id that does not fit was
+// never one the router gave.
+StatusOr<int32_t> ScannerIdToThrift(int64_t scanner) {
+  if (scanner < std::numeric_limits<int32_t>::min() ||
+      scanner > std::numeric_limits<int32_t>::max()) {
+    return Status::NotFound("scanner " + std::to_string(scanner) +
+                            " is not open (router scanner ids are 32-bit)");
+  }
+  return static_cast<int32_t>(scanner);
+}
+
 class ThriftRouterClient final : public RouterClient {
  public:
   ThriftRouterClient(std::string address, std::string host, int port,
@@ -41,21 +54,24 @@ class ThriftRouterClient final : public RouterClient {
     BLOOMROUTE_RETURN_IF_ERROR(
         thrift_internal::TableSpecToThrift(spec, &request));
     return Fetch<router::TableInfo, client::TTableInfo>(
-        "createTable",
-        [&](Service& s, client::TTableInfo& r) { s.createTable(r, request); },
+        "createIndexedTable",
+        [&](Service& s, client::TTableInfo& r) {
+          s.createIndexedTable(r, request);
+        },
         thrift_internal::TableInfoFromThrift);
   }
 
   Status DeleteTable(std::string_view table) override {
-    const std::string name(table);
+    client::TTableName name;
+    name.__set_qualifier(std::string(table));
     return Call("deleteTable", [&](Service& s) { s.deleteTable(name); });
   }
 
   StatusOr<std::vector<TableDescriptor>> ListTables() override {
     return Fetch<std::vector<TableDescriptor>,
-                 std::vector<client::TTableDescriptor>>(
+                 std::vector<client::TIndexedTable>>(
         "listTables",
-        [](Service& s, std::vector<client::TTableDescriptor>& r) {
+        [](Service& s, std::vector<client::TIndexedTable>& r) {
           s.listTables(r);
         },
         thrift_internal::DescriptorsFromThrift);
@@ -119,7 +135,7 @@ class ThriftRouterClient final : public RouterClient {
         },
         [](const std::vector<client::TResult>& in,
            std::vector<std::optional<Row>>* out) {
-          return thrift_internal::OptionalRowsFromThrift(in, "result", out);
+          return thrift_internal::OptionalRowsFromHBase(in, "result", out);
         });
   }
 
@@ -127,7 +143,7 @@ class ThriftRouterClient final : public RouterClient {
                                 const router::ScanSpec& spec) override {
     const std::string name(table);
     const client::TScan scan = thrift_internal::ScanToThrift(spec);
-    int64_t id = 0;
+    int32_t id = 0;
     BLOOMROUTE_RETURN_IF_ERROR(Call(
         "openScanner", [&](Service& s) { id = s.openScanner(name, scan); }));
     return id;
@@ -138,18 +154,20 @@ class ThriftRouterClient final : public RouterClient {
     int32_t rows = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(thrift_internal::Widen(max_rows, "max_rows", &rows)));
+    BLOOMROUTE_ASSIGN_OR_RETURN(const int32_t id, ScannerIdToThrift(scanner));
     return Fetch<std::vector<Row>, std::vector<client::TResult>>(
         "getScannerRows",
         [&](Service& s, std::vector<client::TResult>& r) {
-          s.getScannerRows(r, scanner, rows, /*callSeq=*/0);
+          s.getScannerRows(r, id, rows, /*callSeq=*/0);
         },
         [](const std::vector<client::TResult>& in, std::vector<Row>* out) {
-          return thrift_internal::RowsFromThrift(in, "result", out);
+          return thrift_internal::RowsFromHBase(in, "result", out);
         });
   }
 
   Status CloseScanner(int64_t scanner) override {
-    return Call("closeScanner", [&](Service& s) { s.closeScanner(scanner); });
+    BLOOMROUTE_ASSIGN_OR_RETURN(const int32_t id, ScannerIdToThrift(scanner));
+    return Call("closeScanner", [&](Service& s) { s.closeScanner(id); });
   }
 
   StatusOr<router::LookupResult> Lookup(
@@ -236,8 +254,9 @@ class ThriftRouterClient final : public RouterClient {
     for (size_t i = begin; i < end; ++i) {
       deletes.push_back(thrift_internal::DeleteToThrift(batch[i]));
     }
+    std::vector<client::TDelete> failed;
     return Call("deleteMultiple",
-                [&](Service& s) { s.deleteMultiple(table, deletes); });
+                [&](Service& s) { s.deleteMultiple(failed, table, deletes); });
   }
 
   const std::string address_;  // as given, for messages

@@ -1,7 +1,10 @@
 // RouterClient: the client API of bloomroute (RouterService,
 // thrift/router_service.thrift) with the router's own types and Status, for
-// the command-line tools. Thrift stays behind this header (STYLE.md: only
-// thrift/ includes Thrift headers).
+// the command-line tools. Rows travel through HBase's Thrift2 calls (put,
+// getMultiple, openScanner, ...; cells as family and qualifier), tables and
+// lookups through bloomroute's own (createIndexedTable, getByIndex, ...).
+// Thrift stays behind this header (STYLE.md: only thrift/ includes Thrift
+// headers).
 //
 // Connections. ConnectRouter() checks the address and does not connect; each
 // call takes an idle connection from the client's pool or opens one (framed
@@ -62,7 +65,8 @@ class RouterClient {
   // "HOST:PORT" as given to ConnectRouter.
   virtual const std::string& address() const = 0;
 
-  // Tables (createTable, deleteTable, listTables, describeTable).
+  // Tables (createIndexedTable, HBase's deleteTable, listTables,
+  // describeTable).
   // DescribeTable and DeleteTable give NotFound for an unknown table.
   virtual StatusOr<router::TableInfo> CreateTable(
       const router::TableSpec& spec) = 0;
@@ -76,9 +80,11 @@ class RouterClient {
   // atomic: on an error, rows of other chunks may have been applied.
   [[nodiscard]] virtual Status Mutate(std::string_view table,
                                       const std::vector<Mutation>& batch) = 0;
-  // getMultiple: in request order, nullopt for a missing row. When the
-  // router answers a prefix (its reply byte budget), the rest is asked for
-  // again until every request is answered.
+  // getMultiple: in request order, nullopt for a missing row. When the rows
+  // pass the router's reply byte budget (--max-reply-bytes) the router fails
+  // the call (InvalidArgument naming it): ask for fewer rows. A reply that
+  // is a prefix of the requests (a router before HBase's API) is completed
+  // by asking again for the rest.
   virtual StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view table, const std::vector<GetRequest>& requests) = 0;
   // openScanner / getScannerRows / closeScanner. ScannerNext returns up to
@@ -87,7 +93,8 @@ class RouterClient {
   // calls take the most recently used idle connection: use a scanner from
   // one thread with no call of this client from another thread in between.
   // ScannerNext is unsequenced (callSeq 0): a call that fails after the
-  // request left may have lost its rows.
+  // request left may have lost its rows. Scanner ids are HBase's i32: an id
+  // outside it is NotFound without a call.
   virtual StatusOr<int64_t> OpenScanner(std::string_view table,
                                         const router::ScanSpec& spec) = 0;
   virtual StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,

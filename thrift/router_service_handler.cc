@@ -1,36 +1,118 @@
 #include "thrift/router_service_handler.h"
 
+#include <algorithm>
+#include <limits>
 #include <utility>
 
+#include "thrift/hbase_request_conversion.h"
+#include "thrift/internal/hbase_rows.h"
 #include "thrift/internal/serve_call.h"
-#include "thrift/region_types_conversion.h"
 #include "thrift/router_types_conversion.h"
 
 namespace bloomroute {
 
 namespace client = rpc::client;
-// Every call leaves through ServeCall: see serve_call.h.
+// Every call leaves through ServeCall or ServeHBaseCall: see serve_call.h.
 using thrift_internal::ServeCall;
+using thrift_internal::ServeHBaseCall;
 
 namespace {
 
-// Converts one put or delete (TPut, TDelete) and applies it.
-template <typename Request>
-Status MutateOne(router::Router& router, const std::string& table,
-                 const Request& request) {
-  Mutation mutation;
-  BLOOMROUTE_RETURN_IF_ERROR(FromThrift(request, &mutation));
-  return router.Mutate(table, {std::move(mutation)});
+// ---- Calls the router does not serve yet ----
+//
+// Each HBase call below whose router support is being built elsewhere
+// reaches the router through exactly one of these functions, after its
+// arguments were checked in full. Replace a body when the router has the
+// call; the checked arguments are already in the router's types.
+
+StatusOr<bool> RouterCheckAndPut(router::Router& /*router*/,
+                                 const std::string& /*table*/,
+                                 const HBaseCheck& /*check*/,
+                                 const Mutation& /*put*/) {
+  return NotSupportedYet("checkAndPut");
 }
 
-// Converts every put or delete first (one bad entry rejects them all) and
-// applies them as one call.
-template <typename Request>
-Status MutateAll(router::Router& router, const std::string& table,
-                 const std::vector<Request>& requests) {
-  std::vector<Mutation> mutations;
-  BLOOMROUTE_RETURN_IF_ERROR(FromThrift(requests, &mutations));
-  return router.Mutate(table, std::move(mutations));
+StatusOr<bool> RouterCheckAndDelete(router::Router& /*router*/,
+                                    const std::string& /*table*/,
+                                    const HBaseCheck& /*check*/,
+                                    const Mutation& /*del*/) {
+  return NotSupportedYet("checkAndDelete");
+}
+
+StatusOr<bool> RouterCheckAndMutate(
+    router::Router& /*router*/, const std::string& /*table*/,
+    const HBaseCheck& /*check*/, const std::vector<Mutation>& /*mutations*/) {
+  return NotSupportedYet("checkAndMutate");
+}
+
+Status RouterMutateRow(router::Router& /*router*/, const std::string& /*table*/,
+                       const std::vector<Mutation>& /*mutations*/) {
+  return NotSupportedYet("mutateRow");
+}
+
+StatusOr<std::optional<Row>> RouterIncrement(
+    router::Router& /*router*/, const std::string& /*table*/,
+    const HBaseIncrement& /*increment*/) {
+  return NotSupportedYet("increment");
+}
+
+StatusOr<std::optional<Row>> RouterAppend(router::Router& /*router*/,
+                                          const std::string& /*table*/,
+                                          const HBaseAppend& /*append*/) {
+  return NotSupportedYet("append");
+}
+
+// ---- Helpers ----
+
+// Applies mutations already converted (one bad entry rejected them all).
+Status ApplyAll(router::Router& router, const std::string& table,
+                std::vector<Mutation> mutations) {
+  std::string name;
+  BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+  return router.Mutate(name, std::move(mutations));
+}
+
+// Gets every row, in request order. The router may answer a prefix when
+// its reply byte budget is spent: HBase's getMultiple has no way to say so,
+// so the call fails naming the budget.
+StatusOr<std::vector<std::optional<Row>>> GetAll(router::Router& router,
+                                                 const std::string& table,
+                                                 std::vector<HBaseGet> gets) {
+  std::string name;
+  BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+  std::vector<GetRequest> requests;
+  requests.reserve(gets.size());
+  for (HBaseGet& get : gets) requests.push_back(std::move(get.request));
+  const size_t asked = requests.size();
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::optional<Row>> rows,
+                              router.Get(name, std::move(requests)));
+  if (rows.size() != asked) {
+    return Status::InvalidArgument(
+        "the rows of " + std::to_string(asked) +
+        " gets pass the router's reply byte budget (--max-reply-bytes) after " +
+        std::to_string(rows.size()) + " of them: ask for fewer rows");
+  }
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i] && gets[i].existence_only) rows[i]->cells.clear();
+  }
+  return rows;
+}
+
+// Whether a get's answer has a cell it selects.
+bool Exists(const std::optional<Row>& row) {
+  return row.has_value() && !row->cells.empty();
+}
+
+StatusOr<std::vector<bool>> ExistsAll(router::Router& router,
+                                      const std::string& table,
+                                      std::vector<HBaseGet> gets) {
+  // existence_only would drop the cells that say whether a cell matched.
+  for (HBaseGet& get : gets) get.existence_only = false;
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::optional<Row>> rows,
+                              GetAll(router, table, std::move(gets)));
+  std::vector<bool> out(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) out[i] = Exists(rows[i]);
+  return out;
 }
 
 }  // namespace
@@ -56,203 +138,340 @@ void RouterServiceHandlerFactory::releaseHandler(
   delete mine;
 }
 
-// ---- Tables ----
+// ---- Gets ----
 
-void RouterServiceHandler::createTable(client::TTableInfo& result,
-                                       const client::TTableSpec& spec) {
-  ServeCall("createTable", [&]() -> Status {
-    router::TableSpec table;
-    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(spec, &table));
-    BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
-                                router_->CreateTable(table));
-    return ToThrift(info, &result);
+bool RouterServiceHandler::exists(const std::string& table,
+                                  const client::TGet& tget) {
+  bool found = false;
+  ServeHBaseCall("exists", [&]() -> Status {
+    std::vector<HBaseGet> gets(1);
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tget, &gets[0]));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<bool> answer,
+                                ExistsAll(*router_, table, std::move(gets)));
+    found = answer.at(0);
+    return Status::OK();
   });
+  return found;
 }
 
-void RouterServiceHandler::authenticate(const std::string& /*token*/) {
-  ServeCall("authenticate", []() -> Status {
-    return Status::PermissionDenied(
-        "authenticate: this router serves without TLS, so it takes no "
-        "token (one would cross the network in the clear); start it with "
-        "--tls-ca, --tls-cert and --tls-key");
+void RouterServiceHandler::existsAll(std::vector<bool>& result,
+                                     const std::string& table,
+                                     const std::vector<client::TGet>& tgets) {
+  ServeHBaseCall("existsAll", [&]() -> Status {
+    std::vector<HBaseGet> gets;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tgets, &gets));
+    BLOOMROUTE_ASSIGN_OR_RETURN(result,
+                                ExistsAll(*router_, table, std::move(gets)));
+    return Status::OK();
   });
-}
-
-void RouterServiceHandler::deleteTable(const std::string& table) {
-  ServeCall("deleteTable",
-            [&]() -> Status { return router_->DeleteTable(table); });
-}
-
-void RouterServiceHandler::listTables(
-    std::vector<client::TTableDescriptor>& result) {
-  ServeCall("listTables", [&]() -> Status {
-    return ToThrift(router_->ListTables(), &result);
-  });
-}
-
-void RouterServiceHandler::describeTable(client::TTableInfo& result,
-                                         const std::string& table) {
-  ServeCall("describeTable", [&]() -> Status {
-    BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
-                                router_->DescribeTable(table));
-    return ToThrift(info, &result);
-  });
-}
-
-// ---- Rows ----
-
-void RouterServiceHandler::put(const std::string& table,
-                               const client::TPut& tput) {
-  ServeCall("put",
-            [&]() -> Status { return MutateOne(*router_, table, tput); });
-}
-
-void RouterServiceHandler::putMultiple(const std::string& table,
-                                       const std::vector<client::TPut>& puts) {
-  ServeCall("putMultiple",
-            [&]() -> Status { return MutateAll(*router_, table, puts); });
 }
 
 void RouterServiceHandler::get(client::TResult& result,
                                const std::string& table,
                                const client::TGet& tget) {
-  ServeCall("get", [&]() -> Status {
-    GetRequest request;
-    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tget, &request));
+  ServeHBaseCall("get", [&]() -> Status {
+    std::vector<HBaseGet> gets(1);
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tget, &gets[0]));
     BLOOMROUTE_ASSIGN_OR_RETURN(auto rows,
-                                router_->Get(table, {std::move(request)}));
-    if (rows.size() != 1) {
-      return Status::IOError("the router answered a get with " +
-                             std::to_string(rows.size()) + " rows");
-    }
+                                GetAll(*router_, table, std::move(gets)));
     std::vector<client::TResult> results;
     BLOOMROUTE_RETURN_IF_ERROR(ToThrift(rows, &results));
-    result = std::move(results[0]);
+    result = std::move(results.at(0));
     return Status::OK();
   });
 }
 
 void RouterServiceHandler::getMultiple(std::vector<client::TResult>& result,
                                        const std::string& table,
-                                       const std::vector<client::TGet>& gets) {
-  ServeCall("getMultiple", [&]() -> Status {
-    std::vector<GetRequest> requests;
-    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(gets, &requests));
+                                       const std::vector<client::TGet>& tgets) {
+  ServeHBaseCall("getMultiple", [&]() -> Status {
+    std::vector<HBaseGet> gets;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tgets, &gets));
     BLOOMROUTE_ASSIGN_OR_RETURN(auto rows,
-                                router_->Get(table, std::move(requests)));
+                                GetAll(*router_, table, std::move(gets)));
     return ToThrift(rows, &result);
+  });
+}
+
+// ---- Mutations ----
+
+void RouterServiceHandler::put(const std::string& table,
+                               const client::TPut& tput) {
+  ServeHBaseCall("put", [&]() -> Status {
+    std::vector<Mutation> mutations(1);
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tput, &mutations[0]));
+    return ApplyAll(*router_, table, std::move(mutations));
+  });
+}
+
+void RouterServiceHandler::putMultiple(const std::string& table,
+                                       const std::vector<client::TPut>& tputs) {
+  ServeHBaseCall("putMultiple", [&]() -> Status {
+    std::vector<Mutation> mutations;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tputs, &mutations));
+    return ApplyAll(*router_, table, std::move(mutations));
   });
 }
 
 void RouterServiceHandler::deleteSingle(const std::string& table,
                                         const client::TDelete& tdelete) {
-  ServeCall("deleteSingle",
-            [&]() -> Status { return MutateOne(*router_, table, tdelete); });
+  ServeHBaseCall("deleteSingle", [&]() -> Status {
+    std::vector<Mutation> mutations(1);
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tdelete, &mutations[0]));
+    return ApplyAll(*router_, table, std::move(mutations));
+  });
 }
 
 void RouterServiceHandler::deleteMultiple(
-    const std::string& table, const std::vector<client::TDelete>& deletes) {
-  ServeCall("deleteMultiple",
-            [&]() -> Status { return MutateAll(*router_, table, deletes); });
+    std::vector<client::TDelete>& result, const std::string& table,
+    const std::vector<client::TDelete>& tdeletes) {
+  ServeHBaseCall("deleteMultiple", [&]() -> Status {
+    std::vector<Mutation> mutations;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tdeletes, &mutations));
+    // Every delete applied or the call failed: none to return.
+    result.clear();
+    return ApplyAll(*router_, table, std::move(mutations));
+  });
+}
+
+bool RouterServiceHandler::checkAndPut(const std::string& table,
+                                       const std::string& row,
+                                       const std::string& family,
+                                       const std::string& qualifier,
+                                       const std::string& value,
+                                       const client::TPut& tput) {
+  bool applied = false;
+  ServeHBaseCall("checkAndPut", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+    HBaseCheck check;
+    BLOOMROUTE_RETURN_IF_ERROR(CheckFromThrift(row, family, qualifier, value,
+                                               client::TCompareOperator::EQUAL,
+                                               &check));
+    Mutation put;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tput, &put));
+    BLOOMROUTE_RETURN_IF_ERROR(RowMutationFromThrift(put, row, "tput"));
+    BLOOMROUTE_ASSIGN_OR_RETURN(applied,
+                                RouterCheckAndPut(*router_, name, check, put));
+    return Status::OK();
+  });
+  return applied;
+}
+
+bool RouterServiceHandler::checkAndDelete(const std::string& table,
+                                          const std::string& row,
+                                          const std::string& family,
+                                          const std::string& qualifier,
+                                          const std::string& value,
+                                          const client::TDelete& tdelete) {
+  bool applied = false;
+  ServeHBaseCall("checkAndDelete", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+    HBaseCheck check;
+    BLOOMROUTE_RETURN_IF_ERROR(CheckFromThrift(row, family, qualifier, value,
+                                               client::TCompareOperator::EQUAL,
+                                               &check));
+    Mutation del;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tdelete, &del));
+    BLOOMROUTE_RETURN_IF_ERROR(RowMutationFromThrift(del, row, "tdelete"));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        applied, RouterCheckAndDelete(*router_, name, check, del));
+    return Status::OK();
+  });
+  return applied;
+}
+
+bool RouterServiceHandler::checkAndMutate(
+    const std::string& table, const std::string& row, const std::string& family,
+    const std::string& qualifier,
+    client::TCompareOperator::type compare_operator, const std::string& value,
+    const client::TRowMutations& row_mutations) {
+  bool applied = false;
+  ServeHBaseCall("checkAndMutate", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+    HBaseCheck check;
+    BLOOMROUTE_RETURN_IF_ERROR(CheckFromThrift(row, family, qualifier, value,
+                                               compare_operator, &check));
+    std::vector<Mutation> mutations;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        FromThrift(row_mutations, "rowMutations", &mutations));
+    if (row_mutations.row != row) {
+      return Status::InvalidArgument("rowMutations.row is not the row checked");
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        applied, RouterCheckAndMutate(*router_, name, check, mutations));
+    return Status::OK();
+  });
+  return applied;
+}
+
+void RouterServiceHandler::mutateRow(
+    const std::string& table, const client::TRowMutations& trow_mutations) {
+  ServeHBaseCall("mutateRow", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+    std::vector<Mutation> mutations;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        FromThrift(trow_mutations, "trowMutations", &mutations));
+    return RouterMutateRow(*router_, name, mutations);
+  });
+}
+
+void RouterServiceHandler::increment(client::TResult& result,
+                                     const std::string& table,
+                                     const client::TIncrement& tincrement) {
+  ServeHBaseCall("increment", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+    HBaseIncrement increment;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tincrement, &increment));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
+                                RouterIncrement(*router_, name, increment));
+    std::vector<client::TResult> results;
+    BLOOMROUTE_RETURN_IF_ERROR(ToThrift({std::move(row)}, &results));
+    result = std::move(results.at(0));
+    return Status::OK();
+  });
+}
+
+void RouterServiceHandler::append(client::TResult& result,
+                                  const std::string& table,
+                                  const client::TAppend& tappend) {
+  ServeHBaseCall("append", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+    HBaseAppend append;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tappend, &append));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
+                                RouterAppend(*router_, name, append));
+    std::vector<client::TResult> results;
+    BLOOMROUTE_RETURN_IF_ERROR(ToThrift({std::move(row)}, &results));
+    result = std::move(results.at(0));
+    return Status::OK();
+  });
 }
 
 // ---- Scanners ----
 
-int64_t RouterServiceHandler::openScanner(const std::string& table,
+uint32_t RouterServiceHandler::ScannerAllowance(int32_t scanner,
+                                                uint32_t wanted,
+                                                int64_t call_seq) {
+  std::lock_guard<std::mutex> lock(limits_mu_);
+  auto it = limits_.find(scanner);
+  if (it == limits_.end()) return wanted;
+  ScannerLimit& limit = it->second;
+  // A repeated call (a retry after a lost reply) returns the previous
+  // call's rows again: give them back first.
+  if (call_seq != 0 && call_seq == limit.last_seq) {
+    limit.left += limit.last_rows;
+    limit.last_rows = 0;
+  }
+  return static_cast<uint32_t>(std::min<uint64_t>(wanted, limit.left));
+}
+
+void RouterServiceHandler::ScannerUsed(int32_t scanner, int64_t call_seq,
+                                       size_t rows) {
+  std::lock_guard<std::mutex> lock(limits_mu_);
+  auto it = limits_.find(scanner);
+  if (it == limits_.end()) return;
+  ScannerLimit& limit = it->second;
+  limit.left -= std::min<uint64_t>(limit.left, rows);
+  limit.last_seq = call_seq;
+  limit.last_rows = rows;
+}
+
+StatusOr<int32_t> RouterServiceHandler::OpenHBaseScanner(
+    const std::string& table, const client::TScan& tscan) {
+  std::string name;
+  BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+  HBaseScan scan;
+  BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tscan, &scan));
+  BLOOMROUTE_ASSIGN_OR_RETURN(int64_t id,
+                              router_->OpenScanner(name, scan.spec, client_));
+  if (id <= 0 || id > std::numeric_limits<int32_t>::max()) {
+    (void)router_->CloseScanner(id, client_);
+    return Status::IOError("the router opened scanner " + std::to_string(id) +
+                           ", which does not fit the wire's i32");
+  }
+  const auto scanner = static_cast<int32_t>(id);
+  if (scan.limit > 0) {
+    std::lock_guard<std::mutex> lock(limits_mu_);
+    limits_[scanner] = ScannerLimit{scan.limit, 0, 0};
+  }
+  return scanner;
+}
+
+Status RouterServiceHandler::ScannerRows(int32_t scanner, int32_t num_rows,
+                                         int64_t call_seq,
+                                         std::vector<client::TResult>* result) {
+  uint32_t max_rows = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(CountFromThrift(num_rows, "numRows", &max_rows));
+  if (call_seq < 0) {
+    return Status::InvalidArgument("callSeq must not be negative");
+  }
+  const uint32_t allowed = ScannerAllowance(scanner, max_rows, call_seq);
+  std::vector<Row> rows;
+  if (allowed > 0 || max_rows == 0) {
+    // numRows 0 is the router's to refuse (numRows is 1..100000).
+    StatusOr<std::vector<Row>> next = router_->ScannerNext(
+        scanner, allowed, static_cast<uint64_t>(call_seq), client_);
+    if (!next.ok()) {
+      if (next.status().code() == Status::Code::kNotFound) {
+        std::lock_guard<std::mutex> lock(limits_mu_);
+        limits_.erase(scanner);  // gone: expired or never ours
+      }
+      return next.status();
+    }
+    rows = std::move(*next);
+  }
+  ScannerUsed(scanner, call_seq, rows.size());
+  return ToThrift(rows, result);
+}
+
+int32_t RouterServiceHandler::openScanner(const std::string& table,
                                           const client::TScan& tscan) {
-  int64_t scanner = 0;
-  ServeCall("openScanner", [&]() -> Status {
-    router::ScanSpec spec;
-    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tscan, &spec));
-    BLOOMROUTE_ASSIGN_OR_RETURN(scanner,
-                                router_->OpenScanner(table, spec, client_));
+  int32_t scanner = 0;
+  ServeHBaseCall("openScanner", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(scanner, OpenHBaseScanner(table, tscan));
     return Status::OK();
   });
   return scanner;
 }
 
 void RouterServiceHandler::getScannerRows(std::vector<client::TResult>& result,
-                                          int64_t scanner_id, int32_t num_rows,
+                                          int32_t scanner_id, int32_t num_rows,
                                           int64_t call_seq) {
+  // Declares TIllegalArgument too: an unknown scanner is one (as HBase's).
   ServeCall("getScannerRows", [&]() -> Status {
-    uint32_t max_rows = 0;
-    BLOOMROUTE_RETURN_IF_ERROR(CountFromThrift(num_rows, "numRows", &max_rows));
-    if (call_seq < 0) {
-      return Status::InvalidArgument("callSeq must not be negative");
-    }
-    BLOOMROUTE_ASSIGN_OR_RETURN(
-        std::vector<Row> rows,
-        router_->ScannerNext(scanner_id, max_rows,
-                             static_cast<uint64_t>(call_seq), client_));
-    return ToThrift(rows, &result);
+    return ScannerRows(scanner_id, num_rows, call_seq, &result);
   });
 }
 
-void RouterServiceHandler::closeScanner(int64_t scanner_id) {
+void RouterServiceHandler::closeScanner(int32_t scanner_id) {
   ServeCall("closeScanner", [&]() -> Status {
+    {
+      std::lock_guard<std::mutex> lock(limits_mu_);
+      limits_.erase(scanner_id);
+    }
     return router_->CloseScanner(scanner_id, client_);
   });
 }
 
-// ---- Index lookups and status ----
-
-void RouterServiceHandler::getByIndex(client::TIndexResult& result,
-                                      const std::string& table,
-                                      const client::TIndexQuery& tquery) {
-  ServeCall("getByIndex", [&]() -> Status {
-    router::LookupSpec spec;
-    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tquery, &spec));
-    BLOOMROUTE_ASSIGN_OR_RETURN(router::LookupResult found,
-                                router_->Lookup(table, spec));
-    return ToThrift(found, &result);
-  });
-}
-
-void RouterServiceHandler::getByIndexMultiple(
-    std::vector<client::TIndexResult>& result, const std::string& table,
-    const std::vector<client::TIndexQuery>& queries) {
-  ServeCall("getByIndexMultiple", [&]() -> Status {
-    // Every query is checked before the first is run.
-    std::vector<router::LookupSpec> specs;
-    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(queries, &specs));
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::LookupResult> found,
-                                router_->LookupMultiple(table, specs));
-    result.assign(found.size(), client::TIndexResult());
-    for (size_t i = 0; i < found.size(); ++i) {
-      BLOOMROUTE_RETURN_IF_ERROR(ToThrift(found[i], &result[i]));
+void RouterServiceHandler::getScannerResults(
+    std::vector<client::TResult>& result, const std::string& table,
+    const client::TScan& tscan, int32_t num_rows) {
+  ServeHBaseCall("getScannerResults", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(int32_t scanner,
+                                OpenHBaseScanner(table, tscan));
+    const Status read = ScannerRows(scanner, num_rows, /*call_seq=*/0, &result);
+    {
+      std::lock_guard<std::mutex> lock(limits_mu_);
+      limits_.erase(scanner);
     }
-    return Status::OK();
-  });
-}
-
-void RouterServiceHandler::getIndexStats(
-    std::vector<client::TServerIndexStats>& result) {
-  ServeCall("getIndexStats", [&]() -> Status {
-    return ToThrift(router_->IndexStats(), &result);
-  });
-}
-
-void RouterServiceHandler::getClusterStatus(client::TClusterStatus& result) {
-  ServeCall("getClusterStatus", [&]() -> Status {
-    return ToThrift(router_->GetClusterStatus(), &result);
-  });
-}
-
-void RouterServiceHandler::bulkLoad(const std::string& table, int64_t region_id,
-                                    const std::string& file) {
-  ServeCall("bulkLoad", [&]() -> Status {
-    uint64_t id = 0;
-    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
-    return router_->BulkLoad(table, id, file);
-  });
-}
-
-void RouterServiceHandler::verifyIndex(client::TVerifyReport& result,
-                                       const std::string& table) {
-  ServeCall("verifyIndex", [&]() -> Status {
-    BLOOMROUTE_ASSIGN_OR_RETURN(router::VerifyReport report,
-                                router_->VerifyIndex(table));
-    return ToThrift(report, &result);
+    const Status closed = router_->CloseScanner(scanner, client_);
+    return read.ok() ? closed : read;
   });
 }
 

@@ -1,25 +1,39 @@
 // RouterServiceHandler: implements the generated rpc::client::RouterServiceIf
-// by calling a router::Router.
+// by calling a router::Router: HBase's THBaseService calls and bloomroute's
+// own (thrift/router_service.thrift).
 //
-// Each call converts its request (router_types_conversion.h), calls the
-// router and converts the result. Every failure leaves through one function
-// (thrift/internal/serve_call.h): a failed Status becomes TIllegalArgument
-// (InvalidArgument, NotFound: a bad request, an unknown table or scanner) or
-// TIOError (Unavailable naming the region server, IOError, Corruption), and
-// any other exception (std::bad_alloc, a library error) becomes TIOError, so
-// nothing but the two declared exceptions ever reaches the client and the
-// connection stays usable.
+// Each call converts its request (hbase_request_conversion.h for HBase's
+// structs, router_types_conversion.h for bloomroute's), calls the router and
+// converts the result. Every failure leaves through one function
+// (thrift/internal/serve_call.h), so that nothing but a declared exception
+// ever reaches the client and the connection stays usable:
+//   HBase calls            TIOError for every failure, its message starting
+//                          with the status code name ("InvalidArgument: ...",
+//                          "NotFound: ...", "Unavailable: ..." with canRetry)
+//   getScannerRows,        TIllegalArgument for InvalidArgument and NotFound
+//   closeScanner, and      (a bad argument, an unknown table or scanner),
+//   bloomroute's calls     TIOError for the rest
+//   getThriftServerType    cannot fail (TWO)
+//
+// Calls and fields the router cannot serve yet (checkAndPut, checkAndDelete,
+// checkAndMutate, increment, append, mutateRow, truncateTable, enableTable,
+// disableTable; cell timestamps, time ranges, filterString) are checked in
+// full and then answered "InvalidArgument: <call or field> is not supported
+// yet" (router_service_handler.cc keeps one function per such call).
 //
 // Scanners belong to a router::ScannerClient: the handler's. A server makes
 // one handler per connection (RouterServiceHandlerFactory), so each
-// connection's scanners are its own and are closed with it.
+// connection's scanners are its own and are closed with it. A TScan's limit
+// is kept by the handler per scanner.
 //
-// Thread-safety: the handler holds no state but its client id; calls may
-// run concurrently because the Router's may.
+// Thread-safety: calls may run concurrently; the scanner limits are guarded
+// by limits_mu_.
 #ifndef BLOOMROUTE_THRIFT_ROUTER_SERVICE_HANDLER_H_
 #define BLOOMROUTE_THRIFT_ROUTER_SERVICE_HANDLER_H_
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -40,45 +54,92 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
 
   router::ScannerClient client() const { return client_; }
 
+  // ---- HBase THBaseService ----
+  bool exists(const std::string& table, const rpc::client::TGet& tget) override;
+  void existsAll(std::vector<bool>& result, const std::string& table,
+                 const std::vector<rpc::client::TGet>& tgets) override;
+  void get(rpc::client::TResult& result, const std::string& table,
+           const rpc::client::TGet& tget) override;
+  void getMultiple(std::vector<rpc::client::TResult>& result,
+                   const std::string& table,
+                   const std::vector<rpc::client::TGet>& tgets) override;
+  void put(const std::string& table, const rpc::client::TPut& tput) override;
+  bool checkAndPut(const std::string& table, const std::string& row,
+                   const std::string& family, const std::string& qualifier,
+                   const std::string& value,
+                   const rpc::client::TPut& tput) override;
+  void putMultiple(const std::string& table,
+                   const std::vector<rpc::client::TPut>& tputs) override;
+  void deleteSingle(const std::string& table,
+                    const rpc::client::TDelete& tdelete) override;
+  void deleteMultiple(
+      std::vector<rpc::client::TDelete>& result, const std::string& table,
+      const std::vector<rpc::client::TDelete>& tdeletes) override;
+  bool checkAndDelete(const std::string& table, const std::string& row,
+                      const std::string& family, const std::string& qualifier,
+                      const std::string& value,
+                      const rpc::client::TDelete& tdelete) override;
+  void increment(rpc::client::TResult& result, const std::string& table,
+                 const rpc::client::TIncrement& tincrement) override;
+  void append(rpc::client::TResult& result, const std::string& table,
+              const rpc::client::TAppend& tappend) override;
+  int32_t openScanner(const std::string& table,
+                      const rpc::client::TScan& tscan) override;
+  void getScannerRows(std::vector<rpc::client::TResult>& result,
+                      int32_t scanner_id, int32_t num_rows,
+                      int64_t call_seq) override;
+  void closeScanner(int32_t scanner_id) override;
+  void mutateRow(const std::string& table,
+                 const rpc::client::TRowMutations& trow_mutations) override;
+  void getScannerResults(std::vector<rpc::client::TResult>& result,
+                         const std::string& table,
+                         const rpc::client::TScan& tscan,
+                         int32_t num_rows) override;
+  void getRegionLocation(rpc::client::THRegionLocation& result,
+                         const std::string& table, const std::string& row,
+                         bool reload) override;
+  void getAllRegionLocations(std::vector<rpc::client::THRegionLocation>& result,
+                             const std::string& table) override;
+  bool checkAndMutate(const std::string& table, const std::string& row,
+                      const std::string& family, const std::string& qualifier,
+                      rpc::client::TCompareOperator::type compare_operator,
+                      const std::string& value,
+                      const rpc::client::TRowMutations& row_mutations) override;
+  void getTableDescriptor(rpc::client::TTableDescriptor& result,
+                          const rpc::client::TTableName& table) override;
+  void getTableDescriptors(
+      std::vector<rpc::client::TTableDescriptor>& result,
+      const std::vector<rpc::client::TTableName>& tables) override;
+  bool tableExists(const rpc::client::TTableName& table_name) override;
+  void createTable(const rpc::client::TTableDescriptor& desc,
+                   const std::vector<std::string>& split_keys) override;
+  void deleteTable(const rpc::client::TTableName& table_name) override;
+  void truncateTable(const rpc::client::TTableName& table_name,
+                     bool preserve_splits) override;
+  void enableTable(const rpc::client::TTableName& table_name) override;
+  void disableTable(const rpc::client::TTableName& table_name) override;
+  bool isTableEnabled(const rpc::client::TTableName& table_name) override;
+  bool isTableDisabled(const rpc::client::TTableName& table_name) override;
+  bool isTableAvailable(const rpc::client::TTableName& table_name) override;
+  rpc::client::TThriftServerType::type getThriftServerType() override;
+
+  // ---- bloomroute's own ----
+
   // Reached only on a server without TLS (with TLS the connection layer
   // answers it, thrift/internal/access_control.h): PermissionDenied, since
   // a token must not cross the network in the clear, and without TLS every
   // caller may call everything anyway.
   void authenticate(const std::string& token) override;
-  void createTable(rpc::client::TTableInfo& result,
-                   const rpc::client::TTableSpec& spec) override;
-  void deleteTable(const std::string& table) override;
-  void listTables(std::vector<rpc::client::TTableDescriptor>& result) override;
+  void createIndexedTable(rpc::client::TTableInfo& result,
+                          const rpc::client::TTableSpec& spec) override;
+  void listTables(std::vector<rpc::client::TIndexedTable>& result) override;
   void describeTable(rpc::client::TTableInfo& result,
                      const std::string& table) override;
-
-  void put(const std::string& table, const rpc::client::TPut& tput) override;
-  void putMultiple(const std::string& table,
-                   const std::vector<rpc::client::TPut>& puts) override;
-  void get(rpc::client::TResult& result, const std::string& table,
-           const rpc::client::TGet& tget) override;
-  void getMultiple(std::vector<rpc::client::TResult>& result,
-                   const std::string& table,
-                   const std::vector<rpc::client::TGet>& gets) override;
-  void deleteSingle(const std::string& table,
-                    const rpc::client::TDelete& tdelete) override;
-  void deleteMultiple(
-      const std::string& table,
-      const std::vector<rpc::client::TDelete>& deletes) override;
-
-  int64_t openScanner(const std::string& table,
-                      const rpc::client::TScan& tscan) override;
-  void getScannerRows(std::vector<rpc::client::TResult>& result,
-                      int64_t scanner_id, int32_t num_rows,
-                      int64_t call_seq) override;
-  void closeScanner(int64_t scanner_id) override;
-
   void getByIndex(rpc::client::TIndexResult& result, const std::string& table,
                   const rpc::client::TIndexQuery& tquery) override;
   void getByIndexMultiple(
       std::vector<rpc::client::TIndexResult>& result, const std::string& table,
       const std::vector<rpc::client::TIndexQuery>& queries) override;
-
   void getIndexStats(
       std::vector<rpc::client::TServerIndexStats>& result) override;
   void getClusterStatus(rpc::client::TClusterStatus& result) override;
@@ -88,8 +149,31 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
                    const std::string& table) override;
 
  private:
+  // A scanner's TScan.limit as its calls use it up. A call repeating the
+  // previous callSeq gets the previous call's rows back first.
+  struct ScannerLimit {
+    uint64_t left = 0;
+    int64_t last_seq = 0;
+    uint64_t last_rows = 0;
+  };
+  // How many of `wanted` rows the scanner may return now (`wanted` when it
+  // has no limit; 0 when its limit is used up).
+  uint32_t ScannerAllowance(int32_t scanner, uint32_t wanted, int64_t call_seq);
+  // Records a reply of `rows` rows (0: the scanner is done or gone).
+  void ScannerUsed(int32_t scanner, int64_t call_seq, size_t rows);
+  // Opens a scanner for an HBase TScan, keeping its limit.
+  StatusOr<int32_t> OpenHBaseScanner(const std::string& table,
+                                     const rpc::client::TScan& tscan);
+  // getScannerRows' work, with `call_seq` as given.
+  Status ScannerRows(int32_t scanner, int32_t num_rows, int64_t call_seq,
+                     std::vector<rpc::client::TResult>* result);
+
   const std::shared_ptr<router::Router> router_;
   const router::ScannerClient client_;
+  std::mutex limits_mu_;
+  // Rows left under each limited scanner's TScan.limit. Guarded by
+  // limits_mu_.
+  std::map<int32_t, ScannerLimit> limits_;
 };
 
 // One handler per connection, each a new ScannerClient; releasing a handler

@@ -1,9 +1,13 @@
 #include "thrift/router_types_conversion.h"
 
+#include <map>
 #include <string>
 #include <utility>
 
+#include "thrift/hbase_request_conversion.h"
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/hbase_rows.h"
+#include "thrift/thrift_server.h"
 
 namespace bloomroute {
 namespace {
@@ -17,47 +21,20 @@ using thrift_internal::Widen;
 
 // ---- Requests ----
 
+// Projected columns of a lookup, as TGet's: a family, or family and
+// qualifier.
 Status ColumnsFromThrift(const std::vector<client::TColumn>& in,
                          const std::string& f, std::vector<std::string>* out) {
   out->assign(in.size(), std::string());
   for (size_t i = 0; i < in.size(); ++i) {
     const std::string cf = At(f, i);
     BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.column, kBadRequest, cf + ".column"));
-    (*out)[i] = in[i].column;
+        Require(in[i].__isset.family, kBadRequest, cf + ".family"));
+    (*out)[i] = in[i].__isset.qualifier
+                    ? thrift_internal::JoinColumn(in[i].family, in[i].qualifier)
+                    : in[i].family;
   }
   return Status::OK();
-}
-
-Status PutFromThrift(const client::TPut& in, const std::string& f,
-                     Mutation* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.columnValues, kBadRequest, f + ".columnValues"));
-  std::vector<Cell> cells;
-  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::CellsFromThrift(
-      in.columnValues, kBadRequest, f + ".columnValues", &cells));
-  // The router finds the region: region_id is not the client's to give.
-  *out = Mutation::Put(/*region=*/0, in.row, std::move(cells));
-  return Status::OK();
-}
-
-Status DeleteFromThrift(const client::TDelete& in, const std::string& f,
-                        Mutation* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
-  std::vector<std::string> columns;
-  BLOOMROUTE_RETURN_IF_ERROR(
-      ColumnsFromThrift(in.columns, f + ".columns", &columns));
-  *out = Mutation::Delete(/*region=*/0, in.row, std::move(columns));
-  return Status::OK();
-}
-
-Status GetFromThrift(const client::TGet& in, const std::string& f,
-                     GetRequest* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
-  out->region_id = 0;
-  out->row_key = in.row;
-  return ColumnsFromThrift(in.columns, f + ".columns", &out->columns);
 }
 
 Status PredicatesFromThrift(const std::vector<client::TEqualityPredicate>& in,
@@ -67,10 +44,14 @@ Status PredicatesFromThrift(const std::vector<client::TEqualityPredicate>& in,
   for (size_t i = 0; i < in.size(); ++i) {
     const std::string pf = At(f, i);
     BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.column, kBadRequest, pf + ".column"));
+        Require(in[i].__isset.family, kBadRequest, pf + ".family"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.qualifier, kBadRequest, pf + ".qualifier"));
     BLOOMROUTE_RETURN_IF_ERROR(
         Require(in[i].__isset.value, kBadRequest, pf + ".value"));
-    (*out)[i] = EqualityPredicate{in[i].column, in[i].value};
+    (*out)[i] = EqualityPredicate{
+        thrift_internal::JoinColumn(in[i].family, in[i].qualifier),
+        in[i].value};
   }
   return Status::OK();
 }
@@ -97,6 +78,7 @@ Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
   out->broadcast = in.__isset.askAll && in.askAll;
   out->after_row.reset();
   if (in.__isset.afterRow) out->after_row = in.afterRow;
+  if (in.__isset.timeRange) return NotSupportedYet(f + ".timeRange");
   return Status::OK();
 }
 
@@ -131,7 +113,7 @@ Status ServersToThrift(const std::vector<router::ServerRef>& in,
 }
 
 Status DescriptorToThrift(const TableDescriptor& in,
-                          client::TTableDescriptor* out) {
+                          client::TIndexedTable* out) {
   int64_t table_id = 0;
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.table_id, "table_id", &table_id));
   out->__set_tableId(table_id);
@@ -250,39 +232,6 @@ Status FromThrift(const client::TTableSpec& in, router::TableSpec* out) {
   return Status::OK();
 }
 
-Status FromThrift(const client::TPut& in, Mutation* out) {
-  return PutFromThrift(in, "tput", out);
-}
-
-Status FromThrift(const std::vector<client::TPut>& in,
-                  std::vector<Mutation>* out) {
-  return EachFromThrift(in, "puts", PutFromThrift, out);
-}
-
-Status FromThrift(const client::TDelete& in, Mutation* out) {
-  return DeleteFromThrift(in, "tdelete", out);
-}
-
-Status FromThrift(const std::vector<client::TDelete>& in,
-                  std::vector<Mutation>* out) {
-  return EachFromThrift(in, "deletes", DeleteFromThrift, out);
-}
-
-Status FromThrift(const client::TGet& in, GetRequest* out) {
-  return GetFromThrift(in, "tget", out);
-}
-
-Status FromThrift(const std::vector<client::TGet>& in,
-                  std::vector<GetRequest>* out) {
-  return EachFromThrift(in, "gets", GetFromThrift, out);
-}
-
-Status FromThrift(const client::TScan& in, router::ScanSpec* out) {
-  out->start_row = in.__isset.startRow ? in.startRow : std::string();
-  out->stop_row = in.__isset.stopRow ? in.stopRow : std::string();
-  return ColumnsFromThrift(in.columns, "tscan.columns", &out->columns);
-}
-
 Status FromThrift(const client::TIndexQuery& in, router::LookupSpec* out) {
   return QueryFromThrift(in, "tquery", out);
 }
@@ -299,7 +248,7 @@ Status CountFromThrift(int32_t in, const char* field, uint32_t* out) {
 // ---- Results ----
 
 Status ToThrift(const router::TableInfo& in, client::TTableInfo* out) {
-  client::TTableDescriptor descriptor;
+  client::TIndexedTable descriptor;
   BLOOMROUTE_RETURN_IF_ERROR(DescriptorToThrift(in.descriptor, &descriptor));
   out->__set_descriptor(std::move(descriptor));
   std::vector<client::TRegionLocation> regions(in.regions.size());
@@ -311,27 +260,81 @@ Status ToThrift(const router::TableInfo& in, client::TTableInfo* out) {
 }
 
 Status ToThrift(const std::vector<TableDescriptor>& in,
-                std::vector<client::TTableDescriptor>* out) {
-  out->assign(in.size(), client::TTableDescriptor());
+                std::vector<client::TIndexedTable>* out) {
+  out->assign(in.size(), client::TIndexedTable());
   for (size_t i = 0; i < in.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(DescriptorToThrift(in[i], &(*out)[i]));
   }
   return Status::OK();
 }
 
+client::TTableDescriptor HBaseDescriptorToThrift(const TableDescriptor& in) {
+  client::TTableDescriptor out;
+  client::TTableName name;
+  name.__set_ns("default");
+  name.__set_qualifier(in.name);
+  out.__set_tableName(std::move(name));
+  // A stand-in until tables carry their declared column families: the
+  // families of the indexed columns, each once, in order.
+  std::vector<client::TColumnFamilyDescriptor> families;
+  for (const IndexedColumn& c : in.indexed_columns) {
+    const std::string family = c.name.substr(0, c.name.find(':'));
+    bool seen = false;
+    for (const auto& f : families) seen = seen || f.name == family;
+    if (seen) continue;
+    families.emplace_back();
+    families.back().__set_name(family);
+  }
+  out.__set_columns(std::move(families));
+  std::map<std::string, std::string> attributes;
+  if (!in.indexed_columns.empty()) {
+    attributes[kIndexAttribute] = FormatIndexAttribute(in.indexed_columns);
+  }
+  out.__set_attributes(std::move(attributes));
+  return out;
+}
+
+Status ToThrift(const router::TableInfo& in,
+                std::vector<client::THRegionLocation>* out) {
+  out->assign(in.regions.size(), client::THRegionLocation());
+  for (size_t i = 0; i < in.regions.size(); ++i) {
+    const router::RegionLocation& r = in.regions[i];
+    client::THRegionLocation& location = (*out)[i];
+    int64_t region_id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(r.region.region_id, "region_id", &region_id));
+    location.regionInfo.__set_regionId(region_id);
+    location.regionInfo.__set_tableName(in.descriptor.name);
+    location.regionInfo.__set_startKey(r.region.start_key);
+    location.regionInfo.__set_endKey(r.region.end_key);
+    std::string host;
+    int port = 0;
+    const Status parsed = ParseListenAddress(r.server.address, &host, &port);
+    if (!parsed.ok()) {
+      return Status::IOError("server " + std::to_string(r.server.id) +
+                             " address: " + parsed.message());
+    }
+    location.serverName.__set_hostName(host);
+    location.serverName.__set_port(port);
+    location.__isset.regionInfo = true;
+    location.__isset.serverName = true;
+  }
+  return Status::OK();
+}
+
 Status ToThrift(const std::vector<std::optional<Row>>& in,
                 std::vector<client::TResult>* out) {
-  *out = thrift_internal::OptionalRowsToThrift<client::TResult>(in);
+  *out = thrift_internal::OptionalRowsToHBase(in);
   return Status::OK();
 }
 
 Status ToThrift(const std::vector<Row>& in, std::vector<client::TResult>* out) {
-  *out = thrift_internal::RowsToThrift<client::TResult>(in);
+  *out = thrift_internal::RowsToHBase(in);
   return Status::OK();
 }
 
 Status ToThrift(const router::LookupResult& in, client::TIndexResult* out) {
-  out->__set_rows(thrift_internal::RowsToThrift<client::TResult>(in.rows));
+  out->__set_rows(thrift_internal::RowsToHBase(in.rows));
   out->__set_truncated(in.truncated);
   if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
   out->__set_partial(in.partial);

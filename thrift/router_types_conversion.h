@@ -6,8 +6,8 @@
 // needs is present (default requiredness sets __isset when a field was sent),
 // and a number sent as i32 / i64 fits the unsigned type it stands for. A
 // failed check is InvalidArgument naming the field by its path, with the
-// argument names of router_service.thrift as roots, e.g. "puts[2].row is
-// missing", "tquery.limit is negative (-1)". Optional fields that are unset
+// argument names of router_service.thrift as roots, e.g. "queries[2].predicates
+// is missing", "tquery.limit is negative (-1)". Optional fields that are unset
 // take the meaning the IDL documents (no limit, unbounded range, ...).
 // Semantic checks (empty row key, unknown column, limit above the maximum,
 // ...) are the Router's; these functions only translate.
@@ -32,26 +32,12 @@
 
 namespace bloomroute {
 
-// ---- Requests ----
+// ---- Requests (bloomroute's own calls; HBase's: hbase_request_conversion.h)
 
 Status FromThrift(const rpc::client::TTableSpec& in, router::TableSpec* out);
-// put / putMultiple: field roots "tput" and "puts[i]".
-Status FromThrift(const rpc::client::TPut& in, Mutation* out);
-Status FromThrift(const std::vector<rpc::client::TPut>& in,
-                  std::vector<Mutation>* out);
-// deleteSingle / deleteMultiple: "tdelete" and "deletes[i]".
-Status FromThrift(const rpc::client::TDelete& in, Mutation* out);
-Status FromThrift(const std::vector<rpc::client::TDelete>& in,
-                  std::vector<Mutation>* out);
-// get / getMultiple: "tget" and "gets[i]".
-Status FromThrift(const rpc::client::TGet& in, GetRequest* out);
-Status FromThrift(const std::vector<rpc::client::TGet>& in,
-                  std::vector<GetRequest>* out);
-// openScanner: "tscan".
-Status FromThrift(const rpc::client::TScan& in, router::ScanSpec* out);
 // getByIndex / getByIndexMultiple: "tquery" and "queries[i]". An unset limit
 // is 0 (the router's maximum); a limit sent as 0 is rejected, because the IDL
-// promises a set limit is at least 1.
+// promises a set limit is at least 1. timeRange is not supported yet.
 Status FromThrift(const rpc::client::TIndexQuery& in, router::LookupSpec* out);
 Status FromThrift(const std::vector<rpc::client::TIndexQuery>& in,
                   std::vector<router::LookupSpec>* out);
@@ -62,7 +48,18 @@ Status CountFromThrift(int32_t in, const char* field, uint32_t* out);
 
 Status ToThrift(const router::TableInfo& in, rpc::client::TTableInfo* out);
 Status ToThrift(const std::vector<TableDescriptor>& in,
-                std::vector<rpc::client::TTableDescriptor>* out);
+                std::vector<rpc::client::TIndexedTable>* out);
+// HBase's view of a table (getTableDescriptor): its name in namespace
+// "default", the bloomroute.index attribute (when it has indexed columns)
+// and, as column families, the families of its indexed columns. The
+// families are a stand-in until tables carry their declared families.
+rpc::client::TTableDescriptor HBaseDescriptorToThrift(
+    const TableDescriptor& in);
+// HBase's region locations (getAllRegionLocations), by start key: the
+// server's host name and port from its "host:port" address. IOError for an
+// address that does not parse or a number that does not fit.
+Status ToThrift(const router::TableInfo& in,
+                std::vector<rpc::client::THRegionLocation>* out);
 // get / getMultiple, in request order.
 Status ToThrift(const std::vector<std::optional<Row>>& in,
                 std::vector<rpc::client::TResult>* out);

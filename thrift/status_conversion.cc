@@ -44,6 +44,15 @@ void ThrowIfError(const Status& status) {
   }
   rpc::TIOError e;
   e.__set_message(status.ToString());
+  if (status.code() == Status::Code::kUnavailable) e.__set_canRetry(true);
+  throw e;
+}
+
+void ThrowIfErrorAsIOError(const Status& status) {
+  if (status.ok()) return;
+  rpc::TIOError e;
+  e.__set_message(status.ToString());
+  e.__set_canRetry(status.code() == Status::Code::kUnavailable);
   throw e;
 }
 

@@ -20,6 +20,12 @@ namespace bloomroute {
 // Returns when `status` is OK; otherwise throws the exception it maps to.
 void ThrowIfError(const Status& status);
 
+// For HBase's THBaseService calls, which declare TIOError alone: returns when
+// `status` is OK, otherwise throws TIOError with Status::ToString() as its
+// message (the code name first, so a client can still tell the cases apart)
+// and canRetry set, true exactly for Unavailable.
+void ThrowIfErrorAsIOError(const Status& status);
+
 // True when a non-OK status with this code is sent as TIllegalArgument (the
 // caller's fault, nothing written), false when sent as TIOError.
 bool IsIllegalArgumentCode(Status::Code code);

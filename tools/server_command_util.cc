@@ -69,7 +69,7 @@ void ServerFlags::Add(po::options_description* o) {
        po::value<int64_t>(&max_decoded_bytes_)
            ->default_value(static_cast<int64_t>(defaults_.max_decoded_bytes)),
        "most memory one request may decode into, in bytes (lists are "
-       "charged 256 bytes a struct); 0 = 8 x --max-frame-bytes. A request "
+       "charged 336 bytes a struct); 0 = 10 x --max-frame-bytes. A request "
        "over it is refused naming this option")  //
       ("idle-timeout",
        po::value<int64_t>(&idle_timeout_seconds_)

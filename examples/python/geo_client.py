@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """A bloomroute client in Python: create a table, put rows, look them up.
 
-Uses the code Thrift generates from thrift/router_service.thrift at build time
-(into build/python) and Debian's python3-thrift. From the source tree, with a
+Speaks HBase's Thrift2 API (createTable, putMultiple, openScanner,
+getScannerRows) plus bloomroute's getByIndex. Uses the code Thrift generates
+from thrift/router_service.thrift at build time (into build/python) and
+Debian's python3-thrift. From the source tree, with a
 cluster running (e.g. `build/tools/bloomroute local --data /tmp/br --servers 2`):
 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/geo_client.py \
@@ -13,6 +15,7 @@ and either a client certificate (--tls-cert, --tls-key) or a token
 (--token-file: the token on its first line), as `bloomroute cert` makes them.
 """
 import argparse
+import itertools
 import logging
 import ssl
 import sys
@@ -23,9 +26,13 @@ from thrift.transport import TSocket, TSSLSocket, TTransport
 from bloomroute.rpc.errors.ttypes import TIllegalArgument, TIOError
 from bloomroute.rpc.router_service import RouterService
 from bloomroute.rpc.router_service.ttypes import (
-    TColumnValue, TEqualityPredicate, TIndexQuery, TPut, TTableSpec)
+    TColumnFamilyDescriptor, TColumnValue, TEqualityPredicate, TIndexQuery,
+    TPut, TScan, TTableDescriptor, TTableName)
 
 TABLE = "geo_example"
+# The table attribute that declares the indexed columns (family:qualifier,
+# comma-separated).
+INDEX_ATTRIBUTE = b"bloomroute.index"
 CITIES = [  # row key, country code, feature code, name
     ("oslo", "NO", "PPLC", "Oslo"),
     ("bergen", "NO", "PPLA", "Bergen"),
@@ -162,42 +169,66 @@ def connect(address, context=None, token=None):
 
 def create_table(client):
     """Creates the table with two indexed columns, or reuses it."""
-    existing = [t.name for t in client.listTables()]
-    if TABLE in existing:
+    name = TTableName(qualifier=TABLE.encode())
+    if client.tableExists(name):
         print(f"table {TABLE} exists; reusing it")
         return
-    spec = TTableSpec(name=TABLE, indexedColumns=[b"d:cc", b"d:feature"],
-                      splitKeys=[b"h", b"p"])
-    info = client.createTable(spec)
-    print(f"created table {TABLE} (id {info.descriptor.tableId}) with "
-          f"{len(info.regions)} regions")
+    desc = TTableDescriptor(
+        tableName=name, columns=[TColumnFamilyDescriptor(name=b"d")],
+        attributes={INDEX_ATTRIBUTE: b"d:cc,d:feature"})
+    client.createTable(desc, [b"h", b"p"])
+    regions = client.getAllRegionLocations(TABLE.encode())
+    print(f"created table {TABLE} with {len(regions)} regions")
 
 
 def put_cities(client):
     puts = [TPut(row=key.encode(),
-                 columnValues=[TColumnValue(b"d:cc", cc.encode()),
-                               TColumnValue(b"d:feature", feature.encode()),
-                               TColumnValue(b"d:name", name.encode())])
+                 columnValues=[TColumnValue(b"d", b"cc", cc.encode()),
+                               TColumnValue(b"d", b"feature", feature.encode()),
+                               TColumnValue(b"d", b"name", name.encode())])
             for key, cc, feature, name in CITIES]
-    client.putMultiple(TABLE, puts)
+    client.putMultiple(TABLE.encode(), puts)
     print(f"put {len(puts)} rows")
+
+
+def cells_of(row):
+    """A row's cells as {"family:qualifier": value}."""
+    return {f"{c.family.decode()}:{c.qualifier.decode()}": c.value.decode()
+            for c in row.columnValues}
 
 
 def lookup(client, **where):
     """getByIndex for the AND of column = value; prints rows and routing."""
     query = TIndexQuery(predicates=[
-        TEqualityPredicate(f"d:{column}".encode(), value.encode())
+        TEqualityPredicate(b"d", column.encode(), value.encode())
         for column, value in where.items()])
     result = client.getByIndex(TABLE, query)
     shown = " AND ".join(f"d:{c} = {v}" for c, v in where.items())
     print(f"getByIndex {shown}: {len(result.rows)} rows")
     for row in result.rows:
-        cells = {c.column.decode(): c.value.decode() for c in row.columnValues}
-        print(f"  {row.row.decode()}: {cells}")
+        print(f"  {row.row.decode()}: {cells_of(row)}")
     r = result.routing
     print(f"  routing: {len(r.serversAsked)} of {r.serversInCluster} servers "
           f"asked {[s.address for s in r.serversAsked]}, "
           f"{len(r.serversWithRows)} had rows")
+
+
+def scan(client, batch=4):
+    """Every row in key order, through a scanner, `batch` rows a call.
+
+    callSeq numbers the calls (1, 2, ...): a call repeated with the same
+    number after a lost reply gets the same rows again."""
+    scanner = client.openScanner(TABLE.encode(), TScan())
+    keys = []
+    try:
+        for call_seq in itertools.count(1):
+            rows = client.getScannerRows(scanner, batch, call_seq)
+            if not rows:
+                break
+            keys.extend(row.row.decode() for row in rows)
+    finally:
+        client.closeScanner(scanner)
+    print(f"scan: {len(keys)} rows: {' '.join(keys)}")
 
 
 def main():
@@ -236,6 +267,7 @@ def main():
         put_cities(client)
         lookup(client, cc="NO")
         lookup(client, cc="SE", feature="PPLC")
+        scan(client)
     except TIllegalArgument as e:
         print(f"geo_client: rejected: {e.message}", file=sys.stderr)
         return 1

@@ -77,8 +77,8 @@ class AccuracyCommandTest : public ::testing::Test {
     client_ = std::make_unique<RouterClient>(cluster_.router_port());
     rpc::client::TTableInfo info;
     // Regions [,b) [b,c) [c,d) [d,): row keys start with a, b, c, d.
-    (*client_)->createTable(info,
-                            MakeTableSpec("acc", {"d:v"}, 0, {"b", "c", "d"}));
+    (*client_)->createIndexedTable(
+        info, MakeTableSpec("acc", {"d:v"}, 0, {"b", "c", "d"}));
     ASSERT_EQ(info.regions.size(), static_cast<size_t>(kServers));
     std::vector<rpc::client::TPut> puts;
     for (int i = 0; i < kServers; ++i) {

@@ -44,8 +44,8 @@ class ClusterFilterConfigTest : public ::testing::Test {
     ASSERT_TRUE(cluster_.ok()) << cluster_.error();
     Connect(cluster_.router_port());
     client::TTableInfo info;
-    (*client_)->createTable(info,
-                            MakeTableSpec("places", {"d:country"}, 0, {"k2"}));
+    (*client_)->createIndexedTable(
+        info, MakeTableSpec("places", {"d:country"}, 0, {"k2"}));
     std::vector<client::TPut> puts;
     for (int i = 0; i < kRows; ++i) {
       puts.push_back(MakePut("k" + std::to_string(i),

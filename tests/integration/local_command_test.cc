@@ -95,7 +95,8 @@ TEST_F(LocalCommandTest, StopsCleanlyAndARestartBringsEveryRowBack) {
   {
     RouterClient client(local.port);
     client::TTableInfo info;
-    client->createTable(info, MakeTableSpec("geo", {"d:cc"}, 0, {"h", "p"}));
+    client->createIndexedTable(info,
+                               MakeTableSpec("geo", {"d:cc"}, 0, {"h", "p"}));
     std::vector<client::TPut> puts;
     for (const char* city : {"bergen", "lund", "oslo", "turku", "visby"}) {
       const std::string cc = city[0] == 'v' || city[0] == 'l' ? "SE" : "NO";
@@ -109,7 +110,7 @@ TEST_F(LocalCommandTest, StopsCleanlyAndARestartBringsEveryRowBack) {
   ASSERT_GT(local.port, 0) << local.line;
   EXPECT_EQ(RecordedAddresses(), addresses);
   RouterClient client(local.port);
-  std::vector<client::TTableDescriptor> tables;
+  std::vector<client::TIndexedTable> tables;
   client->listTables(tables);
   ASSERT_EQ(tables.size(), 1u);
   client::TResult row;
@@ -128,7 +129,8 @@ TEST_F(LocalCommandTest, AddsServersAndRefusesToDropOnesThatHoldRegions) {
   {
     RouterClient client(local.port);
     client::TTableInfo info;
-    client->createTable(info, MakeTableSpec("geo", {"d:cc"}));  // 2 regions
+    client->createIndexedTable(info,
+                               MakeTableSpec("geo", {"d:cc"}));  // 2 regions
   }
   EXPECT_EQ(StopAndExitCode(local), 0);
   const std::vector<std::string> before = RecordedAddresses();

@@ -100,6 +100,10 @@ TEST_F(PythonClientTest, CreatesPutsAndFindsRowsByIndex) {
                   "  stockholm: "))
       << o.out;
   EXPECT_TRUE(Has(o.out, "of 2 servers asked")) << o.out;
+  EXPECT_TRUE(Has(o.out, "created table geo_example with 3 regions")) << o.out;
+  EXPECT_TRUE(
+      Has(o.out, "scan: 6 rows: bergen gothenburg lyon oslo stockholm tromso"))
+      << o.out;
 
   o = RunExample();
   ASSERT_EQ(o.code, 0) << o.out << o.err;

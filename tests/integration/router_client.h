@@ -2,7 +2,7 @@
 // thrift/router_service.thrift) and builders for its requests.
 //
 //   RouterClient client("127.0.0.1", port);
-//   client->createTable(info, MakeTableSpec("geo", {"d:country"}, 4));
+//   client->createIndexedTable(info, MakeTableSpec("geo", {"d:country"}, 4));
 //   client->put("geo", MakePut("oslo", {{"d:country", "NO"}}));
 //   rpc::client::TIndexResult found;
 //   client->getByIndex(found, "geo", MakeQuery({{"d:country", "NO"}}));
@@ -71,6 +71,23 @@ class RouterClient {
 
 using CellMap = std::map<std::string, std::string>;  // column -> value
 
+// "family:qualifier" split at its first ':' (HBase's TColumnValue and
+// TColumn carry the parts apart); no ':' = a family without qualifier.
+inline std::pair<std::string, std::optional<std::string>> SplitColumn(
+    const std::string& column) {
+  const size_t colon = column.find(':');
+  if (colon == std::string::npos) return {column, std::nullopt};
+  return {column.substr(0, colon), column.substr(colon + 1)};
+}
+
+// HBase's table name for `name` in the default namespace.
+inline rpc::client::TTableName TableName(const std::string& name) {
+  rpc::client::TTableName table;
+  table.__set_qualifier(name);
+  table.__isset.qualifier = true;  // as received: a C++ client sends it
+  return table;
+}
+
 // A table with these indexed columns; `region_count` 0 = one region per
 // region server. `split_keys`, when given, decide the regions instead.
 inline rpc::client::TTableSpec MakeTableSpec(
@@ -89,7 +106,9 @@ inline std::vector<rpc::client::TColumnValue> ColumnValues(
   std::vector<rpc::client::TColumnValue> values;
   for (const auto& [column, value] : cells) {
     rpc::client::TColumnValue cell;
-    cell.__set_column(column);
+    auto [family, qualifier] = SplitColumn(column);
+    cell.__set_family(family);
+    cell.__set_qualifier(qualifier.value_or(""));
     cell.__set_value(value);
     values.push_back(std::move(cell));
   }
@@ -99,7 +118,11 @@ inline std::vector<rpc::client::TColumnValue> ColumnValues(
 inline std::vector<rpc::client::TColumn> Columns(
     const std::vector<std::string>& names) {
   std::vector<rpc::client::TColumn> columns(names.size());
-  for (size_t i = 0; i < names.size(); ++i) columns[i].__set_column(names[i]);
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto [family, qualifier] = SplitColumn(names[i]);
+    columns[i].__set_family(family);
+    if (qualifier) columns[i].__set_qualifier(*qualifier);
+  }
   return columns;
 }
 
@@ -145,7 +168,9 @@ inline rpc::client::TIndexQuery MakeQuery(
   std::vector<rpc::client::TEqualityPredicate> predicates;
   for (const auto& [column, value] : equals) {
     rpc::client::TEqualityPredicate p;
-    p.__set_column(column);
+    auto [family, qualifier] = SplitColumn(column);
+    p.__set_family(family);
+    p.__set_qualifier(qualifier.value_or(""));
     p.__set_value(value);
     predicates.push_back(std::move(p));
   }
@@ -159,7 +184,9 @@ inline rpc::client::TIndexQuery MakeQuery(
 // The cells of a result (empty for a missing row).
 inline CellMap CellsOf(const rpc::client::TResult& result) {
   CellMap cells;
-  for (const auto& c : result.columnValues) cells[c.column] = c.value;
+  for (const auto& c : result.columnValues) {
+    cells[c.family + ":" + c.qualifier] = c.value;
+  }
   return cells;
 }
 

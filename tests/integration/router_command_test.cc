@@ -130,7 +130,7 @@ TEST_F(RouterCommandTest, ServesStopsCleanlyAndRestartsWithItsData) {
   {
     RouterClient client(cluster.router_port());
     client::TTableInfo info;
-    client->createTable(info, MakeTableSpec("geo", {"d:cc"}));
+    client->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}));
     EXPECT_EQ(info.regions.size(), 2u);  // one per region server
     client->putMultiple("geo", {MakePut("oslo", {{"d:cc", "NO"}}),
                                 MakePut("visby", {{"d:cc", "SE"}})});
@@ -139,7 +139,7 @@ TEST_F(RouterCommandTest, ServesStopsCleanlyAndRestartsWithItsData) {
 
   ASSERT_TRUE(cluster.StartRouter()) << cluster.error();
   RouterClient client(cluster.router_port());
-  std::vector<client::TTableDescriptor> tables;
+  std::vector<client::TIndexedTable> tables;
   client->listTables(tables);
   ASSERT_EQ(tables.size(), 1u);
   EXPECT_EQ(tables[0].name, "geo");
@@ -173,7 +173,7 @@ TEST_F(RouterCommandTest, RefusesToLeaveOutAServerThatHostsRegions) {
   {
     RouterClient client(cluster.router_port());
     client::TTableInfo info;
-    client->createTable(info, MakeTableSpec("geo", {"d:cc"}));
+    client->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}));
   }
   ASSERT_TRUE(cluster.StopRouter());
   const auto [code, err] = RunToExit(
@@ -192,7 +192,7 @@ TEST_F(RouterCommandTest, SurvivesSigkillAndARegionServerRestart) {
   {
     RouterClient client(cluster.router_port());
     client::TTableInfo info;
-    client->createTable(info, MakeTableSpec("geo", {"d:cc"}, 0, {"m"}));
+    client->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}, 0, {"m"}));
     client->putMultiple("geo", {MakePut("oslo", {{"d:cc", "NO"}}),
                                 MakePut("bergen", {{"d:cc", "NO"}})});
   }

@@ -35,7 +35,7 @@ class RouterEndToEndTest : public ::testing::Test {
     ASSERT_TRUE(cluster_.ok()) << cluster_.error();
     client_ = std::make_unique<RouterClient>(cluster_.router_port());
     rpc::client::TTableInfo info;
-    (*client_)->createTable(
+    (*client_)->createIndexedTable(
         info, MakeTableSpec("places", {"d:country", "d:feature"}, 0,
                             {"g", "n", "t"}));
     ASSERT_EQ(info.regions.size(), 4u);
@@ -113,7 +113,9 @@ TEST_F(RouterEndToEndTest, RandomizedAgainstAModel) {
         deletes.push_back(MakeDelete(key));
         model.erase(key);
       }
-      (*client_)->deleteMultiple("places", deletes);
+      std::vector<rpc::client::TDelete> failed;
+      (*client_)->deleteMultiple(failed, "places", deletes);
+      ASSERT_TRUE(failed.empty());
     } else {
       std::vector<rpc::client::TPut> puts;
       for (int i = 0; i < n; ++i) {
@@ -235,7 +237,7 @@ TEST(RouterStarvationTest, AHugeGetOnOneServerLeavesRoomForOthers) {
   ASSERT_TRUE(cluster.ok()) << cluster.error();
   RouterClient setup(cluster.router_port());
   rpc::client::TTableInfo info;
-  setup->createTable(info, MakeTableSpec("one", {"d:c"}, 1));
+  setup->createIndexedTable(info, MakeTableSpec("one", {"d:c"}, 1));
   setup->put("one", MakePut("small", {{"d:c", "x"}}));
   // Rows of 600 bytes (the reply stays under the client's 16 MB frame), so that
   // the calls take long enough to overlap.

@@ -26,8 +26,8 @@ class RowCommandsTest : public ::testing::Test {
     RouterClient client(cluster_->router_port());
     rpc::client::TTableInfo info;
     // Regions [,g) [g,n) [n,t) [t,): one per server.
-    client->createTable(info,
-                        MakeTableSpec("geo", {"d:cc"}, 0, {"g", "n", "t"}));
+    client->createIndexedTable(
+        info, MakeTableSpec("geo", {"d:cc"}, 0, {"g", "n", "t"}));
     client->putMultiple(
         "geo", {MakePut("apple", {{"d:cc", "NO"}, {"d:name", "Apple"}}),
                 MakePut("house", {{"d:cc", "SE"}, {"d:name", "Ho, \"use\""}}),

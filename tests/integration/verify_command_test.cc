@@ -31,7 +31,8 @@ class VerifyCommandTest : public ::testing::Test {
     ASSERT_TRUE(cluster_.ok()) << cluster_.error();
     RouterClient client(cluster_.router_port());
     rpc::client::TTableInfo info;
-    client->createTable(info, MakeTableSpec("places", {"d:country"}, 0, {"n"}));
+    client->createIndexedTable(
+        info, MakeTableSpec("places", {"d:country"}, 0, {"n"}));
     ASSERT_EQ(info.regions.size(), 2u);
     table_id_ = static_cast<uint64_t>(info.descriptor.tableId);
     for (int r = 0; r < 2; ++r) {

@@ -66,7 +66,8 @@ std::shared_ptr<at::transport::TMemoryBuffer> PutsMessage(int rows, int cells,
     put.__set_row("row" + std::to_string(r));
     for (int c = 0; c < cells; ++c) {
       rpc::client::TColumnValue cell;
-      cell.__set_column("d:column_" + std::to_string(100 + c));
+      cell.__set_family("d");
+      cell.__set_qualifier("column_" + std::to_string(100 + c));
       cell.__set_value("v" + std::to_string(1000000 + r));
       put.columnValues.push_back(cell);
     }
@@ -137,7 +138,8 @@ TEST(BudgetedBinaryProtocolTest, ChargesLongStringsAndCountsPerMessage) {
 
 TEST(BudgetedBinaryProtocolTest, RefusesAMessageOverItsBudgetNamingIt) {
   auto buffer = PutsMessage(100, 10, 42);
-  BudgetedBinaryProtocol in(buffer, 100 * 256 + 5 * 10 * 256, 0,
+  constexpr uint64_t kStruct = BudgetedBinaryProtocol::kStructElementBytes;
+  BudgetedBinaryProtocol in(buffer, 100 * kStruct + 5 * 10 * kStruct, 0,
                             "--max-decoded-bytes");
   try {
     ReadPuts(&in);
@@ -145,7 +147,8 @@ TEST(BudgetedBinaryProtocolTest, RefusesAMessageOverItsBudgetNamingIt) {
   } catch (const DecodeBudgetExceeded& e) {
     EXPECT_EQ(e.method(), "putMultiple");
     EXPECT_EQ(e.seqid(), 42);
-    EXPECT_THAT(e.what(), HasSubstr("budget of 38400 bytes"));
+    EXPECT_THAT(e.what(), HasSubstr("budget of " +
+                                    std::to_string(150 * kStruct) + " bytes"));
     EXPECT_THAT(e.what(), HasSubstr("(--max-decoded-bytes)"));
     EXPECT_THAT(e.what(), HasSubstr("a list of 10 entries"));
   }
@@ -154,7 +157,7 @@ TEST(BudgetedBinaryProtocolTest, RefusesAMessageOverItsBudgetNamingIt) {
 
 TEST(BudgetedBinaryProtocolTest, OptionsResolveAndCheckTheBudget) {
   ServerOptions server;
-  EXPECT_EQ(server.DecodedBudget(), 8 * uint64_t{server.max_frame_bytes});
+  EXPECT_EQ(server.DecodedBudget(), 10 * uint64_t{server.max_frame_bytes});
   server.max_decoded_bytes = server.max_frame_bytes - 1;
   EXPECT_TRUE(server.Validate().IsInvalidArgument());
   server.max_decoded_bytes = ServerOptions::kMaxDecodedBytes + 1;
@@ -163,7 +166,7 @@ TEST(BudgetedBinaryProtocolTest, OptionsResolveAndCheckTheBudget) {
   EXPECT_TRUE(server.Validate().ok());
   EXPECT_EQ(server.DecodedBudget(), server.max_frame_bytes);
   ThriftClientOptions client;
-  EXPECT_EQ(client.DecodedBudget(), 8 * uint64_t{client.max_frame_bytes});
+  EXPECT_EQ(client.DecodedBudget(), 10 * uint64_t{client.max_frame_bytes});
   client.max_decoded_bytes = 1000;
   EXPECT_TRUE(client.Validate().IsInvalidArgument());
 }

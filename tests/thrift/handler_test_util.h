@@ -114,6 +114,18 @@ inline void ExpectIllegal(const std::function<void()>& call,
   }
 }
 
+// `call` throws TIOError whose message contains `text` (HBase's calls, which
+// declare nothing else: "InvalidArgument: ...", "NotFound: ...").
+inline void ExpectIOError(const std::function<void()>& call,
+                          const std::string& text) {
+  try {
+    call();
+    ADD_FAILURE() << "no TIOError for " << text;
+  } catch (const rpc::TIOError& e) {
+    EXPECT_THAT(e.message, ::testing::HasSubstr(text));
+  }
+}
+
 }  // namespace bloomroute::testing
 
 #endif  // BLOOMROUTE_TESTS_THRIFT_HANDLER_TEST_UTIL_H_

@@ -44,7 +44,8 @@ class RouterServerScannersTest : public ::testing::Test {
     server_ = std::move(server).value();
     RouterClient c(server_->port());
     client::TTableInfo info;
-    c->createTable(info, MakeTableSpec("places", {"d:country"}, 0, {"m"}));
+    c->createIndexedTable(info,
+                          MakeTableSpec("places", {"d:country"}, 0, {"m"}));
     std::vector<client::TPut> puts;
     for (char k = 'a'; k <= 'z'; ++k) {
       puts.push_back(MakePut(std::string(1, k), {{"d:country", "NO"}}));

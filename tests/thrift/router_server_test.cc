@@ -29,6 +29,7 @@ using ::bloomroute::testing::MakeQuery;
 using ::bloomroute::testing::MakeScan;
 using ::bloomroute::testing::MakeTableSpec;
 using ::bloomroute::testing::RouterClient;
+using ::bloomroute::testing::TableName;
 using ::testing::HasSubstr;
 
 class RouterServerTest : public ::testing::Test {
@@ -71,7 +72,7 @@ TEST_F(RouterServerTest, ServesTheClientApiOverTheWire) {
 
   RouterClient client(server_->port());
   client::TTableInfo info;
-  client->createTable(info, MakeTableSpec("geo", {"d:cc"}));
+  client->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}));
   EXPECT_EQ(info.descriptor.name, "geo");
   EXPECT_EQ(router_->spec.name, "geo");
 
@@ -89,7 +90,7 @@ TEST_F(RouterServerTest, ServesTheClientApiOverTheWire) {
   EXPECT_EQ(router_->lookups.at(0).limit, 10u);
 }
 
-TEST_F(RouterServerTest, BadRequestsAreTIllegalArgumentOnAnOpenConnection) {
+TEST_F(RouterServerTest, BadRequestsAreDeclaredErrorsOnAnOpenConnection) {
   RouterClient client(server_->port());
   // A C++ client always sends default-requiredness fields, so what it can
   // get wrong is a value: here a negative limit.
@@ -101,13 +102,15 @@ TEST_F(RouterServerTest, BadRequestsAreTIllegalArgumentOnAnOpenConnection) {
     EXPECT_THAT(e.message, HasSubstr("tquery.limit is negative (-1)"));
   }
   EXPECT_EQ(router_->calls(), 0);
+  // HBase's get declares TIOError alone: NotFound is one, named.
   router_->FailWith(Status::NotFound("table 'nope' does not exist"));
   try {
     client::TResult row;
     client->get(row, "nope", MakeGet("r"));
-    ADD_FAILURE() << "no TIllegalArgument";
-  } catch (const rpc::TIllegalArgument& e) {
+    ADD_FAILURE() << "no TIOError";
+  } catch (const rpc::TIOError& e) {
     EXPECT_EQ(e.message, "NotFound: table 'nope' does not exist");
+    EXPECT_FALSE(e.canRetry);
   }
   router_->FailWith(Status::Unavailable("region server 127.0.0.1:1: down"));
   try {
@@ -115,9 +118,10 @@ TEST_F(RouterServerTest, BadRequestsAreTIllegalArgumentOnAnOpenConnection) {
     ADD_FAILURE() << "no TIOError";
   } catch (const rpc::TIOError& e) {
     EXPECT_THAT(e.message, HasSubstr("region server 127.0.0.1:1"));
+    EXPECT_TRUE(e.canRetry);
   }
   router_->FailWith(Status::OK());
-  std::vector<client::TTableDescriptor> tables;
+  std::vector<client::TIndexedTable> tables;
   client->listTables(tables);  // the same connection still serves
   EXPECT_TRUE(tables.empty());
 }
@@ -153,7 +157,7 @@ class RouterServerOverStoresTest : public ::testing::Test {
     server_ = std::move(server).value();
     client_ = std::make_unique<RouterClient>(server_->port());
     client::TTableInfo info;
-    (*client_)->createTable(
+    (*client_)->createIndexedTable(
         info,
         MakeTableSpec("places", {"d:country", "d:feature"}, 0, {"g", "n"}));
     ASSERT_EQ(info.regions.size(), 3u);
@@ -184,19 +188,23 @@ TEST_F(RouterServerOverStoresTest, TablesAreDescribedWithTheirRegions) {
   for (const auto& r : info.regions) addresses.insert(r.server.address);
   EXPECT_EQ(addresses.size(), 3u);  // one region per server
 
-  std::vector<client::TTableDescriptor> tables;
+  std::vector<client::TIndexedTable> tables;
   (*client_)->listTables(tables);
   ASSERT_EQ(tables.size(), 1u);
   EXPECT_EQ(tables[0].tableId, info.descriptor.tableId);
 
   ExpectIllegal(
-      [&] { (*client_)->createTable(info, MakeTableSpec("places", {})); },
+      [&] {
+        (*client_)->createIndexedTable(info, MakeTableSpec("places", {}));
+      },
       "places");
   ExpectIllegal(
-      [&] { (*client_)->createTable(info, MakeTableSpec("bad/name", {})); },
+      [&] {
+        (*client_)->createIndexedTable(info, MakeTableSpec("bad/name", {}));
+      },
       "bad/name");
   ExpectIllegal([&] { (*client_)->describeTable(info, "nope"); }, "NotFound");
-  (*client_)->deleteTable("places");
+  (*client_)->deleteTable(TableName("places"));
   (*client_)->listTables(tables);
   EXPECT_TRUE(tables.empty());
 }
@@ -208,7 +216,9 @@ TEST_F(RouterServerOverStoresTest, RowsReadWriteDeleteAndScan) {
   EXPECT_EQ(testing::CellsOf(row), (testing::CellMap{{"d:country", "NO"}}));
 
   (*client_)->deleteSingle("places", MakeDelete("oslo", {"d:feature"}));
-  (*client_)->deleteMultiple("places", {MakeDelete("umea")});
+  std::vector<client::TDelete> failed;
+  (*client_)->deleteMultiple(failed, "places", {MakeDelete("umea")});
+  EXPECT_TRUE(failed.empty());
   std::vector<client::TResult> rows;
   (*client_)->getMultiple(rows, "places",
                           {MakeGet("umea"), MakeGet("oslo"), MakeGet("zz")});
@@ -231,16 +241,16 @@ TEST_F(RouterServerOverStoresTest, RowsReadWriteDeleteAndScan) {
   ExpectIllegal([&] { (*client_)->getScannerRows(rows, scanner, 2, 0); },
                 "NotFound");
 
-  ExpectIllegal(
+  testing::ExpectIOError(
       [&] {
         (*client_)->put("places", MakePut("", {{"d:a", "1"}}));
       },
-      "InvalidArgument");
-  ExpectIllegal(
+      "InvalidArgument: ");
+  testing::ExpectIOError(
       [&] {
         (*client_)->put("nope", MakePut("r", {{"d:a", "1"}}));
       },
-      "NotFound");
+      "NotFound: ");
 }
 
 TEST_F(RouterServerOverStoresTest, LookupsAreExactAndSayHowTheyWereRouted) {

@@ -11,7 +11,9 @@
 
 #include "tests/integration/router_client.h"
 #include "tests/thrift/fake_router.h"
+#include "tests/thrift/handler_test_util.h"
 #include "tests/thrift/wire_util.h"
+#include "thrift/hbase_request_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -23,6 +25,7 @@ using ::bloomroute::testing::MakePut;
 using ::bloomroute::testing::MakeQuery;
 using ::bloomroute::testing::MakeScan;
 using ::bloomroute::testing::MakeTableSpec;
+using ::bloomroute::testing::TableName;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -31,36 +34,24 @@ class RouterServiceHandlerTest : public ::testing::Test {
   RouterServiceHandlerTest()
       : router_(std::make_shared<FakeRouter>()), handler_(router_) {}
 
-  // Every RouterService call once, with valid arguments (as received from
-  // the wire).
-  std::vector<testing::HandlerCall> EveryCall() {
+  // Every call that declares TIllegalArgument (bloomroute's own, and
+  // HBase's getScannerRows and closeScanner) once, with valid arguments (as
+  // received from the wire).
+  std::vector<testing::HandlerCall> EveryOwnCall() {
     const auto spec = ThroughWire(MakeTableSpec("t", {"d:a"}));
-    const auto put = ThroughWire(MakePut("r", {{"d:a", "1"}}));
-    const auto get = ThroughWire(MakeGet("r"));
-    const auto del = ThroughWire(MakeDelete("r"));
-    const auto scan = ThroughWire(MakeScan("a", "b"));
     const auto query = ThroughWire(MakeQuery({{"d:a", "1"}}));
     client::TTableInfo info;
-    std::vector<client::TTableDescriptor> tables;
-    client::TResult row;
+    std::vector<client::TIndexedTable> tables;
     std::vector<client::TResult> rows;
     client::TIndexResult found;
     std::vector<client::TIndexResult> founds;
     std::vector<client::TServerIndexStats> stats;
     client::TClusterStatus status;
     return {
-        {"createTable", [=]() mutable { handler_.createTable(info, spec); }},
-        {"deleteTable", [=] { handler_.deleteTable("t"); }},
+        {"createIndexedTable",
+         [=]() mutable { handler_.createIndexedTable(info, spec); }},
         {"listTables", [=]() mutable { handler_.listTables(tables); }},
         {"describeTable", [=]() mutable { handler_.describeTable(info, "t"); }},
-        {"put", [=] { handler_.put("t", put); }},
-        {"putMultiple", [=] { handler_.putMultiple("t", {put}); }},
-        {"get", [=]() mutable { handler_.get(row, "t", get); }},
-        {"getMultiple",
-         [=]() mutable { handler_.getMultiple(rows, "t", {get}); }},
-        {"deleteSingle", [=] { handler_.deleteSingle("t", del); }},
-        {"deleteMultiple", [=] { handler_.deleteMultiple("t", {del}); }},
-        {"openScanner", [=] { handler_.openScanner("t", scan); }},
         {"getScannerRows",
          [=]() mutable { handler_.getScannerRows(rows, 42, 10, 0); }},
         {"closeScanner", [=] { handler_.closeScanner(42); }},
@@ -75,12 +66,86 @@ class RouterServiceHandlerTest : public ::testing::Test {
     };
   }
 
+  // Every HBase call that reaches the router and declares TIOError alone,
+  // once, with valid arguments.
+  std::vector<testing::HandlerCall> EveryHBaseCall() {
+    const auto put = ThroughWire(MakePut("r", {{"d:a", "1"}}));
+    const auto get = ThroughWire(MakeGet("r"));
+    const auto del = ThroughWire(MakeDelete("r"));
+    const auto scan = ThroughWire(MakeScan("a", "b"));
+    const auto desc = ThroughWire(MakeDescriptor("t", "d:a"));
+    const auto name = ThroughWire(TableName("t"));
+    client::TResult row;
+    std::vector<client::TResult> rows;
+    std::vector<bool> flags;
+    std::vector<client::TDelete> failed;
+    client::THRegionLocation location;
+    std::vector<client::THRegionLocation> locations;
+    client::TTableDescriptor descriptor;
+    std::vector<client::TTableDescriptor> descriptors;
+    return {
+        {"exists", [=] { handler_.exists("t", get); }},
+        {"existsAll", [=]() mutable { handler_.existsAll(flags, "t", {get}); }},
+        {"get", [=]() mutable { handler_.get(row, "t", get); }},
+        {"getMultiple",
+         [=]() mutable { handler_.getMultiple(rows, "t", {get}); }},
+        {"put", [=] { handler_.put("t", put); }},
+        {"putMultiple", [=] { handler_.putMultiple("t", {put}); }},
+        {"deleteSingle", [=] { handler_.deleteSingle("t", del); }},
+        {"deleteMultiple",
+         [=]() mutable { handler_.deleteMultiple(failed, "t", {del}); }},
+        {"openScanner", [=] { handler_.openScanner("t", scan); }},
+        {"getScannerResults",
+         [=]() mutable { handler_.getScannerResults(rows, "t", scan, 5); }},
+        {"getRegionLocation",
+         [=]() mutable { handler_.getRegionLocation(location, "t", "r", 0); }},
+        {"getAllRegionLocations",
+         [=]() mutable { handler_.getAllRegionLocations(locations, "t"); }},
+        {"getTableDescriptor",
+         [=]() mutable { handler_.getTableDescriptor(descriptor, name); }},
+        {"getTableDescriptors",
+         [=]() mutable { handler_.getTableDescriptors(descriptors, {name}); }},
+        {"createTable", [=] { handler_.createTable(desc, {}); }},
+        {"deleteTable", [=] { handler_.deleteTable(name); }},
+        {"isTableEnabled", [=] { handler_.isTableEnabled(name); }},
+        {"isTableDisabled", [=] { handler_.isTableDisabled(name); }},
+    };
+  }
+
+  // A table descriptor as an HBase client sends it, indexing `index`.
+  static client::TTableDescriptor MakeDescriptor(const std::string& table,
+                                                 const std::string& index) {
+    client::TTableDescriptor desc;
+    desc.__set_tableName(TableName(table));
+    client::TColumnFamilyDescriptor family;
+    family.__set_name("d");
+    desc.__set_columns({family});
+    desc.__set_attributes({{kIndexAttribute, index}});
+    return desc;
+  }
+
   // Expects `call` to throw TIllegalArgument containing `text`, without the
   // router having been called.
   void ExpectIllegal(const std::function<void()>& call,
                      const std::string& text) {
     const int before = router_->calls();
     testing::ExpectIllegal(call, text);
+    EXPECT_EQ(router_->calls(), before) << text;
+  }
+
+  // Expects `call` (an HBase call) to throw TIOError "InvalidArgument: ..."
+  // containing `text`, without the router having been called.
+  void ExpectRefused(const std::function<void()>& call,
+                     const std::string& text) {
+    const int before = router_->calls();
+    try {
+      call();
+      ADD_FAILURE() << "no TIOError for " << text;
+    } catch (const rpc::TIOError& e) {
+      EXPECT_THAT(e.message, HasSubstr("InvalidArgument: "));
+      EXPECT_THAT(e.message, HasSubstr(text));
+      EXPECT_FALSE(e.canRetry);
+    }
     EXPECT_EQ(router_->calls(), before) << text;
   }
 
@@ -92,7 +157,8 @@ TEST_F(RouterServiceHandlerTest, ForwardsTableCalls) {
   router_->table_info.descriptor.table_id = 4;
   router_->table_info.descriptor.name = "geo";
   client::TTableInfo info;
-  handler_.createTable(info, ThroughWire(MakeTableSpec("geo", {"d:cc"}, 3)));
+  handler_.createIndexedTable(info,
+                              ThroughWire(MakeTableSpec("geo", {"d:cc"}, 3)));
   EXPECT_EQ(router_->spec.name, "geo");
   EXPECT_THAT(router_->spec.indexed_columns, ElementsAre("d:cc"));
   EXPECT_EQ(router_->spec.region_count, 3u);
@@ -103,12 +169,12 @@ TEST_F(RouterServiceHandlerTest, ForwardsTableCalls) {
   EXPECT_EQ(info.descriptor.name, "geo");
 
   router_->tables = {router_->table_info.descriptor};
-  std::vector<client::TTableDescriptor> tables;
+  std::vector<client::TIndexedTable> tables;
   handler_.listTables(tables);
   ASSERT_EQ(tables.size(), 1u);
   EXPECT_EQ(tables[0].tableId, 4);
 
-  handler_.deleteTable("old");
+  handler_.deleteTable(TableName("old"));
   EXPECT_EQ(router_->table, "old");
 }
 
@@ -159,7 +225,9 @@ TEST_F(RouterServiceHandlerTest, ForwardsBulkLoads) {
 
 TEST_F(RouterServiceHandlerTest, ForwardsScannerCalls) {
   router_->opened_scanner = 77;
-  EXPECT_EQ(handler_.openScanner("geo", ThroughWire(MakeScan("b", "k"))), 77);
+  EXPECT_EQ(
+      handler_.openScanner("default:geo", ThroughWire(MakeScan("b", "k"))), 77);
+  EXPECT_EQ(router_->table, "geo");
   EXPECT_EQ(router_->scan.start_row, "b");
   EXPECT_EQ(router_->scan.stop_row, "k");
   router_->scanner_rows = {Row{"c", {{"d:a", "1"}}}};
@@ -243,12 +311,12 @@ TEST_F(RouterServiceHandlerTest, ReportsIndexStatsAndClusterStatus) {
   EXPECT_EQ(status.servers[0].reopenError, "IOError: cannot open");
 }
 
-TEST_F(RouterServiceHandlerTest, EveryCallMapsEveryStatusCode) {
+TEST_F(RouterServiceHandlerTest, EveryOwnCallMapsEveryStatusCode) {
   // Calls whose Router method returns no Status cannot fail this way.
   const std::set<std::string> cannot_fail = {"listTables", "getIndexStats",
                                              "getClusterStatus"};
   std::vector<testing::HandlerCall> calls;
-  for (auto& call : EveryCall()) {
+  for (auto& call : EveryOwnCall()) {
     if (!cannot_fail.count(call.first)) calls.push_back(std::move(call));
   }
   for (const Status& failure : testing::EveryFailure()) {
@@ -257,38 +325,68 @@ TEST_F(RouterServiceHandlerTest, EveryCallMapsEveryStatusCode) {
   }
 }
 
+// HBase's calls declare TIOError alone: every failure is one, its message
+// the status with its code name, canRetry set exactly for Unavailable.
+TEST_F(RouterServiceHandlerTest, EveryHBaseCallAnswersEveryFailureAsTIOError) {
+  router_->table_info.regions = {router::RegionLocation{
+      RegionDescriptor{5, {}, "", ""}, router::ServerRef{1, "127.0.0.1:9091"}}};
+  const std::vector<testing::HandlerCall> calls = EveryHBaseCall();
+  for (const auto& [name, call] : calls) {
+    SCOPED_TRACE(name);
+    EXPECT_NO_THROW(call());
+  }
+  for (const Status& failure : testing::EveryFailure()) {
+    router_->FailWith(failure);
+    for (const auto& [name, call] : calls) {
+      SCOPED_TRACE(name + " with " + failure.ToString());
+      try {
+        call();
+        ADD_FAILURE() << "nothing thrown";
+      } catch (const rpc::TIOError& e) {
+        EXPECT_EQ(e.message, failure.ToString());
+        EXPECT_EQ(e.__isset.canRetry, true);
+        EXPECT_EQ(e.canRetry, failure.code() == Status::Code::kUnavailable);
+      }
+    }
+  }
+}
+
 TEST_F(RouterServiceHandlerTest, ExceptionsFromBelowBecomeTIOError) {
   router_->ThrowOnCall(true);
-  testing::ExpectEveryCallThrowsTIOError(EveryCall(), "router exploded");
+  testing::ExpectEveryCallThrowsTIOError(EveryOwnCall(), "router exploded");
+  testing::ExpectEveryCallThrowsTIOError(EveryHBaseCall(), "router exploded");
 }
 
 TEST_F(RouterServiceHandlerTest, BadArgumentsNeverReachTheRouter) {
   client::TPut no_row = MakePut("r", {{"d:a", "1"}});
   no_row.__isset.row = false;
-  ExpectIllegal([&] { handler_.put("t", no_row); }, "tput.row is missing");
-  ExpectIllegal(
+  ExpectRefused([&] { handler_.put("t", no_row); }, "tput.row is missing");
+  ExpectRefused(
       [&] {
         handler_.putMultiple(
             "t", {ThroughWire(MakePut("a", {{"d:a", "1"}})), no_row});
       },
-      "puts[1].row is missing");
-  ExpectIllegal([&] { handler_.deleteSingle("t", client::TDelete()); },
+      "tputs[1].row is missing");
+  ExpectRefused([&] { handler_.deleteSingle("t", client::TDelete()); },
                 "tdelete.row is missing");
-  ExpectIllegal([&] { handler_.deleteMultiple("t", {client::TDelete()}); },
-                "deletes[0].row is missing");
+  std::vector<client::TDelete> failed;
+  ExpectRefused(
+      [&] { handler_.deleteMultiple(failed, "t", {client::TDelete()}); },
+      "tdeletes[0].row is missing");
   client::TResult row;
-  ExpectIllegal([&] { handler_.get(row, "t", client::TGet()); },
+  ExpectRefused([&] { handler_.get(row, "t", client::TGet()); },
                 "tget.row is missing");
   std::vector<client::TResult> rows;
-  ExpectIllegal([&] { handler_.getMultiple(rows, "t", {client::TGet()}); },
-                "gets[0].row is missing");
+  ExpectRefused([&] { handler_.getMultiple(rows, "t", {client::TGet()}); },
+                "tgets[0].row is missing");
   ExpectIllegal([&] { handler_.bulkLoad("t", -1, "file"); },
                 "regionId is negative (-1)");
   ExpectIllegal([&] { handler_.getScannerRows(rows, 1, -1, 0); },
                 "numRows is negative (-1)");
   client::TTableInfo info;
-  ExpectIllegal([&] { handler_.createTable(info, client::TTableSpec()); },
-                "spec.name is missing");
+  ExpectIllegal(
+      [&] { handler_.createIndexedTable(info, client::TTableSpec()); },
+      "spec.name is missing");
   client::TIndexResult found;
   ExpectIllegal([&] { handler_.getByIndex(found, "t", client::TIndexQuery()); },
                 "tquery.predicates is missing");
@@ -301,6 +399,233 @@ TEST_F(RouterServiceHandlerTest, BadArgumentsNeverReachTheRouter) {
              ThroughWire(MakeQuery({{"d:a", "1"}}, -2))});
       },
       "queries[1].limit is negative (-2)");
+}
+
+// HBase features bloomroute does not have are refused naming the field and
+// the feature; fields other parts of the router are gaining say "not
+// supported yet". Nothing reaches the router.
+TEST_F(RouterServiceHandlerTest, UnsupportedHBaseFeaturesAreRefusedByName) {
+  client::TResult row;
+  auto get = [&](client::TGet g) { handler_.get(row, "t", ThroughWire(g)); };
+  client::TGet versions = MakeGet("r");
+  versions.__set_maxVersions(3);
+  ExpectRefused([&] { get(versions); },
+                "tget.maxVersions 3: more than one version per cell is not "
+                "supported");
+  client::TGet timeline = MakeGet("r");
+  timeline.__set_consistency(client::TConsistency::TIMELINE);
+  ExpectRefused([&] { get(timeline); }, "TIMELINE consistency");
+  client::TGet labels = MakeGet("r");
+  labels.authorizations.__set_labels({"secret"});
+  labels.__isset.authorizations = true;
+  ExpectRefused([&] { get(labels); }, "visibility labels is not supported");
+  client::TGet stamped = MakeGet("r");
+  stamped.__set_timestamp(5);
+  ExpectRefused([&] { get(stamped); }, "tget.timestamp is not supported yet");
+  client::TGet filtered = MakeGet("r");
+  filtered.__set_filterString("PrefixFilter('a')");
+  ExpectRefused([&] { get(filtered); },
+                "tget.filterString is not supported yet");
+
+  client::TScan reversed = MakeScan();
+  reversed.__set_reversed(true);
+  ExpectRefused([&] { handler_.openScanner("t", ThroughWire(reversed)); },
+                "tscan.reversed: a reversed scan is not supported");
+  client::TScan ranged = MakeScan();
+  ranged.__set_timeRange(client::TTimeRange());
+  ExpectRefused([&] { handler_.openScanner("t", ThroughWire(ranged)); },
+                "tscan.timeRange is not supported yet");
+
+  client::TPut put = MakePut("r", {{"d:a", "1"}});
+  put.columnValues[0].__set_timestamp(7);
+  ExpectRefused([&] { handler_.put("t", ThroughWire(put)); },
+                "tput.columnValues[0].timestamp is not supported yet");
+  client::TPut tagged = MakePut("r", {{"d:a", "1"}});
+  tagged.columnValues[0].__set_tags("t");
+  ExpectRefused([&] { handler_.put("t", ThroughWire(tagged)); },
+                "cell tags is not supported");
+  client::TDelete family = MakeDelete("r", {"d"});
+  ExpectRefused([&] { handler_.deleteSingle("t", ThroughWire(family)); },
+                "deleting a whole family) is not supported yet");
+  client::TDelete version = MakeDelete("r", {"d:a"});
+  version.__set_deleteType(client::TDeleteType::DELETE_FAMILY_VERSION);
+  ExpectRefused([&] { handler_.deleteSingle("t", ThroughWire(version)); },
+                "DELETE_FAMILY_VERSION");
+  ExpectRefused(
+      [&] {
+        handler_.put("ns:t", ThroughWire(MakePut("r", {{"d:a", "1"}})));
+      },
+      "namespace 'ns' is not supported");
+  ExpectRefused(
+      [&] {
+        client::TTableName name = TableName("t");
+        name.__set_ns("ns");
+        handler_.deleteTable(name);
+      },
+      "tableName: namespace 'ns' is not supported");
+
+  client::TTableDescriptor desc = MakeDescriptor("t", "d:a");
+  desc.columns[0].__set_maxVersions(3);
+  ExpectRefused([&] { handler_.createTable(ThroughWire(desc), {}); },
+                "desc.columns[0].maxVersions 3");
+  desc = MakeDescriptor("t", "d:a,,d:b");
+  ExpectRefused([&] { handler_.createTable(ThroughWire(desc), {}); },
+                "entry 2 is empty");
+}
+
+// The calls the router does not serve yet check their arguments, then say
+// so; nothing reaches the router.
+TEST_F(RouterServiceHandlerTest, PendingCallsCheckArgumentsThenSaySo) {
+  const auto put = ThroughWire(MakePut("r", {{"d:a", "1"}}));
+  const auto del = ThroughWire(MakeDelete("r", {"d:a"}));
+  ExpectRefused([&] { handler_.checkAndPut("t", "r", "d", "a", "1", put); },
+                "InvalidArgument: checkAndPut is not supported yet");
+  ExpectRefused([&] { handler_.checkAndPut("t", "q", "d", "a", "1", put); },
+                "tput.row 'r' is not the row of the call");
+  ExpectRefused([&] { handler_.checkAndPut("t", "r", "", "a", "1", put); },
+                "family is empty");
+  ExpectRefused([&] { handler_.checkAndDelete("t", "r", "d", "a", "", del); },
+                "checkAndDelete is not supported yet");
+  client::TRowMutations mutations;
+  mutations.__set_row("r");
+  client::TMutation m;
+  m.__set_put(put);
+  mutations.__set_mutations({m});
+  ExpectRefused([&] { handler_.mutateRow("t", ThroughWire(mutations)); },
+                "mutateRow is not supported yet");
+  ExpectRefused(
+      [&] {
+        handler_.checkAndMutate("t", "r", "d", "a",
+                                static_cast<client::TCompareOperator::type>(9),
+                                "1", ThroughWire(mutations));
+      },
+      "compareOperator 9 is not a TCompareOperator");
+  ExpectRefused(
+      [&] {
+        handler_.checkAndMutate("t", "r", "d", "a",
+                                client::TCompareOperator::LESS, "1",
+                                ThroughWire(mutations));
+      },
+      "checkAndMutate is not supported yet");
+  client::TMutation both = m;
+  both.__set_deleteSingle(del);
+  mutations.__set_mutations({both});
+  ExpectRefused([&] { handler_.mutateRow("t", ThroughWire(mutations)); },
+                "trowMutations.mutations[0] must have exactly one of put");
+  client::TResult row;
+  client::TIncrement increment;
+  increment.__set_row("r");
+  client::TColumnIncrement column;
+  column.__set_family("d");
+  column.__set_qualifier("n");
+  increment.__set_columns({column});
+  ExpectRefused([&] { handler_.increment(row, "t", ThroughWire(increment)); },
+                "increment is not supported yet");
+  ExpectRefused([&] { handler_.increment(row, "t", client::TIncrement()); },
+                "tincrement.row is missing");
+  client::TAppend append;
+  append.__set_row("r");
+  append.__set_columns(put.columnValues);
+  ExpectRefused([&] { handler_.append(row, "t", ThroughWire(append)); },
+                "append is not supported yet");
+  ExpectRefused([&] { handler_.truncateTable(TableName("t"), true); },
+                "truncateTable is not supported yet");
+  ExpectRefused([&] { handler_.enableTable(TableName("t")); },
+                "enableTable is not supported yet");
+  ExpectRefused([&] { handler_.disableTable(TableName("t")); },
+                "disableTable is not supported yet");
+}
+
+// createTable declares indexed columns in the bloomroute.index attribute;
+// without split keys it makes one region (HBase's rule).
+TEST_F(RouterServiceHandlerTest, CreateTableReadsTheIndexAttribute) {
+  handler_.createTable(ThroughWire(MakeDescriptor("geo", "d:cc,e:f")), {});
+  EXPECT_EQ(router_->spec.name, "geo");
+  EXPECT_THAT(router_->spec.indexed_columns, ElementsAre("d:cc", "e:f"));
+  EXPECT_TRUE(router_->spec.split_keys.empty());
+  EXPECT_EQ(router_->spec.region_count, 1u);
+  handler_.createTable(ThroughWire(MakeDescriptor("geo", "")), {"g", "p"});
+  EXPECT_TRUE(router_->spec.indexed_columns.empty());
+  EXPECT_THAT(router_->spec.split_keys, ElementsAre("g", "p"));
+  EXPECT_EQ(router_->spec.region_count, 0u);
+}
+
+TEST_F(RouterServiceHandlerTest, TableMetadataComesFromTheCatalog) {
+  router_->table_info.descriptor = {7, "geo", {{1, "d:cc"}, {2, "e:f"}}};
+  router_->table_info.regions = {
+      {RegionDescriptor{11, {}, "", "m"}, router::ServerRef{1, "10.0.0.1:91"}},
+      {RegionDescriptor{12, {}, "m", ""}, router::ServerRef{2, "[::1]:92"}}};
+  client::TTableDescriptor desc;
+  handler_.getTableDescriptor(desc, TableName("geo"));
+  EXPECT_EQ(router_->table, "geo");
+  EXPECT_EQ(desc.tableName.qualifier, "geo");
+  EXPECT_EQ(desc.tableName.ns, "default");
+  EXPECT_EQ(desc.attributes.at(kIndexAttribute), "d:cc,e:f");
+  ASSERT_EQ(desc.columns.size(), 2u);
+  EXPECT_EQ(desc.columns[0].name, "d");
+  EXPECT_EQ(desc.columns[1].name, "e");
+
+  client::THRegionLocation location;
+  handler_.getRegionLocation(location, "geo", "q", false);
+  EXPECT_EQ(location.regionInfo.regionId, 12);
+  EXPECT_EQ(location.regionInfo.startKey, "m");
+  EXPECT_EQ(location.serverName.hostName, "::1");
+  EXPECT_EQ(location.serverName.port, 92);
+  std::vector<client::THRegionLocation> locations;
+  handler_.getAllRegionLocations(locations, "default:geo");
+  ASSERT_EQ(locations.size(), 2u);
+  EXPECT_EQ(locations[0].serverName.hostName, "10.0.0.1");
+  EXPECT_EQ(locations[0].regionInfo.tableName, "geo");
+
+  router_->tables = {router_->table_info.descriptor};
+  EXPECT_TRUE(handler_.tableExists(TableName("geo")));
+  EXPECT_FALSE(handler_.tableExists(TableName("other")));
+  EXPECT_TRUE(handler_.isTableAvailable(TableName("geo")));
+  EXPECT_TRUE(handler_.isTableEnabled(TableName("geo")));
+  EXPECT_FALSE(handler_.isTableDisabled(TableName("geo")));
+  EXPECT_EQ(handler_.getThriftServerType(), client::TThriftServerType::TWO);
+}
+
+TEST_F(RouterServiceHandlerTest, ExistsAndExistenceOnlyGets) {
+  router_->get_result = {Row{"a", {{"d:a", "1"}}}, std::nullopt};
+  std::vector<bool> found;
+  handler_.existsAll(found, "t",
+                     {ThroughWire(MakeGet("a")), ThroughWire(MakeGet("b"))});
+  EXPECT_EQ(found, (std::vector<bool>{true, false}));
+  router_->get_result = {Row{"a", {{"d:a", "1"}}}};
+  EXPECT_TRUE(handler_.exists("t", ThroughWire(MakeGet("a"))));
+  client::TGet only = MakeGet("a");
+  only.__set_existence_only(true);
+  client::TResult row;
+  handler_.get(row, "t", ThroughWire(only));
+  EXPECT_EQ(row.row, "a");
+  EXPECT_TRUE(row.columnValues.empty());
+}
+
+// TScan.limit caps the rows a scanner returns across its calls; a repeated
+// callSeq gets its rows back.
+TEST_F(RouterServiceHandlerTest, ScanLimitCapsTheScannersRows) {
+  router_->opened_scanner = 5;
+  client::TScan scan = MakeScan();
+  scan.__set_limit(3);
+  ASSERT_EQ(handler_.openScanner("t", ThroughWire(scan)), 5);
+  router_->scanner_rows = {Row{"a", {}}, Row{"b", {}}};
+  std::vector<client::TResult> rows;
+  handler_.getScannerRows(rows, 5, 100, 1);
+  EXPECT_EQ(router_->max_rows, 3u);
+  handler_.getScannerRows(rows, 5, 100, 1);  // a retry of the same call
+  EXPECT_EQ(router_->max_rows, 3u);
+  handler_.getScannerRows(rows, 5, 100, 2);
+  EXPECT_EQ(router_->max_rows, 1u);
+  router_->scanner_rows = {Row{"c", {}}};
+  handler_.getScannerRows(rows, 5, 100, 3);
+  const int calls = router_->calls();
+  handler_.getScannerRows(rows, 5, 100, 4);  // the limit is used up
+  EXPECT_TRUE(rows.empty());
+  EXPECT_EQ(router_->calls(), calls);
+  router_->opened_scanner = int64_t{1} << 40;  // does not fit i32
+  testing::ExpectIOError([&] { handler_.openScanner("t", ThroughWire(scan)); },
+                         "does not fit the wire's i32");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "tests/integration/router_client.h"
 #include "tests/thrift/wire_util.h"
+#include "thrift/hbase_request_conversion.h"
 #include "thrift/internal/router_client_conversion.h"
 
 namespace bloomroute {
@@ -81,15 +82,16 @@ TEST_F(RouterTypesConversionTest, PutsDeletesAndGetsBecomeRouterRequests) {
   ASSERT_TRUE(FromThrift(ThroughWire(whole), &del).ok());
   EXPECT_TRUE(del.columns.empty());  // columns unset: the whole row
 
-  std::vector<GetRequest> gets;
+  std::vector<HBaseGet> gets;
   ASSERT_TRUE(FromThrift(ThroughWire(std::vector<client::TGet>{
                              MakeGet("a", {"d", "e:x"}), MakeGet("b")}),
                          &gets)
                   .ok());
   ASSERT_EQ(gets.size(), 2u);
-  EXPECT_EQ(gets[0].row_key, "a");
-  EXPECT_THAT(gets[0].columns, ElementsAre("d", "e:x"));
-  EXPECT_TRUE(gets[1].columns.empty());
+  EXPECT_EQ(gets[0].request.row_key, "a");
+  EXPECT_THAT(gets[0].request.columns, ElementsAre("d", "e:x"));
+  EXPECT_TRUE(gets[1].request.columns.empty());
+  EXPECT_FALSE(gets[1].existence_only);
 }
 
 TEST_F(RouterTypesConversionTest, MissingRowFieldsAreNamed) {
@@ -109,34 +111,37 @@ TEST_F(RouterTypesConversionTest, MissingRowFieldsAreNamed) {
                           std::vector<client::TPut>{
                               ThroughWire(MakePut("q", {{"d:a", "1"}})), half},
                           &batch),
-                      "puts[1].columnValues[0].value is missing"));
+                      "tputs[1].columnValues[0].value is missing"));
   EXPECT_TRUE(
       Rejects(FromThrift(client::TDelete(), &m), "tdelete.row is missing"));
   client::TDelete unnamed = ThroughWire(MakeDelete("r", {"d:a", "d:b"}));
-  unnamed.columns[1].__isset.column = false;
+  unnamed.columns[1].__isset.family = false;
   EXPECT_TRUE(Rejects(FromThrift(std::vector<client::TDelete>{unnamed}, &batch),
-                      "deletes[0].columns[1].column is missing"));
-  GetRequest get;
-  std::vector<GetRequest> gets;
+                      "tdeletes[0].columns[1].family is missing"));
+  HBaseGet get;
+  std::vector<HBaseGet> gets;
   EXPECT_TRUE(Rejects(FromThrift(client::TGet(), &get), "tget.row is missing"));
   EXPECT_TRUE(Rejects(
       FromThrift(
           std::vector<client::TGet>{ThroughWire(MakeGet("a")), client::TGet()},
           &gets),
-      "gets[1].row is missing"));
+      "tgets[1].row is missing"));
 }
 
 TEST_F(RouterTypesConversionTest, ScanBoundsDefaultToUnbounded) {
-  router::ScanSpec scan;
+  HBaseScan scan;
   ASSERT_TRUE(FromThrift(ThroughWire(MakeScan()), &scan).ok());
-  EXPECT_EQ(scan.start_row, "");
-  EXPECT_EQ(scan.stop_row, "");
+  EXPECT_EQ(scan.spec.start_row, "");
+  EXPECT_EQ(scan.spec.stop_row, "");
+  EXPECT_EQ(scan.limit, 0u);  // unset: every row
   client::TScan bounded = MakeScan("b", "k");
   bounded.__set_columns(testing::Columns({"d"}));
+  bounded.__set_limit(7);
   ASSERT_TRUE(FromThrift(ThroughWire(bounded), &scan).ok());
-  EXPECT_EQ(scan.start_row, "b");
-  EXPECT_EQ(scan.stop_row, "k");
-  EXPECT_THAT(scan.columns, ElementsAre("d"));
+  EXPECT_EQ(scan.spec.start_row, "b");
+  EXPECT_EQ(scan.spec.stop_row, "k");
+  EXPECT_THAT(scan.spec.columns, ElementsAre("d"));
+  EXPECT_EQ(scan.limit, 7u);
 }
 
 TEST_F(RouterTypesConversionTest, IndexQueryOptionsAndTheirDefaults) {
@@ -223,7 +228,7 @@ TEST_F(RouterTypesConversionTest, TableInfoNamesRegionsAndServers) {
   EXPECT_EQ(out.regions[1].server.id, 1);
   EXPECT_EQ(out.regions[1].server.address, "127.0.0.1:9092");
 
-  std::vector<client::TTableDescriptor> listed;
+  std::vector<client::TIndexedTable> listed;
   ASSERT_TRUE(
       ToThrift(std::vector<TableDescriptor>{SampleTable().descriptor}, &listed)
           .ok());
@@ -247,7 +252,9 @@ TEST_F(RouterTypesConversionTest, MissingRowsAreResultsWithoutARow) {
   EXPECT_TRUE(out[0].__isset.row);
   EXPECT_EQ(out[0].row, "a");
   ASSERT_EQ(out[0].columnValues.size(), 1u);
-  EXPECT_EQ(out[0].columnValues[0].column, "d:x");
+  EXPECT_EQ(out[0].columnValues[0].family, "d");
+  EXPECT_EQ(out[0].columnValues[0].qualifier, "x");
+  EXPECT_FALSE(out[0].columnValues[0].__isset.timestamp);  // the model has none
   EXPECT_FALSE(out[1].__isset.row);
   EXPECT_TRUE(out[1].columnValues.empty());
 }

@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+
 #include "thrift/internal/access_control.h"
 
 namespace bloomroute {
@@ -85,6 +91,92 @@ TEST(RegionServiceAccessTest, FilterImagePagesNeedTheNodeRole) {
   EXPECT_EQ(access->Needed("getFilterImagePage"), Role::kNode);
   EXPECT_EQ(access->Needed("getFilterImagePage"),
             access->Needed("getFilterSnapshot"));
+}
+
+// The methods of the RouterService IDL, read from its service block.
+std::set<std::string> RouterServiceMethods() {
+  std::ifstream in(BLOOMROUTE_THRIFT_DIR "/router_service.thrift");
+  std::set<std::string> methods;
+  std::string line;
+  bool in_service = false;
+  // "  <type> name(" at the start of a declaration (types may be generic).
+  const std::regex declaration(R"(^  [A-Za-z0-9_.<>, ]+ ([A-Za-z_]+)\()");
+  while (std::getline(in, line)) {
+    if (line.rfind("service RouterService", 0) == 0) in_service = true;
+    std::smatch m;
+    if (in_service && std::regex_search(line, m, declaration)) {
+      methods.insert(m[1]);
+    }
+  }
+  return methods;
+}
+
+// Every RouterService method is classified here, and the router's table
+// agrees: a method added to the IDL fails this test until it is given a
+// role; one the table forgets needs admin (closed, not open).
+TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
+  const std::map<std::string, Role> expected = {
+      // HBase's reads and table metadata.
+      {"exists", Role::kRead},
+      {"existsAll", Role::kRead},
+      {"get", Role::kRead},
+      {"getMultiple", Role::kRead},
+      {"openScanner", Role::kRead},
+      {"getScannerRows", Role::kRead},
+      {"closeScanner", Role::kRead},
+      {"getScannerResults", Role::kRead},
+      {"getRegionLocation", Role::kRead},
+      {"getAllRegionLocations", Role::kRead},
+      {"getTableDescriptor", Role::kRead},
+      {"getTableDescriptors", Role::kRead},
+      {"tableExists", Role::kRead},
+      {"isTableEnabled", Role::kRead},
+      {"isTableDisabled", Role::kRead},
+      {"isTableAvailable", Role::kRead},
+      {"getThriftServerType", Role::kRead},
+      // HBase's writes.
+      {"put", Role::kWrite},
+      {"putMultiple", Role::kWrite},
+      {"deleteSingle", Role::kWrite},
+      {"deleteMultiple", Role::kWrite},
+      {"checkAndPut", Role::kWrite},
+      {"checkAndDelete", Role::kWrite},
+      {"checkAndMutate", Role::kWrite},
+      {"increment", Role::kWrite},
+      {"append", Role::kWrite},
+      {"mutateRow", Role::kWrite},
+      // HBase's table administration.
+      {"createTable", Role::kAdmin},
+      {"deleteTable", Role::kAdmin},
+      {"truncateTable", Role::kAdmin},
+      {"enableTable", Role::kAdmin},
+      {"disableTable", Role::kAdmin},
+      // bloomroute's own.
+      {"authenticate", Role::kNone},
+      {"createIndexedTable", Role::kAdmin},
+      {"listTables", Role::kRead},
+      {"describeTable", Role::kRead},
+      {"getByIndex", Role::kRead},
+      {"getByIndexMultiple", Role::kRead},
+      {"getIndexStats", Role::kRead},
+      {"getClusterStatus", Role::kRead},
+      {"bulkLoad", Role::kWrite},
+      {"verifyIndex", Role::kAdmin}};
+  const std::set<std::string> idl = RouterServiceMethods();
+  ASSERT_GE(idl.size(), 40u) << "the IDL's methods were not found";
+  for (const std::string& method : idl) {
+    EXPECT_EQ(expected.count(method), 1u) << method << " is not classified";
+  }
+  for (const auto& [method, role] : expected) {
+    EXPECT_EQ(idl.count(method), 1u) << method << " is not in the IDL";
+  }
+  auto access = thrift_internal::AccessControl::ForRouterService("");
+  ASSERT_TRUE(access.ok()) << access.status().ToString();
+  for (const auto& [method, role] : expected) {
+    if (method == "authenticate") continue;  // answered before any check
+    EXPECT_EQ((*access)->Needed(method), role) << method;
+  }
+  EXPECT_EQ((*access)->Needed("aMethodNoOneClassified"), Role::kAdmin);
 }
 
 }  // namespace

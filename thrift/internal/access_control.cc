@@ -28,16 +28,25 @@ constexpr char kAuthenticate[] = "authenticate";
 std::map<std::string, Role> RouterNeeds() {
   std::map<std::string, Role> needs;
   for (const char* m :
-       {"get", "getMultiple", "openScanner", "getScannerRows", "closeScanner",
+       {// HBase's reads and table metadata.
+        "exists", "existsAll", "get", "getMultiple", "openScanner",
+        "getScannerRows", "closeScanner", "getScannerResults",
+        "getRegionLocation", "getAllRegionLocations", "getTableDescriptor",
+        "getTableDescriptors", "tableExists", "isTableEnabled",
+        "isTableDisabled", "isTableAvailable", "getThriftServerType",
+        // bloomroute's.
         "getByIndex", "getByIndexMultiple", "getIndexStats", "getClusterStatus",
         "listTables", "describeTable"}) {
     needs[m] = Role::kRead;
   }
-  for (const char* m :
-       {"put", "putMultiple", "deleteSingle", "deleteMultiple", "bulkLoad"}) {
+  for (const char* m : {"put", "putMultiple", "deleteSingle", "deleteMultiple",
+                        "checkAndPut", "checkAndDelete", "checkAndMutate",
+                        "increment", "append", "mutateRow", "bulkLoad"}) {
     needs[m] = Role::kWrite;
   }
-  for (const char* m : {"createTable", "deleteTable", "verifyIndex"}) {
+  for (const char* m :
+       {"createTable", "createIndexedTable", "deleteTable", "truncateTable",
+        "enableTable", "disableTable", "verifyIndex"}) {
     needs[m] = Role::kAdmin;
   }
   return needs;

@@ -17,7 +17,8 @@
 //                               for its tree node), before the vector is
 //                               made: for a struct kStructElementBytes,
 //                               which is at least the sizeof of every
-//                               generated struct (static_asserts in the .cc);
+//                               generated struct that is an element
+//                               (static_asserts in the .cc);
 //                               for a string sizeof(std::string); for a
 //                               number its size
 //   a map of n entries          n * (key + value + 48 for the tree node)
@@ -77,9 +78,11 @@ class BudgetedBinaryProtocol
           BudgetedBinaryProtocol, apache::thrift::protocol::TBinaryProtocolT<
                                       apache::thrift::transport::TTransport>> {
  public:
-  // At least the sizeof of every struct of the bloomroute IDL (checked at
-  // compile time in the .cc; raise it when a struct outgrows it).
-  static constexpr uint64_t kStructElementBytes = 256;
+  // At least the sizeof of every struct of the bloomroute IDL that is a
+  // list, set or map element (checked at compile time in the .cc; raise it
+  // when a struct outgrows it). HBase's TMutation (a union of TPut and
+  // TDelete, 336 bytes) is the largest.
+  static constexpr uint64_t kStructElementBytes = 336;
 
   // `budget_bytes` > 0. `container_limit`: entries per list, set or map
   // (0 = no limit, as Thrift's). `limit_name` names the option that sets the

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/hbase_rows.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
@@ -11,9 +12,7 @@ namespace {
 namespace client = rpc::client;
 
 std::vector<client::TColumn> ColumnsToThrift(const Projection& in) {
-  std::vector<client::TColumn> out(in.size());
-  for (size_t i = 0; i < in.size(); ++i) out[i].__set_column(in[i]);
-  return out;
+  return ProjectionToThrift(in);
 }
 
 Status ServerFromThrift(const client::TServerRef& in, const std::string& f,
@@ -35,7 +34,7 @@ Status ServersFromThrift(const std::vector<client::TServerRef>& in,
   return Status::OK();
 }
 
-Status DescriptorFromThrift(const client::TTableDescriptor& in,
+Status DescriptorFromThrift(const client::TIndexedTable& in,
                             const std::string& f, TableDescriptor* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.tableId, kBadResult, f + ".tableId"));
@@ -148,7 +147,7 @@ Status TableSpecToThrift(const router::TableSpec& in, client::TTableSpec* out) {
 client::TPut PutToThrift(const Mutation& put) {
   client::TPut out;
   out.__set_row(put.row_key);
-  out.__set_columnValues(CellsToThrift<client::TColumnValue>(put.cells));
+  out.__set_columnValues(CellsToHBase(put.cells));
   return out;
 }
 
@@ -179,7 +178,14 @@ client::TScan ScanToThrift(const router::ScanSpec& in) {
 Status QueryToThrift(const router::LookupSpec& in, client::TIndexQuery* out) {
   std::vector<client::TEqualityPredicate> predicates(in.equals.size());
   for (size_t i = 0; i < in.equals.size(); ++i) {
-    predicates[i].__set_column(in.equals[i].column);
+    const std::string& column = in.equals[i].column;
+    const size_t colon = column.find(':');
+    if (colon == std::string::npos) {
+      return Status::InvalidArgument("predicate column '" + column +
+                                     "' is not family:qualifier");
+    }
+    predicates[i].__set_family(column.substr(0, colon));
+    predicates[i].__set_qualifier(column.substr(colon + 1));
     predicates[i].__set_value(in.equals[i].value);
   }
   out->__set_predicates(std::move(predicates));
@@ -221,7 +227,7 @@ Status TableInfoFromThrift(const client::TTableInfo& in,
   return Status::OK();
 }
 
-Status DescriptorsFromThrift(const std::vector<client::TTableDescriptor>& in,
+Status DescriptorsFromThrift(const std::vector<client::TIndexedTable>& in,
                              std::vector<TableDescriptor>* out) {
   out->assign(in.size(), TableDescriptor());
   for (size_t i = 0; i < in.size(); ++i) {
@@ -235,8 +241,7 @@ Status LookupResultFromThrift(const client::TIndexResult& in,
                               router::LookupResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.routing, kBadResult, "result.routing"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      RowsFromThrift(in.rows, "result.rows", &out->rows));
+  BLOOMROUTE_RETURN_IF_ERROR(RowsFromHBase(in.rows, "result.rows", &out->rows));
   out->truncated = in.truncated;
   out->resume_after.reset();
   if (in.__isset.resumeAfter) out->resume_after = in.resumeAfter;

@@ -2,9 +2,11 @@
 // router_types_conversion.h: requests to Thrift, results from Thrift.
 //
 // Requests fail with InvalidArgument only when a number does not fit its wire
-// type (nothing is sent). Results are checked as the region client checks
-// its own (checked_conversion.h): a field the router always sets that is
-// missing, or a negative count or id, is Corruption naming the field.
+// type or a predicate's column is not "family:qualifier" (nothing is sent).
+// Rows and cells travel in HBase's shape (hbase_rows.h). Results are checked as
+// the region client checks its own (checked_conversion.h): a field the router
+// always sets that is missing, or a negative count or id, is Corruption naming
+// the field.
 //
 // Thread-safety: pure functions.
 #ifndef BLOOMROUTE_THRIFT_INTERNAL_ROUTER_CLIENT_CONVERSION_H_
@@ -33,9 +35,8 @@ Status QueryToThrift(const router::LookupSpec& in,
 // ---- Results ----
 Status TableInfoFromThrift(const rpc::client::TTableInfo& in,
                            router::TableInfo* out);
-Status DescriptorsFromThrift(
-    const std::vector<rpc::client::TTableDescriptor>& in,
-    std::vector<TableDescriptor>* out);
+Status DescriptorsFromThrift(const std::vector<rpc::client::TIndexedTable>& in,
+                             std::vector<TableDescriptor>* out);
 Status LookupResultFromThrift(const rpc::client::TIndexResult& in,
                               router::LookupResult* out);
 Status IndexStatsFromThrift(

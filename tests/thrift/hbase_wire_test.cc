@@ -1,0 +1,403 @@
+// HBase Thrift2 wire compatibility of the router: calls encoded byte by byte
+// as a client generated from HBase's own hbase.thrift (THBaseService) sends
+// them -- strict binary protocol, framed transport -- against a real
+// RouterServer on 127.0.0.1 over in-process region stores, and the replies
+// decoded by the field ids HBase publishes. Nothing here uses bloomroute's
+// generated code, so it proves the wire, not our IDL's agreement with
+// itself.
+//
+// HBase's ids used (hbase.thrift): TColumnValue {1 family, 2 qualifier,
+// 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TGet {1 row};
+// TScan {1 startRow, 2 stopRow}; TResult {1 row, 2 columnValues};
+// TTableName {1 ns, 2 qualifier}; TTableDescriptor {1 tableName, 2 columns,
+// 3 attributes}; TColumnFamilyDescriptor {1 name}; TIOError {1 message};
+// TIllegalArgument {1 message}; every reply's success is field 0 and its
+// exceptions the ids each method declares (io = 1, ia = 2).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/router/router_test_util.h"
+#include "tests/thrift/raw_wire.h"
+#include "thrift/router_server.h"
+
+namespace bloomroute {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+namespace t = ::bloomroute::testing;
+
+// Thrift type codes beyond raw_wire.h's.
+constexpr char kTBool = 2, kTByte = 3, kTI32 = 8, kTMap = 13;
+
+// ---- Encoding, as HBase's generated client writes ----
+
+std::string Bytes(const std::string& s) {
+  return t::Be32(static_cast<uint32_t>(s.size())) + s;
+}
+std::string I32(int32_t v) { return t::Be32(static_cast<uint32_t>(v)); }
+std::string BinaryField(int16_t id, const std::string& s) {
+  return t::FieldHeader(t::kTString, id) + Bytes(s);
+}
+std::string I32Field(int16_t id, int32_t v) {
+  return t::FieldHeader(kTI32, id) + I32(v);
+}
+std::string StructField(int16_t id, const std::string& body) {
+  return t::FieldHeader(t::kTStruct, id) + body + std::string(1, t::kTStop);
+}
+std::string StructList(int16_t id, const std::vector<std::string>& bodies) {
+  std::string out =
+      t::FieldHeader(t::kTList, id) + t::ListHeader(t::kTStruct, bodies.size());
+  for (const std::string& b : bodies) out += b + std::string(1, t::kTStop);
+  return out;
+}
+std::string Call(const std::string& method, int32_t seqid,
+                 const std::string& args) {
+  return t::Framed(t::MessageHeader(method, seqid) + args +
+                   std::string(1, t::kTStop));
+}
+
+// TColumnValue {1: family, 2: qualifier, 3: value}.
+std::string Cell(const std::string& family, const std::string& qualifier,
+                 const std::string& value) {
+  return BinaryField(1, family) + BinaryField(2, qualifier) +
+         BinaryField(3, value);
+}
+// TPut {1: row, 2: list<TColumnValue>} with one cell d:cc = value.
+std::string PutBody(const std::string& row, const std::string& value) {
+  return BinaryField(1, row) + StructList(2, {Cell("d", "cc", value)});
+}
+
+// ---- Decoding by field id ----
+
+// One decoded Thrift value: a number, bytes, a struct (fields by id) or a
+// list.
+struct Value {
+  char type = t::kTStop;
+  int64_t number = 0;
+  std::string bytes;
+  std::map<int16_t, Value> fields;
+  std::vector<Value> elements;
+
+  const Value& Field(int16_t id) const {
+    static const Value kMissing;
+    auto it = fields.find(id);
+    return it == fields.end() ? kMissing : it->second;
+  }
+  bool Has(int16_t id) const { return fields.count(id) != 0; }
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& in) : in_(in) {}
+  bool ok() const { return ok_; }
+
+  int64_t Int(size_t n) {
+    if (pos_ + n > in_.size()) return Fail();
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; ++i) {
+      v = (v << 8) | static_cast<uint8_t>(in_[pos_++]);
+    }
+    if (n == 4) return static_cast<int32_t>(v);
+    if (n == 2) return static_cast<int16_t>(v);
+    if (n == 1) return static_cast<int8_t>(v);
+    return static_cast<int64_t>(v);
+  }
+  std::string Str() {
+    const int64_t n = Int(4);
+    if (!ok_ || n < 0 || pos_ + n > in_.size()) return Fail(), std::string();
+    std::string s = in_.substr(pos_, static_cast<size_t>(n));
+    pos_ += static_cast<size_t>(n);
+    return s;
+  }
+  Value Read(char type) {
+    Value v;
+    v.type = type;
+    switch (type) {
+      case kTBool:
+      case kTByte:
+        v.number = Int(1);
+        break;
+      case kTI32:
+        v.number = Int(4);
+        break;
+      case t::kTI64:
+        v.number = Int(8);
+        break;
+      case t::kTString:
+        v.bytes = Str();
+        break;
+      case t::kTStruct:
+        ReadStruct(&v);
+        break;
+      case t::kTList: {
+        const char elem = static_cast<char>(Int(1));
+        const int64_t n = Int(4);
+        for (int64_t i = 0; ok_ && i < n; ++i) v.elements.push_back(Read(elem));
+        break;
+      }
+      case kTMap: {
+        const char key = static_cast<char>(Int(1)),
+                   val = static_cast<char>(Int(1));
+        const int64_t n = Int(4);
+        for (int64_t i = 0; ok_ && i < n; ++i) {
+          v.elements.push_back(Read(key));
+          v.elements.push_back(Read(val));
+        }
+        break;
+      }
+      default:
+        Fail();
+    }
+    return v;
+  }
+
+ private:
+  void ReadStruct(Value* v) {
+    while (ok_) {
+      const char type = static_cast<char>(Int(1));
+      if (type == t::kTStop) return;
+      const auto id = static_cast<int16_t>(Int(2));
+      v->fields[id] = Read(type);
+    }
+  }
+  int64_t Fail() {
+    ok_ = false;
+    return 0;
+  }
+
+  const std::string& in_;
+  size_t pos_ = 0;
+  bool ok_ = true;
+};
+
+// A reply message: its header and its result struct.
+struct Reply {
+  bool ok = false;
+  int type = 0;  // 2 = REPLY, 3 = EXCEPTION
+  std::string method;
+  int32_t seqid = 0;
+  Value result;
+};
+
+Reply Decode(const std::string& payload) {
+  Reply reply;
+  Reader in(payload);
+  const int64_t version = in.Int(4);
+  reply.type = static_cast<int>(version & 0xff);
+  reply.method = in.Str();
+  reply.seqid = static_cast<int32_t>(in.Int(4));
+  if ((version & 0xffff0000) != 0x80010000) return reply;
+  reply.result = in.Read(t::kTStruct);
+  reply.ok = in.ok();
+  return reply;
+}
+
+class HBaseWireTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    router_ = t::OpenRouter(cluster_);
+    ASSERT_NE(router_, nullptr);
+    RouterServerOptions options;
+    options.port = 0;
+    options.threads = 2;
+    auto server = RouterServer::Start(router_, options);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(server).value();
+    connection_ = std::make_unique<t::RawConnection>(server_->port());
+    ASSERT_TRUE(connection_->connected());
+  }
+
+  // Sends one call and decodes its reply (a REPLY for `method`, same seqid).
+  Reply Roundtrip(const std::string& method, const std::string& args) {
+    const int32_t seqid = ++seqid_;
+    EXPECT_TRUE(connection_->Send(Call(method, seqid, args))) << method;
+    std::string payload;
+    Reply reply;
+    if (!connection_->Receive(&payload)) {
+      ADD_FAILURE() << method << ": no reply (connection dropped)";
+      return reply;
+    }
+    reply = Decode(payload);
+    EXPECT_TRUE(reply.ok) << method << ": the reply does not decode";
+    EXPECT_EQ(reply.type, 2) << method << ": not a REPLY";
+    EXPECT_EQ(reply.method, method);
+    EXPECT_EQ(reply.seqid, seqid);
+    return reply;
+  }
+
+  // A call that must succeed: its result has no exception field.
+  Value Success(const std::string& method, const std::string& args) {
+    Reply reply = Roundtrip(method, args);
+    EXPECT_FALSE(reply.result.Has(1))
+        << method << " failed: " << reply.result.Field(1).Field(1).bytes;
+    EXPECT_FALSE(reply.result.Has(2))
+        << method << " failed: " << reply.result.Field(2).Field(1).bytes;
+    return reply.result.Field(0);
+  }
+
+  // A call that must fail with the exception at field `id` (1: TIOError,
+  // 2: TIllegalArgument), and nothing else: returns its message.
+  std::string Failure(const std::string& method, const std::string& args,
+                      int16_t id = 1) {
+    Reply reply = Roundtrip(method, args);
+    EXPECT_EQ(reply.result.fields.size(), 1u) << method;
+    EXPECT_TRUE(reply.result.Has(id)) << method << ": no exception " << id;
+    const Value& error = reply.result.Field(id);
+    EXPECT_EQ(error.type, t::kTStruct) << method;
+    EXPECT_EQ(error.Field(1).type, t::kTString) << method << ": no message";
+    return error.Field(1).bytes;
+  }
+
+  // createTable(TTableDescriptor{geo, family d, bloomroute.index = d:cc},
+  // splitKeys = ["m"]).
+  void CreateGeo() {
+    const std::string name = BinaryField(2, "geo");
+    const std::string attributes = t::FieldHeader(kTMap, 3) +
+                                   std::string(1, t::kTString) +
+                                   std::string(1, t::kTString) + I32(1) +
+                                   Bytes("bloomroute.index") + Bytes("d:cc");
+    const std::string desc = StructField(1, name) +
+                             StructList(2, {BinaryField(1, "d")}) + attributes;
+    const std::string splits = t::FieldHeader(t::kTList, 2) +
+                               t::ListHeader(t::kTString, 1) + Bytes("m");
+    Success("createTable", StructField(1, desc) + splits);
+    ASSERT_TRUE(t::WaitAllCurrent(*router_));
+  }
+
+  t::StoreCluster cluster_{2};
+  std::shared_ptr<router::Router> router_;
+  std::unique_ptr<RouterServer> server_;
+  std::unique_ptr<t::RawConnection> connection_;
+  int32_t seqid_ = 0;
+};
+
+TEST_F(HBaseWireTest, AnHBaseClientWritesReadsAndScans) {
+  CreateGeo();
+  // put and putMultiple ("default:geo" is the same table).
+  Success("put", BinaryField(1, "geo") + StructField(2, PutBody("oslo", "NO")));
+  Success("putMultiple",
+          BinaryField(1, "default:geo") +
+              StructList(2, {PutBody("umea", "SE"), PutBody("bergen", "NO")}));
+
+  // get: TResult {1: row, 2: [TColumnValue {1: family, 2: qualifier,
+  // 3: value}]}, no timestamp (the model has none yet).
+  const Value result = Success(
+      "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "oslo")));
+  ASSERT_EQ(result.type, t::kTStruct);
+  EXPECT_EQ(result.Field(1).bytes, "oslo");
+  ASSERT_EQ(result.Field(2).elements.size(), 1u);
+  const Value& cell = result.Field(2).elements[0];
+  EXPECT_EQ(cell.Field(1).bytes, "d");
+  EXPECT_EQ(cell.Field(2).bytes, "cc");
+  EXPECT_EQ(cell.Field(3).bytes, "NO");
+  EXPECT_FALSE(cell.Has(4));
+  // A missing row: no row field, an empty list of cells.
+  const Value missing = Success(
+      "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "nobody")));
+  EXPECT_FALSE(missing.Has(1));
+  EXPECT_TRUE(missing.Field(2).elements.empty());
+
+  // openScanner returns an i32; getScannerRows sends only fields 1 and 2.
+  const Value scanner =
+      Success("openScanner",
+              BinaryField(1, "geo") + StructField(2, BinaryField(1, "a")));
+  ASSERT_EQ(scanner.type, kTI32);
+  EXPECT_GT(scanner.number, 0);
+  const auto id = static_cast<int32_t>(scanner.number);
+  const Value rows =
+      Success("getScannerRows", I32Field(1, id) + I32Field(2, 10));
+  ASSERT_EQ(rows.type, t::kTList);
+  std::vector<std::string> keys;
+  for (const Value& r : rows.elements) keys.push_back(r.Field(1).bytes);
+  EXPECT_EQ(keys, (std::vector<std::string>{"bergen", "oslo", "umea"}));
+  EXPECT_TRUE(Success("getScannerRows", I32Field(1, id) + I32Field(2, 10))
+                  .elements.empty());
+  Success("closeScanner", I32Field(1, id));
+  // A closed scanner is HBase's TIllegalArgument (field 2 of these two).
+  EXPECT_THAT(Failure("getScannerRows", I32Field(1, id) + I32Field(2, 1), 2),
+              StartsWith("NotFound: "));
+
+  // getThriftServerType: i32 2 (TWO).
+  const Value type = Success("getThriftServerType", "");
+  EXPECT_EQ(type.type, kTI32);
+  EXPECT_EQ(type.number, 2);
+}
+
+TEST_F(HBaseWireTest, ErrorsAreTIOErrorWithTheCodeName) {
+  CreateGeo();
+  EXPECT_THAT(Failure("get", BinaryField(1, "nope") +
+                                 StructField(2, BinaryField(1, "r"))),
+              StartsWith("NotFound: "));
+  const std::string other_ns = Failure(
+      "put", BinaryField(1, "other:geo") + StructField(2, PutBody("r", "x")));
+  EXPECT_THAT(other_ns, StartsWith("InvalidArgument: "));
+  EXPECT_THAT(other_ns, HasSubstr("namespace 'other'"));
+  // A feature bloomroute does not have is refused naming it.
+  EXPECT_THAT(
+      Failure("get", BinaryField(1, "geo") +
+                         StructField(2, BinaryField(1, "r") + I32Field(5, 3))),
+      HasSubstr("tget.maxVersions 3: more than one version per cell "
+                "is not supported"));
+}
+
+// Every HBase call with a bad argument answers its declared exception:
+// never an undeclared exception id, never a dropped connection.
+TEST_F(HBaseWireTest, EveryHBaseCallAnswersABadArgumentWithTIOError) {
+  CreateGeo();
+  const std::string nope = BinaryField(1, "nope");
+  const std::string empty_name = StructField(1, "");  // TTableName{}
+  const std::vector<std::pair<std::string, std::string>> calls = {
+      {"exists", BinaryField(1, "geo") + StructField(2, "")},
+      {"existsAll", BinaryField(1, "geo") + StructList(2, {""})},
+      {"get", BinaryField(1, "geo") + StructField(2, "")},
+      {"getMultiple", BinaryField(1, "geo") + StructList(2, {""})},
+      {"put", BinaryField(1, "geo") + StructField(2, "")},
+      {"checkAndPut", BinaryField(1, "geo") + StructField(6, "")},
+      {"putMultiple", BinaryField(1, "geo") + StructList(2, {""})},
+      {"deleteSingle", BinaryField(1, "geo") + StructField(2, "")},
+      {"deleteMultiple", BinaryField(1, "geo") + StructList(2, {""})},
+      {"checkAndDelete", BinaryField(1, "geo") + StructField(6, "")},
+      {"increment", BinaryField(1, "geo") + StructField(2, "")},
+      {"append", BinaryField(1, "geo") + StructField(2, "")},
+      {"openScanner", nope + StructField(2, "")},
+      {"mutateRow", BinaryField(1, "geo") + StructField(2, "")},
+      {"getScannerResults", nope + StructField(2, "") + I32Field(3, 1)},
+      {"getRegionLocation", nope + BinaryField(2, "r")},
+      {"getAllRegionLocations", nope},
+      {"checkAndMutate", BinaryField(1, "geo") + StructField(7, "")},
+      {"getTableDescriptor", empty_name},
+      {"getTableDescriptors", StructList(1, {""})},
+      {"tableExists", empty_name},
+      {"createTable", StructField(1, "")},
+      {"deleteTable", empty_name},
+      {"truncateTable", empty_name},
+      {"enableTable", empty_name},
+      {"disableTable", empty_name},
+      {"isTableEnabled", empty_name},
+      {"isTableDisabled", empty_name},
+      {"isTableAvailable", empty_name},
+  };
+  for (const auto& [method, args] : calls) {
+    SCOPED_TRACE(method);
+    const std::string message = Failure(method, args, 1);
+    EXPECT_THAT(message, ::testing::AnyOf(StartsWith("InvalidArgument: "),
+                                          StartsWith("NotFound: ")));
+  }
+  // The scanner calls declare TIllegalArgument too.
+  EXPECT_THAT(Failure("getScannerRows", I32Field(1, 12345) + I32Field(2, 1), 2),
+              StartsWith("NotFound: "));
+  EXPECT_THAT(Failure("closeScanner", I32Field(1, -7), 2),
+              StartsWith("NotFound: "));
+  // The connection still serves.
+  EXPECT_EQ(Success("getThriftServerType", "").number, 2);
+}
+
+}  // namespace
+}  // namespace bloomroute

@@ -1,0 +1,458 @@
+#include "thrift/hbase_request_conversion.h"
+
+#include <utility>
+
+#include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/hbase_rows.h"
+
+namespace bloomroute {
+namespace {
+
+namespace client = rpc::client;
+using thrift_internal::At;
+using thrift_internal::JoinColumn;
+using thrift_internal::kBadRequest;
+using thrift_internal::Require;
+
+constexpr char kDefaultNamespace[] = "default";
+// HBase's ColumnFamilyDescriptor defaults that bloomroute's cells follow.
+constexpr int32_t kForeverTtl = 2147483647;
+
+Status Refused(const std::string& field, const std::string& why) {
+  return Status::InvalidArgument(field + ": " + why + " is not supported");
+}
+
+Status CheckNamespace(const std::string& ns, const std::string& f) {
+  if (ns.empty() || ns == kDefaultNamespace) return Status::OK();
+  return Status::InvalidArgument(f + ": namespace " + QuoteForMessage(ns) +
+                                 " is not supported (only 'default' exists)");
+}
+
+// The read options of a TGet or TScan that must keep their defaults, and
+// the fields the router gains later.
+template <typename Request>
+Status CheckReadOptions(const Request& in, const std::string& f) {
+  if (in.__isset.authorizations && !in.authorizations.labels.empty()) {
+    return Refused(f + ".authorizations", "visibility labels");
+  }
+  if (in.__isset.consistency &&
+      in.consistency != client::TConsistency::STRONG) {
+    return Refused(f + ".consistency " + std::to_string(in.consistency),
+                   "TIMELINE consistency (region replicas)");
+  }
+  if (in.__isset.targetReplicaId && in.targetReplicaId != 0) {
+    return Refused(f + ".targetReplicaId " + std::to_string(in.targetReplicaId),
+                   "reading a region replica");
+  }
+  if (in.__isset.filterBytes) {
+    return Refused(f + ".filterBytes",
+                   "a serialized filter (use filterString)");
+  }
+  if (in.__isset.maxVersions && in.maxVersions != 1) {
+    return Refused(f + ".maxVersions " + std::to_string(in.maxVersions),
+                   "more than one version per cell");
+  }
+  if (in.__isset.timeRange) return NotSupportedYet(f + ".timeRange");
+  if (in.__isset.filterString) return NotSupportedYet(f + ".filterString");
+  return Status::OK();
+}
+
+// Read columns: a family, or a family and qualifier; TColumn.timestamp is
+// ignored on reads (as HBase does).
+Status ProjectionFromThrift(const std::vector<client::TColumn>& in,
+                            const std::string& f, Projection* out) {
+  out->assign(in.size(), std::string());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string cf = At(f, i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.family, kBadRequest, cf + ".family"));
+    (*out)[i] = in[i].__isset.qualifier
+                    ? JoinColumn(in[i].family, in[i].qualifier)
+                    : in[i].family;
+  }
+  return Status::OK();
+}
+
+// Cells to write (puts, appends).
+Status CellsFromThrift(const std::vector<client::TColumnValue>& in,
+                       const std::string& f, std::vector<Cell>* out) {
+  out->clear();
+  out->reserve(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const client::TColumnValue& c = in[i];
+    const std::string cf = At(f, i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(c.__isset.family, kBadRequest, cf + ".family"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(c.__isset.qualifier, kBadRequest, cf + ".qualifier"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(c.__isset.value, kBadRequest, cf + ".value"));
+    if (c.__isset.timestamp) return NotSupportedYet(cf + ".timestamp");
+    if (c.__isset.tags && !c.tags.empty()) {
+      return Refused(cf + ".tags", "cell tags");
+    }
+    if (c.__isset.type) {
+      return Refused(cf + ".type " + std::to_string(c.type),
+                     "a cell type on a write");
+    }
+    out->push_back(Cell{JoinColumn(c.family, c.qualifier), c.value});
+  }
+  return Status::OK();
+}
+
+Status CheckNoVisibility(bool isset, const client::TCellVisibility& v,
+                         const std::string& f) {
+  if (isset && v.__isset.expression) {
+    return Refused(f + ".cellVisibility", "visibility labels");
+  }
+  return Status::OK();
+}
+
+Status PutFromThrift(const client::TPut& in, const std::string& f,
+                     Mutation* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.columnValues, kBadRequest, f + ".columnValues"));
+  if (in.__isset.timestamp) return NotSupportedYet(f + ".timestamp");
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckNoVisibility(in.__isset.cellVisibility, in.cellVisibility, f));
+  std::vector<Cell> cells;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CellsFromThrift(in.columnValues, f + ".columnValues", &cells));
+  // The router finds the region: region_id is not the client's to give.
+  *out = Mutation::Put(/*region=*/0, in.row, std::move(cells));
+  return Status::OK();
+}
+
+// A column of a delete: a qualified column deleted as DELETE_COLUMN or
+// DELETE_COLUMNS, which without a timestamp both remove the one cell.
+Status DeleteColumnFromThrift(const client::TColumn& in,
+                              client::TDeleteType::type type,
+                              const std::string& f, std::string* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.family, kBadRequest, f + ".family"));
+  if (in.__isset.timestamp) return NotSupportedYet(f + ".timestamp");
+  if (!in.__isset.qualifier) {
+    return NotSupportedYet(f + " (deleting a whole family)");
+  }
+  if (type != client::TDeleteType::DELETE_COLUMN &&
+      type != client::TDeleteType::DELETE_COLUMNS) {
+    return Status::InvalidArgument(
+        f + ": deleteType " + std::to_string(type) +
+        " does not apply to a column with a qualifier (use DELETE_COLUMN or "
+        "DELETE_COLUMNS)");
+  }
+  *out = JoinColumn(in.family, in.qualifier);
+  return Status::OK();
+}
+
+Status DeleteFromThrift(const client::TDelete& in, const std::string& f,
+                        Mutation* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  if (in.__isset.timestamp) return NotSupportedYet(f + ".timestamp");
+  const client::TDeleteType::type type =
+      in.__isset.deleteType ? in.deleteType
+                            : client::TDeleteType::DELETE_COLUMNS;
+  if (type == client::TDeleteType::DELETE_FAMILY_VERSION) {
+    return Refused(f + ".deleteType DELETE_FAMILY_VERSION",
+                   "deleting one version of a family");
+  }
+  if (type < client::TDeleteType::DELETE_COLUMN ||
+      type > client::TDeleteType::DELETE_FAMILY_VERSION) {
+    return Status::InvalidArgument(f + ".deleteType " + std::to_string(type) +
+                                   " is not a TDeleteType");
+  }
+  std::vector<std::string> columns(in.columns.size());
+  for (size_t i = 0; i < in.columns.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(DeleteColumnFromThrift(
+        in.columns[i], type, At(f + ".columns", i), &columns[i]));
+  }
+  *out = Mutation::Delete(/*region=*/0, in.row, std::move(columns));
+  return Status::OK();
+}
+
+Status GetFromThrift(const client::TGet& in, const std::string& f,
+                     HBaseGet* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  if (in.__isset.storeLimit) {
+    return Refused(f + ".storeLimit", "a per-family cell limit");
+  }
+  if (in.__isset.storeOffset) {
+    return Refused(f + ".storeOffset", "a per-family cell offset");
+  }
+  // A timestamp wins over timeRange (HBase's rule), so it is named first.
+  if (in.__isset.timestamp) return NotSupportedYet(f + ".timestamp");
+  BLOOMROUTE_RETURN_IF_ERROR(CheckReadOptions(in, f));
+  out->request.region_id = 0;
+  out->request.row_key = in.row;
+  out->existence_only = in.__isset.existence_only && in.existence_only;
+  return ProjectionFromThrift(in.columns, f + ".columns",
+                              &out->request.columns);
+}
+
+// The vector forms of the conversions above, naming entries "<f>[i]".
+template <typename In, typename Out, typename Fn>
+Status EachFromThrift(const std::vector<In>& in, const std::string& f, Fn fn,
+                      std::vector<Out>* out) {
+  out->assign(in.size(), Out());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(fn(in[i], At(f, i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+// A column family of createTable: settings that would change answers must
+// keep HBase's defaults (bloomroute keeps one version, forever).
+Status FamilyFromThrift(const client::TColumnFamilyDescriptor& in,
+                        const std::string& f) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.name, kBadRequest, f + ".name"));
+  if (in.__isset.maxVersions && in.maxVersions != 1) {
+    return Refused(f + ".maxVersions " + std::to_string(in.maxVersions),
+                   "more than one version per cell");
+  }
+  if (in.__isset.minVersions && in.minVersions != 0) {
+    return Refused(f + ".minVersions " + std::to_string(in.minVersions),
+                   "a minimum number of versions");
+  }
+  if (in.__isset.timeToLive && in.timeToLive != kForeverTtl) {
+    return Refused(f + ".timeToLive " + std::to_string(in.timeToLive),
+                   "a cell time-to-live");
+  }
+  if (in.__isset.keepDeletedCells && in.keepDeletedCells != 0) {
+    return Refused(
+        f + ".keepDeletedCells " + std::to_string(in.keepDeletedCells),
+        "keeping deleted cells");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status NotSupportedYet(const std::string& what) {
+  return Status::InvalidArgument(what + " is not supported yet");
+}
+
+// ---- Table names ----
+
+Status TableFromThrift(const std::string& table, std::string* out) {
+  const size_t colon = table.find(':');
+  if (colon == std::string::npos) {
+    *out = table;
+    return Status::OK();
+  }
+  const std::string ns = table.substr(0, colon);
+  if (ns != kDefaultNamespace) {
+    return Status::InvalidArgument("table " + QuoteForMessage(table) +
+                                   ": namespace " + QuoteForMessage(ns) +
+                                   " is not supported (only 'default' exists)");
+  }
+  *out = table.substr(colon + 1);
+  return Status::OK();
+}
+
+Status TableFromThrift(const client::TTableName& in, const std::string& f,
+                       std::string* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.qualifier, kBadRequest, f + ".qualifier"));
+  if (in.__isset.ns) BLOOMROUTE_RETURN_IF_ERROR(CheckNamespace(in.ns, f));
+  *out = in.qualifier;
+  return Status::OK();
+}
+
+// ---- Rows ----
+
+Status FromThrift(const client::TPut& in, Mutation* out) {
+  return PutFromThrift(in, "tput", out);
+}
+
+Status FromThrift(const std::vector<client::TPut>& in,
+                  std::vector<Mutation>* out) {
+  return EachFromThrift(in, "tputs", PutFromThrift, out);
+}
+
+Status FromThrift(const client::TDelete& in, Mutation* out) {
+  return DeleteFromThrift(in, "tdelete", out);
+}
+
+Status FromThrift(const std::vector<client::TDelete>& in,
+                  std::vector<Mutation>* out) {
+  return EachFromThrift(in, "tdeletes", DeleteFromThrift, out);
+}
+
+Status FromThrift(const client::TGet& in, HBaseGet* out) {
+  return GetFromThrift(in, "tget", out);
+}
+
+Status FromThrift(const std::vector<client::TGet>& in,
+                  std::vector<HBaseGet>* out) {
+  return EachFromThrift(in, "tgets", GetFromThrift, out);
+}
+
+Status FromThrift(const client::TScan& in, HBaseScan* out) {
+  const std::string f = "tscan";
+  if (in.__isset.reversed && in.reversed) {
+    return Refused(f + ".reversed", "a reversed scan");
+  }
+  if (in.__isset.colFamTimeRangeMap && !in.colFamTimeRangeMap.empty()) {
+    return Refused(f + ".colFamTimeRangeMap", "a per-family time range");
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(CheckReadOptions(in, f));
+  out->limit = 0;
+  if (in.__isset.limit) {
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::Narrow(
+        in.limit, kBadRequest, f + ".limit", &out->limit));
+  }
+  out->spec.start_row = in.__isset.startRow ? in.startRow : std::string();
+  out->spec.stop_row = in.__isset.stopRow ? in.stopRow : std::string();
+  return ProjectionFromThrift(in.columns, f + ".columns", &out->spec.columns);
+}
+
+// ---- Tables ----
+
+Status ParseIndexAttribute(std::string_view value,
+                           std::vector<std::string>* columns) {
+  columns->clear();
+  if (value.empty()) return Status::OK();
+  size_t begin = 0;
+  for (;;) {
+    const size_t comma = value.find(',', begin);
+    const std::string_view entry = value.substr(
+        begin, comma == std::string_view::npos ? std::string_view::npos
+                                               : comma - begin);
+    if (entry.empty()) {
+      return Status::InvalidArgument(
+          std::string("desc.attributes[") + kIndexAttribute + "] entry " +
+          std::to_string(columns->size() + 1) +
+          " is empty (want family:qualifier,family:qualifier,...)");
+    }
+    columns->emplace_back(entry);
+    if (comma == std::string_view::npos) break;
+    begin = comma + 1;
+  }
+  return Status::OK();
+}
+
+std::string FormatIndexAttribute(const std::vector<IndexedColumn>& columns) {
+  std::string out;
+  for (const IndexedColumn& c : columns) {
+    if (!out.empty()) out += ',';
+    out += c.name;
+  }
+  return out;
+}
+
+Status FromThrift(const client::TTableDescriptor& in,
+                  const std::vector<std::string>& split_keys,
+                  router::TableSpec* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.tableName, kBadRequest, "desc.tableName"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      TableFromThrift(in.tableName, "desc.tableName", &out->name));
+  for (size_t i = 0; i < in.columns.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        FamilyFromThrift(in.columns[i], At("desc.columns", i)));
+  }
+  out->indexed_columns.clear();
+  auto index = in.attributes.find(kIndexAttribute);
+  if (index != in.attributes.end()) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ParseIndexAttribute(index->second, &out->indexed_columns));
+  }
+  out->split_keys = split_keys;
+  // HBase's createTable without split keys makes one region.
+  out->region_count = split_keys.empty() ? 1 : 0;
+  return Status::OK();
+}
+
+// ---- Calls the router does not serve yet ----
+
+Status CheckFromThrift(const std::string& row, const std::string& family,
+                       const std::string& qualifier, const std::string& value,
+                       client::TCompareOperator::type compare,
+                       HBaseCheck* out) {
+  if (family.empty()) return Status::InvalidArgument("family is empty");
+  if (compare < client::TCompareOperator::LESS ||
+      compare > client::TCompareOperator::NO_OP) {
+    return Status::InvalidArgument("compareOperator " +
+                                   std::to_string(compare) +
+                                   " is not a TCompareOperator");
+  }
+  out->row = row;
+  out->column = JoinColumn(family, qualifier);
+  out->value = value;
+  out->compare = compare;
+  return Status::OK();
+}
+
+Status RowMutationFromThrift(const Mutation& mutation, const std::string& row,
+                             const std::string& f) {
+  if (mutation.row_key != row) {
+    return Status::InvalidArgument(
+        f + ".row " + QuoteForMessage(mutation.row_key) +
+        " is not the row of the call (" + QuoteForMessage(row) + ")");
+  }
+  return Status::OK();
+}
+
+Status FromThrift(const client::TRowMutations& in, const std::string& f,
+                  std::vector<Mutation>* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.mutations, kBadRequest, f + ".mutations"));
+  out->assign(in.mutations.size(), Mutation());
+  for (size_t i = 0; i < in.mutations.size(); ++i) {
+    const client::TMutation& m = in.mutations[i];
+    const std::string mf = At(f + ".mutations", i);
+    if (m.__isset.put == m.__isset.deleteSingle) {
+      return Status::InvalidArgument(
+          mf + " must have exactly one of put and deleteSingle");
+    }
+    BLOOMROUTE_RETURN_IF_ERROR(
+        m.__isset.put ? PutFromThrift(m.put, mf + ".put", &(*out)[i])
+                      : DeleteFromThrift(m.deleteSingle, mf + ".deleteSingle",
+                                         &(*out)[i]));
+    BLOOMROUTE_RETURN_IF_ERROR(RowMutationFromThrift((*out)[i], in.row, mf));
+  }
+  return Status::OK();
+}
+
+Status FromThrift(const client::TIncrement& in, HBaseIncrement* out) {
+  const std::string f = "tincrement";
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.columns, kBadRequest, f + ".columns"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckNoVisibility(in.__isset.cellVisibility, in.cellVisibility, f));
+  out->row = in.row;
+  out->amounts.clear();
+  for (size_t i = 0; i < in.columns.size(); ++i) {
+    const client::TColumnIncrement& c = in.columns[i];
+    const std::string cf = At(f + ".columns", i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(c.__isset.family, kBadRequest, cf + ".family"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(c.__isset.qualifier, kBadRequest, cf + ".qualifier"));
+    // An unset amount is the IDL's default, 1.
+    out->amounts.emplace_back(JoinColumn(c.family, c.qualifier), c.amount);
+  }
+  out->return_results = in.__isset.returnResults && in.returnResults;
+  return Status::OK();
+}
+
+Status FromThrift(const client::TAppend& in, HBaseAppend* out) {
+  const std::string f = "tappend";
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.columns, kBadRequest, f + ".columns"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckNoVisibility(in.__isset.cellVisibility, in.cellVisibility, f));
+  std::vector<Cell> cells;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CellsFromThrift(in.columns, f + ".columns", &cells));
+  out->cells = Mutation::Put(/*region=*/0, in.row, std::move(cells));
+  out->return_results = in.__isset.returnResults && in.returnResults;
+  return Status::OK();
+}
+
+}  // namespace bloomroute

@@ -1,0 +1,59 @@
+// Rows and cells in the HBase shape of router_service.thrift, both ways: the
+// model names a column "family:qualifier" (model/types.h), HBase's
+// TColumnValue and TColumn carry the family and the qualifier apart. Shared
+// by the RouterService handler's conversions (router_types_conversion.h) and
+// RouterClient's (router_client_conversion.h).
+//
+// A model column splits at its first ':' (a family has none). A projection
+// entry without ':' is a whole family: a TColumn without qualifier.
+// Replies carry no cell timestamp: the model has none yet, and the IDL's
+// TColumnValue.timestamp is optional.
+//
+// Thread-safety: pure functions.
+#ifndef BLOOMROUTE_THRIFT_INTERNAL_HBASE_ROWS_H_
+#define BLOOMROUTE_THRIFT_INTERNAL_HBASE_ROWS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "model/types.h"
+#include "thrift/gen-cpp/router_service_types.h"
+
+namespace bloomroute::thrift_internal {
+
+// "family:qualifier" from its parts.
+std::string JoinColumn(std::string_view family, std::string_view qualifier);
+
+// ---- Model to Thrift ----
+
+rpc::client::TColumn ProjectionEntryToThrift(const std::string& entry);
+std::vector<rpc::client::TColumn> ProjectionToThrift(const Projection& in);
+std::vector<rpc::client::TColumnValue> CellsToHBase(
+    const std::vector<Cell>& in);
+// A row: `row` set, its cells in order.
+rpc::client::TResult RowToHBase(const Row& row);
+std::vector<rpc::client::TResult> RowsToHBase(const std::vector<Row>& rows);
+// A missing row is a TResult without `row` and with an (explicitly set)
+// empty list of cells, as HBase answers.
+std::vector<rpc::client::TResult> OptionalRowsToHBase(
+    const std::vector<std::optional<Row>>& in);
+
+// ---- Thrift results to model (a client reading a reply) ----
+
+// Corruption naming the field ("<f>.columnValues[i].family is missing") for
+// a row without `row` or a cell without family, qualifier or value.
+Status RowFromHBase(const rpc::client::TResult& in, const std::string& f,
+                    Row* out);
+Status RowsFromHBase(const std::vector<rpc::client::TResult>& in,
+                     const std::string& f, std::vector<Row>* out);
+// A TResult without `row` is a missing row and must have no cells.
+Status OptionalRowsFromHBase(const std::vector<rpc::client::TResult>& in,
+                             const std::string& f,
+                             std::vector<std::optional<Row>>* out);
+
+}  // namespace bloomroute::thrift_internal
+
+#endif  // BLOOMROUTE_THRIFT_INTERNAL_HBASE_ROWS_H_

@@ -1,0 +1,323 @@
+// RouterServiceHandler's table calls (HBase's and bloomroute's own) and
+// bloomroute's index, status, bulk load and verify calls. The row and
+// scanner calls are in router_service_handler.cc.
+#include <utility>
+
+#include "thrift/hbase_request_conversion.h"
+#include "thrift/internal/serve_call.h"
+#include "thrift/region_types_conversion.h"
+#include "thrift/router_service_handler.h"
+#include "thrift/router_types_conversion.h"
+
+namespace bloomroute {
+
+namespace client = rpc::client;
+using thrift_internal::ServeCall;
+using thrift_internal::ServeHBaseCall;
+
+namespace {
+
+// ---- Calls the router does not serve yet (see router_service_handler.cc) --
+
+Status RouterTruncateTable(router::Router& /*router*/,
+                           const std::string& /*table*/,
+                           bool /*preserve_splits*/) {
+  return NotSupportedYet("truncateTable");
+}
+
+Status RouterEnableTable(router::Router& /*router*/,
+                         const std::string& /*table*/) {
+  return NotSupportedYet("enableTable");
+}
+
+Status RouterDisableTable(router::Router& /*router*/,
+                          const std::string& /*table*/) {
+  return NotSupportedYet("disableTable");
+}
+
+// ---- Helpers ----
+
+StatusOr<router::TableInfo> Describe(router::Router& router,
+                                     const client::TTableName& table,
+                                     const std::string& f) {
+  std::string name;
+  BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, f, &name));
+  return router.DescribeTable(name);
+}
+
+// Whether the table exists: NotFound is an answer here, not an error.
+StatusOr<bool> TableExists(router::Router& router,
+                           const client::TTableName& table,
+                           const std::string& f) {
+  std::string name;
+  BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, f, &name));
+  for (const TableDescriptor& t : router.ListTables()) {
+    if (t.name == name) return true;
+  }
+  return false;
+}
+
+// Whether the table is enabled. Every table is until tables can be disabled
+// (enableTable / disableTable are not supported yet); NotFound for an
+// unknown table.
+StatusOr<bool> TableEnabled(router::Router& router,
+                            const client::TTableName& table,
+                            const std::string& f) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
+                              Describe(router, table, f));
+  (void)info;
+  return true;
+}
+
+}  // namespace
+
+// ---- HBase's table calls ----
+
+void RouterServiceHandler::getRegionLocation(client::THRegionLocation& result,
+                                             const std::string& table,
+                                             const std::string& row,
+                                             bool /*reload*/) {
+  ServeHBaseCall("getRegionLocation", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
+                                router_->DescribeTable(name));
+    std::vector<client::THRegionLocation> locations;
+    BLOOMROUTE_RETURN_IF_ERROR(ToThrift(info, &locations));
+    for (size_t i = 0; i < info.regions.size(); ++i) {
+      if (info.regions[i].region.ContainsRow(row)) {
+        result = std::move(locations[i]);
+        return Status::OK();
+      }
+    }
+    return Status::IOError("no region of table " + name + " holds row " +
+                           QuoteForMessage(row));
+  });
+}
+
+void RouterServiceHandler::getAllRegionLocations(
+    std::vector<client::THRegionLocation>& result, const std::string& table) {
+  ServeHBaseCall("getAllRegionLocations", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
+                                router_->DescribeTable(name));
+    return ToThrift(info, &result);
+  });
+}
+
+void RouterServiceHandler::getTableDescriptor(client::TTableDescriptor& result,
+                                              const client::TTableName& table) {
+  ServeHBaseCall("getTableDescriptor", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
+                                Describe(*router_, table, "table"));
+    result = HBaseDescriptorToThrift(info.descriptor);
+    return Status::OK();
+  });
+}
+
+void RouterServiceHandler::getTableDescriptors(
+    std::vector<client::TTableDescriptor>& result,
+    const std::vector<client::TTableName>& tables) {
+  ServeHBaseCall("getTableDescriptors", [&]() -> Status {
+    result.assign(tables.size(), client::TTableDescriptor());
+    for (size_t i = 0; i < tables.size(); ++i) {
+      BLOOMROUTE_ASSIGN_OR_RETURN(
+          router::TableInfo info,
+          Describe(*router_, tables[i], "tables[" + std::to_string(i) + "]"));
+      result[i] = HBaseDescriptorToThrift(info.descriptor);
+    }
+    return Status::OK();
+  });
+}
+
+bool RouterServiceHandler::tableExists(const client::TTableName& table_name) {
+  bool exists = false;
+  ServeHBaseCall("tableExists", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(exists,
+                                TableExists(*router_, table_name, "tableName"));
+    return Status::OK();
+  });
+  return exists;
+}
+
+void RouterServiceHandler::createTable(
+    const client::TTableDescriptor& desc,
+    const std::vector<std::string>& split_keys) {
+  ServeHBaseCall("createTable", [&]() -> Status {
+    router::TableSpec spec;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(desc, split_keys, &spec));
+    return router_->CreateTable(spec).status();
+  });
+}
+
+void RouterServiceHandler::deleteTable(const client::TTableName& table_name) {
+  ServeHBaseCall("deleteTable", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table_name, "tableName", &name));
+    return router_->DeleteTable(name);
+  });
+}
+
+void RouterServiceHandler::truncateTable(const client::TTableName& table_name,
+                                         bool preserve_splits) {
+  ServeHBaseCall("truncateTable", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table_name, "tableName", &name));
+    return RouterTruncateTable(*router_, name, preserve_splits);
+  });
+}
+
+void RouterServiceHandler::enableTable(const client::TTableName& table_name) {
+  ServeHBaseCall("enableTable", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table_name, "tableName", &name));
+    return RouterEnableTable(*router_, name);
+  });
+}
+
+void RouterServiceHandler::disableTable(const client::TTableName& table_name) {
+  ServeHBaseCall("disableTable", [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table_name, "tableName", &name));
+    return RouterDisableTable(*router_, name);
+  });
+}
+
+bool RouterServiceHandler::isTableEnabled(
+    const client::TTableName& table_name) {
+  bool enabled = false;
+  ServeHBaseCall("isTableEnabled", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        enabled, TableEnabled(*router_, table_name, "tableName"));
+    return Status::OK();
+  });
+  return enabled;
+}
+
+bool RouterServiceHandler::isTableDisabled(
+    const client::TTableName& table_name) {
+  bool enabled = true;
+  ServeHBaseCall("isTableDisabled", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        enabled, TableEnabled(*router_, table_name, "tableName"));
+    return Status::OK();
+  });
+  return !enabled;
+}
+
+bool RouterServiceHandler::isTableAvailable(
+    const client::TTableName& table_name) {
+  // Every region is served once the table is created: available = exists.
+  bool exists = false;
+  ServeHBaseCall("isTableAvailable", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(exists,
+                                TableExists(*router_, table_name, "tableName"));
+    return Status::OK();
+  });
+  return exists;
+}
+
+client::TThriftServerType::type RouterServiceHandler::getThriftServerType() {
+  return client::TThriftServerType::TWO;
+}
+
+// ---- bloomroute's own calls ----
+
+void RouterServiceHandler::authenticate(const std::string& /*token*/) {
+  ServeCall("authenticate", []() -> Status {
+    return Status::PermissionDenied(
+        "authenticate: this router serves without TLS, so it takes no "
+        "token (one would cross the network in the clear); start it with "
+        "--tls-ca, --tls-cert and --tls-key");
+  });
+}
+
+void RouterServiceHandler::createIndexedTable(client::TTableInfo& result,
+                                              const client::TTableSpec& spec) {
+  ServeCall("createIndexedTable", [&]() -> Status {
+    router::TableSpec table;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(spec, &table));
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
+                                router_->CreateTable(table));
+    return ToThrift(info, &result);
+  });
+}
+
+void RouterServiceHandler::listTables(
+    std::vector<client::TIndexedTable>& result) {
+  ServeCall("listTables", [&]() -> Status {
+    return ToThrift(router_->ListTables(), &result);
+  });
+}
+
+void RouterServiceHandler::describeTable(client::TTableInfo& result,
+                                         const std::string& table) {
+  ServeCall("describeTable", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
+                                router_->DescribeTable(table));
+    return ToThrift(info, &result);
+  });
+}
+
+void RouterServiceHandler::getByIndex(client::TIndexResult& result,
+                                      const std::string& table,
+                                      const client::TIndexQuery& tquery) {
+  ServeCall("getByIndex", [&]() -> Status {
+    router::LookupSpec spec;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tquery, &spec));
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::LookupResult found,
+                                router_->Lookup(table, spec));
+    return ToThrift(found, &result);
+  });
+}
+
+void RouterServiceHandler::getByIndexMultiple(
+    std::vector<client::TIndexResult>& result, const std::string& table,
+    const std::vector<client::TIndexQuery>& queries) {
+  ServeCall("getByIndexMultiple", [&]() -> Status {
+    // Every query is checked before the first is run.
+    std::vector<router::LookupSpec> specs;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(queries, &specs));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::LookupResult> found,
+                                router_->LookupMultiple(table, specs));
+    result.assign(found.size(), client::TIndexResult());
+    for (size_t i = 0; i < found.size(); ++i) {
+      BLOOMROUTE_RETURN_IF_ERROR(ToThrift(found[i], &result[i]));
+    }
+    return Status::OK();
+  });
+}
+
+void RouterServiceHandler::getIndexStats(
+    std::vector<client::TServerIndexStats>& result) {
+  ServeCall("getIndexStats", [&]() -> Status {
+    return ToThrift(router_->IndexStats(), &result);
+  });
+}
+
+void RouterServiceHandler::getClusterStatus(client::TClusterStatus& result) {
+  ServeCall("getClusterStatus", [&]() -> Status {
+    return ToThrift(router_->GetClusterStatus(), &result);
+  });
+}
+
+void RouterServiceHandler::bulkLoad(const std::string& table, int64_t region_id,
+                                    const std::string& file) {
+  ServeCall("bulkLoad", [&]() -> Status {
+    uint64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
+    return router_->BulkLoad(table, id, file);
+  });
+}
+
+void RouterServiceHandler::verifyIndex(client::TVerifyReport& result,
+                                       const std::string& table) {
+  ServeCall("verifyIndex", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::VerifyReport report,
+                                router_->VerifyIndex(table));
+    return ToThrift(report, &result);
+  });
+}
+
+}  // namespace bloomroute
