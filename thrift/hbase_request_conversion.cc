@@ -436,7 +436,8 @@ Status FromThrift(const client::TIncrement& in, HBaseIncrement* out) {
     // An unset amount is the IDL's default, 1.
     out->amounts.emplace_back(JoinColumn(c.family, c.qualifier), c.amount);
   }
-  out->return_results = in.__isset.returnResults && in.returnResults;
+  // Unset is HBase's default: true (ThriftUtilities sets it only when set).
+  out->return_results = !in.__isset.returnResults || in.returnResults;
   return Status::OK();
 }
 
@@ -451,7 +452,8 @@ Status FromThrift(const client::TAppend& in, HBaseAppend* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       CellsFromThrift(in.columns, f + ".columns", &cells));
   out->cells = Mutation::Put(/*region=*/0, in.row, std::move(cells));
-  out->return_results = in.__isset.returnResults && in.returnResults;
+  // Unset is HBase's default: true (ThriftUtilities sets it only when set).
+  out->return_results = !in.__isset.returnResults || in.returnResults;
   return Status::OK();
 }
 

@@ -101,7 +101,7 @@ Status ParseIndexAttribute(std::string_view value,
 // The inverse: names joined with ','.
 std::string FormatIndexAttribute(const std::vector<IndexedColumn>& columns);
 
-// ---- Calls the router does not serve yet, checked in full ----
+// ---- Atomic row operations ----
 
 // The condition of checkAndPut / checkAndDelete / checkAndMutate: the cell
 // `column` of `row` compared with `value` by `compare`.
@@ -128,16 +128,18 @@ Status FromThrift(const rpc::client::TRowMutations& in, const std::string& f,
                   std::vector<Mutation>* out);
 
 // increment: "tincrement"; cells by column with the amount to add.
+// return_results: TIncrement.returnResults, unset = true (HBase's default).
 struct HBaseIncrement {
   std::string row;
   std::vector<std::pair<std::string, int64_t>> amounts;
-  bool return_results = false;
+  bool return_results = true;
 };
 Status FromThrift(const rpc::client::TIncrement& in, HBaseIncrement* out);
 // append: "tappend"; the bytes to append per cell (a put-shaped Mutation).
+// return_results as HBaseIncrement's.
 struct HBaseAppend {
   Mutation cells;
-  bool return_results = false;
+  bool return_results = true;
 };
 Status FromThrift(const rpc::client::TAppend& in, HBaseAppend* out);
 

@@ -39,6 +39,13 @@ StatusOr<int32_t> ScannerIdToThrift(int64_t scanner) {
   return static_cast<int32_t>(scanner);
 }
 
+// Whether `s` is the router's refusal to disable a table already disabled
+// (router::Router::DisableTable: InvalidArgument "table 'T' is not enabled").
+bool IsNotEnabled(const Status& s) {
+  return s.code() == Status::Code::kInvalidArgument &&
+         s.message().find("is not enabled") != std::string::npos;
+}
+
 class ThriftRouterClient final : public RouterClient {
  public:
   ThriftRouterClient(std::string address, std::string host, int port,
@@ -64,6 +71,11 @@ class ThriftRouterClient final : public RouterClient {
   Status DeleteTable(std::string_view table) override {
     client::TTableName name;
     name.__set_qualifier(std::string(table));
+    // HBase's deleteTable wants the table disabled; this deletes an enabled
+    // table too. A table already disabled answers "is not enabled".
+    Status disabled =
+        Call("disableTable", [&](Service& s) { s.disableTable(name); });
+    if (!disabled.ok() && !IsNotEnabled(disabled)) return disabled;
     return Call("deleteTable", [&](Service& s) { s.deleteTable(name); });
   }
 

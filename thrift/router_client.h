@@ -68,6 +68,10 @@ class RouterClient {
   // Tables (createIndexedTable, HBase's deleteTable, listTables,
   // describeTable).
   // DescribeTable and DeleteTable give NotFound for an unknown table.
+  // DeleteTable deletes enabled tables too: it disables the table first
+  // (disableTable; a table already disabled is fine) and then deletes it
+  // (HBase's deleteTable, which requires a disabled table). When the delete
+  // fails after the disable, the table stays disabled.
   virtual StatusOr<router::TableInfo> CreateTable(
       const router::TableSpec& spec) = 0;
   [[nodiscard]] virtual Status DeleteTable(std::string_view table) = 0;

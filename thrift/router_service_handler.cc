@@ -18,48 +18,85 @@ using thrift_internal::ServeHBaseCall;
 
 namespace {
 
-// ---- Calls the router does not serve yet ----
-//
-// Each HBase call below whose router support is being built elsewhere
-// reaches the router through exactly one of these functions, after its
-// arguments were checked in full. Replace a body when the router has the
-// call; the checked arguments are already in the router's types.
+// ---- Atomic row operations ----
 
-StatusOr<bool> RouterCheckAndPut(router::Router& /*router*/,
-                                 const std::string& /*table*/,
-                                 const HBaseCheck& /*check*/,
-                                 const Mutation& /*put*/) {
-  return NotSupportedYet("checkAndPut");
+// The router's condition for an HBase check. An empty `value` is the
+// "absent" check: the generated handler cannot tell an unset binary from an
+// empty one, and HBase (HBASE-26742) treats both alike anyway, as does
+// ConditionHolds (model/atomic_ops.h). NO_OP compares nothing: HBase fails
+// it ("Unknown Compare op NO_OP") whenever there is a value to compare, so
+// with a value it is refused; without one it is the absent check, which it
+// shares with every operator but NOT_EQUAL.
+StatusOr<RowCondition> ConditionOf(const HBaseCheck& check) {
+  RowCondition condition;
+  condition.column = check.column;
+  if (!check.value.empty()) condition.value = check.value;
+  switch (check.compare) {
+    case client::TCompareOperator::LESS:
+      condition.op = CompareOp::kLess;
+      break;
+    case client::TCompareOperator::LESS_OR_EQUAL:
+      condition.op = CompareOp::kLessOrEqual;
+      break;
+    case client::TCompareOperator::EQUAL:
+      condition.op = CompareOp::kEqual;
+      break;
+    case client::TCompareOperator::NOT_EQUAL:
+      condition.op = CompareOp::kNotEqual;
+      break;
+    case client::TCompareOperator::GREATER_OR_EQUAL:
+      condition.op = CompareOp::kGreaterOrEqual;
+      break;
+    case client::TCompareOperator::GREATER:
+      condition.op = CompareOp::kGreater;
+      break;
+    case client::TCompareOperator::NO_OP:
+      if (condition.value.has_value()) {
+        return Status::InvalidArgument(
+            "compareOperator NO_OP compares no value: give an operator, or "
+            "an empty value to check that the column is absent");
+      }
+      condition.op = CompareOp::kEqual;
+      break;
+  }
+  return condition;
 }
 
-StatusOr<bool> RouterCheckAndDelete(router::Router& /*router*/,
-                                    const std::string& /*table*/,
-                                    const HBaseCheck& /*check*/,
-                                    const Mutation& /*del*/) {
-  return NotSupportedYet("checkAndDelete");
+StatusOr<bool> RouterCheckAndMutate(router::Router& router,
+                                    const std::string& table,
+                                    const HBaseCheck& check,
+                                    std::vector<Mutation> mutations) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(RowCondition condition, ConditionOf(check));
+  return router.CheckAndMutate(table, check.row, condition,
+                               std::move(mutations));
 }
 
-StatusOr<bool> RouterCheckAndMutate(
-    router::Router& /*router*/, const std::string& /*table*/,
-    const HBaseCheck& /*check*/, const std::vector<Mutation>& /*mutations*/) {
-  return NotSupportedYet("checkAndMutate");
+// HBase's returnResults false: an empty TResult (no row, no cells).
+std::optional<Row> Returned(Row row, bool return_results) {
+  if (!return_results) return std::nullopt;
+  return row;
 }
 
-Status RouterMutateRow(router::Router& /*router*/, const std::string& /*table*/,
-                       const std::vector<Mutation>& /*mutations*/) {
-  return NotSupportedYet("mutateRow");
+StatusOr<std::optional<Row>> RouterIncrement(router::Router& router,
+                                             const std::string& table,
+                                             const HBaseIncrement& increment) {
+  std::vector<ColumnIncrement> increments;
+  increments.reserve(increment.amounts.size());
+  for (const auto& [column, amount] : increment.amounts) {
+    increments.push_back(ColumnIncrement{column, amount});
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      Row row, router.Increment(table, increment.row, std::move(increments)));
+  return Returned(std::move(row), increment.return_results);
 }
 
-StatusOr<std::optional<Row>> RouterIncrement(
-    router::Router& /*router*/, const std::string& /*table*/,
-    const HBaseIncrement& /*increment*/) {
-  return NotSupportedYet("increment");
-}
-
-StatusOr<std::optional<Row>> RouterAppend(router::Router& /*router*/,
-                                          const std::string& /*table*/,
-                                          const HBaseAppend& /*append*/) {
-  return NotSupportedYet("append");
+StatusOr<std::optional<Row>> RouterAppend(router::Router& router,
+                                          const std::string& table,
+                                          HBaseAppend append) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(Row row,
+                              router.Append(table, append.cells.row_key,
+                                            std::move(append.cells.cells)));
+  return Returned(std::move(row), append.return_results);
 }
 
 // ---- Helpers ----
@@ -251,8 +288,8 @@ bool RouterServiceHandler::checkAndPut(const std::string& table,
     Mutation put;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tput, &put));
     BLOOMROUTE_RETURN_IF_ERROR(RowMutationFromThrift(put, row, "tput"));
-    BLOOMROUTE_ASSIGN_OR_RETURN(applied,
-                                RouterCheckAndPut(*router_, name, check, put));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        applied, RouterCheckAndMutate(*router_, name, check, {std::move(put)}));
     return Status::OK();
   });
   return applied;
@@ -276,7 +313,7 @@ bool RouterServiceHandler::checkAndDelete(const std::string& table,
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tdelete, &del));
     BLOOMROUTE_RETURN_IF_ERROR(RowMutationFromThrift(del, row, "tdelete"));
     BLOOMROUTE_ASSIGN_OR_RETURN(
-        applied, RouterCheckAndDelete(*router_, name, check, del));
+        applied, RouterCheckAndMutate(*router_, name, check, {std::move(del)}));
     return Status::OK();
   });
   return applied;
@@ -301,7 +338,8 @@ bool RouterServiceHandler::checkAndMutate(
       return Status::InvalidArgument("rowMutations.row is not the row checked");
     }
     BLOOMROUTE_ASSIGN_OR_RETURN(
-        applied, RouterCheckAndMutate(*router_, name, check, mutations));
+        applied,
+        RouterCheckAndMutate(*router_, name, check, std::move(mutations)));
     return Status::OK();
   });
   return applied;
@@ -315,7 +353,7 @@ void RouterServiceHandler::mutateRow(
     std::vector<Mutation> mutations;
     BLOOMROUTE_RETURN_IF_ERROR(
         FromThrift(trow_mutations, "trowMutations", &mutations));
-    return RouterMutateRow(*router_, name, mutations);
+    return router_->MutateRow(name, trow_mutations.row, std::move(mutations));
   });
 }
 
@@ -344,8 +382,9 @@ void RouterServiceHandler::append(client::TResult& result,
     BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
     HBaseAppend append;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tappend, &append));
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Row> row,
-                                RouterAppend(*router_, name, append));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::optional<Row> row,
+        RouterAppend(*router_, name, std::move(append)));
     std::vector<client::TResult> results;
     BLOOMROUTE_RETURN_IF_ERROR(ToThrift({std::move(row)}, &results));
     result = std::move(results.at(0));

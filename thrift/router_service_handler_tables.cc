@@ -17,24 +17,6 @@ using thrift_internal::ServeHBaseCall;
 
 namespace {
 
-// ---- Calls the router does not serve yet (see router_service_handler.cc) --
-
-Status RouterTruncateTable(router::Router& /*router*/,
-                           const std::string& /*table*/,
-                           bool /*preserve_splits*/) {
-  return NotSupportedYet("truncateTable");
-}
-
-Status RouterEnableTable(router::Router& /*router*/,
-                         const std::string& /*table*/) {
-  return NotSupportedYet("enableTable");
-}
-
-Status RouterDisableTable(router::Router& /*router*/,
-                          const std::string& /*table*/) {
-  return NotSupportedYet("disableTable");
-}
-
 // ---- Helpers ----
 
 StatusOr<router::TableInfo> Describe(router::Router& router,
@@ -57,16 +39,24 @@ StatusOr<bool> TableExists(router::Router& router,
   return false;
 }
 
-// Whether the table is enabled. Every table is until tables can be disabled
-// (enableTable / disableTable are not supported yet); NotFound for an
-// unknown table.
+// Whether the table is enabled; NotFound for an unknown table.
 StatusOr<bool> TableEnabled(router::Router& router,
                             const client::TTableName& table,
                             const std::string& f) {
-  BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
-                              Describe(router, table, f));
-  (void)info;
-  return true;
+  std::string name;
+  BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, f, &name));
+  return router.IsTableEnabled(name);
+}
+
+// HBase's isTableAvailable: exists and enabled (every region is served once
+// the table is created). An unknown table is false, not an error (as
+// HBase's Admin.isTableAvailable).
+StatusOr<bool> TableAvailable(router::Router& router,
+                              const client::TTableName& table,
+                              const std::string& f) {
+  StatusOr<bool> enabled = TableEnabled(router, table, f);
+  if (enabled.status().code() == Status::Code::kNotFound) return false;
+  return enabled;
 }
 
 }  // namespace
@@ -80,18 +70,15 @@ void RouterServiceHandler::getRegionLocation(client::THRegionLocation& result,
   ServeHBaseCall("getRegionLocation", [&]() -> Status {
     std::string name;
     BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
-    BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
-                                router_->DescribeTable(name));
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::RegionLocation location,
+                                router_->LocateRegion(name, row));
+    router::TableInfo info;
+    info.descriptor.name = name;
+    info.regions = {std::move(location)};
     std::vector<client::THRegionLocation> locations;
     BLOOMROUTE_RETURN_IF_ERROR(ToThrift(info, &locations));
-    for (size_t i = 0; i < info.regions.size(); ++i) {
-      if (info.regions[i].region.ContainsRow(row)) {
-        result = std::move(locations[i]);
-        return Status::OK();
-      }
-    }
-    return Status::IOError("no region of table " + name + " holds row " +
-                           QuoteForMessage(row));
+    result = std::move(locations.at(0));
+    return Status::OK();
   });
 }
 
@@ -155,7 +142,8 @@ void RouterServiceHandler::deleteTable(const client::TTableName& table_name) {
   ServeHBaseCall("deleteTable", [&]() -> Status {
     std::string name;
     BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table_name, "tableName", &name));
-    return router_->DeleteTable(name);
+    // HBase's rule: the table must be disabled (the error says so).
+    return router_->DeleteTableIfDisabled(name);
   });
 }
 
@@ -164,7 +152,7 @@ void RouterServiceHandler::truncateTable(const client::TTableName& table_name,
   ServeHBaseCall("truncateTable", [&]() -> Status {
     std::string name;
     BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table_name, "tableName", &name));
-    return RouterTruncateTable(*router_, name, preserve_splits);
+    return router_->TruncateTable(name, preserve_splits);
   });
 }
 
@@ -172,7 +160,7 @@ void RouterServiceHandler::enableTable(const client::TTableName& table_name) {
   ServeHBaseCall("enableTable", [&]() -> Status {
     std::string name;
     BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table_name, "tableName", &name));
-    return RouterEnableTable(*router_, name);
+    return router_->EnableTable(name);
   });
 }
 
@@ -180,7 +168,7 @@ void RouterServiceHandler::disableTable(const client::TTableName& table_name) {
   ServeHBaseCall("disableTable", [&]() -> Status {
     std::string name;
     BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table_name, "tableName", &name));
-    return RouterDisableTable(*router_, name);
+    return router_->DisableTable(name);
   });
 }
 
@@ -208,14 +196,13 @@ bool RouterServiceHandler::isTableDisabled(
 
 bool RouterServiceHandler::isTableAvailable(
     const client::TTableName& table_name) {
-  // Every region is served once the table is created: available = exists.
-  bool exists = false;
+  bool available = false;
   ServeHBaseCall("isTableAvailable", [&]() -> Status {
-    BLOOMROUTE_ASSIGN_OR_RETURN(exists,
-                                TableExists(*router_, table_name, "tableName"));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        available, TableAvailable(*router_, table_name, "tableName"));
     return Status::OK();
   });
-  return exists;
+  return available;
 }
 
 client::TThriftServerType::type RouterServiceHandler::getThriftServerType() {

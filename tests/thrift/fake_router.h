@@ -26,7 +26,9 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   mutable std::string table;  // DescribeTable is const
   router::TableSpec spec;
   std::vector<Mutation> mutations;
-  bool preserve_splits = false;     // of the last TruncateTable
+  bool preserve_splits = false;  // of the last TruncateTable
+  // Whether the last table deletion was DeleteTableIfDisabled (HBase's).
+  bool deleted_if_disabled = false;
   mutable std::string located_row;  // of the last LocateRegion
   uint64_t bulk_region = 0;         // the arguments of the last BulkLoad
   std::string bulk_file;
@@ -58,6 +60,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   }
   Status DeleteTable(std::string_view t) override {
     table = t;
+    deleted_if_disabled = false;
     return Enter();
   }
   std::vector<TableDescriptor> ListTables() const override {
@@ -84,6 +87,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   }
   Status DeleteTableIfDisabled(std::string_view t) override {
     table = t;
+    deleted_if_disabled = true;
     return Enter();
   }
   Status TruncateTable(std::string_view t, bool preserve) override {

@@ -18,6 +18,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,14 @@ std::string BinaryField(int16_t id, const std::string& s) {
 std::string I32Field(int16_t id, int32_t v) {
   return t::FieldHeader(kTI32, id) + I32(v);
 }
+std::string I64(int64_t v) {
+  const auto u = static_cast<uint64_t>(v);
+  return t::Be32(static_cast<uint32_t>(u >> 32)) +
+         t::Be32(static_cast<uint32_t>(u));
+}
+std::string I64Field(int16_t id, int64_t v) {
+  return t::FieldHeader(t::kTI64, id) + I64(v);
+}
 std::string StructField(int16_t id, const std::string& body) {
   return t::FieldHeader(t::kTStruct, id) + body + std::string(1, t::kTStop);
 }
@@ -72,6 +81,24 @@ std::string Cell(const std::string& family, const std::string& qualifier,
 // TPut {1: row, 2: list<TColumnValue>} with one cell d:cc = value.
 std::string PutBody(const std::string& row, const std::string& value) {
   return BinaryField(1, row) + StructList(2, {Cell("d", "cc", value)});
+}
+
+// checkAndPut's arguments {1 table, 2 row, 3 family, 4 qualifier,
+// 5 value (omitted when `value` is nullopt), 6 tput} on geo's d:cc.
+std::string CheckAndPutArgs(const std::string& row,
+                            const std::optional<std::string>& value,
+                            const std::string& put_value) {
+  return BinaryField(1, "geo") + BinaryField(2, row) + BinaryField(3, "d") +
+         BinaryField(4, "cc") + (value ? BinaryField(5, *value) : "") +
+         StructField(6, PutBody(row, put_value));
+}
+// increment's arguments {1 table, 2 TIncrement {1 row, 2 [TColumnIncrement
+// {1 family, 2 qualifier, 3 amount}]}} on geo's d:n.
+std::string IncrementArgs(const std::string& row, int64_t amount) {
+  const std::string column =
+      BinaryField(1, "d") + BinaryField(2, "n") + I64Field(3, amount);
+  return BinaryField(1, "geo") +
+         StructField(2, BinaryField(1, row) + StructList(2, {column}));
 }
 
 // ---- Decoding by field id ----
@@ -345,6 +372,84 @@ TEST_F(HBaseWireTest, ErrorsAreTIOErrorWithTheCodeName) {
                          StructField(2, BinaryField(1, "r") + I32Field(5, 3))),
       HasSubstr("tget.maxVersions 3: more than one version per cell "
                 "is not supported"));
+}
+
+// checkAndPut and increment as HBase's client encodes them: the check
+// compares the given value with the cell's; increment returns the new
+// 8-byte big-endian value in TResult.columnValues.
+TEST_F(HBaseWireTest, CheckAndPutAndIncrement) {
+  CreateGeo();
+  Success("put", BinaryField(1, "geo") + StructField(2, PutBody("oslo", "NO")));
+  // Value unset (field 5 omitted): the column must be absent.
+  EXPECT_EQ(
+      Success("checkAndPut", CheckAndPutArgs("oslo", std::nullopt, "X")).number,
+      0);
+  const Value applied =
+      Success("checkAndPut", CheckAndPutArgs("oslo", std::string("NO"), "SE"));
+  EXPECT_EQ(applied.type, kTBool);
+  EXPECT_EQ(applied.number, 1);
+  EXPECT_EQ(
+      Success("checkAndPut", CheckAndPutArgs("oslo", std::string("NO"), "DK"))
+          .number,
+      0);
+  EXPECT_EQ(Success("checkAndPut", CheckAndPutArgs("rome", std::nullopt, "IT"))
+                .number,
+            1);
+  const Value oslo = Success(
+      "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "oslo")));
+  ASSERT_EQ(oslo.Field(2).elements.size(), 1u);
+  EXPECT_EQ(oslo.Field(2).elements[0].Field(3).bytes, "SE");
+
+  Value counter = Success("increment", IncrementArgs("c", 5));
+  EXPECT_EQ(counter.Field(1).bytes, "c");
+  ASSERT_EQ(counter.Field(2).elements.size(), 1u);
+  EXPECT_EQ(counter.Field(2).elements[0].Field(2).bytes, "n");
+  EXPECT_EQ(counter.Field(2).elements[0].Field(3).bytes, I64(5));
+  counter = Success("increment", IncrementArgs("c", -7));
+  ASSERT_EQ(counter.Field(2).elements.size(), 1u);
+  EXPECT_EQ(counter.Field(2).elements[0].Field(3).bytes, I64(-2));
+  // A cell that is not 8 bytes is not a counter (HBase's message).
+  EXPECT_THAT(
+      Failure("increment",
+              BinaryField(1, "geo") +
+                  StructField(2, BinaryField(1, "oslo") +
+                                     StructList(2, {BinaryField(1, "d") +
+                                                    BinaryField(2, "cc")}))),
+      HasSubstr("Field is not a long"));
+}
+
+// checkAndMutate's LESS holds when the GIVEN value sorts before the cell's
+// (HBase's direction), through the wire against real region stores.
+TEST_F(HBaseWireTest, CheckAndMutateComparesTheGivenValueWithTheCells) {
+  CreateGeo();
+  Success("put", BinaryField(1, "geo") + StructField(2, PutBody("oslo", "5")));
+  const auto check = [&](int32_t op, const std::string& given,
+                         const std::string& new_value) {
+    const std::string mutations =
+        BinaryField(1, "oslo") +
+        StructList(2, {StructField(1, PutBody("oslo", new_value))});
+    return Success("checkAndMutate",
+                   BinaryField(1, "geo") + BinaryField(2, "oslo") +
+                       BinaryField(3, "d") + BinaryField(4, "cc") +
+                       I32Field(5, op) + BinaryField(6, given) +
+                       StructField(7, mutations))
+        .number;
+  };
+  constexpr int32_t kLess = 0, kGreater = 5, kNoOp = 6;
+  EXPECT_EQ(check(kGreater, "3", "x"), 0);  // given 3 > cell 5: no
+  EXPECT_EQ(check(kLess, "3", "7"), 1);     // given 3 < cell 5: applied
+  EXPECT_EQ(check(kLess, "9", "x"), 0);     // given 9 < cell 7: no
+  EXPECT_EQ(check(kGreater, "9", "8"), 1);  // given 9 > cell 7: applied
+  const Value oslo = Success(
+      "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "oslo")));
+  ASSERT_EQ(oslo.Field(2).elements.size(), 1u);
+  EXPECT_EQ(oslo.Field(2).elements[0].Field(3).bytes, "8");
+  const std::string no_op = Failure(
+      "checkAndMutate",
+      BinaryField(1, "geo") + BinaryField(2, "oslo") + BinaryField(3, "d") +
+          BinaryField(4, "cc") + I32Field(5, kNoOp) + BinaryField(6, "8") +
+          StructField(7, BinaryField(1, "oslo") + StructList(2, {})));
+  EXPECT_THAT(no_op, HasSubstr("compareOperator NO_OP"));
 }
 
 // Every HBase call with a bad argument answers its declared exception:

@@ -204,9 +204,19 @@ TEST_F(RouterServerOverStoresTest, TablesAreDescribedWithTheirRegions) {
       },
       "bad/name");
   ExpectIllegal([&] { (*client_)->describeTable(info, "nope"); }, "NotFound");
+  // HBase's deleteTable: the table must be disabled first.
+  testing::ExpectIOError([&] { (*client_)->deleteTable(TableName("places")); },
+                         "InvalidArgument: table 'places' is not disabled");
+  EXPECT_TRUE((*client_)->isTableEnabled(TableName("places")));
+  (*client_)->disableTable(TableName("places"));
+  EXPECT_TRUE((*client_)->isTableDisabled(TableName("places")));
+  EXPECT_FALSE((*client_)->isTableAvailable(TableName("places")));
+  testing::ExpectIOError([&] { (*client_)->disableTable(TableName("places")); },
+                         "table 'places' is not enabled");
   (*client_)->deleteTable(TableName("places"));
   (*client_)->listTables(tables);
   EXPECT_TRUE(tables.empty());
+  EXPECT_FALSE((*client_)->isTableAvailable(TableName("places")));
 }
 
 TEST_F(RouterServerOverStoresTest, RowsReadWriteDeleteAndScan) {

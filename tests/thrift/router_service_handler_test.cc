@@ -7,8 +7,10 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include "model/atomic_ops.h"
 #include "tests/integration/router_client.h"
 #include "tests/thrift/fake_router.h"
 #include "tests/thrift/handler_test_util.h"
@@ -83,6 +85,18 @@ class RouterServiceHandlerTest : public ::testing::Test {
     std::vector<client::THRegionLocation> locations;
     client::TTableDescriptor descriptor;
     std::vector<client::TTableDescriptor> descriptors;
+    const auto mutations = ThroughWire(RowMutations("r", {put}));
+    client::TIncrement increment;
+    increment.__set_row("r");
+    client::TColumnIncrement column;
+    column.__set_family("d");
+    column.__set_qualifier("n");
+    increment.__set_columns({column});
+    increment = ThroughWire(increment);
+    client::TAppend append;
+    append.__set_row("r");
+    append.__set_columns(put.columnValues);
+    append = ThroughWire(append);
     return {
         {"exists", [=] { handler_.exists("t", get); }},
         {"existsAll", [=]() mutable { handler_.existsAll(flags, "t", {get}); }},
@@ -109,7 +123,42 @@ class RouterServiceHandlerTest : public ::testing::Test {
         {"deleteTable", [=] { handler_.deleteTable(name); }},
         {"isTableEnabled", [=] { handler_.isTableEnabled(name); }},
         {"isTableDisabled", [=] { handler_.isTableDisabled(name); }},
+        {"checkAndPut",
+         [=] { handler_.checkAndPut("t", "r", "d", "a", "1", put); }},
+        {"checkAndDelete",
+         [=] { handler_.checkAndDelete("t", "r", "d", "a", "", del); }},
+        {"checkAndMutate",
+         [=] {
+           handler_.checkAndMutate("t", "r", "d", "a",
+                                   client::TCompareOperator::GREATER, "1",
+                                   mutations);
+         }},
+        {"mutateRow", [=] { handler_.mutateRow("t", mutations); }},
+        {"increment",
+         [=]() mutable { handler_.increment(row, "t", increment); }},
+        {"append", [=]() mutable { handler_.append(row, "t", append); }},
+        {"truncateTable", [=] { handler_.truncateTable(name, true); }},
+        {"enableTable", [=] { handler_.enableTable(name); }},
+        {"disableTable", [=] { handler_.disableTable(name); }},
     };
+  }
+
+  // A TRowMutations of `row`: each entry a TPut or a TDelete.
+  static client::TRowMutations RowMutations(
+      const std::string& row,
+      const std::vector<std::variant<client::TPut, client::TDelete>>& parts) {
+    client::TRowMutations out;
+    out.__set_row(row);
+    std::vector<client::TMutation> mutations(parts.size());
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (const auto* p = std::get_if<client::TPut>(&parts[i])) {
+        mutations[i].__set_put(*p);
+      } else {
+        mutations[i].__set_deleteSingle(std::get<client::TDelete>(parts[i]));
+      }
+    }
+    out.__set_mutations(mutations);
+    return out;
   }
 
   // A table descriptor as an HBase client sends it, indexing `index`.
@@ -473,26 +522,17 @@ TEST_F(RouterServiceHandlerTest, UnsupportedHBaseFeaturesAreRefusedByName) {
                 "entry 2 is empty");
 }
 
-// The calls the router does not serve yet check their arguments, then say
-// so; nothing reaches the router.
-TEST_F(RouterServiceHandlerTest, PendingCallsCheckArgumentsThenSaySo) {
+// The atomic calls check their arguments in full before reaching the router.
+TEST_F(RouterServiceHandlerTest, AtomicCallsCheckArgumentsFirst) {
   const auto put = ThroughWire(MakePut("r", {{"d:a", "1"}}));
   const auto del = ThroughWire(MakeDelete("r", {"d:a"}));
-  ExpectRefused([&] { handler_.checkAndPut("t", "r", "d", "a", "1", put); },
-                "InvalidArgument: checkAndPut is not supported yet");
   ExpectRefused([&] { handler_.checkAndPut("t", "q", "d", "a", "1", put); },
                 "tput.row 'r' is not the row of the call");
   ExpectRefused([&] { handler_.checkAndPut("t", "r", "", "a", "1", put); },
                 "family is empty");
-  ExpectRefused([&] { handler_.checkAndDelete("t", "r", "d", "a", "", del); },
-                "checkAndDelete is not supported yet");
-  client::TRowMutations mutations;
-  mutations.__set_row("r");
-  client::TMutation m;
-  m.__set_put(put);
-  mutations.__set_mutations({m});
-  ExpectRefused([&] { handler_.mutateRow("t", ThroughWire(mutations)); },
-                "mutateRow is not supported yet");
+  ExpectRefused([&] { handler_.checkAndDelete("t", "q", "d", "a", "", del); },
+                "tdelete.row 'r' is not the row of the call");
+  client::TRowMutations mutations = RowMutations("r", {put});
   ExpectRefused(
       [&] {
         handler_.checkAndMutate("t", "r", "d", "a",
@@ -500,40 +540,163 @@ TEST_F(RouterServiceHandlerTest, PendingCallsCheckArgumentsThenSaySo) {
                                 "1", ThroughWire(mutations));
       },
       "compareOperator 9 is not a TCompareOperator");
+  // NO_OP compares nothing: HBase fails it ("Unknown Compare op") whenever
+  // there is a value to compare.
   ExpectRefused(
       [&] {
         handler_.checkAndMutate("t", "r", "d", "a",
-                                client::TCompareOperator::LESS, "1",
+                                client::TCompareOperator::NO_OP, "1",
                                 ThroughWire(mutations));
       },
-      "checkAndMutate is not supported yet");
-  client::TMutation both = m;
+      "compareOperator NO_OP");
+  client::TMutation both;
+  both.__set_put(put);
   both.__set_deleteSingle(del);
   mutations.__set_mutations({both});
   ExpectRefused([&] { handler_.mutateRow("t", ThroughWire(mutations)); },
                 "trowMutations.mutations[0] must have exactly one of put");
   client::TResult row;
+  ExpectRefused([&] { handler_.increment(row, "t", client::TIncrement()); },
+                "tincrement.row is missing");
+  ExpectRefused([&] { handler_.append(row, "t", client::TAppend()); },
+                "tappend.row is missing");
+}
+
+// checkAndPut / checkAndDelete: EQUAL on the column; an empty (or unset)
+// value checks that the column is absent or empty.
+TEST_F(RouterServiceHandlerTest, CheckAndPutAndDeleteReachTheRouter) {
+  const auto put = ThroughWire(MakePut("r", {{"d:b", "2"}}));
+  EXPECT_TRUE(handler_.checkAndPut("geo", "r", "d", "a", "1", put));
+  EXPECT_EQ(router_->table, "geo");
+  EXPECT_EQ(router_->atomic_row, "r");
+  EXPECT_EQ(router_->condition,
+            (RowCondition{"d:a", CompareOp::kEqual, std::string("1")}));
+  ASSERT_EQ(router_->mutations.size(), 1u);
+  EXPECT_EQ(router_->mutations[0].kind, Mutation::Kind::kPut);
+  EXPECT_EQ(router_->mutations[0].cells[0].column, "d:b");
+  router_->check_result = false;
+  EXPECT_FALSE(handler_.checkAndPut("geo", "r", "d", "a", "", put));
+  EXPECT_EQ(router_->condition,
+            (RowCondition{"d:a", CompareOp::kEqual, std::nullopt}));
+
+  router_->check_result = true;
+  EXPECT_TRUE(handler_.checkAndDelete("geo", "r", "d", "a", "x",
+                                      ThroughWire(MakeDelete("r", {"d:b"}))));
+  EXPECT_EQ(router_->condition,
+            (RowCondition{"d:a", CompareOp::kEqual, std::string("x")}));
+  ASSERT_EQ(router_->mutations.size(), 1u);
+  EXPECT_EQ(router_->mutations[0].kind, Mutation::Kind::kDelete);
+  EXPECT_THAT(router_->mutations[0].columns, ElementsAre("d:b"));
+}
+
+// Every TCompareOperator but NO_OP is the CompareOp of the same name (the
+// GIVEN value is compared with the cell's: model/atomic_ops.h).
+TEST_F(RouterServiceHandlerTest, CheckAndMutateMapsEveryOperator) {
+  const std::vector<std::pair<client::TCompareOperator::type, CompareOp>>
+      operators = {
+          {client::TCompareOperator::LESS, CompareOp::kLess},
+          {client::TCompareOperator::LESS_OR_EQUAL, CompareOp::kLessOrEqual},
+          {client::TCompareOperator::EQUAL, CompareOp::kEqual},
+          {client::TCompareOperator::NOT_EQUAL, CompareOp::kNotEqual},
+          {client::TCompareOperator::GREATER_OR_EQUAL,
+           CompareOp::kGreaterOrEqual},
+          {client::TCompareOperator::GREATER, CompareOp::kGreater}};
+  const auto mutations = ThroughWire(
+      RowMutations("r", {MakePut("r", {{"d:b", "2"}}), MakeDelete("r")}));
+  for (const auto& [op, want] : operators) {
+    SCOPED_TRACE(op);
+    EXPECT_TRUE(
+        handler_.checkAndMutate("geo", "r", "d", "a", op, "5", mutations));
+    EXPECT_EQ(router_->condition,
+              (RowCondition{"d:a", want, std::string("5")}));
+    ASSERT_EQ(router_->mutations.size(), 2u);
+    EXPECT_EQ(router_->mutations[1].kind, Mutation::Kind::kDelete);
+  }
+  // NO_OP without a value: HBase's rule for a missing value (absent or
+  // empty), which every operator but NOT_EQUAL shares.
+  router_->check_result = false;
+  EXPECT_FALSE(handler_.checkAndMutate(
+      "geo", "r", "d", "a", client::TCompareOperator::NO_OP, "", mutations));
+  EXPECT_EQ(router_->condition,
+            (RowCondition{"d:a", CompareOp::kEqual, std::nullopt}));
+}
+
+TEST_F(RouterServiceHandlerTest, MutateRowReachesTheRouter) {
+  handler_.mutateRow(
+      "geo", ThroughWire(RowMutations("r", {MakePut("r", {{"d:b", "2"}}),
+                                            MakeDelete("r", {"d:a"})})));
+  EXPECT_EQ(router_->table, "geo");
+  EXPECT_EQ(router_->atomic_row, "r");
+  ASSERT_EQ(router_->mutations.size(), 2u);
+  EXPECT_EQ(router_->mutations[0].kind, Mutation::Kind::kPut);
+  EXPECT_EQ(router_->mutations[1].kind, Mutation::Kind::kDelete);
+}
+
+// increment / append return the new cells unless returnResults is false
+// (unset is HBase's default, true).
+TEST_F(RouterServiceHandlerTest, IncrementAndAppendReturnTheNewCells) {
+  router_->row_result = Row{"r", {{"d:n", EncodeLong(5)}}};
   client::TIncrement increment;
   increment.__set_row("r");
   client::TColumnIncrement column;
   column.__set_family("d");
   column.__set_qualifier("n");
+  column.__set_amount(3);
   increment.__set_columns({column});
-  ExpectRefused([&] { handler_.increment(row, "t", ThroughWire(increment)); },
-                "increment is not supported yet");
-  ExpectRefused([&] { handler_.increment(row, "t", client::TIncrement()); },
-                "tincrement.row is missing");
+  client::TResult result;
+  handler_.increment(result, "geo", ThroughWire(increment));
+  EXPECT_EQ(router_->atomic_row, "r");
+  ASSERT_EQ(router_->mutations.size(), 1u);
+  EXPECT_THAT(router_->mutations[0].increments,
+              ElementsAre(ColumnIncrement{"d:n", 3}));
+  EXPECT_EQ(result.row, "r");
+  ASSERT_EQ(result.columnValues.size(), 1u);
+  EXPECT_EQ(result.columnValues[0].qualifier, "n");
+  EXPECT_EQ(result.columnValues[0].value, EncodeLong(5));
+  increment.__set_returnResults(false);
+  handler_.increment(result, "geo", ThroughWire(increment));
+  EXPECT_FALSE(result.__isset.row);
+  EXPECT_TRUE(result.columnValues.empty());
+
+  router_->row_result = Row{"r", {{"d:s", "ab"}}};
   client::TAppend append;
   append.__set_row("r");
-  append.__set_columns(put.columnValues);
-  ExpectRefused([&] { handler_.append(row, "t", ThroughWire(append)); },
-                "append is not supported yet");
-  ExpectRefused([&] { handler_.truncateTable(TableName("t"), true); },
-                "truncateTable is not supported yet");
-  ExpectRefused([&] { handler_.enableTable(TableName("t")); },
-                "enableTable is not supported yet");
-  ExpectRefused([&] { handler_.disableTable(TableName("t")); },
-                "disableTable is not supported yet");
+  append.__set_columns(MakePut("r", {{"d:s", "b"}}).columnValues);
+  handler_.append(result, "geo", ThroughWire(append));
+  ASSERT_EQ(router_->mutations.size(), 1u);
+  EXPECT_EQ(router_->mutations[0].cells[0].value, "b");
+  ASSERT_EQ(result.columnValues.size(), 1u);
+  EXPECT_EQ(result.columnValues[0].value, "ab");
+  append.__set_returnResults(false);
+  handler_.append(result, "geo", ThroughWire(append));
+  EXPECT_TRUE(result.columnValues.empty());
+}
+
+// Table state: enable / disable / truncate reach the router; deleteTable
+// is HBase's (the table must be disabled).
+TEST_F(RouterServiceHandlerTest, TableStateCallsReachTheRouter) {
+  handler_.disableTable(TableName("geo"));
+  EXPECT_EQ(router_->table, "geo");
+  handler_.enableTable(TableName("old"));
+  EXPECT_EQ(router_->table, "old");
+  handler_.truncateTable(TableName("geo"), true);
+  EXPECT_TRUE(router_->preserve_splits);
+  handler_.truncateTable(TableName("geo"), false);
+  EXPECT_FALSE(router_->preserve_splits);
+  router_->table_info.enabled = false;
+  router_->tables = {TableDescriptor{1, "geo", {}}};
+  EXPECT_FALSE(handler_.isTableEnabled(TableName("geo")));
+  EXPECT_TRUE(handler_.isTableDisabled(TableName("geo")));
+  EXPECT_FALSE(handler_.isTableAvailable(TableName("geo")));
+  router_->table_info.enabled = true;
+  EXPECT_TRUE(handler_.isTableAvailable(TableName("geo")));
+  router_->FailWith(Status::NotFound("table 'nope'"));
+  EXPECT_FALSE(handler_.isTableAvailable(TableName("nope")));
+  testing::ExpectIOError([&] { handler_.isTableEnabled(TableName("nope")); },
+                         "NotFound: table 'nope'");
+  router_->FailWith(Status::OK());
+  handler_.deleteTable(TableName("geo"));
+  EXPECT_TRUE(router_->deleted_if_disabled);
 }
 
 // createTable declares indexed columns in the bloomroute.index attribute;
@@ -566,11 +729,13 @@ TEST_F(RouterServiceHandlerTest, TableMetadataComesFromTheCatalog) {
   EXPECT_EQ(desc.columns[1].name, "e");
 
   client::THRegionLocation location;
+  // The router locates the row (the fake answers with the first region).
   handler_.getRegionLocation(location, "geo", "q", false);
-  EXPECT_EQ(location.regionInfo.regionId, 12);
-  EXPECT_EQ(location.regionInfo.startKey, "m");
-  EXPECT_EQ(location.serverName.hostName, "::1");
-  EXPECT_EQ(location.serverName.port, 92);
+  EXPECT_EQ(router_->located_row, "q");
+  EXPECT_EQ(location.regionInfo.regionId, 11);
+  EXPECT_EQ(location.regionInfo.endKey, "m");
+  EXPECT_EQ(location.serverName.hostName, "10.0.0.1");
+  EXPECT_EQ(location.serverName.port, 91);
   std::vector<client::THRegionLocation> locations;
   handler_.getAllRegionLocations(locations, "default:geo");
   ASSERT_EQ(locations.size(), 2u);
