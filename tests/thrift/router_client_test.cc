@@ -78,9 +78,15 @@ TEST_F(RouterClientTest, TablesAsTheRouterHasThem) {
   EXPECT_TRUE(client_->CreateTable(router::TableSpec{"bad name", {}, {}, 2})
                   .status()
                   .IsInvalidArgument());
+  // DeleteTable deletes an enabled table (HBase's deleteTable would refuse
+  // it) and a disabled one.
   ASSERT_TRUE(client_->DeleteTable("places").ok());
   EXPECT_TRUE(client_->DescribeTable("places").status().IsNotFound());
   EXPECT_TRUE(client_->DeleteTable("places").IsNotFound());
+  ASSERT_TRUE(client_->CreateTable(router::TableSpec{"old", {}, {}, 1}).ok());
+  ASSERT_TRUE(router_->DisableTable("old").ok());
+  ASSERT_TRUE(client_->DeleteTable("old").ok());
+  EXPECT_TRUE(router_->DescribeTable("old").status().IsNotFound());
 }
 
 TEST_F(RouterClientTest, MutationsKeepTheirOrderAcrossKinds) {
