@@ -207,8 +207,10 @@ struct TDelete {
   7: optional TDurability durability
 }
 
-// Adds `amount` to 8-byte big-endian integers (a missing cell counts as 0).
-// The reply holds the new values (returnResults false: an empty TResult).
+// Adds `amount` to 8-byte big-endian integers (a missing cell counts as 0;
+// a cell of another width is an error: "Field is not a long, it's N bytes
+// wide"). The reply holds the new values; returnResults false: an empty
+// TResult (unset: true, as HBase).
 struct TIncrement {
   1: binary row
   2: list<TColumnIncrement> columns
@@ -599,7 +601,8 @@ service RouterService {
       throws (1: errors.TIOError io)
   void put(1: binary table, 2: TPut tput) throws (1: errors.TIOError io)
   // Atomically: when the check holds, the put is applied; true if it was.
-  // `value` unset: the check is that the column is absent.
+  // The check is EQUAL. `value` unset or empty: the check is that the column
+  // is absent or empty (HBase treats unset and empty alike).
   bool checkAndPut(1: binary table, 2: binary row, 3: binary family,
                    4: binary qualifier, 5: binary value, 6: TPut tput)
       throws (1: errors.TIOError io)
@@ -659,6 +662,9 @@ service RouterService {
   list<THRegionLocation> getAllRegionLocations(1: binary table)
       throws (1: errors.TIOError io)
   // Atomically: when the check holds, the mutations are applied in order.
+  // `value` unset or empty: the column is absent or empty (NOT_EQUAL: it
+  // has a non-empty value). NO_OP with a value is an error (HBase fails it);
+  // without one it is the absent check.
   bool checkAndMutate(1: binary table, 2: binary row, 3: binary family,
                       4: binary qualifier, 5: TCompareOperator compareOperator,
                       6: binary value, 7: TRowMutations rowMutations)
@@ -674,20 +680,28 @@ service RouterService {
   // declares the indexed columns.
   void createTable(1: TTableDescriptor desc, 2: list<binary> splitKeys)
       throws (1: errors.TIOError io)
-  // Drops every row and region of the table, then the table. When a region
-  // server does not answer, the table is gone from listings at once, its
-  // regions are dropped later, and the error says so.
+  // The table must be disabled (else "table 'T' is not disabled", as
+  // HBase's TableNotDisabledException). Drops every row and region of the
+  // table, then the table. When a region server does not answer, the table
+  // is gone from listings at once, its regions are dropped later, and the
+  // error says so.
   void deleteTable(1: TTableName tableName) throws (1: errors.TIOError io)
-  // Removes every row, keeping the table's descriptor; preserveSplits keeps
-  // its region boundaries, else it ends with one region.
+  // The table must be disabled; it is enabled again afterwards. Removes
+  // every row, keeping the table's descriptor; preserveSplits keeps its
+  // region boundaries, else it ends with one region.
   void truncateTable(1: TTableName tableName, 2: bool preserveSplits)
       throws (1: errors.TIOError io)
+  // A disabled table refuses reads, writes, scans and lookups ("table 'T'
+  // is disabled"); it is still listed, described and located. Enabling an
+  // enabled table ("is not disabled") or disabling a disabled one ("is not
+  // enabled") is an error, as in HBase.
   void enableTable(1: TTableName tableName) throws (1: errors.TIOError io)
   void disableTable(1: TTableName tableName) throws (1: errors.TIOError io)
   bool isTableEnabled(1: TTableName tableName) throws (1: errors.TIOError io)
   bool isTableDisabled(1: TTableName tableName)
       throws (1: errors.TIOError io)
-  // Exists and enabled (every region is served once created).
+  // Exists and enabled (every region is served once created); false for an
+  // unknown table.
   bool isTableAvailable(1: TTableName tableName)
       throws (1: errors.TIOError io)
   // TWO: this is a Thrift2 server.

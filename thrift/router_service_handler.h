@@ -15,11 +15,21 @@
 //   bloomroute's calls     TIOError for the rest
 //   getThriftServerType    cannot fail (TWO)
 //
-// Calls and fields the router cannot serve yet (checkAndPut, checkAndDelete,
-// checkAndMutate, increment, append, mutateRow, truncateTable, enableTable,
-// disableTable; cell timestamps, time ranges, filterString) are checked in
-// full and then answered "InvalidArgument: <call or field> is not supported
-// yet" (router_service_handler.cc keeps one function per such call).
+// Fields the router cannot serve yet are checked in full and then answered
+// "InvalidArgument: <field> is not supported yet" (hbase_request_conversion.h).
+//
+// HBase's rules kept by the atomic and table calls:
+//   checkAndPut / checkAndDelete / checkAndMutate: an empty `value` is the
+//     "absent" check (the column is absent or empty): the generated
+//     interface cannot tell unset from empty, and HBase treats both alike
+//     (model/atomic_ops.h, ConditionHolds). NO_OP with a value is
+//     InvalidArgument (HBase fails it: "Unknown Compare op"); without one it
+//     is the absent check.
+//   increment / append: the new cells, or an empty TResult when
+//     returnResults is false (unset: true, HBase's default).
+//   deleteTable: the table must be disabled (Router::DeleteTableIfDisabled);
+//     truncateTable too (Router::TruncateTable), enabled again after it.
+//   isTableAvailable: exists and enabled; false for an unknown table.
 //
 // Scanners belong to a router::ScannerClient: the handler's. A server makes
 // one handler per connection (RouterServiceHandlerFactory), so each
