@@ -7,7 +7,8 @@
 // itself.
 //
 // HBase's ids used (hbase.thrift): TColumnValue {1 family, 2 qualifier,
-// 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TGet {1 row};
+// 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TGet {1 row,
+// 3 timestamp, 6 filterString};
 // TScan {1 startRow, 2 stopRow, 7 filterString, 15 limit}; TResult {1 row,
 // 2 columnValues};
 // TTableName {1 ns, 2 qualifier}; TTableDescriptor {1 tableName, 2 columns,
@@ -71,13 +72,16 @@ std::string Cell(const std::string& family, const std::string& qualifier,
   return BinaryField(1, family) + BinaryField(2, qualifier) +
          BinaryField(3, value);
 }
+std::string I64Field(int16_t id, int64_t v) {
+  const auto u = static_cast<uint64_t>(v);
+  return t::FieldHeader(t::kTI64, id) +
+         t::Be32(static_cast<uint32_t>(u >> 32)) +
+         t::Be32(static_cast<uint32_t>(u));
+}
 // The same with 4: timestamp.
 std::string StampedCell(const std::string& family, const std::string& qualifier,
                         const std::string& value, int64_t timestamp) {
-  const auto ts = static_cast<uint64_t>(timestamp);
-  return Cell(family, qualifier, value) + t::FieldHeader(t::kTI64, 4) +
-         t::Be32(static_cast<uint32_t>(ts >> 32)) +
-         t::Be32(static_cast<uint32_t>(ts));
+  return Cell(family, qualifier, value) + I64Field(4, timestamp);
 }
 // TPut {1: row, 2: list<TColumnValue>} with one cell d:cc = value.
 std::string PutBody(const std::string& row, const std::string& value) {
@@ -363,6 +367,18 @@ TEST_F(HBaseWireTest, TimestampsAndFilterStringsCrossTheWire) {
   EXPECT_EQ(cell.Field(3).bytes, "NO");
   ASSERT_EQ(cell.Field(4).type, t::kTI64);
   EXPECT_EQ(cell.Field(4).number, 1234567);
+  // TGet {3: timestamp} selects that one timestamp; {6: filterString}
+  // drops the row it does not pass.
+  auto get_keys = [&](const std::string& extra) {
+    return Success("get", BinaryField(1, "geo") +
+                              StructField(2, BinaryField(1, "oslo") + extra))
+        .Field(1)
+        .bytes;
+  };
+  EXPECT_EQ(get_keys(I64Field(3, 1234567)), "oslo");
+  EXPECT_EQ(get_keys(I64Field(3, 1234568)), "");
+  EXPECT_EQ(get_keys(BinaryField(6, "PrefixFilter('os')")), "oslo");
+  EXPECT_EQ(get_keys(BinaryField(6, "PrefixFilter('b')")), "");
 
   // getScannerResults(1: table, 2: TScan, 3: numRows).
   auto scan = [&](const std::string& tscan, int32_t rows) {
