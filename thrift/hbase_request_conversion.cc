@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "model/table_attributes.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/hbase_rows.h"
 
@@ -28,8 +29,21 @@ Status CheckNamespace(const std::string& ns, const std::string& f) {
                                  " is not supported (only 'default' exists)");
 }
 
-// The read options of a TGet or TScan that must keep their defaults, and
-// the fields the router gains later.
+// A TGet's timestamp T: the time range [T, T + 1). T is a stored cell's
+// timestamp, so neither negative nor kLatestTimestamp (HBase refuses it too).
+Status GetTimestampFromHBase(int64_t in, const std::string& f, TimeRange* out) {
+  int64_t t = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(in, f, &t));
+  if (t == kLatestTimestamp) {
+    return Status::InvalidArgument(f + " " + std::to_string(t) +
+                                   " is no cell's timestamp (the largest is " +
+                                   std::to_string(kLatestTimestamp - 1) + ")");
+  }
+  *out = TimeRange{t, t + 1};
+  return Status::OK();
+}
+
+// The read options of a TGet or TScan that must keep their defaults.
 template <typename Request>
 Status CheckReadOptions(const Request& in, const std::string& f) {
   if (in.__isset.authorizations && !in.authorizations.labels.empty()) {
@@ -52,9 +66,19 @@ Status CheckReadOptions(const Request& in, const std::string& f) {
     return Refused(f + ".maxVersions " + std::to_string(in.maxVersions),
                    "more than one version per cell");
   }
-  if (in.__isset.timeRange) return NotSupportedYet(f + ".timeRange");
-  if (in.__isset.filterString) return NotSupportedYet(f + ".filterString");
   return Status::OK();
+}
+
+// The filter string and time range of a TGet or TScan (a TGet's timestamp
+// is looked at by GetFromThrift).
+template <typename Request>
+Status ReadFiltersFromThrift(const Request& in, const std::string& f,
+                             std::string* filter, TimeRange* range) {
+  *filter = in.__isset.filterString ? in.filterString : std::string();
+  *range = TimeRange();
+  if (!in.__isset.timeRange) return Status::OK();
+  return thrift_internal::TimeRangeFromHBase(in.timeRange, f + ".timeRange",
+                                             range);
 }
 
 // Read columns: a family, or a family and qualifier; TColumn.timestamp is
@@ -87,7 +111,11 @@ Status CellsFromThrift(const std::vector<client::TColumnValue>& in,
         Require(c.__isset.qualifier, kBadRequest, cf + ".qualifier"));
     BLOOMROUTE_RETURN_IF_ERROR(
         Require(c.__isset.value, kBadRequest, cf + ".value"));
-    if (c.__isset.timestamp) return NotSupportedYet(cf + ".timestamp");
+    int64_t timestamp = kLatestTimestamp;
+    if (c.__isset.timestamp) {
+      BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(
+          c.timestamp, cf + ".timestamp", &timestamp));
+    }
     if (c.__isset.tags && !c.tags.empty()) {
       return Refused(cf + ".tags", "cell tags");
     }
@@ -95,7 +123,7 @@ Status CellsFromThrift(const std::vector<client::TColumnValue>& in,
       return Refused(cf + ".type " + std::to_string(c.type),
                      "a cell type on a write");
     }
-    out->push_back(Cell{JoinColumn(c.family, c.qualifier), c.value});
+    out->push_back(Cell{JoinColumn(c.family, c.qualifier), c.value, timestamp});
   }
   return Status::OK();
 }
@@ -113,7 +141,11 @@ Status PutFromThrift(const client::TPut& in, const std::string& f,
   BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.columnValues, kBadRequest, f + ".columnValues"));
-  if (in.__isset.timestamp) return NotSupportedYet(f + ".timestamp");
+  int64_t timestamp = kLatestTimestamp;
+  if (in.__isset.timestamp) {
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(
+        in.timestamp, f + ".timestamp", &timestamp));
+  }
   BLOOMROUTE_RETURN_IF_ERROR(
       CheckNoVisibility(in.__isset.cellVisibility, in.cellVisibility, f));
   std::vector<Cell> cells;
@@ -121,19 +153,27 @@ Status PutFromThrift(const client::TPut& in, const std::string& f,
       CellsFromThrift(in.columnValues, f + ".columnValues", &cells));
   // The router finds the region: region_id is not the client's to give.
   *out = Mutation::Put(/*region=*/0, in.row, std::move(cells));
+  out->timestamp = timestamp;
   return Status::OK();
 }
 
-// A column of a delete: a qualified column deleted as DELETE_COLUMN or
-// DELETE_COLUMNS, which without a timestamp both remove the one cell.
+// A column of a delete: a family (kFamily), or a qualified column deleted
+// as DELETE_COLUMN (kColumn) or DELETE_COLUMNS (kColumns); the column's
+// timestamp, else none (the mutation's applies).
 Status DeleteColumnFromThrift(const client::TColumn& in,
                               client::TDeleteType::type type,
-                              const std::string& f, std::string* out) {
+                              const std::string& f, DeleteSpec* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.family, kBadRequest, f + ".family"));
-  if (in.__isset.timestamp) return NotSupportedYet(f + ".timestamp");
+  out->timestamp = kLatestTimestamp;
+  if (in.__isset.timestamp) {
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(
+        in.timestamp, f + ".timestamp", &out->timestamp));
+  }
   if (!in.__isset.qualifier) {
-    return NotSupportedYet(f + " (deleting a whole family)");
+    out->kind = DeleteSpec::Kind::kFamily;
+    out->column = in.family;
+    return Status::OK();
   }
   if (type != client::TDeleteType::DELETE_COLUMN &&
       type != client::TDeleteType::DELETE_COLUMNS) {
@@ -142,14 +182,21 @@ Status DeleteColumnFromThrift(const client::TColumn& in,
         " does not apply to a column with a qualifier (use DELETE_COLUMN or "
         "DELETE_COLUMNS)");
   }
-  *out = JoinColumn(in.family, in.qualifier);
+  out->kind = type == client::TDeleteType::DELETE_COLUMN
+                  ? DeleteSpec::Kind::kColumn
+                  : DeleteSpec::Kind::kColumns;
+  out->column = JoinColumn(in.family, in.qualifier);
   return Status::OK();
 }
 
 Status DeleteFromThrift(const client::TDelete& in, const std::string& f,
                         Mutation* out) {
   BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
-  if (in.__isset.timestamp) return NotSupportedYet(f + ".timestamp");
+  int64_t timestamp = kLatestTimestamp;
+  if (in.__isset.timestamp) {
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(
+        in.timestamp, f + ".timestamp", &timestamp));
+  }
   const client::TDeleteType::type type =
       in.__isset.deleteType ? in.deleteType
                             : client::TDeleteType::DELETE_COLUMNS;
@@ -162,12 +209,14 @@ Status DeleteFromThrift(const client::TDelete& in, const std::string& f,
     return Status::InvalidArgument(f + ".deleteType " + std::to_string(type) +
                                    " is not a TDeleteType");
   }
-  std::vector<std::string> columns(in.columns.size());
+  std::vector<DeleteSpec> deletes(in.columns.size());
   for (size_t i = 0; i < in.columns.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(DeleteColumnFromThrift(
-        in.columns[i], type, At(f + ".columns", i), &columns[i]));
+        in.columns[i], type, At(f + ".columns", i), &deletes[i]));
   }
-  *out = Mutation::Delete(/*region=*/0, in.row, std::move(columns));
+  *out = Mutation::Delete(/*region=*/0, in.row);
+  out->deletes = std::move(deletes);
+  out->timestamp = timestamp;
   return Status::OK();
 }
 
@@ -180,9 +229,14 @@ Status GetFromThrift(const client::TGet& in, const std::string& f,
   if (in.__isset.storeOffset) {
     return Refused(f + ".storeOffset", "a per-family cell offset");
   }
-  // A timestamp wins over timeRange (HBase's rule), so it is named first.
-  if (in.__isset.timestamp) return NotSupportedYet(f + ".timestamp");
   BLOOMROUTE_RETURN_IF_ERROR(CheckReadOptions(in, f));
+  BLOOMROUTE_RETURN_IF_ERROR(ReadFiltersFromThrift(in, f, &out->request.filter,
+                                                   &out->request.time_range));
+  // A timestamp T is [T, T + 1) and wins over timeRange (HBase's rule).
+  if (in.__isset.timestamp) {
+    BLOOMROUTE_RETURN_IF_ERROR(GetTimestampFromHBase(
+        in.timestamp, f + ".timestamp", &out->request.time_range));
+  }
   out->request.region_id = 0;
   out->request.row_key = in.row;
   out->existence_only = in.__isset.existence_only && in.existence_only;
@@ -298,6 +352,8 @@ Status FromThrift(const client::TScan& in, HBaseScan* out) {
     return Refused(f + ".colFamTimeRangeMap", "a per-family time range");
   }
   BLOOMROUTE_RETURN_IF_ERROR(CheckReadOptions(in, f));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ReadFiltersFromThrift(in, f, &out->spec.filter, &out->spec.time_range));
   out->limit = 0;
   if (in.__isset.limit) {
     BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::Narrow(
@@ -310,38 +366,6 @@ Status FromThrift(const client::TScan& in, HBaseScan* out) {
 
 // ---- Tables ----
 
-Status ParseIndexAttribute(std::string_view value,
-                           std::vector<std::string>* columns) {
-  columns->clear();
-  if (value.empty()) return Status::OK();
-  size_t begin = 0;
-  for (;;) {
-    const size_t comma = value.find(',', begin);
-    const std::string_view entry = value.substr(
-        begin, comma == std::string_view::npos ? std::string_view::npos
-                                               : comma - begin);
-    if (entry.empty()) {
-      return Status::InvalidArgument(
-          std::string("desc.attributes[") + kIndexAttribute + "] entry " +
-          std::to_string(columns->size() + 1) +
-          " is empty (want family:qualifier,family:qualifier,...)");
-    }
-    columns->emplace_back(entry);
-    if (comma == std::string_view::npos) break;
-    begin = comma + 1;
-  }
-  return Status::OK();
-}
-
-std::string FormatIndexAttribute(const std::vector<IndexedColumn>& columns) {
-  std::string out;
-  for (const IndexedColumn& c : columns) {
-    if (!out.empty()) out += ',';
-    out += c.name;
-  }
-  return out;
-}
-
 Status FromThrift(const client::TTableDescriptor& in,
                   const std::vector<std::string>& split_keys,
                   router::TableSpec* out) {
@@ -349,15 +373,21 @@ Status FromThrift(const client::TTableDescriptor& in,
       Require(in.__isset.tableName, kBadRequest, "desc.tableName"));
   BLOOMROUTE_RETURN_IF_ERROR(
       TableFromThrift(in.tableName, "desc.tableName", &out->name));
+  out->families.assign(in.columns.size(), std::string());
   for (size_t i = 0; i < in.columns.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(
         FamilyFromThrift(in.columns[i], At("desc.columns", i)));
+    out->families[i] = in.columns[i].name;
   }
+  out->attributes = in.attributes;
+  // The router resolves the index attribute into the indexed columns.
   out->indexed_columns.clear();
-  auto index = in.attributes.find(kIndexAttribute);
+  const std::string index_key(kIndexAttribute);
+  auto index = in.attributes.find(index_key);
   if (index != in.attributes.end()) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        ParseIndexAttribute(index->second, &out->indexed_columns));
+    BLOOMROUTE_RETURN_IF_ERROR(ParseIndexAttribute(index->second)
+                                   .status()
+                                   .WithContext("desc.attributes"));
   }
   out->split_keys = split_keys;
   // HBase's createTable without split keys makes one region.

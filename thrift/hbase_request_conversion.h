@@ -9,10 +9,9 @@
 //   refused    InvalidArgument naming the field path and the feature, e.g.
 //              "tget.maxVersions 3: more than one version per cell is not
 //              supported". Features bloomroute will not have say "is not
-//              supported"; features other parts of the router are gaining
-//              (cell timestamps and time ranges, filterString, deletes of a
-//              family) say "is not supported yet" (NotSupportedYet), so that
-//              the two are told apart and the latter found when wired.
+//              supported"; calls other parts of the router are gaining say
+//              "is not supported yet" (NotSupportedYet), so that the two
+//              are told apart and the latter found when wired.
 // A field the router needs that is missing is InvalidArgument "<path> is
 // missing". Field paths start at the argument names of the IDL ("tput",
 // "tputs[2]", "tget", "tscan", "desc").
@@ -27,7 +26,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -36,10 +34,6 @@
 #include "thrift/gen-cpp/router_service_types.h"
 
 namespace bloomroute {
-
-// The table attribute that declares the indexed columns: its value is
-// "family:qualifier" names separated by commas.
-inline constexpr char kIndexAttribute[] = "bloomroute.index";
 
 // InvalidArgument "<what> is not supported yet": a field or call the router
 // will serve once the model has it (see the file comment).
@@ -91,15 +85,13 @@ Status FromThrift(const rpc::client::TScan& in, HBaseScan* out);
 // createTable: "desc". Indexed columns from the kIndexAttribute attribute;
 // no split keys: one region (HBase's rule), else N + 1 regions. Column
 // family settings that would change answers are refused (see the IDL).
+// The family names go to TableSpec::families and every attribute (the
+// index attribute too) to TableSpec::attributes: the router takes the
+// indexed columns from kIndexAttribute (model/table_attributes.h), which is
+// parsed here first only so that its errors name "desc.attributes[...]".
 Status FromThrift(const rpc::client::TTableDescriptor& in,
                   const std::vector<std::string>& split_keys,
                   router::TableSpec* out);
-// The kIndexAttribute value: "f:q,f:q" into names. An empty value is no
-// index; an empty entry is InvalidArgument naming its position.
-Status ParseIndexAttribute(std::string_view value,
-                           std::vector<std::string>* columns);
-// The inverse: names joined with ','.
-std::string FormatIndexAttribute(const std::vector<IndexedColumn>& columns);
 
 // ---- Atomic row operations ----
 

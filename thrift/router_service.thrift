@@ -336,9 +336,14 @@ struct TColumnFamilyDescriptor {
   13: optional i32 timeToLive
 }
 
-// HBase's table descriptor. attributes: kept as given; `bloomroute.index`
-// declares the indexed columns (see the top). durability: accepted and
-// ignored.
+// HBase's table descriptor. columns: the table's column families (a table
+// that declares some accepts only columns of those families). attributes:
+// kept as given; `bloomroute.index` declares the indexed columns (see the
+// top). durability: accepted and ignored. getTableDescriptor answers with
+// the declared families (for a table that declares none -- made by
+// createIndexedTable or the import tool -- the families of its indexed
+// columns) and the attributes, `bloomroute.index` naming the indexed
+// columns of every indexed table.
 struct TTableDescriptor {
   1: TTableName tableName
   2: optional list<TColumnFamilyDescriptor> columns

@@ -1,9 +1,11 @@
 #include "thrift/router_types_conversion.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
 
+#include "model/table_attributes.h"
 #include "thrift/hbase_request_conversion.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/hbase_rows.h"
@@ -78,8 +80,10 @@ Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
   out->broadcast = in.__isset.askAll && in.askAll;
   out->after_row.reset();
   if (in.__isset.afterRow) out->after_row = in.afterRow;
-  if (in.__isset.timeRange) return NotSupportedYet(f + ".timeRange");
-  return Status::OK();
+  out->time_range = TimeRange();
+  if (!in.__isset.timeRange) return Status::OK();
+  return thrift_internal::TimeRangeFromHBase(in.timeRange, f + ".timeRange",
+                                             &out->time_range);
 }
 
 // The vector forms of the conversions above, naming entries "<f>[i]".
@@ -274,22 +278,23 @@ client::TTableDescriptor HBaseDescriptorToThrift(const TableDescriptor& in) {
   name.__set_ns("default");
   name.__set_qualifier(in.name);
   out.__set_tableName(std::move(name));
-  // A stand-in until tables carry their declared column families: the
-  // families of the indexed columns, each once, in order.
-  std::vector<client::TColumnFamilyDescriptor> families;
-  for (const IndexedColumn& c : in.indexed_columns) {
-    const std::string family = c.name.substr(0, c.name.find(':'));
-    bool seen = false;
-    for (const auto& f : families) seen = seen || f.name == family;
-    if (seen) continue;
-    families.emplace_back();
-    families.back().__set_name(family);
+  // The declared families; a table that declares none (made by
+  // createIndexedTable or the import tool): those of its indexed columns,
+  // each once, in order.
+  std::vector<std::string> names = in.families;
+  if (names.empty()) {
+    for (const IndexedColumn& c : in.indexed_columns) {
+      std::string family = c.name.substr(0, c.name.find(':'));
+      if (std::find(names.begin(), names.end(), family) == names.end()) {
+        names.push_back(std::move(family));
+      }
+    }
   }
+  std::vector<client::TColumnFamilyDescriptor> families(names.size());
+  for (size_t i = 0; i < names.size(); ++i) families[i].__set_name(names[i]);
   out.__set_columns(std::move(families));
-  std::map<std::string, std::string> attributes;
-  if (!in.indexed_columns.empty()) {
-    attributes[kIndexAttribute] = FormatIndexAttribute(in.indexed_columns);
-  }
+  std::map<std::string, std::string> attributes =
+      WithIndexAttribute(in).attributes;
   out.__set_attributes(std::move(attributes));
   return out;
 }

@@ -7,8 +7,10 @@
 // itself.
 //
 // HBase's ids used (hbase.thrift): TColumnValue {1 family, 2 qualifier,
-// 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TGet {1 row};
-// TScan {1 startRow, 2 stopRow}; TResult {1 row, 2 columnValues};
+// 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TGet {1 row,
+// 3 timestamp, 6 filterString};
+// TScan {1 startRow, 2 stopRow, 7 filterString, 15 limit}; TResult {1 row,
+// 2 columnValues};
 // TTableName {1 ns, 2 qualifier}; TTableDescriptor {1 tableName, 2 columns,
 // 3 attributes}; TColumnFamilyDescriptor {1 name}; TIOError {1 message};
 // TIllegalArgument {1 message}; every reply's success is field 0 and its
@@ -30,6 +32,7 @@
 namespace bloomroute {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 namespace t = ::bloomroute::testing;
@@ -77,6 +80,17 @@ std::string Cell(const std::string& family, const std::string& qualifier,
                  const std::string& value) {
   return BinaryField(1, family) + BinaryField(2, qualifier) +
          BinaryField(3, value);
+}
+std::string I64Field(int16_t id, int64_t v) {
+  const auto u = static_cast<uint64_t>(v);
+  return t::FieldHeader(t::kTI64, id) +
+         t::Be32(static_cast<uint32_t>(u >> 32)) +
+         t::Be32(static_cast<uint32_t>(u));
+}
+// The same with 4: timestamp.
+std::string StampedCell(const std::string& family, const std::string& qualifier,
+                        const std::string& value, int64_t timestamp) {
+  return Cell(family, qualifier, value) + I64Field(4, timestamp);
 }
 // TPut {1: row, 2: list<TColumnValue>} with one cell d:cc = value.
 std::string PutBody(const std::string& row, const std::string& value) {
@@ -314,7 +328,7 @@ TEST_F(HBaseWireTest, AnHBaseClientWritesReadsAndScans) {
               StructList(2, {PutBody("umea", "SE"), PutBody("bergen", "NO")}));
 
   // get: TResult {1: row, 2: [TColumnValue {1: family, 2: qualifier,
-  // 3: value}]}, no timestamp (the model has none yet).
+  // 3: value, 4: timestamp}]}; the region server stamped the cell.
   const Value result = Success(
       "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "oslo")));
   ASSERT_EQ(result.type, t::kTStruct);
@@ -324,7 +338,8 @@ TEST_F(HBaseWireTest, AnHBaseClientWritesReadsAndScans) {
   EXPECT_EQ(cell.Field(1).bytes, "d");
   EXPECT_EQ(cell.Field(2).bytes, "cc");
   EXPECT_EQ(cell.Field(3).bytes, "NO");
-  EXPECT_FALSE(cell.Has(4));
+  ASSERT_EQ(cell.Field(4).type, t::kTI64);
+  EXPECT_GT(cell.Field(4).number, 0);
   // A missing row: no row field, an empty list of cells.
   const Value missing = Success(
       "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "nobody")));
@@ -355,6 +370,67 @@ TEST_F(HBaseWireTest, AnHBaseClientWritesReadsAndScans) {
   const Value type = Success("getThriftServerType", "");
   EXPECT_EQ(type.type, kTI32);
   EXPECT_EQ(type.number, 2);
+}
+
+// A put's TColumnValue.timestamp is the cell's, and a get's reply carries
+// it; TScan.filterString selects rows (and its errors name the position),
+// and TScan.limit composes with a PageFilter (the smaller wins).
+TEST_F(HBaseWireTest, TimestampsAndFilterStringsCrossTheWire) {
+  CreateGeo();
+  Success(
+      "put",
+      BinaryField(1, "geo") +
+          StructField(
+              2, BinaryField(1, "oslo") +
+                     StructList(2, {StampedCell("d", "cc", "NO", 1234567)})));
+  Success("putMultiple",
+          BinaryField(1, "geo") +
+              StructList(2, {PutBody("bergen", "NO"), PutBody("bodo", "NO"),
+                             PutBody("umea", "SE")}));
+  const Value result = Success(
+      "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "oslo")));
+  ASSERT_EQ(result.Field(2).elements.size(), 1u);
+  const Value& cell = result.Field(2).elements[0];
+  EXPECT_EQ(cell.Field(3).bytes, "NO");
+  ASSERT_EQ(cell.Field(4).type, t::kTI64);
+  EXPECT_EQ(cell.Field(4).number, 1234567);
+  // TGet {3: timestamp} selects that one timestamp; {6: filterString}
+  // drops the row it does not pass.
+  auto get_keys = [&](const std::string& extra) {
+    return Success("get", BinaryField(1, "geo") +
+                              StructField(2, BinaryField(1, "oslo") + extra))
+        .Field(1)
+        .bytes;
+  };
+  EXPECT_EQ(get_keys(I64Field(3, 1234567)), "oslo");
+  EXPECT_EQ(get_keys(I64Field(3, 1234568)), "");
+  EXPECT_EQ(get_keys(BinaryField(6, "PrefixFilter('os')")), "oslo");
+  EXPECT_EQ(get_keys(BinaryField(6, "PrefixFilter('b')")), "");
+
+  // getScannerResults(1: table, 2: TScan, 3: numRows).
+  auto scan = [&](const std::string& tscan, int32_t rows) {
+    const Value found = Success(
+        "getScannerResults",
+        BinaryField(1, "geo") + StructField(2, tscan) + I32Field(3, rows));
+    std::vector<std::string> keys;
+    for (const Value& r : found.elements) keys.push_back(r.Field(1).bytes);
+    return keys;
+  };
+  EXPECT_EQ(scan(BinaryField(7, "PrefixFilter('b')"), 10),
+            (std::vector<std::string>{"bergen", "bodo"}));
+  EXPECT_EQ(scan(BinaryField(7,
+                             "SingleColumnValueFilter('d', 'cc', =, "
+                             "'binary:SE', true, true)"),
+                 10),
+            (std::vector<std::string>{"umea"}));
+  EXPECT_EQ(scan(BinaryField(7, "PageFilter(3)") + I32Field(15, 2), 10),
+            (std::vector<std::string>{"bergen", "bodo"}));
+  EXPECT_EQ(scan(BinaryField(7, "PageFilter(1)") + I32Field(15, 3), 10),
+            (std::vector<std::string>{"bergen"}));
+  EXPECT_THAT(Failure("openScanner",
+                      BinaryField(1, "geo") +
+                          StructField(2, BinaryField(7, "PrefixFilter("))),
+              AllOf(StartsWith("InvalidArgument: "), HasSubstr("at position")));
 }
 
 TEST_F(HBaseWireTest, ErrorsAreTIOErrorWithTheCodeName) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/atomic_ops.h"
+#include "model/table_attributes.h"
 #include "tests/integration/router_client.h"
 #include "tests/thrift/fake_router.h"
 #include "tests/thrift/handler_test_util.h"
@@ -169,7 +170,7 @@ class RouterServiceHandlerTest : public ::testing::Test {
     client::TColumnFamilyDescriptor family;
     family.__set_name("d");
     desc.__set_columns({family});
-    desc.__set_attributes({{kIndexAttribute, index}});
+    desc.__set_attributes({{std::string(kIndexAttribute), index}});
     return desc;
   }
 
@@ -238,7 +239,8 @@ TEST_F(RouterServiceHandlerTest, ForwardsRowCallsInRequestOrder) {
   handler_.deleteSingle("geo", ThroughWire(MakeDelete("b", {"d:a"})));
   ASSERT_EQ(router_->mutations.size(), 1u);
   EXPECT_EQ(router_->mutations[0].kind, Mutation::Kind::kDelete);
-  EXPECT_THAT(router_->mutations[0].columns, ElementsAre("d:a"));
+  EXPECT_THAT(router_->mutations[0].deletes,
+              ElementsAre(DeleteSpec{DeleteSpec::Kind::kColumns, "d:a"}));
 
   router_->get_result = {std::nullopt, Row{"a", {{"d:a", "2"}}}};
   std::vector<client::TResult> rows;
@@ -451,8 +453,7 @@ TEST_F(RouterServiceHandlerTest, BadArgumentsNeverReachTheRouter) {
 }
 
 // HBase features bloomroute does not have are refused naming the field and
-// the feature; fields other parts of the router are gaining say "not
-// supported yet". Nothing reaches the router.
+// the feature. Nothing reaches the router.
 TEST_F(RouterServiceHandlerTest, UnsupportedHBaseFeaturesAreRefusedByName) {
   client::TResult row;
   auto get = [&](client::TGet g) { handler_.get(row, "t", ThroughWire(g)); };
@@ -469,33 +470,29 @@ TEST_F(RouterServiceHandlerTest, UnsupportedHBaseFeaturesAreRefusedByName) {
   labels.__isset.authorizations = true;
   ExpectRefused([&] { get(labels); }, "visibility labels is not supported");
   client::TGet stamped = MakeGet("r");
-  stamped.__set_timestamp(5);
-  ExpectRefused([&] { get(stamped); }, "tget.timestamp is not supported yet");
-  client::TGet filtered = MakeGet("r");
-  filtered.__set_filterString("PrefixFilter('a')");
-  ExpectRefused([&] { get(filtered); },
-                "tget.filterString is not supported yet");
+  stamped.__set_timestamp(-5);
+  ExpectRefused([&] { get(stamped); }, "tget.timestamp -5 is negative");
 
   client::TScan reversed = MakeScan();
   reversed.__set_reversed(true);
   ExpectRefused([&] { handler_.openScanner("t", ThroughWire(reversed)); },
                 "tscan.reversed: a reversed scan is not supported");
   client::TScan ranged = MakeScan();
-  ranged.__set_timeRange(client::TTimeRange());
+  client::TTimeRange range;
+  range.__set_minStamp(7);
+  range.__set_maxStamp(3);
+  ranged.__set_timeRange(range);
   ExpectRefused([&] { handler_.openScanner("t", ThroughWire(ranged)); },
-                "tscan.timeRange is not supported yet");
+                "tscan.timeRange: minStamp 7 is above maxStamp 3");
 
   client::TPut put = MakePut("r", {{"d:a", "1"}});
-  put.columnValues[0].__set_timestamp(7);
+  put.columnValues[0].__set_timestamp(-7);
   ExpectRefused([&] { handler_.put("t", ThroughWire(put)); },
-                "tput.columnValues[0].timestamp is not supported yet");
+                "tput.columnValues[0].timestamp -7 is negative");
   client::TPut tagged = MakePut("r", {{"d:a", "1"}});
   tagged.columnValues[0].__set_tags("t");
   ExpectRefused([&] { handler_.put("t", ThroughWire(tagged)); },
                 "cell tags is not supported");
-  client::TDelete family = MakeDelete("r", {"d"});
-  ExpectRefused([&] { handler_.deleteSingle("t", ThroughWire(family)); },
-                "deleting a whole family) is not supported yet");
   client::TDelete version = MakeDelete("r", {"d:a"});
   version.__set_deleteType(client::TDeleteType::DELETE_FAMILY_VERSION);
   ExpectRefused([&] { handler_.deleteSingle("t", ThroughWire(version)); },
@@ -519,7 +516,7 @@ TEST_F(RouterServiceHandlerTest, UnsupportedHBaseFeaturesAreRefusedByName) {
                 "desc.columns[0].maxVersions 3");
   desc = MakeDescriptor("t", "d:a,,d:b");
   ExpectRefused([&] { handler_.createTable(ThroughWire(desc), {}); },
-                "entry 2 is empty");
+                "desc.attributes: bloomroute.index: entry 2 is empty");
 }
 
 // The atomic calls check their arguments in full before reaching the router.
@@ -699,16 +696,21 @@ TEST_F(RouterServiceHandlerTest, TableStateCallsReachTheRouter) {
   EXPECT_TRUE(router_->deleted_if_disabled);
 }
 
-// createTable declares indexed columns in the bloomroute.index attribute;
-// without split keys it makes one region (HBase's rule).
+// createTable passes the families and every attribute to the router, which
+// reads the indexed columns from bloomroute.index; without split keys it
+// makes one region (HBase's rule).
 TEST_F(RouterServiceHandlerTest, CreateTableReadsTheIndexAttribute) {
   handler_.createTable(ThroughWire(MakeDescriptor("geo", "d:cc,e:f")), {});
   EXPECT_EQ(router_->spec.name, "geo");
-  EXPECT_THAT(router_->spec.indexed_columns, ElementsAre("d:cc", "e:f"));
+  EXPECT_THAT(router_->spec.families, ElementsAre("d"));
+  EXPECT_EQ(router_->spec.attributes.at(std::string(kIndexAttribute)),
+            "d:cc,e:f");
   EXPECT_TRUE(router_->spec.split_keys.empty());
   EXPECT_EQ(router_->spec.region_count, 1u);
-  handler_.createTable(ThroughWire(MakeDescriptor("geo", "")), {"g", "p"});
-  EXPECT_TRUE(router_->spec.indexed_columns.empty());
+  client::TTableDescriptor plain = MakeDescriptor("geo", "");
+  plain.attributes.clear();
+  handler_.createTable(ThroughWire(plain), {"g", "p"});
+  EXPECT_TRUE(router_->spec.attributes.empty());
   EXPECT_THAT(router_->spec.split_keys, ElementsAre("g", "p"));
   EXPECT_EQ(router_->spec.region_count, 0u);
 }
@@ -723,7 +725,7 @@ TEST_F(RouterServiceHandlerTest, TableMetadataComesFromTheCatalog) {
   EXPECT_EQ(router_->table, "geo");
   EXPECT_EQ(desc.tableName.qualifier, "geo");
   EXPECT_EQ(desc.tableName.ns, "default");
-  EXPECT_EQ(desc.attributes.at(kIndexAttribute), "d:cc,e:f");
+  EXPECT_EQ(desc.attributes.at(std::string(kIndexAttribute)), "d:cc,e:f");
   ASSERT_EQ(desc.columns.size(), 2u);
   EXPECT_EQ(desc.columns[0].name, "d");
   EXPECT_EQ(desc.columns[1].name, "e");

@@ -76,7 +76,9 @@ TEST_F(RouterTypesConversionTest, PutsDeletesAndGetsBecomeRouterRequests) {
   Mutation del;
   ASSERT_TRUE(FromThrift(ThroughWire(MakeDelete("r1", {"d:a"})), &del).ok());
   EXPECT_EQ(del.kind, Mutation::Kind::kDelete);
-  EXPECT_THAT(del.columns, ElementsAre("d:a"));
+  EXPECT_TRUE(del.columns.empty());
+  EXPECT_THAT(del.deletes,
+              ElementsAre(DeleteSpec{DeleteSpec::Kind::kColumns, "d:a"}));
   client::TDelete whole;
   whole.__set_row("r2");
   ASSERT_TRUE(FromThrift(ThroughWire(whole), &del).ok());
@@ -243,10 +245,11 @@ TEST_F(RouterTypesConversionTest, TableInfoNamesRegionsAndServers) {
 
 TEST_F(RouterTypesConversionTest, MissingRowsAreResultsWithoutARow) {
   std::vector<client::TResult> out;
-  ASSERT_TRUE(ToThrift(std::vector<std::optional<Row>>{Row{"a", {{"d:x", "1"}}},
-                                                       std::nullopt},
-                       &out)
-                  .ok());
+  ASSERT_TRUE(
+      ToThrift(std::vector<std::optional<Row>>{Row{"a", {{"d:x", "1", 4}}},
+                                               std::nullopt},
+               &out)
+          .ok());
   out = ThroughWire(out);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_TRUE(out[0].__isset.row);
@@ -254,7 +257,8 @@ TEST_F(RouterTypesConversionTest, MissingRowsAreResultsWithoutARow) {
   ASSERT_EQ(out[0].columnValues.size(), 1u);
   EXPECT_EQ(out[0].columnValues[0].family, "d");
   EXPECT_EQ(out[0].columnValues[0].qualifier, "x");
-  EXPECT_FALSE(out[0].columnValues[0].__isset.timestamp);  // the model has none
+  ASSERT_TRUE(out[0].columnValues[0].__isset.timestamp);
+  EXPECT_EQ(out[0].columnValues[0].timestamp, 4);  // the cell's
   EXPECT_FALSE(out[1].__isset.row);
   EXPECT_TRUE(out[1].columnValues.empty());
 }

@@ -25,6 +25,33 @@ void SplitColumn(const std::string& column, std::string* family,
 
 }  // namespace
 
+Status TimestampFromHBase(int64_t in, const std::string& f, int64_t* out) {
+  if (in < 0) {
+    return Status::InvalidArgument(f + " " + std::to_string(in) +
+                                   " is negative");
+  }
+  *out = in;
+  return Status::OK();
+}
+
+Status TimeRangeFromHBase(const client::TTimeRange& in, const std::string& f,
+                          TimeRange* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.minStamp, kBadRequest, f + ".minStamp"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.maxStamp, kBadRequest, f + ".maxStamp"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      TimestampFromHBase(in.minStamp, f + ".minStamp", &out->min));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      TimestampFromHBase(in.maxStamp, f + ".maxStamp", &out->max));
+  if (out->min > out->max) {
+    return Status::InvalidArgument(
+        f + ": minStamp " + std::to_string(out->min) + " is above maxStamp " +
+        std::to_string(out->max));
+  }
+  return Status::OK();
+}
+
 std::string JoinColumn(std::string_view family, std::string_view qualifier) {
   std::string column;
   column.reserve(family.size() + 1 + qualifier.size());
@@ -60,6 +87,10 @@ std::vector<client::TColumnValue> CellsToHBase(const std::vector<Cell>& in) {
     out[i].__set_family(std::move(family));
     out[i].__set_qualifier(qualifier ? std::move(*qualifier) : std::string());
     out[i].__set_value(in[i].value);
+    // A returned cell always has one; a cell to write may have none.
+    if (in[i].timestamp != kLatestTimestamp) {
+      out[i].__set_timestamp(in[i].timestamp);
+    }
   }
   return out;
 }

@@ -6,8 +6,10 @@
 //
 // A model column splits at its first ':' (a family has none). A projection
 // entry without ':' is a whole family: a TColumn without qualifier.
-// Replies carry no cell timestamp: the model has none yet, and the IDL's
-// TColumnValue.timestamp is optional.
+// Every reply cell the router sends carries its timestamp
+// (TColumnValue.timestamp). Reading a reply (RouterClient) drops it: the
+// cells read have kLatestTimestamp, as RouterClient's callers compare rows
+// by columns and values.
 //
 // Thread-safety: pure functions.
 #ifndef BLOOMROUTE_THRIFT_INTERNAL_HBASE_ROWS_H_
@@ -27,10 +29,23 @@ namespace bloomroute::thrift_internal {
 // "family:qualifier" from its parts.
 std::string JoinColumn(std::string_view family, std::string_view qualifier);
 
+// ---- Timestamps of requests ----
+
+// A timestamp given by a client: InvalidArgument "<f> -1 is negative".
+// kLatestTimestamp is HBase's LATEST_TIMESTAMP: "now" in a write.
+Status TimestampFromHBase(int64_t in, const std::string& f, int64_t* out);
+// [minStamp, maxStamp): InvalidArgument naming "<f>.minStamp" or
+// "<f>.maxStamp" for a missing or negative bound, "<f>: minStamp M is above
+// maxStamp N" for a reversed range (an equal pair is an empty range).
+Status TimeRangeFromHBase(const rpc::client::TTimeRange& in,
+                          const std::string& f, TimeRange* out);
+
 // ---- Model to Thrift ----
 
 rpc::client::TColumn ProjectionEntryToThrift(const std::string& entry);
 std::vector<rpc::client::TColumn> ProjectionToThrift(const Projection& in);
+// TColumnValue.timestamp is set unless the cell's is kLatestTimestamp
+// (a cell to write without one; a stored cell never has it).
 std::vector<rpc::client::TColumnValue> CellsToHBase(
     const std::vector<Cell>& in);
 // A row: `row` set, its cells in order.
