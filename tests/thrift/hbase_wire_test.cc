@@ -81,12 +81,6 @@ std::string Cell(const std::string& family, const std::string& qualifier,
   return BinaryField(1, family) + BinaryField(2, qualifier) +
          BinaryField(3, value);
 }
-std::string I64Field(int16_t id, int64_t v) {
-  const auto u = static_cast<uint64_t>(v);
-  return t::FieldHeader(t::kTI64, id) +
-         t::Be32(static_cast<uint32_t>(u >> 32)) +
-         t::Be32(static_cast<uint32_t>(u));
-}
 // The same with 4: timestamp.
 std::string StampedCell(const std::string& family, const std::string& qualifier,
                         const std::string& value, int64_t timestamp) {
