@@ -283,10 +283,6 @@ Status FamilyFromThrift(const client::TColumnFamilyDescriptor& in,
 
 }  // namespace
 
-Status NotSupportedYet(const std::string& what) {
-  return Status::InvalidArgument(what + " is not supported yet");
-}
-
 // ---- Table names ----
 
 Status TableFromThrift(const std::string& table, std::string* out) {
@@ -395,7 +391,7 @@ Status FromThrift(const client::TTableDescriptor& in,
   return Status::OK();
 }
 
-// ---- Calls the router does not serve yet ----
+// ---- Atomic row operations ----
 
 Status CheckFromThrift(const std::string& row, const std::string& family,
                        const std::string& qualifier, const std::string& value,

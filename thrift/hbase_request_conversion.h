@@ -8,10 +8,7 @@
 //              cacheBlocks, readType, durability, mutation attributes);
 //   refused    InvalidArgument naming the field path and the feature, e.g.
 //              "tget.maxVersions 3: more than one version per cell is not
-//              supported". Features bloomroute will not have say "is not
-//              supported"; calls other parts of the router are gaining say
-//              "is not supported yet" (NotSupportedYet), so that the two
-//              are told apart and the latter found when wired.
+//              supported".
 // A field the router needs that is missing is InvalidArgument "<path> is
 // missing". Field paths start at the argument names of the IDL ("tput",
 // "tputs[2]", "tget", "tscan", "desc").
@@ -34,10 +31,6 @@
 #include "thrift/gen-cpp/router_service_types.h"
 
 namespace bloomroute {
-
-// InvalidArgument "<what> is not supported yet": a field or call the router
-// will serve once the model has it (see the file comment).
-Status NotSupportedYet(const std::string& what);
 
 // ---- Table names ----
 

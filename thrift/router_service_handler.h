@@ -15,8 +15,9 @@
 //   bloomroute's calls     TIOError for the rest
 //   getThriftServerType    cannot fail (TWO)
 //
-// Fields the router cannot serve yet are checked in full and then answered
-// "InvalidArgument: <field> is not supported yet" (hbase_request_conversion.h).
+// Fields of features bloomroute does not have are refused naming the
+// feature ("InvalidArgument: <field>: ... is not supported",
+// hbase_request_conversion.h).
 //
 // HBase's rules kept by the atomic and table calls:
 //   checkAndPut / checkAndDelete / checkAndMutate: an empty `value` is the

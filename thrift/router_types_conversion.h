@@ -37,7 +37,7 @@ namespace bloomroute {
 Status FromThrift(const rpc::client::TTableSpec& in, router::TableSpec* out);
 // getByIndex / getByIndexMultiple: "tquery" and "queries[i]". An unset limit
 // is 0 (the router's maximum); a limit sent as 0 is rejected, because the IDL
-// promises a set limit is at least 1. timeRange is not supported yet.
+// promises a set limit is at least 1. timeRange: [minStamp, maxStamp).
 Status FromThrift(const rpc::client::TIndexQuery& in, router::LookupSpec* out);
 Status FromThrift(const std::vector<rpc::client::TIndexQuery>& in,
                   std::vector<router::LookupSpec>* out);

@@ -583,7 +583,9 @@ TEST_F(RouterServiceHandlerTest, CheckAndPutAndDeleteReachTheRouter) {
             (RowCondition{"d:a", CompareOp::kEqual, std::string("x")}));
   ASSERT_EQ(router_->mutations.size(), 1u);
   EXPECT_EQ(router_->mutations[0].kind, Mutation::Kind::kDelete);
-  EXPECT_THAT(router_->mutations[0].columns, ElementsAre("d:b"));
+  // A TDelete column is a DELETE_COLUMNS spec (TDelete's default type).
+  EXPECT_THAT(router_->mutations[0].deletes,
+              ElementsAre(DeleteSpec{DeleteSpec::Kind::kColumns, "d:b"}));
 }
 
 // Every TCompareOperator but NO_OP is the CompareOp of the same name (the

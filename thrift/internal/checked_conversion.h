@@ -151,22 +151,30 @@ Status RowFromThrift(const TResult& in, const std::string& f, Row* out) {
                          &out->cells);
 }
 
+// Every row with `row_from` (a RowFromThrift-shaped converter: HBase's
+// cells convert differently, thrift/internal/hbase_rows.h).
+template <typename TResult, typename RowFn>
+Status RowsFromThrift(const std::vector<TResult>& in, const std::string& f,
+                      std::vector<Row>* out, RowFn row_from) {
+  out->assign(in.size(), Row());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(row_from(in[i], At(f, i), &(*out)[i]));
+  }
+  return Status::OK();
+}
 template <typename TResult>
 Status RowsFromThrift(const std::vector<TResult>& in, const std::string& f,
                       std::vector<Row>* out) {
-  out->assign(in.size(), Row());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(RowFromThrift(in[i], At(f, i), &(*out)[i]));
-  }
-  return Status::OK();
+  return RowsFromThrift(in, f, out, &RowFromThrift<TResult>);
 }
 
 // The inverse of OptionalRowsToThrift: a TResult without `row` is a missing
 // row, and must then have no cells.
-template <typename TResult>
+template <typename TResult, typename RowFn>
 Status OptionalRowsFromThrift(const std::vector<TResult>& in,
                               const std::string& f,
-                              std::vector<std::optional<Row>>* out) {
+                              std::vector<std::optional<Row>>* out,
+                              RowFn row_from) {
   out->assign(in.size(), std::nullopt);
   for (size_t i = 0; i < in.size(); ++i) {
     if (!in[i].__isset.row) {
@@ -176,10 +184,16 @@ Status OptionalRowsFromThrift(const std::vector<TResult>& in,
       continue;
     }
     Row row;
-    BLOOMROUTE_RETURN_IF_ERROR(RowFromThrift(in[i], At(f, i), &row));
+    BLOOMROUTE_RETURN_IF_ERROR(row_from(in[i], At(f, i), &row));
     (*out)[i] = std::move(row);
   }
   return Status::OK();
+}
+template <typename TResult>
+Status OptionalRowsFromThrift(const std::vector<TResult>& in,
+                              const std::string& f,
+                              std::vector<std::optional<Row>>* out) {
+  return OptionalRowsFromThrift(in, f, out, &RowFromThrift<TResult>);
 }
 
 // ---- Filter stats ----

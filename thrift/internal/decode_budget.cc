@@ -23,10 +23,9 @@ constexpr bool AllFit() {
 static_assert(
     AllFit<rpc::TIndexedColumn, rpc::TTableDescriptor, rpc::TRegionDescriptor,
            rpc::TColumnValue, rpc::TResult, rpc::TMutation, rpc::TCondition,
-           rpc::TColumnIncrement, rpc::TMutationOutcome, rpc::TGet,
-           rpc::TScan, rpc::TScanResult, rpc::TEqualityPredicate,
-           rpc::TRangePredicate, rpc::TIndexQuery, rpc::TIndexQueryResult,
-           rpc::TFilterOp,
+           rpc::TColumnIncrement, rpc::TMutationOutcome, rpc::TGet, rpc::TScan,
+           rpc::TScanResult, rpc::TEqualityPredicate, rpc::TRangePredicate,
+           rpc::TIndexQuery, rpc::TIndexQueryResult, rpc::TFilterOp,
            rpc::TWriteResult, rpc::TFilterSnapshot, rpc::TFilterOpsSince,
            rpc::TFilterImagePage, rpc::TStageStats, rpc::TFilterStatus,
            rpc::TIndexReport, rpc::TDeleteSpec, rpc::TTimeRange>(),

@@ -143,29 +143,13 @@ Status RowFromHBase(const client::TResult& in, const std::string& f, Row* out) {
 
 Status RowsFromHBase(const std::vector<client::TResult>& in,
                      const std::string& f, std::vector<Row>* out) {
-  out->assign(in.size(), Row());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(RowFromHBase(in[i], At(f, i), &(*out)[i]));
-  }
-  return Status::OK();
+  return RowsFromThrift(in, f, out, &RowFromHBase);
 }
 
 Status OptionalRowsFromHBase(const std::vector<client::TResult>& in,
                              const std::string& f,
                              std::vector<std::optional<Row>>* out) {
-  out->assign(in.size(), std::nullopt);
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (!in[i].__isset.row) {
-      if (!in[i].columnValues.empty()) {
-        return kBadResult(At(f, i) + " has cells but no row");
-      }
-      continue;
-    }
-    Row row;
-    BLOOMROUTE_RETURN_IF_ERROR(RowFromHBase(in[i], At(f, i), &row));
-    (*out)[i] = std::move(row);
-  }
-  return Status::OK();
+  return OptionalRowsFromThrift(in, f, out, &RowFromHBase);
 }
 
 }  // namespace bloomroute::thrift_internal

@@ -171,8 +171,8 @@ Status ResultCellTimestampsFromThrift(const std::vector<rpc::TColumnValue>& in,
                                       const std::string& f,
                                       std::vector<Cell>* cells) {
   for (size_t i = 0; i < in.size() && i < cells->size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(ResultTimestamp(
-        in[i], At(f, i) + ".timestamp", &(*cells)[i].timestamp));
+    BLOOMROUTE_RETURN_IF_ERROR(ResultTimestamp(in[i], At(f, i) + ".timestamp",
+                                               &(*cells)[i].timestamp));
   }
   return Status::OK();
 }
