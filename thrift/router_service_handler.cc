@@ -152,6 +152,33 @@ StatusOr<std::vector<bool>> ExistsAll(router::Router& router,
   return out;
 }
 
+// checkAndPut / checkAndDelete: checkAndMutate with EQUAL and one mutation
+// (a TPut or a TDelete, argument `field`).
+template <typename TOneMutation>
+bool CheckAndApplyOne(router::Router& router, const char* call,
+                      const char* field, const std::string& table,
+                      const std::string& row, const std::string& family,
+                      const std::string& qualifier, const std::string& value,
+                      const TOneMutation& tmutation) {
+  bool applied = false;
+  ServeHBaseCall(call, [&]() -> Status {
+    std::string name;
+    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
+    HBaseCheck check;
+    BLOOMROUTE_RETURN_IF_ERROR(CheckFromThrift(row, family, qualifier, value,
+                                               client::TCompareOperator::EQUAL,
+                                               &check));
+    Mutation mutation;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tmutation, &mutation));
+    BLOOMROUTE_RETURN_IF_ERROR(RowMutationFromThrift(mutation, row, field));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        applied,
+        RouterCheckAndMutate(router, name, check, {std::move(mutation)}));
+    return Status::OK();
+  });
+  return applied;
+}
+
 }  // namespace
 
 RouterServiceHandler::RouterServiceHandler(
@@ -277,22 +304,8 @@ bool RouterServiceHandler::checkAndPut(const std::string& table,
                                        const std::string& qualifier,
                                        const std::string& value,
                                        const client::TPut& tput) {
-  bool applied = false;
-  ServeHBaseCall("checkAndPut", [&]() -> Status {
-    std::string name;
-    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
-    HBaseCheck check;
-    BLOOMROUTE_RETURN_IF_ERROR(CheckFromThrift(row, family, qualifier, value,
-                                               client::TCompareOperator::EQUAL,
-                                               &check));
-    Mutation put;
-    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tput, &put));
-    BLOOMROUTE_RETURN_IF_ERROR(RowMutationFromThrift(put, row, "tput"));
-    BLOOMROUTE_ASSIGN_OR_RETURN(
-        applied, RouterCheckAndMutate(*router_, name, check, {std::move(put)}));
-    return Status::OK();
-  });
-  return applied;
+  return CheckAndApplyOne(*router_, "checkAndPut", "tput", table, row, family,
+                          qualifier, value, tput);
 }
 
 bool RouterServiceHandler::checkAndDelete(const std::string& table,
@@ -301,22 +314,8 @@ bool RouterServiceHandler::checkAndDelete(const std::string& table,
                                           const std::string& qualifier,
                                           const std::string& value,
                                           const client::TDelete& tdelete) {
-  bool applied = false;
-  ServeHBaseCall("checkAndDelete", [&]() -> Status {
-    std::string name;
-    BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
-    HBaseCheck check;
-    BLOOMROUTE_RETURN_IF_ERROR(CheckFromThrift(row, family, qualifier, value,
-                                               client::TCompareOperator::EQUAL,
-                                               &check));
-    Mutation del;
-    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tdelete, &del));
-    BLOOMROUTE_RETURN_IF_ERROR(RowMutationFromThrift(del, row, "tdelete"));
-    BLOOMROUTE_ASSIGN_OR_RETURN(
-        applied, RouterCheckAndMutate(*router_, name, check, {std::move(del)}));
-    return Status::OK();
-  });
-  return applied;
+  return CheckAndApplyOne(*router_, "checkAndDelete", "tdelete", table, row,
+                          family, qualifier, value, tdelete);
 }
 
 bool RouterServiceHandler::checkAndMutate(
