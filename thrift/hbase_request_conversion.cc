@@ -11,6 +11,7 @@ namespace {
 
 namespace client = rpc::client;
 using thrift_internal::At;
+using thrift_internal::EachFromThrift;
 using thrift_internal::JoinColumn;
 using thrift_internal::kBadRequest;
 using thrift_internal::Require;
@@ -242,17 +243,6 @@ Status GetFromThrift(const client::TGet& in, const std::string& f,
   out->existence_only = in.__isset.existence_only && in.existence_only;
   return ProjectionFromThrift(in.columns, f + ".columns",
                               &out->request.columns);
-}
-
-// The vector forms of the conversions above, naming entries "<f>[i]".
-template <typename In, typename Out, typename Fn>
-Status EachFromThrift(const std::vector<In>& in, const std::string& f, Fn fn,
-                      std::vector<Out>* out) {
-  out->assign(in.size(), Out());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(fn(in[i], At(f, i), &(*out)[i]));
-  }
-  return Status::OK();
 }
 
 // A column family of createTable: settings that would change answers must

@@ -16,6 +16,7 @@ namespace {
 
 namespace client = rpc::client;
 using thrift_internal::At;
+using thrift_internal::EachFromThrift;
 using thrift_internal::kBadRequest;
 using thrift_internal::Narrow;
 using thrift_internal::Require;
@@ -84,17 +85,6 @@ Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
   if (!in.__isset.timeRange) return Status::OK();
   return thrift_internal::TimeRangeFromHBase(in.timeRange, f + ".timeRange",
                                              &out->time_range);
-}
-
-// The vector forms of the conversions above, naming entries "<f>[i]".
-template <typename In, typename Out, typename Fn>
-Status EachFromThrift(const std::vector<In>& in, const std::string& f, Fn fn,
-                      std::vector<Out>* out) {
-  out->assign(in.size(), Out());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(fn(in[i], At(f, i), &(*out)[i]));
-  }
-  return Status::OK();
 }
 
 // ---- Results ----

@@ -151,16 +151,23 @@ Status RowFromThrift(const TResult& in, const std::string& f, Row* out) {
                          &out->cells);
 }
 
+// A list converted entry by entry with fn(entry, "<f>[i]", &out_entry).
+template <typename In, typename Out, typename Fn>
+Status EachFromThrift(const std::vector<In>& in, const std::string& f, Fn fn,
+                      std::vector<Out>* out) {
+  out->assign(in.size(), Out());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(fn(in[i], At(f, i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
 // Every row with `row_from` (a RowFromThrift-shaped converter: HBase's
 // cells convert differently, thrift/internal/hbase_rows.h).
 template <typename TResult, typename RowFn>
 Status RowsFromThrift(const std::vector<TResult>& in, const std::string& f,
                       std::vector<Row>* out, RowFn row_from) {
-  out->assign(in.size(), Row());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(row_from(in[i], At(f, i), &(*out)[i]));
-  }
-  return Status::OK();
+  return EachFromThrift(in, f, row_from, out);
 }
 template <typename TResult>
 Status RowsFromThrift(const std::vector<TResult>& in, const std::string& f,
