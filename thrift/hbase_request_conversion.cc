@@ -161,8 +161,7 @@ Status PutFromThrift(const client::TPut& in, const std::string& f,
 // A column of a delete: a family (kFamily), or a qualified column deleted
 // as DELETE_COLUMN (kColumn) or DELETE_COLUMNS (kColumns); the column's
 // timestamp, else none (the mutation's applies).
-Status DeleteColumnFromThrift(const client::TColumn& in,
-                              client::TDeleteType::type type,
+Status DeleteColumnFromThrift(const client::TColumn& in, int32_t type,
                               const std::string& f, DeleteSpec* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.family, kBadRequest, f + ".family"));
@@ -198,9 +197,10 @@ Status DeleteFromThrift(const client::TDelete& in, const std::string& f,
     BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(
         in.timestamp, f + ".timestamp", &timestamp));
   }
-  const client::TDeleteType::type type =
-      in.__isset.deleteType ? in.deleteType
-                            : client::TDeleteType::DELETE_COLUMNS;
+  // An i32 on the wire (the IDL's "Enums"): any value may arrive.
+  const int32_t type = in.__isset.deleteType
+                           ? in.deleteType
+                           : int32_t{client::TDeleteType::DELETE_COLUMNS};
   if (type == client::TDeleteType::DELETE_FAMILY_VERSION) {
     return Refused(f + ".deleteType DELETE_FAMILY_VERSION",
                    "deleting one version of a family");
@@ -385,8 +385,7 @@ Status FromThrift(const client::TTableDescriptor& in,
 
 Status CheckFromThrift(const std::string& row, const std::string& family,
                        const std::string& qualifier, const std::string& value,
-                       client::TCompareOperator::type compare,
-                       HBaseCheck* out) {
+                       int32_t compare, HBaseCheck* out) {
   if (family.empty()) return Status::InvalidArgument("family is empty");
   if (compare < client::TCompareOperator::LESS ||
       compare > client::TCompareOperator::NO_OP) {
@@ -397,7 +396,7 @@ Status CheckFromThrift(const std::string& row, const std::string& family,
   out->row = row;
   out->column = JoinColumn(family, qualifier);
   out->value = value;
-  out->compare = compare;
+  out->compare = static_cast<client::TCompareOperator::type>(compare);
   return Status::OK();
 }
 

@@ -102,8 +102,7 @@ struct HBaseCheck {
 // must be one of TCompareOperator's values.
 Status CheckFromThrift(const std::string& row, const std::string& family,
                        const std::string& qualifier, const std::string& value,
-                       rpc::client::TCompareOperator::type compare,
-                       HBaseCheck* out);
+                       int32_t compare, HBaseCheck* out);
 // Each mutation of a row: its row must equal `row` (field "<f>.row").
 Status RowMutationFromThrift(const Mutation& mutation, const std::string& row,
                              const std::string& f);

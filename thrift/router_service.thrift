@@ -56,6 +56,13 @@
 // error; in replies such fields are always written, as an HBase reader
 // requires. `optional` fields may be left unset; each says what unset means.
 //
+// Enums. Fields and arguments a client sends with one of HBase's enum types
+// (TDeleteType, TDurability, TConsistency, TReadType, TCompareOperator) are
+// declared i32 here, the same bytes on the wire: a generated C++ server
+// would otherwise hold any i32 a client sends in the enum type, whose range
+// is smaller (undefined behaviour). The router checks the value against the
+// enum and refuses an unknown one naming the field.
+//
 // Numbers. Thrift has no unsigned integers: ids, counts and limits are
 // unsigned in the router and sent as i64 / i32; a negative value from a
 // client is rejected naming the field.
@@ -169,7 +176,7 @@ struct TGet {
   6: optional binary filterString
   7: optional map<binary, binary> attributes
   8: optional TAuthorization authorizations
-  9: optional TConsistency consistency
+  9: optional i32 consistency  // a TConsistency
   10: optional i32 targetReplicaId
   11: optional bool cacheBlocks
   12: optional i32 storeLimit
@@ -187,7 +194,7 @@ struct TPut {
   2: list<TColumnValue> columnValues
   3: optional i64 timestamp
   5: optional map<binary, binary> attributes
-  6: optional TDurability durability
+  6: optional i32 durability  // a TDurability
   7: optional TCellVisibility cellVisibility
 }
 
@@ -202,9 +209,9 @@ struct TDelete {
   1: binary row
   2: optional list<TColumn> columns
   3: optional i64 timestamp
-  4: optional TDeleteType deleteType = 1
+  4: optional i32 deleteType = 1  // a TDeleteType
   6: optional map<binary, binary> attributes
-  7: optional TDurability durability
+  7: optional i32 durability  // a TDurability
 }
 
 // Adds `amount` to 8-byte big-endian integers (a missing cell counts as 0;
@@ -215,7 +222,7 @@ struct TIncrement {
   1: binary row
   2: list<TColumnIncrement> columns
   4: optional map<binary, binary> attributes
-  5: optional TDurability durability
+  5: optional i32 durability  // a TDurability
   6: optional TCellVisibility cellVisibility
   7: optional bool returnResults
 }
@@ -225,7 +232,7 @@ struct TAppend {
   1: binary row
   2: list<TColumnValue> columns
   3: optional map<binary, binary> attributes
-  4: optional TDurability durability
+  4: optional i32 durability  // a TDurability
   5: optional TCellVisibility cellVisibility
   6: optional bool returnResults
 }
@@ -261,9 +268,9 @@ struct TScan {
   11: optional bool reversed
   12: optional bool cacheBlocks
   13: optional map<binary, TTimeRange> colFamTimeRangeMap
-  14: optional TReadType readType
+  14: optional i32 readType  // a TReadType
   15: optional i32 limit
-  16: optional TConsistency consistency
+  16: optional i32 consistency  // a TConsistency
   17: optional i32 targetReplicaId
   18: optional binary filterBytes
 }
@@ -348,7 +355,7 @@ struct TTableDescriptor {
   1: TTableName tableName
   2: optional list<TColumnFamilyDescriptor> columns
   3: optional map<binary, binary> attributes
-  4: optional TDurability durability
+  4: optional i32 durability  // a TDurability
 }
 
 enum TThriftServerType {
@@ -671,7 +678,8 @@ service RouterService {
   // has a non-empty value). NO_OP with a value is an error (HBase fails it);
   // without one it is the absent check.
   bool checkAndMutate(1: binary table, 2: binary row, 3: binary family,
-                      4: binary qualifier, 5: TCompareOperator compareOperator,
+                      4: binary qualifier,
+                      5: i32 compareOperator,  // a TCompareOperator
                       6: binary value, 7: TRowMutations rowMutations)
       throws (1: errors.TIOError io)
 

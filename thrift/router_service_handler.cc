@@ -320,9 +320,8 @@ bool RouterServiceHandler::checkAndDelete(const std::string& table,
 
 bool RouterServiceHandler::checkAndMutate(
     const std::string& table, const std::string& row, const std::string& family,
-    const std::string& qualifier,
-    client::TCompareOperator::type compare_operator, const std::string& value,
-    const client::TRowMutations& row_mutations) {
+    const std::string& qualifier, int32_t compare_operator,
+    const std::string& value, const client::TRowMutations& row_mutations) {
   bool applied = false;
   ServeHBaseCall("checkAndMutate", [&]() -> Status {
     std::string name;

@@ -113,8 +113,7 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
                              const std::string& table) override;
   bool checkAndMutate(const std::string& table, const std::string& row,
                       const std::string& family, const std::string& qualifier,
-                      rpc::client::TCompareOperator::type compare_operator,
-                      const std::string& value,
+                      int32_t compare_operator, const std::string& value,
                       const rpc::client::TRowMutations& row_mutations) override;
   void getTableDescriptor(rpc::client::TTableDescriptor& result,
                           const rpc::client::TTableName& table) override;

@@ -532,9 +532,8 @@ TEST_F(RouterServiceHandlerTest, AtomicCallsCheckArgumentsFirst) {
   client::TRowMutations mutations = RowMutations("r", {put});
   ExpectRefused(
       [&] {
-        handler_.checkAndMutate("t", "r", "d", "a",
-                                static_cast<client::TCompareOperator::type>(9),
-                                "1", ThroughWire(mutations));
+        handler_.checkAndMutate("t", "r", "d", "a", 9, "1",
+                                ThroughWire(mutations));
       },
       "compareOperator 9 is not a TCompareOperator");
   // NO_OP compares nothing: HBase fails it ("Unknown Compare op") whenever
