@@ -1,6 +1,7 @@
 #include "model/types.h"
 
 #include <algorithm>
+#include <ostream>
 #include <set>
 
 namespace bloomroute {
@@ -68,6 +69,20 @@ std::string QuoteForMessage(std::string_view s) {
   }
   if (s.size() > 64) out += "...";
   return out + "'";
+}
+
+std::ostream& operator<<(std::ostream& os, const Cell& cell) {
+  os << QuoteForMessage(cell.column) << '=' << QuoteForMessage(cell.value);
+  if (cell.timestamp == kLatestTimestamp) return os << "@now";
+  return os << '@' << cell.timestamp;
+}
+
+std::ostream& operator<<(std::ostream& os, const Row& row) {
+  os << QuoteForMessage(row.key) << ": {";
+  for (size_t i = 0; i < row.cells.size(); ++i) {
+    os << (i == 0 ? "" : ", ") << row.cells[i];
+  }
+  return os << '}';
 }
 
 Status ValidateColumnName(std::string_view column) {

@@ -11,6 +11,7 @@
 #define BLOOMROUTE_MODEL_TYPES_H_
 
 #include <cstdint>
+#include <iosfwd>
 #include <limits>
 #include <map>
 #include <optional>
@@ -109,6 +110,11 @@ struct Row {
     return a.key == b.key && a.cells == b.cells;
   }
 };
+
+// For test failures and logs: `'f:q'='v'@ts` (kLatestTimestamp as "@now"),
+// bytes quoted as QuoteForMessage does.
+std::ostream& operator<<(std::ostream& os, const Cell& cell);
+std::ostream& operator<<(std::ostream& os, const Row& row);
 
 // Columns to return: each entry is "family" (the whole family) or
 // "family:qualifier". Empty = every column.
