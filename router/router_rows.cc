@@ -440,15 +440,8 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
     return Status::InvalidArgument("the scan limit must be in [1, " +
                                    std::to_string(kMaxRowsPerCall) + "]");
   }
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      CheckProjectionFamilies(state->record.descriptor, spec.columns));
-  BLOOMROUTE_ASSIGN_OR_RETURN(
-      std::shared_ptr<const ScanFilter> filter,
-      ParseScanFilter(state->record.descriptor, spec.filter));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const ScanFilter> filter,
+                              CheckScan(table, spec));
   return ScanPaged(table, spec, filter.get(), limit, /*returned=*/0);
 }
 

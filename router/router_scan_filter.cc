@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute::router_internal {
@@ -63,10 +64,16 @@ StatusOr<Filter> RouterImpl::ParseRouterFilter(std::string_view text) const {
   return parsed;
 }
 
-StatusOr<std::shared_ptr<const ScanFilter>> RouterImpl::ParseScanFilter(
-    const TableDescriptor& table, const std::string& text) const {
-  if (text.empty()) return std::shared_ptr<const ScanFilter>();
-  BLOOMROUTE_ASSIGN_OR_RETURN(Filter filter, ParseRouterFilter(text));
+StatusOr<std::shared_ptr<const ScanFilter>> RouterImpl::CheckScan(
+    std::string_view table_name, const ScanSpec& spec) const {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table_name));
+  const TableDescriptor& table = state->record.descriptor;
+  BLOOMROUTE_RETURN_IF_ERROR(CheckProjectionFamilies(table, spec.columns));
+  if (spec.filter.empty()) return std::shared_ptr<const ScanFilter>();
+  BLOOMROUTE_ASSIGN_OR_RETURN(Filter filter, ParseRouterFilter(spec.filter));
   auto out = std::make_shared<ScanFilter>();
   out->plan = PlanFilter(filter, [&](std::string_view column) {
     return table.FindIndexed(column) != nullptr;

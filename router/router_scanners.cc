@@ -9,7 +9,6 @@
 #include <random>
 #include <utility>
 
-#include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute {
@@ -66,16 +65,9 @@ int64_t DrawScannerId() {
 StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
                                           const ScanSpec& spec,
                                           ScannerClient client) {
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      CheckProjectionFamilies(state->record.descriptor, spec.columns));
   // Parsed once: a bad filter fails here, not at the first batch.
-  BLOOMROUTE_ASSIGN_OR_RETURN(
-      std::shared_ptr<const ScanFilter> filter,
-      ParseScanFilter(state->record.descriptor, spec.filter));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const ScanFilter> filter,
+                              CheckScan(table, spec));
   ExpireScanners();
   auto scanner = std::make_shared<Scanner>();
   scanner->filter = std::move(filter);

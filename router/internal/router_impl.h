@@ -262,9 +262,11 @@ class RouterImpl : public router::Router {
   // `text` parsed: InvalidArgument naming --max-filter-bytes when it is
   // longer than options_.max_filter_bytes, else ParseFilter's errors.
   StatusOr<Filter> ParseRouterFilter(std::string_view text) const;
-  // The filter of a scan of `table` and its plan; null for an empty text.
-  StatusOr<std::shared_ptr<const ScanFilter>> ParseScanFilter(
-      const TableDescriptor& table, const std::string& text) const;
+  // Every check a scan of `table` needs before it starts (projection, time
+  // range, the table enabled, its families, the filter), shared by Scan and
+  // OpenScanner: the spec's filter parsed and planned, null for none.
+  StatusOr<std::shared_ptr<const ScanFilter>> CheckScan(
+      std::string_view table, const router::ScanSpec& spec) const;
   // Scan of a validated spec, its filter parsed (null: none), `returned`
   // rows of the whole scan already returned (PageFilter counts them): up
   // to `limit` rows, no resume_row once the filter's row_limit is reached.
