@@ -21,42 +21,42 @@ const Cell* Row::Find(std::string_view column) const {
   return it != cells.end() && it->column == column ? &*it : nullptr;
 }
 
-Mutation Mutation::Put(uint64_t region, std::string row,
-                       std::vector<Cell> cells) {
+namespace {
+
+Mutation Of(Mutation::Kind kind, uint64_t region, std::string row) {
   Mutation m;
-  m.kind = Kind::kPut;
+  m.kind = kind;
   m.region_id = region;
   m.row_key = std::move(row);
+  return m;
+}
+
+}  // namespace
+
+Mutation Mutation::Put(uint64_t region, std::string row,
+                       std::vector<Cell> cells) {
+  Mutation m = Of(Kind::kPut, region, std::move(row));
   m.cells = std::move(cells);
   return m;
 }
 
 Mutation Mutation::Delete(uint64_t region, std::string row,
                           std::vector<std::string> columns) {
-  Mutation m;
-  m.kind = Kind::kDelete;
-  m.region_id = region;
-  m.row_key = std::move(row);
+  Mutation m = Of(Kind::kDelete, region, std::move(row));
   m.columns = std::move(columns);
   return m;
 }
 
 Mutation Mutation::Increment(uint64_t region, std::string row,
                              std::vector<ColumnIncrement> increments) {
-  Mutation m;
-  m.kind = Kind::kIncrement;
-  m.region_id = region;
-  m.row_key = std::move(row);
+  Mutation m = Of(Kind::kIncrement, region, std::move(row));
   m.increments = std::move(increments);
   return m;
 }
 
 Mutation Mutation::Append(uint64_t region, std::string row,
                           std::vector<Cell> cells) {
-  Mutation m;
-  m.kind = Kind::kAppend;
-  m.region_id = region;
-  m.row_key = std::move(row);
+  Mutation m = Of(Kind::kAppend, region, std::move(row));
   m.cells = std::move(cells);
   return m;
 }
