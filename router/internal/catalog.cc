@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/coding.h"
+#include "router/page_token.h"
 
 namespace bloomroute::router_internal {
 namespace {
@@ -20,6 +21,7 @@ constexpr uint8_t kTableFormatVersion = 2;
 // Keys: one tag byte, then a big-endian id so that iteration is by id.
 constexpr char kCountersKey[] = "m";
 constexpr char kRouterStartsKey[] = "r";
+constexpr char kPageTokenKeyKey[] = "k";
 constexpr char kServerTag = 's';
 constexpr char kTableTag = 't';
 // Bounds for decoding: far above what CreateTable accepts.
@@ -177,6 +179,13 @@ Status Catalog::Load() {
     } else if (key == kRouterStartsKey) {
       BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
       BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&router_starts_, "starts"));
+    } else if (key == kPageTokenKeyKey) {
+      BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+      std::string_view k;
+      BLOOMROUTE_RETURN_IF_ERROR(
+          r.ReadBytes(router::kPageTokenKeyBytes, &k, "page token key"));
+      if (!r.empty()) return Status::Corruption("catalog: page token key");
+      page_token_key_.assign(k);
     } else if (key.size() == 5 && key[0] == kServerTag) {
       CatalogServer s;
       s.id = static_cast<router::ServerId>(DecodeBigEndian(key.data() + 1, 4));
@@ -248,6 +257,21 @@ StatusOr<uint64_t> Catalog::RecordRouterStart() {
   PutFixed64(&value, router_starts_ + 1);
   BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(kRouterStartsKey, &value));
   return ++router_starts_;
+}
+
+StatusOr<std::string> Catalog::PageTokenKey(const std::string& fresh) {
+  if (fresh.size() != router::kPageTokenKeyBytes) {
+    return Status::InvalidArgument("a page token key has " +
+                                   std::to_string(router::kPageTokenKeyBytes) +
+                                   " bytes");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!page_token_key_.empty()) return page_token_key_;
+  std::string value(1, static_cast<char>(kFormatVersion));
+  value += fresh;
+  BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(kPageTokenKeyKey, &value));
+  page_token_key_ = fresh;
+  return page_token_key_;
 }
 
 std::shared_ptr<const Catalog::TableList> Catalog::Tables() const {

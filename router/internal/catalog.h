@@ -108,6 +108,14 @@ class Catalog {
   // process or a later one, returns more. Fence tokens are derived from it.
   StatusOr<uint64_t> RecordRouterStart();
 
+  // The key page tokens are signed with (router/page_token.h): the stored
+  // one, or, on the first call ever, `fresh` (router::kPageTokenKeyBytes
+  // random bytes), persisted synchronously before it is returned, so tokens
+  // survive a restart. InvalidArgument for a `fresh` of another size;
+  // IOError when it cannot be stored. The key is kept in the clear, as the
+  // rest of the router's data directory.
+  StatusOr<std::string> PageTokenKey(const std::string& fresh);
+
   // Record encodings, exposed for tests.
   static std::string EncodeTable(const CatalogTable& table);
   [[nodiscard]] static Status DecodeTable(std::string_view in,
@@ -126,6 +134,7 @@ class Catalog {
   std::vector<CatalogServer> servers_;
   std::shared_ptr<const TableList> tables_ = std::make_shared<TableList>();
   uint64_t router_starts_ = 0;
+  std::string page_token_key_;  // empty until created
   router::ServerId next_server_id_ = 1;
   uint64_t next_table_id_ = 1;
   uint64_t next_region_id_ = 1;

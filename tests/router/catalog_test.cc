@@ -24,6 +24,21 @@ class CatalogTest : public ::testing::Test {
   testing::TempDir dir_;
 };
 
+TEST_F(CatalogTest, PageTokenKeyIsCreatedOnceAndSurvivesReopen) {
+  const std::string first(32, 'a');
+  {
+    auto c = std::move(Catalog::Open(dir_.path())).value();
+    StatusOr<std::string> key = c->PageTokenKey(first);
+    ASSERT_TRUE(key.ok()) << key.status().ToString();
+    EXPECT_EQ(*key, first);
+    // Later calls keep the stored key, whatever fresh key they offer.
+    EXPECT_EQ(*c->PageTokenKey(std::string(32, 'b')), first);
+  }
+  auto c = std::move(Catalog::Open(dir_.path())).value();
+  EXPECT_EQ(*c->PageTokenKey(std::string(32, 'c')), first);
+  EXPECT_TRUE(c->PageTokenKey("short").status().IsInvalidArgument());
+}
+
 TEST_F(CatalogTest, SurvivesReopenAndNeverReusesIds) {
   uint64_t table_id = 0;
   {
