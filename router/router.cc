@@ -309,6 +309,11 @@ RouterImpl::~RouterImpl() {
 
 Status RouterImpl::Init() {
   BLOOMROUTE_ASSIGN_OR_RETURN(catalog_, Catalog::Open(options_.data_dir));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::string fresh_key, router::NewPageTokenKey());
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::string key,
+                              catalog_->PageTokenKey(fresh_key));
+  BLOOMROUTE_ASSIGN_OR_RETURN(page_tokens_,
+                              router::PageTokenCodec::Create(std::move(key)));
   // Fence tokens of run n are n * 2^32 + 1, + 2, ...: above every token of
   // runs before it (a run raises its tokens once per write in doubt; 2^32 of
   // them is more than a run could ever see).

@@ -219,6 +219,14 @@ struct LookupSpec {
   // Only rows whose key sorts after this one (LookupResult::resume_after of
   // an earlier answer, to continue it).
   std::optional<std::string> after_row;
+  // LookupResult::next_page_token of an earlier answer to this query (same
+  // table, predicates, columns and time range; the limit and max_bytes may
+  // differ): continues after its resume row, as after_row would. Not with
+  // after_row (InvalidArgument). A token that is not one of this router's
+  // (forged, corrupted, longer than kMaxPageTokenBytes), of another query,
+  // or stale (the table was created again, or an index the query uses was
+  // declared again) is InvalidArgument saying which (router/page_token.h).
+  std::optional<std::string> page_token;
   // Reply bytes, about; 0 = RouterOptions::max_reply_bytes, which also
   // applies when it is smaller.
   uint64_t max_bytes = 0;
@@ -249,6 +257,13 @@ struct LookupResult {
   // to continue exactly.
   bool truncated = false;
   std::optional<std::string> resume_after;
+  // Set exactly when truncated: an opaque token (at most kMaxPageTokenBytes)
+  // for LookupSpec::page_token that continues after resume_after. Paging
+  // with it returns every row that matches throughout the paging exactly
+  // once, in row-key order. A partial answer (allow_partial) has one too:
+  // the rows of the missing servers before its resume row are then not
+  // returned by the pages after it either.
+  std::optional<std::string> next_page_token;
   bool partial = false;  // some servers did not answer (allow_partial)
   std::vector<ServerRef> missing;
   RoutingInfo routing;
@@ -542,7 +557,9 @@ class Router {
   // The lookups in order, sharing one RouterOptions::max_reply_bytes: a
   // prefix of `specs` (at least one answer for a non-empty list), the last
   // answer possibly truncated by the budget (its resume_after says where).
-  // The first failing lookup fails the call.
+  // Each lookup pages on its own: its spec's page_token, its answer's
+  // next_page_token. The first failing lookup (a bad token too) fails the
+  // call.
   virtual StatusOr<std::vector<LookupResult>> LookupMultiple(
       std::string_view table, const std::vector<LookupSpec>& specs) = 0;
 

@@ -29,6 +29,11 @@ Status ValidateLookup(const LookupSpec& spec) {
     return Status::InvalidArgument("the limit is above " +
                                    std::to_string(kMaxRowsPerCall));
   }
+  if (spec.after_row && spec.page_token) {
+    return Status::InvalidArgument(
+        "page_token and after_row cannot be given together: a page token "
+        "carries the row to resume after");
+  }
   if (spec.after_row && spec.after_row->size() > kMaxRowKeyBytes) {
     return Status::InvalidArgument("the row to resume after is longer than " +
                                    std::to_string(kMaxRowKeyBytes) + " bytes");
@@ -137,6 +142,12 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   BLOOMROUTE_RETURN_IF_ERROR(CheckProjectionFamilies(descriptor, spec.columns));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<ElementHash> hashes,
                               HashPredicates(descriptor, spec));
+  // Past the token's checks, a page is the lookup after its resume row.
+  std::optional<std::string> after_row = spec.after_row;
+  if (spec.page_token) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        after_row, page_tokens_->Open(*spec.page_token, descriptor, spec));
+  }
   LookupResult out;
   out.routing.servers_in_cluster = static_cast<uint32_t>(servers_.size());
   // Servers to ask: those holding regions of the table that the filters
@@ -172,14 +183,14 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                      std::nullopt,
                      limit,
                      spec.columns,
-                     spec.after_row,
+                     after_row,
                      share,
                      spec.time_range};
     const ServerEntry& server = Server(asked[i]);
     answers[i] = RetryIfRegionsClosed(
         server, [&] { return server.client->Lookup(query); });
     if (answers[i].ok()) {
-      Status checked = CheckAnswer(*answers[i], spec.after_row);
+      Status checked = CheckAnswer(*answers[i], after_row);
       if (!checked.ok()) answers[i] = checked;
     }
   });
@@ -203,6 +214,11 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   }
   if (!not_current.empty()) WakeMaintenance();
   MergeRows(&parts, limit, budget, &out);
+  if (out.truncated) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        out.next_page_token,
+        page_tokens_->Issue(descriptor, spec, *out.resume_after));
+  }
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -29,6 +30,7 @@
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
+#include "router/page_token.h"
 #include "router/router.h"
 
 namespace bloomroute::router_internal {
@@ -306,6 +308,8 @@ class RouterImpl : public router::Router {
   const SscbfConfig filter_config_;  // ClusterFilterConfig of the options
   const std::shared_ptr<router::RegionClientFactory> factory_;
   std::unique_ptr<Catalog> catalog_;
+  // Signs and checks page tokens under the catalog's key; set by Init.
+  std::optional<router::PageTokenCodec> page_tokens_;
   // Created by Init, with a fence base above every earlier run's tokens.
   std::unique_ptr<router::GlobalIndex> index_;
   std::unique_ptr<FanOut> fan_out_;
