@@ -447,6 +447,14 @@ struct TIndexQuery {
   // Only cells whose timestamp is in it, as TScan's: a row whose matching
   // cell is outside it does not match. Unset = all.
   7: optional TTimeRange timeRange
+  // (8 is reserved.)
+  // A result's nextPageToken: the next page of the same query (same table,
+  // predicates, columns and time range; limit may differ). Opaque bytes, at
+  // most 32,840. Not with afterRow. TIllegalArgument for a token that is not
+  // valid (forged or corrupted, or longer), one issued for a different
+  // query, or a stale one (the table or an index it uses was created
+  // again: start again without a token).
+  9: optional binary pageToken
 }
 
 struct TRoutingInfo {
@@ -474,6 +482,11 @@ struct TIndexResult {
   // stopped the search, possibly with no row); pass it as
   // TIndexQuery.afterRow to continue.
   6: optional binary resumeAfter
+  // Set exactly when truncated: pass it as TIndexQuery.pageToken for the
+  // next page. Paging so returns every row that matches throughout the
+  // paging exactly once, in row-key order. A partial answer has one too
+  // (the missing servers' rows before resumeAfter are then skipped).
+  7: optional binary nextPageToken
 }
 
 // ---- Status ----
@@ -751,7 +764,9 @@ service RouterService {
   // In request order; the first failing query fails the call. The answers
   // share the router's reply byte budget (--max-reply-bytes): when they pass
   // it, the list is a prefix of the queries (at least one), the last answer
-  // possibly truncated with its resumeAfter; ask again for the rest.
+  // possibly truncated with its resumeAfter; ask again for the rest. Each
+  // query pages on its own (its pageToken, its answer's nextPageToken); a bad
+  // token fails the call as in getByIndex.
   list<TIndexResult> getByIndexMultiple(1: string table,
                                         2: list<TIndexQuery> queries)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)

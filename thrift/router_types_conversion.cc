@@ -81,6 +81,9 @@ Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
   out->broadcast = in.__isset.askAll && in.askAll;
   out->after_row.reset();
   if (in.__isset.afterRow) out->after_row = in.afterRow;
+  // Checked by the router (its size bound first): see router/page_token.h.
+  out->page_token.reset();
+  if (in.__isset.pageToken) out->page_token = in.pageToken;
   out->time_range = TimeRange();
   if (!in.__isset.timeRange) return Status::OK();
   return thrift_internal::TimeRangeFromHBase(in.timeRange, f + ".timeRange",
@@ -332,6 +335,7 @@ Status ToThrift(const router::LookupResult& in, client::TIndexResult* out) {
   out->__set_rows(thrift_internal::RowsToHBase(in.rows));
   out->__set_truncated(in.truncated);
   if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
+  if (in.next_page_token) out->__set_nextPageToken(*in.next_page_token);
   out->__set_partial(in.partial);
   out->__isset.missingServers = true;
   BLOOMROUTE_RETURN_IF_ERROR(ServersToThrift(in.missing, &out->missingServers));

@@ -187,6 +187,25 @@ TEST_F(RouterClientTest, LookupsCarryTheRouting) {
   EXPECT_TRUE(not_indexed.IsInvalidArgument()) << not_indexed.ToString();
 }
 
+TEST_F(RouterClientTest, LookupsPageWithTokens) {
+  router::LookupSpec spec = WhereEq({{"d:feature", "B"}});
+  spec.limit = 1;
+  std::vector<std::string> keys;
+  for (int page = 0; page < 10; ++page) {
+    auto found = client_->Lookup("places", spec);
+    ASSERT_TRUE(found.ok()) << found.status().ToString();
+    for (const Row& r : found->rows) keys.push_back(r.key);
+    EXPECT_EQ(found->next_page_token.has_value(), found->truncated);
+    if (!found->next_page_token) break;
+    spec.page_token = found->next_page_token;
+  }
+  EXPECT_THAT(keys, ElementsAre("kiruna", "oslo"));
+  spec.page_token = "forged";
+  const Status forged = client_->Lookup("places", spec).status();
+  EXPECT_TRUE(forged.IsInvalidArgument()) << forged.ToString();
+  EXPECT_THAT(forged.message(), HasSubstr("forged or corrupted"));
+}
+
 TEST_F(RouterClientTest, StatsAndStatusAsTheRouterReportsThem) {
   auto stats = client_->IndexStats();
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();

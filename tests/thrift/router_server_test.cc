@@ -8,10 +8,12 @@
 
 #include <functional>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "router/page_token.h"
 #include "tests/integration/router_client.h"
 #include "tests/router/router_test_util.h"
 #include "tests/thrift/fake_router.h"
@@ -297,6 +299,70 @@ TEST_F(RouterServerOverStoresTest, LookupsAreExactAndSayHowTheyWereRouted) {
         (*client_)->getByIndex(found, "nope", MakeQuery({{"d:country", "x"}}));
       },
       "NotFound");
+}
+
+TEST_F(RouterServerOverStoresTest, LookupsPageWithTokens) {
+  std::vector<std::string> keys;
+  client::TIndexQuery query = MakeQuery(
+      {
+          {"d:feature", "A"},
+      },
+      1);
+  for (int page = 0; page < 10; ++page) {
+    client::TIndexResult found;
+    (*client_)->getByIndex(found, "places", query);
+    for (const std::string& k : testing::RowKeys(found.rows)) keys.push_back(k);
+    EXPECT_EQ(found.__isset.nextPageToken, found.truncated);
+    if (!found.__isset.nextPageToken) break;
+    EXPECT_LE(found.nextPageToken.size(), router::kMaxPageTokenBytes);
+    query.__set_pageToken(found.nextPageToken);
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"bergen", "umea"}));
+
+  // getByIndexMultiple: each query carries its own token.
+  client::TIndexResult first;
+  (*client_)->getByIndex(first, "places", MakeQuery({{"d:country", "NO"}}, 1));
+  ASSERT_TRUE(first.__isset.nextPageToken);
+  client::TIndexQuery next = MakeQuery({{"d:country", "NO"}}, 1);
+  next.__set_pageToken(first.nextPageToken);
+  std::vector<client::TIndexResult> founds;
+  (*client_)->getByIndexMultiple(founds, "places",
+                                 {next, MakeQuery({{"d:country", "SE"}}, 1)});
+  ASSERT_EQ(founds.size(), 2u);
+  EXPECT_EQ(testing::RowKeys(founds[0].rows),
+            (std::vector<std::string>{"oslo"}));
+  EXPECT_EQ(testing::RowKeys(founds[1].rows),
+            (std::vector<std::string>{"kiruna"}));
+}
+
+TEST_F(RouterServerOverStoresTest, HostileTokensAreIllegalArguments) {
+  client::TIndexResult first;
+  (*client_)->getByIndex(first, "places", MakeQuery({{"d:country", "NO"}}, 1));
+  ASSERT_TRUE(first.__isset.nextPageToken);
+  std::mt19937_64 rng(9);  // fixed seed
+  std::string random(200, '\0');
+  for (char& c : random) c = static_cast<char>(rng());
+  std::string flipped = first.nextPageToken;
+  flipped[flipped.size() / 2] ^= 0x20;
+  for (const std::string& bad :
+       {random, flipped, std::string(1 << 20, 'x'), std::string()}) {
+    client::TIndexQuery query = MakeQuery({{"d:country", "NO"}}, 1);
+    query.__set_pageToken(bad);
+    client::TIndexResult found;
+    ExpectIllegal([&] { (*client_)->getByIndex(found, "places", query); },
+                  "page token is not valid (forged or corrupted)");
+    std::vector<client::TIndexResult> founds;
+    ExpectIllegal(
+        [&] { (*client_)->getByIndexMultiple(founds, "places", {query}); },
+        "page token is not valid (forged or corrupted)");
+  }
+  client::TIndexQuery other = MakeQuery({{"d:country", "SE"}}, 1);
+  other.__set_pageToken(first.nextPageToken);
+  ExpectIllegal([&] { (*client_)->getByIndex(first, "places", other); },
+                "issued for a different query");
+  other.__set_afterRow("a");
+  ExpectIllegal([&] { (*client_)->getByIndex(first, "places", other); },
+                "page_token and after_row");
 }
 
 TEST_F(RouterServerOverStoresTest, ReportsIndexStatsAndClusterStatus) {

@@ -172,6 +172,29 @@ TEST_F(RouterTypesConversionTest, IndexQueryOptionsAndTheirDefaults) {
   EXPECT_TRUE(specs[0].broadcast);
 }
 
+TEST_F(RouterTypesConversionTest, PageTokensPassBothWays) {
+  router::LookupSpec spec;
+  client::TIndexQuery query = MakeQuery({{"d:cc", "NO"}});
+  ASSERT_TRUE(FromThrift(ThroughWire(query), &spec).ok());
+  EXPECT_FALSE(spec.page_token.has_value());
+  query.__set_pageToken(std::string("\0tok\xff", 5));
+  ASSERT_TRUE(FromThrift(ThroughWire(query), &spec).ok());
+  EXPECT_EQ(spec.page_token, std::string("\0tok\xff", 5));
+
+  router::LookupResult result;
+  result.truncated = true;
+  result.resume_after = "k";
+  result.next_page_token = "token";
+  client::TIndexResult out;
+  ASSERT_TRUE(ToThrift(result, &out).ok());
+  EXPECT_TRUE(out.__isset.nextPageToken);
+  EXPECT_EQ(out.nextPageToken, "token");
+  result = router::LookupResult();
+  out = client::TIndexResult();
+  ASSERT_TRUE(ToThrift(result, &out).ok());
+  EXPECT_FALSE(out.__isset.nextPageToken);
+}
+
 TEST_F(RouterTypesConversionTest, BadIndexQueriesAreNamed) {
   router::LookupSpec spec;
   std::vector<router::LookupSpec> specs;

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "router/page_token.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/hbase_rows.h"
 
@@ -198,6 +199,7 @@ Status QueryToThrift(const router::LookupSpec& in, client::TIndexQuery* out) {
   out->__set_allowPartial(in.allow_partial);
   out->__set_askAll(in.broadcast);
   if (in.after_row) out->__set_afterRow(*in.after_row);
+  if (in.page_token) out->__set_pageToken(*in.page_token);
   return Status::OK();
 }
 
@@ -249,6 +251,19 @@ Status LookupResultFromThrift(const client::TIndexResult& in,
     return Status::Corruption(
         "result.resumeAfter is set exactly when the "
         "result is truncated");
+  }
+  out->next_page_token.reset();
+  if (in.__isset.nextPageToken) {
+    // A router without paging sends none; one that pages, exactly when the
+    // answer is truncated.
+    if (!out->truncated ||
+        in.nextPageToken.size() > router::kMaxPageTokenBytes) {
+      return Status::Corruption(
+          "result.nextPageToken is set on an answer that is not truncated, "
+          "or is longer than " +
+          std::to_string(router::kMaxPageTokenBytes) + " bytes");
+    }
+    out->next_page_token = in.nextPageToken;
   }
   out->partial = in.partial;
   BLOOMROUTE_RETURN_IF_ERROR(ServersFromThrift(
