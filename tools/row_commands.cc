@@ -1,6 +1,8 @@
 #include "tools/row_commands.h"
 
+#include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -48,14 +50,26 @@ void QueryCommand::AddOptions(po::options_description* o) {
       ("where", po::value<std::vector<std::string>>(&where_)->required(),
        "NAME=VALUE on an indexed column; repeat for an AND")  //
       ("limit", po::value<int64_t>(&limit_)->default_value(kDefaultLimit),
-       "most rows to print")  //
+       "most rows to print (1 to 100000; with --page-size, over all pages, "
+       "1 to 10000000)")  //
+      ("page-size", po::value<int64_t>(&page_size_)->notifier([this](int64_t) {
+        paged_ = true;
+      }),
+       "rows per call, 1 to 100000: fetch every page (up to --limit rows) "
+       "and print them as one answer")  //
       ("allow-partial", po::bool_switch(&allow_partial_),
        "print what the answering servers hold when some do not answer");
 }
 
 Status QueryCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateRowOptions());
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("limit", limit_, 1, kMaxRowsPerCall));
+  if (paged_ || limit_ > kMaxRowsPerCall) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        InRange("page-size", page_size_, 1, kMaxRowsPerCall));
+    BLOOMROUTE_RETURN_IF_ERROR(InRange("limit", limit_, 1, kMaxPagedLimit));
+  } else {
+    BLOOMROUTE_RETURN_IF_ERROR(InRange("limit", limit_, 1, kMaxRowsPerCall));
+  }
   spec_.equals.clear();
   for (const std::string& w : where_) {
     BLOOMROUTE_ASSIGN_OR_RETURN(EqualityPredicate p,
@@ -71,12 +85,61 @@ Status QueryCommand::Validate() {
 Status QueryCommand::Execute() {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
                               client_.Connect());
+  return paged_ ? ExecutePaged(*router) : ExecuteOnce(*router);
+}
+
+Status QueryCommand::ExecuteOnce(RouterClient& router) {
   BLOOMROUTE_ASSIGN_OR_RETURN(router::LookupResult result,
-                              router->Lookup(client_.table(), spec_));
+                              router.Lookup(client_.table(), spec_));
   Print(result.rows);
   std::cerr << RoutingLine(result) << "\n";
   if (result.truncated) {
     std::cerr << "more rows matched than the " << result.rows.size()
+              << " printed (raise --limit)\n";
+  }
+  return Status::OK();
+}
+
+Status QueryCommand::ExecutePaged(RouterClient& router) {
+  // JSON Lines has no header: each page is printed as it comes. A table or
+  // CSV header names every column of every row, so those pages are held
+  // (at most --limit rows, as scan holds its rows) and printed at the end.
+  const bool stream = format_ == RowFormat::kJson;
+  const uint64_t limit = static_cast<uint64_t>(limit_);
+  router::LookupSpec spec = spec_;
+  std::vector<Row> held;
+  uint64_t printed = 0;
+  uint64_t pages = 0;
+  std::optional<router::LookupResult> shown;  // whose routing line is shown
+  bool more = false;
+  while (printed < limit) {
+    spec.limit = static_cast<uint32_t>(
+        std::min<uint64_t>(static_cast<uint64_t>(page_size_), limit - printed));
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::LookupResult page,
+                                router.Lookup(client_.table(), spec));
+    ++pages;
+    printed += page.rows.size();
+    more = page.next_page_token.has_value();
+    spec.page_token = page.next_page_token;
+    if (stream) {
+      Print(page.rows);
+    } else {
+      std::move(page.rows.begin(), page.rows.end(), std::back_inserter(held));
+    }
+    // The first page's routing, or the first partial page's (it names the
+    // servers missing).
+    if (!shown || (page.partial && !shown->partial)) {
+      page.rows.clear();
+      shown = std::move(page);
+    }
+    if (!more) break;
+  }
+  if (!stream) Print(held);
+  std::cerr << RoutingLine(*shown) << "\n";
+  std::cerr << printed << (printed == 1 ? " row" : " rows") << " in " << pages
+            << (pages == 1 ? " page" : " pages") << "\n";
+  if (more) {
+    std::cerr << "more rows matched than the " << printed
               << " printed (raise --limit)\n";
   }
   return Status::OK();
@@ -87,7 +150,18 @@ std::string QueryCommand::HelpEpilog() const {
          "asked only because the router's filter replica was not current)\n"
          "goes to stderr in every format. A server that does not answer\n"
          "fails the query (exit 1) unless --allow-partial is given; the\n"
-         "routing line then names the missing servers.\n";
+         "routing line then names the missing servers.\n"
+         "\n"
+         "--page-size N asks for N rows a call and follows the router's page\n"
+         "tokens until --limit rows are printed or none remain: the output\n"
+         "is one answer (one header) whatever N is, and every row that\n"
+         "matched throughout is printed exactly once, in row-key order. Rows\n"
+         "written meanwhile show when they sort after the page being read.\n"
+         "json prints each page as it arrives; table and csv hold the rows\n"
+         "(at most --limit) to print one header. stderr gets the routing\n"
+         "line of the first page (or of the first partial one) and the\n"
+         "count of rows and pages. With --allow-partial a page a server did\n"
+         "not answer lacks that server's rows for good.\n";
 }
 
 GetCommand::GetCommand() : RowsCommand("get", "read rows by row key") {}

@@ -2,8 +2,8 @@
 // print them (tools/row_format.h says how each --format looks).
 //
 //   bloomroute query --router HOST:PORT --table T --where NAME=VALUE
-//       [--where ...] [--limit N] [--columns A,B] [--format table|csv|json]
-//       [--allow-partial]
+//       [--where ...] [--limit N] [--page-size N] [--columns A,B]
+//       [--format table|csv|json] [--allow-partial]
 //   bloomroute get  --table T --row KEY [--row ...] [--columns ..] [--format
 //   ..] bloomroute scan --table T [--start KEY] [--stop KEY] [--limit N]
 //       [--columns ..] [--format ..]
@@ -50,6 +50,9 @@ class RowsCommand : public Command {
 
 class QueryCommand : public RowsCommand {
  public:
+  // --limit with --page-size (rows printed over every page), as scan's.
+  static constexpr int64_t kMaxPagedLimit = 10'000'000;
+
   QueryCommand();
 
  protected:
@@ -59,8 +62,15 @@ class QueryCommand : public RowsCommand {
   std::string HelpEpilog() const override;
 
  private:
+  // One call (no --page-size).
+  Status ExecuteOnce(RouterClient& router);
+  // Every page, with the router's page tokens, up to --limit rows.
+  Status ExecutePaged(RouterClient& router);
+
   std::vector<std::string> where_;
   int64_t limit_ = 0;
+  bool paged_ = false;  // --page-size given
+  int64_t page_size_ = 0;
   bool allow_partial_ = false;
   router::LookupSpec spec_;  // filled by Validate()
 };

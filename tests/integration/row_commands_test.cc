@@ -107,6 +107,47 @@ TEST_F(RowCommandsTest, QueryErrorsAndBadUsage) {
   EXPECT_THAT(r.err, HasSubstr("nope"));
 }
 
+// --page-size fetches every page with the router's tokens and prints them as
+// one answer: the same output as one call, whatever the page size.
+TEST_F(RowCommandsTest, QueryPagesPrintOneStream) {
+  for (const std::string format : {"table", "csv", "json"}) {
+    const CommandOutput whole =
+        Run("query", {"--where", "cc=SE", "--format", format});
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    for (const std::string size : {"1", "2", "1000"}) {
+      const CommandOutput paged = Run("query", {"--where", "cc=SE", "--format",
+                                                format, "--page-size", size});
+      ASSERT_EQ(paged.code, 0) << paged.err;
+      EXPECT_EQ(paged.out, whole.out) << format << " " << size;
+      EXPECT_THAT(paged.err, HasSubstr("routing: asked "));
+    }
+  }
+  // At least two pages of one row (a last page may be empty when a server
+  // could not tell that nothing follows).
+  CommandOutput r = Run("query", {"--where", "cc=SE", "--page-size", "1"});
+  EXPECT_THAT(r.err, ::testing::ContainsRegex("2 rows in [23] pages"));
+  // --limit caps the rows printed across pages.
+  r = Run("query", {"--where", "cc=SE", "--page-size", "1", "--limit", "1",
+                    "--format", "csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "row,d:cc,d:name\r\nhouse,SE,\"Ho, \"\"use\"\"\"\r\n");
+  EXPECT_THAT(r.err, HasSubstr("more rows matched than the 1 printed"));
+}
+
+TEST_F(RowCommandsTest, QueryPageSizeIsChecked) {
+  for (const std::string bad : {"0", "-1", "100001"}) {
+    const CommandOutput r =
+        Run("query", {"--where", "cc=SE", "--page-size", bad});
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_THAT(r.err, HasSubstr("--page-size")) << bad;
+  }
+  // With pages, --limit may pass one call's maximum.
+  const CommandOutput r = Run(
+      "query", {"--where", "cc=SE", "--page-size", "10", "--limit", "1000000"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(Run("query", {"--where", "cc=SE", "--limit", "1000000"}).code, 2);
+}
+
 TEST_F(RowCommandsTest, GetPrintsFoundRowsInRequestOrder) {
   CommandOutput r = Run("get", {"--row", "zebra", "--row", "nope", "--row",
                                 "apple", "--format", "json"});
