@@ -5,8 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <random>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "router/page_token.h"
@@ -227,6 +234,146 @@ TEST_F(RouterPagingTest, APartialAnswerStillPages) {
   EXPECT_EQ(keys, expected);
   EXPECT_LT(expected.size(), se.size());
 }
+
+TEST_F(RouterPagingTest, ATokenSurvivesARouterRestart) {
+  const std::vector<std::string> se = Fill(60);
+  LookupSpec spec = WhereEq({{"d:country", "SE"}}, 4);
+  StatusOr<LookupResult> first = router_->Lookup("places", spec);
+  ASSERT_TRUE(first.ok() && first->next_page_token);
+  router_.reset();  // the catalog closes with it
+  router_ = testing::OpenRouter(cluster_);
+  ASSERT_NE(router_, nullptr);
+  ASSERT_TRUE(testing::WaitAllCurrent(*router_));
+  spec.page_token = first->next_page_token;
+  std::vector<std::string> keys = Keys(first->rows);
+  for (const std::string& k : AllPages(spec, 4)) keys.push_back(k);
+  EXPECT_EQ(keys, se);
+}
+
+TEST_F(RouterPagingTest, ATokenOfARouterWithAnotherCatalogIsForged) {
+  Fill(30);
+  StoreCluster other_cluster{3};
+  std::unique_ptr<Router> other = testing::OpenRouter(other_cluster);
+  ASSERT_NE(other, nullptr);
+  TableSpec s;
+  s.name = "places";
+  s.indexed_columns = {"d:country", "d:feature"};
+  ASSERT_TRUE(other->CreateTable(s).ok());
+  std::vector<Mutation> rows;
+  for (int i = 0; i < 10; ++i) {
+    rows.push_back(PutRow("k00" + std::to_string(i), "SE", "PPL"));
+  }
+  ASSERT_TRUE(other->Mutate("places", rows).ok());
+  StatusOr<LookupResult> theirs =
+      other->Lookup("places", WhereEq({{"d:country", "SE"}}, 2));
+  ASSERT_TRUE(theirs.ok() && theirs->next_page_token)
+      << theirs.status().ToString();
+  LookupSpec spec = WhereEq({{"d:country", "SE"}}, 2);
+  spec.page_token = theirs->next_page_token;
+  EXPECT_NE(LookupError(spec).find("forged or corrupted"), std::string::npos);
+}
+
+// Paging under concurrent writes, against what the writer did: one thread
+// pages through country=SE with random small page sizes while another puts
+// (SE or NO), deletes and inserts rows among the "volatile" keys; every
+// third key is "stable" (never written while paging). Bound: the pages are
+// a strictly increasing key sequence (so no key twice); every stable SE row
+// is in it; every key in it matched at some time (stable SE, or a volatile
+// key that was SE before or by some write); every row returned holds SE.
+// Page sizes (1 to 60 rows) and byte budgets vary from page to page.
+class RouterPagingModelTest : public RouterPagingTest,
+                              public ::testing::WithParamInterface<uint64_t> {};
+
+TEST_P(RouterPagingModelTest, RowsMatchingThroughoutComeBackExactlyOnce) {
+  constexpr int kRows = 2000;
+  std::mt19937_64 rng(GetParam());
+  std::vector<std::string> volatile_keys;
+  std::set<std::string> stable_se, ever_se;
+  std::vector<Mutation> fill;
+  for (int i = 0; i < kRows; ++i) {
+    char key[8];
+    snprintf(key, sizeof(key), "k%04d", i * 100 / kRows * 10 + i % 10);
+    const std::string k = std::string(key) + std::to_string(i);
+    const bool se = rng() % 2 == 0;
+    fill.push_back(PutRow(k, se ? "SE" : "NO", "PPL"));
+    if (i % 3 == 0) {
+      if (se) stable_se.insert(k);
+    } else {
+      volatile_keys.push_back(k);
+    }
+    if (se) ever_se.insert(k);
+  }
+  for (size_t i = 0; i < fill.size(); i += 500) {
+    std::vector<Mutation> batch(fill.begin() + i,
+                                fill.begin() + std::min(fill.size(), i + 500));
+    ASSERT_TRUE(router_->Mutate("places", batch).ok());
+  }
+  std::mutex mu;  // guards ever_se while both threads run
+  std::atomic<bool> done{false};
+  std::atomic<int> writes{0};
+  std::atomic<bool> writer_done{false};
+  std::thread writer([&] {
+    std::mt19937_64 wrng(GetParam() * 7 + 1);
+    for (int n = 0; n < 20000 && !done; ++n) {
+      std::string k = volatile_keys[wrng() % volatile_keys.size()];
+      const int op = static_cast<int>(wrng() % 4);
+      if (op == 3) k += "-new";  // an insert between existing keys
+      Mutation m = op == 0 ? Mutation::Delete(0, k)
+                           : PutRow(k, wrng() % 2 ? "SE" : "NO", "PPL");
+      if (m.cells.size() > 0 && m.cells[0].value == "SE") {
+        std::lock_guard<std::mutex> lock(mu);
+        ever_se.insert(k);  // before the write: a page may see it at once
+      }
+      EXPECT_TRUE(router_->Mutate("places", {m}).ok());
+      ++writes;
+    }
+    writer_done = true;
+  });
+  std::vector<std::string> keys;
+  // In a lambda, so that a failed assertion still stops the writer.
+  auto page_through = [&] {
+    LookupSpec spec = WhereEq({{"d:country", "SE"}});
+    spec.columns = {"d:country"};
+    for (int page = 0; page < 100000; ++page) {
+      // Let some writes land between pages (bounded wait).
+      const int before = writes;
+      for (int i = 0; i < 50 && !writer_done && writes < before + 1; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      spec.limit = 1 + static_cast<uint32_t>(rng() % 60);
+      // A third of the pages under a small byte budget: servers stop early,
+      // each at its own row, and the merge must cut at the smallest.
+      spec.max_bytes = rng() % 3 == 0 ? 1 + rng() % 2000 : 0;
+      StatusOr<LookupResult> r = router_->Lookup("places", spec);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      for (const Row& row : r->rows) {
+        ASSERT_TRUE(keys.empty() || keys.back() < row.key)
+            << "page " << page << ": " << row.key << " after " << keys.back();
+        keys.push_back(row.key);
+        ASSERT_EQ(row.cells.size(), 1u) << row.key;
+        EXPECT_EQ(row.cells[0].value, "SE") << row.key;
+      }
+      if (!r->next_page_token) break;
+      spec.page_token = r->next_page_token;
+    }
+  };
+  page_through();
+  done = true;
+  writer.join();
+  EXPECT_GT(writes.load(), 20);  // the paging ran under writes
+  std::cout << "seed " << GetParam() << ": " << keys.size() << " rows, "
+            << writes.load() << " writes while paging\n";
+  const std::set<std::string> returned(keys.begin(), keys.end());
+  for (const std::string& k : stable_se) {
+    EXPECT_EQ(returned.count(k), 1u) << "stable SE row " << k << " missing";
+  }
+  for (const std::string& k : keys) {
+    EXPECT_EQ(ever_se.count(k), 1u) << k << " returned but never matched";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RouterPagingModelTest,
+                         ::testing::Values(uint64_t{1}, uint64_t{2}));
 
 }  // namespace
 }  // namespace bloomroute::router
