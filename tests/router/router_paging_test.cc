@@ -50,7 +50,7 @@ class RouterPagingTest : public ::testing::Test {
     std::vector<Mutation> m;
     std::vector<std::string> se;
     for (int i = 0; i < n; ++i) {
-      char key[8];
+      char key[16];
       snprintf(key, sizeof(key), "k%03d", i);
       const bool is_se = i % 3 == 0;
       m.push_back(PutRow(key, is_se ? "SE" : "NO", "PPL"));
@@ -291,7 +291,7 @@ TEST_P(RouterPagingModelTest, RowsMatchingThroughoutComeBackExactlyOnce) {
   std::set<std::string> stable_se, ever_se;
   std::vector<Mutation> fill;
   for (int i = 0; i < kRows; ++i) {
-    char key[8];
+    char key[16];
     snprintf(key, sizeof(key), "k%04d", i * 100 / kRows * 10 + i % 10);
     const std::string k = std::string(key) + std::to_string(i);
     const bool se = rng() % 2 == 0;
