@@ -206,7 +206,7 @@ struct TIndexQuery {
   4: optional TRangePredicate range
   5: i32 limit  // rows, in [1, 100000]
   6: list<binary> columns
-  // Only rows whose key sorts after this one (needs an equality).
+  // Only rows whose key sorts after this one.
   7: optional binary afterRow
   // Reply bytes, about, as TScan.maxBytes.
   8: optional i64 maxBytes
