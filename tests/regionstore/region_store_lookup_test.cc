@@ -177,5 +177,56 @@ TEST_F(RegionStoreLookupTest, InListsOutsideTheLimitsAreRefused) {
             std::string::npos);
 }
 
+// count_only: the number of matches, no rows, with the same resume
+// contract: counts of successive calls add up to the full count.
+TEST_F(RegionStoreLookupTest, CountOnlyCountsEveryKindWithoutRows) {
+  auto count_all = [&](IndexQuery q) {
+    q.count_only = true;
+    uint64_t total = 0;
+    for (int call = 0; call < 1000; ++call) {
+      StatusOr<IndexQueryResult> r = store_->Lookup(q);
+      EXPECT_TRUE(r.ok()) << r.status().ToString();
+      if (!r.ok()) return total;
+      EXPECT_TRUE(r->rows.empty());
+      total += r->count;
+      if (!r->truncated) return total;
+      q.after_row = r->resume_after;
+    }
+    return total;
+  };
+  IndexQuery q = Query(1);  // the limit does not stop a count
+  q.in = {InPredicate{"d:country", {"c01", "c05"}}};
+  EXPECT_EQ(count_all(q), Expected([](int i) {
+                            return Country(i) == "c01" || Country(i) == "c05";
+                          }).size());
+  q = Query(1);
+  q.range = RangePredicate{"d:feature", "f2", std::nullopt};
+  EXPECT_EQ(count_all(q), Expected([](int i) { return i % 7 >= 2; }).size());
+  q.after_row = Key(150);
+  EXPECT_EQ(count_all(q),
+            Expected([](int i) { return i > 150 && i % 7 >= 2; }).size());
+}
+
+TEST_F(RegionStoreLookupTest, CountOnlyStopsAtTheWorkBoundAndResumes) {
+  RegionStoreOptions o;
+  o.max_examined_rows = 8;
+  Open(o);
+  IndexQuery q = Query(1);
+  q.count_only = true;
+  q.equals = {{"d:feature", "f3"}};
+  uint64_t total = 0;
+  int calls = 0;
+  for (; calls < 1000; ++calls) {
+    StatusOr<IndexQueryResult> r = store_->Lookup(q);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    total += r->count;
+    if (!r->truncated) break;
+    ASSERT_TRUE(r->resume_after.has_value());
+    q.after_row = r->resume_after;
+  }
+  EXPECT_EQ(total, Expected([](int i) { return i % 7 == 3; }).size());
+  EXPECT_GT(calls, 2);
+}
+
 }  // namespace
 }  // namespace bloomroute
