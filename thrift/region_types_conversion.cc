@@ -373,6 +373,51 @@ Status FromThrift(const rpc::TScan& in, ScanRequest* out) {
       in.__isset.timeRange, in.timeRange, "scan.timeRange", &out->time_range);
 }
 
+namespace {
+
+// The IN lists and ranges of fields 10 and 11, bounded before any copy: at
+// most kMaxIndexPredicates predicates (with field 3's) and
+// kMaxIndexPredicateValues values; the byte bound and the rest are checked
+// by ValidateIndexPredicates.
+Status MorePredicatesFromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
+  out->in.clear();
+  out->ranges.clear();
+  if (in.equals.size() + in.inLists.size() + in.ranges.size() >
+      kMaxIndexPredicates) {
+    return Status::InvalidArgument("query has more than " +
+                                   std::to_string(kMaxIndexPredicates) +
+                                   " predicates (kMaxIndexPredicates)");
+  }
+  for (size_t i = 0; i < in.inLists.size(); ++i) {
+    const std::string f = At("query.inLists", i);
+    const rpc::TInPredicate& p = in.inLists[i];
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(p.__isset.column, kBadRequest, f + ".column"));
+    if (p.values.size() > kMaxIndexPredicateValues) {
+      return Status::InvalidArgument(f + " has more than " +
+                                     std::to_string(kMaxIndexPredicateValues) +
+                                     " values (kMaxIndexPredicateValues)");
+    }
+    out->in.push_back(InPredicate{p.column, p.values});
+  }
+  for (size_t i = 0; i < in.ranges.size(); ++i) {
+    const std::string f = At("query.ranges", i);
+    const rpc::TRangePredicate& p = in.ranges[i];
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(p.__isset.column, kBadRequest, f + ".column"));
+    RangePredicate range;
+    range.column = p.column;
+    if (p.__isset.lower) range.lower = p.lower;
+    if (p.__isset.upper) range.upper = p.upper;
+    out->ranges.push_back(std::move(range));
+  }
+  out->count_only = in.__isset.countOnly && in.countOnly;
+  if (out->in.empty() && out->ranges.empty()) return Status::OK();
+  return ValidateIndexPredicates(*out);
+}
+
+}  // namespace
+
 Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.tableId, kBadRequest, "query.tableId"));
@@ -408,6 +453,7 @@ Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
     if (in.range.__isset.upper) range.upper = in.range.upper;
     out->range = std::move(range);
   }
+  BLOOMROUTE_RETURN_IF_ERROR(MorePredicatesFromThrift(in, out));
   out->columns = in.columns;
   out->after_row.reset();
   if (in.__isset.afterRow) out->after_row = in.afterRow;
@@ -515,6 +561,24 @@ Status ToThrift(const IndexQuery& in, rpc::TIndexQuery* out) {
     if (in.range->upper) range.__set_upper(*in.range->upper);
     out->__set_range(std::move(range));
   }
+  if (!in.in.empty()) {
+    std::vector<rpc::TInPredicate> lists(in.in.size());
+    for (size_t i = 0; i < in.in.size(); ++i) {
+      lists[i].__set_column(in.in[i].column);
+      lists[i].__set_values(in.in[i].values);
+    }
+    out->__set_inLists(std::move(lists));
+  }
+  if (!in.ranges.empty()) {
+    std::vector<rpc::TRangePredicate> ranges(in.ranges.size());
+    for (size_t i = 0; i < in.ranges.size(); ++i) {
+      ranges[i].__set_column(in.ranges[i].column);
+      if (in.ranges[i].lower) ranges[i].__set_lower(*in.ranges[i].lower);
+      if (in.ranges[i].upper) ranges[i].__set_upper(*in.ranges[i].upper);
+    }
+    out->__set_ranges(std::move(ranges));
+  }
+  if (in.count_only) out->__set_countOnly(true);
   out->__set_columns(in.columns);
   if (in.after_row) out->__set_afterRow(*in.after_row);
   if (in.max_bytes != 0) {
@@ -581,6 +645,11 @@ Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out) {
   thrift_internal::ResultTimestampsToThrift(in.rows, &out->rows);
   out->__set_truncated(in.truncated);
   if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
+  if (in.count != 0) {
+    int64_t count = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(in.count, "result.count", &count));
+    out->__set_count(count);
+  }
   return Status::OK();
 }
 
@@ -746,6 +815,11 @@ Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out) {
   out->truncated = in.truncated;
   out->resume_after.reset();
   if (in.__isset.resumeAfter) out->resume_after = in.resumeAfter;
+  out->count = 0;
+  if (in.__isset.count) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(in.count, kBadResult, "result.count", &out->count));
+  }
   return Status::OK();
 }
 
