@@ -1,9 +1,11 @@
 // `bloomroute query`, `get` and `scan`: read rows through the router and
 // print them (tools/row_format.h says how each --format looks).
 //
-//   bloomroute query --router HOST:PORT --table T --where NAME=VALUE
-//       [--where ...] [--limit N] [--columns A,B] [--format table|csv|json]
-//       [--allow-partial]
+//   bloomroute query --router HOST:PORT --table T [--where 'NAME>=VALUE']
+//       [--in NAME=V1,V2] [--prefix NAME=P] [--between NAME=LOW,HIGH]
+//       [--count] [--limit N] [--columns A,B] [--format table|csv|json]
+//       [--allow-partial]   (at least one predicate; repeat any for AND;
+//       tools/query_predicates.h gives the forms and the quoting)
 //   bloomroute get  --table T --row KEY [--row ...] [--columns ..] [--format
 //   ..] bloomroute scan --table T [--start KEY] [--stop KEY] [--limit N]
 //       [--columns ..] [--format ..]
@@ -60,6 +62,10 @@ class QueryCommand : public RowsCommand {
 
  private:
   std::vector<std::string> where_;
+  std::vector<std::string> in_;
+  std::vector<std::string> prefix_;
+  std::vector<std::string> between_;
+  bool count_ = false;
   int64_t limit_ = 0;
   bool allow_partial_ = false;
   router::LookupSpec spec_;  // filled by Validate()
