@@ -290,8 +290,8 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
 StatusOr<uint64_t> RouterImpl::CountOnServer(ServerId id, IndexQuery query) {
   const ServerEntry& server = Server(id);
   uint64_t count = 0;
-  // Each answer covers rows up to its resume_after and CheckAnswer makes
-  // sure it moves on, so this ends after at most one call per row.
+  // Each answer covers the keys up to its resume_after and CheckAnswer
+  // makes sure that moves on, so every call passes at least one key.
   while (true) {
     StatusOr<IndexQueryResult> answer = RetryIfRegionsClosed(
         server, [&] { return server.client->Lookup(query); });
@@ -300,6 +300,9 @@ StatusOr<uint64_t> RouterImpl::CountOnServer(ServerId id, IndexQuery query) {
       return Status::Corruption("a count answer carries rows");
     }
     BLOOMROUTE_RETURN_IF_ERROR(CheckAnswer(*answer, query.after_row));
+    if (count + answer->count < count) {
+      return Status::Corruption("a count answer overflows 64 bits");
+    }
     count += answer->count;
     if (!answer->truncated) return count;
     query.after_row = *answer->resume_after;
@@ -340,6 +343,9 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
       continue;
     }
     if (*counts[i] != 0) out.routing.with_rows.push_back(server.ref);
+    if (out.count + *counts[i] < out.count) {
+      return Named(server, Status::Corruption("its count overflows 64 bits"));
+    }
     out.count += *counts[i];
   }
   for (ServerId id : plan.not_current) {
