@@ -268,15 +268,36 @@ struct EqualityPredicate {
   std::string value;
 };
 
-// column in [lower, upper) in byte order; an unset bound is open.
+// column in {values}: 1 to kMaxInValues distinct values.
+struct InPredicate {
+  std::string column;  // an indexed column
+  std::vector<std::string> values;
+};
+
+// column in [lower, upper) in byte order; an unset bound is open. Other
+// bounds map onto this form exactly (model/index_predicate.h): `> v` and
+// `<= v` use v + '\0', the next value in byte order; a prefix P is
+// [P, PrefixSuccessor(P)). lower >= upper matches nothing (not an error).
 struct RangePredicate {
   std::string column;                // an indexed column
   std::optional<std::string> lower;  // inclusive
   std::optional<std::string> upper;  // exclusive
 };
 
-// A conjunction: every equality and the range (if any) must hold. At least
-// one predicate.
+// A conjunction: every equality, IN list and range must hold. At least one
+// predicate; at most kMaxIndexPredicates in all, whose values (equalities',
+// IN lists', range bounds') hold at most kMaxIndexPredicateValues values
+// and kMaxIndexPredicateBytes bytes.
+//
+// The region server drives the lookup from the most selective equality or
+// IN list (fewest rows on the server; an IN's count is the sum of its
+// values'), merging an IN's per-value index streams (each in row order), so
+// the answer is in row-key order; the other predicates are checked by index
+// point lookups (equalities) or on the row. A range (or ranges) alone is
+// answered in row-key order too: per region its index entries are scanned
+// keeping the `limit` smallest row keys, or, when the region's range holds
+// more entries than half the work left, the region's rows are scanned in
+// key order. Either way the answer is an exact prefix by row key.
 struct IndexQuery {
   uint64_t table_id = 0;
   // Regions of the table to search; empty = every open region of the table
@@ -287,7 +308,7 @@ struct IndexQuery {
   uint32_t limit = 0;  // rows, in [1, kMaxRowsPerCall]
   Projection columns;
   // Only rows whose key sorts after this one (a lookup resumed where an
-  // earlier answer stopped). Needs an equality predicate.
+  // earlier answer stopped).
   std::optional<std::string> after_row;
   // Reply bytes, about, as ScanRequest::max_bytes. 0 = the server's own.
   uint64_t max_bytes = 0;
@@ -295,23 +316,32 @@ struct IndexQuery {
   // range satisfy every predicate (what a scan of the range, kept to rows
   // whose cells equal the values, returns), and only those are returned.
   TimeRange time_range = TimeRange();
+  std::vector<InPredicate> in = {};
+  // More ranges, ANDed with `range` (on the same or other columns).
+  std::vector<RangePredicate> ranges = {};
+  // Count the matching rows (IndexQueryResult::count) instead of returning
+  // them: no rows, and neither `limit` nor the reply budget stops the
+  // count (only the work bound does).
+  bool count_only = false;
 };
 
 struct IndexQueryResult {
-  // With an equality predicate: by row key (the regions are searched in key
-  // order). A range alone: by region in key order, then (value, row key).
-  // A matching row is always returned, with the projected cells it has
-  // (possibly none).
+  // By row key (the regions are searched in key order), whatever the
+  // predicates. A matching row is always returned, with the projected cells
+  // it has (possibly none). Empty with count_only.
   std::vector<Row> rows;
   // The answer stopped early: the limit, the reply byte budget or the
   // server's work bound (rows examined, bytes read). `rows` are every match
   // up to and including resume_after, and the rest sort after it.
   bool truncated = false;
-  // Set when truncated (with an equality predicate): the last row key the
-  // answer covers -- the last row returned, or a later key examined when
-  // the work bound stopped the search (possibly with no row). Pass it as
-  // IndexQuery::after_row to continue.
+  // Set when truncated: the last row key the answer covers -- the last row
+  // returned, or a later key examined when the work bound stopped the
+  // search (possibly with no row). Pass it as IndexQuery::after_row to
+  // continue.
   std::optional<std::string> resume_after;
+  // count_only: the number of matching rows up to resume_after (all of
+  // them when not truncated).
+  uint64_t count = 0;
 };
 
 // One change to the server's filter: the unit the router replays.
@@ -445,6 +475,12 @@ size_t ReplyBytes(const Row& row);
 inline constexpr uint32_t kMaxRowsPerCall = 100000;
 inline constexpr size_t kMaxRowKeyBytes = 32767;  // as HBase (Short.MAX_VALUE)
 inline constexpr size_t kMaxColumnNameBytes = 1024;
+// One index query (IndexQuery, the router's LookupSpec): predicates, and
+// values in them (an equality is one, an IN list its count, a range its
+// bounds) and their bytes.
+inline constexpr size_t kMaxIndexPredicates = 64;
+inline constexpr size_t kMaxIndexPredicateValues = 1024;
+inline constexpr size_t kMaxIndexPredicateBytes = 1 << 20;
 // A filter string (ScanRequest::filter) on the region service's wire. The
 // router's own limit (--max-filter-bytes) is at most this.
 inline constexpr size_t kMaxFilterTextBytes = 1 << 20;
@@ -461,6 +497,13 @@ Status ValidateTimestamp(int64_t ts, std::string_view field);
 Status ValidateDeleteSpec(const DeleteSpec& spec);
 // InvalidArgument for a negative min or max < min.
 Status ValidateTimeRange(const TimeRange& range);
+// InvalidArgument, naming the limit, unless the query's predicates are 1 to
+// kMaxIndexPredicates, each on a valid column name, every IN list has 1 to
+// kMaxIndexPredicateValues distinct values, and the values and bounds of
+// all predicates are at most kMaxIndexPredicateValues values and
+// kMaxIndexPredicateBytes bytes. Whether the columns are indexed is the
+// caller's to check.
+Status ValidateIndexPredicates(const IndexQuery& query);
 // The cells within `range` (all of them for the default range).
 std::vector<Cell> CellsInRange(std::vector<Cell> cells, const TimeRange& range);
 // InvalidArgument for an empty name, a bad indexed column name, or duplicate

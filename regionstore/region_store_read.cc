@@ -11,9 +11,8 @@
 #include "regionstore/internal/rocks_status.h"
 
 namespace bloomroute::regionstore_internal {
-namespace {
 
-Status ValidateLimit(uint32_t limit) {
+Status ValidateReadLimit(uint32_t limit) {
   if (limit == 0 || limit > kMaxRowsPerCall) {
     return Status::InvalidArgument("limit " + std::to_string(limit) +
                                    " outside [1, " +
@@ -22,7 +21,6 @@ Status ValidateLimit(uint32_t limit) {
   return Status::OK();
 }
 
-// The row with only the projected cells.
 Row Project(std::string_view key, std::vector<Cell> cells,
             const Projection& columns) {
   if (!columns.empty()) {
@@ -34,6 +32,8 @@ Row Project(std::string_view key, std::vector<Cell> cells,
   }
   return Row{std::string(key), std::move(cells)};
 }
+
+namespace {
 
 // Project(), or nullopt when no cell is selected: a get or scan, as in
 // HBase, has no result for a row without any of the requested columns.
@@ -56,15 +56,6 @@ StatusOr<std::optional<Filter>> ScanFilter(const std::string& text) {
   StatusOr<Filter> parsed = ParseFilter(text, limits);
   if (!parsed.ok()) return parsed.status().WithContext("scan filter");
   return std::optional<Filter>(std::move(parsed).value());
-}
-
-// Whether the row's cells hold every equality of the query.
-bool MatchesEqualities(const Row& row, const IndexQuery& q) {
-  for (const EqualityPredicate& p : q.equals) {
-    const Cell* c = row.Find(p.column);
-    if (c == nullptr || c->value != p.value) return false;
-  }
-  return true;
 }
 
 // What a get answer of a missing row costs in a reply (an empty TResult).
@@ -147,7 +138,7 @@ StatusOr<std::vector<std::optional<Row>>> RocksRegionStore::Get(
 }
 
 StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateLimit(req.limit));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateReadLimit(req.limit));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(req.columns));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Filter> filter,
                               ScanFilter(req.filter));
@@ -196,206 +187,6 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
   }
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
   return out;
-}
-
-StatusOr<std::vector<const RegionDescriptor*>>
-RocksRegionStore::LookupRegionsLocked(const IndexQuery& q,
-                                      const TableDescriptor** table) const {
-  std::vector<const RegionDescriptor*> regions;
-  if (q.region_ids.empty()) {
-    for (const auto& [id, r] : regions_) {
-      if (r.open && r.descriptor.table.table_id == q.table_id) {
-        regions.push_back(&r.descriptor);
-      }
-    }
-    if (regions.empty()) {
-      return Status::NotFound("table " + std::to_string(q.table_id) +
-                              " has no open region on this server");
-    }
-  }
-  for (uint64_t id : q.region_ids) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
-                                OpenRegionLocked(id));
-    if (std::find(regions.begin(), regions.end(), r) != regions.end()) {
-      return Status::InvalidArgument("region " + std::to_string(id) +
-                                     " is listed twice");
-    }
-    if (r->table.table_id != q.table_id) {
-      return Status::InvalidArgument("region " + std::to_string(id) +
-                                     " is not a region of table " +
-                                     std::to_string(q.table_id));
-    }
-    regions.push_back(r);
-  }
-  // Key order: with an equality driving, the answer is then in row-key order
-  // across regions (they do not overlap), so a truncated answer is a prefix
-  // of the full one and the router can merge servers' answers exactly.
-  std::sort(regions.begin(), regions.end(),
-            [](const RegionDescriptor* a, const RegionDescriptor* b) {
-              return a->start_key < b->start_key;
-            });
-  *table = &regions.front()->table;
-  return regions;
-}
-
-StatusOr<IndexQueryResult> RocksRegionStore::Lookup(const IndexQuery& q) const {
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateLimit(q.limit));
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(q.columns));
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(q.time_range));
-  if (q.equals.empty() && !q.range) {
-    return Status::InvalidArgument("index query has no predicate");
-  }
-  if (q.after_row && q.equals.empty()) {
-    return Status::InvalidArgument(
-        "a lookup resumed after a row needs an equality predicate");
-  }
-  if (q.after_row && q.after_row->size() > kMaxRowKeyBytes) {
-    return Status::InvalidArgument("the row to resume after is longer than " +
-                                   std::to_string(kMaxRowKeyBytes) + " bytes");
-  }
-  std::shared_lock lock(regions_mu_);
-  const TableDescriptor* table = nullptr;
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<const RegionDescriptor*> regions,
-                              LookupRegionsLocked(q, &table));
-  auto check_indexed = [&](const std::string& column) -> Status {
-    if (table->FindIndexed(column)) return Status::OK();
-    return Status::InvalidArgument("column " + QuoteForMessage(column) +
-                                   " of table " + QuoteForMessage(table->name) +
-                                   " is not indexed");
-  };
-  for (const auto& p : q.equals)
-    BLOOMROUTE_RETURN_IF_ERROR(check_indexed(p.column));
-  if (q.range) BLOOMROUTE_RETURN_IF_ERROR(check_indexed(q.range->column));
-
-  rocksdb::ManagedSnapshot snapshot(db_.get());
-  rocksdb::ReadOptions ro;
-  ro.snapshot = snapshot.snapshot();
-  // Drive from the most selective equality: the fewest rows on this server.
-  size_t driver = q.equals.size();  // = the range predicate
-  uint64_t fewest = UINT64_MAX;
-  for (size_t i = 0; i < q.equals.size(); ++i) {
-    const IndexedColumn* col = table->FindIndexed(q.equals[i].column);
-    std::string bytes;
-    rocksdb::Status s = db_->Get(
-        ro, values_cf_,
-        ValueKey(table->table_id, col->column_id, q.equals[i].value), &bytes);
-    ValueRecord rec;
-    if (!s.IsNotFound()) {
-      BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
-      BLOOMROUTE_RETURN_IF_ERROR(DecodeValueRecord(bytes, &rec));
-    }
-    if (rec.count < fewest) {
-      fewest = rec.count;
-      driver = i;
-    }
-  }
-  IndexQueryResult result;
-  ReadBudget budget = BudgetFor(q.max_bytes);
-  if (fewest == 0) return result;  // some value is on no row here
-  for (const RegionDescriptor* r : regions) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        LookupInRegion(ro, *r, q, driver, &result, &budget));
-    if (result.truncated) break;
-  }
-  return result;
-}
-
-Status RocksRegionStore::LookupInRegion(const rocksdb::ReadOptions& snap_ro,
-                                        const RegionDescriptor& region,
-                                        const IndexQuery& q, size_t driver,
-                                        IndexQueryResult* result,
-                                        ReadBudget* budget) const {
-  const TableDescriptor& table = region.table;
-  // The driver's index range: one value's rows, or a range of values.
-  std::string lower, upper;
-  if (driver < q.equals.size()) {
-    const auto& p = q.equals[driver];
-    const uint32_t column = table.FindIndexed(p.column)->column_id;
-    lower = IndexValuePrefix(region.region_id, column, p.value);
-    upper = PrefixSuccessor(lower);
-    // A value's entries are in row order: start at the row resumed after.
-    if (q.after_row) {
-      lower = IndexKey(region.region_id, column, p.value, *q.after_row);
-    }
-  } else {
-    const std::string col = IndexColumnPrefix(
-        region.region_id, table.FindIndexed(q.range->column)->column_id);
-    lower = col;
-    if (q.range->lower) AppendEscaped(&lower, *q.range->lower);
-    upper = col;
-    if (q.range->upper) {
-      AppendEscaped(&upper, *q.range->upper);
-    } else {
-      upper = PrefixSuccessor(col);
-    }
-  }
-  rocksdb::ReadOptions ro = snap_ro;
-  rocksdb::Slice upper_slice(upper);
-  ro.iterate_upper_bound = &upper_slice;
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, index_cf_));
-  const bool by_row = driver < q.equals.size();  // entries in row order
-  for (it->Seek(lower); it->Valid(); it->Next()) {
-    IndexKeyParts entry;
-    BLOOMROUTE_RETURN_IF_ERROR(ParseIndexKey(it->key().ToStringView(), &entry));
-    if (q.after_row && entry.row <= *q.after_row) continue;
-    // The work bound: entries the other predicates reject count too, so a
-    // conjunction that matches little stops and says how far it got.
-    if (budget->WorkDone()) {
-      result->truncated = true;
-      if (by_row) result->resume_after = std::move(budget->last_examined);
-      return Status::OK();
-    }
-    ++budget->examined_rows;
-    if (by_row) budget->last_examined = entry.row;
-    // The other equalities: an exact index point lookup each.
-    bool match = true;
-    for (size_t i = 0; i < q.equals.size() && match; ++i) {
-      if (i == driver) continue;
-      const auto& p = q.equals[i];
-      std::string ignored;
-      rocksdb::Status s = db_->Get(
-          snap_ro, index_cf_,
-          IndexKey(region.region_id, table.FindIndexed(p.column)->column_id,
-                   p.value, entry.row),
-          &ignored);
-      if (!s.IsNotFound()) BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
-      match = s.ok();
-    }
-    if (!match) continue;
-    // One read serves the range check (the range column's value comes from
-    // the row when an equality drives), the time range and the result.
-    BLOOMROUTE_ASSIGN_OR_RETURN(
-        std::optional<Row> row,
-        ReadRow(snap_ro, region, entry.row, {}, TimeRange(), budget));
-    if (!row) {
-      return Status::Corruption("index entry for missing row " +
-                                QuoteForMessage(entry.row));
-    }
-    if (!q.time_range.IsAllTime()) {
-      // The index holds each cell's value whatever its timestamp: a row
-      // matches only through cells in the time range.
-      row->cells = CellsInRange(std::move(row->cells), q.time_range);
-      if (!MatchesEqualities(*row, q)) continue;
-    }
-    if ((driver < q.equals.size() || !q.time_range.IsAllTime()) && q.range) {
-      const Cell* c = row->Find(q.range->column);
-      if (!c || (q.range->lower && c->value < *q.range->lower) ||
-          (q.range->upper && !(c->value < *q.range->upper))) {
-        continue;
-      }
-    }
-    if (result->rows.size() == q.limit || budget->ReplyFull()) {
-      result->truncated = true;
-      if (by_row) result->resume_after = result->rows.back().key;
-      return Status::OK();
-    }
-    // A matching row is in the answer even with none of the projected
-    // cells: the lookup's question is which rows match.
-    Row projected = Project(row->key, std::move(row->cells), q.columns);
-    budget->reply_bytes += ReplyBytes(projected);
-    result->rows.push_back(std::move(projected));
-  }
-  return FromRocks(it->status());
 }
 
 }  // namespace bloomroute::regionstore_internal

@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "common/coding.h"
+#include "model/index_predicate.h"
 
 namespace bloomroute::router {
 namespace {
 
 // Predicate kinds in the canonical encoding.
 constexpr char kEqualityTag = 'e';
+constexpr char kWhereTag = 'w';  // then the operator (IndexOp)
 
 std::string Digest(std::string_view bytes) {
   unsigned char sha[SHA256_DIGEST_LENGTH];
@@ -48,6 +50,21 @@ CanonicalLookup EncodeCanonicalLookup(const TableDescriptor& table,
     PutLengthPrefixed(&query, p.value);
     const IndexedColumn* column = table.FindIndexed(p.column);
     std::string id(1, kEqualityTag);
+    PutFixed32(&id, column == nullptr ? 0 : column->column_id);
+    predicates.emplace_back(std::move(query), std::move(id));
+  }
+  for (const IndexPredicate& p : spec.where) {
+    std::string tag(1, kWhereTag);
+    PutFixed32(&tag, static_cast<uint32_t>(p.op));
+    std::string query = tag;
+    PutLengthPrefixed(&query, p.column);
+    // An IN list is a set; the bounds of the other kinds keep their order.
+    std::vector<std::string> values = p.values;
+    if (p.op == IndexOp::kIn) std::sort(values.begin(), values.end());
+    PutFixed32(&query, static_cast<uint32_t>(values.size()));
+    for (const std::string& v : values) PutLengthPrefixed(&query, v);
+    const IndexedColumn* column = table.FindIndexed(p.column);
+    std::string id = tag;
     PutFixed32(&id, column == nullptr ? 0 : column->column_id);
     predicates.emplace_back(std::move(query), std::move(id));
   }

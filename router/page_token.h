@@ -52,8 +52,9 @@ inline constexpr size_t kMaxPageTokenBytes =
     kPageTokenHeaderBytes + kMaxRowKeyBytes + kPageTokenMacBytes;
 
 // The canonical encoding of a lookup, the one place that says what a token
-// binds. `query`: the table name, the predicates (each a kind tag, column
-// name and value; sorted, so their order does not matter), the projection
+// binds. `query`: the table name, the predicates (`equals` and `where`: each
+// a kind tag with `where`'s operator, the column name and the values, an IN
+// list's sorted; sorted, so their order does not matter), the projection
 // (sorted, without duplicates) and the time range. `columns`: the column id
 // each predicate resolves to in `table`, in the same order (0 for a column
 // that is not indexed), which changes when an index is dropped and declared

@@ -56,6 +56,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
+#include "model/index_predicate.h"
 #include "model/types.h"
 #include "router/cluster_filter_config.h"
 #include "router/global_index.h"
@@ -206,8 +207,18 @@ struct TableInfo {
 };
 
 // An index lookup: the AND of the equality predicates.
+// An index lookup: the AND of `equals` and `where` (at least one predicate
+// in all, every one on an indexed column; model/index_predicate.h maps each
+// kind onto the region server's forms, and ValidateIndexPredicates bounds
+// them). Routing: each equality and IN list narrows the servers asked to
+// those the filters cannot rule out (an IN list: the union of its values'
+// candidates; the conjunction: the intersection of the predicates'); ranges
+// and prefixes are checked by the servers but cannot be routed, so a lookup
+// with only ranges asks every server holding regions of the table
+// (RoutingInfo::broadcast_reason says so). A range whose lower bound is not
+// below its upper matches nothing (an empty answer, not an error).
 struct LookupSpec {
-  std::vector<EqualityPredicate> equals;  // at least one; indexed columns
+  std::vector<EqualityPredicate> equals;  // indexed columns
   uint32_t limit = 0;                     // rows; 0 = kMaxRowsPerCall
   Projection columns;                     // empty = every column
   // A server that does not answer is listed in `missing` instead of failing
@@ -232,6 +243,8 @@ struct LookupSpec {
   uint64_t max_bytes = 0;
   // Only cells in the range count (IndexQuery::time_range).
   TimeRange time_range = TimeRange();
+  // More predicates, ANDed with `equals`.
+  std::vector<IndexPredicate> where = {};
 };
 
 struct RoutingInfo {
@@ -242,6 +255,19 @@ struct RoutingInfo {
   // Asked servers that returned rows, each counted before the merged answer
   // is cut to the limit: with broadcast, the servers holding matches.
   std::vector<ServerRef> with_rows;
+  // Why every server of the table was asked, when the filters did not
+  // choose them: "a range alone cannot be routed: asked every server of
+  // the table", or "broadcast was asked for". Empty when routed.
+  std::string broadcast_reason = {};
+};
+
+// Router::Count's answer: the exact number of rows matching the lookup
+// (every routed server asked until its count was complete).
+struct CountResult {
+  uint64_t count = 0;
+  bool partial = false;  // some servers did not answer (allow_partial)
+  std::vector<ServerRef> missing;
+  RoutingInfo routing;  // with_rows: the servers that counted some rows
 };
 
 struct LookupResult {
@@ -554,6 +580,13 @@ class Router {
   // column that is not indexed.
   virtual StatusOr<LookupResult> Lookup(std::string_view table,
                                         const LookupSpec& spec) = 0;
+  // The number of rows the lookup matches, routed as Lookup is; no row is
+  // shipped: each server counts (IndexQuery::count_only), asked again from
+  // where it stopped until its count is complete. `limit`, `columns` and
+  // `max_bytes` of the spec are ignored; `after_row` counts only the rows
+  // after it.
+  virtual StatusOr<CountResult> Count(std::string_view table,
+                                      const LookupSpec& spec) = 0;
   // The lookups in order, sharing one RouterOptions::max_reply_bytes: a
   // prefix of `specs` (at least one answer for a non-empty list), the last
   // answer possibly truncated by the budget (its resume_after says where).

@@ -1,10 +1,13 @@
 // Index lookups routed through the global index, and cluster statistics.
 #include <algorithm>
+#include <iterator>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
 #include "index/element_hash.h"
+#include "model/index_predicate.h"
 #include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
@@ -16,15 +19,7 @@ using router::ServerRef;
 
 namespace {
 
-// At most this many predicates in one lookup (far more than any index use).
-constexpr size_t kMaxPredicates = 64;
-
 Status ValidateLookup(const LookupSpec& spec) {
-  if (spec.equals.empty() || spec.equals.size() > kMaxPredicates) {
-    return Status::InvalidArgument("a lookup needs 1 to " +
-                                   std::to_string(kMaxPredicates) +
-                                   " predicates");
-  }
   if (spec.limit > kMaxRowsPerCall) {
     return Status::InvalidArgument("the limit is above " +
                                    std::to_string(kMaxRowsPerCall));
@@ -42,20 +37,123 @@ Status ValidateLookup(const LookupSpec& spec) {
   return ValidateProjection(spec.columns);
 }
 
-// The hash of each predicate's element (computed once per lookup).
-StatusOr<std::vector<ElementHash>> HashPredicates(const TableDescriptor& table,
-                                                  const LookupSpec& spec) {
-  std::vector<ElementHash> hashes;
-  for (const EqualityPredicate& p : spec.equals) {
-    const IndexedColumn* column = table.FindIndexed(p.column);
-    if (column == nullptr) {
-      return Status::InvalidArgument("column " + QuoteForMessage(p.column) +
+// The spec's predicates in the region server's forms, validated (counts,
+// values, bytes, operators, indexed columns).
+StatusOr<IndexQuery> PredicateQuery(const TableDescriptor& table,
+                                    const LookupSpec& spec) {
+  if (spec.equals.size() + spec.where.size() > kMaxIndexPredicates) {
+    return Status::InvalidArgument("a lookup has more than " +
+                                   std::to_string(kMaxIndexPredicates) +
+                                   " predicates (kMaxIndexPredicates)");
+  }
+  IndexQuery q;
+  q.table_id = table.table_id;
+  q.equals = spec.equals;
+  for (const IndexPredicate& p : spec.where) {
+    BLOOMROUTE_RETURN_IF_ERROR(AddToQuery(p, &q));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateIndexPredicates(q));
+  std::vector<const std::string*> columns;
+  for (const auto& p : q.equals) columns.push_back(&p.column);
+  for (const auto& p : q.in) columns.push_back(&p.column);
+  for (const auto& p : q.ranges) columns.push_back(&p.column);
+  for (const std::string* column : columns) {
+    if (table.FindIndexed(*column) == nullptr) {
+      return Status::InvalidArgument("column " + QuoteForMessage(*column) +
                                      " is not indexed in table '" + table.name +
                                      "'");
     }
-    hashes.push_back(HashElement(table.table_id, column->column_id, p.value));
   }
-  return hashes;
+  return q;
+}
+
+ElementHash Hash(const TableDescriptor& table, const std::string& column,
+                 const std::string& value) {
+  return HashElement(table.table_id, table.FindIndexed(column)->column_id,
+                     value);
+}
+
+// The servers holding regions of the table that the filters cannot rule
+// out for `q`: the equalities in one Candidates call (a server must hold
+// every element), each IN list the union of its values' candidates, and
+// the intersection of those. `not_current`: the asked servers included
+// only because their replica is not current.
+void RouteByFilters(const router::GlobalIndex& index, const TableState& state,
+                    const IndexQuery& q, std::vector<ServerId>* asked,
+                    std::vector<ServerId>* not_current) {
+  std::set<ServerId> stale;
+  std::optional<std::set<ServerId>> chosen;
+  auto narrow = [&](const std::set<ServerId>& servers) {
+    if (!chosen) {
+      chosen = servers;
+      return;
+    }
+    std::set<ServerId> both;
+    std::set_intersection(chosen->begin(), chosen->end(), servers.begin(),
+                          servers.end(), std::inserter(both, both.end()));
+    chosen = std::move(both);
+  };
+  auto candidates = [&](const std::vector<ElementHash>& hashes,
+                        std::set<ServerId>* out) {
+    const router::CandidateServers c = index.Candidates(hashes);
+    out->insert(c.servers.begin(), c.servers.end());
+    stale.insert(c.not_current.begin(), c.not_current.end());
+  };
+  const TableDescriptor& table = state.record.descriptor;
+  if (!q.equals.empty()) {
+    std::vector<ElementHash> hashes;
+    for (const auto& p : q.equals)
+      hashes.push_back(Hash(table, p.column, p.value));
+    std::set<ServerId> servers;
+    candidates(hashes, &servers);
+    narrow(servers);
+  }
+  for (const InPredicate& p : q.in) {
+    std::set<ServerId> servers;
+    for (const std::string& v : p.values) {
+      candidates({Hash(table, p.column, v)}, &servers);
+    }
+    narrow(servers);
+  }
+  for (ServerId id : *chosen) {
+    if (state.regions_by_server.count(id) == 0) continue;
+    asked->push_back(id);
+    if (stale.count(id) != 0) not_current->push_back(id);
+  }
+}
+
+// Where a lookup or count goes, and the query each server gets (but for
+// its regions).
+struct LookupPlan {
+  std::shared_ptr<const TableState> state;
+  IndexQuery query;
+  std::vector<ServerId> asked;
+  std::vector<ServerId> not_current;
+  std::string broadcast_reason;
+};
+
+StatusOr<LookupPlan> PlanLookup(const router::GlobalIndex& index,
+                                std::shared_ptr<const TableState> state,
+                                const LookupSpec& spec) {
+  LookupPlan plan;
+  BLOOMROUTE_ASSIGN_OR_RETURN(plan.query,
+                              PredicateQuery(state->record.descriptor, spec));
+  plan.query.after_row = spec.after_row;
+  plan.query.time_range = spec.time_range;
+  const bool routable = !plan.query.equals.empty() || !plan.query.in.empty();
+  if (spec.broadcast || !routable) {
+    plan.broadcast_reason =
+        spec.broadcast
+            ? "broadcast was asked for"
+            : "a range alone cannot be routed: asked every server of the table";
+    for (const auto& [id, regions] : state->regions_by_server) {
+      plan.asked.push_back(id);
+    }
+  } else {
+    RouteByFilters(index, *state, plan.query, &plan.asked, &plan.not_current);
+  }
+  plan.state = std::move(state);
+  return plan;
 }
 
 // The last key a truncated answer covers: its resume_after, or (from a
@@ -140,33 +238,21 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                               FindTable(table));
   const TableDescriptor& descriptor = state->record.descriptor;
   BLOOMROUTE_RETURN_IF_ERROR(CheckProjectionFamilies(descriptor, spec.columns));
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<ElementHash> hashes,
-                              HashPredicates(descriptor, spec));
+  BLOOMROUTE_ASSIGN_OR_RETURN(LookupPlan plan,
+                              PlanLookup(*index_, state, spec));
   // Past the token's checks, a page is the lookup after its resume row.
-  std::optional<std::string> after_row = spec.after_row;
   if (spec.page_token) {
     BLOOMROUTE_ASSIGN_OR_RETURN(
-        after_row, page_tokens_->Open(*spec.page_token, descriptor, spec));
+        plan.query.after_row,
+        page_tokens_->Open(*spec.page_token, descriptor, spec));
   }
+  const std::optional<std::string>& after_row = plan.query.after_row;
   LookupResult out;
   out.routing.servers_in_cluster = static_cast<uint32_t>(servers_.size());
-  // Servers to ask: those holding regions of the table that the filters
-  // cannot rule out (all of them when broadcasting).
-  std::vector<ServerId> asked;
-  std::vector<ServerId> not_current;
-  if (spec.broadcast) {
-    for (const auto& [id, regions] : state->regions_by_server) {
-      asked.push_back(id);
-    }
-  } else {
-    const router::CandidateServers c = index_->Candidates(hashes);
-    for (ServerId id : c.servers) {
-      if (state->regions_by_server.count(id) != 0) asked.push_back(id);
-    }
-    for (ServerId id : c.not_current) {
-      if (state->regions_by_server.count(id) != 0) not_current.push_back(id);
-    }
-  }
+  out.routing.broadcast_reason = plan.broadcast_reason;
+  const std::vector<ServerId>& asked = plan.asked;
+  const std::vector<ServerId>& not_current = plan.not_current;
+  const std::shared_ptr<const TableState>& state_ref = plan.state;
   const uint32_t limit = spec.limit == 0 ? kMaxRowsPerCall : spec.limit;
   uint64_t budget = options_.max_reply_bytes;
   if (spec.max_bytes != 0) budget = std::min(budget, spec.max_bytes);
@@ -177,15 +263,11 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   std::vector<StatusOr<IndexQueryResult>> answers(asked.size(),
                                                   Status::IOError("not asked"));
   fan_out_->Run(asked.size(), [&](size_t i) {
-    IndexQuery query{descriptor.table_id,
-                     state->regions_by_server.at(asked[i]),
-                     spec.equals,
-                     std::nullopt,
-                     limit,
-                     spec.columns,
-                     after_row,
-                     share,
-                     spec.time_range};
+    IndexQuery query = plan.query;
+    query.region_ids = state_ref->regions_by_server.at(asked[i]);
+    query.limit = limit;
+    query.columns = spec.columns;
+    query.max_bytes = share;
     const ServerEntry& server = Server(asked[i]);
     answers[i] = RetryIfRegionsClosed(
         server, [&] { return server.client->Lookup(query); });
@@ -219,6 +301,74 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
         out.next_page_token,
         page_tokens_->Issue(descriptor, spec, *out.resume_after));
   }
+  return out;
+}
+
+StatusOr<uint64_t> RouterImpl::CountOnServer(ServerId id, IndexQuery query) {
+  const ServerEntry& server = Server(id);
+  uint64_t count = 0;
+  // Each answer covers the keys up to its resume_after and CheckAnswer
+  // makes sure that moves on, so every call passes at least one key.
+  while (true) {
+    StatusOr<IndexQueryResult> answer = RetryIfRegionsClosed(
+        server, [&] { return server.client->Lookup(query); });
+    if (!answer.ok()) return answer.status();
+    if (!answer->rows.empty()) {
+      return Status::Corruption("a count answer carries rows");
+    }
+    BLOOMROUTE_RETURN_IF_ERROR(CheckAnswer(*answer, query.after_row));
+    if (count + answer->count < count) {
+      return Status::Corruption("a count answer overflows 64 bits");
+    }
+    count += answer->count;
+    if (!answer->truncated) return count;
+    query.after_row = *answer->resume_after;
+  }
+}
+
+StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
+                                                const LookupSpec& spec) {
+  LookupSpec checked = spec;
+  checked.columns.clear();
+  checked.limit = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateLookup(checked));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTable(table));
+  BLOOMROUTE_ASSIGN_OR_RETURN(LookupPlan plan,
+                              PlanLookup(*index_, std::move(state), spec));
+  router::CountResult out;
+  out.routing.servers_in_cluster = static_cast<uint32_t>(servers_.size());
+  out.routing.broadcast_reason = plan.broadcast_reason;
+  plan.query.count_only = true;
+  plan.query.limit = kMaxRowsPerCall;
+  std::vector<StatusOr<uint64_t>> counts(plan.asked.size(),
+                                         Status::IOError("not asked"));
+  fan_out_->Run(plan.asked.size(), [&](size_t i) {
+    IndexQuery query = plan.query;
+    query.region_ids = plan.state->regions_by_server.at(plan.asked[i]);
+    counts[i] = CountOnServer(plan.asked[i], std::move(query));
+  });
+  for (size_t i = 0; i < plan.asked.size(); ++i) {
+    const ServerEntry& server = Server(plan.asked[i]);
+    out.routing.asked.push_back(server.ref);
+    if (!counts[i].ok()) {
+      if (!spec.allow_partial || !counts[i].status().IsUnavailable()) {
+        return Named(server, counts[i].status());
+      }
+      out.partial = true;
+      out.missing.push_back(server.ref);
+      continue;
+    }
+    if (*counts[i] != 0) out.routing.with_rows.push_back(server.ref);
+    if (out.count + *counts[i] < out.count) {
+      return Named(server, Status::Corruption("its count overflows 64 bits"));
+    }
+    out.count += *counts[i];
+  }
+  for (ServerId id : plan.not_current) {
+    out.routing.asked_not_current.push_back(Server(id).ref);
+  }
+  if (!plan.not_current.empty()) WakeMaintenance();
   return out;
 }
 

@@ -196,8 +196,15 @@ struct TRangePredicate {
   3: optional binary upper
 }
 
-// A conjunction: every equality and the range (if set) must hold; at least
-// one predicate.
+// column in {values}: 1 to 1024 distinct values (kMaxIndexPredicateValues).
+struct TInPredicate {
+  1: binary column  // an indexed column
+  2: list<binary> values
+}
+
+// A conjunction: every equality, IN list and range must hold; at least one
+// predicate, at most 64, with at most 1024 values and 1 MiB of them in all
+// (model/types.h, kMaxIndexPredicate*).
 struct TIndexQuery {
   1: i64 tableId
   // Regions of the table to search; empty = every open region of the table.
@@ -206,25 +213,33 @@ struct TIndexQuery {
   4: optional TRangePredicate range
   5: i32 limit  // rows, in [1, 100000]
   6: list<binary> columns
-  // Only rows whose key sorts after this one (needs an equality).
+  // Only rows whose key sorts after this one.
   7: optional binary afterRow
   // Reply bytes, about, as TScan.maxBytes.
   8: optional i64 maxBytes
   // Only cells in the range count, for the predicates and the answer.
   9: optional TTimeRange timeRange
+  10: optional list<TInPredicate> inLists
+  // More ranges, ANDed with `range`.
+  11: optional list<TRangePredicate> ranges
+  // Count the matches (TIndexQueryResult.count) instead of returning them;
+  // the limit and the reply budget do not stop a count.
+  12: optional bool countOnly
 }
 
 struct TIndexQueryResult {
-  // With an equality: by row key. A matching row is always there, with the
-  // projected cells it has (possibly none).
+  // By row key, whatever the predicates. A matching row is always there,
+  // with the projected cells it has (possibly none). None with countOnly.
   1: list<TResult> rows
   // The answer stopped early (the limit, the byte budget, or the server's
   // work bound); the rest sort after resumeAfter.
   2: bool truncated
-  // Set when truncated (with an equality): the last row key the answer
-  // covers, the last row returned or a later key examined (the work bound
-  // may stop an answer with no row). Pass it as afterRow to continue.
+  // Set when truncated: the last row key the answer covers, the last row
+  // returned or a later key examined (the work bound may stop an answer
+  // with no row). Pass it as afterRow to continue.
   3: optional binary resumeAfter
+  // countOnly: the matching rows up to resumeAfter (all when not truncated).
+  4: optional i64 count
 }
 
 // The values of TFilterOp.kind (an i32 for the reason given at TMutationType).

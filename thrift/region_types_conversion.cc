@@ -373,53 +373,6 @@ Status FromThrift(const rpc::TScan& in, ScanRequest* out) {
       in.__isset.timeRange, in.timeRange, "scan.timeRange", &out->time_range);
 }
 
-Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.tableId, kBadRequest, "query.tableId"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.limit, kBadRequest, "query.limit"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Narrow(in.tableId, kBadRequest, "query.tableId", &out->table_id));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Narrow(in.limit, kBadRequest, "query.limit", &out->limit));
-  out->region_ids.assign(in.regionIds.size(), 0);
-  for (size_t i = 0; i < in.regionIds.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.regionIds[i], kBadRequest,
-                                      At("query.regionIds", i),
-                                      &out->region_ids[i]));
-  }
-  out->equals.clear();
-  for (size_t i = 0; i < in.equals.size(); ++i) {
-    const std::string f = At("query.equals", i);
-    const rpc::TEqualityPredicate& p = in.equals[i];
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(p.__isset.column, kBadRequest, f + ".column"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(p.__isset.value, kBadRequest, f + ".value"));
-    out->equals.push_back(EqualityPredicate{p.column, p.value});
-  }
-  out->range.reset();
-  if (in.__isset.range) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in.range.__isset.column, kBadRequest, "query.range.column"));
-    RangePredicate range;
-    range.column = in.range.column;
-    if (in.range.__isset.lower) range.lower = in.range.lower;
-    if (in.range.__isset.upper) range.upper = in.range.upper;
-    out->range = std::move(range);
-  }
-  out->columns = in.columns;
-  out->after_row.reset();
-  if (in.__isset.afterRow) out->after_row = in.afterRow;
-  out->max_bytes = 0;
-  if (in.__isset.maxBytes) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Narrow(in.maxBytes, kBadRequest, "query.maxBytes", &out->max_bytes));
-  }
-  return thrift_internal::TimeRangeFromThrift(
-      in.__isset.timeRange, in.timeRange, "query.timeRange", &out->time_range);
-}
-
 Status UnsignedFromThrift(int64_t in, const char* field, uint64_t* out) {
   return Narrow(in, kBadRequest, field, out);
 }
@@ -489,46 +442,6 @@ Status ToThrift(const ScanRequest& in, rpc::TScan* out) {
   return Status::OK();
 }
 
-Status ToThrift(const IndexQuery& in, rpc::TIndexQuery* out) {
-  int64_t table_id = 0;
-  int32_t limit = 0;
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.table_id, "query.table_id", &table_id));
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.limit, "query.limit", &limit));
-  out->__set_tableId(table_id);
-  out->__set_limit(limit);
-  std::vector<int64_t> region_ids(in.region_ids.size());
-  for (size_t i = 0; i < in.region_ids.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Widen(in.region_ids[i], At("query.region_ids", i), &region_ids[i]));
-  }
-  out->__set_regionIds(std::move(region_ids));
-  std::vector<rpc::TEqualityPredicate> equals(in.equals.size());
-  for (size_t i = 0; i < in.equals.size(); ++i) {
-    equals[i].__set_column(in.equals[i].column);
-    equals[i].__set_value(in.equals[i].value);
-  }
-  out->__set_equals(std::move(equals));
-  if (in.range) {
-    rpc::TRangePredicate range;
-    range.__set_column(in.range->column);
-    if (in.range->lower) range.__set_lower(*in.range->lower);
-    if (in.range->upper) range.__set_upper(*in.range->upper);
-    out->__set_range(std::move(range));
-  }
-  out->__set_columns(in.columns);
-  if (in.after_row) out->__set_afterRow(*in.after_row);
-  if (in.max_bytes != 0) {
-    int64_t max_bytes = 0;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Widen(in.max_bytes, "query.max_bytes", &max_bytes));
-    out->__set_maxBytes(max_bytes);
-  }
-  if (auto range = thrift_internal::TimeRangeToThrift(in.time_range)) {
-    out->__set_timeRange(*range);
-  }
-  return Status::OK();
-}
-
 // ---- Results: server side ----
 
 Status ToThrift(const std::vector<RegionDescriptor>& in,
@@ -573,14 +486,6 @@ Status ToThrift(const ScanResult& in, rpc::TScanResult* out) {
   out->__set_rows(RowsToThrift(in.rows));
   thrift_internal::ResultTimestampsToThrift(in.rows, &out->rows);
   if (in.resume_row) out->__set_resumeRow(*in.resume_row);
-  return Status::OK();
-}
-
-Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out) {
-  out->__set_rows(RowsToThrift(in.rows));
-  thrift_internal::ResultTimestampsToThrift(in.rows, &out->rows);
-  out->__set_truncated(in.truncated);
-  if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
   return Status::OK();
 }
 
@@ -735,17 +640,6 @@ Status FromThrift(const rpc::TScanResult& in, ScanResult* out) {
       in.rows, "result.rows", &out->rows));
   out->resume_row.reset();
   if (in.__isset.resumeRow) out->resume_row = in.resumeRow;
-  return Status::OK();
-}
-
-Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      RowsFromThrift(in.rows, "result.rows", &out->rows));
-  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::ResultTimestampsFromThrift(
-      in.rows, "result.rows", &out->rows));
-  out->truncated = in.truncated;
-  out->resume_after.reset();
-  if (in.__isset.resumeAfter) out->resume_after = in.resumeAfter;
   return Status::OK();
 }
 

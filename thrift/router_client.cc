@@ -195,6 +195,19 @@ class ThriftRouterClient final : public RouterClient {
         thrift_internal::LookupResultFromThrift);
   }
 
+  StatusOr<router::CountResult> Count(std::string_view table,
+                                      const router::LookupSpec& spec) override {
+    const std::string name(table);
+    client::TIndexQuery query;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::QueryToThrift(spec, &query));
+    return Fetch<router::CountResult, client::TIndexCount>(
+        "countByIndex",
+        [&](Service& s, client::TIndexCount& r) {
+          s.countByIndex(r, name, query);
+        },
+        thrift_internal::CountResultFromThrift);
+  }
+
   StatusOr<std::vector<router::ServerIndexStats>> IndexStats() override {
     return Fetch<std::vector<router::ServerIndexStats>,
                  std::vector<client::TServerIndexStats>>(

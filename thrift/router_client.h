@@ -109,6 +109,9 @@ class RouterClient {
   // routing info's ServerRefs carry the router's ids and addresses).
   virtual StatusOr<router::LookupResult> Lookup(
       std::string_view table, const router::LookupSpec& spec) = 0;
+  // countByIndex: see router::Router::Count.
+  virtual StatusOr<router::CountResult> Count(
+      std::string_view table, const router::LookupSpec& spec) = 0;
 
   // getIndexStats: per region server, ascending by id. Of each replica's
   // ReplicaStats the wire carries loaded, current, epoch, seq and the

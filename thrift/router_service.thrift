@@ -427,9 +427,40 @@ struct TEqualityPredicate {
   3: binary value
 }
 
-// An index lookup: rows where every predicate holds (AND).
+// The values of TIndexPredicate.op (an i32, not the enum: see "Enums" above).
+// Every range maps exactly onto [lower, upper) in byte order: <= v and > v
+// use v + 0x00, the next value after v; PREFIX p is [p, p with its last
+// non-0xFF byte incremented).
+enum TIndexOperator {
+  EQUAL = 0,             // one value
+  IN = 1,                // 1..1024 distinct values
+  LESS = 2,              // one value
+  LESS_OR_EQUAL = 3,     // one value
+  GREATER = 4,           // one value
+  GREATER_OR_EQUAL = 5,  // one value
+  PREFIX = 6,            // one non-empty value
+  BETWEEN = 7            // two values, low and high, both included
+}
+
+// A predicate on an indexed column "family:qualifier". A range whose low
+// end is above its high end matches nothing (no error). Equalities and IN
+// lists route through the global index (an IN list: the union of its values'
+// servers); a query of ranges and prefixes alone asks every server of the
+// table (TRoutingInfo.broadcastReason says so).
+struct TIndexPredicate {
+  1: binary family
+  2: binary qualifier
+  3: i32 op  // a TIndexOperator
+  4: list<binary> values
+}
+
+// An index lookup: rows where every predicate holds (AND). At most 64
+// predicates in fields 1 and 8 together, with at most 1024 values and 1 MiB
+// of values in all: more is TIllegalArgument naming the limit.
 struct TIndexQuery {
-  1: list<TEqualityPredicate> predicates  // at least one
+  // At least one predicate here or in `where`; may be empty when `where`
+  // has one.
+  1: list<TEqualityPredicate> predicates
   // At most this many rows (1..100000); unset = 100000.
   2: optional i32 limit
   3: list<TColumn> columns  // projected columns, as in TGet
@@ -447,7 +478,8 @@ struct TIndexQuery {
   // Only cells whose timestamp is in it, as TScan's: a row whose matching
   // cell is outside it does not match. Unset = all.
   7: optional TTimeRange timeRange
-  // (8 is reserved.)
+  // More predicates of any kind, ANDed with `predicates`.
+  8: optional list<TIndexPredicate> where
   // A result's nextPageToken: the next page of the same query (same table,
   // predicates, columns and time range; limit may differ). Opaque bytes, at
   // most 32,840. Not with afterRow. TIllegalArgument for a token that is not
@@ -464,6 +496,17 @@ struct TRoutingInfo {
   // filter was not known to be current (never skipped: no false negatives).
   3: list<TServerRef> serversAskedNotCurrent
   4: list<TServerRef> serversWithRows  // asked servers that returned rows
+  // Set when every server of the table was asked without routing, and why
+  // ("a range alone cannot be routed: asked every server of the table").
+  5: optional string broadcastReason
+}
+
+// countByIndex's answer: the exact number of matching rows.
+struct TIndexCount {
+  1: i64 count
+  2: bool partial  // some servers did not answer (allowPartial)
+  3: list<TServerRef> missingServers
+  4: TRoutingInfo routing  // serversWithRows: servers that counted rows
 }
 
 struct TIndexResult {
@@ -769,6 +812,11 @@ service RouterService {
   // token fails the call as in getByIndex.
   list<TIndexResult> getByIndexMultiple(1: string table,
                                         2: list<TIndexQuery> queries)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // The number of rows getByIndex would return without a limit, routed the
+  // same way; no row is shipped (each region server counts). The query's
+  // limit and columns are ignored; afterRow counts the rows after it.
+  TIndexCount countByIndex(1: string table, 2: TIndexQuery tquery)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // The global index: one entry per region server, ascending by id.

@@ -150,6 +150,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   void getByIndexMultiple(
       std::vector<rpc::client::TIndexResult>& result, const std::string& table,
       const std::vector<rpc::client::TIndexQuery>& queries) override;
+  void countByIndex(rpc::client::TIndexCount& result, const std::string& table,
+                    const rpc::client::TIndexQuery& tquery) override;
   void getIndexStats(
       std::vector<rpc::client::TServerIndexStats>& result) override;
   void getClusterStatus(rpc::client::TClusterStatus& result) override;

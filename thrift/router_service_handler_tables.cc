@@ -276,6 +276,18 @@ void RouterServiceHandler::getByIndexMultiple(
   });
 }
 
+void RouterServiceHandler::countByIndex(client::TIndexCount& result,
+                                        const std::string& table,
+                                        const client::TIndexQuery& tquery) {
+  ServeCall("countByIndex", [&]() -> Status {
+    router::LookupSpec spec;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tquery, &spec));
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::CountResult counted,
+                                router_->Count(table, spec));
+    return ToThrift(counted, &result);
+  });
+}
+
 void RouterServiceHandler::getIndexStats(
     std::vector<client::TServerIndexStats>& result) {
   ServeCall("getIndexStats", [&]() -> Status {

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "model/index_predicate.h"
 #include "model/table_attributes.h"
 #include "thrift/hbase_request_conversion.h"
 #include "thrift/internal/checked_conversion.h"
@@ -59,10 +60,53 @@ Status PredicatesFromThrift(const std::vector<client::TEqualityPredicate>& in,
   return Status::OK();
 }
 
+// Field 8: bounded before any copy (kMaxIndexPredicates predicates with
+// field 1's, kMaxIndexPredicateValues values each); each operator checked
+// against TIndexOperator. The rest is the router's ValidateIndexPredicates.
+Status WhereFromThrift(const client::TIndexQuery& in, const std::string& f,
+                       std::vector<IndexPredicate>* out) {
+  out->clear();
+  if (in.predicates.size() + in.where.size() > kMaxIndexPredicates) {
+    return Status::InvalidArgument(f + " has more than " +
+                                   std::to_string(kMaxIndexPredicates) +
+                                   " predicates (kMaxIndexPredicates)");
+  }
+  for (size_t i = 0; i < in.where.size(); ++i) {
+    const std::string pf = At(f + ".where", i);
+    const client::TIndexPredicate& p = in.where[i];
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(p.__isset.family, kBadRequest, pf + ".family"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(p.__isset.qualifier, kBadRequest, pf + ".qualifier"));
+    if (p.op < 0 || p.op >= kIndexOpCount) {
+      return Status::InvalidArgument(pf + ".op is " + std::to_string(p.op) +
+                                     ", not a TIndexOperator");
+    }
+    if (p.values.size() > kMaxIndexPredicateValues) {
+      return Status::InvalidArgument(pf + " has more than " +
+                                     std::to_string(kMaxIndexPredicateValues) +
+                                     " values (kMaxIndexPredicateValues)");
+    }
+    out->push_back(
+        IndexPredicate{thrift_internal::JoinColumn(p.family, p.qualifier),
+                       static_cast<IndexOp>(p.op), p.values});
+  }
+  // What the router would refuse anyway, refused here without asking it.
+  IndexQuery q;
+  for (const IndexPredicate& p : *out) {
+    BLOOMROUTE_RETURN_IF_ERROR(AddToQuery(p, &q));
+  }
+  if (out->empty()) return Status::OK();
+  return ValidateIndexPredicates(q);
+}
+
 Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
                        router::LookupSpec* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.predicates, kBadRequest, f + ".predicates"));
+  if (!in.__isset.where || in.where.empty()) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in.__isset.predicates, kBadRequest, f + ".predicates"));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(WhereFromThrift(in, f, &out->where));
   BLOOMROUTE_RETURN_IF_ERROR(
       PredicatesFromThrift(in.predicates, f + ".predicates", &out->equals));
   out->limit = 0;
@@ -153,6 +197,9 @@ Status RoutingToThrift(const router::RoutingInfo& in,
   BLOOMROUTE_RETURN_IF_ERROR(ServersToThrift(in.asked, &out->serversAsked));
   BLOOMROUTE_RETURN_IF_ERROR(
       ServersToThrift(in.asked_not_current, &out->serversAskedNotCurrent));
+  if (!in.broadcast_reason.empty()) {
+    out->__set_broadcastReason(in.broadcast_reason);
+  }
   return ServersToThrift(in.with_rows, &out->serversWithRows);
 }
 
@@ -336,6 +383,17 @@ Status ToThrift(const router::LookupResult& in, client::TIndexResult* out) {
   out->__set_truncated(in.truncated);
   if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
   if (in.next_page_token) out->__set_nextPageToken(*in.next_page_token);
+  out->__set_partial(in.partial);
+  out->__isset.missingServers = true;
+  BLOOMROUTE_RETURN_IF_ERROR(ServersToThrift(in.missing, &out->missingServers));
+  out->__isset.routing = true;
+  return RoutingToThrift(in.routing, &out->routing);
+}
+
+Status ToThrift(const router::CountResult& in, client::TIndexCount* out) {
+  int64_t count = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.count, "count", &count));
+  out->__set_count(count);
   out->__set_partial(in.partial);
   out->__isset.missingServers = true;
   BLOOMROUTE_RETURN_IF_ERROR(ServersToThrift(in.missing, &out->missingServers));

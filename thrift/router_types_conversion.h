@@ -38,6 +38,9 @@ Status FromThrift(const rpc::client::TTableSpec& in, router::TableSpec* out);
 // getByIndex / getByIndexMultiple: "tquery" and "queries[i]". An unset limit
 // is 0 (the router's maximum); a limit sent as 0 is rejected, because the IDL
 // promises a set limit is at least 1. timeRange: [minStamp, maxStamp).
+// `where` (field 8) becomes LookupSpec::where; InvalidArgument naming the
+// field for an operator outside TIndexOperator, or naming the limit
+// (kMaxIndexPredicates, kMaxIndexPredicateValues, kMaxIndexPredicateBytes).
 Status FromThrift(const rpc::client::TIndexQuery& in, router::LookupSpec* out);
 Status FromThrift(const std::vector<rpc::client::TIndexQuery>& in,
                   std::vector<router::LookupSpec>* out);
@@ -67,6 +70,7 @@ Status ToThrift(const std::vector<std::optional<Row>>& in,
 Status ToThrift(const std::vector<Row>& in,
                 std::vector<rpc::client::TResult>* out);
 Status ToThrift(const router::LookupResult& in, rpc::client::TIndexResult* out);
+Status ToThrift(const router::CountResult& in, rpc::client::TIndexCount* out);
 // `fill` is the newest stage's (the one taking inserts); 0 with no stage.
 Status ToThrift(const std::vector<router::ServerIndexStats>& in,
                 std::vector<rpc::client::TServerIndexStats>* out);

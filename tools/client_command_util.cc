@@ -58,17 +58,22 @@ StatusOr<Projection> ParseColumns(const std::vector<std::string>& args,
 }
 
 std::string RoutingLine(const router::LookupResult& result) {
-  const router::RoutingInfo& r = result.routing;
+  return RoutingLine(result.routing, result.partial, result.missing);
+}
+
+std::string RoutingLine(const router::RoutingInfo& r, bool partial,
+                        const std::vector<router::ServerRef>& missing) {
   std::string line = "routing: asked " + std::to_string(r.asked.size()) +
                      " of " + std::to_string(r.servers_in_cluster) +
                      " servers, " + std::to_string(r.with_rows.size()) +
                      " with rows (" +
                      std::to_string(r.asked_not_current.size()) +
                      " asked because not current)";
-  if (result.partial) {
+  if (partial) {
     line += ", partial: missing";
-    for (const router::ServerRef& s : result.missing) line += " " + s.address;
+    for (const router::ServerRef& s : missing) line += " " + s.address;
   }
+  if (!r.broadcast_reason.empty()) line += "; " + r.broadcast_reason;
   return line;
 }
 

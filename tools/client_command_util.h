@@ -52,7 +52,11 @@ StatusOr<Projection> ParseColumns(const std::vector<std::string>& args,
 // The routing line of a lookup, e.g.
 //   "routing: asked 1 of 4 servers, 1 with rows (0 asked because not current)"
 // followed by ", partial: missing 127.0.0.1:9092" when servers did not answer.
+// When every server of the table was asked unrouted, the reason follows:
+//   "...; a range alone cannot be routed: asked every server of the table".
 std::string RoutingLine(const router::LookupResult& result);
+std::string RoutingLine(const router::RoutingInfo& routing, bool partial,
+                        const std::vector<router::ServerRef>& missing);
 
 // Up to `limit` rows (>= 1) of `spec`'s range in key order, through a
 // scanner read in batches of up to kScanBatchRows rows; the scanner is closed

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "tools/query_predicates.h"
 #include "tools/server_command_util.h"
 
 namespace bloomroute {
@@ -47,8 +48,21 @@ QueryCommand::QueryCommand()
 void QueryCommand::AddOptions(po::options_description* o) {
   AddRowOptions(o);
   o->add_options()  //
-      ("where", po::value<std::vector<std::string>>(&where_)->required(),
-       "NAME=VALUE on an indexed column; repeat for an AND")  //
+      ("where", po::value<std::vector<std::string>>(&where_),
+       "NAME=VALUE, NAME>=VALUE, NAME>VALUE, NAME<=VALUE or NAME<VALUE on an "
+       "indexed column (quote it for the shell); the value is taken as "
+       "is")  //
+      ("in", po::value<std::vector<std::string>>(&in_),
+       "NAME=V1,V2,...: the column holds one of the values (at most 1024, "
+       "1 MiB in all per query); in a value '\\,' is a comma, '\\\\' a "
+       "backslash")  //
+      ("prefix", po::value<std::vector<std::string>>(&prefix_),
+       "NAME=PREFIX: the column's value starts with PREFIX (as is)")  //
+      ("between", po::value<std::vector<std::string>>(&between_),
+       "NAME=LOW,HIGH: LOW <= value <= HIGH (escapes as --in)")  //
+      ("count", po::bool_switch(&count_),
+       "print the number of matching rows instead of the rows (json: "
+       "{\"count\":N})")  //
       ("limit", po::value<int64_t>(&limit_)->default_value(kDefaultLimit),
        "most rows to print (1 to 100000; with --page-size, over all pages, "
        "1 to 10000000)")  //
@@ -70,11 +84,25 @@ Status QueryCommand::Validate() {
   } else {
     BLOOMROUTE_RETURN_IF_ERROR(InRange("limit", limit_, 1, kMaxRowsPerCall));
   }
+  using Parser =
+      StatusOr<IndexPredicate> (*)(std::string_view, std::string_view);
+  const std::pair<const std::vector<std::string>*, Parser> flags[] = {
+      {&where_, ParseWherePredicate},
+      {&in_, ParseInPredicate},
+      {&prefix_, ParsePrefixPredicate},
+      {&between_, ParseBetweenPredicate}};
   spec_.equals.clear();
-  for (const std::string& w : where_) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(EqualityPredicate p,
-                                ParseWhere(w, client_.family()));
-    spec_.equals.push_back(std::move(p));
+  spec_.where.clear();
+  for (const auto& [args, parse] : flags) {
+    for (const std::string& arg : *args) {
+      BLOOMROUTE_ASSIGN_OR_RETURN(IndexPredicate p,
+                                  parse(arg, client_.family()));
+      spec_.where.push_back(std::move(p));
+    }
+  }
+  if (spec_.where.empty()) {
+    return Status::InvalidArgument(
+        "give at least one of --where, --in, --prefix or --between");
   }
   spec_.limit = static_cast<uint32_t>(limit_);
   spec_.columns = projection_;
@@ -85,6 +113,19 @@ Status QueryCommand::Validate() {
 Status QueryCommand::Execute() {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
                               client_.Connect());
+  if (count_) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::CountResult counted,
+                                router->Count(client_.table(), spec_));
+    if (format_ == RowFormat::kJson) {
+      std::cout << "{\"count\":" << counted.count << "}\n";
+    } else {
+      std::cout << counted.count << "\n";
+    }
+    std::cout.flush();
+    std::cerr << RoutingLine(counted.routing, counted.partial, counted.missing)
+              << "\n";
+    return Status::OK();
+  }
   return paged_ ? ExecutePaged(*router) : ExecuteOnce(*router);
 }
 
@@ -146,7 +187,15 @@ Status QueryCommand::ExecutePaged(RouterClient& router) {
 }
 
 std::string QueryCommand::HelpEpilog() const {
-  return "Rows go to stdout; the routing line (servers asked, with rows, and\n"
+  return "Predicates combine by AND; repeat any flag. Equalities and --in\n"
+         "lists are routed through the router's filters (an --in list to the\n"
+         "servers of any of its values); a query of ranges and prefixes\n"
+         "alone asks every server of the table, and the routing line says\n"
+         "so. A range whose low end is above its high end matches nothing.\n"
+         "--where NAME<op>VALUE: NAME ends at the first '<', '>' or '='.\n"
+         "--in and --between values are separated by ','; write '\\,' for a\n"
+         "comma, '\\\\' for a backslash ('\\=' or '=' for an equals sign).\n"
+         "Rows go to stdout; the routing line (servers asked, with rows, and\n"
          "asked only because the router's filter replica was not current)\n"
          "goes to stderr in every format. A server that does not answer\n"
          "fails the query (exit 1) unless --allow-partial is given; the\n"

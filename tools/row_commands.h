@@ -1,11 +1,15 @@
 // `bloomroute query`, `get` and `scan`: read rows through the router and
 // print them (tools/row_format.h says how each --format looks).
 //
-//   bloomroute query --router HOST:PORT --table T --where NAME=VALUE
-//       [--where ...] [--limit N] [--page-size N] [--columns A,B]
-//       [--format table|csv|json] [--allow-partial]
-//   bloomroute get  --table T --row KEY [--row ...] [--columns ..] [--format
-//   ..] bloomroute scan --table T [--start KEY] [--stop KEY] [--limit N]
+//   bloomroute query --router HOST:PORT --table T [--where 'NAME>=VALUE']
+//       [--in NAME=V1,V2] [--prefix NAME=P] [--between NAME=LOW,HIGH]
+//       [--count] [--limit N] [--page-size N] [--columns A,B]
+//       [--format table|csv|json] [--allow-partial]   (at least one
+//       predicate; repeat any for AND; tools/query_predicates.h gives the
+//       forms and the quoting)
+//   bloomroute get  --table T --row KEY [--row ...] [--columns ..]
+//       [--format ..]
+//   bloomroute scan --table T [--start KEY] [--stop KEY] [--limit N]
 //       [--columns ..] [--format ..]
 //
 // Rows go to stdout, which stays machine-readable in every format; anything
@@ -68,6 +72,10 @@ class QueryCommand : public RowsCommand {
   Status ExecutePaged(RouterClient& router);
 
   std::vector<std::string> where_;
+  std::vector<std::string> in_;
+  std::vector<std::string> prefix_;
+  std::vector<std::string> between_;
+  bool count_ = false;
   int64_t limit_ = 0;
   bool paged_ = false;  // --page-size given
   int64_t page_size_ = 0;

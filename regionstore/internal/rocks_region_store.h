@@ -61,6 +61,15 @@ struct ReadBudget {
   }
 };
 
+// InvalidArgument unless `limit` is in [1, kMaxRowsPerCall].
+Status ValidateReadLimit(uint32_t limit);
+// The row with only the projected cells (every cell for an empty
+// projection).
+Row Project(std::string_view key, std::vector<Cell> cells,
+            const Projection& columns);
+
+class LookupRun;  // region_store_lookup.cc
+
 // One row touched by a write batch: its cells before the batch and after it.
 struct RowChange {
   const RegionDescriptor* region = nullptr;
@@ -265,10 +274,8 @@ class RocksRegionStore final : public RegionStore {
   ReadBudget BudgetFor(uint64_t max_bytes) const;
   StatusOr<std::vector<const RegionDescriptor*>> LookupRegionsLocked(
       const IndexQuery& query, const TableDescriptor** table) const;
-  Status LookupInRegion(const rocksdb::ReadOptions& ro,
-                        const RegionDescriptor& region, const IndexQuery& query,
-                        size_t driver, IndexQueryResult* result,
-                        ReadBudget* budget) const;
+  // One Lookup's work over the regions (region_store_lookup.cc).
+  friend class LookupRun;
 
   const std::string path_;
   const RegionStoreOptions options_;

@@ -137,6 +137,8 @@ class RouterImpl : public router::Router {
 
   StatusOr<router::LookupResult> Lookup(
       std::string_view table, const router::LookupSpec& spec) override;
+  StatusOr<router::CountResult> Count(std::string_view table,
+                                      const router::LookupSpec& spec) override;
   StatusOr<std::vector<router::LookupResult>> LookupMultiple(
       std::string_view table,
       const std::vector<router::LookupSpec>& specs) override;
@@ -240,6 +242,9 @@ class RouterImpl : public router::Router {
 
   // router_lookup.cc
   router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
+  // One server's count for Count (router_lookup.cc): its answers to
+  // `query` (count_only) summed, asked again after each truncated one.
+  StatusOr<uint64_t> CountOnServer(ServerId id, IndexQuery query);
 
   // router_rows.cc
   // Sends `mutations` (consumed) to the server in chunks.

@@ -95,7 +95,7 @@ TEST_F(RowCommandsTest, QueryErrorsAndBadUsage) {
   EXPECT_EQ(Run("query", {"--where", "cc"}).code, 2);
   EXPECT_EQ(Run("query", {"--where", "cc=SE", "--format", "xml"}).code, 2);
   EXPECT_EQ(Run("query", {"--where", "cc=SE", "--limit", "0"}).code, 2);
-  EXPECT_EQ(Run("query", {}).code, 2);  // --where is required
+  EXPECT_EQ(Run("query", {}).code, 2);  // a predicate is required
   r = RunCommand({"query", "--router", "127.0.0.1:1", "--table", "geo",
                   "--where", "cc=SE"});
   EXPECT_EQ(r.code, 1);
@@ -146,6 +146,43 @@ TEST_F(RowCommandsTest, QueryPageSizeIsChecked) {
       "query", {"--where", "cc=SE", "--page-size", "10", "--limit", "1000000"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(Run("query", {"--where", "cc=SE", "--limit", "1000000"}).code, 2);
+}
+
+TEST_F(RowCommandsTest, QueryTakesRangesInListsPrefixesAndCounts) {
+  CommandOutput r = Run("query", {"--in", "cc=NO,DK,X\\,Y", "--columns", "cc",
+                                  "--format", "csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "row,d:cc\r\napple,NO\r\nzebra,DK\r\n");
+  r = Run("query", {"--where", "cc>=O", "--columns", "cc", "--format", "csv",
+                    "--limit", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "row,d:cc\r\nhouse,SE\r\n");
+  EXPECT_THAT(r.err, HasSubstr("routing: asked 4 of 4 servers"));
+  EXPECT_THAT(r.err, HasSubstr("a range alone cannot be routed"));
+  r = Run("query", {"--where", "cc<SE", "--where", "cc>DK", "--columns", "cc",
+                    "--format", "csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "row,d:cc\r\napple,NO\r\n");
+  r = Run("query", {"--prefix", "cc=S", "--count"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "2\n");
+  r = Run("query", {"--in", "cc=SE,NO", "--where", "cc<=NO", "--count",
+                    "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "{\"count\":1}\n");
+  r = Run("query", {"--between", "cc=DK,NO", "--count"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "2\n");
+
+  r = Run("query", {"--in", "cc=a\\x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--in"));
+  r = Run("query", {"--prefix", "cc="});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--prefix"));
+  r = Run("query", {"--in", "cc=a,a"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("twice"));
 }
 
 TEST_F(RowCommandsTest, GetPrintsFoundRowsInRequestOrder) {

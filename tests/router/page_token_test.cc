@@ -6,6 +6,9 @@
 
 #include <random>
 #include <string>
+#include <utility>
+
+#include "model/index_predicate.h"
 
 namespace bloomroute::router {
 namespace {
@@ -187,6 +190,34 @@ TEST_F(PageTokenCodecTest, RecreatedTableOrChangedColumnsMeanStale) {
   TableDescriptor more = Places();
   more.indexed_columns.push_back({3, "d:timezone"});
   EXPECT_TRUE(codec_.Open(token, more, Query()).ok());
+}
+
+// Predicates of every kind (LookupSpec::where) bind a token like equalities:
+// another operator, value or column is another query; the order of an IN
+// list's values is not.
+TEST_F(PageTokenCodecTest, WherePredicatesAreBound) {
+  LookupSpec in = Query();
+  in.where = {{"d:feature", IndexOp::kIn, {"PPLA", "PPLC"}},
+              {"d:country", IndexOp::kPrefix, {"N"}}};
+  const std::string token = Issue("house", in);
+  LookupSpec reordered = in;
+  std::swap(reordered.where[0], reordered.where[1]);
+  std::swap(reordered.where[1].values[0], reordered.where[1].values[1]);
+  EXPECT_TRUE(codec_.Open(token, Places(), reordered).ok());
+  LookupSpec value = in;
+  value.where[0].values[1] = "PPLX";
+  LookupSpec op = in;
+  op.where[1].op = IndexOp::kGreaterOrEqual;
+  LookupSpec column = in;
+  column.where[1].column = "d:feature";
+  LookupSpec dropped = in;
+  dropped.where.pop_back();
+  for (const LookupSpec& spec : {value, op, column, dropped, Query()}) {
+    EXPECT_NE(OpenError(token, spec).find(kOtherQuery), std::string::npos);
+  }
+  TableDescriptor reindexed = Places();
+  reindexed.indexed_columns[0].column_id = 9;  // d:country added again
+  EXPECT_NE(OpenError(token, in, reindexed).find(kStale), std::string::npos);
 }
 
 }  // namespace

@@ -48,6 +48,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   int64_t opened_scanner = 42;
   std::vector<Row> scanner_rows;
   router::LookupResult lookup_result;
+  router::CountResult count_result;
   std::vector<router::ServerIndexStats> index_stats;
   SscbfConfig filter_config_;
   router::ClusterStatus cluster_status;
@@ -211,6 +212,13 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     table = t;
     lookups.push_back(s);
     return lookup_result;
+  }
+  StatusOr<router::CountResult> Count(std::string_view t,
+                                      const router::LookupSpec& s) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    lookups.push_back(s);
+    return count_result;
   }
   // Records every spec; answers each with lookup_result.
   StatusOr<std::vector<router::LookupResult>> LookupMultiple(

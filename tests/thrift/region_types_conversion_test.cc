@@ -721,3 +721,112 @@ TEST_F(RegionTypesConversionTest, OutcomesRoundTrip) {
 
 }  // namespace
 }  // namespace bloomroute
+
+namespace bloomroute {
+namespace {
+
+// IN lists, more ranges and count_only travel in fields 10..12 of
+// TIndexQuery, the count in field 4 of TIndexQueryResult.
+TEST(RegionIndexQueryConversionTest, InListsRangesAndCountsRoundTrip) {
+  IndexQuery query;
+  query.table_id = 7;
+  query.limit = 10;
+  query.in = {InPredicate{"f:country", {"NO", "SE"}}};
+  query.ranges = {RangePredicate{"f:feature", std::nullopt, std::string("P")},
+                  RangePredicate{"f:pop", std::string("1"), std::nullopt}};
+  query.count_only = true;
+  rpc::TIndexQuery wire;
+  ASSERT_TRUE(ToThrift(query, &wire).ok());
+  IndexQuery back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire), &back).ok());
+  ASSERT_EQ(back.in.size(), 1u);
+  EXPECT_EQ(back.in[0].column, "f:country");
+  EXPECT_EQ(back.in[0].values, (std::vector<std::string>{"NO", "SE"}));
+  ASSERT_EQ(back.ranges.size(), 2u);
+  EXPECT_EQ(back.ranges[0].upper, std::optional<std::string>("P"));
+  EXPECT_FALSE(back.ranges[0].lower.has_value());
+  EXPECT_EQ(back.ranges[1].lower, std::optional<std::string>("1"));
+  EXPECT_TRUE(back.count_only);
+
+  IndexQueryResult result;
+  result.truncated = true;
+  result.resume_after = "k";
+  result.count = 12345678901ull;
+  rpc::TIndexQueryResult wire_result;
+  ASSERT_TRUE(ToThrift(result, &wire_result).ok());
+  IndexQueryResult result_back;
+  ASSERT_TRUE(FromThrift(ThroughWire(wire_result), &result_back).ok());
+  EXPECT_EQ(result_back.count, 12345678901ull);
+  EXPECT_TRUE(result_back.truncated);
+}
+
+// An old peer's query (no field 10..12) reads as before.
+TEST(RegionIndexQueryConversionTest, OldQueriesReadWithoutTheNewFields) {
+  rpc::TIndexQuery wire;
+  wire.__set_tableId(1);
+  wire.__set_limit(5);
+  wire.__set_equals({rpc::TEqualityPredicate()});
+  wire.equals[0].__set_column("f:a");
+  wire.equals[0].__set_value("v");
+  IndexQuery back;
+  back.count_only = true;  // overwritten
+  ASSERT_TRUE(FromThrift(ThroughWire(wire), &back).ok());
+  EXPECT_TRUE(back.in.empty());
+  EXPECT_TRUE(back.ranges.empty());
+  EXPECT_FALSE(back.count_only);
+  rpc::TIndexQueryResult old_result;
+  old_result.__set_truncated(false);
+  IndexQueryResult result;
+  result.count = 9;
+  ASSERT_TRUE(FromThrift(ThroughWire(old_result), &result).ok());
+  EXPECT_EQ(result.count, 0u);
+}
+
+TEST(RegionIndexQueryConversionTest, HostilePredicatesAreRefusedByName) {
+  rpc::TIndexQuery wire;
+  wire.__set_tableId(1);
+  wire.__set_limit(5);
+  rpc::TInPredicate in;
+  in.__set_column("f:a");
+  for (size_t i = 0; i <= kMaxIndexPredicateValues; ++i) {
+    in.values.push_back(std::to_string(i));
+  }
+  in.__isset.values = true;
+  wire.__set_inLists({in});
+  wire = ThroughWire(wire);
+  IndexQuery out;
+  Status s = FromThrift(wire, &out);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_THAT(s.message(), HasSubstr("kMaxIndexPredicateValues"));
+
+  in.__set_values({std::string(kMaxIndexPredicateBytes, 'x'), "y"});
+  wire.__set_inLists({in});
+  s = FromThrift(ThroughWire(wire), &out);
+  EXPECT_THAT(s.message(), HasSubstr("kMaxIndexPredicateBytes"));
+
+  in.__set_values({"x"});
+  wire.__set_inLists({in});
+  wire = ThroughWire(wire);
+  wire.inLists[0].__isset.column = false;
+  EXPECT_EQ(FromThrift(wire, &out).message(),
+            "query.inLists[0].column is missing");
+
+  wire.inLists.assign(kMaxIndexPredicates + 1, rpc::TInPredicate());
+  s = FromThrift(ThroughWire(wire), &out);
+  EXPECT_THAT(s.message(), HasSubstr("kMaxIndexPredicates"));
+
+  wire.inLists.clear();
+  wire.__set_ranges({rpc::TRangePredicate()});
+  EXPECT_EQ(FromThrift(wire, &out).message(),
+            "query.ranges[0].column is missing");
+
+  rpc::TIndexQueryResult result;
+  result.__set_count(-1);
+  IndexQueryResult result_out;
+  s = FromThrift(ThroughWire(result), &result_out);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("result.count is negative"));
+}
+
+}  // namespace
+}  // namespace bloomroute

@@ -206,6 +206,44 @@ TEST_F(RouterClientTest, LookupsPageWithTokens) {
   EXPECT_THAT(forged.message(), HasSubstr("forged or corrupted"));
 }
 
+// getByIndex's `where` and countByIndex over the wire, against the router
+// answering the same spec in process.
+TEST_F(RouterClientTest, PredicatesAndCountsTravelTheWire) {
+  router::LookupSpec spec;
+  spec.where = {{"d:country", IndexOp::kIn, {"SE", "DK"}}};
+  auto found = client_->Lookup("places", spec);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_THAT(Keys(found->rows), ElementsAre("kiruna", "umea"));
+  EXPECT_TRUE(found->routing.broadcast_reason.empty());
+
+  spec.where = {{"d:feature", IndexOp::kLessOrEqual, {"A"}}};
+  spec.limit = 1;
+  found = client_->Lookup("places", spec);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_THAT(Keys(found->rows), ElementsAre("bergen"));
+  EXPECT_TRUE(found->truncated);
+  EXPECT_EQ(found->routing.asked.size(), 3u);
+  EXPECT_EQ(found->routing.broadcast_reason,
+            "a range alone cannot be routed: asked every server of the table");
+  spec.after_row = found->resume_after;
+  found = client_->Lookup("places", spec);
+  ASSERT_TRUE(found.ok());
+  EXPECT_THAT(Keys(found->rows), ElementsAre("umea"));
+
+  router::LookupSpec count_spec;
+  count_spec.where = {{"d:country", IndexOp::kPrefix, {"N"}}};
+  auto count = client_->Count("places", count_spec);
+  ASSERT_TRUE(count.ok()) << count.status().ToString();
+  EXPECT_EQ(count->count, 2u);
+  auto truth = router_->Count("places", count_spec);
+  ASSERT_TRUE(truth.ok());
+  EXPECT_EQ(count->routing.asked, truth->routing.asked);
+  EXPECT_EQ(count->routing.broadcast_reason, truth->routing.broadcast_reason);
+  count_spec.where = {{"d:name", IndexOp::kIn, {"x"}}};
+  EXPECT_TRUE(
+      client_->Count("places", count_spec).status().IsInvalidArgument());
+}
+
 TEST_F(RouterClientTest, StatsAndStatusAsTheRouterReportsThem) {
   auto stats = client_->IndexStats();
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();

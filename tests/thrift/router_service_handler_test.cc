@@ -48,6 +48,7 @@ class RouterServiceHandlerTest : public ::testing::Test {
     std::vector<client::TResult> rows;
     client::TIndexResult found;
     std::vector<client::TIndexResult> founds;
+    client::TIndexCount count;
     std::vector<client::TServerIndexStats> stats;
     client::TClusterStatus status;
     return {
@@ -62,6 +63,8 @@ class RouterServiceHandlerTest : public ::testing::Test {
          [=]() mutable { handler_.getByIndex(found, "t", query); }},
         {"getByIndexMultiple",
          [=]() mutable { handler_.getByIndexMultiple(founds, "t", {query}); }},
+        {"countByIndex",
+         [=]() mutable { handler_.countByIndex(count, "t", query); }},
         {"getIndexStats", [=]() mutable { handler_.getIndexStats(stats); }},
         {"getClusterStatus",
          [=]() mutable { handler_.getClusterStatus(status); }},

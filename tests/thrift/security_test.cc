@@ -158,6 +158,7 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"describeTable", Role::kRead},
       {"getByIndex", Role::kRead},
       {"getByIndexMultiple", Role::kRead},
+      {"countByIndex", Role::kRead},
       {"getIndexStats", Role::kRead},
       {"getClusterStatus", Role::kRead},
       {"bulkLoad", Role::kWrite},

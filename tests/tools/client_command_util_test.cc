@@ -65,6 +65,10 @@ TEST_F(ClientCommandUtilTest, RoutingLineCountsServers) {
   EXPECT_EQ(RoutingLine(r),
             "routing: asked 2 of 4 servers, 1 with rows (1 asked because not "
             "current), partial: missing h:3");
+  r.routing.broadcast_reason = "a range alone cannot be routed";
+  EXPECT_EQ(RoutingLine(r.routing, false, {}),
+            "routing: asked 2 of 4 servers, 1 with rows (1 asked because not "
+            "current); a range alone cannot be routed");
 }
 
 class RouterConnectionFlagsTest : public ::testing::Test {

@@ -35,8 +35,8 @@ std::map<std::string, Role> RouterNeeds() {
         "getTableDescriptors", "tableExists", "isTableEnabled",
         "isTableDisabled", "isTableAvailable", "getThriftServerType",
         // bloomroute's.
-        "getByIndex", "getByIndexMultiple", "getIndexStats", "getClusterStatus",
-        "listTables", "describeTable"}) {
+        "getByIndex", "getByIndexMultiple", "countByIndex", "getIndexStats",
+        "getClusterStatus", "listTables", "describeTable"}) {
     needs[m] = Role::kRead;
   }
   for (const char* m : {"put", "putMultiple", "deleteSingle", "deleteMultiple",

@@ -66,8 +66,23 @@ Status RoutingFromThrift(const client::TRoutingInfo& in, const std::string& f,
   BLOOMROUTE_RETURN_IF_ERROR(ServersFromThrift(in.serversAskedNotCurrent,
                                                f + ".serversAskedNotCurrent",
                                                &out->asked_not_current));
+  out->broadcast_reason =
+      in.__isset.broadcastReason ? in.broadcastReason : std::string();
   return ServersFromThrift(in.serversWithRows, f + ".serversWithRows",
                            &out->with_rows);
+}
+
+// A column "family:qualifier" as TEqualityPredicate / TIndexPredicate send it.
+template <typename T>
+Status SetPredicateColumn(const std::string& column, T* out) {
+  const size_t colon = column.find(':');
+  if (colon == std::string::npos) {
+    return Status::InvalidArgument("predicate column '" + column +
+                                   "' is not family:qualifier");
+  }
+  out->__set_family(column.substr(0, colon));
+  out->__set_qualifier(column.substr(colon + 1));
+  return Status::OK();
 }
 
 // A router before the field sends none: the stats keep their defaults.
@@ -179,17 +194,21 @@ client::TScan ScanToThrift(const router::ScanSpec& in) {
 Status QueryToThrift(const router::LookupSpec& in, client::TIndexQuery* out) {
   std::vector<client::TEqualityPredicate> predicates(in.equals.size());
   for (size_t i = 0; i < in.equals.size(); ++i) {
-    const std::string& column = in.equals[i].column;
-    const size_t colon = column.find(':');
-    if (colon == std::string::npos) {
-      return Status::InvalidArgument("predicate column '" + column +
-                                     "' is not family:qualifier");
-    }
-    predicates[i].__set_family(column.substr(0, colon));
-    predicates[i].__set_qualifier(column.substr(colon + 1));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        SetPredicateColumn(in.equals[i].column, &predicates[i]));
     predicates[i].__set_value(in.equals[i].value);
   }
   out->__set_predicates(std::move(predicates));
+  if (!in.where.empty()) {
+    std::vector<client::TIndexPredicate> where(in.where.size());
+    for (size_t i = 0; i < in.where.size(); ++i) {
+      BLOOMROUTE_RETURN_IF_ERROR(
+          SetPredicateColumn(in.where[i].column, &where[i]));
+      where[i].__set_op(static_cast<int32_t>(in.where[i].op));
+      where[i].__set_values(in.where[i].values);
+    }
+    out->__set_where(std::move(where));
+  }
   if (in.limit > 0) {  // 0 = the router's maximum: leave it unset
     int32_t limit = 0;
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(Widen(in.limit, "limit", &limit)));
@@ -265,6 +284,18 @@ Status LookupResultFromThrift(const client::TIndexResult& in,
     }
     out->next_page_token = in.nextPageToken;
   }
+  out->partial = in.partial;
+  BLOOMROUTE_RETURN_IF_ERROR(ServersFromThrift(
+      in.missingServers, "result.missingServers", &out->missing));
+  return RoutingFromThrift(in.routing, "result.routing", &out->routing);
+}
+
+Status CountResultFromThrift(const client::TIndexCount& in,
+                             router::CountResult* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.routing, kBadResult, "result.routing"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.count, kBadResult, "result.count", &out->count));
   out->partial = in.partial;
   BLOOMROUTE_RETURN_IF_ERROR(ServersFromThrift(
       in.missingServers, "result.missingServers", &out->missing));

@@ -39,6 +39,9 @@ Status DescriptorsFromThrift(const std::vector<rpc::client::TIndexedTable>& in,
                              std::vector<TableDescriptor>* out);
 Status LookupResultFromThrift(const rpc::client::TIndexResult& in,
                               router::LookupResult* out);
+// Corruption for a negative count or a missing routing.
+Status CountResultFromThrift(const rpc::client::TIndexCount& in,
+                             router::CountResult* out);
 Status IndexStatsFromThrift(
     const std::vector<rpc::client::TServerIndexStats>& in,
     std::vector<router::ServerIndexStats>* out);

@@ -45,6 +45,10 @@ class UnusedRouterClient : public RouterClient {
                                         const router::LookupSpec&) override {
     return Unused();
   }
+  StatusOr<router::CountResult> Count(std::string_view,
+                                      const router::LookupSpec&) override {
+    return Unused();
+  }
   StatusOr<std::vector<router::ServerIndexStats>> IndexStats() override {
     return Unused();
   }

@@ -1,0 +1,232 @@
+// RocksRegionStore::Lookup for every predicate kind: IN lists, any number of
+// ranges, and their AND with equalities. Every answer is in row-key order
+// and resumes exactly with after_row, whatever drives it; count_only counts
+// the same rows without shipping them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "regionstore/region_store.h"
+#include "tests/regionstore/region_store_test_util.h"
+
+namespace bloomroute {
+namespace {
+
+using testing::OpenStoreWithRegions;
+using testing::PlacesRegion;
+using testing::PutPlace;
+using testing::TempDir;
+
+// Rows "r000".."r199" over two regions split at "r100"; country "c<i % 13>"
+// (two digits), feature "f<i % 7>".
+class RegionStoreLookupTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Open(RegionStoreOptions()); }
+  void Open(const RegionStoreOptions& options) {
+    store_.reset();
+    store_ = OpenStoreWithRegions(
+        dir_.path() + "/db" + std::to_string(++opened_), options,
+        {PlacesRegion(1, "", "r100"), PlacesRegion(2, "r100", "")});
+    ASSERT_NE(store_, nullptr);
+    std::vector<Mutation> batch;
+    for (int i = 0; i < kRows; ++i) {
+      batch.push_back(PutPlace(i < 100 ? 1 : 2, Key(i), Country(i),
+                               "f" + std::to_string(i % 7)));
+    }
+    ASSERT_TRUE(store_->Apply(batch).ok());
+  }
+  static std::string Key(int i) {
+    char key[8];
+    snprintf(key, sizeof(key), "r%03d", i);
+    return key;
+  }
+  static std::string Country(int i) {
+    char c[8];
+    snprintf(c, sizeof(c), "c%02d", i % 13);
+    return c;
+  }
+  static IndexQuery Query(uint32_t limit) {
+    IndexQuery q;
+    q.table_id = testing::PlacesTable().table_id;
+    q.limit = limit;
+    return q;
+  }
+  // Every key the query answers, asking again with after_row while the
+  // answer is truncated; fails the test on an error or a key out of order.
+  std::vector<std::string> Drain(IndexQuery q, int* calls = nullptr) {
+    std::vector<std::string> keys;
+    for (int call = 1; call < 1000; ++call) {
+      StatusOr<IndexQueryResult> r = store_->Lookup(q);
+      EXPECT_TRUE(r.ok()) << r.status().ToString();
+      if (!r.ok()) return keys;
+      for (const Row& row : r->rows) {
+        EXPECT_TRUE(keys.empty() || keys.back() < row.key) << row.key;
+        keys.push_back(row.key);
+      }
+      if (calls != nullptr) *calls = call;
+      if (!r->truncated) return keys;
+      EXPECT_TRUE(r->resume_after.has_value());
+      if (!r->resume_after) return keys;
+      q.after_row = r->resume_after;
+    }
+    ADD_FAILURE() << "no end";
+    return keys;
+  }
+  template <typename Pred>
+  static std::vector<std::string> Expected(Pred pred) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < kRows; ++i) {
+      if (pred(i)) keys.push_back(Key(i));
+    }
+    return keys;
+  }
+
+  static constexpr int kRows = 200;
+  int opened_ = 0;
+  TempDir dir_;
+  std::unique_ptr<RegionStore> store_;
+};
+
+TEST_F(RegionStoreLookupTest, RangeAloneAnswersInRowOrderAndResumes) {
+  IndexQuery q = Query(7);
+  q.range = RangePredicate{"d:country", "c03", "c06"};
+  int calls = 0;
+  EXPECT_EQ(Drain(q, &calls), Expected([](int i) {
+              return Country(i) >= "c03" && Country(i) < "c06";
+            }));
+  EXPECT_GT(calls, 3);
+}
+
+TEST_F(RegionStoreLookupTest, RangeAloneFallsBackToARowScanPastTheWorkBound) {
+  RegionStoreOptions o;
+  o.max_examined_rows = 10;  // far fewer than a region's range entries
+  Open(o);
+  IndexQuery q = Query(5);
+  q.range = RangePredicate{"d:country", "c01", std::nullopt};
+  EXPECT_EQ(Drain(q), Expected([](int i) { return Country(i) >= "c01"; }));
+}
+
+TEST_F(RegionStoreLookupTest, InListMergesItsValuesInRowOrderAndResumes) {
+  IndexQuery q = Query(4);
+  q.in = {InPredicate{"d:country", {"c07", "c02", "c11", "zz"}}};
+  int calls = 0;
+  EXPECT_EQ(Drain(q, &calls), Expected([](int i) {
+              return Country(i) == "c02" || Country(i) == "c07" ||
+                     Country(i) == "c11";
+            }));
+  EXPECT_GT(calls, 5);
+}
+
+TEST_F(RegionStoreLookupTest, InListAndEqualityAndRangesCombineByAnd) {
+  IndexQuery q = Query(3);
+  q.in = {InPredicate{"d:country", {"c01", "c02", "c03", "c04"}}};
+  q.equals = {{"d:feature", "f2"}};
+  q.range = RangePredicate{"d:country", "c02", std::nullopt};
+  q.ranges = {RangePredicate{"d:country", std::nullopt, "c04"}};
+  EXPECT_EQ(Drain(q), Expected([](int i) {
+              return (Country(i) == "c02" || Country(i) == "c03") && i % 7 == 2;
+            }));
+}
+
+TEST_F(RegionStoreLookupTest, RangesOnTwoColumnsAlone) {
+  IndexQuery q = Query(6);
+  q.ranges = {RangePredicate{"d:feature", "f3", "f5"},
+              RangePredicate{"d:country", "c10", std::nullopt}};
+  EXPECT_EQ(Drain(q), Expected([](int i) {
+              return i % 7 >= 3 && i % 7 < 5 && Country(i) >= "c10";
+            }));
+}
+
+TEST_F(RegionStoreLookupTest, AnEmptyRangeMatchesNothing) {
+  IndexQuery q = Query(10);
+  q.range = RangePredicate{"d:country", "c05", "c05"};
+  EXPECT_TRUE(Drain(q).empty());
+  q.range = RangePredicate{"d:country", "c06", "c05"};
+  EXPECT_TRUE(Drain(q).empty());
+}
+
+TEST_F(RegionStoreLookupTest, InListsOutsideTheLimitsAreRefused) {
+  IndexQuery q = Query(10);
+  q.in = {InPredicate{"d:country", {}}};
+  EXPECT_TRUE(store_->Lookup(q).status().IsInvalidArgument());
+  q.in = {InPredicate{"d:country", {"c01", "c02", "c01"}}};
+  StatusOr<IndexQueryResult> r = store_->Lookup(q);
+  EXPECT_NE(r.status().ToString().find("twice"), std::string::npos)
+      << r.status().ToString();
+  q.in = {InPredicate{"d:country", {}}};
+  for (size_t i = 0; i <= kMaxIndexPredicateValues; ++i) {
+    q.in[0].values.push_back(std::to_string(i));
+  }
+  r = store_->Lookup(q);
+  EXPECT_NE(r.status().ToString().find("kMaxIndexPredicateValues"),
+            std::string::npos)
+      << r.status().ToString();
+  q.in = {InPredicate{"d:country",
+                      {std::string(kMaxIndexPredicateBytes, 'x'), "y"}}};
+  r = store_->Lookup(q);
+  EXPECT_NE(r.status().ToString().find("kMaxIndexPredicateBytes"),
+            std::string::npos)
+      << r.status().ToString();
+  q.in = {InPredicate{"d:name", {"x"}}};
+  EXPECT_NE(store_->Lookup(q).status().ToString().find("not indexed"),
+            std::string::npos);
+}
+
+// count_only: the number of matches, no rows, with the same resume
+// contract: counts of successive calls add up to the full count.
+TEST_F(RegionStoreLookupTest, CountOnlyCountsEveryKindWithoutRows) {
+  auto count_all = [&](IndexQuery q) {
+    q.count_only = true;
+    uint64_t total = 0;
+    for (int call = 0; call < 1000; ++call) {
+      StatusOr<IndexQueryResult> r = store_->Lookup(q);
+      EXPECT_TRUE(r.ok()) << r.status().ToString();
+      if (!r.ok()) return total;
+      EXPECT_TRUE(r->rows.empty());
+      total += r->count;
+      if (!r->truncated) return total;
+      q.after_row = r->resume_after;
+    }
+    return total;
+  };
+  IndexQuery q = Query(1);  // the limit does not stop a count
+  q.in = {InPredicate{"d:country", {"c01", "c05"}}};
+  EXPECT_EQ(count_all(q), Expected([](int i) {
+                            return Country(i) == "c01" || Country(i) == "c05";
+                          }).size());
+  q = Query(1);
+  q.range = RangePredicate{"d:feature", "f2", std::nullopt};
+  EXPECT_EQ(count_all(q), Expected([](int i) { return i % 7 >= 2; }).size());
+  q.after_row = Key(150);
+  EXPECT_EQ(count_all(q),
+            Expected([](int i) { return i > 150 && i % 7 >= 2; }).size());
+}
+
+TEST_F(RegionStoreLookupTest, CountOnlyStopsAtTheWorkBoundAndResumes) {
+  RegionStoreOptions o;
+  o.max_examined_rows = 8;
+  Open(o);
+  IndexQuery q = Query(1);
+  q.count_only = true;
+  q.equals = {{"d:feature", "f3"}};
+  uint64_t total = 0;
+  int calls = 0;
+  for (; calls < 1000; ++calls) {
+    StatusOr<IndexQueryResult> r = store_->Lookup(q);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    total += r->count;
+    if (!r->truncated) break;
+    ASSERT_TRUE(r->resume_after.has_value());
+    q.after_row = r->resume_after;
+  }
+  EXPECT_EQ(total, Expected([](int i) { return i % 7 == 3; }).size());
+  EXPECT_GT(calls, 2);
+}
+
+}  // namespace
+}  // namespace bloomroute
