@@ -258,7 +258,14 @@ StatusOr<IndexQueryResult> RocksRegionStore::Lookup(const IndexQuery& q) const {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<const RegionDescriptor*> regions,
                               LookupRegionsLocked(q, &table));
   auto check_indexed = [&](const std::string& column) -> Status {
-    if (table->FindIndexed(column)) return Status::OK();
+    const IndexedColumn* indexed = table->FindIndexed(column);
+    if (indexed && indexed->building) {
+      return Status::InvalidArgument(
+          "column " + QuoteForMessage(column) + " of table " +
+          QuoteForMessage(table->name) +
+          " is building its index; lookups on it start when it is complete");
+    }
+    if (indexed) return Status::OK();
     return Status::InvalidArgument("column " + QuoteForMessage(column) +
                                    " of table " + QuoteForMessage(table->name) +
                                    " is not indexed");
