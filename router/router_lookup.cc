@@ -135,6 +135,9 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                               FindTable(table));
   const TableDescriptor& descriptor = state->record.descriptor;
   BLOOMROUTE_RETURN_IF_ERROR(CheckProjectionFamilies(descriptor, spec.columns));
+  for (const EqualityPredicate& p : spec.equals) {
+    BLOOMROUTE_RETURN_IF_ERROR(CheckIndexReady(state->record, p.column));
+  }
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<ElementHash> hashes,
                               HashPredicates(descriptor, spec));
   LookupResult out;
