@@ -149,16 +149,33 @@ StatusOr<IndexChunkResult> RocksRegionStore::BackfillIndex(
       std::min<size_t>(max_rows, options_.max_mutations_per_batch);
   BLOOMROUTE_RETURN_IF_ERROR(
       NextRowKeys(*region, after_row, max, &rows, &out.done));
-  if (rows.empty()) {
-    out.done = true;
+  if (!rows.empty()) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        BackfillRows(*region, *col, rows, fence_token, &out));
     return out;
   }
+  // Nothing left: the chunk still commits (an empty batch), so that its
+  // reply carries the filter's incarnation, epoch and last_seq as a
+  // write's does, and the fence holds for it.
+  out.done = true;
+  rocksdb::WriteBatch empty;
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out.write, Commit(&empty, {}, WriteMode::kWriteBatch, fence_token));
+  return out;
+}
+
+Status RocksRegionStore::BackfillRows(const RegionDescriptor& region,
+                                      const IndexedColumn& col,
+                                      const std::vector<std::string>& rows,
+                                      uint64_t fence_token,
+                                      IndexChunkResult* out) {
+  rocksdb::WriteBatch wb;
+  ValueDeltas deltas;
+  const uint64_t region_id = region.region_id;
   std::vector<std::string> keys;
   for (const std::string& row : rows) keys.push_back(RowKey(region_id, row));
   std::vector<std::string_view> views(keys.begin(), keys.end());
   auto row_locks = row_locks_.LockAll(views);
-  rocksdb::WriteBatch wb;
-  ValueDeltas deltas;
   for (size_t i = 0; i < rows.size(); ++i) {
     // Under the lock: the row as it is now (a write may have changed or
     // deleted it since it was listed).
@@ -169,22 +186,24 @@ StatusOr<IndexChunkResult> RocksRegionStore::BackfillIndex(
     BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
     Row row;
     BLOOMROUTE_RETURN_IF_ERROR(DecodeRowCells(value, &row.cells));
-    const Cell* cell = row.Find(col->name);
+    const Cell* cell = row.Find(col.name);
     if (cell == nullptr) continue;
     const std::string entry =
-        IndexKey(region_id, column_id, cell->value, rows[i]);
+        IndexKey(region_id, col.column_id, cell->value, rows[i]);
     s = db_->Get(rocksdb::ReadOptions(), index_cf_, entry, &value);
     if (s.ok()) continue;  // a write (or an earlier chunk) made it
     if (!s.IsNotFound()) return FromRocks(s);
     wb.Put(index_cf_, entry, rocksdb::Slice());
-    AddDelta(&deltas, region->table.table_id, column_id, cell->value, +1);
-    ++out.entries;
+    AddDelta(&deltas, region.table.table_id, col.column_id, cell->value, +1);
+    ++out->entries;
   }
-  out.rows = rows.size();
-  out.resume_after = rows.back();
+  out->rows = rows.size();
+  out->resume_after = rows.back();
+  // Still under the rows' locks: no write decides on these rows' entries
+  // before the new ones are committed.
   BLOOMROUTE_ASSIGN_OR_RETURN(
-      out.write, Commit(&wb, deltas, WriteMode::kWriteBatch, fence_token));
-  return out;
+      out->write, Commit(&wb, deltas, WriteMode::kWriteBatch, fence_token));
+  return Status::OK();
 }
 
 StatusOr<IndexChunkResult> RocksRegionStore::DropIndexEntries(

@@ -165,6 +165,12 @@ class RocksRegionStore final : public RegionStore {
   Status NextRowKeys(const RegionDescriptor& region, std::string_view after,
                      size_t max, std::vector<std::string>* keys,
                      bool* end) const;
+  // Under the locks of `rows` (keys without the region prefix, ascending):
+  // adds the missing entries of `col` and commits them with their counts
+  // and filter ops into `out`. Needs regions_mu_ held (shared).
+  Status BackfillRows(const RegionDescriptor& region, const IndexedColumn& col,
+                      const std::vector<std::string>& rows,
+                      uint64_t fence_token, IndexChunkResult* out);
 
   // --- writes (region_store_write.cc)
   Status ValidateMutation(const Mutation& m, const RegionDescriptor& r) const;

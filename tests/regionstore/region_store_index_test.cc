@@ -284,6 +284,27 @@ TEST_F(RegionStoreIndexTest, DropRemovesEntriesCountsAndFilterElements) {
   EXPECT_EQ(again->entries, 0u);
 }
 
+// A chunk that finds nothing to do still answers as a write does: the
+// router applies every chunk's reply to its replica, and a reply without the
+// server's incarnation would not even decode on the wire.
+TEST_F(RegionStoreIndexTest, AChunkOfAnEmptyRegionCarriesTheFiltersPosition) {
+  auto store = Open("s", Table({kCountry}));
+  ASSERT_TRUE(store);
+  Apply(*store, Mutation::Put(1, "a", {{"d:feature", "x", 5}}));
+  ASSERT_TRUE(store->UpdateTableIndexes(Table({kCountry, Feature(true)})).ok());
+  const FilterStatus status = store->GetFilterStatus();
+  auto empty = store->BackfillIndex(2, 2, "", 10, 0);  // region 2 has no row
+  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  EXPECT_TRUE(empty->done);
+  EXPECT_EQ(empty->write.incarnation, status.incarnation);
+  EXPECT_EQ(empty->write.epoch, status.epoch);
+  EXPECT_EQ(empty->write.last_seq, status.last_seq);
+  ASSERT_TRUE(store->UpdateTableIndexes(Table({kCountry})).ok());
+  auto dropped = store->DropIndexEntries(2, 2, 10, 0);
+  ASSERT_TRUE(dropped.ok());
+  EXPECT_EQ(dropped->write.incarnation, status.incarnation);
+}
+
 TEST_F(RegionStoreIndexTest, BadLifecycleCallsAreRefused) {
   auto store = Open("s", Table({kCountry}));
   ASSERT_TRUE(store);
