@@ -334,7 +334,9 @@ bool RouterImpl::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {
     return false;
   }
   progress.done = chunk->done;
-  if (build) progress.resume_after = chunk->resume_after;
+  // Only the region in progress keeps a resume row: the record stays small
+  // (it is rewritten after every chunk) however many regions are done.
+  progress.resume_after = build && !chunk->done ? chunk->resume_after : "";
   task->rows += chunk->entries;
   if (!catalog_->PutTable(table).ok()) return false;
   PublishTables();
