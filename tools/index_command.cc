@@ -146,6 +146,9 @@ std::string IndexCommand::HelpEpilog() const {
          "          waits until they are gone unless --no-wait.\n"
          "  status  every index of the table: ready, building or dropping,\n"
          "          regions done and entries added or removed.\n"
+         "Limits: a table has at most 256 indexed columns (building ones\n"
+         "included) and 16 KiB of their names; the router backfills\n"
+         "--index-chunk-rows rows per call (router option, default 1000).\n"
          "Exit codes: 0 done; 1 the router refused or failed; 2 bad usage.\n";
 }
 
