@@ -28,9 +28,15 @@ namespace bloomroute {
 struct IndexedColumn {
   uint32_t column_id = 0;  // unique within the table; part of the element hash
   std::string name;        // "family:qualifier"
+  // Added to a table that holds rows and not yet backfilled everywhere
+  // (RegionStore::BackfillIndex): writes maintain its entries, but rows
+  // written before it was added may have none yet, so lookups refuse it and
+  // verification skips it.
+  bool building = false;
 
   friend bool operator==(const IndexedColumn& a, const IndexedColumn& b) {
-    return a.column_id == b.column_id && a.name == b.name;
+    return a.column_id == b.column_id && a.name == b.name &&
+           a.building == b.building;
   }
 };
 
@@ -455,6 +461,10 @@ struct IndexReport {
   // The server's filter equals one rebuilt from every value record at its
   // recorded stage (server-wide: the filter is shared by all tables).
   bool filter_matches_rebuild = false;
+  // Indexed columns of the tables checked that are still building: their
+  // rows are not checked for entries, nor their value counts against rows
+  // (their entries must still each be implied by a row).
+  uint64_t building_columns = 0;
   std::vector<std::string> problems;  // the first few, for the log
   // Entries that are wrong rather than missing or extra.
   uint64_t invalid() const { return value_counts_wrong + values_not_in_filter; }
@@ -462,6 +472,19 @@ struct IndexReport {
     return index_entries_missing == 0 && index_entries_extra == 0 &&
            invalid() == 0 && filter_matches_rebuild;
   }
+};
+
+// One chunk of an index build or drop on one region (RegionStore::
+// BackfillIndex / DropIndexEntries): the filter changes it made, returned as
+// a write's are, and where the work stands.
+struct IndexChunkResult {
+  WriteResult write;     // its ops go to the router's replica like a write's
+  uint64_t rows = 0;     // rows examined (backfill) or entries examined (drop)
+  uint64_t entries = 0;  // index entries added (backfill) or removed (drop)
+  bool done = false;     // nothing of the region is left to do
+  // Backfill, when not done: the last row examined; the next chunk starts
+  // after it.
+  std::string resume_after;
 };
 
 // What `row` costs in a reply, about: its key, column names and values, and

@@ -281,6 +281,50 @@ class RegionStore {
   // writes off while it rebuilds, as CompactFilter.
   [[nodiscard]] virtual Status SetFilterConfig(const SscbfConfig& config) = 0;
 
+  // --- The index lifecycle (a column indexed on a table holding rows, or
+  // dropped from it). The router drives it; region_store_index.cc.
+  //
+  // Gives every region of `table` on this server (open or closed) the
+  // indexed columns of `table`, persisted in the region records so that a
+  // restart keeps them. Only the indexed columns change: table id and name
+  // must be the server's. Atomic with respect to writes: it waits for the
+  // writes in flight (they hold the regions lock), and every write that
+  // starts after it returns maintains exactly the new columns. A column
+  // flagged `building` is maintained by writes without trusting that rows
+  // written before it was added have entries (an old entry is removed, and
+  // counted -1, only when it exists). A no-op when nothing changes.
+  // NotFound when no region of the table is hosted here; InvalidArgument
+  // for a bad descriptor, another table name, or a column id the server
+  // knows under another name.
+  [[nodiscard]] virtual Status UpdateTableIndexes(
+      const TableDescriptor& table) = 0;
+  // One chunk of a build: for the next rows of open region `region_id`
+  // after `after_row` (empty: from the region's start) in key order, at
+  // most `max_rows` of them (clamped to Options::max_mutations_per_batch),
+  // adds the index entry of building column `column_id` that is missing,
+  // under the rows' locks, counting its value and changing the filter as a
+  // write does (an entry already there is left alone: chunks may be
+  // repeated). Stops early after Options::max_examined_bytes of rows.
+  // Returns the write result (filter ops) and the resume row, or done.
+  // NotFound for a region that is not open; InvalidArgument for max_rows 0
+  // or a column that is not building in the region's table. Fenced as
+  // Apply.
+  virtual StatusOr<IndexChunkResult> BackfillIndex(uint64_t region_id,
+                                                   uint32_t column_id,
+                                                   std::string_view after_row,
+                                                   uint32_t max_rows,
+                                                   uint64_t fence_token) = 0;
+  // One chunk of a drop: removes up to `max_entries` (clamped as above)
+  // index entries of column `column_id` in open region `region_id`,
+  // counting -1 for each and changing the filter as a write does; done
+  // when none is left. InvalidArgument while the column is still indexed
+  // by the region's table (UpdateTableIndexes without it first: writes
+  // must have stopped maintaining it). Fenced as Apply.
+  virtual StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region_id,
+                                                      uint32_t column_id,
+                                                      uint32_t max_entries,
+                                                      uint64_t fence_token) = 0;
+
   // Recomputes the index entries, value counts and filter from the rows and
   // compares (see IndexReport in model/types.h). With a table id, only that
   // table's rows, index entries and values are checked (they are still

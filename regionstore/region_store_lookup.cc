@@ -97,6 +97,12 @@ class LookupRun {
 StatusOr<uint32_t> LookupRun::ColumnId(const TableDescriptor& t,
                                        const std::string& column) const {
   const IndexedColumn* c = t.FindIndexed(column);
+  if (c != nullptr && c->building) {
+    return Status::InvalidArgument(
+        "column " + QuoteForMessage(column) + " of table " +
+        QuoteForMessage(t.name) +
+        " is building its index; lookups on it start when it is complete");
+  }
   if (c != nullptr) return c->column_id;
   return Status::InvalidArgument("column " + QuoteForMessage(column) +
                                  " of table " + QuoteForMessage(t.name) +

@@ -206,6 +206,8 @@ void StampNewCells(const std::vector<Cell>& row, int64_t now,
   }
 }
 
+}  // namespace
+
 void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
               const std::string& value, int64_t delta) {
   ValueDelta& d = (*deltas)[ValueKey(table, column, value)];
@@ -215,11 +217,9 @@ void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
   d.delta += delta;
 }
 
-// The index entries and count changes that take `change` from before to
-// after.
-void AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
-                     rocksdb::ColumnFamilyHandle* index_cf,
-                     ValueDeltas* deltas) {
+Status RocksRegionStore::AddIndexChanges(const RowChange& change,
+                                         rocksdb::WriteBatch* batch,
+                                         ValueDeltas* deltas) const {
   const RegionDescriptor& r = *change.region;
   for (const IndexedColumn& col : r.table.indexed_columns) {
     auto find = [&](const std::vector<Cell>& cells) -> const Cell* {
@@ -232,21 +232,34 @@ void AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
     const Cell* new_cell = find(change.after);
     if (old_cell && new_cell && old_cell->value == new_cell->value) continue;
     if (old_cell) {
-      batch->Delete(index_cf, IndexKey(r.region_id, col.column_id,
-                                       old_cell->value, change.row_key));
-      AddDelta(deltas, r.table.table_id, col.column_id, old_cell->value, -1);
+      const std::string key =
+          IndexKey(r.region_id, col.column_id, old_cell->value, change.row_key);
+      bool exists = true;
+      if (col.building) {
+        // The backfill may not have reached this row: only an entry that
+        // is there is removed and counted (region_store_index.cc). Under
+        // the row's lock, so no backfill adds it meanwhile.
+        std::string ignored;
+        rocksdb::Status s =
+            db_->Get(rocksdb::ReadOptions(), index_cf_, key, &ignored);
+        if (!s.ok() && !s.IsNotFound()) return FromRocks(s);
+        exists = s.ok();
+      }
+      if (exists) {
+        batch->Delete(index_cf_, key);
+        AddDelta(deltas, r.table.table_id, col.column_id, old_cell->value, -1);
+      }
     }
     if (new_cell) {
       batch->Put(
-          index_cf,
+          index_cf_,
           IndexKey(r.region_id, col.column_id, new_cell->value, change.row_key),
           rocksdb::Slice());
       AddDelta(deltas, r.table.table_id, col.column_id, new_cell->value, +1);
     }
   }
+  return Status::OK();
 }
-
-}  // namespace
 
 StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     const std::vector<Mutation>& batch,
@@ -303,7 +316,7 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
       }
       wb.Put(rows_cf_, keys[i], encoded);
     }
-    AddIndexChanges(c, &wb, index_cf_, &deltas);
+    BLOOMROUTE_RETURN_IF_ERROR(AddIndexChanges(c, &wb, &deltas));
   }
   StatusOr<WriteResult> result = Commit(&wb, deltas, mode, fence_token);
   if (result.ok()) result->outcomes = std::move(outcomes);

@@ -121,6 +121,39 @@ class RegionClient {
                                          const std::string& file,
                                          uint64_t fence_token) = 0;
 
+  // The index lifecycle (regionstore/region_store.h has the full
+  // contracts). UpdateTableIndexes gives every region of the table on the
+  // server the table's indexed columns (NotFound: the server hosts none of
+  // its regions); after it returns, every write that starts maintains
+  // them. BackfillIndex adds, for the next rows of an open region after
+  // `after_row` ("" = from its start), the missing entries of a building
+  // column; DropIndexEntries removes entries of a column the table no
+  // longer indexes. Both answer the filter ops they made as a write does
+  // (the caller applies them to the replica) and are fenced as Apply.
+  // Clients that predate the lifecycle (test doubles) keep these defaults,
+  // which refuse the call.
+  [[nodiscard]] virtual Status UpdateTableIndexes(
+      const TableDescriptor& table) {
+    (void)table;
+    return Unsupported("updating a table's indexed columns");
+  }
+  virtual StatusOr<IndexChunkResult> BackfillIndex(uint64_t region_id,
+                                                   uint32_t column_id,
+                                                   const std::string& after_row,
+                                                   uint32_t max_rows,
+                                                   uint64_t fence_token) {
+    (void)region_id, (void)column_id, (void)after_row, (void)max_rows,
+        (void)fence_token;
+    return Unsupported("backfilling an index");
+  }
+  virtual StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region_id,
+                                                      uint32_t column_id,
+                                                      uint32_t max_entries,
+                                                      uint64_t fence_token) {
+    (void)region_id, (void)column_id, (void)max_entries, (void)fence_token;
+    return Unsupported("dropping an index's entries");
+  }
+
   // Scrutiny: the server recomputes its index entries, value counts and
   // filter from its rows and reports what disagrees (IndexReport). With a
   // table id only that table's rows, entries and values are counted; the
@@ -131,6 +164,12 @@ class RegionClient {
 
  protected:
   RegionClient() = default;
+
+ private:
+  static Status Unsupported(const char* what) {
+    return Status::InvalidArgument(std::string(what) +
+                                   " is not supported by this region client");
+  }
 };
 
 // Fetches one page of a bits-only snapshot (RegionStore::SnapshotImagePage):

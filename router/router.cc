@@ -39,6 +39,14 @@ Status RouterOptions::Validate() const {
     return Status::InvalidArgument(
         "maintenance_interval_ms must be in [10, 3600000]");
   }
+  if (index_chunk_rows < 1 || index_chunk_rows > kMaxRowsPerCall) {
+    return Status::InvalidArgument("index_chunk_rows must be in [1, " +
+                                   std::to_string(kMaxRowsPerCall) +
+                                   "] (--index-chunk-rows)");
+  }
+  if (index_chunks_per_pass < 1) {
+    return Status::InvalidArgument("index_chunks_per_pass must be >= 1");
+  }
   if (max_scanners < 1 || max_scanners > 1000000) {
     return Status::InvalidArgument("max_scanners must be in [1, 1000000]");
   }
@@ -559,13 +567,15 @@ Status RouterImpl::DeleteTableLocked(const TableState& state) {
 std::vector<TableDescriptor> RouterImpl::ListTables() const {
   std::shared_lock<std::shared_mutex> lock(tables_mu_);
   std::vector<TableDescriptor> out;
-  for (const auto& [name, t] : tables_) out.push_back(t->record.descriptor);
+  for (const auto& [name, t] : tables_) {
+    out.push_back(ReadyDescriptor(t->record.descriptor));
+  }
   return out;
 }
 
 TableInfo RouterImpl::Describe(const TableState& table) const {
   TableInfo info;
-  info.descriptor = table.record.descriptor;
+  info.descriptor = ReadyDescriptor(table.record.descriptor);
   info.enabled = table.record.enabled;
   for (size_t i = 0; i < table.record.regions.size(); ++i) {
     info.regions.push_back(
@@ -685,6 +695,9 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
     for (const CatalogTable& t : *tables) {
       if (t.state != CatalogTable::State::kReady) continue;
       const TableState state(t);
+      // A server that missed a change of the indexed columns (down when it
+      // was made) takes the current ones before its regions open with them.
+      s = UpdateServerIndexes(server, state);
       for (size_t r = 0; r < t.regions.size() && s.ok(); ++r) {
         if (t.regions[r].server != server.ref.id) continue;
         s = server.client->OpenRegion(state.Descriptor(r), status->incarnation);
@@ -705,7 +718,7 @@ bool RouterImpl::CatalogWorkPending() const {
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   return std::any_of(tables->begin(), tables->end(), [](const CatalogTable& t) {
     return t.state == CatalogTable::State::kDeleting ||
-           !t.retired_regions.empty();
+           !t.retired_regions.empty() || !t.index_tasks.empty();
   });
 }
 
@@ -769,6 +782,7 @@ void RouterImpl::MaintainOnce() {
       }
     }
   }
+  MaintainIndexes();
   for (auto& [id, server] : servers_) {
     // The cluster's filter config first: a catch-up then loads the filter
     // the server rebuilt with it.

@@ -136,6 +136,15 @@ struct RouterOptions {
   static constexpr uint64_t kMaxListedDescriptorBytes = 48 << 20;
   uint64_t max_listed_descriptor_bytes = kMaxListedDescriptorBytes;
 
+  // Index builds and drops (Router::AddIndex / DropIndex): rows (or index
+  // entries) one backfill (or drop) call of a region server handles, in
+  // [1, kMaxRowsPerCall] (a region server handles at most its
+  // max_mutations_per_batch of them), and such calls one maintenance pass
+  // makes, >= 1, before it lets other maintenance run (it then goes on at
+  // once). Each chunk costs one synchronous catalog write (its progress).
+  uint32_t index_chunk_rows = 1000;
+  uint32_t index_chunks_per_pass = 200;
+
   // The cluster's filter config (router/cluster_filter_config.h): every
   // region server's filter gets ClusterFilterConfig(filter,
   // region_servers.size()), set by the router before it first loads the
@@ -386,6 +395,29 @@ struct VerifyReport {
   }
 };
 
+// One indexed column of a table and where its index stands
+// (Router::IndexStatus).
+struct IndexState {
+  enum class State { kReady, kBuilding, kDropping };
+  std::string column;
+  uint32_t column_id = 0;
+  State state = State::kReady;
+  // Building: regions backfilled; dropping: regions whose entries are
+  // gone; ready: every region.
+  uint32_t regions_done = 0;
+  uint32_t regions_total = 0;
+  // Building: index entries the backfill added (rows that had none);
+  // dropping: entries removed so far; ready: 0.
+  uint64_t rows = 0;
+  friend bool operator==(const IndexState& a, const IndexState& b) {
+    return a.column == b.column && a.column_id == b.column_id &&
+           a.state == b.state && a.regions_done == b.regions_done &&
+           a.regions_total == b.regions_total && a.rows == b.rows;
+  }
+};
+// "ready", "building" or "dropping".
+const char* IndexStateName(IndexState::State state);
+
 // The most mutations (or columns of an increment / append) one atomic row
 // operation may carry: it travels as one region server batch.
 inline constexpr size_t kMaxMutationsPerRowOperation = 1000;
@@ -451,6 +483,37 @@ class Router {
   // that server opens when it answers again).
   [[nodiscard]] virtual Status TruncateTable(std::string_view table,
                                              bool preserve_splits) = 0;
+  // The index lifecycle. AddIndex declares `column` ("family:qualifier")
+  // indexed on a table that may hold rows, under a column id the table
+  // never used, and returns once the build is recorded (synchronously, in
+  // the catalog) and the region servers index new writes of the column
+  // (a server that did not answer gets the column when it does: then
+  // Unavailable is returned, and the build still goes on). Maintenance
+  // backfills the existing rows region by region in the background,
+  // resuming where it stopped after any restart; writes never wait for it.
+  // Until every region is done, Lookup on the column is InvalidArgument
+  // naming "building" and the progress, scans with a filter on it do not
+  // use it, and describeTable / ListTables do not list it (IndexStatus
+  // does). InvalidArgument for a bad name, a column already indexed or
+  // building, a family the table does not declare, or a table over
+  // TableSpec::kMaxIndexedColumns / kMaxIndexedColumnBytes; NotFound for
+  // an unknown table.
+  //
+  // DropIndex removes `column` from the table's indexed columns at once
+  // (Lookup on it is then "not indexed"; a build of it stops), and
+  // maintenance then removes its index entries, value counts and filter
+  // elements region by region. InvalidArgument for a column that is not
+  // indexed (nor building); NotFound for an unknown table.
+  //
+  // IndexStatus: every indexed, building and dropping column of the table
+  // (enabled or not), indexed ones in column id order, then drops.
+  [[nodiscard]] virtual Status AddIndex(std::string_view table,
+                                        const std::string& column) = 0;
+  [[nodiscard]] virtual Status DropIndex(std::string_view table,
+                                         const std::string& column) = 0;
+  virtual StatusOr<std::vector<IndexState>> IndexStatus(
+      std::string_view table) const = 0;
+
   // The region holding `row` (HBase's getRegionLocation), its descriptor as
   // in TableInfo::regions; enabled or disabled tables. NotFound for an
   // unknown table. All regions: DescribeTable (getAllRegionLocations).

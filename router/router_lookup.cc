@@ -38,9 +38,10 @@ Status ValidateLookup(const LookupSpec& spec) {
 }
 
 // The spec's predicates in the region server's forms, validated (counts,
-// values, bytes, operators, indexed columns).
-StatusOr<IndexQuery> PredicateQuery(const TableDescriptor& table,
+// values, bytes, operators, indexed columns whose index is complete).
+StatusOr<IndexQuery> PredicateQuery(const CatalogTable& record,
                                     const LookupSpec& spec) {
+  const TableDescriptor& table = record.descriptor;
   if (spec.equals.size() + spec.where.size() > kMaxIndexPredicates) {
     return Status::InvalidArgument("a lookup has more than " +
                                    std::to_string(kMaxIndexPredicates) +
@@ -63,6 +64,7 @@ StatusOr<IndexQuery> PredicateQuery(const TableDescriptor& table,
                                      " is not indexed in table '" + table.name +
                                      "'");
     }
+    BLOOMROUTE_RETURN_IF_ERROR(CheckIndexReady(record, *column));
   }
   return q;
 }
@@ -136,8 +138,7 @@ StatusOr<LookupPlan> PlanLookup(const router::GlobalIndex& index,
                                 std::shared_ptr<const TableState> state,
                                 const LookupSpec& spec) {
   LookupPlan plan;
-  BLOOMROUTE_ASSIGN_OR_RETURN(plan.query,
-                              PredicateQuery(state->record.descriptor, spec));
+  BLOOMROUTE_ASSIGN_OR_RETURN(plan.query, PredicateQuery(state->record, spec));
   plan.query.after_row = spec.after_row;
   plan.query.time_range = spec.time_range;
   const bool routable = !plan.query.equals.empty() || !plan.query.in.empty();

@@ -75,8 +75,11 @@ StatusOr<std::shared_ptr<const ScanFilter>> RouterImpl::CheckScan(
   if (spec.filter.empty()) return std::shared_ptr<const ScanFilter>();
   BLOOMROUTE_ASSIGN_OR_RETURN(Filter filter, ParseRouterFilter(spec.filter));
   auto out = std::make_shared<ScanFilter>();
+  // A column still building has no entries for some rows yet: the plan
+  // does not use it (the scan reads the regions instead).
   out->plan = PlanFilter(filter, [&](std::string_view column) {
-    return table.FindIndexed(column) != nullptr;
+    const IndexedColumn* c = table.FindIndexed(column);
+    return c != nullptr && !c->building;
   });
   out->filter = std::move(filter);
   return std::shared_ptr<const ScanFilter>(std::move(out));

@@ -36,6 +36,10 @@ namespace py bloomroute.rpc.region_service
 struct TIndexedColumn {
   1: i32 columnId  // u32, unique within the table, part of the element hash
   2: binary name   // "family:qualifier"
+  // Added to a table holding rows and not yet backfilled: writes maintain
+  // it without trusting old rows to have entries; lookups refuse it.
+  // Absent: false.
+  3: optional bool building
 }
 
 struct TTableDescriptor {
@@ -369,6 +373,20 @@ struct TIndexReport {
   // The table the counts cover; absent: every table on the server.
   // filterMatchesRebuild is always server-wide (all tables share the filter).
   11: optional i64 tableId
+  // Indexed columns still building (their rows are not checked for
+  // entries, nor their counts against rows). Absent: 0.
+  12: optional i64 buildingColumns
+}
+
+// One chunk of an index build or drop on one region.
+struct TIndexChunkResult {
+  1: TWriteResult written  // the filter ops it made, as a write's
+  2: i64 rows            // rows (backfill) or entries (drop) examined
+  3: i64 entries         // index entries added (backfill) or removed (drop)
+  4: bool done           // nothing of the region is left to do
+  // Backfill, when not done: the last row examined (the next chunk's
+  // afterRow).
+  5: binary resumeAfter
 }
 
 service RegionService {
@@ -446,6 +464,29 @@ service RegionService {
   // over the server's file size or row limit) is TIllegalArgument and
   // nothing is written.
   TWriteResult bulkLoad(1: i64 regionId, 2: binary file, 3: i64 fenceToken)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // The index lifecycle (RegionStore::UpdateTableIndexes, BackfillIndex,
+  // DropIndexEntries). updateTableIndexes gives every region of the table
+  // on this server the table's indexed columns (table id and name must be
+  // the server's): every write that starts after it returns maintains
+  // exactly them. TIOError (NotFound) when the server hosts no region of
+  // the table.
+  void updateTableIndexes(1: TTableDescriptor table)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Adds the missing entries of building column columnId for the next rows
+  // of an open region after afterRow (empty: from its start), at most
+  // maxRows (the server's batch limit caps it), under the rows' locks;
+  // idempotent. Fenced as mutateRows.
+  TIndexChunkResult backfillIndex(1: i64 regionId, 2: i32 columnId,
+                                  3: binary afterRow, 4: i32 maxRows,
+                                  5: i64 fenceToken)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Removes up to maxEntries index entries of a column the region's table
+  // no longer indexes (TIllegalArgument while it does), with their counts
+  // and filter elements. Fenced as mutateRows.
+  TIndexChunkResult dropIndexEntries(1: i64 regionId, 2: i32 columnId,
+                                     3: i32 maxEntries, 4: i64 fenceToken)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Gives the server's filter the cluster's config (the router owns it): a

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "thrift/internal/serve_call.h"
+#include "thrift/region_table_conversion.h"
 #include "thrift/region_types_conversion.h"
 
 namespace bloomroute {
@@ -190,6 +191,69 @@ void RegionServiceHandler::bulkLoad(rpc::TWriteResult& result,
         WriteResult written,
         store_->BulkLoadBytes(id, file, static_cast<uint64_t>(fence_token)));
     return ToThrift(written, &result);
+  });
+}
+
+namespace {
+
+// A u32 passed as an i32 (a column id, bits) or a positive count.
+Status ChunkSizeFromThrift(int32_t in, const char* field, uint32_t* out) {
+  if (in <= 0) {
+    return Status::InvalidArgument(std::string(field) + " must be >= 1");
+  }
+  *out = static_cast<uint32_t>(in);
+  return Status::OK();
+}
+
+}  // namespace
+
+void RegionServiceHandler::updateTableIndexes(
+    const rpc::TTableDescriptor& table) {
+  ServeCall("updateTableIndexes", [&]() -> Status {
+    TableDescriptor t;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        TableFromThrift(table, thrift_internal::kBadRequest, "table", &t));
+    return store_->UpdateTableIndexes(t);
+  });
+}
+
+void RegionServiceHandler::backfillIndex(rpc::TIndexChunkResult& result,
+                                         int64_t region_id, int32_t column_id,
+                                         const std::string& after_row,
+                                         int32_t max_rows,
+                                         int64_t fence_token) {
+  ServeCall("backfillIndex", [&]() -> Status {
+    uint64_t id = 0;
+    uint32_t rows = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
+    BLOOMROUTE_RETURN_IF_ERROR(ChunkSizeFromThrift(max_rows, "maxRows", &rows));
+    if (after_row.size() > kMaxRowKeyBytes) {
+      return Status::InvalidArgument("afterRow is longer than a row key");
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        IndexChunkResult chunk,
+        store_->BackfillIndex(id, static_cast<uint32_t>(column_id), after_row,
+                              rows, static_cast<uint64_t>(fence_token)));
+    return ToThrift(chunk, &result);
+  });
+}
+
+void RegionServiceHandler::dropIndexEntries(rpc::TIndexChunkResult& result,
+                                            int64_t region_id,
+                                            int32_t column_id,
+                                            int32_t max_entries,
+                                            int64_t fence_token) {
+  ServeCall("dropIndexEntries", [&]() -> Status {
+    uint64_t id = 0;
+    uint32_t entries = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ChunkSizeFromThrift(max_entries, "maxEntries", &entries));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        IndexChunkResult chunk,
+        store_->DropIndexEntries(id, static_cast<uint32_t>(column_id), entries,
+                                 static_cast<uint64_t>(fence_token)));
+    return ToThrift(chunk, &result);
   });
 }
 

@@ -56,6 +56,13 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   void bulkLoad(rpc::TWriteResult& result, int64_t region_id,
                 const std::string& file, int64_t fence_token) override;
   void verifyIndex(rpc::TIndexReport& result, int64_t table_id) override;
+  void updateTableIndexes(const rpc::TTableDescriptor& table) override;
+  void backfillIndex(rpc::TIndexChunkResult& result, int64_t region_id,
+                     int32_t column_id, const std::string& after_row,
+                     int32_t max_rows, int64_t fence_token) override;
+  void dropIndexEntries(rpc::TIndexChunkResult& result, int64_t region_id,
+                        int32_t column_id, int32_t max_entries,
+                        int64_t fence_token) override;
 
  private:
   const std::shared_ptr<RegionStore> store_;

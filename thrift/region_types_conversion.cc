@@ -7,6 +7,7 @@
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/filter_config_conversion.h"
 #include "thrift/internal/region_timestamp_conversion.h"
+#include "thrift/region_table_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -29,29 +30,6 @@ Status CheckFilterBytes(const std::string& filter, FailFn fail) {
 
 // ---- Tables and regions (requests and ListRegions results) ----
 
-Status TableFromThrift(const rpc::TTableDescriptor& in, FailFn fail,
-                       const std::string& f, TableDescriptor* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.tableId, fail, f + ".tableId"));
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.name, fail, f + ".name"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Narrow(in.tableId, fail, f + ".tableId", &out->table_id));
-  out->name = in.name;
-  out->indexed_columns.clear();
-  for (size_t i = 0; i < in.indexedColumns.size(); ++i) {
-    const rpc::TIndexedColumn& c = in.indexedColumns[i];
-    const std::string cf = At(f + ".indexedColumns", i);
-    IndexedColumn column;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.columnId, fail, cf + ".columnId"));
-    BLOOMROUTE_RETURN_IF_ERROR(Require(c.__isset.name, fail, cf + ".name"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Narrow(c.columnId, fail, cf + ".columnId", &column.column_id));
-    column.name = c.name;
-    out->indexed_columns.push_back(std::move(column));
-  }
-  return Status::OK();
-}
-
 Status RegionFromThrift(const rpc::TRegionDescriptor& in, FailFn fail,
                         const std::string& f, RegionDescriptor* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -68,23 +46,10 @@ Status RegionFromThrift(const rpc::TRegionDescriptor& in, FailFn fail,
 
 Status RegionToThrift(const RegionDescriptor& in, rpc::TRegionDescriptor* out) {
   int64_t region_id = 0;
-  int64_t table_id = 0;
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.region_id, "region_id", &region_id));
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.table.table_id, "table_id", &table_id));
   out->__set_regionId(region_id);
   rpc::TTableDescriptor table;
-  table.__set_tableId(table_id);
-  table.__set_name(in.table.name);
-  std::vector<rpc::TIndexedColumn> columns;
-  for (const IndexedColumn& c : in.table.indexed_columns) {
-    rpc::TIndexedColumn column;
-    int32_t id = 0;
-    BLOOMROUTE_RETURN_IF_ERROR(Widen(c.column_id, "column_id", &id));
-    column.__set_columnId(id);
-    column.__set_name(c.name);
-    columns.push_back(std::move(column));
-  }
-  table.__set_indexedColumns(std::move(columns));
+  BLOOMROUTE_RETURN_IF_ERROR(TableToThrift(in.table, &table));
   out->__set_table(std::move(table));
   out->__set_startKey(in.start_key);
   out->__set_endKey(in.end_key);
@@ -576,6 +541,10 @@ Status ToThrift(const IndexReport& in, rpc::TIndexReport* out) {
   out->__set_ok(in.ok());
   out->__set_valuesNotInFilter(v[6]);
   if (in.table_id.has_value()) out->__set_tableId(v[7]);
+  int64_t building = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.building_columns, "index report count", &building));
+  out->__set_buildingColumns(building);
   return Status::OK();
 }
 
@@ -723,7 +692,8 @@ Status FromThrift(const rpc::TIndexReport& in, IndexReport* out) {
       {in.indexEntriesExtra, &out->index_entries_extra},
       {in.values, &out->values},
       {in.valueCountsWrong, &out->value_counts_wrong},
-      {in.valuesNotInFilter, &out->values_not_in_filter}};
+      {in.valuesNotInFilter, &out->values_not_in_filter},
+      {in.buildingColumns, &out->building_columns}};
   for (const auto& [wire, field] : counts) {
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(wire, kBadResult, "index report count", field));

@@ -242,6 +242,28 @@ class ThriftRouterClient final : public RouterClient {
         thrift_internal::VerifyReportFromThrift);
   }
 
+  Status AddIndex(std::string_view table, const std::string& column) override {
+    const std::string name(table);
+    return Call("addIndex", [&](Service& s) { s.addIndex(name, column); });
+  }
+
+  Status DropIndex(std::string_view table, const std::string& column) override {
+    const std::string name(table);
+    return Call("dropIndex", [&](Service& s) { s.dropIndex(name, column); });
+  }
+
+  StatusOr<std::vector<router::IndexState>> IndexStatus(
+      std::string_view table) override {
+    const std::string name(table);
+    return Fetch<std::vector<router::IndexState>,
+                 std::vector<client::TIndexStatus>>(
+        "getIndexStatus",
+        [&](Service& s, std::vector<client::TIndexStatus>& r) {
+          s.getIndexStatus(r, name);
+        },
+        thrift_internal::IndexStatusFromThrift);
+  }
+
  private:
   std::string Where(const char* method) const {
     return "router " + address_ + ": " + method + ": ";

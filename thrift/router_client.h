@@ -137,6 +137,15 @@ class RouterClient {
                                         uint64_t region_id,
                                         const std::string& file) = 0;
 
+  // addIndex / dropIndex / getIndexStatus: see router::Router::AddIndex,
+  // DropIndex and IndexStatus. NotFound for an unknown table.
+  [[nodiscard]] virtual Status AddIndex(std::string_view table,
+                                        const std::string& column) = 0;
+  [[nodiscard]] virtual Status DropIndex(std::string_view table,
+                                         const std::string& column) = 0;
+  virtual StatusOr<std::vector<router::IndexState>> IndexStatus(
+      std::string_view table) = 0;
+
  protected:
   RouterClient() = default;
 };

@@ -379,6 +379,20 @@ struct TIndexedTable {
   3: list<TIndexedColumn> indexedColumns
 }
 
+// One index of a table (getIndexStatus).
+struct TIndexStatus {
+  1: binary column  // "family:qualifier"
+  2: i32 columnId   // u32, never reused within the table
+  3: string state   // "ready", "building" or "dropping"
+  // Building: regions backfilled; dropping: regions whose entries are gone;
+  // ready: every region.
+  4: i32 regionsDone
+  5: i32 regionsTotal
+  // Building: index entries the backfill added so far; dropping: entries
+  // removed so far; ready: 0.
+  6: i64 rowsBackfilled
+}
+
 // A table to create with createIndexedTable.
 struct TTableSpec {
   // 1..255 characters of [A-Za-z0-9_.-], not "." or ".."; unique.
@@ -843,5 +857,26 @@ service RouterService {
   // writes off meanwhile). A server that fails is reported in its entry;
   // TIllegalArgument for an unknown table.
   TVerifyReport verifyIndex(1: string table)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // The index lifecycle (router::Router::AddIndex, DropIndex, IndexStatus).
+  // addIndex declares `column` ("family:qualifier") indexed on a table that
+  // may hold rows and returns once the build is recorded and the region
+  // servers index new writes of it; the router backfills the existing rows
+  // in the background (getIndexStatus shows how far), resuming after any
+  // restart. Until it is complete, getByIndex on the column is
+  // TIllegalArgument "... is building (N of M regions done) ...", and
+  // describeTable / listTables do not list it. TIllegalArgument for a bad
+  // name, a column already indexed, or a table at its limit of indexed
+  // columns; TIOError (NotFound) for an unknown table.
+  void addIndex(1: string table, 2: binary column)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Stops indexing `column` at once (lookups on it: "not indexed") and
+  // removes its entries, value counts and filter elements in the
+  // background. TIllegalArgument for a column that is not indexed.
+  void dropIndex(1: string table, 2: binary column)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // Every indexed, building and dropping column of the table.
+  list<TIndexStatus> getIndexStatus(1: string table)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 }

@@ -159,6 +159,10 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
                 const std::string& file) override;
   void verifyIndex(rpc::client::TVerifyReport& result,
                    const std::string& table) override;
+  void addIndex(const std::string& table, const std::string& column) override;
+  void dropIndex(const std::string& table, const std::string& column) override;
+  void getIndexStatus(std::vector<rpc::client::TIndexStatus>& result,
+                      const std::string& table) override;
 
  private:
   // A scanner's TScan.limit as its calls use it up. A call repeating the

@@ -319,4 +319,25 @@ void RouterServiceHandler::verifyIndex(client::TVerifyReport& result,
   });
 }
 
+void RouterServiceHandler::addIndex(const std::string& table,
+                                    const std::string& column) {
+  ServeCall("addIndex",
+            [&]() -> Status { return router_->AddIndex(table, column); });
+}
+
+void RouterServiceHandler::dropIndex(const std::string& table,
+                                     const std::string& column) {
+  ServeCall("dropIndex",
+            [&]() -> Status { return router_->DropIndex(table, column); });
+}
+
+void RouterServiceHandler::getIndexStatus(
+    std::vector<client::TIndexStatus>& result, const std::string& table) {
+  ServeCall("getIndexStatus", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::IndexState> status,
+                                router_->IndexStatus(table));
+    return ToThrift(status, &result);
+  });
+}
+
 }  // namespace bloomroute

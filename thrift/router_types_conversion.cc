@@ -509,4 +509,26 @@ Status ToThrift(const router::VerifyReport& in, client::TVerifyReport* out) {
   return Status::OK();
 }
 
+Status ToThrift(const std::vector<router::IndexState>& in,
+                std::vector<client::TIndexStatus>* out) {
+  out->assign(in.size(), client::TIndexStatus());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const router::IndexState& s = in[i];
+    client::TIndexStatus& t = (*out)[i];
+    int32_t done = 0;
+    int32_t total = 0;
+    int64_t rows = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(s.regions_done, "regions_done", &done));
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(s.regions_total, "regions_total", &total));
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(s.rows, "rows", &rows));
+    t.__set_column(s.column);
+    t.__set_columnId(static_cast<int32_t>(s.column_id));  // bits
+    t.__set_state(router::IndexStateName(s.state));
+    t.__set_regionsDone(done);
+    t.__set_regionsTotal(total);
+    t.__set_rowsBackfilled(rows);
+  }
+  return Status::OK();
+}
+
 }  // namespace bloomroute

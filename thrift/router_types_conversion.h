@@ -80,6 +80,9 @@ Status ToThrift(const router::ClusterStatus& in,
 // A server with an error carries only server, regions and error.
 Status ToThrift(const router::VerifyReport& in,
                 rpc::client::TVerifyReport* out);
+// state as router::IndexStateName says it.
+Status ToThrift(const std::vector<router::IndexState>& in,
+                std::vector<rpc::client::TIndexStatus>* out);
 
 }  // namespace bloomroute
 

@@ -1,5 +1,7 @@
 #include "thrift/thrift_region_client.h"
 
+#include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -7,6 +9,7 @@
 #include "thrift/gen-cpp/RegionService.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/client_pool.h"
+#include "thrift/region_table_conversion.h"
 #include "thrift/region_types_conversion.h"
 #include "thrift/thrift_server.h"
 
@@ -190,6 +193,48 @@ class ThriftRegionClient final : public router::RegionClient {
       ids.push_back(static_cast<uint64_t>(id));
     }
     return ids;
+  }
+
+  Status UpdateTableIndexes(const TableDescriptor& table) override {
+    rpc::TTableDescriptor t;
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(TableToThrift(table, &t)));
+    return Call("updateTableIndexes",
+                [&](Service& s) { s.updateTableIndexes(t); });
+  }
+
+  StatusOr<IndexChunkResult> BackfillIndex(uint64_t region_id,
+                                           uint32_t column_id,
+                                           const std::string& after_row,
+                                           uint32_t max_rows,
+                                           uint64_t fence_token) override {
+    int64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
+    const auto column = static_cast<int32_t>(column_id);  // bits
+    const auto rows = static_cast<int32_t>(
+        std::min<uint32_t>(max_rows, std::numeric_limits<int32_t>::max()));
+    const auto token = static_cast<int64_t>(fence_token);  // bits
+    return Fetch<IndexChunkResult, rpc::TIndexChunkResult>(
+        "backfillIndex", [&](Service& s, rpc::TIndexChunkResult& r) {
+          s.backfillIndex(r, id, column, after_row, rows, token);
+        });
+  }
+
+  StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region_id,
+                                              uint32_t column_id,
+                                              uint32_t max_entries,
+                                              uint64_t fence_token) override {
+    int64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
+    const auto column = static_cast<int32_t>(column_id);  // bits
+    const auto entries = static_cast<int32_t>(
+        std::min<uint32_t>(max_entries, std::numeric_limits<int32_t>::max()));
+    const auto token = static_cast<int64_t>(fence_token);  // bits
+    return Fetch<IndexChunkResult, rpc::TIndexChunkResult>(
+        "dropIndexEntries", [&](Service& s, rpc::TIndexChunkResult& r) {
+          s.dropIndexEntries(r, id, column, entries, token);
+        });
   }
 
   StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& file,

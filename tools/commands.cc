@@ -6,6 +6,7 @@
 #include "tools/cert_command.h"
 #include "tools/command.h"
 #include "tools/import_command.h"
+#include "tools/index_command.h"
 #include "tools/lab_command.h"
 #include "tools/local_command.h"
 #include "tools/regionserver_command.h"
@@ -42,6 +43,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<ScanCommand>());
   commands.push_back(std::make_unique<AccuracyCommand>());
   commands.push_back(std::make_unique<VerifyCommand>());
+  commands.push_back(std::make_unique<IndexCommand>());
   commands.push_back(std::make_unique<CertCommand>());
   commands.push_back(MakeLabCommand());
   commands.push_back(std::make_unique<VersionCommand>());

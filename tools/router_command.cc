@@ -65,6 +65,13 @@ void RouterCommand::AddOptions(po::options_description* o) {
            ->default_value(static_cast<int64_t>(defaults.max_filter_bytes)),
        "most bytes of one filter string of a scan or get (HBase filter "
        "language), in [1, 1048576]; a longer one is refused")  //
+      ("index-chunk-rows",
+       po::value<int64_t>(&index_chunk_rows_)
+           ->default_value(defaults.index_chunk_rows),
+       "rows one backfill call of an index build handles (and index entries "
+       "one call of a drop removes), in [1, 100000]; a region server handles "
+       "at most 10000 (its batch limit) per call, and the router records "
+       "its progress after each")  //
       ("long-call-timeout",
        po::value<int64_t>(&long_call_timeout_seconds_)
            ->default_value(ThriftClientOptions().long_call_timeout_ms / 1000),
@@ -197,6 +204,9 @@ Status RouterCommand::Validate() {
       InRange("max-filter-bytes", max_filter_bytes_, 1,
               static_cast<int64_t>(kMaxFilterTextBytes)));
   router_options_.max_filter_bytes = static_cast<uint64_t>(max_filter_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("index-chunk-rows", index_chunk_rows_, 1, kMaxRowsPerCall));
+  router_options_.index_chunk_rows = static_cast<uint32_t>(index_chunk_rows_);
   BLOOMROUTE_RETURN_IF_ERROR(
       InRange("max-scanners", max_scanners_, 1, kMaxScanners));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-connection",

@@ -9,7 +9,10 @@ namespace {
 // with them (column, value, fixed64 timestamp).
 constexpr uint8_t kRowVersionNoTimestamps = 1;
 constexpr uint8_t kRowVersion = 2;
-constexpr uint8_t kRegionVersion = 1;
+// Version 2 added each indexed column's building flag; version 1 records
+// (no flag: every column ready) still read.
+constexpr uint8_t kRegionVersionV1 = 1;
+constexpr uint8_t kRegionVersion = 2;
 // Op records: format 1 before ops carried their occupancy mask, format 2
 // with it (the same fields, then the mask).
 constexpr uint8_t kOpVersionNoMask = 1;
@@ -102,6 +105,7 @@ std::string EncodeRegion(const StoredRegion& stored) {
   for (const auto& c : r.table.indexed_columns) {
     PutFixed32(&out, c.column_id);
     PutLengthPrefixed(&out, c.name);
+    PutFixed8(&out, c.building ? 1 : 0);
   }
   PutLengthPrefixed(&out, r.start_key);
   PutLengthPrefixed(&out, r.end_key);
@@ -115,7 +119,12 @@ StatusOr<StoredRegion> DecodeRegion(std::string_view bytes) {
   std::string_view s;
   uint32_t n;
   uint8_t open;
-  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&in, kRegionVersion, "region"));
+  uint8_t version;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&version, "region"));
+  if (version != kRegionVersionV1 && version != kRegionVersion) {
+    return Status::Corruption("region has unknown version " +
+                              std::to_string(version));
+  }
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&open, "region state"));
   if (open > 1) return Status::Corruption("region state");
   stored.open = open == 1;
@@ -130,6 +139,12 @@ StatusOr<StoredRegion> DecodeRegion(std::string_view bytes) {
     BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&c.column_id, "column id"));
     BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "column name"));
     c.name = s;
+    if (version >= kRegionVersion) {
+      uint8_t building;
+      BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&building, "column state"));
+      if (building > 1) return Status::Corruption("column state");
+      c.building = building == 1;
+    }
     r.table.indexed_columns.push_back(std::move(c));
   }
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "region start"));

@@ -38,6 +38,9 @@ struct ValueDelta {
 };
 // Keyed by ValueKey(), so values are processed in one deterministic order.
 using ValueDeltas = std::map<std::string, ValueDelta>;
+// Adds `delta` to the change of (table, column, value).
+void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
+              const std::string& value, int64_t delta);
 
 // How a prepared write reaches RocksDB: one WriteBatch through the WAL, or
 // (bulk loads) the same batch turned into one sorted SST file per column
@@ -125,6 +128,17 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<IndexReport> VerifyIndex(
       std::optional<uint64_t> table_id) const override;
 
+  Status UpdateTableIndexes(const TableDescriptor& table) override;
+  StatusOr<IndexChunkResult> BackfillIndex(uint64_t region_id,
+                                           uint32_t column_id,
+                                           std::string_view after_row,
+                                           uint32_t max_rows,
+                                           uint64_t fence_token) override;
+  StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region_id,
+                                              uint32_t column_id,
+                                              uint32_t max_entries,
+                                              uint64_t fence_token) override;
+
   // Test hooks, each called (when set) in the middle of a long operation,
   // so that a test can check what other calls may do meanwhile:
   // drop_batch_done after each batch of a DropRegion's deletes,
@@ -151,6 +165,21 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<RegionDescriptor> BeginDrop(uint64_t region_id);
   Status DeleteRegionRows(const RegionDescriptor& region);
   static constexpr size_t kDropBatchRows = 1000;
+
+  // --- the index lifecycle (region_store_index.cc)
+  // UpdateTableIndexes with regions_mu_ held exclusively.
+  Status UpdateTableIndexesLocked(const TableDescriptor& table);
+  // The next keys (without the region prefix) of the region after `after`,
+  // at most `max`; `*end` is set when the region has no more.
+  Status NextRowKeys(const RegionDescriptor& region, std::string_view after,
+                     size_t max, std::vector<std::string>* keys,
+                     bool* end) const;
+  // Under the locks of `rows` (keys without the region prefix, ascending):
+  // adds the missing entries of `col` and commits them with their counts
+  // and filter ops into `out`. Needs regions_mu_ held (shared).
+  Status BackfillRows(const RegionDescriptor& region, const IndexedColumn& col,
+                      const std::vector<std::string>& rows,
+                      uint64_t fence_token, IndexChunkResult* out);
 
   // --- writes (region_store_write.cc)
   Status ValidateMutation(const Mutation& m, const RegionDescriptor& r) const;
@@ -180,6 +209,10 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<WriteResult> Commit(rocksdb::WriteBatch* batch,
                                const ValueDeltas& deltas, WriteMode mode,
                                uint64_t fence_token);
+  // The index entries and count changes that take `change` from before to
+  // after (building columns: an old entry only when it exists).
+  Status AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
+                         ValueDeltas* deltas) const;
   Status AddFilterChangesLocked(rocksdb::WriteBatch* batch,
                                 const ValueDeltas& deltas,
                                 std::vector<FilterOp>* ops);

@@ -14,10 +14,11 @@ namespace bloomroute::router_internal {
 namespace {
 
 // Servers, counters and router starts are still written in version 1;
-// tables in version 2, which added families, attributes, the enabled flag
-// and retired regions.
+// tables in version 3: version 2 added families, attributes, the enabled
+// flag and retired regions; version 3 the building flag of each indexed
+// column, the next column id and the index tasks.
 constexpr uint8_t kFormatVersion = 1;
-constexpr uint8_t kTableFormatVersion = 2;
+constexpr uint8_t kTableFormatVersion = 3;
 // Keys: one tag byte, then a big-endian id so that iteration is by id.
 constexpr char kCountersKey[] = "m";
 constexpr char kRouterStartsKey[] = "r";
@@ -29,6 +30,7 @@ constexpr uint32_t kMaxDecodedColumns = 1 << 16;
 constexpr uint32_t kMaxDecodedRegions = 1 << 20;
 constexpr uint32_t kMaxDecodedFamilies = 1 << 16;
 constexpr uint32_t kMaxDecodedAttributes = 1 << 16;
+constexpr uint32_t kMaxDecodedTasks = 1 << 16;
 
 Status FromRocks(const rocksdb::Status& s, const char* what) {
   if (s.ok()) return Status::OK();
@@ -133,7 +135,83 @@ Status DecodeFamiliesAndAttributes(ByteReader* r, TableDescriptor* d) {
   return Status::OK();
 }
 
+Status ReadFlag(ByteReader* r, bool* out, const char* what) {
+  uint8_t v = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed8(&v, what));
+  if (v > 1) return Status::Corruption(std::string("catalog: ") + what);
+  *out = v == 1;
+  return Status::OK();
+}
+
+void EncodeTasks(const std::vector<CatalogIndexTask>& tasks, std::string* out) {
+  PutFixed32(out, static_cast<uint32_t>(tasks.size()));
+  for (const CatalogIndexTask& t : tasks) {
+    PutFixed8(out, static_cast<uint8_t>(t.kind));
+    PutFixed32(out, t.column.column_id);
+    PutLengthPrefixed(out, t.column.name);
+    PutFixed64(out, t.rows);
+    PutFixed32(out, static_cast<uint32_t>(t.regions.size()));
+    for (const CatalogIndexTask::Region& r : t.regions) {
+      PutFixed64(out, r.region_id);
+      PutFixed8(out, r.done ? 1 : 0);
+      PutLengthPrefixed(out, r.resume_after);
+    }
+  }
+}
+
+Status DecodeTask(ByteReader* r, CatalogIndexTask* t) {
+  uint8_t kind = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed8(&kind, "index task kind"));
+  if (kind != static_cast<uint8_t>(CatalogIndexTask::Kind::kBuild) &&
+      kind != static_cast<uint8_t>(CatalogIndexTask::Kind::kDrop)) {
+    return Status::Corruption("catalog: unknown index task kind");
+  }
+  t->kind = static_cast<CatalogIndexTask::Kind>(kind);
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed32(&t->column.column_id, "column"));
+  BLOOMROUTE_RETURN_IF_ERROR(ReadString(r, &t->column.name, "column name"));
+  t->column.building = t->kind == CatalogIndexTask::Kind::kBuild;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed64(&t->rows, "index task rows"));
+  uint32_t n = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed32(&n, "index task regions"));
+  // Each region takes at least 13 bytes: bound the count by the input.
+  if (n > kMaxDecodedRegions || n > r->remaining() / 13) {
+    return Status::Corruption("catalog: index task region count");
+  }
+  t->regions.resize(n);
+  for (CatalogIndexTask::Region& region : t->regions) {
+    BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed64(&region.region_id, "region"));
+    BLOOMROUTE_RETURN_IF_ERROR(ReadFlag(r, &region.done, "region done"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ReadString(r, &region.resume_after, "resume row"));
+  }
+  return Status::OK();
+}
+
+Status DecodeTasks(ByteReader* r, std::vector<CatalogIndexTask>* out) {
+  uint32_t n = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed32(&n, "index task count"));
+  if (n > kMaxDecodedTasks || n > r->remaining() / 21) {
+    return Status::Corruption("catalog: index task count");
+  }
+  out->resize(n);
+  for (CatalogIndexTask& t : *out) {
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeTask(r, &t));
+  }
+  return Status::OK();
+}
+
 }  // namespace
+
+uint32_t CatalogTable::NextColumnId() const {
+  uint32_t next = std::max<uint32_t>(next_column_id, 1);
+  for (const IndexedColumn& c : descriptor.indexed_columns) {
+    next = std::max(next, c.column_id + 1);
+  }
+  for (const CatalogIndexTask& t : index_tasks) {
+    next = std::max(next, t.column.column_id + 1);
+  }
+  return next;
+}
 
 struct Catalog::Db {
   std::unique_ptr<rocksdb::DB> db;
@@ -341,11 +419,14 @@ std::string Catalog::EncodeTable(const CatalogTable& table) {
   for (const IndexedColumn& c : d.indexed_columns) {
     PutFixed32(&out, c.column_id);
     PutLengthPrefixed(&out, c.name);
+    PutFixed8(&out, c.building ? 1 : 0);
   }
   EncodeFamiliesAndAttributes(d, &out);
   PutFixed8(&out, table.enabled ? 1 : 0);
   EncodeRegions(table.retired_regions, &out);
   EncodeRegions(table.regions, &out);
+  PutFixed32(&out, table.next_column_id);
+  EncodeTasks(table.index_tasks, &out);
   return out;
 }
 
@@ -353,7 +434,7 @@ Status Catalog::DecodeTable(std::string_view in, CatalogTable* out) {
   ByteReader r(in);
   uint8_t version = 0;
   BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed8(&version, "format version"));
-  if (version != 1 && version != kTableFormatVersion) {
+  if (version < 1 || version > kTableFormatVersion) {
     return Status::Corruption(
         "catalog table record of unknown format version " +
         std::to_string(version));
@@ -378,6 +459,9 @@ Status Catalog::DecodeTable(std::string_view in, CatalogTable* out) {
   for (IndexedColumn& c : d.indexed_columns) {
     BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed32(&c.column_id, "column id"));
     BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &c.name, "column name"));
+    if (version >= 3) {
+      BLOOMROUTE_RETURN_IF_ERROR(ReadFlag(&r, &c.building, "column state"));
+    }
   }
   if (version >= 2) {
     BLOOMROUTE_RETURN_IF_ERROR(DecodeFamiliesAndAttributes(&r, &d));
@@ -388,6 +472,11 @@ Status Catalog::DecodeTable(std::string_view in, CatalogTable* out) {
     BLOOMROUTE_RETURN_IF_ERROR(DecodeRegions(&r, &out->retired_regions));
   }
   BLOOMROUTE_RETURN_IF_ERROR(DecodeRegions(&r, &out->regions));
+  if (version >= 3) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        r.ReadFixed32(&out->next_column_id, "next column id"));
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeTasks(&r, &out->index_tasks));
+  }
   if (!r.empty()) return Status::Corruption("catalog: trailing bytes");
   return Status::OK();
 }

@@ -10,9 +10,10 @@
 // Record format: one version byte, then fixed-width and length-prefixed
 // fields (common/coding.h); RocksDB's block checksums cover the stored bytes.
 // Decoding bounds every length by the bytes present and reports Corruption.
-// Table records are written in version 2 (families, attributes, the enabled
-// flag and retired regions); version 1 records (none of those: an enabled
-// table without declared families) still read.
+// Table records are written in version 3 (version 2 -- families,
+// attributes, the enabled flag and retired regions -- plus the next column
+// id, each indexed column's building flag and the index tasks); versions 1
+// (an enabled table without declared families) and 2 still read.
 //
 // Thread-safety: every method may be called concurrently (one mutex).
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_CATALOG_H_
@@ -48,6 +49,40 @@ struct CatalogRegion {
   }
 };
 
+// An index being built or dropped on a table (Router::AddIndex /
+// DropIndex): the router's maintenance drives it region by region, and
+// records here, after each chunk, how far it got, so that a restarted
+// router resumes there.
+struct CatalogIndexTask {
+  enum class Kind : uint8_t {
+    // The column is in the descriptor, flagged building: backfill.
+    kBuild = 1,
+    // The column has left the descriptor: its entries are removed.
+    kDrop = 2,
+  };
+  struct Region {
+    uint64_t region_id = 0;
+    bool done = false;
+    std::string resume_after;  // kBuild: the last row backfilled
+    friend bool operator==(const Region& a, const Region& b) {
+      return a.region_id == b.region_id && a.done == b.done &&
+             a.resume_after == b.resume_after;
+    }
+  };
+  Kind kind = Kind::kBuild;
+  IndexedColumn column;
+  // Regions of the table the task has started on (by region id; a region
+  // not listed has not started). Regions no longer in the table (a
+  // truncation replaced them) are ignored.
+  std::vector<Region> regions;
+  uint64_t rows = 0;  // rows backfilled, or entries removed, so far
+
+  friend bool operator==(const CatalogIndexTask& a, const CatalogIndexTask& b) {
+    return a.kind == b.kind && a.column == b.column && a.regions == b.regions &&
+           a.rows == b.rows;
+  }
+};
+
 struct CatalogTable {
   enum class State : uint8_t {
     kReady = 1,
@@ -63,11 +98,23 @@ struct CatalogTable {
   // Regions the table had before a truncation, still to be dropped on their
   // servers (maintenance retries until they are); never opened again.
   std::vector<CatalogRegion> retired_regions = {};
+  // The id the next indexed column gets: above every id the table ever
+  // used (a dropped column's entries may linger on a server that was down,
+  // so ids are never reused). 0 in records older than version 3: the
+  // highest id in use + 1 (NextColumnId).
+  uint32_t next_column_id = 0;
+  // Builds and drops under way, at most one per column.
+  std::vector<CatalogIndexTask> index_tasks = {};
+
+  // The id AddIndex gives the next column.
+  uint32_t NextColumnId() const;
 
   friend bool operator==(const CatalogTable& a, const CatalogTable& b) {
     return a.descriptor == b.descriptor && a.state == b.state &&
            a.enabled == b.enabled && a.regions == b.regions &&
-           a.retired_regions == b.retired_regions;
+           a.retired_regions == b.retired_regions &&
+           a.next_column_id == b.next_column_id &&
+           a.index_tasks == b.index_tasks;
   }
 };
 

@@ -84,6 +84,12 @@ struct ScanFilter {
   FilterPlan plan;
 };
 
+// router_index.cc
+// InvalidArgument "index on C of table 'T' is building (N of M regions
+// done); ..." when `column` is a building column of `table`; OK otherwise
+// (also for a column not indexed: the caller says so).
+Status CheckIndexReady(const CatalogTable& table, std::string_view column);
+
 class RouterImpl : public router::Router {
  public:
   RouterImpl(const router::RouterOptions& options,
@@ -150,8 +156,41 @@ class RouterImpl : public router::Router {
   std::vector<router::ServerRef> Servers() const override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override;
+  // router_index.cc
+  Status AddIndex(std::string_view table, const std::string& column) override;
+  Status DropIndex(std::string_view table, const std::string& column) override;
+  StatusOr<std::vector<router::IndexState>> IndexStatus(
+      std::string_view table) const override;
 
  private:
+  // router_index.cc
+  // Gives every server holding regions of `state`'s table its indexed
+  // columns (UpdateTableIndexes); the first failure, after ServerFailed.
+  [[nodiscard]] Status UpdateIndexesOnServers(const TableState& state);
+  // The same on one server; OK when it holds none of the table's regions.
+  [[nodiscard]] Status UpdateServerIndexes(const ServerEntry& server,
+                                           const TableState& state);
+  // Runs the index tasks of the catalog, at most index_chunks_per_pass
+  // chunks; wakes maintenance again when work is left.
+  void MaintainIndexes();
+  // One chunk of `task_column`'s task on the next unfinished region of
+  // table `table_id`, with its progress (and, when the last region is done,
+  // the task's end) persisted. Needs ddl_mu_ held. False when there is
+  // nothing left to do on the table or a call failed.
+  bool RunIndexChunkLocked(uint64_t table_id, uint32_t task_column);
+  // Ends a task whose regions are all done: a build clears the building
+  // flag on the servers, then in the catalog; a drop is forgotten.
+  [[nodiscard]] Status FinishIndexTaskLocked(CatalogTable table, size_t task);
+  // One backfill or drop chunk sent as SendWrite sends a write (fence
+  // token, a retry with the new token when fenced, the ops applied to the
+  // replica before returning), but without reopening the server's regions
+  // on NotFound: that takes ddl_mu_, which the caller holds (maintenance
+  // reopens them).
+  StatusOr<IndexChunkResult> SendIndexChunk(const ServerEntry& server,
+                                            bool build, uint64_t region,
+                                            uint32_t column,
+                                            const std::string& after);
+
   // router.cc
   [[nodiscard]] Status RegisterServers();
   void PublishTables();
@@ -339,6 +378,11 @@ class RouterImpl : public router::Router {
   bool wake_ = false;
   std::thread maintenance_;
 };
+
+// `d` as clients see it (describeTable, listTables): without the columns
+// still building, and with the bloomroute.index attribute, when it has
+// one, naming the others.
+TableDescriptor ReadyDescriptor(const TableDescriptor& d);
 
 inline const Status& StatusOf(const Status& s) { return s; }
 template <typename T>

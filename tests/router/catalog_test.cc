@@ -94,9 +94,12 @@ TEST(CatalogRecordTest, RoundTripsAndRejectsEveryTruncation) {
   bad_version[0] = 9;
   EXPECT_TRUE(Catalog::DecodeTable(bad_version, &back).IsCorruption());
   // A huge region count is refused before anything is allocated.
-  // The regions (2 x 21 bytes) follow their 4-byte count at the end.
-  std::string huge = bytes.substr(0, bytes.size() - 42 - 4);
-  EXPECT_TRUE(Catalog::DecodeTable(huge + std::string(4, '\xff'), &back)
+  // The regions (2 x 21 bytes) follow their 4-byte count, before the next
+  // column id and the (empty) task list, 4 bytes each.
+  std::string huge = bytes.substr(0, bytes.size() - 8 - 42 - 4);
+  EXPECT_TRUE(Catalog::DecodeTable(huge + std::string(4, '\xff') +
+                                       bytes.substr(bytes.size() - 8 - 42),
+                                   &back)
                   .IsCorruption());
 }
 
@@ -127,6 +130,37 @@ TEST(CatalogRecordTest, FamiliesAttributesStateAndRetiredRegionsRoundTrip) {
   std::string bad = bytes;
   bad[diff] = 7;
   EXPECT_TRUE(Catalog::DecodeTable(bad, &back).IsCorruption());
+}
+
+// Version 3: the building flag, the next column id and the index tasks.
+TEST(CatalogRecordTest, IndexTasksAndColumnStatesRoundTrip) {
+  CatalogTable t = Table(5, "geo");
+  t.descriptor.indexed_columns.push_back({7, "d:cc", /*building=*/true});
+  t.next_column_id = 9;
+  CatalogIndexTask build;
+  build.kind = CatalogIndexTask::Kind::kBuild;
+  build.column = {7, "d:cc", true};
+  build.regions = {{1, true, "zz"}, {2, false, std::string("r\0w", 3)}};
+  build.rows = 1234;
+  CatalogIndexTask drop;
+  drop.kind = CatalogIndexTask::Kind::kDrop;
+  drop.column = {8, "d:old", false};
+  t.index_tasks = {build, drop};
+  const std::string bytes = Catalog::EncodeTable(t);
+  CatalogTable back;
+  ASSERT_TRUE(Catalog::DecodeTable(bytes, &back).ok());
+  EXPECT_EQ(back, t);
+  EXPECT_EQ(back.NextColumnId(), 9u);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    CatalogTable out;
+    EXPECT_TRUE(Catalog::DecodeTable(bytes.substr(0, n), &out).IsCorruption())
+        << n;
+  }
+  // Older records have no next column id: above every id in use.
+  t.next_column_id = 0;
+  EXPECT_EQ(t.NextColumnId(), 9u);
+  t.index_tasks.clear();
+  EXPECT_EQ(t.NextColumnId(), 8u);
 }
 
 // The format before families and attributes (version 1), written byte by

@@ -196,6 +196,28 @@ class StoreRegionClient : public router::RegionClient {
       return s.OpenRegionIds();
     });
   }
+  Status UpdateTableIndexes(const TableDescriptor& table) override {
+    return CallStatus(
+        [&](RegionStore& s) { return s.UpdateTableIndexes(table); });
+  }
+  StatusOr<IndexChunkResult> BackfillIndex(uint64_t region_id,
+                                           uint32_t column_id,
+                                           const std::string& after_row,
+                                           uint32_t max_rows,
+                                           uint64_t fence_token) override {
+    return Call([&](RegionStore& s) {
+      return s.BackfillIndex(region_id, column_id, after_row, max_rows,
+                             fence_token);
+    });
+  }
+  StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region_id,
+                                              uint32_t column_id,
+                                              uint32_t max_entries,
+                                              uint64_t fence_token) override {
+    return Call([&](RegionStore& s) {
+      return s.DropIndexEntries(region_id, column_id, max_entries, fence_token);
+    });
+  }
   StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& file,
                                  uint64_t fence_token) override {
     return Call([&](RegionStore& s) {

@@ -5,6 +5,7 @@
 #define BLOOMROUTE_TESTS_THRIFT_FAKE_REGION_STORE_H_
 
 #include <mutex>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,11 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   FilterStatus filter_status;
   std::vector<SscbfConfig> filter_configs_set;  // by SetFilterConfig
   IndexReport report;
+  // The index lifecycle: the last table given, the last chunk asked
+  // (region, column, after row, max rows, fence token), and the answer.
+  TableDescriptor indexes_table;
+  std::tuple<uint64_t, uint32_t, std::string, uint32_t, uint64_t> last_chunk;
+  IndexChunkResult chunk_result;
   // The arguments of the last OpsSince, Apply and RaiseFence.
   uint64_t ops_since_incarnation = 0;
   uint64_t ops_since_epoch = 0;
@@ -121,6 +127,29 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     fence = std::max(fence, token);
   }
   Status CompactFilter() override { return Enter(); }
+  Status UpdateTableIndexes(const TableDescriptor& table) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    indexes_table = table;
+    return Status::OK();
+  }
+  StatusOr<IndexChunkResult> BackfillIndex(uint64_t region, uint32_t column,
+                                           std::string_view after,
+                                           uint32_t max_rows,
+                                           uint64_t token) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_chunk = {region, column, std::string(after), max_rows, token};
+    return chunk_result;
+  }
+  StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region, uint32_t column,
+                                              uint32_t max_entries,
+                                              uint64_t token) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_chunk = {region, column, "", max_entries, token};
+    return chunk_result;
+  }
   Status SetFilterConfig(const SscbfConfig& config) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     std::lock_guard<std::mutex> lock(mutex_);

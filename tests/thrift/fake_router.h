@@ -40,6 +40,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   router::ScannerClient scanner_client = 0;
   std::vector<router::ScannerClient> closed_scanner_clients;
   std::vector<router::LookupSpec> lookups;
+  std::string index_column;  // of the last AddIndex / DropIndex
 
   // Canned answers.
   router::TableInfo table_info;
@@ -53,6 +54,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   SscbfConfig filter_config_;
   router::ClusterStatus cluster_status;
   router::VerifyReport verify_report;
+  std::vector<router::IndexState> index_status;
 
   StatusOr<router::TableInfo> CreateTable(const router::TableSpec& s) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
@@ -90,6 +92,22 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     table = t;
     deleted_if_disabled = true;
     return Enter();
+  }
+  Status AddIndex(std::string_view t, const std::string& column) override {
+    table = t;
+    index_column = column;
+    return Enter();
+  }
+  Status DropIndex(std::string_view t, const std::string& column) override {
+    table = t;
+    index_column = column;
+    return Enter();
+  }
+  StatusOr<std::vector<router::IndexState>> IndexStatus(
+      std::string_view t) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    return index_status;
   }
   Status TruncateTable(std::string_view t, bool preserve) override {
     table = t;

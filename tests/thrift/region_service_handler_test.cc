@@ -10,6 +10,7 @@
 
 #include "tests/thrift/fake_region_store.h"
 #include "tests/thrift/wire_util.h"
+#include "thrift/region_table_conversion.h"
 #include "thrift/region_types_conversion.h"
 
 namespace bloomroute {
@@ -37,6 +38,7 @@ class RegionServiceHandlerTest : public ::testing::Test {
     query.__set_tableId(1);
     query.__set_limit(10);
     region = ThroughWire(region);
+    table = ThroughWire(table);
     scan = ThroughWire(scan);
     query = ThroughWire(query);
     return {
@@ -94,6 +96,17 @@ class RegionServiceHandlerTest : public ::testing::Test {
          [=] {
            rpc::TWriteResult r;
            handler_.bulkLoad(r, 1, "file", 0);
+         }},
+        {"updateTableIndexes", [=] { handler_.updateTableIndexes(table); }},
+        {"backfillIndex",
+         [=] {
+           rpc::TIndexChunkResult r;
+           handler_.backfillIndex(r, 1, 2, "", 10, 0);
+         }},
+        {"dropIndexEntries",
+         [=] {
+           rpc::TIndexChunkResult r;
+           handler_.dropIndexEntries(r, 1, 2, 10, 0);
          }},
     };
   }
@@ -178,6 +191,62 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   rpc::TIndexReport report;
   handler_.verifyIndex(report, 0);
   EXPECT_TRUE(report.ok);
+}
+
+TEST_F(RegionServiceHandlerTest, ForwardsIndexLifecycleCalls) {
+  rpc::TTableDescriptor table;
+  table.__set_tableId(9);
+  table.__set_name("cities");
+  rpc::TIndexedColumn ready;
+  ready.__set_columnId(1);
+  ready.__set_name("d:name");
+  rpc::TIndexedColumn building = ready;
+  building.__set_columnId(4);
+  building.__set_name("d:cc");
+  building.__set_building(true);
+  table.__set_indexedColumns({ready, building});
+  handler_.updateTableIndexes(ThroughWire(table));
+  const TableDescriptor expected{
+      9, "cities", {{1, "d:name", false}, {4, "d:cc", true}}};
+  EXPECT_EQ(store_->indexes_table, expected);
+
+  store_->chunk_result.write.epoch = 3;
+  store_->chunk_result.write.incarnation = 77;
+  store_->chunk_result.write.ops = {{5, FilterOp::Kind::kInsert, {1, 2}, 0}};
+  store_->chunk_result.rows = 10;
+  store_->chunk_result.entries = 4;
+  store_->chunk_result.resume_after = std::string("r\0w", 3);
+  rpc::TIndexChunkResult reply;
+  handler_.backfillIndex(reply, 7, 4, "after", 10, -1);
+  EXPECT_EQ(store_->last_chunk,
+            std::make_tuple(uint64_t{7}, uint32_t{4}, std::string("after"),
+                            uint32_t{10}, ~uint64_t{0}));
+  IndexChunkResult back;
+  ASSERT_TRUE(FromThrift(ThroughWire(reply), &back).ok());
+  EXPECT_EQ(back.write.ops, store_->chunk_result.write.ops);
+  EXPECT_EQ(back.write.epoch, 3u);
+  EXPECT_EQ(back.rows, 10u);
+  EXPECT_EQ(back.entries, 4u);
+  EXPECT_FALSE(back.done);
+  EXPECT_EQ(back.resume_after, store_->chunk_result.resume_after);
+
+  store_->chunk_result.done = true;
+  handler_.dropIndexEntries(reply, 7, 4, 99, 5);
+  EXPECT_EQ(store_->last_chunk,
+            std::make_tuple(uint64_t{7}, uint32_t{4}, std::string(),
+                            uint32_t{99}, uint64_t{5}));
+  ASSERT_TRUE(FromThrift(ThroughWire(reply), &back).ok());
+  EXPECT_TRUE(back.done);
+  // A reply whose resume row is longer than any row key is refused.
+  reply.__set_resumeAfter(std::string(kMaxRowKeyBytes + 1, 'x'));
+  EXPECT_TRUE(FromThrift(reply, &back).IsCorruption());
+  // Chunk sizes must be positive; they never reach the store.
+  store_->last_chunk = {};
+  EXPECT_THROW(handler_.backfillIndex(reply, 7, 4, "", 0, 0),
+               rpc::TIllegalArgument);
+  EXPECT_THROW(handler_.dropIndexEntries(reply, 7, 4, -3, 0),
+               rpc::TIllegalArgument);
+  EXPECT_EQ(std::get<0>(store_->last_chunk), 0u);
 }
 
 TEST_F(RegionServiceHandlerTest, EveryCallMapsEveryStatusCode) {

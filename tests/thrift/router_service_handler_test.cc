@@ -17,6 +17,7 @@
 #include "tests/thrift/handler_test_util.h"
 #include "tests/thrift/wire_util.h"
 #include "thrift/hbase_request_conversion.h"
+#include "thrift/internal/router_client_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -51,6 +52,7 @@ class RouterServiceHandlerTest : public ::testing::Test {
     client::TIndexCount count;
     std::vector<client::TServerIndexStats> stats;
     client::TClusterStatus status;
+    std::vector<client::TIndexStatus> index_status;
     return {
         {"createIndexedTable",
          [=]() mutable { handler_.createIndexedTable(info, spec); }},
@@ -69,6 +71,10 @@ class RouterServiceHandlerTest : public ::testing::Test {
         {"getClusterStatus",
          [=]() mutable { handler_.getClusterStatus(status); }},
         {"bulkLoad", [=] { handler_.bulkLoad("t", 3, "file"); }},
+        {"addIndex", [=] { handler_.addIndex("t", "d:cc"); }},
+        {"dropIndex", [=] { handler_.dropIndex("t", "d:cc"); }},
+        {"getIndexStatus",
+         [=]() mutable { handler_.getIndexStatus(index_status, "t"); }},
     };
   }
 
@@ -275,6 +281,41 @@ TEST_F(RouterServiceHandlerTest, ForwardsBulkLoads) {
   EXPECT_EQ(router_->table, "geo");
   EXPECT_EQ(router_->bulk_region, 12u);
   EXPECT_EQ(router_->bulk_file, file);
+}
+
+TEST_F(RouterServiceHandlerTest, ForwardsIndexLifecycleCalls) {
+  handler_.addIndex("cities", "d:cc");
+  EXPECT_EQ(router_->table, "cities");
+  EXPECT_EQ(router_->index_column, "d:cc");
+  handler_.dropIndex("towns", "d:x");
+  EXPECT_EQ(router_->table, "towns");
+  EXPECT_EQ(router_->index_column, "d:x");
+  using State = router::IndexState::State;
+  router_->index_status = {{"d:a", 1, State::kReady, 4, 4, 0},
+                           {"d:cc", 3, State::kBuilding, 1, 4, 1234},
+                           {"d:old", 2, State::kDropping, 2, 4, 77}};
+  std::vector<client::TIndexStatus> status;
+  handler_.getIndexStatus(status, "cities");
+  status = ThroughWire(status);
+  ASSERT_EQ(status.size(), 3u);
+  EXPECT_EQ(status[1].column, "d:cc");
+  EXPECT_EQ(status[1].columnId, 3);
+  EXPECT_EQ(status[1].state, "building");
+  EXPECT_EQ(status[1].regionsDone, 1);
+  EXPECT_EQ(status[1].regionsTotal, 4);
+  EXPECT_EQ(status[1].rowsBackfilled, 1234);
+  EXPECT_EQ(status[2].state, "dropping");
+  // The client's conversion gives the router's states back.
+  std::vector<router::IndexState> back;
+  ASSERT_TRUE(thrift_internal::IndexStatusFromThrift(status, &back).ok());
+  EXPECT_EQ(back, router_->index_status);
+  status[0].state = "sideways";
+  EXPECT_TRUE(
+      thrift_internal::IndexStatusFromThrift(status, &back).IsCorruption());
+  status[0].state = "ready";
+  status[0].regionsDone = -1;
+  EXPECT_TRUE(
+      thrift_internal::IndexStatusFromThrift(status, &back).IsCorruption());
 }
 
 TEST_F(RouterServiceHandlerTest, ForwardsScannerCalls) {

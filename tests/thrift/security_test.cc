@@ -162,7 +162,10 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"getIndexStats", Role::kRead},
       {"getClusterStatus", Role::kRead},
       {"bulkLoad", Role::kWrite},
-      {"verifyIndex", Role::kAdmin}};
+      {"verifyIndex", Role::kAdmin},
+      {"addIndex", Role::kAdmin},
+      {"dropIndex", Role::kAdmin},
+      {"getIndexStatus", Role::kRead}};
   const std::set<std::string> idl = RouterServiceMethods();
   ASSERT_GE(idl.size(), 40u) << "the IDL's methods were not found";
   for (const std::string& method : idl) {

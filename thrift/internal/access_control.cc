@@ -36,7 +36,7 @@ std::map<std::string, Role> RouterNeeds() {
         "isTableDisabled", "isTableAvailable", "getThriftServerType",
         // bloomroute's.
         "getByIndex", "getByIndexMultiple", "countByIndex", "getIndexStats",
-        "getClusterStatus", "listTables", "describeTable"}) {
+        "getClusterStatus", "listTables", "describeTable", "getIndexStatus"}) {
     needs[m] = Role::kRead;
   }
   for (const char* m : {"put", "putMultiple", "deleteSingle", "deleteMultiple",
@@ -44,9 +44,9 @@ std::map<std::string, Role> RouterNeeds() {
                         "increment", "append", "mutateRow", "bulkLoad"}) {
     needs[m] = Role::kWrite;
   }
-  for (const char* m :
-       {"createTable", "createIndexedTable", "deleteTable", "truncateTable",
-        "enableTable", "disableTable", "verifyIndex"}) {
+  for (const char* m : {"createTable", "createIndexedTable", "deleteTable",
+                        "truncateTable", "enableTable", "disableTable",
+                        "verifyIndex", "addIndex", "dropIndex"}) {
     needs[m] = Role::kAdmin;
   }
   return needs;

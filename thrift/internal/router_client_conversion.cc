@@ -414,4 +414,36 @@ Status VerifyReportFromThrift(const client::TVerifyReport& in,
   return Status::OK();
 }
 
+Status IndexStatusFromThrift(const std::vector<client::TIndexStatus>& in,
+                             std::vector<router::IndexState>* out) {
+  out->assign(in.size(), router::IndexState());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const client::TIndexStatus& t = in[i];
+    router::IndexState& s = (*out)[i];
+    const std::string f = At("status", i);
+    bool known = false;
+    for (auto state : {router::IndexState::State::kReady,
+                       router::IndexState::State::kBuilding,
+                       router::IndexState::State::kDropping}) {
+      if (t.state == router::IndexStateName(state)) {
+        s.state = state;
+        known = true;
+      }
+    }
+    if (!known) {
+      return Status::Corruption(f + ".state " + QuoteForMessage(t.state) +
+                                " is not an index state");
+    }
+    s.column = t.column;
+    s.column_id = static_cast<uint32_t>(t.columnId);  // bits
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(t.regionsDone, kBadResult, f + ".regionsDone", &s.regions_done));
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(t.regionsTotal, kBadResult,
+                                      f + ".regionsTotal", &s.regions_total));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(t.rowsBackfilled, kBadResult, f + ".rowsBackfilled", &s.rows));
+  }
+  return Status::OK();
+}
+
 }  // namespace bloomroute::thrift_internal

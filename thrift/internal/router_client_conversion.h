@@ -51,6 +51,9 @@ Status ClusterStatusFromThrift(const rpc::client::TClusterStatus& in,
 // from the counts (the wire's `ok` is the same rule applied by the router).
 Status VerifyReportFromThrift(const rpc::client::TVerifyReport& in,
                               router::VerifyReport* out);
+// Corruption for an unknown state or a negative count.
+Status IndexStatusFromThrift(const std::vector<rpc::client::TIndexStatus>& in,
+                             std::vector<router::IndexState>* out);
 
 }  // namespace bloomroute::thrift_internal
 

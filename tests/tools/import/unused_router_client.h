@@ -26,6 +26,16 @@ class UnusedRouterClient : public RouterClient {
   StatusOr<router::TableInfo> DescribeTable(std::string_view) override {
     return Unused();
   }
+  Status AddIndex(std::string_view, const std::string&) override {
+    return Unused();
+  }
+  Status DropIndex(std::string_view, const std::string&) override {
+    return Unused();
+  }
+  StatusOr<std::vector<router::IndexState>> IndexStatus(
+      std::string_view) override {
+    return Unused();
+  }
   Status Mutate(std::string_view, const std::vector<Mutation>&) override {
     return Unused();
   }
