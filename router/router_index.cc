@@ -175,6 +175,17 @@ Status RouterImpl::UpdateIndexesOnServers(const TableState& state) {
   return Status::OK();
 }
 
+Status RouterImpl::RecordIndexChange(const CatalogTable& table,
+                                     const std::string& pending) {
+  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
+  PublishTables();
+  const Status updated = UpdateIndexesOnServers(TableState(table));
+  // The background task drives the build or drop (and retries the servers
+  // that did not answer).
+  WakeMaintenance();
+  return updated.ok() ? updated : updated.WithContext(pending);
+}
+
 Status RouterImpl::AddIndex(std::string_view name, const std::string& column) {
   std::lock_guard<std::mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
@@ -190,16 +201,9 @@ Status RouterImpl::AddIndex(std::string_view name, const std::string& column) {
   task.column = added;
   table.index_tasks.push_back(std::move(task));
   // Recorded before any server hears of the id, so it is never reused.
-  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  PublishTables();
-  const Status updated = UpdateIndexesOnServers(TableState(table));
-  WakeMaintenance();
-  if (!updated.ok()) {
-    return updated.WithContext("the index on " + QuoteForMessage(column) +
-                               " is added and builds once every server of "
-                               "the table answers");
-  }
-  return Status::OK();
+  return RecordIndexChange(table, "the index on " + QuoteForMessage(column) +
+                                      " is added and builds once every server "
+                                      "of the table answers");
 }
 
 Status RouterImpl::DropIndex(std::string_view name, const std::string& column) {
@@ -234,16 +238,9 @@ Status RouterImpl::DropIndex(std::string_view name, const std::string& column) {
   task.column = dropped;
   table.index_tasks.push_back(std::move(task));
   SyncIndexAttribute(&table.descriptor);
-  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  PublishTables();
-  const Status updated = UpdateIndexesOnServers(TableState(table));
-  WakeMaintenance();
-  if (!updated.ok()) {
-    return updated.WithContext("the index on " + QuoteForMessage(column) +
-                               " is dropped; its entries are removed once "
-                               "every server of the table answers");
-  }
-  return Status::OK();
+  return RecordIndexChange(table, "the index on " + QuoteForMessage(column) +
+                                      " is dropped; its entries are removed "
+                                      "once every server of the table answers");
 }
 
 StatusOr<std::vector<IndexState>> RouterImpl::IndexStatus(

@@ -19,11 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/bench_util.h"
 #include "regionstore/bulk_file.h"
 #include "regionstore/region_store.h"
 
 namespace bloomroute {
 namespace {
+
+using bench::TempDir;
 
 constexpr int kRowsPerFile = 25000;
 constexpr uint32_t kChunkRows = 1000;
@@ -35,13 +38,6 @@ constexpr const char* kPlain[] = {"d:admin1", "d:ascii", "d:elevation", "d:lat",
 int Rows() {
   const char* env = getenv("BLOOMROUTE_BENCH_ROWS");
   return env != nullptr ? std::max(1, atoi(env)) : 200000;
-}
-
-std::string TempDir() {
-  std::string tmpl =
-      (std::filesystem::temp_directory_path() / "bloomroute-bench-XXXXXX")
-          .string();
-  return mkdtemp(tmpl.data());
 }
 
 // `n` rows with random keys, sorted by key.

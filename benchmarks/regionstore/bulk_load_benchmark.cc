@@ -17,11 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/bench_util.h"
 #include "regionstore/bulk_file.h"
 #include "regionstore/region_store.h"
 
 namespace bloomroute {
 namespace {
+
+using bench::TempDir;
 
 constexpr int kRowsPerFile = 25000;
 constexpr const char* kIndexed[] = {"d:country", "d:feature"};
@@ -29,13 +32,6 @@ constexpr uint64_t kDomain[] = {250, 600};
 constexpr const char* kPlain[] = {"d:admin1",     "d:ascii",   "d:elevation",
                                   "d:lat",        "d:lon",     "d:name",
                                   "d:population", "d:timezone"};
-
-std::string TempDir() {
-  std::string tmpl =
-      (std::filesystem::temp_directory_path() / "bloomroute-bench-XXXXXX")
-          .string();
-  return mkdtemp(tmpl.data());
-}
 
 // `n` rows with random keys, sorted by key.
 std::map<std::string, std::vector<Cell>> MakeRows(std::mt19937_64& rng, int n) {

@@ -167,6 +167,12 @@ class RouterImpl : public router::Router {
   // Gives every server holding regions of `state`'s table its indexed
   // columns (UpdateTableIndexes); the first failure, after ServerFailed.
   [[nodiscard]] Status UpdateIndexesOnServers(const TableState& state);
+  // Writes `table` to the catalog (synchronously, before any server acts on
+  // it), publishes it and gives its servers the new column set. A server
+  // that does not answer fails the call with `pending` as context: the
+  // change stands, and the background task finishes it.
+  [[nodiscard]] Status RecordIndexChange(const CatalogTable& table,
+                                         const std::string& pending);
   // The same on one server; OK when it holds none of the table's regions.
   [[nodiscard]] Status UpdateServerIndexes(const ServerEntry& server,
                                            const TableState& state);
