@@ -55,11 +55,15 @@ std::string FormatIndexStatusText(const std::string& table,
   std::ostringstream out;
   out << "table " << table << ": " << states.size()
       << (states.size() == 1 ? " index\n" : " indexes\n");
-  out << "column\tid\tstate\tregions done\trows\n";
+  out << "column\tid\tstate\tregions done\tentries added/removed\n";
   for (const IndexState& s : states) {
+    // A ready index has no task left to count for.
+    const std::string entries = s.state == IndexState::State::kReady
+                                    ? std::string("-")
+                                    : std::to_string(s.rows);
     out << QuoteForMessage(s.column) << "\t" << s.column_id << "\t"
         << router::IndexStateName(s.state) << "\t" << s.regions_done << "/"
-        << s.regions_total << "\t" << s.rows << "\n";
+        << s.regions_total << "\t" << entries << "\n";
   }
   return out.str();
 }

@@ -56,8 +56,8 @@ TEST(IndexCommandTest, StatusAsTextAndJson) {
                                           Cc(State::kBuilding, 3, 99)};
   EXPECT_EQ(FormatIndexStatusText("cities", states),
             "table cities: 2 indexes\n"
-            "column\tid\tstate\tregions done\trows\n"
-            "'d:name'\t1\tready\t8/8\t0\n"
+            "column\tid\tstate\tregions done\tentries added/removed\n"
+            "'d:name'\t1\tready\t8/8\t-\n"
             "'d:cc'\t3\tbuilding\t3/8\t99\n");
   EXPECT_EQ(FormatIndexStatusJson("cities", states),
             "{\"table\":\"cities\",\"indexes\":["
