@@ -1,6 +1,7 @@
 // RouterImpl: the Router of router/router.h. Its methods are spread over
 // router.cc (opening, tables, maintenance), router_regions.cc (placing,
-// opening, reopening and dropping regions), router_rows.cc (writes, gets,
+// opening, reopening and dropping regions), router_admin.cc (what is where:
+// servers and regions with their rows and bytes), router_rows.cc (writes, gets,
 // scans), router_scanners.cc (scanners) and router_lookup.cc (index lookups
 // and statistics).
 //
@@ -155,6 +156,10 @@ class RouterImpl : public router::Router {
   void RunMaintenance() override;
   router::ClusterStatus GetClusterStatus() override;
   std::vector<router::ServerRef> Servers() const override;
+  // router_admin.cc
+  std::vector<router::ServerSummary> ListServers() override;
+  StatusOr<std::vector<router::RegionSummary>> ListRegions(
+      std::string_view table) override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override;
   // router_index.cc
@@ -220,6 +225,14 @@ class RouterImpl : public router::Router {
   // table being deleted is reopened); ReopenServer takes it.
   [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
   [[nodiscard]] Status ReopenServer(const ServerEntry& server);
+
+  // router_admin.cc
+  // Every page of `server`'s region statistics for table `table_id` (0:
+  // all), by id; at most `max_regions` regions in all (more: Corruption, as
+  // for a page that does not advance), so that a server cannot grow the
+  // router's memory past what the catalog places on it.
+  StatusOr<std::map<uint64_t, RegionStats>> FetchRegionStats(
+      const ServerEntry& server, uint64_t table_id, size_t max_regions);
 
   // router.cc
   [[nodiscard]] Status RegisterServers();
