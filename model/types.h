@@ -506,7 +506,9 @@ struct RegionStats {
   // after the scan passed their key are not counted).
   uint64_t rows = 0;
   // Approximate: RocksDB's estimate (SST files and memtables) of the bytes
-  // of the region's rows and of its local index entries.
+  // of the region's rows and of its local index entries. Flushed data counts
+  // its compressed size on disk; data still in a memtable its size in
+  // memory, several times more.
   uint64_t row_bytes = 0;
   uint64_t index_bytes = 0;
 };

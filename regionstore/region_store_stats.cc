@@ -7,7 +7,9 @@
 // of reading the region's rows per call -- about what a full scan of them
 // reads. kMaxRegionStatsRowsPerCall bounds one call's work. Bytes come from
 // RocksDB's GetApproximateSizes over the region's key range (rows and
-// index column families, SST files and memtables): cheap, and approximate.
+// index column families, SST files and memtables): cheap, and approximate
+// -- flushed data counts its compressed size, memtable data its larger size
+// in memory.
 #include <rocksdb/db.h>
 
 #include <memory>

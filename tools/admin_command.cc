@@ -43,9 +43,10 @@ std::string AdminCommand::HelpEpilog() const {
          "asked (about as slow as reading them; a server answers at most\n"
          "1000 regions or 4,000,000 counted rows a call and the router asks\n"
          "again). Bytes are RocksDB's approximation (SST files and\n"
-         "memtables, rows and local index entries). A server that does not\n"
-         "answer is listed as unreachable with its error. Needs the admin\n"
-         "role on a secured router.\n"
+         "memtables, rows and local index entries): flushed data counts its\n"
+         "compressed size on disk, data not yet flushed its (larger) size in\n"
+         "memory. A server that does not answer is listed as unreachable\n"
+         "with its error. Needs the admin role on a secured router.\n"
          "Exit codes: 0 done; 1 the router refused or failed; 2 bad usage.\n";
 }
 
