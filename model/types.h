@@ -508,7 +508,8 @@ struct RegionStats {
   // Approximate: RocksDB's estimate (SST files and memtables) of the bytes
   // of the region's rows and of its local index entries. Flushed data counts
   // its compressed size on disk; data still in a memtable its size in
-  // memory, several times more.
+  // memory, several times more (and a region of a few rows in a memtable
+  // may show 0: the memtable's estimate samples its skip list).
   uint64_t row_bytes = 0;
   uint64_t index_bytes = 0;
 };
