@@ -300,7 +300,8 @@ TEST_F(RegionServiceHandlerTest, ForwardsRegionStats) {
   EXPECT_TRUE(s.IsCorruption());
   EXPECT_THAT(s.message(), HasSubstr("result.regions[1].rows is negative"));
   bad = reply;
-  bad.regions[0].__set_state(static_cast<rpc::TRegionState::type>(9));
+  // 3: outside the enum, but a value its type can hold (no UB).
+  bad.regions[0].__set_state(static_cast<rpc::TRegionState::type>(3));
   s = thrift_internal::RegionStatsPageFromThrift(bad, asked, &back);
   EXPECT_THAT(s.message(), HasSubstr("result.regions[0].state is not a"));
 }

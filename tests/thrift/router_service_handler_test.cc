@@ -473,7 +473,8 @@ TEST_F(RouterServiceHandlerTest, ListsServersAndRegions) {
   EXPECT_TRUE(thrift_internal::RegionSummariesFromThrift(regions, &regions_back)
                   .IsCorruption());
   regions[0].__set_rows(1);
-  regions[0].__set_serving(static_cast<client::TRegionServing::type>(7));
+  // 3: outside the enum, but a value its type can hold (no UB).
+  regions[0].__set_serving(static_cast<client::TRegionServing::type>(3));
   EXPECT_TRUE(thrift_internal::RegionSummariesFromThrift(regions, &regions_back)
                   .IsCorruption());
   std::vector<client::TServerSummary> many(
