@@ -61,6 +61,18 @@ Mutation Mutation::Append(uint64_t region, std::string row,
   return m;
 }
 
+const char* RegionStateName(RegionState state) {
+  switch (state) {
+    case RegionState::kOpen:
+      return "open";
+    case RegionState::kClosed:
+      return "closed";
+    case RegionState::kDropping:
+      return "dropping";
+  }
+  return "unknown";
+}
+
 std::string QuoteForMessage(std::string_view s) {
   // Names may hold any bytes; keep messages printable and short.
   std::string out = "'";

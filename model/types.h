@@ -487,6 +487,54 @@ struct IndexChunkResult {
   std::string resume_after;
 };
 
+// Where a region a server knows stands (RegionStats::state).
+enum class RegionState {
+  kOpen = 0,      // served
+  kClosed = 1,    // data kept, not served (a restart, CloseRegion)
+  kDropping = 2,  // a DropRegion is deleting its rows
+};
+inline constexpr int kRegionStateCount = 3;
+// "open", "closed", "dropping".
+const char* RegionStateName(RegionState state);
+
+// What one region a server knows holds (RegionStore::GetRegionStats).
+struct RegionStats {
+  uint64_t region_id = 0;
+  uint64_t table_id = 0;
+  RegionState state = RegionState::kOpen;
+  // Exact: the region's row keys counted by a scan when asked (rows written
+  // after the scan passed their key are not counted).
+  uint64_t rows = 0;
+  // Approximate: RocksDB's estimate (SST files and memtables) of the bytes
+  // of the region's rows and of its local index entries. Flushed data counts
+  // its compressed size on disk; data still in a memtable its size in
+  // memory, several times more (and a region of a few rows in a memtable
+  // may show 0: the memtable's estimate samples its skip list).
+  uint64_t row_bytes = 0;
+  uint64_t index_bytes = 0;
+};
+
+// At most this many regions in one RegionStats reply.
+inline constexpr uint32_t kMaxRegionStatsPerCall = 1000;
+// A RegionStats call stops after the region whose count brings the rows it
+// counted past this (bounds the call's time to a few seconds); the caller
+// asks again after the last region returned.
+inline constexpr uint64_t kMaxRegionStatsRowsPerCall = 4000000;
+
+// Which regions a RegionStats call covers.
+struct RegionStatsRequest {
+  uint64_t table_id = 0;         // 0: every table
+  uint64_t after_region_id = 0;  // only regions with larger ids
+  // 1 to kMaxRegionStatsPerCall.
+  uint32_t max_regions = kMaxRegionStatsPerCall;
+};
+
+struct RegionStatsPage {
+  std::vector<RegionStats> regions;  // ascending region ids
+  // Regions after the last one are left: ask again after it.
+  bool more = false;
+};
+
 // What `row` costs in a reply, about: its key, column names and values, and
 // kReplyBytesPerCell for each cell's encoding (lengths, field headers), so
 // that rows of many small cells are not undercounted. Reply byte budgets

@@ -166,6 +166,20 @@ class RegionStore {
     return ids;
   }
 
+  // What each region the server knows (open, closed, or being dropped)
+  // holds, ascending by id, of table `request.table_id` (0: every table),
+  // ids above `request.after_region_id`: at most `request.max_regions`, and
+  // the page stops after the region that brings the rows counted past
+  // kMaxRegionStatsRowsPerCall (`more` says regions are left). Rows are
+  // exact, counted by a scan of the region's row keys (cost: a read of the
+  // region's rows, roughly what a full scan reads; no lock is held, writes
+  // go on meanwhile). Bytes are approximate (RocksDB's size estimate of the
+  // region's key ranges in the row and index column families, SST files
+  // and memtables). InvalidArgument for max_regions outside [1,
+  // kMaxRegionStatsPerCall]; IOError from storage.
+  virtual StatusOr<RegionStatsPage> GetRegionStats(
+      const RegionStatsRequest& request) const = 0;
+
   // Applies the mutations as one atomic batch, in order (a later mutation of
   // the same row sees the earlier one). All are validated first; any invalid
   // one rejects the whole batch with InvalidArgument naming it. Aborted (and

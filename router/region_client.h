@@ -113,6 +113,16 @@ class RegionClient {
     return ids;
   }
 
+  // RegionStore::GetRegionStats: one page of what the server's regions
+  // hold. Replies are checked: at most request.max_regions regions, ids
+  // ascending above request.after_region_id (Corruption otherwise). The
+  // default answers InvalidArgument, for test doubles that have no store.
+  virtual StatusOr<RegionStatsPage> GetRegionStats(
+      const RegionStatsRequest& request) {
+    (void)request;
+    return Status::InvalidArgument("this region client has no statistics");
+  }
+
   // Loads a bulk file (regionstore/bulk_file.h), given as its bytes, into an
   // open region: puts of its rows, atomically, with the result Apply of
   // them would give. InvalidArgument (nothing written) for a bad file;

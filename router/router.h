@@ -357,6 +357,48 @@ struct ClusterStatus {
   uint32_t regions = 0;
 };
 
+// One region server as `bloomroute admin servers` shows it
+// (Router::ListServers).
+struct ServerSummary {
+  ServerRef server;
+  bool reachable = false;  // it answered its region statistics just now
+  std::string error;       // why not, when not reachable
+  uint32_t regions = 0;    // regions of ready tables the catalog places on it
+  // Of those, the ones it does not serve right now (asked when reachable).
+  uint32_t regions_not_served = 0;
+  // Over those regions, as the server reported them (RegionStats): rows
+  // exact, bytes (rows and local index entries) approximate. 0 when not
+  // reachable.
+  uint64_t rows = 0;
+  uint64_t bytes = 0;
+  bool replica_current = false;  // the router's copy of its filter
+};
+
+// Whether a region is being served (RegionSummary::serving).
+enum class RegionServing {
+  kOpen = 0,         // its server has it open
+  kNotServed = 1,    // its server answered without it open (maintenance
+                     // reopens it)
+  kUnreachable = 2,  // its server did not answer: unknown
+};
+// "open", "not served", "unreachable".
+const char* RegionServingName(RegionServing serving);
+
+// One region of a table as `bloomroute admin regions` shows it
+// (Router::ListRegions).
+struct RegionSummary {
+  uint64_t region_id = 0;
+  std::string start_key;  // inclusive; empty: from the first row
+  std::string end_key;    // exclusive; empty: to the last row
+  ServerRef server;
+  RegionServing serving = RegionServing::kUnreachable;
+  // As its server reported them (0 when unreachable): rows exact, bytes
+  // approximate.
+  uint64_t rows = 0;
+  uint64_t row_bytes = 0;
+  uint64_t index_bytes = 0;
+};
+
 // Who makes a scanner call: scanners belong to the client that opened them
 // and are unknown (NotFound) to every other. A server gives each connection
 // its own (NewScannerClient); kLocalScannerClient is the router's own
@@ -684,6 +726,18 @@ class Router {
   // Asks every server for its status (in parallel) and reports the catalog.
   virtual ClusterStatus GetClusterStatus() = 0;
   virtual std::vector<ServerRef> Servers() const = 0;
+  // What is where (`bloomroute admin`). Every server, ascending by id, with
+  // its regions, rows and bytes: each is asked for its region statistics
+  // (in parallel; RegionClient::GetRegionStats, which counts rows by a
+  // scan: about as slow as reading them). A server that fails is reported
+  // (reachable false, error), not fatal.
+  virtual std::vector<ServerSummary> ListServers() = 0;
+  // The regions of `table`, in key order, with their server, serving state,
+  // rows and bytes (the servers holding them asked in parallel). NotFound
+  // for an unknown table; a server that fails leaves its regions
+  // kUnreachable.
+  virtual StatusOr<std::vector<RegionSummary>> ListRegions(
+      std::string_view table) = 0;
 
   // Bulk import: loads a bulk file (regionstore/bulk_file.h), given as its
   // bytes, into region `region_id` of the table (DescribeTable gives the

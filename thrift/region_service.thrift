@@ -389,6 +389,28 @@ struct TIndexChunkResult {
   5: binary resumeAfter
 }
 
+// Where a region the server knows stands (RegionState in model/types.h).
+enum TRegionState {
+  OPEN = 0,      // served
+  CLOSED = 1,    // data kept, not served (a restart, closeRegion)
+  DROPPING = 2,  // dropRegion is deleting its rows
+}
+
+// What one region holds (RegionStore::GetRegionStats).
+struct TRegionStats {
+  1: i64 regionId
+  2: i64 tableId
+  3: TRegionState state
+  4: i64 rows        // exact: its row keys counted when asked
+  5: i64 rowBytes    // approximate (RocksDB's estimate, memtables included)
+  6: i64 indexBytes  // approximate, its local index entries
+}
+
+struct TRegionStatsPage {
+  1: list<TRegionStats> regions  // ascending region ids
+  2: bool more                   // regions are left: ask after the last
+}
+
 service RegionService {
   // Starts serving a region (idempotent for an identical descriptor). A
   // restarted server serves no region until it is opened again. With a
@@ -407,6 +429,15 @@ service RegionService {
   // The ids of the open regions, ascending: listRegions without the key
   // ranges, which the router asks every maintenance pass.
   list<i64> listRegionIds()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // What the server's regions (open, closed or being dropped) hold: of
+  // table tableId (0: every table), ids above afterRegionId, at most
+  // maxRegions (1 to 1000) a page, and the page ends early after the
+  // region whose rows bring those counted past 4,000,000. Rows are counted
+  // by a scan (about as slow as reading them); bytes are approximate.
+  TRegionStatsPage getRegionStats(1: i64 tableId, 2: i64 afterRegionId,
+                                  3: i32 maxRegions)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Applies the mutations as one atomic batch, in order. Any invalid mutation

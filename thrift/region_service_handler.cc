@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "thrift/internal/region_stats_conversion.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/region_table_conversion.h"
 #include "thrift/region_types_conversion.h"
@@ -55,6 +56,20 @@ void RegionServiceHandler::listRegionIds(std::vector<int64_t>& result) {
       result.push_back(static_cast<int64_t>(id));  // ids are below 2^63
     }
     return Status::OK();
+  });
+}
+
+void RegionServiceHandler::getRegionStats(rpc::TRegionStatsPage& result,
+                                          int64_t table_id,
+                                          int64_t after_region_id,
+                                          int32_t max_regions) {
+  ServeCall("getRegionStats", [&]() -> Status {
+    RegionStatsRequest request;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::RegionStatsRequestFromThrift(
+        table_id, after_region_id, max_regions, &request));
+    BLOOMROUTE_ASSIGN_OR_RETURN(RegionStatsPage page,
+                                store_->GetRegionStats(request));
+    return thrift_internal::RegionStatsPageToThrift(page, &result);
   });
 }
 

@@ -9,6 +9,7 @@
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/client_pool.h"
 #include "thrift/internal/hbase_rows.h"
+#include "thrift/internal/router_admin_conversion.h"
 #include "thrift/internal/router_client_conversion.h"
 #include "thrift/thrift_server.h"
 
@@ -223,6 +224,28 @@ class ThriftRouterClient final : public RouterClient {
         "getClusterStatus",
         [](Service& s, client::TClusterStatus& r) { s.getClusterStatus(r); },
         thrift_internal::ClusterStatusFromThrift);
+  }
+
+  StatusOr<std::vector<router::ServerSummary>> ListServers() override {
+    return Fetch<std::vector<router::ServerSummary>,
+                 std::vector<client::TServerSummary>>(
+        "listServers",
+        [](Service& s, std::vector<client::TServerSummary>& r) {
+          s.listServers(r);
+        },
+        thrift_internal::ServerSummariesFromThrift);
+  }
+
+  StatusOr<std::vector<router::RegionSummary>> ListRegions(
+      std::string_view table) override {
+    const std::string name(table);
+    return Fetch<std::vector<router::RegionSummary>,
+                 std::vector<client::TRegionSummary>>(
+        "listRegions",
+        [&](Service& s, std::vector<client::TRegionSummary>& r) {
+          s.listRegions(r, name);
+        },
+        thrift_internal::RegionSummariesFromThrift);
   }
 
   Status BulkLoad(std::string_view table, uint64_t region_id,

@@ -119,6 +119,11 @@ class RouterClient {
   // ops_behind says how far behind it is.
   virtual StatusOr<std::vector<router::ServerIndexStats>> IndexStats() = 0;
   virtual StatusOr<router::ClusterStatus> GetClusterStatus() = 0;
+  // listServers / listRegions: see router::Router::ListServers and
+  // ListRegions. NotFound for an unknown table.
+  virtual StatusOr<std::vector<router::ServerSummary>> ListServers() = 0;
+  virtual StatusOr<std::vector<router::RegionSummary>> ListRegions(
+      std::string_view table) = 0;
   // verifyIndex: see router::VerifyReport. From the wire, the report's table
   // carries its name and id only (no indexed columns) and a server's
   // IndexReport has no table_id. NotFound for an unknown table.

@@ -623,6 +623,37 @@ struct TClusterStatus {
   3: i32 regions
 }
 
+// One region server with what it holds (listServers).
+struct TServerSummary {
+  1: TServerRef server
+  2: bool reachable           // it answered its region statistics just now
+  3: optional string error    // why not, when not reachable
+  4: i32 regions              // regions the catalog places on it
+  5: i32 regionsNotServed     // of those, not open on it right now
+  6: i64 rows                 // exact, over those regions (0: unreachable)
+  7: i64 bytes                // approximate: rows and local index entries
+  8: bool replicaCurrent
+}
+
+// Whether a region is served (TRegionSummary.serving).
+enum TRegionServing {
+  OPEN = 0,         // its server has it open
+  NOT_SERVED = 1,   // its server answered without it open
+  UNREACHABLE = 2,  // its server did not answer
+}
+
+// One region of a table with its server and what it holds (listRegions).
+struct TRegionSummary {
+  1: i64 regionId
+  2: binary startKey  // inclusive; empty = from the first row
+  3: binary endKey    // exclusive; empty = to the last row
+  4: TServerRef server
+  5: TRegionServing serving
+  6: i64 rows         // exact (0 unless OPEN or NOT_SERVED)
+  7: i64 rowBytes     // approximate
+  8: i64 indexBytes   // approximate
+}
+
 // The router's copy of a region server's filter against the server's own.
 enum TReplicaAgreement {
   MATCHES = 1,      // the same filter at the same epoch and sequence number
@@ -838,6 +869,18 @@ service RouterService {
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // Asks every region server for its status (in parallel).
   TClusterStatus getClusterStatus()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // What is where (bloomroute admin servers / regions). listServers: every
+  // region server, ascending by id, with its regions, rows and bytes;
+  // listRegions: the regions of a table in key order, with their server,
+  // whether it serves them, rows and bytes (TIllegalArgument for an unknown
+  // table). Each asks the servers in parallel; rows
+  // are counted by a scan on each server, about as slow as reading them.
+  // A server that fails is reported, not fatal.
+  list<TServerSummary> listServers()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  list<TRegionSummary> listRegions(1: string table)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Bulk import: loads a bulk file (a sorted SST file of rows of one region,

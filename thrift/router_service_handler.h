@@ -155,6 +155,9 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   void getIndexStats(
       std::vector<rpc::client::TServerIndexStats>& result) override;
   void getClusterStatus(rpc::client::TClusterStatus& result) override;
+  void listServers(std::vector<rpc::client::TServerSummary>& result) override;
+  void listRegions(std::vector<rpc::client::TRegionSummary>& result,
+                   const std::string& table) override;
   void bulkLoad(const std::string& table, int64_t region_id,
                 const std::string& file) override;
   void verifyIndex(rpc::client::TVerifyReport& result,

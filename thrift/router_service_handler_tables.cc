@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "thrift/hbase_request_conversion.h"
+#include "thrift/internal/router_admin_conversion.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/region_types_conversion.h"
 #include "thrift/router_service_handler.h"
@@ -298,6 +299,23 @@ void RouterServiceHandler::getIndexStats(
 void RouterServiceHandler::getClusterStatus(client::TClusterStatus& result) {
   ServeCall("getClusterStatus", [&]() -> Status {
     return ToThrift(router_->GetClusterStatus(), &result);
+  });
+}
+
+void RouterServiceHandler::listServers(
+    std::vector<client::TServerSummary>& result) {
+  ServeCall("listServers", [&]() -> Status {
+    return thrift_internal::ServerSummariesToThrift(router_->ListServers(),
+                                                    &result);
+  });
+}
+
+void RouterServiceHandler::listRegions(
+    std::vector<client::TRegionSummary>& result, const std::string& table) {
+  ServeCall("listRegions", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::RegionSummary> regions,
+                                router_->ListRegions(table));
+    return thrift_internal::RegionSummariesToThrift(regions, &result);
   });
 }
 

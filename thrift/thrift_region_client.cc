@@ -9,6 +9,7 @@
 #include "thrift/gen-cpp/RegionService.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/client_pool.h"
+#include "thrift/internal/region_stats_conversion.h"
 #include "thrift/region_table_conversion.h"
 #include "thrift/region_types_conversion.h"
 #include "thrift/thrift_server.h"
@@ -193,6 +194,37 @@ class ThriftRegionClient final : public router::RegionClient {
       ids.push_back(static_cast<uint64_t>(id));
     }
     return ids;
+  }
+
+  StatusOr<RegionStatsPage> GetRegionStats(
+      const RegionStatsRequest& request) override {
+    int64_t table = 0, after = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(
+        thrift_internal::Widen(request.table_id, "table_id", &table)));
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(thrift_internal::Widen(
+        request.after_region_id, "after_region_id", &after)));
+    if (request.max_regions < 1 ||
+        request.max_regions > kMaxRegionStatsPerCall) {
+      return Status::InvalidArgument("max_regions must be in [1, " +
+                                     std::to_string(kMaxRegionStatsPerCall) +
+                                     "]");
+    }
+    rpc::TRegionStatsPage reply;
+    // Long: the server counts the rows of every region on the page.
+    BLOOMROUTE_RETURN_IF_ERROR(pool_.Call(
+        Where("getRegionStats"),
+        [&](Service& s) {
+          s.getRegionStats(reply, table, after,
+                           static_cast<int32_t>(request.max_regions));
+        },
+        options_.long_call_timeout_ms));
+    RegionStatsPage page;
+    Status converted =
+        thrift_internal::RegionStatsPageFromThrift(reply, request, &page);
+    if (!converted.ok()) {
+      return Status::Corruption(Where("getRegionStats") + converted.message());
+    }
+    return page;
   }
 
   Status UpdateTableIndexes(const TableDescriptor& table) override {

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "tools/accuracy_command.h"
+#include "tools/admin_command.h"
 #include "tools/cert_command.h"
 #include "tools/command.h"
 #include "tools/import_command.h"
@@ -44,6 +45,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<AccuracyCommand>());
   commands.push_back(std::make_unique<VerifyCommand>());
   commands.push_back(std::make_unique<IndexCommand>());
+  commands.push_back(std::make_unique<AdminCommand>());
   commands.push_back(std::make_unique<CertCommand>());
   commands.push_back(MakeLabCommand());
   commands.push_back(std::make_unique<VersionCommand>());

@@ -96,6 +96,8 @@ class RocksRegionStore final : public RegionStore {
   Status DropRegion(uint64_t region_id) override;
   std::vector<RegionDescriptor> ListRegions() const override;
   std::vector<uint64_t> OpenRegionIds() const override;
+  StatusOr<RegionStatsPage> GetRegionStats(
+      const RegionStatsRequest& request) const override;
 
   using RegionStore::Apply;
   using RegionStore::BulkLoad;
@@ -165,6 +167,14 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<RegionDescriptor> BeginDrop(uint64_t region_id);
   Status DeleteRegionRows(const RegionDescriptor& region);
   static constexpr size_t kDropBatchRows = 1000;
+
+  // --- region statistics (region_store_stats.cc)
+  // The rows of one region, counted (keys only) from a snapshot-free
+  // iterator; IOError from storage.
+  StatusOr<uint64_t> CountRegionRows(uint64_t region_id) const;
+  // RocksDB's size estimate of `region_id`'s keys in `cf`.
+  uint64_t ApproximateRegionBytes(rocksdb::ColumnFamilyHandle* cf,
+                                  uint64_t region_id) const;
 
   // --- the index lifecycle (region_store_index.cc)
   // UpdateTableIndexes with regions_mu_ held exclusively.

@@ -1,5 +1,7 @@
 // RouterImpl: the Router of router/router.h. Its methods are spread over
-// router.cc (opening, tables, maintenance), router_rows.cc (writes, gets,
+// router.cc (opening, tables, maintenance), router_regions.cc (placing,
+// opening, reopening and dropping regions), router_admin.cc (what is where:
+// servers and regions with their rows and bytes), router_rows.cc (writes, gets,
 // scans), router_scanners.cc (scanners) and router_lookup.cc (index lookups
 // and statistics).
 //
@@ -154,6 +156,10 @@ class RouterImpl : public router::Router {
   void RunMaintenance() override;
   router::ClusterStatus GetClusterStatus() override;
   std::vector<router::ServerRef> Servers() const override;
+  // router_admin.cc
+  std::vector<router::ServerSummary> ListServers() override;
+  StatusOr<std::vector<router::RegionSummary>> ListRegions(
+      std::string_view table) override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override;
   // router_index.cc
@@ -197,6 +203,43 @@ class RouterImpl : public router::Router {
                                             uint32_t column,
                                             const std::string& after);
 
+  // router_regions.cc: where regions live; opening and dropping them.
+  // Assigns ids and servers to a validated spec.
+  CatalogTable PlanTable(const router::TableSpec& spec) const;
+  // Regions split at `splits`, under new ids, each on the server with the
+  // fewest regions of the other tables so far (ties to the lowest id); the
+  // regions of table `skip_table` are not counted.
+  std::vector<CatalogRegion> PlaceRegions(
+      const std::vector<std::string>& splits, uint64_t skip_table) const;
+  // Opens each region of `table` on its server, servers in parallel (new,
+  // empty regions: any run of a server may serve them); the first failure,
+  // after ServerFailed.
+  [[nodiscard]] Status OpenRegions(const CatalogTable& table);
+  // Drops each region of `table`, retired ones too (NotFound counts as
+  // dropped) and marks the servers' replicas stale; the first failure.
+  [[nodiscard]] Status DropRegions(const CatalogTable& table);
+  // Asks each server holding regions of ready tables for its region list
+  // (in parallel) and flags for reopening those that lack any of theirs:
+  // closed by another caller, or lost with a directory, without a call of
+  // ours failing. Needs no lock: a flag only schedules a reopen.
+  void FlagServersMissingRegions(const std::vector<CatalogTable>& tables);
+  // Opens again every region the catalog places on `server`, on the run of
+  // the server whose incarnation the replica has just noted. A restarted
+  // server serves none of its regions until then (RegionStore::Open), so no
+  // row of a new run is readable while the replica still trusts the filter
+  // of the run before. The Locked form needs ddl_mu_ held (no region of a
+  // table being deleted is reopened); ReopenServer takes it.
+  [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
+  [[nodiscard]] Status ReopenServer(const ServerEntry& server);
+
+  // router_admin.cc
+  // Every page of `server`'s region statistics for table `table_id` (0:
+  // all), by id; at most `max_regions` regions in all (more: Corruption, as
+  // for a page that does not advance), so that a server cannot grow the
+  // router's memory past what the catalog places on it.
+  StatusOr<std::map<uint64_t, RegionStats>> FetchRegionStats(
+      const ServerEntry& server, uint64_t table_id, size_t max_regions);
+
   // router.cc
   [[nodiscard]] Status RegisterServers();
   void PublishTables();
@@ -207,13 +250,6 @@ class RouterImpl : public router::Router {
   // InvalidArgument "table 'T' is disabled" for a disabled one.
   StatusOr<std::shared_ptr<const TableState>> FindTable(
       std::string_view name) const;
-  // Assigns ids and servers to a validated spec.
-  CatalogTable PlanTable(const router::TableSpec& spec) const;
-  // Regions split at `splits`, under new ids, each on the server with the
-  // fewest regions of the other tables so far (ties to the lowest id); the
-  // regions of table `skip_table` are not counted.
-  std::vector<CatalogRegion> PlaceRegions(
-      const std::vector<std::string>& splits, uint64_t skip_table) const;
   // DeleteTable of a table found; needs ddl_mu_ held.
   [[nodiscard]] Status DeleteTableLocked(const TableState& state);
   // Sets the table's enabled flag (persisted); the errors of DisableTable.
@@ -221,19 +257,12 @@ class RouterImpl : public router::Router {
   // Drops the table's retired regions and, when all are gone, forgets them
   // (persisted). Needs ddl_mu_ held.
   [[nodiscard]] Status DropRetiredRegions(CatalogTable* table);
-  [[nodiscard]] Status OpenRegions(const CatalogTable& table);
-  [[nodiscard]] Status DropRegions(const CatalogTable& table);
   router::TableInfo Describe(const TableState& table) const;
   void MaintenanceLoop();
   // True when a maintenance pass has catalog work: a server to reopen or a
   // table whose deletion is unfinished. Cheap: reads the catalog snapshot.
   bool CatalogWorkPending() const;
   void MaintainOnce();
-  // Asks each server holding regions of ready tables for its region list
-  // (in parallel) and flags for reopening those that lack any of theirs:
-  // closed by another caller, or lost with a directory, without a call of
-  // ours failing. Needs no lock: a flag only schedules a reopen.
-  void FlagServersMissingRegions(const std::vector<CatalogTable>& tables);
   void WakeMaintenance();
   // A failed call to `server`: Unavailable means it may have lost or applied
   // writes without our knowing, so its replica is stale and its regions are
@@ -249,14 +278,6 @@ class RouterImpl : public router::Router {
   // before returning it.
   template <typename SendFn>
   StatusOr<WriteResult> SendWrite(const ServerEntry& server, SendFn&& send);
-  // Opens again every region the catalog places on `server`, on the run of
-  // the server whose incarnation the replica has just noted. A restarted
-  // server serves none of its regions until then (RegionStore::Open), so no
-  // row of a new run is readable while the replica still trusts the filter
-  // of the run before. The Locked form needs ddl_mu_ held (no region of a
-  // table being deleted is reopened); ReopenServer takes it.
-  [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
-  [[nodiscard]] Status ReopenServer(const ServerEntry& server);
   // `call()` against `server`; when it answers NotFound -- the server may
   // have restarted and serve no region until they are reopened -- reopens
   // its regions and calls once more.

@@ -101,7 +101,8 @@ inline std::vector<std::string> WithSecurityFlags(
     extra = ServerSecurityFlags();
   } else if (command == "query" || command == "get" || command == "scan" ||
              command == "import" || command == "verify" ||
-             command == "accuracy" || command == "index") {
+             command == "accuracy" || command == "index" ||
+             command == "admin") {
     extra = ClientSecurityFlags();
   }
   args.insert(args.end(), extra.begin(), extra.end());

@@ -196,6 +196,10 @@ class StoreRegionClient : public router::RegionClient {
       return s.OpenRegionIds();
     });
   }
+  StatusOr<RegionStatsPage> GetRegionStats(
+      const RegionStatsRequest& request) override {
+    return Call([&](RegionStore& s) { return s.GetRegionStats(request); });
+  }
   Status UpdateTableIndexes(const TableDescriptor& table) override {
     return CallStatus(
         [&](RegionStore& s) { return s.UpdateTableIndexes(table); });

@@ -46,6 +46,8 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   FilterStatus filter_status;
   std::vector<SscbfConfig> filter_configs_set;  // by SetFilterConfig
   IndexReport report;
+  RegionStatsPage region_stats;           // the answer of GetRegionStats
+  RegionStatsRequest last_stats_request;  // its last request
   // The index lifecycle: the last table given, the last chunk asked
   // (region, column, after row, max rows, fence token), and the answer.
   TableDescriptor indexes_table;
@@ -168,6 +170,13 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     last_bulk_load_ = {region_id, std::string(file)};
     last_fence_token = fence_token;
     return write_result;
+  }
+  StatusOr<RegionStatsPage> GetRegionStats(
+      const RegionStatsRequest& request) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    const_cast<FakeRegionStore*>(this)->last_stats_request = request;
+    return region_stats;
   }
   StatusOr<IndexReport> VerifyIndex(
       std::optional<uint64_t> table_id) const override {

@@ -3,7 +3,7 @@
 // throws, to test that nothing but the declared exceptions leaves a handler).
 // Not thread-safe beyond the fault injection: one handler call at a time.
 // Calls that return no Status (ListTables, IndexStats, GetClusterStatus,
-// Servers) cannot fail; they only throw when asked to.
+// Servers, ListServers) cannot fail; they only throw when asked to.
 #ifndef BLOOMROUTE_TESTS_THRIFT_FAKE_ROUTER_H_
 #define BLOOMROUTE_TESTS_THRIFT_FAKE_ROUTER_H_
 
@@ -53,6 +53,8 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   std::vector<router::ServerIndexStats> index_stats;
   SscbfConfig filter_config_;
   router::ClusterStatus cluster_status;
+  std::vector<router::ServerSummary> server_summaries;  // ListServers
+  std::vector<router::RegionSummary> region_summaries;  // ListRegions
   router::VerifyReport verify_report;
   std::vector<router::IndexState> index_status;
 
@@ -264,6 +266,16 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   std::vector<router::ServerRef> Servers() const override {
     EnterConst();
     return {};
+  }
+  std::vector<router::ServerSummary> ListServers() override {
+    EnterConst();
+    return server_summaries;
+  }
+  StatusOr<std::vector<router::RegionSummary>> ListRegions(
+      std::string_view t) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    table = t;
+    return region_summaries;
   }
 
  private:

@@ -10,6 +10,7 @@
 
 #include "tests/thrift/fake_region_store.h"
 #include "tests/thrift/wire_util.h"
+#include "thrift/internal/region_stats_conversion.h"
 #include "thrift/region_table_conversion.h"
 #include "thrift/region_types_conversion.h"
 
@@ -107,6 +108,11 @@ class RegionServiceHandlerTest : public ::testing::Test {
          [=] {
            rpc::TIndexChunkResult r;
            handler_.dropIndexEntries(r, 1, 2, 10, 0);
+         }},
+        {"getRegionStats",
+         [=] {
+           rpc::TRegionStatsPage r;
+           handler_.getRegionStats(r, 0, 0, 10);
          }},
     };
   }
@@ -249,6 +255,57 @@ TEST_F(RegionServiceHandlerTest, ForwardsIndexLifecycleCalls) {
   EXPECT_EQ(std::get<0>(store_->last_chunk), 0u);
 }
 
+TEST_F(RegionServiceHandlerTest, ForwardsRegionStats) {
+  store_->region_stats.regions = {{4, 9, RegionState::kOpen, 1000, 65536, 4096},
+                                  {7, 9, RegionState::kDropping, 3, 10, 0}};
+  store_->region_stats.more = true;
+  rpc::TRegionStatsPage reply;
+  handler_.getRegionStats(reply, 9, 2, 2);
+  EXPECT_EQ(store_->last_stats_request.table_id, 9u);
+  EXPECT_EQ(store_->last_stats_request.after_region_id, 2u);
+  EXPECT_EQ(store_->last_stats_request.max_regions, 2u);
+  RegionStatsRequest asked;
+  asked.table_id = 9;
+  asked.after_region_id = 2;
+  asked.max_regions = 2;
+  // Fields a reply must carry are "set" only once read from the wire.
+  reply = ThroughWire(reply);
+  RegionStatsPage back;
+  ASSERT_TRUE(
+      thrift_internal::RegionStatsPageFromThrift(reply, asked, &back).ok());
+  ASSERT_EQ(back.regions.size(), 2u);
+  EXPECT_EQ(back.regions[0].region_id, 4u);
+  EXPECT_EQ(back.regions[0].rows, 1000u);
+  EXPECT_EQ(back.regions[0].row_bytes, 65536u);
+  EXPECT_EQ(back.regions[0].index_bytes, 4096u);
+  EXPECT_EQ(back.regions[1].state, RegionState::kDropping);
+  EXPECT_TRUE(back.more);
+
+  // The client side refuses a reply it did not ask for.
+  asked.max_regions = 1;
+  EXPECT_TRUE(thrift_internal::RegionStatsPageFromThrift(reply, asked, &back)
+                  .IsCorruption());
+  asked.max_regions = 2;
+  asked.after_region_id = 4;  // region 4 is not above it
+  EXPECT_TRUE(thrift_internal::RegionStatsPageFromThrift(reply, asked, &back)
+                  .IsCorruption());
+  asked.after_region_id = 0;
+  asked.table_id = 8;  // another table's regions
+  EXPECT_TRUE(thrift_internal::RegionStatsPageFromThrift(reply, asked, &back)
+                  .IsCorruption());
+  asked.table_id = 0;
+  rpc::TRegionStatsPage bad = reply;
+  bad.regions[1].__set_rows(-1);
+  Status s = thrift_internal::RegionStatsPageFromThrift(bad, asked, &back);
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_THAT(s.message(), HasSubstr("result.regions[1].rows is negative"));
+  bad = reply;
+  // 3: outside the enum, but a value its type can hold (no UB).
+  bad.regions[0].__set_state(static_cast<rpc::TRegionState::type>(3));
+  s = thrift_internal::RegionStatsPageFromThrift(bad, asked, &back);
+  EXPECT_THAT(s.message(), HasSubstr("result.regions[0].state is not a"));
+}
+
 TEST_F(RegionServiceHandlerTest, EveryCallMapsEveryStatusCode) {
   for (const Status& failure : testing::EveryFailure()) {
     store_->FailWith(failure);
@@ -278,6 +335,18 @@ TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
         handler_.getFilterOpsSince(r, 0, -5, 0, 0);
       },
       "seq is negative (-5)");
+  testing::ExpectIllegal(
+      [&] {
+        rpc::TRegionStatsPage r;
+        handler_.getRegionStats(r, 0, 0, 1001);
+      },
+      "maxRegions must be in [1, 1000], not 1001");
+  testing::ExpectIllegal(
+      [&] {
+        rpc::TRegionStatsPage r;
+        handler_.getRegionStats(r, -2, 0, 10);
+      },
+      "tableId is negative (-2)");
   testing::ExpectIllegal(
       [&] {
         rpc::TRegionDescriptor region;  // nothing sent

@@ -268,6 +268,31 @@ TEST_F(RouterClientTest, StatsAndStatusAsTheRouterReportsThem) {
   for (const auto& s : status->servers) EXPECT_TRUE(s.reachable);
 }
 
+TEST_F(RouterClientTest, ServersAndRegionsAsTheRouterReportsThem) {
+  auto servers = client_->ListServers();
+  ASSERT_TRUE(servers.ok()) << servers.status().ToString();
+  const std::vector<router::ServerSummary> truth = router_->ListServers();
+  ASSERT_EQ(servers->size(), truth.size());
+  for (size_t i = 0; i < truth.size(); ++i) {
+    EXPECT_EQ((*servers)[i].server, truth[i].server);
+    EXPECT_TRUE((*servers)[i].reachable);
+    EXPECT_EQ((*servers)[i].regions, truth[i].regions);
+    EXPECT_EQ((*servers)[i].rows, truth[i].rows);
+  }
+  auto regions = client_->ListRegions("places");
+  ASSERT_TRUE(regions.ok()) << regions.status().ToString();
+  auto region_truth = router_->ListRegions("places");
+  ASSERT_TRUE(region_truth.ok());
+  ASSERT_EQ(regions->size(), region_truth->size());
+  for (size_t i = 0; i < regions->size(); ++i) {
+    EXPECT_EQ((*regions)[i].region_id, (*region_truth)[i].region_id);
+    EXPECT_EQ((*regions)[i].start_key, (*region_truth)[i].start_key);
+    EXPECT_EQ((*regions)[i].serving, router::RegionServing::kOpen);
+    EXPECT_EQ((*regions)[i].rows, (*region_truth)[i].rows);
+  }
+  EXPECT_TRUE(client_->ListRegions("nope").status().IsNotFound());
+}
+
 TEST_F(RouterClientTest, VerifyAsTheRouterReportsIt) {
   auto truth = router_->VerifyIndex("places");
   ASSERT_TRUE(truth.ok()) << truth.status().ToString();

@@ -17,6 +17,7 @@
 #include "tests/thrift/handler_test_util.h"
 #include "tests/thrift/wire_util.h"
 #include "thrift/hbase_request_conversion.h"
+#include "thrift/internal/router_admin_conversion.h"
 #include "thrift/internal/router_client_conversion.h"
 
 namespace bloomroute {
@@ -53,6 +54,8 @@ class RouterServiceHandlerTest : public ::testing::Test {
     std::vector<client::TServerIndexStats> stats;
     client::TClusterStatus status;
     std::vector<client::TIndexStatus> index_status;
+    std::vector<client::TServerSummary> servers;
+    std::vector<client::TRegionSummary> regions;
     return {
         {"createIndexedTable",
          [=]() mutable { handler_.createIndexedTable(info, spec); }},
@@ -75,6 +78,8 @@ class RouterServiceHandlerTest : public ::testing::Test {
         {"dropIndex", [=] { handler_.dropIndex("t", "d:cc"); }},
         {"getIndexStatus",
          [=]() mutable { handler_.getIndexStatus(index_status, "t"); }},
+        {"listServers", [=]() mutable { handler_.listServers(servers); }},
+        {"listRegions", [=]() mutable { handler_.listRegions(regions, "t"); }},
     };
   }
 
@@ -406,10 +411,82 @@ TEST_F(RouterServiceHandlerTest, ReportsIndexStatsAndClusterStatus) {
   EXPECT_EQ(status.servers[0].reopenError, "IOError: cannot open");
 }
 
+TEST_F(RouterServiceHandlerTest, ListsServersAndRegions) {
+  router::ServerSummary up;
+  up.server = {1, "127.0.0.1:9091"};
+  up.reachable = true;
+  up.regions = 3;
+  up.regions_not_served = 1;
+  up.rows = 5000000000;  // past 32 bits
+  up.bytes = 123456789;
+  up.replica_current = true;
+  router::ServerSummary down;
+  down.server = {2, "127.0.0.1:9092"};
+  down.error = "Unavailable: region server 127.0.0.1:9092: refused";
+  router_->server_summaries = {up, down};
+  std::vector<client::TServerSummary> servers;
+  handler_.listServers(servers);
+  std::vector<router::ServerSummary> back;
+  ASSERT_TRUE(
+      thrift_internal::ServerSummariesFromThrift(ThroughWire(servers), &back)
+          .ok());
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].server, up.server);
+  EXPECT_TRUE(back[0].reachable);
+  EXPECT_EQ(back[0].regions, 3u);
+  EXPECT_EQ(back[0].regions_not_served, 1u);
+  EXPECT_EQ(back[0].rows, 5000000000u);
+  EXPECT_EQ(back[0].bytes, 123456789u);
+  EXPECT_TRUE(back[0].replica_current);
+  EXPECT_FALSE(back[1].reachable);
+  EXPECT_EQ(back[1].error, down.error);
+
+  router::RegionSummary region;
+  region.region_id = 12;
+  region.start_key = std::string("a\0b", 3);
+  region.end_key = "m";
+  region.server = up.server;
+  region.serving = router::RegionServing::kNotServed;
+  region.rows = 7;
+  region.row_bytes = 700;
+  region.index_bytes = 70;
+  router_->region_summaries = {region};
+  std::vector<client::TRegionSummary> regions;
+  handler_.listRegions(regions, "cities");
+  EXPECT_EQ(router_->table, "cities");
+  std::vector<router::RegionSummary> regions_back;
+  ASSERT_TRUE(thrift_internal::RegionSummariesFromThrift(ThroughWire(regions),
+                                                         &regions_back)
+                  .ok());
+  ASSERT_EQ(regions_back.size(), 1u);
+  EXPECT_EQ(regions_back[0].region_id, 12u);
+  EXPECT_EQ(regions_back[0].start_key, region.start_key);
+  EXPECT_EQ(regions_back[0].end_key, "m");
+  EXPECT_EQ(regions_back[0].server, up.server);
+  EXPECT_EQ(regions_back[0].serving, router::RegionServing::kNotServed);
+  EXPECT_EQ(regions_back[0].rows, 7u);
+  EXPECT_EQ(regions_back[0].row_bytes, 700u);
+  EXPECT_EQ(regions_back[0].index_bytes, 70u);
+
+  // Replies are checked: a negative count, an unknown state, too many.
+  regions[0].__set_rows(-1);
+  EXPECT_TRUE(thrift_internal::RegionSummariesFromThrift(regions, &regions_back)
+                  .IsCorruption());
+  regions[0].__set_rows(1);
+  // 3: outside the enum, but a value its type can hold (no UB).
+  regions[0].__set_serving(static_cast<client::TRegionServing::type>(3));
+  EXPECT_TRUE(thrift_internal::RegionSummariesFromThrift(regions, &regions_back)
+                  .IsCorruption());
+  std::vector<client::TServerSummary> many(
+      router::RouterOptions::kMaxServers + 1, servers[0]);
+  EXPECT_TRUE(
+      thrift_internal::ServerSummariesFromThrift(many, &back).IsCorruption());
+}
+
 TEST_F(RouterServiceHandlerTest, EveryOwnCallMapsEveryStatusCode) {
   // Calls whose Router method returns no Status cannot fail this way.
   const std::set<std::string> cannot_fail = {"listTables", "getIndexStats",
-                                             "getClusterStatus"};
+                                             "getClusterStatus", "listServers"};
   std::vector<testing::HandlerCall> calls;
   for (auto& call : EveryOwnCall()) {
     if (!cannot_fail.count(call.first)) calls.push_back(std::move(call));

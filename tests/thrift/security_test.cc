@@ -165,7 +165,9 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"verifyIndex", Role::kAdmin},
       {"addIndex", Role::kAdmin},
       {"dropIndex", Role::kAdmin},
-      {"getIndexStatus", Role::kRead}};
+      {"getIndexStatus", Role::kRead},
+      {"listServers", Role::kAdmin},
+      {"listRegions", Role::kAdmin}};
   const std::set<std::string> idl = RouterServiceMethods();
   ASSERT_GE(idl.size(), 40u) << "the IDL's methods were not found";
   for (const std::string& method : idl) {

@@ -178,6 +178,33 @@ TEST_F(ThriftRegionClientTest, RegionManagementRoundTrips) {
   EXPECT_FALSE((*rows)[0].has_value());  // dropping deleted it
 }
 
+TEST_F(ThriftRegionClientTest, RegionStatsRoundTrip) {
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", "m"), 0).ok());
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(2, "m", ""), 0).ok());
+  ASSERT_TRUE(client_
+                  ->Apply({PutPlace(1, "bergen", "NO", "PPLA"),
+                           PutPlace(2, "oslo", "NO", "PPLC"),
+                           PutPlace(2, "stavanger", "NO", "PPLA")},
+                          0)
+                  .ok());
+  ASSERT_TRUE(client_->CloseRegion(1).ok());
+  RegionStatsRequest request;
+  auto page = client_->GetRegionStats(request);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  ASSERT_EQ(page->regions.size(), 2u);
+  EXPECT_EQ(page->regions[0].state, RegionState::kClosed);
+  EXPECT_EQ(page->regions[0].rows, 1u);
+  EXPECT_EQ(page->regions[1].state, RegionState::kOpen);
+  EXPECT_EQ(page->regions[1].rows, 2u);
+  request.max_regions = 1;
+  page = client_->GetRegionStats(request);
+  ASSERT_TRUE(page.ok());
+  EXPECT_EQ(page->regions.size(), 1u);
+  EXPECT_TRUE(page->more);
+  request.max_regions = 0;  // never sent
+  EXPECT_TRUE(client_->GetRegionStats(request).status().IsInvalidArgument());
+}
+
 TEST_F(ThriftRegionClientTest, DataCallsRoundTrip) {
   const WriteResult written = OpenAndFill();
   EXPECT_EQ(written.ops.size(), 5u);  // NO, DK, SE, PPLA, PPL enter

@@ -44,9 +44,11 @@ std::map<std::string, Role> RouterNeeds() {
                         "increment", "append", "mutateRow", "bulkLoad"}) {
     needs[m] = Role::kWrite;
   }
-  for (const char* m : {"createTable", "createIndexedTable", "deleteTable",
-                        "truncateTable", "enableTable", "disableTable",
-                        "verifyIndex", "addIndex", "dropIndex"}) {
+  for (const char* m :
+       {"createTable", "createIndexedTable", "deleteTable", "truncateTable",
+        "enableTable", "disableTable", "verifyIndex", "addIndex", "dropIndex",
+        // What is where: each counts every row it reports.
+        "listServers", "listRegions"}) {
     needs[m] = Role::kAdmin;
   }
   return needs;

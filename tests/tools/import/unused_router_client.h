@@ -65,6 +65,13 @@ class UnusedRouterClient : public RouterClient {
   StatusOr<router::ClusterStatus> GetClusterStatus() override {
     return Unused();
   }
+  StatusOr<std::vector<router::ServerSummary>> ListServers() override {
+    return Unused();
+  }
+  StatusOr<std::vector<router::RegionSummary>> ListRegions(
+      std::string_view) override {
+    return Unused();
+  }
   Status BulkLoad(std::string_view, uint64_t, const std::string&) override {
     return Unused();
   }

@@ -1,0 +1,157 @@
+// What is where, for `bloomroute admin servers` and `admin regions`: the
+// catalog's placement of regions joined with each server's report of what
+// its regions hold (RegionClient::GetRegionStats).
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "router/internal/router_impl.h"
+
+namespace bloomroute::router {
+
+const char* RegionServingName(RegionServing serving) {
+  switch (serving) {
+    case RegionServing::kOpen:
+      return "open";
+    case RegionServing::kNotServed:
+      return "not served";
+    case RegionServing::kUnreachable:
+      return "unreachable";
+  }
+  return "unknown";
+}
+
+}  // namespace bloomroute::router
+
+namespace bloomroute::router_internal {
+
+StatusOr<std::map<uint64_t, RegionStats>> RouterImpl::FetchRegionStats(
+    const ServerEntry& server, uint64_t table_id, size_t max_regions) {
+  std::map<uint64_t, RegionStats> out;
+  RegionStatsRequest request;
+  request.table_id = table_id;
+  while (true) {
+    StatusOr<RegionStatsPage> page = server.client->GetRegionStats(request);
+    if (!page.ok()) return ServerFailed(server, page.status());
+    for (const RegionStats& r : page->regions) out[r.region_id] = r;
+    if (!page->more) return out;
+    // A page that does not advance, or more regions than the catalog could
+    // place there (with slack for regions of deleted tables not yet
+    // dropped), is a server we cannot trust to end.
+    if (page->regions.empty() || out.size() > max_regions) {
+      return Named(server, Status::Corruption("region statistics do not end: " +
+                                              std::to_string(out.size()) +
+                                              " regions so far"));
+    }
+    request.after_region_id = page->regions.back().region_id;
+  }
+}
+
+namespace {
+
+// The regions of ready tables the catalog places on each server, by server.
+std::map<ServerId, std::vector<uint64_t>> AssignedRegions(
+    const Catalog::TableList& tables) {
+  std::map<ServerId, std::vector<uint64_t>> assigned;
+  for (const CatalogTable& t : tables) {
+    if (t.state != CatalogTable::State::kReady) continue;
+    for (const CatalogRegion& r : t.regions) {
+      assigned[r.server].push_back(r.region_id);
+    }
+  }
+  return assigned;
+}
+
+// Regions a server may report beyond those the catalog gives it: regions of
+// tables being deleted and retired ones, not yet dropped.
+constexpr size_t kStatsRegionSlack = 100000;
+
+}  // namespace
+
+std::vector<router::ServerSummary> RouterImpl::ListServers() {
+  std::vector<router::ServerSummary> out;
+  for (const auto& [id, server] : servers_) {
+    router::ServerSummary s;
+    s.server = server->ref;
+    s.replica_current = index_->IsCurrent(id);
+    out.push_back(std::move(s));
+  }
+  const std::map<ServerId, std::vector<uint64_t>> assigned =
+      AssignedRegions(*catalog_->Tables());
+  fan_out_->Run(out.size(), [&](size_t i) {
+    router::ServerSummary& s = out[i];
+    auto it = assigned.find(s.server.id);
+    const std::vector<uint64_t> none;
+    const std::vector<uint64_t>& want =
+        it == assigned.end() ? none : it->second;
+    s.regions = static_cast<uint32_t>(want.size());
+    StatusOr<std::map<uint64_t, RegionStats>> stats = FetchRegionStats(
+        Server(s.server.id), 0, want.size() + kStatsRegionSlack);
+    s.reachable = stats.ok();
+    if (!stats.ok()) {
+      s.error = stats.status().ToString();
+      return;
+    }
+    for (uint64_t region : want) {
+      auto found = stats->find(region);
+      if (found == stats->end() || found->second.state != RegionState::kOpen) {
+        ++s.regions_not_served;
+      }
+      if (found == stats->end()) continue;
+      s.rows += found->second.rows;
+      s.bytes += found->second.row_bytes + found->second.index_bytes;
+    }
+  });
+  return out;
+}
+
+StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
+    std::string_view table) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              FindTableAnyState(table));
+  const CatalogTable& record = state->record;
+  std::vector<router::RegionSummary> out;
+  for (const CatalogRegion& r : record.regions) {
+    router::RegionSummary s;
+    s.region_id = r.region_id;
+    s.start_key = r.start_key;
+    s.end_key = r.end_key;
+    s.server = Server(r.server).ref;
+    out.push_back(std::move(s));
+  }
+  std::vector<ServerId> servers;
+  for (const auto& [id, regions] : state->regions_by_server) {
+    servers.push_back(id);
+  }
+  std::vector<StatusOr<std::map<uint64_t, RegionStats>>> stats(
+      servers.size(), Status::Unavailable("not asked"));
+  fan_out_->Run(servers.size(), [&](size_t i) {
+    stats[i] = FetchRegionStats(
+        Server(servers[i]), record.descriptor.table_id,
+        state->regions_by_server.at(servers[i]).size() + kStatsRegionSlack);
+  });
+  std::map<ServerId, const std::map<uint64_t, RegionStats>*> by_server;
+  for (size_t i = 0; i < servers.size(); ++i) {
+    if (stats[i].ok()) by_server[servers[i]] = &*stats[i];
+  }
+  for (router::RegionSummary& s : out) {
+    auto server = by_server.find(s.server.id);
+    if (server == by_server.end()) continue;  // kUnreachable
+    auto found = server->second->find(s.region_id);
+    if (found == server->second->end()) {
+      s.serving = router::RegionServing::kNotServed;
+      continue;
+    }
+    s.serving = found->second.state == RegionState::kOpen
+                    ? router::RegionServing::kOpen
+                    : router::RegionServing::kNotServed;
+    s.rows = found->second.rows;
+    s.row_bytes = found->second.row_bytes;
+    s.index_bytes = found->second.index_bytes;
+  }
+  return out;
+}
+
+}  // namespace bloomroute::router_internal

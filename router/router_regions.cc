@@ -1,0 +1,208 @@
+// How regions are placed, opened, reopened and dropped: a new table's
+// regions assigned to servers (PlanTable, PlaceRegions), opening them
+// (OpenRegions), dropping them (DropRegions), opening a server's regions
+// again after it restarted or failed (ReopenServer), and noticing a server
+// that lost some (FlagServersMissingRegions). Operations that change where a
+// region lives belong here too.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "router/internal/router_impl.h"
+
+namespace bloomroute::router_internal {
+
+using router::TableSpec;
+
+namespace {
+
+// `n` regions splitting the first one or two key bytes evenly, as HBase's
+// createTable(desc, startKey, endKey, numRegions) does over its range.
+std::vector<std::string> EvenSplitKeys(uint32_t n) {
+  std::vector<std::string> keys;
+  const int bytes = n <= 256 ? 1 : 2;
+  const uint64_t space = bytes == 1 ? 256 : 65536;
+  for (uint32_t i = 1; i < n; ++i) {
+    const uint64_t v = space * i / n;
+    std::string k;
+    if (bytes == 2) k.push_back(static_cast<char>(v >> 8));
+    k.push_back(static_cast<char>(v & 0xff));
+    keys.push_back(std::move(k));
+  }
+  return keys;
+}
+
+}  // namespace
+
+CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
+  CatalogTable t;
+  t.descriptor.table_id = catalog_->NextTableId();
+  t.descriptor.name = spec.name;
+  for (size_t i = 0; i < spec.indexed_columns.size(); ++i) {
+    t.descriptor.indexed_columns.push_back(
+        {static_cast<uint32_t>(i + 1), spec.indexed_columns[i]});
+  }
+  t.descriptor.families = spec.families;
+  t.descriptor.attributes = spec.attributes;
+  std::vector<std::string> splits = spec.split_keys;
+  if (splits.empty()) {
+    const uint32_t n = spec.region_count > 0
+                           ? spec.region_count
+                           : static_cast<uint32_t>(servers_.size());
+    splits = EvenSplitKeys(n);
+  }
+  t.regions = PlaceRegions(splits, t.descriptor.table_id);
+  return t;
+}
+
+std::vector<CatalogRegion> RouterImpl::PlaceRegions(
+    const std::vector<std::string>& splits, uint64_t skip_table) const {
+  // Balance: each region goes to the server with the fewest regions of any
+  // table so far, ties to the lowest id.
+  std::map<ServerId, size_t> load;
+  for (const auto& [id, entry] : servers_) load[id] = 0;
+  for (const CatalogTable& other : *catalog_->Tables()) {
+    if (other.descriptor.table_id == skip_table) continue;
+    for (const CatalogRegion& r : other.regions) {
+      if (load.count(r.server) != 0) ++load[r.server];
+    }
+  }
+  std::vector<CatalogRegion> regions;
+  for (size_t i = 0; i <= splits.size(); ++i) {
+    auto least = std::min_element(
+        load.begin(), load.end(),
+        [](const auto& a, const auto& b) { return a.second < b.second; });
+    ++least->second;
+    regions.push_back(
+        {catalog_->NextRegionId(), i == 0 ? std::string() : splits[i - 1],
+         i < splits.size() ? splits[i] : std::string(), least->first});
+  }
+  return regions;
+}
+
+Status RouterImpl::OpenRegions(const CatalogTable& table) {
+  const TableState state(table);
+  std::vector<const ServerEntry*> servers;
+  for (const auto& [id, regions] : state.regions_by_server) {
+    servers.push_back(&Server(id));
+  }
+  std::vector<Status> results(servers.size());
+  fan_out_->Run(servers.size(), [&](size_t i) {
+    for (size_t r = 0; r < state.record.regions.size(); ++r) {
+      if (state.record.regions[r].server != servers[i]->ref.id) continue;
+      // A new region is empty: any run of the server may serve it.
+      Status s = servers[i]->client->OpenRegion(state.Descriptor(r),
+                                                /*incarnation=*/0);
+      if (!s.ok()) {
+        results[i] = ServerFailed(*servers[i], s);
+        return;
+      }
+    }
+  });
+  for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
+  return Status::OK();
+}
+
+Status RouterImpl::DropRegions(const CatalogTable& table) {
+  // The regions a truncation retired go too.
+  CatalogTable all = table;
+  all.regions.insert(all.regions.end(), table.retired_regions.begin(),
+                     table.retired_regions.end());
+  const TableState state(all);
+  std::vector<std::pair<const ServerEntry*, const std::vector<uint64_t>*>> work;
+  for (const auto& [id, regions] : state.regions_by_server) {
+    work.emplace_back(&Server(id), &regions);
+  }
+  std::vector<Status> results(work.size());
+  fan_out_->Run(work.size(), [&](size_t i) {
+    const ServerEntry& server = *work[i].first;
+    for (uint64_t region : *work[i].second) {
+      Status s = server.client->DropRegion(region);
+      if (!s.ok() && !s.IsNotFound()) {  // NotFound: never opened, or gone
+        results[i] = ServerFailed(server, s);
+        break;
+      }
+    }
+    // Dropping removed elements from the server's filter without handing
+    // the ops to us: the replica must catch up (until then it only has
+    // extra elements, which cost false routes, never misses).
+    (void)index_->MarkStale(server.ref.id);
+  });
+  for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
+  return Status::OK();
+}
+
+Status RouterImpl::ReopenServer(const ServerEntry& server) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  return ReopenServerLocked(server);
+}
+
+Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
+  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  // Aborted: the server restarted again between reading its incarnation and
+  // opening a region; start over with the new one.
+  constexpr int kAttempts = 3;
+  Status s;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    StatusOr<FilterStatus> status = server.client->GetFilterStatus();
+    if (!status.ok()) return ServerFailed(server, status.status());
+    NoteFilterConfig(server, *status);
+    if (!index_->NoteIncarnation(server.ref.id, status->incarnation)) {
+      WakeMaintenance();  // a new run: its replica must be reloaded
+    }
+    s = Status::OK();
+    for (const CatalogTable& t : *tables) {
+      if (t.state != CatalogTable::State::kReady) continue;
+      const TableState state(t);
+      // A server that missed a change of the indexed columns (down when it
+      // was made) takes the current ones before its regions open with them.
+      s = UpdateServerIndexes(server, state);
+      for (size_t r = 0; r < t.regions.size() && s.ok(); ++r) {
+        if (t.regions[r].server != server.ref.id) continue;
+        s = server.client->OpenRegion(state.Descriptor(r), status->incarnation);
+      }
+      if (!s.ok()) break;
+    }
+    if (s.ok()) server.opened_incarnation = status->incarnation;
+    if (!s.IsAborted()) break;
+  }
+  if (!s.ok()) return ServerFailed(server, s);
+  return Status::OK();
+}
+
+void RouterImpl::FlagServersMissingRegions(
+    const std::vector<CatalogTable>& tables) {
+  // A few bytes a region: the ids the catalog assigns each server.
+  std::map<ServerId, std::vector<uint64_t>> assigned;
+  for (const CatalogTable& t : tables) {
+    if (t.state != CatalogTable::State::kReady) continue;
+    for (const CatalogRegion& r : t.regions) {
+      assigned[r.server].push_back(r.region_id);
+    }
+  }
+  // Servers due for a reopen anyway (a failed call, a new run) are skipped.
+  std::vector<const ServerEntry*> check;
+  for (auto& [id, server] : servers_) {
+    if (assigned.count(id) != 0 && !server->reopen) {
+      check.push_back(server.get());
+      std::vector<uint64_t>& ids = assigned[id];
+      std::sort(ids.begin(), ids.end());
+    }
+  }
+  fan_out_->Run(check.size(), [&](size_t i) {
+    const ServerEntry& server = *check[i];
+    StatusOr<std::vector<uint64_t>> open = server.client->OpenRegionIds();
+    if (!open.ok()) {
+      (void)ServerFailed(server, open.status());
+      return;
+    }
+    const std::vector<uint64_t>& want = assigned.at(server.ref.id);
+    if (!std::includes(open->begin(), open->end(), want.begin(), want.end())) {
+      server.reopen = true;
+    }
+  });
+}
+
+}  // namespace bloomroute::router_internal

@@ -1,0 +1,116 @@
+// `bloomroute admin servers` and `admin regions` end to end: two region
+// server processes and a router; a small file imported with `bloomroute
+// import`, then the rows, regions and servers the admin command reports
+// must add up to what was imported.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/integration/command_output.h"
+#include "tests/integration/process_cluster.h"
+
+namespace bloomroute::testing {
+namespace {
+
+// Every value of `"key":N` in `json`, in order.
+std::vector<uint64_t> Numbers(const std::string& json, const std::string& key) {
+  std::vector<uint64_t> out;
+  const std::regex re("\"" + key + "\":([0-9]+)");
+  for (std::sregex_iterator it(json.begin(), json.end(), re), end; it != end;
+       ++it) {
+    out.push_back(std::stoull((*it)[1].str()));
+  }
+  return out;
+}
+
+uint64_t Sum(const std::vector<uint64_t>& v) {
+  uint64_t s = 0;
+  for (uint64_t x : v) s += x;
+  return s;
+}
+
+class AdminCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(cluster_.ok()) << cluster_.error();
+    const std::string file = cluster_.dir() + "/cities.csv";
+    std::ofstream out(file);
+    out << "id,name,cc\n";
+    for (int i = 0; i < kRows; ++i) {
+      out << 1000 + i << ",city" << i << "," << (i % 3 == 0 ? "NO" : "SE")
+          << "\n";
+    }
+    out.close();
+    const CommandOutput o =
+        RunCommand({"import", "--router", Router(), "--table", "cities",
+                    "--file", file, "--format", "csv", "--header", "--row-key",
+                    "id", "--index", "cc", "--regions", "3"});
+    ASSERT_EQ(o.code, 0) << o.out << o.err;
+  }
+  std::string Router() const {
+    return "127.0.0.1:" + std::to_string(cluster_.router_port());
+  }
+  CommandOutput Admin(std::vector<std::string> args) {
+    args.insert(args.begin(), {"admin"});
+    args.insert(args.end(), {"--router", Router()});
+    return RunCommand(args);
+  }
+
+  static constexpr int kRows = 50;
+  ProcessCluster cluster_{2};
+};
+
+TEST_F(AdminCommandTest, ServersAndRegionsAddUpToTheImport) {
+  const CommandOutput servers = Admin({"servers", "--format", "json"});
+  ASSERT_EQ(servers.code, 0) << servers.out << servers.err;
+  const std::vector<uint64_t> server_rows = Numbers(servers.out, "rows");
+  // Two servers, then the total.
+  ASSERT_EQ(server_rows.size(), 3u) << servers.out;
+  EXPECT_EQ(server_rows[0] + server_rows[1], uint64_t{kRows});
+  EXPECT_EQ(server_rows[2], uint64_t{kRows});
+  EXPECT_EQ(Numbers(servers.out, "regions").back(), 3u) << servers.out;
+  EXPECT_EQ(servers.out.find("\"reachable\":false"), std::string::npos);
+
+  const CommandOutput regions =
+      Admin({"regions", "--table", "cities", "--format", "json"});
+  ASSERT_EQ(regions.code, 0) << regions.out << regions.err;
+  std::vector<uint64_t> region_rows = Numbers(regions.out, "rows");
+  ASSERT_EQ(region_rows.size(), 4u) << regions.out;  // 3 regions, the total
+  EXPECT_EQ(region_rows.back(), uint64_t{kRows});
+  region_rows.pop_back();
+  EXPECT_EQ(Sum(region_rows), uint64_t{kRows});
+  // Sampled split keys: every region holds some of the rows.
+  for (uint64_t n : region_rows) EXPECT_GT(n, 0u) << regions.out;
+  // Bytes are approximate, but the same estimate both ways.
+  EXPECT_EQ(Numbers(regions.out, "bytes").back(),
+            Numbers(servers.out, "bytes").back());
+  const std::regex open("\"state\":\"open\"");
+  EXPECT_EQ(std::distance(std::sregex_iterator(regions.out.begin(),
+                                               regions.out.end(), open),
+                          std::sregex_iterator()),
+            3)
+      << regions.out;
+
+  const CommandOutput table = Admin({"regions", "--table", "cities"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("(table cities: 3 regions, 50 rows"),
+            std::string::npos)
+      << table.out;
+}
+
+TEST_F(AdminCommandTest, AStoppedServerIsReportedAndAnUnknownTableFails) {
+  ASSERT_TRUE(cluster_.StopRegionServer(1));
+  const CommandOutput servers = Admin({"servers"});
+  EXPECT_EQ(servers.code, 0) << servers.err;
+  EXPECT_NE(servers.out.find("server 2: "), std::string::npos) << servers.out;
+  EXPECT_NE(servers.out.find(" NO "), std::string::npos) << servers.out;
+  const CommandOutput unknown = Admin({"regions", "--table", "nope"});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.err.find("nope"), std::string::npos) << unknown.err;
+}
+
+}  // namespace
+}  // namespace bloomroute::testing

@@ -1,0 +1,115 @@
+// `bloomroute admin`: its output formats and the parsing of its subcommands
+// (the router calls run end to end in tests/integration).
+#include "tools/admin_command.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tools/admin_format.h"
+
+namespace bloomroute {
+namespace {
+
+std::vector<router::ServerSummary> TwoServers() {
+  router::ServerSummary up;
+  up.server = {1, "127.0.0.1:9091"};
+  up.reachable = true;
+  up.regions = 2;
+  up.rows = 4000;
+  up.bytes = 524288;
+  up.replica_current = true;
+  router::ServerSummary down;
+  down.server = {2, "127.0.0.1:9092"};
+  down.regions = 1;
+  down.error = "Unavailable: refused";
+  return {up, down};
+}
+
+std::vector<router::RegionSummary> TwoRegions() {
+  router::RegionSummary a;
+  a.region_id = 5;
+  a.end_key = std::string("m\x01", 2);
+  a.server = {1, "127.0.0.1:9091"};
+  a.serving = router::RegionServing::kOpen;
+  a.rows = 2000;
+  a.row_bytes = 262144;
+  a.index_bytes = 65536;
+  router::RegionSummary b;
+  b.region_id = 6;
+  b.start_key = a.end_key;
+  b.server = {2, "127.0.0.1:9092"};
+  b.serving = router::RegionServing::kUnreachable;
+  return {a, b};
+}
+
+TEST(AdminFormatTest, ServersTableAlignsAndTotals) {
+  const std::string out = FormatServersTable(TwoServers());
+  EXPECT_EQ(out,
+            "ID  ADDRESS         REACHABLE  REGIONS  NOT-SERVED  ROWS  BYTES   "
+            "REPLICA\n"
+            "1   127.0.0.1:9091  yes        2        0           4000  524288  "
+            "current\n"
+            "2   127.0.0.1:9092  NO         1        0           ?     ?       "
+            "behind\n"
+            "server 2: Unavailable: refused\n"
+            "(2 servers, 3 regions, 4000 rows, about 524288 bytes)\n");
+}
+
+TEST(AdminFormatTest, ServersJson) {
+  EXPECT_EQ(FormatServersJson(TwoServers()),
+            "{\"servers\":[{\"id\":1,\"address\":\"127.0.0.1:9091\","
+            "\"reachable\":true,\"regions\":2,\"regions_not_served\":0,"
+            "\"rows\":4000,\"bytes\":524288,\"replica_current\":true},"
+            "{\"id\":2,\"address\":\"127.0.0.1:9092\",\"reachable\":false,"
+            "\"error\":\"Unavailable: refused\",\"regions\":1,"
+            "\"regions_not_served\":0,\"rows\":0,\"bytes\":0,"
+            "\"replica_current\":false}],"
+            "\"total\":{\"servers\":2,\"regions\":3,\"rows\":4000,"
+            "\"bytes\":524288}}\n");
+}
+
+TEST(AdminFormatTest, RegionsTableEscapesKeysAndMarksOpenEnds) {
+  const std::string out = FormatRegionsTable("geo", TwoRegions());
+  EXPECT_EQ(out,
+            "REGION  START  END    SERVER            STATE        ROWS  "
+            "ROW-BYTES  INDEX-BYTES\n"
+            "5       -      m\\x01  1 127.0.0.1:9091  open         2000  "
+            "262144     65536\n"
+            "6       m\\x01  -      2 127.0.0.1:9092  unreachable  ?     ?"
+            "          ?\n"
+            "(table geo: 2 regions, 2000 rows, about 327680 bytes)\n");
+}
+
+TEST(AdminFormatTest, RegionsJson) {
+  EXPECT_EQ(FormatRegionsJson("geo", TwoRegions()),
+            "{\"table\":\"geo\",\"regions\":[{\"id\":5,\"start\":\"\","
+            "\"end\":\"m\\u0001\",\"server_id\":1,\"server\":"
+            "\"127.0.0.1:9091\",\"state\":\"open\",\"rows\":2000,"
+            "\"row_bytes\":262144,\"index_bytes\":65536},{\"id\":6,"
+            "\"start\":\"m\\u0001\",\"end\":\"\",\"server_id\":2,"
+            "\"server\":\"127.0.0.1:9092\",\"state\":\"unreachable\","
+            "\"rows\":0,\"row_bytes\":0,\"index_bytes\":0}],"
+            "\"total\":{\"regions\":2,\"rows\":2000,\"bytes\":327680}}\n");
+}
+
+// Bad usage is refused before any connection (exit code 2).
+TEST(AdminCommandTest, RefusesBadUsage) {
+  const std::vector<std::vector<std::string>> bad = {
+      {},                                              // no subcommand
+      {"bogus"},                                       // unknown
+      {"regions"},                                     // needs --table
+      {"servers", "--table", "t"},                     // takes none
+      {"servers", "--format", "xml"},                  // unknown format
+      {"regions", "--table", "t", "--frmat", "json"},  // unknown option
+  };
+  for (const auto& args : bad) {
+    AdminCommand admin;
+    EXPECT_EQ(admin.Run(args), Command::kExitUsage)
+        << (args.empty() ? "(none)" : args[0]);
+  }
+}
+
+}  // namespace
+}  // namespace bloomroute

@@ -1,0 +1,189 @@
+#include "thrift/internal/router_admin_conversion.h"
+
+#include <string>
+#include <utility>
+
+#include "thrift/internal/checked_conversion.h"
+
+namespace bloomroute::thrift_internal {
+namespace {
+
+namespace client = rpc::client;
+
+Status RefToThrift(const router::ServerRef& in, client::TServerRef* out) {
+  int32_t id = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.id, "server id", &id));
+  out->__set_id(id);
+  out->__set_address(in.address);
+  return Status::OK();
+}
+
+Status RefFromThrift(const client::TServerRef& in, const std::string& f,
+                     router::ServerRef* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.id, kBadResult, f + ".id"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.address, kBadResult, f + ".address"));
+  out->address = in.address;
+  return Narrow(in.id, kBadResult, f + ".id", &out->id);
+}
+
+client::TRegionServing::type ServingToThrift(router::RegionServing in) {
+  switch (in) {
+    case router::RegionServing::kOpen:
+      return client::TRegionServing::OPEN;
+    case router::RegionServing::kNotServed:
+      return client::TRegionServing::NOT_SERVED;
+    case router::RegionServing::kUnreachable:
+      break;
+  }
+  return client::TRegionServing::UNREACHABLE;
+}
+
+Status ServingFromThrift(client::TRegionServing::type in, const std::string& f,
+                         router::RegionServing* out) {
+  switch (in) {
+    case client::TRegionServing::OPEN:
+      *out = router::RegionServing::kOpen;
+      return Status::OK();
+    case client::TRegionServing::NOT_SERVED:
+      *out = router::RegionServing::kNotServed;
+      return Status::OK();
+    case client::TRegionServing::UNREACHABLE:
+      *out = router::RegionServing::kUnreachable;
+      return Status::OK();
+  }
+  return Status::Corruption(f + " is not a serving state (" +
+                            std::to_string(static_cast<int>(in)) + ")");
+}
+
+Status TooMany(const char* field, size_t n, size_t limit) {
+  return Status::Corruption(std::string(field) + " holds " + std::to_string(n) +
+                            " entries, over the limit of " +
+                            std::to_string(limit));
+}
+
+Status OneServerFromThrift(const client::TServerSummary& in,
+                           const std::string& f, router::ServerSummary* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.server, kBadResult, f + ".server"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      RefFromThrift(in.server, f + ".server", &out->server));
+  out->reachable = in.reachable;
+  out->error = in.__isset.error ? in.error : std::string();
+  out->replica_current = in.replicaCurrent;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.regions, kBadResult, f + ".regions", &out->regions));
+  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.regionsNotServed, kBadResult,
+                                    f + ".regionsNotServed",
+                                    &out->regions_not_served));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.rows, kBadResult, f + ".rows", &out->rows));
+  return Narrow(in.bytes, kBadResult, f + ".bytes", &out->bytes);
+}
+
+Status OneRegionFromThrift(const client::TRegionSummary& in,
+                           const std::string& f, router::RegionSummary* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.regionId, kBadResult, f + ".regionId"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.server, kBadResult, f + ".server"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.serving, kBadResult, f + ".serving"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.regionId, kBadResult, f + ".regionId", &out->region_id));
+  out->start_key = in.startKey;
+  out->end_key = in.endKey;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      RefFromThrift(in.server, f + ".server", &out->server));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ServingFromThrift(in.serving, f + ".serving", &out->serving));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.rows, kBadResult, f + ".rows", &out->rows));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.rowBytes, kBadResult, f + ".rowBytes", &out->row_bytes));
+  return Narrow(in.indexBytes, kBadResult, f + ".indexBytes",
+                &out->index_bytes);
+}
+
+}  // namespace
+
+Status ServerSummariesToThrift(const std::vector<router::ServerSummary>& in,
+                               std::vector<client::TServerSummary>* out) {
+  out->assign(in.size(), client::TServerSummary());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const router::ServerSummary& s = in[i];
+    client::TServerSummary& t = (*out)[i];
+    client::TServerRef server;
+    BLOOMROUTE_RETURN_IF_ERROR(RefToThrift(s.server, &server));
+    int32_t regions = 0, not_served = 0;
+    int64_t rows = 0, bytes = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(s.regions, "regions", &regions));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(s.regions_not_served, "regions_not_served", &not_served));
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(s.rows, "rows", &rows));
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(s.bytes, "bytes", &bytes));
+    t.__set_server(std::move(server));
+    t.__set_reachable(s.reachable);
+    if (!s.reachable && !s.error.empty()) t.__set_error(s.error);
+    t.__set_regions(regions);
+    t.__set_regionsNotServed(not_served);
+    t.__set_rows(rows);
+    t.__set_bytes(bytes);
+    t.__set_replicaCurrent(s.replica_current);
+  }
+  return Status::OK();
+}
+
+Status RegionSummariesToThrift(const std::vector<router::RegionSummary>& in,
+                               std::vector<client::TRegionSummary>* out) {
+  out->assign(in.size(), client::TRegionSummary());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const router::RegionSummary& r = in[i];
+    client::TRegionSummary& t = (*out)[i];
+    client::TServerRef server;
+    BLOOMROUTE_RETURN_IF_ERROR(RefToThrift(r.server, &server));
+    int64_t id = 0, rows = 0, row_bytes = 0, index_bytes = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(r.region_id, "region_id", &id));
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(r.rows, "rows", &rows));
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(r.row_bytes, "row_bytes", &row_bytes));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(r.index_bytes, "index_bytes", &index_bytes));
+    t.__set_regionId(id);
+    t.__set_startKey(r.start_key);
+    t.__set_endKey(r.end_key);
+    t.__set_server(std::move(server));
+    t.__set_serving(ServingToThrift(r.serving));
+    t.__set_rows(rows);
+    t.__set_rowBytes(row_bytes);
+    t.__set_indexBytes(index_bytes);
+  }
+  return Status::OK();
+}
+
+Status ServerSummariesFromThrift(const std::vector<client::TServerSummary>& in,
+                                 std::vector<router::ServerSummary>* out) {
+  if (in.size() > router::RouterOptions::kMaxServers) {
+    return TooMany("result", in.size(), router::RouterOptions::kMaxServers);
+  }
+  out->assign(in.size(), router::ServerSummary());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        OneServerFromThrift(in[i], At("result", i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+Status RegionSummariesFromThrift(const std::vector<client::TRegionSummary>& in,
+                                 std::vector<router::RegionSummary>* out) {
+  if (in.size() > router::TableSpec::kMaxRegions) {
+    return TooMany("result", in.size(), router::TableSpec::kMaxRegions);
+  }
+  out->assign(in.size(), router::RegionSummary());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        OneRegionFromThrift(in[i], At("result", i), &(*out)[i]));
+  }
+  return Status::OK();
+}
+
+}  // namespace bloomroute::thrift_internal

@@ -1,0 +1,73 @@
+// `bloomroute admin`: the cluster's shape, through the router.
+//
+//   bloomroute admin servers [--format table|json]
+//   bloomroute admin regions --table T [--format table|json]
+//       [--router HOST:PORT]
+//       [--tls-ca FILE [--tls-cert FILE --tls-key FILE] [--token-file FILE]]
+//
+// servers lists every region server the router knows with its regions,
+// rows and bytes (router::Router::ListServers); regions lists a table's
+// regions in key order with their server, state, rows and bytes
+// (router::Router::ListRegions). Rows are exact (each server counts its
+// regions' rows when asked: about as slow as reading them); bytes are
+// RocksDB's approximation. Formats: tools/admin_format.h. Both need the
+// admin role on a secured router.
+//
+// Subcommands are rows of a table (AdminCommand::kSubcommands): a name,
+// a summary, whether it needs --table, and the member that runs it. The
+// operations of a later slice (add-server, split, move...) are new rows.
+//
+// Exit codes: 0 done; 1 the router refused or failed (the reason on
+// stderr); 2 bad usage.
+#ifndef BLOOMROUTE_TOOLS_ADMIN_COMMAND_H_
+#define BLOOMROUTE_TOOLS_ADMIN_COMMAND_H_
+
+#include <memory>
+#include <string>
+
+#include "tools/client_command_util.h"
+#include "tools/command.h"
+
+namespace bloomroute {
+
+class RouterClient;
+
+class AdminCommand : public Command {
+ public:
+  AdminCommand();
+  ~AdminCommand() override;
+
+  // One admin subcommand.
+  struct Subcommand {
+    const char* name;
+    const char* summary;
+    bool needs_table;
+    Status (AdminCommand::*run)();
+  };
+
+ protected:
+  std::string HelpEpilog() const override;
+  void AddOptions(boost::program_options::options_description* o) override;
+  void AddPositional(
+      boost::program_options::positional_options_description* p) override;
+  Status Validate() override;
+  Status Execute() override;
+
+ private:
+  Status RunServers();
+  Status RunRegions();
+
+  static constexpr size_t kSubcommandCount = 2;
+  static const Subcommand kSubcommands[kSubcommandCount];
+
+  RouterConnectionFlags connection_;
+  std::string subcommand_name_;
+  std::string table_;
+  std::string format_ = "table";
+  const Subcommand* subcommand_ = nullptr;  // set by Validate
+  std::unique_ptr<RouterClient> client_;    // set by Validate
+};
+
+}  // namespace bloomroute
+
+#endif  // BLOOMROUTE_TOOLS_ADMIN_COMMAND_H_
