@@ -136,14 +136,6 @@ Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
 
 // ---- Results ----
 
-Status ServerToThrift(const router::ServerRef& in, client::TServerRef* out) {
-  int32_t id = 0;
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.id, "server id", &id));
-  out->__set_id(id);
-  out->__set_address(in.address);
-  return Status::OK();
-}
-
 Status ServersToThrift(const std::vector<router::ServerRef>& in,
                        std::vector<client::TServerRef>* out) {
   out->assign(in.size(), client::TServerRef());
@@ -528,6 +520,15 @@ Status ToThrift(const std::vector<router::IndexState>& in,
     t.__set_regionsTotal(total);
     t.__set_rowsBackfilled(rows);
   }
+  return Status::OK();
+}
+
+Status ServerToThrift(const router::ServerRef& in,
+                      rpc::client::TServerRef* out) {
+  int32_t id = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::Widen(in.id, "server id", &id));
+  out->__set_id(id);
+  out->__set_address(in.address);
   return Status::OK();
 }
 

@@ -84,6 +84,10 @@ Status ToThrift(const router::VerifyReport& in,
 Status ToThrift(const std::vector<router::IndexState>& in,
                 std::vector<rpc::client::TIndexStatus>* out);
 
+// A server reference in a result (IOError when its id does not fit).
+Status ServerToThrift(const router::ServerRef& in,
+                      rpc::client::TServerRef* out);
+
 }  // namespace bloomroute
 
 #endif  // BLOOMROUTE_THRIFT_ROUTER_TYPES_CONVERSION_H_

@@ -4,28 +4,13 @@
 #include <utility>
 
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/router_client_conversion.h"
+#include "thrift/router_types_conversion.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
 
 namespace client = rpc::client;
-
-Status RefToThrift(const router::ServerRef& in, client::TServerRef* out) {
-  int32_t id = 0;
-  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.id, "server id", &id));
-  out->__set_id(id);
-  out->__set_address(in.address);
-  return Status::OK();
-}
-
-Status RefFromThrift(const client::TServerRef& in, const std::string& f,
-                     router::ServerRef* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.id, kBadResult, f + ".id"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.address, kBadResult, f + ".address"));
-  out->address = in.address;
-  return Narrow(in.id, kBadResult, f + ".id", &out->id);
-}
 
 client::TRegionServing::type ServingToThrift(router::RegionServing in) {
   switch (in) {
@@ -67,7 +52,7 @@ Status OneServerFromThrift(const client::TServerSummary& in,
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.server, kBadResult, f + ".server"));
   BLOOMROUTE_RETURN_IF_ERROR(
-      RefFromThrift(in.server, f + ".server", &out->server));
+      ServerFromThrift(in.server, f + ".server", &out->server));
   out->reachable = in.reachable;
   out->error = in.__isset.error ? in.error : std::string();
   out->replica_current = in.replicaCurrent;
@@ -94,7 +79,7 @@ Status OneRegionFromThrift(const client::TRegionSummary& in,
   out->start_key = in.startKey;
   out->end_key = in.endKey;
   BLOOMROUTE_RETURN_IF_ERROR(
-      RefFromThrift(in.server, f + ".server", &out->server));
+      ServerFromThrift(in.server, f + ".server", &out->server));
   BLOOMROUTE_RETURN_IF_ERROR(
       ServingFromThrift(in.serving, f + ".serving", &out->serving));
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -114,7 +99,7 @@ Status ServerSummariesToThrift(const std::vector<router::ServerSummary>& in,
     const router::ServerSummary& s = in[i];
     client::TServerSummary& t = (*out)[i];
     client::TServerRef server;
-    BLOOMROUTE_RETURN_IF_ERROR(RefToThrift(s.server, &server));
+    BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(s.server, &server));
     int32_t regions = 0, not_served = 0;
     int64_t rows = 0, bytes = 0;
     BLOOMROUTE_RETURN_IF_ERROR(Widen(s.regions, "regions", &regions));
@@ -141,7 +126,7 @@ Status RegionSummariesToThrift(const std::vector<router::RegionSummary>& in,
     const router::RegionSummary& r = in[i];
     client::TRegionSummary& t = (*out)[i];
     client::TServerRef server;
-    BLOOMROUTE_RETURN_IF_ERROR(RefToThrift(r.server, &server));
+    BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(r.server, &server));
     int64_t id = 0, rows = 0, row_bytes = 0, index_bytes = 0;
     BLOOMROUTE_RETURN_IF_ERROR(Widen(r.region_id, "region_id", &id));
     BLOOMROUTE_RETURN_IF_ERROR(Widen(r.rows, "rows", &rows));

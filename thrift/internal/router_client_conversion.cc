@@ -8,13 +8,8 @@
 #include "thrift/internal/hbase_rows.h"
 
 namespace bloomroute::thrift_internal {
-namespace {
 
 namespace client = rpc::client;
-
-std::vector<client::TColumn> ColumnsToThrift(const Projection& in) {
-  return ProjectionToThrift(in);
-}
 
 Status ServerFromThrift(const client::TServerRef& in, const std::string& f,
                         router::ServerRef* out) {
@@ -23,6 +18,12 @@ Status ServerFromThrift(const client::TServerRef& in, const std::string& f,
       Require(in.__isset.address, kBadResult, f + ".address"));
   out->address = in.address;
   return Narrow(in.id, kBadResult, f + ".id", &out->id);
+}
+
+namespace {
+
+std::vector<client::TColumn> ColumnsToThrift(const Projection& in) {
+  return ProjectionToThrift(in);
 }
 
 Status ServersFromThrift(const std::vector<client::TServerRef>& in,

@@ -13,6 +13,7 @@
 #define BLOOMROUTE_THRIFT_INTERNAL_ROUTER_CLIENT_CONVERSION_H_
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -54,6 +55,11 @@ Status VerifyReportFromThrift(const rpc::client::TVerifyReport& in,
 // Corruption for an unknown state or a negative count.
 Status IndexStatusFromThrift(const std::vector<rpc::client::TIndexStatus>& in,
                              std::vector<router::IndexState>* out);
+
+// A server reference in a reply (Corruption naming field `f` when it is
+// incomplete or its id does not fit).
+Status ServerFromThrift(const rpc::client::TServerRef& in, const std::string& f,
+                        router::ServerRef* out);
 
 }  // namespace bloomroute::thrift_internal
 
