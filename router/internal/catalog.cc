@@ -14,11 +14,12 @@ namespace bloomroute::router_internal {
 namespace {
 
 // Servers, counters and router starts are still written in version 1;
-// tables in version 3: version 2 added families, attributes, the enabled
+// tables in version 4: version 2 added families, attributes, the enabled
 // flag and retired regions; version 3 the building flag of each indexed
-// column, the next column id and the index tasks.
+// column, the next column id and the index tasks; version 4 the region
+// operations in flight.
 constexpr uint8_t kFormatVersion = 1;
-constexpr uint8_t kTableFormatVersion = 3;
+constexpr uint8_t kTableFormatVersion = 4;
 // Keys: one tag byte, then a big-endian id so that iteration is by id.
 constexpr char kCountersKey[] = "m";
 constexpr char kRouterStartsKey[] = "r";
@@ -200,6 +201,44 @@ Status DecodeTasks(ByteReader* r, std::vector<CatalogIndexTask>* out) {
   return Status::OK();
 }
 
+void EncodeRegionOps(const std::vector<CatalogRegionOp>& ops,
+                     std::string* out) {
+  PutFixed32(out, static_cast<uint32_t>(ops.size()));
+  for (const CatalogRegionOp& op : ops) {
+    PutFixed8(out, static_cast<uint8_t>(op.kind));
+    PutFixed8(out, static_cast<uint8_t>(op.state));
+    EncodeRegions(op.sources, out);
+    EncodeRegions(op.targets, out);
+  }
+}
+
+Status DecodeRegionOps(ByteReader* r, std::vector<CatalogRegionOp>* out) {
+  uint32_t n = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed32(&n, "region operation count"));
+  // Each takes at least 10 bytes.
+  if (n > kMaxDecodedTasks || n > r->remaining() / 10) {
+    return Status::Corruption("catalog: region operation count");
+  }
+  out->resize(n);
+  for (CatalogRegionOp& op : *out) {
+    uint8_t kind = 0, state = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed8(&kind, "region operation kind"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        r->ReadFixed8(&state, "region operation state"));
+    if (kind < 1 || kind > 3) {
+      return Status::Corruption("catalog: unknown region operation kind");
+    }
+    if (state < 1 || state > 2) {
+      return Status::Corruption("catalog: unknown region operation state");
+    }
+    op.kind = static_cast<CatalogRegionOp::Kind>(kind);
+    op.state = static_cast<CatalogRegionOp::State>(state);
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeRegions(r, &op.sources));
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeRegions(r, &op.targets));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 uint32_t CatalogTable::NextColumnId() const {
@@ -291,6 +330,11 @@ Status Catalog::Load() {
     }
     for (const CatalogRegion& r : t.retired_regions) {
       next_region_id_ = std::max(next_region_id_, r.region_id + 1);
+    }
+    for (const CatalogRegionOp& op : t.region_ops) {
+      for (const CatalogRegion& r : op.targets) {
+        next_region_id_ = std::max(next_region_id_, r.region_id + 1);
+      }
     }
   }
   tables_ = std::move(tables);
@@ -427,6 +471,7 @@ std::string Catalog::EncodeTable(const CatalogTable& table) {
   EncodeRegions(table.regions, &out);
   PutFixed32(&out, table.next_column_id);
   EncodeTasks(table.index_tasks, &out);
+  EncodeRegionOps(table.region_ops, &out);
   return out;
 }
 
@@ -476,6 +521,9 @@ Status Catalog::DecodeTable(std::string_view in, CatalogTable* out) {
     BLOOMROUTE_RETURN_IF_ERROR(
         r.ReadFixed32(&out->next_column_id, "next column id"));
     BLOOMROUTE_RETURN_IF_ERROR(DecodeTasks(&r, &out->index_tasks));
+  }
+  if (version >= 4) {
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeRegionOps(&r, &out->region_ops));
   }
   if (!r.empty()) return Status::Corruption("catalog: trailing bytes");
   return Status::OK();

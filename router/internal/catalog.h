@@ -10,10 +10,11 @@
 // Record format: one version byte, then fixed-width and length-prefixed
 // fields (common/coding.h); RocksDB's block checksums cover the stored bytes.
 // Decoding bounds every length by the bytes present and reports Corruption.
-// Table records are written in version 3 (version 2 -- families,
-// attributes, the enabled flag and retired regions -- plus the next column
-// id, each indexed column's building flag and the index tasks); versions 1
-// (an enabled table without declared families) and 2 still read.
+// Table records are written in version 4 (version 3 plus the region
+// operations in flight); version 3 is version 2 -- families, attributes,
+// the enabled flag and retired regions -- plus the next column id, each
+// indexed column's building flag and the index tasks. Versions 1 (an
+// enabled table without declared families), 2 and 3 still read.
 //
 // Thread-safety: every method may be called concurrently (one mutex).
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_CATALOG_H_
@@ -83,6 +84,34 @@ struct CatalogIndexTask {
   }
 };
 
+// A region operation in flight (router/router_reshape.cc): the rows of
+// `sources` (adjacent regions, by start key) are copied into `targets` (new
+// regions, by start key, covering exactly the sources' key range) on their
+// servers while the sources serve, then the table switches to the targets.
+// Recorded before any server acts on it; a router that restarts finishes
+// an operation that switched and undoes one that did not.
+struct CatalogRegionOp {
+  enum class Kind : uint8_t { kMove = 1, kSplit = 2, kMerge = 3 };
+  enum class State : uint8_t {
+    // The table's regions are the sources; the targets are staged regions
+    // on their servers, being filled (undone: the targets are dropped).
+    kCopying = 1,
+    // The table's regions are the targets (staged on their servers until
+    // the sources are dropped, then serving); the sources are to be
+    // dropped (finished: drop them, promote the targets).
+    kSwitched = 2,
+  };
+  Kind kind = Kind::kMove;
+  State state = State::kCopying;
+  std::vector<CatalogRegion> sources;
+  std::vector<CatalogRegion> targets;
+
+  friend bool operator==(const CatalogRegionOp& a, const CatalogRegionOp& b) {
+    return a.kind == b.kind && a.state == b.state && a.sources == b.sources &&
+           a.targets == b.targets;
+  }
+};
+
 struct CatalogTable {
   enum class State : uint8_t {
     kReady = 1,
@@ -105,6 +134,8 @@ struct CatalogTable {
   uint32_t next_column_id = 0;
   // Builds and drops under way, at most one per column.
   std::vector<CatalogIndexTask> index_tasks = {};
+  // Region operations in flight (at most one; version 4 records).
+  std::vector<CatalogRegionOp> region_ops = {};
 
   // The id AddIndex gives the next column.
   uint32_t NextColumnId() const;
@@ -114,7 +145,7 @@ struct CatalogTable {
            a.enabled == b.enabled && a.regions == b.regions &&
            a.retired_regions == b.retired_regions &&
            a.next_column_id == b.next_column_id &&
-           a.index_tasks == b.index_tasks;
+           a.index_tasks == b.index_tasks && a.region_ops == b.region_ops;
   }
 };
 

@@ -95,10 +95,11 @@ TEST(CatalogRecordTest, RoundTripsAndRejectsEveryTruncation) {
   EXPECT_TRUE(Catalog::DecodeTable(bad_version, &back).IsCorruption());
   // A huge region count is refused before anything is allocated.
   // The regions (2 x 21 bytes) follow their 4-byte count, before the next
-  // column id and the (empty) task list, 4 bytes each.
-  std::string huge = bytes.substr(0, bytes.size() - 8 - 42 - 4);
+  // column id, the (empty) task list and the (empty) list of region
+  // operations, 4 bytes each.
+  std::string huge = bytes.substr(0, bytes.size() - 12 - 42 - 4);
   EXPECT_TRUE(Catalog::DecodeTable(huge + std::string(4, '\xff') +
-                                       bytes.substr(bytes.size() - 8 - 42),
+                                       bytes.substr(bytes.size() - 12 - 42),
                                    &back)
                   .IsCorruption());
 }
@@ -161,6 +162,41 @@ TEST(CatalogRecordTest, IndexTasksAndColumnStatesRoundTrip) {
   EXPECT_EQ(t.NextColumnId(), 9u);
   t.index_tasks.clear();
   EXPECT_EQ(t.NextColumnId(), 8u);
+}
+
+TEST(CatalogRecordTest, RegionOperationsRoundTrip) {
+  CatalogTable t = Table(5, "geo");
+  CatalogRegionOp split;
+  split.kind = CatalogRegionOp::Kind::kSplit;
+  split.state = CatalogRegionOp::State::kSwitched;
+  split.sources = {t.regions[0]};
+  split.targets = {{40, "", "m", 2}, {41, "m", t.regions[0].end_key, 2}};
+  t.region_ops = {split};
+  const std::string bytes = Catalog::EncodeTable(t);
+  CatalogTable back;
+  ASSERT_TRUE(Catalog::DecodeTable(bytes, &back).ok());
+  EXPECT_EQ(back, t);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    CatalogTable out;
+    EXPECT_TRUE(Catalog::DecodeTable(bytes.substr(0, n), &out).IsCorruption())
+        << n;
+  }
+  // An unknown kind or state is refused, not guessed.
+  t.region_ops.clear();
+  const size_t ops_at = Catalog::EncodeTable(t).size() - 4;
+  for (size_t field : {ops_at + 4, ops_at + 5}) {
+    std::string bad = bytes;
+    bad[field] = 9;
+    CatalogTable out;
+    EXPECT_TRUE(Catalog::DecodeTable(bad, &out).IsCorruption()) << field;
+  }
+  // A version 3 record (no operations) still reads.
+  std::string v3 = Catalog::EncodeTable(t);
+  v3[0] = 3;
+  v3.resize(v3.size() - 4);
+  CatalogTable old;
+  ASSERT_TRUE(Catalog::DecodeTable(v3, &old).ok());
+  EXPECT_EQ(old, t);
 }
 
 // The format before families and attributes (version 1), written byte by
