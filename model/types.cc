@@ -69,6 +69,8 @@ const char* RegionStateName(RegionState state) {
       return "closed";
     case RegionState::kDropping:
       return "dropping";
+    case RegionState::kStaged:
+      return "staged";
   }
   return "unknown";
 }

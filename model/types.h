@@ -492,9 +492,10 @@ enum class RegionState {
   kOpen = 0,      // served
   kClosed = 1,    // data kept, not served (a restart, CloseRegion)
   kDropping = 2,  // a DropRegion is deleting its rows
+  kStaged = 3,    // open for calls naming it, not serving (OpenRegion)
 };
-inline constexpr int kRegionStateCount = 3;
-// "open", "closed", "dropping".
+inline constexpr int kRegionStateCount = 4;
+// "open", "closed", "dropping", "staged".
 const char* RegionStateName(RegionState state);
 
 // What one region a server knows holds (RegionStore::GetRegionStats).

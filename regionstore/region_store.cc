@@ -216,14 +216,12 @@ bool Overlaps(const RegionDescriptor& a, const RegionDescriptor& b) {
 
 }  // namespace
 
-Status RocksRegionStore::OpenRegion(const RegionDescriptor& region,
-                                    uint64_t incarnation) {
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateRegion(region));
-  if (incarnation != 0 && incarnation != incarnation_) {
-    return Status::Aborted("the server restarted since its incarnation " +
-                           std::to_string(incarnation) + " was read");
-  }
-  std::unique_lock lock(regions_mu_);
+// Staged and serving regions are two planes of one table: a region is
+// checked for overlap only against the open regions of its own plane, so a
+// split's daughters can be filled beside their serving parent, and a
+// promotion (staged -> serving) checks the serving plane.
+Status RocksRegionStore::CheckOpenLocked(const RegionDescriptor& region,
+                                         bool staged) const {
   const std::string id = std::to_string(region.region_id);
   for (const auto& [other_id, other] : regions_) {
     const RegionDescriptor& d = other.descriptor;
@@ -236,25 +234,43 @@ Status RocksRegionStore::OpenRegion(const RegionDescriptor& region,
       }
       continue;
     }
-    if (d.table.table_id == region.table.table_id) {
-      if (!(d.table == region.table)) {
-        return Status::InvalidArgument(
-            "table " + std::to_string(region.table.table_id) +
-            " is hosted here with another descriptor");
-      }
-      if (other.open && Overlaps(d, region)) {
-        return Status::InvalidArgument("region " + id +
-                                       " overlaps open region " +
-                                       std::to_string(other_id));
-      }
+    if (d.table.table_id != region.table.table_id) continue;
+    if (!(d.table == region.table)) {
+      return Status::InvalidArgument("table " +
+                                     std::to_string(region.table.table_id) +
+                                     " is hosted here with another descriptor");
+    }
+    if (other.open && other.staging == staged && Overlaps(d, region)) {
+      return Status::InvalidArgument("region " + id + " overlaps open " +
+                                     (staged ? "staged" : "serving") +
+                                     " region " + std::to_string(other_id));
     }
   }
-  if (dropping_.count(region.region_id) != 0) {
-    return Status::Aborted("region " + id + " is being dropped");
+  return Status::OK();
+}
+
+Status RocksRegionStore::OpenRegion(const RegionDescriptor& region,
+                                    uint64_t incarnation, bool staging) {
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateRegion(region));
+  if (incarnation != 0 && incarnation != incarnation_) {
+    return Status::Aborted("the server restarted since its incarnation " +
+                           std::to_string(incarnation) + " was read");
   }
+  std::unique_lock lock(regions_mu_);
   auto it = regions_.find(region.region_id);
-  if (it != regions_.end() && it->second.open) return Status::OK();
-  StoredRegion stored{region, true};
+  const bool serving_now =
+      it != regions_.end() && it->second.open && !it->second.staging;
+  // Serving is never demoted.
+  const bool staged = staging && !serving_now;
+  BLOOMROUTE_RETURN_IF_ERROR(CheckOpenLocked(region, staged));
+  if (dropping_.count(region.region_id) != 0) {
+    return Status::Aborted("region " + std::to_string(region.region_id) +
+                           " is being dropped");
+  }
+  if (it != regions_.end() && it->second.open && it->second.staging == staged) {
+    return Status::OK();
+  }
+  StoredRegion stored{region, true, staged};
   BLOOMROUTE_RETURN_IF_ERROR(PutRegionRecord(stored));
   regions_[region.region_id] = std::move(stored);
   return Status::OK();
@@ -264,7 +280,7 @@ Status RocksRegionStore::CloseRegion(uint64_t region_id) {
   std::unique_lock lock(regions_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
                               OpenRegionLocked(region_id));
-  StoredRegion closed{*r, false};
+  StoredRegion closed{*r, false, regions_[region_id].staging};
   BLOOMROUTE_RETURN_IF_ERROR(PutRegionRecord(closed));
   regions_[region_id] = std::move(closed);
   return Status::OK();
@@ -302,7 +318,8 @@ StatusOr<RegionDescriptor> RocksRegionStore::BeginDrop(uint64_t region_id) {
                            " is being dropped by another call");
   }
   if (stored->second.open) {
-    StoredRegion closed{stored->second.descriptor, false};
+    StoredRegion closed{stored->second.descriptor, false,
+                        stored->second.staging};
     BLOOMROUTE_RETURN_IF_ERROR(PutRegionRecord(closed));
     stored->second.open = false;
   }
@@ -345,7 +362,7 @@ std::vector<RegionDescriptor> RocksRegionStore::ListRegions() const {
   std::shared_lock lock(regions_mu_);
   std::vector<RegionDescriptor> out;
   for (const auto& [id, r] : regions_) {
-    if (r.open) out.push_back(r.descriptor);
+    if (r.open && !r.staging) out.push_back(r.descriptor);
   }
   return out;
 }
@@ -354,7 +371,7 @@ std::vector<uint64_t> RocksRegionStore::OpenRegionIds() const {
   std::shared_lock lock(regions_mu_);
   std::vector<uint64_t> out;
   for (const auto& [id, r] : regions_) {
-    if (r.open) out.push_back(id);  // a std::map: ascending
+    if (r.open && !r.staging) out.push_back(id);  // a std::map: ascending
   }
   return out;
 }

@@ -140,10 +140,35 @@ class RegionStore {
   // key range overlaps another open region of the table. Aborted (nothing
   // done) when `incarnation` is nonzero and not this run's: the caller saw
   // an earlier run of the server.
+  //
+  // Staged regions (moves and splits). The router fills a new region with a
+  // copy of another's rows while the source keeps serving. With `staging`
+  // the region is opened STAGED: every call that names it by id works
+  // (Apply, Get, Scan, BulkLoad, Lookup listing it in region_ids, index
+  // chunks, GetRegionStats, CloseRegion, DropRegion, SplitPoint), but
+  //   - its key range is checked for overlap only against the other staged
+  //     open regions of the table, not the serving ones (a split's
+  //     daughters overlap their parent on the same server while filled);
+  //   - it is not among "every open region of the table" of a Lookup with
+  //     empty region_ids (it never doubles an answer), nor in ListRegions
+  //     or OpenRegionIds (which list serving regions); GetRegionStats
+  //     reports it as RegionState::kStaged.
+  // Transitions: OpenRegion without `staging` of a region open staged
+  // PROMOTES it to serving, only when no serving open region of the table
+  // overlaps it (InvalidArgument naming that region otherwise, nothing
+  // changed). OpenRegion with `staging` of a region already open and serving
+  // is OK and changes nothing: serving is never demoted. The flag is
+  // persisted in the region's record; a restart closes every region, staged
+  // ones too, and OpenRegion opens it again staged or serving as it says.
   [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region,
-                                          uint64_t incarnation) = 0;
+                                          uint64_t incarnation,
+                                          bool staging) = 0;
+  [[nodiscard]] Status OpenRegion(const RegionDescriptor& region,
+                                  uint64_t incarnation) {
+    return OpenRegion(region, incarnation, false);
+  }
   [[nodiscard]] Status OpenRegion(const RegionDescriptor& region) {
-    return OpenRegion(region, 0);
+    return OpenRegion(region, 0, false);
   }
   // Stops serving a region; its data stays and reopening serves it again.
   [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
@@ -165,6 +190,25 @@ class RegionStore {
     std::sort(ids.begin(), ids.end());
     return ids;
   }
+
+  // A row key that splits open region `region_id` (staged or serving)
+  // about in half by rows, for the router's split: the median of a uniform
+  // sample (reservoir sampling, at most kSplitPointSampleKeys keys, a fixed
+  // seed so the answer is deterministic for the same rows) of the region's
+  // row keys, read keys-only in key order. A sample, because HBase takes
+  // the midkey of a region's largest store file and we have no per-region
+  // files: every region shares the server's RocksDB column families. With
+  // 1,024 keys the median's rank is within about +-1.6% (one standard
+  // deviation, sqrt(0.25 / 1024)) of the half of the rows read.
+  // Bounded work: at most Options::max_examined_rows keys are read (the
+  // first ones in key order); a larger region is split about the middle of
+  // those. The key is strictly greater than the region's first row (both
+  // halves hold rows) and within the region; nullopt when fewer than 2 rows
+  // are read. NotFound for a region that is not open; IOError from storage.
+  // No lock is held while keys are read: writes go on meanwhile.
+  static constexpr size_t kSplitPointSampleKeys = 1024;
+  virtual StatusOr<std::optional<std::string>> SplitPoint(
+      uint64_t region_id) const = 0;
 
   // What each region the server knows (open, closed, or being dropped)
   // holds, ascending by id, of table `request.table_id` (0: every table),

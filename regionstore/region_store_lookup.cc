@@ -407,7 +407,9 @@ RocksRegionStore::LookupRegionsLocked(const IndexQuery& q,
   std::vector<const RegionDescriptor*> regions;
   if (q.region_ids.empty()) {
     for (const auto& [id, r] : regions_) {
-      if (r.open && r.descriptor.table.table_id == q.table_id) {
+      // Staged regions answer only when named: a copy being filled would
+      // double the answer of the region it copies.
+      if (r.open && !r.staging && r.descriptor.table.table_id == q.table_id) {
         regions.push_back(&r.descriptor);
       }
     }

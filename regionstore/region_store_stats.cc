@@ -12,8 +12,11 @@
 // in memory.
 #include <rocksdb/db.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -75,8 +78,9 @@ StatusOr<RegionStatsPage> RocksRegionStore::GetRegionStats(
       stats.region_id = it->first;
       stats.table_id = d.table.table_id;
       stats.state = dropping_.count(it->first) != 0 ? RegionState::kDropping
-                    : it->second.open               ? RegionState::kOpen
-                                                    : RegionState::kClosed;
+                    : !it->second.open              ? RegionState::kClosed
+                    : it->second.staging            ? RegionState::kStaged
+                                                    : RegionState::kOpen;
       wanted.push_back(stats);
       if (wanted.size() > request.max_regions) break;  // one more: `more`
     }
@@ -96,6 +100,48 @@ StatusOr<RegionStatsPage> RocksRegionStore::GetRegionStats(
     page.regions.push_back(stats);
   }
   return page;
+}
+
+// Reservoir sampling (Vitter's algorithm R): key i (0-based) replaces a
+// random slot with probability kSplitPointSampleKeys / (i + 1), so every
+// key read is in the sample with the same probability, in one pass and
+// bounded memory (kSplitPointSampleKeys keys of at most kMaxRowKeyBytes).
+// A fixed seed: the same rows give the same split point, so a retried
+// split asks for the same key.
+StatusOr<std::optional<std::string>> RocksRegionStore::SplitPoint(
+    uint64_t region_id) const {
+  {
+    std::shared_lock lock(regions_mu_);
+    BLOOMROUTE_RETURN_IF_ERROR(OpenRegionLocked(region_id).status());
+  }
+  const std::string prefix = RegionPrefix(region_id);
+  const std::string end = PrefixSuccessor(prefix);
+  rocksdb::ReadOptions ro;
+  rocksdb::Slice upper(end);
+  ro.iterate_upper_bound = &upper;
+  ro.fill_cache = false;  // one pass over cold rows
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, rows_cf_));
+  std::mt19937_64 rng(0x5b1175b0u);  // fixed: deterministic answers
+  std::vector<std::string> sample;
+  uint64_t read = 0;
+  for (it->Seek(prefix); it->Valid() && read < options_.max_examined_rows;
+       it->Next(), ++read) {
+    std::string key = it->key().ToString().substr(prefix.size());
+    if (sample.size() < kSplitPointSampleKeys) {
+      sample.push_back(std::move(key));
+      continue;
+    }
+    const uint64_t slot = std::uniform_int_distribution<uint64_t>(0, read)(rng);
+    if (slot < kSplitPointSampleKeys) sample[slot] = std::move(key);
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
+  if (read < 2) return std::optional<std::string>();
+  // Row keys are unique, so with 2 or more sampled keys the one at rank
+  // size / 2 (>= 1) sorts after the smallest sampled key, which is at or
+  // after the region's first row: both halves hold rows.
+  auto median = sample.begin() + sample.size() / 2;
+  std::nth_element(sample.begin(), median, sample.end());
+  return std::optional<std::string>(std::move(*median));
 }
 
 }  // namespace bloomroute::regionstore_internal

@@ -101,6 +101,27 @@ class RegionClient {
                                           uint64_t incarnation) = 0;
   [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
   [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
+
+  // Region moves and splits (regionstore/region_store.h, "Staged regions"
+  // and SplitPoint, have the full contracts). OpenStagedRegion opens a new,
+  // empty region STAGED (incarnation 0): calls naming it work, it may
+  // overlap serving regions of its table, and lookups over every region of
+  // the table skip it; OpenRegion of it later promotes it to serving
+  // (InvalidArgument while a serving region overlaps it). SplitPoint is a
+  // row key splitting an open region's rows about in half (nullopt: fewer
+  // than 2 rows; NotFound: not open); the RPC client checks that a reply's
+  // key is non-empty and at most kMaxRowKeyBytes (Corruption otherwise).
+  // Clients that predate moves (test doubles) keep these defaults, which
+  // refuse the call.
+  [[nodiscard]] virtual Status OpenStagedRegion(
+      const RegionDescriptor& region) {
+    (void)region;
+    return Unsupported("opening a staged region");
+  }
+  virtual StatusOr<std::optional<std::string>> SplitPoint(uint64_t region_id) {
+    (void)region_id;
+    return Unsupported("asking for a split point");
+  }
   virtual StatusOr<std::vector<RegionDescriptor>> ListRegions() = 0;
   // The ids of the open regions, ascending (ListRegions without the key
   // ranges; the default asks ListRegions).

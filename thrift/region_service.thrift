@@ -394,6 +394,9 @@ enum TRegionState {
   OPEN = 0,      // served
   CLOSED = 1,    // data kept, not served (a restart, closeRegion)
   DROPPING = 2,  // dropRegion is deleting its rows
+  // Open for calls naming it, not serving (openRegion with staging). A
+  // reader older than this value answers "is not a region state".
+  STAGED = 3,
 }
 
 // What one region holds (RegionStore::GetRegionStats).
@@ -406,6 +409,13 @@ struct TRegionStats {
   6: i64 indexBytes  // approximate, its local index entries
 }
 
+// RegionStore::SplitPoint: a row key splitting a region's rows about in
+// half; unset when the region has fewer than 2 rows. At most the server's
+// row key bound (32767 bytes), never empty.
+struct TSplitPoint {
+  1: optional binary key
+}
+
 struct TRegionStatsPage {
   1: list<TRegionStats> regions  // ascending region ids
   2: bool more                   // regions are left: ask after the last
@@ -415,8 +425,21 @@ service RegionService {
   // Starts serving a region (idempotent for an identical descriptor). A
   // restarted server serves no region until it is opened again. With a
   // nonzero incarnation, refused (TIOError "Aborted: ...") unless it is the
-  // server's: the caller saw an earlier run.
-  void openRegion(1: TRegionDescriptor region, 2: i64 incarnation)
+  // server's: the caller saw an earlier run. With staging (absent: false,
+  // as an older router sends it) the region is opened STAGED for a move or
+  // split: calls naming it work, it is checked for overlap only against
+  // other staged regions, and lookups over every region of the table skip
+  // it. openRegion without staging promotes a staged region to serving
+  // when no serving region overlaps it; serving is never demoted
+  // (RegionStore::OpenRegion).
+  void openRegion(1: TRegionDescriptor region, 2: i64 incarnation,
+                  3: bool staging)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // A row key splitting open region regionId (staged or serving) about in
+  // half: the median of a sample of at most 1,024 of its keys, of at most
+  // the server's --max-examined-rows keys read (RegionStore::SplitPoint).
+  // TIOError (NotFound) for a region that is not open.
+  TSplitPoint splitPoint(1: i64 regionId)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // Stops serving a region; its data stays.
   void closeRegion(1: i64 regionId)

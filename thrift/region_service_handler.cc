@@ -1,5 +1,7 @@
 #include "thrift/region_service_handler.h"
 
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "thrift/internal/region_stats_conversion.h"
@@ -19,11 +21,24 @@ RegionServiceHandler::RegionServiceHandler(std::shared_ptr<RegionStore> store)
     : store_(std::move(store)) {}
 
 void RegionServiceHandler::openRegion(const rpc::TRegionDescriptor& region,
-                                      int64_t incarnation) {
+                                      int64_t incarnation, bool staging) {
   ServeCall("openRegion", [&]() -> Status {
     RegionDescriptor descriptor;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(region, &descriptor));
-    return store_->OpenRegion(descriptor, static_cast<uint64_t>(incarnation));
+    return store_->OpenRegion(descriptor, static_cast<uint64_t>(incarnation),
+                              staging);
+  });
+}
+
+void RegionServiceHandler::splitPoint(rpc::TSplitPoint& result,
+                                      int64_t region_id) {
+  ServeCall("splitPoint", [&]() -> Status {
+    uint64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<std::string> key,
+                                store_->SplitPoint(id));
+    if (key.has_value()) result.__set_key(*key);
+    return Status::OK();
   });
 }
 

@@ -28,8 +28,9 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   RegionServiceHandler(const RegionServiceHandler&) = delete;
   RegionServiceHandler& operator=(const RegionServiceHandler&) = delete;
 
-  void openRegion(const rpc::TRegionDescriptor& region,
-                  int64_t incarnation) override;
+  void openRegion(const rpc::TRegionDescriptor& region, int64_t incarnation,
+                  bool staging) override;
+  void splitPoint(rpc::TSplitPoint& result, int64_t region_id) override;
   void closeRegion(int64_t region_id) override;
   void dropRegion(int64_t region_id) override;
   void listRegions(std::vector<rpc::TRegionDescriptor>& result) override;

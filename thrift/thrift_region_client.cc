@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -135,8 +136,38 @@ class ThriftRegionClient final : public router::RegionClient {
     rpc::TRegionDescriptor request;
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(region, &request)));
     const auto wire_incarnation = static_cast<int64_t>(incarnation);  // bits
+    return Call("openRegion", [&](Service& s) {
+      s.openRegion(request, wire_incarnation, false);
+    });
+  }
+
+  // A staged region is new and empty: no incarnation to check.
+  Status OpenStagedRegion(const RegionDescriptor& region) override {
+    rpc::TRegionDescriptor request;
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(region, &request)));
     return Call("openRegion",
-                [&](Service& s) { s.openRegion(request, wire_incarnation); });
+                [&](Service& s) { s.openRegion(request, 0, true); });
+  }
+
+  StatusOr<std::optional<std::string>> SplitPoint(uint64_t region_id) override {
+    int64_t id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
+    rpc::TSplitPoint reply;
+    // Long: the server reads up to --max-examined-rows keys of the region.
+    BLOOMROUTE_RETURN_IF_ERROR(pool_.Call(
+        Where("splitPoint"), [&](Service& s) { s.splitPoint(reply, id); },
+        options_.long_call_timeout_ms));
+    if (!reply.__isset.key) return std::optional<std::string>();
+    // Untrusted: a row key of the region, so never empty (it sorts after
+    // the region's first row) and within the row key bound.
+    if (reply.key.empty() || reply.key.size() > kMaxRowKeyBytes) {
+      return Status::Corruption(Where("splitPoint") + "split point of " +
+                                std::to_string(reply.key.size()) +
+                                " bytes is not a row key (1 to " +
+                                std::to_string(kMaxRowKeyBytes) + " bytes)");
+    }
+    return std::optional<std::string>(std::move(reply.key));
   }
 
   Status CloseRegion(uint64_t region_id) override {

@@ -48,7 +48,8 @@ void RegionServerCommand::AddOptions(po::options_description* o) {
            ->default_value(static_cast<int64_t>(store.max_examined_rows)),
        "rows and index entries one scan or lookup examines, at most (also "
        "those a projection or predicate drops); then it stops and says "
-       "where to resume")  //
+       "where to resume. Also the row keys one split point reads: a larger "
+       "region is split about the middle of its first this many rows")  //
       ("max-examined-bytes",
        po::value<int64_t>(&max_examined_bytes_)
            ->default_value(static_cast<int64_t>(store.max_examined_bytes)),

@@ -12,7 +12,8 @@ constexpr uint8_t kRowVersion = 2;
 // Version 2 added each indexed column's building flag; version 1 records
 // (no flag: every column ready) still read.
 constexpr uint8_t kRegionVersionV1 = 1;
-constexpr uint8_t kRegionVersion = 2;
+constexpr uint8_t kRegionVersionV2 = 2;  // adds a column's building flag
+constexpr uint8_t kRegionVersion = 3;    // adds the staged flag
 // Op records: format 1 before ops carried their occupancy mask, format 2
 // with it (the same fields, then the mask).
 constexpr uint8_t kOpVersionNoMask = 1;
@@ -98,6 +99,7 @@ std::string EncodeRegion(const StoredRegion& stored) {
   std::string out;
   PutFixed8(&out, kRegionVersion);
   PutFixed8(&out, stored.open ? 1 : 0);
+  PutFixed8(&out, stored.staging ? 1 : 0);
   PutFixed64(&out, r.region_id);
   PutFixed64(&out, r.table.table_id);
   PutLengthPrefixed(&out, r.table.name);
@@ -121,13 +123,19 @@ StatusOr<StoredRegion> DecodeRegion(std::string_view bytes) {
   uint8_t open;
   uint8_t version;
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&version, "region"));
-  if (version != kRegionVersionV1 && version != kRegionVersion) {
+  if (version < kRegionVersionV1 || version > kRegionVersion) {
     return Status::Corruption("region has unknown version " +
                               std::to_string(version));
   }
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&open, "region state"));
   if (open > 1) return Status::Corruption("region state");
   stored.open = open == 1;
+  if (version >= kRegionVersion) {
+    uint8_t staging;
+    BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&staging, "region staged flag"));
+    if (staging > 1) return Status::Corruption("region staged flag");
+    stored.staging = staging == 1;
+  }
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&r.region_id, "region id"));
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&r.table.table_id, "table id"));
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "table name"));
@@ -139,7 +147,7 @@ StatusOr<StoredRegion> DecodeRegion(std::string_view bytes) {
     BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&c.column_id, "column id"));
     BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "column name"));
     c.name = s;
-    if (version >= kRegionVersion) {
+    if (version >= kRegionVersionV2) {
       uint8_t building;
       BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&building, "column state"));
       if (building > 1) return Status::Corruption("column state");

@@ -28,9 +28,12 @@ std::string EncodeRowCells(const std::vector<Cell>& cells);
 Status DecodeRowCells(std::string_view bytes, std::vector<Cell>* cells);
 
 // A region the server has hosted: open (served) or closed (data kept).
+// An open region is staged (RegionStore::OpenRegion) or serving. Format 3
+// adds the staged flag; formats 1 and 2 decode as not staged.
 struct StoredRegion {
   RegionDescriptor descriptor;
   bool open = false;
+  bool staging = false;
 };
 std::string EncodeRegion(const StoredRegion& region);
 StatusOr<StoredRegion> DecodeRegion(std::string_view bytes);

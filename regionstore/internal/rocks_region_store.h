@@ -90,12 +90,14 @@ class RocksRegionStore final : public RegionStore {
   Status Init();
 
   using RegionStore::OpenRegion;
-  Status OpenRegion(const RegionDescriptor& region,
-                    uint64_t incarnation) override;
+  Status OpenRegion(const RegionDescriptor& region, uint64_t incarnation,
+                    bool staging) override;
   Status CloseRegion(uint64_t region_id) override;
   Status DropRegion(uint64_t region_id) override;
   std::vector<RegionDescriptor> ListRegions() const override;
   std::vector<uint64_t> OpenRegionIds() const override;
+  StatusOr<std::optional<std::string>> SplitPoint(
+      uint64_t region_id) const override;
   StatusOr<RegionStatsPage> GetRegionStats(
       const RegionStatsRequest& request) const override;
 
@@ -161,6 +163,11 @@ class RocksRegionStore final : public RegionStore {
   // An open region, or NotFound naming it. Caller holds regions_mu_.
   StatusOr<const RegionDescriptor*> OpenRegionLocked(uint64_t region_id) const;
   Status PutRegionRecord(const StoredRegion& region);
+  // OpenRegion's checks of `region` against the regions the server knows:
+  // the same descriptor for a known id, the same table descriptor, no
+  // overlap with an open region of the same plane (staged or serving, as
+  // `staged` says). Caller holds regions_mu_.
+  Status CheckOpenLocked(const RegionDescriptor& region, bool staged) const;
   // DropRegion's steps: closes the region and marks it dropping (NotFound
   // for an unknown region, Aborted when another drop of it runs); deletes
   // its rows in batches of kDropBatchRows, holding no lock between them.

@@ -50,6 +50,32 @@ TEST(RecordsTest, EveryRecordRoundTrips) {
   EXPECT_EQ(c->filter, "filter");
 }
 
+// Format 3 carries the staged flag; a format 2 record (no flag byte)
+// decodes as not staged.
+TEST(RecordsTest, TheStagedFlagRoundTripsAndOldRegionsAreServing) {
+  const RegionDescriptor d{5, {7, "t", {{1, "d:c"}}}, "a", "q"};
+  for (bool open : {false, true}) {
+    auto r = DecodeRegion(EncodeRegion(StoredRegion{d, open, true}));
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->descriptor, d);
+    EXPECT_EQ(r->open, open);
+    EXPECT_TRUE(r->staging);
+  }
+  std::string v3 = EncodeRegion(StoredRegion{d, true, true});
+  ASSERT_EQ(v3[0], 3);
+  std::string v2 = v3;
+  v2.erase(2, 1);  // version, open, [staged], ...
+  v2[0] = 2;
+  auto old = DecodeRegion(v2);
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  EXPECT_EQ(old->descriptor, d);
+  EXPECT_TRUE(old->open);
+  EXPECT_FALSE(old->staging);
+  std::string bad_flag = v3;
+  bad_flag[2] = 2;
+  EXPECT_TRUE(DecodeRegion(bad_flag).status().IsCorruption());
+}
+
 TEST(RecordsTest, EveryTruncationAndBadVersionIsCorruption) {
   const std::string row = EncodeRowCells({{"d:a", "v", 1}, {"d:b", "w", 2}});
   const std::string region = EncodeRegion(

@@ -183,6 +183,15 @@ class StoreRegionClient : public router::RegionClient {
   Status CloseRegion(uint64_t id) override {
     return CallStatus([&](RegionStore& s) { return s.CloseRegion(id); });
   }
+  // As the RPC client: a staged region is new, incarnation 0.
+  Status OpenStagedRegion(const RegionDescriptor& region) override {
+    return CallStatus(
+        [&](RegionStore& s) { return s.OpenRegion(region, 0, true); });
+  }
+  StatusOr<std::optional<std::string>> SplitPoint(uint64_t id) override {
+    return Call([&](RegionStore& s) { return s.SplitPoint(id); });
+  }
+
   Status DropRegion(uint64_t id) override {
     return CallStatus([&](RegionStore& s) { return s.DropRegion(id); });
   }

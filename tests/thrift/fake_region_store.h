@@ -5,6 +5,8 @@
 #define BLOOMROUTE_TESTS_THRIFT_FAKE_REGION_STORE_H_
 
 #include <mutex>
+#include <optional>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -22,6 +24,16 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   std::vector<RegionDescriptor> opened() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return opened_;
+  }
+  // The `staging` argument of each OpenRegion, in order.
+  std::vector<bool> opened_staging() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return opened_staging_;
+  }
+  // The region of the last SplitPoint.
+  uint64_t last_split_region() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return last_split_region_;
   }
   std::vector<Mutation> last_batch() const {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -46,8 +58,9 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   FilterStatus filter_status;
   std::vector<SscbfConfig> filter_configs_set;  // by SetFilterConfig
   IndexReport report;
-  RegionStatsPage region_stats;           // the answer of GetRegionStats
-  RegionStatsRequest last_stats_request;  // its last request
+  std::optional<std::string> split_point;  // the answer of SplitPoint
+  RegionStatsPage region_stats;            // the answer of GetRegionStats
+  RegionStatsRequest last_stats_request;   // its last request
   // The index lifecycle: the last table given, the last chunk asked
   // (region, column, after row, max rows, fence token), and the answer.
   TableDescriptor indexes_table;
@@ -61,11 +74,20 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   uint64_t fence = 0;
 
   using RegionStore::OpenRegion;
-  Status OpenRegion(const RegionDescriptor& region, uint64_t) override {
+  Status OpenRegion(const RegionDescriptor& region, uint64_t,
+                    bool staging) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     std::lock_guard<std::mutex> lock(mutex_);
     opened_.push_back(region);
+    opened_staging_.push_back(staging);
     return Status::OK();
+  }
+  StatusOr<std::optional<std::string>> SplitPoint(
+      uint64_t region_id) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_split_region_ = region_id;
+    return split_point;
   }
   Status CloseRegion(uint64_t) override { return Enter(); }
   Status DropRegion(uint64_t) override { return Enter(); }
@@ -189,6 +211,8 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
  private:
   mutable std::mutex mutex_;
   std::vector<RegionDescriptor> opened_;             // guarded by mutex_
+  std::vector<bool> opened_staging_;                 // guarded by mutex_
+  mutable uint64_t last_split_region_ = 0;           // guarded by mutex_
   std::vector<Mutation> last_batch_;                 // guarded by mutex_
   std::pair<uint64_t, std::string> last_bulk_load_;  // guarded by mutex_
 };

@@ -17,6 +17,8 @@ rpc::TRegionState::type StateToThrift(RegionState state) {
       return rpc::TRegionState::CLOSED;
     case RegionState::kDropping:
       return rpc::TRegionState::DROPPING;
+    case RegionState::kStaged:
+      return rpc::TRegionState::STAGED;
   }
   return rpc::TRegionState::CLOSED;
 }
@@ -32,6 +34,9 @@ Status StateFromThrift(rpc::TRegionState::type in, const std::string& f,
       return Status::OK();
     case rpc::TRegionState::DROPPING:
       *out = RegionState::kDropping;
+      return Status::OK();
+    case rpc::TRegionState::STAGED:
+      *out = RegionState::kStaged;
       return Status::OK();
   }
   return Status::Corruption(f + " is not a region state (" +
