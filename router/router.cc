@@ -35,6 +35,24 @@ Status RouterOptions::Validate() const {
     return Status::InvalidArgument("server_calls_per_request must be in [1, " +
                                    std::to_string(kMaxFanoutThreads) + "]");
   }
+  if (balancer_interval_ms < 0 ||
+      balancer_interval_ms > kMaxBalancerIntervalMs) {
+    return Status::InvalidArgument(
+        "balancer_interval_ms (--balancer-interval) must be in [0, " +
+        std::to_string(kMaxBalancerIntervalMs) + "]");
+  }
+  if (balancer_max_operations < 1 ||
+      balancer_max_operations > kMaxBalancerOperations) {
+    return Status::InvalidArgument(
+        "balancer_max_operations (--balancer-max-operations) must be in "
+        "[1, " +
+        std::to_string(kMaxBalancerOperations) + "]");
+  }
+  if (region_split_bytes != 0 && region_split_bytes < kMinRegionSplitBytes) {
+    return Status::InvalidArgument(
+        "region_split_bytes (--region-split-bytes) must be 0 or at least " +
+        std::to_string(kMinRegionSplitBytes));
+  }
   if (maintenance_interval_ms < 10 || maintenance_interval_ms > 3600000) {
     return Status::InvalidArgument(
         "maintenance_interval_ms must be in [10, 3600000]");
@@ -297,6 +315,7 @@ RouterImpl::~RouterImpl() {
   }
   maintenance_cv_.notify_all();
   if (maintenance_.joinable()) maintenance_.join();
+  if (balancer_.joinable()) balancer_.join();
 }
 
 Status RouterImpl::Init() {
@@ -319,6 +338,9 @@ Status RouterImpl::Init() {
   MaintainOnce();  // best effort: servers that do not answer are retried
   if (options_.background_maintenance) {
     maintenance_ = std::thread([this] { MaintenanceLoop(); });
+    if (options_.balancer_interval_ms > 0) {
+      balancer_ = std::thread([this] { BalancerLoop(); });
+    }
   }
   return Status::OK();
 }
@@ -356,11 +378,24 @@ Status RouterImpl::RegisterServers() {
 
 ServerEntry& RouterImpl::Server(ServerId id) const { return *servers_.at(id); }
 
-void RouterImpl::PublishTables() {
+void RouterImpl::PublishTables(uint64_t new_generation) {
+  std::map<uint64_t, std::shared_ptr<const int>> generations;
+  {
+    std::shared_lock<std::shared_mutex> lock(tables_mu_);
+    for (const auto& [name, state] : tables_) {
+      generations[state->record.descriptor.table_id] = state->generation;
+    }
+  }
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> next;
   for (const CatalogTable& t : *catalog_->Tables()) {
     if (t.state != CatalogTable::State::kReady) continue;
-    next.emplace(t.descriptor.name, std::make_shared<const TableState>(t));
+    auto state = std::make_shared<TableState>(t);
+    auto it = generations.find(t.descriptor.table_id);
+    state->generation = it != generations.end() && it->second != nullptr &&
+                                t.descriptor.table_id != new_generation
+                            ? it->second
+                            : std::make_shared<const int>(0);
+    next.emplace(t.descriptor.name, std::move(state));
   }
   std::unique_lock<std::shared_mutex> lock(tables_mu_);
   tables_.swap(next);
@@ -435,6 +470,7 @@ Status RouterImpl::DeleteTable(std::string_view name) {
 }
 
 Status RouterImpl::DeleteTableLocked(const TableState& state) {
+  BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(state.record));
   CatalogTable table = state.record;
   table.state = CatalogTable::State::kDeleting;
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
@@ -566,7 +602,8 @@ bool RouterImpl::CatalogWorkPending() const {
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   return std::any_of(tables->begin(), tables->end(), [](const CatalogTable& t) {
     return t.state == CatalogTable::State::kDeleting ||
-           !t.retired_regions.empty() || !t.index_tasks.empty();
+           !t.retired_regions.empty() || !t.index_tasks.empty() ||
+           !t.region_ops.empty();
   });
 }
 
@@ -597,6 +634,7 @@ void RouterImpl::MaintainOnce() {
       }
     }
   }
+  MaintainRegionOps();
   MaintainIndexes();
   for (auto& [id, server] : servers_) {
     // The cluster's filter config first: a catch-up then loads the filter

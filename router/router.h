@@ -145,6 +145,24 @@ struct RouterOptions {
   uint32_t index_chunk_rows = 1000;
   uint32_t index_chunks_per_pass = 200;
 
+  // The balancer (Router::Balance, router/router_balancer.cc): how often
+  // the background runs it (0: never; `bloomroute admin balance` runs it
+  // on demand), in ms, at most kMaxBalancerIntervalMs; and the region
+  // operations one run makes at most, in [1, kMaxBalancerOperations].
+  static constexpr int kMaxBalancerIntervalMs = 7 * 24 * 3600 * 1000;
+  static constexpr uint32_t kMaxBalancerOperations = 1000;
+  int balancer_interval_ms = 300000;  // HBase's hbase.balancer.period
+  uint32_t balancer_max_operations = 10;
+  // A region whose rows and local index entries pass this many bytes
+  // (RocksDB's estimate) is split at its median by the balancer; 0: never.
+  // The first split of a table on a server comes sooner: a table with one
+  // region on a server splits it at min(this, kFirstSplitBytes), as HBase's
+  // SteppingSplitPolicy splits at twice the flush size, so that a new
+  // table spreads before it is large. At least kMinRegionSplitBytes.
+  static constexpr uint64_t kFirstSplitBytes = 256 << 20;
+  static constexpr uint64_t kMinRegionSplitBytes = 1 << 20;
+  uint64_t region_split_bytes = 1ULL << 30;
+
   // The cluster's filter config (router/cluster_filter_config.h): every
   // region server's filter gets ClusterFilterConfig(filter,
   // region_servers.size()), set by the router before it first loads the
@@ -397,6 +415,41 @@ struct RegionSummary {
   uint64_t rows = 0;
   uint64_t row_bytes = 0;
   uint64_t index_bytes = 0;
+};
+
+// What a region operation (Router::MoveRegion, SplitRegion, MergeRegions)
+// did.
+struct RegionOpResult {
+  std::vector<RegionLocation> regions;  // the new regions, by start key
+  // Rows written to the new regions: the first copy, then the rows written
+  // to the old ones meanwhile, copied again (catch_up_rounds rounds, the
+  // last one while writes waited).
+  uint64_t rows_copied = 0;
+  uint64_t bytes_copied = 0;  // ReplyBytes of the rows copied
+  uint32_t catch_up_rounds = 0;
+  // How long writes to the old regions waited at the switch: the last
+  // catch-up and one catalog write. It grows with the rows written during
+  // the copy's last round, not with the region's size.
+  uint64_t switch_micros = 0;
+  uint64_t total_micros = 0;  // the whole operation
+};
+
+// What one run of the balancer did (Router::Balance).
+struct BalanceReport {
+  struct Step {
+    enum class Kind { kSplit, kMove } kind = Kind::kMove;
+    uint64_t region_id = 0;  // the region split or moved
+    ServerRef from;
+    ServerRef to;  // the region's server for a split
+    RegionOpResult result;
+  };
+  std::vector<Step> steps;  // in the order made
+  // Afterwards, no region passes its split size and the servers' region
+  // counts differ by at most one.
+  bool balanced = false;
+  // Why the run stopped before that: the operation limit, or an operation
+  // that failed (its error). Empty when balanced.
+  std::string stopped;
 };
 
 // Who makes a scanner call: scanners belong to the client that opened them
@@ -738,6 +791,48 @@ class Router {
   // kUnreachable.
   virtual StatusOr<std::vector<RegionSummary>> ListRegions(
       std::string_view table) = 0;
+
+  // Region operations (router/router_reshape.cc has how they work). Each
+  // copies the rows of the old regions into new ones (new ids) while the
+  // old ones keep serving, carries over the writes made meanwhile, then
+  // switches the table to the new regions in one catalog write while writes
+  // to the old regions wait, and drops the old ones once the reads that
+  // started before the switch have ended. No lookup, get or scan misses a
+  // row or sees one twice; no acknowledged write is lost. The operation is
+  // recorded in the catalog before any server acts on it: after a crash of
+  // the router (or a server) it is finished when it had switched and undone
+  // otherwise, by maintenance. One operation runs at a time (Unavailable
+  // "another region operation is running" otherwise); a table with an
+  // index build or drop under way refuses them (InvalidArgument), and
+  // DeleteTable, TruncateTable, AddIndex and DropIndex of a table refuse
+  // while one runs on it. NotFound for an unknown region; Unavailable
+  // naming the server when a server failed (the operation was undone).
+  //
+  // MoveRegion: region `region_id` to member `to` (InvalidArgument when it
+  // is already there or `to` is unknown).
+  virtual StatusOr<RegionOpResult> MoveRegion(uint64_t region_id,
+                                              ServerId to) = 0;
+  // SplitRegion: two regions at `split_key` (strictly inside the region),
+  // or at the region's median row key (RegionClient::SplitPoint) when none
+  // is given; both on the region's server. InvalidArgument for a key
+  // outside the region, or a region with fewer than 2 rows and no key.
+  virtual StatusOr<RegionOpResult> SplitRegion(
+      uint64_t region_id, const std::optional<std::string>& split_key) = 0;
+  // MergeRegions: two adjacent regions of one table (in either order) into
+  // one on the server of the first in key order.
+  virtual StatusOr<RegionOpResult> MergeRegions(uint64_t region_a,
+                                                uint64_t region_b) = 0;
+  // One run of the balancer, one operation at a time, at most
+  // `max_operations` of them (0: RouterOptions::balancer_max_operations):
+  // first every region past its split size (RouterOptions::
+  // region_split_bytes) is split at its median, then regions move from the
+  // server with the most regions to the one with the fewest until their
+  // counts differ by at most one; of the regions it could move, the one
+  // whose bytes best even the two servers' bytes goes. Asks every server
+  // for its region statistics (which count rows by a scan: slow on large
+  // regions). A run that finds a server unreachable makes no move
+  // (stopped says so). Unavailable while another region operation runs.
+  virtual StatusOr<BalanceReport> Balance(uint32_t max_operations) = 0;
 
   // Bulk import: loads a bulk file (regionstore/bulk_file.h), given as its
   // bytes, into region `region_id` of the table (DescribeTable gives the

@@ -191,6 +191,7 @@ Status RouterImpl::AddIndex(std::string_view name, const std::string& column) {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(name));
   CatalogTable table = state->record;
+  BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(table));
   BLOOMROUTE_RETURN_IF_ERROR(CheckNewColumn(table, column));
   const uint32_t id = table.NextColumnId();
   table.next_column_id = id + 1;
@@ -211,6 +212,7 @@ Status RouterImpl::DropIndex(std::string_view name, const std::string& column) {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(name));
   CatalogTable table = state->record;
+  BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(table));
   const IndexedColumn* found = table.descriptor.FindIndexed(column);
   if (found == nullptr) {
     return Status::InvalidArgument("column " + QuoteForMessage(column) +

@@ -161,7 +161,18 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
       s = UpdateServerIndexes(server, state);
       for (size_t r = 0; r < t.regions.size() && s.ok(); ++r) {
         if (t.regions[r].server != server.ref.id) continue;
-        s = server.client->OpenRegion(state.Descriptor(r), status->incarnation);
+        // A switched operation's targets stay staged until its sources are
+        // dropped (router_reshape.cc): a split's overlap its parent.
+        const bool staged =
+            !t.region_ops.empty() &&
+            t.region_ops.front().state == CatalogRegionOp::State::kSwitched &&
+            std::find(t.region_ops.front().targets.begin(),
+                      t.region_ops.front().targets.end(),
+                      t.regions[r]) != t.region_ops.front().targets.end();
+        s = staged ? server.client->OpenStagedRegion(state.Descriptor(r),
+                                                     status->incarnation)
+                   : server.client->OpenRegion(state.Descriptor(r),
+                                               status->incarnation);
       }
       if (!s.ok()) break;
     }

@@ -121,17 +121,27 @@ Status RouterImpl::Mutate(std::string_view table,
     return Status::InvalidArgument(
         "at most " + std::to_string(kMaxRowsPerCall) + " rows per call");
   }
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
-  std::map<ServerId, std::vector<Mutation>> by_server;
+  std::vector<std::string_view> rows;
   for (size_t i = 0; i < mutations.size(); ++i) {
-    Mutation& m = mutations[i];
-    BLOOMROUTE_RETURN_IF_ERROR(ValidateMutation(m, i));
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateMutation(mutations[i], i));
+    rows.push_back(mutations[i].row_key);
+  }
+  // Held until every part is answered: a region operation copies the rows
+  // it notes below once more before it switches.
+  BLOOMROUTE_ASSIGN_OR_RETURN(const WriteRoute route, RouteWrite(table, rows));
+  const TableState& state = *route.state;
+  std::map<ServerId, std::vector<Mutation>> by_server;
+  // The rows in the operation's sources, with their region, to note.
+  std::map<ServerId, std::vector<std::pair<std::string, size_t>>> noted;
+  for (Mutation& m : mutations) {
     BLOOMROUTE_RETURN_IF_ERROR(
-        CheckMutationFamilies(state->record.descriptor, m));
-    const CatalogRegion& region =
-        state->record.regions[state->RegionFor(m.row_key)];
+        CheckMutationFamilies(state.record.descriptor, m));
+  }
+  for (Mutation& m : mutations) {
+    const size_t r = state.RegionFor(m.row_key);
+    const CatalogRegion& region = state.record.regions[r];
     m.region_id = region.region_id;
+    if (route.op != nullptr) noted[region.server].emplace_back(m.row_key, r);
     by_server[region.server].push_back(std::move(m));
   }
   std::vector<std::pair<const ServerEntry*, std::vector<Mutation>*>> work;
@@ -140,6 +150,11 @@ Status RouterImpl::Mutate(std::string_view table,
   fan_out_->Run(work.size(), [&](size_t i) {
     results[i] = ApplyBatches(*work[i].first, std::move(*work[i].second));
   });
+  for (size_t i = 0; i < work.size(); ++i) {
+    for (const auto& [row, r] : noted[work[i].first->ref.id]) {
+      route.Note(row, r, results[i]);
+    }
+  }
   for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
   return Status::OK();
 }
@@ -157,6 +172,16 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
     return Status::InvalidArgument("region " + std::to_string(region_id) +
                                    " is not a region of table " +
                                    QuoteForMessage(table));
+  }
+  // The router does not know a file's rows, so it cannot note them for a
+  // region operation's catch-up: a load waits for the operation to end.
+  const std::shared_ptr<ReshapeState> op = ActiveReshape();
+  if (op != nullptr &&
+      op->Covers(state->record.descriptor.table_id, region_id)) {
+    return Status::Unavailable(
+        "region " + std::to_string(region_id) +
+        " is being moved, split or merged; load the file again when that "
+        "has ended (bloomroute admin regions shows the new regions)");
   }
   const ServerEntry& server = Server(region->server);
   return SendWrite(server,
@@ -179,9 +204,10 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
         " mutations (kMaxMutationsPerRowOperation), not " +
         std::to_string(mutations.size()));
   }
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
-  const CatalogRegion& region = state->record.regions[state->RegionFor(row)];
+  BLOOMROUTE_ASSIGN_OR_RETURN(const WriteRoute route, RouteWrite(table, {row}));
+  const TableState* state = route.state.get();
+  const size_t region_index = state->RegionFor(row);
+  const CatalogRegion& region = state->record.regions[region_index];
   for (size_t i = 0; i < mutations.size(); ++i) {
     if (mutations[i].row_key != row) {
       return Status::InvalidArgument(
@@ -197,10 +223,11 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
   const ServerEntry& server = Server(region.server);
   // Resent only when the server refused it with nothing written (SendWrite,
   // RetryIfRegionsClosed): an increment is never applied twice by the router.
-  BLOOMROUTE_ASSIGN_OR_RETURN(WriteResult result,
-                              SendWrite(server, [&](uint64_t token) {
-                                return server.client->Apply(mutations, token);
-                              }));
+  StatusOr<WriteResult> sent = SendWrite(server, [&](uint64_t token) {
+    return server.client->Apply(mutations, token);
+  });
+  route.Note(row, region_index, sent.status());
+  BLOOMROUTE_ASSIGN_OR_RETURN(WriteResult result, std::move(sent));
   // A server says what each mutation did unless all are plain puts and
   // deletes (WriteResult::outcomes).
   const bool plain =

@@ -78,6 +78,7 @@ Status RouterImpl::TruncateTable(std::string_view name, bool preserve_splits) {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(name));
   if (state->record.enabled) return NotDisabled(name);
+  BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(state->record));
   CatalogTable table = state->record;
   table.retired_regions.insert(table.retired_regions.end(),
                                table.regions.begin(), table.regions.end());

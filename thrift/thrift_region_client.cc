@@ -141,12 +141,14 @@ class ThriftRegionClient final : public router::RegionClient {
     });
   }
 
-  // A staged region is new and empty: no incarnation to check.
-  Status OpenStagedRegion(const RegionDescriptor& region) override {
+  Status OpenStagedRegion(const RegionDescriptor& region,
+                          uint64_t incarnation) override {
     rpc::TRegionDescriptor request;
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(region, &request)));
-    return Call("openRegion",
-                [&](Service& s) { s.openRegion(request, 0, true); });
+    const int64_t wire_incarnation = static_cast<int64_t>(incarnation);
+    return Call("openRegion", [&](Service& s) {
+      s.openRegion(request, wire_incarnation, true);
+    });
   }
 
   StatusOr<std::optional<std::string>> SplitPoint(uint64_t region_id) override {

@@ -223,8 +223,7 @@ Status DecodeRegionOps(ByteReader* r, std::vector<CatalogRegionOp>* out) {
   for (CatalogRegionOp& op : *out) {
     uint8_t kind = 0, state = 0;
     BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed8(&kind, "region operation kind"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        r->ReadFixed8(&state, "region operation state"));
+    BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed8(&state, "region operation state"));
     if (kind < 1 || kind > 3) {
       return Status::Corruption("catalog: unknown region operation kind");
     }

@@ -1,6 +1,7 @@
 // RouterImpl: the Router of router/router.h. Its methods are spread over
 // router.cc (opening, tables, maintenance), router_regions.cc (placing,
-// opening, reopening and dropping regions), router_admin.cc (what is where:
+// opening, reopening and dropping regions), router_reshape.cc (moving,
+// splitting and merging regions), router_admin.cc (what is where:
 // servers and regions with their rows and bytes), router_rows.cc (writes, gets,
 // scans), router_scanners.cc (scanners) and router_lookup.cc (index lookups
 // and statistics).
@@ -22,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -71,6 +73,12 @@ struct TableState {
   // The regions of each server, by region id.
   std::map<ServerId, std::vector<uint64_t>> regions_by_server;
 
+  // Shared by every state of the table published since its last region
+  // switch (PublishTables): when the last holder of the states from before
+  // a switch lets go -- every read that may name the old regions has ended
+  // -- the weak pointer a region operation kept expires.
+  std::shared_ptr<const int> generation;
+
   explicit TableState(CatalogTable t);
   // The index in record.regions of the region holding `row`.
   size_t RegionFor(std::string_view row) const;
@@ -78,6 +86,74 @@ struct TableState {
 };
 
 struct Scanner;
+
+// The region operation this router is running (router_reshape.cc), as the
+// write path sees it. A write to rows of `sources` holds `gate` shared from
+// routing until it is answered, and notes its rows (NoteWritten) whether or
+// not it succeeded; the switch holds `gate` exclusive, copies the noted
+// rows once more and switches the table before it lets writes go on, which
+// then route again (`switched`).
+struct ReshapeState {
+  // A shared/exclusive gate that lets the exclusive side in promptly: once
+  // Close is called, new Enter calls wait, and Close returns when the ones
+  // inside have left. (std::shared_mutex on glibc prefers readers: under a
+  // steady stream of writes an exclusive lock of it waited seconds.)
+  class Gate {
+   public:
+    void Enter();
+    void Leave();
+    void Close();  // one closer at a time
+    void Open();
+
+   private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+    uint64_t inside_ = 0;  // guarded by mu_
+    bool closed_ = false;  // guarded by mu_
+  };
+
+  uint64_t table_id = 0;
+  std::vector<CatalogRegion> sources;  // by start key
+  Gate gate;
+  std::atomic<bool> switched{false};
+
+  // Whether the write of `row` to region `region_id` of table `table_id`
+  // goes to a source.
+  bool Covers(uint64_t table, uint64_t region_id) const;
+  void NoteWritten(const std::string& row);
+  // A write to a source failed with its outcome unknown: it may still
+  // commit there after the last copy, so the operation must not switch.
+  void NoteInDoubt();
+  // The rows noted since the last call (sorted), whether the note outgrew
+  // its bound (kMaxDirtyBytes: the writes outpace the copy) and whether a
+  // write went in doubt.
+  std::vector<std::string> TakeWritten(bool* overflow, bool* in_doubt);
+
+ private:
+  static constexpr uint64_t kMaxDirtyBytes = 64 << 20;
+  std::mutex mu_;
+  std::set<std::string> written_;  // guarded by mu_
+  uint64_t written_bytes_ = 0;     // guarded by mu_
+  bool overflow_ = false;          // guarded by mu_
+  bool in_doubt_ = false;          // guarded by mu_
+};
+
+// What a write holds from routing until it is answered (RouteWrite): its
+// table state (an operation waits for the states of before it was
+// published to be let go) and, when some of its rows are in the sources of
+// the running region operation, that operation's gate (entered; left when
+// the route is destroyed).
+struct WriteRoute {
+  WriteRoute() = default;
+  WriteRoute(WriteRoute&& other) noexcept;
+  WriteRoute& operator=(WriteRoute&&) = delete;
+  ~WriteRoute();
+  std::shared_ptr<const TableState> state;
+  std::shared_ptr<ReshapeState> op;  // null: no row in its sources
+  // After the write of `row` (to state->record.regions[region]) ended with
+  // `status`: notes it when it is in the sources (and its doubt).
+  void Note(const std::string& row, size_t region, const Status& status) const;
+};
 
 // A scan's filter, parsed once, and its plan for the table's indexed columns
 // (router_scan_filter.cc). Immutable; a scanner keeps it while open.
@@ -160,6 +236,15 @@ class RouterImpl : public router::Router {
   std::vector<router::ServerSummary> ListServers() override;
   StatusOr<std::vector<router::RegionSummary>> ListRegions(
       std::string_view table) override;
+  // router_reshape.cc
+  StatusOr<router::RegionOpResult> MoveRegion(uint64_t region_id,
+                                              ServerId to) override;
+  StatusOr<router::RegionOpResult> SplitRegion(
+      uint64_t region_id, const std::optional<std::string>& split_key) override;
+  StatusOr<router::RegionOpResult> MergeRegions(uint64_t region_a,
+                                                uint64_t region_b) override;
+  // router_balancer.cc
+  StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override;
   // router_index.cc
@@ -232,6 +317,72 @@ class RouterImpl : public router::Router {
   [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
   [[nodiscard]] Status ReopenServer(const ServerEntry& server);
 
+  // router_reshape.cc: moves, splits and merges.
+  // Runs `op` (kCopying, its targets planned) on table `table_id`: records
+  // it, opens the targets staged, copies, catches up, switches, drops the
+  // sources. Takes region_ops_mu_ (Unavailable when held).
+  StatusOr<router::RegionOpResult> RunRegionOp(uint64_t table_id,
+                                               CatalogRegionOp op);
+  // The table holding region `region_id` and the region's index in it.
+  StatusOr<std::pair<CatalogTable, size_t>> FindRegion(
+      uint64_t region_id) const;
+  // Records `op` in its table's record (kCopying), after checking that its
+  // sources are still the table's and nothing else runs on the table, and
+  // publishes it under a new generation (*before: the old one's).
+  [[nodiscard]] Status RecordRegionOp(uint64_t table_id,
+                                      const CatalogRegionOp& op,
+                                      std::weak_ptr<const int>* before);
+  // Writes the table record `table` and publishes it under a new
+  // generation; *before: the generation it replaced. Needs ddl_mu_ held.
+  [[nodiscard]] Status PutTableNewGeneration(const CatalogTable& table,
+                                             std::weak_ptr<const int>* before);
+  // Opens each target staged on its server.
+  [[nodiscard]] Status OpenTargets(uint64_t table_id,
+                                   const CatalogRegionOp& op);
+  // Copies every row of the sources into the targets; counts into *result.
+  [[nodiscard]] Status CopyRegionRows(const CatalogRegionOp& op,
+                                      router::RegionOpResult* result);
+  // Copies the rows noted since the last call again (a missing row is
+  // deleted in its target); their number in *noted. Unavailable when the
+  // note overflowed or a write went in doubt.
+  [[nodiscard]] Status CopyWrittenRows(const CatalogRegionOp& op,
+                                       ReshapeState& state,
+                                       router::RegionOpResult* result,
+                                       size_t* noted);
+  // Writes `rows` (each whole, replacing what the target has when
+  // `replace`; nullopt: deleted) of `keys` into the targets.
+  [[nodiscard]] Status WriteToTargets(
+      const CatalogRegionOp& op, const std::vector<std::string>& keys,
+      const std::vector<std::optional<Row>>& rows, bool replace);
+  // The switch: the table's record gets the targets and the op kSwitched,
+  // published under a new generation (*before: the old one's).
+  [[nodiscard]] Status SwitchRegionOp(uint64_t table_id, CatalogRegionOp* op,
+                                      std::weak_ptr<const int>* before);
+  // Finishes a switched op (drops the sources, promotes the targets,
+  // forgets it) or undoes a copying one (drops the targets, forgets it).
+  [[nodiscard]] Status FinishRegionOp(uint64_t table_id,
+                                      const CatalogRegionOp& op);
+  // Maintenance: finishes or undoes the operations in the catalog that no
+  // caller is running (after a crash or a failed undo).
+  void MaintainRegionOps();
+  // InvalidArgument naming the operation when `table` has one in flight.
+  static Status CheckNoRegionOp(const CatalogTable& table);
+  // Waits (up to 60 s, else Unavailable) until no table state of
+  // generation `old` is held: every call that routed with one has ended.
+  [[nodiscard]] static Status WaitForGeneration(
+      const std::weak_ptr<const int>& old);
+  // The running operation, or null.
+  std::shared_ptr<ReshapeState> ActiveReshape() const;
+  // The table for a write of `rows` and, when the running operation's
+  // sources hold any of them, its gate entered (routed again after a
+  // switch). NotFound / InvalidArgument as FindTable.
+  StatusOr<WriteRoute> RouteWrite(std::string_view table,
+                                  const std::vector<std::string_view>& rows);
+
+  // router_balancer.cc
+  // Runs Balance every balancer_interval_ms until the router stops.
+  void BalancerLoop();
+
   // router_admin.cc
   // Every page of `server`'s region statistics for table `table_id` (0:
   // all), by id; at most `max_regions` regions in all (more: Corruption, as
@@ -242,7 +393,9 @@ class RouterImpl : public router::Router {
 
   // router.cc
   [[nodiscard]] Status RegisterServers();
-  void PublishTables();
+  // Publishes the catalog's ready tables; table `new_generation` (a region
+  // switch) gets a new TableState::generation, the others keep theirs.
+  void PublishTables(uint64_t new_generation = 0);
   // The table, enabled or not; NotFound naming it when unknown.
   StatusOr<std::shared_ptr<const TableState>> FindTableAnyState(
       std::string_view name) const;
@@ -392,6 +545,12 @@ class RouterImpl : public router::Router {
   // Guarded by tables_mu_: the ready tables by name.
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> tables_;
 
+  // Region operations (router_reshape.cc). region_ops_mu_ is held by the
+  // one that runs; reshape_mu_ guards active_reshape_.
+  std::mutex region_ops_mu_;
+  mutable std::mutex reshape_mu_;
+  std::shared_ptr<ReshapeState> active_reshape_;  // guarded by reshape_mu_
+
   std::mutex scanners_mu_;
   // Guarded by scanners_mu_: the open scanners by id, and how many each
   // client has open (clients with none are not listed).
@@ -404,6 +563,7 @@ class RouterImpl : public router::Router {
   bool stopping_ = false;
   bool wake_ = false;
   std::thread maintenance_;
+  std::thread balancer_;  // when balancer_interval_ms > 0
 };
 
 // `d` as clients see it (describeTable, listTables): without the columns

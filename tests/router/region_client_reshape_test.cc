@@ -19,7 +19,7 @@ using testing::PutPlace;
 
 TEST(RegionClientReshapeTest, ClientsThatPredateMovesRefuseThem) {
   router::FakeRegionClient fake;
-  const Status staged = fake.OpenStagedRegion(PlacesRegion(1, "", ""));
+  const Status staged = fake.OpenStagedRegion(PlacesRegion(1, "", ""), 0);
   EXPECT_TRUE(staged.IsInvalidArgument()) << staged.ToString();
   EXPECT_NE(staged.message().find("not supported"), std::string::npos);
   EXPECT_TRUE(fake.SplitPoint(1).status().IsInvalidArgument());
@@ -31,7 +31,7 @@ TEST(RegionClientReshapeTest, StoreRegionClientReachesTheStore) {
   ASSERT_TRUE(client.ok()) << client.status().ToString();
   router::RegionClient& c = **client;
   ASSERT_TRUE(c.OpenRegion(PlacesRegion(1, "", ""), 0).ok());
-  ASSERT_TRUE(c.OpenStagedRegion(PlacesRegion(2, "", "m")).ok());
+  ASSERT_TRUE(c.OpenStagedRegion(PlacesRegion(2, "", "m"), 0).ok());
   auto ids = c.OpenRegionIds();
   ASSERT_TRUE(ids.ok());
   EXPECT_EQ(*ids, std::vector<uint64_t>{1});
@@ -47,11 +47,11 @@ TEST(RegionClientReshapeTest, StoreRegionClientReachesTheStore) {
   // Unavailable, and only calls that reach a store are counted.
   const int64_t calls = cluster.node(0).calls.load();
   cluster.Down(0);
-  EXPECT_TRUE(c.OpenStagedRegion(PlacesRegion(3, "m", "")).IsUnavailable());
+  EXPECT_TRUE(c.OpenStagedRegion(PlacesRegion(3, "m", ""), 0).IsUnavailable());
   EXPECT_TRUE(c.SplitPoint(2).status().IsUnavailable());
   EXPECT_EQ(cluster.node(0).calls.load(), calls);
   cluster.Up(0);
-  EXPECT_TRUE(c.OpenStagedRegion(PlacesRegion(3, "m", "")).ok());
+  EXPECT_TRUE(c.OpenStagedRegion(PlacesRegion(3, "m", ""), 0).ok());
   EXPECT_EQ(cluster.node(0).calls.load(), calls + 1);
 }
 

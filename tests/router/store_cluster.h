@@ -183,10 +183,11 @@ class StoreRegionClient : public router::RegionClient {
   Status CloseRegion(uint64_t id) override {
     return CallStatus([&](RegionStore& s) { return s.CloseRegion(id); });
   }
-  // As the RPC client: a staged region is new, incarnation 0.
-  Status OpenStagedRegion(const RegionDescriptor& region) override {
-    return CallStatus(
-        [&](RegionStore& s) { return s.OpenRegion(region, 0, true); });
+  Status OpenStagedRegion(const RegionDescriptor& region,
+                          uint64_t incarnation) override {
+    return CallStatus([&](RegionStore& s) {
+      return s.OpenRegion(region, incarnation, true);
+    });
   }
   StatusOr<std::optional<std::string>> SplitPoint(uint64_t id) override {
     return Call([&](RegionStore& s) { return s.SplitPoint(id); });

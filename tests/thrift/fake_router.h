@@ -57,6 +57,15 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   std::vector<router::RegionSummary> region_summaries;  // ListRegions
   router::VerifyReport verify_report;
   std::vector<router::IndexState> index_status;
+  // Region operations: which was called ("move", "split", "merge",
+  // "balance") with what, and the canned answers.
+  std::string region_op;
+  uint64_t region_a = 0, region_b = 0;
+  router::ServerId move_to = 0;
+  std::optional<std::string> split_key;
+  uint32_t balance_max = 0;
+  router::RegionOpResult region_op_result;
+  router::BalanceReport balance_report;
 
   StatusOr<router::TableInfo> CreateTable(const router::TableSpec& s) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
@@ -276,6 +285,29 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     table = t;
     return region_summaries;
+  }
+  StatusOr<router::RegionOpResult> MoveRegion(uint64_t region,
+                                              router::ServerId to) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    region_op = "move", region_a = region, move_to = to;
+    return region_op_result;
+  }
+  StatusOr<router::RegionOpResult> SplitRegion(
+      uint64_t region, const std::optional<std::string>& key) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    region_op = "split", region_a = region, split_key = key;
+    return region_op_result;
+  }
+  StatusOr<router::RegionOpResult> MergeRegions(uint64_t a,
+                                                uint64_t b) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    region_op = "merge", region_a = a, region_b = b;
+    return region_op_result;
+  }
+  StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    region_op = "balance", balance_max = max_operations;
+    return balance_report;
   }
 
  private:

@@ -82,7 +82,7 @@ class ThriftRegionClientReshapeTest : public ::testing::Test {
 TEST_F(ThriftRegionClientReshapeTest, StagedRegionsRoundTrip) {
   ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", ""), 0).ok());
   // A daughter overlapping its serving parent: accepted staged only.
-  ASSERT_TRUE(client_->OpenStagedRegion(PlacesRegion(2, "", "m")).ok());
+  ASSERT_TRUE(client_->OpenStagedRegion(PlacesRegion(2, "", "m"), 0).ok());
   EXPECT_EQ(StateOf(2), RegionState::kStaged);
   EXPECT_EQ(StateOf(1), RegionState::kOpen);
   auto ids = client_->OpenRegionIds();
@@ -101,7 +101,7 @@ TEST_F(ThriftRegionClientReshapeTest, StagedRegionsRoundTrip) {
 }
 
 TEST_F(ThriftRegionClientReshapeTest, SplitPointRoundTrips) {
-  ASSERT_TRUE(client_->OpenStagedRegion(PlacesRegion(1, "", "")).ok());
+  ASSERT_TRUE(client_->OpenStagedRegion(PlacesRegion(1, "", ""), 0).ok());
   auto none = client_->SplitPoint(1);
   ASSERT_TRUE(none.ok()) << none.status().ToString();
   EXPECT_FALSE(none->has_value());

@@ -1,0 +1,165 @@
+// The balancer: automatic splits of regions past their split size, then
+// moves that even the servers' region counts (and, among the regions that
+// could move, their bytes). Each step is a region operation of
+// router_reshape.cc, one at a time.
+//
+// The policy is HBase's simple one (SimpleLoadBalancer: even region counts,
+// at most one apart) with bytes as the tie-breaker, and its stepping split
+// policy (the first region of a table on a server splits early). It reads
+// sizes from the servers' region statistics each run: nothing is kept
+// between runs, so a run after a restart of the router decides the same.
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "router/internal/router_impl.h"
+
+namespace bloomroute::router_internal {
+
+using router::BalanceReport;
+
+namespace {
+
+struct RegionLoad {
+  uint64_t region_id = 0;
+  uint64_t table_id = 0;
+  ServerId server = 0;
+  uint64_t bytes = 0;  // rows and index entries, as the server estimated
+};
+
+// Regions a server may report beyond those the catalog gives it, as
+// router_admin.cc allows.
+constexpr size_t kStatsRegionSlack = 100000;
+
+}  // namespace
+
+StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
+  if (max_operations == 0) max_operations = options_.balancer_max_operations;
+  BalanceReport report;
+  uint32_t made = 0;
+  for (;;) {
+    // Where every region is and how large, asked again after each step.
+    std::vector<RegionLoad> regions;
+    std::map<ServerId, std::vector<size_t>> by_server;
+    for (const auto& [id, server] : servers_) by_server[id];
+    std::map<ServerId, size_t> expected;
+    std::map<std::pair<uint64_t, ServerId>, uint32_t> table_on_server;
+    for (const CatalogTable& t : *catalog_->Tables()) {
+      if (t.state != CatalogTable::State::kReady) continue;
+      for (const CatalogRegion& r : t.regions) {
+        ++expected[r.server];
+        ++table_on_server[{t.descriptor.table_id, r.server}];
+        by_server[r.server].push_back(regions.size());
+        regions.push_back({r.region_id, t.descriptor.table_id, r.server, 0});
+      }
+    }
+    std::vector<ServerId> ids;
+    for (const auto& [id, list] : by_server) ids.push_back(id);
+    std::vector<StatusOr<std::map<uint64_t, RegionStats>>> stats(
+        ids.size(), Status::Unavailable("not asked"));
+    fan_out_->Run(ids.size(), [&](size_t i) {
+      stats[i] = FetchRegionStats(Server(ids[i]), 0,
+                                  expected[ids[i]] + kStatsRegionSlack);
+    });
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (!stats[i].ok()) {
+        report.stopped =
+            "a server did not answer: " + stats[i].status().ToString();
+        return report;
+      }
+      for (size_t r : by_server[ids[i]]) {
+        auto it = stats[i]->find(regions[r].region_id);
+        if (it == stats[i]->end()) continue;
+        regions[r].bytes = it->second.row_bytes + it->second.index_bytes;
+      }
+    }
+
+    // The next step: a split first, then a move.
+    std::optional<BalanceReport::Step> step;
+    if (options_.region_split_bytes != 0) {
+      for (const RegionLoad& r : regions) {
+        const uint64_t split_at =
+            table_on_server[{r.table_id, r.server}] == 1
+                ? std::min(options_.region_split_bytes,
+                           router::RouterOptions::kFirstSplitBytes)
+                : options_.region_split_bytes;
+        if (r.bytes <= split_at) continue;
+        step.emplace();
+        step->kind = BalanceReport::Step::Kind::kSplit;
+        step->region_id = r.region_id;
+        step->from = step->to = Server(r.server).ref;
+        break;
+      }
+    }
+    if (!step) {
+      auto fewer = [&](ServerId a, ServerId b) {
+        return by_server[a].size() < by_server[b].size();
+      };
+      const ServerId most = *std::max_element(ids.begin(), ids.end(), fewer);
+      const ServerId least = *std::min_element(ids.begin(), ids.end(), fewer);
+      if (by_server[most].size() <= by_server[least].size() + 1) {
+        report.balanced = true;
+        return report;
+      }
+      // Half the byte difference is what evens the two: the region closest
+      // to it goes.
+      uint64_t most_bytes = 0, least_bytes = 0;
+      for (size_t r : by_server[most]) most_bytes += regions[r].bytes;
+      for (size_t r : by_server[least]) least_bytes += regions[r].bytes;
+      const uint64_t half =
+          most_bytes > least_bytes ? (most_bytes - least_bytes) / 2 : 0;
+      size_t best = by_server[most].front();
+      for (size_t r : by_server[most]) {
+        const auto off = [&](size_t x) {
+          return regions[x].bytes > half ? regions[x].bytes - half
+                                         : half - regions[x].bytes;
+        };
+        if (off(r) < off(best)) best = r;
+      }
+      step.emplace();
+      step->kind = BalanceReport::Step::Kind::kMove;
+      step->region_id = regions[best].region_id;
+      step->from = Server(most).ref;
+      step->to = Server(least).ref;
+    }
+    if (made == max_operations) {
+      report.stopped = "the limit of " + std::to_string(max_operations) +
+                       " operations per run was reached";
+      return report;
+    }
+    ++made;
+    StatusOr<router::RegionOpResult> result =
+        step->kind == BalanceReport::Step::Kind::kSplit
+            ? SplitRegion(step->region_id, std::nullopt)
+            : MoveRegion(step->region_id, step->to.id);
+    if (!result.ok()) {
+      report.stopped =
+          std::string(step->kind == BalanceReport::Step::Kind::kSplit
+                          ? "splitting"
+                          : "moving") +
+          " region " + std::to_string(step->region_id) +
+          " failed: " + result.status().ToString();
+      return report;
+    }
+    step->result = std::move(result).value();
+    report.steps.push_back(std::move(*step));
+  }
+}
+
+void RouterImpl::BalancerLoop() {
+  std::unique_lock<std::mutex> lock(maintenance_mu_);
+  while (!stopping_) {
+    maintenance_cv_.wait_for(
+        lock, std::chrono::milliseconds(options_.balancer_interval_ms),
+        [&] { return stopping_; });
+    if (stopping_) break;
+    lock.unlock();
+    (void)Balance(0);  // a failed run is tried again at the next interval
+    lock.lock();
+  }
+}
+
+}  // namespace bloomroute::router_internal

@@ -1,0 +1,121 @@
+// HookClient: a StoreCluster client whose calls a test can fail or watch
+// (router/router_reshape.cc's tests interrupt an operation at each step).
+#ifndef BLOOMROUTE_TESTS_ROUTER_HOOK_CLIENT_H_
+#define BLOOMROUTE_TESTS_ROUTER_HOOK_CLIENT_H_
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/router/store_cluster.h"
+
+namespace bloomroute::testing {
+
+// A call about to reach server `node`: `call` names it ("Apply", "Scan",
+// "Lookup" (its first region), "Get", "DropRegion", "OpenRegion",
+// "OpenStagedRegion"), `region` the region it names (0: several or none). A
+// non-OK answer is returned instead of the call; `after` (when set) runs after
+// a call that went through and may replace its status (a lost reply).
+struct Hooks {
+  std::mutex mu;
+  std::function<Status(int node, const std::string& call, uint64_t region)>
+      before;
+  std::function<Status(int node, const std::string& call, uint64_t region)>
+      after;
+};
+
+class HookClient : public testing::StoreRegionClient {
+ public:
+  HookClient(std::shared_ptr<Hooks> hooks, int node,
+             std::shared_ptr<StoreCluster::Node> store)
+      : StoreRegionClient(std::move(store)),
+        hooks_(std::move(hooks)),
+        node_(node) {}
+
+  StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
+                              uint64_t fence_token) override {
+    const uint64_t region = batch.empty() ? 0 : batch.front().region_id;
+    BLOOMROUTE_RETURN_IF_ERROR(Before("Apply", region));
+    StatusOr<WriteResult> r = StoreRegionClient::Apply(batch, fence_token);
+    if (!r.ok()) return r;
+    BLOOMROUTE_RETURN_IF_ERROR(After("Apply", region));
+    return r;
+  }
+  StatusOr<ScanResult> Scan(const ScanRequest& request) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Before("Scan", request.region_id));
+    return StoreRegionClient::Scan(request);
+  }
+  StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Before(
+        "Lookup", query.region_ids.empty() ? 0 : query.region_ids.front()));
+    return StoreRegionClient::Lookup(query);
+  }
+  StatusOr<std::vector<std::optional<Row>>> Get(
+      const std::vector<GetRequest>& requests, uint64_t max_bytes) override {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Before("Get", requests.empty() ? 0 : requests.front().region_id));
+    return StoreRegionClient::Get(requests, max_bytes);
+  }
+  Status DropRegion(uint64_t id) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Before("DropRegion", id));
+    return StoreRegionClient::DropRegion(id);
+  }
+  Status OpenRegion(const RegionDescriptor& region,
+                    uint64_t incarnation) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Before("OpenRegion", region.region_id));
+    return StoreRegionClient::OpenRegion(region, incarnation);
+  }
+  Status OpenStagedRegion(const RegionDescriptor& region,
+                          uint64_t incarnation) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Before("OpenStagedRegion", region.region_id));
+    return StoreRegionClient::OpenStagedRegion(region, incarnation);
+  }
+
+ private:
+  Status Before(const std::string& call, uint64_t region) {
+    std::function<Status(int, const std::string&, uint64_t)> f;
+    {
+      std::lock_guard<std::mutex> lock(hooks_->mu);
+      f = hooks_->before;
+    }
+    return f ? f(node_, call, region) : Status::OK();
+  }
+  Status After(const std::string& call, uint64_t region) {
+    std::function<Status(int, const std::string&, uint64_t)> f;
+    {
+      std::lock_guard<std::mutex> lock(hooks_->mu);
+      f = hooks_->after;
+    }
+    return f ? f(node_, call, region) : Status::OK();
+  }
+
+  const std::shared_ptr<Hooks> hooks_;
+  const int node_;
+};
+
+class HookFactory : public router::RegionClientFactory {
+ public:
+  HookFactory(StoreCluster* cluster, std::shared_ptr<Hooks> hooks)
+      : cluster_(cluster), hooks_(std::move(hooks)) {}
+  StatusOr<std::unique_ptr<router::RegionClient>> Connect(
+      router::ServerId, const std::string& address) override {
+    for (int i = 0; i < static_cast<int>(cluster_->Addresses().size()); ++i) {
+      if (cluster_->Addresses()[i] == address) {
+        return std::unique_ptr<router::RegionClient>(
+            std::make_unique<HookClient>(hooks_, i, cluster_->shared_node(i)));
+      }
+    }
+    return Status::InvalidArgument("no server " + address);
+  }
+
+ private:
+  StoreCluster* const cluster_;
+  const std::shared_ptr<Hooks> hooks_;
+};
+
+}  // namespace bloomroute::testing
+
+#endif  // BLOOMROUTE_TESTS_ROUTER_HOOK_CLIENT_H_

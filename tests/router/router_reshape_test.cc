@@ -1,0 +1,478 @@
+// Region moves, splits and merges (router/router_reshape.cc) over in-process
+// stores: every row and lookup is the same after the operation, writes made
+// during the copy are carried over, and an operation interrupted at each
+// step (a router that can no longer reach the servers: what a SIGKILL
+// leaves) is undone or finished by the next router.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "router/router.h"
+#include "tests/router/hook_client.h"
+#include "tests/router/router_test_util.h"
+#include "tests/router/store_cluster.h"
+
+namespace bloomroute::router {
+namespace {
+
+using testing::HookFactory;
+using testing::Hooks;
+using testing::OpenRouter;
+using testing::RouterOptionsFor;
+using testing::StoreCluster;
+
+constexpr int kServers = 3;
+constexpr int kRows = 600;
+constexpr int kCountries = 7;
+
+std::string Key(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "r%04d", i);
+  return buf;
+}
+
+class RouterReshapeTest : public ::testing::Test {
+ protected:
+  RouterReshapeTest() : cluster_(kServers) {}
+
+  void SetUp() override {
+    Reopen();
+    ASSERT_TRUE(router_->CreateTable({"t", {"d:country"}, {"r0300"}, 0}).ok());
+    std::vector<Mutation> puts;
+    for (int i = 0; i < kRows; ++i) Put(i, i % kCountries, &puts);
+    ASSERT_TRUE(router_->Mutate("t", std::move(puts)).ok());
+  }
+
+  void Reopen(uint64_t split_bytes = 0) {
+    router_.reset();
+    RouterOptions o = RouterOptionsFor(cluster_);
+    o.background_maintenance = false;
+    o.region_split_bytes = split_bytes;
+    StatusOr<std::unique_ptr<Router>> r =
+        Router::Open(o, std::make_shared<HookFactory>(&cluster_, hooks_));
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    router_ = std::move(r).value();
+  }
+
+  void SetBefore(
+      std::function<Status(int, const std::string&, uint64_t)> before) {
+    std::lock_guard<std::mutex> lock(hooks_->mu);
+    hooks_->before = std::move(before);
+  }
+  void SetAfter(std::function<Status(int, const std::string&, uint64_t)> f) {
+    std::lock_guard<std::mutex> lock(hooks_->mu);
+    hooks_->after = std::move(f);
+  }
+
+  void Put(int row, int country, std::vector<Mutation>* out) {
+    const std::string c = "c" + std::to_string(country);
+    out->push_back(Mutation::Put(0, Key(row), {{"d:country", c}}));
+    model_[Key(row)] = c;
+  }
+
+  TableInfo Describe() { return router_->DescribeTable("t").value(); }
+
+  // Every lookup, get and the full scan agree with the model; the index
+  // verifies clean.
+  void ExpectModel() {
+    for (int c = 0; c < kCountries; ++c) {
+      const std::string country = "c" + std::to_string(c);
+      std::set<std::string> want;
+      for (const auto& [k, v] : model_) {
+        if (v == country) want.insert(k);
+      }
+      StatusOr<LookupResult> r =
+          router_->Lookup("t", testing::WhereEq({{"d:country", country}}));
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      const std::vector<std::string> got = testing::Keys(r->rows);
+      EXPECT_EQ(std::set<std::string>(got.begin(), got.end()), want) << country;
+      EXPECT_EQ(got.size(), want.size()) << country << ": a row twice";
+    }
+    StatusOr<ScanResult> scan = router_->Scan("t", ScanSpec(), 100000);
+    ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+    std::map<std::string, std::string> seen;
+    for (const Row& row : scan->rows) {
+      ASSERT_EQ(row.cells.size(), 1u) << row.key;
+      EXPECT_TRUE(seen.emplace(row.key, row.cells[0].value).second) << row.key;
+    }
+    EXPECT_EQ(seen, model_);
+    router_->RunMaintenance();  // replicas catch up after drops
+    StatusOr<VerifyReport> v = router_->VerifyIndex("t");
+    ASSERT_TRUE(v.ok()) << v.status().ToString();
+    for (const ServerVerifyReport& s : v->servers) {
+      EXPECT_TRUE(s.ok()) << s.server.address << ": " << s.error << " "
+                          << (s.index.problems.empty() ? ""
+                                                       : s.index.problems[0]);
+    }
+  }
+
+  // The regions each store knows (serving, staged or closed) of any table.
+  std::set<uint64_t> StoreRegions(int node) {
+    std::set<uint64_t> out;
+    StatusOr<RegionStatsPage> page =
+        cluster_.store(node)->GetRegionStats(RegionStatsRequest());
+    EXPECT_TRUE(page.ok() && !page->more);
+    for (const RegionStats& r : page->regions) out.insert(r.region_id);
+    return out;
+  }
+  int NodeOf(ServerId id) {
+    for (const ServerRef& s : router_->Servers()) {
+      if (s.id == id) return std::stoi(s.address.substr(7));
+    }
+    return -1;
+  }
+
+  StoreCluster cluster_;
+  std::shared_ptr<Hooks> hooks_ = std::make_shared<Hooks>();
+  std::unique_ptr<Router> router_;
+  std::map<std::string, std::string> model_;
+};
+
+TEST_F(RouterReshapeTest, SplitMoveAndMergeKeepEveryRowAndLookup) {
+  const TableInfo before = Describe();
+  ASSERT_EQ(before.regions.size(), 2u);
+  const RegionLocation first = before.regions[0];
+  // A split at the median: two regions on the parent's server.
+  StatusOr<RegionOpResult> split =
+      router_->SplitRegion(first.region.region_id, std::nullopt);
+  ASSERT_TRUE(split.ok()) << split.status().ToString();
+  ASSERT_EQ(split->regions.size(), 2u);
+  EXPECT_EQ(split->rows_copied, 300u);
+  for (const RegionLocation& r : split->regions) {
+    EXPECT_EQ(r.server, first.server);
+  }
+  const std::string at = split->regions[1].region.start_key;
+  EXPECT_GT(at, "r0100");  // about the median of r0000..r0299
+  EXPECT_LT(at, "r0200");
+  EXPECT_EQ(Describe().regions.size(), 3u);
+  ExpectModel();
+  // The parent is gone from its store; the daughters serve.
+  const int node = NodeOf(first.server.id);
+  EXPECT_EQ(StoreRegions(node).count(first.region.region_id), 0u);
+
+  // A move of the second daughter to another server.
+  const RegionLocation moving = split->regions[1];
+  ServerId to = moving.server.id % kServers + 1;
+  StatusOr<RegionOpResult> moved =
+      router_->MoveRegion(moving.region.region_id, to);
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  ASSERT_EQ(moved->regions.size(), 1u);
+  EXPECT_EQ(moved->regions[0].server.id, to);
+  EXPECT_EQ(moved->regions[0].region.start_key, moving.region.start_key);
+  ExpectModel();
+  EXPECT_EQ(StoreRegions(node).count(moving.region.region_id), 0u);
+
+  // A merge of the two daughters, now on different servers.
+  StatusOr<RegionOpResult> merged = router_->MergeRegions(
+      moved->regions[0].region.region_id, split->regions[0].region.region_id);
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  ASSERT_EQ(merged->regions.size(), 1u);
+  EXPECT_EQ(merged->regions[0].region.start_key, "");
+  EXPECT_EQ(merged->regions[0].region.end_key, "r0300");
+  EXPECT_EQ(merged->regions[0].server, first.server);
+  EXPECT_EQ(merged->rows_copied, 300u);
+  ExpectModel();
+  // Writes route to the new regions.
+  std::vector<Mutation> puts;
+  for (int i = 0; i < kRows; i += 7) Put(i, 3, &puts);
+  ASSERT_TRUE(router_->Mutate("t", std::move(puts)).ok());
+  ExpectModel();
+}
+
+TEST_F(RouterReshapeTest, WritesDuringTheCopyAreCarriedOver) {
+  const RegionLocation source = Describe().regions[1];  // r0300..
+  const std::set<uint64_t> old_ids = {Describe().regions[0].region.region_id,
+                                      source.region.region_id};
+  int copies = 0;
+  std::set<std::string> written;
+  SetBefore([&](int, const std::string& call, uint64_t region) {
+    // The copy's first write to the new region: the rows it copied were
+    // read before these writes.
+    if (call != "Apply" || old_ids.count(region) != 0 || ++copies != 1) {
+      return Status::OK();
+    }
+    std::vector<Mutation> writes;
+    for (int i = 300; i < kRows; i += 3) Put(i, (i + 1) % kCountries, &writes);
+    for (int i = 301; i < kRows; i += 10) {
+      writes.push_back(Mutation::Delete(0, Key(i)));
+      model_.erase(Key(i));
+    }
+    for (int i = kRows; i < kRows + 50; ++i) Put(i, 5, &writes);
+    for (const Mutation& m : writes) written.insert(m.row_key);
+    written.insert(Key(302));
+    EXPECT_TRUE(router_->Mutate("t", std::move(writes)).ok());
+    EXPECT_TRUE(router_->Increment("t", Key(302), {{"d:n", 1}}).ok());
+    return Status::OK();
+  });
+  ServerId to = source.server.id % kServers + 1;
+  StatusOr<RegionOpResult> moved =
+      router_->MoveRegion(source.region.region_id, to);
+  SetBefore(nullptr);
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  EXPECT_GE(copies, 1);
+  // The first copy, then each written row once more.
+  EXPECT_EQ(moved->rows_copied, 300u + written.size());
+  EXPECT_EQ(moved->catch_up_rounds, 2u);
+  // The increment's cell, as a put of it.
+  StatusOr<std::vector<std::optional<Row>>> got =
+      router_->Get("t", {GetRequest{0, Key(302), {"d:n"}}});
+  ASSERT_TRUE(got.ok() && (*got)[0].has_value());
+  EXPECT_EQ((*got)[0]->cells[0].value, std::string("\0\0\0\0\0\0\0\1", 8));
+  // The model has only d:country; drop d:n again before comparing.
+  ASSERT_TRUE(
+      router_->Mutate("t", {Mutation::Delete(0, Key(302), {"d:n"})}).ok());
+  ExpectModel();
+}
+
+// A router that loses every server while copying (what a SIGKILL of it
+// leaves): the operation stays recorded, and the next router undoes it.
+TEST_F(RouterReshapeTest, AnOperationCutOffBeforeItsSwitchIsUndone) {
+  const RegionLocation source = Describe().regions[0];
+  const ServerId to = source.server.id % kServers + 1;
+  int applies = 0;
+  bool dead = false;
+  SetBefore([&](int, const std::string& call, uint64_t) {
+    if (call == "Apply" && ++applies == 1) dead = true;
+    return dead ? Status::Unavailable("connection reset") : Status::OK();
+  });
+  StatusOr<RegionOpResult> moved =
+      router_->MoveRegion(source.region.region_id, to);
+  ASSERT_FALSE(moved.ok());
+  EXPECT_TRUE(moved.status().IsUnavailable()) << moved.status().ToString();
+  EXPECT_NE(moved.status().ToString().find("undone by maintenance"),
+            std::string::npos)
+      << moved.status().ToString();
+  // Recorded, not switched: the table still has its regions.
+  EXPECT_EQ(Describe().regions[0].region.region_id, source.region.region_id);
+  const int target_node = NodeOf(to);
+  EXPECT_EQ(StoreRegions(target_node).size(), 2u);  // its own + the staged
+
+  SetBefore(nullptr);
+  Reopen();  // its first maintenance pass undoes the operation
+  EXPECT_EQ(StoreRegions(target_node).size(), 1u);
+  ExpectModel();
+  EXPECT_TRUE(router_->MoveRegion(source.region.region_id, to).ok());
+  ExpectModel();
+}
+
+// The switch happened, but the router lost the servers before dropping the
+// source: the new regions serve at once, and the next router finishes.
+TEST_F(RouterReshapeTest, AnOperationCutOffAfterItsSwitchIsFinished) {
+  const RegionLocation source = Describe().regions[1];
+  SetBefore([&](int, const std::string& call, uint64_t region) {
+    return call == "DropRegion" && region == source.region.region_id
+               ? Status::Unavailable("connection reset")
+               : Status::OK();
+  });
+  StatusOr<RegionOpResult> split =
+      router_->SplitRegion(source.region.region_id, std::string("r0450"));
+  ASSERT_TRUE(split.ok()) << split.status().ToString();
+  ASSERT_EQ(Describe().regions.size(), 3u);
+  ExpectModel();  // served by the staged daughters
+  const int node = NodeOf(source.server.id);
+  EXPECT_EQ(StoreRegions(node).count(source.region.region_id), 1u);
+  // Nothing else runs on the table meanwhile.
+  EXPECT_TRUE(router_->DeleteTable("t").IsUnavailable());
+  EXPECT_TRUE(router_->AddIndex("t", "d:other").IsUnavailable());
+  EXPECT_TRUE(router_->MoveRegion(split->regions[0].region.region_id, 1)
+                  .status()
+                  .IsUnavailable());
+
+  Reopen();  // the old source stays; the daughters reopen staged
+  ExpectModel();
+  SetBefore(nullptr);
+  router_->RunMaintenance();
+  EXPECT_EQ(StoreRegions(node).count(source.region.region_id), 0u);
+  // Promoted: serving regions answer a lookup that names no region.
+  IndexQuery q;
+  q.table_id = Describe().descriptor.table_id;
+  q.equals = {{"d:country", "c1"}};
+  q.limit = 1000;
+  StatusOr<IndexQueryResult> local = cluster_.store(node)->Lookup(q);
+  ASSERT_TRUE(local.ok());
+  std::set<std::string> want;
+  for (const auto& [k, v] : model_) {
+    if (v == "c1" && k >= "r0300") want.insert(k);
+  }
+  std::set<std::string> got;
+  for (const Row& r : local->rows) {
+    if (r.key >= "r0300") got.insert(r.key);
+  }
+  EXPECT_EQ(got, want);
+  ExpectModel();
+}
+
+// A write to the source whose reply was lost may still commit after the
+// last catch-up: the operation does not switch.
+TEST_F(RouterReshapeTest, AWriteInDoubtUndoesTheOperation) {
+  const RegionLocation source = Describe().regions[0];
+  bool lost = false;
+  SetBefore([&](int, const std::string& call, uint64_t region) {
+    if (call == "Scan" && region == source.region.region_id && !lost) {
+      lost = true;
+      std::vector<Mutation> w;
+      Put(5, 6, &w);
+      SetAfter([&](int, const std::string& c, uint64_t r) {
+        return c == "Apply" && r == source.region.region_id
+                   ? Status::Unavailable("reply lost")
+                   : Status::OK();
+      });
+      EXPECT_FALSE(router_->Mutate("t", std::move(w)).ok());
+      SetAfter(nullptr);
+    }
+    return Status::OK();
+  });
+  StatusOr<RegionOpResult> moved = router_->MoveRegion(
+      source.region.region_id, source.server.id % kServers + 1);
+  SetBefore(nullptr);
+  ASSERT_FALSE(moved.ok());
+  EXPECT_NE(moved.status().ToString().find("outcome unknown"),
+            std::string::npos)
+      << moved.status().ToString();
+  EXPECT_EQ(Describe().regions[0].region.region_id, source.region.region_id);
+  router_->RunMaintenance();
+  ExpectModel();  // the lost reply's write did commit
+}
+
+// A lookup that routed during the copy asks the old region after the
+// switch: the old region is dropped only once such reads have ended.
+TEST_F(RouterReshapeTest, AReadInFlightAtTheSwitchStillAnswers) {
+  const RegionLocation source = Describe().regions[0];
+  const std::set<uint64_t> old_ids = {source.region.region_id,
+                                      Describe().regions[1].region.region_id};
+  std::atomic<bool> switched{false};
+  std::atomic<bool> started{false};
+  std::thread reader;
+  StatusOr<LookupResult> r = Status::Unavailable("not run");
+  SetBefore([&](int, const std::string& call, uint64_t region) {
+    // The copy's first write: a lookup starts now, from another thread.
+    if (call == "Apply" && old_ids.count(region) == 0 &&
+        !started.exchange(true)) {
+      reader = std::thread([&] {
+        r = router_->Lookup("t", testing::WhereEq({{"d:country", "c2"}}));
+      });
+    }
+    // That lookup reaches the old region only after the switch.
+    if (call == "Lookup" && region == source.region.region_id) {
+      for (int i = 0; i < 2000 && !switched; ++i) {
+        switched =
+            Describe().regions[0].region.region_id != source.region.region_id;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+    return Status::OK();
+  });
+  std::set<std::string> want;
+  for (const auto& [k, v] : model_) {
+    if (v == "c2") want.insert(k);
+  }
+  StatusOr<RegionOpResult> moved = router_->MoveRegion(
+      source.region.region_id, source.server.id % kServers + 1);
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  reader.join();
+  SetBefore(nullptr);
+  EXPECT_TRUE(switched);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const std::vector<std::string> got = testing::Keys(r->rows);
+  EXPECT_EQ(std::set<std::string>(got.begin(), got.end()), want);
+  ExpectModel();
+}
+
+TEST_F(RouterReshapeTest, RefusesBadOperations) {
+  const TableInfo t = Describe();
+  const uint64_t a = t.regions[0].region.region_id;
+  const uint64_t b = t.regions[1].region.region_id;
+  EXPECT_TRUE(router_->MoveRegion(999, 1).status().IsNotFound());
+  EXPECT_TRUE(router_->MoveRegion(a, t.regions[0].server.id)
+                  .status()
+                  .IsInvalidArgument());
+  EXPECT_TRUE(router_->MoveRegion(a, 77).status().IsInvalidArgument());
+  for (const char* key : {"", "r0300", "r0400"}) {
+    EXPECT_TRUE(
+        router_->SplitRegion(a, std::string(key)).status().IsInvalidArgument())
+        << key;
+  }
+  EXPECT_TRUE(router_->MergeRegions(a, a).status().IsInvalidArgument());
+  ASSERT_TRUE(router_->CreateTable({"u", {}, {}, 1}).ok());
+  const uint64_t u = router_->DescribeTable("u")->regions[0].region.region_id;
+  EXPECT_TRUE(router_->MergeRegions(a, u).status().IsInvalidArgument());
+  // An empty region has no median.
+  EXPECT_TRUE(
+      router_->SplitRegion(u, std::nullopt).status().IsInvalidArgument());
+  // A merge in either order.
+  StatusOr<RegionOpResult> merged = router_->MergeRegions(b, a);
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  EXPECT_EQ(Describe().regions.size(), 1u);
+  ExpectModel();
+}
+
+TEST_F(RouterReshapeTest, TheBalancerEvensRegionCountsAndBytes) {
+  // Six more regions, all on server 1.
+  for (int i = 0; i < 3; ++i) {
+    for (const RegionLocation& r : Describe().regions) {
+      if (Describe().regions.size() >= 8) break;
+      ASSERT_TRUE(router_->SplitRegion(r.region.region_id, std::nullopt).ok());
+    }
+  }
+  for (const RegionLocation& r : Describe().regions) {
+    if (r.server.id != 1) {
+      ASSERT_TRUE(router_->MoveRegion(r.region.region_id, 1).ok());
+    }
+  }
+  StatusOr<BalanceReport> run = router_->Balance(2);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_EQ(run->steps.size(), 2u);
+  EXPECT_FALSE(run->balanced);
+  EXPECT_NE(run->stopped.find("limit of 2"), std::string::npos) << run->stopped;
+  run = router_->Balance(0);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_TRUE(run->balanced) << run->stopped;
+  std::map<ServerId, int> count;
+  for (const RegionLocation& r : Describe().regions) ++count[r.server.id];
+  ASSERT_EQ(count.size(), 3u);
+  for (const auto& [id, n] : count) {
+    EXPECT_GE(n, 2) << id;
+    EXPECT_LE(n, 3) << id;
+  }
+  for (const BalanceReport::Step& step : run->steps) {
+    EXPECT_EQ(step.kind, BalanceReport::Step::Kind::kMove);
+    EXPECT_EQ(step.from.id, 1u);
+  }
+  ExpectModel();
+  // Balanced: a run changes nothing.
+  run = router_->Balance(0);
+  ASSERT_TRUE(run.ok());
+  EXPECT_TRUE(run->balanced);
+  EXPECT_TRUE(run->steps.empty());
+}
+
+TEST_F(RouterReshapeTest, TheBalancerSplitsARegionPastItsSize) {
+  Reopen(RouterOptions::kMinRegionSplitBytes);
+  // About 3 MiB into the region starting at r0300.
+  const std::string big(1000, 'x');
+  std::vector<Mutation> puts;
+  for (int i = 0; i < 3000; ++i) {
+    puts.push_back(
+        Mutation::Put(0, "s" + std::to_string(100000 + i), {{"d:blob", big}}));
+  }
+  ASSERT_TRUE(router_->Mutate("t", std::move(puts)).ok());
+  StatusOr<BalanceReport> run = router_->Balance(1);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  ASSERT_EQ(run->steps.size(), 1u) << run->stopped;
+  EXPECT_EQ(run->steps[0].kind, BalanceReport::Step::Kind::kSplit);
+  EXPECT_EQ(run->steps[0].result.regions.size(), 2u);
+  EXPECT_EQ(Describe().regions.size(), 3u);
+}
+
+}  // namespace
+}  // namespace bloomroute::router
