@@ -3,6 +3,7 @@
 // it runs. The set is an immutable map published by pointer; see the
 // locking note of router_impl.h.
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "router/internal/router_impl.h"
@@ -75,24 +76,33 @@ ServerEntry& RouterImpl::Server(ServerId id) const {
 }
 
 Status RouterImpl::AddFlaggedServers() {
-  for (const std::string& address : options_.region_servers) {
-    BLOOMROUTE_RETURN_IF_ERROR(catalog_->AddServer(address).status());
+  // Counted and checked before anything is persisted: a start refused for
+  // its options leaves the catalog as it was.
+  std::set<std::string> members;
+  for (const CatalogServer& s : catalog_->Servers()) {
+    if (!s.removed) members.insert(s.address);
   }
-  size_t members = 0;
-  for (const CatalogServer& s : catalog_->Servers()) members += !s.removed;
-  if (members == 0) {
+  std::vector<std::string> added;
+  for (const std::string& address : options_.region_servers) {
+    if (members.count(address) == 0) added.push_back(address);
+  }
+  const size_t count = members.size() + added.size();
+  if (count == 0) {
     return Status::InvalidArgument(
         "no region server: name at least one (region_servers, "
         "--regionserver); the catalog has no member yet");
   }
-  if (members > router::RouterOptions::kMaxServers) {
+  if (count > router::RouterOptions::kMaxServers) {
     return Status::InvalidArgument(
-        "the catalog and region_servers name " + std::to_string(members) +
+        "the catalog and region_servers name " + std::to_string(count) +
         " region servers, over the limit of " +
         std::to_string(router::RouterOptions::kMaxServers));
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(
-      filter_config_, router::ClusterFilterConfig(options_.filter, members));
+      filter_config_, router::ClusterFilterConfig(options_.filter, count));
+  for (const std::string& address : added) {
+    BLOOMROUTE_RETURN_IF_ERROR(catalog_->AddServer(address).status());
+  }
   return Status::OK();
 }
 

@@ -43,8 +43,7 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   const std::string data = dir.path();
   const std::string rs = "127.0.0.1:9091";
   const std::vector<std::vector<std::string>> bad = {
-      {"router"},                  // --data is required
-      {"router", "--data", data},  // --regionserver too
+      {"router"},  // --data is required
       {"router", "--data", data, "--regionserver", "nohost"},
       {"router", "--data", data, "--regionserver", "127.0.0.1:0"},
       {"router", "--data", data, "--regionserver", rs, "--regionserver", rs},
@@ -100,6 +99,14 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
     const auto [code, err] = RunToExit(args);
     EXPECT_EQ(code, 2);
     EXPECT_THAT(err, MatchesRegex("bloomroute router: [^\n]+\n"));
+  }
+  // Without --regionserver the catalog decides: refused (exit 1) only when
+  // it has no member either.
+  {
+    const auto [code, err] = RunToExit({"router", "--data", data});
+    EXPECT_EQ(code, 1);
+    EXPECT_THAT(err, MatchesRegex("bloomroute router: [^\n]+\n"));
+    EXPECT_THAT(err, HasSubstr("no region server"));
   }
   const CommandOutput help = RunCommand({"router", "--help"});
   EXPECT_EQ(help.code, 0);
