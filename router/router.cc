@@ -10,8 +10,9 @@ namespace bloomroute::router {
 
 Status RouterOptions::Validate() const {
   if (data_dir.empty()) return Status::InvalidArgument("data_dir is empty");
-  if (region_servers.empty() || region_servers.size() > kMaxServers) {
-    return Status::InvalidArgument("region_servers must name 1 to " +
+  // Empty is checked by Router::Open against the catalog's members.
+  if (region_servers.size() > kMaxServers) {
+    return Status::InvalidArgument("region_servers must name at most " +
                                    std::to_string(kMaxServers) + " servers");
   }
   std::set<std::string> seen;
@@ -304,9 +305,7 @@ RegionDescriptor TableState::Descriptor(size_t region) const {
 
 RouterImpl::RouterImpl(const router::RouterOptions& options,
                        std::shared_ptr<router::RegionClientFactory> factory)
-    : options_(options),
-      filter_config_(ClusterConfigOf(options)),
-      factory_(std::move(factory)) {}
+    : options_(options), factory_(std::move(factory)) {}
 
 RouterImpl::~RouterImpl() {
   {
@@ -330,9 +329,10 @@ Status RouterImpl::Init() {
   // them is more than a run could ever see).
   BLOOMROUTE_ASSIGN_OR_RETURN(const uint64_t start,
                               catalog_->RecordRouterStart());
+  BLOOMROUTE_RETURN_IF_ERROR(AddFlaggedServers());  // sets filter_config_
   BLOOMROUTE_ASSIGN_OR_RETURN(
       index_, router::GlobalIndex::Create(filter_config_, start << 32));
-  BLOOMROUTE_RETURN_IF_ERROR(RegisterServers());
+  BLOOMROUTE_RETURN_IF_ERROR(ConnectMembers());
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
   PublishTables();
   MaintainOnce();  // best effort: servers that do not answer are retried
@@ -344,39 +344,6 @@ Status RouterImpl::Init() {
   }
   return Status::OK();
 }
-
-Status RouterImpl::RegisterServers() {
-  for (const std::string& address : options_.region_servers) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(ServerId id, catalog_->AddServer(address));
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<router::RegionClient> client,
-                                factory_->Connect(id, address));
-    auto entry = std::make_unique<ServerEntry>();
-    entry->ref = ServerRef{id, address};
-    entry->client = std::move(client);
-    servers_.emplace(id, std::move(entry));
-    BLOOMROUTE_RETURN_IF_ERROR(index_->AddServer(id));
-  }
-  // Every server holding regions must be reachable by some address.
-  for (const CatalogServer& s : catalog_->Servers()) {
-    if (servers_.count(s.id) != 0) continue;
-    std::string tables;
-    for (const CatalogTable& t : *catalog_->Tables()) {
-      for (const CatalogRegion& r : t.regions) {
-        if (r.server != s.id) continue;
-        tables += (tables.empty() ? "" : ", ") + t.descriptor.name;
-        break;
-      }
-    }
-    if (!tables.empty()) {
-      return Status::InvalidArgument(
-          "region server " + s.address + " hosts regions of table(s) " +
-          tables + " but is not among the region servers given");
-    }
-  }
-  return Status::OK();
-}
-
-ServerEntry& RouterImpl::Server(ServerId id) const { return *servers_.at(id); }
 
 void RouterImpl::PublishTables(uint64_t new_generation) {
   std::map<uint64_t, std::shared_ptr<const int>> generations;
@@ -514,7 +481,8 @@ StatusOr<TableInfo> RouterImpl::DescribeTable(std::string_view table) const {
 
 std::vector<ServerRef> RouterImpl::Servers() const {
   std::vector<ServerRef> out;
-  for (const auto& [id, entry] : servers_) out.push_back(entry->ref);
+  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  for (const auto& [id, entry] : *servers) out.push_back(entry->ref);
   return out;
 }
 
@@ -596,7 +564,8 @@ void RouterImpl::MaintenanceLoop() {
 void RouterImpl::RunMaintenance() { MaintainOnce(); }
 
 bool RouterImpl::CatalogWorkPending() const {
-  for (const auto& [id, server] : servers_) {
+  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  for (const auto& [id, server] : *servers) {
     if (server->reopen) return true;
   }
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
@@ -618,7 +587,8 @@ void RouterImpl::MaintainOnce() {
     // Under ddl_mu_, so that no region of a table being deleted is reopened.
     std::lock_guard<std::mutex> lock(ddl_mu_);
     const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
-    for (auto& [id, server] : servers_) {
+    const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+    for (auto& [id, server] : *servers) {
       if (!server->reopen.exchange(false)) continue;
       const Status reopened = ReopenServerLocked(*server);
       server->SetReopenError(reopened.ok() ? "" : reopened.ToString());
@@ -636,7 +606,8 @@ void RouterImpl::MaintainOnce() {
   }
   MaintainRegionOps();
   MaintainIndexes();
-  for (auto& [id, server] : servers_) {
+  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  for (auto& [id, server] : *servers) {
     // The cluster's filter config first: a catch-up then loads the filter
     // the server rebuilt with it.
     if (!EnsureFilterConfig(id, *server)) continue;

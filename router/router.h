@@ -70,7 +70,9 @@ struct RouterOptions {
   static constexpr uint64_t kMaxReplyBytes = 1 << 30;
 
   std::string data_dir;  // the catalog's RocksDB; created when missing
-  // Region server addresses, "host:port", at least one, no duplicates.
+  // Region server addresses, "host:port", no duplicates: those that are not
+  // members of the catalog yet become members (Router::AddServer). May be
+  // empty when the catalog has members.
   std::vector<std::string> region_servers;
   // Threads asking region servers in parallel (lookups, multi-server writes).
   uint32_t fanout_threads = 16;
@@ -165,7 +167,7 @@ struct RouterOptions {
 
   // The cluster's filter config (router/cluster_filter_config.h): every
   // region server's filter gets ClusterFilterConfig(filter,
-  // region_servers.size()), set by the router before it first loads the
+  // members at Open), set by the router before it first loads the
   // server's replica and again after the server restarted or showed another
   // config.
   ClusterFilterOptions filter;
@@ -519,11 +521,12 @@ inline constexpr size_t kMaxMutationsPerRowOperation = 1000;
 
 class Router {
  public:
-  // Opens (or creates) the catalog, connects to the region servers through
-  // `factory`, reopens the catalog's regions and starts catching up replicas
-  // (it does not wait for servers that do not answer). InvalidArgument for bad
-  // options or when a catalog server that hosts regions is not among
-  // options.region_servers; IOError / Corruption for the catalog.
+  // Opens (or creates) the catalog, makes the addresses of
+  // options.region_servers that are not members yet members, connects to
+  // every member at its stored address through `factory`, reopens the
+  // catalog's regions and starts catching up replicas (it does not wait for
+  // servers that do not answer). InvalidArgument for bad options, or when
+  // there is no member at all; IOError / Corruption for the catalog.
   static StatusOr<std::unique_ptr<Router>> Open(
       const RouterOptions& options,
       std::shared_ptr<RegionClientFactory> factory);
@@ -758,7 +761,7 @@ class Router {
   // far behind), ascending by server id.
   virtual std::vector<ServerIndexStats> IndexStats() const = 0;
   // The filter config every region server gets (RouterOptions::filter and
-  // the number of region servers). Fixed for the router's life.
+  // the number of members at Open). Fixed for the router's life.
   virtual const SscbfConfig& filter_config() const = 0;
   // Index scrutiny for one table: asks every server holding regions of it,
   // in parallel, to check its rows against its index entries, value counts
@@ -851,6 +854,40 @@ class Router {
   [[nodiscard]] virtual Status BulkLoad(std::string_view table,
                                         uint64_t region_id,
                                         const std::string& file) = 0;
+
+  // Membership. Servers are known by id; ids are never reused. Each change
+  // is written to the catalog (one synchronous write) before it takes
+  // effect, and survives a restart: a restarted router connects every
+  // member at its stored address, with or without its region_servers flag.
+  //
+  // AddServer makes `address` a member: persisted first, then connected;
+  // the router sets the cluster's filter config on it and maintenance loads
+  // its replica (lookups ask it meanwhile). New tables place regions on it;
+  // no region moves to it. A server that does not answer yet is still added
+  // (no Unavailable: it is retried as any server that is down). The filter
+  // config stays the one computed at Open: a member count that crosses a
+  // power of two (router/cluster_filter_config.h) takes effect at the next
+  // start. Returns the member (the existing one for a member's address).
+  // InvalidArgument for an empty address or one over 300 bytes, past
+  // RouterOptions::kMaxServers members, or when the factory refuses it
+  // (nothing is then kept).
+  virtual StatusOr<ServerRef> AddServer(const std::string& address) = 0;
+  // Re-points member `id` to `address` (a server that came back on another
+  // address): persisted first, then calls go to a new client (calls under
+  // way finish on the old one), the server's regions are opened on it again
+  // and its replica is reloaded (maintenance retries when it does not
+  // answer; OK is returned then too). NotFound for an id that is not a
+  // member; InvalidArgument for a bad address or another member's.
+  [[nodiscard]] virtual Status SetServerAddress(ServerId id,
+                                                const std::string& address) = 0;
+  // Forgets member `id`, which must hold no region of any table (counting
+  // regions retired by a truncation and tables still being deleted):
+  // InvalidArgument naming how many it holds otherwise. From then on it is
+  // not placed on, asked or listed (Servers, ListServers, IndexStats); its
+  // address may become a member again, under a new id (a region_servers
+  // flag naming it at the next start does that too). NotFound for an id
+  // that is not a member.
+  [[nodiscard]] virtual Status RemoveServer(ServerId id) = 0;
 
  protected:
   Router() = default;

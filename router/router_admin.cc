@@ -72,7 +72,8 @@ constexpr size_t kStatsRegionSlack = 100000;
 
 std::vector<router::ServerSummary> RouterImpl::ListServers() {
   std::vector<router::ServerSummary> out;
-  for (const auto& [id, server] : servers_) {
+  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  for (const auto& [id, server] : *servers) {
     router::ServerSummary s;
     s.server = server->ref;
     s.replica_current = index_->IsCurrent(id);

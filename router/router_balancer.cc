@@ -44,7 +44,8 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
     // Where every region is and how large, asked again after each step.
     std::vector<RegionLoad> regions;
     std::map<ServerId, std::vector<size_t>> by_server;
-    for (const auto& [id, server] : servers_) by_server[id];
+    const std::shared_ptr<const ServerMap> members = ServerSnapshot();
+    for (const auto& [id, server] : *members) by_server[id];
     std::map<ServerId, size_t> expected;
     std::map<std::pair<uint64_t, ServerId>, uint32_t> table_on_server;
     for (const CatalogTable& t : *catalog_->Tables()) {

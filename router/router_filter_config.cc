@@ -5,12 +5,6 @@
 
 namespace bloomroute::router_internal {
 
-SscbfConfig RouterImpl::ClusterConfigOf(const router::RouterOptions& options) {
-  StatusOr<SscbfConfig> config = router::ClusterFilterConfig(
-      options.filter, options.region_servers.size());
-  return config.ok() ? *config : SscbfConfig();
-}
-
 void RouterImpl::NoteFilterConfig(const ServerEntry& server,
                                   const FilterStatus& status) {
   if (!(status.config == filter_config_)) {

@@ -249,7 +249,8 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   }
   const std::optional<std::string>& after_row = plan.query.after_row;
   LookupResult out;
-  out.routing.servers_in_cluster = static_cast<uint32_t>(servers_.size());
+  out.routing.servers_in_cluster =
+      static_cast<uint32_t>(ServerSnapshot()->size());
   out.routing.broadcast_reason = plan.broadcast_reason;
   const std::vector<ServerId>& asked = plan.asked;
   const std::vector<ServerId>& not_current = plan.not_current;
@@ -338,7 +339,8 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
   BLOOMROUTE_ASSIGN_OR_RETURN(LookupPlan plan,
                               PlanLookup(*index_, std::move(state), spec));
   router::CountResult out;
-  out.routing.servers_in_cluster = static_cast<uint32_t>(servers_.size());
+  out.routing.servers_in_cluster =
+      static_cast<uint32_t>(ServerSnapshot()->size());
   out.routing.broadcast_reason = plan.broadcast_reason;
   plan.query.count_only = true;
   plan.query.limit = kMaxRowsPerCall;
@@ -465,7 +467,8 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
 
 router::ClusterStatus RouterImpl::GetClusterStatus() {
   router::ClusterStatus out;
-  for (const auto& [id, server] : servers_) {
+  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  for (const auto& [id, server] : *servers) {
     router::ServerStatus s;
     s.server = server->ref;
     s.replica_current = index_->IsCurrent(id);

@@ -50,7 +50,7 @@ CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
   if (splits.empty()) {
     const uint32_t n = spec.region_count > 0
                            ? spec.region_count
-                           : static_cast<uint32_t>(servers_.size());
+                           : static_cast<uint32_t>(ServerSnapshot()->size());
     splits = EvenSplitKeys(n);
   }
   t.regions = PlaceRegions(splits, t.descriptor.table_id);
@@ -62,7 +62,8 @@ std::vector<CatalogRegion> RouterImpl::PlaceRegions(
   // Balance: each region goes to the server with the fewest regions of any
   // table so far, ties to the lowest id.
   std::map<ServerId, size_t> load;
-  for (const auto& [id, entry] : servers_) load[id] = 0;
+  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  for (const auto& [id, entry] : *servers) load[id] = 0;
   for (const CatalogTable& other : *catalog_->Tables()) {
     if (other.descriptor.table_id == skip_table) continue;
     for (const CatalogRegion& r : other.regions) {
@@ -195,7 +196,8 @@ void RouterImpl::FlagServersMissingRegions(
   }
   // Servers due for a reopen anyway (a failed call, a new run) are skipped.
   std::vector<const ServerEntry*> check;
-  for (auto& [id, server] : servers_) {
+  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  for (auto& [id, server] : *servers) {
     if (assigned.count(id) != 0 && !server->reopen) {
       check.push_back(server.get());
       std::vector<uint64_t>& ids = assigned[id];

@@ -239,7 +239,7 @@ StatusOr<RegionOpResult> RouterImpl::MoveRegion(uint64_t region_id,
                                                 ServerId to) {
   BLOOMROUTE_ASSIGN_OR_RETURN(auto found, FindRegion(region_id));
   const CatalogRegion& source = found.first.regions[found.second];
-  if (servers_.count(to) == 0) {
+  if (ServerSnapshot()->count(to) == 0) {
     return Status::InvalidArgument("server " + std::to_string(to) +
                                    " is not a member of the cluster");
   }

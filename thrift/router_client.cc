@@ -248,6 +248,31 @@ class ThriftRouterClient final : public RouterClient {
         thrift_internal::RegionSummariesFromThrift);
   }
 
+  StatusOr<router::ServerRef> AddServer(const std::string& address) override {
+    return Fetch<router::ServerRef, client::TServerRef>(
+        "addServer",
+        [&](Service& s, client::TServerRef& r) { s.addServer(r, address); },
+        [](const client::TServerRef& in, router::ServerRef* out) {
+          return thrift_internal::ServerFromThrift(in, "server", out);
+        });
+  }
+
+  Status SetServerAddress(router::ServerId id,
+                          const std::string& address) override {
+    int32_t wire = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(id, "server id", &wire)));
+    return Call("setServerAddress",
+                [&](Service& s) { s.setServerAddress(wire, address); });
+  }
+
+  Status RemoveServer(router::ServerId id) override {
+    int32_t wire = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(id, "server id", &wire)));
+    return Call("removeServer", [&](Service& s) { s.removeServer(wire); });
+  }
+
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override {
     const std::string name(table);

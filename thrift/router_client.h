@@ -124,6 +124,13 @@ class RouterClient {
   virtual StatusOr<std::vector<router::ServerSummary>> ListServers() = 0;
   virtual StatusOr<std::vector<router::RegionSummary>> ListRegions(
       std::string_view table) = 0;
+  // addServer / setServerAddress / removeServer: see router::Router's
+  // AddServer, SetServerAddress and RemoveServer (NotFound arrives as
+  // InvalidArgument, as every refusal of the router).
+  virtual StatusOr<router::ServerRef> AddServer(const std::string& address) = 0;
+  virtual Status SetServerAddress(router::ServerId id,
+                                  const std::string& address) = 0;
+  virtual Status RemoveServer(router::ServerId id) = 0;
   // verifyIndex: see router::VerifyReport. From the wire, the report's table
   // carries its name and id only (no indexed columns) and a server's
   // IndexReport has no table_id. NotFound for an unknown table.

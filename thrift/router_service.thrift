@@ -883,6 +883,23 @@ service RouterService {
   list<TRegionSummary> listRegions(1: string table)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
+  // Membership (bloomroute admin add-server / set-address / remove-server),
+  // each persisted by the router before it takes effect. addServer: makes
+  // `address` ("host:port", at most 300 bytes) a member and returns it (the
+  // existing member for a member's address); a server that does not answer
+  // yet is still added. New tables place regions on it; none move.
+  // setServerAddress: re-points member `serverId` to `address` (a server
+  // that came back there); TIllegalArgument for an unknown id or another
+  // member's address. removeServer: forgets a member that holds no region
+  // (TIllegalArgument naming how many it holds otherwise: move them first);
+  // it is listed no more. Ids are never reused.
+  TServerRef addServer(1: string address)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  void setServerAddress(1: i32 serverId, 2: string address)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  void removeServer(1: i32 serverId)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
   // Bulk import: loads a bulk file (a sorted SST file of rows of one region,
   // written with bloomroute's BulkFileWriter; see describeTable for the
   // regions and their key ranges) into region `regionId` of the table. The

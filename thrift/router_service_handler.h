@@ -158,6 +158,10 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   void listServers(std::vector<rpc::client::TServerSummary>& result) override;
   void listRegions(std::vector<rpc::client::TRegionSummary>& result,
                    const std::string& table) override;
+  void addServer(rpc::client::TServerRef& result,
+                 const std::string& address) override;
+  void setServerAddress(int32_t server_id, const std::string& address) override;
+  void removeServer(int32_t server_id) override;
   void bulkLoad(const std::string& table, int64_t region_id,
                 const std::string& file) override;
   void verifyIndex(rpc::client::TVerifyReport& result,

@@ -319,6 +319,45 @@ void RouterServiceHandler::listRegions(
   });
 }
 
+namespace {
+
+Status ServerIdFromThrift(int32_t in, router::ServerId* out) {
+  if (in <= 0) {
+    return Status::InvalidArgument("serverId " + std::to_string(in) +
+                                   " is not a region server id (ids are >= 1)");
+  }
+  *out = static_cast<router::ServerId>(in);
+  return Status::OK();
+}
+
+}  // namespace
+
+void RouterServiceHandler::addServer(client::TServerRef& result,
+                                     const std::string& address) {
+  ServeCall("addServer", [&]() -> Status {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::ServerRef added,
+                                router_->AddServer(address));
+    return ServerToThrift(added, &result);
+  });
+}
+
+void RouterServiceHandler::setServerAddress(int32_t server_id,
+                                            const std::string& address) {
+  ServeCall("setServerAddress", [&]() -> Status {
+    router::ServerId id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(ServerIdFromThrift(server_id, &id));
+    return router_->SetServerAddress(id, address);
+  });
+}
+
+void RouterServiceHandler::removeServer(int32_t server_id) {
+  ServeCall("removeServer", [&]() -> Status {
+    router::ServerId id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(ServerIdFromThrift(server_id, &id));
+    return router_->RemoveServer(id);
+  });
+}
+
 void RouterServiceHandler::bulkLoad(const std::string& table, int64_t region_id,
                                     const std::string& file) {
   ServeCall("bulkLoad", [&]() -> Status {

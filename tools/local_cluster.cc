@@ -110,6 +110,20 @@ Status LocalCluster::StartRegionServer(uint32_t index,
 }
 
 Status LocalCluster::StartRouter() {
+  // Its recorded servers are members of the router's catalog: the router
+  // would connect to those not started, and find them down.
+  if (options_.servers < recorded_.size()) {
+    std::string missing;
+    for (size_t i = options_.servers; i < recorded_.size(); ++i) {
+      missing += (missing.empty() ? "" : ", ") + recorded_[i];
+    }
+    return Status::InvalidArgument(
+        "cannot start with " + std::to_string(options_.servers) +
+        " region servers: " + options_.data_dir + " has " +
+        std::to_string(recorded_.size()) + ", and " + missing +
+        " is a member of the router's catalog (start with --servers " +
+        std::to_string(recorded_.size()) + ")");
+  }
   router::RouterOptions router_options;
   router_options.data_dir = options_.data_dir + "/router";
   router_options.region_servers = addresses_;
@@ -120,14 +134,6 @@ Status LocalCluster::StartRouter() {
   region_client_tls_ = client_options.tls;
   StatusOr<std::unique_ptr<router::Router>> router = router::Router::Open(
       router_options, NewThriftRegionClientFactory(client_options));
-  if (!router.ok() && router.status().IsInvalidArgument() &&
-      options_.servers < recorded_.size()) {
-    return Status::InvalidArgument(
-        "cannot start with " + std::to_string(options_.servers) +
-        " region servers: " + router.status().message() + "; " +
-        options_.data_dir + " has " + std::to_string(recorded_.size()) +
-        " (start with --servers " + std::to_string(recorded_.size()) + ")");
-  }
   if (!router.ok()) return router.status();
   router_ = std::move(router).value();
   RouterServerOptions server_options;

@@ -29,9 +29,9 @@ void RouterCommand::AddOptions(po::options_description* o) {
   o->add_options()  //
       ("data", po::value<std::string>(&data_)->required(),
        "directory of the router's catalog (created if missing)")  //
-      ("regionserver",
-       po::value<std::vector<std::string>>(&region_servers_)->required(),
-       "HOST:PORT of a region server; repeat for each");
+      ("regionserver", po::value<std::vector<std::string>>(&region_servers_),
+       "HOST:PORT of a region server to make a member; repeat for each "
+       "(members are kept in the catalog: needed on the first start only)");
   server_flags_.Add(o);
   o->add_options()  //
       ("fanout-threads",
@@ -256,8 +256,11 @@ Status RouterCommand::Execute() {
 std::string RouterCommand::HelpEpilog() const {
   return "Prints one line when it serves: the tables, the region servers, the\n"
          "directory and the address. SIGTERM or SIGINT stops it cleanly (exit\n"
-         "0). Region servers are named by address in the catalog: give every\n"
-         "one that hosts regions again on restart.\n"
+         "0). Region servers are members of the catalog, by id with their\n"
+         "address: a restart connects every member, with or without its\n"
+         "--regionserver flag (a flag naming a new address adds a member).\n"
+         "Change them with bloomroute admin add-server, set-address and\n"
+         "remove-server.\n"
          "Errors a client sees: TIllegalArgument for a request that can never\n"
          "succeed (missing field, unknown table or scanner, empty row key,\n"
          "predicate on a column that is not indexed); TIOError for a failure,\n"

@@ -20,14 +20,16 @@
 // (server_command_util.h).
 //
 // The router owns the region servers' filter config: from --target-false-
-// routes F and the number of --regionserver addresses N it derives each
+// routes F and the number of members N at start it derives each
 // server's bound P = F / 2^ceil(log2 N) (router/cluster_filter_config.h)
 // and sets it, with the --filter-* options, on every server, which rebuilds
 // its filter with it when it had another.
 //
-// Region servers are named by address in the catalog: every address that
-// hosts regions must be given again on restart (the router refuses to start
-// otherwise, naming it); a new address adds a server. Servers that do not
+// Region servers are members of the catalog, by id with their address: a
+// restart connects every member, --regionserver flag or not, and a flag
+// naming an address that is no member adds one (needed on the first start
+// only; `bloomroute admin add-server` adds one to a running router). A
+// start with no member at all is refused. Servers that do not
 // answer at start are retried in the background, and lookups ask them (and
 // fail, or report them missing) until they answer.
 //

@@ -13,12 +13,16 @@
 namespace bloomroute::router_internal {
 namespace {
 
-// Servers, counters and router starts are still written in version 1;
+// Counters and router starts are still written in version 1; servers in
+// version 2 (the removed flag);
 // tables in version 4: version 2 added families, attributes, the enabled
 // flag and retired regions; version 3 the building flag of each indexed
 // column, the next column id and the index tasks; version 4 the region
 // operations in flight.
 constexpr uint8_t kFormatVersion = 1;
+constexpr uint8_t kServerFormatVersion = 2;
+constexpr uint8_t kServerMember = 1;
+constexpr uint8_t kServerRemoved = 2;
 constexpr uint8_t kTableFormatVersion = 4;
 // Keys: one tag byte, then a big-endian id so that iteration is by id.
 constexpr char kCountersKey[] = "m";
@@ -305,8 +309,7 @@ Status Catalog::Load() {
     } else if (key.size() == 5 && key[0] == kServerTag) {
       CatalogServer s;
       s.id = static_cast<router::ServerId>(DecodeBigEndian(key.data() + 1, 4));
-      BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
-      BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &s.address, "address"));
+      BLOOMROUTE_RETURN_IF_ERROR(DecodeServer(value, &s));
       servers_.push_back(std::move(s));
     } else if (key.size() == 9 && key[0] == kTableTag) {
       CatalogTable t;
@@ -362,14 +365,88 @@ std::vector<CatalogServer> Catalog::Servers() const {
 StatusOr<router::ServerId> Catalog::AddServer(const std::string& address) {
   std::lock_guard<std::mutex> lock(mu_);
   for (const CatalogServer& s : servers_) {
-    if (s.address == address) return s.id;
+    if (!s.removed && s.address == address) return s.id;
   }
   const router::ServerId id = next_server_id_++;
-  std::string value(1, static_cast<char>(kFormatVersion));
-  PutLengthPrefixed(&value, address);
+  const CatalogServer added{id, address, false};
+  const std::string value = EncodeServer(added);
   BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(ServerKey(id), &value));
-  servers_.push_back({id, address});
+  servers_.push_back(added);
   return id;
+}
+
+CatalogServer* Catalog::MemberLocked(router::ServerId id) {
+  for (CatalogServer& s : servers_) {
+    if (s.id == id && !s.removed) return &s;
+  }
+  return nullptr;
+}
+
+Status Catalog::SetServerAddress(router::ServerId id,
+                                 const std::string& address) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CatalogServer* member = MemberLocked(id);
+  if (member == nullptr) {
+    return Status::NotFound("no region server " + std::to_string(id));
+  }
+  for (const CatalogServer& s : servers_) {
+    if (!s.removed && s.id != id && s.address == address) {
+      return Status::InvalidArgument("address " + address +
+                                     " belongs to region server " +
+                                     std::to_string(s.id));
+    }
+  }
+  if (member->address == address) return Status::OK();
+  CatalogServer changed = *member;
+  changed.address = address;
+  const std::string value = EncodeServer(changed);
+  BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(ServerKey(id), &value));
+  *member = std::move(changed);
+  return Status::OK();
+}
+
+Status Catalog::RemoveServer(router::ServerId id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CatalogServer* member = MemberLocked(id);
+  if (member == nullptr) {
+    return Status::NotFound("no region server " + std::to_string(id));
+  }
+  CatalogServer changed = *member;
+  changed.removed = true;
+  const std::string value = EncodeServer(changed);
+  BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(ServerKey(id), &value));
+  *member = std::move(changed);
+  return Status::OK();
+}
+
+std::string Catalog::EncodeServer(const CatalogServer& server) {
+  std::string value(1, static_cast<char>(kServerFormatVersion));
+  PutLengthPrefixed(&value, server.address);
+  PutFixed8(&value, server.removed ? kServerRemoved : kServerMember);
+  return value;
+}
+
+Status Catalog::DecodeServer(std::string_view in, CatalogServer* out) {
+  ByteReader r(in);
+  uint8_t version = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed8(&version, "format version"));
+  if (version != kFormatVersion && version != kServerFormatVersion) {
+    return Status::Corruption("catalog server record of unknown version " +
+                              std::to_string(version));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &out->address, "address"));
+  out->removed = false;  // version 1: every server is a member
+  if (version == kServerFormatVersion) {
+    uint8_t state = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed8(&state, "server state"));
+    if (state != kServerMember && state != kServerRemoved) {
+      return Status::Corruption("catalog: unknown server state " +
+                                std::to_string(state));
+    }
+    out->removed = state == kServerRemoved;
+  }
+  if (!r.empty()) return Status::Corruption("catalog: server record");
+  return Status::OK();
 }
 
 StatusOr<uint64_t> Catalog::RecordRouterStart() {

@@ -10,6 +10,8 @@
 // Record format: one version byte, then fixed-width and length-prefixed
 // fields (common/coding.h); RocksDB's block checksums cover the stored bytes.
 // Decoding bounds every length by the bytes present and reports Corruption.
+// Server records are written in version 2 (version 1 plus the removed
+// flag); version 1 still reads, as a member.
 // Table records are written in version 4 (version 3 plus the region
 // operations in flight); version 3 is version 2 -- families, attributes,
 // the enabled flag and retired regions -- plus the next column id, each
@@ -33,9 +35,12 @@
 
 namespace bloomroute::router_internal {
 
+// A region server, by id. A removed server's id is never used again; its
+// address is free for a new member.
 struct CatalogServer {
   router::ServerId id = 0;
   std::string address;
+  bool removed = false;  // forgotten by RemoveServer
 };
 
 struct CatalogRegion {
@@ -158,10 +163,19 @@ class Catalog {
   Catalog(const Catalog&) = delete;
   Catalog& operator=(const Catalog&) = delete;
 
-  // The servers ever added, ascending by id.
+  // The servers ever added, removed ones too, ascending by id.
   std::vector<CatalogServer> Servers() const;
-  // The id of `address`, adding it (persisted) under a new id when unknown.
+  // The id of the member at `address`, adding it (persisted) under a new id
+  // when no member has it.
   StatusOr<router::ServerId> AddServer(const std::string& address);
+  // Membership changes, each one synchronous write. SetServerAddress
+  // re-points member `id` (OK when it has that address already);
+  // InvalidArgument when another member has `address`. RemoveServer marks
+  // member `id` removed (the caller checks that it holds no region). Both
+  // NotFound for an id that is not a member.
+  [[nodiscard]] Status SetServerAddress(router::ServerId id,
+                                        const std::string& address);
+  [[nodiscard]] Status RemoveServer(router::ServerId id);
 
   // The tables, ascending by id: an immutable snapshot, shared rather than
   // copied (PutTable and DeleteTable publish a new one), so that reading
@@ -194,7 +208,11 @@ class Catalog {
   // rest of the router's data directory.
   StatusOr<std::string> PageTokenKey(const std::string& fresh);
 
-  // Record encodings, exposed for tests.
+  // Record encodings, exposed for tests. A server record holds neither its
+  // id (the key does) nor, decoded, sets `out->id`.
+  static std::string EncodeServer(const CatalogServer& server);
+  [[nodiscard]] static Status DecodeServer(std::string_view in,
+                                           CatalogServer* out);
   static std::string EncodeTable(const CatalogTable& table);
   [[nodiscard]] static Status DecodeTable(std::string_view in,
                                           CatalogTable* out);
@@ -205,6 +223,8 @@ class Catalog {
   [[nodiscard]] Status Load();
   [[nodiscard]] Status WriteLocked(const std::string& key,
                                    const std::string* value);
+  // The member with `id`, or null; needs mu_ held.
+  CatalogServer* MemberLocked(router::ServerId id);
 
   const std::unique_ptr<Db> db_;
   mutable std::mutex mu_;

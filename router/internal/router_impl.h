@@ -6,7 +6,12 @@
 // scans), router_scanners.cc (scanners) and router_lookup.cc (index lookups
 // and statistics).
 //
-// Locking. The server set is fixed by Open and read without locks. Tables are
+// Locking. The server set is an immutable ServerMap published by pointer
+// (servers_mu_ guards the pointer only): readers take a snapshot
+// (ServerSnapshot) and iterate it; AddServer, SetServerAddress and
+// RemoveServer (serialized by ddl_mu_, so that placement sees one set)
+// publish new maps. Entries are never destroyed before the router, so
+// Server(id) stays valid. Tables are
 // immutable TableState snapshots held by shared_ptr: readers copy the pointer
 // under tables_mu_ (shared) and work on the snapshot; CreateTable and
 // DeleteTable (serialized by ddl_mu_) publish new snapshots. Replicas lock
@@ -247,6 +252,10 @@ class RouterImpl : public router::Router {
   StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override;
+  // router_servers.cc
+  StatusOr<router::ServerRef> AddServer(const std::string& address) override;
+  Status SetServerAddress(ServerId id, const std::string& address) override;
+  Status RemoveServer(ServerId id) override;
   // router_index.cc
   Status AddIndex(std::string_view table, const std::string& column) override;
   Status DropIndex(std::string_view table, const std::string& column) override;
@@ -391,8 +400,26 @@ class RouterImpl : public router::Router {
   StatusOr<std::map<uint64_t, RegionStats>> FetchRegionStats(
       const ServerEntry& server, uint64_t table_id, size_t max_regions);
 
+  // --- membership (router_servers.cc)
+  using ServerMap = std::map<ServerId, std::shared_ptr<ServerEntry>>;
+  // The members now: one pointer copy under servers_mu_.
+  std::shared_ptr<const ServerMap> ServerSnapshot() const;
+  // Publishes `next` as the member set; `retired` (a replaced or removed
+  // entry, or null) is kept alive for calls still using it.
+  void PublishServers(ServerMap next, std::shared_ptr<ServerEntry> retired);
+  // Adds the region_servers flags that are not members (persisted), and
+  // sets filter_config_ for the members: InvalidArgument for none, or more
+  // than kMaxServers.
+  [[nodiscard]] Status AddFlaggedServers();
+  // Connects every member at its stored address, and checks that every
+  // region of the catalog is on a member (Corruption otherwise).
+  [[nodiscard]] Status ConnectMembers();
+  // A new entry for member `id` at `address`, connected; the factory's
+  // error otherwise.
+  StatusOr<std::shared_ptr<ServerEntry>> ConnectEntry(
+      ServerId id, const std::string& address);
+
   // router.cc
-  [[nodiscard]] Status RegisterServers();
   // Publishes the catalog's ready tables; table `new_generation` (a region
   // switch) gets a new TableState::generation, the others keep theirs.
   void PublishTables(uint64_t new_generation = 0);
@@ -452,11 +479,11 @@ class RouterImpl : public router::Router {
   // epoch; the replica is marked stale). False when the server did not
   // answer or refused: its replica is then left stale, so lookups ask it.
   bool EnsureFilterConfig(ServerId id, const ServerEntry& server);
-  // ClusterFilterConfig of valid options (Router::Open validated them).
-  static SscbfConfig ClusterConfigOf(const router::RouterOptions& options);
   // A status of the server was seen: forgets that it has the config when
   // the status shows another config.
   void NoteFilterConfig(const ServerEntry& server, const FilterStatus& status);
+  // The entry of member `id` (or of a removed one), valid for the router's
+  // life; std::out_of_range for an id never a member.
   ServerEntry& Server(ServerId id) const;
 
   // router_lookup.cc
@@ -529,7 +556,8 @@ class RouterImpl : public router::Router {
   void ExpireScanners();
 
   const router::RouterOptions options_;
-  const SscbfConfig filter_config_;  // ClusterFilterConfig of the options
+  // ClusterFilterConfig of the options and the members at Init; fixed then.
+  SscbfConfig filter_config_;
   const std::shared_ptr<router::RegionClientFactory> factory_;
   std::unique_ptr<Catalog> catalog_;
   // Signs and checks page tokens under the catalog's key; set by Init.
@@ -537,8 +565,14 @@ class RouterImpl : public router::Router {
   // Created by Init, with a fence base above every earlier run's tokens.
   std::unique_ptr<router::GlobalIndex> index_;
   std::unique_ptr<FanOut> fan_out_;
-  // Fixed after Init.
-  std::map<ServerId, std::unique_ptr<ServerEntry>> servers_;
+  mutable std::mutex servers_mu_;
+  // Guarded by servers_mu_: the members (the pointer; the map is
+  // immutable), and every entry that left the map (replaced by
+  // SetServerAddress, removed by RemoveServer; the removed by id, so that
+  // Server() of a call already under way still finds them).
+  std::shared_ptr<const ServerMap> servers_ = std::make_shared<ServerMap>();
+  std::vector<std::shared_ptr<ServerEntry>> replaced_servers_;
+  std::map<ServerId, std::shared_ptr<ServerEntry>> removed_servers_;
 
   std::mutex ddl_mu_;  // serializes table changes (create, delete, state)
   mutable std::shared_mutex tables_mu_;

@@ -112,5 +112,34 @@ TEST_F(AdminCommandTest, AStoppedServerIsReportedAndAnUnknownTableFails) {
   EXPECT_NE(unknown.err.find("nope"), std::string::npos) << unknown.err;
 }
 
+// add-server, set-address and remove-server: usage checked before the
+// router is asked; the router's refusals reach the user.
+TEST_F(AdminCommandTest, MembershipSubcommandsCheckUsageAndReportRefusals) {
+  EXPECT_EQ(Admin({"add-server", "no-port"}).code, 2);
+  EXPECT_EQ(Admin({"add-server"}).code, 2);
+  EXPECT_EQ(Admin({"set-address", "127.0.0.1:9"}).code, 2);  // no --server
+  EXPECT_EQ(Admin({"remove-server"}).code, 2);
+  EXPECT_EQ(Admin({"remove-server", "--server", "1", "127.0.0.1:9"}).code, 2);
+  EXPECT_EQ(Admin({"servers", "127.0.0.1:9"}).code, 2);
+
+  const CommandOutput refused = Admin({"remove-server", "--server", "1"});
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_NE(refused.err.find("move them"), std::string::npos) << refused.err;
+  const CommandOutput taken = Admin(
+      {"set-address", "--server", "1", cluster_.region_server_address(1)});
+  EXPECT_EQ(taken.code, 1);
+  EXPECT_NE(taken.err.find("belongs to region server 2"), std::string::npos)
+      << taken.err;
+  const CommandOutput unknown = Admin({"remove-server", "--server", "9"});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.err.find("no region server 9"), std::string::npos)
+      << unknown.err;
+  // A member's address: that member.
+  const CommandOutput again = Admin(
+      {"add-server", cluster_.region_server_address(1), "--format", "json"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.out.find("\"id\":2"), std::string::npos) << again.out;
+}
+
 }  // namespace
 }  // namespace bloomroute::testing

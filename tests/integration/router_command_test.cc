@@ -43,8 +43,7 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   const std::string data = dir.path();
   const std::string rs = "127.0.0.1:9091";
   const std::vector<std::vector<std::string>> bad = {
-      {"router"},                  // --data is required
-      {"router", "--data", data},  // --regionserver too
+      {"router"},  // --data is required
       {"router", "--data", data, "--regionserver", "nohost"},
       {"router", "--data", data, "--regionserver", "127.0.0.1:0"},
       {"router", "--data", data, "--regionserver", rs, "--regionserver", rs},
@@ -100,6 +99,14 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
     const auto [code, err] = RunToExit(args);
     EXPECT_EQ(code, 2);
     EXPECT_THAT(err, MatchesRegex("bloomroute router: [^\n]+\n"));
+  }
+  // Without --regionserver the catalog decides: refused (exit 1) only when
+  // it has no member either.
+  {
+    const auto [code, err] = RunToExit({"router", "--data", data});
+    EXPECT_EQ(code, 1);
+    EXPECT_THAT(err, MatchesRegex("bloomroute router: [^\n]+\n"));
+    EXPECT_THAT(err, HasSubstr("no region server"));
   }
   const CommandOutput help = RunCommand({"router", "--help"});
   EXPECT_EQ(help.code, 0);
@@ -167,21 +174,36 @@ TEST_F(RouterCommandTest, StartUpLineNamesTablesServersAndTheRealPort) {
   EXPECT_GT(router.port, 0);
 }
 
-TEST_F(RouterCommandTest, RefusesToLeaveOutAServerThatHostsRegions) {
+// The catalog keeps its members with their addresses: a router restarted
+// with fewer --regionserver flags (here none) still serves every member.
+// (It used to refuse to start when a server holding regions was left out.)
+TEST_F(RouterCommandTest, ServesEveryMemberWithoutTheirFlags) {
   ProcessCluster cluster(2);
   ASSERT_TRUE(cluster.ok()) << cluster.error();
   {
     RouterClient client(cluster.router_port());
     client::TTableInfo info;
-    client->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}));
+    client->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}, 0, {"m"}));
+    client->put("geo", MakePut("zebra", {{"d:cc", "NO"}}));  // on server 2
   }
   ASSERT_TRUE(cluster.StopRouter());
-  const auto [code, err] = RunToExit(
-      {"router", "--data", cluster.dir() + "/router", "--listen", "127.0.0.1:0",
-       "--regionserver", cluster.region_server_address(0)});
-  EXPECT_EQ(code, 1);
-  EXPECT_THAT(err, HasSubstr(cluster.region_server_address(1)));
-  EXPECT_THAT(err, HasSubstr("hosts regions"));
+  testing::StartedServer router = testing::StartRouter(
+      cluster.dir() + "/router", {cluster.region_server_address(0)});
+  ASSERT_GT(router.port, 0) << router.line;
+  EXPECT_THAT(router.line, HasSubstr("with 2 region servers"));
+  router.process->Signal(SIGTERM);
+  ASSERT_TRUE(router.process->Wait().has_value());
+  router = testing::StartRouter(cluster.dir() + "/router", {});
+  ASSERT_GT(router.port, 0) << router.line;
+  RouterClient client(router.port);
+  client::TResult row;
+  client->get(row, "geo", MakeGet("zebra"));
+  EXPECT_EQ(testing::CellsOf(row), (CellMap{{"d:cc", "NO"}}));
+  client::TIndexResult found;
+  client->getByIndex(found, "geo", MakeQuery({{"d:cc", "NO"}}));
+  EXPECT_EQ(RowKeys(found.rows), (std::vector<std::string>{"zebra"}));
+  router.process->Signal(SIGTERM);
+  EXPECT_TRUE(router.process->Wait().has_value());
 }
 
 // What the end-to-end tests build on: ProcessCluster restarts a killed router

@@ -244,3 +244,69 @@ TEST_F(CatalogTest, FamiliesAttributesAndStateSurviveReopen) {
 
 }  // namespace
 }  // namespace bloomroute::router_internal
+
+namespace bloomroute::router_internal {
+namespace {
+
+TEST_F(CatalogTest, ServersAreReAddressedAndRemovedByIdAcrossReopen) {
+  {
+    auto c = std::move(Catalog::Open(dir_.path())).value();
+    ASSERT_EQ(*c->AddServer("a:1"), 1u);
+    ASSERT_EQ(*c->AddServer("b:2"), 2u);
+    ASSERT_EQ(*c->AddServer("c:3"), 3u);
+    ASSERT_TRUE(c->SetServerAddress(1, "a:9").ok());
+    // An address may belong to one member only.
+    Status taken = c->SetServerAddress(1, "b:2");
+    EXPECT_TRUE(taken.IsInvalidArgument()) << taken.ToString();
+    EXPECT_NE(taken.message().find("b:2"), std::string::npos);
+    EXPECT_TRUE(c->SetServerAddress(1, "a:9").ok());  // its own: no change
+    EXPECT_TRUE(c->SetServerAddress(7, "x:1").IsNotFound());
+    ASSERT_TRUE(c->RemoveServer(2).ok());
+    EXPECT_TRUE(c->RemoveServer(2).IsNotFound());
+    EXPECT_TRUE(c->RemoveServer(9).IsNotFound());
+    EXPECT_TRUE(c->SetServerAddress(2, "y:1").IsNotFound());
+    // The old address of 1 is free again; a removed server's address too,
+    // under a new id (ids are never reused).
+    EXPECT_EQ(*c->AddServer("a:1"), 4u);
+    EXPECT_EQ(*c->AddServer("a:9"), 1u);
+  }
+  auto c = std::move(Catalog::Open(dir_.path())).value();
+  const std::vector<CatalogServer> servers = c->Servers();
+  ASSERT_EQ(servers.size(), 4u);
+  EXPECT_EQ(servers[0].address, "a:9");
+  EXPECT_FALSE(servers[0].removed);
+  EXPECT_EQ(servers[1].address, "b:2");
+  EXPECT_TRUE(servers[1].removed);
+  EXPECT_FALSE(servers[2].removed);
+  EXPECT_EQ(servers[3].address, "a:1");
+  EXPECT_EQ(*c->AddServer("b:2"), 5u);
+  EXPECT_EQ(*c->AddServer("c:3"), 3u);
+}
+
+TEST(CatalogRecordTest, ServerRecordsOfVersionOneDecodeAsMembers) {
+  std::string v1(1, '\1');
+  PutLengthPrefixed(&v1, "a:1");
+  CatalogServer back;
+  ASSERT_TRUE(Catalog::DecodeServer(v1, &back).ok());
+  EXPECT_EQ(back.address, "a:1");
+  EXPECT_FALSE(back.removed);
+  EXPECT_TRUE(Catalog::DecodeServer(v1 + "x", &back).IsCorruption());
+
+  CatalogServer removed;
+  removed.address = "b:2";
+  removed.removed = true;
+  const std::string v2 = Catalog::EncodeServer(removed);
+  ASSERT_TRUE(Catalog::DecodeServer(v2, &back).ok());
+  EXPECT_EQ(back.address, "b:2");
+  EXPECT_TRUE(back.removed);
+  for (size_t n = 0; n < v2.size(); ++n) {
+    EXPECT_TRUE(Catalog::DecodeServer(v2.substr(0, n), &back).IsCorruption())
+        << n;
+  }
+  std::string bad_state = v2;
+  bad_state.back() = 9;
+  EXPECT_TRUE(Catalog::DecodeServer(bad_state, &back).IsCorruption());
+}
+
+}  // namespace
+}  // namespace bloomroute::router_internal

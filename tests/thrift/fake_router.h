@@ -55,6 +55,9 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   router::ClusterStatus cluster_status;
   std::vector<router::ServerSummary> server_summaries;  // ListServers
   std::vector<router::RegionSummary> region_summaries;  // ListRegions
+  // The arguments of the last AddServer / SetServerAddress / RemoveServer.
+  router::ServerId server_id = 0;
+  std::string server_address;
   router::VerifyReport verify_report;
   std::vector<router::IndexState> index_status;
   // Region operations: which was called ("move", "split", "merge",
@@ -275,6 +278,23 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   std::vector<router::ServerRef> Servers() const override {
     EnterConst();
     return {};
+  }
+  StatusOr<router::ServerRef> AddServer(const std::string& address) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    server_address = address;
+    return router::ServerRef{7, address};
+  }
+  Status SetServerAddress(router::ServerId id,
+                          const std::string& address) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    server_id = id;
+    server_address = address;
+    return Status::OK();
+  }
+  Status RemoveServer(router::ServerId id) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    server_id = id;
+    return Status::OK();
   }
   std::vector<router::ServerSummary> ListServers() override {
     EnterConst();

@@ -56,6 +56,7 @@ class RouterServiceHandlerTest : public ::testing::Test {
     std::vector<client::TIndexStatus> index_status;
     std::vector<client::TServerSummary> servers;
     std::vector<client::TRegionSummary> regions;
+    client::TServerRef ref;
     return {
         {"createIndexedTable",
          [=]() mutable { handler_.createIndexedTable(info, spec); }},
@@ -80,6 +81,9 @@ class RouterServiceHandlerTest : public ::testing::Test {
          [=]() mutable { handler_.getIndexStatus(index_status, "t"); }},
         {"listServers", [=]() mutable { handler_.listServers(servers); }},
         {"listRegions", [=]() mutable { handler_.listRegions(regions, "t"); }},
+        {"addServer", [=]() mutable { handler_.addServer(ref, "h:1"); }},
+        {"setServerAddress", [=] { handler_.setServerAddress(2, "h:1"); }},
+        {"removeServer", [=] { handler_.removeServer(2); }},
     };
   }
 
@@ -481,6 +485,25 @@ TEST_F(RouterServiceHandlerTest, ListsServersAndRegions) {
       router::RouterOptions::kMaxServers + 1, servers[0]);
   EXPECT_TRUE(
       thrift_internal::ServerSummariesFromThrift(many, &back).IsCorruption());
+}
+
+TEST_F(RouterServiceHandlerTest, MembershipCallsReachTheRouter) {
+  client::TServerRef added;
+  handler_.addServer(added, "127.0.0.1:9093");
+  EXPECT_EQ(router_->server_address, "127.0.0.1:9093");
+  router::ServerRef back;
+  ASSERT_TRUE(
+      thrift_internal::ServerFromThrift(ThroughWire(added), "server", &back)
+          .ok());
+  EXPECT_EQ(back, (router::ServerRef{7, "127.0.0.1:9093"}));
+  handler_.setServerAddress(3, "127.0.0.1:9094");
+  EXPECT_EQ(router_->server_id, 3u);
+  EXPECT_EQ(router_->server_address, "127.0.0.1:9094");
+  handler_.removeServer(4);
+  EXPECT_EQ(router_->server_id, 4u);
+  // Ids start at 1: a negative or zero id never reaches the router.
+  ExpectIllegal([&] { handler_.removeServer(-1); }, "serverId -1");
+  ExpectIllegal([&] { handler_.setServerAddress(0, "h:1"); }, "serverId 0");
 }
 
 TEST_F(RouterServiceHandlerTest, EveryOwnCallMapsEveryStatusCode) {

@@ -48,7 +48,9 @@ std::map<std::string, Role> RouterNeeds() {
        {"createTable", "createIndexedTable", "deleteTable", "truncateTable",
         "enableTable", "disableTable", "verifyIndex", "addIndex", "dropIndex",
         // What is where: each counts every row it reports.
-        "listServers", "listRegions"}) {
+        "listServers", "listRegions",
+        // Membership.
+        "addServer", "setServerAddress", "removeServer"}) {
     needs[m] = Role::kAdmin;
   }
   return needs;

@@ -72,6 +72,13 @@ class UnusedRouterClient : public RouterClient {
       std::string_view) override {
     return Unused();
   }
+  StatusOr<router::ServerRef> AddServer(const std::string&) override {
+    return Unused();
+  }
+  Status SetServerAddress(router::ServerId, const std::string&) override {
+    return Unused();
+  }
+  Status RemoveServer(router::ServerId) override { return Unused(); }
   Status BulkLoad(std::string_view, uint64_t, const std::string&) override {
     return Unused();
   }
