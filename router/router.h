@@ -888,6 +888,18 @@ class Router {
   // flag naming it at the next start does that too). NotFound for an id
   // that is not a member.
   [[nodiscard]] virtual Status RemoveServer(ServerId id) = 0;
+  // Drains member `id` and forgets it (`bloomroute admin decommission`):
+  // marks it draining (new tables and the balancer place nothing on it),
+  // moves its regions one at a time (MoveRegion) to the member with the
+  // fewest regions that is not draining, then RemoveServer. Returns the
+  // moves made. The first move that fails stops it (the error, with the
+  // moves made so far; the server stays a member and is no longer
+  // draining: run it again). The draining mark lives in memory: after a
+  // router restart, run it again (the regions moved stay moved).
+  // NotFound for an id that is not a member; InvalidArgument when no other
+  // member could take its regions.
+  virtual StatusOr<std::vector<BalanceReport::Step>> DecommissionServer(
+      ServerId id) = 0;
 
  protected:
   Router() = default;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,11 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
     std::map<ServerId, std::vector<size_t>> by_server;
     const std::shared_ptr<const ServerMap> members = ServerSnapshot();
     for (const auto& [id, server] : *members) by_server[id];
+    // A draining member's regions are the decommission's to move.
+    std::set<ServerId> skip;
+    for (const auto& [id, server] : *members) {
+      if (Draining(id)) skip.insert(id);
+    }
     std::map<ServerId, size_t> expected;
     std::map<std::pair<uint64_t, ServerId>, uint32_t> table_on_server;
     for (const CatalogTable& t : *catalog_->Tables()) {
@@ -59,6 +65,10 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
     }
     std::vector<ServerId> ids;
     for (const auto& [id, list] : by_server) ids.push_back(id);
+    std::vector<ServerId> movable;
+    for (ServerId id : ids) {
+      if (skip.count(id) == 0) movable.push_back(id);
+    }
     std::vector<StatusOr<std::map<uint64_t, RegionStats>>> stats(
         ids.size(), Status::Unavailable("not asked"));
     fan_out_->Run(ids.size(), [&](size_t i) {
@@ -99,8 +109,14 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
       auto fewer = [&](ServerId a, ServerId b) {
         return by_server[a].size() < by_server[b].size();
       };
-      const ServerId most = *std::max_element(ids.begin(), ids.end(), fewer);
-      const ServerId least = *std::min_element(ids.begin(), ids.end(), fewer);
+      if (movable.empty()) {
+        report.balanced = true;
+        return report;
+      }
+      const ServerId most =
+          *std::max_element(movable.begin(), movable.end(), fewer);
+      const ServerId least =
+          *std::min_element(movable.begin(), movable.end(), fewer);
       if (by_server[most].size() <= by_server[least].size() + 1) {
         report.balanced = true;
         return report;
@@ -147,6 +163,74 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
     }
     step->result = std::move(result).value();
     report.steps.push_back(std::move(*step));
+  }
+}
+
+bool RouterImpl::Draining(ServerId id) const {
+  std::lock_guard<std::mutex> lock(reshape_mu_);
+  return draining_.count(id) != 0;
+}
+
+StatusOr<std::vector<BalanceReport::Step>> RouterImpl::DecommissionServer(
+    ServerId id) {
+  if (ServerSnapshot()->count(id) == 0) {
+    return Status::NotFound("server " + std::to_string(id) +
+                            " is not a member of the cluster");
+  }
+  {
+    std::lock_guard<std::mutex> lock(reshape_mu_);
+    draining_.insert(id);
+  }
+  std::vector<BalanceReport::Step> moves;
+  Status s = DrainServer(id, &moves);
+  if (s.ok()) s = RemoveServer(id);
+  {
+    std::lock_guard<std::mutex> lock(reshape_mu_);
+    draining_.erase(id);
+  }
+  if (!s.ok()) {
+    return s.WithContext("decommissioning server " + std::to_string(id) +
+                         " stopped after " + std::to_string(moves.size()) +
+                         " region moves; run it again");
+  }
+  return moves;
+}
+
+Status RouterImpl::DrainServer(ServerId id,
+                               std::vector<BalanceReport::Step>* moves) {
+  for (;;) {
+    // Region counts of the other members, and the next region to move.
+    std::map<ServerId, size_t> load;
+    const std::shared_ptr<const ServerMap> members = ServerSnapshot();
+    for (const auto& [member, entry] : *members) {
+      if (member != id && !Draining(member)) load[member] = 0;
+    }
+    if (load.empty()) {
+      return Status::InvalidArgument(
+          "no other member (that is not draining) can take its regions");
+    }
+    uint64_t next = 0;
+    for (const CatalogTable& t : *catalog_->Tables()) {
+      if (t.state != CatalogTable::State::kReady) continue;
+      for (const CatalogRegion& r : t.regions) {
+        if (load.count(r.server) != 0) ++load[r.server];
+        if (r.server == id && next == 0) next = r.region_id;
+      }
+    }
+    if (next == 0) return Status::OK();
+    const ServerId to =
+        std::min_element(load.begin(), load.end(), [](auto& a, auto& b) {
+          return a.second < b.second;
+        })->first;
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::RegionOpResult result,
+                                MoveRegion(next, to));
+    BalanceReport::Step step;
+    step.kind = BalanceReport::Step::Kind::kMove;
+    step.region_id = next;
+    step.from = Server(id).ref;
+    step.to = Server(to).ref;
+    step.result = std::move(result);
+    moves->push_back(std::move(step));
   }
 }
 

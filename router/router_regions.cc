@@ -63,7 +63,14 @@ std::vector<CatalogRegion> RouterImpl::PlaceRegions(
   // table so far, ties to the lowest id.
   std::map<ServerId, size_t> load;
   const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
-  for (const auto& [id, entry] : *servers) load[id] = 0;
+  for (const auto& [id, entry] : *servers) {
+    if (!Draining(id)) load[id] = 0;
+  }
+  // Every member draining: place on them anyway (their regions move when
+  // the decommission gets to them).
+  if (load.empty()) {
+    for (const auto& [id, entry] : *servers) load[id] = 0;
+  }
   for (const CatalogTable& other : *catalog_->Tables()) {
     if (other.descriptor.table_id == skip_table) continue;
     for (const CatalogRegion& r : other.regions) {

@@ -250,6 +250,8 @@ class RouterImpl : public router::Router {
                                                 uint64_t region_b) override;
   // router_balancer.cc
   StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override;
+  StatusOr<std::vector<router::BalanceReport::Step>> DecommissionServer(
+      ServerId id) override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override;
   // router_servers.cc
@@ -391,6 +393,10 @@ class RouterImpl : public router::Router {
   // router_balancer.cc
   // Runs Balance every balancer_interval_ms until the router stops.
   void BalancerLoop();
+  // Moves every region of ready tables off `id` (DecommissionServer),
+  // appending each move to *moves.
+  [[nodiscard]] Status DrainServer(
+      ServerId id, std::vector<router::BalanceReport::Step>* moves);
 
   // router_admin.cc
   // Every page of `server`'s region statistics for table `table_id` (0:
@@ -584,6 +590,9 @@ class RouterImpl : public router::Router {
   std::mutex region_ops_mu_;
   mutable std::mutex reshape_mu_;
   std::shared_ptr<ReshapeState> active_reshape_;  // guarded by reshape_mu_
+  // Members being decommissioned: nothing is placed on them.
+  std::set<ServerId> draining_;  // guarded by reshape_mu_
+  bool Draining(ServerId id) const;
 
   std::mutex scanners_mu_;
   // Guarded by scanners_mu_: the open scanners by id, and how many each

@@ -456,6 +456,32 @@ TEST_F(RouterReshapeTest, TheBalancerEvensRegionCountsAndBytes) {
   EXPECT_TRUE(run->steps.empty());
 }
 
+TEST_F(RouterReshapeTest, DecommissionMovesEveryRegionAwayThenForgets) {
+  ASSERT_TRUE(
+      router_->SplitRegion(Describe().regions[0].region.region_id, std::nullopt)
+          .ok());
+  const ServerId gone = Describe().regions[0].server.id;
+  size_t on_it = 0;
+  for (const RegionLocation& r : Describe().regions) {
+    on_it += r.server.id == gone ? 1 : 0;
+  }
+  ASSERT_GE(on_it, 2u);
+  EXPECT_TRUE(router_->DecommissionServer(99).status().IsNotFound());
+  StatusOr<std::vector<BalanceReport::Step>> moves =
+      router_->DecommissionServer(gone);
+  ASSERT_TRUE(moves.ok()) << moves.status().ToString();
+  EXPECT_EQ(moves->size(), on_it);
+  for (const RegionLocation& r : Describe().regions) {
+    EXPECT_NE(r.server.id, gone);
+  }
+  for (const ServerRef& s : router_->Servers()) EXPECT_NE(s.id, gone);
+  // New tables place nothing on it.
+  StatusOr<TableInfo> u = router_->CreateTable({"u", {}, {}, 4});
+  ASSERT_TRUE(u.ok());
+  for (const RegionLocation& r : u->regions) EXPECT_NE(r.server.id, gone);
+  ExpectModel();
+}
+
 TEST_F(RouterReshapeTest, TheBalancerSplitsARegionPastItsSize) {
   Reopen(RouterOptions::kMinRegionSplitBytes);
   // About 3 MiB into the region starting at r0300.

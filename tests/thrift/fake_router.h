@@ -324,6 +324,12 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     region_op = "merge", region_a = a, region_b = b;
     return region_op_result;
   }
+  StatusOr<std::vector<router::BalanceReport::Step>> DecommissionServer(
+      router::ServerId id) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    region_op = "decommission", move_to = id;
+    return balance_report.steps;
+  }
   StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     region_op = "balance", balance_max = max_operations;
