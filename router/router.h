@@ -61,6 +61,7 @@
 #include "router/cluster_filter_config.h"
 #include "router/global_index.h"
 #include "router/region_client.h"
+#include "router/router_reports.h"
 
 namespace bloomroute::router {
 
@@ -214,19 +215,6 @@ struct TableSpec {
   std::map<std::string, std::string> attributes = {};
 };
 
-struct ServerRef {
-  ServerId id = 0;
-  std::string address;
-  friend bool operator==(const ServerRef& a, const ServerRef& b) {
-    return a.id == b.id && a.address == b.address;
-  }
-};
-
-struct RegionLocation {
-  RegionDescriptor region;
-  ServerRef server;
-};
-
 struct TableInfo {
   TableDescriptor descriptor;
   // By start key. Their descriptors are those the region servers have:
@@ -343,117 +331,6 @@ struct ScanSpec {
   TimeRange time_range = TimeRange();
 };
 
-struct ServerIndexStats {
-  ServerRef server;
-  ReplicaStats replica;
-  // Ops the replica lacks that writes already reported (same epoch), or 0.
-  uint64_t ops_behind = 0;
-  // The cluster's filter config (the same for every server): the options'
-  // target of false routes per lookup F, and the config derived from it,
-  // whose target_fpr is the per-server P.
-  double target_false_routes = 0;
-  SscbfConfig cluster_config;
-  // The router set the cluster config on this run of the server (or saw
-  // that it had it); until then lookups ask the server.
-  bool has_cluster_config = false;
-};
-
-struct ServerStatus {
-  ServerRef server;
-  bool reachable = false;  // it answered a status call just now
-  std::string error;       // why not, when not reachable
-  uint32_t regions = 0;    // regions the catalog places on it
-  bool replica_current = false;
-  // Of those, the ones it does not serve right now (asked when reachable):
-  // closed by someone else or lost with a restart; maintenance reopens them.
-  uint32_t regions_not_served = 0;
-  // Why the last reopening of its regions failed; empty once one succeeded.
-  std::string reopen_error;
-};
-
-struct ClusterStatus {
-  std::vector<ServerStatus> servers;  // ascending by id
-  uint32_t tables = 0;
-  uint32_t regions = 0;
-};
-
-// One region server as `bloomroute admin servers` shows it
-// (Router::ListServers).
-struct ServerSummary {
-  ServerRef server;
-  bool reachable = false;  // it answered its region statistics just now
-  std::string error;       // why not, when not reachable
-  uint32_t regions = 0;    // regions of ready tables the catalog places on it
-  // Of those, the ones it does not serve right now (asked when reachable).
-  uint32_t regions_not_served = 0;
-  // Over those regions, as the server reported them (RegionStats): rows
-  // exact, bytes (rows and local index entries) approximate. 0 when not
-  // reachable.
-  uint64_t rows = 0;
-  uint64_t bytes = 0;
-  bool replica_current = false;  // the router's copy of its filter
-};
-
-// Whether a region is being served (RegionSummary::serving).
-enum class RegionServing {
-  kOpen = 0,         // its server has it open
-  kNotServed = 1,    // its server answered without it open (maintenance
-                     // reopens it)
-  kUnreachable = 2,  // its server did not answer: unknown
-};
-// "open", "not served", "unreachable".
-const char* RegionServingName(RegionServing serving);
-
-// One region of a table as `bloomroute admin regions` shows it
-// (Router::ListRegions).
-struct RegionSummary {
-  uint64_t region_id = 0;
-  std::string start_key;  // inclusive; empty: from the first row
-  std::string end_key;    // exclusive; empty: to the last row
-  ServerRef server;
-  RegionServing serving = RegionServing::kUnreachable;
-  // As its server reported them (0 when unreachable): rows exact, bytes
-  // approximate.
-  uint64_t rows = 0;
-  uint64_t row_bytes = 0;
-  uint64_t index_bytes = 0;
-};
-
-// What a region operation (Router::MoveRegion, SplitRegion, MergeRegions)
-// did.
-struct RegionOpResult {
-  std::vector<RegionLocation> regions;  // the new regions, by start key
-  // Rows written to the new regions: the first copy, then the rows written
-  // to the old ones meanwhile, copied again (catch_up_rounds rounds, the
-  // last one while writes waited).
-  uint64_t rows_copied = 0;
-  uint64_t bytes_copied = 0;  // ReplyBytes of the rows copied
-  uint32_t catch_up_rounds = 0;
-  // How long writes to the old regions waited at the switch: the last
-  // catch-up and one catalog write. It grows with the rows written during
-  // the copy's last round, not with the region's size.
-  uint64_t switch_micros = 0;
-  uint64_t total_micros = 0;  // the whole operation
-};
-
-// What one run of the balancer did (Router::Balance).
-struct BalanceReport {
-  struct Step {
-    enum class Kind { kSplit, kMove } kind = Kind::kMove;
-    uint64_t region_id = 0;  // the region split or moved
-    ServerRef from;
-    ServerRef to;  // the region's server for a split
-    RegionOpResult result;
-  };
-  std::vector<Step> steps;  // in the order made
-  // Afterwards, no region passes its split size and the servers' region
-  // counts differ by at most one.
-  bool balanced = false;
-  // Why the run stopped before that: the operation limit, or an operation
-  // that failed (its error). Empty when balanced.
-  std::string stopped;
-};
-
 // Who makes a scanner call: scanners belong to the client that opened them
 // and are unknown (NotFound) to every other. A server gives each connection
 // its own (NewScannerClient); kLocalScannerClient is the router's own
@@ -462,58 +339,6 @@ using ScannerClient = uint64_t;
 inline constexpr ScannerClient kLocalScannerClient = 0;
 // A client id never handed out before in this process (never 0).
 ScannerClient NewScannerClient();
-
-// One region server's part of Router::VerifyIndex.
-struct ServerVerifyReport {
-  ServerRef server;
-  uint32_t regions = 0;  // regions of the table the catalog places on it
-  // Why the server's check or filter could not be had ("region server
-  // 127.0.0.1:9092: ..."); empty when it answered. The rest is empty then.
-  std::string error;
-  // The server's own check (RegionClient::VerifyIndex), for the table's rows,
-  // index entries and values; filter_matches_rebuild is server-wide.
-  IndexReport index;
-  // The router's replica of the server's filter against the server's filter.
-  ReplicaComparison replica;
-  bool ok() const {
-    return error.empty() && index.ok() &&
-           replica.agreement != ReplicaAgreement::kDiffers;
-  }
-};
-
-struct VerifyReport {
-  TableDescriptor table;
-  std::vector<ServerVerifyReport> servers;  // holding regions; ascending by id
-  bool ok() const {
-    for (const ServerVerifyReport& s : servers) {
-      if (!s.ok()) return false;
-    }
-    return true;
-  }
-};
-
-// One indexed column of a table and where its index stands
-// (Router::IndexStatus).
-struct IndexState {
-  enum class State { kReady, kBuilding, kDropping };
-  std::string column;
-  uint32_t column_id = 0;
-  State state = State::kReady;
-  // Building: regions backfilled; dropping: regions whose entries are
-  // gone; ready: every region.
-  uint32_t regions_done = 0;
-  uint32_t regions_total = 0;
-  // Building: index entries the backfill added (rows that had none);
-  // dropping: entries removed so far; ready: 0.
-  uint64_t rows = 0;
-  friend bool operator==(const IndexState& a, const IndexState& b) {
-    return a.column == b.column && a.column_id == b.column_id &&
-           a.state == b.state && a.regions_done == b.regions_done &&
-           a.regions_total == b.regions_total && a.rows == b.rows;
-  }
-};
-// "ready", "building" or "dropping".
-const char* IndexStateName(IndexState::State state);
 
 // The most mutations (or columns of an increment / append) one atomic row
 // operation may carry: it travels as one region server batch.
