@@ -1,6 +1,7 @@
 #include "thrift/router_client.h"
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,11 @@ namespace bloomroute {
 namespace {
 
 namespace client = rpc::client;
+
+Status OpResultFromThrift(const client::TRegionOpResult& in,
+                          router::RegionOpResult* out) {
+  return thrift_internal::RegionOpResultFromThrift(in, "result", out);
+}
 using Service = client::RouterServiceClient;
 using thrift_internal::Unsendable;
 
@@ -271,6 +277,82 @@ class ThriftRouterClient final : public RouterClient {
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(thrift_internal::Widen(id, "server id", &wire)));
     return Call("removeServer", [&](Service& s) { s.removeServer(wire); });
+  }
+
+  StatusOr<router::RegionOpResult> MoveRegion(uint64_t region_id,
+                                              router::ServerId to) override {
+    int64_t region = 0;
+    int32_t server = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(region_id, "region_id", &region)));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(to, "server id", &server)));
+    return Fetch<router::RegionOpResult, client::TRegionOpResult>(
+        "moveRegion",
+        [&](Service& s, client::TRegionOpResult& r) {
+          s.moveRegion(r, region, server);
+        },
+        OpResultFromThrift);
+  }
+
+  StatusOr<router::RegionOpResult> SplitRegion(
+      uint64_t region_id,
+      const std::optional<std::string>& split_row) override {
+    int64_t region = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(region_id, "region_id", &region)));
+    if (split_row && split_row->empty()) {
+      return Status::InvalidArgument("the split row is empty");
+    }
+    const std::string row = split_row.value_or(std::string());
+    return Fetch<router::RegionOpResult, client::TRegionOpResult>(
+        "splitRegion",
+        [&](Service& s, client::TRegionOpResult& r) {
+          s.splitRegion(r, region, row);
+        },
+        OpResultFromThrift);
+  }
+
+  StatusOr<router::RegionOpResult> MergeRegions(uint64_t region_a,
+                                                uint64_t region_b) override {
+    int64_t a = 0, b = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(region_a, "region_a", &a)));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(region_b, "region_b", &b)));
+    return Fetch<router::RegionOpResult, client::TRegionOpResult>(
+        "mergeRegions",
+        [&](Service& s, client::TRegionOpResult& r) {
+          s.mergeRegions(r, a, b);
+        },
+        OpResultFromThrift);
+  }
+
+  StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override {
+    int32_t wire = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(
+        thrift_internal::Widen(max_operations, "max_operations", &wire)));
+    return Fetch<router::BalanceReport, client::TBalanceReport>(
+        "balance",
+        [&](Service& s, client::TBalanceReport& r) { s.balance(r, wire); },
+        thrift_internal::BalanceReportFromThrift);
+  }
+
+  StatusOr<std::vector<router::BalanceReport::Step>> DecommissionServer(
+      router::ServerId id) override {
+    int32_t wire = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(thrift_internal::Widen(id, "server id", &wire)));
+    return Fetch<std::vector<router::BalanceReport::Step>,
+                 std::vector<client::TBalanceStep>>(
+        "decommissionServer",
+        [&](Service& s, std::vector<client::TBalanceStep>& r) {
+          s.decommissionServer(r, wire);
+        },
+        [](const std::vector<client::TBalanceStep>& in,
+           std::vector<router::BalanceReport::Step>* out) {
+          return thrift_internal::BalanceStepsFromThrift(in, "result", out);
+        });
   }
 
   Status BulkLoad(std::string_view table, uint64_t region_id,

@@ -131,6 +131,20 @@ class RouterClient {
   virtual Status SetServerAddress(router::ServerId id,
                                   const std::string& address) = 0;
   virtual Status RemoveServer(router::ServerId id) = 0;
+  // moveRegion / splitRegion / mergeRegions / balance / decommissionServer:
+  // see router::Router's MoveRegion, SplitRegion, MergeRegions, Balance and
+  // DecommissionServer (NotFound for an unknown region or server). Each answers
+  // when the operation is done, which may take as long as copying the
+  // region; a call that times out leaves it running on the router.
+  virtual StatusOr<router::RegionOpResult> MoveRegion(uint64_t region_id,
+                                                      router::ServerId to) = 0;
+  virtual StatusOr<router::RegionOpResult> SplitRegion(
+      uint64_t region_id, const std::optional<std::string>& split_row) = 0;
+  virtual StatusOr<router::RegionOpResult> MergeRegions(uint64_t region_a,
+                                                        uint64_t region_b) = 0;
+  virtual StatusOr<router::BalanceReport> Balance(uint32_t max_operations) = 0;
+  virtual StatusOr<std::vector<router::BalanceReport::Step>> DecommissionServer(
+      router::ServerId id) = 0;
   // verifyIndex: see router::VerifyReport. From the wire, the report's table
   // carries its name and id only (no indexed columns) and a server's
   // IndexReport has no table_id. NotFound for an unknown table.

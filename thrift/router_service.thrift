@@ -654,6 +654,41 @@ struct TRegionSummary {
   8: i64 indexBytes   // approximate
 }
 
+// What a region operation did (moveRegion, splitRegion, mergeRegions).
+struct TRegionOpResult {
+  1: list<TRegionLocation> regions  // the new regions, by start key
+  // Rows written to the new regions: the first copy, then the rows written
+  // to the old ones meanwhile, copied again in catchUpRounds rounds.
+  2: i64 rowsCopied
+  3: i64 bytesCopied
+  4: i32 catchUpRounds
+  5: i64 switchMicros  // how long writes to the old regions waited
+  6: i64 totalMicros   // the whole operation
+}
+
+enum TBalanceStepKind {
+  SPLIT = 1,
+  MOVE = 2,
+}
+
+// One region operation of the balancer or of a decommission.
+struct TBalanceStep {
+  1: TBalanceStepKind kind
+  2: i64 regionId        // the region split or moved
+  3: TServerRef source
+  4: TServerRef target   // the region's own server for a split
+  5: TRegionOpResult result
+}
+
+// What one run of the balancer did (balance).
+struct TBalanceReport {
+  1: list<TBalanceStep> steps  // in the order made
+  // No region passes its split size and the servers' region counts differ
+  // by at most one.
+  2: bool balanced
+  3: optional string stopped   // why the run stopped before that
+}
+
 // The router's copy of a region server's filter against the server's own.
 enum TReplicaAgreement {
   MATCHES = 1,      // the same filter at the same epoch and sequence number
@@ -898,6 +933,32 @@ service RouterService {
   void setServerAddress(1: i32 serverId, 2: string address)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   void removeServer(1: i32 serverId)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Region operations (bloomroute admin move / split / merge / balance /
+  // decommission). Each copies the old regions' rows into new regions while
+  // the old ones serve, carries over the writes made meanwhile, and
+  // switches the table in one catalog write; no read misses a row or sees
+  // one twice. Each is recorded in the router's catalog before any server
+  // acts on it, and finished or undone after a crash. One runs at a time
+  // (TIOError "Unavailable: another region operation is running"
+  // otherwise). Each answers when done: a call may take as long as copying
+  // the region's rows. moveRegion: to member `serverId`. splitRegion: at
+  // `splitRow`, strictly inside the region; empty: at the region's median
+  // key, from a sample. mergeRegions: two adjacent regions of one table, onto
+  // the server of the first in key order. balance: at most `maxOperations`
+  // splits and moves (0: the router's --balancer-max-operations).
+  // decommissionServer: moves every region off member `serverId`, then
+  // forgets it; the moves made.
+  TRegionOpResult moveRegion(1: i64 regionId, 2: i32 serverId)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  TRegionOpResult splitRegion(1: i64 regionId, 2: binary splitRow)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  TRegionOpResult mergeRegions(1: i64 regionA, 2: i64 regionB)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  TBalanceReport balance(1: i32 maxOperations)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  list<TBalanceStep> decommissionServer(1: i32 serverId)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Bulk import: loads a bulk file (a sorted SST file of rows of one region,

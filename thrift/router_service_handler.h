@@ -162,6 +162,16 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
                  const std::string& address) override;
   void setServerAddress(int32_t server_id, const std::string& address) override;
   void removeServer(int32_t server_id) override;
+  void moveRegion(rpc::client::TRegionOpResult& result, int64_t region_id,
+                  int32_t server_id) override;
+  void splitRegion(rpc::client::TRegionOpResult& result, int64_t region_id,
+                   const std::string& split_row) override;
+  void mergeRegions(rpc::client::TRegionOpResult& result, int64_t region_a,
+                    int64_t region_b) override;
+  void balance(rpc::client::TBalanceReport& result,
+               int32_t max_operations) override;
+  void decommissionServer(std::vector<rpc::client::TBalanceStep>& result,
+                          int32_t server_id) override;
   void bulkLoad(const std::string& table, int64_t region_id,
                 const std::string& file) override;
   void verifyIndex(rpc::client::TVerifyReport& result,

@@ -1,6 +1,7 @@
 // RouterServiceHandler's table calls (HBase's and bloomroute's own) and
 // bloomroute's index, status, bulk load and verify calls. The row and
 // scanner calls are in router_service_handler.cc.
+#include <optional>
 #include <utility>
 
 #include "thrift/hbase_request_conversion.h"
@@ -355,6 +356,78 @@ void RouterServiceHandler::removeServer(int32_t server_id) {
     router::ServerId id = 0;
     BLOOMROUTE_RETURN_IF_ERROR(ServerIdFromThrift(server_id, &id));
     return router_->RemoveServer(id);
+  });
+}
+
+void RouterServiceHandler::moveRegion(client::TRegionOpResult& result,
+                                      int64_t region_id, int32_t server_id) {
+  ServeCall("moveRegion", [&]() -> Status {
+    uint64_t region = 0;
+    router::ServerId to = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        UnsignedFromThrift(region_id, "regionId", &region));
+    BLOOMROUTE_RETURN_IF_ERROR(ServerIdFromThrift(server_id, &to));
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::RegionOpResult done,
+                                router_->MoveRegion(region, to));
+    return thrift_internal::RegionOpResultToThrift(done, &result);
+  });
+}
+
+void RouterServiceHandler::splitRegion(client::TRegionOpResult& result,
+                                       int64_t region_id,
+                                       const std::string& split_row) {
+  ServeCall("splitRegion", [&]() -> Status {
+    uint64_t region = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        UnsignedFromThrift(region_id, "regionId", &region));
+    // Row keys are never empty: an empty splitRow asks for the median.
+    std::optional<std::string> at;
+    if (!split_row.empty()) at = split_row;
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::RegionOpResult done,
+                                router_->SplitRegion(region, at));
+    return thrift_internal::RegionOpResultToThrift(done, &result);
+  });
+}
+
+void RouterServiceHandler::mergeRegions(client::TRegionOpResult& result,
+                                        int64_t region_a, int64_t region_b) {
+  ServeCall("mergeRegions", [&]() -> Status {
+    uint64_t a = 0, b = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_a, "regionA", &a));
+    BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_b, "regionB", &b));
+    BLOOMROUTE_ASSIGN_OR_RETURN(router::RegionOpResult done,
+                                router_->MergeRegions(a, b));
+    return thrift_internal::RegionOpResultToThrift(done, &result);
+  });
+}
+
+void RouterServiceHandler::balance(client::TBalanceReport& result,
+                                   int32_t max_operations) {
+  ServeCall("balance", [&]() -> Status {
+    if (max_operations < 0 ||
+        static_cast<uint32_t>(max_operations) >
+            router::RouterOptions::kMaxBalancerOperations) {
+      return Status::InvalidArgument(
+          "maxOperations " + std::to_string(max_operations) +
+          " is not in [0, " +
+          std::to_string(router::RouterOptions::kMaxBalancerOperations) +
+          "] (0: the router's --balancer-max-operations)");
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        router::BalanceReport report,
+        router_->Balance(static_cast<uint32_t>(max_operations)));
+    return thrift_internal::BalanceReportToThrift(report, &result);
+  });
+}
+
+void RouterServiceHandler::decommissionServer(
+    std::vector<client::TBalanceStep>& result, int32_t server_id) {
+  ServeCall("decommissionServer", [&]() -> Status {
+    router::ServerId id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(ServerIdFromThrift(server_id, &id));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::BalanceReport::Step> moves,
+                                router_->DecommissionServer(id));
+    return thrift_internal::BalanceStepsToThrift(moves, &result);
   });
 }
 

@@ -163,20 +163,6 @@ Status DescriptorToThrift(const TableDescriptor& in,
   return Status::OK();
 }
 
-Status LocationToThrift(const router::RegionLocation& in,
-                        client::TRegionLocation* out) {
-  int64_t region_id = 0;
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Widen(in.region.region_id, "region_id", &region_id));
-  out->__set_regionId(region_id);
-  out->__set_startKey(in.region.start_key);
-  out->__set_endKey(in.region.end_key);
-  client::TServerRef server;
-  BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(in.server, &server));
-  out->__set_server(std::move(server));
-  return Status::OK();
-}
-
 Status RoutingToThrift(const router::RoutingInfo& in,
                        client::TRoutingInfo* out) {
   int32_t servers = 0;
@@ -251,6 +237,20 @@ Status FilterToThrift(const SscbfStats& in, client::TServerIndexStats* out) {
 }
 
 }  // namespace
+
+Status LocationToThrift(const router::RegionLocation& in,
+                        client::TRegionLocation* out) {
+  int64_t region_id = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.region.region_id, "region_id", &region_id));
+  out->__set_regionId(region_id);
+  out->__set_startKey(in.region.start_key);
+  out->__set_endKey(in.region.end_key);
+  client::TServerRef server;
+  BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(in.server, &server));
+  out->__set_server(std::move(server));
+  return Status::OK();
+}
 
 // ---- Requests ----
 

@@ -87,6 +87,9 @@ Status ToThrift(const std::vector<router::IndexState>& in,
 // A server reference in a result (IOError when its id does not fit).
 Status ServerToThrift(const router::ServerRef& in,
                       rpc::client::TServerRef* out);
+// A region with its server (IOError when an id does not fit).
+Status LocationToThrift(const router::RegionLocation& in,
+                        rpc::client::TRegionLocation* out);
 
 }  // namespace bloomroute
 

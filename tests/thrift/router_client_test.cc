@@ -293,6 +293,71 @@ TEST_F(RouterClientTest, ServersAndRegionsAsTheRouterReportsThem) {
   EXPECT_TRUE(client_->ListRegions("nope").status().IsNotFound());
 }
 
+TEST_F(RouterClientTest, RegionOperationsThroughTheClient) {
+  auto regions = [&] {
+    auto info = client_->DescribeTable("places");
+    EXPECT_TRUE(info.ok()) << info.status().ToString();
+    return info.ok() ? info->regions : std::vector<router::RegionLocation>();
+  };
+  auto expect_rows = [&] {
+    auto found = client_->Lookup("places", WhereEq({{"d:country", "NO"}}));
+    ASSERT_TRUE(found.ok()) << found.status().ToString();
+    EXPECT_THAT(Keys(found->rows), ElementsAre("bergen", "oslo"));
+    auto scanner = client_->OpenScanner("places", router::ScanSpec());
+    ASSERT_TRUE(scanner.ok()) << scanner.status().ToString();
+    auto all = client_->ScannerNext(*scanner, 100);
+    ASSERT_TRUE(all.ok()) << all.status().ToString();
+    EXPECT_THAT(Keys(*all), ElementsAre("bergen", "kiruna", "oslo", "umea"));
+    EXPECT_TRUE(client_->CloseScanner(*scanner).ok());
+  };
+  // ["n", end) holds oslo and umea: split between them.
+  const router::RegionLocation last = regions().back();
+  auto split = client_->SplitRegion(last.region.region_id, std::string("p"));
+  ASSERT_TRUE(split.ok()) << split.status().ToString();
+  ASSERT_EQ(split->regions.size(), 2u);
+  EXPECT_EQ(split->regions[0].region.end_key, "p");
+  EXPECT_EQ(split->regions[1].region.start_key, "p");
+  EXPECT_EQ(split->regions[0].server, last.server);
+  EXPECT_EQ(split->rows_copied, 2u);
+  EXPECT_EQ(regions().size(), 4u);
+  expect_rows();
+
+  const router::RegionLocation first = regions().front();
+  const router::ServerId other = first.server.id % 3 + 1;
+  auto moved = client_->MoveRegion(first.region.region_id, other);
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  EXPECT_EQ(moved->regions[0].server.id, other);
+  EXPECT_EQ(moved->rows_copied, 1u);
+  EXPECT_NE(regions().front().region.region_id, first.region.region_id);
+  expect_rows();
+
+  auto merged = client_->MergeRegions(split->regions[0].region.region_id,
+                                      split->regions[1].region.region_id);
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  EXPECT_EQ(regions().size(), 3u);
+  expect_rows();
+
+  auto balanced = client_->Balance(5);
+  ASSERT_TRUE(balanced.ok()) << balanced.status().ToString();
+  EXPECT_TRUE(balanced->balanced) << balanced->stopped;
+  auto drained = client_->DecommissionServer(other);
+  ASSERT_TRUE(drained.ok()) << drained.status().ToString();
+  for (const auto& step : *drained) {
+    EXPECT_EQ(step.from.id, other);
+    EXPECT_NE(step.to.id, other);
+  }
+  for (const auto& r : regions()) EXPECT_NE(r.server.id, other);
+  expect_rows();
+
+  // The router's refusals arrive with their codes.
+  EXPECT_TRUE(client_->MoveRegion(999999, 1).status().IsNotFound());
+  EXPECT_TRUE(
+      client_->SplitRegion(regions().front().region.region_id, std::string())
+          .status()
+          .IsInvalidArgument());
+  EXPECT_TRUE(client_->DecommissionServer(other).status().IsNotFound());
+}
+
 TEST_F(RouterClientTest, VerifyAsTheRouterReportsIt) {
   auto truth = router_->VerifyIndex("places");
   ASSERT_TRUE(truth.ok()) << truth.status().ToString();

@@ -57,6 +57,9 @@ class RouterServiceHandlerTest : public ::testing::Test {
     std::vector<client::TServerSummary> servers;
     std::vector<client::TRegionSummary> regions;
     client::TServerRef ref;
+    client::TRegionOpResult op;
+    client::TBalanceReport balanced;
+    std::vector<client::TBalanceStep> steps;
     return {
         {"createIndexedTable",
          [=]() mutable { handler_.createIndexedTable(info, spec); }},
@@ -84,6 +87,12 @@ class RouterServiceHandlerTest : public ::testing::Test {
         {"addServer", [=]() mutable { handler_.addServer(ref, "h:1"); }},
         {"setServerAddress", [=] { handler_.setServerAddress(2, "h:1"); }},
         {"removeServer", [=] { handler_.removeServer(2); }},
+        {"moveRegion", [=]() mutable { handler_.moveRegion(op, 5, 2); }},
+        {"splitRegion", [=]() mutable { handler_.splitRegion(op, 5, "m"); }},
+        {"mergeRegions", [=]() mutable { handler_.mergeRegions(op, 5, 6); }},
+        {"balance", [=]() mutable { handler_.balance(balanced, 0); }},
+        {"decommissionServer",
+         [=]() mutable { handler_.decommissionServer(steps, 2); }},
     };
   }
 
@@ -504,6 +513,150 @@ TEST_F(RouterServiceHandlerTest, MembershipCallsReachTheRouter) {
   // Ids start at 1: a negative or zero id never reaches the router.
   ExpectIllegal([&] { handler_.removeServer(-1); }, "serverId -1");
   ExpectIllegal([&] { handler_.setServerAddress(0, "h:1"); }, "serverId 0");
+}
+
+TEST_F(RouterServiceHandlerTest, RegionOperationsReachTheRouter) {
+  router::RegionOpResult done;
+  done.regions = {
+      {RegionDescriptor{21, {}, "", "m"}, router::ServerRef{2, "h:2"}},
+      {RegionDescriptor{22, {}, "m", ""}, router::ServerRef{2, "h:2"}}};
+  done.rows_copied = 5000000000;  // past 32 bits
+  done.bytes_copied = 7;
+  done.catch_up_rounds = 3;
+  done.switch_micros = 1500;
+  done.total_micros = 90000;
+  router_->region_op_result = done;
+  auto expect_done = [&](const client::TRegionOpResult& wire) {
+    router::RegionOpResult back;
+    ASSERT_TRUE(
+        thrift_internal::RegionOpResultFromThrift(ThroughWire(wire), "r", &back)
+            .ok());
+    ASSERT_EQ(back.regions.size(), 2u);
+    EXPECT_EQ(back.regions[1].region.region_id, 22u);
+    EXPECT_EQ(back.regions[1].region.start_key, "m");
+    EXPECT_EQ(back.regions[1].server, (router::ServerRef{2, "h:2"}));
+    EXPECT_EQ(back.rows_copied, 5000000000u);
+    EXPECT_EQ(back.bytes_copied, 7u);
+    EXPECT_EQ(back.catch_up_rounds, 3u);
+    EXPECT_EQ(back.switch_micros, 1500u);
+    EXPECT_EQ(back.total_micros, 90000u);
+  };
+  client::TRegionOpResult wire;
+  handler_.moveRegion(wire, 5, 2);
+  EXPECT_EQ(router_->region_op, "move");
+  EXPECT_EQ(router_->region_a, 5u);
+  EXPECT_EQ(router_->move_to, 2u);
+  expect_done(wire);
+  handler_.splitRegion(wire, 6, std::string("k\0", 2));
+  EXPECT_EQ(router_->region_op, "split");
+  EXPECT_EQ(router_->region_a, 6u);
+  EXPECT_EQ(router_->split_key,
+            std::optional<std::string>(std::string("k\0", 2)));
+  // An empty split row asks for the median (row keys are never empty).
+  handler_.splitRegion(wire, 6, "");
+  EXPECT_EQ(router_->split_key, std::nullopt);
+  handler_.mergeRegions(wire, 8, 9);
+  EXPECT_EQ(router_->region_op, "merge");
+  EXPECT_EQ(router_->region_a, 8u);
+  EXPECT_EQ(router_->region_b, 9u);
+  expect_done(wire);
+
+  router::BalanceReport report;
+  router::BalanceReport::Step split;
+  split.kind = router::BalanceReport::Step::Kind::kSplit;
+  split.region_id = 5;
+  split.from = split.to = {1, "h:1"};
+  split.result = done;
+  router::BalanceReport::Step move = split;
+  move.kind = router::BalanceReport::Step::Kind::kMove;
+  move.to = {3, "h:3"};
+  report.steps = {split, move};
+  report.stopped = "the limit of 2 operations per run was reached";
+  router_->balance_report = report;
+  client::TBalanceReport balanced;
+  handler_.balance(balanced, 2);
+  EXPECT_EQ(router_->balance_max, 2u);
+  router::BalanceReport back;
+  ASSERT_TRUE(
+      thrift_internal::BalanceReportFromThrift(ThroughWire(balanced), &back)
+          .ok());
+  ASSERT_EQ(back.steps.size(), 2u);
+  EXPECT_EQ(back.steps[0].kind, router::BalanceReport::Step::Kind::kSplit);
+  EXPECT_EQ(back.steps[1].kind, router::BalanceReport::Step::Kind::kMove);
+  EXPECT_EQ(back.steps[1].to, (router::ServerRef{3, "h:3"}));
+  EXPECT_EQ(back.steps[1].result.rows_copied, 5000000000u);
+  EXPECT_FALSE(back.balanced);
+  EXPECT_EQ(back.stopped, report.stopped);
+  std::vector<client::TBalanceStep> drained;
+  handler_.decommissionServer(drained, 4);
+  EXPECT_EQ(router_->region_op, "decommission");
+  EXPECT_EQ(router_->move_to, 4u);
+  EXPECT_EQ(drained.size(), 2u);
+
+  // Arguments are checked before the router is asked.
+  router_->region_op.clear();
+  ExpectIllegal([&] { handler_.moveRegion(wire, -5, 2); }, "regionId");
+  ExpectIllegal([&] { handler_.moveRegion(wire, 5, 0); }, "serverId 0");
+  ExpectIllegal([&] { handler_.mergeRegions(wire, 5, -1); }, "regionB");
+  ExpectIllegal([&] { handler_.balance(balanced, -1); }, "maxOperations -1");
+  ExpectIllegal([&] { handler_.balance(balanced, 1001); }, "maxOperations");
+  ExpectIllegal([&] { handler_.decommissionServer(drained, -2); },
+                "serverId -2");
+  EXPECT_EQ(router_->region_op, "");
+}
+
+// What a client takes from a router: an operation makes one or two
+// regions; counts are not negative; a step has a known kind.
+TEST_F(RouterServiceHandlerTest, HostileRegionOperationRepliesAreCorruption) {
+  router::RegionOpResult done;
+  done.regions = {
+      {RegionDescriptor{21, {}, "", ""}, router::ServerRef{2, "h:2"}}};
+  client::TRegionOpResult good;
+  ASSERT_TRUE(thrift_internal::RegionOpResultToThrift(done, &good).ok());
+  good = ThroughWire(good);  // a field is set once it was on the wire
+  router::RegionOpResult back;
+  const Status good_back =
+      thrift_internal::RegionOpResultFromThrift(good, "r", &back);
+  ASSERT_TRUE(good_back.ok()) << good_back.ToString();
+  client::TRegionOpResult bad = good;
+  bad.regions.clear();
+  EXPECT_TRUE(thrift_internal::RegionOpResultFromThrift(bad, "r", &back)
+                  .IsCorruption());
+  bad.regions.assign(3, good.regions[0]);
+  EXPECT_TRUE(thrift_internal::RegionOpResultFromThrift(bad, "r", &back)
+                  .IsCorruption());
+  bad = good;
+  bad.__set_rowsCopied(-1);
+  EXPECT_TRUE(thrift_internal::RegionOpResultFromThrift(bad, "r", &back)
+                  .IsCorruption());
+  bad = good;
+  bad.regions[0].__isset.server = false;
+  EXPECT_TRUE(thrift_internal::RegionOpResultFromThrift(bad, "r", &back)
+                  .IsCorruption());
+
+  router::BalanceReport::Step step;
+  step.region_id = 21;
+  step.from = {1, "h:1"};
+  step.to = {2, "h:2"};
+  step.result = done;
+  std::vector<client::TBalanceStep> steps;
+  ASSERT_TRUE(thrift_internal::BalanceStepsToThrift({step}, &steps).ok());
+  steps = ThroughWire(steps);
+  std::vector<router::BalanceReport::Step> steps_back;
+  ASSERT_TRUE(
+      thrift_internal::BalanceStepsFromThrift(steps, "s", &steps_back).ok());
+  // 9: outside the enum, but a value its type can hold (no UB).
+  steps[0].__set_kind(static_cast<client::TBalanceStepKind::type>(9));
+  EXPECT_TRUE(thrift_internal::BalanceStepsFromThrift(steps, "s", &steps_back)
+                  .IsCorruption());
+  steps[0].__set_kind(client::TBalanceStepKind::MOVE);
+  steps[0].__set_regionId(-3);
+  EXPECT_TRUE(thrift_internal::BalanceStepsFromThrift(steps, "s", &steps_back)
+                  .IsCorruption());
+  steps[0].__set_regionId(3);
+  steps[0].__isset.result = false;
+  EXPECT_TRUE(thrift_internal::BalanceStepsFromThrift(steps, "s", &steps_back)
+                  .IsCorruption());
 }
 
 TEST_F(RouterServiceHandlerTest, EveryOwnCallMapsEveryStatusCode) {

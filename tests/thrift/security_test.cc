@@ -170,7 +170,12 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"listRegions", Role::kAdmin},
       {"addServer", Role::kAdmin},
       {"setServerAddress", Role::kAdmin},
-      {"removeServer", Role::kAdmin}};
+      {"removeServer", Role::kAdmin},
+      {"moveRegion", Role::kAdmin},
+      {"splitRegion", Role::kAdmin},
+      {"mergeRegions", Role::kAdmin},
+      {"balance", Role::kAdmin},
+      {"decommissionServer", Role::kAdmin}};
   const std::set<std::string> idl = RouterServiceMethods();
   ASSERT_GE(idl.size(), 40u) << "the IDL's methods were not found";
   for (const std::string& method : idl) {

@@ -50,7 +50,10 @@ std::map<std::string, Role> RouterNeeds() {
         // What is where: each counts every row it reports.
         "listServers", "listRegions",
         // Membership.
-        "addServer", "setServerAddress", "removeServer"}) {
+        "addServer", "setServerAddress", "removeServer",
+        // Region operations.
+        "moveRegion", "splitRegion", "mergeRegions", "balance",
+        "decommissionServer"}) {
     needs[m] = Role::kAdmin;
   }
   return needs;

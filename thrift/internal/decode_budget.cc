@@ -51,7 +51,8 @@ static_assert(
            rpc::client::TStageStats, rpc::client::TClusterFilterConfig,
            rpc::client::TServerIndexStats, rpc::client::TServerStatus,
            rpc::client::TClusterStatus, rpc::client::TServerVerifyReport,
-           rpc::client::TVerifyReport>(),
+           rpc::client::TVerifyReport, rpc::client::TRegionOpResult,
+           rpc::client::TBalanceStep>(),
     "a RouterService struct outgrew kStructElementBytes");
 
 // A std::set / std::map node beyond its value: three pointers and a color,

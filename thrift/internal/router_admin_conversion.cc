@@ -171,4 +171,145 @@ Status RegionSummariesFromThrift(const std::vector<client::TRegionSummary>& in,
   return Status::OK();
 }
 
+// ---- Region operations, the balancer, decommissions ----
+
+Status RegionOpResultToThrift(const router::RegionOpResult& in,
+                              client::TRegionOpResult* out) {
+  std::vector<client::TRegionLocation> regions(in.regions.size());
+  for (size_t i = 0; i < regions.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(LocationToThrift(in.regions[i], &regions[i]));
+  }
+  int64_t rows = 0, bytes = 0, switch_micros = 0, total_micros = 0;
+  int32_t rounds = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.rows_copied, "rows_copied", &rows));
+  BLOOMROUTE_RETURN_IF_ERROR(Widen(in.bytes_copied, "bytes_copied", &bytes));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.catch_up_rounds, "catch_up_rounds", &rounds));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.switch_micros, "switch_micros", &switch_micros));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.total_micros, "total_micros", &total_micros));
+  out->__set_regions(std::move(regions));
+  out->__set_rowsCopied(rows);
+  out->__set_bytesCopied(bytes);
+  out->__set_catchUpRounds(rounds);
+  out->__set_switchMicros(switch_micros);
+  out->__set_totalMicros(total_micros);
+  return Status::OK();
+}
+
+Status BalanceStepsToThrift(const std::vector<router::BalanceReport::Step>& in,
+                            std::vector<client::TBalanceStep>* out) {
+  out->assign(in.size(), client::TBalanceStep());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const router::BalanceReport::Step& s = in[i];
+    client::TBalanceStep& t = (*out)[i];
+    int64_t region = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Widen(s.region_id, "region_id", &region));
+    client::TServerRef source, target;
+    BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(s.from, &source));
+    BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(s.to, &target));
+    client::TRegionOpResult result;
+    BLOOMROUTE_RETURN_IF_ERROR(RegionOpResultToThrift(s.result, &result));
+    t.__set_kind(s.kind == router::BalanceReport::Step::Kind::kSplit
+                     ? client::TBalanceStepKind::SPLIT
+                     : client::TBalanceStepKind::MOVE);
+    t.__set_regionId(region);
+    t.__set_source(std::move(source));
+    t.__set_target(std::move(target));
+    t.__set_result(std::move(result));
+  }
+  return Status::OK();
+}
+
+Status BalanceReportToThrift(const router::BalanceReport& in,
+                             client::TBalanceReport* out) {
+  std::vector<client::TBalanceStep> steps;
+  BLOOMROUTE_RETURN_IF_ERROR(BalanceStepsToThrift(in.steps, &steps));
+  out->__set_steps(std::move(steps));
+  out->__set_balanced(in.balanced);
+  if (!in.stopped.empty()) out->__set_stopped(in.stopped);
+  return Status::OK();
+}
+
+Status RegionOpResultFromThrift(const client::TRegionOpResult& in,
+                                const std::string& f,
+                                router::RegionOpResult* out) {
+  if (in.regions.empty() || in.regions.size() > kMaxOpRegions) {
+    return Status::Corruption(f + ".regions holds " +
+                              std::to_string(in.regions.size()) +
+                              " regions; an operation makes 1 or 2");
+  }
+  out->regions.assign(in.regions.size(), router::RegionLocation());
+  for (size_t i = 0; i < in.regions.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(LocationFromThrift(
+        in.regions[i], At(f + ".regions", i), &out->regions[i]));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.rowsCopied, kBadResult, f + ".rowsCopied", &out->rows_copied));
+  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.bytesCopied, kBadResult,
+                                    f + ".bytesCopied", &out->bytes_copied));
+  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.catchUpRounds, kBadResult,
+                                    f + ".catchUpRounds",
+                                    &out->catch_up_rounds));
+  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.switchMicros, kBadResult,
+                                    f + ".switchMicros", &out->switch_micros));
+  return Narrow(in.totalMicros, kBadResult, f + ".totalMicros",
+                &out->total_micros);
+}
+
+Status BalanceStepsFromThrift(const std::vector<client::TBalanceStep>& in,
+                              const std::string& f,
+                              std::vector<router::BalanceReport::Step>* out) {
+  if (in.size() > kMaxBalanceSteps) {
+    return TooMany(f.c_str(), in.size(), kMaxBalanceSteps);
+  }
+  out->assign(in.size(), router::BalanceReport::Step());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const client::TBalanceStep& t = in[i];
+    router::BalanceReport::Step& s = (*out)[i];
+    const std::string g = At(f, i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(t.__isset.kind, kBadResult, g + ".kind"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(t.__isset.regionId, kBadResult, g + ".regionId"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(t.__isset.source, kBadResult, g + ".source"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(t.__isset.target, kBadResult, g + ".target"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(t.__isset.result, kBadResult, g + ".result"));
+    switch (t.kind) {
+      case client::TBalanceStepKind::SPLIT:
+        s.kind = router::BalanceReport::Step::Kind::kSplit;
+        break;
+      case client::TBalanceStepKind::MOVE:
+        s.kind = router::BalanceReport::Step::Kind::kMove;
+        break;
+      default:
+        return Status::Corruption(g + ".kind is not a step kind (" +
+                                  std::to_string(static_cast<int>(t.kind)) +
+                                  ")");
+    }
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Narrow(t.regionId, kBadResult, g + ".regionId", &s.region_id));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ServerFromThrift(t.source, g + ".source", &s.from));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ServerFromThrift(t.target, g + ".target", &s.to));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        RegionOpResultFromThrift(t.result, g + ".result", &s.result));
+  }
+  return Status::OK();
+}
+
+Status BalanceReportFromThrift(const client::TBalanceReport& in,
+                               router::BalanceReport* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      BalanceStepsFromThrift(in.steps, "result.steps", &out->steps));
+  out->balanced = in.balanced;
+  out->stopped = in.__isset.stopped ? in.stopped : std::string();
+  return Status::OK();
+}
+
 }  // namespace bloomroute::thrift_internal

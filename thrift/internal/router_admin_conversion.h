@@ -1,7 +1,9 @@
-// RouterService's listServers and listRegions on the wire, both ways: the
-// handler's ToThrift and RouterClient's checked FromThrift (a field the
-// router always sets that is missing, a negative count, an unknown serving
-// state or more entries than the limit is Corruption naming the field).
+// RouterService's admin results on the wire, both ways (listServers,
+// listRegions, and what the region operations, the balancer and a
+// decommission did): the handler's ToThrift and RouterClient's checked
+// FromThrift (a field the router always sets that is missing, a negative
+// count, an unknown enum value or more entries than the limit is
+// Corruption naming the field).
 //
 // Thread-safety: pure functions.
 #ifndef BLOOMROUTE_THRIFT_INTERNAL_ROUTER_ADMIN_CONVERSION_H_
@@ -27,6 +29,29 @@ Status ServerSummariesFromThrift(
 Status RegionSummariesFromThrift(
     const std::vector<rpc::client::TRegionSummary>& in,
     std::vector<router::RegionSummary>* out);
+
+// Region operations (moveRegion, splitRegion, mergeRegions), the balancer
+// (balance) and a decommission (decommissionServer). IOError when a figure
+// does not fit its wire type.
+Status RegionOpResultToThrift(const router::RegionOpResult& in,
+                              rpc::client::TRegionOpResult* out);
+Status BalanceStepsToThrift(const std::vector<router::BalanceReport::Step>& in,
+                            std::vector<rpc::client::TBalanceStep>* out);
+Status BalanceReportToThrift(const router::BalanceReport& in,
+                             rpc::client::TBalanceReport* out);
+// At most kMaxOpRegions new regions per operation, and kMaxBalanceSteps
+// steps (a balancer run makes at most RouterOptions::kMaxBalancerOperations;
+// a decommission one per region of the server).
+inline constexpr size_t kMaxOpRegions = 2;
+inline constexpr size_t kMaxBalanceSteps = 1 << 20;
+Status RegionOpResultFromThrift(const rpc::client::TRegionOpResult& in,
+                                const std::string& f,
+                                router::RegionOpResult* out);
+Status BalanceStepsFromThrift(const std::vector<rpc::client::TBalanceStep>& in,
+                              const std::string& f,
+                              std::vector<router::BalanceReport::Step>* out);
+Status BalanceReportFromThrift(const rpc::client::TBalanceReport& in,
+                               router::BalanceReport* out);
 
 }  // namespace bloomroute::thrift_internal
 

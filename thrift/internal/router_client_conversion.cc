@@ -233,20 +233,22 @@ Status TableInfoFromThrift(const client::TTableInfo& in,
       in.descriptor, "result.descriptor", &out->descriptor));
   out->regions.assign(in.regions.size(), router::RegionLocation());
   for (size_t i = 0; i < in.regions.size(); ++i) {
-    const std::string f = At("result.regions", i);
-    const client::TRegionLocation& r = in.regions[i];
-    router::RegionLocation& location = out->regions[i];
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(r.__isset.server, kBadResult, f + ".server"));
-    BLOOMROUTE_RETURN_IF_ERROR(Narrow(r.regionId, kBadResult, f + ".regionId",
-                                      &location.region.region_id));
-    location.region.table = out->descriptor;
-    location.region.start_key = r.startKey;
-    location.region.end_key = r.endKey;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        ServerFromThrift(r.server, f + ".server", &location.server));
+    BLOOMROUTE_RETURN_IF_ERROR(LocationFromThrift(
+        in.regions[i], At("result.regions", i), &out->regions[i]));
+    out->regions[i].region.table = out->descriptor;
   }
   return Status::OK();
+}
+
+Status LocationFromThrift(const client::TRegionLocation& in,
+                          const std::string& f, router::RegionLocation* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.server, kBadResult, f + ".server"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.regionId, kBadResult, f + ".regionId", &out->region.region_id));
+  out->region.start_key = in.startKey;
+  out->region.end_key = in.endKey;
+  return ServerFromThrift(in.server, f + ".server", &out->server);
 }
 
 Status DescriptorsFromThrift(const std::vector<client::TIndexedTable>& in,

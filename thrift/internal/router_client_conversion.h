@@ -60,6 +60,10 @@ Status IndexStatusFromThrift(const std::vector<rpc::client::TIndexStatus>& in,
 // incomplete or its id does not fit).
 Status ServerFromThrift(const rpc::client::TServerRef& in, const std::string& f,
                         router::ServerRef* out);
+// A region with its server in a reply (Corruption naming field `f`); the
+// region's table is left empty (the reply names it elsewhere, if at all).
+Status LocationFromThrift(const rpc::client::TRegionLocation& in,
+                          const std::string& f, router::RegionLocation* out);
 
 }  // namespace bloomroute::thrift_internal
 

@@ -79,6 +79,24 @@ class UnusedRouterClient : public RouterClient {
     return Unused();
   }
   Status RemoveServer(router::ServerId) override { return Unused(); }
+  StatusOr<router::RegionOpResult> MoveRegion(uint64_t,
+                                              router::ServerId) override {
+    return Unused();
+  }
+  StatusOr<router::RegionOpResult> SplitRegion(
+      uint64_t, const std::optional<std::string>&) override {
+    return Unused();
+  }
+  StatusOr<router::RegionOpResult> MergeRegions(uint64_t, uint64_t) override {
+    return Unused();
+  }
+  StatusOr<router::BalanceReport> Balance(uint32_t) override {
+    return Unused();
+  }
+  StatusOr<std::vector<router::BalanceReport::Step>> DecommissionServer(
+      router::ServerId) override {
+    return Unused();
+  }
   Status BulkLoad(std::string_view, uint64_t, const std::string&) override {
     return Unused();
   }
