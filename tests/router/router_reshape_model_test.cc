@@ -195,6 +195,8 @@ class ReshapeWorld {
       const ServerId dest = (r.server.id - 1 + d) % kServers + 1;
       result = router_->MoveRegion(r.region.region_id, dest);
     }
+    // The faults were this operation's: the checks below make calls too.
+    cut_at_ = restart_at_ = -1;
     if (restarter_.joinable()) restarter_.join();
     if (result.ok()) {
       ++done_[kind];
