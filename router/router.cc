@@ -353,10 +353,18 @@ void RouterImpl::PublishTables(uint64_t new_generation) {
       generations[state->record.descriptor.table_id] = state->generation;
     }
   }
+  const std::shared_ptr<ReshapeState> running = ActiveReshape();
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> next;
   for (const CatalogTable& t : *catalog_->Tables()) {
     if (t.state != CatalogTable::State::kReady) continue;
     auto state = std::make_shared<TableState>(t);
+    // RunRegionOp sets the running operation before it records it, so the
+    // state that first has it copying carries it.
+    if (running != nullptr && running->table_id == t.descriptor.table_id &&
+        !t.region_ops.empty() &&
+        t.region_ops.front().state == CatalogRegionOp::State::kCopying) {
+      state->reshape = running;
+    }
     auto it = generations.find(t.descriptor.table_id);
     state->generation = it != generations.end() && it->second != nullptr &&
                                 t.descriptor.table_id != new_generation
@@ -395,7 +403,7 @@ StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& given) {
                               ResolveIndexAttribute(given));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateSpec(spec));
   BLOOMROUTE_RETURN_IF_ERROR(CheckTableBytes(spec, options_.max_table_bytes));
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   if (tables->size() >= options_.max_tables) {
     return Status::InvalidArgument(
@@ -430,7 +438,7 @@ StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& given) {
 }
 
 Status RouterImpl::DeleteTable(std::string_view name) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(name));
   return DeleteTableLocked(*state);
@@ -585,7 +593,7 @@ void RouterImpl::MaintainOnce() {
   FlagServersMissingRegions(*catalog_->Tables());
   if (CatalogWorkPending()) {
     // Under ddl_mu_, so that no region of a table being deleted is reopened.
-    std::lock_guard<std::mutex> lock(ddl_mu_);
+    std::lock_guard<std::timed_mutex> lock(ddl_mu_);
     const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
     const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
     for (auto& [id, server] : *servers) {

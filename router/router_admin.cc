@@ -19,6 +19,8 @@ const char* RegionServingName(RegionServing serving) {
       return "not served";
     case RegionServing::kUnreachable:
       return "unreachable";
+    case RegionServing::kStaged:
+      return "staged";
   }
   return "unknown";
 }
@@ -97,7 +99,9 @@ std::vector<router::ServerSummary> RouterImpl::ListServers() {
     }
     for (uint64_t region : want) {
       auto found = stats->find(region);
-      if (found == stats->end() || found->second.state != RegionState::kOpen) {
+      if (found == stats->end() ||
+          (found->second.state != RegionState::kOpen &&
+           found->second.state != RegionState::kStaged)) {
         ++s.regions_not_served;
       }
       if (found == stats->end()) continue;
@@ -112,7 +116,13 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     std::string_view table) {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(table));
-  const CatalogTable& record = state->record;
+  // Copied, and the state let go: a region operation waits for every
+  // holder of a state from before its start, and the servers may take long
+  // to count rows.
+  const CatalogTable record = state->record;
+  const std::map<ServerId, std::vector<uint64_t>> regions_by_server =
+      state->regions_by_server;
+  state.reset();
   std::vector<router::RegionSummary> out;
   for (const CatalogRegion& r : record.regions) {
     router::RegionSummary s;
@@ -123,7 +133,7 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     out.push_back(std::move(s));
   }
   std::vector<ServerId> servers;
-  for (const auto& [id, regions] : state->regions_by_server) {
+  for (const auto& [id, regions] : regions_by_server) {
     servers.push_back(id);
   }
   std::vector<StatusOr<std::map<uint64_t, RegionStats>>> stats(
@@ -131,7 +141,7 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
   fan_out_->Run(servers.size(), [&](size_t i) {
     stats[i] = FetchRegionStats(
         Server(servers[i]), record.descriptor.table_id,
-        state->regions_by_server.at(servers[i]).size() + kStatsRegionSlack);
+        regions_by_server.at(servers[i]).size() + kStatsRegionSlack);
   });
   std::map<ServerId, const std::map<uint64_t, RegionStats>*> by_server;
   for (size_t i = 0; i < servers.size(); ++i) {
@@ -147,6 +157,8 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     }
     s.serving = found->second.state == RegionState::kOpen
                     ? router::RegionServing::kOpen
+                : found->second.state == RegionState::kStaged
+                    ? router::RegionServing::kStaged
                     : router::RegionServing::kNotServed;
     s.rows = found->second.rows;
     s.row_bytes = found->second.row_bytes;

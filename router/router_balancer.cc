@@ -92,6 +92,7 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
     std::optional<BalanceReport::Step> step;
     if (options_.region_split_bytes != 0) {
       for (const RegionLoad& r : regions) {
+        if (skip.count(r.server) != 0) continue;  // leaving anyway
         const uint64_t split_at =
             table_on_server[{r.table_id, r.server}] == 1
                 ? std::min(options_.region_split_bytes,
@@ -148,10 +149,13 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
       return report;
     }
     ++made;
+    // After any operation running now (a user's, a decommission's).
     StatusOr<router::RegionOpResult> result =
-        step->kind == BalanceReport::Step::Kind::kSplit
-            ? SplitRegion(step->region_id, std::nullopt)
-            : MoveRegion(step->region_id, step->to.id);
+        RunRegionOp(true, [&]() -> StatusOr<PlannedOp> {
+          return step->kind == BalanceReport::Step::Kind::kSplit
+                     ? PlanSplit(step->region_id, std::nullopt)
+                     : PlanMove(step->region_id, step->to.id);
+        });
     if (!result.ok()) {
       report.stopped =
           std::string(step->kind == BalanceReport::Step::Kind::kSplit
@@ -198,6 +202,9 @@ StatusOr<std::vector<BalanceReport::Step>> RouterImpl::DecommissionServer(
 
 Status RouterImpl::DrainServer(ServerId id,
                                std::vector<BalanceReport::Step>* moves) {
+  // Regions that another operation changed between the look and the move.
+  constexpr int kMaxReplans = 100;
+  int replanned = 0;
   for (;;) {
     // Region counts of the other members, and the next region to move.
     std::map<ServerId, size_t> load;
@@ -217,13 +224,23 @@ Status RouterImpl::DrainServer(ServerId id,
         if (r.server == id && next == 0) next = r.region_id;
       }
     }
-    if (next == 0) return Status::OK();
+    if (next == 0) {
+      // A move whose old region could not be dropped yet still needs the
+      // server: finish it (RemoveServer refuses while it is pending).
+      MaintainRegionOps();
+      return Status::OK();
+    }
     const ServerId to =
         std::min_element(load.begin(), load.end(), [](auto& a, auto& b) {
           return a.second < b.second;
         })->first;
+    // After any operation running now (the balancer's, a user's); the
+    // region may have moved meanwhile, so it is planned again.
+    StatusOr<router::RegionOpResult> moved =
+        RunRegionOp(true, [&] { return PlanMove(next, to); });
+    if (moved.status().IsNotFound() && ++replanned < kMaxReplans) continue;
     BLOOMROUTE_ASSIGN_OR_RETURN(router::RegionOpResult result,
-                                MoveRegion(next, to));
+                                std::move(moved));
     BalanceReport::Step step;
     step.kind = BalanceReport::Step::Kind::kMove;
     step.region_id = next;

@@ -187,7 +187,7 @@ Status RouterImpl::RecordIndexChange(const CatalogTable& table,
 }
 
 Status RouterImpl::AddIndex(std::string_view name, const std::string& column) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(name));
   CatalogTable table = state->record;
@@ -208,7 +208,7 @@ Status RouterImpl::AddIndex(std::string_view name, const std::string& column) {
 }
 
 Status RouterImpl::DropIndex(std::string_view name, const std::string& column) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(name));
   CatalogTable table = state->record;
@@ -289,7 +289,7 @@ void RouterImpl::MaintainIndexes() {
   for (const auto& [table, column] : work) {
     while (chunks < options_.index_chunks_per_pass) {
       ++chunks;
-      std::lock_guard<std::mutex> lock(ddl_mu_);
+      std::lock_guard<std::timed_mutex> lock(ddl_mu_);
       if (!RunIndexChunkLocked(table, column)) break;
     }
   }

@@ -424,12 +424,18 @@ StatusOr<router::VerifyReport> RouterImpl::VerifyIndex(std::string_view table) {
   router::VerifyReport out;
   out.table = state->record.descriptor;
   std::vector<ServerId> ids;
-  for (const auto& [id, regions] : state->regions_by_server) ids.push_back(id);
+  std::vector<uint32_t> regions;
+  for (const auto& [id, on_server] : state->regions_by_server) {
+    ids.push_back(id);
+    regions.push_back(static_cast<uint32_t>(on_server.size()));
+  }
+  // Let go before the servers check (long): a region operation waits for
+  // every holder of a state from before its start.
+  state.reset();
   out.servers.resize(ids.size());
   fan_out_->Run(ids.size(), [&](size_t i) {
     out.servers[i] = VerifyServer(ids[i], out.table.table_id);
-    out.servers[i].regions =
-        static_cast<uint32_t>(state->regions_by_server.at(ids[i]).size());
+    out.servers[i].regions = regions[i];
   });
   return out;
 }

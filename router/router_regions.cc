@@ -143,7 +143,7 @@ Status RouterImpl::DropRegions(const CatalogTable& table) {
 }
 
 Status RouterImpl::ReopenServer(const ServerEntry& server) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   return ReopenServerLocked(server);
 }
 
@@ -198,7 +198,15 @@ void RouterImpl::FlagServersMissingRegions(
   for (const CatalogTable& t : tables) {
     if (t.state != CatalogTable::State::kReady) continue;
     for (const CatalogRegion& r : t.regions) {
-      assigned[r.server].push_back(r.region_id);
+      // A switched operation's targets are staged until its sources are
+      // dropped: not among the regions a server serves (OpenRegionIds).
+      const bool staged =
+          !t.region_ops.empty() &&
+          t.region_ops.front().state == CatalogRegionOp::State::kSwitched &&
+          std::find(t.region_ops.front().targets.begin(),
+                    t.region_ops.front().targets.end(),
+                    r) != t.region_ops.front().targets.end();
+      if (!staged) assigned[r.server].push_back(r.region_id);
     }
   }
   // Servers due for a reopen anyway (a failed call, a new run) are skipped.

@@ -86,8 +86,12 @@ enum class RegionServing {
   kNotServed = 1,    // its server answered without it open (maintenance
                      // reopens it)
   kUnreachable = 2,  // its server did not answer: unknown
+  // A region operation's new region, open staged on its server: it takes
+  // writes and answers reads that name it, and serves fully once the old
+  // regions are dropped (router_reshape.cc).
+  kStaged = 3,
 };
-// "open", "not served", "unreachable".
+// "open", "not served", "unreachable", "staged".
 const char* RegionServingName(RegionServing serving);
 
 // One region of a table as `bloomroute admin regions` shows it

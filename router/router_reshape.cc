@@ -50,6 +50,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/sync_point.h"
 #include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
@@ -67,6 +68,13 @@ constexpr uint64_t kCopyBytesPerCall = 8 << 20;
 // kSwitchRows rows noted ends them sooner. The switch copies what is left.
 constexpr uint32_t kMaxCatchUpRounds = 16;
 constexpr size_t kSwitchRows = 1000;
+// The switch needs the catalog lock (ddl_mu_) for its write, which another
+// DDL may hold across server calls (a table being deleted). It waits this
+// long for it with the gate closed; then it opens the gate, runs another
+// round and tries again, up to kSwitchLockAttempts times: writes wait at
+// most this long for the lock, never for the other DDL.
+constexpr auto kSwitchLockWait = std::chrono::milliseconds(200);
+constexpr int kSwitchLockAttempts = 300;  // a minute of waiting in all
 // How long the drop waits for reads that started before the switch; past
 // it, such a read gets NotFound from the dropped region (an error, never a
 // wrong answer). A read is bounded by the servers' work bounds and the
@@ -95,119 +103,27 @@ size_t RegionOf(const std::vector<CatalogRegion>& regions,
   return regions.size();
 }
 
-// Whether a write failure leaves the write in doubt (it may still commit):
-// anything but a refusal that wrote nothing (RouterImpl::WriteFailed).
-bool InDoubt(const Status& s) {
-  return !s.ok() && !s.IsInvalidArgument() && !s.IsNotFound() && !s.IsAborted();
-}
-
 RegionDescriptor DescriptorOf(const CatalogTable& table,
                               const CatalogRegion& r) {
   return RegionDescriptor{r.region_id, ServerDescriptor(table.descriptor),
                           r.start_key, r.end_key};
 }
 
+// The ready table holding region `region_id` in `tables`, and the region's
+// index in it.
+StatusOr<std::pair<CatalogTable, size_t>> FindRegionIn(
+    const Catalog::TableList& tables, uint64_t region_id) {
+  for (const CatalogTable& t : tables) {
+    if (t.state != CatalogTable::State::kReady) continue;
+    for (size_t i = 0; i < t.regions.size(); ++i) {
+      if (t.regions[i].region_id == region_id) return std::make_pair(t, i);
+    }
+  }
+  return Status::NotFound("region " + std::to_string(region_id) +
+                          " is not a region of any table");
+}
+
 }  // namespace
-
-// ---- ReshapeState ----
-
-bool ReshapeState::Covers(uint64_t table, uint64_t region_id) const {
-  if (table != table_id) return false;
-  return std::any_of(
-      sources.begin(), sources.end(),
-      [&](const CatalogRegion& r) { return r.region_id == region_id; });
-}
-
-void ReshapeState::NoteWritten(const std::string& row) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (overflow_) return;
-  // About what a set node costs besides the key.
-  constexpr uint64_t kNodeBytes = 64;
-  if (written_.insert(row).second) {
-    written_bytes_ += row.size() + kNodeBytes;
-    if (written_bytes_ > kMaxDirtyBytes) overflow_ = true;
-  }
-}
-
-void ReshapeState::NoteInDoubt() {
-  std::lock_guard<std::mutex> lock(mu_);
-  in_doubt_ = true;
-}
-
-std::vector<std::string> ReshapeState::TakeWritten(bool* overflow,
-                                                   bool* in_doubt) {
-  std::lock_guard<std::mutex> lock(mu_);
-  *overflow = overflow_;
-  *in_doubt = in_doubt_;
-  std::vector<std::string> out(std::make_move_iterator(written_.begin()),
-                               std::make_move_iterator(written_.end()));
-  written_.clear();
-  written_bytes_ = 0;
-  return out;
-}
-
-// ---- the write path's side ----
-
-void WriteRoute::Note(const std::string& row, size_t region,
-                      const Status& status) const {
-  if (op == nullptr) return;
-  if (!op->Covers(state->record.descriptor.table_id,
-                  state->record.regions[region].region_id)) {
-    return;
-  }
-  op->NoteWritten(row);
-  if (InDoubt(status)) op->NoteInDoubt();
-}
-
-void ReshapeState::Gate::Enter() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return !closed_; });
-  ++inside_;
-}
-
-void ReshapeState::Gate::Leave() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (--inside_ == 0) cv_.notify_all();
-}
-
-void ReshapeState::Gate::Close() {
-  std::unique_lock<std::mutex> lock(mu_);
-  closed_ = true;
-  cv_.wait(lock, [&] { return inside_ == 0; });
-}
-
-void ReshapeState::Gate::Open() {
-  std::lock_guard<std::mutex> lock(mu_);
-  closed_ = false;
-  cv_.notify_all();
-}
-
-WriteRoute::WriteRoute(WriteRoute&& other) noexcept
-    : state(std::move(other.state)), op(std::move(other.op)) {}
-
-WriteRoute::~WriteRoute() {
-  if (op != nullptr) op->gate.Leave();
-}
-
-StatusOr<WriteRoute> RouterImpl::RouteWrite(
-    std::string_view table, const std::vector<std::string_view>& rows) {
-  for (;;) {
-    WriteRoute route;
-    BLOOMROUTE_ASSIGN_OR_RETURN(route.state, FindTable(table));
-    std::shared_ptr<ReshapeState> op = ActiveReshape();
-    if (op == nullptr) return route;
-    const uint64_t id = route.state->record.descriptor.table_id;
-    const bool touches = std::any_of(rows.begin(), rows.end(), [&](auto row) {
-      const size_t r = route.state->RegionFor(row);
-      return op->Covers(id, route.state->record.regions[r].region_id);
-    });
-    if (!touches) return route;
-    op->gate.Enter();
-    route.op = std::move(op);  // left by ~WriteRoute
-    // Switched while we waited: the table has new regions; route again.
-    if (!route.op->switched) return route;
-  }
-}
 
 std::shared_ptr<ReshapeState> RouterImpl::ActiveReshape() const {
   std::lock_guard<std::mutex> lock(reshape_mu_);
@@ -225,28 +141,23 @@ Status RouterImpl::CheckNoRegionOp(const CatalogTable& table) {
 
 StatusOr<std::pair<CatalogTable, size_t>> RouterImpl::FindRegion(
     uint64_t region_id) const {
-  for (const CatalogTable& t : *catalog_->Tables()) {
-    if (t.state != CatalogTable::State::kReady) continue;
-    for (size_t i = 0; i < t.regions.size(); ++i) {
-      if (t.regions[i].region_id == region_id) return std::make_pair(t, i);
-    }
-  }
-  return Status::NotFound("region " + std::to_string(region_id) +
-                          " is not a region of any table");
+  return FindRegionIn(*catalog_->Tables(), region_id);
 }
 
 StatusOr<RegionOpResult> RouterImpl::MoveRegion(uint64_t region_id,
                                                 ServerId to) {
+  return RunRegionOp(
+      false, [&]() -> StatusOr<PlannedOp> { return PlanMove(region_id, to); });
+}
+
+StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanMove(uint64_t region_id,
+                                                     ServerId to) {
   BLOOMROUTE_ASSIGN_OR_RETURN(auto found, FindRegion(region_id));
   const CatalogRegion& source = found.first.regions[found.second];
-  if (ServerSnapshot()->count(to) == 0) {
-    return Status::InvalidArgument("server " + std::to_string(to) +
-                                   " is not a member of the cluster");
-  }
   if (source.server == to) {
     return Status::InvalidArgument("region " + std::to_string(region_id) +
                                    " is already on server " +
-                                   Server(to).ref.address);
+                                   std::to_string(to));
   }
   CatalogRegionOp op;
   op.kind = CatalogRegionOp::Kind::kMove;
@@ -255,10 +166,17 @@ StatusOr<RegionOpResult> RouterImpl::MoveRegion(uint64_t region_id,
   target.region_id = catalog_->NextRegionId();
   target.server = to;
   op.targets = {target};
-  return RunRegionOp(found.first.descriptor.table_id, std::move(op));
+  return PlannedOp{found.first.descriptor.table_id, std::move(op)};
 }
 
 StatusOr<RegionOpResult> RouterImpl::SplitRegion(
+    uint64_t region_id, const std::optional<std::string>& split_key) {
+  return RunRegionOp(false, [&]() -> StatusOr<PlannedOp> {
+    return PlanSplit(region_id, split_key);
+  });
+}
+
+StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanSplit(
     uint64_t region_id, const std::optional<std::string>& split_key) {
   BLOOMROUTE_ASSIGN_OR_RETURN(auto found, FindRegion(region_id));
   const CatalogRegion source = found.first.regions[found.second];
@@ -290,42 +208,60 @@ StatusOr<RegionOpResult> RouterImpl::SplitRegion(
   op.sources = {source};
   op.targets = {{catalog_->NextRegionId(), source.start_key, at, source.server},
                 {catalog_->NextRegionId(), at, source.end_key, source.server}};
-  return RunRegionOp(found.first.descriptor.table_id, std::move(op));
+  return PlannedOp{found.first.descriptor.table_id, std::move(op)};
 }
 
 StatusOr<RegionOpResult> RouterImpl::MergeRegions(uint64_t region_a,
                                                   uint64_t region_b) {
-  BLOOMROUTE_ASSIGN_OR_RETURN(auto a, FindRegion(region_a));
-  BLOOMROUTE_ASSIGN_OR_RETURN(auto b, FindRegion(region_b));
-  if (a.first.descriptor.table_id != b.first.descriptor.table_id) {
-    return Status::InvalidArgument("regions " + std::to_string(region_a) +
-                                   " and " + std::to_string(region_b) +
-                                   " are of different tables");
-  }
-  const size_t first = std::min(a.second, b.second);
-  const size_t second = std::max(a.second, b.second);
-  if (second != first + 1) {
-    return Status::InvalidArgument("regions " + std::to_string(region_a) +
-                                   " and " + std::to_string(region_b) +
-                                   " are not adjacent");
-  }
-  const CatalogRegion& low = a.first.regions[first];
-  const CatalogRegion& high = a.first.regions[second];
-  CatalogRegionOp op;
-  op.kind = CatalogRegionOp::Kind::kMerge;
-  op.sources = {low, high};
-  op.targets = {
-      {catalog_->NextRegionId(), low.start_key, high.end_key, low.server}};
-  return RunRegionOp(a.first.descriptor.table_id, std::move(op));
+  return RunRegionOp(false, [&]() -> StatusOr<PlannedOp> {
+    // One snapshot for both: another operation may change the table between
+    // two looks.
+    const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+    BLOOMROUTE_ASSIGN_OR_RETURN(auto a, FindRegionIn(*tables, region_a));
+    BLOOMROUTE_ASSIGN_OR_RETURN(auto b, FindRegionIn(*tables, region_b));
+    if (a.first.descriptor.table_id != b.first.descriptor.table_id) {
+      return Status::InvalidArgument("regions " + std::to_string(region_a) +
+                                     " and " + std::to_string(region_b) +
+                                     " are of different tables");
+    }
+    const size_t first = std::min(a.second, b.second);
+    const size_t second = std::max(a.second, b.second);
+    if (second != first + 1) {
+      return Status::InvalidArgument("regions " + std::to_string(region_a) +
+                                     " and " + std::to_string(region_b) +
+                                     " are not adjacent");
+    }
+    const CatalogRegion& low = a.first.regions[first];
+    const CatalogRegion& high = a.first.regions[second];
+    CatalogRegionOp op;
+    op.kind = CatalogRegionOp::Kind::kMerge;
+    op.sources = {low, high};
+    op.targets = {
+        {catalog_->NextRegionId(), low.start_key, high.end_key, low.server}};
+    return PlannedOp{a.first.descriptor.table_id, std::move(op)};
+  });
 }
 
-StatusOr<RegionOpResult> RouterImpl::RunRegionOp(uint64_t table_id,
-                                                 CatalogRegionOp op) {
-  std::unique_lock<std::mutex> running(region_ops_mu_, std::try_to_lock);
-  if (!running.owns_lock()) {
+StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
+    bool wait, const std::function<StatusOr<PlannedOp>()>& plan) {
+  std::unique_lock<std::mutex> running(region_ops_mu_, std::defer_lock);
+  if (wait) {
+    running.lock();
+  } else if (!running.try_lock()) {
     return Status::Unavailable(
         "another region operation is running; try again when it has ended");
   }
+  if (ActiveReshape() != nullptr) {
+    return Status::Unavailable(
+        "the switch of a region operation could not be recorded in the "
+        "router's catalog; maintenance retries it (writes to its regions "
+        "wait meanwhile): try again when it has");
+  }
+  // Planned under region_ops_mu_: no other operation changes the regions
+  // between the plan and its record.
+  BLOOMROUTE_ASSIGN_OR_RETURN(PlannedOp planned, plan());
+  const uint64_t table_id = planned.table_id;
+  CatalogRegionOp& op = planned.op;
   const auto start = std::chrono::steady_clock::now();
   auto state = std::make_shared<ReshapeState>();
   state->table_id = table_id;
@@ -347,23 +283,24 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(uint64_t table_id,
   RegionOpResult result;
   s = OpenTargets(table_id, op);
   // Every write that may not have seen the operation has ended once its
-  // table state is let go: the copy reads what they wrote.
+  // table state is let go: the copy reads what they wrote, and none of
+  // those that went in doubt can still commit once the fences are raised.
   if (s.ok()) s = WaitForGeneration(before_start);
+  if (s.ok()) s = FenceSources(op);
   if (s.ok()) s = CopyRegionRows(op, &result);
-  size_t noted = kSwitchRows + 1;
-  while (s.ok() && noted > kSwitchRows &&
-         result.catch_up_rounds < kMaxCatchUpRounds) {
-    s = CopyWrittenRows(op, *state, &result, &noted);
-  }
   std::weak_ptr<const int> before;
+  bool in_doubt = false;
   if (s.ok()) {
-    const auto pause = std::chrono::steady_clock::now();
-    state->gate.Close();
-    s = CopyWrittenRows(op, *state, &result, &noted);
-    if (s.ok()) s = SwitchRegionOp(table_id, &op, &before);
-    if (s.ok()) state->switched = true;
-    state->gate.Open();
-    result.switch_micros = MicrosSince(pause);
+    s = CatchUpAndSwitch(table_id, &op, *state, &result, &before, &in_doubt);
+  }
+  if (in_doubt) {
+    // The gate stays closed and the operation running: no write to the
+    // sources is acknowledged until maintenance has written the switch.
+    state->op = op;
+    WakeMaintenance();
+    return s.WithContext(
+        "the switch of the region operation may not be recorded: writes to "
+        "its regions wait until the router's maintenance has recorded it");
   }
   {
     std::lock_guard<std::mutex> lock(reshape_mu_);
@@ -390,6 +327,53 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(uint64_t table_id,
   }
   result.total_micros = MicrosSince(start);
   return result;
+}
+
+Status RouterImpl::CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
+                                    ReshapeState& state, RegionOpResult* result,
+                                    std::weak_ptr<const int>* before,
+                                    bool* in_doubt) {
+  size_t noted = kSwitchRows + 1;
+  Status s;
+  while (s.ok() && noted > kSwitchRows &&
+         result->catch_up_rounds < kMaxCatchUpRounds) {
+    s = CopyWrittenRows(*op, state, result, &noted);
+  }
+  for (int attempt = 1; s.ok(); ++attempt) {
+    const auto pause = std::chrono::steady_clock::now();
+    state.gate.Close();
+    BLOOMROUTE_SYNC_POINT("RunRegionOp:GateClosed");
+    s = CopyWrittenRows(*op, state, result, &noted);
+    std::unique_lock<std::timed_mutex> ddl(ddl_mu_, std::defer_lock);
+    if (s.ok() && !ddl.try_lock_for(kSwitchLockWait)) {
+      // Another DDL holds the catalog: let the writes go on meanwhile.
+      state.gate.Open();
+      result->switch_micros =
+          std::max(result->switch_micros, MicrosSince(pause));
+      if (attempt == kSwitchLockAttempts) {
+        return Status::Unavailable(
+            "the router's catalog stayed busy with other table changes; "
+            "try again");
+      }
+      s = CopyWrittenRows(*op, state, result, &noted);
+      continue;
+    }
+    if (s.ok()) {
+      BLOOMROUTE_SYNC_POINT("RunRegionOp:Switching");
+      s = SwitchRegionOpLocked(table_id, op, before);
+      if (s.ok()) {
+        state.switched = true;
+      } else if (!s.IsAborted()) {
+        // The write failed; whether it is on disk is not known.
+        state.switch_in_doubt = true;
+        *in_doubt = true;
+      }
+    }
+    if (!*in_doubt) state.gate.Open();
+    result->switch_micros = std::max(result->switch_micros, MicrosSince(pause));
+    return s;
+  }
+  return s;
 }
 
 Status RouterImpl::WaitForGeneration(const std::weak_ptr<const int>& old) {
@@ -419,7 +403,7 @@ Status RouterImpl::PutTableNewGeneration(const CatalogTable& table,
 
 Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
                                   std::weak_ptr<const int>* before) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id &&
@@ -445,6 +429,36 @@ Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
                                  " changed meanwhile; try again");
     }
   }
+  // Membership changes take ddl_mu_ too: a member checked here stays one
+  // until the operation has ended, since RemoveServer counts its regions.
+  const std::shared_ptr<const ServerMap> members = ServerSnapshot();
+  for (const CatalogRegion& target : op.targets) {
+    const bool moves = target.server != op.sources.front().server;
+    if (members->count(target.server) == 0) {
+      return Status::InvalidArgument("server " + std::to_string(target.server) +
+                                     " is not a member of the cluster");
+    }
+    if (moves && Draining(target.server)) {
+      return Status::InvalidArgument(
+          "server " + std::to_string(target.server) +
+          " is being decommissioned: no region moves to it");
+    }
+  }
+  if (op.kind == CatalogRegionOp::Kind::kSplit) {
+    // A split adds a region and a split key: the bounds CreateTable keeps.
+    uint64_t key_bytes = op.targets.back().start_key.size();
+    for (const CatalogRegion& r : table.regions)
+      key_bytes += r.start_key.size();
+    if (table.regions.size() + 1 > router::TableSpec::kMaxRegions ||
+        key_bytes > options_.max_table_bytes) {
+      return Status::InvalidArgument(
+          "table '" + table.descriptor.name + "' has " +
+          std::to_string(table.regions.size()) +
+          " regions; a split would pass the limit of " +
+          std::to_string(router::TableSpec::kMaxRegions) +
+          " regions or of --max-table-bytes for its split keys");
+    }
+  }
   table.region_ops = {op};
   return PutTableNewGeneration(table, before);
 }
@@ -463,29 +477,45 @@ Status RouterImpl::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
   return Status::OK();
 }
 
+Status RouterImpl::FenceSources(const CatalogRegionOp& op) {
+  for (const CatalogRegion& source : op.sources) {
+    const ServerEntry& server = Server(source.server);
+    // A write that went in doubt made the replica not current
+    // (GlobalIndex::MarkWriteInDoubt); the catch-up that makes it current
+    // raises the server's fence past that write's token.
+    if (index_->IsCurrent(server.ref.id)) continue;
+    if (!EnsureFilterConfig(server.ref.id, server)) {
+      return Named(server,
+                   Status::Unavailable("its filter config could not be checked "
+                                       "before the copy; try again"));
+    }
+    const Status s = index_->CatchUp(server.ref.id, *server.client);
+    if (!s.ok()) {
+      return ServerFailed(server, s).WithContext(
+          "raising the fence of the region's server before the copy");
+    }
+  }
+  return Status::OK();
+}
+
 Status RouterImpl::CopyRegionRows(const CatalogRegionOp& op,
                                   RegionOpResult* result) {
   for (const CatalogRegion& source : op.sources) {
     const ServerEntry& from = Server(source.server);
     ScanRequest request;
     request.region_id = source.region_id;
+    request.start_row = source.start_key;
     request.limit = kCopyRowsPerCall;
     request.max_bytes = kCopyBytesPerCall;
     for (;;) {
       StatusOr<ScanResult> page = from.client->Scan(request);
       if (!page.ok()) return ServerFailed(from, page.status());
       // An untrusted reply: rows ascending within the source, and progress.
+      const Status checked = CheckScanReply(request, source.end_key, *page);
+      if (!checked.ok()) return Named(from, checked);
       std::vector<std::string> keys;
       std::vector<std::optional<Row>> rows;
       for (Row& row : page->rows) {
-        if (RegionOf({source}, row.key) != 0 ||
-            (!keys.empty() && row.key <= keys.back()) ||
-            row.key < request.start_row) {
-          return Named(
-              from, Status::Corruption(
-                        "a scan of region " + std::to_string(source.region_id) +
-                        " answered a row out of order or range"));
-        }
         keys.push_back(row.key);
         result->bytes_copied += ReplyBytes(row);
         rows.emplace_back(std::move(row));
@@ -493,11 +523,6 @@ Status RouterImpl::CopyRegionRows(const CatalogRegionOp& op,
       result->rows_copied += keys.size();
       BLOOMROUTE_RETURN_IF_ERROR(WriteToTargets(op, keys, rows, false));
       if (!page->resume_row) break;
-      if (*page->resume_row <= request.start_row) {
-        return Named(from, Status::Corruption("a scan of region " +
-                                              std::to_string(source.region_id) +
-                                              " did not move on"));
-      }
       request.start_row = *page->resume_row;
     }
   }
@@ -596,9 +621,8 @@ Status RouterImpl::WriteToTargets(const CatalogRegionOp& op,
   return Status::OK();
 }
 
-Status RouterImpl::SwitchRegionOp(uint64_t table_id, CatalogRegionOp* op,
-                                  std::weak_ptr<const int>* before) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+Status RouterImpl::SwitchRegionOpLocked(uint64_t table_id, CatalogRegionOp* op,
+                                        std::weak_ptr<const int>* before) {
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id;
@@ -618,9 +642,13 @@ Status RouterImpl::SwitchRegionOp(uint64_t table_id, CatalogRegionOp* op,
     }
   }
   table.regions = std::move(regions);
-  op->state = CatalogRegionOp::State::kSwitched;
-  table.region_ops = {*op};
-  return PutTableNewGeneration(table, before);
+  CatalogRegionOp switched = *op;
+  switched.state = CatalogRegionOp::State::kSwitched;
+  table.region_ops = {switched};
+  // Only once written: a failed write leaves the caller's op copying.
+  BLOOMROUTE_RETURN_IF_ERROR(PutTableNewGeneration(table, before));
+  *op = std::move(switched);
+  return Status::OK();
 }
 
 Status RouterImpl::FinishRegionOp(uint64_t table_id,
@@ -635,7 +663,7 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
     (void)index_->MarkStale(server.ref.id);
   }
   WakeMaintenance();
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id;
@@ -656,12 +684,42 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
   return Status::OK();
 }
 
+void RouterImpl::ResolveSwitchInDoubt() {
+  const std::shared_ptr<ReshapeState> state = ActiveReshape();
+  if (state == nullptr || !state->switch_in_doubt) return;
+  std::weak_ptr<const int> before;
+  CatalogRegionOp op = state->op;
+  {
+    std::lock_guard<std::timed_mutex> lock(ddl_mu_);
+    // Written again whatever the disk holds: either record was right until
+    // now (no write to the sources was acknowledged since the last copy),
+    // and from here on the switch is.
+    if (!SwitchRegionOpLocked(state->table_id, &op, &before).ok()) return;
+  }
+  state->switched = true;
+  state->switch_in_doubt = false;
+  state->gate.Open();
+  {
+    std::lock_guard<std::mutex> lock(reshape_mu_);
+    active_reshape_.reset();
+  }
+  // MaintainRegionOps finishes it (it is kSwitched in the catalog now) once
+  // the reads of before the switch have ended.
+  (void)WaitForGeneration(before);
+}
+
 void RouterImpl::MaintainRegionOps() {
   std::unique_lock<std::mutex> running(region_ops_mu_, std::try_to_lock);
   if (!running.owns_lock()) return;  // its caller finishes or undoes it
+  ResolveSwitchInDoubt();
+  const std::shared_ptr<ReshapeState> in_doubt = ActiveReshape();
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.region_ops.empty()) continue;
+    // Still in doubt: neither finished nor undone until written again.
+    if (in_doubt != nullptr && in_doubt->table_id == t.descriptor.table_id) {
+      continue;
+    }
     (void)FinishRegionOp(t.descriptor.table_id, t.region_ops.front());
   }
 }

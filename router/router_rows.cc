@@ -4,6 +4,7 @@
 #include <iterator>
 #include <utility>
 
+#include "common/sync_point.h"
 #include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
@@ -175,7 +176,10 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
   }
   // The router does not know a file's rows, so it cannot note them for a
   // region operation's catch-up: a load waits for the operation to end.
-  const std::shared_ptr<ReshapeState> op = ActiveReshape();
+  // Decided from the state the load routes with (as RouteWrite does): a
+  // state from before the operation is waited for by its copy.
+  BLOOMROUTE_SYNC_POINT("BulkLoad:StateTaken");
+  const std::shared_ptr<ReshapeState>& op = state->reshape;
   if (op != nullptr &&
       op->Covers(state->record.descriptor.table_id, region_id)) {
     return Status::Unavailable(
@@ -421,8 +425,6 @@ StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
   return appended;
 }
 
-namespace {
-
 // A region server's scan reply is untrusted: its rows must be in strictly
 // ascending key order within what was asked ([start, stop) of the request
 // and the region), at most the limit, and a resume row must lie after them
@@ -458,8 +460,6 @@ Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
   }
   return Status::OK();
 }
-
-}  // namespace
 
 StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
                                       const ScanSpec& spec, uint32_t limit) {

@@ -28,20 +28,36 @@ Status ValidateServerAddress(const std::string& address) {
   return Status::OK();
 }
 
-// The regions of all tables (retired ones, and tables being deleted, too)
-// on `server`, and how many tables they belong to.
+// Every region list of `t` that places regions on servers: its regions, the
+// retired ones, and the old and new regions of its operation in flight (a
+// move's target holds rows before the switch, its source until its drop).
+std::vector<const std::vector<CatalogRegion>*> PlacedRegions(
+    const CatalogTable& t) {
+  std::vector<const std::vector<CatalogRegion>*> out = {&t.regions,
+                                                        &t.retired_regions};
+  for (const CatalogRegionOp& op : t.region_ops) {
+    out.push_back(&op.sources);
+    out.push_back(&op.targets);
+  }
+  return out;
+}
+
+// The regions of all tables (retired ones, those of operations in flight,
+// and tables being deleted, too) on `server`, and how many tables they
+// belong to.
 std::pair<size_t, size_t> RegionsOn(const Catalog::TableList& tables,
                                     ServerId server) {
   size_t regions = 0;
   size_t holding = 0;
   for (const CatalogTable& t : tables) {
-    const size_t before = regions;
-    for (const auto* list : {&t.regions, &t.retired_regions}) {
-      regions += static_cast<size_t>(std::count_if(
-          list->begin(), list->end(),
-          [&](const CatalogRegion& r) { return r.server == server; }));
+    std::set<uint64_t> ids;  // an operation's lists repeat the table's
+    for (const auto* list : PlacedRegions(t)) {
+      for (const CatalogRegion& r : *list) {
+        if (r.server == server) ids.insert(r.region_id);
+      }
     }
-    if (regions > before) ++holding;
+    regions += ids.size();
+    if (!ids.empty()) ++holding;
   }
   return {regions, holding};
 }
@@ -128,7 +144,7 @@ Status RouterImpl::ConnectMembers() {
   // RemoveServer leaves no region on a server it removes; a region on a
   // server that is not a member is a damaged catalog.
   for (const CatalogTable& t : *catalog_->Tables()) {
-    for (const auto* list : {&t.regions, &t.retired_regions}) {
+    for (const auto* list : PlacedRegions(t)) {
       for (const CatalogRegion& r : *list) {
         if (members.count(r.server) != 0) continue;
         return Status::Corruption(
@@ -146,7 +162,7 @@ StatusOr<ServerRef> RouterImpl::AddServer(const std::string& address) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateServerAddress(address));
   std::shared_ptr<ServerEntry> entry;
   {
-    std::lock_guard<std::mutex> lock(ddl_mu_);
+    std::lock_guard<std::timed_mutex> lock(ddl_mu_);
     ServerMap next = *ServerSnapshot();
     for (const auto& [id, member] : next) {
       if (member->ref.address == address) return member->ref;
@@ -180,7 +196,7 @@ StatusOr<ServerRef> RouterImpl::AddServer(const std::string& address) {
 
 Status RouterImpl::SetServerAddress(ServerId id, const std::string& address) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateServerAddress(address));
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   ServerMap next = *ServerSnapshot();
   auto it = next.find(id);
   if (it == next.end()) {
@@ -209,7 +225,7 @@ Status RouterImpl::SetServerAddress(ServerId id, const std::string& address) {
 }
 
 Status RouterImpl::RemoveServer(ServerId id) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   ServerMap next = *ServerSnapshot();
   auto it = next.find(id);
   if (it == next.end()) {
@@ -221,8 +237,9 @@ Status RouterImpl::RemoveServer(ServerId id) {
         "region server " + std::to_string(id) + " (" + it->second->ref.address +
         ") still holds " + std::to_string(regions) + " region(s) of " +
         std::to_string(tables) +
-        " table(s), counting tables being deleted and regions still to be "
-        "dropped; move them to other servers first");
+        " table(s), counting tables being deleted, regions still to be "
+        "dropped and region operations in flight; move them to other "
+        "servers first (or let the operations end)");
   }
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->RemoveServer(id));
   std::shared_ptr<ServerEntry> removed = std::move(it->second);

@@ -27,7 +27,7 @@ std::vector<std::string> SplitKeysOf(
 }  // namespace
 
 Status RouterImpl::SetEnabled(std::string_view name, bool enabled) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(name));
   if (state->record.enabled == enabled) {
@@ -57,7 +57,7 @@ StatusOr<bool> RouterImpl::IsTableEnabled(std::string_view table) const {
 }
 
 Status RouterImpl::DeleteTableIfDisabled(std::string_view name) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(name));
   if (state->record.enabled) return NotDisabled(name);
@@ -74,7 +74,7 @@ Status RouterImpl::DropRetiredRegions(CatalogTable* table) {
 }
 
 Status RouterImpl::TruncateTable(std::string_view name, bool preserve_splits) {
-  std::lock_guard<std::mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(name));
   if (state->record.enabled) return NotDisabled(name);

@@ -640,6 +640,10 @@ enum TRegionServing {
   OPEN = 0,         // its server has it open
   NOT_SERVED = 1,   // its server answered without it open
   UNREACHABLE = 2,  // its server did not answer
+  // A region operation's new region, open staged: it takes writes and
+  // answers reads that name it, and serves fully once the old regions are
+  // dropped.
+  STAGED = 3,
 }
 
 // One region of a table with its server and what it holds (listRegions).
@@ -649,7 +653,7 @@ struct TRegionSummary {
   3: binary endKey    // exclusive; empty = to the last row
   4: TServerRef server
   5: TRegionServing serving
-  6: i64 rows         // exact (0 unless OPEN or NOT_SERVED)
+  6: i64 rows         // exact (0 when UNREACHABLE)
   7: i64 rowBytes     // approximate
   8: i64 indexBytes   // approximate
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/coding.h"
+#include "common/sync_point.h"
 #include "router/page_token.h"
 
 namespace bloomroute::router_internal {
@@ -353,8 +354,16 @@ Status Catalog::WriteLocked(const std::string& key, const std::string* value) {
   if (s.ok()) s = value != nullptr ? batch.Put(key, *value) : batch.Delete(key);
   rocksdb::WriteOptions options;
   options.sync = true;  // catalog changes are rare and must survive
+  // Tests fail writes here: before the write (nothing written) or after it
+  // (written, yet answered with an error: a sync that failed says nothing
+  // of what reached the disk).
+  Status injected;
+  BLOOMROUTE_SYNC_POINT_ARG("Catalog:BeforeWrite", &injected);
+  if (!injected.ok()) return injected;
   if (s.ok()) s = db_->db->Write(options, &batch);
-  return FromRocks(s, "write");
+  Status result = FromRocks(s, "write");
+  BLOOMROUTE_SYNC_POINT_ARG("Catalog:AfterWrite", &result);
+  return result;
 }
 
 std::vector<CatalogServer> Catalog::Servers() const {

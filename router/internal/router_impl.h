@@ -72,6 +72,8 @@ struct ServerEntry {
   }
 };
 
+struct ReshapeState;
+
 // One table as the router routes it. Immutable once published.
 struct TableState {
   CatalogTable record;
@@ -83,6 +85,12 @@ struct TableState {
   // a switch lets go -- every read that may name the old regions has ended
   // -- the weak pointer a region operation kept expires.
   std::shared_ptr<const int> generation;
+  // The region operation this router runs on the table while the record
+  // has it copying (PublishTables sets it): a write to its sources goes
+  // through its gate (RouteWrite). A write decides from the state it
+  // routes with, never from a second look at the router, so that it cannot
+  // route with the sources and yet miss the operation that switched them.
+  std::shared_ptr<ReshapeState> reshape;
 
   explicit TableState(CatalogTable t);
   // The index in record.regions of the region holding `row`.
@@ -105,7 +113,9 @@ struct ReshapeState {
   // steady stream of writes an exclusive lock of it waited seconds.)
   class Gate {
    public:
-    void Enter();
+    // Waits while the gate is closed, until `deadline` at most: false when
+    // it stayed closed (nothing entered).
+    bool Enter(std::chrono::steady_clock::time_point deadline);
     void Leave();
     void Close();  // one closer at a time
     void Open();
@@ -121,6 +131,13 @@ struct ReshapeState {
   std::vector<CatalogRegion> sources;  // by start key
   Gate gate;
   std::atomic<bool> switched{false};
+  // The switch's catalog write failed, so the switch may or may not be on
+  // disk: the gate stays closed (no write to the sources is acknowledged,
+  // so either record is right) until maintenance writes the switch again
+  // (RouterImpl::ResolveSwitchInDoubt). `op` and `before_switch` are for
+  // it; both are touched only with region_ops_mu_ held.
+  std::atomic<bool> switch_in_doubt{false};
+  CatalogRegionOp op;
 
   // Whether the write of `row` to region `region_id` of table `table_id`
   // goes to a source.
@@ -166,6 +183,14 @@ struct ScanFilter {
   Filter filter;
   FilterPlan plan;
 };
+
+// router_rows.cc
+// Checks a region server's scan reply to `request` of a region ending at
+// `end_key` as untrusted input: at most the limit, keys ascending inside the
+// range, and a resume row after the last row, inside it, of a row key's
+// size. Corruption otherwise.
+Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
+                      const ScanResult& reply);
 
 // router_index.cc
 // InvalidArgument "index on C of table 'T' is building (N of M regions
@@ -329,11 +354,38 @@ class RouterImpl : public router::Router {
   [[nodiscard]] Status ReopenServer(const ServerEntry& server);
 
   // router_reshape.cc: moves, splits and merges.
-  // Runs `op` (kCopying, its targets planned) on table `table_id`: records
-  // it, opens the targets staged, copies, catches up, switches, drops the
-  // sources. Takes region_ops_mu_ (Unavailable when held).
-  StatusOr<router::RegionOpResult> RunRegionOp(uint64_t table_id,
-                                               CatalogRegionOp op);
+  // An operation planned (kCopying, its targets with new ids) on a table.
+  struct PlannedOp {
+    uint64_t table_id = 0;
+    CatalogRegionOp op;
+  };
+  // Takes region_ops_mu_ (waits for it when `wait`, else Unavailable when
+  // another operation holds it), plans the operation with `plan` under it,
+  // and runs it: records it, opens the targets staged, copies, catches up,
+  // switches, drops the sources. Unavailable while a switch is in doubt.
+  StatusOr<router::RegionOpResult> RunRegionOp(
+      bool wait, const std::function<StatusOr<PlannedOp>()>& plan);
+  // The plans of MoveRegion and SplitRegion (the balancer's steps too).
+  StatusOr<PlannedOp> PlanMove(uint64_t region_id, ServerId to);
+  StatusOr<PlannedOp> PlanSplit(uint64_t region_id,
+                                const std::optional<std::string>& split_key);
+  // Raises the fence of each source's server past every write to it that
+  // went in doubt before the operation (a catch-up of a replica that is not
+  // current), so that none can still commit behind the copy; the failure of
+  // a server that did not answer.
+  [[nodiscard]] Status FenceSources(const CatalogRegionOp& op);
+  // Steps 4 and 5: catch-up rounds, then the switch with the gate closed.
+  // Sets *in_doubt when the switch's catalog write failed (the gate is then
+  // left closed). OK once switched.
+  [[nodiscard]] Status CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
+                                        ReshapeState& state,
+                                        router::RegionOpResult* result,
+                                        std::weak_ptr<const int>* before,
+                                        bool* in_doubt);
+  // Maintenance: writes the switch of the running operation whose switch
+  // is in doubt again; once written, opens its gate and lets it finish
+  // (MaintainRegionOps). Needs region_ops_mu_ held.
+  void ResolveSwitchInDoubt();
   // The table holding region `region_id` and the region's index in it.
   StatusOr<std::pair<CatalogTable, size_t>> FindRegion(
       uint64_t region_id) const;
@@ -366,9 +418,13 @@ class RouterImpl : public router::Router {
       const CatalogRegionOp& op, const std::vector<std::string>& keys,
       const std::vector<std::optional<Row>>& rows, bool replace);
   // The switch: the table's record gets the targets and the op kSwitched,
-  // published under a new generation (*before: the old one's).
-  [[nodiscard]] Status SwitchRegionOp(uint64_t table_id, CatalogRegionOp* op,
-                                      std::weak_ptr<const int>* before);
+  // published under a new generation (*before: the old one's); *op becomes
+  // kSwitched only once that is written. Aborted when the catalog no longer
+  // has the operation; the catalog's error when the write failed (it may
+  // or may not be on disk). Needs ddl_mu_ held.
+  [[nodiscard]] Status SwitchRegionOpLocked(uint64_t table_id,
+                                            CatalogRegionOp* op,
+                                            std::weak_ptr<const int>* before);
   // Finishes a switched op (drops the sources, promotes the targets,
   // forgets it) or undoes a copying one (drops the targets, forgets it).
   [[nodiscard]] Status FinishRegionOp(uint64_t table_id,
@@ -580,7 +636,10 @@ class RouterImpl : public router::Router {
   std::vector<std::shared_ptr<ServerEntry>> replaced_servers_;
   std::map<ServerId, std::shared_ptr<ServerEntry>> removed_servers_;
 
-  std::mutex ddl_mu_;  // serializes table changes (create, delete, state)
+  // Serializes table changes (create, delete, state, a region switch). Timed,
+  // so that a switch, holding writes at its gate, never waits long for it
+  // (router_reshape.cc).
+  std::timed_mutex ddl_mu_;
   mutable std::shared_mutex tables_mu_;
   // Guarded by tables_mu_: the ready tables by name.
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> tables_;

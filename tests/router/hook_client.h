@@ -25,6 +25,12 @@ struct Hooks {
       before;
   std::function<Status(int node, const std::string& call, uint64_t region)>
       after;
+  // Runs before `before` for an Apply, with the batch and its fence token
+  // (a test may keep them and send them later itself: a write delayed in
+  // the network).
+  std::function<Status(int node, const std::vector<Mutation>& batch,
+                       uint64_t fence_token)>
+      before_apply;
 };
 
 class HookClient : public testing::StoreRegionClient {
@@ -38,6 +44,12 @@ class HookClient : public testing::StoreRegionClient {
   StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
                               uint64_t fence_token) override {
     const uint64_t region = batch.empty() ? 0 : batch.front().region_id;
+    std::function<Status(int, const std::vector<Mutation>&, uint64_t)> f;
+    {
+      std::lock_guard<std::mutex> lock(hooks_->mu);
+      f = hooks_->before_apply;
+    }
+    if (f) BLOOMROUTE_RETURN_IF_ERROR(f(node_, batch, fence_token));
     BLOOMROUTE_RETURN_IF_ERROR(Before("Apply", region));
     StatusOr<WriteResult> r = StoreRegionClient::Apply(batch, fence_token);
     if (!r.ok()) return r;

@@ -19,6 +19,7 @@
 
 #include "router/router.h"
 #include "tests/router/hook_client.h"
+#include "tests/router/reshape_test_fixture.h"
 #include "tests/router/router_test_util.h"
 #include "tests/router/store_cluster.h"
 
@@ -31,112 +32,12 @@ using testing::OpenRouter;
 using testing::RouterOptionsFor;
 using testing::StoreCluster;
 
-constexpr int kServers = 3;
-constexpr int kRows = 600;
-constexpr int kCountries = 7;
+using reshape_test::kCountries;
+using reshape_test::Key;
+using reshape_test::kRows;
+using reshape_test::kServers;
 
-std::string Key(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "r%04d", i);
-  return buf;
-}
-
-class RouterReshapeTest : public ::testing::Test {
- protected:
-  RouterReshapeTest() : cluster_(kServers) {}
-
-  void SetUp() override {
-    Reopen();
-    ASSERT_TRUE(router_->CreateTable({"t", {"d:country"}, {"r0300"}, 0}).ok());
-    std::vector<Mutation> puts;
-    for (int i = 0; i < kRows; ++i) Put(i, i % kCountries, &puts);
-    ASSERT_TRUE(router_->Mutate("t", std::move(puts)).ok());
-  }
-
-  void Reopen(uint64_t split_bytes = 0) {
-    router_.reset();
-    RouterOptions o = RouterOptionsFor(cluster_);
-    o.background_maintenance = false;
-    o.region_split_bytes = split_bytes;
-    StatusOr<std::unique_ptr<Router>> r =
-        Router::Open(o, std::make_shared<HookFactory>(&cluster_, hooks_));
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
-    router_ = std::move(r).value();
-  }
-
-  void SetBefore(
-      std::function<Status(int, const std::string&, uint64_t)> before) {
-    std::lock_guard<std::mutex> lock(hooks_->mu);
-    hooks_->before = std::move(before);
-  }
-  void SetAfter(std::function<Status(int, const std::string&, uint64_t)> f) {
-    std::lock_guard<std::mutex> lock(hooks_->mu);
-    hooks_->after = std::move(f);
-  }
-
-  void Put(int row, int country, std::vector<Mutation>* out) {
-    const std::string c = "c" + std::to_string(country);
-    out->push_back(Mutation::Put(0, Key(row), {{"d:country", c}}));
-    model_[Key(row)] = c;
-  }
-
-  TableInfo Describe() { return router_->DescribeTable("t").value(); }
-
-  // Every lookup, get and the full scan agree with the model; the index
-  // verifies clean.
-  void ExpectModel() {
-    for (int c = 0; c < kCountries; ++c) {
-      const std::string country = "c" + std::to_string(c);
-      std::set<std::string> want;
-      for (const auto& [k, v] : model_) {
-        if (v == country) want.insert(k);
-      }
-      StatusOr<LookupResult> r =
-          router_->Lookup("t", testing::WhereEq({{"d:country", country}}));
-      ASSERT_TRUE(r.ok()) << r.status().ToString();
-      const std::vector<std::string> got = testing::Keys(r->rows);
-      EXPECT_EQ(std::set<std::string>(got.begin(), got.end()), want) << country;
-      EXPECT_EQ(got.size(), want.size()) << country << ": a row twice";
-    }
-    StatusOr<ScanResult> scan = router_->Scan("t", ScanSpec(), 100000);
-    ASSERT_TRUE(scan.ok()) << scan.status().ToString();
-    std::map<std::string, std::string> seen;
-    for (const Row& row : scan->rows) {
-      ASSERT_EQ(row.cells.size(), 1u) << row.key;
-      EXPECT_TRUE(seen.emplace(row.key, row.cells[0].value).second) << row.key;
-    }
-    EXPECT_EQ(seen, model_);
-    router_->RunMaintenance();  // replicas catch up after drops
-    StatusOr<VerifyReport> v = router_->VerifyIndex("t");
-    ASSERT_TRUE(v.ok()) << v.status().ToString();
-    for (const ServerVerifyReport& s : v->servers) {
-      EXPECT_TRUE(s.ok()) << s.server.address << ": " << s.error << " "
-                          << (s.index.problems.empty() ? ""
-                                                       : s.index.problems[0]);
-    }
-  }
-
-  // The regions each store knows (serving, staged or closed) of any table.
-  std::set<uint64_t> StoreRegions(int node) {
-    std::set<uint64_t> out;
-    StatusOr<RegionStatsPage> page =
-        cluster_.store(node)->GetRegionStats(RegionStatsRequest());
-    EXPECT_TRUE(page.ok() && !page->more);
-    for (const RegionStats& r : page->regions) out.insert(r.region_id);
-    return out;
-  }
-  int NodeOf(ServerId id) {
-    for (const ServerRef& s : router_->Servers()) {
-      if (s.id == id) return std::stoi(s.address.substr(7));
-    }
-    return -1;
-  }
-
-  StoreCluster cluster_;
-  std::shared_ptr<Hooks> hooks_ = std::make_shared<Hooks>();
-  std::unique_ptr<Router> router_;
-  std::map<std::string, std::string> model_;
-};
+class RouterReshapeTest : public reshape_test::ReshapeFixture {};
 
 TEST_F(RouterReshapeTest, SplitMoveAndMergeKeepEveryRowAndLookup) {
   const TableInfo before = Describe();

@@ -18,6 +18,8 @@ client::TRegionServing::type ServingToThrift(router::RegionServing in) {
       return client::TRegionServing::OPEN;
     case router::RegionServing::kNotServed:
       return client::TRegionServing::NOT_SERVED;
+    case router::RegionServing::kStaged:
+      return client::TRegionServing::STAGED;
     case router::RegionServing::kUnreachable:
       break;
   }
@@ -35,6 +37,9 @@ Status ServingFromThrift(client::TRegionServing::type in, const std::string& f,
       return Status::OK();
     case client::TRegionServing::UNREACHABLE:
       *out = router::RegionServing::kUnreachable;
+      return Status::OK();
+    case client::TRegionServing::STAGED:
+      *out = router::RegionServing::kStaged;
       return Status::OK();
   }
   return Status::Corruption(f + " is not a serving state (" +
