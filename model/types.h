@@ -528,6 +528,9 @@ struct RegionStatsRequest {
   uint64_t after_region_id = 0;  // only regions with larger ids
   // 1 to kMaxRegionStatsPerCall.
   uint32_t max_regions = kMaxRegionStatsPerCall;
+  // false: rows are not counted (RegionStats::rows is 0), only the cheap
+  // byte estimates are made (the balancer's and automatic splits' view).
+  bool count_rows = true;
 };
 
 struct RegionStatsPage {

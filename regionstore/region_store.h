@@ -220,7 +220,8 @@ class RegionStore {
   // go on meanwhile). Bytes are approximate (RocksDB's size estimate of the
   // region's key ranges in the row and index column families, SST files
   // and memtables). InvalidArgument for max_regions outside [1,
-  // kMaxRegionStatsPerCall]; IOError from storage.
+  // kMaxRegionStatsPerCall]; IOError from storage. With count_rows false,
+  // rows are left 0 and nothing is read but the estimates.
   virtual StatusOr<RegionStatsPage> GetRegionStats(
       const RegionStatsRequest& request) const = 0;
 

@@ -93,8 +93,10 @@ StatusOr<RegionStatsPage> RocksRegionStore::GetRegionStats(
       page.more = true;
       break;
     }
-    BLOOMROUTE_ASSIGN_OR_RETURN(stats.rows, CountRegionRows(stats.region_id));
-    counted += stats.rows;
+    if (request.count_rows) {
+      BLOOMROUTE_ASSIGN_OR_RETURN(stats.rows, CountRegionRows(stats.region_id));
+      counted += stats.rows;
+    }
     stats.row_bytes = ApproximateRegionBytes(rows_cf_, stats.region_id);
     stats.index_bytes = ApproximateRegionBytes(index_cf_, stats.region_id);
     page.regions.push_back(stats);

@@ -49,6 +49,12 @@ Status RouterOptions::Validate() const {
         "[1, " +
         std::to_string(kMaxBalancerOperations) + "]");
   }
+  if (split_check_interval_ms < 0 ||
+      split_check_interval_ms > kMaxBalancerIntervalMs) {
+    return Status::InvalidArgument("split_check_interval_ms must be in [0, " +
+                                   std::to_string(kMaxBalancerIntervalMs) +
+                                   "]");
+  }
   if (region_split_bytes != 0 && region_split_bytes < kMinRegionSplitBytes) {
     return Status::InvalidArgument(
         "region_split_bytes (--region-split-bytes) must be 0 or at least " +
@@ -338,7 +344,9 @@ Status RouterImpl::Init() {
   MaintainOnce();  // best effort: servers that do not answer are retried
   if (options_.background_maintenance) {
     maintenance_ = std::thread([this] { MaintenanceLoop(); });
-    if (options_.balancer_interval_ms > 0) {
+    if (options_.balancer_interval_ms > 0 ||
+        (options_.region_split_bytes > 0 &&
+         options_.split_check_interval_ms > 0)) {
       balancer_ = std::thread([this] { BalancerLoop(); });
     }
   }

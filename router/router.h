@@ -165,6 +165,11 @@ struct RouterOptions {
   static constexpr uint64_t kFirstSplitBytes = 256 << 20;
   static constexpr uint64_t kMinRegionSplitBytes = 1 << 20;
   uint64_t region_split_bytes = 1ULL << 30;
+  // How often the background checks for regions past region_split_bytes
+  // and splits them, in ms (0: only when the balancer runs), whether or not
+  // the balancer runs; at most kMaxBalancerIntervalMs. A check asks each
+  // server for its regions' byte estimates (no row is read).
+  int split_check_interval_ms = 60000;
 
   // The cluster's filter config (router/cluster_filter_config.h): every
   // region server's filter gets ClusterFilterConfig(filter,

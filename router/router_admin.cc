@@ -30,10 +30,12 @@ const char* RegionServingName(RegionServing serving) {
 namespace bloomroute::router_internal {
 
 StatusOr<std::map<uint64_t, RegionStats>> RouterImpl::FetchRegionStats(
-    const ServerEntry& server, uint64_t table_id, size_t max_regions) {
+    const ServerEntry& server, uint64_t table_id, size_t max_regions,
+    bool count_rows) {
   std::map<uint64_t, RegionStats> out;
   RegionStatsRequest request;
   request.table_id = table_id;
+  request.count_rows = count_rows;
   while (true) {
     StatusOr<RegionStatsPage> page = server.client->GetRegionStats(request);
     if (!page.ok()) return ServerFailed(server, page.status());

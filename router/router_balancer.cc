@@ -38,6 +38,10 @@ constexpr size_t kStatsRegionSlack = 100000;
 }  // namespace
 
 StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
+  return RunBalancer(max_operations, /*moves=*/true);
+}
+
+BalanceReport RouterImpl::RunBalancer(uint32_t max_operations, bool moves) {
   if (max_operations == 0) max_operations = options_.balancer_max_operations;
   BalanceReport report;
   uint32_t made = 0;
@@ -72,13 +76,16 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
     std::vector<StatusOr<std::map<uint64_t, RegionStats>>> stats(
         ids.size(), Status::Unavailable("not asked"));
     fan_out_->Run(ids.size(), [&](size_t i) {
+      // Bytes decide: the rows are not counted (a scan of every region).
       stats[i] = FetchRegionStats(Server(ids[i]), 0,
-                                  expected[ids[i]] + kStatsRegionSlack);
+                                  expected[ids[i]] + kStatsRegionSlack,
+                                  /*count_rows=*/false);
     });
     for (size_t i = 0; i < ids.size(); ++i) {
       if (!stats[i].ok()) {
         report.stopped =
             "a server did not answer: " + stats[i].status().ToString();
+        report.failed = true;
         return report;
       }
       for (size_t r : by_server[ids[i]]) {
@@ -105,6 +112,10 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
         step->from = step->to = Server(r.server).ref;
         break;
       }
+    }
+    if (!step && !moves) {
+      report.balanced = true;  // of splits: none is due
+      return report;
     }
     if (!step) {
       auto fewer = [&](ServerId a, ServerId b) {
@@ -163,6 +174,7 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
                           : "moving") +
           " region " + std::to_string(step->region_id) +
           " failed: " + result.status().ToString();
+      report.failed = true;
       return report;
     }
     step->result = std::move(result).value();
@@ -252,14 +264,33 @@ Status RouterImpl::DrainServer(ServerId id,
 }
 
 void RouterImpl::BalancerLoop() {
+  // Automatic splits are checked every split_check_interval_ms (cheap: the
+  // servers' byte estimates), the whole balancer runs every
+  // balancer_interval_ms; either may be off (0).
+  const auto split_every =
+      std::chrono::milliseconds(options_.split_check_interval_ms);
+  const auto balance_every =
+      std::chrono::milliseconds(options_.balancer_interval_ms);
+  auto next_balance = std::chrono::steady_clock::now() + balance_every;
   std::unique_lock<std::mutex> lock(maintenance_mu_);
   while (!stopping_) {
-    maintenance_cv_.wait_for(
-        lock, std::chrono::milliseconds(options_.balancer_interval_ms),
-        [&] { return stopping_; });
+    // Woken by the stop; at least hourly, which also keeps the deadline
+    // far from the clock's range.
+    auto wake = std::chrono::steady_clock::now() + std::chrono::hours(1);
+    if (options_.balancer_interval_ms > 0) wake = std::min(wake, next_balance);
+    if (options_.region_split_bytes > 0 &&
+        options_.split_check_interval_ms > 0) {
+      wake = std::min(wake, std::chrono::steady_clock::now() + split_every);
+    }
+    maintenance_cv_.wait_until(lock, wake, [&] { return stopping_; });
     if (stopping_) break;
     lock.unlock();
-    (void)Balance(0);  // a failed run is tried again at the next interval
+    const bool balance = options_.balancer_interval_ms > 0 &&
+                         std::chrono::steady_clock::now() >= next_balance;
+    // A failed run is tried again at the next interval.
+    (void)RunBalancer(0, /*moves=*/balance);
+    if (balance)
+      next_balance = std::chrono::steady_clock::now() + balance_every;
     lock.lock();
   }
 }

@@ -142,6 +142,9 @@ struct BalanceReport {
   // Why the run stopped before that: the operation limit, or an operation
   // that failed (its error). Empty when balanced.
   std::string stopped;
+  // It stopped because an operation failed or a server did not answer
+  // (not because of the limit).
+  bool failed = false;
 };
 
 // One region server's part of Router::VerifyIndex.

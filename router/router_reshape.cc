@@ -12,7 +12,10 @@
 //      the writes that name it and answers reads that name it, but is no
 //      part of "every region of the table" and may overlap a serving region
 //      (a split's daughters overlap their parent). No read names it yet.
-//   3. Copy. The sources are scanned in key order and their rows written to
+//   3. Copy. Once every write that routed before step 1 has ended (their
+//      table states let go) and the sources' servers' fences are raised
+//      past every write to them whose reply was lost (FenceSources), the
+//      sources are scanned in key order and their rows written to
 //      the targets (puts that keep each cell's timestamp), through the
 //      write path: each target server's filter gains the values, and the
 //      router's replica with it (read-your-writes), so a lookup that
@@ -27,7 +30,14 @@
 //      copied, and ONE catalog write gives the table the targets (the
 //      operation kSwitched). Waiting writes then route again, to the
 //      targets. The pause is the last round plus that write: it grows with
-//      the writes of one round, not with the region's size.
+//      the writes of one round, not with the region's size. The catalog
+//      lock is waited for at most kSwitchLockWait with the gate closed
+//      (another DDL may hold it across slow server calls); then the gate
+//      opens, another round runs, and the switch is tried again. A switch
+//      write that fails may or may not be on disk: the gate stays closed
+//      and maintenance writes it again (ResolveSwitchInDoubt); a restart
+//      decides from the disk, which is right either way since no write to
+//      the sources was acknowledged after the last copy.
 //   6. Drop. Reads that started before the switch may still name the
 //      sources: they hold a table state of the old generation, and the
 //      sources are dropped once the last of those has ended. Dropping them

@@ -459,8 +459,10 @@ service RegionService {
   // maxRegions (1 to 1000) a page, and the page ends early after the
   // region whose rows bring those counted past 4,000,000. Rows are counted
   // by a scan (about as slow as reading them); bytes are approximate.
+  // skipRowCount (absent: false, as older routers send it): rows are left
+  // 0 and only the byte estimates are made (cheap: the balancer's view).
   TRegionStatsPage getRegionStats(1: i64 tableId, 2: i64 afterRegionId,
-                                  3: i32 maxRegions)
+                                  3: i32 maxRegions, 4: bool skipRowCount)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Applies the mutations as one atomic batch, in order. Any invalid mutation

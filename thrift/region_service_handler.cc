@@ -77,11 +77,13 @@ void RegionServiceHandler::listRegionIds(std::vector<int64_t>& result) {
 void RegionServiceHandler::getRegionStats(rpc::TRegionStatsPage& result,
                                           int64_t table_id,
                                           int64_t after_region_id,
-                                          int32_t max_regions) {
+                                          int32_t max_regions,
+                                          bool skip_row_count) {
   ServeCall("getRegionStats", [&]() -> Status {
     RegionStatsRequest request;
     BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::RegionStatsRequestFromThrift(
         table_id, after_region_id, max_regions, &request));
+    request.count_rows = !skip_row_count;
     BLOOMROUTE_ASSIGN_OR_RETURN(RegionStatsPage page,
                                 store_->GetRegionStats(request));
     return thrift_internal::RegionStatsPageToThrift(page, &result);

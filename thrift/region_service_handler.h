@@ -36,7 +36,8 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   void listRegions(std::vector<rpc::TRegionDescriptor>& result) override;
   void listRegionIds(std::vector<int64_t>& result) override;
   void getRegionStats(rpc::TRegionStatsPage& result, int64_t table_id,
-                      int64_t after_region_id, int32_t max_regions) override;
+                      int64_t after_region_id, int32_t max_regions,
+                      bool skip_row_count) override;
   void mutateRows(rpc::TWriteResult& result,
                   const std::vector<rpc::TMutation>& mutations,
                   int64_t fence_token) override;

@@ -691,6 +691,9 @@ struct TBalanceReport {
   // by at most one.
   2: bool balanced
   3: optional string stopped   // why the run stopped before that
+  // It stopped because an operation failed or a server did not answer
+  // (not because of the operation limit).
+  4: bool failed
 }
 
 // The router's copy of a region server's filter against the server's own.

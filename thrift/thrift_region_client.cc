@@ -248,7 +248,8 @@ class ThriftRegionClient final : public router::RegionClient {
         Where("getRegionStats"),
         [&](Service& s) {
           s.getRegionStats(reply, table, after,
-                           static_cast<int32_t>(request.max_regions));
+                           static_cast<int32_t>(request.max_regions),
+                           !request.count_rows);
         },
         options_.long_call_timeout_ms));
     RegionStatsPage page;

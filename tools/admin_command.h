@@ -5,7 +5,12 @@
 //   bloomroute admin add-server HOST:PORT [--format table|json]
 //   bloomroute admin set-address --server ID HOST:PORT
 //   bloomroute admin remove-server --server ID
-//       [--router HOST:PORT]
+//   bloomroute admin decommission SERVER          (or --server ID)
+//   bloomroute admin move --region ID --to SERVER
+//   bloomroute admin split (--region ID | --table T) [--row KEY]
+//   bloomroute admin merge --region ID --region ID
+//   bloomroute admin balance [--max-operations N]
+//       [--router HOST:PORT] [--format table|json] [--timeout SECONDS]
 //       [--tls-ca FILE [--tls-cert FILE --tls-key FILE] [--token-file FILE]]
 //
 // servers lists every region server the router knows with its regions,
@@ -13,23 +18,32 @@
 // regions in key order with their server, state, rows and bytes
 // (router::Router::ListRegions). Rows are exact (each server counts its
 // regions' rows when asked: about as slow as reading them); bytes are
-// RocksDB's approximation. Formats: tools/admin_format.h. add-server,
-// set-address and remove-server change the membership (router::Router::
-// AddServer, SetServerAddress, RemoveServer). All need the admin role on a
-// secured router.
+// RocksDB's approximation. add-server, set-address and remove-server change
+// the membership (router::Router::AddServer, SetServerAddress,
+// RemoveServer); decommission moves a member's regions away, then removes
+// it (DecommissionServer). move, split and merge are the region operations
+// (MoveRegion, SplitRegion, MergeRegions); balance runs the balancer once
+// (Balance). SERVER is a member's id or its HOST:PORT. split --table splits
+// every region of the table at its median key, or the one holding --row at
+// that row, as HBase's shell `split 'table'` does. Formats:
+// tools/admin_format.h. All need the admin role on a secured router.
 //
 // Subcommands are rows of a table (AdminCommand::kSubcommands): a name,
-// a summary, what it needs (--table, --server, a HOST:PORT), and the
-// member that runs it. Operations on regions (split, move...) are new rows.
+// its arguments, a summary, which options it takes and needs, and the
+// member that runs it.
 //
 // Exit codes: 0 done; 1 the router refused or failed (the reason on
-// stderr); 2 bad usage.
+// stderr; for balance, an operation that failed); 2 bad usage.
 #ifndef BLOOMROUTE_TOOLS_ADMIN_COMMAND_H_
 #define BLOOMROUTE_TOOLS_ADMIN_COMMAND_H_
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "router/router.h"
 #include "tools/client_command_util.h"
 #include "tools/command.h"
 
@@ -42,13 +56,26 @@ class AdminCommand : public Command {
   AdminCommand();
   ~AdminCommand() override;
 
+  // The options a subcommand may be given (a bit each).
+  enum Arg : unsigned {
+    kTable = 1,    // --table T
+    kServer = 2,   // --server ID
+    kAddress = 4,  // HOST:PORT (or SERVER), the second positional
+    kRegion = 8,   // --region ID (merge: twice)
+    kTo = 16,      // --to SERVER
+    kRow = 32,     // --row KEY
+    kMaxOps = 64,  // --max-operations N
+  };
+
   // One admin subcommand.
   struct Subcommand {
     const char* name;
+    const char* usage;  // its arguments, for the help
     const char* summary;
-    bool needs_table;    // --table T
-    bool needs_server;   // --server ID
-    bool needs_address;  // HOST:PORT, the second positional argument
+    unsigned takes;  // Arg bits it accepts
+    unsigned needs;  // of those, the ones it requires
+    // Runs a region operation: waits up to --timeout for the router.
+    bool long_running;
     Status (AdminCommand::*run)();
   };
 
@@ -66,17 +93,33 @@ class AdminCommand : public Command {
   Status RunAddServer();
   Status RunSetAddress();
   Status RunRemoveServer();
-  // --table, --server and HOST:PORT as the subcommand needs them.
+  Status RunDecommission();
+  Status RunMove();
+  Status RunSplit();
+  Status RunMerge();
+  Status RunBalance();
+  // The options as the subcommand takes and needs them.
   Status ValidateArguments() const;
+  // SERVER: a member's id, or the member at HOST:PORT (asked of the
+  // router). InvalidArgument for neither.
+  StatusOr<router::ServerId> ResolveServer(const std::string& server);
+  // Prints one operation's result.
+  void PrintOp(const std::string& kind, const std::vector<uint64_t>& from,
+               const router::RegionOpResult& result) const;
 
-  static constexpr size_t kSubcommandCount = 5;
+  static constexpr size_t kSubcommandCount = 10;
   static const Subcommand kSubcommands[kSubcommandCount];
 
   RouterConnectionFlags connection_;
   std::string subcommand_name_;
   std::string table_;
-  int64_t server_ = 0;   // --server; 0: not given
-  std::string address_;  // HOST:PORT
+  int64_t server_ = 0;            // --server; 0: not given
+  std::string address_;           // HOST:PORT, or SERVER for decommission
+  std::vector<int64_t> regions_;  // --region
+  std::string to_;                // --to
+  std::string row_;               // --row; row keys are never empty
+  int64_t max_operations_ = -1;   // -1: not given
+  int64_t timeout_seconds_ = 0;
   std::string format_ = "table";
   const Subcommand* subcommand_ = nullptr;  // set by Validate
   std::unique_ptr<RouterClient> client_;    // set by Validate

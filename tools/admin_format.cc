@@ -133,4 +133,118 @@ std::string FormatRegionsJson(const std::string& table,
   return out.str();
 }
 
+namespace {
+
+std::string Ids(const std::vector<uint64_t>& ids) {
+  std::string out;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    out += (i == 0                ? ""
+            : i + 1 == ids.size() ? " and "
+                                  : ", ") +
+           std::to_string(ids[i]);
+  }
+  return out;
+}
+
+std::string Seconds(uint64_t micros) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(3);
+  out << static_cast<double>(micros) / 1e6 << " s";
+  return out.str();
+}
+
+std::string Millis(uint64_t micros) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(1);
+  out << static_cast<double>(micros) / 1e3 << " ms";
+  return out.str();
+}
+
+}  // namespace
+
+std::string FormatRegionOpText(const std::string& kind,
+                               const std::vector<uint64_t>& from,
+                               const router::RegionOpResult& r) {
+  std::string out =
+      kind + ": region" + (from.size() > 1 ? "s " : " ") + Ids(from) + " -> ";
+  for (size_t i = 0; i < r.regions.size(); ++i) {
+    const router::RegionLocation& n = r.regions[i];
+    out += (i == 0 ? "" : " and ") + std::to_string(n.region.region_id) + " [" +
+           KeyCell(n.region.start_key) + ", " + KeyCell(n.region.end_key) + ")";
+  }
+  if (!r.regions.empty()) {
+    out += " on server " + std::to_string(r.regions[0].server.id) + " " +
+           r.regions[0].server.address;
+  }
+  return out + "; " + std::to_string(r.rows_copied) + " rows (" +
+         std::to_string(r.bytes_copied) + " bytes) copied in " +
+         Seconds(r.total_micros) + ", writes waited " +
+         Millis(r.switch_micros) + " at the switch (" +
+         std::to_string(r.catch_up_rounds) + " catch-up rounds)\n";
+}
+
+std::string FormatRegionOpJson(const std::string& kind,
+                               const std::vector<uint64_t>& from,
+                               const router::RegionOpResult& r) {
+  std::ostringstream out;
+  out << "{\"operation\":" << JsonString(kind) << ",\"from\":[";
+  for (size_t i = 0; i < from.size(); ++i)
+    out << (i == 0 ? "" : ",") << from[i];
+  out << "],\"regions\":[";
+  for (size_t i = 0; i < r.regions.size(); ++i) {
+    const router::RegionLocation& n = r.regions[i];
+    out << (i == 0 ? "" : ",") << "{\"id\":" << n.region.region_id
+        << ",\"start\":" << JsonString(n.region.start_key)
+        << ",\"end\":" << JsonString(n.region.end_key)
+        << ",\"server_id\":" << n.server.id
+        << ",\"server\":" << JsonString(n.server.address) << "}";
+  }
+  out << "],\"rows_copied\":" << r.rows_copied
+      << ",\"bytes_copied\":" << r.bytes_copied
+      << ",\"catch_up_rounds\":" << r.catch_up_rounds
+      << ",\"switch_micros\":" << r.switch_micros
+      << ",\"total_micros\":" << r.total_micros << "}";
+  return out.str();
+}
+
+namespace {
+
+const char* StepKind(const router::BalanceReport::Step& step) {
+  return step.kind == router::BalanceReport::Step::Kind::kSplit ? "split"
+                                                                : "move";
+}
+
+}  // namespace
+
+std::string FormatStepText(const router::BalanceReport::Step& step) {
+  return FormatRegionOpText(StepKind(step), {step.region_id}, step.result);
+}
+
+std::string FormatStepJson(const router::BalanceReport::Step& step) {
+  return FormatRegionOpJson(StepKind(step), {step.region_id}, step.result);
+}
+
+std::string FormatBalanceText(const router::BalanceReport& report) {
+  std::string out;
+  for (const router::BalanceReport::Step& s : report.steps) {
+    out += FormatStepText(s);
+  }
+  return out + (report.balanced ? "balanced: no region past its split size, "
+                                  "region counts at most one apart\n"
+                                : "stopped: " + report.stopped + "\n");
+}
+
+std::string FormatBalanceJson(const router::BalanceReport& report) {
+  std::string out = std::string("{\"balanced\":") + Bool(report.balanced) +
+                    ",\"failed\":" + Bool(report.failed) +
+                    ",\"stopped\":" + JsonString(report.stopped) +
+                    ",\"steps\":[";
+  for (size_t i = 0; i < report.steps.size(); ++i) {
+    out += (i == 0 ? "" : ",") + FormatStepJson(report.steps[i]);
+  }
+  return out + "]}\n";
+}
+
 }  // namespace bloomroute

@@ -1,5 +1,6 @@
-// Printing what `bloomroute admin servers` and `admin regions` report, as a
-// table for people or as JSON for scripts.
+// Printing what `bloomroute admin servers` and `admin regions` report, and
+// what the region operations, the balancer and a decommission did, as text
+// for people or as JSON for scripts.
 //
 //   table  aligned columns with a header and a total line; row keys escaped
 //          as the row commands' table format does (TableField), an empty
@@ -18,10 +19,22 @@
 //          An unreachable server carries "error"; keys are JSON strings
 //          (JsonString). Rows are exact; bytes are RocksDB's approximation.
 //
+// A region operation (move, split, merge; a balancer's or decommission's
+// step) is one line of text,
+//   split: region 5 -> 7 [-, g) and 8 [g, m) on server 1 127.0.0.1:9091;
+//     300 rows (51000 bytes) copied in 0.120 s, writes waited 1.2 ms at
+//     the switch (2 catch-up rounds)
+// (on one line) or one JSON object,
+//   {"operation":"split","from":[5],"regions":[{"id":7,"start":"",
+//    "end":"g","server_id":1,"server":"127.0.0.1:9091"},...],
+//    "rows_copied":300,"bytes_copied":51000,"catch_up_rounds":2,
+//    "switch_micros":1200,"total_micros":120000}
+//
 // Thread-safety: pure functions.
 #ifndef BLOOMROUTE_TOOLS_ADMIN_FORMAT_H_
 #define BLOOMROUTE_TOOLS_ADMIN_FORMAT_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,6 +48,21 @@ std::string FormatRegionsTable(const std::string& table,
                                const std::vector<router::RegionSummary>& r);
 std::string FormatRegionsJson(const std::string& table,
                               const std::vector<router::RegionSummary>& r);
+
+// One operation: `kind` ("move", "split", "merge") of regions `from`.
+std::string FormatRegionOpText(const std::string& kind,
+                               const std::vector<uint64_t>& from,
+                               const router::RegionOpResult& r);
+std::string FormatRegionOpJson(const std::string& kind,
+                               const std::vector<uint64_t>& from,
+                               const router::RegionOpResult& r);
+// A balancer's or decommission's steps, a line (or object) each.
+std::string FormatStepText(const router::BalanceReport::Step& step);
+std::string FormatStepJson(const router::BalanceReport::Step& step);
+// A balancer run: its steps, then "balanced" or "stopped: ...";
+//   {"balanced":true,"failed":false,"stopped":"","steps":[...]}
+std::string FormatBalanceText(const router::BalanceReport& report);
+std::string FormatBalanceJson(const router::BalanceReport& report);
 
 }  // namespace bloomroute
 

@@ -1,6 +1,7 @@
 #include "tools/router_command.h"
 
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <utility>
@@ -72,6 +73,25 @@ void RouterCommand::AddOptions(po::options_description* o) {
        "one call of a drop removes), in [1, 100000]; a region server handles "
        "at most 10000 (its batch limit) per call, and the router records "
        "its progress after each")  //
+      ("region-split-bytes",
+       po::value<int64_t>(&region_split_bytes_)
+           ->default_value(static_cast<int64_t>(defaults.region_split_bytes)),
+       "a region whose rows and index entries pass this many bytes "
+       "(RocksDB's estimate) is split at its median key, checked every "
+       "minute; a table's only region on a server splits at 256 MiB "
+       "already (HBase's stepping policy); 0: never, else at least "
+       "1048576")  //
+      ("balancer-interval",
+       po::value<int64_t>(&balancer_interval_seconds_)
+           ->default_value(defaults.balancer_interval_ms / 1000),
+       "seconds between runs of the balancer (splits past "
+       "--region-split-bytes, then moves that even the members' region "
+       "counts), at most 604800; 0: off (bloomroute admin balance runs it)")  //
+      ("balancer-max-operations",
+       po::value<int64_t>(&balancer_max_operations_)
+           ->default_value(defaults.balancer_max_operations),
+       "region operations one balancer run makes at most, one at a time, in "
+       "[1, 1000]")  //
       ("long-call-timeout",
        po::value<int64_t>(&long_call_timeout_seconds_)
            ->default_value(ThriftClientOptions().long_call_timeout_ms / 1000),
@@ -207,6 +227,24 @@ Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(
       InRange("index-chunk-rows", index_chunk_rows_, 1, kMaxRowsPerCall));
   router_options_.index_chunk_rows = static_cast<uint32_t>(index_chunk_rows_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("balancer-interval", balancer_interval_seconds_, 0,
+              router::RouterOptions::kMaxBalancerIntervalMs / 1000));
+  router_options_.balancer_interval_ms =
+      static_cast<int>(balancer_interval_seconds_ * 1000);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("balancer-max-operations", balancer_max_operations_, 1,
+              router::RouterOptions::kMaxBalancerOperations));
+  router_options_.balancer_max_operations =
+      static_cast<uint32_t>(balancer_max_operations_);
+  if (region_split_bytes_ != 0) {
+    BLOOMROUTE_RETURN_IF_ERROR(InRange(
+        "region-split-bytes", region_split_bytes_,
+        static_cast<int64_t>(router::RouterOptions::kMinRegionSplitBytes),
+        std::numeric_limits<int64_t>::max()));
+  }
+  router_options_.region_split_bytes =
+      static_cast<uint64_t>(region_split_bytes_);
   BLOOMROUTE_RETURN_IF_ERROR(
       InRange("max-scanners", max_scanners_, 1, kMaxScanners));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-connection",

@@ -95,6 +95,9 @@ class RouterCommand : public Command {
   int64_t max_table_bytes_ = 0;
   int64_t max_filter_bytes_ = 0;
   int64_t index_chunk_rows_ = 0;
+  int64_t region_split_bytes_ = 0;
+  int64_t balancer_interval_seconds_ = 0;
+  int64_t balancer_max_operations_ = 0;
   int64_t long_call_timeout_seconds_ = 0;
   static constexpr int64_t kMaxLongCallTimeoutSeconds = 24 * 3600;
   int64_t filter_initial_capacity_ = 0;

@@ -447,7 +447,11 @@ class RouterImpl : public router::Router {
                                   const std::vector<std::string_view>& rows);
 
   // router_balancer.cc
-  // Runs Balance every balancer_interval_ms until the router stops.
+  // One run of the balancer (Balance); with `moves` false only the splits
+  // of regions past their size (the automatic splits).
+  router::BalanceReport RunBalancer(uint32_t max_operations, bool moves);
+  // Until the router stops: the automatic splits every
+  // split_check_interval_ms and the balancer every balancer_interval_ms.
   void BalancerLoop();
   // Moves every region of ready tables off `id` (DecommissionServer),
   // appending each move to *moves.
@@ -459,8 +463,10 @@ class RouterImpl : public router::Router {
   // all), by id; at most `max_regions` regions in all (more: Corruption, as
   // for a page that does not advance), so that a server cannot grow the
   // router's memory past what the catalog places on it.
+  // count_rows false: bytes only (RegionStatsRequest::count_rows).
   StatusOr<std::map<uint64_t, RegionStats>> FetchRegionStats(
-      const ServerEntry& server, uint64_t table_id, size_t max_regions);
+      const ServerEntry& server, uint64_t table_id, size_t max_regions,
+      bool count_rows = true);
 
   // --- membership (router_servers.cc)
   using ServerMap = std::map<ServerId, std::shared_ptr<ServerEntry>>;

@@ -141,5 +141,87 @@ TEST_F(AdminCommandTest, MembershipSubcommandsCheckUsageAndReportRefusals) {
   EXPECT_NE(again.out.find("\"id\":2"), std::string::npos) << again.out;
 }
 
+// The region operations from the command line: split every region, move
+// one by the target's address, merge two back, balance onto a server added
+// meanwhile, decommission one by address; the rows and a lookup stay the
+// same throughout.
+TEST_F(AdminCommandTest, RegionOperationsFromTheCommandLine) {
+  auto region_ids = [&] {
+    const CommandOutput r =
+        Admin({"regions", "--table", "cities", "--format", "json"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(Numbers(r.out, "rows").back(), uint64_t{kRows}) << r.out;
+    return Numbers(r.out, "id");
+  };
+  auto expect_lookup = [&] {
+    const CommandOutput q =
+        RunCommand({"query", "--router", Router(), "--table", "cities",
+                    "--where", "cc=NO", "--count"});
+    ASSERT_EQ(q.code, 0) << q.err;
+    EXPECT_NE(q.out.find("17"), std::string::npos) << q.out;  // i % 3 == 0
+  };
+  ASSERT_EQ(region_ids().size(), 3u);
+  const CommandOutput split = Admin({"split", "--table", "cities"});
+  ASSERT_EQ(split.code, 0) << split.out << split.err;
+  EXPECT_NE(split.out.find("split: region "), std::string::npos) << split.out;
+  std::vector<uint64_t> ids = region_ids();
+  ASSERT_EQ(ids.size(), 6u);
+  expect_lookup();
+
+  // A split at a given row, of the region holding it.
+  const CommandOutput at = Admin(
+      {"split", "--table", "cities", "--row", "1049", "--format", "json"});
+  ASSERT_EQ(at.code, 0) << at.err;
+  EXPECT_NE(at.out.find("\"start\":\"1049\""), std::string::npos) << at.out;
+  ids = region_ids();
+  ASSERT_EQ(ids.size(), 7u);
+
+  const int added = cluster_.AddRegionServer();
+  ASSERT_GE(added, 0);
+  const std::string address = cluster_.region_server_address(added);
+  ASSERT_EQ(Admin({"add-server", address}).code, 0);
+  const CommandOutput moved =
+      Admin({"move", "--region", std::to_string(ids[0]), "--to", address});
+  ASSERT_EQ(moved.code, 0) << moved.err;
+  EXPECT_NE(moved.out.find("on server 3 " + address), std::string::npos)
+      << moved.out;
+  ids = region_ids();
+  const CommandOutput merged =
+      Admin({"merge", "--region", std::to_string(ids[1]), "--region",
+             std::to_string(ids[2])});
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  EXPECT_NE(merged.out.find("merge: regions "), std::string::npos)
+      << merged.out;
+  ASSERT_EQ(region_ids().size(), 6u);
+  expect_lookup();
+
+  const CommandOutput balanced = Admin({"balance", "--format", "json"});
+  ASSERT_EQ(balanced.code, 0) << balanced.out << balanced.err;
+  EXPECT_NE(balanced.out.find("\"balanced\":true"), std::string::npos)
+      << balanced.out;
+  const CommandOutput drained =
+      Admin({"decommission", cluster_.region_server_address(0)});
+  ASSERT_EQ(drained.code, 0) << drained.out << drained.err;
+  EXPECT_NE(drained.out.find("region server 1 is drained"), std::string::npos)
+      << drained.out;
+  const CommandOutput servers = Admin({"servers", "--format", "json"});
+  EXPECT_EQ(servers.out.find("\"id\":1,"), std::string::npos) << servers.out;
+  ASSERT_EQ(region_ids().size(), 6u);
+  expect_lookup();
+  const CommandOutput verify =
+      RunCommand({"verify", "--router", Router(), "--table", "cities"});
+  EXPECT_EQ(verify.code, 0) << verify.out << verify.err;
+
+  // The router's refusals: exit 1 with its reason.
+  const CommandOutput unknown = Admin({"move", "--region", "999", "--to", "2"});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.err.find("region 999"), std::string::npos) << unknown.err;
+  const CommandOutput nobody = Admin(
+      {"move", "--region", std::to_string(ids[0]), "--to", "127.0.0.1:1"});
+  EXPECT_EQ(nobody.code, 1);
+  EXPECT_NE(nobody.err.find("no member is at"), std::string::npos)
+      << nobody.err;
+}
+
 }  // namespace
 }  // namespace bloomroute::testing

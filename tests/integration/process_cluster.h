@@ -99,6 +99,16 @@ class ProcessCluster {
   bool StopRegionServer(int i, int signal = SIGTERM) {
     return Stop(&region_servers_[i], signal);
   }
+  // Starts one more region server, which the running router does not know
+  // (`bloomroute admin add-server` makes it a member; a restarted router is
+  // given it as a --regionserver flag like the others). Its index, or -1
+  // when it did not start.
+  int AddRegionServer() {
+    region_servers_.emplace_back();
+    region_ports_.push_back(0);
+    const int i = region_servers() - 1;
+    return StartRegionServer(i) ? i : -1;
+  }
 
  private:
   static bool Stop(StartedServer* s, int signal) {

@@ -93,6 +93,18 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
        "0"},
       {"router", "--data", data, "--regionserver", rs, "--max-filter-bytes",
        "1048577"},
+      {"router", "--data", data, "--regionserver", rs, "--balancer-interval",
+       "-1"},
+      {"router", "--data", data, "--regionserver", rs, "--balancer-interval",
+       "604801"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--balancer-max-operations", "0"},
+      {"router", "--data", data, "--regionserver", rs,
+       "--balancer-max-operations", "1001"},
+      {"router", "--data", data, "--regionserver", rs, "--region-split-bytes",
+       "1048575"},
+      {"router", "--data", data, "--regionserver", rs, "--region-split-bytes",
+       "-1"},
   };
   for (const auto& args : bad) {
     SCOPED_TRACE(::testing::PrintToString(args));
@@ -122,6 +134,9 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   EXPECT_THAT(help.out, HasSubstr("--filter-initial-capacity"));
   EXPECT_THAT(help.out, HasSubstr("--max-filter-image-bytes"));
   EXPECT_THAT(help.out, HasSubstr("--max-filter-bytes"));
+  EXPECT_THAT(help.out, HasSubstr("--region-split-bytes"));
+  EXPECT_THAT(help.out, HasSubstr("--balancer-interval"));
+  EXPECT_THAT(help.out, HasSubstr("--balancer-max-operations"));
   // A bad filter option is named in the message.
   const auto [code, err] =
       RunToExit({"router", "--data", data, "--regionserver", rs,

@@ -65,6 +65,21 @@ TEST_F(RegionStoreStatsTest, CountsRowsAndBytesOfEachRegion) {
   // Approximate: see BytesAreRocksDbsEstimate.
 }
 
+// The balancer's view: bytes without reading a row.
+TEST_F(RegionStoreStatsTest, WithoutCountingOnlyTheBytesAreEstimated) {
+  for (int i = 0; i < 5; ++i) PutRows(1, "c" + std::to_string(i), 100);
+  RegionStatsRequest request;
+  request.count_rows = false;
+  const RegionStatsPage counted = Stats();
+  const RegionStatsPage page = Stats(request);
+  ASSERT_EQ(page.regions.size(), 2u);
+  EXPECT_EQ(counted.regions[0].rows, 500u);
+  EXPECT_EQ(page.regions[0].rows, 0u);
+  EXPECT_EQ(page.regions[0].row_bytes, counted.regions[0].row_bytes);
+  EXPECT_GT(page.regions[0].row_bytes, 0u);
+  EXPECT_EQ(page.regions[0].state, RegionState::kOpen);
+}
+
 // RocksDB's estimate: of the memtable (its size in memory, sampled) before a
 // flush. 2000 rows of > 100 bytes are about 250 KB of cells; the bounds
 // are generous (a memtable entry costs more than its bytes).

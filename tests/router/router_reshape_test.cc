@@ -383,6 +383,32 @@ TEST_F(RouterReshapeTest, DecommissionMovesEveryRegionAwayThenForgets) {
   ExpectModel();
 }
 
+// Automatic splits run in the background whether or not the balancer does.
+TEST_F(RouterReshapeTest, ARegionPastItsSizeSplitsWithoutTheBalancer) {
+  router_.reset();
+  RouterOptions o = RouterOptionsFor(cluster_);
+  o.background_maintenance = true;
+  o.balancer_interval_ms = 0;  // the balancer is off
+  o.split_check_interval_ms = 20;
+  o.region_split_bytes = RouterOptions::kMinRegionSplitBytes;
+  StatusOr<std::unique_ptr<Router>> r =
+      Router::Open(o, std::make_shared<HookFactory>(&cluster_, hooks_));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  router_ = std::move(r).value();
+  EXPECT_EQ(Describe().regions.size(), 2u);
+  const std::string big(1000, 'x');
+  std::vector<Mutation> puts;
+  for (int i = 0; i < 3000; ++i) {
+    puts.push_back(
+        Mutation::Put(0, "s" + std::to_string(100000 + i), {{"d:blob", big}}));
+  }
+  ASSERT_TRUE(router_->Mutate("t", std::move(puts)).ok());
+  for (int i = 0; i < 1000 && Describe().regions.size() < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_GE(Describe().regions.size(), 3u);
+}
+
 TEST_F(RouterReshapeTest, TheBalancerSplitsARegionPastItsSize) {
   Reopen(RouterOptions::kMinRegionSplitBytes);
   // About 3 MiB into the region starting at r0300.

@@ -117,7 +117,7 @@ class RegionServiceHandlerTest : public ::testing::Test {
         {"getRegionStats",
          [=] {
            rpc::TRegionStatsPage r;
-           handler_.getRegionStats(r, 0, 0, 10);
+           handler_.getRegionStats(r, 0, 0, 10, false);
          }},
     };
   }
@@ -265,7 +265,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsRegionStats) {
                                   {7, 9, RegionState::kDropping, 3, 10, 0}};
   store_->region_stats.more = true;
   rpc::TRegionStatsPage reply;
-  handler_.getRegionStats(reply, 9, 2, 2);
+  handler_.getRegionStats(reply, 9, 2, 2, false);
   EXPECT_EQ(store_->last_stats_request.table_id, 9u);
   EXPECT_EQ(store_->last_stats_request.after_region_id, 2u);
   EXPECT_EQ(store_->last_stats_request.max_regions, 2u);
@@ -312,7 +312,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsRegionStats) {
 TEST_F(RegionServiceHandlerTest, StagedRegionsCrossTheWire) {
   store_->region_stats.regions = {{4, 9, RegionState::kStaged, 10, 0, 0}};
   rpc::TRegionStatsPage reply;
-  handler_.getRegionStats(reply, 0, 0, 10);
+  handler_.getRegionStats(reply, 0, 0, 10, false);
   reply = ThroughWire(reply);
   ASSERT_EQ(reply.regions.size(), 1u);
   EXPECT_EQ(reply.regions[0].state, rpc::TRegionState::STAGED);
@@ -401,13 +401,13 @@ TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
   testing::ExpectIllegal(
       [&] {
         rpc::TRegionStatsPage r;
-        handler_.getRegionStats(r, 0, 0, 1001);
+        handler_.getRegionStats(r, 0, 0, 1001, false);
       },
       "maxRegions must be in [1, 1000], not 1001");
   testing::ExpectIllegal(
       [&] {
         rpc::TRegionStatsPage r;
-        handler_.getRegionStats(r, -2, 0, 10);
+        handler_.getRegionStats(r, -2, 0, 10, false);
       },
       "tableId is negative (-2)");
   testing::ExpectIllegal(

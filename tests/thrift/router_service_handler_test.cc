@@ -572,6 +572,7 @@ TEST_F(RouterServiceHandlerTest, RegionOperationsReachTheRouter) {
   move.to = {3, "h:3"};
   report.steps = {split, move};
   report.stopped = "the limit of 2 operations per run was reached";
+  report.failed = true;  // not so, but it must travel
   router_->balance_report = report;
   client::TBalanceReport balanced;
   handler_.balance(balanced, 2);
@@ -587,6 +588,7 @@ TEST_F(RouterServiceHandlerTest, RegionOperationsReachTheRouter) {
   EXPECT_EQ(back.steps[1].result.rows_copied, 5000000000u);
   EXPECT_FALSE(back.balanced);
   EXPECT_EQ(back.stopped, report.stopped);
+  EXPECT_TRUE(back.failed);
   std::vector<client::TBalanceStep> drained;
   handler_.decommissionServer(drained, 4);
   EXPECT_EQ(router_->region_op, "decommission");

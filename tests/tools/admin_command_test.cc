@@ -94,6 +94,56 @@ TEST(AdminFormatTest, RegionsJson) {
             "\"total\":{\"regions\":2,\"rows\":2000,\"bytes\":327680}}\n");
 }
 
+router::RegionOpResult SplitResult() {
+  router::RegionOpResult r;
+  r.regions = {{RegionDescriptor{7, {}, "", "g"},
+                router::ServerRef{1, "127.0.0.1:9091"}},
+               {RegionDescriptor{8, {}, "g", "m"},
+                router::ServerRef{1, "127.0.0.1:9091"}}};
+  r.rows_copied = 300;
+  r.bytes_copied = 51000;
+  r.catch_up_rounds = 2;
+  r.switch_micros = 1234;
+  r.total_micros = 120000;
+  return r;
+}
+
+TEST(AdminFormatTest, ARegionOperationIsOneLineOrOneObject) {
+  EXPECT_EQ(FormatRegionOpText("split", {5}, SplitResult()),
+            "split: region 5 -> 7 [-, g) and 8 [g, m) on server 1 "
+            "127.0.0.1:9091; 300 rows (51000 bytes) copied in 0.120 s, writes "
+            "waited 1.2 ms at the switch (2 catch-up rounds)\n");
+  EXPECT_EQ(FormatRegionOpJson("merge", {5, 6}, SplitResult()),
+            "{\"operation\":\"merge\",\"from\":[5,6],\"regions\":[{\"id\":7,"
+            "\"start\":\"\",\"end\":\"g\",\"server_id\":1,\"server\":"
+            "\"127.0.0.1:9091\"},{\"id\":8,\"start\":\"g\",\"end\":\"m\","
+            "\"server_id\":1,\"server\":\"127.0.0.1:9091\"}],"
+            "\"rows_copied\":300,\"bytes_copied\":51000,\"catch_up_rounds\":2,"
+            "\"switch_micros\":1234,\"total_micros\":120000}");
+}
+
+TEST(AdminFormatTest, ABalancerRunListsItsStepsThenHowItEnded) {
+  router::BalanceReport report;
+  router::BalanceReport::Step step;
+  step.kind = router::BalanceReport::Step::Kind::kMove;
+  step.region_id = 5;
+  step.result = SplitResult();
+  step.result.regions.pop_back();
+  report.steps = {step};
+  report.stopped = "the limit of 1 operations per run was reached";
+  EXPECT_EQ(FormatBalanceText(report),
+            "move: region 5 -> 7 [-, g) on server 1 127.0.0.1:9091; 300 rows "
+            "(51000 bytes) copied in 0.120 s, writes waited 1.2 ms at the "
+            "switch (2 catch-up rounds)\n"
+            "stopped: the limit of 1 operations per run was reached\n");
+  report.steps.clear();
+  report.balanced = true;
+  report.stopped.clear();
+  EXPECT_EQ(FormatBalanceJson(report),
+            "{\"balanced\":true,\"failed\":false,\"stopped\":\"\","
+            "\"steps\":[]}\n");
+}
+
 // Bad usage is refused before any connection (exit code 2).
 TEST(AdminCommandTest, RefusesBadUsage) {
   const std::vector<std::vector<std::string>> bad = {
@@ -103,11 +153,30 @@ TEST(AdminCommandTest, RefusesBadUsage) {
       {"servers", "--table", "t"},                     // takes none
       {"servers", "--format", "xml"},                  // unknown format
       {"regions", "--table", "t", "--frmat", "json"},  // unknown option
+      {"move", "--region", "5"},                       // needs --to
+      {"move", "--to", "2"},                           // needs --region
+      {"move", "--region", "5", "--to", "0"},          // not an id
+      {"move", "--region", "5", "--to", "host"},       // not HOST:PORT
+      {"move", "--region", "0", "--to", "2"},          // ids are >= 1
+      {"move", "--region", "5", "--region", "6", "--to", "2"},  // twice
+      {"split"},                                   // a region or table
+      {"split", "--region", "5", "--table", "t"},  // not both
+      {"split", "--region", "5", "--to", "2"},     // takes no --to
+      {"merge", "--region", "5"},                  // twice
+      {"merge", "--region", "5", "--region", "6", "--region", "7"},
+      {"balance", "--max-operations", "0"},  // [1, 1000]
+      {"balance", "--max-operations", "1001"},
+      {"balance", "--table", "t"},                       // takes none
+      {"decommission"},                                  // needs SERVER
+      {"decommission", "--server", "2", "127.0.0.1:9"},  // not both
+      {"decommission", "nohost"},                        // not HOST:PORT
+      {"move", "--region", "5", "--to", "2", "--timeout", "0"},
   };
   for (const auto& args : bad) {
     AdminCommand admin;
     EXPECT_EQ(admin.Run(args), Command::kExitUsage)
-        << (args.empty() ? "(none)" : args[0]);
+        << (args.empty() ? "(none)"
+                         : args[0] + " " + (args.size() > 1 ? args[1] : ""));
   }
 }
 

@@ -234,6 +234,7 @@ Status BalanceReportToThrift(const router::BalanceReport& in,
   out->__set_steps(std::move(steps));
   out->__set_balanced(in.balanced);
   if (!in.stopped.empty()) out->__set_stopped(in.stopped);
+  out->__set_failed(in.failed);
   return Status::OK();
 }
 
@@ -314,6 +315,7 @@ Status BalanceReportFromThrift(const client::TBalanceReport& in,
       BalanceStepsFromThrift(in.steps, "result.steps", &out->steps));
   out->balanced = in.balanced;
   out->stopped = in.__isset.stopped ? in.stopped : std::string();
+  out->failed = in.failed;
   return Status::OK();
 }
 
