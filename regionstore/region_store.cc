@@ -330,6 +330,11 @@ StatusOr<RegionDescriptor> RocksRegionStore::BeginDrop(uint64_t region_id) {
 Status RocksRegionStore::DeleteRegionRows(const RegionDescriptor& region) {
   const std::string prefix = RegionPrefix(region.region_id);
   const std::string end = PrefixSuccessor(prefix);
+  // Each batch starts after the last row deleted, not at the prefix: a seek
+  // to the prefix would step over the tombstones of every batch before
+  // (until compaction drops them), which made a drop quadratic --
+  // BM_DropRegion: 31,500 rows/s at 50,000 rows, 10,800 at 200,000.
+  std::string from = prefix;
   while (true) {
     std::shared_lock lock(regions_mu_);
     std::vector<Mutation> deletes;
@@ -338,7 +343,7 @@ Status RocksRegionStore::DeleteRegionRows(const RegionDescriptor& region) {
       rocksdb::Slice upper(end);
       ro.iterate_upper_bound = &upper;
       std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, rows_cf_));
-      for (it->Seek(prefix); it->Valid() && deletes.size() < kDropBatchRows;
+      for (it->Seek(from); it->Valid() && deletes.size() < kDropBatchRows;
            it->Next()) {
         deletes.push_back(Mutation::Delete(
             region.region_id, it->key().ToString().substr(prefix.size())));
@@ -348,6 +353,8 @@ Status RocksRegionStore::DeleteRegionRows(const RegionDescriptor& region) {
       BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
     }
     if (deletes.empty()) return Status::OK();
+    from = RowKey(region.region_id, deletes.back().row_key);
+    from.push_back('\0');  // the key right after it
     std::vector<const RegionDescriptor*> regions(deletes.size(), &region);
     // Unfenced: the drop is the router's own, and deletes only remove
     // elements, which a replica learns from the next catch-up.

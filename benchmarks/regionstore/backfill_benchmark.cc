@@ -7,6 +7,9 @@
 // the router drives it (without the router's catalog write per chunk and
 // the RPC). Loading the rows before a backfill is not timed.
 //
+// BM_DropRegion drops the loaded region, at a quarter of the rows and at
+// all of them (its time per row must not grow with the region).
+//
 // Run: build/benchmarks/regionstore/backfill_benchmark
 //      (BLOOMROUTE_BENCH_ROWS=N for another size)
 #include <benchmark/benchmark.h>
@@ -166,6 +169,30 @@ void BM_BackfillChunksOf1000(benchmark::State& state) {
   std::filesystem::remove_all(dir);
 }
 
+// Dropping a region (the end of a region move, split or merge, and of a
+// table's deletion): its rows, index entries and value counts deleted in
+// batches. At a quarter of the rows and at all of them: the time per row
+// must not grow with the region's size.
+void BM_DropRegion(benchmark::State& state) {
+  const auto rows = MakeRows(static_cast<int>(state.range(0)));
+  const std::string dir = TempDir();
+  const std::vector<std::string> files = WriteFiles(dir, rows);
+  int run = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto store = OpenStore(dir + "/store" + std::to_string(run++));
+    if (!Load(*store, files).ok()) {
+      state.SkipWithError("setup failed");
+      break;
+    }
+    state.ResumeTiming();
+    const Status s = store->DropRegion(1);
+    if (!s.ok()) state.SkipWithError(s.ToString().c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * rows.size());
+  std::filesystem::remove_all(dir);
+}
+
 BENCHMARK(BM_ImportBulkFiles)
     ->Iterations(3)
     ->UseRealTime()
@@ -176,6 +203,12 @@ BENCHMARK(BM_ImportApplyBatchesOf1000)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BackfillChunksOf1000)
     ->Iterations(3)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DropRegion)
+    ->Arg(Rows() / 4)
+    ->Arg(Rows())
+    ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
