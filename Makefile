@@ -51,6 +51,7 @@ bench: build
 	$(BUILD_DIR)/benchmarks/regionstore/backfill_benchmark
 	$(BUILD_DIR)/benchmarks/router/lookup_benchmark
 	$(BUILD_DIR)/benchmarks/router/routing_benchmark
+	$(BUILD_DIR)/benchmarks/router/reshape_benchmark
 	$(BUILD_DIR)/benchmarks/thrift/tls_benchmark
 
 lab: build

@@ -533,6 +533,25 @@ struct RegionStatsRequest {
   bool count_rows = true;
 };
 
+// A slice of a region's rows as a bulk file (RegionStore::ExportRows), for
+// copying a region to another server: the rows in [start_row, stop_row)
+// (empty = the region's start / end), at most max_rows of them, and the
+// file stops after the row that brings its size to max_bytes.
+inline constexpr uint32_t kMaxExportRows = 100000;
+struct ExportRequest {
+  uint64_t region_id = 0;
+  std::string start_row;
+  std::string stop_row;
+  uint32_t max_rows = 1000;      // 1 to kMaxExportRows
+  uint64_t max_bytes = 4 << 20;  // 1 to the server's bulk file size limit
+};
+struct ExportedRows {
+  std::string file;  // a bulk file (regionstore/bulk_file.h); empty: no row
+  uint64_t rows = 0;
+  // The first row not in the file, when rows are left in the range.
+  std::optional<std::string> resume_row;
+};
+
 struct RegionStatsPage {
   std::vector<RegionStats> regions;  // ascending region ids
   // Regions after the last one are left: ask again after it.

@@ -270,6 +270,18 @@ class RegionStore {
   StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& path) {
     return BulkLoad(region_id, path, 0);
   }
+  // The rows of open region `req.region_id` in [req.start_row,
+  // req.stop_row) clamped to the region, in key order with their cells'
+  // timestamps, as a bulk file (bulk_file.h) that BulkLoad of another
+  // server's region takes: the copy of a region move, split or merge,
+  // without a Thrift struct per cell. At most req.max_rows rows; the file
+  // stops after the row that brings it to req.max_bytes (so one row may
+  // pass it), and resume_row is the next row then. InvalidArgument for
+  // max_rows outside [1, kMaxExportRows] or max_bytes outside [1,
+  // Options::max_bulk_file_bytes]; NotFound for a region that is not open.
+  // The file is built in the store's staging directory and removed.
+  virtual StatusOr<ExportedRows> ExportRows(const ExportRequest& req) = 0;
+
   // BulkLoad of a file given as bytes (as received over RPC): they are
   // written to a uniquely named file in the store's directory, loaded, and
   // the file is removed in every case.

@@ -125,6 +125,15 @@ class RegionClient {
     (void)region_id;
     return Unsupported("asking for a split point");
   }
+  // RegionStore::ExportRows: a slice of a region's rows as a bulk file (for
+  // BulkLoad into another server's region). The RPC client checks the
+  // reply as untrusted: rows within the request's max_rows, a file exactly
+  // when there are rows, a resume row after the start, before the stop and
+  // of a row key's size (Corruption otherwise).
+  virtual StatusOr<ExportedRows> ExportRows(const ExportRequest& request) {
+    (void)request;
+    return Unsupported("exporting rows");
+  }
   virtual StatusOr<std::vector<RegionDescriptor>> ListRegions() = 0;
   // The ids of the open regions, ascending (ListRegions without the key
   // ranges; the default asks ListRegions).

@@ -117,13 +117,20 @@ struct RegionOpResult {
   // to the old ones meanwhile, copied again (catch_up_rounds rounds, the
   // last one while writes waited).
   uint64_t rows_copied = 0;
-  uint64_t bytes_copied = 0;  // ReplyBytes of the rows copied
+  // Bytes of the first copy's bulk files, then ReplyBytes of the rows
+  // copied again.
+  uint64_t bytes_copied = 0;
   uint32_t catch_up_rounds = 0;
   // How long writes to the old regions waited at the switch: the last
   // catch-up and one catalog write. It grows with the rows written during
   // the copy's last round, not with the region's size.
   uint64_t switch_micros = 0;
-  uint64_t total_micros = 0;  // the whole operation
+  // From the start to the switch: when the new regions took the table's
+  // reads and writes (the copy, the catch-up rounds and the switch).
+  uint64_t switched_micros = 0;
+  // The whole operation: the above, then the drop of the old regions
+  // (which deletes their rows on their servers).
+  uint64_t total_micros = 0;
 };
 
 // What one run of the balancer did (Router::Balance).

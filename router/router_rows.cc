@@ -187,7 +187,11 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
         " is being moved, split or merged; load the file again when that "
         "has ended (bloomroute admin regions shows the new regions)");
   }
-  const ServerEntry& server = Server(region->server);
+  return LoadBulkFile(Server(region->server), region_id, file);
+}
+
+Status RouterImpl::LoadBulkFile(const ServerEntry& server, uint64_t region_id,
+                                const std::string& file) {
   return SendWrite(server,
                    [&](uint64_t token) {
                      return server.client->BulkLoad(region_id, file, token);

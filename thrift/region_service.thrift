@@ -416,6 +416,13 @@ struct TSplitPoint {
   1: optional binary key
 }
 
+// A slice of a region's rows as a bulk file (exportRows).
+struct TExportedRows {
+  1: binary file                // a bulk file; empty when no row is there
+  2: i64 rows
+  3: optional binary resumeRow  // the next row, when rows are left
+}
+
 struct TRegionStatsPage {
   1: list<TRegionStats> regions  // ascending region ids
   2: bool more                   // regions are left: ask after the last
@@ -520,6 +527,16 @@ service RegionService {
   // over the server's file size or row limit) is TIllegalArgument and
   // nothing is written.
   TWriteResult bulkLoad(1: i64 regionId, 2: binary file, 3: i64 fenceToken)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // RegionStore::ExportRows: the rows of an open region in [startRow,
+  // stopRow) (empty: the region's start / end) as a bulk file that
+  // bulkLoad of another server's region takes, with the cells' timestamps:
+  // the first copy of a region move, split or merge. At most maxRows (1 to
+  // 100,000) rows; the file ends after the row that brings it to maxBytes
+  // (1 to the server's bulk file limit), and resumeRow is the next row.
+  TExportedRows exportRows(1: i64 regionId, 2: binary startRow,
+                           3: binary stopRow, 4: i32 maxRows, 5: i64 maxBytes)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // The index lifecycle (RegionStore::UpdateTableIndexes, BackfillIndex,

@@ -42,6 +42,34 @@ void RegionServiceHandler::splitPoint(rpc::TSplitPoint& result,
   });
 }
 
+void RegionServiceHandler::exportRows(rpc::TExportedRows& result,
+                                      int64_t region_id,
+                                      const std::string& start_row,
+                                      const std::string& stop_row,
+                                      int32_t max_rows, int64_t max_bytes) {
+  ServeCall("exportRows", [&]() -> Status {
+    ExportRequest request;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        UnsignedFromThrift(region_id, "regionId", &request.region_id));
+    uint64_t bytes = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        UnsignedFromThrift(max_bytes, "maxBytes", &bytes));
+    if (max_rows < 1) {
+      return Status::InvalidArgument("maxRows must be at least 1");
+    }
+    request.start_row = start_row;
+    request.stop_row = stop_row;
+    request.max_rows = static_cast<uint32_t>(max_rows);
+    request.max_bytes = bytes;
+    BLOOMROUTE_ASSIGN_OR_RETURN(ExportedRows exported,
+                                store_->ExportRows(request));
+    result.__set_file(std::move(exported.file));
+    result.__set_rows(static_cast<int64_t>(exported.rows));
+    if (exported.resume_row) result.__set_resumeRow(*exported.resume_row);
+    return Status::OK();
+  });
+}
+
 void RegionServiceHandler::closeRegion(int64_t region_id) {
   ServeCall("closeRegion", [&]() -> Status {
     uint64_t id = 0;

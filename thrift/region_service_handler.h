@@ -31,6 +31,9 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   void openRegion(const rpc::TRegionDescriptor& region, int64_t incarnation,
                   bool staging) override;
   void splitPoint(rpc::TSplitPoint& result, int64_t region_id) override;
+  void exportRows(rpc::TExportedRows& result, int64_t region_id,
+                  const std::string& start_row, const std::string& stop_row,
+                  int32_t max_rows, int64_t max_bytes) override;
   void closeRegion(int64_t region_id) override;
   void dropRegion(int64_t region_id) override;
   void listRegions(std::vector<rpc::TRegionDescriptor>& result) override;

@@ -667,7 +667,8 @@ struct TRegionOpResult {
   3: i64 bytesCopied
   4: i32 catchUpRounds
   5: i64 switchMicros  // how long writes to the old regions waited
-  6: i64 totalMicros   // the whole operation
+  6: i64 totalMicros   // the whole operation, with the old regions' drop
+  7: i64 switchedMicros  // from its start until the new regions served
 }
 
 enum TBalanceStepKind {

@@ -172,6 +172,43 @@ class ThriftRegionClient final : public router::RegionClient {
     return std::optional<std::string>(std::move(reply.key));
   }
 
+  StatusOr<ExportedRows> ExportRows(const ExportRequest& request) override {
+    int64_t id = 0, max_bytes = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Unsendable(UnsignedToThrift(request.region_id, "region_id", &id)));
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(
+        UnsignedToThrift(request.max_bytes, "max_bytes", &max_bytes)));
+    if (request.max_rows < 1 || request.max_rows > kMaxExportRows) {
+      return Status::InvalidArgument("max_rows must be in [1, " +
+                                     std::to_string(kMaxExportRows) + "]");
+    }
+    rpc::TExportedRows reply;
+    BLOOMROUTE_RETURN_IF_ERROR(pool_.Call(Where("exportRows"), [&](Service& s) {
+      s.exportRows(reply, id, request.start_row, request.stop_row,
+                   static_cast<int32_t>(request.max_rows), max_bytes);
+    }));
+    ExportedRows out;
+    const bool resumes_inside =
+        !reply.__isset.resumeRow ||
+        (!reply.resumeRow.empty() &&
+         reply.resumeRow.size() <= kMaxRowKeyBytes &&
+         reply.resumeRow > request.start_row &&
+         (request.stop_row.empty() || reply.resumeRow < request.stop_row));
+    if (reply.rows < 0 ||
+        static_cast<uint64_t>(reply.rows) > request.max_rows ||
+        (reply.rows == 0) != reply.file.empty() || !resumes_inside ||
+        (reply.rows == 0 && reply.__isset.resumeRow)) {
+      return Status::Corruption(Where("exportRows") + "an export of " +
+                                std::to_string(reply.rows) + " rows in " +
+                                std::to_string(reply.file.size()) +
+                                " bytes does not fit the request");
+    }
+    out.file = std::move(reply.file);
+    out.rows = static_cast<uint64_t>(reply.rows);
+    if (reply.__isset.resumeRow) out.resume_row = std::move(reply.resumeRow);
+    return out;
+  }
+
   Status CloseRegion(uint64_t region_id) override {
     int64_t id = 0;
     BLOOMROUTE_RETURN_IF_ERROR(

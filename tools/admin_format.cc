@@ -179,9 +179,9 @@ std::string FormatRegionOpText(const std::string& kind,
            r.regions[0].server.address;
   }
   return out + "; " + std::to_string(r.rows_copied) + " rows (" +
-         std::to_string(r.bytes_copied) + " bytes) copied in " +
-         Seconds(r.total_micros) + ", writes waited " +
-         Millis(r.switch_micros) + " at the switch (" +
+         std::to_string(r.bytes_copied) + " bytes) copied, switched after " +
+         Seconds(r.switched_micros) + ", done in " + Seconds(r.total_micros) +
+         ", writes waited " + Millis(r.switch_micros) + " at the switch (" +
          std::to_string(r.catch_up_rounds) + " catch-up rounds)\n";
 }
 
@@ -205,6 +205,7 @@ std::string FormatRegionOpJson(const std::string& kind,
       << ",\"bytes_copied\":" << r.bytes_copied
       << ",\"catch_up_rounds\":" << r.catch_up_rounds
       << ",\"switch_micros\":" << r.switch_micros
+      << ",\"switched_micros\":" << r.switched_micros
       << ",\"total_micros\":" << r.total_micros << "}";
   return out.str();
 }

@@ -22,13 +22,13 @@
 // A region operation (move, split, merge; a balancer's or decommission's
 // step) is one line of text,
 //   split: region 5 -> 7 [-, g) and 8 [g, m) on server 1 127.0.0.1:9091;
-//     300 rows (51000 bytes) copied in 0.120 s, writes waited 1.2 ms at
-//     the switch (2 catch-up rounds)
+//     300 rows (51000 bytes) copied, switched after 0.090 s, done in
+//     0.120 s, writes waited 1.2 ms at the switch (2 catch-up rounds)
 // (on one line) or one JSON object,
 //   {"operation":"split","from":[5],"regions":[{"id":7,"start":"",
 //    "end":"g","server_id":1,"server":"127.0.0.1:9091"},...],
 //    "rows_copied":300,"bytes_copied":51000,"catch_up_rounds":2,
-//    "switch_micros":1200,"total_micros":120000}
+//    "switch_micros":1200,"switched_micros":90000,"total_micros":120000}
 //
 // Thread-safety: pure functions.
 #ifndef BLOOMROUTE_TOOLS_ADMIN_FORMAT_H_

@@ -103,6 +103,7 @@ class RocksRegionStore final : public RegionStore {
 
   using RegionStore::Apply;
   using RegionStore::BulkLoad;
+  StatusOr<ExportedRows> ExportRows(const ExportRequest& req) override;
   using RegionStore::BulkLoadBytes;
   StatusOr<WriteResult> Apply(const std::vector<Mutation>& batch,
                               uint64_t fence_token) override;

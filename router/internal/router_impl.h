@@ -405,6 +405,13 @@ class RouterImpl : public router::Router {
   // Copies every row of the sources into the targets; counts into *result.
   [[nodiscard]] Status CopyRegionRows(const CatalogRegionOp& op,
                                       router::RegionOpResult* result);
+  // The rows of `source` in [low, high) (empty high: to its end) into
+  // `target`, as bulk files.
+  [[nodiscard]] Status CopyRange(const CatalogRegion& source,
+                                 const CatalogRegion& target,
+                                 const std::string& low,
+                                 const std::string& high,
+                                 router::RegionOpResult* result);
   // Copies the rows noted since the last call again (a missing row is
   // deleted in its target); their number in *noted. Unavailable when the
   // note overflowed or a write went in doubt.
@@ -569,6 +576,11 @@ class RouterImpl : public router::Router {
                                            std::vector<Mutation> mutations);
   [[nodiscard]] Status ApplyBatches(const ServerEntry& server,
                                     std::vector<Mutation> mutations);
+  // Loads bulk file `file` into region `region_id` on `server`, sent as
+  // SendWrite sends a write.
+  [[nodiscard]] Status LoadBulkFile(const ServerEntry& server,
+                                    uint64_t region_id,
+                                    const std::string& file);
   // One wave of Get: the requests from `begin` (at most kRowsPerRpc), each
   // server's part asked in parallel with a share of `budget` bytes; appends
   // the answered prefix to `out` (counting ReplyBytes in `*used`, stopping

@@ -60,6 +60,27 @@ class HookClient : public testing::StoreRegionClient {
     BLOOMROUTE_RETURN_IF_ERROR(Before("Scan", request.region_id));
     return StoreRegionClient::Scan(request);
   }
+  // A move's first copy reads its source this way (named "Scan" too: the
+  // tests watch the copy's reads, whichever call makes them).
+  StatusOr<ExportedRows> ExportRows(const ExportRequest& request) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Before("Scan", request.region_id));
+    return StoreRegionClient::ExportRows(request);
+  }
+  StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& file,
+                                 uint64_t fence_token) override {
+    std::function<Status(int, const std::vector<Mutation>&, uint64_t)> f;
+    {
+      std::lock_guard<std::mutex> lock(hooks_->mu);
+      f = hooks_->before_apply;
+    }
+    if (f) BLOOMROUTE_RETURN_IF_ERROR(f(node_, {}, fence_token));
+    BLOOMROUTE_RETURN_IF_ERROR(Before("Apply", region_id));
+    StatusOr<WriteResult> r =
+        StoreRegionClient::BulkLoad(region_id, file, fence_token);
+    if (!r.ok()) return r;
+    BLOOMROUTE_RETURN_IF_ERROR(After("Apply", region_id));
+    return r;
+  }
   StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) override {
     BLOOMROUTE_RETURN_IF_ERROR(Before(
         "Lookup", query.region_ids.empty() ? 0 : query.region_ids.front()));

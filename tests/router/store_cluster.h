@@ -192,6 +192,9 @@ class StoreRegionClient : public router::RegionClient {
   StatusOr<std::optional<std::string>> SplitPoint(uint64_t id) override {
     return Call([&](RegionStore& s) { return s.SplitPoint(id); });
   }
+  StatusOr<ExportedRows> ExportRows(const ExportRequest& request) override {
+    return Call([&](RegionStore& s) { return s.ExportRows(request); });
+  }
 
   Status DropRegion(uint64_t id) override {
     return CallStatus([&](RegionStore& s) { return s.DropRegion(id); });

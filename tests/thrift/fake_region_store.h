@@ -35,6 +35,11 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     std::lock_guard<std::mutex> lock(mutex_);
     return last_split_region_;
   }
+  // The last ExportRows request.
+  ExportRequest last_export() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return last_export_;
+  }
   std::vector<Mutation> last_batch() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return last_batch_;
@@ -59,6 +64,7 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   std::vector<SscbfConfig> filter_configs_set;  // by SetFilterConfig
   IndexReport report;
   std::optional<std::string> split_point;  // the answer of SplitPoint
+  ExportedRows exported;                   // the answer of ExportRows
   RegionStatsPage region_stats;            // the answer of GetRegionStats
   RegionStatsRequest last_stats_request;   // its last request
   // The index lifecycle: the last table given, the last chunk asked
@@ -81,6 +87,12 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     opened_.push_back(region);
     opened_staging_.push_back(staging);
     return Status::OK();
+  }
+  StatusOr<ExportedRows> ExportRows(const ExportRequest& request) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_export_ = request;
+    return exported;
   }
   StatusOr<std::optional<std::string>> SplitPoint(
       uint64_t region_id) const override {
@@ -213,6 +225,7 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   std::vector<RegionDescriptor> opened_;             // guarded by mutex_
   std::vector<bool> opened_staging_;                 // guarded by mutex_
   mutable uint64_t last_split_region_ = 0;           // guarded by mutex_
+  ExportRequest last_export_;                        // guarded by mutex_
   std::vector<Mutation> last_batch_;                 // guarded by mutex_
   std::pair<uint64_t, std::string> last_bulk_load_;  // guarded by mutex_
 };

@@ -49,6 +49,11 @@ class RegionServiceHandlerTest : public ::testing::Test {
            rpc::TSplitPoint r;
            handler_.splitPoint(r, 1);
          }},
+        {"exportRows",
+         [=] {
+           rpc::TExportedRows r;
+           handler_.exportRows(r, 1, "", "", 10, 1 << 20);
+         }},
         {"closeRegion", [=] { handler_.closeRegion(1); }},
         {"dropRegion", [=] { handler_.dropRegion(1); }},
         {"mutateRows",
@@ -367,6 +372,28 @@ TEST_F(RegionServiceHandlerTest, ForwardsStagingAndSplitPoints) {
   EXPECT_EQ(point.key, "m");
   testing::ExpectIllegal([&] { handler_.splitPoint(point, -1); },
                          "regionId is negative (-1)");
+
+  store_->exported.file = "bulk";
+  store_->exported.rows = 3;
+  store_->exported.resume_row = "q";
+  rpc::TExportedRows exported;
+  handler_.exportRows(exported, 7, "b", "z", 100, 4096);
+  const ExportRequest asked = store_->last_export();
+  EXPECT_EQ(asked.region_id, 7u);
+  EXPECT_EQ(asked.start_row, "b");
+  EXPECT_EQ(asked.stop_row, "z");
+  EXPECT_EQ(asked.max_rows, 100u);
+  EXPECT_EQ(asked.max_bytes, 4096u);
+  exported = ThroughWire(exported);
+  EXPECT_EQ(exported.file, "bulk");
+  EXPECT_EQ(exported.rows, 3);
+  ASSERT_TRUE(exported.__isset.resumeRow);
+  EXPECT_EQ(exported.resumeRow, "q");
+  testing::ExpectIllegal(
+      [&] { handler_.exportRows(exported, 7, "", "", 0, 1); }, "maxRows");
+  testing::ExpectIllegal(
+      [&] { handler_.exportRows(exported, 7, "", "", 1, -1); },
+      "maxBytes is negative");
 }
 
 TEST_F(RegionServiceHandlerTest, EveryCallMapsEveryStatusCode) {

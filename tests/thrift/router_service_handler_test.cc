@@ -524,6 +524,7 @@ TEST_F(RouterServiceHandlerTest, RegionOperationsReachTheRouter) {
   done.bytes_copied = 7;
   done.catch_up_rounds = 3;
   done.switch_micros = 1500;
+  done.switched_micros = 80000;
   done.total_micros = 90000;
   router_->region_op_result = done;
   auto expect_done = [&](const client::TRegionOpResult& wire) {
@@ -540,6 +541,7 @@ TEST_F(RouterServiceHandlerTest, RegionOperationsReachTheRouter) {
     EXPECT_EQ(back.catch_up_rounds, 3u);
     EXPECT_EQ(back.switch_micros, 1500u);
     EXPECT_EQ(back.total_micros, 90000u);
+    EXPECT_EQ(back.switched_micros, 80000u);
   };
   client::TRegionOpResult wire;
   handler_.moveRegion(wire, 5, 2);

@@ -151,5 +151,81 @@ TEST(ThriftRegionClientReshapeRepliesTest, HostileSplitPointsAreCorruption) {
   EXPECT_EQ(ok->value().size(), kMaxRowKeyBytes);
 }
 
+TEST_F(ThriftRegionClientReshapeTest, ExportedRowsRoundTrip) {
+  ASSERT_TRUE(client_->OpenRegion(PlacesRegion(1, "", ""), 0).ok());
+  ASSERT_TRUE(client_
+                  ->Apply({PutPlace(1, "a", "NO", "PPLA"),
+                           PutPlace(1, "b", "SE", "PPLA"),
+                           PutPlace(1, "c", "NO", "PPL")},
+                          0)
+                  .ok());
+  ExportRequest request;
+  request.region_id = 1;
+  request.max_rows = 2;
+  auto first = client_->ExportRows(request);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->rows, 2u);
+  EXPECT_FALSE(first->file.empty());
+  EXPECT_EQ(first->resume_row, std::optional<std::string>("c"));
+  // It loads into a staged region (here on the same server, as a split's).
+  ASSERT_TRUE(client_->OpenStagedRegion(PlacesRegion(2, "", "b"), 0).ok());
+  request.stop_row = "b";
+  auto part = client_->ExportRows(request);
+  ASSERT_TRUE(part.ok()) << part.status().ToString();
+  EXPECT_EQ(part->rows, 1u);
+  EXPECT_FALSE(part->resume_row.has_value());
+  ASSERT_TRUE(client_->BulkLoad(2, part->file, 0).ok());
+  auto got = client_->Get({GetRequest{2, "a", {}}}, 0);
+  ASSERT_TRUE(got.ok() && (*got)[0].has_value());
+  request.region_id = 9;
+  EXPECT_TRUE(client_->ExportRows(request).status().IsNotFound());
+  request.region_id = 1;
+  request.max_rows = 0;  // refused before sending
+  EXPECT_TRUE(client_->ExportRows(request).status().IsInvalidArgument());
+}
+
+// Export replies that do not fit the request are Corruption: more rows than
+// asked, a file without rows (or rows without a file), a resume row that is
+// not after the start, past the stop, or longer than a row key.
+TEST(ThriftRegionClientReshapeRepliesTest, HostileExportsAreCorruption) {
+  struct Case {
+    int64_t rows;
+    std::string file;
+    std::optional<std::string> resume;
+  };
+  const std::vector<Case> bad = {
+      {11, "f", std::nullopt},
+      {0, "f", std::nullopt},
+      {2, "", std::nullopt},
+      {-1, "", std::nullopt},
+      {2, "f", std::string("a")},  // not after the start "b"
+      {2, "f", std::string("q")},  // at or past the stop "q"
+      {2, "f", std::string()},     // empty
+      {0, "", std::string("c")},   // resumes without a row
+      {2, "f", std::string(kMaxRowKeyBytes + 1, 'k')},
+  };
+  for (const Case& c : bad) {
+    rpc::RegionService_exportRows_result result;
+    rpc::TExportedRows exported;
+    exported.__set_rows(c.rows);
+    exported.__set_file(c.file);
+    if (c.resume) exported.__set_resumeRow(*c.resume);
+    result.success = exported;
+    result.__isset.success = true;
+    ScriptedThriftServer server(
+        ScriptedThriftServer::Always(ReplyPayload("exportRows", result)));
+    auto client = Connect(server.port());
+    ASSERT_NE(client, nullptr);
+    ExportRequest request;
+    request.region_id = 1;
+    request.start_row = "b";
+    request.stop_row = "q";
+    request.max_rows = 10;
+    const Status s = client->ExportRows(request).status();
+    EXPECT_TRUE(s.IsCorruption())
+        << c.rows << " " << c.file.size() << ": " << s.ToString();
+  }
+}
+
 }  // namespace
 }  // namespace bloomroute

@@ -104,6 +104,7 @@ router::RegionOpResult SplitResult() {
   r.bytes_copied = 51000;
   r.catch_up_rounds = 2;
   r.switch_micros = 1234;
+  r.switched_micros = 90000;
   r.total_micros = 120000;
   return r;
 }
@@ -111,15 +112,17 @@ router::RegionOpResult SplitResult() {
 TEST(AdminFormatTest, ARegionOperationIsOneLineOrOneObject) {
   EXPECT_EQ(FormatRegionOpText("split", {5}, SplitResult()),
             "split: region 5 -> 7 [-, g) and 8 [g, m) on server 1 "
-            "127.0.0.1:9091; 300 rows (51000 bytes) copied in 0.120 s, writes "
-            "waited 1.2 ms at the switch (2 catch-up rounds)\n");
+            "127.0.0.1:9091; 300 rows (51000 bytes) copied, switched after "
+            "0.090 s, done in 0.120 s, writes waited 1.2 ms at the switch (2 "
+            "catch-up rounds)\n");
   EXPECT_EQ(FormatRegionOpJson("merge", {5, 6}, SplitResult()),
             "{\"operation\":\"merge\",\"from\":[5,6],\"regions\":[{\"id\":7,"
             "\"start\":\"\",\"end\":\"g\",\"server_id\":1,\"server\":"
             "\"127.0.0.1:9091\"},{\"id\":8,\"start\":\"g\",\"end\":\"m\","
             "\"server_id\":1,\"server\":\"127.0.0.1:9091\"}],"
             "\"rows_copied\":300,\"bytes_copied\":51000,\"catch_up_rounds\":2,"
-            "\"switch_micros\":1234,\"total_micros\":120000}");
+            "\"switch_micros\":1234,\"switched_micros\":90000,"
+            "\"total_micros\":120000}");
 }
 
 TEST(AdminFormatTest, ABalancerRunListsItsStepsThenHowItEnded) {
@@ -133,8 +136,8 @@ TEST(AdminFormatTest, ABalancerRunListsItsStepsThenHowItEnded) {
   report.stopped = "the limit of 1 operations per run was reached";
   EXPECT_EQ(FormatBalanceText(report),
             "move: region 5 -> 7 [-, g) on server 1 127.0.0.1:9091; 300 rows "
-            "(51000 bytes) copied in 0.120 s, writes waited 1.2 ms at the "
-            "switch (2 catch-up rounds)\n"
+            "(51000 bytes) copied, switched after 0.090 s, done in 0.120 s, "
+            "writes waited 1.2 ms at the switch (2 catch-up rounds)\n"
             "stopped: the limit of 1 operations per run was reached\n");
   report.steps.clear();
   report.balanced = true;

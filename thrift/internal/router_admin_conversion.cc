@@ -184,7 +184,8 @@ Status RegionOpResultToThrift(const router::RegionOpResult& in,
   for (size_t i = 0; i < regions.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(LocationToThrift(in.regions[i], &regions[i]));
   }
-  int64_t rows = 0, bytes = 0, switch_micros = 0, total_micros = 0;
+  int64_t rows = 0, bytes = 0, switch_micros = 0, total_micros = 0,
+          switched_micros = 0;
   int32_t rounds = 0;
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.rows_copied, "rows_copied", &rows));
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.bytes_copied, "bytes_copied", &bytes));
@@ -194,12 +195,15 @@ Status RegionOpResultToThrift(const router::RegionOpResult& in,
       Widen(in.switch_micros, "switch_micros", &switch_micros));
   BLOOMROUTE_RETURN_IF_ERROR(
       Widen(in.total_micros, "total_micros", &total_micros));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Widen(in.switched_micros, "switched_micros", &switched_micros));
   out->__set_regions(std::move(regions));
   out->__set_rowsCopied(rows);
   out->__set_bytesCopied(bytes);
   out->__set_catchUpRounds(rounds);
   out->__set_switchMicros(switch_micros);
   out->__set_totalMicros(total_micros);
+  out->__set_switchedMicros(switched_micros);
   return Status::OK();
 }
 
@@ -260,6 +264,9 @@ Status RegionOpResultFromThrift(const client::TRegionOpResult& in,
                                     &out->catch_up_rounds));
   BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.switchMicros, kBadResult,
                                     f + ".switchMicros", &out->switch_micros));
+  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.switchedMicros, kBadResult,
+                                    f + ".switchedMicros",
+                                    &out->switched_micros));
   return Narrow(in.totalMicros, kBadResult, f + ".totalMicros",
                 &out->total_micros);
 }
