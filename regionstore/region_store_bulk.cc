@@ -228,15 +228,10 @@ StatusOr<ExportedRows> RocksRegionStore::ExportRows(const ExportRequest& req) {
   std::shared_lock lock(regions_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
                               OpenRegionLocked(req.region_id));
-  const std::string& start = std::max(req.start_row, r->start_key);
-  std::string stop = req.stop_row;
-  if (stop.empty() || (!r->end_key.empty() && r->end_key < stop)) {
-    stop = r->end_key;
-  }
+  const RowKeyRange range = RegionRowRange(
+      r->region_id, r->start_key, r->end_key, req.start_row, req.stop_row);
   const std::string prefix = RegionPrefix(r->region_id);
-  const std::string upper =
-      stop.empty() ? PrefixSuccessor(prefix) : RowKey(r->region_id, stop);
-  rocksdb::Slice upper_slice(upper);
+  rocksdb::Slice upper_slice(range.upper);
   rocksdb::ReadOptions ro;
   ro.iterate_upper_bound = &upper_slice;
   ro.fill_cache = false;  // read once, to leave the server
@@ -245,7 +240,7 @@ StatusOr<ExportedRows> RocksRegionStore::ExportRows(const ExportRequest& req) {
   const std::string path = staged.Add(StagingFile("export"));
   std::unique_ptr<BulkFileWriter> writer;
   ExportedRows out;
-  for (it->Seek(RowKey(r->region_id, start)); it->Valid(); it->Next()) {
+  for (it->Seek(range.seek); it->Valid(); it->Next()) {
     const std::string_view key = it->key().ToStringView().substr(prefix.size());
     if (writer != nullptr && (writer->rows() == req.max_rows ||
                               writer->EstimatedBytes() >= req.max_bytes)) {

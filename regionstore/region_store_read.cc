@@ -146,22 +146,16 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
   std::shared_lock lock(regions_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
                               OpenRegionLocked(req.region_id));
-  // Clamp [start, stop) to the region.
-  const std::string& start = std::max(req.start_row, r->start_key);
-  std::string stop = req.stop_row;
-  if (stop.empty() || (!r->end_key.empty() && r->end_key < stop)) {
-    stop = r->end_key;
-  }
+  const RowKeyRange range = RegionRowRange(
+      r->region_id, r->start_key, r->end_key, req.start_row, req.stop_row);
   const std::string prefix = RegionPrefix(r->region_id);
-  const std::string upper =
-      stop.empty() ? PrefixSuccessor(prefix) : RowKey(r->region_id, stop);
-  rocksdb::Slice upper_slice(upper);
+  rocksdb::Slice upper_slice(range.upper);
   rocksdb::ReadOptions ro;
   ro.iterate_upper_bound = &upper_slice;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, rows_cf_));
   ScanResult out;
   ReadBudget budget = BudgetFor(req.max_bytes);
-  for (it->Seek(RowKey(r->region_id, start)); it->Valid(); it->Next()) {
+  for (it->Seek(range.seek); it->Valid(); it->Next()) {
     const std::string_view key = it->key().ToStringView().substr(prefix.size());
     // The work bound counts rows the projection or the filter drops too: a
     // scan for a column few rows have stops (with no row, perhaps) and

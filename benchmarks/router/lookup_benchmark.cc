@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "benchmarks/bench_util.h"
+#include "benchmarks/router/bench_cluster.h"
 #include "regionstore/region_store.h"
 #include "router/router.h"
 #include "thrift/region_server.h"
@@ -45,30 +46,10 @@ class Cluster {
     static Cluster* cluster = new Cluster();  // lives until exit
     return *cluster;
   }
-  router::Router& router() { return *router_; }
+  router::Router& router() { return cluster_.router(); }
 
  private:
-  Cluster() : dir_(TempDir()) {
-    std::vector<std::string> addresses;
-    for (int i = 0; i < kServers; ++i) {
-      std::shared_ptr<RegionStore> store =
-          std::move(RegionStore::Open(dir_ + "/rs" + std::to_string(i), {}))
-              .value();
-      RegionServerOptions o;
-      o.port = 0;
-      servers_.push_back(std::move(RegionServer::Start(store, o)).value());
-      addresses.push_back("127.0.0.1:" +
-                          std::to_string(servers_.back()->port()));
-    }
-    router::RouterOptions o;
-    o.data_dir = dir_ + "/router";
-    o.region_servers = addresses;
-    router_ =
-        std::move(router::Router::Open(
-                      o, NewThriftRegionClientFactory(ThriftClientOptions())))
-            .value();
-    Load();
-  }
+  Cluster() : cluster_(TempDir(), kServers) { Load(); }
 
   void Load() {
     router::TableSpec spec;
@@ -78,7 +59,7 @@ class Cluster {
       spec.split_keys.push_back("r" + std::to_string(i));
     }
     // Regions go one per server, in server order.
-    router::TableInfo t = std::move(router_->CreateTable(spec)).value();
+    router::TableInfo t = std::move(router().CreateTable(spec)).value();
     for (const router::RegionLocation& r : t.regions) {
       const int region = static_cast<int>(&r - t.regions.data());
       std::vector<Mutation> rows;
@@ -91,14 +72,12 @@ class Cluster {
               {{"d:name", std::string(40, 'n')}, {"d:sel", Value(region, v)}}));
         }
       }
-      Status s = router_->Mutate("bench", std::move(rows));
+      Status s = router().Mutate("bench", std::move(rows));
       if (!s.ok()) abort();
     }
   }
 
-  const std::string dir_;
-  std::vector<std::unique_ptr<RegionServer>> servers_;
-  std::unique_ptr<router::Router> router_;
+  bench::BenchCluster cluster_;
 };
 
 void BM_GetByIndex(benchmark::State& state, bool broadcast) {

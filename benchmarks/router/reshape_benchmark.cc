@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "benchmarks/bench_util.h"
+#include "benchmarks/router/bench_cluster.h"
 #include "regionstore/region_store.h"
 #include "router/router.h"
 #include "thrift/region_server.h"
@@ -87,54 +88,39 @@ double Millis(Clock::duration d) {
 // its first region (split at "z", the rows' keys start with "r").
 class Cluster {
  public:
-  explicit Cluster(int rows) : dir_(TempDir()), rows_(rows) {
-    std::vector<std::string> addresses;
-    for (int i = 0; i < 2; ++i) {
-      std::shared_ptr<RegionStore> store =
-          std::move(RegionStore::Open(dir_ + "/rs" + std::to_string(i), {}))
-              .value();
-      RegionServerOptions o;
-      o.port = 0;
-      servers_.push_back(std::move(RegionServer::Start(store, o)).value());
-      addresses.push_back("127.0.0.1:" +
-                          std::to_string(servers_.back()->port()));
-    }
-    router::RouterOptions o;
-    o.data_dir = dir_ + "/router";
-    o.region_servers = addresses;
-    o.balancer_interval_ms = 0;
-    o.region_split_bytes = 0;  // no automatic split during the run
-    router_ =
-        std::move(router::Router::Open(
-                      o, NewThriftRegionClientFactory(ThriftClientOptions())))
-            .value();
+  explicit Cluster(int rows) : cluster_(TempDir(), 2, Options()), rows_(rows) {
     router::TableSpec spec;
     spec.name = "bench";
     spec.indexed_columns = {kIndexed[0], kIndexed[1]};
     spec.split_keys = {"z"};
-    (void)router_->CreateTable(spec).value();
+    (void)router().CreateTable(spec).value();
     std::mt19937_64 rng(1);
     std::vector<Mutation> batch;
     for (int i = 0; i < rows; ++i) {
       batch.push_back(Mutation::Put(0, Key(i), RowCells(rng)));
       if (batch.size() == 1000 || i + 1 == rows) {
-        if (!router_->Mutate("bench", std::move(batch)).ok()) abort();
+        if (!router().Mutate("bench", std::move(batch)).ok()) abort();
         batch.clear();
       }
     }
   }
-  router::Router& router() { return *router_; }
+  router::Router& router() { return cluster_.router(); }
   int rows() const { return rows_; }
   // The region holding the rows, and its server.
   router::RegionLocation First() {
-    return router_->DescribeTable("bench").value().regions.front();
+    return router().DescribeTable("bench").value().regions.front();
   }
 
  private:
-  const std::string dir_;
+  static router::RouterOptions Options() {
+    router::RouterOptions o;
+    o.balancer_interval_ms = 0;
+    o.region_split_bytes = 0;  // no automatic split during the run
+    return o;
+  }
+
+  bench::BenchCluster cluster_;
   const int rows_;
-  std::vector<std::unique_ptr<RegionServer>> servers_;
-  std::unique_ptr<router::Router> router_;
 };
 
 Cluster& TheCluster(int rows) {

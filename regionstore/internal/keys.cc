@@ -1,5 +1,7 @@
 #include "regionstore/internal/keys.h"
 
+#include <algorithm>
+
 #include "common/coding.h"
 
 namespace bloomroute::regionstore_internal {
@@ -110,6 +112,17 @@ std::string PrefixSuccessor(std::string prefix) {
     prefix.pop_back();
   }
   return prefix;
+}
+
+RowKeyRange RegionRowRange(uint64_t region_id, std::string_view region_start,
+                           std::string_view region_end, std::string_view start,
+                           std::string_view stop) {
+  if (stop.empty() || (!region_end.empty() && region_end < stop)) {
+    stop = region_end;
+  }
+  return RowKeyRange{RowKey(region_id, std::max(start, region_start)),
+                     stop.empty() ? PrefixSuccessor(RegionPrefix(region_id))
+                                  : RowKey(region_id, stop)};
 }
 
 }  // namespace bloomroute::regionstore_internal

@@ -70,6 +70,18 @@ std::string RegionMetaKey(uint64_t region_id);
 // is none (all bytes 0xFF).
 std::string PrefixSuccessor(std::string prefix);
 
+// The row keys of region `region_id` ([region_start, region_end)) from row
+// `start` up to row `stop` (empty: the region's end), clamped to the region:
+// the key to seek to and the exclusive bound for the iterator
+// (ReadOptions::iterate_upper_bound).
+struct RowKeyRange {
+  std::string seek;
+  std::string upper;
+};
+RowKeyRange RegionRowRange(uint64_t region_id, std::string_view region_start,
+                           std::string_view region_end, std::string_view start,
+                           std::string_view stop);
+
 }  // namespace bloomroute::regionstore_internal
 
 #endif  // BLOOMROUTE_REGIONSTORE_INTERNAL_KEYS_H_

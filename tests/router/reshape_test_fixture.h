@@ -82,6 +82,18 @@ class ReshapeFixture : public ::testing::Test {
 
   TableInfo Describe() { return router_->DescribeTable("t").value(); }
 
+  // About 3 MiB of rows (3,000 of 1,000 bytes, not in the model) into the
+  // region starting at r0300: past RouterOptions::kMinRegionSplitBytes.
+  void PutBigRows() {
+    const std::string big(1000, 'x');
+    std::vector<Mutation> puts;
+    for (int i = 0; i < 3000; ++i) {
+      puts.push_back(Mutation::Put(0, "s" + std::to_string(100000 + i),
+                                   {{"d:blob", big}}));
+    }
+    ASSERT_TRUE(router_->Mutate("t", std::move(puts)).ok());
+  }
+
   // Every lookup, get and the full scan agree with the model; the index
   // verifies clean.
   void ExpectModel() {

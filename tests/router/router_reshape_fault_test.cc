@@ -170,25 +170,34 @@ TEST_F(RouterReshapeFaultTest, AServerAnOperationNeedsIsNotRemoved) {
 // routed to it, and every row of the region was lost.
 class SwitchWriteFailureTest
     : public RouterReshapeFaultTest,
-      public ::testing::WithParamInterface<const char*> {};
+      public ::testing::WithParamInterface<const char*> {
+ protected:
+  // A move of the first region whose switch write fails at the sync point
+  // the parameter names (before or after the write reached the disk).
+  Status MoveFailingItsSwitchWrite() {
+    const RegionLocation source = Describe().regions[0];
+    std::atomic<bool> fail_next{false};
+    SyncPoints::Set("RunRegionOp:Switching", [&](void*) { fail_next = true; });
+    SyncPoints::Set(GetParam(), [&](void* arg) {
+      if (fail_next.exchange(false)) {
+        *static_cast<Status*>(arg) = Status::IOError("injected: fsync failed");
+      }
+    });
+    const Status moved = router_
+                             ->MoveRegion(source.region.region_id,
+                                          source.server.id % kServers + 1)
+                             .status();
+    SyncPoints::ClearAll();
+    return moved;
+  }
+};
 
 TEST_P(SwitchWriteFailureTest, NoRowIsLostAndTheOperationEndsOneWay) {
   const RegionLocation source = Describe().regions[0];
-  const ServerId to = source.server.id % kServers + 1;
-  std::atomic<bool> fail_next{false};
-  SyncPoints::Set("RunRegionOp:Switching", [&](void*) { fail_next = true; });
-  SyncPoints::Set(GetParam(), [&](void* arg) {
-    if (fail_next.exchange(false)) {
-      *static_cast<Status*>(arg) = Status::IOError("injected: fsync failed");
-    }
-  });
-  StatusOr<RegionOpResult> moved =
-      router_->MoveRegion(source.region.region_id, to);
-  EXPECT_FALSE(moved.ok());
+  EXPECT_FALSE(MoveFailingItsSwitchWrite().ok());
   // Reads still answer from whichever regions the router routes to.
   EXPECT_EQ(Value(Key(3)), model_[Key(3)]);
   // Maintenance records the switch again and finishes the operation.
-  SyncPoints::ClearAll();
   router_->RunMaintenance();
   router_->RunMaintenance();
   ExpectModel();
@@ -196,19 +205,7 @@ TEST_P(SwitchWriteFailureTest, NoRowIsLostAndTheOperationEndsOneWay) {
 }
 
 TEST_P(SwitchWriteFailureTest, ARestartAfterTheFailureEndsItOneWay) {
-  const RegionLocation source = Describe().regions[0];
-  const ServerId to = source.server.id % kServers + 1;
-  std::atomic<bool> fail_next{false};
-  SyncPoints::Set("RunRegionOp:Switching", [&](void*) { fail_next = true; });
-  SyncPoints::Set(GetParam(), [&](void* arg) {
-    if (fail_next.exchange(false)) {
-      *static_cast<Status*>(arg) = Status::IOError("injected: fsync failed");
-    }
-  });
-  StatusOr<RegionOpResult> moved =
-      router_->MoveRegion(source.region.region_id, to);
-  EXPECT_FALSE(moved.ok());
-  SyncPoints::ClearAll();
+  EXPECT_FALSE(MoveFailingItsSwitchWrite().ok());
   // What a crash right after the failure leaves: the disk decides.
   Reopen();
   router_->RunMaintenance();

@@ -396,13 +396,7 @@ TEST_F(RouterReshapeTest, ARegionPastItsSizeSplitsWithoutTheBalancer) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   router_ = std::move(r).value();
   EXPECT_EQ(Describe().regions.size(), 2u);
-  const std::string big(1000, 'x');
-  std::vector<Mutation> puts;
-  for (int i = 0; i < 3000; ++i) {
-    puts.push_back(
-        Mutation::Put(0, "s" + std::to_string(100000 + i), {{"d:blob", big}}));
-  }
-  ASSERT_TRUE(router_->Mutate("t", std::move(puts)).ok());
+  PutBigRows();
   for (int i = 0; i < 1000 && Describe().regions.size() < 3; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -411,14 +405,7 @@ TEST_F(RouterReshapeTest, ARegionPastItsSizeSplitsWithoutTheBalancer) {
 
 TEST_F(RouterReshapeTest, TheBalancerSplitsARegionPastItsSize) {
   Reopen(RouterOptions::kMinRegionSplitBytes);
-  // About 3 MiB into the region starting at r0300.
-  const std::string big(1000, 'x');
-  std::vector<Mutation> puts;
-  for (int i = 0; i < 3000; ++i) {
-    puts.push_back(
-        Mutation::Put(0, "s" + std::to_string(100000 + i), {{"d:blob", big}}));
-  }
-  ASSERT_TRUE(router_->Mutate("t", std::move(puts)).ok());
+  PutBigRows();
   StatusOr<BalanceReport> run = router_->Balance(1);
   ASSERT_TRUE(run.ok()) << run.status().ToString();
   ASSERT_EQ(run->steps.size(), 1u) << run->stopped;
