@@ -1,7 +1,8 @@
 // The cluster changes shape under load, with processes: a table imported to
 // two region servers, two more added, the balancer run while a writer and a
-// reader go on, then a moving region's source and the router itself killed
-// with SIGKILL in the middle of a move, and both restarted. Afterwards every
+// reader go on, then a moving region's source, another's destination and
+// the router itself killed with SIGKILL in the middle of a move, and each
+// restarted. Afterwards every
 // row holds its last acknowledged value, every lookup answers exactly and
 // `bloomroute verify` is clean; every read while it went on was checked on
 // the rows no write touched during it.
@@ -331,6 +332,11 @@ TEST_F(ElasticClusterTest, GrowsBalancesAndSurvivesKillsMidMove) {
   // The source of a move killed in its middle, then restarted.
   MoveAndKill(0, [&] { EXPECT_TRUE(cluster_.StopRegionServer(0, SIGKILL)); });
   ASSERT_TRUE(cluster_.StartRegionServer(0)) << cluster_.error();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+
+  // The destination of a move (server 4, from 2) killed in its middle.
+  MoveAndKill(1, [&] { EXPECT_TRUE(cluster_.StopRegionServer(3, SIGKILL)); });
+  ASSERT_TRUE(cluster_.StartRegionServer(3)) << cluster_.error();
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
 
   // The router killed in the middle of a move, then restarted.
