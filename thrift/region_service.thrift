@@ -403,7 +403,10 @@ enum TRegionState {
 struct TRegionStats {
   1: i64 regionId
   2: i64 tableId
-  3: TRegionState state
+  // A TRegionState, declared i32: a generated router would otherwise hold
+  // any i32 a region server sends in the enum type (undefined behaviour
+  // for a value outside it; the router refuses one as Corruption).
+  3: i32 state
   4: i64 rows        // exact: its row keys counted when asked
   5: i64 rowBytes    // approximate (RocksDB's estimate, memtables included)
   6: i64 indexBytes  // approximate, its local index entries

@@ -652,7 +652,9 @@ struct TRegionSummary {
   2: binary startKey  // inclusive; empty = from the first row
   3: binary endKey    // exclusive; empty = to the last row
   4: TServerRef server
-  5: TRegionServing serving
+  // A TRegionServing, declared i32 (see "Enums" above): a generated client
+  // would otherwise hold any i32 a router sends in the enum type.
+  5: i32 serving
   6: i64 rows         // exact (0 when UNREACHABLE)
   7: i64 rowBytes     // approximate
   8: i64 indexBytes   // approximate
@@ -678,7 +680,9 @@ enum TBalanceStepKind {
 
 // One region operation of the balancer or of a decommission.
 struct TBalanceStep {
-  1: TBalanceStepKind kind
+  // A TBalanceStepKind, declared i32 (see "Enums" above): a generated
+  // client would otherwise hold any i32 a router sends in the enum type.
+  1: i32 kind
   2: i64 regionId        // the region split or moved
   3: TServerRef source
   4: TServerRef target   // the region's own server for a split

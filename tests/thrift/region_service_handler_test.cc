@@ -311,9 +311,9 @@ TEST_F(RegionServiceHandlerTest, ForwardsRegionStats) {
   EXPECT_THAT(s.message(), HasSubstr("result.regions[1].rows is negative"));
 }
 
-// STAGED (3) is the last value the enum's type holds (0..3), so there is no
-// unknown state left to send without undefined behaviour: an older reader,
-// whose enum ends at 2, still holds 3 and answers "is not a region state".
+// The state is declared i32 on the wire, so a region server may send any
+// value: STAGED crosses, an unknown one is refused ("is not a region
+// state"), as an older reader (whose states end at 2) refuses STAGED.
 TEST_F(RegionServiceHandlerTest, StagedRegionsCrossTheWire) {
   store_->region_stats.regions = {{4, 9, RegionState::kStaged, 10, 0, 0}};
   rpc::TRegionStatsPage reply;
@@ -328,6 +328,11 @@ TEST_F(RegionServiceHandlerTest, StagedRegionsCrossTheWire) {
       thrift_internal::RegionStatsPageFromThrift(reply, asked, &back).ok());
   EXPECT_EQ(back.regions[0].state, RegionState::kStaged);
   EXPECT_STREQ(RegionStateName(RegionState::kStaged), "staged");
+  reply.regions[0].__set_state(9);
+  const Status unknown =
+      thrift_internal::RegionStatsPageFromThrift(reply, asked, &back);
+  EXPECT_TRUE(unknown.IsCorruption());
+  EXPECT_THAT(unknown.message(), HasSubstr("is not a region state (9)"));
 }
 
 TEST_F(RegionServiceHandlerTest, ForwardsStagingAndSplitPoints) {

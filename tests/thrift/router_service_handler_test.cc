@@ -482,12 +482,15 @@ TEST_F(RouterServiceHandlerTest, ListsServersAndRegions) {
   EXPECT_EQ(regions_back[0].index_bytes, 70u);
 
   // Replies are checked: a negative count, an unknown state, too many.
+  regions = ThroughWire(regions);  // a field is set once it was on the wire
+  ASSERT_TRUE(
+      thrift_internal::RegionSummariesFromThrift(regions, &regions_back).ok());
   regions[0].__set_rows(-1);
   EXPECT_TRUE(thrift_internal::RegionSummariesFromThrift(regions, &regions_back)
                   .IsCorruption());
   regions[0].__set_rows(1);
-  // 3: outside the enum, but a value its type can hold (no UB).
-  regions[0].__set_serving(static_cast<client::TRegionServing::type>(3));
+  // Declared i32 on the wire: any value arrives, and is refused.
+  regions[0].__set_serving(7);
   EXPECT_TRUE(thrift_internal::RegionSummariesFromThrift(regions, &regions_back)
                   .IsCorruption());
   std::vector<client::TServerSummary> many(
@@ -649,11 +652,11 @@ TEST_F(RouterServiceHandlerTest, HostileRegionOperationRepliesAreCorruption) {
   std::vector<router::BalanceReport::Step> steps_back;
   ASSERT_TRUE(
       thrift_internal::BalanceStepsFromThrift(steps, "s", &steps_back).ok());
-  // 9: outside the enum, but a value its type can hold (no UB).
-  steps[0].__set_kind(static_cast<client::TBalanceStepKind::type>(9));
+  // Declared i32 on the wire: any value arrives, and is refused.
+  steps[0].__set_kind(9);
   EXPECT_TRUE(thrift_internal::BalanceStepsFromThrift(steps, "s", &steps_back)
                   .IsCorruption());
-  steps[0].__set_kind(client::TBalanceStepKind::MOVE);
+  steps[0].__set_kind(client::TBalanceStepKind::MOVE);  // a valid kind again
   steps[0].__set_regionId(-3);
   EXPECT_TRUE(thrift_internal::BalanceStepsFromThrift(steps, "s", &steps_back)
                   .IsCorruption());

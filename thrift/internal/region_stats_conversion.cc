@@ -9,7 +9,7 @@
 namespace bloomroute::thrift_internal {
 namespace {
 
-rpc::TRegionState::type StateToThrift(RegionState state) {
+int32_t StateToThrift(RegionState state) {
   switch (state) {
     case RegionState::kOpen:
       return rpc::TRegionState::OPEN;
@@ -23,8 +23,7 @@ rpc::TRegionState::type StateToThrift(RegionState state) {
   return rpc::TRegionState::CLOSED;
 }
 
-Status StateFromThrift(rpc::TRegionState::type in, const std::string& f,
-                       RegionState* out) {
+Status StateFromThrift(int32_t in, const std::string& f, RegionState* out) {
   switch (in) {
     case rpc::TRegionState::OPEN:
       *out = RegionState::kOpen;
@@ -40,7 +39,7 @@ Status StateFromThrift(rpc::TRegionState::type in, const std::string& f,
       return Status::OK();
   }
   return Status::Corruption(f + " is not a region state (" +
-                            std::to_string(static_cast<int>(in)) + ")");
+                            std::to_string(in) + ")");
 }
 
 Status OneFromThrift(const rpc::TRegionStats& in, const std::string& f,

@@ -12,7 +12,7 @@ namespace {
 
 namespace client = rpc::client;
 
-client::TRegionServing::type ServingToThrift(router::RegionServing in) {
+int32_t ServingToThrift(router::RegionServing in) {
   switch (in) {
     case router::RegionServing::kOpen:
       return client::TRegionServing::OPEN;
@@ -26,7 +26,7 @@ client::TRegionServing::type ServingToThrift(router::RegionServing in) {
   return client::TRegionServing::UNREACHABLE;
 }
 
-Status ServingFromThrift(client::TRegionServing::type in, const std::string& f,
+Status ServingFromThrift(int32_t in, const std::string& f,
                          router::RegionServing* out) {
   switch (in) {
     case client::TRegionServing::OPEN:
@@ -43,7 +43,7 @@ Status ServingFromThrift(client::TRegionServing::type in, const std::string& f,
       return Status::OK();
   }
   return Status::Corruption(f + " is not a serving state (" +
-                            std::to_string(static_cast<int>(in)) + ")");
+                            std::to_string(in) + ")");
 }
 
 Status TooMany(const char* field, size_t n, size_t limit) {
@@ -221,8 +221,8 @@ Status BalanceStepsToThrift(const std::vector<router::BalanceReport::Step>& in,
     client::TRegionOpResult result;
     BLOOMROUTE_RETURN_IF_ERROR(RegionOpResultToThrift(s.result, &result));
     t.__set_kind(s.kind == router::BalanceReport::Step::Kind::kSplit
-                     ? client::TBalanceStepKind::SPLIT
-                     : client::TBalanceStepKind::MOVE);
+                     ? static_cast<int32_t>(client::TBalanceStepKind::SPLIT)
+                     : static_cast<int32_t>(client::TBalanceStepKind::MOVE));
     t.__set_regionId(region);
     t.__set_source(std::move(source));
     t.__set_target(std::move(target));
@@ -301,8 +301,7 @@ Status BalanceStepsFromThrift(const std::vector<client::TBalanceStep>& in,
         break;
       default:
         return Status::Corruption(g + ".kind is not a step kind (" +
-                                  std::to_string(static_cast<int>(t.kind)) +
-                                  ")");
+                                  std::to_string(t.kind) + ")");
     }
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(t.regionId, kBadResult, g + ".regionId", &s.region_id));
