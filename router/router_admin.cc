@@ -135,15 +135,16 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     out.push_back(std::move(s));
   }
   std::vector<ServerId> servers;
+  std::vector<size_t> region_counts;
   for (const auto& [id, regions] : regions_by_server) {
     servers.push_back(id);
+    region_counts.push_back(regions.size());
   }
   std::vector<StatusOr<std::map<uint64_t, RegionStats>>> stats(
       servers.size(), Status::Unavailable("not asked"));
   fan_out_->Run(servers.size(), [&](size_t i) {
-    stats[i] = FetchRegionStats(
-        Server(servers[i]), record.descriptor.table_id,
-        regions_by_server.at(servers[i]).size() + kStatsRegionSlack);
+    stats[i] = FetchRegionStats(Server(servers[i]), record.descriptor.table_id,
+                                region_counts[i] + kStatsRegionSlack);
   });
   std::map<ServerId, const std::map<uint64_t, RegionStats>*> by_server;
   for (size_t i = 0; i < servers.size(); ++i) {

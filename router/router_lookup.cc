@@ -80,6 +80,21 @@ ElementHash Hash(const TableDescriptor& table, const std::string& column,
 // every element), each IN list the union of its values' candidates, and
 // the intersection of those. `not_current`: the asked servers included
 // only because their replica is not current.
+// The regions of `state` on `server`, or nullptr. A plan asks only servers
+// that hold some (RouteByFilters, PlanLookup); looked up without throwing
+// all the same, since a worker must never end the process.
+const std::vector<uint64_t>* RegionsAsked(const TableState& state,
+                                          ServerId server) {
+  auto it = state.regions_by_server.find(server);
+  return it == state.regions_by_server.end() ? nullptr : &it->second;
+}
+
+Status NotInPlan(ServerId server) {
+  return Status::Corruption("lookup plan: region server " +
+                            std::to_string(server) +
+                            " holds no region of the table");
+}
+
 void RouteByFilters(const router::GlobalIndex& index, const TableState& state,
                     const IndexQuery& q, std::vector<ServerId>* asked,
                     std::vector<ServerId>* not_current) {
@@ -266,7 +281,12 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                                                   Status::IOError("not asked"));
   fan_out_->Run(asked.size(), [&](size_t i) {
     IndexQuery query = plan.query;
-    query.region_ids = state_ref->regions_by_server.at(asked[i]);
+    const std::vector<uint64_t>* regions = RegionsAsked(*state_ref, asked[i]);
+    if (regions == nullptr) {
+      answers[i] = NotInPlan(asked[i]);
+      return;
+    }
+    query.region_ids = *regions;
     query.limit = limit;
     query.columns = spec.columns;
     query.max_bytes = share;
@@ -348,7 +368,13 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
                                          Status::IOError("not asked"));
   fan_out_->Run(plan.asked.size(), [&](size_t i) {
     IndexQuery query = plan.query;
-    query.region_ids = plan.state->regions_by_server.at(plan.asked[i]);
+    const std::vector<uint64_t>* regions =
+        RegionsAsked(*plan.state, plan.asked[i]);
+    if (regions == nullptr) {
+      counts[i] = NotInPlan(plan.asked[i]);
+      return;
+    }
+    query.region_ids = *regions;
     counts[i] = CountOnServer(plan.asked[i], std::move(query));
   });
   for (size_t i = 0; i < plan.asked.size(); ++i) {
@@ -402,15 +428,19 @@ StatusOr<std::vector<LookupResult>> RouterImpl::LookupMultiple(
 std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
   std::vector<router::ServerIndexStats> out;
   for (const router::ReplicaStats& r : index_->Stats()) {
+    // The index may list a server an AddServer has not finished (published
+    // first, but a failed add takes it back): it is reported once listed.
+    const ServerEntry* entry = FindServer(r.server);
+    if (entry == nullptr) continue;
     router::ServerIndexStats s;
-    s.server = Server(r.server).ref;
+    s.server = entry->ref;
     s.replica = r;
     if (r.loaded && r.reported_epoch == r.epoch && r.reported_seq > r.seq) {
       s.ops_behind = r.reported_seq - r.seq;
     }
     s.target_false_routes = options_.filter.target_false_routes;
     s.cluster_config = filter_config_;
-    const uint64_t configured = Server(r.server).config_incarnation;
+    const uint64_t configured = entry->config_incarnation;
     s.has_cluster_config = configured != 0 && configured == r.incarnation;
     out.push_back(std::move(s));
   }

@@ -212,11 +212,13 @@ void RouterImpl::FlagServersMissingRegions(
   // Servers due for a reopen anyway (a failed call, a new run) are skipped.
   std::vector<const ServerEntry*> check;
   const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  std::vector<const std::vector<uint64_t>*> wanted;
   for (auto& [id, server] : *servers) {
-    if (assigned.count(id) != 0 && !server->reopen) {
+    auto it = assigned.find(id);
+    if (it != assigned.end() && !server->reopen) {
       check.push_back(server.get());
-      std::vector<uint64_t>& ids = assigned[id];
-      std::sort(ids.begin(), ids.end());
+      std::sort(it->second.begin(), it->second.end());
+      wanted.push_back(&it->second);
     }
   }
   fan_out_->Run(check.size(), [&](size_t i) {
@@ -226,7 +228,7 @@ void RouterImpl::FlagServersMissingRegions(
       (void)ServerFailed(server, open.status());
       return;
     }
-    const std::vector<uint64_t>& want = assigned.at(server.ref.id);
+    const std::vector<uint64_t>& want = *wanted[i];
     if (!std::includes(open->begin(), open->end(), want.begin(), want.end())) {
       server.reopen = true;
     }

@@ -3,9 +3,11 @@
 // it runs. The set is an immutable map published by pointer; see the
 // locking note of router_impl.h.
 #include <algorithm>
+#include <cassert>
 #include <set>
 #include <utility>
 
+#include "common/sync_point.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute::router_internal {
@@ -84,11 +86,22 @@ void RouterImpl::PublishServers(ServerMap next,
   servers_ = std::move(published);
 }
 
-ServerEntry& RouterImpl::Server(ServerId id) const {
+ServerEntry* RouterImpl::FindServer(ServerId id) const {
   std::lock_guard<std::mutex> lock(servers_mu_);
   auto it = servers_->find(id);
-  if (it != servers_->end()) return *it->second;
-  return *removed_servers_.at(id);
+  if (it != servers_->end()) return it->second.get();
+  auto removed = removed_servers_.find(id);
+  return removed == removed_servers_.end() ? nullptr : removed->second.get();
+}
+
+ServerEntry& RouterImpl::Server(ServerId id) const {
+  ServerEntry* entry = FindServer(id);
+  // Every id a caller holds came from the catalog, the index or a server
+  // map, and each of them names only published members (AddServer
+  // publishes before it indexes; nothing leaves removed_servers_): an
+  // unknown id is a bug in this file, not input.
+  assert(entry != nullptr);
+  return *entry;
 }
 
 Status RouterImpl::AddFlaggedServers() {
@@ -177,15 +190,26 @@ StatusOr<ServerRef> RouterImpl::AddServer(const std::string& address) {
                                 catalog_->AddServer(address));
     StatusOr<std::shared_ptr<ServerEntry>> connected =
         ConnectEntry(id, address);
-    Status added = connected.status();
-    if (added.ok()) added = index_->AddServer(id);
-    if (!added.ok()) {
+    if (!connected.ok()) {
       (void)catalog_->RemoveServer(id);  // it holds nothing yet
-      return added.WithContext("adding region server " + address);
+      return connected.status().WithContext("adding region server " +
+                                            address);
     }
     entry = std::move(connected).value();
+    // Published before the index lists it: whoever finds the id in the
+    // index (IndexStats, a lookup's plan) finds its entry. A failed
+    // AddServer leaves the entry among the removed ones.
+    const ServerMap before = next;
     next.emplace(id, entry);
     PublishServers(std::move(next), nullptr);
+    BLOOMROUTE_SYNC_POINT("AddServer:Published");
+    const Status indexed = index_->AddServer(id);
+    BLOOMROUTE_SYNC_POINT("AddServer:Indexed");
+    if (!indexed.ok()) {
+      PublishServers(before, entry);
+      (void)catalog_->RemoveServer(id);  // it holds nothing yet
+      return indexed.WithContext("adding region server " + address);
+    }
   }
   // Outside ddl_mu_: a server that does not answer may take a timeout.
   // Maintenance retries (and loads the replica) either way.

@@ -558,7 +558,11 @@ class RouterImpl : public router::Router {
   // the status shows another config.
   void NoteFilterConfig(const ServerEntry& server, const FilterStatus& status);
   // The entry of member `id` (or of a removed one), valid for the router's
-  // life; std::out_of_range for an id never a member.
+  // life; nullptr for an id never published.
+  ServerEntry* FindServer(ServerId id) const;
+  // FindServer for an id known to have been published: one the catalog,
+  // the index or a server snapshot gave (AddServer publishes a member
+  // before the index or the catalog's tables can name it).
   ServerEntry& Server(ServerId id) const;
 
   // router_lookup.cc

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "common/sync_point.h"
 #include "router/router.h"
 #include "tests/router/router_test_util.h"
 
@@ -349,6 +350,35 @@ TEST_F(RouterServersTest, AddingServersWhileWritingAndLookingUp) {
   EXPECT_EQ(failures, 0);
   EXPECT_GT(acked, 0);
   EXPECT_EQ(router->Servers().size(), 6u);
+}
+
+// A getIndexStats racing an addServer killed the router once under load
+// (std::out_of_range from map::at): the index lists a new server before
+// the server map has it. The sync point holds AddServer in that window.
+TEST_F(RouterServersTest, IndexStatsDuringAnAddServerSeesEveryServerOnce) {
+  StoreCluster cluster(3);
+  RouterOptions o = testing::RouterOptionsFor(cluster);
+  o.region_servers = {"server-0", "server-1"};
+  std::unique_ptr<Router> router =
+      std::move(Router::Open(o, cluster.Factory())).value();
+  std::vector<ServerIndexStats> seen;
+  bool reached = false;
+  SyncPoints::Set("AddServer:Indexed", [&](void*) {
+    reached = true;
+    seen = router->IndexStats();
+  });
+  StatusOr<ServerRef> added = router->AddServer("server-2");
+  SyncPoints::ClearAll();
+  ASSERT_TRUE(added.ok()) << added.status().ToString();
+  EXPECT_TRUE(reached);
+  std::set<ServerId> ids;
+  for (const ServerIndexStats& s : seen) {
+    EXPECT_FALSE(s.server.address.empty()) << s.server.id;
+    ids.insert(s.server.id);
+  }
+  EXPECT_EQ(ids.size(), seen.size());
+  EXPECT_GE(seen.size(), 2u);
+  EXPECT_EQ(router->IndexStats().size(), 3u);
 }
 
 }  // namespace
