@@ -155,13 +155,19 @@ bool PlaintextConnectionIsClosed(int port, const std::string& bytes) {
 
 // A TLS client written on OpenSSL directly, so that a test can send what
 // no well-behaved client does: part of a record, a frame it never finishes.
-// Trusts `ca_file`, presents no certificate.
+// Trusts `ca_file`, presents no certificate or `identity`'s.
 class RawTlsClient {
  public:
-  RawTlsClient(int port, const std::string& ca_file) {
+  RawTlsClient(int port, const std::string& ca_file,
+               const TlsOptions* identity = nullptr) {
     ctx_ = SSL_CTX_new(TLS_client_method());
     SSL_CTX_load_verify_locations(ctx_, ca_file.c_str(), nullptr);
     SSL_CTX_set_verify(ctx_, SSL_VERIFY_PEER, nullptr);
+    if (identity != nullptr) {
+      SSL_CTX_use_certificate_chain_file(ctx_, identity->cert_file.c_str());
+      SSL_CTX_use_PrivateKey_file(ctx_, identity->key_file.c_str(),
+                                  SSL_FILETYPE_PEM);
+    }
     fd_ = ConnectTcp(port);
     ssl_ = SSL_new(ctx_);
     SSL_set_fd(ssl_, fd_);
@@ -227,9 +233,10 @@ int64_t ProcessCpuMs() {
          (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000;
 }
 
-// A framed, strict-binary call of `method` with no arguments.
-std::string FramedCall(const std::string& method) {
-  std::string message("\x80\x01\x00\x01", 4);
+// A framed, strict-binary call of `method` with no arguments; `oneway`
+// types it T_ONEWAY (no reply expected).
+std::string FramedCall(const std::string& method, bool oneway = false) {
+  std::string message(oneway ? "\x80\x01\x00\x04" : "\x80\x01\x00\x01", 4);
   const uint32_t name_bytes = htonl(static_cast<uint32_t>(method.size()));
   message.append(reinterpret_cast<const char*>(&name_bytes), 4);
   message += method;
@@ -446,6 +453,24 @@ TEST_F(RouterTlsTest, AnUnauthenticatedCallerGetsSmallFramesAndOneRefusal) {
   EXPECT_TRUE(admin->Mutate("geo", std::move(big)).ok());
 }
 
+// Refused oneway calls used to get no reply and keep the connection open
+// with its idle clock reset: four anonymous clients sending one every 20 s
+// held a --max-connections 4 router. Any refused call now ends the
+// connection, oneway ones at once.
+TEST_F(RouterTlsTest, ARefusedOnewayCallClosesItsConnection) {
+  RawTlsClient client(server_->port(), certs_.Node().ca_file);
+  ASSERT_TRUE(client.ok());
+  const auto sent = std::chrono::steady_clock::now();
+  ASSERT_TRUE(client.Send(FramedCall("putMultiple", /*oneway=*/true)));
+  bool closed = false;
+  EXPECT_EQ(client.ReadUntilClosed(&closed), "");
+  // The read gives up after 5 s, which also looks like a close; the server
+  // (request timeout 60 s here) closes at once.
+  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(3));
+  EXPECT_TRUE(closed);
+  ExpectNothingHappened();
+}
+
 TEST_F(RouterTlsTest, PlaintextBytesCloseOnlyTheirConnection) {
   auto client = Connect(certs_.Client("root"));
   ASSERT_NE(client, nullptr);
@@ -558,6 +583,21 @@ TEST_F(RegionTlsTest, OnlyARouterOfTheClusterIsServed) {
   stranger.ca_file = certs_.Node().ca_file;
   s = ListAs(stranger).status();  // a node of another cluster
   EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_TRUE(ListAs(certs_.Node()).ok());
+}
+
+// A read-role certificate may call nothing on a region server: its refused
+// oneway calls kept the connection (and a slot) as long as it sent them.
+TEST_F(RegionTlsTest, ARefusedOnewayCallClosesItsConnection) {
+  const TlsOptions reader = certs_.Client("reader");
+  RawTlsClient client(server_->port(), certs_.Node().ca_file, &reader);
+  ASSERT_TRUE(client.ok());
+  const auto sent = std::chrono::steady_clock::now();
+  ASSERT_TRUE(client.Send(FramedCall("mutateRows", /*oneway=*/true)));
+  bool closed = false;
+  EXPECT_EQ(client.ReadUntilClosed(&closed), "");
+  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(3));
+  EXPECT_TRUE(closed);
   EXPECT_TRUE(ListAs(certs_.Node()).ok());
 }
 

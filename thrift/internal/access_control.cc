@@ -242,7 +242,11 @@ AccessControl::Verdict AccessControl::Intercept(
   }
   const Role need = Needed(name);
   if (RoleAllows(identity->role, need)) return Verdict::kPass;
-  if (type == at::protocol::T_ONEWAY) return Verdict::kAnswered;  // no reply
+  // A refused oneway call has no reply to carry the refusal, and a client
+  // that sends them could keep its connection (and a slot of
+  // --max-connections) forever: it is closed, as a refused caller that may
+  // call nothing is after its one answer.
+  if (type == at::protocol::T_ONEWAY) return Verdict::kClose;
   std::string who = identity->role == Role::kNone
                         ? std::string("the caller is not authenticated")
                         : "the caller " + identity->user + " has role " +

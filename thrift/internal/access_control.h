@@ -49,7 +49,8 @@ class AccessControl {
   enum class Verdict {
     kPass,      // the processor runs it
     kAnswered,  // its reply is written to `out`; the processor must not run
-    kClose,     // not a message: close the connection
+    kClose,     // not a message, or a refused oneway call: close the
+                //   connection
   };
 
   // Region servers: every RegionService call needs Role::kNode.

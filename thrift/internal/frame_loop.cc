@@ -591,7 +591,11 @@ struct FrameLoop::Impl {
       uint32_t frame_bytes = 0;
       c->reply->getBuffer(&frame, &frame_bytes);
       if (frame_bytes == sizeof(uint32_t)) {  // a oneway call: no reply
-        StartReading(*c);
+        if (c->close_after_reply) {
+          Close(*c);
+        } else {
+          StartReading(*c);
+        }
         continue;
       }
       const uint32_t be = htonl(frame_bytes - sizeof(uint32_t));
@@ -606,7 +610,9 @@ struct FrameLoop::Impl {
   void StartReading(Connection& c) {
     ReleaseReply(c);
     c.state = Connection::State::kReading;
-    c.idle_since = Clock::now();
+    // Who may call nothing keeps the clock of its accept (or of its last
+    // authentication attempt): nothing it sends buys it more time.
+    if (!MayCallNothing(c)) c.idle_since = Clock::now();
   }
 
   // Sends what the socket takes; back to reading once the reply is out.
