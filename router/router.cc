@@ -79,6 +79,10 @@ Status RouterOptions::Validate() const {
     return Status::InvalidArgument(
         "max_scanners_per_client must be in [1, 1000000]");
   }
+  if (max_scanners_per_principal < 1 || max_scanners_per_principal > 1000000) {
+    return Status::InvalidArgument(
+        "max_scanners_per_principal must be in [1, 1000000]");
+  }
   if (scanner_idle_timeout_ms < 1000) {
     return Status::InvalidArgument("scanner_idle_timeout_ms must be >= 1000");
   }

@@ -91,12 +91,19 @@ struct RouterOptions {
   // the owner calls Router::RunMaintenance (deterministic fault tests drive
   // it so); replicas that are not current then stay so until it is called.
   bool background_maintenance = true;
-  // Open scanners at once, of all clients and of one client (ScannerClient:
-  // one connection of the router's server), and how long an unused one
-  // lives. Each open scanner holds its key range and position (no rows).
-  // A client may open min(max_scanners_per_client, max_scanners).
+  // Open scanners at once, of all clients, of one client (ScannerClient:
+  // one connection of the router's server) and of one principal (a TLS
+  // client's certificate name or token user, over all its connections), and
+  // how long an unused one lives. Each open scanner holds its key range and
+  // position (no rows). A client may open min(max_scanners_per_client,
+  // max_scanners_per_principal, max_scanners). The per-principal bound
+  // keeps one user from taking every scanner with many connections; it
+  // is half of max_scanners by default. Callers without a principal (no
+  // TLS, the router's own process) share no principal and are bounded per
+  // client only.
   uint32_t max_scanners = 1000;
   uint32_t max_scanners_per_client = 100;
+  uint32_t max_scanners_per_principal = 500;
   int scanner_idle_timeout_ms = 60000;
   // Bytes of rows (ReplyBytes, model/types.h) in one answer of Get, Scan,
   // ScannerNext, Lookup and LookupMultiple, about: an answer stops after
@@ -528,8 +535,9 @@ class Router {
   // open scanners are distinct, and an id comes back after its scanner
   // closed with probability 2^-31 per id.
   // Unavailable naming the limit when the client has
-  // RouterOptions::max_scanners_per_client open, or all clients together
-  // max_scanners; NotFound for an unknown table.
+  // RouterOptions::max_scanners_per_client open, its `principal` (non-empty:
+  // the authenticated user) max_scanners_per_principal, or all clients
+  // together max_scanners; NotFound for an unknown table.
   //
   // ScannerNext returns up to `max_rows` (1..kMaxRowsPerCall) rows; an empty
   // answer means the scan is complete. `call_seq` numbers the calls of one
@@ -548,7 +556,8 @@ class Router {
   // scanner of a client (its connection closed).
   virtual StatusOr<int64_t> OpenScanner(std::string_view table,
                                         const ScanSpec& spec,
-                                        ScannerClient client) = 0;
+                                        ScannerClient client,
+                                        std::string_view principal) = 0;
   virtual StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
                                                  uint32_t max_rows,
                                                  uint64_t call_seq,
@@ -556,9 +565,13 @@ class Router {
   [[nodiscard]] virtual Status CloseScanner(int64_t scanner,
                                             ScannerClient client) = 0;
   virtual void CloseScanners(ScannerClient client) = 0;
-  // The same for kLocalScannerClient, unsequenced.
+  // The same with no principal; for kLocalScannerClient, unsequenced.
+  StatusOr<int64_t> OpenScanner(std::string_view table, const ScanSpec& spec,
+                                ScannerClient client) {
+    return OpenScanner(table, spec, client, "");
+  }
   StatusOr<int64_t> OpenScanner(std::string_view table, const ScanSpec& spec) {
-    return OpenScanner(table, spec, kLocalScannerClient);
+    return OpenScanner(table, spec, kLocalScannerClient, "");
   }
   StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows) {
     return ScannerNext(scanner, max_rows, 0, kLocalScannerClient);

@@ -29,6 +29,7 @@ using router::ScanSpec;
 struct Scanner {
   std::string table;
   ScannerClient client = router::kLocalScannerClient;
+  std::string principal;  // "": none (not counted per principal)
   std::mutex mu;
   ScanSpec spec;      // guarded by mu; start_row advances
   bool done = false;  // guarded by mu
@@ -64,7 +65,8 @@ int64_t DrawScannerId() {
 
 StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
                                           const ScanSpec& spec,
-                                          ScannerClient client) {
+                                          ScannerClient client,
+                                          std::string_view principal) {
   // Parsed once: a bad filter fails here, not at the first batch.
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const ScanFilter> filter,
                               CheckScan(table, spec));
@@ -73,6 +75,7 @@ StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
   scanner->filter = std::move(filter);
   scanner->table = std::string(table);
   scanner->client = client;
+  scanner->principal = std::string(principal);
   scanner->spec = spec;
   scanner->last_used = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(scanners_mu_);
@@ -89,10 +92,28 @@ StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
         std::to_string(options_.max_scanners_per_client) +
         "; close some or wait for idle ones to expire");
   }
+  uint32_t* theirs = nullptr;
+  if (!principal.empty()) {
+    auto it = scanners_per_principal_.find(principal);
+    if (it == scanners_per_principal_.end()) {
+      it = scanners_per_principal_.emplace(std::string(principal), 0).first;
+    }
+    theirs = &it->second;
+    if (*theirs >= options_.max_scanners_per_principal) {
+      if (mine == 0) scanners_per_client_.erase(client);
+      if (*theirs == 0) scanners_per_principal_.erase(it);
+      return Status::Unavailable(
+          "too many open scanners of user " + QuoteForMessage(principal) +
+          " (over all its connections): max_scanners_per_principal is " +
+          std::to_string(options_.max_scanners_per_principal) +
+          "; close some or wait for idle ones to expire");
+    }
+  }
   int64_t id = DrawScannerId();
   while (scanners_.count(id) != 0) id = DrawScannerId();
   scanners_.emplace(id, std::move(scanner));
   ++mine;
+  if (theirs != nullptr) ++*theirs;
   return id;
 }
 
@@ -159,6 +180,11 @@ void RouterImpl::EraseScannerLocked(
   auto count = scanners_per_client_.find(it->second->client);
   if (count != scanners_per_client_.end() && --count->second == 0) {
     scanners_per_client_.erase(count);
+  }
+  auto of_principal = scanners_per_principal_.find(it->second->principal);
+  if (of_principal != scanners_per_principal_.end() &&
+      --of_principal->second == 0) {
+    scanners_per_principal_.erase(of_principal);
   }
   scanners_.erase(it);
 }

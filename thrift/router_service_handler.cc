@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "thrift/hbase_request_conversion.h"
+#include "thrift/internal/access_control.h"
 #include "thrift/internal/hbase_rows.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/router_types_conversion.h"
@@ -425,8 +426,12 @@ StatusOr<int32_t> RouterServiceHandler::OpenHBaseScanner(
   BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, &name));
   HBaseScan scan;
   BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tscan, &scan));
-  BLOOMROUTE_ASSIGN_OR_RETURN(int64_t id,
-                              router_->OpenScanner(name, scan.spec, client_));
+  // Under TLS each scanner counts against its user too, over all of the
+  // user's connections (RouterOptions::max_scanners_per_principal).
+  const Identity* caller = thrift_internal::CurrentCaller();
+  const std::string principal = caller != nullptr ? caller->user : "";
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      int64_t id, router_->OpenScanner(name, scan.spec, client_, principal));
   if (id <= 0 || id > std::numeric_limits<int32_t>::max()) {
     (void)router_->CloseScanner(id, client_);
     return Status::IOError("the router opened scanner " + std::to_string(id) +

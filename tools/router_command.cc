@@ -104,6 +104,11 @@ void RouterCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&max_scanners_per_client_)
            ->default_value(defaults.max_scanners_per_client),
        "open scanners of one connection at once (closed with it)")  //
+      ("max-scanners-per-principal",
+       po::value<int64_t>(&max_scanners_per_principal_)
+           ->default_value(defaults.max_scanners_per_principal),
+       "open scanners of one user (a client certificate's name or a token's "
+       "user) over all its connections (with --secure)")  //
       ("max-filter-image-bytes",
        po::value<int64_t>(&max_filter_image_bytes_)
            ->default_value(static_cast<int64_t>(
@@ -250,7 +255,12 @@ Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-connection",
                                      max_scanners_per_client_, 1,
                                      kMaxScanners));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-principal",
+                                     max_scanners_per_principal_, 1,
+                                     kMaxScanners));
   router_options_.max_scanners = static_cast<uint32_t>(max_scanners_);
+  router_options_.max_scanners_per_principal =
+      static_cast<uint32_t>(max_scanners_per_principal_);
   router_options_.max_scanners_per_client =
       static_cast<uint32_t>(max_scanners_per_client_);
   client_options_ = RegionClientOptionsFor(

@@ -242,7 +242,8 @@ class RouterImpl : public router::Router {
   using Router::ScannerNext;
   StatusOr<int64_t> OpenScanner(std::string_view table,
                                 const router::ScanSpec& spec,
-                                router::ScannerClient client) override;
+                                router::ScannerClient client,
+                                std::string_view principal) override;
   StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows,
                                          uint64_t call_seq,
                                          router::ScannerClient client) override;
@@ -677,9 +678,10 @@ class RouterImpl : public router::Router {
 
   std::mutex scanners_mu_;
   // Guarded by scanners_mu_: the open scanners by id, and how many each
-  // client has open (clients with none are not listed).
+  // client and each principal has open (those with none are not listed).
   std::map<int64_t, std::shared_ptr<Scanner>> scanners_;
   std::map<router::ScannerClient, uint32_t> scanners_per_client_;
+  std::map<std::string, uint32_t, std::less<>> scanners_per_principal_;
 
   std::mutex maintenance_mu_;
   std::condition_variable maintenance_cv_;

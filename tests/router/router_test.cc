@@ -197,6 +197,58 @@ TEST_F(RouterTest, ScannersPageThroughAndExpireOnClose) {
   EXPECT_TRUE(router_->OpenScanner("nope", {}).status().IsNotFound());
 }
 
+// Ten connections of one read-role user could take all 1,000 scanners (100
+// per connection): the per-principal bound counts a user's scanners over
+// all its connections.
+TEST_F(RouterTest, OnePrincipalCannotTakeEveryScanner) {
+  RouterOptions o = testing::RouterOptionsFor(cluster_);
+  o.max_scanners = 10;
+  o.max_scanners_per_client = 3;
+  o.max_scanners_per_principal = 5;
+  router_.reset();
+  auto opened = Router::Open(o, cluster_.Factory());
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  router_ = std::move(opened).value();
+  ASSERT_TRUE(router_->CreateTable(Places()).ok());
+  std::vector<ScannerClient> connections;
+  for (int i = 0; i < 4; ++i) connections.push_back(NewScannerClient());
+  std::vector<int64_t> alice;
+  for (ScannerClient c : connections) {
+    for (int j = 0; j < 3; ++j) {
+      StatusOr<int64_t> id = router_->OpenScanner("places", {}, c, "alice");
+      if (!id.ok()) {
+        EXPECT_TRUE(id.status().IsUnavailable()) << id.status().ToString();
+        EXPECT_NE(id.status().message().find("max_scanners_per_principal is 5"),
+                  std::string::npos)
+            << id.status().ToString();
+        continue;
+      }
+      alice.push_back(*id);
+    }
+  }
+  EXPECT_EQ(alice.size(), 5u);
+  // Another user still gets scanners, up to the total.
+  const ScannerClient bob = NewScannerClient();
+  EXPECT_TRUE(router_->OpenScanner("places", {}, bob, "bob").ok());
+  // Closing one of alice's scanners, or all of one of her connections,
+  // gives the room back.
+  ASSERT_TRUE(router_->CloseScanner(alice[0], connections[0]).ok());
+  EXPECT_TRUE(
+      router_->OpenScanner("places", {}, connections[3], "alice").ok());
+  EXPECT_FALSE(
+      router_->OpenScanner("places", {}, connections[3], "alice").ok());
+  router_->CloseScanners(connections[1]);
+  EXPECT_TRUE(
+      router_->OpenScanner("places", {}, connections[3], "alice").ok());
+  // Callers without a principal are bounded per connection only.
+  const ScannerClient anonymous = NewScannerClient();
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_TRUE(router_->OpenScanner("places", {}, anonymous, "").ok()) << j;
+  }
+  o.max_scanners_per_principal = 0;
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+}
+
 TEST_F(RouterTest, DeleteTableDropsItsRegionsAndIdsAreNotReused) {
   StatusOr<TableInfo> first = router_->CreateTable(Places());
   ASSERT_TRUE(first.ok());

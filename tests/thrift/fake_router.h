@@ -38,6 +38,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   uint32_t max_rows = 0;
   uint64_t call_seq = 0;
   router::ScannerClient scanner_client = 0;
+  std::string principal;  // of the last OpenScanner
   std::vector<router::ScannerClient> closed_scanner_clients;
   std::vector<router::LookupSpec> lookups;
   std::string index_column;  // of the last AddIndex / DropIndex
@@ -213,11 +214,13 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   using Router::OpenScanner;
   using Router::ScannerNext;
   StatusOr<int64_t> OpenScanner(std::string_view t, const router::ScanSpec& s,
-                                router::ScannerClient c) override {
+                                router::ScannerClient c,
+                                std::string_view who) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     table = t;
     scan = s;
     scanner_client = c;
+    principal = who;
     return opened_scanner;
   }
   StatusOr<std::vector<Row>> ScannerNext(int64_t id, uint32_t n, uint64_t seq,

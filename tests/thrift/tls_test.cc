@@ -333,6 +333,20 @@ TEST_F(RouterTlsTest, EachRoleIsRefusedWhatItDoesNotAllowAndNothingHappens) {
   EXPECT_EQ(router_->mutations.size(), 1u);
 }
 
+// Scanners count against their user (certificate name or token user), so
+// the router is told who opens each.
+TEST_F(RouterTlsTest, AScannerIsOpenedInTheNameOfItsUser) {
+  router_->opened_scanner = 7;
+  auto reader = Connect(certs_.Client("reader"));
+  ASSERT_NE(reader, nullptr);
+  ASSERT_TRUE(reader->OpenScanner("geo", router::ScanSpec{}).ok());
+  EXPECT_EQ(router_->principal, "reader");
+  auto writer = Connect(certs_.CaOnly(), certs_.Token("tokenwriter"));
+  ASSERT_NE(writer, nullptr);
+  ASSERT_TRUE(writer->OpenScanner("geo", router::ScanSpec{}).ok());
+  EXPECT_EQ(router_->principal, "tokenwriter");
+}
+
 TEST_F(RouterTlsTest, AClientWithNeitherCertificateNorTokenIsRefused) {
   auto client = Connect(certs_.CaOnly());
   ASSERT_NE(client, nullptr);

@@ -260,4 +260,16 @@ AccessControl::Verdict AccessControl::Intercept(
   return Verdict::kAnswered;
 }
 
+namespace {
+thread_local const Identity* current_caller = nullptr;
+}  // namespace
+
+const Identity* CurrentCaller() { return current_caller; }
+
+ScopedCaller::ScopedCaller(const Identity* caller) : previous_(current_caller) {
+  current_caller = caller;
+}
+
+ScopedCaller::~ScopedCaller() { current_caller = previous_; }
+
 }  // namespace bloomroute::thrift_internal

@@ -92,6 +92,23 @@ class AccessControl {
   std::unordered_map<std::string, Identity> tokens_;  // by TokenHash
 };
 
+// The identity of the call the current thread runs: the frame loop sets it
+// (ScopedCaller) around the processor, so that a handler can bound what one
+// principal holds (the router's scanners per user). nullptr outside a call
+// and on a server without access control (no TLS).
+const Identity* CurrentCaller();
+
+class ScopedCaller {
+ public:
+  explicit ScopedCaller(const Identity* caller);
+  ~ScopedCaller();
+  ScopedCaller(const ScopedCaller&) = delete;
+  ScopedCaller& operator=(const ScopedCaller&) = delete;
+
+ private:
+  const Identity* const previous_;
+};
+
 }  // namespace bloomroute::thrift_internal
 
 #endif  // BLOOMROUTE_THRIFT_INTERNAL_ACCESS_CONTROL_H_

@@ -225,6 +225,7 @@ struct FrameLoop::Impl {
                                     out.get());
       }
       if (verdict == AccessControl::Verdict::kPass) {
+        ScopedCaller caller(access != nullptr ? &c.identity : nullptr);
         ok = c.processor->process(in, out, nullptr);
       } else {
         ok = verdict == AccessControl::Verdict::kAnswered;
