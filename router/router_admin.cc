@@ -132,6 +132,7 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     s.start_key = r.start_key;
     s.end_key = r.end_key;
     s.server = Server(r.server).ref;
+    DescribeBackoff(&s);
     out.push_back(std::move(s));
   }
   std::vector<ServerId> servers;

@@ -58,6 +58,7 @@ BalanceReport RouterImpl::RunBalancer(uint32_t max_operations, bool moves) {
     }
     std::map<ServerId, size_t> expected;
     std::map<std::pair<uint64_t, ServerId>, uint32_t> table_on_server;
+    std::set<uint64_t> existing;
     for (const CatalogTable& t : *catalog_->Tables()) {
       if (t.state != CatalogTable::State::kReady) continue;
       for (const CatalogRegion& r : t.regions) {
@@ -65,8 +66,12 @@ BalanceReport RouterImpl::RunBalancer(uint32_t max_operations, bool moves) {
         ++table_on_server[{t.descriptor.table_id, r.server}];
         by_server[r.server].push_back(regions.size());
         regions.push_back({r.region_id, t.descriptor.table_id, r.server, 0});
+        existing.insert(r.region_id);
       }
     }
+    // Regions whose last operation failed wait out their backoff; the
+    // others go on (a region of one huge row never splits).
+    const std::set<uint64_t> backed_off = RegionsInBackoff(existing);
     std::vector<ServerId> ids;
     for (const auto& [id, list] : by_server) ids.push_back(id);
     std::vector<ServerId> movable;
@@ -100,6 +105,7 @@ BalanceReport RouterImpl::RunBalancer(uint32_t max_operations, bool moves) {
     if (options_.region_split_bytes != 0) {
       for (const RegionLoad& r : regions) {
         if (skip.count(r.server) != 0) continue;  // leaving anyway
+        if (backed_off.count(r.region_id) != 0) continue;
         const uint64_t split_at =
             table_on_server[{r.table_id, r.server}] == 1
                 ? std::min(options_.region_split_bytes,
@@ -134,23 +140,31 @@ BalanceReport RouterImpl::RunBalancer(uint32_t max_operations, bool moves) {
         return report;
       }
       // Half the byte difference is what evens the two: the region closest
-      // to it goes.
+      // to it goes, of those not skipped.
       uint64_t most_bytes = 0, least_bytes = 0;
       for (size_t r : by_server[most]) most_bytes += regions[r].bytes;
       for (size_t r : by_server[least]) least_bytes += regions[r].bytes;
       const uint64_t half =
           most_bytes > least_bytes ? (most_bytes - least_bytes) / 2 : 0;
-      size_t best = by_server[most].front();
+      const auto off = [&](size_t x) {
+        return regions[x].bytes > half ? regions[x].bytes - half
+                                       : half - regions[x].bytes;
+      };
+      std::optional<size_t> best;
       for (size_t r : by_server[most]) {
-        const auto off = [&](size_t x) {
-          return regions[x].bytes > half ? regions[x].bytes - half
-                                         : half - regions[x].bytes;
-        };
-        if (off(r) < off(best)) best = r;
+        if (backed_off.count(regions[r].region_id) != 0) continue;
+        if (!best || off(r) < off(*best)) best = r;
+      }
+      if (!best) {
+        report.stopped = "the regions of region server " +
+                         std::to_string(most) +
+                         " that could move are skipped after failing "
+                         "(admin regions says why)";
+        return report;
       }
       step.emplace();
       step->kind = BalanceReport::Step::Kind::kMove;
-      step->region_id = regions[best].region_id;
+      step->region_id = regions[*best].region_id;
       step->from = Server(most).ref;
       step->to = Server(least).ref;
     }
@@ -168,18 +182,73 @@ BalanceReport RouterImpl::RunBalancer(uint32_t max_operations, bool moves) {
                      : PlanMove(step->region_id, step->to.id);
         });
     if (!result.ok()) {
-      report.stopped =
+      const std::string error = result.status().ToString();
+      const std::chrono::seconds backoff =
+          NoteBalancerFailure(step->region_id, error);
+      report.failures.push_back(
           std::string(step->kind == BalanceReport::Step::Kind::kSplit
                           ? "splitting"
                           : "moving") +
-          " region " + std::to_string(step->region_id) +
-          " failed: " + result.status().ToString();
+          " region " + std::to_string(step->region_id) + " failed: " + error +
+          "; the balancer skips it for " + std::to_string(backoff.count()) +
+          " s");
       report.failed = true;
-      return report;
+      continue;  // planned again, without it
+    }
+    {
+      std::lock_guard<std::mutex> lock(reshape_mu_);
+      region_backoff_.erase(step->region_id);
     }
     step->result = std::move(result).value();
     report.steps.push_back(std::move(*step));
   }
+}
+
+std::chrono::seconds RouterImpl::NoteBalancerFailure(
+    uint64_t region_id, const std::string& reason) {
+  std::lock_guard<std::mutex> lock(reshape_mu_);
+  RegionBackoff& b = region_backoff_[region_id];
+  b.failures = std::min<uint32_t>(b.failures + 1, 32);
+  // 60 s, 120 s, 240 s, ... up to an hour: a region that cannot split (one
+  // row past the split size) costs one failed plan an hour, not a run.
+  std::chrono::seconds backoff = kBalancerBackoffFirst;
+  for (uint32_t i = 1; i < b.failures && backoff < kBalancerBackoffMost; ++i) {
+    backoff *= 2;
+  }
+  backoff = std::min(backoff, kBalancerBackoffMost);
+  b.until = std::chrono::steady_clock::now() + backoff;
+  b.reason = reason.size() > kMaxBackoffReasonBytes
+                 ? reason.substr(0, kMaxBackoffReasonBytes)
+                 : reason;
+  return backoff;
+}
+
+std::set<uint64_t> RouterImpl::RegionsInBackoff(
+    const std::set<uint64_t>& existing) {
+  const auto now = std::chrono::steady_clock::now();
+  std::set<uint64_t> out;
+  std::lock_guard<std::mutex> lock(reshape_mu_);
+  for (auto it = region_backoff_.begin(); it != region_backoff_.end();) {
+    if (existing.count(it->first) == 0) {
+      it = region_backoff_.erase(it);
+      continue;
+    }
+    if (it->second.until > now) out.insert(it->first);
+    ++it;
+  }
+  return out;
+}
+
+void RouterImpl::DescribeBackoff(router::RegionSummary* summary) const {
+  std::lock_guard<std::mutex> lock(reshape_mu_);
+  auto it = region_backoff_.find(summary->region_id);
+  if (it == region_backoff_.end()) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (it->second.until <= now) return;
+  summary->balancer_skipped = it->second.reason;
+  // Rounded up: a region skipped for 0.4 s more says 1.
+  summary->balancer_retry_seconds = static_cast<uint64_t>(
+      std::chrono::ceil<std::chrono::seconds>(it->second.until - now).count());
 }
 
 bool RouterImpl::Draining(ServerId id) const {

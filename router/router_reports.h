@@ -107,6 +107,11 @@ struct RegionSummary {
   uint64_t rows = 0;
   uint64_t row_bytes = 0;
   uint64_t index_bytes = 0;
+  // Why the balancer skips the region (its last split or move failed:
+  // that error), and in how many seconds it is tried again; empty and 0
+  // when it is not skipped.
+  std::string balancer_skipped;
+  uint64_t balancer_retry_seconds = 0;
 };
 
 // What a region operation (Router::MoveRegion, SplitRegion, MergeRegions)
@@ -143,14 +148,22 @@ struct BalanceReport {
     RegionOpResult result;
   };
   std::vector<Step> steps;  // in the order made
+  // The operations of this run that failed, one line each ("splitting
+  // region 5 failed: ...; skipped for 60 s"). A region whose operation
+  // fails is skipped by the balancer for a backoff that doubles with each
+  // failure (RouterImpl::kBalancerBackoff*), and the run goes on with the
+  // others: one region that cannot split stops neither the splits of other
+  // regions nor the moves.
+  std::vector<std::string> failures;
   // Afterwards, no region passes its split size and the servers' region
-  // counts differ by at most one.
+  // counts differ by at most one, leaving aside the regions skipped after
+  // a failure (Router::ListRegions says which, and why).
   bool balanced = false;
-  // Why the run stopped before that: the operation limit, or an operation
-  // that failed (its error). Empty when balanced.
+  // Why the run stopped before that: the operation limit, a server that
+  // did not answer, or the only regions left to move being skipped. Empty
+  // when balanced.
   std::string stopped;
-  // It stopped because an operation failed or a server did not answer
-  // (not because of the limit).
+  // An operation failed (see failures) or a server did not answer.
   bool failed = false;
 };
 

@@ -658,6 +658,11 @@ struct TRegionSummary {
   6: i64 rows         // exact (0 when UNREACHABLE)
   7: i64 rowBytes     // approximate
   8: i64 indexBytes   // approximate
+  // Set while the balancer skips the region after a failed split or move:
+  // that error (at most 1,024 bytes), and the seconds until it is tried
+  // again.
+  9: optional string balancerSkipped
+  10: optional i64 balancerRetrySeconds
 }
 
 // What a region operation did (moveRegion, splitRegion, mergeRegions).
@@ -696,9 +701,11 @@ struct TBalanceReport {
   // by at most one.
   2: bool balanced
   3: optional string stopped   // why the run stopped before that
-  // It stopped because an operation failed or a server did not answer
-  // (not because of the operation limit).
+  // An operation failed (see failures) or a server did not answer.
   4: bool failed
+  // The operations of this run that failed, one line each; the balancer
+  // skips each such region for a backoff and goes on with the others.
+  5: optional list<string> failures
 }
 
 // The router's copy of a region server's filter against the server's own.

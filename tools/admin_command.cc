@@ -132,7 +132,10 @@ std::string AdminCommand::HelpEpilog() const {
          "has no median: give --row. split --table skips such regions.\n"
          "balance: the router's --region-split-bytes and\n"
          "--balancer-max-operations decide; it exits 1 when an operation\n"
-         "failed, 0 when balanced or stopped at the operation limit.\n"
+         "failed, 0 when balanced or stopped at the operation limit. A\n"
+         "region whose split or move failed is skipped for 60 s, doubled\n"
+         "per failure in a row up to an hour, and the run goes on with the\n"
+         "others; admin regions lists why and for how long.\n"
          "Rows in listings are exact: each region server counts its\n"
          "regions' rows when asked (about as slow as reading them). Bytes\n"
          "are RocksDB's approximation (SST files and memtables, rows and\n"
@@ -457,7 +460,12 @@ Status AdminCommand::RunBalance() {
   std::cout << (format_ == "json" ? FormatBalanceJson(report)
                                   : FormatBalanceText(report));
   if (report.failed) {
-    return Status::Unavailable("the balancer stopped: " + report.stopped);
+    return Status::Unavailable(
+        report.failures.empty()
+            ? "the balancer stopped: " + report.stopped
+            : std::to_string(report.failures.size()) +
+                  " of the balancer's operations failed (the regions are "
+                  "skipped for a while; admin regions says why)");
   }
   return Status::OK();
 }

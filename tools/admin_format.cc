@@ -105,9 +105,18 @@ std::string FormatRegionsTable(const std::string& table,
     rows_total += x.rows;
     bytes += x.row_bytes + x.index_bytes;
   }
+  std::string skipped;
+  for (const router::RegionSummary& x : r) {
+    if (x.balancer_skipped.empty()) continue;
+    skipped += "region " + std::to_string(x.region_id) +
+               ": the balancer skips it for " +
+               std::to_string(x.balancer_retry_seconds) +
+               " s more; its last operation failed: " + x.balancer_skipped +
+               "\n";
+  }
   return Aligned(rows) + "(table " + TableField(table) + ": " +
          std::to_string(r.size()) + " regions, " + std::to_string(rows_total) +
-         " rows, about " + std::to_string(bytes) + " bytes)\n";
+         " rows, about " + std::to_string(bytes) + " bytes)\n" + skipped;
 }
 
 std::string FormatRegionsJson(const std::string& table,
@@ -124,7 +133,12 @@ std::string FormatRegionsJson(const std::string& table,
         << ",\"server\":" << JsonString(x.server.address)
         << ",\"state\":" << JsonString(router::RegionServingName(x.serving))
         << ",\"rows\":" << x.rows << ",\"row_bytes\":" << x.row_bytes
-        << ",\"index_bytes\":" << x.index_bytes << "}";
+        << ",\"index_bytes\":" << x.index_bytes;
+    if (!x.balancer_skipped.empty()) {
+      out << ",\"balancer_skipped\":" << JsonString(x.balancer_skipped)
+          << ",\"balancer_retry_seconds\":" << x.balancer_retry_seconds;
+    }
+    out << "}";
     rows += x.rows;
     bytes += x.row_bytes + x.index_bytes;
   }
@@ -232,6 +246,7 @@ std::string FormatBalanceText(const router::BalanceReport& report) {
   for (const router::BalanceReport::Step& s : report.steps) {
     out += FormatStepText(s);
   }
+  for (const std::string& f : report.failures) out += "failed: " + f + "\n";
   return out + (report.balanced ? "balanced: no region past its split size, "
                                   "region counts at most one apart\n"
                                 : "stopped: " + report.stopped + "\n");
@@ -244,6 +259,10 @@ std::string FormatBalanceJson(const router::BalanceReport& report) {
                     ",\"steps\":[";
   for (size_t i = 0; i < report.steps.size(); ++i) {
     out += (i == 0 ? "" : ",") + FormatStepJson(report.steps[i]);
+  }
+  out += "],\"failures\":[";
+  for (size_t i = 0; i < report.failures.size(); ++i) {
+    out += (i == 0 ? "" : ",") + JsonString(report.failures[i]);
   }
   return out + "]}\n";
 }

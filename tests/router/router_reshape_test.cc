@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -412,6 +413,64 @@ TEST_F(RouterReshapeTest, TheBalancerSplitsARegionPastItsSize) {
   EXPECT_EQ(run->steps[0].kind, BalanceReport::Step::Kind::kSplit);
   EXPECT_EQ(run->steps[0].result.regions.size(), 2u);
   EXPECT_EQ(Describe().regions.size(), 3u);
+}
+
+// A region that cannot split (one row past the split size) used to stop
+// every balancer run at its first step, so no other region ever split and
+// `admin balance` failed forever. It is now skipped for a backoff, the run
+// goes on, and the region listing says why.
+TEST_F(RouterReshapeTest, ARegionThatCannotSplitIsSkippedAndTheOthersGoOn) {
+  Reopen(RouterOptions::kMinRegionSplitBytes);
+  // Tables "a" and then "b", after "t" in the catalog: the only region of
+  // "a", one row of 2.1 MiB, is the first oversized region the balancer
+  // finds; the only region of "b", 3,000 rows of 1,000 bytes, can split.
+  ASSERT_TRUE(router_->CreateTable({"a", {"d:country"}, {}, 1}).ok());
+  ASSERT_TRUE(router_->CreateTable({"b", {"d:country"}, {}, 1}).ok());
+  // Bytes that do not compress, so that the size estimate sees them; cells
+  // of at most 1 MiB.
+  std::mt19937 rng(7);
+  auto noise = [&](size_t n) {
+    std::string out(n, ' ');
+    for (char& c : out) c = static_cast<char>('a' + rng() % 26);
+    return out;
+  };
+  const std::string part = noise(700 << 10);
+  ASSERT_TRUE(router_
+                  ->Mutate("a", {Mutation::Put(0, "only",
+                                               {{"d:a", part},
+                                                {"d:b", part},
+                                                {"d:c", part}})})
+                  .ok());
+  std::vector<Mutation> puts;
+  for (int i = 0; i < 3000; ++i) {
+    puts.push_back(Mutation::Put(0, "s" + std::to_string(100000 + i),
+                                 {{"d:blob", noise(1000)}}));
+  }
+  ASSERT_TRUE(router_->Mutate("b", std::move(puts)).ok());
+  const uint64_t stuck =
+      router_->DescribeTable("a")->regions[0].region.region_id;
+  StatusOr<BalanceReport> run = router_->Balance(10);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_TRUE(run->failed);
+  // "b" split all the same.
+  EXPECT_GE(router_->DescribeTable("b")->regions.size(), 2u) << run->stopped;
+  ASSERT_EQ(run->failures.size(), 1u) << run->stopped;
+  EXPECT_NE(run->failures[0].find("region " + std::to_string(stuck)),
+            std::string::npos)
+      << run->failures[0];
+  EXPECT_NE(run->failures[0].find("skips it for 60 s"), std::string::npos)
+      << run->failures[0];
+  ExpectModel();
+  // The next run skips it, and the listing says why.
+  run = router_->Balance(10);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_TRUE(run->failures.empty()) << run->failures[0];
+  StatusOr<std::vector<RegionSummary>> listed = router_->ListRegions("a");
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_FALSE((*listed)[0].balancer_skipped.empty());
+  EXPECT_GT((*listed)[0].balancer_retry_seconds, 0u);
+  EXPECT_LE((*listed)[0].balancer_retry_seconds, 60u);
 }
 
 }  // namespace

@@ -144,7 +144,13 @@ TEST(AdminFormatTest, ABalancerRunListsItsStepsThenHowItEnded) {
   report.stopped.clear();
   EXPECT_EQ(FormatBalanceJson(report),
             "{\"balanced\":true,\"failed\":false,\"stopped\":\"\","
-            "\"steps\":[]}\n");
+            "\"steps\":[],\"failures\":[]}\n");
+  report.failures = {"splitting region 3 failed: x; skipped for 60 s"};
+  report.failed = true;
+  EXPECT_EQ(FormatBalanceText(report),
+            "failed: splitting region 3 failed: x; skipped for 60 s\n"
+            "balanced: no region past its split size, region counts at most "
+            "one apart\n");
 }
 
 // Bad usage is refused before any connection (exit code 2).

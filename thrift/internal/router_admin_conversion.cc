@@ -52,6 +52,17 @@ Status TooMany(const char* field, size_t n, size_t limit) {
                             std::to_string(limit));
 }
 
+// A line of text a router reports (a failure, why a region is skipped):
+// bounded, since the reply is untrusted.
+constexpr size_t kMaxNoteBytes = 64 << 10;
+
+Status CheckNoteBytes(const std::string& note, const std::string& f) {
+  if (note.size() <= kMaxNoteBytes) return Status::OK();
+  return Status::Corruption(f + " holds " + std::to_string(note.size()) +
+                            " bytes, over the limit of " +
+                            std::to_string(kMaxNoteBytes));
+}
+
 Status OneServerFromThrift(const client::TServerSummary& in,
                            const std::string& f, router::ServerSummary* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -91,8 +102,19 @@ Status OneRegionFromThrift(const client::TRegionSummary& in,
       Narrow(in.rows, kBadResult, f + ".rows", &out->rows));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.rowBytes, kBadResult, f + ".rowBytes", &out->row_bytes));
-  return Narrow(in.indexBytes, kBadResult, f + ".indexBytes",
-                &out->index_bytes);
+  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.indexBytes, kBadResult,
+                                    f + ".indexBytes", &out->index_bytes));
+  if (in.__isset.balancerSkipped) {
+    BLOOMROUTE_RETURN_IF_ERROR(CheckNoteBytes(in.balancerSkipped,
+                                              f + ".balancerSkipped"));
+    out->balancer_skipped = in.balancerSkipped;
+  }
+  if (in.__isset.balancerRetrySeconds) {
+    BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.balancerRetrySeconds, kBadResult,
+                                      f + ".balancerRetrySeconds",
+                                      &out->balancer_retry_seconds));
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -146,6 +168,13 @@ Status RegionSummariesToThrift(const std::vector<router::RegionSummary>& in,
     t.__set_rows(rows);
     t.__set_rowBytes(row_bytes);
     t.__set_indexBytes(index_bytes);
+    if (!r.balancer_skipped.empty()) {
+      int64_t retry = 0;
+      BLOOMROUTE_RETURN_IF_ERROR(
+          Widen(r.balancer_retry_seconds, "balancer_retry_seconds", &retry));
+      t.__set_balancerSkipped(r.balancer_skipped);
+      t.__set_balancerRetrySeconds(retry);
+    }
   }
   return Status::OK();
 }
@@ -239,6 +268,7 @@ Status BalanceReportToThrift(const router::BalanceReport& in,
   out->__set_balanced(in.balanced);
   if (!in.stopped.empty()) out->__set_stopped(in.stopped);
   out->__set_failed(in.failed);
+  if (!in.failures.empty()) out->__set_failures(in.failures);
   return Status::OK();
 }
 
@@ -322,6 +352,16 @@ Status BalanceReportFromThrift(const client::TBalanceReport& in,
   out->balanced = in.balanced;
   out->stopped = in.__isset.stopped ? in.stopped : std::string();
   out->failed = in.failed;
+  if (in.__isset.failures) {
+    if (in.failures.size() > kMaxBalanceSteps) {
+      return TooMany("result.failures", in.failures.size(), kMaxBalanceSteps);
+    }
+    for (size_t i = 0; i < in.failures.size(); ++i) {
+      BLOOMROUTE_RETURN_IF_ERROR(
+          CheckNoteBytes(in.failures[i], At("result.failures", i)));
+    }
+    out->failures = in.failures;
+  }
   return Status::OK();
 }
 
