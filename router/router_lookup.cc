@@ -511,18 +511,27 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
     s.reopen_error = server->ReopenError();
     out.servers.push_back(std::move(s));
   }
-  // The regions the catalog places on each server (ascending ids).
+  // The regions the catalog places on each server, and those of them it
+  // lists as open (all but staged targets).
+  std::vector<uint32_t> placed(out.servers.size(), 0);
   std::vector<std::vector<uint64_t>> assigned(out.servers.size());
   {
     std::shared_lock<std::shared_mutex> lock(tables_mu_);
     out.tables = static_cast<uint32_t>(tables_.size());
+    std::map<ServerId, size_t> index_of;
+    for (size_t i = 0; i < out.servers.size(); ++i) {
+      index_of[out.servers[i].server.id] = i;
+    }
     for (const auto& [name, table] : tables_) {
       out.regions += static_cast<uint32_t>(table->record.regions.size());
-      for (size_t i = 0; i < out.servers.size(); ++i) {
-        auto it = table->regions_by_server.find(out.servers[i].server.id);
-        if (it == table->regions_by_server.end()) continue;
-        assigned[i].insert(assigned[i].end(), it->second.begin(),
-                           it->second.end());
+      for (const CatalogRegion& r : table->record.regions) {
+        auto it = index_of.find(r.server);
+        if (it == index_of.end()) continue;
+        ++placed[it->second];
+        // Staged targets are served, but not listed by OpenRegionIds.
+        if (!IsStagedTarget(table->record, r)) {
+          assigned[it->second].push_back(r.region_id);
+        }
       }
     }
   }
@@ -538,7 +547,7 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
       NoteFilterConfig(server, *status);
     }
     std::vector<uint64_t>& want = assigned[i];
-    s.regions = static_cast<uint32_t>(want.size());
+    s.regions = placed[i];
     if (!s.reachable) return;
     StatusOr<std::vector<uint64_t>> open = server.client->OpenRegionIds();
     if (!open.ok()) return;

@@ -16,6 +16,14 @@ namespace bloomroute::router_internal {
 
 using router::TableSpec;
 
+bool IsStagedTarget(const CatalogTable& table, const CatalogRegion& region) {
+  if (table.region_ops.empty()) return false;
+  const CatalogRegionOp& op = table.region_ops.front();
+  return op.state == CatalogRegionOp::State::kSwitched &&
+         std::find(op.targets.begin(), op.targets.end(), region) !=
+             op.targets.end();
+}
+
 namespace {
 
 // `n` regions splitting the first one or two key bytes evenly, as HBase's
@@ -169,15 +177,7 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
       s = UpdateServerIndexes(server, state);
       for (size_t r = 0; r < t.regions.size() && s.ok(); ++r) {
         if (t.regions[r].server != server.ref.id) continue;
-        // A switched operation's targets stay staged until its sources are
-        // dropped (router_reshape.cc): a split's overlap its parent.
-        const bool staged =
-            !t.region_ops.empty() &&
-            t.region_ops.front().state == CatalogRegionOp::State::kSwitched &&
-            std::find(t.region_ops.front().targets.begin(),
-                      t.region_ops.front().targets.end(),
-                      t.regions[r]) != t.region_ops.front().targets.end();
-        s = staged ? server.client->OpenStagedRegion(state.Descriptor(r),
+        s = IsStagedTarget(t, t.regions[r]) ? server.client->OpenStagedRegion(state.Descriptor(r),
                                                      status->incarnation)
                    : server.client->OpenRegion(state.Descriptor(r),
                                                status->incarnation);
@@ -198,15 +198,8 @@ void RouterImpl::FlagServersMissingRegions(
   for (const CatalogTable& t : tables) {
     if (t.state != CatalogTable::State::kReady) continue;
     for (const CatalogRegion& r : t.regions) {
-      // A switched operation's targets are staged until its sources are
-      // dropped: not among the regions a server serves (OpenRegionIds).
-      const bool staged =
-          !t.region_ops.empty() &&
-          t.region_ops.front().state == CatalogRegionOp::State::kSwitched &&
-          std::find(t.region_ops.front().targets.begin(),
-                    t.region_ops.front().targets.end(),
-                    r) != t.region_ops.front().targets.end();
-      if (!staged) assigned[r.server].push_back(r.region_id);
+      // Not among the regions a server serves (OpenRegionIds).
+      if (!IsStagedTarget(t, r)) assigned[r.server].push_back(r.region_id);
     }
   }
   // Servers due for a reopen anyway (a failed call, a new run) are skipped.

@@ -198,6 +198,12 @@ Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
 // (also for a column not indexed: the caller says so).
 Status CheckIndexReady(const CatalogTable& table, std::string_view column);
 
+// Whether `region` of `table` is a target of its switched operation: a
+// region server holds it open staged (it takes writes, answers what names
+// it, and is not among OpenRegionIds) until the operation's sources are
+// dropped (router_reshape.cc); a split's targets overlap their parent.
+bool IsStagedTarget(const CatalogTable& table, const CatalogRegion& region);
+
 class RouterImpl : public router::Router {
  public:
   RouterImpl(const router::RouterOptions& options,
