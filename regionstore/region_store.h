@@ -341,6 +341,12 @@ class RegionStore {
   virtual void RaiseFence(uint64_t token) = 0;
   // Rebuilds the filter right-sized from the value records under a new epoch.
   [[nodiscard]] virtual Status CompactFilter() = 0;
+  // Makes every write acknowledged so far durable against power loss (syncs
+  // the WAL), as if each had been written with `sync`. A region operation
+  // calls it on the target before the switch and before the source is
+  // dropped: its catch-up rows arrive as ordinary writes. IOError when the
+  // disk refuses.
+  [[nodiscard]] virtual Status SyncWal() = 0;
   // Gives the filter the cluster's config (the router owns it): a no-op
   // when the filter already has exactly `config`; otherwise persists it and
   // rebuilds the filter with it right-sized from the value records under a

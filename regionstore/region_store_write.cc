@@ -482,4 +482,10 @@ Status RocksRegionStore::AddFilterChangesLocked(rocksdb::WriteBatch* batch,
   return Status::OK();
 }
 
+Status RocksRegionStore::SyncWal() {
+  // FlushWAL(true) writes RocksDB's WAL buffer and fsyncs the file: what a
+  // write with WriteOptions::sync does, for all writes before it at once.
+  return FromRocks(db_->FlushWAL(/*sync=*/true));
+}
+
 }  // namespace bloomroute::regionstore_internal

@@ -85,6 +85,9 @@ class RegionClient {
   // filter with it under a new epoch (a replica of the old epoch must take a
   // snapshot). InvalidArgument for an invalid config (nothing changes).
   [[nodiscard]] virtual Status SetFilterConfig(const SscbfConfig& config) = 0;
+  // Syncs the server's WAL (RegionStore::SyncWal): what it acknowledged so
+  // far survives a power loss.
+  [[nodiscard]] virtual Status SyncWal() = 0;
   // A bits-only snapshot of the server's filter: OccupancyImage::Serialize()
   // with its incarnation, epoch and last sequence number, fetched in pages
   // (RegionStore::SnapshotImagePage) and put together by

@@ -30,8 +30,11 @@
 //      few rows left.
 //   5. Switch. With the gate held exclusive -- new writes to the sources
 //      wait, and those in flight have ended -- the last noted rows are
-//      copied, and ONE catalog write gives the table the targets (the
-//      operation kSwitched). Waiting writes then route again, to the
+//      copied, the targets' servers sync their WALs (the catch-up rounds
+//      were ordinary writes, unsynced on a server without --sync; the bulk
+//      files of step 3 are durable once ingested), and ONE catalog write
+//      gives the table the targets (the operation kSwitched). Waiting
+//      writes then route again, to the
 //      targets. The pause is the last round plus that write: it grows with
 //      the writes of one round, not with the region's size. The catalog
 //      lock is waited for at most kSwitchLockWait with the gate closed
@@ -43,7 +46,9 @@
 //      the sources was acknowledged after the last copy.
 //   6. Drop. Reads that started before the switch may still name the
 //      sources: they hold a table state of the old generation, and the
-//      sources are dropped once the last of those has ended. Dropping them
+//      sources are dropped once the last of those has ended, after the
+//      targets' WALs are synced again (for an operation that maintenance
+//      finishes after a restart). Dropping them
 //      removes from the source server's filter the values whose last row
 //      left it (the replica catches up). Then the targets are promoted to
 //      serving regions and the operation is forgotten.
@@ -384,6 +389,11 @@ Status RouterImpl::CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
       s = CopyWrittenRows(*op, state, result, &noted);
       continue;
     }
+    // The catch-up rounds wrote the targets as ordinary writes: on a server
+    // without --sync they sit in the WAL's unsynced tail until synced here,
+    // before the switch makes the targets the only copy that takes writes.
+    // One fsync per target server while writes wait (about a millisecond).
+    if (s.ok()) s = SyncTargets(*op);
     if (s.ok()) {
       BLOOMROUTE_SYNC_POINT("RunRegionOp:Switching");
       s = SwitchRegionOpLocked(table_id, op, before);
@@ -697,9 +707,25 @@ Status RouterImpl::SwitchRegionOpLocked(uint64_t table_id, CatalogRegionOp* op,
   return Status::OK();
 }
 
+Status RouterImpl::SyncTargets(const CatalogRegionOp& op) {
+  std::set<ServerId> servers;
+  for (const CatalogRegion& t : op.targets) servers.insert(t.server);
+  for (ServerId id : servers) {
+    const ServerEntry& server = Server(id);
+    const Status s = server.client->SyncWal();
+    if (!s.ok()) return ServerFailed(server, s);
+  }
+  return Status::OK();
+}
+
 Status RouterImpl::FinishRegionOp(uint64_t table_id,
                                   const CatalogRegionOp& op) {
   const bool switched = op.state == CatalogRegionOp::State::kSwitched;
+  // The sources go only once the targets' copy is durable (synced at the
+  // switch already; again here for an operation a restarted router
+  // finishes): a source dropped before would leave the rows in the
+  // targets' unsynced tail alone.
+  if (switched) BLOOMROUTE_RETURN_IF_ERROR(SyncTargets(op));
   // Undo: the targets go. Finish: the sources go, then the targets serve.
   for (const CatalogRegion& r : switched ? op.sources : op.targets) {
     const ServerEntry& server = Server(r.server);

@@ -573,4 +573,11 @@ service RegionService {
   // naming the field, and changes nothing.
   void setFilterConfig(1: TFilterConfig config)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Syncs the server's WAL: every write acknowledged before the call is then
+  // durable against power loss, on a server without --sync too. The router
+  // calls it on a region operation's target before the switch and before
+  // it drops the source.
+  void syncWal()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 }

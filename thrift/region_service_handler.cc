@@ -221,6 +221,10 @@ void RegionServiceHandler::compactFilter() {
             [&]() -> Status { return store_->CompactFilter(); });
 }
 
+void RegionServiceHandler::syncWal() {
+  ServeCall("syncWal", [&]() -> Status { return store_->SyncWal(); });
+}
+
 void RegionServiceHandler::setFilterConfig(const rpc::TFilterConfig& config) {
   ServeCall("setFilterConfig", [&]() -> Status {
     SscbfConfig c;

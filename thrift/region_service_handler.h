@@ -60,6 +60,7 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   void getFilterStatus(rpc::TFilterStatus& result) override;
   void compactFilter() override;
   void setFilterConfig(const rpc::TFilterConfig& config) override;
+  void syncWal() override;
   void bulkLoad(rpc::TWriteResult& result, int64_t region_id,
                 const std::string& file, int64_t fence_token) override;
   void verifyIndex(rpc::TIndexReport& result, int64_t table_id) override;

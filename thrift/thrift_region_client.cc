@@ -121,6 +121,10 @@ class ThriftRegionClient final : public router::RegionClient {
         [](Service& s, rpc::TFilterStatus& r) { s.getFilterStatus(r); });
   }
 
+  Status SyncWal() override {
+    return Call("syncWal", [&](Service& s) { s.syncWal(); });
+  }
+
   Status SetFilterConfig(const SscbfConfig& config) override {
     rpc::TFilterConfig request;
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(config, &request)));

@@ -115,6 +115,7 @@ class ImageServer : public router::RegionClient {
   }
   Status CloseRegion(uint64_t) override { return None(); }
   Status DropRegion(uint64_t) override { return None(); }
+  Status SyncWal() override { return None(); }
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return None();
   }

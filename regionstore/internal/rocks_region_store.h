@@ -128,6 +128,7 @@ class RocksRegionStore final : public RegionStore {
   FilterStatus GetFilterStatus() const override;
   void RaiseFence(uint64_t token) override;
   Status CompactFilter() override;
+  Status SyncWal() override;
   Status SetFilterConfig(const SscbfConfig& config) override;
 
   StatusOr<IndexReport> VerifyIndex(

@@ -439,8 +439,12 @@ class RouterImpl : public router::Router {
   [[nodiscard]] Status SwitchRegionOpLocked(uint64_t table_id,
                                             CatalogRegionOp* op,
                                             std::weak_ptr<const int>* before);
-  // Finishes a switched op (drops the sources, promotes the targets,
-  // forgets it) or undoes a copying one (drops the targets, forgets it).
+  // Syncs the WAL of each server of op's targets (RegionClient::SyncWal);
+  // the first failure, named.
+  [[nodiscard]] Status SyncTargets(const CatalogRegionOp& op);
+  // Finishes a switched op (syncs the targets, drops the sources, promotes
+  // the targets, forgets it) or undoes a copying one (drops the targets,
+  // forgets it).
   [[nodiscard]] Status FinishRegionOp(uint64_t table_id,
                                       const CatalogRegionOp& op);
   // Maintenance: finishes or undoes the operations in the catalog that no

@@ -252,6 +252,7 @@ class FakeRegionClient : public RegionClient {
   }
   Status CloseRegion(uint64_t) override { return NotServed(); }
   Status DropRegion(uint64_t) override { return NotServed(); }
+  Status SyncWal() override { return NotServed(); }
   StatusOr<WriteResult> BulkLoad(uint64_t, const std::string&,
                                  uint64_t) override {
     return NotServed();

@@ -16,7 +16,8 @@ namespace bloomroute::testing {
 
 // A call about to reach server `node`: `call` names it ("Apply", "Scan",
 // "Lookup" (its first region), "Get", "DropRegion", "OpenRegion",
-// "OpenStagedRegion"), `region` the region it names (0: several or none). A
+// "OpenStagedRegion", "SyncWal"), `region` the region it names (0: several
+// or none). A
 // non-OK answer is returned instead of the call; `after` (when set) runs after
 // a call that went through and may replace its status (a lost reply).
 struct Hooks {
@@ -95,6 +96,10 @@ class HookClient : public testing::StoreRegionClient {
   Status DropRegion(uint64_t id) override {
     BLOOMROUTE_RETURN_IF_ERROR(Before("DropRegion", id));
     return StoreRegionClient::DropRegion(id);
+  }
+  Status SyncWal() override {
+    BLOOMROUTE_RETURN_IF_ERROR(Before("SyncWal", 0));
+    return StoreRegionClient::SyncWal();
   }
   Status OpenRegion(const RegionDescriptor& region,
                     uint64_t incarnation) override {

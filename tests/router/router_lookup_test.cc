@@ -415,6 +415,7 @@ class InterceptedClient : public RegionClient {
   }
   Status CloseRegion(uint64_t id) override { return inner_->CloseRegion(id); }
   Status DropRegion(uint64_t id) override { return inner_->DropRegion(id); }
+  Status SyncWal() override { return inner_->SyncWal(); }
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return inner_->ListRegions();
   }

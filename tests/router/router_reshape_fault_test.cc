@@ -6,6 +6,7 @@
 // Sync points (common/sync_point.h) and HookClient make each one certain.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -364,6 +365,76 @@ TEST_F(RouterReshapeFaultTest, AStagedRegionIsNotCountedAsNotServed) {
   ASSERT_TRUE(moved.ok()) << moved.status().ToString();
   ASSERT_TRUE(not_served.has_value());
   EXPECT_EQ(*not_served, 0u);
+}
+
+// The catch-up rounds write the target as ordinary writes: on a server
+// without --sync they sat in its WAL's unsynced tail when the source was
+// dropped, so a power loss of the target after the drop lost rows written
+// during the copy (and brought back rows deleted then) that the source had
+// held durably. Before the fix no WAL sync reached the target at all.
+TEST_F(RouterReshapeFaultTest, TheTargetIsSyncedBeforeTheSwitchAndTheDrop) {
+  const RegionLocation source = Describe().regions[0];
+  const ServerId to = source.server.id % kServers + 1;
+  int target = -1;
+  for (const ServerRef& s : router_->Servers()) {
+    if (s.id == to) target = std::stoi(s.address.substr(s.address.find('-') + 1));
+  }
+  ASSERT_GE(target, 0);
+  std::mutex mu;
+  std::vector<std::string> events;  // the target's calls, the switch, the drop
+  auto note = [&](std::string e) {
+    std::lock_guard<std::mutex> lock(mu);
+    events.push_back(std::move(e));
+  };
+  bool written = false;
+  SetBefore([&](int node, const std::string& call, uint64_t region) {
+    // A write during the copy, so that a catch-up round writes the target.
+    if (call == "Scan" && region == source.region.region_id && !written) {
+      written = true;
+      std::thread([&] {
+        EXPECT_TRUE(router_
+                        ->Mutate("t", {Mutation::Put(0, Key(7),
+                                                     {{"d:country", "c9"}})})
+                        .ok());
+      }).join();
+    }
+    if (node == target) note(call);
+    if (call == "DropRegion" && region == source.region.region_id) {
+      note("drop source");
+    }
+    return Status::OK();
+  });
+  SyncPoints::Set("RunRegionOp:Switching", [&](void*) { note("switch"); });
+  StatusOr<RegionOpResult> moved =
+      router_->MoveRegion(source.region.region_id, to);
+  SetBefore(nullptr);
+  SyncPoints::ClearAll();
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  EXPECT_GE(moved->catch_up_rounds, 1u);
+  model_[Key(7)] = "c9";
+  ExpectModel();
+  // The last write to the target before the switch is followed by a sync
+  // before the switch, and the drop is preceded by a sync after it.
+  const auto at = [&](const std::string& e) {
+    return std::find(events.begin(), events.end(), e) - events.begin();
+  };
+  const auto switched = at("switch");
+  const auto dropped = at("drop source");
+  ASSERT_LT(switched, static_cast<long>(events.size()));
+  ASSERT_LT(dropped, static_cast<long>(events.size()));
+  long last_write = -1, sync_before_switch = -1, sync_before_drop = -1;
+  for (long i = 0; i < static_cast<long>(events.size()); ++i) {
+    if (events[i] == "Apply" && i < switched) last_write = i;
+    if (events[i] == "SyncWal" && i > last_write && i < switched) {
+      sync_before_switch = i;
+    }
+    if (events[i] == "SyncWal" && i > switched && i < dropped) {
+      sync_before_drop = i;
+    }
+  }
+  EXPECT_GE(last_write, 0);
+  EXPECT_GT(sync_before_switch, last_write);
+  EXPECT_GT(sync_before_drop, switched);
 }
 
 }  // namespace

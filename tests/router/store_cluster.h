@@ -199,6 +199,9 @@ class StoreRegionClient : public router::RegionClient {
   Status DropRegion(uint64_t id) override {
     return CallStatus([&](RegionStore& s) { return s.DropRegion(id); });
   }
+  Status SyncWal() override {
+    return CallStatus([&](RegionStore& s) { return s.SyncWal(); });
+  }
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return Call([&](RegionStore& s) -> StatusOr<std::vector<RegionDescriptor>> {
       return s.ListRegions();

@@ -231,7 +231,7 @@ std::string HugeClaimReply(const std::string& method, int32_t seqid) {
   std::string reply = MessageHeader(method, seqid, /*type=*/2);
   if (method == "openRegion" || method == "closeRegion" ||
       method == "dropRegion" || method == "compactFilter" ||
-      method == "setFilterConfig") {
+      method == "setFilterConfig" || method == "syncWal") {
     return reply + std::string(1, kTStop);
   }
   if (method == "getMultiple" || method == "listRegions") {

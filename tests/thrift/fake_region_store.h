@@ -4,6 +4,7 @@
 #ifndef BLOOMROUTE_TESTS_THRIFT_FAKE_REGION_STORE_H_
 #define BLOOMROUTE_TESTS_THRIFT_FAKE_REGION_STORE_H_
 
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -62,6 +63,7 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   std::pair<uint64_t, uint64_t> image_page_request;
   FilterStatus filter_status;
   std::vector<SscbfConfig> filter_configs_set;  // by SetFilterConfig
+  std::atomic<int> wal_syncs{0};                 // SyncWal calls
   IndexReport report;
   std::optional<std::string> split_point;  // the answer of SplitPoint
   ExportedRows exported;                   // the answer of ExportRows
@@ -163,6 +165,11 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
     fence = std::max(fence, token);
   }
   Status CompactFilter() override { return Enter(); }
+  Status SyncWal() override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    ++wal_syncs;
+    return Status::OK();
+  }
   Status UpdateTableIndexes(const TableDescriptor& table) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     std::lock_guard<std::mutex> lock(mutex_);

@@ -92,6 +92,7 @@ class RegionServiceHandlerTest : public ::testing::Test {
            handler_.getFilterOpsSince(r, 1, 1, 0, 0);
          }},
         {"compactFilter", [=] { handler_.compactFilter(); }},
+        {"syncWal", [=] { handler_.syncWal(); }},
         {"setFilterConfig",
          [=] {
            rpc::TFilterConfig config;
@@ -150,6 +151,12 @@ TEST_F(RegionServiceHandlerTest, ForwardsFilterImagePages) {
   EXPECT_EQ(page.bytes, "bits");
   testing::ExpectIllegal([&] { handler_.getFilterImagePage(page, 0, 1, -1); },
                          "offset is negative (-1)");
+}
+
+TEST_F(RegionServiceHandlerTest, SyncWalReachesTheStore) {
+  handler_.syncWal();
+  handler_.syncWal();
+  EXPECT_EQ(store_->wal_syncs.load(), 2);
 }
 
 TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
