@@ -83,6 +83,10 @@ Status RouterOptions::Validate() const {
     return Status::InvalidArgument(
         "max_scanners_per_principal must be in [1, 1000000]");
   }
+  if (call_work_budget_ms < 1 || call_work_budget_ms > 3600000) {
+    return Status::InvalidArgument(
+        "call_work_budget_ms must be in [1, 3600000] (--call-work-budget-ms)");
+  }
   if (scanner_idle_timeout_ms < 1000) {
     return Status::InvalidArgument("scanner_idle_timeout_ms must be >= 1000");
   }

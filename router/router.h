@@ -111,6 +111,12 @@ struct RouterOptions {
   // reply (this, plus one row of at most a region server's max_row_bytes,
   // 16 MiB, plus the encoding) within a client's 64 MiB frame limit.
   uint64_t max_reply_bytes = 32 << 20;
+  // Time one call may work before it answers with what it has, in ms: a
+  // scanner batch or a scan that has rows returns them (fewer than asked;
+  // the scan goes on), and LookupMultiple answers a prefix of its lookups
+  // (at least one). A batch with no row yet goes on until it finds one or
+  // the scan ends, since an empty batch ends an HBase scan. In [1, 3600000].
+  int call_work_budget_ms = 1000;
 
   // Bounds on the catalog, chosen so that listTables and describeTable
   // replies fit the 64 MiB default frame of every client:
@@ -539,8 +545,9 @@ class Router {
   // the authenticated user) max_scanners_per_principal, or all clients
   // together max_scanners; NotFound for an unknown table.
   //
-  // ScannerNext returns up to `max_rows` (1..kMaxRowsPerCall) rows; an empty
-  // answer means the scan is complete. `call_seq` numbers the calls of one
+  // ScannerNext returns up to `max_rows` (1..kMaxRowsPerCall) rows, fewer
+  // once RouterOptions::call_work_budget_ms has passed with some in hand;
+  // an empty answer means the scan is complete. `call_seq` numbers the calls of one
   // scanner as HBase's nextCallSeq does, so that a call repeated after a
   // lost reply does not skip rows: the first call is 1, each next call the
   // previous one plus 1; repeating the previous number restarts the batch
@@ -591,9 +598,10 @@ class Router {
   // after it.
   virtual StatusOr<CountResult> Count(std::string_view table,
                                       const LookupSpec& spec) = 0;
-  // The lookups in order, sharing one RouterOptions::max_reply_bytes: a
-  // prefix of `specs` (at least one answer for a non-empty list), the last
-  // answer possibly truncated by the budget (its resume_after says where).
+  // The lookups in order, sharing one RouterOptions::max_reply_bytes and
+  // call_work_budget_ms: a prefix of `specs` (at least one answer for a
+  // non-empty list) when either is spent, the last answer possibly
+  // truncated by the bytes (its resume_after says where).
   // Each lookup pages on its own: its spec's page_token, its answer's
   // next_page_token. The first failing lookup (a bad token too) fails the
   // call.

@@ -411,9 +411,15 @@ StatusOr<std::vector<LookupResult>> RouterImpl::LookupMultiple(
   // answer stops at the lookup that passes it.
   const uint64_t budget = options_.max_reply_bytes;
   uint64_t used = 0;
+  const auto deadline = WorkDeadline();
   std::vector<LookupResult> out;
   for (const LookupSpec& spec : specs) {
-    if (!out.empty() && used >= budget) break;
+    // A prefix once the bytes or the call's time are spent: 20,000 lookups
+    // that match nothing held a worker 4.7 s in one call.
+    if (!out.empty() &&
+        (used >= budget || std::chrono::steady_clock::now() > deadline)) {
+      break;
+    }
     LookupSpec bounded = spec;
     const uint64_t left = budget - used;
     bounded.max_bytes =

@@ -473,12 +473,15 @@ StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const ScanFilter> filter,
                               CheckScan(table, spec));
-  return ScanPaged(table, spec, filter.get(), limit, /*returned=*/0);
+  ScanWork work;
+  work.deadline = WorkDeadline();
+  return ScanPaged(table, spec, filter.get(), limit, /*returned=*/0, &work);
 }
 
 StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
                                              const ScanSpec& spec,
-                                             uint32_t limit) {
+                                             uint32_t limit,
+                                             const ScanWork& work) {
   ScanResult out;
   if (!spec.stop_row.empty() && spec.start_row >= spec.stop_row) return out;
   // The limit counts rows, the budget bytes across regions: each region
@@ -513,7 +516,9 @@ StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
       return out;
     }
     if (region.end_key.empty()) break;
-    if (out.rows.size() >= limit || used >= budget) {
+    // Past the call's deadline, rows in hand go back (ScanWork).
+    if (out.rows.size() >= limit || used >= budget ||
+        (!out.rows.empty() && std::chrono::steady_clock::now() > work.deadline)) {
       if (spec.stop_row.empty() || region.end_key < spec.stop_row) {
         out.resume_row = region.end_key;  // later regions may hold rows
       }

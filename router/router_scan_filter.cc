@@ -31,6 +31,16 @@ constexpr size_t kMaxLookupPredicates = 64;
 // candidates cannot hold the call for the whole table.
 constexpr int kMaxIndexRounds = 8;
 
+// Candidates of one lookup round, at most, once the filter has dropped
+// some: the page starts at the rows the call needs and grows 4x per round
+// that left it short, so a filter that keeps every candidate fetches
+// nothing extra and one that keeps none reaches pages of 1,024 after six
+// rounds: 16,000 lookup calls for 4,000 rejected candidates on 4 servers
+// became 36 (RouterScanFilterTest.ACandidateFetchDoesNotDependOnTheBatchSize).
+// The byte budget still bounds each page's rows.
+constexpr uint32_t kMaxCandidatePage = 1024;
+constexpr uint32_t kCandidatePageGrowth = 4;
+
 // The key the lookups start after so that they return every row from
 // `start` on: keys after start[:-1] + (last byte - 1) include every key >=
 // start, and the few in between are dropped by the caller (exact when the
@@ -88,7 +98,8 @@ StatusOr<std::shared_ptr<const ScanFilter>> RouterImpl::CheckScan(
 StatusOr<ScanResult> RouterImpl::ScanPaged(std::string_view table,
                                            const ScanSpec& spec,
                                            const ScanFilter* filter,
-                                           uint32_t limit, uint64_t returned) {
+                                           uint32_t limit, uint64_t returned,
+                                           ScanWork* work) {
   std::optional<uint64_t> row_limit;
   if (filter != nullptr) row_limit = filter->plan.row_limit;
   if (row_limit) {
@@ -98,11 +109,11 @@ StatusOr<ScanResult> RouterImpl::ScanPaged(std::string_view table,
   }
   StatusOr<ScanResult> result = Status::OK();
   if (filter != nullptr && filter->plan.uses_index()) {
-    result = ScanIndex(table, spec, *filter, limit);
+    result = ScanIndex(table, spec, *filter, limit, work);
   } else {
     BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                                 FindTable(table));
-    result = ScanRegions(*state, spec, limit);
+    result = ScanRegions(*state, spec, limit, *work);
   }
   if (result.ok() && row_limit &&
       returned + result->rows.size() >= *row_limit) {
@@ -157,7 +168,7 @@ StatusOr<std::vector<Row>> RouterImpl::IndexCandidates(
 StatusOr<ScanResult> RouterImpl::ScanIndex(std::string_view table,
                                            const ScanSpec& spec,
                                            const ScanFilter& filter,
-                                           uint32_t limit) {
+                                           uint32_t limit, ScanWork* work) {
   ScanResult out;
   const bool bounded = !spec.stop_row.empty();
   if (bounded && spec.start_row >= spec.stop_row) return out;
@@ -166,11 +177,12 @@ StatusOr<ScanResult> RouterImpl::ScanIndex(std::string_view table,
   std::optional<std::string> after = AfterRowFor(spec.start_row);
   for (int round = 1;; ++round) {
     std::optional<std::string> covered;
+    const auto needed = static_cast<uint32_t>(limit - out.rows.size());
+    const uint32_t page = std::max(needed, work->candidate_page);
     BLOOMROUTE_ASSIGN_OR_RETURN(
         std::vector<Row> rows,
-        IndexCandidates(table, spec, filter, after,
-                        static_cast<uint32_t>(limit - out.rows.size()),
-                        budget - used, &covered));
+        IndexCandidates(table, spec, filter, after, page, budget - used,
+                        &covered));
     for (Row& row : rows) {
       if (row.key < spec.start_row) continue;  // AfterRowFor's few extra
       if (bounded && row.key >= spec.stop_row) return out;
@@ -188,6 +200,16 @@ StatusOr<ScanResult> RouterImpl::ScanIndex(std::string_view table,
     const std::string next = Successor(*covered);
     if (bounded && next >= spec.stop_row) return out;
     after = std::move(covered);
+    // The page ended short of the rows needed (the filter dropped some)
+    // with candidates left: the next page is larger.
+    work->candidate_page = std::min(
+        kMaxCandidatePage, std::max<uint32_t>(page, 1) * kCandidatePageGrowth);
+    // Past the call's deadline, what it has goes back (HBase's scanners go
+    // on until an empty batch).
+    if (!out.rows.empty() && std::chrono::steady_clock::now() > work->deadline) {
+      out.resume_row = next;
+      return out;
+    }
     // Answer with a resume_row once enough rounds ran, if it moves on.
     if (round >= kMaxIndexRounds && spec.start_row < next) {
       out.resume_row = next;

@@ -44,6 +44,8 @@ struct Scanner {
   uint64_t next_seq = 1;
   std::string previous_start_row;
   bool previous_done = false;
+  // Guarded by mu: the candidate page size reached (ScanWork).
+  uint32_t candidate_page = 0;
   // Guarded by RouterImpl::scanners_mu_.
   std::chrono::steady_clock::time_point last_used;
 };
@@ -159,11 +161,15 @@ StatusOr<std::vector<Row>> RouterImpl::ScannerNext(int64_t id,
     ++scanner->next_seq;
   }
   std::vector<Row> rows;
+  ScanWork work;
+  work.candidate_page = scanner->candidate_page;
+  work.deadline = WorkDeadline();
   while (rows.empty() && !scanner->done) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(
-        ScanResult part,
+    StatusOr<ScanResult> paged =
         ScanPaged(scanner->table, scanner->spec, scanner->filter.get(),
-                  max_rows, scanner->returned));
+                  max_rows, scanner->returned, &work);
+    scanner->candidate_page = work.candidate_page;
+    BLOOMROUTE_ASSIGN_OR_RETURN(ScanResult part, std::move(paged));
     rows = std::move(part.rows);
     scanner->returned += rows.size();
     if (part.resume_row.has_value()) {

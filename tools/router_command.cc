@@ -104,6 +104,13 @@ void RouterCommand::AddOptions(po::options_description* o) {
        po::value<int64_t>(&max_scanners_per_client_)
            ->default_value(defaults.max_scanners_per_client),
        "open scanners of one connection at once (closed with it)")  //
+      ("call-work-budget-ms",
+       po::value<int64_t>(&call_work_budget_ms_)
+           ->default_value(defaults.call_work_budget_ms),
+       "ms one call may work before it answers with what it has: a scanner "
+       "batch returns the rows it found (a batch with none yet goes on: an "
+       "empty batch ends an HBase scan), getByIndexMultiple a prefix of its "
+       "lookups; in [1, 3600000]")  //
       ("max-scanners-per-principal",
        po::value<int64_t>(&max_scanners_per_principal_)
            ->default_value(defaults.max_scanners_per_principal),
@@ -255,6 +262,9 @@ Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-connection",
                                      max_scanners_per_client_, 1,
                                      kMaxScanners));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("call-work-budget-ms", call_work_budget_ms_, 1, 3600000));
+  router_options_.call_work_budget_ms = static_cast<int>(call_work_budget_ms_);
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-principal",
                                      max_scanners_per_principal_, 1,
                                      kMaxScanners));

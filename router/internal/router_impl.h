@@ -100,6 +100,20 @@ struct TableState {
 
 struct Scanner;
 
+// The work one call of a scan may do (router_scan_filter.cc). A scan whose
+// filter drops most candidates asks the index for pages of candidates that
+// grow (candidate_page; kept by a scanner across its calls, so that a
+// later batch starts where the earlier ones' growth ended) instead of
+// pages of the caller's batch size. Past `deadline` a call that has rows
+// answers with them (fewer than asked; HBase's scanners go on until an
+// empty batch). One with none yet goes on: an empty batch ends an HBase
+// scan, and HBase's own Thrift server holds its worker the same way.
+struct ScanWork {
+  uint32_t candidate_page = 0;  // 0: the rows the call still needs
+  std::chrono::steady_clock::time_point deadline =
+      std::chrono::steady_clock::time_point::max();
+};
+
 // The region operation this router is running (router_reshape.cc), as the
 // write path sees it. A write to rows of `sources` holds `gate` shared from
 // routing until it is answered, and notes its rows (NoteWritten) whether or
@@ -606,6 +620,12 @@ class RouterImpl : public router::Router {
                            uint64_t budget,
                            std::vector<std::optional<Row>>* out,
                            uint64_t* used);
+  // When a call that starts now should answer with what it has
+  // (RouterOptions::call_work_budget_ms).
+  std::chrono::steady_clock::time_point WorkDeadline() const {
+    return std::chrono::steady_clock::now() +
+           std::chrono::milliseconds(options_.call_work_budget_ms);
+  }
   // router_scan_filter.cc
   // `text` parsed: InvalidArgument naming --max-filter-bytes when it is
   // longer than options_.max_filter_bytes, else ParseFilter's errors.
@@ -618,21 +638,24 @@ class RouterImpl : public router::Router {
   // Scan of a validated spec, its filter parsed (null: none), `returned`
   // rows of the whole scan already returned (PageFilter counts them): up
   // to `limit` rows, no resume_row once the filter's row_limit is reached.
+  // `work` carries the candidate page size across a scanner's calls and
+  // the call's deadline: past it, an answer that has rows returns them.
   StatusOr<ScanResult> ScanPaged(std::string_view table,
                                  const router::ScanSpec& spec,
                                  const ScanFilter* filter, uint32_t limit,
-                                 uint64_t returned);
+                                 uint64_t returned, ScanWork* work);
   // The full-scan path: the region servers scan [start, stop) in key order
   // with the filter text (router_rows.cc).
   StatusOr<ScanResult> ScanRegions(const TableState& state,
                                    const router::ScanSpec& spec,
-                                   uint32_t limit);
+                                   uint32_t limit, const ScanWork& work);
   // The index path: candidates from the plan's lookups (each routed through
   // the global index), merged in key order without duplicates, restricted
   // to [start, stop) and filtered on the router.
   StatusOr<ScanResult> ScanIndex(std::string_view table,
                                  const router::ScanSpec& spec,
-                                 const ScanFilter& filter, uint32_t limit);
+                                 const ScanFilter& filter, uint32_t limit,
+                                 ScanWork* work);
   // One round of ScanIndex: the candidates after `after` (nullopt: from the
   // first row) in key order, duplicates removed, and the last key they
   // cover completely (nullopt: every candidate is there).

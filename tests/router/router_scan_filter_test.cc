@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -12,10 +13,12 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "model/filter_language.h"
 #include "router/router.h"
+#include "tests/router/hook_client.h"
 #include "tests/router/router_test_util.h"
 #include "tests/router/store_cluster.h"
 
@@ -316,6 +319,108 @@ TEST_F(RouterScanFilterTest, IndexPlanAsksOnlyCandidateServers) {
                            "'binary:rare', true, true)")
                 .size(),
             4u);
+}
+
+// getScannerRows(id, 1) on a scan whose index pin matches every row and
+// whose other filter matches none fetched candidates one at a time (the
+// caller's numRows was the lookup limit): 7 s of lookups on 20,000 rows, a
+// worker held all along. Candidates now come in pages that grow while the
+// filter drops them, whatever numRows is.
+TEST_F(RouterScanFilterTest, ACandidateFetchDoesNotDependOnTheBatchSize) {
+  router_.reset();
+  RouterOptions options = RouterOptionsFor(cluster_);
+  options.background_maintenance = false;  // no calls but the scan's
+  StatusOr<std::unique_ptr<Router>> opened =
+      Router::Open(options, cluster_.Factory());
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  router_ = std::move(opened).value();
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("tc", {"f:a"})).ok());
+  std::vector<Mutation> rows;
+  for (int i = 0; i < 4000; ++i) {
+    std::string key = std::string(1, kKeyBytes[i % 52]) + std::to_string(i);
+    rows.push_back(Mutation::Put(0, key, {{"f:a", "common"}, {"g:c", "x"}}));
+  }
+  ASSERT_TRUE(router_->Mutate("tc", std::move(rows)).ok());
+  router_->RunMaintenance();
+  auto calls = [&] {
+    int64_t n = 0;
+    for (int i = 0; i < 4; ++i) n += cluster_.node(i).calls;
+    return n;
+  };
+  ScanSpec spec;
+  spec.filter =
+      "SingleColumnValueFilter('f', 'a', =, 'binary:common', true, true) AND "
+      "SingleColumnValueFilter('g', 'c', =, 'binary:none', true, true)";
+  const router::ScannerClient client = router::NewScannerClient();
+  StatusOr<int64_t> id = router_->OpenScanner("tc", spec, client);
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  const int64_t before = calls();
+  StatusOr<std::vector<Row>> batch = router_->ScannerNext(*id, 1, 1, client);
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  EXPECT_TRUE(batch->empty());  // the scan is over: no row matches
+  // One lookup per candidate asked up to 4 servers 4,000 times. Pages of
+  // 1, 4, 16, ... 1,024 candidates take a few dozen calls.
+  EXPECT_LT(calls() - before, 200) << "store calls for one batch";
+  EXPECT_TRUE(router_->CloseScanner(*id, client).ok());
+}
+
+// Past RouterOptions::call_work_budget_ms a batch that has rows returns
+// them, fewer than asked, and the scan goes on from there: every row comes
+// exactly once.
+TEST_F(RouterScanFilterTest, ABatchPastItsWorkBudgetAnswersWhatItHas) {
+  router_.reset();
+  RouterOptions options = RouterOptionsFor(cluster_);
+  options.call_work_budget_ms = 1;
+  // Every region server call takes 2 ms: past the budget after one.
+  auto hooks = std::make_shared<testing::Hooks>();
+  hooks->before = [](int, const std::string& call, uint64_t) {
+    if (call == "Lookup" || call == "Scan") {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return Status::OK();
+  };
+  StatusOr<std::unique_ptr<Router>> opened = Router::Open(
+      options, std::make_shared<testing::HookFactory>(&cluster_, hooks));
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  router_ = std::move(opened).value();
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("tc", {"f:a"})).ok());
+  std::vector<Mutation> rows;
+  std::set<std::string> want;
+  for (int i = 0; i < 4000; ++i) {
+    std::string key = std::string(1, kKeyBytes[i % 52]) + std::to_string(i);
+    const bool match = i % 10 == 0;
+    if (match) want.insert(key);
+    rows.push_back(
+        Mutation::Put(0, key, {{"f:a", "common"}, {"g:c", match ? "x" : "y"}}));
+  }
+  ASSERT_TRUE(router_->Mutate("tc", std::move(rows)).ok());
+  for (const char* filter :
+       {"SingleColumnValueFilter('f', 'a', =, 'binary:common', true, true) "
+        "AND SingleColumnValueFilter('g', 'c', =, 'binary:x', true, true)",
+        "SingleColumnValueFilter('g', 'c', =, 'binary:x', true, true)"}) {
+    SCOPED_TRACE(filter);
+    ScanSpec spec;
+    spec.filter = filter;
+    const router::ScannerClient client = router::NewScannerClient();
+    StatusOr<int64_t> id = router_->OpenScanner("tc", spec, client);
+    ASSERT_TRUE(id.ok()) << id.status().ToString();
+    std::vector<std::string> got;
+    size_t batches = 0;
+    for (uint64_t seq = 1;; ++seq) {
+      StatusOr<std::vector<Row>> batch =
+          router_->ScannerNext(*id, 1000, seq, client);
+      ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+      if (batch->empty()) break;
+      ++batches;
+      for (const Row& r : *batch) got.push_back(r.key);
+    }
+    // Without the budget the first batch held all 400 rows.
+    EXPECT_GT(batches, 1u);
+    EXPECT_TRUE(std::is_sorted(got.begin(), got.end()));
+    EXPECT_EQ(std::set<std::string>(got.begin(), got.end()), want);
+    EXPECT_EQ(got.size(), want.size());
+    EXPECT_TRUE(router_->CloseScanner(*id, client).ok());
+  }
 }
 
 // PageFilter's limit holds across the scanner's batches; Router::Scan
