@@ -189,6 +189,13 @@ client::TScan ScanToThrift(const router::ScanSpec& in) {
   if (!in.start_row.empty()) out.__set_startRow(in.start_row);
   if (!in.stop_row.empty()) out.__set_stopRow(in.stop_row);
   out.__set_columns(ColumnsToThrift(in.columns));
+  if (!in.filter.empty()) out.__set_filterString(in.filter);
+  if (!in.time_range.IsAllTime()) {
+    client::TTimeRange range;
+    range.__set_minStamp(in.time_range.min);
+    range.__set_maxStamp(in.time_range.max);
+    out.__set_timeRange(range);
+  }
   return out;
 }
 
