@@ -3,8 +3,11 @@
 #   make            install missing packages, configure and build (build/)
 #   make demo       ... then the first run: a local cluster, GeoNames cities500
 #                   imported, lookups, verify and the routing-accuracy report
-#   make test       ... then run every test through ctest, and the filter tests
-#                   again under AddressSanitizer + UBSan (build-asan/)
+#   make test       ... then run every test through ctest (but the soak runs),
+#                   and the filter tests again under AddressSanitizer + UBSan
+#                   (build-asan/)
+#   make soak       ... the long runs of the tests labelled "soak" (hostile
+#                   clients for a minute per server)
 #   make bench      build and run the benchmarks (not part of `make test`)
 #   make lab        run the filter lab (`bloomroute lab all`, about a minute) and
 #                   regenerate docs/filters.md from its measurements
@@ -17,7 +20,7 @@ BUILD_DIR  ?= build
 ASAN_DIR   ?= build-asan
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo test test-asan bench lab format clean
+.PHONY: all deps configure build demo test test-asan soak bench lab format clean
 
 all: build
 
@@ -35,8 +38,11 @@ demo: build
 	scripts/demo.sh $(BUILD_DIR)
 
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) -LE soak
 	$(MAKE) --no-print-directory test-asan
+
+soak: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -L soak
 
 test-asan: deps
 	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DBLOOMROUTE_SANITIZE=ON \
