@@ -254,7 +254,8 @@ class RegionStore {
   // whole file is checked first; any fault rejects it with nothing written:
   // NotFound for a region that is not open; InvalidArgument for a file that
   // is not a well-formed bulk file (checksums, format version, order), one
-  // over Options::max_bulk_rows / max_bulk_file_bytes, a row outside the
+  // over Options::max_bulk_rows or over the larger of max_bulk_file_bytes
+  // and a file of one row of max_row_bytes, a row outside the
   // region, a value or row over the limits, a bad column name; IOError when
   // `path` cannot be read. The changes are written as sorted SST files, one per
   // column family, and ingested atomically (all or nothing, durable on return,
@@ -275,8 +276,10 @@ class RegionStore {
   // timestamps, as a bulk file (bulk_file.h) that BulkLoad of another
   // server's region takes: the copy of a region move, split or merge,
   // without a Thrift struct per cell. At most req.max_rows rows; the file
-  // stops after the row that brings it to req.max_bytes (so one row may
-  // pass it), and resume_row is the next row then. InvalidArgument for
+  // stops before a row that would take it past req.max_bytes, so only a
+  // file of one row passes it (a row of up to max_row_bytes, which BulkLoad
+  // takes whatever max_bulk_file_bytes is), and resume_row is the next row
+  // then. InvalidArgument for
   // max_rows outside [1, kMaxExportRows] or max_bytes outside [1,
   // Options::max_bulk_file_bytes]; NotFound for a region that is not open.
   // The file is built in the store's staging directory and removed.

@@ -155,12 +155,20 @@ Status RocksRegionStore::IngestBatch(rocksdb::WriteBatch* batch) {
   return FromRocks(db_->IngestExternalFiles(args));
 }
 
+uint64_t RocksRegionStore::BulkFileLimit() const {
+  // A file of one row the server accepted (a region copy ships such a row
+  // in a file of its own): the row, its key and the SST's own blocks. Only
+  // such a file may pass max_bulk_file_bytes (BulkLoad checks its rows).
+  constexpr uint64_t kOneRowFileSlack = 128 << 10;
+  return std::max<uint64_t>(options_.max_bulk_file_bytes,
+                            options_.max_row_bytes + kOneRowFileSlack);
+}
+
 StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
                                                  const std::string& path,
                                                  uint64_t fence_token) {
-  const BulkFileLimits limits{options_.max_bulk_rows,
-                              options_.max_bulk_file_bytes,
-                              2 * options_.max_bulk_file_bytes};
+  const BulkFileLimits limits{options_.max_bulk_rows, BulkFileLimit(),
+                              2 * BulkFileLimit()};
   StatusOr<std::vector<Row>> rows = ReadBulkFile(path, limits);
   if (rows.status().IsCorruption()) {
     // The file came from a client: a damaged one is bad input, not damage
@@ -168,6 +176,19 @@ StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
     return Status::InvalidArgument("bad bulk file: " + rows.status().message());
   }
   BLOOMROUTE_RETURN_IF_ERROR(rows.status());
+  // Past max_bulk_file_bytes only a file of one row (what ExportRows makes
+  // of a large row) is taken.
+  std::error_code size_error;
+  const uint64_t file_bytes = std::filesystem::file_size(path, size_error);
+  if (!size_error && file_bytes > options_.max_bulk_file_bytes &&
+      rows->size() > 1) {
+    return Status::InvalidArgument(
+        "the bulk file is " + std::to_string(file_bytes) +
+        " bytes, over the limit of " +
+        std::to_string(options_.max_bulk_file_bytes) +
+        ", and holds more than one row (only a file of one row may be "
+        "larger)");
+  }
   std::shared_lock lock(regions_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* region,
                               OpenRegionLocked(region_id));
@@ -196,10 +217,11 @@ StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
 StatusOr<WriteResult> RocksRegionStore::BulkLoadBytes(uint64_t region_id,
                                                       std::string_view file,
                                                       uint64_t fence_token) {
-  if (file.size() > options_.max_bulk_file_bytes) {
+  if (file.size() > BulkFileLimit()) {
     return Status::InvalidArgument(
         "the bulk file is " + std::to_string(file.size()) +
-        " bytes; the limit is " + std::to_string(options_.max_bulk_file_bytes));
+        " bytes; the limit is " + std::to_string(BulkFileLimit()) +
+        " (the larger of the bulk file limit and a row's)");
   }
   StagedFiles staged;
   const std::string path = staged.Add(StagingFile("upload"));
@@ -242,8 +264,13 @@ StatusOr<ExportedRows> RocksRegionStore::ExportRows(const ExportRequest& req) {
   ExportedRows out;
   for (it->Seek(range.seek); it->Valid(); it->Next()) {
     const std::string_view key = it->key().ToStringView().substr(prefix.size());
-    if (writer != nullptr && (writer->rows() == req.max_rows ||
-                              writer->EstimatedBytes() >= req.max_bytes)) {
+    // A file ends before the row that would take it past max_bytes: a row
+    // larger than that travels alone, in a file the target takes up to its
+    // row limit (BulkFileLimit), never past a file limit it could not take.
+    if (writer != nullptr &&
+        (writer->rows() == req.max_rows ||
+         writer->EstimatedBytes() + key.size() + it->value().size() >
+             req.max_bytes)) {
       out.resume_row = std::string(key);
       break;
     }

@@ -536,8 +536,10 @@ service RegionService {
   // stopRow) (empty: the region's start / end) as a bulk file that
   // bulkLoad of another server's region takes, with the cells' timestamps:
   // the first copy of a region move, split or merge. At most maxRows (1 to
-  // 100,000) rows; the file ends after the row that brings it to maxBytes
-  // (1 to the server's bulk file limit), and resumeRow is the next row.
+  // 100,000) rows; the file ends before the row that would take it past
+  // maxBytes (1 to the server's bulk file limit), so only a file of one row
+  // is larger (bulkLoad takes such a file up to the row limit), and
+  // resumeRow is the next row.
   TExportedRows exportRows(1: i64 regionId, 2: binary startRow,
                            3: binary stopRow, 4: i32 maxRows, 5: i64 maxBytes)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)

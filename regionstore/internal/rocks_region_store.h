@@ -129,6 +129,9 @@ class RocksRegionStore final : public RegionStore {
   void RaiseFence(uint64_t token) override;
   Status CompactFilter() override;
   Status SyncWal() override;
+  // The largest bulk file BulkLoad takes: max_bulk_file_bytes, or a file
+  // of one row of max_row_bytes when that is larger.
+  uint64_t BulkFileLimit() const;
   Status SetFilterConfig(const SscbfConfig& config) override;
 
   StatusOr<IndexReport> VerifyIndex(

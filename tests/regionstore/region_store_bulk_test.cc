@@ -391,10 +391,32 @@ TEST_F(RegionStoreBulkLoadTest, LoadingBytesUsesAStagingFileAndRemovesIt) {
   EXPECT_TRUE(std::filesystem::is_empty(bulk_dir_.path() + "/bulk-staging"));
   ExpectSameStores(10, {"x"});
 
+  // Past the file limit only a file of one row (what a region copy makes
+  // of a large row) is taken, up to the row limit.
   options_.max_bulk_file_bytes = bytes.size() - 1;
   bulk_.reset();
   bulk_ = OpenStore(bulk_dir_.path(), options_);
-  EXPECT_TRUE(bulk_->BulkLoadBytes(2, bytes).status().IsInvalidArgument());
+  const Status refused = bulk_->BulkLoadBytes(2, bytes).status();
+  EXPECT_TRUE(refused.IsInvalidArgument()) << refused.ToString();
+  EXPECT_NE(refused.message().find("more than one row"), std::string::npos)
+      << refused.ToString();
+  const std::vector<Mutation> one(puts.begin(), puts.begin() + 1);
+  std::string one_row;
+  {
+    std::ifstream in(WriteFile(one), std::ios::binary);
+    one_row.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  options_.max_bulk_file_bytes = one_row.size() - 1;
+  bulk_.reset();
+  bulk_ = OpenStore(bulk_dir_.path(), options_);
+  EXPECT_TRUE(bulk_->BulkLoadBytes(2, one_row).ok());
+  options_.max_row_bytes = 1 << 20;  // the row limit bounds it still
+  options_.max_bulk_file_bytes = 1024;
+  bulk_.reset();
+  bulk_ = OpenStore(bulk_dir_.path(), options_);
+  EXPECT_TRUE(bulk_->BulkLoadBytes(2, std::string((2 << 20), 'x'))
+                  .status()
+                  .IsInvalidArgument());
 }
 
 // Online writes and bulk loads of the same rows, concurrently: every write

@@ -473,5 +473,53 @@ TEST_F(RouterReshapeTest, ARegionThatCannotSplitIsSkippedAndTheOthersGoOn) {
   EXPECT_LE((*listed)[0].balancer_retry_seconds, 60u);
 }
 
+// A region copy's export file ended after the row that passed 1 MiB, and
+// the target refused bulk files over its fixed limit (32 MiB; 1 MiB here),
+// while rows may be larger (--max-row-bytes): a region holding such a row
+// could never be moved, split, merged or drained. A large row now travels
+// in a file of its own, which a server takes up to its row limit.
+TEST(RouterReshapeLargeRowTest, ARegionWithARowPastTheBulkFileLimitMoves) {
+  RegionStoreOptions store_options;
+  store_options.max_bulk_file_bytes = 1 << 20;
+  StoreCluster cluster(2, store_options);
+  RouterOptions o = RouterOptionsFor(cluster);
+  o.background_maintenance = false;
+  auto opened = Router::Open(o, cluster.Factory());
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  std::unique_ptr<Router> router = std::move(opened).value();
+  ASSERT_TRUE(router->CreateTable({"t", {"d:country"}, {}, 1}).ok());
+  const std::string part(800 << 10, 'x');
+  std::vector<Mutation> puts;
+  for (int i = 0; i < 50; ++i) {
+    puts.push_back(Mutation::Put(0, "a" + std::to_string(100 + i),
+                                 {{"d:country", "NO"}}));
+  }
+  puts.push_back(Mutation::Put(
+      0, "big",
+      {{"d:country", "SE"}, {"d:p1", part}, {"d:p2", part}, {"d:p3", part}}));
+  puts.push_back(Mutation::Put(0, "c", {{"d:country", "NO"}}));
+  ASSERT_TRUE(router->Mutate("t", std::move(puts)).ok());
+  const RegionLocation region = router->DescribeTable("t")->regions[0];
+  const ServerId to = region.server.id % 2 + 1;
+  StatusOr<RegionOpResult> moved =
+      router->MoveRegion(region.region.region_id, to);
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  EXPECT_EQ(moved->rows_copied, 52u);
+  StatusOr<std::vector<std::optional<Row>>> got =
+      router->Get("t", {GetRequest{0, "big", {}}});
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_TRUE((*got)[0].has_value());
+  EXPECT_EQ((*got)[0]->Find("d:p3")->value, part);
+  // Draining the server that holds it finishes too.
+  StatusOr<std::vector<BalanceReport::Step>> drained =
+      router->DecommissionServer(to);
+  ASSERT_TRUE(drained.ok()) << drained.status().ToString();
+  EXPECT_EQ(drained->size(), 1u);
+  StatusOr<LookupResult> found =
+      router->Lookup("t", testing::WhereEq({{"d:country", "SE"}}));
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_EQ(testing::Keys(found->rows), std::vector<std::string>{"big"});
+}
+
 }  // namespace
 }  // namespace bloomroute::router
