@@ -88,6 +88,11 @@ class RegionClient {
   // Syncs the server's WAL (RegionStore::SyncWal): what it acknowledged so
   // far survives a power loss.
   [[nodiscard]] virtual Status SyncWal() = 0;
+  // The router no longer uses this client (its server was re-pointed to
+  // another address): closes its pooled connections and pools none from
+  // now on, so that it holds none of the old server's connection slots.
+  // Calls under way finish. Clients that pool nothing have nothing to do.
+  virtual void ReleaseConnections() {}
   // A bits-only snapshot of the server's filter: OccupancyImage::Serialize()
   // with its incarnation, epoch and last sequence number, fetched in pages
   // (RegionStore::SnapshotImagePage) and put together by

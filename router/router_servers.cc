@@ -238,6 +238,9 @@ Status RouterImpl::SetServerAddress(ServerId id, const std::string& address) {
   std::shared_ptr<ServerEntry> entry = std::move(connected).value();
   std::shared_ptr<ServerEntry> old = std::move(it->second);
   it->second = entry;
+  // The old entry stays (a call under way may hold it) but lets go of its
+  // connections to the old address.
+  old->client->ReleaseConnections();
   PublishServers(std::move(next), std::move(old));
   // Whatever answers there now is loaded afresh, its regions reopened.
   (void)index_->MarkStale(id);

@@ -121,6 +121,8 @@ class ThriftRegionClient final : public router::RegionClient {
         [](Service& s, rpc::TFilterStatus& r) { s.getFilterStatus(r); });
   }
 
+  void ReleaseConnections() override { pool_.Retire(); }
+
   Status SyncWal() override {
     return Call("syncWal", [&](Service& s) { s.syncWal(); });
   }

@@ -687,7 +687,9 @@ class RouterImpl : public router::Router {
   // Guarded by servers_mu_: the members (the pointer; the map is
   // immutable), and every entry that left the map (replaced by
   // SetServerAddress, removed by RemoveServer; the removed by id, so that
-  // Server() of a call already under way still finds them).
+  // Server() of a call already under way still finds them). A replaced
+  // entry has released its client's connections (a few hundred bytes are
+  // left per entry).
   std::shared_ptr<const ServerMap> servers_ = std::make_shared<ServerMap>();
   std::vector<std::shared_ptr<ServerEntry>> replaced_servers_;
   std::map<ServerId, std::shared_ptr<ServerEntry>> removed_servers_;

@@ -214,6 +214,9 @@ TEST_F(RouterServersTest, SetServerAddressFollowsAServerThatMoved) {
   EXPECT_TRUE(router->SetServerAddress(2, "server-0").IsInvalidArgument());
   EXPECT_TRUE(router->SetServerAddress(9, "moved-1").IsNotFound());
   ASSERT_TRUE(router->SetServerAddress(2, "moved-1").ok());
+  // The client of the old address let go of its connections.
+  EXPECT_EQ(cluster_.node(1).released.load(), 1);
+  EXPECT_EQ(moved->released.load(), 0);
   EXPECT_EQ(Addresses(*router),
             (std::vector<std::string>{"server-0", "moved-1"}));
   StatusOr<std::vector<std::optional<Row>>> got =

@@ -34,6 +34,7 @@ class StoreCluster {
     std::mutex mu;
     std::shared_ptr<RegionStore> store;  // guarded by mu; null while down
     std::atomic<int64_t> calls{0};       // calls that reached the store
+    std::atomic<int> released{0};        // ReleaseConnections of its clients
     uint64_t stores_opened = 0;          // guarded by mu
     // Stores whose destructor has returned (the database is closed). Shared
     // with the stores' deleters, which may run on a caller's thread.
@@ -202,6 +203,7 @@ class StoreRegionClient : public router::RegionClient {
   Status SyncWal() override {
     return CallStatus([&](RegionStore& s) { return s.SyncWal(); });
   }
+  void ReleaseConnections() override { ++node_->released; }
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return Call([&](RegionStore& s) -> StatusOr<std::vector<RegionDescriptor>> {
       return s.ListRegions();

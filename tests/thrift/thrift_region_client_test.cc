@@ -136,6 +136,33 @@ TEST_F(ThriftRegionClientTest, ValidatesOptions) {
                   .IsInvalidArgument());
 }
 
+// A client the router no longer uses (its member re-pointed elsewhere) kept
+// its pooled connection, and so a slot of the old server, for as long as
+// the router ran. ReleaseConnections closes it, and no later call pools one.
+TEST_F(ThriftRegionClientTest, ReleasedConnectionsFreeTheServersSlots) {
+  server_.reset();
+  RegionServerOptions options;
+  options.port = 0;
+  options.max_connections = 1;
+  auto server = RegionServer::Start(store_, options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  server_ = std::move(server).value();
+  const std::string address = Address(server_->port());
+  std::unique_ptr<router::RegionClient> first = Connect(address);
+  ASSERT_TRUE(first->ListRegions().ok());  // its connection is pooled
+  first->ReleaseConnections();
+  ThriftClientOptions quick = TestOptions();
+  quick.call_timeout_ms = 2000;  // the pooled one would hold it 300 s
+  std::unique_ptr<router::RegionClient> second = Connect(address, quick);
+  const Status answered = second->ListRegions().status();
+  EXPECT_TRUE(answered.ok()) << answered.ToString();
+  second.reset();
+  // Calls of a released client still work, on connections it then closes.
+  EXPECT_TRUE(first->ListRegions().ok());
+  std::unique_ptr<router::RegionClient> third = Connect(address, quick);
+  EXPECT_TRUE(third->ListRegions().ok());
+}
+
 TEST_F(ThriftRegionClientTest, MalformedAddressesAreInvalidArgument) {
   auto factory = NewThriftRegionClientFactory(TestOptions());
   for (const char* bad : {"", "127.0.0.1", "127.0.0.1:", ":9091",

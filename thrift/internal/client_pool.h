@@ -147,6 +147,17 @@ class ClientPool {
     return Status::OK();
   }
 
+  // Closes the idle connections and pools none from now on: for a server
+  // the caller no longer uses (a member re-pointed to another address).
+  // Calls under way finish, and their connections close after them.
+  void Retire() {
+    // Declared before the lock: closed after it is released.
+    std::vector<std::unique_ptr<Connection>> closing;
+    std::lock_guard<std::mutex> lock(mutex_);
+    retired_ = true;
+    closing.swap(idle_);
+  }
+
   // Call() for a method with a reply: `call(service, reply)` fills it and
   // `convert(reply, &result)` turns it into Result; a reply that does not
   // convert is Corruption, prefixed with `where`.
@@ -235,7 +246,7 @@ class ClientPool {
   void GiveBack(std::unique_ptr<Connection> connection) {
     if (connection == nullptr) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    if (idle_.size() < options_.max_idle_connections) {
+    if (!retired_ && idle_.size() < options_.max_idle_connections) {
       idle_.push_back(std::move(connection));
     }
   }
@@ -251,6 +262,7 @@ class ClientPool {
   Status tls_error_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Connection>> idle_;  // guarded by mutex_
+  bool retired_ = false;                           // guarded by mutex_
 };
 
 }  // namespace bloomroute::thrift_internal
