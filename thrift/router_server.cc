@@ -18,15 +18,25 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
         "must not cross the network in the clear");
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(
-      std::shared_ptr<const thrift_internal::AccessControl> access,
+      std::shared_ptr<thrift_internal::AccessControl> access,
       thrift_internal::AccessControl::ForRouterService(options.token_file));
   std::unique_ptr<RouterServer> server(new RouterServer());
+  if (options.tls.enabled()) {
+    server->access_ = access;
+    server->token_file_ = options.token_file;
+  }
   // A handler per connection: it owns the connection's scanners.
   BLOOMROUTE_RETURN_IF_ERROR(server->Serve(
       std::make_shared<rpc::client::RouterServiceProcessorFactory>(
           std::make_shared<RouterServiceHandlerFactory>(std::move(router))),
       options, "RouterServer", std::move(access)));
   return server;
+}
+
+StatusOr<size_t> RouterServer::ReloadTokenFile() {
+  if (access_ == nullptr || token_file_.empty()) return size_t{0};
+  BLOOMROUTE_RETURN_IF_ERROR(access_->ReloadTokens(token_file_));
+  return access_->token_count();
 }
 
 }  // namespace bloomroute

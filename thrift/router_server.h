@@ -22,12 +22,17 @@
 #define BLOOMROUTE_THRIFT_ROUTER_SERVER_H_
 
 #include <memory>
+#include <string>
 
 #include "common/statusor.h"
 #include "router/router.h"
 #include "thrift/thrift_server.h"
 
 namespace bloomroute {
+
+namespace thrift_internal {
+class AccessControl;
+}  // namespace thrift_internal
 
 // ServerOptions with the router's default port (HBase's Thrift server's).
 struct RouterServerOptions : ServerOptions {
@@ -49,8 +54,19 @@ class RouterServer : public ThriftServer {
       std::shared_ptr<router::Router> router,
       const RouterServerOptions& options);
 
+  // Reads options.token_file again (`bloomroute router` does on SIGHUP):
+  // its tokens replace the old ones, so a new token works at once and a
+  // connection authenticated by a removed one is refused and closed at its
+  // next call. A bad file changes nothing (InvalidArgument naming the file
+  // and line); without TLS or a token file there is nothing to reload (OK).
+  // How many tokens are in force afterwards.
+  StatusOr<size_t> ReloadTokenFile();
+
  private:
   RouterServer() = default;
+
+  std::shared_ptr<thrift_internal::AccessControl> access_;
+  std::string token_file_;
 };
 
 }  // namespace bloomroute

@@ -77,6 +77,10 @@ bool RoleAllows(Role have, Role need);
 struct Identity {
   std::string user;         // the certificate's CN, or the token's user
   Role role = Role::kNone;  // kNone: not authenticated
+  // TokenHash of the token it came from; empty for a certificate. A token
+  // removed from the token file (reloaded on SIGHUP) ends the identities
+  // it gave at their next call.
+  std::string token_hash;
 };
 
 inline constexpr char kCertOrganization[] = "bloomroute";

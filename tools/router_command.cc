@@ -302,7 +302,19 @@ Status RouterCommand::Execute() {
             << " on " << FormatHostPort(server->host(), server->port())
             << std::endl;
 
-  std::cout << "bloomroute router: " << WaitForStopSignal() << ", stopping"
+  // SIGHUP reloads the token file: new tokens work, removed ones stop.
+  const auto reload = [&server] {
+    StatusOr<size_t> tokens = server->ReloadTokenFile();
+    if (tokens.ok()) {
+      std::cout << "bloomroute router: SIGHUP: " << *tokens
+                << " tokens in force" << std::endl;
+    } else {
+      std::cerr << "bloomroute router: SIGHUP: kept the previous tokens: "
+                << tokens.status().ToString() << std::endl;
+    }
+  };
+  const std::string stopped_by = WaitForStopSignal(reload);
+  std::cout << "bloomroute router: " << stopped_by << ", stopping"
             << std::endl;
   server->Stop();
   server.reset();

@@ -11,12 +11,14 @@ namespace po = boost::program_options;
 
 namespace {
 
-// The signals that stop a server, taken synchronously with sigwait().
+// The signals a server takes synchronously with sigwait(): those that stop
+// it, and SIGHUP (reload).
 sigset_t StopSignals() {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGHUP);
   return set;
 }
 
@@ -34,18 +36,20 @@ Status InRange(const char* option, int64_t value, int64_t low, int64_t high) {
 Status BlockStopSignals() {
   const sigset_t stop_signals = StopSignals();
   if (pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr) != 0) {
-    return Status::IOError("cannot block SIGTERM and SIGINT");
+    return Status::IOError("cannot block SIGTERM, SIGINT and SIGHUP");
   }
   signal(SIGPIPE, SIG_IGN);
   return Status::OK();
 }
 
-std::string WaitForStopSignal() {
+std::string WaitForStopSignal(const std::function<void()>& on_hangup) {
   const sigset_t stop_signals = StopSignals();
-  int signal_number = 0;
-  while (sigwait(&stop_signals, &signal_number) != 0) {
+  for (;;) {
+    int signal_number = 0;
+    if (sigwait(&stop_signals, &signal_number) != 0) continue;
+    if (signal_number != SIGHUP) return strsignal(signal_number);
+    if (on_hangup) on_hangup();
   }
-  return strsignal(signal_number);
 }
 
 ServerFlags::ServerFlags(std::string default_listen,

@@ -1,6 +1,6 @@
 // What the server subcommands (regionserver, router, local) share: range
 // checks for their numeric options, the options every Thrift server takes,
-// and serving until SIGTERM or SIGINT.
+// and serving until SIGTERM or SIGINT (SIGHUP reloads).
 //
 // Signals. A server command calls BlockStopSignals() first, before it starts
 // any thread (threads inherit the signal mask of the thread that creates
@@ -20,6 +20,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -33,14 +34,17 @@ namespace bloomroute {
 // low <= value <= high.
 Status InRange(const char* option, int64_t value, int64_t low, int64_t high);
 
-// Blocks SIGTERM and SIGINT in the calling thread and in every thread it
-// starts afterwards, and ignores SIGPIPE (a client that disconnects mid-reply
-// must not kill a server). IOError when the mask cannot be set.
+// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread and in every
+// thread it starts afterwards, and ignores SIGPIPE (a client that
+// disconnects mid-reply must not kill a server). IOError when the mask
+// cannot be set.
 Status BlockStopSignals();
 
 // Waits until SIGTERM or SIGINT arrives (BlockStopSignals() must have run)
-// and returns its description, e.g. "Terminated" or "Interrupt".
-std::string WaitForStopSignal();
+// and returns its description, e.g. "Terminated" or "Interrupt". Each
+// SIGHUP meanwhile runs `on_hangup` (a reload of what the server can read
+// again) and the wait goes on; without one, SIGHUP is ignored.
+std::string WaitForStopSignal(const std::function<void()>& on_hangup = {});
 
 // The options of a Thrift server as command-line options:
 //   --listen HOST:PORT  --threads N  --max-frame-bytes N

@@ -189,6 +189,29 @@ TEST_F(RouterCommandTest, StartUpLineNamesTablesServersAndTheRealPort) {
   EXPECT_GT(router.port, 0);
 }
 
+// SIGHUP reloads the router's token file (none here: nothing to reload)
+// and the router goes on serving; before, SIGHUP's default action ended it.
+TEST_F(RouterCommandTest, SighupReloadsAndKeepsServing) {
+  ProcessCluster cluster(1);
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  ASSERT_TRUE(cluster.StopRouter());
+  testing::StartedServer router = testing::StartRouter(
+      cluster.dir() + "/router", cluster.region_server_addresses());
+  ASSERT_GT(router.port, 0) << router.line;
+  router.process->Signal(SIGHUP);
+  const std::optional<std::string> line = router.process->ReadLine();
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(*line, "bloomroute router: SIGHUP: 0 tokens in force");
+  {
+    RouterClient client(router.port);
+    std::vector<client::TIndexedTable> tables;
+    client->listTables(tables);
+    EXPECT_TRUE(tables.empty());
+  }
+  router.process->Signal(SIGTERM);
+  EXPECT_EQ(router.process->ExitCode(), 0);
+}
+
 // The catalog keeps its members with their addresses: a router restarted
 // with fewer --regionserver flags (here none) still serves every member.
 // (It used to refuse to start when a server holding regions was left out.)

@@ -167,6 +167,43 @@ TEST_F(RouterTlsTest, ATokenGivesItsRoleAndAnUnknownOneNothing) {
   ExpectNothingHappened();
 }
 
+// Tokens could not be revoked without a restart: the token file is read
+// again on SIGHUP (RouterServer::ReloadTokenFile), a removed token's
+// connection is refused at its next call, and a bad file changes nothing.
+TEST_F(RouterTlsTest, AReloadedTokenFileAddsAndRevokesTokens) {
+  auto writer = Connect(certs_.CaOnly(), certs_.Token("tokenwriter"));
+  ASSERT_NE(writer, nullptr);
+  ASSERT_TRUE(writer->Mutate("geo", OnePut()).ok());
+  router_->mutations.clear();
+  const std::string fresh(64, 'a');
+  {
+    std::ofstream out(certs_.TokensFile(), std::ios::trunc);
+    out << "# tokenwriter is gone\n"
+        << TokenHash(fresh) << " read newreader\n";
+  }
+  StatusOr<size_t> reloaded = server_->ReloadTokenFile();
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status().ToString();
+  EXPECT_EQ(*reloaded, 1u);
+  Status s = writer->Mutate("geo", OnePut());
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  ExpectNothingHappened();
+  auto reader = Connect(certs_.CaOnly(), fresh);
+  ASSERT_NE(reader, nullptr);
+  EXPECT_TRUE(reader->ListTables().ok());
+  EXPECT_TRUE(reader->Mutate("geo", OnePut()).IsPermissionDenied());
+  // A bad file: refused, naming the line, and the tokens stay.
+  {
+    std::ofstream out(certs_.TokensFile(), std::ios::trunc);
+    out << "not a token line\n";
+  }
+  reloaded = server_->ReloadTokenFile();
+  EXPECT_TRUE(reloaded.status().IsInvalidArgument());
+  EXPECT_THAT(reloaded.status().message(), HasSubstr("line 1"));
+  auto again = Connect(certs_.CaOnly(), fresh);
+  ASSERT_NE(again, nullptr);
+  EXPECT_TRUE(again->ListTables().ok());
+}
+
 TEST_F(RouterTlsTest, CertificatesOfAnotherCaExpiredOrOfANodeAreRefused) {
   struct Case {
     const char* name;

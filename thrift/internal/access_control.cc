@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <utility>
 
@@ -156,11 +157,42 @@ std::shared_ptr<const AccessControl> AccessControl::ForRegionService() {
       new AccessControl({}, Role::kNode, /*admits_tokens=*/false));
 }
 
-StatusOr<std::shared_ptr<const AccessControl>> AccessControl::ForRouterService(
+StatusOr<std::shared_ptr<AccessControl>> AccessControl::ForRouterService(
     const std::string& token_file) {
   std::shared_ptr<AccessControl> access(
       new AccessControl(RouterNeeds(), Role::kAdmin, /*admits_tokens=*/true));
-  if (token_file.empty()) return std::shared_ptr<const AccessControl>(access);
+  if (token_file.empty()) return access;
+  BLOOMROUTE_ASSIGN_OR_RETURN(access->tokens_, ReadTokenFile(token_file));
+  return access;
+}
+
+Status AccessControl::ReloadTokens(const std::string& token_file) {
+  if (!admits_tokens_) {
+    return Status::InvalidArgument("this service takes no tokens");
+  }
+  Tokens tokens;
+  if (!token_file.empty()) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(tokens, ReadTokenFile(token_file));
+  }
+  std::unique_lock<std::shared_mutex> lock(tokens_mu_);
+  tokens_.swap(tokens);
+  return Status::OK();
+}
+
+size_t AccessControl::token_count() const {
+  std::shared_lock<std::shared_mutex> lock(tokens_mu_);
+  return tokens_.size();
+}
+
+Identity AccessControl::TokenIdentity(const std::string& token_hash) const {
+  std::shared_lock<std::shared_mutex> lock(tokens_mu_);
+  auto it = tokens_.find(token_hash);
+  return it == tokens_.end() ? Identity() : it->second;
+}
+
+StatusOr<AccessControl::Tokens> AccessControl::ReadTokenFile(
+    const std::string& token_file) {
+  Tokens tokens;
   BLOOMROUTE_ASSIGN_OR_RETURN(std::string text, ReadBounded(token_file));
   std::istringstream lines(text);
   std::string line;
@@ -183,11 +215,11 @@ StatusOr<std::shared_ptr<const AccessControl>> AccessControl::ForRouterService(
       return Status::InvalidArgument(where + ": role \"" + role_name +
                                      "\" is not read, write or admin");
     }
-    if (!access->tokens_.emplace(hash, Identity{user, *role}).second) {
+    if (!tokens.emplace(hash, Identity{user, *role, hash}).second) {
       return Status::InvalidArgument(where + ": the hash is given twice");
     }
   }
-  return std::shared_ptr<const AccessControl>(access);
+  return tokens;
 }
 
 bool AccessControl::MayCallAnything(const Identity& identity) const {
@@ -226,19 +258,22 @@ AccessControl::Verdict AccessControl::Intercept(
     }
     if (admits_tokens_ && name == kAuthenticate) {
       const std::string token = ReadToken(&in);
-      auto it = tokens_.find(TokenHash(token));
-      if (it == tokens_.end()) {
-        *identity = Identity();
+      *identity = TokenIdentity(TokenHash(token));
+      if (identity->role == Role::kNone) {
         WriteDenied(out, name, seqid,
                     Status::PermissionDenied("authenticate: unknown token"));
       } else {
-        *identity = it->second;
         WriteVoidReply(out, name, seqid);
       }
       return Verdict::kAnswered;
     }
   } catch (const at::TException&) {
     return Verdict::kClose;
+  }
+  // A token's identity holds while the token is in the file: one removed
+  // (the file reloaded) or given another role takes effect here.
+  if (!identity->token_hash.empty()) {
+    *identity = TokenIdentity(identity->token_hash);
   }
   const Role need = Needed(name);
   if (RoleAllows(identity->role, need)) return Verdict::kPass;

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 
@@ -59,8 +60,15 @@ class AccessControl {
   // `token_file` ("" for none; format in thrift/security.h). InvalidArgument
   // naming the file and line for a malformed file, one over
   // kMaxTokenFileBytes, a token for role "node", or a hash given twice.
-  static StatusOr<std::shared_ptr<const AccessControl>> ForRouterService(
+  static StatusOr<std::shared_ptr<AccessControl>> ForRouterService(
       const std::string& token_file);
+  // Reads `token_file` again and, when it is valid (as ForRouterService
+  // checks it), takes its tokens in place of the old ones: a new token
+  // works at once, and a connection authenticated by a token no longer in
+  // the file is refused (and closed) at its next call. A bad file changes
+  // nothing and is InvalidArgument naming the file and line. Thread-safe
+  // with Intercept.
+  [[nodiscard]] Status ReloadTokens(const std::string& token_file);
 
   // Checks the request in `frame` (one whole request frame, without its
   // length) against `*identity`, answering it into `out` when it must not
@@ -80,7 +88,7 @@ class AccessControl {
   // client without a certificate is let in to call authenticate.
   bool admits_tokens() const { return admits_tokens_; }
   // How many tokens the router's token file holds.
-  size_t token_count() const { return tokens_.size(); }
+  size_t token_count() const;
 
  private:
   AccessControl(std::map<std::string, Role> needs, Role default_need,
@@ -88,8 +96,14 @@ class AccessControl {
 
   const std::map<std::string, Role> needs_;
   const Role default_need_;
+  using Tokens = std::unordered_map<std::string, Identity>;  // by TokenHash
+  static StatusOr<Tokens> ReadTokenFile(const std::string& token_file);
+  // The identity `token_hash` gives now; a role-less one when it is gone.
+  Identity TokenIdentity(const std::string& token_hash) const;
+
   const bool admits_tokens_;  // the service has authenticate()
-  std::unordered_map<std::string, Identity> tokens_;  // by TokenHash
+  mutable std::shared_mutex tokens_mu_;
+  Tokens tokens_;  // guarded by tokens_mu_
 };
 
 // The identity of the call the current thread runs: the frame loop sets it
