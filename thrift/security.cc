@@ -9,6 +9,10 @@ namespace bloomroute {
 
 Status TlsOptions::ValidateForServer() const {
   if (ca_file.empty() && cert_file.empty() && key_file.empty()) {
+    if (!crl_file.empty()) {
+      return Status::InvalidArgument(
+          "--tls-crl needs TLS (--tls-ca, --tls-cert, --tls-key)");
+    }
     return Status::OK();
   }
   if (ca_file.empty()) {
@@ -24,6 +28,7 @@ Status TlsOptions::ValidateForServer() const {
   }
   return Status::OK();
 }
+
 
 Status TlsOptions::ValidateForClient() const {
   if (ca_file.empty() && (!cert_file.empty() || !key_file.empty())) {

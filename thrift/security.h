@@ -49,6 +49,11 @@ struct TlsOptions {
   std::string ca_file;  // the cluster's CA certificate: peers must chain to it
   std::string cert_file;  // this party's certificate (signed by that CA)
   std::string key_file;   // its private key
+  // Servers only, optional: the CA's certificate revocation list (PEM, at
+  // most kMaxCrlFileBytes; `bloomroute cert revoke` writes it). A peer
+  // certificate it lists fails the handshake. Read at start and again on
+  // SIGHUP (ThriftServer::ReloadCrl).
+  std::string crl_file = {};  // braces: aggregate inits may omit it
 
   // TLS is on when a CA is given.
   bool enabled() const { return !ca_file.empty(); }
@@ -60,6 +65,10 @@ struct TlsOptions {
   // neither). InvalidArgument naming the option that is missing.
   Status ValidateForClient() const;
 };
+
+// The largest revocation list a server reads: about 25,000 revoked
+// certificates in PEM.
+inline constexpr size_t kMaxCrlFileBytes = 1 << 20;
 
 // Ordered for the client roles: kRead < kWrite < kAdmin. kNode is apart.
 enum class Role : uint8_t { kNone = 0, kRead, kWrite, kAdmin, kNode };
@@ -80,7 +89,7 @@ struct Identity {
   // TokenHash of the token it came from; empty for a certificate. A token
   // removed from the token file (reloaded on SIGHUP) ends the identities
   // it gave at their next call.
-  std::string token_hash;
+  std::string token_hash = {};  // braces: aggregate inits may omit it
 };
 
 inline constexpr char kCertOrganization[] = "bloomroute";

@@ -163,6 +163,7 @@ struct ThriftServer::Impl {
   int port = 0;
   std::shared_ptr<at::transport::TServerSocket> socket;
   std::unique_ptr<thrift_internal::FrameLoop> loop;
+  std::shared_ptr<thrift_internal::TlsServerContext> tls;  // null: plaintext
   std::thread serve_thread;
   std::mutex stop_mutex;
   bool stopped = false;  // guarded by stop_mutex
@@ -174,6 +175,10 @@ ThriftServer::~ThriftServer() { Stop(); }
 
 const std::string& ThriftServer::host() const { return impl_->host; }
 int ThriftServer::port() const { return impl_->port; }
+
+Status ThriftServer::ReloadCrl() {
+  return impl_->tls == nullptr ? Status::OK() : impl_->tls->ReloadCrl();
+}
 
 RequestBufferStats ThriftServer::request_buffer_stats() const {
   std::lock_guard<std::mutex> lock(impl_->stop_mutex);
@@ -216,6 +221,7 @@ Status ThriftServer::Serve(
   } else {
     access = nullptr;  // nobody has an identity to check
   }
+  impl_->tls = tls;
   impl_->name = std::move(name);
   impl_->host = options.host;
   try {

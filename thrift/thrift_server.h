@@ -209,6 +209,11 @@ class ThriftServer {
   // What the server's replies hold now and held at most; all zero before
   // Serve() and after Stop().
   ReplyBufferStats reply_buffer_stats() const;
+  // Reads the TLS revocation list (options.tls.crl_file) again: the
+  // certificates it lists fail their next handshake. OK with nothing to do
+  // without TLS or a list; a bad file changes nothing (InvalidArgument
+  // naming it). The server commands call it on SIGHUP.
+  [[nodiscard]] Status ReloadCrl();
 
   // Stops accepting, closes the open connections, waits for the calls in
   // progress to finish (requests read but not started are dropped) and for

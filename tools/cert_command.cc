@@ -11,8 +11,8 @@ namespace {
 
 constexpr int64_t kMaxLifetimeDays = 100 * 366;
 
-const char* const kActions[] = {"create-ca", "create-node", "create-client",
-                                "create-token", "list"};
+const char* const kActions[] = {"create-ca",    "create-node", "create-client",
+                                "create-token", "revoke",      "list"};
 
 std::string FormatTime(CertClock::time_point t) {
   const std::time_t seconds = CertClock::to_time_t(t);
@@ -56,7 +56,7 @@ CertCommand::CertCommand()
 void CertCommand::AddOptions(po::options_description* o) {
   o->add_options()  //
       ("action", po::value<std::string>(&action_),
-       "create-ca, create-node, create-client, create-token or list "
+       "create-ca, create-node, create-client, create-token, revoke or list "
        "(positional)")  //
       ("certs-dir", po::value<std::string>(&certs_dir_)->required(),
        "directory of the certificates (created, mode 0700, when missing)")  //
@@ -77,7 +77,10 @@ void CertCommand::AddOptions(po::options_description* o) {
        "repeat for each")  //
       ("user", po::value<std::string>(&user_),
        "create-client, create-token: the user (the certificate's CN; "
-       "[A-Za-z0-9._-], at most 64 bytes)")  //
+       "[A-Za-z0-9._-], at most 64 bytes); revoke: revoke client.USER.crt")  //
+      ("cert", po::value<std::string>(&cert_file_)->value_name("FILE"),
+       "revoke: the certificate to revoke (a path, or a name in "
+       "--certs-dir such as node.crt)")  //
       ("role", po::value<std::string>(&role_name_),
        "create-client, create-token: read, write or admin");
 }
@@ -90,7 +93,21 @@ Status CertCommand::ValidateOptionsOfAction() const {
   const bool takes_ca = action_ != "create-token" && action_ != "list";
   const bool takes_user =
       action_ == "create-client" || action_ == "create-token";
+  const bool revoke = action_ == "revoke";
   const std::string of = " is not an option of " + action_;
+  if (revoke) {
+    if (!role_name_.empty()) return Status::InvalidArgument("--role" + of);
+    if (overwrite_) {
+      return Status::InvalidArgument("--overwrite" + of +
+                                     " (the list is always replaced)");
+    }
+    if (!hosts_.empty()) return Status::InvalidArgument("--host" + of);
+    if (user_.empty() == cert_file_.empty()) {
+      return Status::InvalidArgument("revoke needs --user or --cert (one)");
+    }
+    return Status::OK();
+  }
+  if (!cert_file_.empty()) return Status::InvalidArgument("--cert" + of);
   if (!hosts_.empty() && action_ != "create-node")
     return Status::InvalidArgument("--host" + of);
   if (!takes_user && !user_.empty())
@@ -117,7 +134,8 @@ Status CertCommand::Validate() {
     return Status::InvalidArgument(
         (action_.empty() ? std::string("no action")
                          : "unknown action '" + action_ + "'") +
-        " (create-ca, create-node, create-client, create-token, list)");
+        " (create-ca, create-node, create-client, create-token, revoke, "
+        "list)");
   }
   BLOOMROUTE_RETURN_IF_ERROR(ValidateOptionsOfAction());
   for (const std::string& host : hosts_) {
@@ -148,6 +166,13 @@ Status CertCommand::Execute() {
   }
   if (action_ == "create-client") {
     return PrintWritten(CreateClientCert(options_, user_, role_));
+  }
+  if (action_ == "revoke") {
+    BLOOMROUTE_RETURN_IF_ERROR(PrintWritten(RevokeCert(
+        options_, cert_file_.empty() ? ClientCertFile(user_) : cert_file_)));
+    std::cout << "give the list to every server (--tls-crl) and send them "
+                 "SIGHUP; renew it before it expires (revoke again)\n";
+    return Status::OK();
   }
   if (action_ == "create-token") {
     BLOOMROUTE_RETURN_IF_ERROR(
@@ -181,6 +206,12 @@ std::string CertCommand::HelpEpilog() const {
          "  create-token   token.USER (the client's --token-file) and a line "
          "in tokens\n"
          "                 (the router's --token-file; it holds hashes only)\n"
+         "  revoke         adds --cert FILE (or client.USER.crt) to crl.pem, "
+         "the CA's\n"
+         "                 revocation list (servers' --tls-crl, read again "
+         "on SIGHUP);\n"
+         "                 valid for --lifetime days (default 1830): renew it "
+         "before then\n"
          "  list           every *.crt: subject, role, hosts, expiry, signer\n"
          "Keys are P-256, certificates signed with SHA-256. Keys and token "
          "files are\n"

@@ -54,6 +54,7 @@ class CertCommand : public Command {
   std::vector<std::string> hosts_;
   std::string user_;
   std::string role_name_;
+  std::string cert_file_;  // revoke --cert
 
   // Filled by Validate().
   CertOptions options_;

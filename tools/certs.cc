@@ -195,21 +195,8 @@ StatusOr<std::vector<std::string>> WriteCertAndKey(X509* cert, EVP_PKEY* key,
   return std::vector<std::string>{cert_path, key_path};
 }
 
-struct Ca {
-  X509Ptr cert;
-  KeyPtr key;
-};
-
-StatusOr<Ca> LoadCa(const CertOptions& options) {
-  Ca ca;
-  BLOOMROUTE_ASSIGN_OR_RETURN(ca.cert, ReadCertFile(options.CaCertPath()));
-  BLOOMROUTE_ASSIGN_OR_RETURN(ca.key, ReadKeyFile(options.CaKeyPath()));
-  if (X509_check_private_key(ca.cert.get(), ca.key.get()) != 1) {
-    OpensslError();  // clear the queue
-    return Status::Corruption(options.CaKeyPath() + " is not the key of " +
-                              options.CaCertPath() + " (--ca-key)");
-  }
-  return ca;
+StatusOr<cert_internal::Ca> LoadCa(const CertOptions& options) {
+  return cert_internal::LoadCa(options.CaCertPath(), options.CaKeyPath());
 }
 
 // What is common to node and client certificates: checks, a new key, the
@@ -230,7 +217,7 @@ StatusOr<std::vector<std::string>> IssueCert(const CertOptions& options,
   const std::string key_path = PathIn(options.certs_dir, issue.key_file);
   BLOOMROUTE_RETURN_IF_ERROR(
       CheckAbsent({cert_path, key_path}, options.overwrite));
-  BLOOMROUTE_ASSIGN_OR_RETURN(Ca ca, LoadCa(options));
+  BLOOMROUTE_ASSIGN_OR_RETURN(cert_internal::Ca ca, LoadCa(options));
   BLOOMROUTE_ASSIGN_OR_RETURN(KeyPtr key, NewKey());
   BLOOMROUTE_ASSIGN_OR_RETURN(
       X509Ptr cert, NewCert(key.get(), issue.subject, options.validity));

@@ -14,6 +14,7 @@
 //   token.<user>            a bearer token, one line (the client's
 //                           --token-file)
 //   tokens                  the router's --token-file: "<hash> <role> <user>"
+//   crl.pem                 the CA's revocation list (servers' --tls-crl)
 // Keys are P-256 EC keys; certificates are X.509 v3 signed with SHA-256,
 // with 159-bit random serial numbers.
 //
@@ -62,6 +63,7 @@ inline constexpr char kCaKeyFile[] = "ca.key";
 inline constexpr char kNodeCertFile[] = "node.crt";
 inline constexpr char kNodeKeyFile[] = "node.key";
 inline constexpr char kTokensFile[] = "tokens";
+inline constexpr char kCrlFile[] = "crl.pem";
 inline constexpr char kCaCommonName[] = "bloomroute CA";
 
 // The largest certificate or key file read, in bytes (a P-256 key is about
@@ -139,6 +141,19 @@ StatusOr<std::vector<std::string>> CreateClientCert(const CertOptions& options,
 StatusOr<std::vector<std::string>> CreateToken(const CertOptions& options,
                                                std::string_view user,
                                                Role role);
+
+// Revokes the certificate in `cert_file` (a path; a bare name is looked up
+// in certs_dir, e.g. "client.alice.crt"): certs_dir/crl.pem, the CA's
+// revocation list, gets its serial number, and is signed again by the CA
+// (made when missing; always replaced atomically, mode 0644). The list is
+// valid from now until options.validity.not_after: servers refuse every
+// peer once their list has expired, so renew it (revoke again, or revoke
+// nothing with an empty `cert_file`) before then. InvalidArgument when the
+// CA did not sign the certificate, or for the CA's own. Revoking a
+// certificate twice is not an error. Servers read the list at start and on
+// SIGHUP (--tls-crl). Returns the path written.
+StatusOr<std::vector<std::string>> RevokeCert(const CertOptions& options,
+                                              const std::string& cert_file);
 
 // One certificate file of a certs directory, as `bloomroute cert list`
 // shows it.

@@ -114,8 +114,20 @@ Status RegionServerCommand::Execute() {
             << " (sync " << (sync_ ? "on" : "off") << ", max value "
             << max_value_bytes_ << " bytes)" << std::endl;
 
-  std::cout << "bloomroute regionserver: " << WaitForStopSignal()
-            << ", stopping" << std::endl;
+  // SIGHUP reloads the revocation list (--tls-crl).
+  const auto reload = [&server] {
+    const Status s = server->ReloadCrl();
+    if (s.ok()) {
+      std::cout << "bloomroute regionserver: SIGHUP: reloaded" << std::endl;
+    } else {
+      std::cerr << "bloomroute regionserver: SIGHUP: kept the previous "
+                   "revocation list: "
+                << s.ToString() << std::endl;
+    }
+  };
+  const std::string stopped_by = WaitForStopSignal(reload);
+  std::cout << "bloomroute regionserver: " << stopped_by << ", stopping"
+            << std::endl;
   server->Stop();
   server.reset();
   store.reset();  // the last owner: closes the store

@@ -302,8 +302,15 @@ Status RouterCommand::Execute() {
             << " on " << FormatHostPort(server->host(), server->port())
             << std::endl;
 
-  // SIGHUP reloads the token file: new tokens work, removed ones stop.
+  // SIGHUP reloads the token file (new tokens work, removed ones stop)
+  // and the revocation list (--tls-crl).
   const auto reload = [&server] {
+    const Status crl = server->ReloadCrl();
+    if (!crl.ok()) {
+      std::cerr << "bloomroute router: SIGHUP: kept the previous revocation "
+                   "list: "
+                << crl.ToString() << std::endl;
+    }
     StatusOr<size_t> tokens = server->ReloadTokenFile();
     if (tokens.ok()) {
       std::cout << "bloomroute router: SIGHUP: " << *tokens

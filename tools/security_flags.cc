@@ -99,11 +99,19 @@ void TlsFlags::Add(po::options_description* o) {
                 "--tls-ca")  //
       ("tls-key", po::value<std::string>(&given_.key_file)->value_name("FILE"),
        "the private key of --tls-cert (PEM)");
+  if (server) {
+    o->add_options()  //
+        ("tls-crl",
+         po::value<std::string>(&given_.crl_file)->value_name("FILE"),
+         "the CA's certificate revocation list (PEM, from `bloomroute cert "
+         "revoke`): peers whose certificate it lists are refused; read again "
+         "on SIGHUP");
+  }
 }
 
 bool TlsFlags::any() const {
   return !given_.ca_file.empty() || !given_.cert_file.empty() ||
-         !given_.key_file.empty();
+         !given_.key_file.empty() || !given_.crl_file.empty();
 }
 
 StatusOr<TlsOptions> TlsFlags::ToOptions() const {
@@ -113,7 +121,8 @@ StatusOr<TlsOptions> TlsFlags::ToOptions() const {
   const std::pair<const char*, const std::string*> files[] = {
       {"--tls-ca", &given_.ca_file},
       {"--tls-cert", &given_.cert_file},
-      {"--tls-key", &given_.key_file}};
+      {"--tls-key", &given_.key_file},
+      {"--tls-crl", &given_.crl_file}};
   for (const auto& [option, path] : files) {
     if (!path->empty()) {
       BLOOMROUTE_RETURN_IF_ERROR(CheckReadableFile(option, *path));

@@ -185,11 +185,55 @@ TEST_F(CertCommandTest, BadUsageExits2) {
   EXPECT_EQ(FileMode(Path("client.u.crt")), -1);
 }
 
+// `cert revoke` writes the CA's revocation list; `openssl verify
+// -crl_check` then refuses the revoked certificate.
+TEST_F(CertCommandTest, RevokeWritesTheCasRevocationList) {
+  ASSERT_EQ(Cert({"create-ca", "--certs-dir", certs_}).code, 0);
+  ASSERT_EQ(Cert({"create-client", "--certs-dir", certs_, "--user", "alice",
+                  "--role", "read"})
+                .code,
+            0);
+  ASSERT_EQ(Cert({"create-node", "--certs-dir", certs_, "--host", "127.0.0.1"})
+                .code,
+            0);
+  CommandOutput revoked =
+      Cert({"revoke", "--certs-dir", certs_, "--user", "alice"});
+  ASSERT_EQ(revoked.code, 0) << revoked.err;
+  EXPECT_THAT(revoked.out, HasSubstr("wrote " + Path("crl.pem")));
+  EXPECT_THAT(revoked.out, HasSubstr("SIGHUP"));
+  auto verify = [&](const std::string& file) {
+    return RunProgram(OpensslBinary(),
+                      {"verify", "-CAfile", Path("ca.crt"), "-crl_check",
+                       "-CRLfile", Path("crl.pem"), Path(file)})
+        .code;
+  };
+  EXPECT_NE(verify("client.alice.crt"), 0);
+  EXPECT_EQ(verify("node.crt"), 0);
+  ASSERT_EQ(Cert({"revoke", "--certs-dir", certs_, "--cert", "node.crt",
+                  "--lifetime", "30"})
+                .code,
+            0);
+  EXPECT_NE(verify("node.crt"), 0);
+  for (const std::vector<std::string>& bad :
+       std::vector<std::vector<std::string>>{
+           {"revoke", "--certs-dir", certs_},
+           {"revoke", "--certs-dir", certs_, "--user", "a", "--cert", "x"},
+           {"revoke", "--certs-dir", certs_, "--user", "a", "--role", "read"},
+           {"revoke", "--certs-dir", certs_, "--user", "a", "--overwrite"},
+           {"list", "--certs-dir", certs_, "--cert", "x"}}) {
+    EXPECT_EQ(Cert(bad).code, 2) << ::testing::PrintToString(bad);
+  }
+  // Not signed by this CA: refused, exit 1.
+  EXPECT_EQ(Cert({"revoke", "--certs-dir", certs_, "--cert", "ca.crt"}).code,
+            1);
+}
+
 TEST_F(CertCommandTest, HelpNamesTheActionsAndDefaults) {
   CommandOutput help = Cert({"--help"});
   EXPECT_EQ(help.code, 0);
   for (const char* part : {"create-ca", "create-node", "create-client",
-                           "create-token", "list", "--certs-dir", "--ca-key",
+                           "create-token", "revoke", "--cert", "list",
+                           "--certs-dir", "--ca-key",
                            "--lifetime", "--overwrite", "kMaxPemFileBytes"}) {
     EXPECT_THAT(help.out, HasSubstr(part));
   }

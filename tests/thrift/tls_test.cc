@@ -204,6 +204,45 @@ TEST_F(RouterTlsTest, AReloadedTokenFileAddsAndRevokesTokens) {
   EXPECT_TRUE(again->ListTables().ok());
 }
 
+// Certificates could not be revoked. With --tls-crl a listed certificate
+// fails the handshake, and a list reloaded (SIGHUP) refuses the certificates
+// revoked since from their next connection on.
+TEST_F(RouterTlsTest, RevokedCertificatesAreRefusedAndTheListReloads) {
+  RouterServerOptions options;
+  options.port = 0;
+  options.tls = certs_.Node();
+  options.tls.crl_file = certs_.Revoke("reader");
+  auto server = RouterServer::Start(router_, options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto connect = [&](const std::string& user) -> Status {
+    RouterClientOptions client_options;
+    client_options.tls = certs_.Client(user);
+    client_options.connect_timeout_ms = 5000;
+    client_options.call_timeout_ms = 5000;
+    auto client = ConnectRouter(
+        "127.0.0.1:" + std::to_string((*server)->port()), client_options);
+    if (!client.ok()) return client.status();
+    return (*client)->ListTables().status();
+  };
+  EXPECT_FALSE(connect("reader").ok());
+  EXPECT_TRUE(connect("writer").ok());
+  certs_.Revoke("writer");
+  EXPECT_TRUE(connect("writer").ok());  // not reloaded yet
+  ASSERT_TRUE((*server)->ReloadCrl().ok());
+  EXPECT_FALSE(connect("writer").ok());
+  EXPECT_TRUE(connect("root").ok());
+  // A file that is no list changes nothing.
+  {
+    std::ofstream out(options.tls.crl_file, std::ios::trunc);
+    out << "not a list\n";
+  }
+  const Status bad = (*server)->ReloadCrl();
+  EXPECT_TRUE(bad.IsInvalidArgument()) << bad.ToString();
+  EXPECT_THAT(bad.message(), HasSubstr("--tls-crl"));
+  EXPECT_TRUE(connect("root").ok());
+  EXPECT_FALSE(connect("reader").ok());
+}
+
 TEST_F(RouterTlsTest, CertificatesOfAnotherCaExpiredOrOfANodeAreRefused) {
   struct Case {
     const char* name;

@@ -88,6 +88,16 @@ class Certs {
     return Files(other_, kNodeCertFile, kNodeKeyFile);
   }
   std::string TokensFile() const { return dir_ + "/" + kTokensFile; }
+  // The CA's revocation list, after revoking client.<user>.crt ("" renews
+  // the list without revoking).
+  std::string Revoke(const std::string& user) const {
+    CertOptions options;
+    options.certs_dir = dir_;
+    options.validity = CertValidity::For(std::chrono::hours(24));
+    Check(RevokeCert(options, user.empty() ? "" : ClientCertFile(user))
+              .status());
+    return dir_ + "/" + kCrlFile;
+  }
   std::string Token(const std::string& user) const {
     std::ifstream in(dir_ + "/" + TokenFile(user));
     std::string token;

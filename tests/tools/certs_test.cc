@@ -273,6 +273,54 @@ TEST_F(CertsTest, CertOfAnotherCaDoesNotVerify) {
   EXPECT_THAT(mixed.ToString(), HasSubstr("ca.key"));
 }
 
+// Certificates could not be revoked. RevokeCert keeps the CA's list in
+// crl.pem; `openssl verify -crl_check` (OpenSSL's own reading of it) then
+// refuses the revoked certificate and accepts the others.
+TEST_F(CertsTest, RevokedCertificatesFailVerificationWithTheList) {
+  ASSERT_TRUE(CreateClientCert(options_, "alice", Role::kRead).ok());
+  ASSERT_TRUE(CreateClientCert(options_, "bob", Role::kRead).ok());
+  auto verify = [&](const std::string& user) {
+    return testing::RunProgram(
+               OpensslBinary(),
+               {"verify", "-CAfile", Path("ca.crt"), "-crl_check", "-CRLfile",
+                Path(kCrlFile), Path(ClientCertFile(user))})
+        .code;
+  };
+  StatusOr<std::vector<std::string>> written =
+      RevokeCert(options_, ClientCertFile("alice"));
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_EQ(*written, std::vector<std::string>{Path(kCrlFile)});
+  EXPECT_EQ(FileMode(Path(kCrlFile)), 0644);
+  EXPECT_NE(verify("alice"), 0);
+  EXPECT_EQ(verify("bob"), 0);
+  // Again, and bob too: the list grows by one, alice stays on it.
+  ASSERT_TRUE(RevokeCert(options_, ClientCertFile("alice")).ok());
+  ASSERT_TRUE(RevokeCert(options_, Path(ClientCertFile("bob"))).ok());
+  EXPECT_NE(verify("alice"), 0);
+  EXPECT_NE(verify("bob"), 0);
+  // Renewing it without a certificate keeps both.
+  ASSERT_TRUE(RevokeCert(options_, "").ok());
+  EXPECT_NE(verify("alice"), 0);
+  // Not the CA's own certificate, nor one of another CA.
+  Status own = RevokeCert(options_, "ca.crt").status();
+  EXPECT_TRUE(own.IsInvalidArgument()) << own.ToString();
+  CertOptions other = options_;
+  other.certs_dir = dir_.path() + "/other";
+  other.validity = CertValidity::For(kDefaultCaLifetime);
+  ASSERT_TRUE(CreateCa(other).ok());
+  ASSERT_TRUE(CreateNodeCert(other, {"127.0.0.1"}).ok());
+  Status foreign =
+      RevokeCert(options_, other.certs_dir + "/node.crt").status();
+  EXPECT_TRUE(foreign.IsInvalidArgument()) << foreign.ToString();
+  EXPECT_THAT(foreign.ToString(), HasSubstr("was not signed by"));
+  // A list another CA signed is not extended.
+  ASSERT_TRUE(RevokeCert(other, "node.crt").ok());
+  std::filesystem::copy_file(other.certs_dir + "/" + kCrlFile, Path(kCrlFile),
+                             std::filesystem::copy_options::overwrite_existing);
+  Status mixed = RevokeCert(options_, ClientCertFile("bob")).status();
+  EXPECT_TRUE(mixed.IsCorruption()) << mixed.ToString();
+}
+
 TEST_F(CertsTest, CaKeyMayLiveElsewhere) {
   CertOptions split;
   split.certs_dir = dir_.path() + "/split";

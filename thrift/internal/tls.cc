@@ -1,6 +1,7 @@
 #include "thrift/internal/tls.h"
 
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509err.h>
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 namespace bloomroute::thrift_internal {
 namespace at = apache::thrift;
@@ -114,17 +116,57 @@ std::string TakeOpenSslError() {
   return text;
 }
 
-StatusOr<std::shared_ptr<TlsServerContext>> TlsServerContext::Create(
-    const TlsOptions& options, bool require_client_certificate) {
-  BLOOMROUTE_RETURN_IF_ERROR(options.ValidateForServer());
-  if (!options.enabled()) return Status::InvalidArgument("TLS is off");
+namespace {
+
+struct SslCtxDeleter {
+  void operator()(SSL_CTX* ctx) const { SSL_CTX_free(ctx); }
+};
+using SslCtxPtr = std::unique_ptr<SSL_CTX, SslCtxDeleter>;
+
+// The revocation list in `crl_file` added to ctx's store, and checked for
+// every peer certificate from then on. Bounded: the file's size bounds what
+// PEM decoding may allocate.
+Status LoadCrl(SSL_CTX* ctx, const std::string& crl_file) {
+  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-crl", crl_file));
+  std::error_code error;
+  const uintmax_t bytes = std::filesystem::file_size(crl_file, error);
+  if (error || bytes > kMaxCrlFileBytes) {
+    return Status::InvalidArgument("--tls-crl " + crl_file +
+                                   " is not a file of at most " +
+                                   std::to_string(kMaxCrlFileBytes) + " bytes");
+  }
+  BIO* bio = BIO_new_file(crl_file.c_str(), "r");
+  if (bio == nullptr) return ContextError("--tls-crl", crl_file);
+  X509_CRL* crl = PEM_read_bio_X509_CRL(bio, nullptr, nullptr, nullptr);
+  BIO_free(bio);
+  if (crl == nullptr) {
+    return Status::InvalidArgument("--tls-crl " + crl_file +
+                                   " does not hold a revocation list (PEM): " +
+                                   TakeOpenSslError());
+  }
+  X509_STORE* store = SSL_CTX_get_cert_store(ctx);
+  const int added = X509_STORE_add_crl(store, crl);
+  X509_CRL_free(crl);
+  if (added != 1) {
+    return Status::InvalidArgument("--tls-crl " + crl_file + ": " +
+                                   TakeOpenSslError());
+  }
+  // Peers' certificates are checked against the list (a CA's list does not
+  // revoke the CA itself). Without a list every handshake would fail, so
+  // the flag comes with one.
+  X509_STORE_set_flags(store, X509_V_FLAG_CRL_CHECK);
+  return Status::OK();
+}
+
+// A server context from options' files.
+StatusOr<SslCtxPtr> NewServerCtx(const TlsOptions& options,
+                                 bool require_client_certificate) {
   BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-ca", options.ca_file));
   BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-cert", options.cert_file));
   BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-key", options.key_file));
-  IgnoreSigpipe();
-  SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
+  SslCtxPtr owned(SSL_CTX_new(TLS_server_method()));
+  SSL_CTX* ctx = owned.get();
   if (ctx == nullptr) return Status::IOError("TLS: " + TakeOpenSslError());
-  std::shared_ptr<TlsServerContext> context(new TlsServerContext(ctx));
   BLOOMROUTE_RETURN_IF_ERROR(Harden(ctx));
   SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
   // No resumption: nothing is written after the handshake but replies, and
@@ -170,13 +212,47 @@ StatusOr<std::shared_ptr<TlsServerContext>> TlsServerContext::Create(
       SSL_VERIFY_PEER |
           (require_client_certificate ? SSL_VERIFY_FAIL_IF_NO_PEER_CERT : 0),
       nullptr);
-  return context;
+  if (!options.crl_file.empty()) {
+    BLOOMROUTE_RETURN_IF_ERROR(LoadCrl(ctx, options.crl_file));
+  }
+  return owned;
+}
+
+}  // namespace
+
+StatusOr<std::shared_ptr<TlsServerContext>> TlsServerContext::Create(
+    const TlsOptions& options, bool require_client_certificate) {
+  BLOOMROUTE_RETURN_IF_ERROR(options.ValidateForServer());
+  if (!options.enabled()) return Status::InvalidArgument("TLS is off");
+  IgnoreSigpipe();
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      SslCtxPtr ctx, NewServerCtx(options, require_client_certificate));
+  return std::shared_ptr<TlsServerContext>(new TlsServerContext(
+      ctx.release(), options, require_client_certificate));
+}
+
+Status TlsServerContext::ReloadCrl() {
+  if (options_.crl_file.empty()) return Status::OK();
+  // A whole new context: OpenSSL keeps every list added to a store and
+  // picks by thisUpdate, to the second, so a list written in the same
+  // second as the one loaded would not take over. Connections made before
+  // keep the context they hold (SSL_new takes a reference).
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      SslCtxPtr fresh, NewServerCtx(options_, require_client_certificate_));
+  std::lock_guard<std::mutex> lock(mu_);
+  SSL_CTX_free(ctx_);
+  ctx_ = fresh.release();
+  return Status::OK();
 }
 
 TlsServerContext::~TlsServerContext() { SSL_CTX_free(ctx_); }
 
 SslPtr TlsServerContext::NewConnection(int fd) const {
-  SslPtr ssl(SSL_new(ctx_));
+  SslPtr ssl;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ssl.reset(SSL_new(ctx_));
+  }
   if (ssl == nullptr || SSL_set_fd(ssl.get(), fd) != 1) {
     ERR_clear_error();
     return nullptr;

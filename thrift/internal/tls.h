@@ -23,9 +23,9 @@
 // has gone; the first TlsServerContext or client factory made sets SIGPIPE
 // to be ignored for the whole process (the write still fails with EPIPE).
 //
-// Thread-safety: a context is shared by all connections of a server and is
-// read-only after Create(); one SSL object per connection, used by one
-// thread at a time.
+// Thread-safety: a context is shared by all connections of a server; only
+// ReloadCrl changes it (under a mutex, with NewConnection); one SSL object
+// per connection, used by one thread at a time.
 #ifndef BLOOMROUTE_THRIFT_INTERNAL_TLS_H_
 #define BLOOMROUTE_THRIFT_INTERNAL_TLS_H_
 
@@ -34,6 +34,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "common/statusor.h"
@@ -71,9 +72,25 @@ class TlsServerContext {
   // cannot make one (out of memory).
   SslPtr NewConnection(int fd) const;
 
+  // Reads options.crl_file again, with the other files, into a new context
+  // that the next connections use (those made before keep theirs): a
+  // certificate revoked since fails its next handshake. A file that does
+  // not load (not a PEM list, over kMaxCrlFileBytes, or another file gone
+  // bad) changes nothing: InvalidArgument naming it. A list the CA did not
+  // sign fails every handshake that checks it, as OpenSSL checks its
+  // signature then. OK with nothing to do when no CRL file was given.
+  [[nodiscard]] Status ReloadCrl();
+
  private:
-  explicit TlsServerContext(SSL_CTX* ctx) : ctx_(ctx) {}
-  SSL_CTX* const ctx_;
+  TlsServerContext(SSL_CTX* ctx, TlsOptions options,
+                   bool require_client_certificate)
+      : options_(std::move(options)),
+        require_client_certificate_(require_client_certificate),
+        ctx_(ctx) {}
+  const TlsOptions options_;
+  const bool require_client_certificate_;
+  mutable std::mutex mu_;
+  SSL_CTX* ctx_;  // guarded by mu_; one reference, freed when replaced
 };
 
 // The outcome of one non-blocking TLS step.

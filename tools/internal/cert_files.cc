@@ -153,6 +153,18 @@ StatusOr<KeyPtr> ReadKeyFile(const std::string& path) {
   return key;
 }
 
+StatusOr<Ca> LoadCa(const std::string& cert_path, const std::string& key_path) {
+  Ca ca;
+  BLOOMROUTE_ASSIGN_OR_RETURN(ca.cert, ReadCertFile(cert_path));
+  BLOOMROUTE_ASSIGN_OR_RETURN(ca.key, ReadKeyFile(key_path));
+  if (X509_check_private_key(ca.cert.get(), ca.key.get()) != 1) {
+    OpensslError();  // clear the queue
+    return Status::Corruption(key_path + " is not the key of " + cert_path +
+                              " (--ca-key)");
+  }
+  return ca;
+}
+
 namespace {
 
 StatusOr<std::string> BioBytes(BIO* bio) {

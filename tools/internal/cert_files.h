@@ -23,10 +23,12 @@ struct OpensslFree {
   void operator()(X509* x) const { X509_free(x); }
   void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
   void operator()(BIO* b) const { BIO_free_all(b); }
+  void operator()(X509_CRL* c) const { X509_CRL_free(c); }
 };
 using X509Ptr = std::unique_ptr<X509, OpensslFree>;
 using KeyPtr = std::unique_ptr<EVP_PKEY, OpensslFree>;
 using BioPtr = std::unique_ptr<BIO, OpensslFree>;
+using CrlPtr = std::unique_ptr<X509_CRL, OpensslFree>;
 
 // The last OpenSSL error, for a message ("unknown" when there is none); the
 // error queue is cleared.
@@ -61,6 +63,15 @@ StatusOr<KeyPtr> ReadKeyFile(const std::string& path);
 StatusOr<std::string> CertPem(X509* cert);
 // PKCS#8, unencrypted (the file's mode protects it).
 StatusOr<std::string> KeyPem(EVP_PKEY* key);
+
+// The CA: its certificate and key.
+struct Ca {
+  X509Ptr cert;
+  KeyPtr key;
+};
+// Reads them; Corruption naming both files when the key is not the
+// certificate's.
+StatusOr<Ca> LoadCa(const std::string& cert_path, const std::string& key_path);
 
 // Creates `dir` (mode 0700; its parents as mkdir -p) when missing; IOError
 // naming it when it cannot be made or is not a directory.
