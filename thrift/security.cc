@@ -55,21 +55,33 @@ const char* RoleName(Role role) {
       return "admin";
     case Role::kNode:
       return "node";
+    case Role::kRouter:
+      return "router";
+    case Role::kRegionServer:
+      return "regionserver";
   }
   return "none";
 }
 
+bool IsNodeRole(Role role) {
+  return role == Role::kNode || role == Role::kRouter ||
+         role == Role::kRegionServer;
+}
+
 StatusOr<Role> ParseRole(std::string_view name) {
-  for (Role role : {Role::kRead, Role::kWrite, Role::kAdmin, Role::kNode}) {
+  for (Role role : {Role::kRead, Role::kWrite, Role::kAdmin, Role::kNode,
+                    Role::kRouter, Role::kRegionServer}) {
     if (name == RoleName(role)) return role;
   }
-  return Status::InvalidArgument("unknown role \"" + std::string(name) +
-                                 "\" (roles: read, write, admin, node)");
+  return Status::InvalidArgument(
+      "unknown role \"" + std::string(name) +
+      "\" (roles: read, write, admin, node, router, regionserver)");
 }
 
 bool RoleAllows(Role have, Role need) {
   if (have == Role::kNone || need == Role::kNone) return false;
-  if (have == Role::kNode || need == Role::kNode) return have == need;
+  if (need == Role::kNode) return have == Role::kNode || have == Role::kRouter;
+  if (IsNodeRole(have) || IsNodeRole(need)) return false;
   return static_cast<uint8_t>(have) >= static_cast<uint8_t>(need);
 }
 

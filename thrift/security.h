@@ -70,16 +70,34 @@ struct TlsOptions {
 // certificates in PEM.
 inline constexpr size_t kMaxCrlFileBytes = 1 << 20;
 
-// Ordered for the client roles: kRead < kWrite < kAdmin. kNode is apart.
-enum class Role : uint8_t { kNone = 0, kRead, kWrite, kAdmin, kNode };
+// Ordered for the client roles: kRead < kWrite < kAdmin. The cluster's own
+// machines are apart: kRouter and kRegionServer, each with a certificate
+// of its kind, and kNode, the one certificate both kinds shared before
+// (still accepted where a router is, so that a cluster keeps working until
+// its certificates are renewed).
+enum class Role : uint8_t {
+  kNone = 0,
+  kRead,
+  kWrite,
+  kAdmin,
+  kNode,
+  kRouter,
+  kRegionServer
+};
 
-// "none", "read", "write", "admin", "node".
+// "none", "read", "write", "admin", "node", "router", "regionserver".
 const char* RoleName(Role role);
-// The inverse of RoleName for "read", "write", "admin" and "node";
-// InvalidArgument naming the valid roles otherwise (also for "none").
+// The inverse of RoleName but for "none"; InvalidArgument naming the valid
+// roles otherwise.
 StatusOr<Role> ParseRole(std::string_view name);
+// Whether `role` is one of the cluster's machines' (kNode, kRouter,
+// kRegionServer), never a client's.
+bool IsNodeRole(Role role);
 // Whether a caller with role `have` may make a call that needs `need`:
-// client roles by their order, kNode only by kNode, kNone never.
+// client roles by their order; a call that needs kNode (every RegionService
+// call) by kRouter or kNode only, so that a region server's certificate
+// cannot call another region server as if it were the router; a machine's
+// role no client call; kNone never.
 bool RoleAllows(Role have, Role need);
 
 // Who is calling: from the peer's certificate, or from a bearer token.

@@ -75,6 +75,10 @@ void CertCommand::AddOptions(po::options_description* o) {
       ("host", po::value<std::vector<std::string>>(&hosts_)->composing(),
        "create-node: an IP address or DNS name the node is reached by; "
        "repeat for each")  //
+      ("kind", po::value<std::string>(&kind_name_)->default_value("node"),
+       "create-node: router (router.crt), regionserver (regionserver.crt), "
+       "or node (node.crt, one certificate for both, as before); region "
+       "servers serve router and node certificates only")  //
       ("user", po::value<std::string>(&user_),
        "create-client, create-token: the user (the certificate's CN; "
        "[A-Za-z0-9._-], at most 64 bytes); revoke: revoke client.USER.crt")  //
@@ -108,6 +112,9 @@ Status CertCommand::ValidateOptionsOfAction() const {
     return Status::OK();
   }
   if (!cert_file_.empty()) return Status::InvalidArgument("--cert" + of);
+  if (kind_name_ != "node" && action_ != "create-node") {
+    return Status::InvalidArgument("--kind" + of);
+  }
   if (!hosts_.empty() && action_ != "create-node")
     return Status::InvalidArgument("--host" + of);
   if (!takes_user && !user_.empty())
@@ -145,6 +152,15 @@ Status CertCommand::Validate() {
   if (!role_name_.empty()) {
     BLOOMROUTE_ASSIGN_OR_RETURN(role_, ParseClientRole(role_name_));
   }
+  {
+    StatusOr<Role> kind = ParseRole(kind_name_);
+    if (!kind.ok() || !IsNodeRole(*kind)) {
+      return Status::InvalidArgument("--kind is router, regionserver or node, "
+                                     "not '" +
+                                     kind_name_ + "'");
+    }
+    kind_ = *kind;
+  }
   options_.certs_dir = certs_dir_;
   options_.ca_key = ca_key_;
   options_.overwrite = overwrite_;
@@ -162,7 +178,7 @@ Status CertCommand::Validate() {
 Status CertCommand::Execute() {
   if (action_ == "create-ca") return PrintWritten(CreateCa(options_));
   if (action_ == "create-node") {
-    return PrintWritten(CreateNodeCert(options_, hosts_));
+    return PrintWritten(CreateNodeCert(options_, hosts_, kind_));
   }
   if (action_ == "create-client") {
     return PrintWritten(CreateClientCert(options_, user_, role_));
@@ -198,9 +214,12 @@ std::string CertCommand::HelpEpilog() const {
   return "Actions (the first argument):\n"
          "  create-ca      ca.crt and the CA key (O=bloomroute, CN=bloomroute "
          "CA)\n"
-         "  create-node    node.crt, node.key: routers' and region servers' "
-         "certificate\n"
-         "                 (OU=node), one subjectAltName per --host\n"
+         "  create-node    a machine's certificate, one subjectAltName per "
+         "--host:\n"
+         "                 --kind router: router.crt, router.key (OU=router)\n"
+         "                 --kind regionserver: regionserver.crt, .key\n"
+         "                 --kind node: node.crt, node.key, both kinds' "
+         "(default)\n"
          "  create-client  client.USER.crt, client.USER.key (OU=ROLE, "
          "CN=USER)\n"
          "  create-token   token.USER (the client's --token-file) and a line "

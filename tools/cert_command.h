@@ -55,6 +55,8 @@ class CertCommand : public Command {
   std::string user_;
   std::string role_name_;
   std::string cert_file_;  // revoke --cert
+  std::string kind_name_ = "node";  // create-node --kind
+  Role kind_ = Role::kNode;
 
   // Filled by Validate().
   CertOptions options_;

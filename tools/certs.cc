@@ -296,10 +296,11 @@ Status ValidateUserName(std::string_view user) {
 
 StatusOr<Role> ParseClientRole(std::string_view name) {
   StatusOr<Role> role = ParseRole(name);
-  if (role.ok() && *role == Role::kNode) {
+  if (role.ok() && IsNodeRole(*role)) {
     return Status::InvalidArgument(
-        "role \"node\" is not a client role (bloomroute cert create-node "
-        "makes node certificates); client roles: read, write, admin");
+        "role \"" + std::string(name) +
+        "\" is not a client role (bloomroute cert create-node makes the "
+        "machines' certificates); client roles: read, write, admin");
   }
   if (!role.ok()) {
     return Status::InvalidArgument("unknown role \"" + std::string(name) +
@@ -359,17 +360,40 @@ StatusOr<std::vector<std::string>> CreateCa(const CertOptions& options) {
 }
 
 StatusOr<std::vector<std::string>> CreateNodeCert(
-    const CertOptions& options, const std::vector<std::string>& hosts) {
+    const CertOptions& options, const std::vector<std::string>& hosts,
+    Role kind) {
   if (hosts.empty()) {
     return Status::InvalidArgument(
         "a node certificate needs at least one --host");
   }
+  if (!IsNodeRole(kind)) {
+    return Status::InvalidArgument(
+        std::string("a node certificate's kind is node, router or "
+                    "regionserver, not ") +
+        RoleName(kind));
+  }
   for (const std::string& host : hosts) {
     BLOOMROUTE_RETURN_IF_ERROR(ValidateHost(host));
   }
-  return IssueCert(options, Issue{kNodeCertFile, kNodeKeyFile,
-                                  Subject{"node", kNodeCommonName},
-                                  "serverAuth,clientAuth", hosts});
+  const std::string name = RoleName(kind);
+  // Routers are servers to clients and clients of region servers; region
+  // servers are servers only (they call no one).
+  return IssueCert(options, Issue{NodeCertFile(kind), NodeKeyFile(kind),
+                                  Subject{name, name},
+                                  kind == Role::kRegionServer
+                                      ? "serverAuth"
+                                      : "serverAuth,clientAuth",
+                                  hosts});
+}
+
+std::string NodeCertFile(Role kind) {
+  return kind == Role::kNode ? kNodeCertFile
+                             : std::string(RoleName(kind)) + ".crt";
+}
+
+std::string NodeKeyFile(Role kind) {
+  return kind == Role::kNode ? kNodeKeyFile
+                             : std::string(RoleName(kind)) + ".key";
 }
 
 StatusOr<std::vector<std::string>> CreateClientCert(const CertOptions& options,

@@ -6,9 +6,12 @@
 //                           basicConstraints critical CA:TRUE, pathlen 0
 //   ca.key                  its key (default place; CertOptions::ca_key puts
 //                           it elsewhere, so it need not sit beside the rest)
-//   node.crt, node.key      routers' and region servers' certificate:
-//                           O=bloomroute, OU=node, CN=node, a subjectAltName
-//                           per host, EKU serverAuth + clientAuth
+//   router.crt, router.key  routers' certificate: O=bloomroute, OU=router,
+//                           CN=router, a subjectAltName per host, EKU
+//                           serverAuth + clientAuth
+//   regionserver.crt/.key   region servers': OU=regionserver, serverAuth
+//   node.crt, node.key      the certificate both kinds shared before
+//                           (OU=node, CN=node); still accepted
 //   client.<user>.crt/.key  a client's: O=bloomroute, OU=<role>, CN=<user>,
 //                           EKU clientAuth (thrift/security.h: identities)
 //   token.<user>            a bearer token, one line (the client's
@@ -119,12 +122,21 @@ Status ValidateHost(std::string_view host);
 // Makes a new CA: a key at options.CaKeyPath() and ca.crt in certs_dir.
 // Returns the paths written (certificate first).
 StatusOr<std::vector<std::string>> CreateCa(const CertOptions& options);
-// node.crt and node.key, signed by the CA (ca.crt and the CA key, which must
-// match), with a subjectAltName per host (an IP address when it parses as
-// one, a DNS name otherwise). InvalidArgument when hosts is empty or one is
-// not valid (ValidateHost).
+// A machine's certificate and key, signed by the CA (ca.crt and the CA key,
+// which must match), with a subjectAltName per host (an IP address when it
+// parses as one, a DNS name otherwise), of `kind`: Role::kRouter
+// (router.crt, router.key; OU=router), Role::kRegionServer (regionserver.*;
+// OU=regionserver, serverAuth only) or Role::kNode (node.*; OU=node, the
+// certificate both kinds shared before, which region servers still accept
+// from a router). InvalidArgument when hosts is empty or one is not valid
+// (ValidateHost), or for a client kind.
 StatusOr<std::vector<std::string>> CreateNodeCert(
-    const CertOptions& options, const std::vector<std::string>& hosts);
+    const CertOptions& options, const std::vector<std::string>& hosts,
+    Role kind = Role::kNode);
+// The files of a machine's certificate of `kind`: "node.crt",
+// "router.crt", "regionserver.crt" and their ".key".
+std::string NodeCertFile(Role kind);
+std::string NodeKeyFile(Role kind);
 // client.<user>.crt and .key, signed by the CA, for a client role (read,
 // write or admin; InvalidArgument for kNode and kNone).
 StatusOr<std::vector<std::string>> CreateClientCert(const CertOptions& options,

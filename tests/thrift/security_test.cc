@@ -14,7 +14,8 @@ namespace bloomroute {
 namespace {
 
 TEST(SecurityTest, RolesRoundTripAndUnknownOnesAreRefused) {
-  for (Role role : {Role::kRead, Role::kWrite, Role::kAdmin, Role::kNode}) {
+  for (Role role : {Role::kRead, Role::kWrite, Role::kAdmin, Role::kNode,
+                    Role::kRouter, Role::kRegionServer}) {
     StatusOr<Role> parsed = ParseRole(RoleName(role));
     ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
     EXPECT_EQ(*parsed, role);
@@ -34,6 +35,26 @@ TEST(SecurityTest, ClientRolesAreOrderedAndNodeIsApart) {
   EXPECT_TRUE(RoleAllows(Role::kNode, Role::kNode));
   EXPECT_FALSE(RoleAllows(Role::kNone, Role::kRead));
   EXPECT_FALSE(RoleAllows(Role::kNone, Role::kNone));
+}
+
+// A region server's certificate could call RegionService on every other
+// region server as if it were the router (one "node" certificate served
+// both). What needs kNode (every RegionService call) takes a router's
+// certificate or the old shared one, never a region server's; the
+// machines' roles make no client call.
+TEST(SecurityTest, OnlyARouterOrTheSharedNodeCertificateCallsRegionServers) {
+  EXPECT_TRUE(RoleAllows(Role::kRouter, Role::kNode));
+  EXPECT_TRUE(RoleAllows(Role::kNode, Role::kNode));
+  EXPECT_FALSE(RoleAllows(Role::kRegionServer, Role::kNode));
+  for (Role machine : {Role::kNode, Role::kRouter, Role::kRegionServer}) {
+    EXPECT_TRUE(IsNodeRole(machine));
+    for (Role need : {Role::kRead, Role::kWrite, Role::kAdmin}) {
+      EXPECT_FALSE(RoleAllows(machine, need)) << RoleName(machine);
+      EXPECT_FALSE(RoleAllows(need, machine)) << RoleName(need);
+    }
+  }
+  EXPECT_FALSE(RoleAllows(Role::kAdmin, Role::kRouter));
+  EXPECT_FALSE(IsNodeRole(Role::kAdmin));
 }
 
 TEST(SecurityTest, TokenHashIsSha256InLowercaseHex) {

@@ -480,6 +480,38 @@ TEST_F(RegionTlsTest, ARefusedOnewayCallClosesItsConnection) {
   EXPECT_TRUE(ListAs(certs_.Node()).ok());
 }
 
+// With a certificate per kind of machine, a region server serves the
+// router's (and the shared node certificate of clusters not yet renewed),
+// never another region server's, which could otherwise write around the
+// router. A region server may itself serve with its regionserver
+// certificate.
+TEST_F(RegionTlsTest, ARegionServerCertificateCannotCallARegionServer) {
+  EXPECT_TRUE(ListAs(certs_.Machine(Role::kRouter)).ok());
+  EXPECT_TRUE(ListAs(certs_.Node()).ok());
+  // Refused at the handshake already (its certificate is for serverAuth
+  // only); access control would refuse the role as well.
+  const Status s = ListAs(certs_.Machine(Role::kRegionServer)).status();
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+
+  TempDir other;
+  auto store = RegionStore::Open(other.path(), RegionStoreOptions());
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  RegionServerOptions options;
+  options.port = 0;
+  options.tls = certs_.Machine(Role::kRegionServer);
+  auto server = RegionServer::Start(std::move(store).value(), options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  ThriftClientOptions client_options;
+  client_options.tls = certs_.Machine(Role::kRouter);
+  client_options.connect_timeout_ms = 5000;
+  client_options.call_timeout_ms = 5000;
+  auto client = NewThriftRegionClientFactory(client_options)
+                    ->Connect(1, "127.0.0.1:" +
+                                     std::to_string((*server)->port()));
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  EXPECT_TRUE((*client)->ListRegions().ok());
+}
+
 TEST_F(RegionTlsTest, APlainClientIsClosed) {
   EXPECT_TRUE(PlaintextConnectionIsClosed(server_->port(), "hello"));
   Status s = ListAs(TlsOptions()).status();

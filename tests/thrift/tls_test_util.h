@@ -38,6 +38,9 @@ class Certs {
     Check(CreateCa(options).status());
     options.validity = CertValidity::For(std::chrono::hours(24));
     Check(CreateNodeCert(options, {"127.0.0.1", "localhost"}).status());
+    Check(CreateNodeCert(options, {"127.0.0.1"}, Role::kRouter).status());
+    Check(CreateNodeCert(options, {"127.0.0.1"}, Role::kRegionServer)
+              .status());
     Check(CreateClientCert(options, "reader", Role::kRead).status());
     Check(CreateClientCert(options, "writer", Role::kWrite).status());
     Check(CreateClientCert(options, "root", Role::kAdmin).status());
@@ -67,6 +70,10 @@ class Certs {
   }
 
   TlsOptions Node() const { return Files(dir_, kNodeCertFile, kNodeKeyFile); }
+  // The certificates of one kind of machine (router, regionserver).
+  TlsOptions Machine(Role kind) const {
+    return Files(dir_, NodeCertFile(kind), NodeKeyFile(kind));
+  }
   TlsOptions Client(const std::string& user) const {
     return Files(dir_, ClientCertFile(user), ClientKeyFile(user));
   }

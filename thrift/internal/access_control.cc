@@ -211,7 +211,7 @@ StatusOr<AccessControl::Tokens> AccessControl::ReadTokenFile(
           where + ": the hash is not 64 lowercase hex digits");
     }
     StatusOr<Role> role = ParseRole(role_name);
-    if (!role.ok() || *role == Role::kNode) {
+    if (!role.ok() || IsNodeRole(*role)) {
       return Status::InvalidArgument(where + ": role \"" + role_name +
                                      "\" is not read, write or admin");
     }
