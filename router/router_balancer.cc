@@ -80,10 +80,17 @@ BalanceReport RouterImpl::RunBalancer(uint32_t max_operations, bool moves) {
     }
     std::vector<StatusOr<std::map<uint64_t, RegionStats>>> stats(
         ids.size(), Status::Unavailable("not asked"));
+    // Looked up here: the workers must not insert into `expected` (a member
+    // without regions is not in it).
+    std::vector<size_t> expected_of(ids.size(), 0);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      auto it = expected.find(ids[i]);
+      if (it != expected.end()) expected_of[i] = it->second;
+    }
     fan_out_->Run(ids.size(), [&](size_t i) {
       // Bytes decide: the rows are not counted (a scan of every region).
       stats[i] = FetchRegionStats(Server(ids[i]), 0,
-                                  expected[ids[i]] + kStatsRegionSlack,
+                                  expected_of[i] + kStatsRegionSlack,
                                   /*count_rows=*/false);
     });
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -183,16 +190,24 @@ BalanceReport RouterImpl::RunBalancer(uint32_t max_operations, bool moves) {
         });
     if (!result.ok()) {
       const std::string error = result.status().ToString();
-      const std::chrono::seconds backoff =
-          NoteBalancerFailure(step->region_id, error);
-      report.failures.push_back(
+      const std::string what =
           std::string(step->kind == BalanceReport::Step::Kind::kSplit
                           ? "splitting"
                           : "moving") +
-          " region " + std::to_string(step->region_id) + " failed: " + error +
-          "; the balancer skips it for " + std::to_string(backoff.count()) +
-          " s");
+          " region " + std::to_string(step->region_id) + " failed: " + error;
       report.failed = true;
+      // Unavailable is the cluster's, not the region's (another operation
+      // in flight or in doubt, a server that did not answer): the run stops
+      // and no region is skipped for it.
+      if (result.status().IsUnavailable()) {
+        report.failures.push_back(what);
+        report.stopped = what;
+        return report;
+      }
+      const std::chrono::seconds backoff =
+          NoteBalancerFailure(step->region_id, error);
+      report.failures.push_back(what + "; the balancer skips it for " +
+                                std::to_string(backoff.count()) + " s");
       continue;  // planned again, without it
     }
     {

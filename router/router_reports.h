@@ -150,10 +150,12 @@ struct BalanceReport {
   std::vector<Step> steps;  // in the order made
   // The operations of this run that failed, one line each ("splitting
   // region 5 failed: ...; skipped for 60 s"). A region whose operation
-  // fails is skipped by the balancer for a backoff that doubles with each
-  // failure (RouterImpl::kBalancerBackoff*), and the run goes on with the
-  // others: one region that cannot split stops neither the splits of other
-  // regions nor the moves.
+  // fails for a reason of its own (not Unavailable) is skipped by the
+  // balancer for a backoff that doubles with each failure
+  // (RouterImpl::kBalancerBackoff*), and the run goes on with the others:
+  // one region that cannot split stops neither the splits of other regions
+  // nor the moves. An Unavailable failure (a server, another operation)
+  // stops the run.
   std::vector<std::string> failures;
   // Afterwards, no region passes its split size and the servers' region
   // counts differ by at most one, leaving aside the regions skipped after
