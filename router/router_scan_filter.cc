@@ -191,6 +191,10 @@ StatusOr<ScanResult> RouterImpl::ScanIndex(std::string_view table,
       used += ReplyBytes(*kept);
       out.rows.push_back(std::move(*kept));
       if (out.rows.size() == limit || used >= budget) {
+        // The page held enough: the next call starts with a smaller one,
+        // so that a scan past a stretch the filter dropped does not keep
+        // fetching 1,024 candidates for a batch of one.
+        work->candidate_page /= kCandidatePageGrowth;
         const std::string next = Successor(out.rows.back().key);
         if (!bounded || next < spec.stop_row) out.resume_row = next;
         return out;

@@ -103,7 +103,8 @@ struct Scanner;
 // The work one call of a scan may do (router_scan_filter.cc). A scan whose
 // filter drops most candidates asks the index for pages of candidates that
 // grow (candidate_page; kept by a scanner across its calls, so that a
-// later batch starts where the earlier ones' growth ended) instead of
+// later batch starts where the earlier ones' growth ended, and shrunk when
+// a page held enough rows) instead of
 // pages of the caller's batch size. Past `deadline` a call that has rows
 // answers with them (fewer than asked; HBase's scanners go on until an
 // empty batch). One with none yet goes on: an empty batch ends an HBase
