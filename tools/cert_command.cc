@@ -186,8 +186,11 @@ Status CertCommand::Execute() {
   if (action_ == "revoke") {
     BLOOMROUTE_RETURN_IF_ERROR(PrintWritten(RevokeCert(
         options_, cert_file_.empty() ? ClientCertFile(user_) : cert_file_)));
-    std::cout << "give the list to every server (--tls-crl) and send them "
-                 "SIGHUP; renew it before it expires (revoke again)\n";
+    std::cout << "the list is valid until "
+              << FormatTime(options_.validity.not_after)
+              << ": servers refuse every peer after that, so renew it "
+                 "before (revoke again); give it to every server "
+                 "(--tls-crl) and send them SIGHUP\n";
     return Status::OK();
   }
   if (action_ == "create-token") {

@@ -223,7 +223,7 @@ TEST_F(CertCommandTest, RevokeWritesTheCasRevocationList) {
            {"list", "--certs-dir", certs_, "--cert", "x"}}) {
     EXPECT_EQ(Cert(bad).code, 2) << ::testing::PrintToString(bad);
   }
-  // Not signed by this CA: refused, exit 1.
+  // The CA's own certificate: refused, exit 1.
   EXPECT_EQ(Cert({"revoke", "--certs-dir", certs_, "--cert", "ca.crt"}).code,
             1);
 }

@@ -224,12 +224,13 @@ TEST_F(RouterTlsTest, RevokedCertificatesAreRefusedAndTheListReloads) {
     if (!client.ok()) return client.status();
     return (*client)->ListTables().status();
   };
-  EXPECT_FALSE(connect("reader").ok());
+  const Status revoked = connect("reader");
+  EXPECT_TRUE(revoked.IsPermissionDenied()) << revoked.ToString();
   EXPECT_TRUE(connect("writer").ok());
   certs_.Revoke("writer");
   EXPECT_TRUE(connect("writer").ok());  // not reloaded yet
   ASSERT_TRUE((*server)->ReloadCrl().ok());
-  EXPECT_FALSE(connect("writer").ok());
+  EXPECT_TRUE(connect("writer").IsPermissionDenied());
   EXPECT_TRUE(connect("root").ok());
   // A file that is no list changes nothing.
   {
@@ -240,7 +241,15 @@ TEST_F(RouterTlsTest, RevokedCertificatesAreRefusedAndTheListReloads) {
   EXPECT_TRUE(bad.IsInvalidArgument()) << bad.ToString();
   EXPECT_THAT(bad.message(), HasSubstr("--tls-crl"));
   EXPECT_TRUE(connect("root").ok());
-  EXPECT_FALSE(connect("reader").ok());
+  EXPECT_TRUE(connect("reader").IsPermissionDenied());
+  // Nor does a list of another CA (it would fail every handshake).
+  std::filesystem::copy_file(
+      certs_.StrangerCrl(), options.tls.crl_file,
+      std::filesystem::copy_options::overwrite_existing);
+  const Status foreign = (*server)->ReloadCrl();
+  EXPECT_TRUE(foreign.IsInvalidArgument()) << foreign.ToString();
+  EXPECT_THAT(foreign.message(), HasSubstr("not a list of the CA"));
+  EXPECT_TRUE(connect("root").ok());
 }
 
 TEST_F(RouterTlsTest, CertificatesOfAnotherCaExpiredOrOfANodeAreRefused) {

@@ -105,6 +105,14 @@ class Certs {
               .status());
     return dir_ + "/" + kCrlFile;
   }
+  // A revocation list of the stranger CA.
+  std::string StrangerCrl() const {
+    CertOptions options;
+    options.certs_dir = other_;
+    options.validity = CertValidity::For(std::chrono::hours(24));
+    Check(RevokeCert(options, "").status());
+    return other_ + "/" + kCrlFile;
+  }
   std::string Token(const std::string& user) const {
     std::ifstream in(dir_ + "/" + TokenFile(user));
     std::string token;

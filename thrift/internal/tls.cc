@@ -125,8 +125,11 @@ using SslCtxPtr = std::unique_ptr<SSL_CTX, SslCtxDeleter>;
 
 // The revocation list in `crl_file` added to ctx's store, and checked for
 // every peer certificate from then on. Bounded: the file's size bounds what
-// PEM decoding may allocate.
-Status LoadCrl(SSL_CTX* ctx, const std::string& crl_file) {
+// PEM decoding may allocate. Only a list the CA in `ca_file` signed and
+// that has not expired is taken: with CRL checking on, any other would
+// fail every handshake, cutting the server off from its peers.
+Status LoadCrl(SSL_CTX* ctx, const std::string& ca_file,
+               const std::string& crl_file) {
   BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-crl", crl_file));
   std::error_code error;
   const uintmax_t bytes = std::filesystem::file_size(crl_file, error);
@@ -143,6 +146,28 @@ Status LoadCrl(SSL_CTX* ctx, const std::string& crl_file) {
     return Status::InvalidArgument("--tls-crl " + crl_file +
                                    " does not hold a revocation list (PEM): " +
                                    TakeOpenSslError());
+  }
+  BIO* ca_bio = BIO_new_file(ca_file.c_str(), "r");
+  X509* ca = ca_bio == nullptr
+                 ? nullptr
+                 : PEM_read_bio_X509(ca_bio, nullptr, nullptr, nullptr);
+  BIO_free(ca_bio);
+  std::string wrong;
+  if (ca == nullptr) {
+    wrong = "the CA certificate of --tls-ca cannot be read";
+  } else if (X509_NAME_cmp(X509_CRL_get_issuer(crl),
+                           X509_get_subject_name(ca)) != 0 ||
+             X509_CRL_verify(crl, X509_get0_pubkey(ca)) != 1) {
+    wrong = "it is not a list of the CA of --tls-ca " + ca_file;
+  } else if (X509_CRL_get0_nextUpdate(crl) == nullptr ||
+             X509_cmp_current_time(X509_CRL_get0_nextUpdate(crl)) <= 0) {
+    wrong = "it has expired (renew it: bloomroute cert revoke)";
+  }
+  X509_free(ca);
+  if (!wrong.empty()) {
+    X509_CRL_free(crl);
+    ERR_clear_error();
+    return Status::InvalidArgument("--tls-crl " + crl_file + ": " + wrong);
   }
   X509_STORE* store = SSL_CTX_get_cert_store(ctx);
   const int added = X509_STORE_add_crl(store, crl);
@@ -213,7 +238,8 @@ StatusOr<SslCtxPtr> NewServerCtx(const TlsOptions& options,
           (require_client_certificate ? SSL_VERIFY_FAIL_IF_NO_PEER_CERT : 0),
       nullptr);
   if (!options.crl_file.empty()) {
-    BLOOMROUTE_RETURN_IF_ERROR(LoadCrl(ctx, options.crl_file));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        LoadCrl(ctx, options.ca_file, options.crl_file));
   }
   return owned;
 }
@@ -335,6 +361,14 @@ NewClientSocketFactory(const TlsOptions& options) {
       factory->overrideDefaultPasswordCallback();
       factory->loadCertificate(options.cert_file.c_str());
       factory->loadPrivateKey(options.key_file.c_str());
+    }
+    // A router (whose region-server client takes its server's TLS files)
+    // refuses region servers whose certificate is revoked. Read at start:
+    // a revocation reaches the router's outgoing connections at its next
+    // start, its incoming ones on SIGHUP.
+    if (!options.crl_file.empty()) {
+      BLOOMROUTE_RETURN_IF_ERROR(
+          LoadCrl(factory->context(), options.ca_file, options.crl_file));
     }
     return std::shared_ptr<at::transport::TSSLSocketFactory>(
         std::move(factory));
