@@ -167,28 +167,30 @@ uint64_t RocksRegionStore::BulkFileLimit() const {
 StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
                                                  const std::string& path,
                                                  uint64_t fence_token) {
-  const BulkFileLimits limits{options_.max_bulk_rows, BulkFileLimit(),
-                              2 * BulkFileLimit()};
+  // Past max_bulk_file_bytes only a file of one row (what ExportRows makes
+  // of a large row) is taken: such a file is read with a limit of one row,
+  // so a larger one is refused before its rows are decoded.
+  std::error_code size_error;
+  const uint64_t file_bytes = std::filesystem::file_size(path, size_error);
+  const bool one_row_only =
+      !size_error && file_bytes > options_.max_bulk_file_bytes;
+  const BulkFileLimits limits{one_row_only ? 1 : options_.max_bulk_rows,
+                              BulkFileLimit(), 2 * BulkFileLimit()};
   StatusOr<std::vector<Row>> rows = ReadBulkFile(path, limits);
+  if (one_row_only && !rows.ok()) {
+    return Status::InvalidArgument(
+        "the bulk file is " + std::to_string(file_bytes) +
+        " bytes, over the limit of " +
+        std::to_string(options_.max_bulk_file_bytes) +
+        ", and is not one row (only a file of one row may be larger): " +
+        rows.status().message());
+  }
   if (rows.status().IsCorruption()) {
     // The file came from a client: a damaged one is bad input, not damage
     // to this server's storage.
     return Status::InvalidArgument("bad bulk file: " + rows.status().message());
   }
   BLOOMROUTE_RETURN_IF_ERROR(rows.status());
-  // Past max_bulk_file_bytes only a file of one row (what ExportRows makes
-  // of a large row) is taken.
-  std::error_code size_error;
-  const uint64_t file_bytes = std::filesystem::file_size(path, size_error);
-  if (!size_error && file_bytes > options_.max_bulk_file_bytes &&
-      rows->size() > 1) {
-    return Status::InvalidArgument(
-        "the bulk file is " + std::to_string(file_bytes) +
-        " bytes, over the limit of " +
-        std::to_string(options_.max_bulk_file_bytes) +
-        ", and holds more than one row (only a file of one row may be "
-        "larger)");
-  }
   std::shared_lock lock(regions_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* region,
                               OpenRegionLocked(region_id));

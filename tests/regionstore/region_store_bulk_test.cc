@@ -398,7 +398,7 @@ TEST_F(RegionStoreBulkLoadTest, LoadingBytesUsesAStagingFileAndRemovesIt) {
   bulk_ = OpenStore(bulk_dir_.path(), options_);
   const Status refused = bulk_->BulkLoadBytes(2, bytes).status();
   EXPECT_TRUE(refused.IsInvalidArgument()) << refused.ToString();
-  EXPECT_NE(refused.message().find("more than one row"), std::string::npos)
+  EXPECT_NE(refused.message().find("is not one row"), std::string::npos)
       << refused.ToString();
   const std::vector<Mutation> one(puts.begin(), puts.begin() + 1);
   std::string one_row;
