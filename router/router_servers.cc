@@ -3,7 +3,8 @@
 // it runs. The set is an immutable map published by pointer; see the
 // locking note of router_impl.h.
 #include <algorithm>
-#include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <utility>
 
@@ -99,8 +100,14 @@ ServerEntry& RouterImpl::Server(ServerId id) const {
   // Every id a caller holds came from the catalog, the index or a server
   // map, and each of them names only published members (AddServer
   // publishes before it indexes; nothing leaves removed_servers_): an
-  // unknown id is a bug in this file, not input.
-  assert(entry != nullptr);
+  // unknown id is a bug in this file, not input, and is stopped here
+  // rather than dereferenced.
+  if (entry == nullptr) {
+    std::fprintf(stderr, "bloomroute router: bug: region server %llu is "
+                         "neither a member nor a removed one\n",
+                 static_cast<unsigned long long>(id));
+    std::abort();
+  }
   return *entry;
 }
 
@@ -206,6 +213,7 @@ StatusOr<ServerRef> RouterImpl::AddServer(const std::string& address) {
     const Status indexed = index_->AddServer(id);
     BLOOMROUTE_SYNC_POINT("AddServer:Indexed");
     if (!indexed.ok()) {
+      entry->client->ReleaseConnections();
       PublishServers(before, entry);
       (void)catalog_->RemoveServer(id);  // it holds nothing yet
       return indexed.WithContext("adding region server " + address);

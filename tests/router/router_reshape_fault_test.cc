@@ -386,11 +386,11 @@ TEST_F(RouterReshapeFaultTest, TheTargetIsSyncedBeforeTheSwitchAndTheDrop) {
     std::lock_guard<std::mutex> lock(mu);
     events.push_back(std::move(e));
   };
-  bool written = false;
+  std::atomic<bool> written{false};
   SetBefore([&](int node, const std::string& call, uint64_t region) {
     // A write during the copy, so that a catch-up round writes the target.
-    if (call == "Scan" && region == source.region.region_id && !written) {
-      written = true;
+    if (call == "Scan" && region == source.region.region_id &&
+        !written.exchange(true)) {
       std::thread([&] {
         EXPECT_TRUE(router_
                         ->Mutate("t", {Mutation::Put(0, Key(7),
