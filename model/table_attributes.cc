@@ -202,6 +202,7 @@ TableDescriptor ServerDescriptor(const TableDescriptor& table) {
   out.table_id = table.table_id;
   out.name = table.name;
   out.indexed_columns = table.indexed_columns;
+  out.families = table.families;  // a region server checks bulk loads
   return out;
 }
 

@@ -83,8 +83,9 @@ Status CheckMutationFamilies(const TableDescriptor& table,
 // created by bloomroute's own createTable (which sets no attribute).
 TableDescriptor WithIndexAttribute(const TableDescriptor& table);
 
-// `table` as region servers get it: without families and attributes, which
-// only the router enforces.
+// `table` as region servers get it: with its families (a region server
+// checks bulk loads against them) but without attributes, which only the
+// router uses.
 TableDescriptor ServerDescriptor(const TableDescriptor& table);
 
 }  // namespace bloomroute

@@ -45,8 +45,9 @@ struct TableDescriptor {
   std::string name;
   std::vector<IndexedColumn> indexed_columns;
   // Declared column families (HBase's TTableDescriptor.columns), distinct,
-  // no ':'; empty = any family is accepted. Router-side only: region
-  // servers get descriptors without them (model/table_attributes.h).
+  // no ':'; empty = any family is accepted (model/table_attributes.h).
+  // Region servers get them too, to check bulk loads; a region keeps the
+  // families of the last descriptor it was opened with.
   std::vector<std::string> families = {};
   // Table attributes (HBase's map<binary, binary>), e.g. "bloomroute.index".
   std::map<std::string, std::string> attributes = {};

@@ -220,6 +220,24 @@ bool Overlaps(const RegionDescriptor& a, const RegionDescriptor& b) {
 // checked for overlap only against the open regions of its own plane, so a
 // split's daughters can be filled beside their serving parent, and a
 // promotion (staged -> serving) checks the serving plane.
+namespace {
+
+// Descriptors equal but for the table's families, which a later open may
+// change (a router of this version sends them; a region stored before
+// has none).
+bool SameButFamilies(TableDescriptor a, TableDescriptor b) {
+  a.families.clear();
+  b.families.clear();
+  return a == b;
+}
+
+bool SameButFamilies(const RegionDescriptor& a, const RegionDescriptor& b) {
+  return a.region_id == b.region_id && a.start_key == b.start_key &&
+         a.end_key == b.end_key && SameButFamilies(a.table, b.table);
+}
+
+}  // namespace
+
 Status RocksRegionStore::CheckOpenLocked(const RegionDescriptor& region,
                                          bool staged) const {
   const std::string id = std::to_string(region.region_id);
@@ -228,14 +246,14 @@ Status RocksRegionStore::CheckOpenLocked(const RegionDescriptor& region,
     if (other_id == region.region_id) {
       // A closed region keeps its rows and index; it can only come back as
       // itself (drop it to reuse the id).
-      if (!(d == region)) {
+      if (!SameButFamilies(d, region)) {
         return Status::InvalidArgument("region " + id +
                                        " exists with another descriptor");
       }
       continue;
     }
     if (d.table.table_id != region.table.table_id) continue;
-    if (!(d.table == region.table)) {
+    if (!SameButFamilies(d.table, region.table)) {
       return Status::InvalidArgument("table " +
                                      std::to_string(region.table.table_id) +
                                      " is hosted here with another descriptor");
@@ -267,7 +285,8 @@ Status RocksRegionStore::OpenRegion(const RegionDescriptor& region,
     return Status::Aborted("region " + std::to_string(region.region_id) +
                            " is being dropped");
   }
-  if (it != regions_.end() && it->second.open && it->second.staging == staged) {
+  if (it != regions_.end() && it->second.open && it->second.staging == staged &&
+      it->second.descriptor.table.families == region.table.families) {
     return Status::OK();
   }
   StoredRegion stored{region, true, staged};

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <string_view>
 
+#include "model/table_attributes.h"
 #include "regionstore/bulk_file.h"
 #include "regionstore/internal/keys.h"
 #include "regionstore/internal/records.h"
@@ -200,6 +201,9 @@ StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
     Mutation m =
         Mutation::Put(region_id, std::move(row.key), std::move(row.cells));
     Status s = ValidateMutation(m, *region);
+    // The table's declared families, as a put through the router is held
+    // to (empty: any family).
+    if (s.ok()) s = CheckMutationFamilies(region->table, m);
     if (!s.ok()) return Status::InvalidArgument("bulk file: " + s.message());
     puts.push_back(std::move(m));
   }

@@ -89,6 +89,7 @@ Status RocksRegionStore::UpdateTableIndexesLocked(
   for (StoredRegion* r : of_table) {
     StoredRegion u = *r;
     u.descriptor.table.indexed_columns = table.indexed_columns;
+    u.descriptor.table.families = table.families;
     batch.Put(meta_cf_, RegionMetaKey(u.descriptor.region_id), EncodeRegion(u));
     updated.push_back(std::move(u));
   }

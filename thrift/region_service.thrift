@@ -46,6 +46,9 @@ struct TTableDescriptor {
   1: i64 tableId  // u64, assigned by the router, never reused
   2: binary name
   3: list<TIndexedColumn> indexedColumns
+  // The table's declared column families (unset or empty: any family):
+  // bulkLoad refuses cells of other families, as the router refuses puts.
+  4: optional list<binary> families
 }
 
 struct TRegionDescriptor {

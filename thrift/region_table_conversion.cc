@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/table_attributes.h"
 #include "thrift/region_types_conversion.h"
 
 namespace bloomroute {
@@ -35,6 +36,12 @@ Status TableFromThrift(const rpc::TTableDescriptor& in, FailFn fail,
     column.building = c.__isset.building && c.building;
     out->indexed_columns.push_back(std::move(column));
   }
+  out->families.clear();
+  if (in.__isset.families) {
+    Status families = ValidateFamilies(in.families);
+    if (!families.ok()) return fail(f + ".families: " + families.message());
+    out->families = in.families;
+  }
   return Status::OK();
 }
 
@@ -57,6 +64,9 @@ Status TableToThrift(const TableDescriptor& in, rpc::TTableDescriptor* out) {
     columns.push_back(std::move(column));
   }
   out->__set_indexedColumns(std::move(columns));
+  // Only when there are some: a server of an earlier version reads the
+  // rest as before (and checks no family, as it did).
+  if (!in.families.empty()) out->__set_families(in.families);
   return Status::OK();
 }
 

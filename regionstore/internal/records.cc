@@ -13,7 +13,8 @@ constexpr uint8_t kRowVersion = 2;
 // (no flag: every column ready) still read.
 constexpr uint8_t kRegionVersionV1 = 1;
 constexpr uint8_t kRegionVersionV2 = 2;  // adds a column's building flag
-constexpr uint8_t kRegionVersion = 3;    // adds the staged flag
+constexpr uint8_t kRegionVersionV3 = 3;  // adds the staged flag
+constexpr uint8_t kRegionVersion = 4;    // adds the table's families
 // Op records: format 1 before ops carried their occupancy mask, format 2
 // with it (the same fields, then the mask).
 constexpr uint8_t kOpVersionNoMask = 1;
@@ -111,6 +112,8 @@ std::string EncodeRegion(const StoredRegion& stored) {
   }
   PutLengthPrefixed(&out, r.start_key);
   PutLengthPrefixed(&out, r.end_key);
+  PutFixed32(&out, static_cast<uint32_t>(r.table.families.size()));
+  for (const std::string& f : r.table.families) PutLengthPrefixed(&out, f);
   return out;
 }
 
@@ -130,7 +133,7 @@ StatusOr<StoredRegion> DecodeRegion(std::string_view bytes) {
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&open, "region state"));
   if (open > 1) return Status::Corruption("region state");
   stored.open = open == 1;
-  if (version >= kRegionVersion) {
+  if (version >= kRegionVersionV3) {
     uint8_t staging;
     BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed8(&staging, "region staged flag"));
     if (staging > 1) return Status::Corruption("region staged flag");
@@ -159,6 +162,14 @@ StatusOr<StoredRegion> DecodeRegion(std::string_view bytes) {
   r.start_key = s;
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "region end"));
   r.end_key = s;
+  if (version >= kRegionVersion) {
+    BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&n, "family count"));
+    if (n > in.remaining() / 4) return Status::Corruption("families");
+    for (uint32_t i = 0; i < n; ++i) {
+      BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&s, "family"));
+      r.table.families.emplace_back(s);
+    }
+  }
   BLOOMROUTE_RETURN_IF_ERROR(ExpectEnd(in, "region"));
   if (Status v = ValidateRegion(r); !v.ok()) {
     return Status::Corruption("stored region: " + v.message());

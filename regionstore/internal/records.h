@@ -29,7 +29,8 @@ Status DecodeRowCells(std::string_view bytes, std::vector<Cell>* cells);
 
 // A region the server has hosted: open (served) or closed (data kept).
 // An open region is staged (RegionStore::OpenRegion) or serving. Format 3
-// adds the staged flag; formats 1 and 2 decode as not staged.
+// adds the staged flag (formats 1 and 2 decode as not staged), format 4
+// the table's families (earlier ones decode with none: any family).
 struct StoredRegion {
   RegionDescriptor descriptor;
   bool open = false;

@@ -61,8 +61,15 @@ TEST(RecordsTest, TheStagedFlagRoundTripsAndOldRegionsAreServing) {
     EXPECT_EQ(r->open, open);
     EXPECT_TRUE(r->staging);
   }
-  std::string v3 = EncodeRegion(StoredRegion{d, true, true});
-  ASSERT_EQ(v3[0], 3);
+  std::string v4 = EncodeRegion(StoredRegion{d, true, true});
+  ASSERT_EQ(v4[0], 4);
+  // Format 3 is format 4 without the families (a count of 0 here).
+  std::string v3 = v4.substr(0, v4.size() - 4);
+  v3[0] = 3;
+  auto three = DecodeRegion(v3);
+  ASSERT_TRUE(three.ok()) << three.status().ToString();
+  EXPECT_EQ(three->descriptor, d);
+  EXPECT_TRUE(three->staging);
   std::string v2 = v3;
   v2.erase(2, 1);  // version, open, [staged], ...
   v2[0] = 2;
@@ -74,6 +81,19 @@ TEST(RecordsTest, TheStagedFlagRoundTripsAndOldRegionsAreServing) {
   std::string bad_flag = v3;
   bad_flag[2] = 2;
   EXPECT_TRUE(DecodeRegion(bad_flag).status().IsCorruption());
+}
+
+// Format 4 keeps the table's families (a region server checks bulk loads
+// against them).
+TEST(RecordsTest, TheTablesFamiliesRoundTrip) {
+  RegionDescriptor d{5, {7, "t", {{1, "d:c"}}}, "a", "q"};
+  d.table.families = {"d", "meta"};
+  auto r = DecodeRegion(EncodeRegion(StoredRegion{d, true, false}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->descriptor, d);
+  std::string truncated = EncodeRegion(StoredRegion{d, true, false});
+  truncated.pop_back();
+  EXPECT_TRUE(DecodeRegion(truncated).status().IsCorruption());
 }
 
 TEST(RecordsTest, EveryTruncationAndBadVersionIsCorruption) {

@@ -187,6 +187,39 @@ TEST_F(RegionStoreBulkLoadTest, ABulkLoadEqualsApplyOfTheSamePuts) {
   EXPECT_TRUE(Keys(*bulk_, Where({{"d:country", "OLD"}})).empty());
 }
 
+// A region opened with its table's families refuses bulk-loaded cells of
+// other families; one stored before families were sent (none) takes a new
+// open that adds them, without "exists with another descriptor".
+TEST_F(RegionStoreBulkLoadTest, CellsOfUndeclaredFamiliesAreRefused) {
+  RegionDescriptor declared = PlacesRegion(1, "", "m");
+  declared.table.families = {"d"};
+  ASSERT_TRUE(bulk_->OpenRegion(declared).ok());
+  for (const RegionDescriptor& r : bulk_->ListRegions()) {
+    if (r.region_id == 1) {
+      EXPECT_EQ(r.table.families, declared.table.families);
+    }
+  }
+  const Status refused =
+      bulk_->BulkLoad(1, WriteFile({Mutation::Put(1, "a", {{"x:y", "v", 1}})}))
+          .status();
+  EXPECT_TRUE(refused.IsInvalidArgument()) << refused.ToString();
+  EXPECT_NE(refused.message().find("column family 'x'"), std::string::npos)
+      << refused.ToString();
+  EXPECT_TRUE(
+      bulk_->BulkLoad(1, WriteFile({Mutation::Put(1, "a", {{"d:y", "v", 1}})}))
+          .ok());
+  // Region 2 was opened without families (as by a router before this
+  // version): opening it again with them is no "other descriptor".
+  RegionDescriptor upgraded = PlacesRegion(2, "m", "");
+  upgraded.table.families = {"d"};
+  const Status reopened = bulk_->OpenRegion(upgraded);
+  EXPECT_TRUE(reopened.ok()) << reopened.ToString();
+  EXPECT_TRUE(
+      bulk_->BulkLoad(2, WriteFile({Mutation::Put(2, "n", {{"x:y", "v", 1}})}))
+          .status()
+          .IsInvalidArgument());
+}
+
 TEST_F(RegionStoreBulkLoadTest, LoadedCellsFollowTimestampsAsPutsDo) {
   // A stored cell newer than the file's stays; an older one is replaced.
   ASSERT_TRUE(bulk_

@@ -201,6 +201,33 @@ TEST_F(RouterBulkLoadTest, BadLoadsAreRefusedNamingTheProblem) {
       bulk_->Lookup("places", WhereEq({{"d:feature", "Fx0"}}))->rows.empty());
 }
 
+// bulkLoad skipped the column-family check that put applies: a write-role
+// client could store cells in families the table was created without.
+TEST_F(RouterBulkLoadTest, ACellOfAnUndeclaredFamilyIsRefused) {
+  TableSpec spec = PlacesSpec();
+  spec.name = "declared";
+  spec.families = {"d"};
+  StatusOr<TableInfo> t = bulk_->CreateTable(spec);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  table_ = *t;
+  std::vector<Mutation> rows = Rows("x");
+  rows.resize(1);
+  rows[0].cells.push_back(Cell{"secret:c", "v", 1});
+  const std::map<uint64_t, std::string> files = Files(rows);
+  ASSERT_EQ(files.size(), 1u);
+  const Status s =
+      bulk_->BulkLoad("declared", files.begin()->first, files.begin()->second);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("secret"), std::string::npos) << s.ToString();
+  // The same row through put is refused the same way.
+  EXPECT_TRUE(bulk_->Mutate("declared", rows).IsInvalidArgument());
+  rows[0].cells.pop_back();
+  const std::map<uint64_t, std::string> good = Files(rows);
+  EXPECT_TRUE(
+      bulk_->BulkLoad("declared", good.begin()->first, good.begin()->second)
+          .ok());
+}
+
 TEST_F(RouterBulkLoadTest, AServerThatDoesNotAnswerIsUnavailable) {
   const std::map<uint64_t, std::string> files = Files(Rows("x"));
   const auto& [region, bytes] = *files.begin();

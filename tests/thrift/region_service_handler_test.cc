@@ -165,6 +165,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   rpc::TTableDescriptor table;
   table.__set_tableId(9);
   table.__set_name("geo");
+  table.__set_families({"d", "meta"});
   region.__set_table(table);
   region.__set_startKey("a");
   handler_.openRegion(ThroughWire(region), 0, false);
@@ -172,11 +173,22 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   EXPECT_EQ(store_->opened()[0].region_id, 5u);
   EXPECT_EQ(store_->opened()[0].table.table_id, 9u);
   EXPECT_EQ(store_->opened()[0].start_key, "a");
+  // The families cross the wire (a region server checks bulk loads).
+  EXPECT_EQ(store_->opened()[0].table.families,
+            (std::vector<std::string>{"d", "meta"}));
 
   std::vector<rpc::TRegionDescriptor> listed;
   handler_.listRegions(listed);
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].regionId, 5);
+  EXPECT_EQ(listed[0].table.families,
+            (std::vector<std::string>{"d", "meta"}));
+  // Families that break the rules are refused by name.
+  table.__set_families({"d", "d"});
+  region.__set_table(table);
+  region.__set_regionId(6);
+  testing::ExpectIllegal(
+      [&] { handler_.openRegion(ThroughWire(region), 0, false); }, "families");
 
   store_->write_result.epoch = 2;
   store_->write_result.ops = {{1, FilterOp::Kind::kInsert, {3, 4}, 0}};
