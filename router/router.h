@@ -547,8 +547,8 @@ class Router {
   //
   // ScannerNext returns up to `max_rows` (1..kMaxRowsPerCall) rows, fewer
   // once RouterOptions::call_work_budget_ms has passed with some in hand;
-  // an empty answer means the scan is complete. `call_seq` numbers the calls of one
-  // scanner as HBase's nextCallSeq does, so that a call repeated after a
+  // an empty answer means the scan is complete. `call_seq` numbers the calls of
+  // one scanner as HBase's nextCallSeq does, so that a call repeated after a
   // lost reply does not skip rows: the first call is 1, each next call the
   // previous one plus 1; repeating the previous number restarts the batch
   // from where that call began and returns it again (as the range holds

@@ -177,10 +177,11 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
       s = UpdateServerIndexes(server, state);
       for (size_t r = 0; r < t.regions.size() && s.ok(); ++r) {
         if (t.regions[r].server != server.ref.id) continue;
-        s = IsStagedTarget(t, t.regions[r]) ? server.client->OpenStagedRegion(state.Descriptor(r),
-                                                     status->incarnation)
-                   : server.client->OpenRegion(state.Descriptor(r),
-                                               status->incarnation);
+        s = IsStagedTarget(t, t.regions[r])
+                ? server.client->OpenStagedRegion(state.Descriptor(r),
+                                                  status->incarnation)
+                : server.client->OpenRegion(state.Descriptor(r),
+                                            status->incarnation);
       }
       if (!s.ok()) break;
     }

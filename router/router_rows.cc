@@ -518,7 +518,8 @@ StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
     if (region.end_key.empty()) break;
     // Past the call's deadline, rows in hand go back (ScanWork).
     if (out.rows.size() >= limit || used >= budget ||
-        (!out.rows.empty() && std::chrono::steady_clock::now() > work.deadline)) {
+        (!out.rows.empty() &&
+         std::chrono::steady_clock::now() > work.deadline)) {
       if (spec.stop_row.empty() || region.end_key < spec.stop_row) {
         out.resume_row = region.end_key;  // later regions may hold rows
       }

@@ -180,9 +180,8 @@ StatusOr<ScanResult> RouterImpl::ScanIndex(std::string_view table,
     const auto needed = static_cast<uint32_t>(limit - out.rows.size());
     const uint32_t page = std::max(needed, work->candidate_page);
     BLOOMROUTE_ASSIGN_OR_RETURN(
-        std::vector<Row> rows,
-        IndexCandidates(table, spec, filter, after, page, budget - used,
-                        &covered));
+        std::vector<Row> rows, IndexCandidates(table, spec, filter, after, page,
+                                               budget - used, &covered));
     for (Row& row : rows) {
       if (row.key < spec.start_row) continue;  // AfterRowFor's few extra
       if (bounded && row.key >= spec.stop_row) return out;
@@ -210,7 +209,8 @@ StatusOr<ScanResult> RouterImpl::ScanIndex(std::string_view table,
         kMaxCandidatePage, std::max<uint32_t>(page, 1) * kCandidatePageGrowth);
     // Past the call's deadline, what it has goes back (HBase's scanners go
     // on until an empty batch).
-    if (!out.rows.empty() && std::chrono::steady_clock::now() > work->deadline) {
+    if (!out.rows.empty() &&
+        std::chrono::steady_clock::now() > work->deadline) {
       out.resume_row = next;
       return out;
     }

@@ -103,8 +103,9 @@ ServerEntry& RouterImpl::Server(ServerId id) const {
   // unknown id is a bug in this file, not input, and is stopped here
   // rather than dereferenced.
   if (entry == nullptr) {
-    std::fprintf(stderr, "bloomroute router: bug: region server %llu is "
-                         "neither a member nor a removed one\n",
+    std::fprintf(stderr,
+                 "bloomroute router: bug: region server %llu is "
+                 "neither a member nor a removed one\n",
                  static_cast<unsigned long long>(id));
     std::abort();
   }
@@ -199,8 +200,7 @@ StatusOr<ServerRef> RouterImpl::AddServer(const std::string& address) {
         ConnectEntry(id, address);
     if (!connected.ok()) {
       (void)catalog_->RemoveServer(id);  // it holds nothing yet
-      return connected.status().WithContext("adding region server " +
-                                            address);
+      return connected.status().WithContext("adding region server " + address);
     }
     entry = std::move(connected).value();
     // Published before the index lists it: whoever finds the id in the

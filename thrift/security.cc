@@ -29,7 +29,6 @@ Status TlsOptions::ValidateForServer() const {
   return Status::OK();
 }
 
-
 Status TlsOptions::ValidateForClient() const {
   if (ca_file.empty() && (!cert_file.empty() || !key_file.empty())) {
     return Status::InvalidArgument(

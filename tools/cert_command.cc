@@ -155,9 +155,10 @@ Status CertCommand::Validate() {
   {
     StatusOr<Role> kind = ParseRole(kind_name_);
     if (!kind.ok() || !IsNodeRole(*kind)) {
-      return Status::InvalidArgument("--kind is router, regionserver or node, "
-                                     "not '" +
-                                     kind_name_ + "'");
+      return Status::InvalidArgument(
+          "--kind is router, regionserver or node, "
+          "not '" +
+          kind_name_ + "'");
     }
     kind_ = *kind;
   }

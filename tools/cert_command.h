@@ -54,7 +54,7 @@ class CertCommand : public Command {
   std::vector<std::string> hosts_;
   std::string user_;
   std::string role_name_;
-  std::string cert_file_;  // revoke --cert
+  std::string cert_file_;           // revoke --cert
   std::string kind_name_ = "node";  // create-node --kind
   Role kind_ = Role::kNode;
 

@@ -378,12 +378,11 @@ StatusOr<std::vector<std::string>> CreateNodeCert(
   const std::string name = RoleName(kind);
   // Routers are servers to clients and clients of region servers; region
   // servers are servers only (they call no one).
-  return IssueCert(options, Issue{NodeCertFile(kind), NodeKeyFile(kind),
-                                  Subject{name, name},
-                                  kind == Role::kRegionServer
-                                      ? "serverAuth"
-                                      : "serverAuth,clientAuth",
-                                  hosts});
+  return IssueCert(
+      options, Issue{NodeCertFile(kind), NodeKeyFile(kind), Subject{name, name},
+                     kind == Role::kRegionServer ? "serverAuth"
+                                                 : "serverAuth,clientAuth",
+                     hosts});
 }
 
 std::string NodeCertFile(Role kind) {

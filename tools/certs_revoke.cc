@@ -38,8 +38,8 @@ StatusOr<CrlPtr> ReadOrNewCrl(const std::string& path, const Ca& ca) {
   if (pem.status().IsNotFound()) {
     CrlPtr crl(X509_CRL_new());
     if (crl == nullptr || X509_CRL_set_version(crl.get(), 1) != 1 ||
-        X509_CRL_set_issuer_name(
-            crl.get(), X509_get_subject_name(ca.cert.get())) != 1) {
+        X509_CRL_set_issuer_name(crl.get(),
+                                 X509_get_subject_name(ca.cert.get())) != 1) {
       return Status::IOError("cannot make a revocation list: " +
                              OpensslError());
     }
@@ -49,8 +49,8 @@ StatusOr<CrlPtr> ReadOrNewCrl(const std::string& path, const Ca& ca) {
   BioPtr bio(BIO_new_mem_buf(pem->data(), static_cast<int>(pem->size())));
   CrlPtr crl(PEM_read_bio_X509_CRL(bio.get(), nullptr, nullptr, nullptr));
   if (crl == nullptr) {
-    return Status::Corruption(path + " is not a PEM revocation list: " +
-                              OpensslError());
+    return Status::Corruption(
+        path + " is not a PEM revocation list: " + OpensslError());
   }
   EVP_PKEY* ca_key = X509_get0_pubkey(ca.cert.get());
   if (ca_key == nullptr || X509_CRL_verify(crl.get(), ca_key) != 1) {
@@ -75,8 +75,8 @@ bool Lists(X509_CRL* crl, const ASN1_INTEGER* serial) {
 Status AddSerial(X509_CRL* crl, const ASN1_INTEGER* serial, ASN1_TIME* now) {
   X509_REVOKED* revoked = X509_REVOKED_new();
   if (revoked == nullptr ||
-      X509_REVOKED_set_serialNumber(revoked, const_cast<ASN1_INTEGER*>(serial)) !=
-          1 ||
+      X509_REVOKED_set_serialNumber(revoked,
+                                    const_cast<ASN1_INTEGER*>(serial)) != 1 ||
       X509_REVOKED_set_revocationDate(revoked, now) != 1 ||
       X509_CRL_add0_revoked(crl, revoked) != 1) {
     X509_REVOKED_free(revoked);

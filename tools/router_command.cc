@@ -321,8 +321,7 @@ Status RouterCommand::Execute() {
     }
   };
   const std::string stopped_by = WaitForStopSignal(reload);
-  std::cout << "bloomroute router: " << stopped_by << ", stopping"
-            << std::endl;
+  std::cout << "bloomroute router: " << stopped_by << ", stopping" << std::endl;
   server->Stop();
   server.reset();
   router.reset();  // the last owner: stops its threads, closes the catalog

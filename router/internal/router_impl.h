@@ -648,8 +648,8 @@ class RouterImpl : public router::Router {
   // The full-scan path: the region servers scan [start, stop) in key order
   // with the filter text (router_rows.cc).
   StatusOr<ScanResult> ScanRegions(const TableState& state,
-                                   const router::ScanSpec& spec,
-                                   uint32_t limit, const ScanWork& work);
+                                   const router::ScanSpec& spec, uint32_t limit,
+                                   const ScanWork& work);
   // The index path: candidates from the plan's lookups (each routed through
   // the global index), merged in key order without duplicates, restricted
   // to [start, stop) and filtered on the router.

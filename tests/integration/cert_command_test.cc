@@ -193,9 +193,9 @@ TEST_F(CertCommandTest, RevokeWritesTheCasRevocationList) {
                   "--role", "read"})
                 .code,
             0);
-  ASSERT_EQ(Cert({"create-node", "--certs-dir", certs_, "--host", "127.0.0.1"})
-                .code,
-            0);
+  ASSERT_EQ(
+      Cert({"create-node", "--certs-dir", certs_, "--host", "127.0.0.1"}).code,
+      0);
   CommandOutput revoked =
       Cert({"revoke", "--certs-dir", certs_, "--user", "alice"});
   ASSERT_EQ(revoked.code, 0) << revoked.err;
@@ -231,10 +231,10 @@ TEST_F(CertCommandTest, RevokeWritesTheCasRevocationList) {
 TEST_F(CertCommandTest, HelpNamesTheActionsAndDefaults) {
   CommandOutput help = Cert({"--help"});
   EXPECT_EQ(help.code, 0);
-  for (const char* part : {"create-ca", "create-node", "create-client",
-                           "create-token", "revoke", "--cert", "list",
-                           "--certs-dir", "--ca-key",
-                           "--lifetime", "--overwrite", "kMaxPemFileBytes"}) {
+  for (const char* part :
+       {"create-ca", "create-node", "create-client", "create-token", "revoke",
+        "--cert", "list", "--certs-dir", "--ca-key", "--lifetime",
+        "--overwrite", "kMaxPemFileBytes"}) {
     EXPECT_THAT(help.out, HasSubstr(part));
   }
 }

@@ -377,7 +377,8 @@ TEST_F(RouterReshapeFaultTest, TheTargetIsSyncedBeforeTheSwitchAndTheDrop) {
   const ServerId to = source.server.id % kServers + 1;
   int target = -1;
   for (const ServerRef& s : router_->Servers()) {
-    if (s.id == to) target = std::stoi(s.address.substr(s.address.find('-') + 1));
+    if (s.id == to)
+      target = std::stoi(s.address.substr(s.address.find('-') + 1));
   }
   ASSERT_GE(target, 0);
   std::mutex mu;
@@ -392,10 +393,10 @@ TEST_F(RouterReshapeFaultTest, TheTargetIsSyncedBeforeTheSwitchAndTheDrop) {
     if (call == "Scan" && region == source.region.region_id &&
         !written.exchange(true)) {
       std::thread([&] {
-        EXPECT_TRUE(router_
-                        ->Mutate("t", {Mutation::Put(0, Key(7),
-                                                     {{"d:country", "c9"}})})
-                        .ok());
+        EXPECT_TRUE(
+            router_
+                ->Mutate("t", {Mutation::Put(0, Key(7), {{"d:country", "c9"}})})
+                .ok());
       }).join();
     }
     if (node == target) note(call);

@@ -435,12 +435,12 @@ TEST_F(RouterReshapeTest, ARegionThatCannotSplitIsSkippedAndTheOthersGoOn) {
     return out;
   };
   const std::string part = noise(700 << 10);
-  ASSERT_TRUE(router_
-                  ->Mutate("a", {Mutation::Put(0, "only",
-                                               {{"d:a", part},
-                                                {"d:b", part},
-                                                {"d:c", part}})})
-                  .ok());
+  ASSERT_TRUE(
+      router_
+          ->Mutate("a", {Mutation::Put(
+                            0, "only",
+                            {{"d:a", part}, {"d:b", part}, {"d:c", part}})})
+          .ok());
   std::vector<Mutation> puts;
   for (int i = 0; i < 3000; ++i) {
     puts.push_back(Mutation::Put(0, "s" + std::to_string(100000 + i),
@@ -491,8 +491,8 @@ TEST(RouterReshapeLargeRowTest, ARegionWithARowPastTheBulkFileLimitMoves) {
   const std::string part(800 << 10, 'x');
   std::vector<Mutation> puts;
   for (int i = 0; i < 50; ++i) {
-    puts.push_back(Mutation::Put(0, "a" + std::to_string(100 + i),
-                                 {{"d:country", "NO"}}));
+    puts.push_back(
+        Mutation::Put(0, "a" + std::to_string(100 + i), {{"d:country", "NO"}}));
   }
   puts.push_back(Mutation::Put(
       0, "big",

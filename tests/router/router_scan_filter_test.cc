@@ -197,6 +197,17 @@ class RouterScanFilterTest : public ::testing::Test {
     return out;
   }
 
+  // Replaces the router with one of `options` over `factory` (default: the
+  // cluster's own clients).
+  void Reopen(const RouterOptions& options,
+              std::shared_ptr<router::RegionClientFactory> factory = nullptr) {
+    router_.reset();
+    StatusOr<std::unique_ptr<Router>> opened = Router::Open(
+        options, factory != nullptr ? factory : cluster_.Factory());
+    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+    router_ = std::move(opened).value();
+  }
+
   StoreCluster cluster_{4, FixedClock()};
   std::unique_ptr<Router> router_;
 };
@@ -268,13 +279,9 @@ TEST_F(RouterScanFilterTest, IndexPlanEqualsFullScanEqualsModel) {
 // An index-planned scan asks only the servers the global index does not rule
 // out; the same filter on an unindexed column asks every server.
 TEST_F(RouterScanFilterTest, IndexPlanAsksOnlyCandidateServers) {
-  router_.reset();
   RouterOptions options = RouterOptionsFor(cluster_);
   options.background_maintenance = false;  // no calls but the scan's
-  StatusOr<std::unique_ptr<Router>> opened =
-      Router::Open(options, cluster_.Factory());
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  router_ = std::move(opened).value();
+  ASSERT_NO_FATAL_FAILURE(Reopen(options));
   ASSERT_TRUE(router_->CreateTable(SplitSpec("tc", {"f:a"})).ok());
   std::vector<Mutation> rows;
   for (int i = 0; i < 2000; ++i) {
@@ -327,13 +334,9 @@ TEST_F(RouterScanFilterTest, IndexPlanAsksOnlyCandidateServers) {
 // worker held all along. Candidates now come in pages that grow while the
 // filter drops them, whatever numRows is.
 TEST_F(RouterScanFilterTest, ACandidateFetchDoesNotDependOnTheBatchSize) {
-  router_.reset();
   RouterOptions options = RouterOptionsFor(cluster_);
   options.background_maintenance = false;  // no calls but the scan's
-  StatusOr<std::unique_ptr<Router>> opened =
-      Router::Open(options, cluster_.Factory());
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  router_ = std::move(opened).value();
+  ASSERT_NO_FATAL_FAILURE(Reopen(options));
   ASSERT_TRUE(router_->CreateTable(SplitSpec("tc", {"f:a"})).ok());
   std::vector<Mutation> rows;
   for (int i = 0; i < 4000; ++i) {
@@ -368,7 +371,6 @@ TEST_F(RouterScanFilterTest, ACandidateFetchDoesNotDependOnTheBatchSize) {
 // them, fewer than asked, and the scan goes on from there: every row comes
 // exactly once.
 TEST_F(RouterScanFilterTest, ABatchPastItsWorkBudgetAnswersWhatItHas) {
-  router_.reset();
   RouterOptions options = RouterOptionsFor(cluster_);
   options.call_work_budget_ms = 1;
   // Every region server call takes 2 ms: past the budget after one.
@@ -379,10 +381,8 @@ TEST_F(RouterScanFilterTest, ABatchPastItsWorkBudgetAnswersWhatItHas) {
     }
     return Status::OK();
   };
-  StatusOr<std::unique_ptr<Router>> opened = Router::Open(
-      options, std::make_shared<testing::HookFactory>(&cluster_, hooks));
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  router_ = std::move(opened).value();
+  ASSERT_NO_FATAL_FAILURE(Reopen(
+      options, std::make_shared<testing::HookFactory>(&cluster_, hooks)));
   ASSERT_TRUE(router_->CreateTable(SplitSpec("tc", {"f:a"})).ok());
   std::vector<Mutation> rows;
   std::set<std::string> want;
@@ -452,13 +452,9 @@ TEST_F(RouterScanFilterTest, PageFilterLimitsTheWholeScan) {
 // that passes RouterOptions::max_reply_bytes, and the scan still returns
 // every row once, in order.
 TEST_F(RouterScanFilterTest, FilteredBatchesKeepTheReplyByteBudget) {
-  router_.reset();
   RouterOptions options = RouterOptionsFor(cluster_);
   options.max_reply_bytes = 100000;
-  StatusOr<std::unique_ptr<Router>> opened =
-      Router::Open(options, cluster_.Factory());
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  router_ = std::move(opened).value();
+  ASSERT_NO_FATAL_FAILURE(Reopen(options));
   ASSERT_TRUE(router_->CreateTable(SplitSpec("t", {"f:a"})).ok());
   std::vector<Mutation> rows;
   std::vector<std::string> want;

@@ -233,13 +233,11 @@ TEST_F(RouterTest, OnePrincipalCannotTakeEveryScanner) {
   // Closing one of alice's scanners, or all of one of her connections,
   // gives the room back.
   ASSERT_TRUE(router_->CloseScanner(alice[0], connections[0]).ok());
-  EXPECT_TRUE(
-      router_->OpenScanner("places", {}, connections[3], "alice").ok());
+  EXPECT_TRUE(router_->OpenScanner("places", {}, connections[3], "alice").ok());
   EXPECT_FALSE(
       router_->OpenScanner("places", {}, connections[3], "alice").ok());
   router_->CloseScanners(connections[1]);
-  EXPECT_TRUE(
-      router_->OpenScanner("places", {}, connections[3], "alice").ok());
+  EXPECT_TRUE(router_->OpenScanner("places", {}, connections[3], "alice").ok());
   // Callers without a principal are bounded per connection only.
   const ScannerClient anonymous = NewScannerClient();
   for (int j = 0; j < 3; ++j) {

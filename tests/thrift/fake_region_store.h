@@ -63,7 +63,7 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   std::pair<uint64_t, uint64_t> image_page_request;
   FilterStatus filter_status;
   std::vector<SscbfConfig> filter_configs_set;  // by SetFilterConfig
-  std::atomic<int> wal_syncs{0};                 // SyncWal calls
+  std::atomic<int> wal_syncs{0};                // SyncWal calls
   IndexReport report;
   std::optional<std::string> split_point;  // the answer of SplitPoint
   ExportedRows exported;                   // the answer of ExportRows

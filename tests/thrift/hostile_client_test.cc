@@ -110,11 +110,11 @@ Served Serve(Clock::duration duration, const std::function<Status()>& call) {
 }
 
 void ExpectServed(const Served& served) {
-  std::printf("served %d calls, the slowest in %lld ms\n", served.calls,
-              static_cast<long long>(
-                  std::chrono::duration_cast<std::chrono::milliseconds>(
-                      served.slowest)
-                      .count()));
+  std::printf(
+      "served %d calls, the slowest in %lld ms\n", served.calls,
+      static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(served.slowest)
+              .count()));
   EXPECT_GE(served.calls, 2);
   EXPECT_EQ(served.failed, 0) << served.first_error;
   EXPECT_LT(served.slowest, kBound)
@@ -153,8 +153,7 @@ class HostileClientTest : public ::testing::Test {
     options.tls = tls;
     options.connect_timeout_ms = 10000;
     options.call_timeout_ms = 10000;
-    auto client =
-        ConnectRouter("127.0.0.1:" + std::to_string(port_), options);
+    auto client = ConnectRouter("127.0.0.1:" + std::to_string(port_), options);
     return client.ok() ? std::move(client).value() : nullptr;
   }
 
@@ -208,8 +207,7 @@ TEST_F(HostileClientTest, TheRouterKeepsAnsweringAnAdmin) {
     }
   }
   EXPECT_EQ(held, 15);
-  EXPECT_NE(refusal.find("max_scanners_per_principal is 15"),
-            std::string::npos)
+  EXPECT_NE(refusal.find("max_scanners_per_principal is 15"), std::string::npos)
       << refusal;
 
   const int port = port_;
@@ -227,9 +225,8 @@ TEST_F(HostileClientTest, TheRouterKeepsAnsweringAnAdmin) {
   {
     Attack attack;
     attack.Run(kSlotHolders, [&] { HoldASlot(port, certs); });
-    attack.Run(2, [&] {
-      SendRefusedOneway(port, certs, reader, "putMultiple");
-    });
+    attack.Run(2,
+               [&] { SendRefusedOneway(port, certs, reader, "putMultiple"); });
     for (const std::shared_ptr<RouterClient>& client : scanners) {
       attack.Run(1, [&, client] {
         router::ScanSpec scan;
@@ -289,9 +286,8 @@ TEST_F(HostileClientTest, TheRegionServerKeepsAnsweringItsRouter) {
       bool closed = false;
       (void)client.ReadUntilClosed(&closed);
     });
-    attack.Run(2, [&] {
-      SendRefusedOneway(port, certs, reader, "mutateRows");
-    });
+    attack.Run(2,
+               [&] { SendRefusedOneway(port, certs, reader, "mutateRows"); });
     served = Serve(HostileTime(), [&]() -> Status {
       ThriftClientOptions client_options;
       client_options.tls = certs_.Node();

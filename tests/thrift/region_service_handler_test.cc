@@ -181,8 +181,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   handler_.listRegions(listed);
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].regionId, 5);
-  EXPECT_EQ(listed[0].table.families,
-            (std::vector<std::string>{"d", "meta"}));
+  EXPECT_EQ(listed[0].table.families, (std::vector<std::string>{"d", "meta"}));
   // Families that break the rules are refused by name.
   table.__set_families({"d", "d"});
   region.__set_table(table);

@@ -178,8 +178,7 @@ TEST_F(RouterTlsTest, AReloadedTokenFileAddsAndRevokesTokens) {
   const std::string fresh(64, 'a');
   {
     std::ofstream out(certs_.TokensFile(), std::ios::trunc);
-    out << "# tokenwriter is gone\n"
-        << TokenHash(fresh) << " read newreader\n";
+    out << "# tokenwriter is gone\n" << TokenHash(fresh) << " read newreader\n";
   }
   StatusOr<size_t> reloaded = server_->ReloadTokenFile();
   ASSERT_TRUE(reloaded.ok()) << reloaded.status().ToString();
@@ -243,9 +242,8 @@ TEST_F(RouterTlsTest, RevokedCertificatesAreRefusedAndTheListReloads) {
   EXPECT_TRUE(connect("root").ok());
   EXPECT_TRUE(connect("reader").IsPermissionDenied());
   // Nor does a list of another CA (it would fail every handshake).
-  std::filesystem::copy_file(
-      certs_.StrangerCrl(), options.tls.crl_file,
-      std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(certs_.StrangerCrl(), options.tls.crl_file,
+                             std::filesystem::copy_options::overwrite_existing);
   const Status foreign = (*server)->ReloadCrl();
   EXPECT_TRUE(foreign.IsInvalidArgument()) << foreign.ToString();
   EXPECT_THAT(foreign.message(), HasSubstr("not a list of the CA"));
@@ -514,9 +512,9 @@ TEST_F(RegionTlsTest, ARegionServerCertificateCannotCallARegionServer) {
   client_options.tls = certs_.Machine(Role::kRouter);
   client_options.connect_timeout_ms = 5000;
   client_options.call_timeout_ms = 5000;
-  auto client = NewThriftRegionClientFactory(client_options)
-                    ->Connect(1, "127.0.0.1:" +
-                                     std::to_string((*server)->port()));
+  auto client =
+      NewThriftRegionClientFactory(client_options)
+          ->Connect(1, "127.0.0.1:" + std::to_string((*server)->port()));
   ASSERT_TRUE(client.ok()) << client.status().ToString();
   EXPECT_TRUE((*client)->ListRegions().ok());
 }

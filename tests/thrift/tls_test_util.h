@@ -39,8 +39,7 @@ class Certs {
     options.validity = CertValidity::For(std::chrono::hours(24));
     Check(CreateNodeCert(options, {"127.0.0.1", "localhost"}).status());
     Check(CreateNodeCert(options, {"127.0.0.1"}, Role::kRouter).status());
-    Check(CreateNodeCert(options, {"127.0.0.1"}, Role::kRegionServer)
-              .status());
+    Check(CreateNodeCert(options, {"127.0.0.1"}, Role::kRegionServer).status());
     Check(CreateClientCert(options, "reader", Role::kRead).status());
     Check(CreateClientCert(options, "writer", Role::kWrite).status());
     Check(CreateClientCert(options, "root", Role::kAdmin).status());
@@ -101,8 +100,8 @@ class Certs {
     CertOptions options;
     options.certs_dir = dir_;
     options.validity = CertValidity::For(std::chrono::hours(24));
-    Check(RevokeCert(options, user.empty() ? "" : ClientCertFile(user))
-              .status());
+    Check(
+        RevokeCert(options, user.empty() ? "" : ClientCertFile(user)).status());
     return dir_ + "/" + kCrlFile;
   }
   // A revocation list of the stranger CA.
@@ -252,8 +251,7 @@ inline int64_t ProcessCpuMs() {
 
 // A framed, strict-binary call of `method` with no arguments; `oneway`
 // types it T_ONEWAY (no reply expected).
-inline std::string FramedCall(const std::string& method,
-                              bool oneway = false) {
+inline std::string FramedCall(const std::string& method, bool oneway = false) {
   std::string message(oneway ? "\x80\x01\x00\x04" : "\x80\x01\x00\x01", 4);
   const uint32_t name_bytes = htonl(static_cast<uint32_t>(method.size()));
   message.append(reinterpret_cast<const char*>(&name_bytes), 4);
@@ -262,7 +260,6 @@ inline std::string FramedCall(const std::string& method,
   const uint32_t frame_bytes = htonl(static_cast<uint32_t>(message.size()));
   return std::string(reinterpret_cast<const char*>(&frame_bytes), 4) + message;
 }
-
 
 }  // namespace bloomroute::testing
 

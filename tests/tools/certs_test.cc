@@ -309,8 +309,7 @@ TEST_F(CertsTest, RevokedCertificatesFailVerificationWithTheList) {
   other.validity = CertValidity::For(kDefaultCaLifetime);
   ASSERT_TRUE(CreateCa(other).ok());
   ASSERT_TRUE(CreateNodeCert(other, {"127.0.0.1"}).ok());
-  Status foreign =
-      RevokeCert(options_, other.certs_dir + "/node.crt").status();
+  Status foreign = RevokeCert(options_, other.certs_dir + "/node.crt").status();
   EXPECT_TRUE(foreign.IsInvalidArgument()) << foreign.ToString();
   EXPECT_THAT(foreign.ToString(), HasSubstr("was not signed by"));
   // A list another CA signed is not extended.

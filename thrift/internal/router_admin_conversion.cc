@@ -102,11 +102,11 @@ Status OneRegionFromThrift(const client::TRegionSummary& in,
       Narrow(in.rows, kBadResult, f + ".rows", &out->rows));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.rowBytes, kBadResult, f + ".rowBytes", &out->row_bytes));
-  BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.indexBytes, kBadResult,
-                                    f + ".indexBytes", &out->index_bytes));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.indexBytes, kBadResult, f + ".indexBytes", &out->index_bytes));
   if (in.__isset.balancerSkipped) {
-    BLOOMROUTE_RETURN_IF_ERROR(CheckNoteBytes(in.balancerSkipped,
-                                              f + ".balancerSkipped"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        CheckNoteBytes(in.balancerSkipped, f + ".balancerSkipped"));
     out->balancer_skipped = in.balancerSkipped;
   }
   if (in.__isset.balancerRetrySeconds) {

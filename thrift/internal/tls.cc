@@ -143,9 +143,9 @@ Status LoadCrl(SSL_CTX* ctx, const std::string& ca_file,
   X509_CRL* crl = PEM_read_bio_X509_CRL(bio, nullptr, nullptr, nullptr);
   BIO_free(bio);
   if (crl == nullptr) {
-    return Status::InvalidArgument("--tls-crl " + crl_file +
-                                   " does not hold a revocation list (PEM): " +
-                                   TakeOpenSslError());
+    return Status::InvalidArgument(
+        "--tls-crl " + crl_file +
+        " does not hold a revocation list (PEM): " + TakeOpenSslError());
   }
   BIO* ca_bio = BIO_new_file(ca_file.c_str(), "r");
   X509* ca = ca_bio == nullptr
@@ -238,8 +238,7 @@ StatusOr<SslCtxPtr> NewServerCtx(const TlsOptions& options,
           (require_client_certificate ? SSL_VERIFY_FAIL_IF_NO_PEER_CERT : 0),
       nullptr);
   if (!options.crl_file.empty()) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        LoadCrl(ctx, options.ca_file, options.crl_file));
+    BLOOMROUTE_RETURN_IF_ERROR(LoadCrl(ctx, options.ca_file, options.crl_file));
   }
   return owned;
 }
@@ -253,8 +252,8 @@ StatusOr<std::shared_ptr<TlsServerContext>> TlsServerContext::Create(
   IgnoreSigpipe();
   BLOOMROUTE_ASSIGN_OR_RETURN(
       SslCtxPtr ctx, NewServerCtx(options, require_client_certificate));
-  return std::shared_ptr<TlsServerContext>(new TlsServerContext(
-      ctx.release(), options, require_client_certificate));
+  return std::shared_ptr<TlsServerContext>(
+      new TlsServerContext(ctx.release(), options, require_client_certificate));
 }
 
 Status TlsServerContext::ReloadCrl() {
