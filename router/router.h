@@ -60,6 +60,7 @@
 #include "model/types.h"
 #include "router/cluster_filter_config.h"
 #include "router/global_index.h"
+#include "router/quota.h"
 #include "router/region_client.h"
 #include "router/router_reports.h"
 
@@ -751,6 +752,17 @@ class Router {
   // member could take its regions.
   virtual StatusOr<std::vector<BalanceReport::Step>> DecommissionServer(
       ServerId id) = 0;
+
+  // Quotas (router/quota.h; `bloomroute admin quota`). SetQuota stores
+  // `quota` in place of the user's quota on the same table (persisted
+  // synchronously in the catalog before it returns), or removes that quota
+  // when `quota` sets no limit (OK when there was none); the router's
+  // server applies it from its next call. InvalidArgument as
+  // ValidateQuota, or past Quota::kMaxQuotas. Quotas: those in force, by
+  // user then table, as a snapshot that a change replaces (so a caller can
+  // tell a change by the pointer); never null.
+  [[nodiscard]] virtual Status SetQuota(const Quota& quota) = 0;
+  virtual std::shared_ptr<const std::vector<Quota>> Quotas() const = 0;
 
  protected:
   Router() = default;

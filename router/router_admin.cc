@@ -171,4 +171,12 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
   return out;
 }
 
+Status RouterImpl::SetQuota(const router::Quota& quota) {
+  return catalog_->PutQuota(quota);
+}
+
+std::shared_ptr<const std::vector<router::Quota>> RouterImpl::Quotas() const {
+  return catalog_->Quotas();
+}
+
 }  // namespace bloomroute::router_internal

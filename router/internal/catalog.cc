@@ -5,6 +5,7 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "common/coding.h"
@@ -31,12 +32,17 @@ constexpr char kRouterStartsKey[] = "r";
 constexpr char kPageTokenKeyKey[] = "k";
 constexpr char kServerTag = 's';
 constexpr char kTableTag = 't';
+constexpr char kQuotaTag = 'q';
 // Bounds for decoding: far above what CreateTable accepts.
 constexpr uint32_t kMaxDecodedColumns = 1 << 16;
 constexpr uint32_t kMaxDecodedRegions = 1 << 20;
 constexpr uint32_t kMaxDecodedFamilies = 1 << 16;
 constexpr uint32_t kMaxDecodedAttributes = 1 << 16;
 constexpr uint32_t kMaxDecodedTasks = 1 << 16;
+
+bool QuotaOrder(const router::Quota& a, const router::Quota& b) {
+  return std::tie(a.user, a.table) < std::tie(b.user, b.table);
+}
 
 Status FromRocks(const rocksdb::Status& s, const char* what) {
   if (s.ok()) return Status::OK();
@@ -282,6 +288,7 @@ StatusOr<std::unique_ptr<Catalog>> Catalog::Open(const std::string& dir) {
 
 Status Catalog::Load() {
   auto tables = std::make_shared<TableList>();
+  auto quotas = std::make_shared<QuotaList>();
   std::unique_ptr<rocksdb::Iterator> it(
       db_->db->NewIterator(rocksdb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -316,6 +323,10 @@ Status Catalog::Load() {
       CatalogTable t;
       BLOOMROUTE_RETURN_IF_ERROR(DecodeTable(value, &t));
       tables->push_back(std::move(t));
+    } else if (!key.empty() && key[0] == kQuotaTag) {
+      router::Quota q;
+      BLOOMROUTE_RETURN_IF_ERROR(DecodeQuota(key, value, &q));
+      quotas->push_back(std::move(q));
     } else {
       return Status::Corruption("catalog: unknown key");
     }
@@ -341,6 +352,8 @@ Status Catalog::Load() {
     }
   }
   tables_ = std::move(tables);
+  std::sort(quotas->begin(), quotas->end(), QuotaOrder);
+  quotas_ = std::move(quotas);
   return Status::OK();
 }
 
@@ -611,6 +624,82 @@ Status Catalog::DecodeTable(std::string_view in, CatalogTable* out) {
     BLOOMROUTE_RETURN_IF_ERROR(DecodeRegionOps(&r, &out->region_ops));
   }
   if (!r.empty()) return Status::Corruption("catalog: trailing bytes");
+  return Status::OK();
+}
+
+std::shared_ptr<const Catalog::QuotaList> Catalog::Quotas() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return quotas_;
+}
+
+Status Catalog::PutQuota(const router::Quota& quota) {
+  BLOOMROUTE_RETURN_IF_ERROR(router::ValidateQuota(quota));
+  std::lock_guard<std::mutex> lock(mu_);
+  auto same = std::find_if(
+      quotas_->begin(), quotas_->end(), [&](const router::Quota& q) {
+        return q.user == quota.user && q.table == quota.table;
+      });
+  if (quota.none() && same == quotas_->end()) return Status::OK();
+  if (same == quotas_->end() && quotas_->size() >= router::Quota::kMaxQuotas) {
+    return Status::InvalidArgument(
+        "quota: the router holds " + std::to_string(quotas_->size()) +
+        " quotas, the most it keeps; remove one first");
+  }
+  const std::string value = EncodeQuota(quota);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      WriteLocked(QuotaKey(quota), quota.none() ? nullptr : &value));
+  auto next = std::make_shared<QuotaList>(*quotas_);
+  if (same != quotas_->end()) {
+    next->erase(next->begin() + (same - quotas_->begin()));
+  }
+  if (!quota.none()) {
+    next->insert(
+        std::upper_bound(next->begin(), next->end(), quota, QuotaOrder), quota);
+  }
+  quotas_ = std::move(next);
+  return Status::OK();
+}
+
+std::string Catalog::QuotaKey(const router::Quota& quota) {
+  std::string key(1, kQuotaTag);
+  PutLengthPrefixed(&key, quota.user);
+  key += quota.table;
+  return key;
+}
+
+std::string Catalog::EncodeQuota(const router::Quota& quota) {
+  std::string out(1, static_cast<char>(kFormatVersion));
+  PutFixed64(&out, quota.requests.amount);
+  PutFixed32(&out, quota.requests.seconds);
+  PutFixed64(&out, quota.bytes.amount);
+  PutFixed32(&out, quota.bytes.seconds);
+  return out;
+}
+
+Status Catalog::DecodeQuota(std::string_view key, std::string_view value,
+                            router::Quota* out) {
+  ByteReader k(key.substr(key.empty() ? 0 : 1));
+  std::string_view user;
+  BLOOMROUTE_RETURN_IF_ERROR(k.ReadLengthPrefixed(&user, "quota user"));
+  std::string_view table;
+  BLOOMROUTE_RETURN_IF_ERROR(k.ReadBytes(k.remaining(), &table, "table"));
+  out->user.assign(user);
+  out->table.assign(table);
+  ByteReader r(value);
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&out->requests.amount, "requests"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      r.ReadFixed32(&out->requests.seconds, "requests period"));
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&out->bytes.amount, "bytes"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      r.ReadFixed32(&out->bytes.seconds, "bytes period"));
+  if (!r.empty()) return Status::Corruption("catalog: quota record");
+  Status valid = router::ValidateQuota(*out);
+  if (!valid.ok() || out->none()) {
+    return Status::Corruption(
+        "catalog: quota record: " +
+        (valid.ok() ? std::string("no limit") : valid.ToString()));
+  }
   return Status::OK();
 }
 

@@ -7,6 +7,8 @@
 // an id that reached a region server (which only happens after the record
 // naming it was written) is never handed out again.
 //
+// Quotas (router/quota.h) are one record each, keyed by user and table.
+//
 // Record format: one version byte, then fixed-width and length-prefixed
 // fields (common/coding.h); RocksDB's block checksums cover the stored bytes.
 // Decoding bounds every length by the bytes present and reports Corruption.
@@ -31,6 +33,7 @@
 #include "common/status.h"
 #include "common/statusor.h"
 #include "model/types.h"
+#include "router/quota.h"
 #include "router/region_client.h"
 
 namespace bloomroute::router_internal {
@@ -208,6 +211,17 @@ class Catalog {
   // rest of the router's data directory.
   StatusOr<std::string> PageTokenKey(const std::string& fresh);
 
+  // The quotas (router/quota.h), by user then table: an immutable snapshot
+  // as Tables(); PutQuota publishes a new one, so a reader can tell a change
+  // by the pointer.
+  using QuotaList = std::vector<router::Quota>;
+  std::shared_ptr<const QuotaList> Quotas() const;
+  // Stores `quota` in place of the user's quota on the same table (one
+  // synchronous write), or forgets that quota when `quota` sets no limit.
+  // InvalidArgument when ValidateQuota refuses it, or when it would be
+  // quota number router::Quota::kMaxQuotas + 1.
+  [[nodiscard]] Status PutQuota(const router::Quota& quota);
+
   // Record encodings, exposed for tests. A server record holds neither its
   // id (the key does) nor, decoded, sets `out->id`.
   static std::string EncodeServer(const CatalogServer& server);
@@ -216,6 +230,12 @@ class Catalog {
   static std::string EncodeTable(const CatalogTable& table);
   [[nodiscard]] static Status DecodeTable(std::string_view in,
                                           CatalogTable* out);
+  // A quota's key names its user and table; its value holds the limits.
+  static std::string QuotaKey(const router::Quota& quota);
+  static std::string EncodeQuota(const router::Quota& quota);
+  [[nodiscard]] static Status DecodeQuota(std::string_view key,
+                                          std::string_view value,
+                                          router::Quota* out);
 
  private:
   struct Db;
@@ -233,6 +253,7 @@ class Catalog {
   std::shared_ptr<const TableList> tables_ = std::make_shared<TableList>();
   uint64_t router_starts_ = 0;
   std::string page_token_key_;  // empty until created
+  std::shared_ptr<const QuotaList> quotas_ = std::make_shared<QuotaList>();
   router::ServerId next_server_id_ = 1;
   uint64_t next_table_id_ = 1;
   uint64_t next_region_id_ = 1;

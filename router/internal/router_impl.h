@@ -301,6 +301,9 @@ class RouterImpl : public router::Router {
       ServerId id) override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override;
+  // router_admin.cc
+  Status SetQuota(const router::Quota& quota) override;
+  std::shared_ptr<const std::vector<router::Quota>> Quotas() const override;
   // router_servers.cc
   StatusOr<router::ServerRef> AddServer(const std::string& address) override;
   Status SetServerAddress(ServerId id, const std::string& address) override;

@@ -308,5 +308,76 @@ TEST(CatalogRecordTest, ServerRecordsOfVersionOneDecodeAsMembers) {
   EXPECT_TRUE(Catalog::DecodeServer(bad_state, &back).IsCorruption());
 }
 
+router::Quota Quota(std::string user, std::string table, uint64_t requests,
+                    uint64_t bytes) {
+  router::Quota q;
+  q.user = std::move(user);
+  q.table = std::move(table);
+  if (requests != 0) q.requests = {requests, 1};
+  if (bytes != 0) q.bytes = {bytes, 60};
+  return q;
+}
+
+// Quotas are set, replaced and removed by user and table, each change
+// persisted before it returns and published as a new snapshot.
+TEST_F(CatalogTest, QuotasAreReplacedRemovedAndSurviveReopen) {
+  const router::Quota alice = Quota("alice", "", 100, 0);
+  const router::Quota alice_geo = Quota("alice", "geo", 10, 1 << 20);
+  const router::Quota bob = Quota("bob", "", 0, 5000);
+  {
+    auto c = std::move(Catalog::Open(dir_.path())).value();
+    EXPECT_TRUE(c->Quotas()->empty());
+    ASSERT_TRUE(c->PutQuota(bob).ok());
+    ASSERT_TRUE(c->PutQuota(alice_geo).ok());
+    const auto before = c->Quotas();
+    ASSERT_TRUE(c->PutQuota(Quota("alice", "", 7, 0)).ok());
+    EXPECT_NE(c->Quotas(), before);        // a new snapshot
+    EXPECT_EQ(before->size(), 2u);         // the old one is unchanged
+    ASSERT_TRUE(c->PutQuota(alice).ok());  // replaces alice's
+    // Removing one that is not there changes nothing.
+    ASSERT_TRUE(c->PutQuota(Quota("carol", "", 0, 0)).ok());
+    EXPECT_EQ(*c->Quotas(),
+              (std::vector<router::Quota>{alice, alice_geo, bob}));
+    // Refused, and nothing written.
+    EXPECT_TRUE(c->PutQuota(Quota("", "", 1, 0)).IsInvalidArgument());
+    router::Quota bad = alice;
+    bad.requests.seconds = 0;
+    EXPECT_TRUE(c->PutQuota(bad).IsInvalidArgument());
+  }
+  {
+    auto c = std::move(Catalog::Open(dir_.path())).value();
+    EXPECT_EQ(*c->Quotas(),
+              (std::vector<router::Quota>{alice, alice_geo, bob}));
+    ASSERT_TRUE(c->PutQuota(Quota("alice", "geo", 0, 0)).ok());  // removes
+  }
+  auto c = std::move(Catalog::Open(dir_.path())).value();
+  EXPECT_EQ(*c->Quotas(), (std::vector<router::Quota>{alice, bob}));
+}
+
+TEST(CatalogRecordTest, QuotaRecordsRoundTripAndRejectBadBytes) {
+  const router::Quota q = Quota("us\x01er", "t\xff", 12, 34);
+  const std::string key = Catalog::QuotaKey(q);
+  const std::string value = Catalog::EncodeQuota(q);
+  router::Quota back;
+  ASSERT_TRUE(Catalog::DecodeQuota(key, value, &back).ok());
+  EXPECT_EQ(back, q);
+  for (size_t n = 0; n < value.size(); ++n) {
+    EXPECT_TRUE(
+        Catalog::DecodeQuota(key, value.substr(0, n), &back).IsCorruption())
+        << n;
+  }
+  EXPECT_TRUE(Catalog::DecodeQuota(key, value + "x", &back).IsCorruption());
+  EXPECT_TRUE(
+      Catalog::DecodeQuota(key.substr(0, 2), value, &back).IsCorruption());
+  // A record without a limit, or with a period of 0, is not one we wrote.
+  EXPECT_TRUE(Catalog::DecodeQuota(
+                  key, Catalog::EncodeQuota(Quota("u", "", 0, 0)), &back)
+                  .IsCorruption());
+  router::Quota zero = q;
+  zero.requests.seconds = 0;
+  EXPECT_TRUE(Catalog::DecodeQuota(key, Catalog::EncodeQuota(zero), &back)
+                  .IsCorruption());
+}
+
 }  // namespace
 }  // namespace bloomroute::router_internal

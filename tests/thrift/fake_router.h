@@ -7,6 +7,8 @@
 #ifndef BLOOMROUTE_TESTS_THRIFT_FAKE_ROUTER_H_
 #define BLOOMROUTE_TESTS_THRIFT_FAKE_ROUTER_H_
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -333,6 +335,24 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     region_op = "decommission", move_to = id;
     return balance_report.steps;
   }
+  // Quotas as the catalog keeps them: one per user and table, a new
+  // snapshot per change.
+  Status SetQuota(const router::Quota& quota) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    BLOOMROUTE_RETURN_IF_ERROR(router::ValidateQuota(quota));
+    std::lock_guard<std::mutex> lock(quota_mu_);
+    auto next = std::make_shared<std::vector<router::Quota>>();
+    for (const router::Quota& q : *quotas_) {
+      if (q.user != quota.user || q.table != quota.table) next->push_back(q);
+    }
+    if (!quota.none()) next->push_back(quota);
+    quotas_ = std::move(next);
+    return Status::OK();
+  }
+  std::shared_ptr<const std::vector<router::Quota>> Quotas() const override {
+    std::lock_guard<std::mutex> lock(quota_mu_);
+    return quotas_;
+  }
   StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     region_op = "balance", balance_max = max_operations;
@@ -342,6 +362,10 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
  private:
   // The calls without a Status can only throw.
   void EnterConst() const { (void)Enter(); }
+
+  mutable std::mutex quota_mu_;
+  std::shared_ptr<const std::vector<router::Quota>> quotas_ =
+      std::make_shared<std::vector<router::Quota>>();
 };
 
 }  // namespace bloomroute
