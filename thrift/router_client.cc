@@ -355,6 +355,30 @@ class ThriftRouterClient final : public RouterClient {
         });
   }
 
+  Status SetQuota(const router::Quota& quota) override {
+    client::TQuota wire;
+    thrift_internal::QuotaToThrift(quota, &wire);
+    return Call("setQuota", [&](Service& s) { s.setQuota(wire); });
+  }
+
+  StatusOr<std::vector<router::Quota>> ListQuotas() override {
+    return Fetch<std::vector<router::Quota>, std::vector<client::TQuota>>(
+        "listQuotas",
+        [&](Service& s, std::vector<client::TQuota>& r) { s.listQuotas(r); },
+        [](const std::vector<client::TQuota>& in,
+           std::vector<router::Quota>* out) -> Status {
+          if (in.size() > router::Quota::kMaxQuotas) {
+            return Status::Corruption("more quotas than a router keeps");
+          }
+          out->resize(in.size());
+          for (size_t i = 0; i < in.size(); ++i) {
+            BLOOMROUTE_RETURN_IF_ERROR(
+                thrift_internal::QuotaFromThrift(in[i], &(*out)[i]));
+          }
+          return Status::OK();
+        });
+  }
+
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override {
     const std::string name(table);

@@ -145,6 +145,9 @@ class RouterClient {
   virtual StatusOr<router::BalanceReport> Balance(uint32_t max_operations) = 0;
   virtual StatusOr<std::vector<router::BalanceReport::Step>> DecommissionServer(
       router::ServerId id) = 0;
+  // setQuota / listQuotas: see router::Router::SetQuota and Quotas.
+  virtual Status SetQuota(const router::Quota& quota) = 0;
+  virtual StatusOr<std::vector<router::Quota>> ListQuotas() = 0;
   // verifyIndex: see router::VerifyReport. From the wire, the report's table
   // carries its name and id only (no indexed columns) and a server's
   // IndexReport has no table_id. NotFound for an unknown table.

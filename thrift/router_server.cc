@@ -4,6 +4,7 @@
 
 #include "thrift/gen-cpp/RouterService.h"
 #include "thrift/internal/access_control.h"
+#include "thrift/internal/quota_throttle.h"
 #include "thrift/router_service_handler.h"
 
 namespace bloomroute {
@@ -25,11 +26,17 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
     server->access_ = access;
     server->token_file_ = options.token_file;
   }
+  // Quotas name principals, which only TLS gives.
+  std::shared_ptr<thrift_internal::QuotaThrottle> throttle;
+  if (options.tls.enabled()) {
+    throttle = std::make_shared<thrift_internal::QuotaThrottle>(
+        [router] { return router->Quotas(); });
+  }
   // A handler per connection: it owns the connection's scanners.
   BLOOMROUTE_RETURN_IF_ERROR(server->Serve(
       std::make_shared<rpc::client::RouterServiceProcessorFactory>(
           std::make_shared<RouterServiceHandlerFactory>(std::move(router))),
-      options, "RouterServer", std::move(access)));
+      options, "RouterServer", std::move(access), std::move(throttle)));
   return server;
 }
 

@@ -708,6 +708,24 @@ struct TBalanceReport {
   5: optional list<string> failures
 }
 
+// A limit of a quota: `amount` per `seconds` (1 to 86400).
+struct TQuotaLimit {
+  1: i64 amount
+  2: i32 seconds
+}
+
+// What one principal (a token's user or a certificate's name) may ask of
+// the router per unit of time, as HBase's RPC throttles. Each call counts
+// one request, and its request's and reply's frames in bytes. With a table,
+// the quota counts only the calls that name the table (field 1 of their
+// arguments); without, every call of the user. An unset limit is none.
+struct TQuota {
+  1: string user
+  2: string table = ""
+  3: optional TQuotaLimit requests
+  4: optional TQuotaLimit bytes
+}
+
 // The router's copy of a region server's filter against the server's own.
 enum TReplicaAgreement {
   MATCHES = 1,      // the same filter at the same epoch and sequence number
@@ -978,6 +996,17 @@ service RouterService {
   TBalanceReport balance(1: i32 maxOperations)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   list<TBalanceStep> decommissionServer(1: i32 serverId)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Quotas (bloomroute admin quota set / list / remove), persisted in the
+  // router's catalog before setQuota returns and applied from the next
+  // call. setQuota replaces the user's quota on the same table; one with
+  // no limit set removes it. A call over a quota is answered with TIOError
+  // "RpcThrottlingException: ... - wait <time>", canRetry true, without
+  // running. listQuotas: every quota, by user then table.
+  void setQuota(1: TQuota quota)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  list<TQuota> listQuotas()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Bulk import: loads a bulk file (a sorted SST file of rows of one region,

@@ -172,6 +172,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
                int32_t max_operations) override;
   void decommissionServer(std::vector<rpc::client::TBalanceStep>& result,
                           int32_t server_id) override;
+  void setQuota(const rpc::client::TQuota& quota) override;
+  void listQuotas(std::vector<rpc::client::TQuota>& result) override;
   void bulkLoad(const std::string& table, int64_t region_id,
                 const std::string& file) override;
   void verifyIndex(rpc::client::TVerifyReport& result,

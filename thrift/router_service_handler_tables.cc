@@ -431,6 +431,26 @@ void RouterServiceHandler::decommissionServer(
   });
 }
 
+void RouterServiceHandler::setQuota(const client::TQuota& quota) {
+  ServeCall("setQuota", [&]() -> Status {
+    router::Quota q;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::QuotaFromThrift(quota, &q));
+    return router_->SetQuota(q);
+  });
+}
+
+void RouterServiceHandler::listQuotas(std::vector<client::TQuota>& result) {
+  ServeCall("listQuotas", [&]() -> Status {
+    const std::shared_ptr<const std::vector<router::Quota>> quotas =
+        router_->Quotas();
+    result.resize(quotas->size());
+    for (size_t i = 0; i < quotas->size(); ++i) {
+      thrift_internal::QuotaToThrift((*quotas)[i], &result[i]);
+    }
+    return Status::OK();
+  });
+}
+
 void RouterServiceHandler::bulkLoad(const std::string& table, int64_t region_id,
                                     const std::string& file) {
   ServeCall("bulkLoad", [&]() -> Status {

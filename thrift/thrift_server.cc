@@ -205,7 +205,8 @@ Status ThriftServer::Serve(
 Status ThriftServer::Serve(
     std::shared_ptr<at::TProcessorFactory> processors,
     const ServerOptions& options, std::string name,
-    std::shared_ptr<const thrift_internal::AccessControl> access) {
+    std::shared_ptr<const thrift_internal::AccessControl> access,
+    std::shared_ptr<thrift_internal::CallThrottle> throttle) {
   if (processors == nullptr) return Status::InvalidArgument("nothing to serve");
   if (impl_->loop != nullptr) return Status::InvalidArgument("already serving");
   BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
@@ -238,7 +239,7 @@ Status ThriftServer::Serve(
   StatusOr<std::unique_ptr<thrift_internal::FrameLoop>> loop =
       thrift_internal::FrameLoop::Create(
           impl_->socket->getSocketFD(), std::move(processors), options,
-          impl_->name, std::move(tls), std::move(access));
+          impl_->name, std::move(tls), std::move(access), std::move(throttle));
   if (!loop.ok()) {
     impl_->socket->close();
     impl_->socket.reset();

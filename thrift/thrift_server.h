@@ -83,6 +83,7 @@ class TProcessorFactory;
 
 namespace bloomroute::thrift_internal {
 class AccessControl;
+class CallThrottle;
 }  // namespace bloomroute::thrift_internal
 
 namespace bloomroute {
@@ -233,6 +234,8 @@ class ThriftServer {
   // (thrift/internal/access_control.h); a client certificate is required at
   // the handshake unless access admits tokens. Without TLS nothing is
   // checked. InvalidArgument also for TLS files that cannot be loaded.
+  // `throttle` (may be null) admits or refuses each call that access passed
+  // (thrift/internal/call_throttle.h).
   Status Serve(
       std::shared_ptr<apache::thrift::TProcessor> processor,
       const ServerOptions& options, std::string name,
@@ -244,7 +247,8 @@ class ThriftServer {
   Status Serve(
       std::shared_ptr<apache::thrift::TProcessorFactory> processors,
       const ServerOptions& options, std::string name,
-      std::shared_ptr<const thrift_internal::AccessControl> access = nullptr);
+      std::shared_ptr<const thrift_internal::AccessControl> access = nullptr,
+      std::shared_ptr<thrift_internal::CallThrottle> throttle = nullptr);
 
  private:
   struct Impl;

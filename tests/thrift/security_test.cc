@@ -196,7 +196,9 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"splitRegion", Role::kAdmin},
       {"mergeRegions", Role::kAdmin},
       {"balance", Role::kAdmin},
-      {"decommissionServer", Role::kAdmin}};
+      {"decommissionServer", Role::kAdmin},
+      {"setQuota", Role::kAdmin},
+      {"listQuotas", Role::kAdmin}};
   const std::set<std::string> idl = RouterServiceMethods();
   ASSERT_GE(idl.size(), 40u) << "the IDL's methods were not found";
   for (const std::string& method : idl) {

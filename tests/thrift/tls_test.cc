@@ -373,6 +373,61 @@ TEST_F(RouterTlsTest, PlaintextBytesCloseOnlyTheirConnection) {
   EXPECT_TRUE(client->Mutate("geo", OnePut()).ok());
 }
 
+// Quotas (router/quota.h): an admin sets one over the wire; its user's
+// calls past it are refused with HBase's throttling error (retryable, the
+// quota named) without reaching the router, while another principal is not
+// throttled; a table quota counts only the calls naming its table.
+TEST_F(RouterTlsTest, AQuotaThrottlesItsUserAloneBeforeTheCallRuns) {
+  auto admin = Connect(certs_.Client("root"));
+  ASSERT_NE(admin, nullptr);
+  router::Quota per_user;
+  per_user.user = "reader";
+  per_user.requests = {2, 3600};
+  ASSERT_TRUE(admin->SetQuota(per_user).ok());
+  router::Quota per_table;
+  per_table.user = "tokenwriter";
+  per_table.table = "geo";
+  per_table.requests = {1, 3600};
+  ASSERT_TRUE(admin->SetQuota(per_table).ok());
+  StatusOr<std::vector<router::Quota>> listed = admin->ListQuotas();
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  EXPECT_EQ(*listed, (std::vector<router::Quota>{per_user, per_table}));
+
+  auto reader = Connect(certs_.Client("reader"));
+  ASSERT_NE(reader, nullptr);
+  EXPECT_TRUE(reader->ListTables().ok());
+  EXPECT_TRUE(reader->Get("geo", {GetRequest{0, "oslo", {}}}).ok());
+  router_->gets.clear();
+  Status s = reader->Get("geo", {GetRequest{0, "oslo", {}}}).status();
+  EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("RpcThrottlingException: number of "
+                                     "requests exceeded - wait "));
+  EXPECT_THAT(s.message(), HasSubstr("quota of user reader: 2 requests per "
+                                     "3600 s"));
+  EXPECT_TRUE(router_->gets.empty());  // refused before it ran
+  // Access is checked first: setting quotas needs the admin role.
+  s = reader->SetQuota(router::Quota{"reader", "", {}, {}});
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+
+  // Another principal is not throttled.
+  EXPECT_TRUE(admin->ListTables().ok());
+  EXPECT_TRUE(admin->Get("geo", {GetRequest{0, "oslo", {}}}).ok());
+
+  auto writer = Connect(certs_.CaOnly(), certs_.Token("tokenwriter"));
+  ASSERT_NE(writer, nullptr);
+  ASSERT_TRUE(writer->Mutate("geo", OnePut()).ok());
+  s = writer->Mutate("geo", OnePut());
+  EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("on table geo"));
+  EXPECT_EQ(router_->mutations.size(), 1u);
+  EXPECT_TRUE(writer->Mutate("other", OnePut()).ok());
+  EXPECT_TRUE(writer->ListTables().ok());
+
+  // Removed: the user is served again at once.
+  ASSERT_TRUE(admin->SetQuota(router::Quota{"reader", "", {}, {}}).ok());
+  EXPECT_TRUE(reader->Get("geo", {GetRequest{0, "oslo", {}}}).ok());
+}
+
 TEST_F(RouterTlsTest, ATokenNeedsTlsOnBothSides) {
   RouterClientOptions options;
   options.token = "abc";

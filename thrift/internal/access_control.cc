@@ -54,7 +54,9 @@ std::map<std::string, Role> RouterNeeds() {
         "addServer", "setServerAddress", "removeServer",
         // Region operations.
         "moveRegion", "splitRegion", "mergeRegions", "balance",
-        "decommissionServer"}) {
+        "decommissionServer",
+        // Quotas: HBase's set_quota and list_quotas need its admin.
+        "setQuota", "listQuotas"}) {
     needs[m] = Role::kAdmin;
   }
   return needs;
@@ -96,18 +98,7 @@ StatusOr<std::string> ReadBounded(const std::string& path) {
 // Writes a reply to `name` that throws TIOError with `status`'s text.
 void WriteDenied(at::protocol::TProtocol* out, const std::string& name,
                  int32_t seqid, const Status& status) {
-  rpc::TIOError error;
-  error.__set_message(status.ToString());
-  out->writeMessageBegin(name, at::protocol::T_REPLY, seqid);
-  out->writeStructBegin("result");
-  out->writeFieldBegin("io", at::protocol::T_STRUCT, 1);
-  error.write(out);
-  out->writeFieldEnd();
-  out->writeFieldStop();
-  out->writeStructEnd();
-  out->writeMessageEnd();
-  out->getTransport()->writeEnd();
-  out->getTransport()->flush();
+  WriteIOErrorReply(out, name, seqid, status.ToString(), /*can_retry=*/false);
 }
 
 // The void success reply of `name`.
@@ -145,6 +136,24 @@ std::string ReadToken(at::protocol::TProtocol* in) {
 }
 
 }  // namespace
+
+void WriteIOErrorReply(at::protocol::TProtocol* out, const std::string& method,
+                       int32_t seqid, const std::string& message,
+                       bool can_retry) {
+  rpc::TIOError error;
+  error.__set_message(message);
+  if (can_retry) error.__set_canRetry(true);
+  out->writeMessageBegin(method, at::protocol::T_REPLY, seqid);
+  out->writeStructBegin("result");
+  out->writeFieldBegin("io", at::protocol::T_STRUCT, 1);
+  error.write(out);
+  out->writeFieldEnd();
+  out->writeFieldStop();
+  out->writeStructEnd();
+  out->writeMessageEnd();
+  out->getTransport()->writeEnd();
+  out->getTransport()->flush();
+}
 
 AccessControl::AccessControl(std::map<std::string, Role> needs,
                              Role default_need, bool admits_tokens)

@@ -106,6 +106,13 @@ class AccessControl {
   Tokens tokens_;  // guarded by tokens_mu_
 };
 
+// Writes the reply of `method` (call `seqid`) that throws TIOError with
+// `message` (and canRetry true when `can_retry`): field 1 of every
+// bloomroute and HBase method's result.
+void WriteIOErrorReply(apache::thrift::protocol::TProtocol* out,
+                       const std::string& method, int32_t seqid,
+                       const std::string& message, bool can_retry);
+
 // The identity of the call the current thread runs: the frame loop sets it
 // (ScopedCaller) around the processor, so that a handler can bound what one
 // principal holds (the router's scanners per user). nullptr outside a call

@@ -71,7 +71,11 @@ CallFailure FailureOfCurrentException(const std::string& where) {
     // may call nothing gets one answer, frame_loop.h); its close can arrive
     // after the next call went out on it, which would then fail as
     // Unavailable. So a refused connection is not kept.
-    Status status = ServerStatus(e, Status::Code::kIOError);
+    // One the server marks retryable without a code (HBase's canRetry: a
+    // quota's RpcThrottlingException) is Unavailable: try again later.
+    Status status = ServerStatus(e, e.__isset.canRetry && e.canRetry
+                                        ? Status::Code::kUnavailable
+                                        : Status::Code::kIOError);
     const bool reusable = !status.IsPermissionDenied();
     return {std::move(status), reusable};
   } catch (const RequestTooLarge& e) {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "thrift/internal/access_control.h"
+#include "thrift/internal/call_throttle.h"
 #include "thrift/internal/decode_budget.h"
 #include "thrift/internal/tls.h"
 
@@ -114,6 +115,7 @@ struct FrameLoop::Impl {
   std::shared_ptr<at::TProcessorFactory> factory;
   std::shared_ptr<TlsServerContext> tls;        // null: plaintext
   std::shared_ptr<const AccessControl> access;  // null: no checks
+  std::shared_ptr<CallThrottle> throttle;       // null: none
   ServerOptions options;
   std::string name;
   std::shared_ptr<at::TConfiguration> config;
@@ -224,9 +226,16 @@ struct FrameLoop::Impl {
         verdict = access->Intercept(c.frame.data(), c.frame.size(), &c.identity,
                                     out.get());
       }
+      std::unique_ptr<CallThrottle::Ticket> ticket;
+      if (verdict == AccessControl::Verdict::kPass && throttle != nullptr) {
+        verdict = throttle->Admit(c.frame.data(), c.frame.size(), c.identity,
+                                  out.get(), &ticket);
+      }
       if (verdict == AccessControl::Verdict::kPass) {
         ScopedCaller caller(access != nullptr ? &c.identity : nullptr);
         ok = c.processor->process(in, out, nullptr);
+        if (ticket != nullptr)
+          throttle->Settle(*ticket, output->available_read());
       } else {
         ok = verdict == AccessControl::Verdict::kAnswered;
         // Refused, or a token refused: a caller that may call nothing gets
@@ -783,8 +792,10 @@ StatusOr<std::unique_ptr<FrameLoop>> FrameLoop::Create(
     int listen_fd, std::shared_ptr<at::TProcessorFactory> processors,
     const ServerOptions& options, std::string name,
     std::shared_ptr<TlsServerContext> tls,
-    std::shared_ptr<const AccessControl> access) {
+    std::shared_ptr<const AccessControl> access,
+    std::shared_ptr<CallThrottle> throttle) {
   auto impl = std::make_unique<Impl>();
+  impl->throttle = std::move(throttle);
   impl->listen_fd = listen_fd;
   impl->factory = std::move(processors);
   impl->tls = std::move(tls);

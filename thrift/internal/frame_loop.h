@@ -76,7 +76,9 @@
 // Access. With an AccessControl, every whole request frame is checked
 // against the connection's identity (its certificate's, or a token's) before
 // the processor sees it (access_control.h); a refused call is answered
-// without running.
+// without running. Then, with a CallThrottle (call_throttle.h: the router's
+// quotas), the call is admitted or answered with its refusal without
+// running; an admitted call's reply is charged to it after the call.
 //
 // Why not TNonblockingServer: it has no deadline for a partly read request or
 // an unread reply (a client can hold a connection forever) and needs
@@ -99,20 +101,22 @@
 namespace bloomroute::thrift_internal {
 
 class AccessControl;
+class CallThrottle;
 class TlsServerContext;
 
 class FrameLoop {
  public:
   // `listen_fd` is a bound, listening socket owned by the caller and kept open
   // until Run() returns. `tls` null: plaintext; `access` null: every call
-  // passes. Starts options.threads workers. IOError when the wake-up pipe
-  // cannot be made.
+  // passes; `throttle` null: none. Starts options.threads workers. IOError when
+  // the wake-up pipe cannot be made.
   static StatusOr<std::unique_ptr<FrameLoop>> Create(
       int listen_fd,
       std::shared_ptr<apache::thrift::TProcessorFactory> processors,
       const ServerOptions& options, std::string name,
       std::shared_ptr<TlsServerContext> tls = nullptr,
-      std::shared_ptr<const AccessControl> access = nullptr);
+      std::shared_ptr<const AccessControl> access = nullptr,
+      std::shared_ptr<CallThrottle> throttle = nullptr);
   ~FrameLoop();
   FrameLoop(const FrameLoop&) = delete;
   FrameLoop& operator=(const FrameLoop&) = delete;

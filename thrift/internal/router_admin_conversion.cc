@@ -365,4 +365,56 @@ Status BalanceReportFromThrift(const client::TBalanceReport& in,
   return Status::OK();
 }
 
+namespace {
+
+void LimitToThrift(const router::QuotaLimit& in, client::TQuotaLimit* out) {
+  out->amount = static_cast<int64_t>(in.amount);
+  out->seconds = static_cast<int32_t>(in.seconds);
+}
+
+Status LimitFromThrift(const client::TQuotaLimit& in, const char* what,
+                       router::QuotaLimit* out) {
+  if (in.amount < 0) {
+    return Status::InvalidArgument(std::string("quota.") + what +
+                                   ".amount is negative");
+  }
+  if (in.seconds < 1) {
+    return Status::InvalidArgument(std::string("quota.") + what +
+                                   ".seconds is below 1");
+  }
+  out->amount = static_cast<uint64_t>(in.amount);
+  out->seconds = static_cast<uint32_t>(in.seconds);
+  return Status::OK();
+}
+
+}  // namespace
+
+void QuotaToThrift(const router::Quota& in, client::TQuota* out) {
+  out->user = in.user;
+  out->table = in.table;
+  if (!in.requests.none()) {
+    LimitToThrift(in.requests, &out->requests);
+    out->__isset.requests = true;
+  }
+  if (!in.bytes.none()) {
+    LimitToThrift(in.bytes, &out->bytes);
+    out->__isset.bytes = true;
+  }
+}
+
+Status QuotaFromThrift(const client::TQuota& in, router::Quota* out) {
+  out->user = in.user;
+  out->table = in.table;
+  out->requests = router::QuotaLimit{};
+  out->bytes = router::QuotaLimit{};
+  if (in.__isset.requests) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        LimitFromThrift(in.requests, "requests", &out->requests));
+  }
+  if (in.__isset.bytes) {
+    BLOOMROUTE_RETURN_IF_ERROR(LimitFromThrift(in.bytes, "bytes", &out->bytes));
+  }
+  return router::ValidateQuota(*out);
+}
+
 }  // namespace bloomroute::thrift_internal

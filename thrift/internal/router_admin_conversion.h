@@ -53,6 +53,13 @@ Status BalanceStepsFromThrift(const std::vector<rpc::client::TBalanceStep>& in,
 Status BalanceReportFromThrift(const rpc::client::TBalanceReport& in,
                                router::BalanceReport* out);
 
+// Quotas (setQuota, listQuotas). An unset limit is none. FromThrift:
+// InvalidArgument naming the field for a negative amount or a period out of
+// range, and what router::ValidateQuota refuses (the client reports it as
+// Corruption: the router sent it).
+void QuotaToThrift(const router::Quota& in, rpc::client::TQuota* out);
+Status QuotaFromThrift(const rpc::client::TQuota& in, router::Quota* out);
+
 }  // namespace bloomroute::thrift_internal
 
 #endif  // BLOOMROUTE_THRIFT_INTERNAL_ROUTER_ADMIN_CONVERSION_H_

@@ -97,6 +97,10 @@ class UnusedRouterClient : public RouterClient {
       router::ServerId) override {
     return Unused();
   }
+  Status SetQuota(const router::Quota&) override { return Unused(); }
+  StatusOr<std::vector<router::Quota>> ListQuotas() override {
+    return Unused();
+  }
   Status BulkLoad(std::string_view, uint64_t, const std::string&) override {
     return Unused();
   }

@@ -1,0 +1,206 @@
+#include "thrift/internal/quota_throttle.h"
+
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+namespace bloomroute::thrift_internal {
+namespace {
+
+namespace at = apache::thrift;
+
+// A method name longer than this is no call of ours; a table longer than
+// the longest a quota may name matches no quota.
+constexpr int32_t kMaxPeekStringBytes = 4096;
+
+// String-first calls whose field 1 is no table.
+bool NamesNoTable(std::string_view method) {
+  return method == "authenticate" || method == "addServer";
+}
+
+std::string Describe(const router::QuotaLimit& limit, const char* unit) {
+  return std::to_string(limit.amount) + " " + unit + " per " +
+         std::to_string(limit.seconds) + " s";
+}
+
+}  // namespace
+
+// One quota's buckets. Balances are in requests and bytes; `bytes` may be
+// negative (a reply larger than what was left).
+struct QuotaThrottle::Bucket {
+  router::Quota quota;
+  double requests = 0;
+  double bytes = 0;
+  Clock::time_point refilled;
+
+  static double Rate(const router::QuotaLimit& limit) {
+    return static_cast<double>(limit.amount) / limit.seconds;
+  }
+
+  void Refill(Clock::time_point now) {
+    if (now <= refilled) return;
+    const double elapsed =
+        std::chrono::duration<double>(now - refilled).count();
+    refilled = now;
+    if (!quota.requests.none()) {
+      requests = std::min<double>(static_cast<double>(quota.requests.amount),
+                                  requests + elapsed * Rate(quota.requests));
+    }
+    if (!quota.bytes.none()) {
+      bytes = std::min<double>(static_cast<double>(quota.bytes.amount),
+                               bytes + elapsed * Rate(quota.bytes));
+    }
+  }
+};
+
+class QuotaThrottle::Charge final : public CallThrottle::Ticket {
+ public:
+  std::vector<std::shared_ptr<Bucket>> buckets;
+};
+
+QuotaThrottle::QuotaThrottle(std::function<Quotas()> source,
+                             std::function<Clock::time_point()> now)
+    : source_(std::move(source)), now_(std::move(now)) {}
+
+bool QuotaThrottle::PeekCall(const uint8_t* frame, size_t size,
+                             std::string* method, std::string* table,
+                             bool* oneway, int32_t* seqid) {
+  auto buffer = std::make_shared<at::transport::TMemoryBuffer>(
+      const_cast<uint8_t*>(frame), static_cast<uint32_t>(size),
+      at::transport::TMemoryBuffer::OBSERVE);
+  at::protocol::TBinaryProtocol in(buffer, kMaxPeekStringBytes,
+                                   /*container_limit=*/0,
+                                   /*strict_read=*/true,
+                                   /*strict_write=*/true);
+  table->clear();
+  try {
+    at::protocol::TMessageType type = at::protocol::T_CALL;
+    in.readMessageBegin(*method, type, *seqid);
+    *oneway = type == at::protocol::T_ONEWAY;
+    std::string ignored;
+    in.readStructBegin(ignored);
+    at::protocol::TType field_type = at::protocol::T_STOP;
+    int16_t id = 0;
+    in.readFieldBegin(ignored, field_type, id);
+    if (id == 1 && field_type == at::protocol::T_STRING &&
+        !NamesNoTable(*method)) {
+      in.readString(*table);
+    }
+  } catch (const at::TException&) {
+    // A header that does not decode is no message; a field 1 that does not
+    // (a string over kMaxPeekStringBytes) names no table with a quota.
+    if (method->empty()) return false;
+    table->clear();
+  }
+  return true;
+}
+
+void QuotaThrottle::RefreshLocked(const Quotas& quotas) {
+  if (quotas == seen_) return;
+  std::map<Key, std::shared_ptr<Bucket>> next;
+  const Clock::time_point now = now_();
+  for (const router::Quota& q : *quotas) {
+    Key key(q.user, q.table);
+    auto old = buckets_.find(key);
+    if (old != buckets_.end() && old->second->quota == q) {
+      next.emplace(std::move(key), old->second);
+      continue;
+    }
+    auto bucket = std::make_shared<Bucket>();
+    bucket->quota = q;
+    bucket->requests = static_cast<double>(q.requests.amount);
+    bucket->bytes = static_cast<double>(q.bytes.amount);
+    bucket->refilled = now;
+    next.emplace(std::move(key), std::move(bucket));
+  }
+  buckets_.swap(next);
+  seen_ = quotas;
+}
+
+AccessControl::Verdict QuotaThrottle::Admit(const uint8_t* frame, size_t size,
+                                            const Identity& caller,
+                                            at::protocol::TProtocol* out,
+                                            std::unique_ptr<Ticket>* ticket) {
+  ticket->reset();
+  if (caller.user.empty()) return AccessControl::Verdict::kPass;
+  const Quotas quotas = source_();
+  if (quotas == nullptr || quotas->empty()) {
+    return AccessControl::Verdict::kPass;
+  }
+  std::string method, table;
+  bool oneway = false;
+  int32_t seqid = 0;
+  if (!PeekCall(frame, size, &method, &table, &oneway, &seqid)) {
+    return AccessControl::Verdict::kPass;  // the processor refuses it
+  }
+  auto charge = std::make_unique<Charge>();
+  std::string refusal;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    RefreshLocked(quotas);
+    // The user's quota, and the user's on the table the call names.
+    auto add = [&](const std::string& t) {
+      auto it = buckets_.find(Key(caller.user, t));
+      if (it != buckets_.end()) charge->buckets.push_back(it->second);
+    };
+    add(std::string());  // a quota without a table counts every call
+    if (!table.empty()) add(table);
+    if (charge->buckets.empty()) return AccessControl::Verdict::kPass;
+    const Clock::time_point now = now_();
+    double wait_seconds = 0;
+    for (const std::shared_ptr<Bucket>& b : charge->buckets) {
+      b->Refill(now);
+      const router::Quota& q = b->quota;
+      const std::string scope =
+          "quota of user " + q.user +
+          (q.table.empty() ? std::string() : " on table " + q.table);
+      if (!q.requests.none() && b->requests < 1) {
+        const double wait = (1 - b->requests) / Bucket::Rate(q.requests);
+        if (wait > wait_seconds) {
+          wait_seconds = wait;
+          refusal = "number of requests exceeded - wait {} (" + scope + ": " +
+                    Describe(q.requests, "requests") + ")";
+        }
+      }
+      // A request larger than the whole bucket passes once it is full.
+      const double need = std::min<double>(static_cast<double>(size),
+                                           static_cast<double>(q.bytes.amount));
+      if (!q.bytes.none() && b->bytes < need) {
+        const double wait = (need - b->bytes) / Bucket::Rate(q.bytes);
+        if (wait > wait_seconds) {
+          wait_seconds = wait;
+          refusal = "request size limit exceeded - wait {} (" + scope + ": " +
+                    Describe(q.bytes, "bytes") + ")";
+        }
+      }
+    }
+    if (refusal.empty()) {
+      for (const std::shared_ptr<Bucket>& b : charge->buckets) {
+        if (!b->quota.requests.none()) b->requests -= 1;
+        if (!b->quota.bytes.none()) b->bytes -= static_cast<double>(size);
+      }
+      *ticket = std::move(charge);
+      return AccessControl::Verdict::kPass;
+    }
+    const auto wait_ms =
+        static_cast<uint64_t>(std::ceil(wait_seconds * 1000.0));
+    refusal.replace(refusal.find("{}"), 2, std::to_string(wait_ms) + "ms");
+  }
+  if (oneway) return AccessControl::Verdict::kClose;
+  WriteIOErrorReply(out, method, seqid, "RpcThrottlingException: " + refusal,
+                    /*can_retry=*/true);
+  return AccessControl::Verdict::kAnswered;
+}
+
+void QuotaThrottle::Settle(Ticket& ticket, uint64_t reply_bytes) {
+  auto& charge = static_cast<Charge&>(ticket);
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const std::shared_ptr<Bucket>& b : charge.buckets) {
+    if (!b->quota.bytes.none()) b->bytes -= static_cast<double>(reply_bytes);
+  }
+}
+
+}  // namespace bloomroute::thrift_internal
