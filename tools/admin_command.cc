@@ -4,6 +4,7 @@
 #include <iostream>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "thrift/router_client.h"
@@ -62,6 +63,12 @@ const AdminCommand::Subcommand
         {"balance", "[--max-operations N]",
          "splits regions past their size, then evens regions across members",
          kMaxOps, 0, true, &AdminCommand::RunBalance},
+        {"quota",
+         "set|remove|list [--user U] [--table T] [--requests RATE] "
+         "[--bytes RATE]",
+         "sets, removes or lists a principal's request and byte quotas",
+         kAddress | kUser | kTable | kRates, kAddress, false,
+         &AdminCommand::RunQuota},
 };
 
 namespace {
@@ -136,6 +143,16 @@ std::string AdminCommand::HelpEpilog() const {
          "region whose split or move failed is skipped for 60 s, doubled\n"
          "per failure in a row up to an hour, and the run goes on with the\n"
          "others; admin regions lists why and for how long.\n"
+         "quota: a principal (a token's user or a client certificate's\n"
+         "name) may make --requests calls and move --bytes bytes (requests\n"
+         "and replies) per period, over every table or, with --table, over\n"
+         "the calls naming that table. RATE: 1000req/sec, 50M/sec, 10K/min\n"
+         "(B K M G T P are powers of 1024; sec min hour day), none for no\n"
+         "limit. set replaces the user's quota on the table (a limit not\n"
+         "given is none); remove forgets it. A call over a quota is\n"
+         "refused with RpcThrottlingException (canRetry) and the time to\n"
+         "wait. Quotas live in the router's catalog; with none set nothing\n"
+         "is throttled. They apply on a TLS router (principals need it).\n"
          "Rows in listings are exact: each region server counts its\n"
          "regions' rows when asked (about as slow as reading them). Bytes\n"
          "are RocksDB's approximation (SST files and memtables, rows and\n"
@@ -151,13 +168,22 @@ void AdminCommand::AddOptions(po::options_description* o) {
   o->add_options()  //
       ("subcommand", po::value<std::string>(&subcommand_name_)->required(),
        "servers, regions, add-server, set-address, remove-server, "
-       "decommission, move, split, merge or balance (also the first "
+       "decommission, move, split, merge, balance or quota (also the first "
        "positional argument)")  //
       ("address", po::value<std::string>(&address_)->value_name("HOST:PORT"),
        "add-server, set-address: the region server's address; decommission: "
-       "SERVER (also the second positional argument)")  //
+       "SERVER; quota: set, remove or list (also the second positional "
+       "argument)")  //
       ("table", po::value<std::string>(&table_),
-       "regions, split: the table")  //
+       "regions, split: the table; quota: the table the quota counts "
+       "(default: every table)")  //
+      ("user", po::value<std::string>(&user_),
+       "quota: the principal (a token's user or a certificate's name)")  //
+      ("requests", po::value<std::string>(&requests_)->value_name("RATE"),
+       "quota set: calls per period, as 1000req/sec, or none")  //
+      ("bytes", po::value<std::string>(&bytes_)->value_name("RATE"),
+       "quota set: request and reply bytes per period, as 50M/sec, or "
+       "none")  //
       ("server", po::value<int64_t>(&server_)->value_name("ID"),
        "set-address, remove-server, decommission: the region server's id "
        "(admin servers lists them)")  //
@@ -202,6 +228,9 @@ Status AdminCommand::Validate() {
                                    "; give one of " + names);
   }
   BLOOMROUTE_RETURN_IF_ERROR(ValidateArguments());
+  if (subcommand_->run == &AdminCommand::RunQuota) {
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateQuota());
+  }
   if (format_ != "table" && format_ != "json") {
     return Status::InvalidArgument("--format must be table or json");
   }
@@ -229,14 +258,18 @@ Status AdminCommand::ValidateArguments() const {
   if (!to_.empty()) given |= kTo;
   if (!row_.empty()) given |= kRow;
   if (max_operations_ != -1) given |= kMaxOps;
+  if (!user_.empty()) given |= kUser;
+  if (!requests_.empty() || !bytes_.empty()) given |= kRates;
   static const std::vector<std::pair<unsigned, const char*>> kNames = {
       {kTable, "--table"},
       {kServer, "--server"},
-      {kAddress, "HOST:PORT"},
+      {kAddress, name == "quota" ? "set, remove or list" : "HOST:PORT"},
       {kRegion, "--region"},
       {kTo, "--to"},
       {kRow, "--row"},
-      {kMaxOps, "--max-operations"}};
+      {kMaxOps, "--max-operations"},
+      {kUser, "--user"},
+      {kRates, "--requests or --bytes"}};
   for (const auto& [bit, flag] : kNames) {
     if ((given & bit) != 0 && (subcommand_->takes & bit) == 0) {
       return Status::InvalidArgument(name + " takes no " + flag);
@@ -292,6 +325,49 @@ Status AdminCommand::ValidateArguments() const {
         std::to_string(router::RouterOptions::kMaxBalancerOperations) + "]");
   }
   return Status::OK();
+}
+
+Status AdminCommand::ValidateQuota() {
+  action_ = address_;
+  if (action_ != "set" && action_ != "remove" && action_ != "list") {
+    return Status::InvalidArgument("quota takes set, remove or list, not " +
+                                   QuoteForMessage(action_));
+  }
+  if (action_ == "list") {
+    if (!requests_.empty() || !bytes_.empty()) {
+      return Status::InvalidArgument(
+          "quota list takes no --requests or --bytes");
+    }
+    return Status::OK();
+  }
+  if (user_.empty()) {
+    return Status::InvalidArgument("quota " + action_ + " needs --user");
+  }
+  quota_.user = user_;
+  quota_.table = table_;
+  if (action_ == "remove") {
+    if (!requests_.empty() || !bytes_.empty()) {
+      return Status::InvalidArgument(
+          "quota remove takes no --requests or --bytes (it removes both)");
+    }
+    return router::ValidateQuota(quota_);
+  }
+  if (requests_.empty() && bytes_.empty()) {
+    return Status::InvalidArgument(
+        "quota set needs --requests or --bytes (quota remove removes one)");
+  }
+  for (auto [text, bytes, flag, limit] :
+       {std::tuple(&requests_, false, "--requests", &quota_.requests),
+        std::tuple(&bytes_, true, "--bytes", &quota_.bytes)}) {
+    if (text->empty()) continue;
+    StatusOr<router::QuotaLimit> parsed = ParseQuotaRate(*text, bytes);
+    if (!parsed.ok()) return parsed.status().WithContext(flag);
+    *limit = *parsed;
+  }
+  if (quota_.none()) {
+    return Status::InvalidArgument("quota set with no limit: use quota remove");
+  }
+  return router::ValidateQuota(quota_);
 }
 
 Status AdminCommand::Execute() { return (this->*(subcommand_->run))(); }
@@ -467,6 +543,30 @@ Status AdminCommand::RunBalance() {
                   " of the balancer's operations failed (the regions are "
                   "skipped for a while; admin regions says why)");
   }
+  return Status::OK();
+}
+
+Status AdminCommand::RunQuota() {
+  if (action_ != "list") {
+    BLOOMROUTE_RETURN_IF_ERROR(client_->SetQuota(quota_));
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::Quota> all,
+                              client_->ListQuotas());
+  // set and remove print the quotas of the user after the change.
+  std::vector<router::Quota> shown;
+  for (router::Quota& q : all) {
+    if ((user_.empty() || q.user == user_) &&
+        (table_.empty() || q.table == table_)) {
+      shown.push_back(std::move(q));
+    }
+  }
+  if (action_ == "remove" && format_ != "json") {
+    std::cout << "quota of user " << user_
+              << (table_.empty() ? std::string() : " on table " + table_)
+              << " removed\n";
+  }
+  std::cout << (format_ == "json" ? FormatQuotasJson(shown)
+                                  : FormatQuotasTable(shown));
   return Status::OK();
 }
 

@@ -10,6 +10,10 @@
 //   bloomroute admin split (--region ID | --table T) [--row KEY]
 //   bloomroute admin merge --region ID --region ID
 //   bloomroute admin balance [--max-operations N]
+//   bloomroute admin quota set --user U [--table T] [--requests RATE]
+//       [--bytes RATE]
+//   bloomroute admin quota remove --user U [--table T]
+//   bloomroute admin quota list [--user U] [--table T]
 //       [--router HOST:PORT] [--format table|json] [--timeout SECONDS]
 //       [--tls-ca FILE [--tls-cert FILE --tls-key FILE] [--token-file FILE]]
 //
@@ -25,7 +29,11 @@
 // (MoveRegion, SplitRegion, MergeRegions); balance runs the balancer once
 // (Balance). SERVER is a member's id or its HOST:PORT. split --table splits
 // every region of the table at its median key, or the one holding --row at
-// that row, as HBase's shell `split 'table'` does. Formats:
+// that row, as HBase's shell `split 'table'` does. quota sets, removes and
+// lists the router's per-principal quotas (router/quota.h; Router::SetQuota
+// and Quotas), as HBase's shell `set_quota TYPE => THROTTLE` and
+// `list_quotas`: RATE is "1000req/sec", "50M/sec", "10K/min" or "none"
+// (tools/admin_format.h). Formats:
 // tools/admin_format.h. All need the admin role on a secured router.
 //
 // Subcommands are rows of a table (AdminCommand::kSubcommands): a name,
@@ -65,6 +73,8 @@ class AdminCommand : public Command {
     kTo = 16,      // --to SERVER
     kRow = 32,     // --row KEY
     kMaxOps = 64,  // --max-operations N
+    kUser = 128,   // --user U
+    kRates = 256,  // --requests RATE, --bytes RATE
   };
 
   // One admin subcommand.
@@ -98,8 +108,11 @@ class AdminCommand : public Command {
   Status RunSplit();
   Status RunMerge();
   Status RunBalance();
+  Status RunQuota();
   // The options as the subcommand takes and needs them.
   Status ValidateArguments() const;
+  // quota: the action and, for set and remove, quota_.
+  Status ValidateQuota();
   // SERVER: a member's id, or the member at HOST:PORT (asked of the
   // router). InvalidArgument for neither.
   StatusOr<router::ServerId> ResolveServer(const std::string& server);
@@ -107,7 +120,7 @@ class AdminCommand : public Command {
   void PrintOp(const std::string& kind, const std::vector<uint64_t>& from,
                const router::RegionOpResult& result) const;
 
-  static constexpr size_t kSubcommandCount = 10;
+  static constexpr size_t kSubcommandCount = 11;
   static const Subcommand kSubcommands[kSubcommandCount];
 
   RouterConnectionFlags connection_;
@@ -119,6 +132,11 @@ class AdminCommand : public Command {
   std::string to_;                // --to
   std::string row_;               // --row; row keys are never empty
   int64_t max_operations_ = -1;   // -1: not given
+  std::string action_;            // quota: set, remove or list
+  std::string user_;              // --user
+  std::string requests_;          // --requests RATE
+  std::string bytes_;             // --bytes RATE
+  router::Quota quota_;           // quota set / remove, parsed by Validate
   int64_t timeout_seconds_ = 0;
   std::string format_ = "table";
   const Subcommand* subcommand_ = nullptr;  // set by Validate

@@ -1,6 +1,7 @@
 #include "tools/admin_format.h"
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 
 #include "tools/row_format.h"
@@ -263,6 +264,122 @@ std::string FormatBalanceJson(const router::BalanceReport& report) {
   out += "],\"failures\":[";
   for (size_t i = 0; i < report.failures.size(); ++i) {
     out += (i == 0 ? "" : ",") + JsonString(report.failures[i]);
+  }
+  return out + "]}\n";
+}
+
+namespace {
+
+struct Period {
+  const char* name;
+  const char* alias;
+  uint32_t seconds;
+};
+constexpr Period kPeriods[] = {{"sec", "s", 1},
+                               {"min", "m", 60},
+                               {"hour", "h", 3600},
+                               {"day", "d", 86400}};
+constexpr char kSizeUnits[] = "BKMGTP";
+
+}  // namespace
+
+StatusOr<router::QuotaLimit> ParseQuotaRate(const std::string& text,
+                                            bool bytes) {
+  const std::string accepted =
+      bytes ? "a size per period, as 50M/sec (B, K, M, G, T or P; sec, "
+              "min, hour or day), or none"
+            : "a count per period, as 1000req/sec (sec, min, hour or day), "
+              "or none";
+  auto bad = [&]() {
+    return Status::InvalidArgument(QuoteForMessage(text) + " is not " +
+                                   accepted);
+  };
+  if (text == "none") return router::QuotaLimit{};
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos || slash == 0) return bad();
+  size_t digits = 0;
+  while (digits < slash && text[digits] >= '0' && text[digits] <= '9') {
+    ++digits;
+  }
+  if (digits == 0 || digits > 15) return bad();
+  uint64_t amount = std::stoull(text.substr(0, digits));
+  std::string unit = text.substr(digits, slash - digits);
+  if (bytes) {
+    if (unit.size() == 2 && unit[1] == 'B' && unit[0] != 'B') unit.pop_back();
+    if (unit.size() > 1) return bad();
+    if (unit.size() == 1) {
+      const char* at = std::strchr(kSizeUnits, unit[0]);
+      if (at == nullptr || unit[0] == '\0') return bad();
+      for (const char* u = kSizeUnits; u < at; ++u) {
+        if (amount > router::Quota::kMaxAmount / 1024) {
+          return Status::InvalidArgument(
+              QuoteForMessage(text) + " is over the limit of " +
+              std::to_string(router::Quota::kMaxAmount) + " bytes");
+        }
+        amount *= 1024;
+      }
+    }
+  } else if (!unit.empty() && unit != "req") {
+    return bad();
+  }
+  const std::string period = text.substr(slash + 1);
+  for (const Period& p : kPeriods) {
+    if (period == p.name || period == p.alias) {
+      router::QuotaLimit limit{amount, p.seconds};
+      if (amount == 0 || amount > router::Quota::kMaxAmount) {
+        return Status::InvalidArgument(
+            QuoteForMessage(text) + ": the amount must be in [1, " +
+            std::to_string(router::Quota::kMaxAmount) +
+            "] (none removes the limit)");
+      }
+      return limit;
+    }
+  }
+  return bad();
+}
+
+std::string FormatQuotaRate(const router::QuotaLimit& limit, bool bytes) {
+  if (limit.none()) return "-";
+  uint64_t amount = limit.amount;
+  std::string unit = bytes ? "B" : "req";
+  if (bytes) {
+    for (const char* u = kSizeUnits + 1; *u != '\0' && amount % 1024 == 0;
+         ++u) {
+      amount /= 1024;
+      unit = std::string(1, *u);
+    }
+  }
+  std::string period = std::to_string(limit.seconds) + "sec";
+  for (const Period& p : kPeriods) {
+    if (p.seconds == limit.seconds) period = p.name;
+  }
+  return std::to_string(amount) + unit + "/" + period;
+}
+
+std::string FormatQuotasTable(const std::vector<router::Quota>& quotas) {
+  std::vector<std::vector<std::string>> rows = {
+      {"USER", "TABLE", "REQUESTS", "BYTES"}};
+  for (const router::Quota& q : quotas) {
+    rows.push_back(
+        {TableField(q.user), q.table.empty() ? "-" : TableField(q.table),
+         FormatQuotaRate(q.requests, false), FormatQuotaRate(q.bytes, true)});
+  }
+  return Aligned(rows) + "(" + std::to_string(quotas.size()) + " quotas)\n";
+}
+
+std::string FormatQuotasJson(const std::vector<router::Quota>& quotas) {
+  auto limit = [](const router::QuotaLimit& l) {
+    if (l.none()) return std::string("null");
+    return "{\"amount\":" + std::to_string(l.amount) +
+           ",\"seconds\":" + std::to_string(l.seconds) + "}";
+  };
+  std::string out = "{\"quotas\":[";
+  for (size_t i = 0; i < quotas.size(); ++i) {
+    const router::Quota& q = quotas[i];
+    out += std::string(i == 0 ? "" : ",") + "{\"user\":" + JsonString(q.user) +
+           ",\"table\":" + JsonString(q.table) +
+           ",\"requests\":" + limit(q.requests) +
+           ",\"bytes\":" + limit(q.bytes) + "}";
   }
   return out + "]}\n";
 }

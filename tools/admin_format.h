@@ -30,6 +30,12 @@
 //    "rows_copied":300,"bytes_copied":51000,"catch_up_rounds":2,
 //    "switch_micros":1200,"switched_micros":90000,"total_micros":120000}
 //
+// Quotas (admin quota) are given and printed as HBase's shell writes its
+// throttles: "1000req/sec", "50M/sec", "10K/min" (ParseQuotaRate);
+//   table  USER TABLE REQUESTS BYTES, "-" for every table or no limit;
+//   json   {"quotas":[{"user":"alice","table":"","requests":{"amount":1000,
+//           "seconds":1},"bytes":null}]}
+//
 // Thread-safety: pure functions.
 #ifndef BLOOMROUTE_TOOLS_ADMIN_FORMAT_H_
 #define BLOOMROUTE_TOOLS_ADMIN_FORMAT_H_
@@ -63,6 +69,19 @@ std::string FormatStepJson(const router::BalanceReport::Step& step);
 //   {"balanced":true,"failed":false,"stopped":"","steps":[...]}
 std::string FormatBalanceText(const router::BalanceReport& report);
 std::string FormatBalanceJson(const router::BalanceReport& report);
+
+// A quota's limit from "AMOUNT[UNIT]/PERIOD" or "none". Requests: a count,
+// "req" optional ("1000/sec", "1000req/sec"); bytes (`bytes` true): B, K,
+// M, G, T or P (powers of 1024, as HBase; "KB", "MB", ... too). The period
+// is sec, min, hour or day (s, m, h, d). InvalidArgument saying what is
+// accepted.
+StatusOr<router::QuotaLimit> ParseQuotaRate(const std::string& text,
+                                            bool bytes);
+// A limit as ParseQuotaRate reads it ("1000req/sec", "50M/sec"), "-" for
+// none.
+std::string FormatQuotaRate(const router::QuotaLimit& limit, bool bytes);
+std::string FormatQuotasTable(const std::vector<router::Quota>& quotas);
+std::string FormatQuotasJson(const std::vector<router::Quota>& quotas);
 
 }  // namespace bloomroute
 

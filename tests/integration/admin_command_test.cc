@@ -223,5 +223,46 @@ TEST_F(AdminCommandTest, RegionOperationsFromTheCommandLine) {
       << nobody.err;
 }
 
+// Quotas through the command: set (a limit not given is none), replaced,
+// listed in both formats, removed; kept in the router's catalog.
+TEST_F(AdminCommandTest, QuotasAreSetListedAndRemoved) {
+  CommandOutput o = Admin({"quota", "set", "--user", "alice", "--requests",
+                           "1000req/sec", "--bytes", "50M/sec"});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("alice  -      1000req/sec  50M/sec"), std::string::npos)
+      << o.out;
+  o = Admin({"quota", "set", "--user", "alice", "--table", "cities",
+             "--requests", "10/min"});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  o = Admin({"quota", "set", "--user", "bob", "--bytes", "1G/day"});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  o = Admin({"quota", "set", "--user", "alice", "--requests", "500/sec"});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  o = Admin({"quota", "list"});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("alice  -       500req/sec  -\n"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("alice  cities  10req/min   -\n"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("(3 quotas)"), std::string::npos) << o.out;
+  o = Admin({"quota", "list", "--user", "bob", "--format", "json"});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_EQ(o.out,
+            "{\"quotas\":[{\"user\":\"bob\",\"table\":\"\",\"requests\":null,"
+            "\"bytes\":{\"amount\":1073741824,\"seconds\":86400}}]}\n");
+  o = Admin({"quota", "remove", "--user", "alice", "--table", "cities"});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("quota of user alice on table cities removed"),
+            std::string::npos)
+      << o.out;
+  o = Admin({"quota", "list", "--user", "alice"});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("(1 quotas)"), std::string::npos) << o.out;
+  // A bad rate is bad usage, with what is accepted.
+  o = Admin({"quota", "set", "--user", "alice", "--requests", "5/week"});
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("sec, min, hour or day"), std::string::npos) << o.err;
+}
+
 }  // namespace
 }  // namespace bloomroute::testing

@@ -153,6 +153,65 @@ TEST(AdminFormatTest, ABalancerRunListsItsStepsThenHowItEnded) {
             "one apart\n");
 }
 
+TEST(AdminFormatTest, QuotaRatesReadAndPrintAsHBaseShellWritesThem) {
+  struct Case {
+    std::string text;
+    bool bytes;
+    uint64_t amount;
+    uint32_t seconds;
+    std::string printed;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"1000req/sec", false, 1000, 1, "1000req/sec"},
+           {"1000/s", false, 1000, 1, "1000req/sec"},
+           {"10req/min", false, 10, 60, "10req/min"},
+           {"5/hour", false, 5, 3600, "5req/hour"},
+           {"50M/sec", true, 50ull << 20, 1, "50M/sec"},
+           {"50MB/sec", true, 50ull << 20, 1, "50M/sec"},
+           {"1536K/m", true, 1536ull << 10, 60, "1536K/min"},
+           {"1G/d", true, 1ull << 30, 86400, "1G/day"},
+           {"100B/sec", true, 100, 1, "100B/sec"},
+           {"100/sec", true, 100, 1, "100B/sec"},
+           {"none", true, 0, 1, "-"},
+       }) {
+    StatusOr<router::QuotaLimit> limit = ParseQuotaRate(c.text, c.bytes);
+    ASSERT_TRUE(limit.ok()) << c.text << ": " << limit.status().ToString();
+    EXPECT_EQ(limit->amount, c.amount) << c.text;
+    if (c.amount != 0) {
+      EXPECT_EQ(limit->seconds, c.seconds) << c.text;
+    }
+    EXPECT_EQ(FormatQuotaRate(*limit, c.bytes), c.printed) << c.text;
+  }
+  EXPECT_EQ(FormatQuotaRate({7, 90}, false), "7req/90sec");
+  for (const char* bad : {"", "/sec", "10", "10/", "10/week", "x/sec",
+                          "10K/sec", "-1/sec", "0/sec", "1.5/sec"}) {
+    EXPECT_TRUE(ParseQuotaRate(bad, false).status().IsInvalidArgument()) << bad;
+  }
+  for (const char* bad : {"10X/sec", "10KK/sec", "10b/sec", "2048P/sec"}) {
+    EXPECT_TRUE(ParseQuotaRate(bad, true).status().IsInvalidArgument()) << bad;
+  }
+}
+
+TEST(AdminFormatTest, QuotasTableAndJson) {
+  router::Quota a;
+  a.user = "alice";
+  a.requests = {1000, 1};
+  router::Quota b;
+  b.user = "bob";
+  b.table = "geo";
+  b.bytes = {50ull << 20, 60};
+  EXPECT_EQ(FormatQuotasTable({a, b}),
+            "USER   TABLE  REQUESTS     BYTES\n"
+            "alice  -      1000req/sec  -\n"
+            "bob    geo    -            50M/min\n"
+            "(2 quotas)\n");
+  EXPECT_EQ(FormatQuotasJson({a, b}),
+            "{\"quotas\":[{\"user\":\"alice\",\"table\":\"\",\"requests\":"
+            "{\"amount\":1000,\"seconds\":1},\"bytes\":null},{\"user\":"
+            "\"bob\",\"table\":\"geo\",\"requests\":null,\"bytes\":{"
+            "\"amount\":52428800,\"seconds\":60}}]}\n");
+}
+
 // Bad usage is refused before any connection (exit code 2).
 TEST(AdminCommandTest, RefusesBadUsage) {
   const std::vector<std::vector<std::string>> bad = {
@@ -180,6 +239,20 @@ TEST(AdminCommandTest, RefusesBadUsage) {
       {"decommission", "--server", "2", "127.0.0.1:9"},  // not both
       {"decommission", "nohost"},                        // not HOST:PORT
       {"move", "--region", "5", "--to", "2", "--timeout", "0"},
+      {"quota"},                                              // needs an action
+      {"quota", "grant", "--user", "u"},                      // unknown action
+      {"quota", "set", "--requests", "10/sec"},               // needs --user
+      {"quota", "set", "--user", "u"},                        // needs a limit
+      {"quota", "set", "--user", "u", "--requests", "none"},  // no limit
+      {"quota", "set", "--user", "u", "--requests", "10"},    // no period
+      {"quota", "set", "--user", "u", "--requests", "10M/sec"},
+      {"quota", "set", "--user", "u", "--bytes", "10X/sec"},
+      {"quota", "set", "--user", "u", "--bytes", "10M/week"},
+      {"quota", "set", "--user", "u", "--bytes", "0/sec"},
+      {"quota", "set", "--user", "u", "--bytes", "2048P/sec"},  // > 2^50
+      {"quota", "remove", "--user", "u", "--bytes", "1M/sec"},
+      {"quota", "list", "--requests", "1/sec"},
+      {"quota", "set", "--user", "u", "--region", "5", "--bytes", "1K/s"},
   };
   for (const auto& args : bad) {
     AdminCommand admin;
