@@ -3,6 +3,7 @@
 #ifndef BLOOMROUTE_TESTS_ROUTER_HOOK_CLIENT_H_
 #define BLOOMROUTE_TESTS_ROUTER_HOOK_CLIENT_H_
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -32,6 +33,8 @@ struct Hooks {
   std::function<Status(int node, const std::vector<Mutation>& batch,
                        uint64_t fence_token)>
       before_apply;
+  // Rows every Lookup answered, in all (candidates the router fetched).
+  std::atomic<uint64_t> lookup_rows{0};
 };
 
 class HookClient : public testing::StoreRegionClient {
@@ -85,7 +88,9 @@ class HookClient : public testing::StoreRegionClient {
   StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) override {
     BLOOMROUTE_RETURN_IF_ERROR(Before(
         "Lookup", query.region_ids.empty() ? 0 : query.region_ids.front()));
-    return StoreRegionClient::Lookup(query);
+    StatusOr<IndexQueryResult> r = StoreRegionClient::Lookup(query);
+    if (r.ok()) hooks_->lookup_rows += r->rows.size();
+    return r;
   }
   StatusOr<std::vector<std::optional<Row>>> Get(
       const std::vector<GetRequest>& requests, uint64_t max_bytes) override {

@@ -367,6 +367,56 @@ TEST_F(RouterScanFilterTest, ACandidateFetchDoesNotDependOnTheBatchSize) {
   EXPECT_TRUE(router_->CloseScanner(*id, client).ok());
 }
 
+// A scanner keeps its candidate page across batches: past a stretch the
+// filter dropped, the page had grown to 1,024, and every later batch of one
+// row fetched 1,024 candidates to keep one. A batch that filled now leaves
+// the next a page a quarter the size, down to the rows it needs.
+TEST_F(RouterScanFilterTest, APageThatHeldEnoughShrinksForTheNextBatch) {
+  RouterOptions options = RouterOptionsFor(cluster_);
+  options.background_maintenance = false;  // no calls but the scan's
+  auto hooks = std::make_shared<testing::Hooks>();
+  ASSERT_NO_FATAL_FAILURE(Reopen(
+      options, std::make_shared<testing::HookFactory>(&cluster_, hooks)));
+  ASSERT_TRUE(router_->CreateTable(SplitSpec("tc", {"f:a"})).ok());
+  // 3,000 rows the filter drops, then 3,000 it keeps, in key order.
+  std::vector<Mutation> rows;
+  for (int i = 0; i < 6000; ++i) {
+    char key[16];
+    std::snprintf(key, sizeof(key), "r%05d", i);
+    rows.push_back(Mutation::Put(
+        0, key, {{"f:a", "common"}, {"g:c", i < 3000 ? "drop" : "keep"}}));
+  }
+  ASSERT_TRUE(router_->Mutate("tc", std::move(rows)).ok());
+  ScanSpec spec;
+  spec.filter =
+      "SingleColumnValueFilter('f', 'a', =, 'binary:common', true, true) AND "
+      "SingleColumnValueFilter('g', 'c', =, 'binary:keep', true, true)";
+  const router::ScannerClient client = router::NewScannerClient();
+  StatusOr<int64_t> id = router_->OpenScanner("tc", spec, client);
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  std::vector<uint64_t> fetched;  // candidates per batch
+  for (uint64_t seq = 1; seq <= 10; ++seq) {
+    const uint64_t before = hooks->lookup_rows.load();
+    StatusOr<std::vector<Row>> batch =
+        router_->ScannerNext(*id, 1, seq, client);
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    ASSERT_EQ(batch->size(), 1u);
+    char want[16];
+    std::snprintf(want, sizeof(want), "r%05d",
+                  3000 + static_cast<int>(seq) - 1);
+    EXPECT_EQ(batch->front().key, want);
+    fetched.push_back(hooks->lookup_rows.load() - before);
+  }
+  // The first batch crossed the dropped stretch in growing pages; the next
+  // ones fetch a quarter as many each time, then one.
+  EXPECT_GT(fetched[0], 3000u);
+  for (size_t i = 1; i < fetched.size(); ++i) {
+    EXPECT_LE(fetched[i], 256u) << "batch " << i;
+  }
+  EXPECT_LE(fetched.back(), 1u) << "the last batch";
+  EXPECT_TRUE(router_->CloseScanner(*id, client).ok());
+}
+
 // Past RouterOptions::call_work_budget_ms a batch that has rows returns
 // them, fewer than asked, and the scan goes on from there: every row comes
 // exactly once.
