@@ -52,7 +52,10 @@
 // read: idle_timeout_ms without starting a request, request_timeout_ms from a
 // request's first byte to its last, reply_timeout_ms from a reply being ready
 // to its last byte sent; past any of them the connection is closed. At most
-// max_connections are open; further ones wait in the listen backlog. Why not
+// max_connections are open; further ones wait in the listen backlog. With
+// TLS, handshakes (about 1 ms of CPU each) run on handshake_threads threads
+// of their own, neither the I/O thread nor the workers, so a flood of new
+// connections slows neither the established ones nor their calls. Why not
 // Thrift's servers: TThreadPoolServer ties a worker to each connection for
 // its lifetime (16 slow clients held every worker, and a worker blocked in
 // send() made Stop() hang); TNonblockingServer bounds neither a partly read
@@ -90,6 +93,7 @@ namespace bloomroute {
 struct ServerOptions {
   static constexpr uint32_t kMaxThreads = 1024;
   static constexpr uint32_t kMaxConnections = 65536;
+  static constexpr uint32_t kMaxHandshakeThreads = 64;
   static constexpr int kMaxTimeoutMs = 24 * 3600 * 1000;
   static constexpr uint32_t kMinFrameBytes = 1 << 16;
   static constexpr uint32_t kMaxFrameBytes = 1 << 30;
@@ -118,6 +122,13 @@ struct ServerOptions {
   // one closes. Each may hold one request frame (max_frame_bytes) in memory,
   // all together at most max_buffered_request_bytes.
   uint32_t max_connections = 512;
+  // With TLS: the threads that run handshake steps, in [1,
+  // kMaxHandshakeThreads]. Neither the I/O thread nor the call workers run
+  // them, so a flood of handshakes slows neither established connections
+  // nor calls. The default, 1, completes about 1,000 handshakes a second
+  // and caps what a flood of them takes at one core, leaving the other of
+  // a 2-core machine to the I/O thread and the calls.
+  uint32_t handshake_threads = 1;
   // The decoded-size budget of one request, in bytes: 0 for the default,
   // kDecodedBytesPerFrameByte * max_frame_bytes; otherwise in
   // [max_frame_bytes, kMaxDecodedBytes].
@@ -144,9 +155,9 @@ struct ServerOptions {
   uint64_t max_buffered_reply_bytes = uint64_t{1} << 30;
   // TLS on the port (thrift/security.h): off when tls.enabled() is false.
   // With it, every connection's first bytes are a TLS handshake, bounded by
-  // request_timeout_ms from the accept; a client must present a certificate
-  // of the cluster's CA unless the service admits bearer tokens (the
-  // router's token_file).
+  // request_timeout_ms from the accept, run on handshake_threads; a client
+  // must present a certificate of the cluster's CA unless the service
+  // admits bearer tokens (the router's token_file).
   TlsOptions tls;
 
   // The budget in effect (resolves the default).

@@ -5,14 +5,18 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "common/sync_point.h"
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/fake_router.h"
 #include "tests/thrift/tls_test_util.h"
@@ -33,6 +37,58 @@ using ::bloomroute::testing::ProcessCpuMs;
 using ::bloomroute::testing::RawTlsClient;
 using ::bloomroute::testing::TempDir;
 using ::testing::HasSubstr;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// Holds the first thread that reaches the sync point `name` until Release(),
+// or for at most kBound, so that a failing test cannot hang the server.
+// Later arrivals pass.
+class HeldSyncPoint {
+ public:
+  static constexpr auto kBound = std::chrono::seconds(10);
+
+  explicit HeldSyncPoint(const std::string& name) {
+    // The callback keeps the state: it may still run after ClearAll().
+    SyncPoints::Set(name, [state = state_](void*) {
+      std::unique_lock<std::mutex> lock(state->mu);
+      if (state->reached) return;
+      state->reached = true;
+      state->changed.notify_all();
+      state->changed.wait_for(lock, kBound, [&] { return state->released; });
+    });
+  }
+  ~HeldSyncPoint() {
+    Release();
+    SyncPoints::ClearAll();
+  }
+  HeldSyncPoint(const HeldSyncPoint&) = delete;
+  HeldSyncPoint& operator=(const HeldSyncPoint&) = delete;
+
+  // True once a thread is held (waits up to `timeout`).
+  bool WaitUntilReached(Clock::duration timeout) {
+    std::unique_lock<std::mutex> lock(state_->mu);
+    return state_->changed.wait_for(lock, timeout,
+                                    [&] { return state_->reached; });
+  }
+  void Release() {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    state_->released = true;
+    state_->changed.notify_all();
+  }
+
+ private:
+  struct State {
+    std::mutex mu;
+    std::condition_variable changed;
+    bool reached = false;   // guarded by mu
+    bool released = false;  // guarded by mu
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+};
+
+long long Ms(Clock::duration d) {
+  return std::chrono::duration_cast<milliseconds>(d).count();
+}
 
 class RouterTlsTest : public ::testing::Test {
  protected:
@@ -306,6 +362,33 @@ TEST_F(RouterTlsTest, PartOfARecordDoesNotSpinTheServer) {
   const int64_t used = ProcessCpuMs() - before;
   // Idle, the process uses a few ms a second; a spinning loop uses ~1,000.
   EXPECT_LT(used, 300) << "CPU ms in 1 s with part of a record pending";
+}
+
+// A handshake costs about 1 ms of CPU, and its steps ran on the I/O thread:
+// a flood of new connections slowed every connection of the server. They
+// now run on a thread of their own, so an established connection is
+// answered while a handshake is held at its first step.
+TEST_F(RouterTlsTest, AHandshakeInProgressDoesNotHoldUpOtherConnections) {
+  auto admin = Connect(certs_.Client("root"));
+  ASSERT_NE(admin, nullptr);
+  ASSERT_TRUE(admin->ListTables().ok());  // its connection is established
+  HeldSyncPoint held("FrameLoop:HandshakeStep");
+  std::atomic<bool> handshake_ok{false};
+  std::thread newcomer([&, port = server_->port()] {
+    RawTlsClient client(port, certs_.Node().ca_file);
+    handshake_ok = client.ok();
+  });
+  const bool reached = held.WaitUntilReached(std::chrono::seconds(10));
+  const Clock::time_point start = Clock::now();
+  const Status answered = reached ? admin->ListTables().status() : Status::OK();
+  const Clock::duration took = Clock::now() - start;
+  held.Release();
+  newcomer.join();
+  ASSERT_TRUE(reached) << "no handshake step was reached";
+  EXPECT_TRUE(answered.ok()) << answered.ToString() << " after " << Ms(took)
+                             << " ms, with a handshake held";
+  EXPECT_LT(Ms(took), 2000);
+  EXPECT_TRUE(handshake_ok) << "the held handshake completes once released";
 }
 
 // A caller that may call nothing (no certificate, no token yet) is held to
