@@ -418,6 +418,13 @@ TEST_F(ThriftServerTest, ValidatesDeadlinesAndTheConnectionCap) {
   o.max_connections = ServerOptions::kMaxConnections + 1;
   EXPECT_FALSE(o.Validate().ok());
   o = ServerOptions();
+  o.max_handshakes = 0;
+  EXPECT_NE(o.Validate().message().find("--max-handshakes"), std::string::npos);
+  o.max_handshakes = ServerOptions::kMaxHandshakes;
+  EXPECT_TRUE(o.Validate().ok());
+  o.max_handshakes = ServerOptions::kMaxHandshakes + 1;
+  EXPECT_FALSE(o.Validate().ok());
+  o = ServerOptions();
   o.handshake_threads = 0;
   EXPECT_NE(o.Validate().message().find("--handshake-threads"),
             std::string::npos);

@@ -156,6 +156,9 @@ struct FrameLoop::Impl {
   std::deque<ConnectionPtr> call_waiters;
   // Calls handed to the workers and not yet collected: at most `threads`.
   uint32_t calls_in_flight = 0;
+  // TLS connections accepted whose handshake has not completed (kHandshaking
+  // or kHandshakeRunning): at most max_handshakes.
+  uint32_t handshakes = 0;
 
   std::mutex mu;
   std::condition_variable work_ready;
@@ -340,9 +343,15 @@ struct FrameLoop::Impl {
     c.reply_held = 0;
   }
 
-  // Accepts while below the connection cap.
+  // True while below the connection cap and, with TLS, the handshake cap.
+  bool MayAccept() const {
+    return connections.size() < options.max_connections &&
+           (tls == nullptr || handshakes < options.max_handshakes);
+  }
+
+  // Accepts while MayAccept().
   void Accept() {
-    while (connections.size() < options.max_connections) {
+    while (MayAccept()) {
       const int fd =
           accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
       if (fd < 0) {
@@ -374,6 +383,7 @@ struct FrameLoop::Impl {
       // than hand the handshake threads a step that finds nothing.
       c->state = Connection::State::kHandshaking;
       c->tls_wants = POLLIN;
+      ++handshakes;
       connections.push_back(std::move(c));
       return;
     }
@@ -418,6 +428,7 @@ struct FrameLoop::Impl {
     c->state = Connection::State::kHandshaking;  // the I/O thread's again
     switch (c->handshake_step) {
       case TlsIo::kDone:
+        --handshakes;  // no longer in progress (Close would count it so)
         c->state = Connection::State::kReading;
         c->tls_wants = 0;
         if (!MakeProcessor(*c)) return;
@@ -514,6 +525,7 @@ struct FrameLoop::Impl {
   void Close(Connection& c) {
     if (c.closed) return;
     c.closed = true;
+    if (IsHandshaking(c)) --handshakes;
     if (c.ssl != nullptr) {
       if (!c.tls_failed && !IsHandshaking(c)) {
         TlsShutdown(c.ssl.get());
@@ -835,8 +847,7 @@ struct FrameLoop::Impl {
     std::vector<ConnectionPtr> polled;
     std::vector<ConnectionPtr> buffered;
     fds.push_back({wake_read, POLLIN, 0});
-    const bool accepting = connections.size() < options.max_connections &&
-                           Clock::now() >= accept_paused_until;
+    const bool accepting = MayAccept() && Clock::now() >= accept_paused_until;
     if (accepting) fds.push_back({listen_fd, POLLIN, 0});
     const size_t first_connection = fds.size();
     for (const ConnectionPtr& c : connections) {

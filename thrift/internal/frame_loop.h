@@ -78,7 +78,10 @@
 // nor touches the connection until the step is back (handed over under
 // the mutex, with a wake-up); the deadline is not checked meanwhile, and a
 // handshake whose deadline passed during its step is closed when it comes
-// back. A handshake that fails (plaintext bytes, a certificate of another CA or
+// back. At most max_handshakes connections are in their handshake: while
+// that many are, no connection is accepted (they wait in the listen
+// backlog, as for max_connections), and the established ones are served.
+// A handshake that fails (plaintext bytes, a certificate of another CA or
 // expired, none where one is required) closes that connection alone.
 // Records are read and written by the I/O thread through the connection's
 // SSL; bytes it has decrypted but the loop has not taken are served in the
