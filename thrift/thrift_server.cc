@@ -77,6 +77,16 @@ Status ServerOptions::Validate() const {
     return Status::InvalidArgument("max connections must be in [1, " +
                                    std::to_string(kMaxConnections) + "]");
   }
+  if (max_handshakes < 1 || max_handshakes > kMaxHandshakes) {
+    return Status::InvalidArgument(
+        "max handshakes (--max-handshakes) must be in [1, " +
+        std::to_string(kMaxHandshakes) + "]");
+  }
+  if (handshake_threads < 1 || handshake_threads > kMaxHandshakeThreads) {
+    return Status::InvalidArgument(
+        "handshake threads (--handshake-threads) must be in [1, " +
+        std::to_string(kMaxHandshakeThreads) + "]");
+  }
   if (max_buffered_request_bytes < max_frame_bytes ||
       max_buffered_request_bytes > kMaxBufferedRequestBytes) {
     // Below a frame, a frame could never be read.

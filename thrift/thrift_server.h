@@ -52,7 +52,12 @@
 // read: idle_timeout_ms without starting a request, request_timeout_ms from a
 // request's first byte to its last, reply_timeout_ms from a reply being ready
 // to its last byte sent; past any of them the connection is closed. At most
-// max_connections are open; further ones wait in the listen backlog. Why not
+// max_connections are open; further ones wait in the listen backlog. With
+// TLS, handshakes (about 1 ms of CPU each) run on handshake_threads threads
+// of their own, neither the I/O thread nor the workers, so a flood of new
+// connections slows neither the established ones nor their calls; at most
+// max_handshakes are in progress, and while that many are, further
+// connections wait in the listen backlog too. Why not
 // Thrift's servers: TThreadPoolServer ties a worker to each connection for
 // its lifetime (16 slow clients held every worker, and a worker blocked in
 // send() made Stop() hang); TNonblockingServer bounds neither a partly read
@@ -91,6 +96,8 @@ namespace bloomroute {
 struct ServerOptions {
   static constexpr uint32_t kMaxThreads = 1024;
   static constexpr uint32_t kMaxConnections = 65536;
+  static constexpr uint32_t kMaxHandshakes = kMaxConnections;
+  static constexpr uint32_t kMaxHandshakeThreads = 64;
   static constexpr int kMaxTimeoutMs = 24 * 3600 * 1000;
   static constexpr uint32_t kMinFrameBytes = 1 << 16;
   static constexpr uint32_t kMaxFrameBytes = 1 << 30;
@@ -119,6 +126,28 @@ struct ServerOptions {
   // one closes. Each may hold one request frame (max_frame_bytes) in memory,
   // all together at most max_buffered_request_bytes.
   uint32_t max_connections = 512;
+  // With TLS: connections accepted whose handshake has not completed, in
+  // [1, kMaxHandshakes]. While this many are in progress the server accepts
+  // no further connection (they wait in the listen backlog, as for
+  // max_connections); established connections are served meanwhile. Each
+  // holds a TLS session and, while its socket is ready, a place in the
+  // handshake threads' queue. The default follows Little's law (in progress
+  // = rate x time each takes): a handshake thread completes about 1,000 a
+  // second (about 1 ms of CPU each, measured with the cluster's P-256
+  // certificates), and a handshake stays in progress about one round trip
+  // of its client, so 64 keeps one thread busy for clients up to 64 ms
+  // away; more would only queue. A client that starts a handshake and stops
+  // holds its place until request_timeout_ms, as it holds a connection:
+  // this many such clients keep new connections waiting that long (bounding
+  // connections per address is a firewall's job).
+  uint32_t max_handshakes = 64;
+  // With TLS: the threads that run handshake steps, in [1,
+  // kMaxHandshakeThreads]. Neither the I/O thread nor the call workers run
+  // them, so a flood of handshakes slows neither established connections
+  // nor calls. The default, 1, completes about 1,000 handshakes a second
+  // and caps what a flood of them takes at one core, leaving the other of
+  // a 2-core machine to the I/O thread and the calls.
+  uint32_t handshake_threads = 1;
   // The decoded-size budget of one request, in bytes: 0 for the default,
   // kDecodedBytesPerFrameByte * max_frame_bytes; otherwise in
   // [max_frame_bytes, kMaxDecodedBytes].
@@ -145,9 +174,10 @@ struct ServerOptions {
   uint64_t max_buffered_reply_bytes = uint64_t{1} << 30;
   // TLS on the port (thrift/security.h): off when tls.enabled() is false.
   // With it, every connection's first bytes are a TLS handshake, bounded by
-  // request_timeout_ms from the accept; a client must present a certificate
-  // of the cluster's CA unless the service admits bearer tokens (the
-  // router's token_file).
+  // request_timeout_ms from the accept, run on handshake_threads, at most
+  // max_handshakes at once; a client must present a certificate of the
+  // cluster's CA unless the service admits bearer tokens (the router's
+  // token_file).
   TlsOptions tls;
 
   // The budget in effect (resolves the default).

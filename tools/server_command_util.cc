@@ -93,6 +93,17 @@ void ServerFlags::Add(po::options_description* o) {
        po::value<int64_t>(&max_connections_)
            ->default_value(defaults_.max_connections),
        "connections open at once; more wait in the listen backlog")  //
+      ("max-handshakes",
+       po::value<int64_t>(&max_handshakes_)
+           ->default_value(defaults_.max_handshakes),
+       "with TLS: connections whose handshake is in progress; while this "
+       "many are, more wait in the listen backlog (established ones are "
+       "served)")  //
+      ("handshake-threads",
+       po::value<int64_t>(&handshake_threads_)
+           ->default_value(defaults_.handshake_threads),
+       "with TLS: threads that run handshakes (about 1 ms of CPU each), "
+       "apart from the I/O thread and the --threads workers")  //
       ("max-buffered-request-bytes",
        po::value<int64_t>(&max_buffered_request_bytes_)
            ->default_value(
@@ -162,6 +173,12 @@ Status ServerFlags::ToOptions(int64_t min_frame_bytes,
   out->request_timeout_ms = static_cast<int>(request_timeout_seconds_ * 1000);
   out->reply_timeout_ms = static_cast<int>(reply_timeout_seconds_ * 1000);
   out->max_connections = static_cast<uint32_t>(max_connections_);
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-handshakes", max_handshakes_, 1,
+                                     ServerOptions::kMaxHandshakes));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("handshake-threads", handshake_threads_, 1,
+                                     ServerOptions::kMaxHandshakeThreads));
+  out->max_handshakes = static_cast<uint32_t>(max_handshakes_);
+  out->handshake_threads = static_cast<uint32_t>(handshake_threads_);
   if (max_decoded_bytes_ != 0) {
     BLOOMROUTE_RETURN_IF_ERROR(
         InRange("max-decoded-bytes", max_decoded_bytes_, max_frame_bytes_,

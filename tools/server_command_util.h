@@ -49,7 +49,8 @@ std::string WaitForStopSignal(const std::function<void()>& on_hangup = {});
 // The options of a Thrift server as command-line options:
 //   --listen HOST:PORT  --threads N  --max-frame-bytes N
 //   --max-decoded-bytes N  --idle-timeout S  --request-timeout S
-//   --reply-timeout S  --max-connections N  --max-buffered-request-bytes N
+//   --reply-timeout S  --max-connections N  --max-handshakes N
+//   --handshake-threads N  --max-buffered-request-bytes N
 //   --max-buffered-reply-bytes N
 //   --tls-ca FILE  --tls-cert FILE  --tls-key FILE  --insecure
 // Add() declares them with `defaults` (and `default_listen`) shown in --help;
@@ -101,6 +102,8 @@ class ServerFlags {
   int64_t request_timeout_seconds_ = 0;
   int64_t reply_timeout_seconds_ = 0;
   int64_t max_connections_ = 0;
+  int64_t max_handshakes_ = 0;
+  int64_t handshake_threads_ = 0;
   int64_t max_buffered_request_bytes_ = 0;
   int64_t max_buffered_reply_bytes_ = 0;
   TlsFlags tls_flags_{TlsFlags::Side::kServer};

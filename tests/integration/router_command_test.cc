@@ -125,6 +125,8 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   EXPECT_THAT(help.out, HasSubstr("--request-timeout"));
   EXPECT_THAT(help.out, HasSubstr("--reply-timeout"));
   EXPECT_THAT(help.out, HasSubstr("--max-connections"));
+  EXPECT_THAT(help.out, HasSubstr("--max-handshakes"));
+  EXPECT_THAT(help.out, HasSubstr("--handshake-threads"));
   EXPECT_THAT(help.out, HasSubstr("--server-calls-per-request"));
   EXPECT_THAT(help.out, HasSubstr("--max-buffered-request-bytes"));
   EXPECT_THAT(help.out, HasSubstr("--max-buffered-reply-bytes"));

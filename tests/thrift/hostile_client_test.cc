@@ -6,13 +6,18 @@
 //   - read-role connections sending refused oneway calls;
 //   - one read-role user opening scanners until refused, and keeping them;
 //   - scans whose index pin matches every row and whose other filter
-//     matches none (one batch used to cost a lookup per row).
+//     matches none (one batch used to cost a lookup per row);
+//   - clients that connect with TLS and leave right after the handshake, in
+//     a loop on 4 threads (each handshake costs the server about 1 ms of
+//     CPU; they ran on the I/O thread, and a flood slowed every
+//     connection). Each holds a slot only for its handshake.
 // Meanwhile an admin (the router) or a router (the region server) makes a
 // call on a fresh connection every 50 ms. Every one must succeed, each
 // within kBound: an anonymous connection holds a slot at most the 1 s
 // request timeout, and at most 20 of them wait ahead of the admin for the
 // slots the others leave (5 are held by the read-role clients' connections,
-// which may call things; the rest turn over every second). More hostile
+// which may call things; the rest turn over every second), with the 4
+// handshake flooders, which hold one for milliseconds. More hostile
 // connections than the listen backlog would delay the admin's connect
 // itself: bounding connections per address is a firewall's job, as for
 // HBase's servers.
@@ -50,6 +55,8 @@ constexpr uint32_t kSlots = 16;
 constexpr int kRequestTimeoutMs = 1000;
 // Anonymous connections that hold slots: more than there are.
 constexpr int kSlotHolders = 20;
+// Threads that connect, handshake and leave, in a loop.
+constexpr int kHandshakeFlooders = 4;
 
 std::chrono::seconds HostileTime() {
   const char* env = std::getenv("BLOOMROUTE_HOSTILE_SECONDS");
@@ -129,6 +136,22 @@ void HoldASlot(int port, const Certs& certs) {
   if (!client.ok()) return;  // no slot yet: the handshake timed out
   bool closed = false;
   (void)client.ReadUntilClosed(&closed);
+}
+
+// A TLS connection of `who` that leaves right after its handshake; counts
+// the handshakes that completed.
+void HandshakeAndLeave(int port, const Certs& certs, const TlsOptions& who,
+                       std::atomic<int>* handshakes) {
+  RawTlsClient client(port, certs.Node().ca_file, &who);
+  if (client.ok()) ++*handshakes;
+}
+
+void PrintHandshakes(int handshakes, Clock::duration duration) {
+  std::printf(
+      "%d handshakes in %lld ms\n", handshakes,
+      static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(duration)
+              .count()));
 }
 
 // A connection of `who` sending a refused oneway `method`.
@@ -221,12 +244,15 @@ TEST_F(HostileClientTest, TheRouterKeepsAnsweringAnAdmin) {
     scanners.push_back(Connect(certs_.Client("writer")));
     ASSERT_NE(scanners.back(), nullptr);
   }
+  std::atomic<int> handshakes{0};
   Served served;
   {
     Attack attack;
     attack.Run(kSlotHolders, [&] { HoldASlot(port, certs); });
     attack.Run(2,
                [&] { SendRefusedOneway(port, certs, reader, "putMultiple"); });
+    attack.Run(kHandshakeFlooders,
+               [&] { HandshakeAndLeave(port, certs, reader, &handshakes); });
     for (const std::shared_ptr<RouterClient>& client : scanners) {
       attack.Run(1, [&, client] {
         router::ScanSpec scan;
@@ -251,6 +277,8 @@ TEST_F(HostileClientTest, TheRouterKeepsAnsweringAnAdmin) {
     });
   }
   ExpectServed(served);
+  PrintHandshakes(handshakes.load(), HostileTime());
+  EXPECT_GT(handshakes.load(), 0);
   // The scans that drop every row ran to their end, batch after batch.
   EXPECT_GT(empty_batches.load(), 0);
 }
@@ -268,6 +296,7 @@ TEST_F(HostileClientTest, TheRegionServerKeepsAnsweringItsRouter) {
   const Certs& certs = certs_;
   const TlsOptions reader = certs_.Client("reader");
 
+  std::atomic<int> handshakes{0};
   Served served;
   {
     Attack attack;
@@ -288,6 +317,8 @@ TEST_F(HostileClientTest, TheRegionServerKeepsAnsweringItsRouter) {
     });
     attack.Run(2,
                [&] { SendRefusedOneway(port, certs, reader, "mutateRows"); });
+    attack.Run(kHandshakeFlooders,
+               [&] { HandshakeAndLeave(port, certs, reader, &handshakes); });
     served = Serve(HostileTime(), [&]() -> Status {
       ThriftClientOptions client_options;
       client_options.tls = certs_.Node();
@@ -301,6 +332,8 @@ TEST_F(HostileClientTest, TheRegionServerKeepsAnsweringItsRouter) {
     });
   }
   ExpectServed(served);
+  PrintHandshakes(handshakes.load(), HostileTime());
+  EXPECT_GT(handshakes.load(), 0);
 }
 
 }  // namespace

@@ -417,6 +417,21 @@ TEST_F(ThriftServerTest, ValidatesDeadlinesAndTheConnectionCap) {
   EXPECT_NE(o.Validate().message().find("max connections"), std::string::npos);
   o.max_connections = ServerOptions::kMaxConnections + 1;
   EXPECT_FALSE(o.Validate().ok());
+  o = ServerOptions();
+  o.max_handshakes = 0;
+  EXPECT_NE(o.Validate().message().find("--max-handshakes"), std::string::npos);
+  o.max_handshakes = ServerOptions::kMaxHandshakes;
+  EXPECT_TRUE(o.Validate().ok());
+  o.max_handshakes = ServerOptions::kMaxHandshakes + 1;
+  EXPECT_FALSE(o.Validate().ok());
+  o = ServerOptions();
+  o.handshake_threads = 0;
+  EXPECT_NE(o.Validate().message().find("--handshake-threads"),
+            std::string::npos);
+  o.handshake_threads = ServerOptions::kMaxHandshakeThreads;
+  EXPECT_TRUE(o.Validate().ok());
+  o.handshake_threads = ServerOptions::kMaxHandshakeThreads + 1;
+  EXPECT_FALSE(o.Validate().ok());
   // The pool holds at least one frame.
   o = ServerOptions();
   o.max_buffered_request_bytes = o.max_frame_bytes - 1;

@@ -5,14 +5,18 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "common/sync_point.h"
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/fake_router.h"
 #include "tests/thrift/tls_test_util.h"
@@ -27,12 +31,78 @@ namespace bloomroute {
 namespace {
 
 using ::bloomroute::testing::Certs;
+using ::bloomroute::testing::ConnectTcp;
 using ::bloomroute::testing::FramedCall;
 using ::bloomroute::testing::PlaintextConnectionIsClosed;
 using ::bloomroute::testing::ProcessCpuMs;
 using ::bloomroute::testing::RawTlsClient;
 using ::bloomroute::testing::TempDir;
 using ::testing::HasSubstr;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// Holds the first thread that reaches the sync point `name` until Release(),
+// or for at most kBound, so that a failing test cannot hang the server.
+// Later arrivals pass.
+class HeldSyncPoint {
+ public:
+  static constexpr auto kBound = std::chrono::seconds(10);
+
+  explicit HeldSyncPoint(const std::string& name) {
+    // The callback keeps the state: it may still run after ClearAll().
+    SyncPoints::Set(name, [state = state_](void*) {
+      std::unique_lock<std::mutex> lock(state->mu);
+      if (state->reached) return;
+      state->reached = true;
+      state->changed.notify_all();
+      state->changed.wait_for(lock, kBound, [&] { return state->released; });
+    });
+  }
+  ~HeldSyncPoint() {
+    Release();
+    SyncPoints::ClearAll();
+  }
+  HeldSyncPoint(const HeldSyncPoint&) = delete;
+  HeldSyncPoint& operator=(const HeldSyncPoint&) = delete;
+
+  // True once a thread is held (waits up to `timeout`).
+  bool WaitUntilReached(Clock::duration timeout) {
+    std::unique_lock<std::mutex> lock(state_->mu);
+    return state_->changed.wait_for(lock, timeout,
+                                    [&] { return state_->reached; });
+  }
+  void Release() {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    state_->released = true;
+    state_->changed.notify_all();
+  }
+
+ private:
+  struct State {
+    std::mutex mu;
+    std::condition_variable changed;
+    bool reached = false;   // guarded by mu
+    bool released = false;  // guarded by mu
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+};
+
+long long Ms(Clock::duration d) {
+  return std::chrono::duration_cast<milliseconds>(d).count();
+}
+
+// A TCP connection to 127.0.0.1:port that starts a TLS handshake and never
+// finishes it: the first bytes of a handshake record's header (with none,
+// the listening socket's TCP_DEFER_ACCEPT would keep it from being
+// accepted). -1 when it cannot connect.
+int StartAHandshakeAndStop(int port) {
+  const int fd = ConnectTcp(port);
+  if (fd >= 0 && send(fd, "\x16\x03", 2, MSG_NOSIGNAL) != 2) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
 
 class RouterTlsTest : public ::testing::Test {
  protected:
@@ -49,15 +119,30 @@ class RouterTlsTest : public ::testing::Test {
 
   std::unique_ptr<RouterClient> Connect(const TlsOptions& tls,
                                         const std::string& token = "") {
+    return ConnectTo(server_->port(), tls, token);
+  }
+  static std::unique_ptr<RouterClient> ConnectTo(
+      int port, const TlsOptions& tls, const std::string& token = "") {
     RouterClientOptions options;
     options.tls = tls;
     options.token = token;
     options.connect_timeout_ms = 5000;
     options.call_timeout_ms = 5000;
-    auto client =
-        ConnectRouter("127.0.0.1:" + std::to_string(server_->port()), options);
+    auto client = ConnectRouter("127.0.0.1:" + std::to_string(port), options);
     EXPECT_TRUE(client.ok()) << client.status().ToString();
     return client.ok() ? std::move(client).value() : nullptr;
+  }
+  // A router server on its own port with `max_handshakes`.
+  std::unique_ptr<RouterServer> StartWithHandshakes(uint32_t max_handshakes,
+                                                    int request_timeout_ms) {
+    RouterServerOptions options;
+    options.port = 0;
+    options.tls = certs_.Node();
+    options.max_handshakes = max_handshakes;
+    options.request_timeout_ms = request_timeout_ms;
+    auto server = RouterServer::Start(router_, options);
+    EXPECT_TRUE(server.ok()) << server.status().ToString();
+    return server.ok() ? std::move(server).value() : nullptr;
   }
 
   static router::TableSpec Spec() {
@@ -306,6 +391,88 @@ TEST_F(RouterTlsTest, PartOfARecordDoesNotSpinTheServer) {
   const int64_t used = ProcessCpuMs() - before;
   // Idle, the process uses a few ms a second; a spinning loop uses ~1,000.
   EXPECT_LT(used, 300) << "CPU ms in 1 s with part of a record pending";
+}
+
+// A handshake costs about 1 ms of CPU, and its steps ran on the I/O thread:
+// a flood of new connections slowed every connection of the server. They
+// now run on a thread of their own, so an established connection is
+// answered while a handshake is held at its first step.
+TEST_F(RouterTlsTest, AHandshakeInProgressDoesNotHoldUpOtherConnections) {
+  auto admin = Connect(certs_.Client("root"));
+  ASSERT_NE(admin, nullptr);
+  ASSERT_TRUE(admin->ListTables().ok());  // its connection is established
+  HeldSyncPoint held("FrameLoop:HandshakeStep");
+  std::atomic<bool> handshake_ok{false};
+  std::thread newcomer([&, port = server_->port()] {
+    RawTlsClient client(port, certs_.Node().ca_file);
+    handshake_ok = client.ok();
+  });
+  const bool reached = held.WaitUntilReached(std::chrono::seconds(10));
+  const Clock::time_point start = Clock::now();
+  const Status answered = reached ? admin->ListTables().status() : Status::OK();
+  const Clock::duration took = Clock::now() - start;
+  held.Release();
+  newcomer.join();
+  ASSERT_TRUE(reached) << "no handshake step was reached";
+  EXPECT_TRUE(answered.ok()) << answered.ToString() << " after " << Ms(took)
+                             << " ms, with a handshake held";
+  EXPECT_LT(Ms(took), 2000);
+  EXPECT_TRUE(handshake_ok) << "the held handshake completes once released";
+}
+
+// While max_handshakes accepted connections have not finished their TLS
+// handshake, no further connection is accepted: it waits in the listen
+// backlog, and established connections are served meanwhile. A handshake
+// that ends (its client left) lets the next connection in.
+TEST_F(RouterTlsTest, NoMoreThanMaxHandshakesAreInProgress) {
+  std::unique_ptr<RouterServer> server = StartWithHandshakes(2, 60000);
+  ASSERT_NE(server, nullptr);
+  const int port = server->port();
+  auto admin = ConnectTo(port, certs_.Client("root"));
+  ASSERT_NE(admin, nullptr);
+  ASSERT_TRUE(admin->ListTables().ok());
+  // Two connections that never finish their ClientHello hold both; the
+  // listen backlog is first come, first accepted.
+  const int holders[2] = {StartAHandshakeAndStop(port),
+                          StartAHandshakeAndStop(port)};
+  ASSERT_GE(holders[0], 0);
+  ASSERT_GE(holders[1], 0);
+  std::atomic<bool> third_done{false};
+  std::atomic<bool> third_ok{false};
+  const TlsOptions root = certs_.Client("root");
+  std::thread third([&] {
+    RawTlsClient client(port, root.ca_file, &root);
+    third_ok = client.ok();
+    third_done = true;
+  });
+  std::this_thread::sleep_for(milliseconds(500));
+  EXPECT_FALSE(third_done) << "a third handshake ran beside two";
+  const Clock::time_point start = Clock::now();
+  EXPECT_TRUE(admin->ListTables().ok());
+  EXPECT_LT(Ms(Clock::now() - start), 2000);
+  close(holders[0]);  // its handshake fails at once
+  third.join();       // its client gives up after 5 s without an answer
+  EXPECT_TRUE(third_ok) << "the third was not let in when one ended";
+  close(holders[1]);
+}
+
+// A handshake past its deadline (request_timeout_ms from the accept) is
+// closed and makes room for the next.
+TEST_F(RouterTlsTest, AnExpiredHandshakeMakesRoomForTheNext) {
+  std::unique_ptr<RouterServer> server = StartWithHandshakes(1, 1000);
+  ASSERT_NE(server, nullptr);
+  const int holder = StartAHandshakeAndStop(server->port());
+  ASSERT_GE(holder, 0);
+  const Clock::time_point start = Clock::now();
+  const TlsOptions root = certs_.Client("root");
+  RawTlsClient next(server->port(), root.ca_file, &root);
+  const Clock::duration waited = Clock::now() - start;
+  EXPECT_TRUE(next.ok());
+  EXPECT_GE(Ms(waited), 900) << "let in beside the holder";
+  EXPECT_LT(Ms(waited), 4000);
+  char byte = 0;
+  EXPECT_EQ(recv(holder, &byte, 1, 0), 0) << "the holder was not closed";
+  close(holder);
 }
 
 // A caller that may call nothing (no certificate, no token yet) is held to

@@ -101,6 +101,24 @@ TEST_F(ServerFlagsTest, InsecureAndTlsExcludeEachOther) {
       ToOptions({"--tls-ca", Tls()[1], "--insecure"}).IsInvalidArgument());
 }
 
+TEST_F(ServerFlagsTest, TheHandshakeLimitsReachTheServerOptions) {
+  ServerFlags flags("127.0.0.1:0", ServerOptions());
+  ServerOptions out;
+  ASSERT_TRUE(ToOptions({"--max-handshakes", "8", "--handshake-threads", "2"},
+                        &flags, &out)
+                  .ok());
+  EXPECT_EQ(out.max_handshakes, 8u);
+  EXPECT_EQ(out.handshake_threads, 2u);
+  ServerFlags defaults("127.0.0.1:0", ServerOptions());
+  ASSERT_TRUE(ToOptions({}, &defaults, &out).ok());
+  EXPECT_EQ(out.max_handshakes, ServerOptions().max_handshakes);
+  EXPECT_EQ(out.handshake_threads, ServerOptions().handshake_threads);
+  EXPECT_THAT(ToOptions({"--max-handshakes", "0"}).message(),
+              HasSubstr("--max-handshakes must be in [1, 65536]"));
+  EXPECT_THAT(ToOptions({"--handshake-threads", "65"}).message(),
+              HasSubstr("--handshake-threads must be in [1, 64]"));
+}
+
 TEST_F(ServerFlagsTest, HalfGivenOrUnreadableTlsFilesAreNamed) {
   std::vector<std::string> args = Tls();
   args.resize(4);  // no --tls-key

@@ -65,13 +65,27 @@
 // workers, so a shared processor's handler must be thread-safe.
 //
 // TLS (tls.h). With a TlsServerContext, a connection's first bytes are a
-// TLS handshake, driven by the I/O thread without blocking and bounded by
-// request_timeout_ms from the accept; only once it completes is the
-// processor made. A handshake that fails (plaintext bytes, a certificate of
-// another CA or expired, none where one is required) closes that connection
-// alone. Records are read and written through the connection's SSL; bytes
-// it has decrypted but the loop has not taken are served in the next round
-// without waiting for the socket (poll() cannot see them).
+// TLS handshake, bounded by request_timeout_ms from the accept; only once
+// it completes is the processor made (on the I/O thread, as above). Its
+// steps run on handshake_threads threads of their own, neither the I/O
+// thread nor the workers: a handshake costs about 1 ms of CPU, and when
+// the I/O thread ran them a flood of new connections slowed every
+// connection of the server (and on the workers it would take them from
+// calls). When a handshaking connection's socket is ready, the I/O thread
+// hands it to a handshake thread for one step (TlsHandshake, and
+// PeerIdentity once it completes); the socket is non-blocking, so a step
+// never waits for the peer. As with a call, the I/O thread neither polls
+// nor touches the connection until the step is back (handed over under
+// the mutex, with a wake-up); the deadline is not checked meanwhile, and a
+// handshake whose deadline passed during its step is closed when it comes
+// back. At most max_handshakes connections are in their handshake: while
+// that many are, no connection is accepted (they wait in the listen
+// backlog, as for max_connections), and the established ones are served.
+// A handshake that fails (plaintext bytes, a certificate of another CA or
+// expired, none where one is required) closes that connection alone.
+// Records are read and written by the I/O thread through the connection's
+// SSL; bytes it has decrypted but the loop has not taken are served in the
+// next round without waiting for the socket (poll() cannot see them).
 //
 // Access. With an AccessControl, every whole request frame is checked
 // against the connection's identity (its certificate's, or a token's) before
@@ -108,8 +122,9 @@ class FrameLoop {
  public:
   // `listen_fd` is a bound, listening socket owned by the caller and kept open
   // until Run() returns. `tls` null: plaintext; `access` null: every call
-  // passes; `throttle` null: none. Starts options.threads workers. IOError when
-  // the wake-up pipe cannot be made.
+  // passes; `throttle` null: none. Starts options.threads workers, and
+  // with `tls` options.handshake_threads handshake threads. IOError when the
+  // wake-up pipe cannot be made.
   static StatusOr<std::unique_ptr<FrameLoop>> Create(
       int listen_fd,
       std::shared_ptr<apache::thrift::TProcessorFactory> processors,
@@ -122,9 +137,9 @@ class FrameLoop {
   FrameLoop& operator=(const FrameLoop&) = delete;
 
   // Serves until RequestStop(). Before returning it closes every connection,
-  // lets the calls in progress finish (dropping requests not yet started),
-  // joins the workers and releases every processor and the factory. Never
-  // waits for a client.
+  // lets the calls and handshake steps in progress finish (dropping requests
+  // and steps not yet started), joins the workers and handshake threads and
+  // releases every processor and the factory. Never waits for a client.
   void Run();
 
   // Makes Run() return soon. Idempotent.

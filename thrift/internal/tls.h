@@ -6,8 +6,9 @@
 // TSSLServerSocket: that socket does its handshake and every read blocking,
 // inside a thread that belongs to the connection, which is what the frame
 // loop (frame_loop.h) exists to avoid (a client that sends one byte a minute
-// would hold a worker). Here the I/O thread drives each connection's
-// handshake and records without blocking, bounded by the loop's deadlines.
+// would hold a worker). Here the loop drives each connection's handshake
+// (on its handshake threads) and records (on its I/O thread) without
+// blocking, bounded by the loop's deadlines.
 // Clients block anyway (one call at a time, with socket timeouts), so they
 // use Thrift's TSSLSocket.
 //
