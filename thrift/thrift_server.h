@@ -55,9 +55,9 @@
 // max_connections are open; further ones wait in the listen backlog. With
 // TLS, handshakes (about 1 ms of CPU each) run on handshake_threads threads
 // of their own, neither the I/O thread nor the workers, so a flood of new
-// connections slows neither the established ones nor their calls; at most
-// max_handshakes are in progress, and while that many are, further
-// connections wait in the listen backlog too. Why not
+// connections slows neither the established ones nor their calls; while
+// max_handshakes steps wait for or run on them, further connections wait
+// in the listen backlog too. Why not
 // Thrift's servers: TThreadPoolServer ties a worker to each connection for
 // its lifetime (16 slow clients held every worker, and a worker blocked in
 // send() made Stop() hang); TNonblockingServer bounds neither a partly read
@@ -126,20 +126,20 @@ struct ServerOptions {
   // one closes. Each may hold one request frame (max_frame_bytes) in memory,
   // all together at most max_buffered_request_bytes.
   uint32_t max_connections = 512;
-  // With TLS: connections accepted whose handshake has not completed, in
-  // [1, kMaxHandshakes]. While this many are in progress the server accepts
+  // With TLS: handshake steps waiting for or running on a handshake
+  // thread, in [1, kMaxHandshakes]. While this many are, the server accepts
   // no further connection (they wait in the listen backlog, as for
-  // max_connections); established connections are served meanwhile. Each
-  // holds a TLS session and, while its socket is ready, a place in the
-  // handshake threads' queue. The default follows Little's law (in progress
-  // = rate x time each takes): a handshake thread completes about 1,000 a
-  // second (about 1 ms of CPU each, measured with the cluster's P-256
-  // certificates), and a handshake stays in progress about one round trip
-  // of its client, so 64 keeps one thread busy for clients up to 64 ms
-  // away; more would only queue. A client that starts a handshake and stops
-  // holds its place until request_timeout_ms, as it holds a connection:
-  // this many such clients keep new connections waiting that long (bounding
-  // connections per address is a firewall's job).
+  // max_connections); established connections are served meanwhile. Only
+  // steps count -- CPU work to do --, not connections waiting for their
+  // client's next bytes: a client that starts a handshake and stops holds a
+  // connection until request_timeout_ms, as any slow client does, but no
+  // place here, so such clients cannot keep others out with fewer than
+  // max_connections. The default: a handshake thread runs about 1,000
+  // handshakes a second (about 1 ms of CPU each, in two steps, measured
+  // with the cluster's P-256 certificates), so 64 steps queued are about
+  // 32 ms of work for one thread: a new client waits at most that long for
+  // its step, and beyond it a flood waits in the kernel's backlog instead
+  // of in the server's memory.
   uint32_t max_handshakes = 64;
   // With TLS: the threads that run handshake steps, in [1,
   // kMaxHandshakeThreads]. Neither the I/O thread nor the call workers run
@@ -175,7 +175,7 @@ struct ServerOptions {
   // TLS on the port (thrift/security.h): off when tls.enabled() is false.
   // With it, every connection's first bytes are a TLS handshake, bounded by
   // request_timeout_ms from the accept, run on handshake_threads, at most
-  // max_handshakes at once; a client must present a certificate of the
+  // max_handshakes steps queued; a client must present a certificate of the
   // cluster's CA unless the service admits bearer tokens (the router's
   // token_file).
   TlsOptions tls;

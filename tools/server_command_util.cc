@@ -96,9 +96,9 @@ void ServerFlags::Add(po::options_description* o) {
       ("max-handshakes",
        po::value<int64_t>(&max_handshakes_)
            ->default_value(defaults_.max_handshakes),
-       "with TLS: connections whose handshake is in progress; while this "
-       "many are, more wait in the listen backlog (established ones are "
-       "served)")  //
+       "with TLS: handshake steps queued for the handshake threads; while "
+       "this many are, new connections wait in the listen backlog "
+       "(established ones are served)")  //
       ("handshake-threads",
        po::value<int64_t>(&handshake_threads_)
            ->default_value(defaults_.handshake_threads),

@@ -73,6 +73,9 @@ struct Connection {
   bool tls_failed = false;
   // The outcome of the last handshake step; set by the handshake thread.
   TlsIo handshake_step = TlsIo::kWantRead;
+  // Counted in FrameLoop::Impl::handshake_work: a step of it is on the
+  // handshake threads. The I/O thread's.
+  bool handshake_work = false;
   // Who the peer is (certificate or token); checked by AccessControl.
   Identity identity;
   bool closed = false;
@@ -158,9 +161,12 @@ struct FrameLoop::Impl {
   std::deque<ConnectionPtr> call_waiters;
   // Calls handed to the workers and not yet collected: at most `threads`.
   uint32_t calls_in_flight = 0;
-  // TLS connections accepted whose handshake has not completed (kHandshaking
-  // or kHandshakeRunning): at most max_handshakes.
-  uint32_t handshakes = 0;
+  // Handshake steps handed to the handshake threads and not yet collected
+  // (Connection::handshake_work). No connection is accepted while it is
+  // max_handshakes, and one Accept() takes at most as many as are short of
+  // it (each has its first step in the next round); later steps of
+  // connections already in may pass it, by at most one per connection.
+  uint32_t handshake_work = 0;
 
   std::mutex mu;
   std::condition_variable work_ready;
@@ -355,12 +361,20 @@ struct FrameLoop::Impl {
   // True while below the connection cap and, with TLS, the handshake cap.
   bool MayAccept() const {
     return connections.size() < options.max_connections &&
-           (tls == nullptr || handshakes < options.max_handshakes);
+           (tls == nullptr || handshake_work < options.max_handshakes);
   }
 
-  // Accepts while MayAccept().
+  // Accepts while below the connection cap and, with TLS, at most as many
+  // as handshake steps are short of max_handshakes: each will want its
+  // first step in the next round.
   void Accept() {
-    while (MayAccept()) {
+    uint32_t room = options.max_connections;
+    if (tls != nullptr) {
+      room = handshake_work < options.max_handshakes
+                 ? options.max_handshakes - handshake_work
+                 : 0;
+    }
+    for (; room > 0 && MayAccept(); --room) {
       const int fd =
           accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
       if (fd < 0) {
@@ -392,7 +406,6 @@ struct FrameLoop::Impl {
       // than hand the handshake threads a step that finds nothing.
       c->state = Connection::State::kHandshaking;
       c->tls_wants = POLLIN;
-      ++handshakes;
       connections.push_back(std::move(c));
       return;
     }
@@ -409,11 +422,23 @@ struct FrameLoop::Impl {
   // it back, c is theirs: not polled, and no deadline is checked.
   void StartHandshakeStep(ConnectionPtr c) {
     c->state = Connection::State::kHandshakeRunning;
+    CountHandshakeWork(*c, true);
     {
       std::lock_guard<std::mutex> lock(mu);
       handshake_steps.push_back(std::move(c));
     }
     handshake_ready.notify_one();
+  }
+
+  // Counts c in handshake_work (or no longer); idempotent.
+  void CountHandshakeWork(Connection& c, bool counted) {
+    if (c.handshake_work == counted) return;
+    c.handshake_work = counted;
+    if (counted) {
+      ++handshake_work;
+    } else {
+      --handshake_work;
+    }
   }
 
   // Takes back the connections whose handshake step ran.
@@ -423,7 +448,10 @@ struct FrameLoop::Impl {
       std::lock_guard<std::mutex> lock(mu);
       done.swap(handshake_steps_done);
     }
-    for (const ConnectionPtr& c : done) FinishHandshakeStep(c);
+    for (const ConnectionPtr& c : done) {
+      CountHandshakeWork(*c, false);
+      FinishHandshakeStep(c);
+    }
   }
 
   // Acts on the step's outcome. Once the handshake completes, c (which has
@@ -437,7 +465,6 @@ struct FrameLoop::Impl {
     c->state = Connection::State::kHandshaking;  // the I/O thread's again
     switch (c->handshake_step) {
       case TlsIo::kDone:
-        --handshakes;  // no longer in progress (Close would count it so)
         c->state = Connection::State::kReading;
         c->tls_wants = 0;
         if (!MakeProcessor(*c)) return;
@@ -534,7 +561,7 @@ struct FrameLoop::Impl {
   void Close(Connection& c) {
     if (c.closed) return;
     c.closed = true;
-    if (IsHandshaking(c)) --handshakes;
+    CountHandshakeWork(c, false);
     if (c.ssl != nullptr) {
       if (!c.tls_failed && !IsHandshaking(c)) {
         TlsShutdown(c.ssl.get());

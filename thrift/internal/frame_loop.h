@@ -78,9 +78,11 @@
 // nor touches the connection until the step is back (handed over under
 // the mutex, with a wake-up); the deadline is not checked meanwhile, and a
 // handshake whose deadline passed during its step is closed when it comes
-// back. At most max_handshakes connections are in their handshake: while
-// that many are, no connection is accepted (they wait in the listen
-// backlog, as for max_connections), and the established ones are served.
+// back. While max_handshakes steps are handed to the handshake threads and
+// not yet back, no connection is accepted (they wait in the listen
+// backlog, as for max_connections), and the established ones are served;
+// a connection waiting for its client's next handshake bytes is not
+// counted (it holds a connection slot, as any slow client).
 // A handshake that fails (plaintext bytes, a certificate of another CA or
 // expired, none where one is required) closes that connection alone.
 // Records are read and written by the I/O thread through the connection's
