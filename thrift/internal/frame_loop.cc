@@ -16,12 +16,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <exception>
-#include <mutex>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -29,6 +26,8 @@
 #include "thrift/internal/access_control.h"
 #include "thrift/internal/call_throttle.h"
 #include "thrift/internal/decode_budget.h"
+#include "thrift/internal/frame_connection.h"
+#include "thrift/internal/hand_off_pool.h"
 #include "thrift/internal/tls.h"
 
 namespace bloomroute::thrift_internal {
@@ -44,72 +43,6 @@ constexpr size_t kReadChunk = 256 << 10;
 // After accept() fails for want of descriptors, the listening socket rests
 // this long instead of waking the loop at once again.
 constexpr milliseconds kAcceptBackoff{100};
-
-// One client connection. Owned by the I/O thread, except while its call
-// runs or a step of its TLS handshake does: then exactly one worker or
-// handshake thread holds it and the I/O thread does not touch it (the
-// hand-over goes through FrameLoop::Impl::mu both ways).
-struct Connection {
-  // kHandshaking: TLS only, until the handshake completes (then kReading);
-  // polled for what the handshake waits for. kHandshakeRunning: a handshake
-  // thread holds it for one step (as a worker does in kRunning).
-  enum class State {
-    kHandshaking,
-    kHandshakeRunning,
-    kReading,
-    kRunning,
-    kWriting
-  };
-
-  std::shared_ptr<at::transport::TSocket> socket;  // owns the descriptor
-  int fd = -1;
-  std::shared_ptr<at::TProcessor> processor;
-  State state = State::kReading;
-  // TLS: the session, and the poll events it waits for to go on with the
-  // current step (0: those of the state). After a fatal TLS error no
-  // close_notify is sent.
-  thrift_internal::SslPtr ssl;
-  short tls_wants = 0;
-  bool tls_failed = false;
-  // The outcome of the last handshake step; set by the handshake thread.
-  TlsIo handshake_step = TlsIo::kWantRead;
-  // Counted in FrameLoop::Impl::handshake_work: a step of it is on the
-  // handshake threads. The I/O thread's.
-  bool handshake_work = false;
-  // Who the peer is (certificate or token); checked by AccessControl.
-  Identity identity;
-  bool closed = false;
-  // After this reply the connection closes: the request passed its decoded
-  // budget, so the rest of its frame was never read.
-  bool close_after_reply = false;
-
-  // Reading: the 4-byte length, then the frame.
-  uint8_t header[4] = {};
-  size_t header_bytes = 0;
-  uint32_t frame_bytes = 0;
-  // Its capacity never passes frame_bytes (FrameLoop::Impl::GrowFrame).
-  std::vector<uint8_t> frame;
-  // The header is read but the pool cannot yet hold frame_bytes: nothing
-  // more is read until FrameLoop::Impl::GrantWaiting() reserves it.
-  bool waiting_for_pool = false;
-  // The frame is whole but waits for the reply bound or a worker
-  // (FrameLoop::Impl::StartCalls): nothing more is read meanwhile.
-  bool waiting_for_call = false;
-  uint64_t reserved = 0;  // pool bytes this frame holds until it is freed
-  Clock::time_point idle_since;     // no byte of a request since
-  Clock::time_point frame_started;  // first byte of this request (or the
-                                    // accept, while handshaking)
-
-  // Writing: the frame's length, then the processor's output, in one buffer
-  // (RunCall reserves the length's 4 bytes first), so that a reply goes out
-  // in as few sends and TLS records as its size allows.
-  std::shared_ptr<at::transport::TMemoryBuffer> reply;  // set by the worker
-  uint64_t reply_held = 0;  // reply bytes counted in held_reply_bytes
-  size_t reply_sent = 0;
-  Clock::time_point reply_started;
-};
-
-using ConnectionPtr = std::shared_ptr<Connection>;
 
 // Raises `peak` to `value` unless it is already higher; any thread.
 void RaiseTo(std::atomic<uint64_t>& peak, uint64_t value) {
@@ -168,19 +101,12 @@ struct FrameLoop::Impl {
   // connections already in may pass it, by at most one per connection.
   uint32_t handshake_work = 0;
 
-  std::mutex mu;
-  std::condition_variable work_ready;
-  std::condition_variable handshake_ready;
-  // Guarded by mu.
-  std::deque<ConnectionPtr> pending;    // whole frames waiting for a worker
-  std::vector<ConnectionPtr> finished;  // calls done, back to the I/O thread
-  bool workers_stopping = false;
-  // Handshake steps waiting for a handshake thread, and those done.
-  std::deque<ConnectionPtr> handshake_steps;
-  std::vector<ConnectionPtr> handshake_steps_done;
-  bool handshakers_stopping = false;
-  std::vector<std::thread> workers;
-  std::vector<std::thread> handshakers;  // none without TLS
+  // The call workers, and the handshake threads (null without TLS): while
+  // a connection is in one (kRunning, kHandshakeRunning) the I/O thread
+  // does not touch it.
+  std::unique_ptr<HandOffPool<ConnectionPtr>> workers;
+  std::unique_ptr<HandOffPool<ConnectionPtr>> handshakers;
+  bool shut_down = false;  // Shutdown() ran
 
   ~Impl() {
     if (wake_read >= 0) close(wake_read);
@@ -193,63 +119,19 @@ struct FrameLoop::Impl {
     [[maybe_unused]] ssize_t ignored = write(wake_write, &byte, 1);
   }
 
+  // A handshake thread runs one step at a time, each of another
+  // connection (or of the same one, once the I/O thread has seen its socket
+  // ready again). Neither the I/O thread nor the workers run them, so a
+  // flood of new connections slows neither the established ones nor their
+  // calls.
   void StartWorkers() {
-    for (uint32_t i = 0; i < options.threads; ++i) {
-      workers.emplace_back([this] { WorkerMain(); });
-    }
+    workers = std::make_unique<HandOffPool<ConnectionPtr>>(
+        options.threads, [this](ConnectionPtr& c) { RunCall(*c); },
+        [this] { Wake(); });
     if (tls == nullptr) return;
-    for (uint32_t i = 0; i < options.handshake_threads; ++i) {
-      handshakers.emplace_back([this] { HandshakerMain(); });
-    }
-  }
-
-  void StopWorkers() {
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      workers_stopping = true;
-      pending.clear();  // requests no worker started are dropped
-    }
-    work_ready.notify_all();
-    for (std::thread& t : workers) t.join();
-    workers.clear();
-  }
-
-  // A step in progress ends first (it never waits for the peer); the steps
-  // not started are dropped, their connections closed by Shutdown().
-  void StopHandshakers() {
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      handshakers_stopping = true;
-      handshake_steps.clear();
-    }
-    handshake_ready.notify_all();
-    for (std::thread& t : handshakers) t.join();
-    handshakers.clear();
-  }
-
-  // A handshake thread: one step at a time, each of another connection
-  // (or of the same one, once the I/O thread has seen its socket ready
-  // again). Neither the I/O thread nor the workers run them, so a flood of
-  // new connections slows neither the established ones nor their calls.
-  void HandshakerMain() {
-    for (;;) {
-      ConnectionPtr c;
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        handshake_ready.wait(lock, [&] {
-          return handshakers_stopping || !handshake_steps.empty();
-        });
-        if (handshakers_stopping) return;
-        c = std::move(handshake_steps.front());
-        handshake_steps.pop_front();
-      }
-      HandshakeStep(*c);
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        handshake_steps_done.push_back(std::move(c));
-      }
-      Wake();
-    }
+    handshakers = std::make_unique<HandOffPool<ConnectionPtr>>(
+        options.handshake_threads, [](ConnectionPtr& c) { HandshakeStep(*c); },
+        [this] { Wake(); });
   }
 
   // One step of c's handshake, on a handshake thread, which holds c. The
@@ -265,26 +147,6 @@ struct FrameLoop::Impl {
     c.handshake_step = TlsHandshake(c.ssl.get());
     if (c.handshake_step == TlsIo::kDone) {
       c.identity = PeerIdentity(c.ssl.get());
-    }
-  }
-
-  void WorkerMain() {
-    for (;;) {
-      ConnectionPtr c;
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        work_ready.wait(lock,
-                        [&] { return workers_stopping || !pending.empty(); });
-        if (workers_stopping) return;
-        c = std::move(pending.front());
-        pending.pop_front();
-      }
-      RunCall(*c);
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        finished.push_back(std::move(c));
-      }
-      Wake();
     }
   }
 
@@ -423,11 +285,7 @@ struct FrameLoop::Impl {
   void StartHandshakeStep(ConnectionPtr c) {
     c->state = Connection::State::kHandshakeRunning;
     CountHandshakeWork(*c, true);
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      handshake_steps.push_back(std::move(c));
-    }
-    handshake_ready.notify_one();
+    handshakers->Submit(std::move(c));
   }
 
   // Counts c in handshake_work (or no longer); idempotent.
@@ -443,11 +301,8 @@ struct FrameLoop::Impl {
 
   // Takes back the connections whose handshake step ran.
   void CollectHandshakeSteps() {
-    std::vector<ConnectionPtr> done;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      done.swap(handshake_steps_done);
-    }
+    if (handshakers == nullptr) return;  // no TLS
+    const std::vector<ConnectionPtr> done = handshakers->TakeDone();
     for (const ConnectionPtr& c : done) {
       CountHandshakeWork(*c, false);
       FinishHandshakeStep(c);
@@ -510,52 +365,6 @@ struct FrameLoop::Impl {
       return false;
     }
     return true;
-  }
-
-  // recv() through TLS when c has it: > 0 bytes read, 0 at the end of the
-  // stream, -1 with errno EAGAIN when the socket must be ready first (TLS
-  // may need it writable: c.tls_wants) or another errno on failure.
-  ssize_t Receive(Connection& c, void* buffer, size_t size) {
-    if (c.ssl == nullptr) return recv(c.fd, buffer, size, 0);
-    size_t bytes = 0;
-    const TlsIo io = TlsRead(c.ssl.get(), buffer, size, &bytes);
-    return AsSocketResult(c, io, bytes, /*reading=*/true);
-  }
-
-  // send() of c's reply bytes through TLS when c has it; as Receive, but
-  // never 0.
-  ssize_t Send(Connection& c, const uint8_t* data, size_t size) {
-    if (c.ssl == nullptr) {
-      return send(c.fd, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
-    }
-    size_t bytes = 0;
-    const TlsIo io = TlsWrite(c.ssl.get(), data, size, &bytes);
-    return AsSocketResult(c, io, bytes, /*reading=*/false);
-  }
-
-  // A TLS step's outcome as recv()/send() report theirs; remembers what the
-  // session waits for. A clean close is the end of the stream for a read and
-  // a failure for a write.
-  static ssize_t AsSocketResult(Connection& c, TlsIo io, size_t bytes,
-                                bool reading) {
-    switch (io) {
-      case TlsIo::kDone:
-        c.tls_wants = 0;
-        return static_cast<ssize_t>(bytes);
-      case TlsIo::kWantRead:
-      case TlsIo::kWantWrite:
-        c.tls_wants = io == TlsIo::kWantRead ? POLLIN : POLLOUT;
-        errno = EAGAIN;
-        return -1;
-      case TlsIo::kClosed:
-        if (reading) return 0;
-        break;
-      case TlsIo::kFailed:
-        break;
-    }
-    c.tls_failed = true;
-    errno = ECONNRESET;
-    return -1;
   }
 
   void Close(Connection& c) {
@@ -651,7 +460,7 @@ struct FrameLoop::Impl {
       const size_t want = std::min<size_t>(c.frame_bytes - have, kReadChunk);
       GrowFrame(c, have + want);
       c.frame.resize(have + want);
-      const ssize_t n = Receive(c, c.frame.data() + have, want);
+      const ssize_t n = c.Receive(c.frame.data() + have, want);
       c.frame.resize(have + std::max<ssize_t>(n, 0));
       if (!ReadSucceeded(c, n)) return;
       if (c.frame.size() == c.frame_bytes) {
@@ -664,8 +473,8 @@ struct FrameLoop::Impl {
   // True when the whole header has arrived and names an acceptable size;
   // false when nothing more can be read now (or the connection closed).
   bool ReadHeader(Connection& c) {
-    const ssize_t n = Receive(c, c.header + c.header_bytes,
-                              sizeof(c.header) - c.header_bytes);
+    const ssize_t n =
+        c.Receive(c.header + c.header_bytes, sizeof(c.header) - c.header_bytes);
     if (n > 0 && c.header_bytes == 0) c.frame_started = Clock::now();
     if (!ReadSucceeded(c, n)) return false;
     c.header_bytes += static_cast<size_t>(n);
@@ -723,21 +532,13 @@ struct FrameLoop::Impl {
       c->state = Connection::State::kRunning;
       c->header_bytes = 0;
       ++calls_in_flight;
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        pending.push_back(std::move(c));
-      }
-      work_ready.notify_one();
+      workers->Submit(std::move(c));
     }
   }
 
   // Takes back the connections whose calls finished.
   void CollectFinished() {
-    std::vector<ConnectionPtr> done;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      done.swap(finished);
-    }
+    const std::vector<ConnectionPtr> done = workers->TakeDone();
     calls_in_flight -= static_cast<uint32_t>(done.size());
     for (const ConnectionPtr& c : done) {
       if (c->reply == nullptr) {
@@ -778,7 +579,7 @@ struct FrameLoop::Impl {
     uint32_t total = 0;
     c.reply->getBuffer(&frame, &total);
     while (c.reply_sent < total) {
-      const ssize_t n = Send(c, frame + c.reply_sent, total - c.reply_sent);
+      const ssize_t n = c.Send(frame + c.reply_sent, total - c.reply_sent);
       if (n < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
         Close(c);  // the client went away
@@ -921,13 +722,12 @@ struct FrameLoop::Impl {
   }
 
   void Shutdown() {
-    StopWorkers();  // the calls in progress finish first
-    StopHandshakers();
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      finished.clear();
-      handshake_steps_done.clear();
-    }
+    shut_down = true;
+    // The calls and handshake steps in progress finish first (a step never
+    // waits for the peer); those not started are dropped, and their
+    // connections closed below.
+    if (workers != nullptr) workers->Stop();
+    if (handshakers != nullptr) handshakers->Stop();
     for (const ConnectionPtr& c : connections) Close(*c);
     connections.clear();
     pool_waiters.clear();
@@ -940,9 +740,7 @@ FrameLoop::FrameLoop(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 FrameLoop::~FrameLoop() {
   // Run() normally shut down; a loop that never ran still has its threads.
-  if (!impl_->workers.empty() || !impl_->handshakers.empty()) {
-    impl_->Shutdown();
-  }
+  if (!impl_->shut_down) impl_->Shutdown();
 }
 
 StatusOr<std::unique_ptr<FrameLoop>> FrameLoop::Create(
