@@ -37,7 +37,13 @@ class AccessControl;
 // ServerOptions with the router's default port (HBase's Thrift server's).
 struct RouterServerOptions : ServerOptions {
   static constexpr int kDefaultPort = 9090;
-  RouterServerOptions() { port = kDefaultPort; }
+  static constexpr uint32_t kDefaultMaxConnectionsPerPrincipal = 128;
+  RouterServerOptions() {
+    port = kDefaultPort;
+    // A quarter of the default max_connections: four principals at their
+    // bound still leave slots to an admin.
+    max_connections_per_principal = kDefaultMaxConnectionsPerPrincipal;
+  }
   // The bearer tokens clients may authenticate with (thrift/security.h has
   // the format); empty for none. Needs TLS: a token must not cross the
   // network in the clear.

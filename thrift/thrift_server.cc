@@ -77,6 +77,12 @@ Status ServerOptions::Validate() const {
     return Status::InvalidArgument("max connections must be in [1, " +
                                    std::to_string(kMaxConnections) + "]");
   }
+  if (max_connections_per_principal > kMaxConnections) {
+    return Status::InvalidArgument(
+        "max connections per principal (--max-connections-per-principal) "
+        "must be in [0, " +
+        std::to_string(kMaxConnections) + "]");
+  }
   if (max_handshakes < 1 || max_handshakes > kMaxHandshakes) {
     return Status::InvalidArgument(
         "max handshakes (--max-handshakes) must be in [1, " +

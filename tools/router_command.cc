@@ -116,6 +116,13 @@ void RouterCommand::AddOptions(po::options_description* o) {
            ->default_value(defaults.max_scanners_per_principal),
        "open scanners of one user (a client certificate's name or a token's "
        "user) over all its connections (with --secure)")  //
+      ("max-connections-per-principal",
+       po::value<int64_t>(&max_connections_per_principal_)
+           ->default_value(
+               RouterServerOptions::kDefaultMaxConnectionsPerPrincipal),
+       "connections one user (a client certificate's name or a token's "
+       "user) may have open at once, with TLS; 0 for no bound. One past it "
+       "is refused at its first call and closed")  //
       ("max-filter-image-bytes",
        po::value<int64_t>(&max_filter_image_bytes_)
            ->default_value(static_cast<int64_t>(
@@ -265,6 +272,11 @@ Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(
       InRange("call-work-budget-ms", call_work_budget_ms_, 1, 3600000));
   router_options_.call_work_budget_ms = static_cast<int>(call_work_budget_ms_);
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-connections-per-principal",
+                                     max_connections_per_principal_, 0,
+                                     ServerOptions::kMaxConnections));
+  server_options_.max_connections_per_principal =
+      static_cast<uint32_t>(max_connections_per_principal_);
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-scanners-per-principal",
                                      max_scanners_per_principal_, 1,
                                      kMaxScanners));

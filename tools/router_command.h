@@ -104,6 +104,7 @@ class RouterCommand : public Command {
   int64_t max_scanners_ = 0;
   int64_t max_scanners_per_client_ = 0;
   int64_t max_scanners_per_principal_ = 0;
+  int64_t max_connections_per_principal_ = 0;
   int64_t call_work_budget_ms_ = 0;
   int64_t max_filter_image_bytes_ = 0;
   static constexpr int64_t kMaxScanners = 1000000;  // RouterOptions'

@@ -554,6 +554,60 @@ TEST_F(RouterTlsTest, PlaintextBytesCloseOnlyTheirConnection) {
   EXPECT_TRUE(client->Mutate("geo", OnePut()).ok());
 }
 
+// One principal cannot take every connection slot: past
+// max_connections_per_principal its connection's first call is refused
+// (retryable, naming the flag) and the connection closes, for a
+// certificate's user and a token's alike; other principals connect, and
+// a slot freed is the user's again. Before the bound, one read-role user
+// could open all max_connections and keep them with a call per idle
+// timeout, and no admin could connect.
+TEST_F(RouterTlsTest, OnePrincipalHoldsAtMostItsShareOfConnections) {
+  RouterServerOptions options;
+  options.port = 0;
+  options.tls = certs_.Node();
+  options.token_file = certs_.TokensFile();
+  options.max_connections_per_principal = 2;
+  auto started = RouterServer::Start(router_, options);
+  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  const int port = (*started)->port();
+  std::vector<std::unique_ptr<RouterClient>> readers;
+  for (int i = 0; i < 2; ++i) {
+    readers.push_back(ConnectTo(port, certs_.Client("reader")));
+    ASSERT_NE(readers.back(), nullptr);
+    ASSERT_TRUE(readers.back()->ListTables().ok());
+  }
+  auto third = ConnectTo(port, certs_.Client("reader"));
+  ASSERT_NE(third, nullptr);
+  Status s = third->ListTables().status();
+  EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("the user reader has 2 connections "
+                                     "open, the most "
+                                     "--max-connections-per-principal"));
+  // Another principal is let in.
+  auto admin = ConnectTo(port, certs_.Client("root"));
+  ASSERT_NE(admin, nullptr);
+  EXPECT_TRUE(admin->ListTables().ok());
+  // The two kept theirs; once one closes, a new one is let in.
+  EXPECT_TRUE(readers[0]->ListTables().ok());
+  readers.pop_back();
+  std::this_thread::sleep_for(milliseconds(200));  // the close reaches it
+  auto again = ConnectTo(port, certs_.Client("reader"));
+  ASSERT_NE(again, nullptr);
+  EXPECT_TRUE(again->ListTables().ok());
+  // A token's user counts once authenticated.
+  std::vector<std::unique_ptr<RouterClient>> writers;
+  for (int i = 0; i < 3; ++i) {
+    writers.push_back(
+        ConnectTo(port, certs_.CaOnly(), certs_.Token("tokenwriter")));
+    ASSERT_NE(writers.back(), nullptr);
+  }
+  EXPECT_TRUE(writers[0]->ListTables().ok());
+  EXPECT_TRUE(writers[1]->ListTables().ok());
+  s = writers[2]->ListTables().status();
+  EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("the user tokenwriter has 2"));
+}
+
 // Quotas (router/quota.h): an admin sets one over the wire; its user's
 // calls past it are refused with HBase's throttling error (retryable, the
 // quota named) without reaching the router, while another principal is not

@@ -304,6 +304,30 @@ AccessControl::Verdict AccessControl::Intercept(
   return Verdict::kAnswered;
 }
 
+AccessControl::Verdict AccessControl::Refuse(const uint8_t* frame, size_t size,
+                                             at::protocol::TProtocol* out,
+                                             const std::string& message,
+                                             bool can_retry) {
+  auto buffer = std::make_shared<at::transport::TMemoryBuffer>(
+      const_cast<uint8_t*>(frame), static_cast<uint32_t>(size),
+      at::transport::TMemoryBuffer::OBSERVE);
+  at::protocol::TBinaryProtocol in(buffer, kMaxHeaderStringBytes,
+                                   /*container_limit=*/0,
+                                   /*strict_read=*/true,
+                                   /*strict_write=*/true);
+  std::string name;
+  at::protocol::TMessageType type = at::protocol::T_CALL;
+  int32_t seqid = 0;
+  try {
+    in.readMessageBegin(name, type, seqid);
+  } catch (const at::TException&) {
+    return Verdict::kClose;
+  }
+  if (type != at::protocol::T_CALL) return Verdict::kClose;
+  WriteIOErrorReply(out, name, seqid, message, can_retry);
+  return Verdict::kAnswered;
+}
+
 namespace {
 thread_local const Identity* current_caller = nullptr;
 }  // namespace

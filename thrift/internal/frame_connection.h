@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "thrift/internal/tls.h"
@@ -58,6 +59,12 @@ struct Connection {
   bool handshake_work = false;
   // Who the peer is (certificate or token); checked by AccessControl.
   Identity identity;
+  // The principal c is counted against (FrameLoop's
+  // max_connections_per_principal), or "" for none; and whether its
+  // principal had its bound of connections already (its next call is
+  // refused, then it closes). The I/O thread's.
+  std::string principal;
+  bool over_principal_limit = false;
   bool closed = false;
   // After this reply the connection closes: the request passed its decoded
   // budget, so the rest of its frame was never read.

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,8 @@ struct FrameLoop::Impl {
   std::deque<ConnectionPtr> pool_waiters;
   // Whole frames not yet handed to a worker, in the order they arrived.
   std::deque<ConnectionPtr> call_waiters;
+  // Connections counted per principal (CountPrincipal).
+  std::unordered_map<std::string, uint32_t> principal_connections;
   // Calls handed to the workers and not yet collected: at most `threads`.
   uint32_t calls_in_flight = 0;
   // Handshake steps handed to the handshake threads and not yet collected
@@ -177,6 +180,16 @@ struct FrameLoop::Impl {
       if (verdict == AccessControl::Verdict::kPass && throttle != nullptr) {
         verdict = throttle->Admit(c.frame.data(), c.frame.size(), c.identity,
                                   out.get(), &ticket);
+      }
+      if (verdict == AccessControl::Verdict::kPass && c.over_principal_limit) {
+        verdict = AccessControl::Refuse(
+            c.frame.data(), c.frame.size(), out.get(),
+            "Unavailable: the user " + c.identity.user + " has " +
+                std::to_string(options.max_connections_per_principal) +
+                " connections open, the most --max-connections-per-principal "
+                "allows; this one closes",
+            /*can_retry=*/true);
+        c.close_after_reply = true;
       }
       if (verdict == AccessControl::Verdict::kPass) {
         ScopedCaller caller(access != nullptr ? &c.identity : nullptr);
@@ -322,6 +335,7 @@ struct FrameLoop::Impl {
       case TlsIo::kDone:
         c->state = Connection::State::kReading;
         c->tls_wants = 0;
+        CountPrincipal(*c);
         if (!MakeProcessor(*c)) return;
         StartReading(*c);
         ReadSome(c);  // the first request may have come with the handshake
@@ -338,6 +352,38 @@ struct FrameLoop::Impl {
         Close(*c);
         return;
     }
+  }
+
+  // Counts c against its principal's connections (when access is checked
+  // and max_connections_per_principal bounds them), or marks it over the
+  // bound: its next call is refused and it closes. Called whenever c's
+  // identity may have changed (handshake, a call: authenticate).
+  void CountPrincipal(Connection& c) {
+    if (access == nullptr || options.max_connections_per_principal == 0) {
+      return;
+    }
+    const std::string user =
+        c.identity.role == Role::kNone ? std::string() : c.identity.user;
+    if (user == c.principal && !c.over_principal_limit) return;
+    UncountPrincipal(c);
+    c.over_principal_limit = false;
+    if (user.empty()) return;
+    auto [it, added] = principal_connections.try_emplace(user, 0);
+    if (it->second >= options.max_connections_per_principal) {
+      c.over_principal_limit = true;
+      return;
+    }
+    ++it->second;
+    c.principal = user;
+  }
+
+  void UncountPrincipal(Connection& c) {
+    if (c.principal.empty()) return;
+    auto it = principal_connections.find(c.principal);
+    if (it != principal_connections.end() && --it->second == 0) {
+      principal_connections.erase(it);
+    }
+    c.principal.clear();
   }
 
   // True when access is checked and c's identity may make no call yet.
@@ -370,6 +416,7 @@ struct FrameLoop::Impl {
   void Close(Connection& c) {
     if (c.closed) return;
     c.closed = true;
+    UncountPrincipal(c);
     CountHandshakeWork(c, false);
     if (c.ssl != nullptr) {
       if (!c.tls_failed && !IsHandshaking(c)) {
@@ -541,6 +588,7 @@ struct FrameLoop::Impl {
     const std::vector<ConnectionPtr> done = workers->TakeDone();
     calls_in_flight -= static_cast<uint32_t>(done.size());
     for (const ConnectionPtr& c : done) {
+      CountPrincipal(*c);  // authenticate may have given it an identity
       if (c->reply == nullptr) {
         Close(*c);
         continue;
