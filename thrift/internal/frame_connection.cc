@@ -48,4 +48,28 @@ ssize_t Connection::Send(const uint8_t* data, size_t size) {
   return AsSocketResult(*this, io, bytes, /*reading=*/false);
 }
 
+void PrincipalConnections::Count(Connection& c, uint32_t limit) {
+  const std::string user =
+      c.identity.role == Role::kNone ? std::string() : c.identity.user;
+  if (user == c.principal && !c.over_principal_limit) return;
+  Uncount(c);
+  c.over_principal_limit = false;
+  if (user.empty()) return;
+  uint32_t& count = counts_[user];
+  if (count >= limit) {
+    c.over_principal_limit = true;
+    if (count == 0) counts_.erase(user);
+    return;
+  }
+  ++count;
+  c.principal = user;
+}
+
+void PrincipalConnections::Uncount(Connection& c) {
+  if (c.principal.empty()) return;
+  auto it = counts_.find(c.principal);
+  if (it != counts_.end() && --it->second == 0) counts_.erase(it);
+  c.principal.clear();
+}
+
 }  // namespace bloomroute::thrift_internal

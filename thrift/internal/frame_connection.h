@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "thrift/internal/tls.h"
@@ -108,6 +109,22 @@ struct Connection {
 };
 
 using ConnectionPtr = std::shared_ptr<Connection>;
+
+// The connections of each principal (a certificate's name or a token's
+// user), for a bound on them (ServerOptions::max_connections_per_principal).
+class PrincipalConnections {
+ public:
+  // Counts c against its identity's user, as c.principal, unless that user
+  // has `limit` connections counted already: then c.over_principal_limit
+  // (its next call is refused and it closes). A connection without an
+  // identity is not counted. Idempotent for an unchanged identity.
+  void Count(Connection& c, uint32_t limit);
+  // Forgets c's count (when it closes).
+  void Uncount(Connection& c);
+
+ private:
+  std::unordered_map<std::string, uint32_t> counts_;
+};
 
 }  // namespace bloomroute::thrift_internal
 

@@ -19,7 +19,6 @@
 #include <cstring>
 #include <deque>
 #include <exception>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -94,7 +93,7 @@ struct FrameLoop::Impl {
   // Whole frames not yet handed to a worker, in the order they arrived.
   std::deque<ConnectionPtr> call_waiters;
   // Connections counted per principal (CountPrincipal).
-  std::unordered_map<std::string, uint32_t> principal_connections;
+  PrincipalConnections principals;
   // Calls handed to the workers and not yet collected: at most `threads`.
   uint32_t calls_in_flight = 0;
   // Handshake steps handed to the handshake threads and not yet collected
@@ -354,36 +353,14 @@ struct FrameLoop::Impl {
     }
   }
 
-  // Counts c against its principal's connections (when access is checked
-  // and max_connections_per_principal bounds them), or marks it over the
-  // bound: its next call is refused and it closes. Called whenever c's
+  // Counts c against its principal when access is checked and
+  // max_connections_per_principal bounds connections; called whenever c's
   // identity may have changed (handshake, a call: authenticate).
   void CountPrincipal(Connection& c) {
     if (access == nullptr || options.max_connections_per_principal == 0) {
       return;
     }
-    const std::string user =
-        c.identity.role == Role::kNone ? std::string() : c.identity.user;
-    if (user == c.principal && !c.over_principal_limit) return;
-    UncountPrincipal(c);
-    c.over_principal_limit = false;
-    if (user.empty()) return;
-    auto [it, added] = principal_connections.try_emplace(user, 0);
-    if (it->second >= options.max_connections_per_principal) {
-      c.over_principal_limit = true;
-      return;
-    }
-    ++it->second;
-    c.principal = user;
-  }
-
-  void UncountPrincipal(Connection& c) {
-    if (c.principal.empty()) return;
-    auto it = principal_connections.find(c.principal);
-    if (it != principal_connections.end() && --it->second == 0) {
-      principal_connections.erase(it);
-    }
-    c.principal.clear();
+    principals.Count(c, options.max_connections_per_principal);
   }
 
   // True when access is checked and c's identity may make no call yet.
@@ -416,7 +393,7 @@ struct FrameLoop::Impl {
   void Close(Connection& c) {
     if (c.closed) return;
     c.closed = true;
-    UncountPrincipal(c);
+    principals.Uncount(c);
     CountHandshakeWork(c, false);
     if (c.ssl != nullptr) {
       if (!c.tls_failed && !IsHandshaking(c)) {
