@@ -137,6 +137,26 @@ std::string ReadToken(at::protocol::TProtocol* in) {
 
 }  // namespace
 
+std::unique_ptr<at::protocol::TBinaryProtocol> RequestFrameProtocol(
+    const uint8_t* frame, size_t size, int32_t string_limit) {
+  auto buffer = std::make_shared<at::transport::TMemoryBuffer>(
+      const_cast<uint8_t*>(frame), static_cast<uint32_t>(size),
+      at::transport::TMemoryBuffer::OBSERVE);
+  return std::make_unique<at::protocol::TBinaryProtocol>(
+      std::move(buffer), string_limit, /*container_limit=*/0,
+      /*strict_read=*/true, /*strict_write=*/true);
+}
+
+bool ReadCallHeader(at::protocol::TProtocol* in, CallHeader* out) {
+  try {
+    in->readMessageBegin(out->method, out->type, out->seqid);
+  } catch (const at::TException&) {
+    return false;
+  }
+  return out->type == at::protocol::T_CALL ||
+         out->type == at::protocol::T_ONEWAY;
+}
+
 void WriteIOErrorReply(at::protocol::TProtocol* out, const std::string& method,
                        int32_t seqid, const std::string& message,
                        bool can_retry) {
@@ -248,25 +268,15 @@ Role AccessControl::Needed(const std::string& method) const {
 AccessControl::Verdict AccessControl::Intercept(
     const uint8_t* frame, size_t size, Identity* identity,
     at::protocol::TProtocol* out) const {
-  auto buffer = std::make_shared<at::transport::TMemoryBuffer>(
-      const_cast<uint8_t*>(frame), static_cast<uint32_t>(size),
-      at::transport::TMemoryBuffer::OBSERVE);
-  // Skipping an unknown field reads at least a byte per element, so the
-  // frame bounds it. Strict, as the processors' protocol.
-  at::protocol::TBinaryProtocol in(buffer, kMaxHeaderStringBytes,
-                                   /*container_limit=*/0,
-                                   /*strict_read=*/true,
-                                   /*strict_write=*/true);
-  std::string name;
-  at::protocol::TMessageType type = at::protocol::T_CALL;
-  int32_t seqid = 0;
+  CallHeader call;
+  const auto in = RequestFrameProtocol(frame, size, kMaxHeaderStringBytes);
+  if (!ReadCallHeader(in.get(), &call)) return Verdict::kClose;
+  const std::string& name = call.method;
+  const at::protocol::TMessageType type = call.type;
+  const int32_t seqid = call.seqid;
   try {
-    in.readMessageBegin(name, type, seqid);
-    if (type != at::protocol::T_CALL && type != at::protocol::T_ONEWAY) {
-      return Verdict::kClose;
-    }
     if (admits_tokens_ && name == kAuthenticate) {
-      const std::string token = ReadToken(&in);
+      const std::string token = ReadToken(in.get());
       *identity = TokenIdentity(TokenHash(token));
       if (identity->role == Role::kNone) {
         WriteDenied(out, name, seqid,
@@ -308,23 +318,12 @@ AccessControl::Verdict AccessControl::Refuse(const uint8_t* frame, size_t size,
                                              at::protocol::TProtocol* out,
                                              const std::string& message,
                                              bool can_retry) {
-  auto buffer = std::make_shared<at::transport::TMemoryBuffer>(
-      const_cast<uint8_t*>(frame), static_cast<uint32_t>(size),
-      at::transport::TMemoryBuffer::OBSERVE);
-  at::protocol::TBinaryProtocol in(buffer, kMaxHeaderStringBytes,
-                                   /*container_limit=*/0,
-                                   /*strict_read=*/true,
-                                   /*strict_write=*/true);
-  std::string name;
-  at::protocol::TMessageType type = at::protocol::T_CALL;
-  int32_t seqid = 0;
-  try {
-    in.readMessageBegin(name, type, seqid);
-  } catch (const at::TException&) {
+  CallHeader call;
+  const auto in = RequestFrameProtocol(frame, size, kMaxHeaderStringBytes);
+  if (!ReadCallHeader(in.get(), &call) || call.type != at::protocol::T_CALL) {
     return Verdict::kClose;
   }
-  if (type != at::protocol::T_CALL) return Verdict::kClose;
-  WriteIOErrorReply(out, name, seqid, message, can_retry);
+  WriteIOErrorReply(out, call.method, call.seqid, message, can_retry);
   return Verdict::kAnswered;
 }
 

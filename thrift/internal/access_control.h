@@ -25,6 +25,7 @@
 #ifndef BLOOMROUTE_THRIFT_INTERNAL_ACCESS_CONTROL_H_
 #define BLOOMROUTE_THRIFT_INTERNAL_ACCESS_CONTROL_H_
 
+#include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TProtocol.h>
 
 #include <cstddef>
@@ -112,6 +113,25 @@ class AccessControl {
   mutable std::shared_mutex tokens_mu_;
   Tokens tokens_;  // guarded by tokens_mu_
 };
+
+// A protocol over one request frame (observed in place), to read what a
+// layer checks before the processor decodes the call: strict, as the
+// processors' protocol, with strings of at most `string_limit` bytes.
+// Skipping an unknown field reads at least a byte per element, so the
+// frame bounds what is read.
+std::unique_ptr<apache::thrift::protocol::TBinaryProtocol> RequestFrameProtocol(
+    const uint8_t* frame, size_t size, int32_t string_limit);
+
+// A request's message header.
+struct CallHeader {
+  std::string method;
+  apache::thrift::protocol::TMessageType type =
+      apache::thrift::protocol::T_CALL;
+  int32_t seqid = 0;
+};
+// Reads it from `in`: false for bytes that are no message or a message
+// that is no call (T_CALL or T_ONEWAY).
+bool ReadCallHeader(apache::thrift::protocol::TProtocol* in, CallHeader* out);
 
 // Writes the reply of `method` (call `seqid`) that throws TIOError with
 // `message` (and canRetry true when `can_retry`): field 1 of every

@@ -68,31 +68,26 @@ QuotaThrottle::QuotaThrottle(std::function<Quotas()> source,
 bool QuotaThrottle::PeekCall(const uint8_t* frame, size_t size,
                              std::string* method, std::string* table,
                              bool* oneway, int32_t* seqid) {
-  auto buffer = std::make_shared<at::transport::TMemoryBuffer>(
-      const_cast<uint8_t*>(frame), static_cast<uint32_t>(size),
-      at::transport::TMemoryBuffer::OBSERVE);
-  at::protocol::TBinaryProtocol in(buffer, kMaxPeekStringBytes,
-                                   /*container_limit=*/0,
-                                   /*strict_read=*/true,
-                                   /*strict_write=*/true);
+  const auto in = RequestFrameProtocol(frame, size, kMaxPeekStringBytes);
   table->clear();
+  CallHeader call;
+  if (!ReadCallHeader(in.get(), &call)) return false;
+  *method = call.method;
+  *seqid = call.seqid;
+  *oneway = call.type == at::protocol::T_ONEWAY;
   try {
-    at::protocol::TMessageType type = at::protocol::T_CALL;
-    in.readMessageBegin(*method, type, *seqid);
-    *oneway = type == at::protocol::T_ONEWAY;
     std::string ignored;
-    in.readStructBegin(ignored);
+    in->readStructBegin(ignored);
     at::protocol::TType field_type = at::protocol::T_STOP;
     int16_t id = 0;
-    in.readFieldBegin(ignored, field_type, id);
+    in->readFieldBegin(ignored, field_type, id);
     if (id == 1 && field_type == at::protocol::T_STRING &&
         !NamesNoTable(*method)) {
-      in.readString(*table);
+      in->readString(*table);
     }
   } catch (const at::TException&) {
-    // A header that does not decode is no message; a field 1 that does not
-    // (a string over kMaxPeekStringBytes) names no table with a quota.
-    if (method->empty()) return false;
+    // A field 1 that does not decode (a string over kMaxPeekStringBytes)
+    // names no table with a quota.
     table->clear();
   }
   return true;
