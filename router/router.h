@@ -573,6 +573,10 @@ class Router {
   [[nodiscard]] virtual Status CloseScanner(int64_t scanner,
                                             ScannerClient client) = 0;
   virtual void CloseScanners(ScannerClient client) = 0;
+  // The table scanner `scanner` reads, whoever opened it; "" when no such
+  // scanner is open. For a table's quota, which counts the calls on the
+  // table's scanners too.
+  virtual std::string ScannerTable(int64_t scanner) const = 0;
   // The same with no principal; for kLocalScannerClient, unsequenced.
   StatusOr<int64_t> OpenScanner(std::string_view table, const ScanSpec& spec,
                                 ScannerClient client) {

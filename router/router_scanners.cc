@@ -128,6 +128,12 @@ std::shared_ptr<Scanner> RouterImpl::FindScanner(int64_t id,
   return it->second;
 }
 
+std::string RouterImpl::ScannerTable(int64_t id) const {
+  std::lock_guard<std::mutex> lock(scanners_mu_);
+  auto it = scanners_.find(id);
+  return it == scanners_.end() ? std::string() : it->second->table;
+}
+
 StatusOr<std::vector<Row>> RouterImpl::ScannerNext(int64_t id,
                                                    uint32_t max_rows,
                                                    uint64_t call_seq,

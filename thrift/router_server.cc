@@ -30,7 +30,8 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
   std::shared_ptr<thrift_internal::QuotaThrottle> throttle;
   if (options.tls.enabled()) {
     throttle = std::make_shared<thrift_internal::QuotaThrottle>(
-        [router] { return router->Quotas(); });
+        [router] { return router->Quotas(); },
+        [router](int64_t scanner) { return router->ScannerTable(scanner); });
   }
   // A handler per connection: it owns the connection's scanners.
   BLOOMROUTE_RETURN_IF_ERROR(server->Serve(

@@ -718,7 +718,7 @@ struct TQuotaLimit {
 // the router per unit of time, as HBase's RPC throttles. Each call counts
 // one request, and its request's and reply's frames in bytes. With a table,
 // the quota counts only the calls that name the table (field 1 of their
-// arguments); without, every call of the user. An unset limit is none.
+// arguments) or one of its scanners; without, every call of the user. An unset limit is none.
 struct TQuota {
   1: string user
   2: string table = ""

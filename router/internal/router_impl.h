@@ -270,6 +270,7 @@ class RouterImpl : public router::Router {
                                          router::ScannerClient client) override;
   Status CloseScanner(int64_t scanner, router::ScannerClient client) override;
   void CloseScanners(router::ScannerClient client) override;
+  std::string ScannerTable(int64_t scanner) const override;
 
   StatusOr<router::LookupResult> Lookup(
       std::string_view table, const router::LookupSpec& spec) override;
@@ -738,7 +739,7 @@ class RouterImpl : public router::Router {
   // For ListRegions: fills the summary's balancer fields.
   void DescribeBackoff(router::RegionSummary* summary) const;
 
-  std::mutex scanners_mu_;
+  mutable std::mutex scanners_mu_;
   // Guarded by scanners_mu_: the open scanners by id, and how many each
   // client and each principal has open (those with none are not listed).
   std::map<int64_t, std::shared_ptr<Scanner>> scanners_;

@@ -50,6 +50,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   std::vector<TableDescriptor> tables;
   std::vector<std::optional<Row>> get_result;  // one per request if empty
   int64_t opened_scanner = 42;
+  std::string scanned_table;  // of the last OpenScanner
   std::vector<Row> scanner_rows;
   router::LookupResult lookup_result;
   router::CountResult count_result;
@@ -220,6 +221,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
                                 std::string_view who) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     table = t;
+    scanned_table = t;
     scan = s;
     scanner_client = c;
     principal = who;
@@ -242,6 +244,10 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   }
   void CloseScanners(router::ScannerClient c) override {
     closed_scanner_clients.push_back(c);
+  }
+  // Scanner opened_scanner reads the table of the last OpenScanner.
+  std::string ScannerTable(int64_t id) const override {
+    return id == opened_scanner ? scanned_table : std::string();
   }
   StatusOr<router::LookupResult> Lookup(std::string_view t,
                                         const router::LookupSpec& s) override {

@@ -48,10 +48,29 @@ std::string Frame(const std::string& method, const std::string& first,
   return buffer->getBufferAsString();
 }
 
+// A call on scanner `id` (field 1, an i32).
+std::string ScannerFrame(const std::string& method, int32_t id) {
+  auto buffer = std::make_shared<at::transport::TMemoryBuffer>();
+  at::protocol::TBinaryProtocol out(buffer);
+  out.writeMessageBegin(method, at::protocol::T_CALL, 7);
+  out.writeStructBegin("args");
+  out.writeFieldBegin("scannerId", at::protocol::T_I32, 1);
+  out.writeI32(id);
+  out.writeFieldEnd();
+  out.writeFieldStop();
+  out.writeStructEnd();
+  out.writeMessageEnd();
+  return buffer->getBufferAsString();
+}
+
 class QuotaThrottleTest : public ::testing::Test {
  protected:
   QuotaThrottleTest()
-      : throttle_([this] { return quotas_; }, [this] { return now_; }) {}
+      : throttle_([this] { return quotas_; },
+                  [](int64_t scanner) {
+                    return scanner == 7 ? std::string("geo") : std::string();
+                  },
+                  [this] { return now_; }) {}
 
   void Set(std::vector<router::Quota> quotas) {
     quotas_ = std::make_shared<std::vector<router::Quota>>(std::move(quotas));
@@ -168,8 +187,11 @@ TEST_F(QuotaThrottleTest, ATableQuotaCountsOnlyTheCallsNamingItsTable) {
   EXPECT_EQ(Call("alice", Frame("listTables", "")), Verdict::kPass);
   // Field 1 of addServer is an address, not a table.
   EXPECT_EQ(Call("alice", Frame("addServer", "geo")), Verdict::kPass);
-  // A call on a scanner names no table: only the user's quota counts it.
-  EXPECT_EQ(Call("alice", Frame("getScannerRows", "")), Verdict::kPass);
+  // A call on a scanner counts against the table the scanner reads.
+  EXPECT_EQ(Call("alice", ScannerFrame("getScannerRows", 7)),
+            Verdict::kAnswered);
+  EXPECT_EQ(Call("alice", ScannerFrame("closeScanner", 7)), Verdict::kAnswered);
+  EXPECT_EQ(Call("alice", ScannerFrame("getScannerRows", 8)), Verdict::kPass);
 }
 
 TEST_F(QuotaThrottleTest, AUserAndATableQuotaMustBothHaveRoom) {
@@ -234,9 +256,12 @@ TEST(QuotaPeekTest, ReadsTheMethodAndTheTableOnly) {
   std::string method, table;
   bool oneway = true;
   int32_t seqid = 0;
-  ASSERT_TRUE(
-      QuotaThrottle::PeekCall(reinterpret_cast<const uint8_t*>(frame.data()),
-                              frame.size(), &method, &table, &oneway, &seqid));
+  const QuotaThrottle throttle(
+      [] { return std::make_shared<std::vector<router::Quota>>(); },
+      [](int64_t) { return std::string("scanned"); });
+  ASSERT_TRUE(throttle.PeekCall(reinterpret_cast<const uint8_t*>(frame.data()),
+                                frame.size(), &method, &table, &oneway,
+                                &seqid));
   EXPECT_EQ(method, "getByIndex");
   EXPECT_EQ(table, "geo");
   EXPECT_FALSE(oneway);

@@ -21,6 +21,11 @@ bool NamesNoTable(std::string_view method) {
   return method == "authenticate" || method == "addServer";
 }
 
+// Calls whose field 1 is a scanner id.
+bool IsScannerCall(std::string_view method) {
+  return method == "getScannerRows" || method == "closeScanner";
+}
+
 std::string Describe(const router::QuotaLimit& limit, const char* unit) {
   return std::to_string(limit.amount) + " " + unit + " per " +
          std::to_string(limit.seconds) + " s";
@@ -62,12 +67,15 @@ class QuotaThrottle::Charge final : public CallThrottle::Ticket {
 };
 
 QuotaThrottle::QuotaThrottle(std::function<Quotas()> source,
+                             std::function<std::string(int64_t)> scanner_table,
                              std::function<Clock::time_point()> now)
-    : source_(std::move(source)), now_(std::move(now)) {}
+    : source_(std::move(source)),
+      scanner_table_(std::move(scanner_table)),
+      now_(std::move(now)) {}
 
 bool QuotaThrottle::PeekCall(const uint8_t* frame, size_t size,
                              std::string* method, std::string* table,
-                             bool* oneway, int32_t* seqid) {
+                             bool* oneway, int32_t* seqid) const {
   const auto in = RequestFrameProtocol(frame, size, kMaxPeekStringBytes);
   table->clear();
   CallHeader call;
@@ -84,6 +92,11 @@ bool QuotaThrottle::PeekCall(const uint8_t* frame, size_t size,
     if (id == 1 && field_type == at::protocol::T_STRING &&
         !NamesNoTable(*method)) {
       in->readString(*table);
+    } else if (id == 1 && field_type == at::protocol::T_I32 &&
+               IsScannerCall(*method)) {
+      int32_t scanner = 0;
+      in->readI32(scanner);
+      *table = scanner_table_(scanner);
     }
   } catch (const at::TException&) {
     // A field 1 that does not decode (a string over kMaxPeekStringBytes)

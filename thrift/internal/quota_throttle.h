@@ -18,9 +18,9 @@
 // Before decoding. Only the message header and the arguments' first field
 // are read: the table a call names is its field 1 when that is a string
 // (every THBaseService and bloomroute call on a table has it there; the
-// other string-first calls, authenticate and addServer, name none). Calls
-// on a scanner (getScannerRows, closeScanner) name no table: a table quota
-// does not count them, the user's quota does.
+// other string-first calls, authenticate and addServer, name none); a call
+// on a scanner (getScannerRows, closeScanner: field 1 is its id) names the
+// table the scanner reads, so a table's quota counts its scans whole.
 //
 // Quotas are read from `source` (Router::Quotas) on every call: a pointer
 // copy, and a rebuild of the buckets when the snapshot changed (buckets of
@@ -54,10 +54,12 @@ class QuotaThrottle final : public CallThrottle {
   using Clock = std::chrono::steady_clock;
   using Quotas = std::shared_ptr<const std::vector<router::Quota>>;
 
-  // `source` gives the quotas in force (never null); `now` the time (tests
-  // step it).
-  explicit QuotaThrottle(std::function<Quotas()> source,
-                         std::function<Clock::time_point()> now = Clock::now);
+  // `source` gives the quotas in force (never null); `scanner_table` the
+  // table an open scanner reads ("" for none: Router::ScannerTable); `now`
+  // the time (tests step it).
+  QuotaThrottle(std::function<Quotas()> source,
+                std::function<std::string(int64_t)> scanner_table,
+                std::function<Clock::time_point()> now = Clock::now);
 
   AccessControl::Verdict Admit(const uint8_t* frame, size_t size,
                                const Identity& caller,
@@ -65,11 +67,11 @@ class QuotaThrottle final : public CallThrottle {
                                std::unique_ptr<Ticket>* ticket) override;
   void Settle(Ticket& ticket, uint64_t reply_bytes) override;
 
-  // The table a request frame names (its arguments' field 1 when a string),
-  // its method, and whether it is oneway; false for bytes that are no
-  // message. Exposed for tests.
-  static bool PeekCall(const uint8_t* frame, size_t size, std::string* method,
-                       std::string* table, bool* oneway, int32_t* seqid);
+  // The table a request frame names (its arguments' field 1 when a string,
+  // or the table of the scanner field 1 names), its method, and whether it
+  // is oneway; false for bytes that are no message. Exposed for tests.
+  bool PeekCall(const uint8_t* frame, size_t size, std::string* method,
+                std::string* table, bool* oneway, int32_t* seqid) const;
 
  private:
   struct Bucket;
@@ -80,6 +82,7 @@ class QuotaThrottle final : public CallThrottle {
   void RefreshLocked(const Quotas& quotas);
 
   const std::function<Quotas()> source_;
+  const std::function<std::string(int64_t)> scanner_table_;
   const std::function<Clock::time_point()> now_;
   std::mutex mu_;
   Quotas seen_;                                     // guarded by mu_
