@@ -435,6 +435,10 @@ void RouterServiceHandler::setQuota(const client::TQuota& quota) {
   ServeCall("setQuota", [&]() -> Status {
     router::Quota q;
     BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::QuotaFromThrift(quota, &q));
+    // As calls name it: "default:t" is "t".
+    if (!q.table.empty()) {
+      BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(q.table, &q.table));
+    }
     return router_->SetQuota(q);
   });
 }

@@ -128,12 +128,13 @@ struct ServerOptions {
   uint32_t max_connections = 512;
   // With access control (TLS): connections one principal (a certificate's
   // name or a token's user) may have open at once; 0 for no bound. A
-  // connection past it is answered at its first call (after authenticate,
-  // for a token) with TIOError "Unavailable: ... --max-connections-per-
-  // principal", canRetry, and closed: one client cannot take every
-  // connection slot from the others. Services set their own default
-  // (RouterServerOptions: 128; region servers, whose one client is the
-  // router, none).
+  // connection past it is closed, at its handshake (a certificate) or
+  // after the authenticate reply (a token), saying nothing on the wire as
+  // every bound that closes a connection: one client cannot take every
+  // connection slot from the others (waiting to refuse its first call
+  // would let a connection that never calls keep its slot). Services set their
+  // own default (RouterServerOptions: 128; region servers, whose one client is
+  // the router, none).
   uint32_t max_connections_per_principal = 0;
   // With TLS: handshake steps waiting for or running on a handshake
   // thread, in [1, kMaxHandshakes]. While this many are, the server accepts

@@ -628,7 +628,9 @@ Status Catalog::DecodeTable(std::string_view in, CatalogTable* out) {
 }
 
 std::shared_ptr<const Catalog::QuotaList> Catalog::Quotas() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  // Not mu_: that is held through the synchronous writes of every catalog
+  // change, and the router's server reads the quotas on every call.
+  std::lock_guard<std::mutex> lock(quotas_mu_);
   return quotas_;
 }
 
@@ -656,6 +658,7 @@ Status Catalog::PutQuota(const router::Quota& quota) {
     next->insert(
         std::upper_bound(next->begin(), next->end(), quota, QuotaOrder), quota);
   }
+  std::lock_guard<std::mutex> publish(quotas_mu_);
   quotas_ = std::move(next);
   return Status::OK();
 }

@@ -253,6 +253,9 @@ class Catalog {
   std::shared_ptr<const TableList> tables_ = std::make_shared<TableList>();
   uint64_t router_starts_ = 0;
   std::string page_token_key_;  // empty until created
+  // Written under mu_ and quotas_mu_, read under either: Quotas() takes
+  // only quotas_mu_, which no write to the database holds.
+  mutable std::mutex quotas_mu_;
   std::shared_ptr<const QuotaList> quotas_ = std::make_shared<QuotaList>();
   router::ServerId next_server_id_ = 1;
   uint64_t next_table_id_ = 1;

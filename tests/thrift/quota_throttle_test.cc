@@ -63,6 +63,39 @@ std::string ScannerFrame(const std::string& method, int32_t id) {
   return buffer->getBufferAsString();
 }
 
+// A call of `method` whose arguments are `fields` (id, string), written in
+// the order given: a generated reader takes any order and keeps the last of
+// a field sent twice.
+std::string FieldsFrame(
+    const std::string& method,
+    const std::vector<std::pair<int16_t, std::string>>& fields) {
+  auto buffer = std::make_shared<at::transport::TMemoryBuffer>();
+  at::protocol::TBinaryProtocol out(buffer);
+  out.writeMessageBegin(method, at::protocol::T_CALL, 7);
+  out.writeStructBegin("args");
+  for (const auto& [id, value] : fields) {
+    out.writeFieldBegin("f", at::protocol::T_STRING, id);
+    out.writeString(value);
+    out.writeFieldEnd();
+  }
+  // A nested struct and a list after them, skipped in place.
+  out.writeFieldBegin("s", at::protocol::T_STRUCT, 9);
+  out.writeStructBegin("s");
+  out.writeFieldBegin("l", at::protocol::T_LIST, 1);
+  out.writeListBegin(at::protocol::T_STRING, 2);
+  out.writeString(std::string("a"));
+  out.writeString(std::string(10000, 'b'));
+  out.writeListEnd();
+  out.writeFieldEnd();
+  out.writeFieldStop();
+  out.writeStructEnd();
+  out.writeFieldEnd();
+  out.writeFieldStop();
+  out.writeStructEnd();
+  out.writeMessageEnd();
+  return buffer->getBufferAsString();
+}
+
 class QuotaThrottleTest : public ::testing::Test {
  protected:
   QuotaThrottleTest()
@@ -192,6 +225,29 @@ TEST_F(QuotaThrottleTest, ATableQuotaCountsOnlyTheCallsNamingItsTable) {
             Verdict::kAnswered);
   EXPECT_EQ(Call("alice", ScannerFrame("closeScanner", 7)), Verdict::kAnswered);
   EXPECT_EQ(Call("alice", ScannerFrame("getScannerRows", 8)), Verdict::kPass);
+}
+
+// The table is read as the handler reads it, wherever field 1 comes: a
+// table quota read only the first field, so a client could send field 2
+// first, field 1 twice, or "default:geo", and be charged to no table.
+TEST_F(QuotaThrottleTest, ATableIsReadAsTheHandlerReadsIt) {
+  for (const auto& fields :
+       std::vector<std::vector<std::pair<int16_t, std::string>>>{
+           {{2, "row"}, {1, "geo"}},
+           {{1, "cities"}, {1, "geo"}},
+           {{1, "default:geo"}},
+           {{3, std::string(100000, 'x')}, {1, "geo"}},
+       }) {
+    Set({Requests("alice", "geo", 1, 60)});
+    Advance(60);  // the bucket is full again
+    EXPECT_EQ(Call("alice", FieldsFrame("put", fields)), Verdict::kPass);
+    EXPECT_EQ(Call("alice", FieldsFrame("put", fields)), Verdict::kAnswered)
+        << fields.back().second;
+  }
+  // Another namespace is no table here (the handler refuses the call).
+  Set({Requests("alice", "geo", 1, 60)});
+  EXPECT_EQ(Call("alice", FieldsFrame("put", {{1, "ns:geo"}})), Verdict::kPass);
+  EXPECT_EQ(Call("alice", FieldsFrame("put", {{1, "ns:geo"}})), Verdict::kPass);
 }
 
 TEST_F(QuotaThrottleTest, AUserAndATableQuotaMustBothHaveRoom) {

@@ -555,10 +555,10 @@ TEST_F(RouterTlsTest, PlaintextBytesCloseOnlyTheirConnection) {
 }
 
 // One principal cannot take every connection slot: past
-// max_connections_per_principal its connection's first call is refused
-// (retryable, naming the flag) and the connection closes, for a
-// certificate's user and a token's alike; other principals connect, and
-// a slot freed is the user's again. Before the bound, one read-role user
+// max_connections_per_principal its connection is closed (at the handshake
+// for a certificate, after authenticate for a token), so its calls fail as
+// Unavailable; other principals connect, and a slot freed is the user's
+// again. Before the bound, one read-role user
 // could open all max_connections and keep them with a call per idle
 // timeout, and no admin could connect.
 TEST_F(RouterTlsTest, OnePrincipalHoldsAtMostItsShareOfConnections) {
@@ -580,9 +580,6 @@ TEST_F(RouterTlsTest, OnePrincipalHoldsAtMostItsShareOfConnections) {
   ASSERT_NE(third, nullptr);
   Status s = third->ListTables().status();
   EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
-  EXPECT_THAT(s.message(), HasSubstr("the user reader has 2 connections "
-                                     "open, the most "
-                                     "--max-connections-per-principal"));
   // Another principal is let in.
   auto admin = ConnectTo(port, certs_.Client("root"));
   ASSERT_NE(admin, nullptr);
@@ -605,7 +602,6 @@ TEST_F(RouterTlsTest, OnePrincipalHoldsAtMostItsShareOfConnections) {
   EXPECT_TRUE(writers[1]->ListTables().ok());
   s = writers[2]->ListTables().status();
   EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
-  EXPECT_THAT(s.message(), HasSubstr("the user tokenwriter has 2"));
 }
 
 // Quotas (router/quota.h): an admin sets one over the wire; its user's

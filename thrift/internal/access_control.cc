@@ -1,9 +1,11 @@
 #include "thrift/internal/access_control.h"
 
 #include <sys/stat.h>
+#include <thrift/TConfiguration.h>
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -139,9 +141,13 @@ std::string ReadToken(at::protocol::TProtocol* in) {
 
 std::unique_ptr<at::protocol::TBinaryProtocol> RequestFrameProtocol(
     const uint8_t* frame, size_t size, int32_t string_limit) {
+  // The whole frame may be read (Thrift's default would stop at 100 MB).
+  const int whole = static_cast<int>(
+      std::max<size_t>(size, at::TConfiguration::DEFAULT_MAX_MESSAGE_SIZE));
   auto buffer = std::make_shared<at::transport::TMemoryBuffer>(
       const_cast<uint8_t*>(frame), static_cast<uint32_t>(size),
-      at::transport::TMemoryBuffer::OBSERVE);
+      at::transport::TMemoryBuffer::OBSERVE,
+      std::make_shared<at::TConfiguration>(whole, whole));
   return std::make_unique<at::protocol::TBinaryProtocol>(
       std::move(buffer), string_limit, /*container_limit=*/0,
       /*strict_read=*/true, /*strict_write=*/true);
@@ -311,19 +317,6 @@ AccessControl::Verdict AccessControl::Intercept(
   WriteDenied(out, name, seqid,
               Status::PermissionDenied(name + " needs role " + RoleName(need) +
                                        "; " + who));
-  return Verdict::kAnswered;
-}
-
-AccessControl::Verdict AccessControl::Refuse(const uint8_t* frame, size_t size,
-                                             at::protocol::TProtocol* out,
-                                             const std::string& message,
-                                             bool can_retry) {
-  CallHeader call;
-  const auto in = RequestFrameProtocol(frame, size, kMaxHeaderStringBytes);
-  if (!ReadCallHeader(in.get(), &call) || call.type != at::protocol::T_CALL) {
-    return Verdict::kClose;
-  }
-  WriteIOErrorReply(out, call.method, call.seqid, message, can_retry);
   return Verdict::kAnswered;
 }
 

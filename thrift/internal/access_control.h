@@ -77,13 +77,6 @@ class AccessControl {
   Verdict Intercept(const uint8_t* frame, size_t size, Identity* identity,
                     apache::thrift::protocol::TProtocol* out) const;
 
-  // Answers the request in `frame` with TIOError `message` (canRetry when
-  // `can_retry`) without running it: kAnswered, or kClose for a oneway
-  // call or bytes that are no call. For refusals that are not about roles.
-  static Verdict Refuse(const uint8_t* frame, size_t size,
-                        apache::thrift::protocol::TProtocol* out,
-                        const std::string& message, bool can_retry);
-
   // The role `method` needs.
   Role Needed(const std::string& method) const;
   // Whether `identity` may make any call of the service (authenticate

@@ -62,8 +62,8 @@ struct Connection {
   Identity identity;
   // The principal c is counted against (FrameLoop's
   // max_connections_per_principal), or "" for none; and whether its
-  // principal had its bound of connections already (its next call is
-  // refused, then it closes). The I/O thread's.
+  // principal had its bound of connections already (it is closed). The I/O
+  // thread's.
   std::string principal;
   bool over_principal_limit = false;
   bool closed = false;
@@ -116,7 +116,7 @@ class PrincipalConnections {
  public:
   // Counts c against its identity's user, as c.principal, unless that user
   // has `limit` connections counted already: then c.over_principal_limit
-  // (its next call is refused and it closes). A connection without an
+  // (the frame loop closes it). A connection without an
   // identity is not counted. Idempotent for an unchanged identity.
   void Count(Connection& c, uint32_t limit);
   // Forgets c's count (when it closes).

@@ -97,10 +97,10 @@ struct FrameLoop::Impl {
   // Calls handed to the workers and not yet collected: at most `threads`.
   uint32_t calls_in_flight = 0;
   // Handshake steps handed to the handshake threads and not yet collected
-  // (Connection::handshake_work). No connection is accepted while it is
-  // max_handshakes, and one Accept() takes at most as many as are short of
-  // it (each has its first step in the next round); later steps of
-  // connections already in may pass it, by at most one per connection.
+  // (Connection::handshake_work): at most max_handshakes. While it is, no
+  // connection is accepted and no step started (HandshakeWorkFull: the
+  // handshaking connections are not polled); one Accept() takes at most as
+  // many as it is short of (each wants its first step in the next round).
   uint32_t handshake_work = 0;
 
   // The call workers, and the handshake threads (null without TLS): while
@@ -132,7 +132,17 @@ struct FrameLoop::Impl {
         [this] { Wake(); });
     if (tls == nullptr) return;
     handshakers = std::make_unique<HandOffPool<ConnectionPtr>>(
-        options.handshake_threads, [](ConnectionPtr& c) { HandshakeStep(*c); },
+        options.handshake_threads,
+        [this](ConnectionPtr& c) {
+          // A step queued past its deadline costs no CPU: it fails, and the
+          // connection closes when it is back.
+          if (Clock::now() >=
+              c->frame_started + milliseconds(options.request_timeout_ms)) {
+            c->handshake_step = TlsIo::kFailed;
+            return;
+          }
+          HandshakeStep(*c);
+        },
         [this] { Wake(); });
   }
 
@@ -180,21 +190,13 @@ struct FrameLoop::Impl {
         verdict = throttle->Admit(c.frame.data(), c.frame.size(), c.identity,
                                   out.get(), &ticket);
       }
-      if (verdict == AccessControl::Verdict::kPass && c.over_principal_limit) {
-        verdict = AccessControl::Refuse(
-            c.frame.data(), c.frame.size(), out.get(),
-            "Unavailable: the user " + c.identity.user + " has " +
-                std::to_string(options.max_connections_per_principal) +
-                " connections open, the most --max-connections-per-principal "
-                "allows; this one closes",
-            /*can_retry=*/true);
-        c.close_after_reply = true;
-      }
       if (verdict == AccessControl::Verdict::kPass) {
         ScopedCaller caller(access != nullptr ? &c.identity : nullptr);
         ok = c.processor->process(in, out, nullptr);
-        if (ticket != nullptr)
-          throttle->Settle(*ticket, output->available_read());
+        if (ticket != nullptr) {
+          throttle->Settle(
+              *ticket, output->available_read() - sizeof(length_placeholder));
+        }
       } else {
         ok = verdict == AccessControl::Verdict::kAnswered;
         // Refused, or a token refused: a caller that may call nothing gets
@@ -230,6 +232,12 @@ struct FrameLoop::Impl {
     c.reply.reset();
     held_reply_bytes.fetch_sub(c.reply_held);
     c.reply_held = 0;
+  }
+
+  // True while max_handshakes steps are on the handshake threads: no
+  // connection is accepted and no further step started until one is back.
+  bool HandshakeWorkFull() const {
+    return handshake_work >= options.max_handshakes;
   }
 
   // True while below the connection cap and, with TLS, the handshake cap.
@@ -335,6 +343,10 @@ struct FrameLoop::Impl {
         c->state = Connection::State::kReading;
         c->tls_wants = 0;
         CountPrincipal(*c);
+        if (c->over_principal_limit) {
+          Close(*c);
+          return;
+        }
         if (!MakeProcessor(*c)) return;
         StartReading(*c);
         ReadSome(c);  // the first request may have come with the handshake
@@ -355,7 +367,10 @@ struct FrameLoop::Impl {
 
   // Counts c against its principal when access is checked and
   // max_connections_per_principal bounds connections; called whenever c's
-  // identity may have changed (handshake, a call: authenticate).
+  // identity may have changed (handshake, a call: authenticate). One past
+  // the bound is closed by the caller at once (handshake) or after its
+  // reply (authenticate): a connection that waited for a call to be
+  // refused would keep its slot until then.
   void CountPrincipal(Connection& c) {
     if (access == nullptr || options.max_connections_per_principal == 0) {
       return;
@@ -565,7 +580,10 @@ struct FrameLoop::Impl {
     const std::vector<ConnectionPtr> done = workers->TakeDone();
     calls_in_flight -= static_cast<uint32_t>(done.size());
     for (const ConnectionPtr& c : done) {
-      CountPrincipal(*c);  // authenticate may have given it an identity
+      // authenticate may have given it an identity: one past its
+      // principal's bound closes after this reply.
+      CountPrincipal(*c);
+      if (c->over_principal_limit) c->close_after_reply = true;
       if (c->reply == nullptr) {
         Close(*c);
         continue;
@@ -690,12 +708,16 @@ struct FrameLoop::Impl {
   }
 
   // Serves c, whose socket is ready.
-  void Serve(const ConnectionPtr& c) {
+  void Serve(const ConnectionPtr& c, short revents) {
     if (c->closed) return;
     if (c->waiting_for_pool || c->waiting_for_call) {
       Close(*c);  // the client went away while it waited
     } else if (c->state == Connection::State::kHandshaking) {
-      StartHandshakeStep(c);
+      if (!HandshakeWorkFull()) {
+        StartHandshakeStep(c);
+      } else if ((revents & (POLLERR | POLLHUP | POLLNVAL)) != 0) {
+        Close(*c);  // polled for nothing meanwhile: it went away
+      }
     } else if (c->state == Connection::State::kReading) {
       ReadSome(c);
     } else if (c->state == Connection::State::kWriting) {
@@ -718,7 +740,10 @@ struct FrameLoop::Impl {
         continue;  // a worker or a handshake thread holds it
       }
       if (HasBufferedBytes(*c)) buffered.push_back(c);
-      fds.push_back({c->fd, EventsOf(*c), 0});
+      // A handshake waits, unpolled, while the handshake work is full.
+      const bool held =
+          c->state == Connection::State::kHandshaking && HandshakeWorkFull();
+      fds.push_back({c->fd, held ? short{0} : EventsOf(*c), 0});
       polled.push_back(c);
     }
     int timeout_ms = -1;
@@ -732,7 +757,9 @@ struct FrameLoop::Impl {
     if (poll(fds.data(), fds.size(), timeout_ms) < 0) return;
     if (fds[0].revents != 0) DrainWakePipe();
     for (size_t i = first_connection; i < fds.size(); ++i) {
-      if (fds[i].revents != 0) Serve(polled[i - first_connection]);
+      if (fds[i].revents != 0) {
+        Serve(polled[i - first_connection], fds[i].revents);
+      }
     }
     for (const ConnectionPtr& c : buffered) {
       if (HasBufferedBytes(*c)) ReadSome(c);

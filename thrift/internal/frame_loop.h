@@ -80,7 +80,9 @@
 // handshake whose deadline passed during its step is closed when it comes
 // back. While max_handshakes steps are handed to the handshake threads and
 // not yet back, no connection is accepted (they wait in the listen
-// backlog, as for max_connections), and the established ones are served;
+// backlog, as for max_connections) and no further step starts (the other
+// handshakes wait, unpolled), and the established ones are served; a step
+// that waited past its connection's deadline is not run;
 // a connection waiting for its client's next handshake bytes is not
 // counted (it holds a connection slot, as any slow client).
 // A handshake that fails (plaintext bytes, a certificate of another CA or

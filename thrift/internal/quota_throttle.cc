@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "thrift/hbase_request_conversion.h"
+
 namespace bloomroute::thrift_internal {
 namespace {
 
@@ -19,6 +21,73 @@ constexpr int32_t kMaxPeekStringBytes = 4096;
 // String-first calls whose field 1 is no table.
 bool NamesNoTable(std::string_view method) {
   return method == "authenticate" || method == "addServer";
+}
+
+// Nesting SkipValue follows at most (Thrift's own skip allows 64).
+constexpr int kMaxSkipDepth = 64;
+
+// Skips a value of `type` in place: a string is consumed from the frame
+// without a copy, a container element by element (each takes at least a
+// byte, so the frame bounds the loop). Throws TException past the frame,
+// for a negative size, too deep a nesting or an element type that takes
+// no byte.
+void SkipValue(at::protocol::TProtocol* in, at::protocol::TType type,
+               int depth) {
+  using at::protocol::TProtocolException;
+  namespace p = at::protocol;
+  if (depth > kMaxSkipDepth) {
+    throw TProtocolException(TProtocolException::DEPTH_LIMIT);
+  }
+  std::string ignored;
+  p::TType key = p::T_STOP, value = p::T_STOP;
+  uint32_t n = 0;
+  switch (type) {
+    case p::T_STRING: {
+      int32_t bytes = 0;
+      in->readI32(bytes);
+      if (bytes < 0)
+        throw TProtocolException(TProtocolException::NEGATIVE_SIZE);
+      in->getTransport()->consume(static_cast<uint32_t>(bytes));
+      return;
+    }
+    case p::T_STRUCT:
+      in->readStructBegin(ignored);
+      for (;;) {
+        int16_t id = 0;
+        in->readFieldBegin(ignored, value, id);
+        if (value == p::T_STOP) break;
+        SkipValue(in, value, depth + 1);
+        in->readFieldEnd();
+      }
+      in->readStructEnd();
+      return;
+    case p::T_LIST:
+    case p::T_SET:
+      if (type == p::T_LIST) {
+        in->readListBegin(value, n);
+      } else {
+        in->readSetBegin(value, n);
+      }
+      if (n > 0 && (value == p::T_STOP || value == p::T_VOID)) {
+        throw TProtocolException(TProtocolException::INVALID_DATA);
+      }
+      for (uint32_t i = 0; i < n; ++i) SkipValue(in, value, depth + 1);
+      return;
+    case p::T_MAP:
+      in->readMapBegin(key, value, n);
+      if (n > 0 && (key == p::T_STOP || key == p::T_VOID ||
+                    value == p::T_STOP || value == p::T_VOID)) {
+        throw TProtocolException(TProtocolException::INVALID_DATA);
+      }
+      for (uint32_t i = 0; i < n; ++i) {
+        SkipValue(in, key, depth + 1);
+        SkipValue(in, value, depth + 1);
+      }
+      return;
+    default:
+      in->skip(type);  // a fixed-size value
+      return;
+  }
 }
 
 // Calls whose field 1 is a scanner id.
@@ -83,26 +152,41 @@ bool QuotaThrottle::PeekCall(const uint8_t* frame, size_t size,
   *method = call.method;
   *seqid = call.seqid;
   *oneway = call.type == at::protocol::T_ONEWAY;
+  // Every top-level field is read (others skipped in place, without a
+  // copy): a generated reader takes fields in any order and keeps the last
+  // of a field sent twice, so the table is the last field 1, wherever it
+  // comes. The frame bounds the work.
+  std::string raw;
+  bool named = false;
   try {
     std::string ignored;
     in->readStructBegin(ignored);
-    at::protocol::TType field_type = at::protocol::T_STOP;
-    int16_t id = 0;
-    in->readFieldBegin(ignored, field_type, id);
-    if (id == 1 && field_type == at::protocol::T_STRING &&
-        !NamesNoTable(*method)) {
-      in->readString(*table);
-    } else if (id == 1 && field_type == at::protocol::T_I32 &&
-               IsScannerCall(*method)) {
-      int32_t scanner = 0;
-      in->readI32(scanner);
-      *table = scanner_table_(scanner);
+    for (;;) {
+      at::protocol::TType type = at::protocol::T_STOP;
+      int16_t id = 0;
+      in->readFieldBegin(ignored, type, id);
+      if (type == at::protocol::T_STOP) break;
+      if (id == 1 && type == at::protocol::T_STRING && !NamesNoTable(*method)) {
+        in->readBinary(raw);
+        named = true;
+      } else if (id == 1 && type == at::protocol::T_I32 &&
+                 IsScannerCall(*method)) {
+        int32_t scanner = 0;
+        in->readI32(scanner);
+        raw = scanner_table_(scanner);
+        named = true;
+      } else {
+        SkipValue(in.get(), type, 0);
+      }
+      in->readFieldEnd();
     }
   } catch (const at::TException&) {
-    // A field 1 that does not decode (a string over kMaxPeekStringBytes)
-    // names no table with a quota.
-    table->clear();
+    // Bytes that do not decode: the processor refuses the call, nothing
+    // runs. A table name over kMaxPeekStringBytes matches no quota.
   }
+  // As the handlers read it ("default:t" is "t"); another namespace is
+  // refused by the handler, so nothing runs.
+  if (named && !TableFromThrift(raw, table).ok()) table->clear();
   return true;
 }
 
@@ -134,9 +218,11 @@ AccessControl::Verdict QuotaThrottle::Admit(const uint8_t* frame, size_t size,
                                             std::unique_ptr<Ticket>* ticket) {
   ticket->reset();
   if (caller.user.empty()) return AccessControl::Verdict::kPass;
-  const Quotas quotas = source_();
-  if (quotas == nullptr || quotas->empty()) {
-    return AccessControl::Verdict::kPass;
+  {
+    const Quotas quotas = source_();
+    if (quotas == nullptr || quotas->empty()) {
+      return AccessControl::Verdict::kPass;
+    }
   }
   std::string method, table;
   bool oneway = false;
@@ -148,6 +234,10 @@ AccessControl::Verdict QuotaThrottle::Admit(const uint8_t* frame, size_t size,
   std::string refusal;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    // Read under mu_, so that the buckets never go back to an older
+    // snapshot than one another call already took.
+    const Quotas quotas = source_();
+    if (quotas == nullptr) return AccessControl::Verdict::kPass;
     RefreshLocked(quotas);
     // The user's quota, and the user's on the table the call names.
     auto add = [&](const std::string& t) {
@@ -193,8 +283,10 @@ AccessControl::Verdict QuotaThrottle::Admit(const uint8_t* frame, size_t size,
       *ticket = std::move(charge);
       return AccessControl::Verdict::kPass;
     }
-    const auto wait_ms =
-        static_cast<uint64_t>(std::ceil(wait_seconds * 1000.0));
+    // At most a day: a debt far beyond the rate (a huge reply on a limit
+    // of bytes per day) is not worth a number that overflows.
+    const auto wait_ms = static_cast<uint64_t>(
+        std::ceil(std::min(wait_seconds, 86400.0) * 1000.0));
     refusal.replace(refusal.find("{}"), 2, std::to_string(wait_ms) + "ms");
   }
   if (oneway) return AccessControl::Verdict::kClose;

@@ -13,14 +13,19 @@
 // it to refill. A refused call does not run and costs nothing: it is
 // answered with TIOError "RpcThrottlingException: <what> exceeded - wait
 // <ms>ms (<the quota>)", canRetry true (what HBase's Thrift server sends for
-// its RpcThrottlingException), and the connection stays open.
+// its RpcThrottlingException), and the connection stays open; a refused
+// oneway call, which has no reply to carry that, closes it.
 //
-// Before decoding. Only the message header and the arguments' first field
-// are read: the table a call names is its field 1 when that is a string
-// (every THBaseService and bloomroute call on a table has it there; the
-// other string-first calls, authenticate and addServer, name none); a call
-// on a scanner (getScannerRows, closeScanner: field 1 is its id) names the
-// table the scanner reads, so a table's quota counts its scans whole.
+// Before decoding. The message header and the arguments' top-level fields
+// are read in place, without decoding anything else: the table a call
+// names is its field 1 when that is a string (every THBaseService and
+// bloomroute data call on a table has it there; the other string-first
+// calls, authenticate and addServer, name none), read as the handlers read
+// it ("default:t" is "t"), the last one when sent twice; a call on a
+// scanner (getScannerRows, closeScanner: field 1 is its id) names the
+// table the scanner reads. Calls that name a table by a TTableName struct
+// (table metadata and administration) count against the user's quota
+// only.
 //
 // Quotas are read from `source` (Router::Quotas) on every call: a pointer
 // copy, and a rebuild of the buckets when the snapshot changed (buckets of
