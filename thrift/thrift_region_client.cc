@@ -419,4 +419,6 @@ std::shared_ptr<router::RegionClientFactory> NewThriftRegionClientFactory(
   return std::make_shared<ThriftRegionClientFactory>(options);
 }
 
+void ReloadClientTlsFiles() { thrift_internal::ReloadClientTls(); }
+
 }  // namespace bloomroute

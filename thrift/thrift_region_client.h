@@ -111,6 +111,14 @@ struct ThriftClientOptions {
   Status Validate() const;
 };
 
+// Makes every Thrift client of this process (the router's region server
+// clients, RouterClient) read its TLS files again -- the CA's revocation
+// list (--tls-crl) among them -- before its next new connection, and close
+// its idle ones: a server whose certificate was revoked since fails the
+// next handshake. Files that no longer load keep the old ones. `bloomroute
+// router` calls it on SIGHUP. Any thread.
+void ReloadClientTlsFiles();
+
 // A factory whose Connect(server, "HOST:PORT") returns a client for that
 // address (HOST an IPv4 address, a host name, or "[IPv6]"; see
 // ParseListenAddress in thrift_server.h) without connecting. Connect returns

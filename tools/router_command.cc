@@ -315,8 +315,10 @@ Status RouterCommand::Execute() {
             << std::endl;
 
   // SIGHUP reloads the token file (new tokens work, removed ones stop)
-  // and the revocation list (--tls-crl).
+  // and the revocation list (--tls-crl), for the clients' connections and
+  // for the router's own to the region servers.
   const auto reload = [&server] {
+    ReloadClientTlsFiles();
     const Status crl = server->ReloadCrl();
     if (!crl.ok()) {
       std::cerr << "bloomroute router: SIGHUP: kept the previous revocation "

@@ -741,6 +741,30 @@ class RegionTlsTest : public ::testing::Test {
   std::unique_ptr<RegionServer> server_;
 };
 
+// The router's connections to region servers read the revocation list
+// only at start: a region server whose certificate was revoked stayed
+// trusted until the router restarted. ReloadClientTlsFiles (the router's
+// SIGHUP) makes the next connection read it again, and closes the idle
+// ones, verified against the old list.
+TEST_F(RegionTlsTest, ARevokedServerIsRefusedOnceTheClientsReload) {
+  ThriftClientOptions options;
+  options.tls = certs_.Machine(Role::kRouter);
+  options.tls.crl_file = certs_.Revoke("");  // revokes nothing yet
+  options.connect_timeout_ms = 5000;
+  options.call_timeout_ms = 5000;
+  auto client = NewThriftRegionClientFactory(options)->Connect(
+      1, "127.0.0.1:" + std::to_string(server_->port()));
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  ASSERT_TRUE((*client)->ListRegions().ok());
+  certs_.RevokeFile(kNodeCertFile);  // the region server's certificate
+  // Until the reload, the list read at start holds.
+  EXPECT_TRUE((*client)->ListRegions().ok());
+  ReloadClientTlsFiles();
+  Status s = (*client)->ListRegions().status();
+  EXPECT_TRUE(s.IsPermissionDenied()) << s.ToString();
+  EXPECT_THAT(s.message(), HasSubstr("certificate"));
+}
+
 TEST_F(RegionTlsTest, OnlyARouterOfTheClusterIsServed) {
   auto listed = ListAs(certs_.Node());
   ASSERT_TRUE(listed.ok()) << listed.status().ToString();

@@ -104,6 +104,15 @@ class Certs {
         RevokeCert(options, user.empty() ? "" : ClientCertFile(user)).status());
     return dir_ + "/" + kCrlFile;
   }
+  // The CA's revocation list, after revoking `cert_file` (in the certs
+  // directory, e.g. node.crt).
+  std::string RevokeFile(const std::string& cert_file) const {
+    CertOptions options;
+    options.certs_dir = dir_;
+    options.validity = CertValidity::For(std::chrono::hours(24));
+    Check(RevokeCert(options, cert_file).status());
+    return dir_ + "/" + kCrlFile;
+  }
   // A revocation list of the stranger CA.
   std::string StrangerCrl() const {
     CertOptions options;

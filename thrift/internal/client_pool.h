@@ -98,6 +98,7 @@ class ClientPool {
             static_cast<int>(options.max_frame_bytes))),
         on_open_(std::move(on_open)) {
     if (options.tls.enabled()) {
+      tls_generation_ = ClientTlsGeneration();
       auto factory = NewClientSocketFactory(options.tls);
       if (factory.ok()) {
         tls_ = std::move(factory).value();
@@ -114,7 +115,8 @@ class ClientPool {
   // it is 0.
   template <typename CallFn>
   Status Call(const std::string& where, CallFn&& call, int timeout_ms = 0) {
-    if (!tls_error_.ok()) return tls_error_;
+    std::shared_ptr<apache::thrift::transport::TSSLSocketFactory> tls;
+    BLOOMROUTE_RETURN_IF_ERROR(CurrentTls(&tls));
     std::unique_ptr<Connection> connection;
     // A connection whose on_open failed (a refused token) is not pooled:
     // its later calls would go out unauthenticated.
@@ -123,7 +125,7 @@ class ClientPool {
       connection = TakeIdle();
       if (connection == nullptr) {
         connection = std::make_unique<Connection>(host_, port_, options_,
-                                                  config_, tls_.get());
+                                                  config_, tls.get());
         opening = true;
         if (on_open_) on_open_(connection->service());
         opening = false;
@@ -227,6 +229,30 @@ class ClientPool {
     Service service_;
   };
 
+  // The socket factory new connections use (null without TLS), or why there
+  // is none. After ReloadClientTls() (bloomroute router on SIGHUP) a new one
+  // is made from the TLS files, so that a certificate revoked since fails
+  // its next handshake, and the idle connections, verified against the old
+  // list, are closed; files that do not load keep the factory there was.
+  Status CurrentTls(
+      std::shared_ptr<apache::thrift::transport::TSSLSocketFactory>* out) {
+    if (!options_.tls.enabled()) return Status::OK();
+    std::vector<std::unique_ptr<Connection>> closing;  // after the lock
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t generation = ClientTlsGeneration();
+    if (generation != tls_generation_) {
+      tls_generation_ = generation;
+      auto factory = NewClientSocketFactory(options_.tls);
+      if (factory.ok()) {
+        tls_ = std::move(factory).value();
+        tls_error_ = Status::OK();
+        closing.swap(idle_);
+      }
+    }
+    *out = tls_;
+    return tls_error_;
+  }
+
   // The most recently used idle connection that is still open, or nullptr.
   std::unique_ptr<Connection> TakeIdle() {
     // Declared before the lock, so that stale connections are closed after
@@ -256,10 +282,12 @@ class ClientPool {
   const ThriftClientOptions options_;
   const std::shared_ptr<apache::thrift::TConfiguration> config_;
   const OpenFn on_open_;
-  // TLS: the factory of its sockets, or why it could not be made (every
-  // call then fails with it).
+  // TLS, guarded by mutex_: the factory of its sockets, or why it could not
+  // be made (every call then fails with it), and the ClientTlsGeneration()
+  // it was made at.
   std::shared_ptr<apache::thrift::transport::TSSLSocketFactory> tls_;
   Status tls_error_;
+  uint64_t tls_generation_ = 0;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Connection>> idle_;  // guarded by mutex_
   bool retired_ = false;                           // guarded by mutex_

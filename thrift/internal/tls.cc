@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -97,6 +98,8 @@ class ClientSocketFactory : public at::transport::TSSLSocketFactory {
 // connection mid-reply would kill a server, and a server closing one would
 // kill a client. The error is reported by the write anyway (EPIPE), so the
 // signal is ignored, process-wide, once TLS is used.
+std::atomic<uint64_t> client_tls_generation{0};
+
 void IgnoreSigpipe() {
   static const bool ignored = [] {
     signal(SIGPIPE, SIG_IGN);
@@ -362,9 +365,8 @@ NewClientSocketFactory(const TlsOptions& options) {
       factory->loadPrivateKey(options.key_file.c_str());
     }
     // A router (whose region-server client takes its server's TLS files)
-    // refuses region servers whose certificate is revoked. Read at start:
-    // a revocation reaches the router's outgoing connections at its next
-    // start, its incoming ones on SIGHUP.
+    // refuses region servers whose certificate is revoked. Read again after
+    // ReloadClientTls() (the router's SIGHUP), by the next connection.
     if (!options.crl_file.empty()) {
       BLOOMROUTE_RETURN_IF_ERROR(
           LoadCrl(factory->context(), options.ca_file, options.crl_file));
@@ -376,5 +378,9 @@ NewClientSocketFactory(const TlsOptions& options) {
                                    e.what());
   }
 }
+
+uint64_t ClientTlsGeneration() { return client_tls_generation.load(); }
+
+void ReloadClientTls() { client_tls_generation.fetch_add(1); }
 
 }  // namespace bloomroute::thrift_internal

@@ -125,6 +125,12 @@ Identity PeerIdentity(SSL* ssl);
 StatusOr<std::shared_ptr<apache::thrift::transport::TSSLSocketFactory>>
 NewClientSocketFactory(const TlsOptions& options);
 
+// A count of ReloadClientTls() calls in this process: a client pool whose
+// socket factory was made at an older count makes a new one (reading its
+// TLS files, the revocation list too, again) before its next connection.
+uint64_t ClientTlsGeneration();
+void ReloadClientTls();
+
 // The last OpenSSL error of this thread as text (and clears the queue), for
 // messages; "unknown error" when there is none.
 std::string TakeOpenSslError();
