@@ -43,6 +43,9 @@ constexpr size_t kReadChunk = 256 << 10;
 // After accept() fails for want of descriptors, the listening socket rests
 // this long instead of waking the loop at once again.
 constexpr milliseconds kAcceptBackoff{100};
+// What a refused handshake's connection reads, at most, before it closes
+// (Close): a client's flight and first request fit.
+constexpr size_t kDrainBytes = 64 << 10;
 
 // Raises `peak` to `value` unless it is already higher; any thread.
 void RaiseTo(std::atomic<uint64_t>& peak, uint64_t value) {
@@ -414,6 +417,12 @@ struct FrameLoop::Impl {
       if (!c.tls_failed && !IsHandshaking(c)) {
         TlsShutdown(c.ssl.get());
       }
+      // A refused handshake left its alert in the socket. Closed with the
+      // client's unread bytes (the rest of its flight, its first request)
+      // the kernel would send a reset, which can reach the client before
+      // it reads the alert: it then sees a broken pipe, not the refusal.
+      // What has arrived is read first (bounded), so that it gets a FIN.
+      if (c.tls_failed && IsHandshaking(c)) DrainArrived(c.fd);
       c.ssl.reset();  // the descriptor stays the socket's to close
     }
     try {
@@ -423,6 +432,16 @@ struct FrameLoop::Impl {
     c.processor.reset();  // releases a per-connection handler now
     ReleaseReply(c);
     FreeFrame(c);
+  }
+
+  // Reads and drops what has arrived on `fd`, at most kDrainBytes.
+  static void DrainArrived(int fd) {
+    char buffer[4096];
+    for (size_t drained = 0; drained < kDrainBytes;) {
+      const ssize_t n = recv(fd, buffer, sizeof(buffer), MSG_DONTWAIT);
+      if (n <= 0) return;
+      drained += static_cast<size_t>(n);
+    }
   }
 
   // Makes room for `need` bytes of c's frame. The capacity grows at most
