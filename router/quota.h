@@ -9,8 +9,8 @@
 // A principal is the user of a token or the name of a client certificate
 // (thrift/security.h): a router without TLS knows no principals and
 // throttles nobody. A quota with a table counts only the calls that name
-// that table (or one of its scanners); one without counts every call of the user. Both apply to a
-// call that names the table: it must fit each.
+// that table (or one of its scanners); one without counts every call of the
+// user. Both apply to a call that names the table: it must fit each.
 #ifndef BLOOMROUTE_ROUTER_QUOTA_H_
 #define BLOOMROUTE_ROUTER_QUOTA_H_
 
