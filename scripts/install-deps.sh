@@ -25,6 +25,9 @@ packages=(
   libssl-dev       # TLS on every port and `bloomroute cert` (OpenSSL 3)
   openssl          # the openssl command, used by tests to inspect certificates
   libboost-program-options-dev  # the bloomroute command line
+  libedit-dev      # line editing, history and completion in `bloomroute shell`
+                   # (BSD-licensed, readline-compatible API)
+  libspdlog-dev    # the servers' log lines (time, level, component)
   gnuplot-nox      # the chart of `bloomroute accuracy` (optional at run time)
   python3-thrift   # the Python client example and its test (/usr/bin/python3)
 )
