@@ -53,6 +53,12 @@ bool IsNotEnabled(const Status& s) {
          s.message().find("is not enabled") != std::string::npos;
 }
 
+client::TTableName TableName(std::string_view table) {
+  client::TTableName name;
+  name.__set_qualifier(std::string(table));
+  return name;
+}
+
 class ThriftRouterClient final : public RouterClient {
  public:
   ThriftRouterClient(std::string address, std::string host, int port,
@@ -76,14 +82,38 @@ class ThriftRouterClient final : public RouterClient {
   }
 
   Status DeleteTable(std::string_view table) override {
-    client::TTableName name;
-    name.__set_qualifier(std::string(table));
+    const client::TTableName name = TableName(table);
     // HBase's deleteTable wants the table disabled; this deletes an enabled
     // table too. A table already disabled answers "is not enabled".
     Status disabled =
         Call("disableTable", [&](Service& s) { s.disableTable(name); });
     if (!disabled.ok() && !IsNotEnabled(disabled)) return disabled;
     return Call("deleteTable", [&](Service& s) { s.deleteTable(name); });
+  }
+
+  Status DisableTable(std::string_view table) override {
+    const client::TTableName name = TableName(table);
+    return Call("disableTable", [&](Service& s) { s.disableTable(name); });
+  }
+
+  Status EnableTable(std::string_view table) override {
+    const client::TTableName name = TableName(table);
+    return Call("enableTable", [&](Service& s) { s.enableTable(name); });
+  }
+
+  StatusOr<bool> IsTableEnabled(std::string_view table) override {
+    const client::TTableName name = TableName(table);
+    bool enabled = false;
+    BLOOMROUTE_RETURN_IF_ERROR(Call("isTableEnabled", [&](Service& s) {
+      enabled = s.isTableEnabled(name);
+    }));
+    return enabled;
+  }
+
+  Status TruncateTable(std::string_view table, bool preserve_splits) override {
+    const client::TTableName name = TableName(table);
+    return Call("truncateTable",
+                [&](Service& s) { s.truncateTable(name, preserve_splits); });
   }
 
   StatusOr<std::vector<TableDescriptor>> ListTables() override {

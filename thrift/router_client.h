@@ -77,6 +77,14 @@ class RouterClient {
   [[nodiscard]] virtual Status DeleteTable(std::string_view table) = 0;
   virtual StatusOr<std::vector<TableDescriptor>> ListTables() = 0;
   virtual StatusOr<router::TableInfo> DescribeTable(std::string_view table) = 0;
+  // HBase's disableTable, enableTable, isTableEnabled and truncateTable
+  // (router::Router::DisableTable and TruncateTable say what each refuses:
+  // disabling a disabled table, truncating an enabled one).
+  [[nodiscard]] virtual Status DisableTable(std::string_view table) = 0;
+  [[nodiscard]] virtual Status EnableTable(std::string_view table) = 0;
+  virtual StatusOr<bool> IsTableEnabled(std::string_view table) = 0;
+  [[nodiscard]] virtual Status TruncateTable(std::string_view table,
+                                             bool preserve_splits) = 0;
 
   // Writes the mutations in order: each run of consecutive puts goes as one
   // putMultiple, each run of deletes as one deleteMultiple (region_id is

@@ -377,6 +377,9 @@ struct TIndexedTable {
   1: i64 tableId  // assigned by the router, never reused
   2: string name
   3: list<TIndexedColumn> indexedColumns
+  // The column families the table declares (as HBase's); unset or empty:
+  // the table accepts any family.
+  4: optional list<binary> families
 }
 
 // One index of a table (getIndexStatus).
@@ -410,6 +413,11 @@ struct TTableSpec {
   // of the key space evenly, as HBase's createTable with a region count.
   // Unset or 0 = one region per region server.
   4: optional i32 regionCount
+  // Column families to declare, as HBase's TTableDescriptor.columns: names
+  // without ':', distinct, at most 256 and 16 KiB together; every indexed
+  // column's family among them, and data calls naming another family are
+  // refused. Unset or empty: the table accepts any family.
+  5: optional list<binary> families
 }
 
 // A region server as the router names it: a small id that the catalog never

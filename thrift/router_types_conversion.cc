@@ -160,6 +160,7 @@ Status DescriptorToThrift(const TableDescriptor& in,
     columns[i].__set_name(in.indexed_columns[i].name);
   }
   out->__set_indexedColumns(std::move(columns));
+  if (!in.families.empty()) out->__set_families(in.families);
   return Status::OK();
 }
 
@@ -260,6 +261,7 @@ Status FromThrift(const client::TTableSpec& in, router::TableSpec* out) {
   out->name = in.name;
   out->indexed_columns = in.indexedColumns;
   out->split_keys = in.splitKeys;
+  out->families = in.families;
   out->region_count = 0;
   if (in.__isset.regionCount) {
     BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.regionCount, kBadRequest,

@@ -89,6 +89,57 @@ TEST_F(RouterClientTest, TablesAsTheRouterHasThem) {
   EXPECT_TRUE(router_->DescribeTable("old").status().IsNotFound());
 }
 
+// The client dropped the timestamps the router sends with each cell, so
+// every cell read through it claimed kLatestTimestamp (the shell's get
+// printed timestamp=9223372036854775807).
+TEST_F(RouterClientTest, CellsKeepTheirTimestamps) {
+  ASSERT_TRUE(
+      client_
+          ->Mutate("places",
+                   {Mutation::Put(0, "alta", {{"d:country", "NO", 1234}}),
+                    Mutation::Put(0, "alta", {{"d:name", "Alta"}})})
+          .ok());
+  auto rows = client_->Get("places", {{0, "alta", {}}});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_TRUE((*rows)[0].has_value());
+  ASSERT_EQ((*rows)[0]->cells.size(), 2u);
+  EXPECT_EQ((*rows)[0]->cells[0], (Cell{"d:country", "NO", 1234}));
+  // Written without one: the region server's clock, in milliseconds.
+  EXPECT_GT((*rows)[0]->cells[1].timestamp, 1'600'000'000'000);
+  EXPECT_LT((*rows)[0]->cells[1].timestamp, kLatestTimestamp);
+}
+
+// Families, and HBase's table states, through bloomroute's client.
+TEST_F(RouterClientTest, TableStatesAndFamilies) {
+  router::TableSpec spec{"fam", {"d:cc"}, {}, 1};
+  spec.families = {"d", "e"};
+  auto created = client_->CreateTable(spec);
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  EXPECT_EQ(created->descriptor.families, (std::vector<std::string>{"d", "e"}));
+  auto listed = client_->ListTables();
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(*listed, router_->ListTables());
+  EXPECT_TRUE(client_->Mutate("fam", {Mutation::Put(0, "r", {{"x:y", "v"}})})
+                  .IsInvalidArgument());
+  ASSERT_TRUE(
+      client_->Mutate("fam", {Mutation::Put(0, "r", {{"d:cc", "NO"}})}).ok());
+
+  EXPECT_EQ(client_->IsTableEnabled("fam").value(), true);
+  EXPECT_TRUE(client_->TruncateTable("fam", false).IsInvalidArgument());
+  ASSERT_TRUE(client_->DisableTable("fam").ok());
+  EXPECT_EQ(client_->IsTableEnabled("fam").value(), false);
+  EXPECT_TRUE(client_->DisableTable("fam").IsInvalidArgument());
+  ASSERT_TRUE(client_->EnableTable("fam").ok());
+  EXPECT_TRUE(client_->EnableTable("fam").IsInvalidArgument());
+  ASSERT_TRUE(client_->DisableTable("fam").ok());
+  ASSERT_TRUE(client_->TruncateTable("fam", false).ok());
+  EXPECT_EQ(client_->IsTableEnabled("fam").value(), true);
+  auto rows = client_->Get("fam", {{0, "r", {}}});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_FALSE((*rows)[0].has_value());
+  EXPECT_TRUE(client_->IsTableEnabled("nope").status().IsNotFound());
+}
+
 TEST_F(RouterClientTest, MutationsKeepTheirOrderAcrossKinds) {
   ASSERT_TRUE(
       client_
@@ -102,9 +153,13 @@ TEST_F(RouterClientTest, MutationsKeepTheirOrderAcrossKinds) {
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   ASSERT_EQ(rows->size(), 3u);
   ASSERT_TRUE((*rows)[0].has_value());
-  EXPECT_EQ((*rows)[0]->cells,
-            (std::vector<Cell>{
-                {"d:country", "NO"}, {"d:feature", "C"}, {"d:name", "last"}}));
+  std::vector<std::pair<std::string, std::string>> cells;
+  for (const Cell& c : (*rows)[0]->cells) cells.emplace_back(c.column, c.value);
+  EXPECT_THAT(
+      cells,
+      ElementsAre(std::pair<std::string, std::string>("d:country", "NO"),
+                  std::pair<std::string, std::string>("d:feature", "C"),
+                  std::pair<std::string, std::string>("d:name", "last")));
   ASSERT_TRUE((*rows)[1].has_value());
   EXPECT_EQ((*rows)[1]->cells.size(), 2u);  // d:feature deleted
   EXPECT_FALSE((*rows)[2].has_value());
@@ -209,7 +264,9 @@ TEST_F(RouterClientTest, LookupsCarryTheRouting) {
   EXPECT_EQ(all->routing.asked.size(), 3u);
   ASSERT_EQ(all->rows.size(), 1u);
   EXPECT_TRUE(all->truncated);
-  EXPECT_EQ(all->rows[0].cells, (std::vector<Cell>{{"d:name", "x"}}));
+  ASSERT_EQ(all->rows[0].cells.size(), 1u);
+  EXPECT_EQ(all->rows[0].cells[0].column, "d:name");
+  EXPECT_EQ(all->rows[0].cells[0].value, "x");
 
   const Status not_indexed =
       client_->Lookup("places", WhereEq({{"d:name", "x"}})).status();

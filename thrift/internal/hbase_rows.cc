@@ -136,7 +136,15 @@ Status RowFromHBase(const client::TResult& in, const std::string& f, Row* out) {
         Require(c.__isset.qualifier, kBadResult, cf + ".qualifier"));
     BLOOMROUTE_RETURN_IF_ERROR(
         Require(c.__isset.value, kBadResult, cf + ".value"));
-    out->cells.push_back(Cell{JoinColumn(c.family, c.qualifier), c.value});
+    Cell cell{JoinColumn(c.family, c.qualifier), c.value};
+    if (c.__isset.timestamp) {
+      if (c.timestamp < 0) {
+        return Status::Corruption(cf + ".timestamp " +
+                                  std::to_string(c.timestamp) + " is negative");
+      }
+      cell.timestamp = c.timestamp;
+    }
+    out->cells.push_back(std::move(cell));
   }
   return Status::OK();
 }

@@ -59,7 +59,8 @@ std::vector<rpc::client::TResult> OptionalRowsToHBase(
 // ---- Thrift results to model (a client reading a reply) ----
 
 // Corruption naming the field ("<f>.columnValues[i].family is missing") for
-// a row without `row` or a cell without family, qualifier or value.
+// a row without `row`, a cell without family, qualifier or value, or a
+// negative timestamp. A cell without a timestamp gets kLatestTimestamp.
 Status RowFromHBase(const rpc::client::TResult& in, const std::string& f,
                     Row* out);
 Status RowsFromHBase(const std::vector<rpc::client::TResult>& in,

@@ -54,6 +54,7 @@ Status DescriptorFromThrift(const client::TIndexedTable& in,
                                       &out->indexed_columns[i].column_id));
     out->indexed_columns[i].name = c.name;
   }
+  out->families = in.families;
   return Status::OK();
 }
 
@@ -152,6 +153,7 @@ Status TableSpecToThrift(const router::TableSpec& in, client::TTableSpec* out) {
   out->__set_name(in.name);
   out->__set_indexedColumns(in.indexed_columns);
   out->__set_splitKeys(in.split_keys);
+  if (!in.families.empty()) out->__set_families(in.families);
   if (in.region_count > 0) {
     int32_t count = 0;
     BLOOMROUTE_RETURN_IF_ERROR(

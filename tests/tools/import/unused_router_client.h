@@ -26,6 +26,10 @@ class UnusedRouterClient : public RouterClient {
   StatusOr<router::TableInfo> DescribeTable(std::string_view) override {
     return Unused();
   }
+  Status DisableTable(std::string_view) override { return Unused(); }
+  Status EnableTable(std::string_view) override { return Unused(); }
+  StatusOr<bool> IsTableEnabled(std::string_view) override { return Unused(); }
+  Status TruncateTable(std::string_view, bool) override { return Unused(); }
   Status AddIndex(std::string_view, const std::string&) override {
     return Unused();
   }
