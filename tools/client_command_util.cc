@@ -128,6 +128,21 @@ Status RouterConnectionFlags::Validate() {
   return Status::OK();
 }
 
+std::vector<std::string> RouterConnectionFlags::AsArgs() const {
+  std::vector<std::string> args = {"--router", router_};
+  const std::pair<const char*, const std::string*> files[] = {
+      {"--tls-ca", &tls_.ca_file},
+      {"--tls-cert", &tls_.cert_file},
+      {"--tls-key", &tls_.key_file},
+      {"--token-file", &token_file_}};
+  for (const auto& [flag, file] : files) {
+    if (file->empty()) continue;
+    args.push_back(flag);
+    args.push_back(*file);
+  }
+  return args;
+}
+
 RouterClientOptions RouterConnectionFlags::ClientOptions(
     RouterClientOptions base) const {
   base.tls = tls_;

@@ -84,6 +84,9 @@ class RouterConnectionFlags {
   Status Validate();
 
   const std::string& router() const { return router_; }
+  // The flags as given (--router and those of TLS and the token that were
+  // set), to run another client command on the same router the same way.
+  std::vector<std::string> AsArgs() const;
   // `base` (timeouts, limits) with the TLS files and the token set.
   RouterClientOptions ClientOptions(RouterClientOptions base = {}) const;
   // ConnectRouter(router(), ClientOptions(base)); the connection is made by

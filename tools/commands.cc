@@ -10,9 +10,11 @@
 #include "tools/index_command.h"
 #include "tools/lab_command.h"
 #include "tools/local_command.h"
+#include "tools/mutate_commands.h"
 #include "tools/regionserver_command.h"
 #include "tools/router_command.h"
 #include "tools/row_commands.h"
+#include "tools/shell_command.h"
 #include "tools/verify_command.h"
 
 namespace bloomroute {
@@ -38,10 +40,13 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<LocalCommand>());
   commands.push_back(std::make_unique<RouterCommand>());
   commands.push_back(std::make_unique<RegionServerCommand>());
+  commands.push_back(std::make_unique<ShellCommand>());
   commands.push_back(std::make_unique<ImportCommand>());
   commands.push_back(std::make_unique<QueryCommand>());
   commands.push_back(std::make_unique<GetCommand>());
   commands.push_back(std::make_unique<ScanCommand>());
+  commands.push_back(std::make_unique<PutCommand>());
+  commands.push_back(std::make_unique<DeleteCommand>());
   commands.push_back(std::make_unique<AccuracyCommand>());
   commands.push_back(std::make_unique<VerifyCommand>());
   commands.push_back(std::make_unique<IndexCommand>());

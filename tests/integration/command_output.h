@@ -28,26 +28,36 @@ struct CommandOutput {
   std::string err;
 };
 
-// Runs `binary args...`; kills it after `timeout_ms`.
+// Runs `binary args...` with `input` on its standard input (then end of
+// file); kills it after `timeout_ms`. `input` fits a pipe's buffer (64 KiB).
 inline CommandOutput RunProgram(const std::string& binary,
                                 const std::vector<std::string>& args,
-                                int timeout_ms = 60000) {
+                                int timeout_ms = 60000,
+                                const std::string& input = "") {
   CommandOutput result;
   std::vector<std::string> all = {binary};
   for (const std::string& a : ForBinary(binary, args)) all.push_back(a);
   std::vector<char*> argv;
   for (std::string& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
-  int out[2], err[2];
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) != 0) return result;
   if (pipe2(out, O_CLOEXEC) != 0) return result;
   if (pipe2(err, O_CLOEXEC) != 0) return result;
   const pid_t pid = fork();
   if (pid == 0) {
+    dup2(in[0], STDIN_FILENO);
     dup2(out[1], STDOUT_FILENO);
     dup2(err[1], STDERR_FILENO);
     execv(binary.c_str(), argv.data());
     _exit(127);
   }
+  close(in[0]);
+  if (!input.empty()) {
+    signal(SIGPIPE, SIG_IGN);  // a child that exits early closes its end
+    (void)!write(in[1], input.data(), input.size());
+  }
+  close(in[1]);
   close(out[1]);
   close(err[1]);
   const auto deadline =
@@ -81,9 +91,10 @@ inline CommandOutput RunProgram(const std::string& binary,
 }
 
 #ifdef BLOOMROUTE_BINARY
-// `bloomroute args...`.
-inline CommandOutput RunCommand(const std::vector<std::string>& args) {
-  return RunProgram(BLOOMROUTE_BINARY, args);
+// `bloomroute args...`, with `input` on its standard input.
+inline CommandOutput RunCommand(const std::vector<std::string>& args,
+                                const std::string& input = "") {
+  return RunProgram(BLOOMROUTE_BINARY, args, 60000, input);
 }
 #endif
 

@@ -102,7 +102,8 @@ inline std::vector<std::string> WithSecurityFlags(
   } else if (command == "query" || command == "get" || command == "scan" ||
              command == "import" || command == "verify" ||
              command == "accuracy" || command == "index" ||
-             command == "admin") {
+             command == "admin" || command == "shell" || command == "put" ||
+             command == "delete") {
     extra = ClientSecurityFlags();
   }
   args.insert(args.end(), extra.begin(), extra.end());
