@@ -204,7 +204,7 @@ struct TPut {
 // or a column (by `deleteType`, see TDeleteType; the column's timestamp,
 // else the delete's). Deleting what does not exist is not an error. HBase
 // keeps delete markers that hide later puts with older timestamps; bloomroute
-// does not (see the README).
+// does not (see docs/clients.md, "Differences from HBase").
 struct TDelete {
   1: binary row
   2: optional list<TColumn> columns

@@ -5,7 +5,7 @@
 // Setup: two clusters in this process, alike but for TLS: 4 region servers
 // (RocksDB, Thrift on 127.0.0.1) and a router reaching them over Thrift,
 // served by a RouterServer; clients are RouterClients (the tools' client).
-// Figures measured with it are in the README (Security).
+// Figures measured with it are in docs/security.md (What TLS costs).
 // The secure cluster uses certificates of tools/certs.h: node certificates
 // between router and region servers, an admin client certificate for the
 // client. Every connection is pooled, so the handshake is paid once per
