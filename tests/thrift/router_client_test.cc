@@ -109,6 +109,22 @@ TEST_F(RouterClientTest, CellsKeepTheirTimestamps) {
   EXPECT_LT((*rows)[0]->cells[1].timestamp, kLatestTimestamp);
 }
 
+// A get's filter and time range reach the router: the client sent only
+// the row and the columns, so `get` in the shell ignored both.
+TEST_F(RouterClientTest, AGetCarriesItsFilterAndTimeRange) {
+  GetRequest filtered{0, "bergen", {}};
+  filtered.filter =
+      "SingleColumnValueFilter('d', 'country', =, 'binary:SE', true, true)";
+  GetRequest old{0, "oslo", {}};
+  old.time_range = TimeRange{0, 1};
+  auto rows = client_->Get("places", {filtered, old, {0, "umea", {}}});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 3u);
+  EXPECT_FALSE((*rows)[0].has_value());  // bergen is NO
+  EXPECT_FALSE((*rows)[1].has_value());  // no cell before 1 ms
+  EXPECT_TRUE((*rows)[2].has_value());
+}
+
 // Families, and HBase's table states, through bloomroute's client.
 TEST_F(RouterClientTest, TableStatesAndFamilies) {
   router::TableSpec spec{"fam", {"d:cc"}, {}, 1};

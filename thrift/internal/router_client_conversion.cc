@@ -177,11 +177,26 @@ client::TDelete DeleteToThrift(const Mutation& del) {
   return out;
 }
 
+namespace {
+
+client::TTimeRange TimeRangeToThrift(const TimeRange& in) {
+  client::TTimeRange range;
+  range.__set_minStamp(in.min);
+  range.__set_maxStamp(in.max);
+  return range;
+}
+
+}  // namespace
+
 std::vector<client::TGet> GetsToThrift(const std::vector<GetRequest>& in) {
   std::vector<client::TGet> out(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
     out[i].__set_row(in[i].row_key);
     out[i].__set_columns(ColumnsToThrift(in[i].columns));
+    if (!in[i].filter.empty()) out[i].__set_filterString(in[i].filter);
+    if (!in[i].time_range.IsAllTime()) {
+      out[i].__set_timeRange(TimeRangeToThrift(in[i].time_range));
+    }
   }
   return out;
 }
@@ -193,10 +208,7 @@ client::TScan ScanToThrift(const router::ScanSpec& in) {
   out.__set_columns(ColumnsToThrift(in.columns));
   if (!in.filter.empty()) out.__set_filterString(in.filter);
   if (!in.time_range.IsAllTime()) {
-    client::TTimeRange range;
-    range.__set_minStamp(in.time_range.min);
-    range.__set_maxStamp(in.time_range.max);
-    out.__set_timeRange(range);
+    out.__set_timeRange(TimeRangeToThrift(in.time_range));
   }
   return out;
 }
