@@ -116,6 +116,11 @@ class ThriftRouterClient final : public RouterClient {
                 [&](Service& s) { s.truncateTable(name, preserve_splits); });
   }
 
+  Status DeleteDisabledTable(std::string_view table) override {
+    const client::TTableName name = TableName(table);
+    return Call("deleteTable", [&](Service& s) { s.deleteTable(name); });
+  }
+
   StatusOr<std::vector<TableDescriptor>> ListTables() override {
     return Fetch<std::vector<TableDescriptor>,
                  std::vector<client::TIndexedTable>>(

@@ -85,6 +85,10 @@ class RouterClient {
   virtual StatusOr<bool> IsTableEnabled(std::string_view table) = 0;
   [[nodiscard]] virtual Status TruncateTable(std::string_view table,
                                              bool preserve_splits) = 0;
+  // HBase's deleteTable as it is: InvalidArgument "table 'T' is not
+  // disabled" for an enabled table (checked by the router under the lock
+  // that deletes).
+  [[nodiscard]] virtual Status DeleteDisabledTable(std::string_view table) = 0;
 
   // Writes the mutations in order: each run of consecutive puts goes as one
   // putMultiple, each run of deletes as one deleteMultiple (region_id is

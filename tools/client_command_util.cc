@@ -129,16 +129,15 @@ Status RouterConnectionFlags::Validate() {
 }
 
 std::vector<std::string> RouterConnectionFlags::AsArgs() const {
-  std::vector<std::string> args = {"--router", router_};
+  // FLAG=VALUE: a value may start with '-'.
+  std::vector<std::string> args = {"--router=" + router_};
   const std::pair<const char*, const std::string*> files[] = {
       {"--tls-ca", &tls_.ca_file},
       {"--tls-cert", &tls_.cert_file},
       {"--tls-key", &tls_.key_file},
       {"--token-file", &token_file_}};
   for (const auto& [flag, file] : files) {
-    if (file->empty()) continue;
-    args.push_back(flag);
-    args.push_back(*file);
+    if (!file->empty()) args.push_back(std::string(flag) + "=" + *file);
   }
   return args;
 }

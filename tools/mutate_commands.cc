@@ -35,12 +35,20 @@ Status PutCommand::Validate() {
   cells_.clear();
   std::set<std::string> seen;
   for (const std::string& arg : assignments_) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(EqualityPredicate p,
-                                ParseWhere(arg, client_.family()));
-    if (!seen.insert(p.column).second) {
-      return Status::InvalidArgument("column " + p.column + " given twice");
+    const size_t eq = arg.find('=');
+    if (eq == std::string::npos) {
+      return Status::InvalidArgument("cell " + QuoteForMessage(arg) +
+                                     " is not NAME=VALUE");
     }
-    cells_.push_back(Cell{std::move(p.column), std::move(p.value), timestamp_});
+    StatusOr<std::string> column =
+        QualifyColumn(std::string_view(arg).substr(0, eq), client_.family());
+    if (!column.ok()) {
+      return column.status().WithContext("cell " + QuoteForMessage(arg));
+    }
+    if (!seen.insert(*column).second) {
+      return Status::InvalidArgument("column " + *column + " given twice");
+    }
+    cells_.push_back(Cell{std::move(*column), arg.substr(eq + 1), timestamp_});
   }
   return Status::OK();
 }

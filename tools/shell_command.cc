@@ -46,7 +46,7 @@ Status ShellCommand::Validate() {
 Status ShellCommand::Execute() {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
                               connection_.Connect());
-  shell::Context context{*router, std::cout, connection_.AsArgs()};
+  shell::Context context{*router, std::cout, connection_.AsArgs(), nullptr};
   shell::Session session(context, std::cerr);
   // The first failing statement's error is the command's (Command::Run
   // prints it as the one-line reason).

@@ -64,7 +64,9 @@ TEST_F(MutateCommandsTest, PutWritesCellsThatLookupsFind) {
   EXPECT_THAT(r.err, StartsWith("bloomroute put: InvalidArgument: "));
   r = Run({"put", "--table", "m", "--row", "x", "novalue"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_THAT(r.err, StartsWith("bloomroute put: --where 'novalue' is not "));
+  EXPECT_EQ(r.err,
+            "bloomroute put: cell 'novalue' is not NAME=VALUE (see "
+            "bloomroute put --help)\n");
   r = Run({"put", "--table", "m", "--row", "x"});
   EXPECT_EQ(r.code, 2);
   r = Run({"put", "--table", "m", "--row", "x", "cc=1", "d:cc=2"});

@@ -134,6 +134,49 @@ TEST_F(ShellCommandTest, AScriptOnStandardInput) {
   ExpectInOrder(r.out, expected);
 }
 
+// The options of get, scan and count, and the table states.
+TEST_F(ShellCommandTest, ReadOptionsAndTableStates) {
+  CommandOutput r = RunCommand(
+      {"shell", "--router", Router(), "-e",
+       "create 'opt', 'd', 'e', {INDEX => ['d:cc']}\n"
+       "put 'opt', 'a', 'd:cc', 'NO', 5\n"
+       "put 'opt', 'a', 'e:x', '1'\n"
+       "put 'opt', 'b', 'd:cc', 'SE'\n"
+       "put 'opt', 'c', 'd:cc', 'NO'\n"
+       "get 'opt', 'a', 'e'\n"
+       "get 'opt', 'a', {TIMERANGE => [0, 6]}\n"
+       "get 'opt', 'b', {FILTER => \"SingleColumnValueFilter('d', 'cc', =, "
+       "'binary:NO', true, true)\"}\n"
+       "scan 'opt', {STARTROW => 'b', STOPROW => 'c'}\n"
+       "scan 'opt', {LIMIT => 1, COLUMNS => 'd:cc'}\n"
+       "count 'opt', {FILTER => \"SingleColumnValueFilter('d', 'cc', =, "
+       "'binary:NO', true, true)\"}\n"
+       "list 'op.'\n"
+       "truncate_preserve 'opt'\n"
+       "describe 'opt'\n"
+       "disable 'opt'; is_enabled 'opt'; enable 'opt'; truncate 'opt'\n"
+       "count 'opt'; describe 'opt'"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  ExpectInOrder(
+      r.out,
+      {// get 'e': the whole family
+       "COLUMN", " e:x                     timestamp=", "1 row(s)",
+       // the time range: only the cell written at 5 ms
+       " d:cc                    timestamp=1970-01-01T00:00:00.005Z, value=NO",
+       "1 row(s)",
+       // the filter drops b
+       "COLUMN                   CELL\n0 row(s)",
+       // [b, c)
+       "ROW", " b                       column=d:cc", "1 row(s)",
+       // LIMIT 1: a's d:cc only
+       "ROW", " a                       column=d:cc", "1 row(s)",
+       // count with a value filter: a and c
+       "2 row(s)", "TABLE\nopt\n1 row(s)", "Truncating table...",
+       "Table opt is ENABLED", "REGIONS (2)", "false", "Truncating table...",
+       "0 row(s)", "Table opt is ENABLED", "REGIONS (1)"});
+  EXPECT_THAT(r.out, Not(HasSubstr(" a                       column=e:x")));
+}
+
 // index, admin and accuracy run the `bloomroute` commands on the shell's
 // router, reached the way the shell reaches it (TLS files in the secure
 // run).
@@ -186,7 +229,8 @@ TEST_F(ShellCommandTest, TheFirstFailingStatementStopsAScript) {
   r = RunCommand(
       {"shell", "--router", Router(), "-e", "create 'kept', 'd'; drop 'kept'"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_THAT(r.err, HasSubstr("table kept is enabled: disable it first"));
+  EXPECT_THAT(r.err, StartsWith("bloomroute shell: InvalidArgument: drop "
+                                "'kept': disable it first (disable 'kept'): "));
   r = RunCommand({"shell", "--router", Router(), "-e",
                   "disable 'kept'; drop 'kept'; exists 'kept'"});
   EXPECT_EQ(r.code, 0) << r.err;
@@ -202,7 +246,12 @@ class Terminal {
     std::vector<char*> argv;
     for (std::string& a : all) argv.push_back(a.data());
     argv.push_back(nullptr);
-    pid_ = forkpty(&master_, nullptr, nullptr, nullptr);
+    // Wide enough that no statement typed wraps (line editing redraws a
+    // wrapped line).
+    winsize size = {};
+    size.ws_row = 50;
+    size.ws_col = 400;
+    pid_ = forkpty(&master_, nullptr, nullptr, &size);
     if (pid_ == 0) {
       setenv("HOME", home.c_str(), 1);
       setenv("TERM", "dumb", 1);
@@ -289,6 +338,15 @@ TEST_F(ShellCommandTest, ASessionOnATerminal) {
   }
   ExpectInOrder(screen, Expected("tty"));
   EXPECT_THAT(screen, HasSubstr("Took "));  // each statement's time
+  EXPECT_THAT(screen, Not(HasSubstr("ERROR")));
+  // The deletes took.
+  tty.Type("scan 'tty'\r");
+  ASSERT_TRUE(tty.ReadUntil("\nbloomroute> ", &screen)) << screen;
+  const std::string scanned = screen.substr(screen.rfind("scan 'tty'"));
+  EXPECT_THAT(scanned, HasSubstr(" oslo                    column=d:cc, "));
+  EXPECT_THAT(scanned, Not(HasSubstr("PPLC")));
+  EXPECT_THAT(scanned, Not(HasSubstr(" bergen")));
+  EXPECT_THAT(scanned, HasSubstr("2 row(s)"));
 
   // A failing statement prints its reason and the shell goes on.
   tty.Type("get 'nope', 'r'\r");
@@ -319,6 +377,25 @@ TEST_F(ShellCommandTest, ASessionOnATerminal) {
   kept << history.rdbuf();
   EXPECT_THAT(kept.str(), HasSubstr("deleteall"));
   EXPECT_THAT(kept.str(), HasSubstr("is_enabled"));
+}
+
+// Ctrl-C at the prompt ends the shell as a signal does; what was typed
+// before is in the history.
+TEST_F(ShellCommandTest, CtrlCAtThePromptKeepsTheHistory) {
+  TempDir home;
+  Terminal tty({"shell", "--router", Router()}, home.path());
+  ASSERT_TRUE(tty.started());
+  std::string screen;
+  ASSERT_TRUE(tty.ReadUntil("\nbloomroute> ", &screen)) << screen;
+  tty.Type("exists 'ctrl_c'\r");
+  ASSERT_TRUE(tty.ReadUntil("\nbloomroute> ", &screen)) << screen;
+  tty.Type("\x03");
+  EXPECT_EQ(tty.Wait(), 128 + SIGINT);
+  std::ifstream history(home.path() + "/.bloomroute_history");
+  std::stringstream kept;
+  kept << history.rdbuf();
+  // libedit's history file escapes blanks.
+  EXPECT_THAT(kept.str(), HasSubstr("exists\\040'ctrl_c'"));
 }
 
 }  // namespace

@@ -154,6 +154,13 @@ TEST_F(RouterClientTest, TableStatesAndFamilies) {
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_FALSE((*rows)[0].has_value());
   EXPECT_TRUE(client_->IsTableEnabled("nope").status().IsNotFound());
+  // HBase's deleteTable: only a disabled table.
+  const Status enabled = client_->DeleteDisabledTable("fam");
+  EXPECT_TRUE(enabled.IsInvalidArgument()) << enabled.ToString();
+  EXPECT_THAT(enabled.message(), HasSubstr("is not disabled"));
+  ASSERT_TRUE(client_->DisableTable("fam").ok());
+  ASSERT_TRUE(client_->DeleteDisabledTable("fam").ok());
+  EXPECT_TRUE(client_->DescribeTable("fam").status().IsNotFound());
 }
 
 TEST_F(RouterClientTest, MutationsKeepTheirOrderAcrossKinds) {

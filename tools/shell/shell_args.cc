@@ -125,4 +125,11 @@ StatusOr<std::string> ShellColumn(std::string_view name) {
   return column;
 }
 
+StatusOr<std::string> ShellReadColumn(std::string_view name) {
+  if (name.find(':') != std::string_view::npos) return ShellColumn(name);
+  // A family: valid when "family:" is a valid column.
+  BLOOMROUTE_RETURN_IF_ERROR(ShellColumn(name).status());
+  return std::string(name);
+}
+
 }  // namespace bloomroute::shell

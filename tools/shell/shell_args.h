@@ -45,9 +45,11 @@ class Options {
   std::vector<std::pair<std::string, const Value*>> values_;
 };
 
+// Reads the arguments of one statement. The statement must outlive the
+// Args, and the Args every Options made from it (an Options reports its
+// errors through it).
 class Args {
  public:
-  // `statement` must outlive this and every Options made from it.
   Args(const Statement& statement, std::string command, std::string usage)
       : statement_(statement),
         command_(std::move(command)),
@@ -85,10 +87,14 @@ class Args {
   const std::string usage_;
 };
 
-// A column as HBase's shell takes it: "family:qualifier", or "family" for
-// the family's empty qualifier ("family:"). InvalidArgument for a name the
-// model refuses (model/types.h ValidateColumnName).
+// A column to write as HBase's shell takes it: "family:qualifier", or
+// "family" for the family's empty qualifier ("family:"). InvalidArgument for
+// a name the model refuses (model/types.h ValidateColumnName).
 StatusOr<std::string> ShellColumn(std::string_view name);
+// A column to read: "family:qualifier" as ShellColumn, or "family" for the
+// whole family (a Projection entry). InvalidArgument for an empty or too
+// long name.
+StatusOr<std::string> ShellReadColumn(std::string_view name);
 
 }  // namespace bloomroute::shell
 

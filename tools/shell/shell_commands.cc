@@ -50,12 +50,13 @@ Status Index(Context& c, const Statement& s) {
   }
   const std::string& what = args.at(0).text;
   BLOOMROUTE_ASSIGN_OR_RETURN(std::string table, args.String(1, "table name"));
-  std::vector<std::string> words = {what, "--table", table};
+  // --table=T: a table name may start with '-'.
+  std::vector<std::string> words = {what, "--table=" + table};
   if (what == "add" || what == "drop") {
     BLOOMROUTE_RETURN_IF_ERROR(args.Count(3, 3));
     BLOOMROUTE_ASSIGN_OR_RETURN(std::string column, args.String(2, "column"));
     BLOOMROUTE_ASSIGN_OR_RETURN(column, ShellColumn(column));
-    words.insert(words.end(), {"--column", column});
+    words.push_back("--column=" + column);
   } else if (what == "status") {
     BLOOMROUTE_RETURN_IF_ERROR(args.Count(2, 2));
   } else {

@@ -19,6 +19,7 @@
 #ifndef BLOOMROUTE_TOOLS_SHELL_SHELL_COMMANDS_H_
 #define BLOOMROUTE_TOOLS_SHELL_SHELL_COMMANDS_H_
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -36,6 +37,8 @@ struct Context {
   // The flags that reach the same router as `router` (--router, TLS,
   // token), for the commands that run a `bloomroute` subcommand.
   std::vector<std::string> connection_args;
+  // When set and true, a statement reading rows in batches stops (Ctrl-C).
+  std::function<bool()> interrupted;
   bool quit = false;            // set by exit / quit
   bool tables_changed = false;  // set by create, drop (completion reloads)
 };

@@ -24,15 +24,6 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-// Whether a statement ending so goes on to the next line.
-bool Continues(std::string_view statement) {
-  statement = Trim(statement);
-  return !statement.empty() &&
-         (statement.back() == ',' ||
-          (statement.size() >= 2 &&
-           statement.substr(statement.size() - 2) == "=>"));
-}
-
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -91,7 +82,7 @@ class Parser {
   }
 
   StatusOr<Value> ParseValue(int depth) {
-    if (depth > kMaxNesting) {
+    if (depth >= kMaxNesting) {
       return Error("lists and hashes nest deeper than " +
                    std::to_string(kMaxNesting));
     }
@@ -124,51 +115,85 @@ class Parser {
         if (e != '\'' && e != '\\') out.text += '\\';
         out.text += e;
       } else {
-        Escape(e, &out.text);
+        BLOOMROUTE_RETURN_IF_ERROR(Escape(e, &out.text));
       }
     }
     pos_ = start;
     return Error("unterminated string");
   }
 
-  // One escape of a double-quoted string, the backslash consumed.
-  void Escape(char e, std::string* out) {
-    switch (e) {
-      case 'n':
-        *out += '\n';
-        return;
-      case 't':
-        *out += '\t';
-        return;
-      case 'r':
-        *out += '\r';
-        return;
-      case 'e':
-        *out += '\x1b';
-        return;
-      case 'a':
-        *out += '\a';
-        return;
-      case '0':
-        *out += '\0';
-        return;
-      case 'x':
-        break;
-      default:
-        *out += e;
-        return;
+  // One escape of a double-quoted string, the backslash consumed, as Ruby
+  // reads it: \n \t \r \e \a \b \s \v \f, octal \NNN, hex \xNN,
+  // \uNNNN and \u{N...} (as UTF-8); any other \c is c.
+  Status Escape(char e, std::string* out) {
+    static constexpr std::pair<char, char> kSimple[] = {
+        {'n', '\n'}, {'t', '\t'}, {'r', '\r'}, {'e', '\x1b'}, {'a', '\a'},
+        {'b', '\b'}, {'s', ' '},  {'v', '\v'}, {'f', '\f'}};
+    for (const auto& [name, byte] : kSimple) {
+      if (e == name) {
+        *out += byte;
+        return Status::OK();
+      }
     }
-    int value = 0;
-    int digits = 0;
-    while (digits < 2 && !AtEnd() && HexDigit(Peek()) >= 0) {
-      value = value * 16 + HexDigit(text_[pos_++]);
-      ++digits;
+    if (e >= '0' && e <= '7') {
+      int value = e - '0';
+      for (int i = 0; i < 2 && !AtEnd() && Peek() >= '0' && Peek() <= '7';
+           ++i) {
+        value = value * 8 + (text_[pos_++] - '0');
+      }
+      *out += static_cast<char>(value & 0xff);
+      return Status::OK();
     }
-    if (digits == 0) {
-      *out += 'x';
-    } else {
+    if (e == 'x') {
+      const int value = Hex(2, nullptr);
+      if (value < 0) return Error("\\x without a hex digit");
       *out += static_cast<char>(value);
+      return Status::OK();
     }
+    if (e == 'u') return Unicode(out);
+    *out += e;
+    return Status::OK();
+  }
+
+  // Up to `most` hex digits as a number, -1 when there is none; `digits`
+  // (when given) gets how many were read.
+  int Hex(int most, int* digits) {
+    int value = 0;
+    int read = 0;
+    while (read < most && !AtEnd() && HexDigit(Peek()) >= 0) {
+      value = value * 16 + HexDigit(text_[pos_++]);
+      ++read;
+    }
+    if (digits != nullptr) *digits = read;
+    return read == 0 ? -1 : value;
+  }
+
+  // \uNNNN or \u{N...}, the "u" consumed: the code point in UTF-8.
+  Status Unicode(std::string* out) {
+    const bool braced = Consume("{");
+    int digits = 0;
+    const int code = Hex(braced ? 6 : 4, &digits);
+    if ((braced && !Consume("}")) || (!braced && digits != 4) || code < 0 ||
+        code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+      return Error("bad \\u escape (\\uNNNN or \\u{N...}, a code point)");
+    }
+    const auto u = static_cast<uint32_t>(code);
+    if (u < 0x80) {
+      *out += static_cast<char>(u);
+    } else if (u < 0x800) {
+      *out += static_cast<char>(0xc0 | (u >> 6));
+      *out += static_cast<char>(0x80 | (u & 0x3f));
+    } else if (u < 0x10000) {
+      *out += static_cast<char>(0xe0 | (u >> 12));
+      *out += static_cast<char>(0x80 | ((u >> 6) & 0x3f));
+      *out += static_cast<char>(0x80 | (u & 0x3f));
+    } else {
+      *out += static_cast<char>(0xf0 | (u >> 18));
+      *out += static_cast<char>(0x80 | ((u >> 12) & 0x3f));
+      *out += static_cast<char>(0x80 | ((u >> 6) & 0x3f));
+      *out += static_cast<char>(0x80 | (u & 0x3f));
+    }
+    return Status::OK();
   }
 
   StatusOr<Value> Integer() {
@@ -310,51 +335,89 @@ std::string Value::Describe() const {
   return "";
 }
 
-Split SplitStatements(std::string_view text) {
-  Split out;
-  std::string current;
-  int depth = 0;
-  char quote = 0;
-  bool escaped = false;
-  bool comment = false;
-  auto flush = [&] {
-    const std::string_view s = Trim(current);
-    if (!s.empty()) out.statements.emplace_back(s);
-    current.clear();
-  };
+Status StatementSplitter::Feed(std::string_view text) {
   for (const char c : text) {
-    if (comment && c != '\n') continue;
-    comment = false;
-    if (quote != 0) {
-      current += c;
-      if (escaped) {
-        escaped = false;
+    if (comment_ && c != '\n') continue;
+    comment_ = false;
+    if (quote_ != 0) {
+      current_ += c;
+      if (escaped_) {
+        escaped_ = false;
       } else if (c == '\\') {
-        escaped = true;
-      } else if (c == quote) {
-        quote = 0;
+        escaped_ = true;
+      } else if (c == quote_) {
+        quote_ = 0;
       }
-      continue;
+    } else if (c == '#') {
+      comment_ = true;
+    } else if (c == ';' || (c == '\n' && !incomplete())) {
+      Flush();
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      current_ += ' ';
+    } else {
+      if (c == '\'' || c == '"') quote_ = c;
+      if (c == '[' || c == '{') ++depth_;
+      if ((c == ']' || c == '}') && depth_ > 0) --depth_;
+      current_ += c;
+      before_last_ = last_;
+      last_ = c;
     }
-    if (c == '#') {
-      comment = true;
-      continue;
+    if (current_.size() > kMaxStatementBytes) {
+      Reset();
+      return Status::InvalidArgument(
+          "a statement longer than " + std::to_string(kMaxStatementBytes) +
+          " bytes (an unterminated quote or bracket?)");
     }
-    if (c == '\'' || c == '"') quote = c;
-    if (c == '[' || c == '{' || c == '(') ++depth;
-    if (c == ']' || c == '}' || c == ')') --depth;
-    if (depth <= 0 && (c == ';' || (c == '\n' && !Continues(current)))) {
-      flush();
-      continue;
-    }
-    current += c == '\n' ? ' ' : c;
   }
-  if (quote != 0 || depth > 0 || Continues(current)) {
-    out.statements.clear();
+  return Status::OK();
+}
+
+bool StatementSplitter::incomplete() const {
+  return quote_ != 0 || depth_ > 0 || last_ == ',' ||
+         (before_last_ == '=' && last_ == '>');
+}
+
+std::vector<std::string> StatementSplitter::Take() {
+  std::vector<std::string> out;
+  out.swap(done_);
+  return out;
+}
+
+Status StatementSplitter::Finish() {
+  if (incomplete()) {
+    Reset();
+    return Status::InvalidArgument(
+        "the input ends inside a statement (an unterminated quote or "
+        "bracket, or a trailing ',' or '=>')");
+  }
+  Flush();
+  return Status::OK();
+}
+
+void StatementSplitter::Flush() {
+  const std::string_view s = Trim(current_);
+  if (!s.empty()) done_.emplace_back(s);
+  Reset();
+}
+
+void StatementSplitter::Reset() {
+  current_.clear();
+  depth_ = 0;
+  quote_ = 0;
+  escaped_ = false;
+  comment_ = false;
+  last_ = before_last_ = 0;
+}
+
+Split SplitStatements(std::string_view text) {
+  StatementSplitter splitter;
+  Split out;
+  const Status fed = splitter.Feed(text);
+  if (!fed.ok() || !splitter.Finish().ok()) {
     out.incomplete = true;
     return out;
   }
-  flush();
+  out.statements = splitter.Take();
   return out;
 }
 

@@ -8,8 +8,9 @@
 //
 // A statement is a command name and its arguments, separated by commas:
 //   'text'    bytes as written; only \' and \\ are escapes (Ruby's rule)
-//   "text"    with \n \t \r \e \a \0 \\ \" \' and \xNN (one or two hex
-//             digits) as escapes, any other \c is c
+//   "text"    with Ruby's escapes: \n \t \r \e \a \b \s \v \f, octal \NNN
+//             (one to three digits), \xNN (one or two hex digits), \uNNNN
+//             and \u{N...} (UTF-8); any other \c is c
 //   123, -5   a 64-bit integer
 //   WORD      a bare word: an option name (LIMIT) or a subcommand (add); a
 //             bare word may be followed by the next argument without a comma
@@ -19,7 +20,8 @@
 //             arguments
 // Statements are separated by ';' or by a line end outside brackets (a line
 // ending in ',' or '=>' continues on the next); '#' outside quotes starts a
-// comment that runs to the line's end.
+// comment that runs to the line's end. Parentheses are not HBase's
+// put('t', ...) call form: write put 't', ...
 //
 // Thread-safety: pure functions.
 #ifndef BLOOMROUTE_TOOLS_SHELL_SHELL_PARSER_H_
@@ -39,7 +41,8 @@ namespace bloomroute::shell {
 // A statement's text is at most this long: a script with an unterminated
 // quote cannot make the shell hold its whole input.
 inline constexpr size_t kMaxStatementBytes = 16 << 20;
-// Lists and hashes nest at most this deep (the parser recurses).
+// Lists and hashes nest at most this deep, the outermost counting 1 (the
+// parser recurses).
 inline constexpr int kMaxNesting = 32;
 
 struct Value {
@@ -65,10 +68,47 @@ struct Statement {
   std::string rest;         // the text after the command name, trimmed
 };
 
-// Splits the text read so far into statements (comments dropped, each
-// trimmed, empty ones skipped). `incomplete` is set, and no statement
-// returned, when the text ends inside a quote or a bracket or after ',' or
-// '=>': the caller reads another line and splits the whole text again.
+// Splits input, fed in pieces of any size, into statements (comments
+// dropped, each trimmed, empty ones skipped), in constant time per byte.
+//
+//   StatementSplitter splitter;
+//   Status s = splitter.Feed(chunk);   // as often as input comes
+//   for (std::string& statement : splitter.Take()) Run(statement);
+//   ...
+//   s = splitter.Finish();             // at the end of the input
+class StatementSplitter {
+ public:
+  // Reads `text`; the statements it completes are queued for Take().
+  // InvalidArgument when the statement being read passes
+  // kMaxStatementBytes: that statement is dropped and the splitter starts
+  // afresh after it (with the rest of `text` also dropped).
+  Status Feed(std::string_view text);
+  // The statements completed so far, in order; empties the queue.
+  std::vector<std::string> Take();
+  // Whether the text fed so far ends inside a statement: in a quote or a
+  // bracket, or after ',' or '=>' (a prompt asks for more).
+  bool incomplete() const;
+  // The end of the input: queues a last statement not ended by a line end.
+  // InvalidArgument when the input ends inside a statement (which is
+  // dropped). The splitter is then empty and may be fed again.
+  Status Finish();
+
+ private:
+  void Flush();
+  void Reset();
+
+  std::string current_;
+  int depth_ = 0;         // open brackets outside quotes, never below 0
+  char quote_ = 0;        // the open quote, or 0
+  bool escaped_ = false;  // a backslash in a quote
+  bool comment_ = false;  // after '#', to the line's end
+  char last_ = 0;         // the last two bytes of current_ that are not
+  char before_last_ = 0;  // blank (both 0 when there are none)
+  std::vector<std::string> done_;
+};
+
+// All of `text` as one input: the statements, or none with `incomplete` set
+// when it ends inside a statement.
 struct Split {
   std::vector<std::string> statements;
   bool incomplete = false;

@@ -28,10 +28,12 @@ constexpr char kLookupUsage[] =
 // Rows read per getScannerRows call by scan and count.
 constexpr uint32_t kScanBatch = 1000;
 
+// Columns to read: 'd:cc' a column, 'd' the whole family (as HBase's
+// shell reads them).
 StatusOr<Projection> Columns(const std::vector<std::string>& names) {
   Projection out;
   for (const std::string& name : names) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::string column, ShellColumn(name));
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::string column, ShellReadColumn(name));
     out.push_back(std::move(column));
   }
   return out;
@@ -88,11 +90,14 @@ Status Get(Context& c, const Statement& s) {
     request.filter = filter.value_or("");
     BLOOMROUTE_ASSIGN_OR_RETURN(request.time_range, TimeRangeOption(args, o));
   } else {
+    // get 't', 'r', 'a', 'b' or get 't', 'r', ['a', 'b']
+    std::vector<std::string> names;
     for (size_t i = 2; i < args.size(); ++i) {
-      BLOOMROUTE_ASSIGN_OR_RETURN(std::string name, args.String(i, "column"));
-      BLOOMROUTE_ASSIGN_OR_RETURN(std::string column, ShellColumn(name));
-      request.columns.push_back(std::move(column));
+      BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::string> more,
+                                  args.Strings(args.at(i), "a column"));
+      names.insert(names.end(), more.begin(), more.end());
     }
+    BLOOMROUTE_ASSIGN_OR_RETURN(request.columns, Columns(names));
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::optional<Row>> rows,
                               c.router.Get(table, {request}));
@@ -104,14 +109,21 @@ Status Get(Context& c, const Statement& s) {
 
 // Reads the scanner to its end or `limit` rows, calling `each` per batch.
 // Returns the rows read.
+// Stops early with IOError "interrupted" when the context says so.
 template <typename EachBatch>
-StatusOr<uint64_t> ReadScanner(RouterClient& router, const std::string& table,
+StatusOr<uint64_t> ReadScanner(Context& c, const std::string& table,
                                const router::ScanSpec& spec, uint64_t limit,
                                EachBatch&& each) {
+  RouterClient& router = c.router;
   BLOOMROUTE_ASSIGN_OR_RETURN(int64_t scanner, router.OpenScanner(table, spec));
   uint64_t read = 0;
   Status status;
   while (read < limit) {
+    if (c.interrupted && c.interrupted()) {
+      status = Status::IOError("interrupted after " + std::to_string(read) +
+                               " rows");
+      break;
+    }
     StatusOr<std::vector<Row>> batch = router.ScannerNext(
         scanner,
         static_cast<uint32_t>(std::min<uint64_t>(kScanBatch, limit - read)));
@@ -156,8 +168,7 @@ Status Scan(Context& c, const Statement& s) {
   BLOOMROUTE_ASSIGN_OR_RETURN(
       uint64_t rows,
       ReadScanner(
-          c.router, table, spec,
-          limit ? static_cast<uint64_t>(*limit) : UINT64_MAX,
+          c, table, spec, limit ? static_cast<uint64_t>(*limit) : UINT64_MAX,
           [&](const std::vector<Row>& batch) { PrintScanRows(batch, c.out); }));
   c.out << RowCountLine(rows) << "\n";
   return Status::OK();
@@ -197,7 +208,8 @@ Status DeleteAll(Context& c, const Statement& s) {
 }
 
 // Counts rows by scanning only each row's first cell, as HBase's shell
-// does (FirstKeyOnlyFilter).
+// does (FirstKeyOnlyFilter), or with a FILTER the row's cells without their
+// values.
 Status Count(Context& c, const Statement& s) {
   Args args(s, "count", kCountUsage);
   BLOOMROUTE_RETURN_IF_ERROR(args.Count(1, 2));
@@ -211,11 +223,13 @@ Status Count(Context& c, const Statement& s) {
   if (interval && *interval < 1) return args.Error("INTERVAL is at least 1");
   const uint64_t every = interval ? static_cast<uint64_t>(*interval) : 1000;
   router::ScanSpec spec;
-  spec.filter = filter ? "(" + *filter + ") AND FirstKeyOnlyFilter()"
-                       : "FirstKeyOnlyFilter()";
+  // FirstKeyOnlyFilter goes with no filter that reads a column's value
+  // (model/filter_language.h); KeyOnlyFilter goes with any.
+  spec.filter =
+      filter ? "(" + *filter + ") AND KeyOnlyFilter()" : "FirstKeyOnlyFilter()";
   uint64_t counted = 0;
   BLOOMROUTE_ASSIGN_OR_RETURN(
-      uint64_t rows, ReadScanner(c.router, table, spec, UINT64_MAX,
+      uint64_t rows, ReadScanner(c, table, spec, UINT64_MAX,
                                  [&](const std::vector<Row>& batch) {
                                    for (const Row& row : batch) {
                                      if (++counted % every == 0) {

@@ -6,7 +6,11 @@
 // does, returning its error with the statement as context
 // ("get 'nope', 'x': table 'nope' does not exist"); the interactive shell
 // prints "ERROR: <reason>" on the error stream and goes on, unless told to
-// stop. Statements span lines as tools/shell/shell_parser.h says.
+// stop. Statements span lines as tools/shell/shell_parser.h says; one
+// longer than kMaxStatementBytes is an error (and is skipped by the
+// interactive shell). Ctrl-C in the interactive shell stops a statement
+// reading rows at its next batch; at the prompt it ends the shell (the
+// history is saved after each line).
 //
 // Thread-safety: one session per thread, and one interactive session per
 // process (readline's state is global).
@@ -43,14 +47,19 @@ class Session {
   Status RunInteractive(bool stop_on_error, const std::string& history_file);
 
  private:
-  // Runs each complete statement of `buffer` (cleared when they ran).
-  // `incomplete` is set when the buffer ends inside a statement.
-  Status RunBuffer(std::string* buffer, bool stop_on_error, bool timed,
-                   bool* incomplete);
+  // Feeds `text` to the splitter and runs the statements it completes.
+  Status Feed(std::string_view text, bool stop_on_error, bool timed);
+  // The end of the input: runs a last statement, or fails on one left open.
+  Status Finish(bool stop_on_error);
+  // Runs the statements the splitter completed, in order.
+  Status RunStatements(bool stop_on_error, bool timed);
   Status RunOne(std::string_view statement, bool timed);
+  // "ERROR: <reason>" on err_.
+  void Report(const Status& s);
 
   Context& context_;
   std::ostream& err_;
+  StatementSplitter splitter_;
 };
 
 }  // namespace bloomroute::shell

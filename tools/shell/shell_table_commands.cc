@@ -41,15 +41,9 @@ Status AddTableOptions(const Args& args, size_t i, router::TableSpec* spec) {
       Options o, args.OptionsAt(i, {"INDEX", "SPLITS", "NUMREGIONS"}));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::string> index,
                               o.Strings("INDEX"));
-  for (const std::string& column : index) {
-    // "cc" means the only family's column, as the import tool's names.
-    std::string name = column;
-    if (name.find(':') == std::string::npos && spec->families.size() == 1) {
-      name = spec->families[0] + ":" + name;
-    }
-    BLOOMROUTE_ASSIGN_OR_RETURN(name, ShellColumn(name));
-    spec->indexed_columns.push_back(std::move(name));
-  }
+  // Qualified once every family is known (Create).
+  spec->indexed_columns.insert(spec->indexed_columns.end(), index.begin(),
+                               index.end());
   BLOOMROUTE_ASSIGN_OR_RETURN(spec->split_keys, o.Strings("SPLITS"));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<int64_t> regions,
                               o.Integer("NUMREGIONS"));
@@ -80,6 +74,14 @@ Status Create(Context& c, const Statement& s) {
   }
   if (spec.families.empty()) {
     return args.Error("a table has at least one column family");
+  }
+  // An INDEX name without a family ('cc') is a column of the table's only
+  // family, as the import tool names columns.
+  for (std::string& name : spec.indexed_columns) {
+    if (name.find(':') == std::string::npos && spec.families.size() == 1) {
+      name = spec.families[0] + ":" + name;
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(name, ShellColumn(name));
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
                               c.router.CreateTable(spec));
@@ -191,16 +193,16 @@ Status Enable(Context& c, const Statement& s) {
   return c.router.EnableTable(table);
 }
 
-// HBase's shell refuses to drop an enabled table; so does this.
+// HBase's shell refuses to drop an enabled table; so does the router's
+// deleteTable, under the lock that deletes.
 Status Drop(Context& c, const Statement& s) {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::string table, TableArg(s, "drop"));
-  BLOOMROUTE_ASSIGN_OR_RETURN(bool enabled, c.router.IsTableEnabled(table));
-  if (enabled) {
-    return Status::InvalidArgument("table " + table +
-                                   " is enabled: disable it first (disable '" +
-                                   table + "')");
+  Status dropped = c.router.DeleteDisabledTable(table);
+  if (dropped.code() == Status::Code::kInvalidArgument &&
+      dropped.message().find("is not disabled") != std::string::npos) {
+    return dropped.WithContext("disable it first (disable '" + table + "')");
   }
-  BLOOMROUTE_RETURN_IF_ERROR(c.router.DeleteTable(table));
+  BLOOMROUTE_RETURN_IF_ERROR(dropped);
   c.tables_changed = true;
   return Status::OK();
 }

@@ -30,6 +30,7 @@ class UnusedRouterClient : public RouterClient {
   Status EnableTable(std::string_view) override { return Unused(); }
   StatusOr<bool> IsTableEnabled(std::string_view) override { return Unused(); }
   Status TruncateTable(std::string_view, bool) override { return Unused(); }
+  Status DeleteDisabledTable(std::string_view) override { return Unused(); }
   Status AddIndex(std::string_view, const std::string&) override {
     return Unused();
   }

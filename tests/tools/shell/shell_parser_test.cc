@@ -78,6 +78,22 @@ TEST(ShellParserTest, StringsQuoteAsRubyDoes) {
   EXPECT_EQ(s.args[1].Describe(), "'x\\x09yA\\x04Z\\x00\"\\x1b'");
 }
 
+TEST(ShellParserTest, RubyEscapes) {
+  Statement s =
+      Parse(R"(put "\001\1x\18", "\s\b\v\f", "\u00e9\u{1F600}\u{41}", "\q")");
+  ASSERT_EQ(s.args.size(), 4u);
+  EXPECT_EQ(s.args[0].text, std::string("\x01\x01x\x01") + "8");
+  EXPECT_EQ(s.args[1].text, " \b\v\f");
+  EXPECT_EQ(s.args[2].text,
+            "\xc3\xa9\xf0\x9f\x98\x80"
+            "A");
+  EXPECT_EQ(s.args[3].text, "q");
+  EXPECT_THAT(ParseError(R"(put "\u12")"), HasSubstr("bad \\u escape"));
+  EXPECT_THAT(ParseError(R"(put "\u{110000}")"), HasSubstr("bad \\u escape"));
+  EXPECT_THAT(ParseError(R"(put "\ud800")"), HasSubstr("bad \\u escape"));
+  EXPECT_THAT(ParseError(R"(put "\xg")"), HasSubstr("without a hex digit"));
+}
+
 TEST(ShellParserTest, SyntaxErrorsNameTheColumn) {
   EXPECT_EQ(ParseError("get 'abc"),
             "syntax error at column 5: unterminated string");
@@ -92,8 +108,10 @@ TEST(ShellParserTest, SyntaxErrorsNameTheColumn) {
   // Nesting is bounded: the parser recurses.
   EXPECT_THAT(ParseError("get " + std::string(100, '[')),
               HasSubstr("nest deeper than 32"));
-  std::string deep = "get " + std::string(32, '[') + std::string(32, ']');
+  const std::string deep = "get " + std::string(32, '[') + std::string(32, ']');
   EXPECT_TRUE(ParseStatement(deep).ok());
+  EXPECT_THAT(ParseError("get " + std::string(33, '[') + std::string(33, ']')),
+              HasSubstr("nest deeper than 32"));
 }
 
 TEST(ShellParserTest, ArgumentsAreLeftForWordCommands) {
@@ -120,9 +138,62 @@ TEST(ShellParserTest, SplitStatements) {
   // A quoted '#' or newline is part of the string.
   split = SplitStatements("put 't', 'r#1', \"a\nb\"\n");
   EXPECT_THAT(split.statements, ElementsAre("put 't', 'r#1', \"a\nb\""));
-  // A stray closing bracket does not swallow what follows.
+  // A stray closing bracket does not swallow what follows, and the depth
+  // starts again at each statement.
   split = SplitStatements("get ]\nlist\n");
   EXPECT_THAT(split.statements, ElementsAre("get ]", "list"));
+  split = SplitStatements("get ]; scan 't', {\n LIMIT=>1}\nlist");
+  EXPECT_THAT(split.statements,
+              ElementsAre("get ]", "scan 't', {  LIMIT=>1}", "list"));
+  // Blank and comment lines inside a statement add a blank each.
+  split = SplitStatements("count 't',\n\n# a comment\n\n  {INTERVAL => 1}\n");
+  EXPECT_THAT(split.statements, ElementsAre("count 't',      {INTERVAL => 1}"));
+}
+
+TEST(ShellParserTest, TheSplitterTakesInputInAnyPieces) {
+  const std::string text =
+      "put 't', 'a;b', \"c\\\"d\"; get 't',\n 'x' # c'mment\nlist\n";
+  for (size_t piece = 1; piece <= text.size(); ++piece) {
+    StatementSplitter splitter;
+    for (size_t at = 0; at < text.size(); at += piece) {
+      ASSERT_TRUE(splitter.Feed(text.substr(at, piece)).ok());
+    }
+    ASSERT_TRUE(splitter.Finish().ok());
+    EXPECT_THAT(splitter.Take(), ElementsAre("put 't', 'a;b', \"c\\\"d\"",
+                                             "get 't',  'x'", "list"))
+        << "pieces of " << piece;
+  }
+  StatementSplitter splitter;
+  ASSERT_TRUE(splitter.Feed("list\nscan 't', {").ok());
+  EXPECT_THAT(splitter.Take(), ElementsAre("list"));
+  EXPECT_TRUE(splitter.incomplete());
+  EXPECT_FALSE(splitter.Finish().ok());
+  // After a failed Finish the splitter starts afresh.
+  EXPECT_FALSE(splitter.incomplete());
+  ASSERT_TRUE(splitter.Feed("exists 't'").ok());
+  ASSERT_TRUE(splitter.Finish().ok());
+  EXPECT_THAT(splitter.Take(), ElementsAre("exists 't'"));
+}
+
+// An unterminated quote cannot make the splitter hold the whole input: the
+// statement is dropped past kMaxStatementBytes, and what follows it is
+// read afresh.
+TEST(ShellParserTest, AStatementIsBounded) {
+  StatementSplitter splitter;
+  ASSERT_TRUE(splitter.Feed("put 't', 'r', 'd:c', 'don't'\n").ok());
+  ASSERT_TRUE(splitter.incomplete());
+  const std::string line(1000, 'x');
+  Status s;
+  size_t fed = 0;
+  while (s.ok() && fed < 2 * kMaxStatementBytes) {
+    s = splitter.Feed(line + "\n");
+    fed += line.size() + 1;
+  }
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("a statement longer than 16777216 bytes"));
+  EXPECT_LE(fed, kMaxStatementBytes + line.size() + 1);
+  ASSERT_TRUE(splitter.Feed("list\n").ok());
+  EXPECT_THAT(splitter.Take(), ElementsAre("list"));
 }
 
 TEST(ShellParserTest, SplitWords) {
