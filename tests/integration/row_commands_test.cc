@@ -99,7 +99,7 @@ TEST_F(RowCommandsTest, QueryErrorsAndBadUsage) {
   r = RunCommand({"query", "--router", "127.0.0.1:1", "--table", "geo",
                   "--where", "cc=SE"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_THAT(r.err, HasSubstr("router 127.0.0.1:1"));
+  EXPECT_THAT(r.err, HasSubstr("the router at 127.0.0.1:1"));
   r = RunCommand({"query", "--router",
                   "127.0.0.1:" + std::to_string(cluster_->router_port()),
                   "--table", "nope", "--where", "cc=SE"});
