@@ -35,6 +35,47 @@ thrift_internal::ClientPool<Service>::OpenFn Authenticator(std::string token) {
   };
 }
 
+// A new connection's failure, said in the words of the command line's
+// flags (--router, --tls-ca): RouterClient serves the tools. A mismatch of
+// TLS is the caller's configuration, not the network's: InvalidArgument, not
+// retried. Where the client cannot be sure (a connection closed without a
+// word), the advice is conditional.
+Status ExplainConnectFailure(const std::string& address,
+                             const thrift_internal::NewConnectionFailure& f,
+                             const Status& failure) {
+  using thrift_internal::ConnectProblem;
+  const std::string router = "the router at " + address;
+  switch (f.problem) {
+    case ConnectProblem::kCannotConnect:
+      return Status::Unavailable(
+          "cannot connect to " + router + ": " + f.reason +
+          " (is it running? name another with --router HOST:PORT)");
+    case ConnectProblem::kSpeaksTls:
+      return Status::InvalidArgument(
+          router +
+          " speaks TLS: give --tls-ca FILE, the CA that signed its "
+          "certificate");
+    case ConnectProblem::kClosedBeforeReply:
+      return Status::Unavailable(
+          router +
+          " closed the connection before answering: if it runs with TLS, "
+          "give --tls-ca FILE");
+    case ConnectProblem::kSpeaksPlaintext:
+      return Status::InvalidArgument(
+          router +
+          " does not speak TLS: drop --tls-ca, or name its TLS port "
+          "with --router HOST:PORT");
+    case ConnectProblem::kClosedInHandshake:
+      return Status::Unavailable(
+          router +
+          " closed the connection during the TLS handshake: if it runs "
+          "without TLS, drop --tls-ca");
+    case ConnectProblem::kNone:
+      break;
+  }
+  return failure;
+}
+
 // Scanner ids are i32 on the wire (HBase's): an id that does not fit was
 // never one the router gave.
 StatusOr<int32_t> ScannerIdToThrift(int64_t scanner) {
@@ -64,7 +105,11 @@ class ThriftRouterClient final : public RouterClient {
   ThriftRouterClient(std::string address, std::string host, int port,
                      const RouterClientOptions& options)
       : address_(std::move(address)),
-        pool_(std::move(host), port, options, Authenticator(options.token)) {}
+        pool_(std::move(host), port, options, Authenticator(options.token),
+              [this](const thrift_internal::NewConnectionFailure& f,
+                     const Status& failure) {
+                return ExplainConnectFailure(address_, f, failure);
+              }) {}
 
   const std::string& address() const override { return address_; }
 

@@ -18,6 +18,23 @@
 //   Unavailable      the router did not answer (connect refused or timed
 //                    out, no reply in time, the connection dropped), named:
 //                    "router 127.0.0.1:9090: getByIndex: ...".
+// A new connection's failure is said with advice in the command line's
+// terms, where the client can tell what went wrong:
+//   Unavailable      "cannot connect to the router at 127.0.0.1:9090:
+//                    connection refused (is it running? name another with
+//                    --router HOST:PORT)" (or Thrift's reason for another
+//                    failure to connect).
+//   InvalidArgument  "the router at HOST:PORT speaks TLS: give --tls-ca
+//                    FILE, the CA that signed its certificate": a plaintext
+//                    client's first reply began with a TLS record;
+//                    "the router at HOST:PORT does not speak TLS: drop
+//                    --tls-ca, or name its TLS port with --router HOST:PORT":
+//                    a TLS client's handshake read bytes that are not TLS.
+//   Unavailable      "the router at HOST:PORT closed the connection before
+//                    answering: if it runs with TLS, give --tls-ca FILE"
+//                    (plaintext) or "... closed the connection during the
+//                    TLS handshake: if it runs without TLS, drop --tls-ca":
+//                    the connection closed with nothing read.
 //   router's Status  a TIllegalArgument / TIOError reply carries the
 //                    router's Status restored with its code: InvalidArgument,
 //                    NotFound (unknown table or scanner), Unavailable (a region

@@ -103,8 +103,10 @@ Status AccuracyCommand::Validate() {
 Status AccuracyCommand::Execute() {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
                               client_.Connect());
-  BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo table,
-                              router->DescribeTable(client_.table()));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      router::TableInfo table,
+      ExplainTableNotFound(*router, client_.table(),
+                           router->DescribeTable(client_.table())));
   accuracy::RunInfo run;
   run.command_line = EffectiveCommandLine();
   run.router = client_.router();

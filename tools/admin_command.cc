@@ -404,8 +404,9 @@ Status AdminCommand::RunServers() {
 }
 
 Status AdminCommand::RunRegions() {
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::RegionSummary> regions,
-                              client_->ListRegions(table_));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      std::vector<router::RegionSummary> regions,
+      ExplainTableNotFound(*client_, table_, client_->ListRegions(table_)));
   std::cout << (format_ == "json" ? FormatRegionsJson(table_, regions)
                                   : FormatRegionsTable(table_, regions));
   return Status::OK();
@@ -481,8 +482,9 @@ Status AdminCommand::RunSplit() {
     return Status::OK();
   }
   // --table: the region holding --row, or every region at its median.
-  BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
-                              client_->DescribeTable(table_));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      router::TableInfo info,
+      ExplainTableNotFound(*client_, table_, client_->DescribeTable(table_)));
   std::vector<uint64_t> ids;
   for (const router::RegionLocation& r : info.regions) {
     const bool holds =

@@ -103,6 +103,29 @@ StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
   return rows;
 }
 
+Status ExplainTableNotFound(RouterClient& router, std::string_view table,
+                            Status failure) {
+  if (!failure.IsNotFound()) return failure;
+  StatusOr<std::vector<TableDescriptor>> tables = router.ListTables();
+  if (!tables.ok()) return failure;
+  for (const TableDescriptor& t : *tables) {
+    if (t.name == table) return failure;
+  }
+  std::string message = failure.message();
+  if (tables->empty()) {
+    message += "; there are no tables";
+  } else if (tables->size() > kTablesListed) {
+    message += "; " + std::to_string(tables->size()) + " tables exist";
+  } else {
+    message += "; the tables are ";
+    for (size_t i = 0; i < tables->size(); ++i) {
+      if (i > 0) message += ", ";
+      message += QuoteForMessage((*tables)[i].name);
+    }
+  }
+  return Status::NotFound(message);
+}
+
 void RouterConnectionFlags::Add(po::options_description* o) {
   o->add_options()  //
       ("router",

@@ -68,6 +68,25 @@ StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
                                     const router::ScanSpec& spec,
                                     uint64_t limit);
 
+// `failure`, told which tables exist when it is the router's NotFound for
+// `table` ("table 'T' does not exist"): ListTables is asked (with the
+// caller's own access), and when `table` is not among the tables the
+// message goes on with "; the tables are 'a', 'b'" (in the router's order,
+// when there are at most kTablesListed), "; there are no tables", or
+// "; 57 tables exist" (when there are more). `failure` as it is otherwise:
+// OK, another code, a table that exists (the NotFound was of something
+// else), or a ListTables that fails.
+inline constexpr size_t kTablesListed = 10;
+Status ExplainTableNotFound(RouterClient& router, std::string_view table,
+                            Status failure);
+// `result`, or its failure told as above.
+template <typename T>
+StatusOr<T> ExplainTableNotFound(RouterClient& router, std::string_view table,
+                                 StatusOr<T> result) {
+  if (result.ok()) return result;
+  return ExplainTableNotFound(router, table, result.status());
+}
+
 // How a client command reaches the router:
 //   --router HOST:PORT (default 127.0.0.1:9090)
 //   --tls-ca FILE [--tls-cert FILE --tls-key FILE]  --token-file FILE

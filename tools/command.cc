@@ -3,6 +3,8 @@
 #include <exception>
 #include <iostream>
 
+#include "thrift/thrift_logging.h"
+
 namespace bloomroute {
 namespace po = boost::program_options;
 
@@ -69,6 +71,9 @@ void PrintUsage(std::ostream& out,
 }  // namespace
 
 int RunBloomroute(int argc, char** argv) {
+  // A command's error is its own one line: Thrift's messages (a refused
+  // connection) are debug lines. Server commands route them as warnings.
+  RouteThriftOutputToLog(ThriftOutput::kClient);
   std::vector<std::unique_ptr<Command>> commands = AllCommands();
   if (argc < 2) {
     PrintUsage(std::cerr, commands);

@@ -207,8 +207,9 @@ Status IndexCommand::Validate() {
 Status IndexCommand::Execute() {
   const std::string& table = flags_.table();
   if (action_ == "status") {
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<IndexState> states,
-                                client_->IndexStatus(table));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::vector<IndexState> states,
+        ExplainTableNotFound(*client_, table, client_->IndexStatus(table)));
     std::cout << (format_ == "json" ? FormatIndexStatusJson(table, states)
                                     : FormatIndexStatusText(table, states));
     return Status::OK();
@@ -218,7 +219,9 @@ Status IndexCommand::Execute() {
                              : client_->DropIndex(table, column_);
   // Unavailable: recorded, but a region server did not answer; the router
   // finishes when it does. Waiting shows that.
-  if (!changed.ok() && !changed.IsUnavailable()) return changed;
+  if (!changed.ok() && !changed.IsUnavailable()) {
+    return ExplainTableNotFound(*client_, table, changed);
+  }
   if (!changed.ok()) std::cerr << "warning: " << changed.ToString() << "\n";
   if (no_wait_) {
     std::cout << (add ? "adding" : "dropping") << " the index on "

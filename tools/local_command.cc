@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "thrift/thrift_logging.h"
 #include "tools/router_command.h"
 #include "tools/server_command_util.h"
 
@@ -46,6 +47,9 @@ Status LocalCommand::Validate() {
 }
 
 Status LocalCommand::Execute() {
+  // Thrift's own messages (a region server that does not answer) as
+  // rate-limited warnings, not a line per failed connect.
+  RouteThriftOutputToLog(ThriftOutput::kServer);
   BLOOMROUTE_RETURN_IF_ERROR(BlockStopSignals());
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<LocalCluster> cluster,
                               LocalCluster::Start(options_));

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "thrift/thrift_logging.h"
+
 namespace bloomroute {
 namespace po = boost::program_options;
 
@@ -95,6 +97,9 @@ Status RegionServerCommand::Validate() {
 }
 
 Status RegionServerCommand::Execute() {
+  // Thrift's own messages (a region server that does not answer) as
+  // rate-limited warnings, not a line per failed connect.
+  RouteThriftOutputToLog(ThriftOutput::kServer);
   BLOOMROUTE_RETURN_IF_ERROR(BlockStopSignals());
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RegionStore> opened,
                               RegionStore::Open(data_, store_options_));

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <utility>
 
+#include "thrift/thrift_logging.h"
+
 namespace bloomroute {
 namespace po = boost::program_options;
 
@@ -297,6 +299,9 @@ Status RouterCommand::Validate() {
 }
 
 Status RouterCommand::Execute() {
+  // Thrift's own messages (a region server that does not answer) as
+  // rate-limited warnings, not a line per failed connect.
+  RouteThriftOutputToLog(ThriftOutput::kServer);
   BLOOMROUTE_RETURN_IF_ERROR(BlockStopSignals());
   BLOOMROUTE_ASSIGN_OR_RETURN(
       std::unique_ptr<router::Router> opened,

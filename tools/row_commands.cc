@@ -42,6 +42,12 @@ void RowsCommand::Print(const std::vector<Row>& rows) const {
   std::cout.flush();
 }
 
+Status RowsCommand::Execute() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
+                              client_.Connect());
+  return ExplainTableNotFound(*router, client_.table(), Read(*router));
+}
+
 QueryCommand::QueryCommand()
     : RowsCommand("query", "look rows up by indexed column values") {}
 
@@ -110,12 +116,10 @@ Status QueryCommand::Validate() {
   return Status::OK();
 }
 
-Status QueryCommand::Execute() {
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
-                              client_.Connect());
+Status QueryCommand::Read(RouterClient& router) {
   if (count_) {
     BLOOMROUTE_ASSIGN_OR_RETURN(router::CountResult counted,
-                                router->Count(client_.table(), spec_));
+                                router.Count(client_.table(), spec_));
     if (format_ == RowFormat::kJson) {
       std::cout << "{\"count\":" << counted.count << "}\n";
     } else {
@@ -126,7 +130,7 @@ Status QueryCommand::Execute() {
               << "\n";
     return Status::OK();
   }
-  return paged_ ? ExecutePaged(*router) : ExecuteOnce(*router);
+  return paged_ ? ExecutePaged(router) : ExecuteOnce(router);
 }
 
 Status QueryCommand::ExecuteOnce(RouterClient& router) {
@@ -237,15 +241,13 @@ Status GetCommand::Validate() {
   return Status::OK();
 }
 
-Status GetCommand::Execute() {
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
-                              client_.Connect());
+Status GetCommand::Read(RouterClient& router) {
   std::vector<GetRequest> requests;
   for (const std::string& key : rows_) {
     requests.push_back(GetRequest{0, key, projection_});
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::optional<Row>> found,
-                              router->Get(client_.table(), requests));
+                              router.Get(client_.table(), requests));
   std::vector<Row> rows;
   for (std::optional<Row>& row : found) {
     if (row) rows.push_back(std::move(*row));
@@ -281,13 +283,11 @@ Status ScanCommand::Validate() {
   return Status::OK();
 }
 
-Status ScanCommand::Execute() {
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterClient> router,
-                              client_.Connect());
+Status ScanCommand::Read(RouterClient& router) {
   router::ScanSpec spec{start_, stop_, projection_};
   BLOOMROUTE_ASSIGN_OR_RETURN(
       std::vector<Row> rows,
-      ScanRows(*router, client_.table(), spec, static_cast<uint64_t>(limit_)));
+      ScanRows(router, client_.table(), spec, static_cast<uint64_t>(limit_)));
   Print(rows);
   if (rows.size() == static_cast<uint64_t>(limit_)) {
     std::cerr << "stopped at --limit " << limit_ << " rows\n";

@@ -42,6 +42,11 @@ class RowsCommand : public Command {
   Status ValidateRowOptions();
   // Prints `rows` to stdout in format_.
   void Print(const std::vector<Row>& rows) const;
+  // Connects and runs Read; a table the router does not know is told with
+  // the tables that exist (ExplainTableNotFound).
+  Status Execute() final;
+  // What the command does with its connection to the router.
+  virtual Status Read(RouterClient& router) = 0;
 
   ClientFlags client_;
   Projection projection_;
@@ -62,7 +67,7 @@ class QueryCommand : public RowsCommand {
  protected:
   void AddOptions(boost::program_options::options_description* o) override;
   Status Validate() override;
-  Status Execute() override;
+  Status Read(RouterClient& router) override;
   std::string HelpEpilog() const override;
 
  private:
@@ -90,7 +95,7 @@ class GetCommand : public RowsCommand {
  protected:
   void AddOptions(boost::program_options::options_description* o) override;
   Status Validate() override;
-  Status Execute() override;
+  Status Read(RouterClient& router) override;
 
  private:
   std::vector<std::string> rows_;
@@ -105,7 +110,7 @@ class ScanCommand : public RowsCommand {
  protected:
   void AddOptions(boost::program_options::options_description* o) override;
   Status Validate() override;
-  Status Execute() override;
+  Status Read(RouterClient& router) override;
 
  private:
   std::string start_;

@@ -117,7 +117,10 @@ Status VerifyCommand::Validate() {
 
 Status VerifyCommand::Execute() {
   StatusOr<router::VerifyReport> verified = client_->VerifyIndex(table_);
-  if (!verified.ok()) return verified.status().WithContext("could not verify");
+  if (!verified.ok()) {
+    return ExplainTableNotFound(*client_, table_, verified.status())
+        .WithContext("could not verify");
+  }
   const router::VerifyReport& report = *verified;
   std::cout << "table " << report.table.name << " (id " << report.table.table_id
             << "): " << report.servers.size() << " region servers\n";

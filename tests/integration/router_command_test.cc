@@ -4,10 +4,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <stdlib.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -189,6 +191,53 @@ TEST_F(RouterCommandTest, StartUpLineNamesTablesServersAndTheRealPort) {
                         cluster.dir() +
                         "/router on 127.0.0.1:" + std::to_string(router.port)));
   EXPECT_GT(router.port, 0);
+}
+
+// A region server that is down: the router retries it every second (its
+// maintenance), and Thrift reports each refused connection. Its log gets one
+// line per peer and kind of error per interval (BLOOMROUTE_LOG_INTERVAL_MS,
+// here 2.5 s), the next counting those it held back; no raw "Thrift:" line.
+TEST_F(RouterCommandTest, ARegionServerDownIsLoggedOncePerInterval) {
+  ProcessCluster cluster(1);
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  ASSERT_TRUE(cluster.StopRouter());
+  const std::string member = cluster.region_server_addresses()[0];
+  ASSERT_TRUE(cluster.StopRegionServer(0));
+  setenv("BLOOMROUTE_LOG_INTERVAL_MS", "2500", 1);
+  testing::ServerProcess router(
+      BLOOMROUTE_BINARY,
+      {"router", "--data", cluster.dir() + "/router", "--listen", "127.0.0.1:0",
+       "--regionserver", member},
+      /*capture_stderr=*/true);
+  unsetenv("BLOOMROUTE_LOG_INTERVAL_MS");
+  ASSERT_GT(router.ReadPort(), 0);
+  const auto started = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(7000));
+  router.Signal(SIGTERM);
+  EXPECT_EQ(router.ExitCode(), 0);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
+  const std::string err = router.ReadStderr();
+  const std::string peer =
+      "<Host: 127.0.0.1 Port: " + member.substr(member.find(':') + 1) + ">";
+  std::vector<std::string> lines;  // about the member's refused connections
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_THAT(line, ::testing::Not(::testing::StartsWith("Thrift: ")));
+    if (line.find(peer) != std::string::npos &&
+        line.find("Connection refused") != std::string::npos) {
+      lines.push_back(line);
+    }
+  }
+  ASSERT_GE(lines.size(), 2u) << err;
+  EXPECT_LE(lines.size(), static_cast<size_t>(seconds / 2.5) + 1) << err;
+  EXPECT_THAT(lines[0], MatchesRegex("[0-9-]+T[0-9:]+\\.[0-9]+Z WARN thrift: "
+                                     "TSocket::open\\(\\) error .*: "
+                                     "Connection refused"));
+  EXPECT_THAT(lines[1],
+              MatchesRegex(".*: Connection refused \\(and [1-9][0-9]* "
+                           "more like it in the last [0-9]+ ms\\)"));
 }
 
 // SIGHUP reloads the router's token file (none here: nothing to reload)

@@ -99,12 +99,28 @@ TEST_F(RowCommandsTest, QueryErrorsAndBadUsage) {
   r = RunCommand({"query", "--router", "127.0.0.1:1", "--table", "geo",
                   "--where", "cc=SE"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_THAT(r.err, HasSubstr("router 127.0.0.1:1"));
-  r = RunCommand({"query", "--router",
-                  "127.0.0.1:" + std::to_string(cluster_->router_port()),
-                  "--table", "nope", "--where", "cc=SE"});
-  EXPECT_EQ(r.code, 1);
-  EXPECT_THAT(r.err, HasSubstr("nope"));
+  EXPECT_THAT(r.err, HasSubstr("the router at 127.0.0.1:1"));
+}
+
+// A table the router does not know: the first line names the tables there
+// are (client_errors_test.cc tests the connection's failures).
+TEST_F(RowCommandsTest, AnUnknownTableIsToldWithTheTablesThatExist) {
+  const std::string router =
+      "127.0.0.1:" + std::to_string(cluster_->router_port());
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"query", "--where", "cc=SE"},
+        {"get", "--row", "apple"},
+        {"scan"}}) {
+    const std::string command = args[0];
+    args.insert(args.begin() + 1, {"--router", router, "--table", "nope"});
+    const CommandOutput r = RunCommand(args);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
+              "bloomroute " + command +
+                  ": NotFound: table 'nope' does not exist; the tables are "
+                  "'geo'");
+    EXPECT_EQ(r.out, "");
+  }
 }
 
 // --page-size fetches every page with the router's tokens and prints them as

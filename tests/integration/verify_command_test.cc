@@ -128,7 +128,7 @@ TEST_F(VerifyCommandTest, FailuresAndBadUsage) {
   ASSERT_TRUE(cluster_.StopRouter());
   o = Verify();
   EXPECT_EQ(o.code, 3) << o.out << o.err;
-  EXPECT_TRUE(Has(o.err, "router 127.0.0.1:")) << o.err;
+  EXPECT_TRUE(Has(o.err, "the router at 127.0.0.1:")) << o.err;
 
   EXPECT_EQ(RunVerify({"--router", "127.0.0.1:1"}).code, 2);
   EXPECT_EQ(RunVerify({"--router", "nohostport", "--table", "t"}).code, 2);

@@ -8,6 +8,7 @@
 
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/tools/flags_test_util.h"
+#include "tests/tools/import/unused_router_client.h"
 
 namespace bloomroute {
 namespace {
@@ -69,6 +70,70 @@ TEST_F(ClientCommandUtilTest, RoutingLineCountsServers) {
   EXPECT_EQ(RoutingLine(r.routing, false, {}),
             "routing: asked 2 of 4 servers, 1 with rows (1 asked because not "
             "current); a range alone cannot be routed");
+}
+
+// A router that knows the tables named, in that order.
+class TablesRouter : public testing::UnusedRouterClient {
+ public:
+  explicit TablesRouter(std::vector<std::string> names) {
+    for (std::string& n : names) tables_.push_back({0, std::move(n), {}});
+  }
+  StatusOr<std::vector<TableDescriptor>> ListTables() override {
+    ++listed_;
+    return tables_;
+  }
+  int listed_ = 0;
+
+ private:
+  std::vector<TableDescriptor> tables_;
+};
+
+const Status kNoTable = Status::NotFound("table 'nope' does not exist");
+
+TEST_F(ClientCommandUtilTest, AnUnknownTableIsToldWithTheTablesThatExist) {
+  TablesRouter router({"geo", "cities"});
+  Status s = ExplainTableNotFound(router, "nope", kNoTable);
+  EXPECT_TRUE(s.IsNotFound());
+  EXPECT_EQ(s.message(),
+            "table 'nope' does not exist; the tables are 'geo', 'cities'");
+  TablesRouter none({});
+  EXPECT_EQ(ExplainTableNotFound(none, "nope", kNoTable).message(),
+            "table 'nope' does not exist; there are no tables");
+}
+
+TEST_F(ClientCommandUtilTest, ManyTablesAreCountedNotListed) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < kTablesListed; ++i) names.push_back(std::to_string(i));
+  TablesRouter ten(names);
+  EXPECT_EQ(ExplainTableNotFound(ten, "nope", kNoTable).message(),
+            "table 'nope' does not exist; the tables are '0', '1', '2', '3', "
+            "'4', '5', '6', '7', '8', '9'");
+  names.push_back("10");
+  TablesRouter eleven(names);
+  EXPECT_EQ(ExplainTableNotFound(eleven, "nope", kNoTable).message(),
+            "table 'nope' does not exist; 11 tables exist");
+}
+
+TEST_F(ClientCommandUtilTest, OtherFailuresAreLeftAsTheyAre) {
+  TablesRouter router({"geo"});
+  // Not NotFound: the tables are not asked for.
+  const Status refused = Status::InvalidArgument("column 'x' is not indexed");
+  EXPECT_EQ(ExplainTableNotFound(router, "geo", refused).ToString(),
+            refused.ToString());
+  EXPECT_EQ(router.listed_, 0);
+  EXPECT_TRUE(ExplainTableNotFound(router, "geo", Status::OK()).ok());
+  // A NotFound of something else (the table exists): as it is.
+  const Status scanner = Status::NotFound("scanner 7 is not open");
+  EXPECT_EQ(ExplainTableNotFound(router, "geo", scanner).ToString(),
+            scanner.ToString());
+  // ListTables fails (UnusedRouterClient): as it is.
+  testing::UnusedRouterClient unused;
+  EXPECT_EQ(ExplainTableNotFound(unused, "nope", kNoTable).ToString(),
+            kNoTable.ToString());
+  // The StatusOr form passes a value through.
+  StatusOr<int> value = ExplainTableNotFound(router, "nope", StatusOr<int>(3));
+  ASSERT_TRUE(value.ok());
+  EXPECT_EQ(*value, 3);
 }
 
 class RouterConnectionFlagsTest : public ::testing::Test {

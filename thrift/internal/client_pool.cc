@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <exception>
+#include <initializer_list>
 #include <string>
 
 #include "thrift/gen-cpp/errors_types.h"
@@ -42,7 +43,79 @@ bool IsTlsRefusal(std::string message) {
   return false;
 }
 
+std::string Lowercase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(c));
+  return text;
+}
+
+bool Holds(const std::string& text, std::initializer_list<const char*> parts) {
+  for (const char* part : parts) {
+    if (text.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A TLS record's header: content type alert (0x15) or handshake (0x16),
+// then the major version 3 of every SSL 3 / TLS version.
+bool IsTlsRecord(const std::string& bytes) {
+  return bytes.size() >= 2 && (bytes[0] == '\x15' || bytes[0] == '\x16') &&
+         bytes[1] == '\x03';
+}
+
+// The failure of a new TLS connection's first call. OpenSSL's reason for a
+// reply that is not a TLS record: "wrong version number" (most bytes),
+// "packet length too long", "unknown protocol" or "http request"; for a
+// server that closed without a word: "unexpected eof" (or a reset).
+NewConnectionFailure TlsFailure(const std::string& what) {
+  const std::string text = Lowercase(what);
+  if (Holds(text, {"wrong version number", "packet length too long",
+                   "unknown protocol", "http request"})) {
+    return {ConnectProblem::kSpeaksPlaintext, what};
+  }
+  if (text.find("ssl_connect") != std::string::npos &&
+      Holds(text, {"unexpected eof", "connection reset", "no more data",
+                   "eof was observed"})) {
+    return {ConnectProblem::kClosedInHandshake, what};
+  }
+  return {};
+}
+
+// The failure of a new plaintext connection's first call, after the
+// connection was made, given the first bytes that arrived.
+NewConnectionFailure PlaintextFailure(const std::string& what,
+                                      const std::string& first_bytes) {
+  if (IsTlsRecord(first_bytes)) return {ConnectProblem::kSpeaksTls, what};
+  const std::string text = Lowercase(what);
+  if (first_bytes.empty() &&
+      Holds(text, {"no more data", "connection reset", "econnreset"})) {
+    return {ConnectProblem::kClosedBeforeReply, what};
+  }
+  return {};
+}
+
 }  // namespace
+
+NewConnectionFailure NewConnectionFailureOfCurrentException(
+    bool opened, bool tls, const std::string& first_bytes) {
+  try {
+    throw;
+  } catch (const apache::thrift::transport::TSSLException& e) {
+    if (!opened) return {ConnectProblem::kCannotConnect, e.what()};
+    return tls ? TlsFailure(e.what()) : NewConnectionFailure{};
+  } catch (const apache::thrift::transport::TTransportException& e) {
+    const std::string what = e.what();
+    if (!opened) {
+      // TSocket::open() appends strerror(errno) to its own words.
+      if (Lowercase(what).find("connection refused") != std::string::npos) {
+        return {ConnectProblem::kCannotConnect, "connection refused"};
+      }
+      return {ConnectProblem::kCannotConnect, what};
+    }
+    return tls ? TlsFailure(what) : PlaintextFailure(what, first_bytes);
+  } catch (...) {
+    return {};
+  }
+}
 
 BoundedFramedTransport::BoundedFramedTransport(
     std::shared_ptr<apache::thrift::transport::TTransport> transport,

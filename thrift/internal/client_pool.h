@@ -28,7 +28,9 @@
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
 #include <thrift/transport/TSocket.h>
+#include <thrift/transport/TVirtualTransport.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -77,26 +79,90 @@ struct CallFailure {
 // carries the server's own Status.
 CallFailure FailureOfCurrentException(const std::string& where);
 
+// What the failure of a new connection, before any answer, says about the
+// server, when the client can tell; a caller that knows its user's options
+// (RouterClient) turns it into advice.
+enum class ConnectProblem {
+  kNone,               // nothing to say: an ordinary failure
+  kCannotConnect,      // no connection was made (refused, timed out, ...)
+  kSpeaksTls,          // a plaintext client's first reply is a TLS record
+  kClosedBeforeReply,  // a plaintext client's first call: closed, no byte
+  kSpeaksPlaintext,    // a TLS client's handshake read bytes that are not TLS
+  kClosedInHandshake,  // a TLS client's handshake: closed, no answer
+};
+struct NewConnectionFailure {
+  ConnectProblem problem = ConnectProblem::kNone;
+  // Why, in the library's words: "connection refused" (so written), or the
+  // exception's message.
+  std::string reason;
+};
+
+// Call only from a catch block, for a call on a new connection: `opened`
+// whether the connection was made; `tls` whether it is TLS; `first_bytes`
+// the first bytes read from it (up to 5, plaintext only).
+NewConnectionFailure NewConnectionFailureOfCurrentException(
+    bool opened, bool tls, const std::string& first_bytes);
+
+// A transport over another that keeps the first bytes read through it: what
+// a plaintext client's first reply began with tells a TLS server (a TLS
+// record: content type 0x15 or 0x16, then version major 0x03) from a server
+// that closed the connection.
+class FirstBytesTransport
+    : public apache::thrift::transport::TVirtualTransport<FirstBytesTransport> {
+ public:
+  static constexpr size_t kKept = 5;  // a TLS record header
+  explicit FirstBytesTransport(
+      std::shared_ptr<apache::thrift::transport::TTransport> inner)
+      : TVirtualTransport(inner->getConfiguration()),
+        inner_(std::move(inner)) {}
+
+  bool isOpen() const override { return inner_->isOpen(); }
+  bool peek() override { return inner_->peek(); }
+  void open() override { inner_->open(); }
+  void close() override { inner_->close(); }
+  void flush() override { inner_->flush(); }
+  uint32_t read(uint8_t* buf, uint32_t len) {
+    const uint32_t got = inner_->read(buf, len);
+    if (first_.size() < kKept) {
+      first_.append(reinterpret_cast<const char*>(buf),
+                    std::min<size_t>(got, kKept - first_.size()));
+    }
+    return got;
+  }
+  void write(const uint8_t* buf, uint32_t len) { inner_->write(buf, len); }
+
+  const std::string& first_bytes() const { return first_; }
+
+ private:
+  const std::shared_ptr<apache::thrift::transport::TTransport> inner_;
+  std::string first_;
+};
+
 // Connections to one server for the generated client class `Service`.
 // With options.tls enabled, connections are TLS (tls.h: the server's
 // certificate verified against the CA and the host dialled; the client's
 // presented when given). `on_open(service)` runs on every new connection
 // before its first call (the router client's authenticate with its token);
 // when it throws, the call fails as the call itself would have.
+// `explain(problem, failure)`, when given, replaces the Status of a call on a
+// new connection that failed for a ConnectProblem other than kNone.
 template <typename Service>
 class ClientPool {
  public:
   using OpenFn = std::function<void(Service&)>;
+  using ExplainFn =
+      std::function<Status(const NewConnectionFailure&, const Status&)>;
 
   ClientPool(std::string host, int port, const ThriftClientOptions& options,
-             OpenFn on_open = nullptr)
+             OpenFn on_open = nullptr, ExplainFn explain = nullptr)
       : host_(std::move(host)),
         port_(port),
         options_(options),
         config_(std::make_shared<apache::thrift::TConfiguration>(
             static_cast<int>(options.max_frame_bytes),
             static_cast<int>(options.max_frame_bytes))),
-        on_open_(std::move(on_open)) {
+        on_open_(std::move(on_open)),
+        explain_(std::move(explain)) {
     if (options.tls.enabled()) {
       tls_generation_ = ClientTlsGeneration();
       auto factory = NewClientSocketFactory(options.tls);
@@ -121,9 +187,11 @@ class ClientPool {
     // A connection whose on_open failed (a refused token) is not pooled:
     // its later calls would go out unauthenticated.
     bool opening = false;
+    bool fresh = false;  // a new connection, which may not have been made
     try {
       connection = TakeIdle();
       if (connection == nullptr) {
+        fresh = true;
         connection = std::make_unique<Connection>(host_, port_, options_,
                                                   config_, tls.get());
         opening = true;
@@ -140,6 +208,15 @@ class ClientPool {
       }
     } catch (...) {
       CallFailure failure = FailureOfCurrentException(where);
+      if (fresh && explain_ && !failure.connection_reusable) {
+        const NewConnectionFailure problem =
+            NewConnectionFailureOfCurrentException(
+                connection != nullptr, tls != nullptr,
+                connection != nullptr ? connection->first_bytes() : "");
+        if (problem.problem != ConnectProblem::kNone) {
+          return explain_(problem, failure.status);
+        }
+      }
       if (failure.connection_reusable && !opening) {
         GiveBack(std::move(connection));
       }
@@ -191,7 +268,9 @@ class ClientPool {
                       ? tls->createSocket(host, port)
                       : std::make_shared<apache::thrift::transport::TSocket>(
                             host, port, config)),
-          transport_(std::make_shared<BoundedFramedTransport>(socket_, config)),
+          recorder_(std::make_shared<FirstBytesTransport>(socket_)),
+          transport_(
+              std::make_shared<BoundedFramedTransport>(recorder_, config)),
           service_(std::make_shared<BudgetedBinaryProtocol>(
               transport_, options.DecodedBudget(), /*container_limit=*/0,
               "--max-decoded-bytes")) {
@@ -214,6 +293,7 @@ class ClientPool {
     Connection& operator=(const Connection&) = delete;
 
     Service& service() { return service_; }
+    const std::string& first_bytes() const { return recorder_->first_bytes(); }
 
     // True while nothing has arrived since the last reply. A connection the
     // server closed (its idle timeout, a restart) reads as EOF, so it polls
@@ -225,6 +305,7 @@ class ClientPool {
 
    private:
     const std::shared_ptr<apache::thrift::transport::TSocket> socket_;
+    const std::shared_ptr<FirstBytesTransport> recorder_;
     const std::shared_ptr<BoundedFramedTransport> transport_;
     Service service_;
   };
@@ -282,6 +363,7 @@ class ClientPool {
   const ThriftClientOptions options_;
   const std::shared_ptr<apache::thrift::TConfiguration> config_;
   const OpenFn on_open_;
+  const ExplainFn explain_;
   // TLS, guarded by mutex_: the factory of its sockets, or why it could not
   // be made (every call then fails with it), and the ClientTlsGeneration()
   // it was made at.

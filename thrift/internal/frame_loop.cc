@@ -547,6 +547,12 @@ struct FrameLoop::Impl {
             ? std::min(options.max_frame_bytes, kMaxUnauthenticatedFrameBytes)
             : options.max_frame_bytes;
     if (c.frame_bytes == 0 || c.frame_bytes > limit) {
+      if (c.ssl == nullptr && LooksLikeTlsRecord(c.header)) {
+        // A TLS client at a plaintext port: told so, and its flight read
+        // so that the close is a FIN, not a reset that could overtake it.
+        AnswerTlsInTheClear(c.fd);
+        DrainArrived(c.fd);
+      }
       Close(c);
       return false;
     }

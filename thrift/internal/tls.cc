@@ -5,6 +5,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509err.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <string>
 
 namespace bloomroute::thrift_internal {
 namespace at = apache::thrift;
@@ -60,6 +62,27 @@ std::string NameEntry(X509_NAME* name, int nid) {
 }
 
 // Maps an SSL call's result to a TlsIo.
+// Whether a failed handshake step failed on bytes that are not TLS (a
+// plaintext client's request) with nothing sent to the client yet.
+bool FirstRecordWasNotTls(SSL* ssl, int result) {
+  if (SSL_get_error(ssl, result) != SSL_ERROR_SSL ||
+      BIO_number_written(SSL_get_wbio(ssl)) != 0) {
+    return false;
+  }
+  const unsigned long error = ERR_peek_error();
+  if (ERR_GET_LIB(error) != ERR_LIB_SSL) return false;
+  switch (ERR_GET_REASON(error)) {
+    case SSL_R_WRONG_VERSION_NUMBER:
+    case SSL_R_HTTP_REQUEST:
+    case SSL_R_HTTPS_PROXY_REQUEST:
+    case SSL_R_UNKNOWN_PROTOCOL:
+    case SSL_R_PACKET_LENGTH_TOO_LONG:
+      return true;
+    default:
+      return false;
+  }
+}
+
 TlsIo Outcome(SSL* ssl, int result) {
   switch (SSL_get_error(ssl, result)) {
     case SSL_ERROR_NONE:
@@ -292,7 +315,52 @@ SslPtr TlsServerContext::NewConnection(int fd) const {
 TlsIo TlsHandshake(SSL* ssl) {
   ERR_clear_error();
   errno = 0;
-  return Outcome(ssl, SSL_do_handshake(ssl));
+  const int result = SSL_do_handshake(ssl);
+  if (result != 1 && FirstRecordWasNotTls(ssl, result)) {
+    // OpenSSL answers bytes that are not TLS with nothing (SSL_AD_NO_ALERT):
+    // the client would see a connection closed for no reason. A fatal
+    // protocol_version alert, in a TLS 1.0 record as before any version is
+    // agreed, lets a plaintext client tell that this port speaks TLS
+    // (thrift/internal/client_pool.h). Best effort: the socket is new, so
+    // seven bytes fit its buffer; a failed send changes nothing.
+    static constexpr uint8_t kAlert[] = {0x15, 0x03, 0x01, 0x00,
+                                         0x02, 0x02, 0x46};
+    (void)send(SSL_get_fd(ssl), kAlert, sizeof(kAlert),
+               MSG_NOSIGNAL | MSG_DONTWAIT);
+  }
+  return Outcome(ssl, result);
+}
+
+void AnswerTlsInTheClear(int fd) {
+  // A framed TApplicationException (binary protocol, strict): message
+  // header (version | T_EXCEPTION, empty name, seqid 0), then the struct:
+  // field 1 message (string), field 2 type (i32: 7, PROTOCOL_ERROR), stop.
+  static constexpr char kText[] = "this port does not speak TLS";
+  std::string message;
+  auto u8 = [&](uint8_t b) { message.push_back(static_cast<char>(b)); };
+  auto u32 = [&](uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) u8((v >> shift) & 0xff);
+  };
+  u32(0x80010003);  // VERSION_1 | T_EXCEPTION
+  u32(0);           // name ""
+  u32(0);           // seqid
+  u8(11);           // T_STRING, field 1
+  u8(0);
+  u8(1);
+  u32(sizeof(kText) - 1);
+  message += kText;
+  u8(8);  // T_I32, field 2
+  u8(0);
+  u8(2);
+  u32(7);  // TApplicationException::PROTOCOL_ERROR
+  u8(0);   // T_STOP
+  std::string frame;
+  const uint32_t size = static_cast<uint32_t>(message.size());
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    frame.push_back(static_cast<char>((size >> shift) & 0xff));
+  }
+  frame += message;
+  (void)send(fd, frame.data(), frame.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 TlsIo TlsRead(SSL* ssl, void* buffer, size_t size, size_t* bytes) {

@@ -103,8 +103,24 @@ enum class TlsIo {
   kFailed,     // a protocol, certificate or socket error: close, no shutdown
 };
 
-// One handshake step of a server connection.
+// One handshake step of a server connection. When the client's first bytes
+// are not TLS (a plaintext client), a fatal protocol_version alert is sent
+// before kFailed, which OpenSSL does not do: the client can tell that the
+// port speaks TLS.
 TlsIo TlsHandshake(SSL* ssl);
+
+// Sends on `fd` (best effort, not blocking) what a plaintext port answers a
+// client whose first frame header is a TLS record (LooksLikeTlsRecord): a
+// framed Thrift exception "this port does not speak TLS". It is not TLS, so
+// the TLS client's handshake fails with OpenSSL's "wrong version number"
+// rather than an end of stream, which tells it what it met.
+void AnswerTlsInTheClear(int fd);
+
+// Whether a frame header's bytes begin a TLS handshake or alert record
+// (content type 0x16 or 0x15, then major version 3).
+inline bool LooksLikeTlsRecord(const uint8_t* header) {
+  return (header[0] == 0x16 || header[0] == 0x15) && header[1] == 0x03;
+}
 // Reads up to `size` bytes; kDone with `*bytes` > 0.
 TlsIo TlsRead(SSL* ssl, void* buffer, size_t size, size_t* bytes);
 // Writes up to `size` bytes (partial writes on); kDone with `*bytes` > 0.
