@@ -115,7 +115,8 @@ Status ExplainTableNotFound(RouterClient& router, std::string_view table,
   if (tables->empty()) {
     message += "; there are no tables";
   } else if (tables->size() > kTablesListed) {
-    message += "; " + std::to_string(tables->size()) + " tables exist";
+    message += "; " + std::to_string(tables->size()) +
+               " tables exist (bloomroute shell -e list shows them)";
   } else {
     message += "; the tables are ";
     for (size_t i = 0; i < tables->size(); ++i) {

@@ -73,7 +73,8 @@ StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
 // caller's own access), and when `table` is not among the tables the
 // message goes on with "; the tables are 'a', 'b'" (in the router's order,
 // when there are at most kTablesListed), "; there are no tables", or
-// "; 57 tables exist" (when there are more). `failure` as it is otherwise:
+// "; 57 tables exist (bloomroute shell -e list shows them)" (when there
+// are more). `failure` as it is otherwise:
 // OK, another code, a table that exists (the NotFound was of something
 // else), or a ListTables that fails.
 inline constexpr size_t kTablesListed = 10;

@@ -208,9 +208,10 @@ TEST_F(ShellCommandTest, TheFirstFailingStatementStopsAScript) {
                  "list\nget 'no_such_table', 'r1'\ncreate 'never', 'd'\n");
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.out, HasSubstr("TABLE\n"));
+  // The tables that exist follow (this suite's).
   EXPECT_THAT(r.err,
               StartsWith("bloomroute shell: NotFound: get 'no_such_table', "
-                         "'r1': table 'no_such_table' does not exist\n"));
+                         "'r1': table 'no_such_table' does not exist; "));
   r = RunCommand({"shell", "--router", Router(), "-e", "exists 'never'"});
   EXPECT_THAT(r.out, HasSubstr("Table never does not exist"));
 

@@ -111,7 +111,8 @@ TEST_F(ClientCommandUtilTest, ManyTablesAreCountedNotListed) {
   names.push_back("10");
   TablesRouter eleven(names);
   EXPECT_EQ(ExplainTableNotFound(eleven, "nope", kNoTable).message(),
-            "table 'nope' does not exist; 11 tables exist");
+            "table 'nope' does not exist; 11 tables exist (bloomroute shell -e "
+            "list shows them)");
 }
 
 TEST_F(ClientCommandUtilTest, OtherFailuresAreLeftAsTheyAre) {

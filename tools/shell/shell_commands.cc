@@ -5,6 +5,7 @@
 
 #include "tools/accuracy_command.h"
 #include "tools/admin_command.h"
+#include "tools/client_command_util.h"
 #include "tools/index_command.h"
 #include "tools/shell/shell_args.h"
 
@@ -161,7 +162,14 @@ Status RunStatement(Context& context, std::string_view text) {
   }
   if (spec->takes_words) return spec->run(context, head);
   BLOOMROUTE_ASSIGN_OR_RETURN(Statement statement, ParseStatement(text));
-  return spec->run(context, statement);
+  Status status = spec->run(context, statement);
+  // Every command that names a table names it first.
+  if (!status.ok() && !statement.args.empty() &&
+      statement.args[0].kind == Value::Kind::kString) {
+    status = ExplainTableNotFound(context.router, statement.args[0].text,
+                                  std::move(status));
+  }
+  return status;
 }
 
 }  // namespace bloomroute::shell
