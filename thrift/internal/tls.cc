@@ -6,6 +6,9 @@
 #include <openssl/x509err.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <thrift/TApplicationException.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -13,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace bloomroute::thrift_internal {
@@ -61,7 +65,6 @@ std::string NameEntry(X509_NAME* name, int nid) {
   return value;
 }
 
-// Maps an SSL call's result to a TlsIo.
 // Whether a failed handshake step failed on bytes that are not TLS (a
 // plaintext client's request) with nothing sent to the client yet.
 bool FirstRecordWasNotTls(SSL* ssl, int result) {
@@ -83,6 +86,7 @@ bool FirstRecordWasNotTls(SSL* ssl, int result) {
   }
 }
 
+// Maps an SSL call's result to a TlsIo.
 TlsIo Outcome(SSL* ssl, int result) {
   switch (SSL_get_error(ssl, result)) {
     case SSL_ERROR_NONE:
@@ -332,30 +336,18 @@ TlsIo TlsHandshake(SSL* ssl) {
 }
 
 void AnswerTlsInTheClear(int fd) {
-  // A framed TApplicationException (binary protocol, strict): message
-  // header (version | T_EXCEPTION, empty name, seqid 0), then the struct:
-  // field 1 message (string), field 2 type (i32: 7, PROTOCOL_ERROR), stop.
-  static constexpr char kText[] = "this port does not speak TLS";
-  std::string message;
-  auto u8 = [&](uint8_t b) { message.push_back(static_cast<char>(b)); };
-  auto u32 = [&](uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) u8((v >> shift) & 0xff);
-  };
-  u32(0x80010003);  // VERSION_1 | T_EXCEPTION
-  u32(0);           // name ""
-  u32(0);           // seqid
-  u8(11);           // T_STRING, field 1
-  u8(0);
-  u8(1);
-  u32(sizeof(kText) - 1);
-  message += kText;
-  u8(8);  // T_I32, field 2
-  u8(0);
-  u8(2);
-  u32(7);  // TApplicationException::PROTOCOL_ERROR
-  u8(0);   // T_STOP
+  // A framed TApplicationException (PROTOCOL_ERROR) in the strict binary
+  // protocol, as a Thrift server answers a call it cannot serve.
+  auto buffer = std::make_shared<at::transport::TMemoryBuffer>();
+  at::protocol::TBinaryProtocol protocol(buffer);
+  protocol.writeMessageBegin("", at::protocol::T_EXCEPTION, 0);
+  at::TApplicationException(at::TApplicationException::PROTOCOL_ERROR,
+                            "this port does not speak TLS")
+      .write(&protocol);
+  protocol.writeMessageEnd();
+  const std::string message = buffer->getBufferAsString();
   std::string frame;
-  const uint32_t size = static_cast<uint32_t>(message.size());
+  const auto size = static_cast<uint32_t>(message.size());
   for (int shift = 24; shift >= 0; shift -= 8) {
     frame.push_back(static_cast<char>((size >> shift) & 0xff));
   }
