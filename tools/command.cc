@@ -4,18 +4,34 @@
 #include <iostream>
 
 #include "thrift/thrift_logging.h"
+#include "tools/config_file.h"
 
 namespace bloomroute {
 namespace po = boost::program_options;
+
+namespace {
+
+void AddConfigOptions(po::options_description* options, bool* print_config) {
+  options->add_options()  //
+      ("config", po::value<std::string>()->value_name("FILE"),
+       "read settings from FILE: `name = value` lines, names as the flags "
+       "without --; flags given here override it")  //
+      ("print-config", po::bool_switch(print_config),
+       "print the effective configuration in --config's format and exit");
+}
+
+}  // namespace
 
 int Command::Run(const std::vector<std::string>& args) {
   po::options_description options("Options for bloomroute " + name_);
   options.add_options()("help,h", "show this help and exit");
   po::positional_options_description positional;
+  bool print_config = false;
+  po::variables_map vm;
   try {
     AddOptions(&options);
     AddPositional(&positional);
-    po::variables_map vm;
+    if (ReadsConfigFile()) AddConfigOptions(&options, &print_config);
     po::store(po::command_line_parser(args)
                   .options(options)
                   .positional(positional)
@@ -28,6 +44,15 @@ int Command::Run(const std::vector<std::string>& args) {
       if (!epilog.empty()) std::cout << "\n" << epilog;
       return kExitOk;
     }
+    if (vm.count("config")) {
+      // After the command line: what it gave wins (po::store keeps the
+      // first value stored).
+      Status s = StoreConfigFile(vm["config"].as<std::string>(), options, &vm);
+      if (!s.ok()) {
+        std::cerr << "bloomroute " << name_ << ": " << s.message() << "\n";
+        return kExitUsage;
+      }
+    }
     po::notify(vm);  // required options and value storage
   } catch (const std::exception& e) {
     std::cerr << "bloomroute " << name_ << ": " << e.what()
@@ -38,6 +63,14 @@ int Command::Run(const std::vector<std::string>& args) {
     std::cerr << "bloomroute " << name_ << ": " << s.message()
               << " (see bloomroute " << name_ << " --help)\n";
     return kExitUsage;
+  }
+  if (print_config) {
+    Status printed = PrintConfig(name_, options, vm, std::cout);
+    if (!printed.ok()) {
+      std::cerr << "bloomroute " << name_ << ": " << printed.message() << "\n";
+      return kExitFailed;
+    }
+    return kExitOk;
   }
   Status s;
   try {

@@ -70,6 +70,9 @@ class Command {
   virtual int FailureExitCode() const { return kExitFailed; }
   // Extra text printed after the option list by --help.
   virtual std::string HelpEpilog() const { return ""; }
+  // Whether the command takes --config FILE and --print-config
+  // (tools/config_file.h): the commands that run servers.
+  virtual bool ReadsConfigFile() const { return false; }
 
  private:
   const std::string name_;

@@ -34,6 +34,7 @@ class LocalCommand : public Command {
 
  protected:
   void AddOptions(boost::program_options::options_description* o) override;
+  bool ReadsConfigFile() const override { return true; }
   Status Validate() override;
   Status Execute() override;
   std::string HelpEpilog() const override;

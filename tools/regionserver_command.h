@@ -39,6 +39,7 @@ class RegionServerCommand : public Command {
 
  protected:
   void AddOptions(boost::program_options::options_description* o) override;
+  bool ReadsConfigFile() const override { return true; }
   Status Validate() override;
   Status Execute() override;
   std::string HelpEpilog() const override;

@@ -79,6 +79,7 @@ class RouterCommand : public Command {
 
  protected:
   void AddOptions(boost::program_options::options_description* o) override;
+  bool ReadsConfigFile() const override { return true; }
   Status Validate() override;
   Status Execute() override;
   std::string HelpEpilog() const override;
