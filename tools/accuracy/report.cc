@@ -217,7 +217,7 @@ std::string PlotScript(const std::string& data_path,
          "set title 'False-positive rate per region server'\n"
          "set xlabel 'region server id'\n"
          "set ylabel 'false-positive rate'\n"
-         "set key outside right top\n"
+         "set key below horizontal\n"
          "set grid ytics\n"
          "set offsets 0.5, 0.5, 0, 0\n"
          "set yrange [0:*]\n"

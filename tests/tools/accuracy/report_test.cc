@@ -16,6 +16,7 @@ namespace bloomroute::accuracy {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class ReportTest : public ::testing::Test {
  protected:
@@ -77,6 +78,14 @@ TEST_F(ReportTest, PlotScriptQuotesPaths) {
   const std::string script = PlotScript("it's.dat", "out.png");
   EXPECT_THAT(script, HasSubstr("set output 'out.png'"));
   EXPECT_THAT(script, HasSubstr("plot 'it''s.dat' using"));
+}
+
+// The legend sat outside the plot on the right and took half the chart's
+// width; it goes under the plot, which keeps the width.
+TEST_F(ReportTest, TheLegendIsUnderThePlot) {
+  const std::string script = PlotScript("a.dat", "a.png");
+  EXPECT_THAT(script, HasSubstr("set key below horizontal"));
+  EXPECT_THAT(script, Not(HasSubstr("outside right")));
 }
 
 TEST_F(ReportTest, GnuplotDrawsAPng) {
