@@ -8,6 +8,7 @@
 #                   (build-asan/)
 #   make soak       ... the long runs of the tests labelled "soak" (hostile
 #                   clients for a minute per server)
+#   make package    build the .deb (build/bloomroute_VERSION_ARCH.deb) with cpack
 #   make bench      build and run the benchmarks (not part of `make test`)
 #   make lab        run the filter lab (`bloomroute lab all`, about a minute) and
 #                   regenerate docs/filters.md from its measurements
@@ -20,7 +21,7 @@ BUILD_DIR  ?= build
 ASAN_DIR   ?= build-asan
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo test test-asan soak bench lab format clean
+.PHONY: all deps configure build demo test test-asan soak package bench lab format clean
 
 all: build
 
@@ -49,6 +50,9 @@ test-asan: deps
 	  -DBLOOMROUTE_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS)
 	cmake --build $(ASAN_DIR) -j$(JOBS)
 	ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS) -L sanitize
+
+package: build
+	cd $(BUILD_DIR) && cpack -G DEB
 
 bench: build
 	$(BUILD_DIR)/benchmarks/index/filters_benchmark

@@ -28,6 +28,7 @@ packages=(
   libedit-dev      # line editing, history and completion in `bloomroute shell`
                    # (BSD-licensed, readline-compatible API)
   libspdlog-dev    # the servers' log lines (time, level, component)
+  dpkg-dev         # dpkg-shlibdeps: the .deb's dependencies (cpack -G DEB)
   gnuplot-nox      # the chart of `bloomroute accuracy` (optional at run time)
   python3-thrift   # the Python client example and its test (/usr/bin/python3)
 )
