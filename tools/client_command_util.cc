@@ -1,6 +1,7 @@
 #include "tools/client_command_util.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -77,16 +78,14 @@ std::string RoutingLine(const router::RoutingInfo& r, bool partial,
   return line;
 }
 
-StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
-                                    std::string_view table,
-                                    const router::ScanSpec& spec,
-                                    uint64_t limit) {
+StatusOr<uint64_t> ScanEach(
+    RouterClient& router, std::string_view table, const router::ScanSpec& spec,
+    uint64_t limit, const std::function<Status(std::vector<Row>&)>& each) {
   BLOOMROUTE_ASSIGN_OR_RETURN(int64_t scanner, router.OpenScanner(table, spec));
-  std::vector<Row> rows;
+  uint64_t read = 0;
   Status status;
-  while (rows.size() < limit) {
-    const uint64_t want =
-        std::min<uint64_t>(kScanBatchRows, limit - rows.size());
+  while (read < limit) {
+    const uint64_t want = std::min<uint64_t>(kScanBatchRows, limit - read);
     StatusOr<std::vector<Row>> batch =
         router.ScannerNext(scanner, static_cast<uint32_t>(want));
     if (!batch.ok()) {
@@ -94,12 +93,27 @@ StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
       break;
     }
     if (batch->empty()) break;
-    for (Row& row : *batch) rows.push_back(std::move(row));
+    if (batch->size() > limit - read) batch->resize(limit - read);
+    read += batch->size();
+    status = each(*batch);
+    if (!status.ok()) break;
   }
   // The router expires a scanner it is not told to close; nothing to do.
   (void)router.CloseScanner(scanner);
   if (!status.ok()) return status;
-  if (rows.size() > limit) rows.resize(limit);
+  return read;
+}
+
+StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
+                                    std::string_view table,
+                                    const router::ScanSpec& spec,
+                                    uint64_t limit) {
+  std::vector<Row> rows;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ScanEach(router, table, spec, limit, [&](std::vector<Row>& batch) {
+        for (Row& row : batch) rows.push_back(std::move(row));
+        return Status::OK();
+      }).status());
   return rows;
 }
 

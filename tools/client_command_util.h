@@ -15,6 +15,7 @@
 #define BLOOMROUTE_TOOLS_CLIENT_COMMAND_UTIL_H_
 
 #include <boost/program_options.hpp>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -58,11 +59,16 @@ std::string RoutingLine(const router::LookupResult& result);
 std::string RoutingLine(const router::RoutingInfo& routing, bool partial,
                         const std::vector<router::ServerRef>& missing);
 
-// Up to `limit` rows (>= 1) of `spec`'s range in key order, through a
-// scanner read in batches of up to kScanBatchRows rows; the scanner is closed
-// before returning (a failure to close is ignored: the router expires it).
-// The router's error otherwise.
+// Reads up to `limit` rows (>= 1) of `spec`'s range in key order, through a
+// scanner read in batches of up to kScanBatchRows rows, handing each batch
+// to `each`; a batch `each` fails ends the scan with its error. Returns the
+// rows read. The scanner is closed before returning (a failure to close is
+// ignored: the router expires it). The router's error otherwise.
 inline constexpr uint32_t kScanBatchRows = 1000;
+StatusOr<uint64_t> ScanEach(
+    RouterClient& router, std::string_view table, const router::ScanSpec& spec,
+    uint64_t limit, const std::function<Status(std::vector<Row>&)>& each);
+// ScanEach's rows, all of them.
 StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
                                     std::string_view table,
                                     const router::ScanSpec& spec,

@@ -25,9 +25,6 @@ constexpr char kLookupUsage[] =
     "lookup 't', 'd:cc' => 'NO' [, 'd:fc' => ['PPLA', 'PPLC'] ...] "
     "[, LIMIT => 10, COLUMNS => ['d:name']]";
 
-// Rows read per getScannerRows call by scan and count.
-constexpr uint32_t kScanBatch = 1000;
-
 // Columns to read: 'd:cc' a column, 'd' the whole family (as HBase's
 // shell reads them).
 StatusOr<Projection> Columns(const std::vector<std::string>& names) {
@@ -107,38 +104,22 @@ Status Get(Context& c, const Statement& s) {
   return Status::OK();
 }
 
-// Reads the scanner to its end or `limit` rows, calling `each` per batch.
-// Returns the rows read.
-// Stops early with IOError "interrupted" when the context says so.
+// ScanEach, stopping with IOError "interrupted" before a batch when the
+// context says so (Ctrl-C).
 template <typename EachBatch>
 StatusOr<uint64_t> ReadScanner(Context& c, const std::string& table,
                                const router::ScanSpec& spec, uint64_t limit,
                                EachBatch&& each) {
-  RouterClient& router = c.router;
-  BLOOMROUTE_ASSIGN_OR_RETURN(int64_t scanner, router.OpenScanner(table, spec));
   uint64_t read = 0;
-  Status status;
-  while (read < limit) {
+  return ScanEach(c.router, table, spec, limit, [&](std::vector<Row>& batch) {
+    each(batch);
+    read += batch.size();
     if (c.interrupted && c.interrupted()) {
-      status = Status::IOError("interrupted after " + std::to_string(read) +
-                               " rows");
-      break;
+      return Status::IOError("interrupted after " + std::to_string(read) +
+                             " rows");
     }
-    StatusOr<std::vector<Row>> batch = router.ScannerNext(
-        scanner,
-        static_cast<uint32_t>(std::min<uint64_t>(kScanBatch, limit - read)));
-    if (!batch.ok()) {
-      status = batch.status();
-      break;
-    }
-    if (batch->empty()) break;
-    if (batch->size() > limit - read) batch->resize(limit - read);
-    read += batch->size();
-    each(*batch);
-  }
-  (void)router.CloseScanner(scanner);  // the router expires it otherwise
-  if (!status.ok()) return status;
-  return read;
+    return Status::OK();
+  });
 }
 
 Status Scan(Context& c, const Statement& s) {
