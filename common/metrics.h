@@ -143,7 +143,8 @@ class Registry {
     uint64_t id_ = 0;
   };
 
-  Registry() = default;
+  Registry();
+  ~Registry();
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
 
