@@ -16,12 +16,16 @@
 #include <cstdint>
 #include <string>
 
+#include "common/status.h"
+
 namespace bloomroute {
 
 struct CallContext {
   std::string table;           // the table the call named; empty if none
   uint32_t servers_asked = 0;  // region servers a lookup or scan asked
   uint64_t rows = 0;           // rows returned
+  // How the call ended, as its handler saw it (kOk until it says otherwise).
+  Status::Code outcome = Status::Code::kOk;
 };
 
 // The calling thread's call, or nullptr outside one.

@@ -1,6 +1,7 @@
 #include "router/global_index.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <mutex>
 #include <optional>
@@ -11,6 +12,15 @@
 #include "router/internal/bit_sliced_index.h"
 
 namespace bloomroute::router {
+
+namespace {
+
+// What one fetched op counts in ReplicaStats::catch_up_bytes: its size in
+// memory, about its binary-protocol size (seq, kind, hash, stage, mask and
+// field headers: 36-45 bytes).
+constexpr uint64_t kFilterOpBytes = sizeof(FilterOp);
+
+}  // namespace
 
 namespace {
 
@@ -60,6 +70,8 @@ struct GlobalIndex::Replica {
   // before it asked the server. A new replica starts one generation behind.
   uint64_t generation = 1;
   uint64_t caught_up = 0;
+  // Bytes CatchUp fetched (ReplicaStats::catch_up_bytes).
+  std::atomic<uint64_t> catch_up_bytes{0};
   uint64_t fence_token;  // what writes carry; raised by MarkWriteInDoubt
 
   const uint32_t slot;                   // the replica's column
@@ -457,6 +469,7 @@ Status GlobalIndex::CatchUp(ServerId server, RegionClient& client) {
       StatusOr<FilterOpsSince> ops = client.OpsSince(
           start->incarnation, start->epoch, start->seq, start->fence_token);
       if (!ops.ok()) return ops.status();
+      r->catch_up_bytes += ops->ops.size() * kFilterOpBytes;
       if (!ops->too_old && ops->incarnation == start->incarnation &&
           ops->epoch == start->epoch) {
         const Round round = InstallOps(*r, *start, *ops);
@@ -477,6 +490,7 @@ Status GlobalIndex::CatchUp(ServerId server, RegionClient& client) {
     }
     auto fetched = FetchImage(client, start->fence_token, config_);
     if (!fetched.ok()) return fetched.status();
+    r->catch_up_bytes += fetched->first.image.size();
     BLOOMROUTE_RETURN_IF_ERROR(
         InstallSnapshot(*r, fetched->first, fetched->second));
     stuck_after_snapshot = force_snapshot;
@@ -600,6 +614,7 @@ std::vector<ReplicaStats> GlobalIndex::Stats() const {
     s.seq = r->seq;
     s.reported_epoch = r->reported_epoch;
     s.reported_seq = r->reported_seq;
+    s.catch_up_bytes = r->catch_up_bytes.load();
     if (r->loaded) s.filter = StatsOf(*r);
     out.push_back(std::move(s));
   }

@@ -128,6 +128,9 @@ struct ReplicaStats {
   // of (epoch, seq), the replica is behind by that much.
   uint64_t reported_epoch = 0;
   uint64_t reported_seq = 0;
+  // Bytes fetched to catch the replica up since the router started: the
+  // ops (their encoded size) and the snapshots' images.
+  uint64_t catch_up_bytes = 0;
   // Stages, elements, fill and estimated FPR of the replica's bits (planes
   // are 0). memory_bytes is the server's share of the router's routing
   // memory: its column's bits plus an equal share of what no one column

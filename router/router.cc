@@ -322,6 +322,7 @@ RouterImpl::RouterImpl(const router::RouterOptions& options,
     : options_(options), factory_(std::move(factory)) {}
 
 RouterImpl::~RouterImpl() {
+  metrics_.reset();
   {
     std::lock_guard<std::mutex> lock(maintenance_mu_);
     stopping_ = true;
@@ -348,6 +349,8 @@ Status RouterImpl::Init() {
       index_, router::GlobalIndex::Create(filter_config_, start << 32));
   BLOOMROUTE_RETURN_IF_ERROR(ConnectMembers());
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
+  metrics_ =
+      std::make_unique<RouterMetrics>([this] { return MetricsSnapshot(); });
   PublishTables();
   MaintainOnce();  // best effort: servers that do not answer are retried
   if (options_.background_maintenance) {
@@ -630,6 +633,7 @@ void RouterImpl::MaintainOnce() {
   }
   MaintainRegionOps();
   MaintainIndexes();
+  ProbeServers();
   const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
   for (auto& [id, server] : *servers) {
     // The cluster's filter config first: a catch-up then loads the filter

@@ -638,6 +638,9 @@ class Router {
   // Asks every server for its status (in parallel) and reports the catalog.
   virtual ClusterStatus GetClusterStatus() = 0;
   virtual std::vector<ServerRef> Servers() const = 0;
+  // What the router is doing now and last saw of its servers (in memory:
+  // contacts no server). Empty by default for routers that keep nothing.
+  virtual RouterActivity Activity() const { return {}; }
   // What is where (`bloomroute admin`). Every server, ascending by id, with
   // its regions, rows and bytes: each is asked for its region statistics
   // (in parallel; RegionClient::GetRegionStats, which counts rows by a

@@ -179,4 +179,42 @@ std::shared_ptr<const std::vector<router::Quota>> RouterImpl::Quotas() const {
   return catalog_->Quotas();
 }
 
+// ---- Operators' view: metrics and activity ----
+
+RouterMetrics::Snapshot RouterImpl::MetricsSnapshot() const {
+  RouterMetrics::Snapshot s;
+  s.replicas = IndexStats();
+  s.index_bytes = index_->MemoryBytes();
+  std::shared_lock<std::shared_mutex> lock(tables_mu_);
+  s.tables = static_cast<uint32_t>(tables_.size());
+  for (const auto& [name, table] : tables_) {
+    s.regions += static_cast<uint32_t>(table->record.regions.size());
+  }
+  return s;
+}
+
+router::RouterActivity RouterImpl::Activity() const {
+  return metrics_->Activity();
+}
+
+void RouterImpl::ProbeServers() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_probe_ < kProbeInterval) return;
+  last_probe_ = now;
+  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  std::vector<const ServerEntry*> entries;
+  for (const auto& [id, server] : *servers) entries.push_back(server.get());
+  // In parallel: a server that does not answer costs its call timeout once,
+  // not once per server after it.
+  for (const auto& [id, probe] : metrics_->Probes()) {
+    if (servers->count(id) == 0) metrics_->ForgetServer(id);
+  }
+  fan_out_->Run(entries.size(), [&](size_t i) {
+    const ServerEntry& server = *entries[i];
+    StatusOr<FilterStatus> status = server.client->GetFilterStatus();
+    metrics_->NoteProbe(server.ref.id, server.ref.address, status.ok(),
+                        status.ok() ? "" : status.status().ToString());
+  });
+}
+
 }  // namespace bloomroute::router_internal

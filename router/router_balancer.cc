@@ -42,6 +42,13 @@ StatusOr<BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
 }
 
 BalanceReport RouterImpl::RunBalancer(uint32_t max_operations, bool moves) {
+  BalanceReport report = RunBalancerSteps(max_operations, moves);
+  metrics_->RecordBalancerRun(report);
+  return report;
+}
+
+BalanceReport RouterImpl::RunBalancerSteps(uint32_t max_operations,
+                                           bool moves) {
   if (max_operations == 0) max_operations = options_.balancer_max_operations;
   BalanceReport report;
   uint32_t made = 0;

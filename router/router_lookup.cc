@@ -323,6 +323,7 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
         out.next_page_token,
         page_tokens_->Issue(descriptor, spec, *out.resume_after));
   }
+  metrics_->RecordLookup(table, out.routing, out.rows.size());
   return out;
 }
 
@@ -398,6 +399,7 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
     out.routing.asked_not_current.push_back(Server(id).ref);
   }
   if (!plan.not_current.empty()) WakeMaintenance();
+  metrics_->RecordLookup(table, out.routing, 0);
   return out;
 }
 

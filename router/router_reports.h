@@ -138,6 +138,34 @@ struct RegionOpResult {
   uint64_t total_micros = 0;
 };
 
+// What the router is doing and last saw, for operators (Router::Activity):
+// its status page and readiness.
+struct RouterActivity {
+  struct RegionOp {
+    std::string kind;        // "move", "split", "merge"
+    std::string phase;       // "opening targets", "copying", "switching", ...
+    uint64_t region_id = 0;  // the (first) source region
+    double age_seconds = 0;
+  };
+  struct ServerProbe {
+    ServerRef server;
+    bool up = false;
+    std::string error;       // why not, when not up
+    double age_seconds = 0;  // since the probe
+  };
+  std::vector<RegionOp> region_ops;  // running now
+  // The last probe of each member (maintenance probes every few seconds);
+  // a member not probed yet is absent.
+  std::vector<ServerProbe> probes;
+  uint64_t balancer_runs = 0;
+  // The last run's splits and moves and failures, and how long ago it
+  // ended; none before the first run.
+  std::optional<uint32_t> last_balance_splits;
+  uint32_t last_balance_moves = 0;
+  std::vector<std::string> last_balance_failures;
+  double last_balance_age_seconds = 0;
+};
+
 // What one run of the balancer did (Router::Balance).
 struct BalanceReport {
   struct Step {

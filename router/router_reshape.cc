@@ -272,6 +272,40 @@ StatusOr<RegionOpResult> RouterImpl::MergeRegions(uint64_t region_a,
   });
 }
 
+namespace {
+
+const char* KindName(CatalogRegionOp::Kind kind) {
+  switch (kind) {
+    case CatalogRegionOp::Kind::kMove:
+      return "move";
+    case CatalogRegionOp::Kind::kSplit:
+      return "split";
+    case CatalogRegionOp::Kind::kMerge:
+      return "merge";
+  }
+  return "?";
+}
+
+// A region operation shown in RouterMetrics while RunRegionOp runs it.
+class RunningRegionOp {
+ public:
+  RunningRegionOp(RouterMetrics* metrics, const CatalogRegionOp& op)
+      : metrics_(metrics),
+        id_(metrics->BeginOp(
+            KindName(op.kind),
+            op.sources.empty() ? 0 : op.sources.front().region_id)) {}
+  ~RunningRegionOp() { metrics_->EndOp(id_); }
+  RunningRegionOp(const RunningRegionOp&) = delete;
+  RunningRegionOp& operator=(const RunningRegionOp&) = delete;
+  void Phase(const char* phase) { metrics_->SetPhase(id_, phase); }
+
+ private:
+  RouterMetrics* const metrics_;
+  const uint64_t id_;
+};
+
+}  // namespace
+
 StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
     bool wait, const std::function<StatusOr<PlannedOp>()>& plan) {
   std::unique_lock<std::mutex> running(region_ops_mu_, std::defer_lock);
@@ -293,6 +327,7 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
   const uint64_t table_id = planned.table_id;
   CatalogRegionOp& op = planned.op;
   const auto start = std::chrono::steady_clock::now();
+  RunningRegionOp running_op(metrics_.get(), op);
   auto state = std::make_shared<ReshapeState>();
   state->table_id = table_id;
   state->sources = op.sources;
@@ -311,16 +346,19 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
   }
   // From here on the operation is in the catalog: a failure undoes it.
   RegionOpResult result;
+  running_op.Phase("opening targets");
   s = OpenTargets(table_id, op);
   // Every write that may not have seen the operation has ended once its
   // table state is let go: the copy reads what they wrote, and none of
   // those that went in doubt can still commit once the fences are raised.
   if (s.ok()) s = WaitForGeneration(before_start);
   if (s.ok()) s = FenceSources(op);
+  if (s.ok()) running_op.Phase("copying");
   if (s.ok()) s = CopyRegionRows(op, &result);
   std::weak_ptr<const int> before;
   bool in_doubt = false;
   if (s.ok()) {
+    running_op.Phase("switching");
     s = CatchUpAndSwitch(table_id, &op, *state, &result, &before, &in_doubt);
   }
   result.switched_micros = MicrosSince(start);
@@ -338,11 +376,13 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
     active_reshape_.reset();
   }
   if (!s.ok()) {
+    running_op.Phase("undoing");
     const Status undone = FinishRegionOp(table_id, op);
     return s.WithContext(undone.ok() ? "the region operation was undone"
                                      : "the region operation is undone by "
                                        "maintenance once the servers answer");
   }
+  running_op.Phase("dropping sources");
   // Reads that may name the sources hold a table state of the generation
   // before the switch. Past the limit the drop goes ahead: such a read
   // then fails (NotFound from the dropped region), it never answers wrong.

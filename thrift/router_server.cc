@@ -47,4 +47,9 @@ StatusOr<size_t> RouterServer::ReloadTokenFile() {
   return access_->token_count();
 }
 
+bool RouterServer::AcceptsToken(const std::string& token) const {
+  if (access_ == nullptr || token.empty()) return false;
+  return access_->IdentityOfToken(token).role != Role::kNone;
+}
+
 }  // namespace bloomroute

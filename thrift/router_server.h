@@ -68,6 +68,11 @@ class RouterServer : public ThriftServer {
   // How many tokens are in force afterwards.
   StatusOr<size_t> ReloadTokenFile();
 
+  // Whether `token` is one of the token file's now (any role): what the
+  // router's HTTP endpoint accepts as a bearer token (ops/ops_handler.h).
+  // False without TLS or a token file.
+  bool AcceptsToken(const std::string& token) const;
+
  private:
   RouterServer() = default;
 

@@ -120,7 +120,12 @@ void ServerFlags::Add(po::options_description* o) {
        "past it no new call starts (requests wait, their --request-timeout "
        "still runs) until replies are read or closed by --reply-timeout. "
        "Calls already running finish, so replies hold at most this plus "
-       "--threads replies");
+       "--threads replies")  //
+      ("slow-call-ms",
+       po::value<int64_t>(&slow_call_ms_)
+           ->default_value(defaults_.slow_call_ms),
+       "log calls that take this many milliseconds or more (method, caller, "
+       "table, duration, servers asked); 0 for none");
   tls_flags_.Add(o);
   o->add_options()  //
       ("insecure", po::bool_switch(&insecure_),
@@ -195,6 +200,9 @@ Status ServerFlags::ToOptions(int64_t min_frame_bytes,
               static_cast<int64_t>(ServerOptions::kMaxBufferedReplyBytes)));
   out->max_buffered_reply_bytes =
       static_cast<uint64_t>(max_buffered_reply_bytes_);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("slow-call-ms", slow_call_ms_, 0, ServerOptions::kMaxTimeoutMs));
+  out->slow_call_ms = static_cast<uint32_t>(slow_call_ms_);
   out->threads = static_cast<uint32_t>(threads_);
   out->max_frame_bytes = static_cast<uint32_t>(max_frame_bytes_);
   out->idle_timeout_ms = static_cast<int>(idle_timeout_seconds_ * 1000);

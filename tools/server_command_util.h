@@ -51,7 +51,7 @@ std::string WaitForStopSignal(const std::function<void()>& on_hangup = {});
 //   --max-decoded-bytes N  --idle-timeout S  --request-timeout S
 //   --reply-timeout S  --max-connections N  --max-handshakes N
 //   --handshake-threads N  --max-buffered-request-bytes N
-//   --max-buffered-reply-bytes N
+//   --max-buffered-reply-bytes N  --slow-call-ms N
 //   --tls-ca FILE  --tls-cert FILE  --tls-key FILE  --insecure
 // Add() declares them with `defaults` (and `default_listen`) shown in --help;
 // ToOptions() checks them and fills a ServerOptions.
@@ -82,6 +82,7 @@ class ServerFlags {
   Status ToOptions(int64_t min_frame_bytes, ServerOptions* out) const;
 
   int64_t max_frame_bytes() const { return max_frame_bytes_; }
+  bool insecure() const { return insecure_; }
 
   // The line a server command prints (on stderr) once it serves on
   // host:port: "bloomroute <command>: WARNING: serving without TLS on
@@ -106,6 +107,7 @@ class ServerFlags {
   int64_t handshake_threads_ = 0;
   int64_t max_buffered_request_bytes_ = 0;
   int64_t max_buffered_reply_bytes_ = 0;
+  int64_t slow_call_ms_ = 0;
   TlsFlags tls_flags_{TlsFlags::Side::kServer};
   bool insecure_ = false;
 

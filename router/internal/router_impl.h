@@ -39,6 +39,7 @@
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
+#include "router/internal/router_metrics.h"
 #include "router/page_token.h"
 #include "router/router.h"
 
@@ -284,6 +285,7 @@ class RouterImpl : public router::Router {
   StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override;
   void RunMaintenance() override;
   router::ClusterStatus GetClusterStatus() override;
+  router::RouterActivity Activity() const override;
   std::vector<router::ServerRef> Servers() const override;
   // router_admin.cc
   std::vector<router::ServerSummary> ListServers() override;
@@ -487,6 +489,8 @@ class RouterImpl : public router::Router {
   // One run of the balancer (Balance); with `moves` false only the splits
   // of regions past their size (the automatic splits).
   router::BalanceReport RunBalancer(uint32_t max_operations, bool moves);
+  // RunBalancer's steps; RunBalancer also counts the run in metrics_.
+  router::BalanceReport RunBalancerSteps(uint32_t max_operations, bool moves);
   // Until the router stops: the automatic splits every
   // split_check_interval_ms and the balancer every balancer_interval_ms.
   void BalancerLoop();
@@ -688,6 +692,15 @@ class RouterImpl : public router::Router {
   // Created by Init, with a fence base above every earlier run's tokens.
   std::unique_ptr<router::GlobalIndex> index_;
   std::unique_ptr<FanOut> fan_out_;
+  // Set by Init, before any call; reset first when destroyed (its collector
+  // reads the members above).
+  std::unique_ptr<RouterMetrics> metrics_;
+  // Maintenance probes every server this often (RouterMetrics::NoteProbe):
+  // what /metrics and /readyz say of them.
+  static constexpr std::chrono::seconds kProbeInterval{5};
+  std::chrono::steady_clock::time_point last_probe_;  // maintenance's alone
+  void ProbeServers();
+  RouterMetrics::Snapshot MetricsSnapshot() const;
   mutable std::mutex servers_mu_;
   // Guarded by servers_mu_: the members (the pointer; the map is
   // immutable), and every entry that left the map (replaced by

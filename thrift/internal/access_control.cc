@@ -257,6 +257,13 @@ StatusOr<AccessControl::Tokens> AccessControl::ReadTokenFile(
   return tokens;
 }
 
+Role RouterCallRole(const std::string& method) {
+  static const std::map<std::string, Role>* needs =
+      new std::map<std::string, Role>(RouterNeeds());
+  auto it = needs->find(method);
+  return it == needs->end() ? Role::kAdmin : it->second;
+}
+
 bool AccessControl::MayCallAnything(const Identity& identity) const {
   if (identity.role == Role::kNone) return false;
   if (RoleAllows(identity.role, default_need_)) return true;

@@ -90,6 +90,11 @@ class AccessControl {
   bool admits_tokens() const { return admits_tokens_; }
   // How many tokens the router's token file holds.
   size_t token_count() const;
+  // The identity a token gives now (its role kNone when it is in no token
+  // file): what the router's HTTP endpoint checks a bearer token with.
+  Identity IdentityOfToken(const std::string& token) const {
+    return TokenIdentity(TokenHash(token));
+  }
 
  private:
   AccessControl(std::map<std::string, Role> needs, Role default_need,
@@ -114,6 +119,10 @@ class AccessControl {
 // frame bounds what is read.
 std::unique_ptr<apache::thrift::protocol::TBinaryProtocol> RequestFrameProtocol(
     const uint8_t* frame, size_t size, int32_t string_limit);
+
+// The role a RouterService method needs (kAdmin for one not listed, as the
+// router's AccessControl): what the audit log records is the kAdmin calls.
+Role RouterCallRole(const std::string& method);
 
 // A request's message header.
 struct CallHeader {

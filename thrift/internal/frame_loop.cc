@@ -28,6 +28,7 @@
 #include "thrift/internal/decode_budget.h"
 #include "thrift/internal/frame_connection.h"
 #include "thrift/internal/hand_off_pool.h"
+#include "thrift/internal/server_metrics.h"
 #include "thrift/internal/tls.h"
 
 namespace bloomroute::thrift_internal {
@@ -59,6 +60,33 @@ bool SetNonBlocking(int fd) {
   return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
 }
 
+// The outcome of a call access control answered itself (`verdict` not
+// kPass): a refusal, or authenticate's answer; "" when it passed.
+std::string RefusalOutcome(AccessControl::Verdict verdict,
+                           const std::string& method,
+                           const Identity& identity) {
+  if (verdict == AccessControl::Verdict::kPass) return "";
+  if (method == "authenticate" && identity.role != Role::kNone) return "ok";
+  return "permission_denied";
+}
+
+// The peer's address for the logs; "?" when the socket cannot say.
+std::string PeerAddress(const Connection& c) {
+  try {
+    return c.socket->getPeerAddress() + ":" +
+           std::to_string(c.socket->getPeerPort());
+  } catch (const std::exception&) {
+    return "?";
+  }
+}
+
+// The metrics label of a server named `name` (ThriftServer::Serve's).
+std::string ServiceLabel(const std::string& name) {
+  if (name == "RouterServer") return "router";
+  if (name == "RegionServer") return "region";
+  return name;
+}
+
 }  // namespace
 
 struct FrameLoop::Impl {
@@ -67,6 +95,7 @@ struct FrameLoop::Impl {
   std::shared_ptr<TlsServerContext> tls;        // null: plaintext
   std::shared_ptr<const AccessControl> access;  // null: no checks
   std::shared_ptr<CallThrottle> throttle;       // null: none
+  std::unique_ptr<ServerMetrics> metrics;       // set by Create
   ServerOptions options;
   std::string name;
   std::shared_ptr<at::TConfiguration> config;
@@ -182,16 +211,20 @@ struct FrameLoop::Impl {
         "--max-decoded-bytes");
     auto out = std::make_shared<at::protocol::TBinaryProtocol>(output);
     bool ok = false;
+    ServerMetrics::Call call(metrics.get(), c.frame.data(), c.frame.size());
+    std::string outcome;  // empty: the handler's (ServeCall)
     try {
       AccessControl::Verdict verdict = AccessControl::Verdict::kPass;
       if (access != nullptr) {
         verdict = access->Intercept(c.frame.data(), c.frame.size(), &c.identity,
                                     out.get());
+        outcome = RefusalOutcome(verdict, call.method(), c.identity);
       }
       std::unique_ptr<CallThrottle::Ticket> ticket;
       if (verdict == AccessControl::Verdict::kPass && throttle != nullptr) {
         verdict = throttle->Admit(c.frame.data(), c.frame.size(), c.identity,
                                   out.get(), &ticket);
+        if (verdict != AccessControl::Verdict::kPass) outcome = "throttled";
       }
       if (verdict == AccessControl::Verdict::kPass) {
         ScopedCaller caller(access != nullptr ? &c.identity : nullptr);
@@ -211,12 +244,18 @@ struct FrameLoop::Impl {
       // exception naming the budget: send it, then close.
       ok = true;
       c.close_after_reply = true;
+      outcome = "decoded_bytes";
+      metrics->Refused("decoded_bytes");
     } catch (const at::TException&) {
+      outcome = "malformed";
       // Bytes that do not decode: the connection closes, nothing is logged
       // (a client could fill the log).
     } catch (const std::exception& e) {
+      outcome = "error";
       at::GlobalOutput.printf("%s: a call failed: %s", name.c_str(), e.what());
     }
+    call.Finish(outcome, access != nullptr ? &c.identity : nullptr,
+                PeerAddress(c));
     FreeFrame(c);  // the request's memory goes now
     c.reply = ok ? std::move(output) : nullptr;
     if (ok) HoldReply(c);
@@ -347,6 +386,7 @@ struct FrameLoop::Impl {
         c->tls_wants = 0;
         CountPrincipal(*c);
         if (c->over_principal_limit) {
+          metrics->Refused("connections_per_principal");
           Close(*c);
           return;
         }
@@ -362,6 +402,7 @@ struct FrameLoop::Impl {
         return;
       case TlsIo::kClosed:
       case TlsIo::kFailed:
+        metrics->Refused("tls_handshake");
         c->tls_failed = true;
         Close(*c);
         return;
@@ -547,6 +588,7 @@ struct FrameLoop::Impl {
             ? std::min(options.max_frame_bytes, kMaxUnauthenticatedFrameBytes)
             : options.max_frame_bytes;
     if (c.frame_bytes == 0 || c.frame_bytes > limit) {
+      metrics->Refused("frame_bytes");
       if (c.ssl == nullptr && LooksLikeTlsRecord(c.header)) {
         // A TLS client at a plaintext port: told so, and its flight read
         // so that the close is a FIN, not a reset that could overtake it.
@@ -689,6 +731,18 @@ struct FrameLoop::Impl {
     return Clock::time_point::max();
   }
 
+  // The bound a connection past Deadline() broke, for ServerMetrics.
+  const char* DeadlineName(const Connection& c) const {
+    switch (c.state) {
+      case Connection::State::kHandshaking:
+        return "handshake_timeout";
+      case Connection::State::kReading:
+        return c.header_bytes != 0 ? "request_timeout" : "idle_timeout";
+      default:
+        return "reply_timeout";
+    }
+  }
+
   // Closes connections past their deadline; returns the next deadline.
   Clock::time_point ExpireDeadlines() {
     const Clock::time_point now = Clock::now();
@@ -697,6 +751,7 @@ struct FrameLoop::Impl {
       if (c->closed) continue;
       const Clock::time_point deadline = Deadline(*c);
       if (deadline <= now) {
+        metrics->Refused(DeadlineName(*c));
         Close(*c);
       } else {
         next = std::min(next, deadline);
@@ -834,6 +889,11 @@ StatusOr<std::unique_ptr<FrameLoop>> FrameLoop::Create(
   impl->access = std::move(access);
   impl->options = options;
   impl->name = std::move(name);
+  impl->metrics = std::make_unique<ServerMetrics>(
+      ServiceLabel(impl->name), options.slow_call_ms,
+      [service = ServiceLabel(impl->name)](const std::string& method) {
+        return service == "router" && RouterCallRole(method) == Role::kAdmin;
+      });
   const int frame = static_cast<int>(options.max_frame_bytes);
   impl->config = std::make_shared<at::TConfiguration>(frame, frame);
   int pipe_fds[2];
@@ -862,6 +922,7 @@ void FrameLoop::Run() {
     next_deadline = impl.ExpireDeadlines();
     impl.GrantWaiting();  // after the frames freed and connections closed
     impl.StartCalls();    // after the replies sent and connections closed
+    impl.metrics->SetLoad(impl.connections.size(), impl.call_waiters.size());
   }
   impl.Shutdown();
 }

@@ -19,21 +19,27 @@
 #include <string>
 #include <utility>
 
+#include "common/call_context.h"
 #include "common/status.h"
 #include "thrift/status_conversion.h"
 
 namespace bloomroute::thrift_internal {
 
 // Runs `body`, turning an escaping exception into IOError naming the call.
+// The outcome is noted in the thread's CallContext, for the call's metrics
+// (server_metrics.h).
 template <typename Body>
 Status RunCallBody(const char* call, Body&& body) {
+  Status status;
   try {
-    return body();
+    status = body();
   } catch (const std::bad_alloc&) {
-    return Status::IOError(std::string(call) + ": out of memory");
+    status = Status::IOError(std::string(call) + ": out of memory");
   } catch (const std::exception& e) {
-    return Status::IOError(std::string(call) + ": " + e.what());
+    status = Status::IOError(std::string(call) + ": " + e.what());
   }
+  if (CallContext* context = CurrentCall()) context->outcome = status.code();
+  return status;
 }
 
 // Calls that declare TIllegalArgument and TIOError (bloomroute's own, and
