@@ -57,8 +57,9 @@ std::string WaitForStopSignal(const std::function<void()>& on_hangup) {
 }
 
 void Announce(std::string_view command, std::string_view text) {
-  std::cout << "bloomroute " << command << ": " << text << std::endl;
+  // The file first: a script that saw the line finds it there too.
   if (LoggingToFile()) Log(LogLevel::kInfo, command, text);
+  std::cout << "bloomroute " << command << ": " << text << std::endl;
 }
 
 void LogFlags::Add(po::options_description* o) {

@@ -54,8 +54,8 @@ std::string WaitForStopSignal(const std::function<void()>& on_hangup = {});
 // Prints "bloomroute <command>: <text>" on stdout (the lines scripts read:
 // start-up, SIGHUP, stop) and, when the log goes to a file
 // (--log-file), logs `text` there too at kInfo, component <command>, so
-// that the file tells the whole story. On stderr the log would only repeat
-// the line.
+// that the file tells the whole story (written before the stdout line). On
+// stderr the log would only repeat the line.
 void Announce(std::string_view command, std::string_view text);
 
 // The log options of a server command (common/log.h):
