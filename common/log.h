@@ -78,10 +78,10 @@ bool LogEnabled(LogLevel level);
 
 // Opens the path of SetLogFile again and writes the next lines there (the
 // file that was open is closed), then logs "reopened the log file <path>"
-// at kInfo (component "log") as the new file's first line. OK and nothing
-// else when the lines go to stderr. When the path cannot be opened: IOError
-// naming it, the lines still go to the file that was open, and the error is
-// logged there at kError.
+// at kInfo (component "log") there. OK and nothing else when the lines go
+// to stderr. When the path cannot be opened: IOError naming it, the lines
+// still go to the file that was open, and the error is logged there at
+// kError.
 [[nodiscard]] Status ReopenLogFile();
 
 // Whether the lines go to a file (SetLogFile with a path), not stderr.
