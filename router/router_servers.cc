@@ -3,11 +3,11 @@
 // it runs. The set is an immutable map published by pointer; see the
 // locking note of router_impl.h.
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <set>
 #include <utility>
 
+#include "common/log.h"
 #include "common/sync_point.h"
 #include "router/internal/router_impl.h"
 
@@ -103,10 +103,9 @@ ServerEntry& RouterImpl::Server(ServerId id) const {
   // unknown id is a bug in this file, not input, and is stopped here
   // rather than dereferenced.
   if (entry == nullptr) {
-    std::fprintf(stderr,
-                 "bloomroute router: bug: region server %llu is "
-                 "neither a member nor a removed one\n",
-                 static_cast<unsigned long long>(id));
+    Log(LogLevel::kError, "router",
+        "bug: region server " + std::to_string(id) +
+            " is neither a member nor a removed one");
     std::abort();
   }
   return *entry;

@@ -1,11 +1,9 @@
 #include "tools/local_command.h"
 
-#include <iostream>
 #include <memory>
 
 #include "thrift/thrift_logging.h"
 #include "tools/router_command.h"
-#include "tools/server_command_util.h"
 
 namespace bloomroute {
 namespace po = boost::program_options;
@@ -30,9 +28,11 @@ void LocalCommand::AddOptions(po::options_description* o) {
        "TLS on every port, with a CA and certificates made in DATA/certs on "
        "the first start (kept on later ones)");
   AddFilterOptions(o, &options_.filter, &filter_initial_capacity_);
+  log_flags_.Add(o);
 }
 
 Status LocalCommand::Validate() {
+  BLOOMROUTE_RETURN_IF_ERROR(log_flags_.Validate());
   BLOOMROUTE_RETURN_IF_ERROR(
       InRange("servers", servers_, 1, LocalClusterOptions::kMaxServers));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("port", port_, 0, 65535));
@@ -47,28 +47,32 @@ Status LocalCommand::Validate() {
 }
 
 Status LocalCommand::Execute() {
+  BLOOMROUTE_RETURN_IF_ERROR(log_flags_.Apply());
   // Thrift's own messages (a region server that does not answer) as
   // rate-limited warnings, not a line per failed connect.
   RouteThriftOutputToLog(ThriftOutput::kServer);
   BLOOMROUTE_RETURN_IF_ERROR(BlockStopSignals());
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<LocalCluster> cluster,
                               LocalCluster::Start(options_));
-  std::cout << "bloomroute local: router on " << cluster->router_address()
-            << ", " << cluster->region_server_addresses().size()
-            << " region servers, data in " << data_ << std::endl;
+  Announce(name(),
+           "router on " + cluster->router_address() + ", " +
+               std::to_string(cluster->region_server_addresses().size()) +
+               " region servers, data in " + data_);
   if (options_.secure) {
     const TlsOptions& client = cluster->client_tls();
-    std::cout << "bloomroute local: TLS on every port, certificates "
-              << (cluster->certs_written().empty() ? "kept" : "made") << " in "
-              << cluster->certs_dir() << "; clients: --tls-ca "
-              << client.ca_file << " --tls-cert " << client.cert_file
-              << " --tls-key " << client.key_file << std::endl;
+    Announce(
+        name(),
+        "TLS on every port, certificates " +
+            std::string(cluster->certs_written().empty() ? "kept" : "made") +
+            " in " + cluster->certs_dir() + "; clients: --tls-ca " +
+            client.ca_file + " --tls-cert " + client.cert_file + " --tls-key " +
+            client.key_file);
   }
 
-  std::cout << "bloomroute local: " << WaitForStopSignal() << ", stopping"
-            << std::endl;
+  // SIGHUP reopens the log file (--log-file); there is nothing to reload.
+  Announce(name(), WaitForStopSignal() + ", stopping");
   cluster->Stop();
-  std::cout << "bloomroute local: stopped" << std::endl;
+  Announce(name(), "stopped");
   return Status::OK();
 }
 
@@ -84,7 +88,10 @@ std::string LocalCommand::HelpEpilog() const {
          "the node certificate every server uses (node.crt, node.key: hosts\n"
          "127.0.0.1, localhost, ::1) and an admin client's (client.root.crt,\n"
          "client.root.key); the start-up prints the client options. More\n"
-         "clients: bloomroute cert create-client --certs-dir DIR/certs ...\n";
+         "clients: bloomroute cert create-client --certs-dir DIR/certs ...\n"
+         "The router and the region servers run in this process and share\n"
+         "one log: stderr, or --log-file FILE (SIGHUP reopens it, for\n"
+         "logrotate); each line names its component.\n";
 }
 
 }  // namespace bloomroute

@@ -3,6 +3,7 @@
 // newcomers and tests (tools/local_cluster.h says what runs and where).
 //
 //   bloomroute local --data DIR --servers N [--port 9090] [--sync] [--secure]
+//       [--log-level LEVEL] [--log-file FILE]
 //
 // On start it prints one line saying where the router listens, e.g.
 //   bloomroute local: router on 127.0.0.1:9090, 4 region servers, data in DIR
@@ -14,9 +15,12 @@
 //   --tls-key DIR/certs/client.root.key
 // (one line; "kept in" on a restart that reused them). Ctrl-C or
 // SIGTERM stops the router, then the region servers, closes every store and
-// exits 0. Restarting on the same DIR brings back every table and row. Bad
-// usage exits 2 with a one-line reason; a start that fails (a recorded port
-// now taken, fewer servers than host regions) exits 1 saying why.
+// exits 0. The router and the region servers run in this one process, so
+// they share one log (stderr, or --log-file's FILE, reopened on SIGHUP);
+// each line names its component. Restarting on the same DIR brings back every
+// table and row. Bad usage exits 2 with a one-line reason; a start that fails
+// (a recorded port now taken, fewer servers than host regions) exits 1 saying
+// why.
 #ifndef BLOOMROUTE_TOOLS_LOCAL_COMMAND_H_
 #define BLOOMROUTE_TOOLS_LOCAL_COMMAND_H_
 
@@ -25,6 +29,7 @@
 
 #include "tools/command.h"
 #include "tools/local_cluster.h"
+#include "tools/server_command_util.h"
 
 namespace bloomroute {
 
@@ -47,6 +52,7 @@ class LocalCommand : public Command {
   int64_t filter_initial_capacity_ = 0;
   bool sync_ = false;
   bool secure_ = false;
+  LogFlags log_flags_;
 
   LocalClusterOptions options_;  // filled by Validate()
 };

@@ -1,6 +1,5 @@
 #include "tools/regionserver_command.h"
 
-#include <iostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -63,9 +62,11 @@ void RegionServerCommand::AddOptions(po::options_description* o) {
        "bytes of one page of a bits-only filter snapshot sent to a router, "
        "at most, in [4096, 33554432]; a router fetches a snapshot page by "
        "page, so a filter of any size loads within a frame limit");
+  log_flags_.Add(o);
 }
 
 Status RegionServerCommand::Validate() {
+  BLOOMROUTE_RETURN_IF_ERROR(log_flags_.Validate());
   BLOOMROUTE_RETURN_IF_ERROR(
       InRange("max-value-bytes", max_value_bytes_, 1, kMaxValueBytesLimit));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("max-row-bytes", max_row_bytes_,
@@ -97,6 +98,7 @@ Status RegionServerCommand::Validate() {
 }
 
 Status RegionServerCommand::Execute() {
+  BLOOMROUTE_RETURN_IF_ERROR(log_flags_.Apply());
   // Thrift's own messages (a region server that does not answer) as
   // rate-limited warnings, not a line per failed connect.
   RouteThriftOutputToLog(ThriftOutput::kServer);
@@ -111,32 +113,31 @@ Status RegionServerCommand::Execute() {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RegionServer> server,
                               RegionServer::Start(store, server_options_));
   const std::string warning =
-      server_flags_.InsecureWarning(name(), server->host(), server->port());
-  if (!warning.empty()) std::cerr << warning << std::endl;
-  std::cout << "bloomroute regionserver: serving " << regions.size()
-            << " regions of " << tables.size() << " tables from " << data_
-            << " on " << FormatHostPort(server->host(), server->port())
-            << " (sync " << (sync_ ? "on" : "off") << ", max value "
-            << max_value_bytes_ << " bytes)" << std::endl;
+      server_flags_.InsecureWarning(server->host(), server->port());
+  if (!warning.empty()) Log(LogLevel::kWarn, name(), warning);
+  Announce(name(), "serving " + std::to_string(regions.size()) +
+                       " regions of " + std::to_string(tables.size()) +
+                       " tables from " + data_ + " on " +
+                       FormatHostPort(server->host(), server->port()) +
+                       " (sync " + (sync_ ? "on" : "off") + ", max value " +
+                       std::to_string(max_value_bytes_) + " bytes)");
 
-  // SIGHUP reloads the revocation list (--tls-crl).
-  const auto reload = [&server] {
+  // SIGHUP (after the log file is reopened) reloads the revocation list
+  // (--tls-crl).
+  const auto reload = [this, &server] {
     const Status s = server->ReloadCrl();
     if (s.ok()) {
-      std::cout << "bloomroute regionserver: SIGHUP: reloaded" << std::endl;
+      Announce(name(), "SIGHUP: reloaded");
     } else {
-      std::cerr << "bloomroute regionserver: SIGHUP: kept the previous "
-                   "revocation list: "
-                << s.ToString() << std::endl;
+      Log(LogLevel::kError, name(),
+          "SIGHUP: kept the previous revocation list: " + s.ToString());
     }
   };
-  const std::string stopped_by = WaitForStopSignal(reload);
-  std::cout << "bloomroute regionserver: " << stopped_by << ", stopping"
-            << std::endl;
+  Announce(name(), WaitForStopSignal(reload) + ", stopping");
   server->Stop();
   server.reset();
   store.reset();  // the last owner: closes the store
-  std::cout << "bloomroute regionserver: stopped" << std::endl;
+  Announce(name(), "stopped");
   return Status::OK();
 }
 

@@ -5,6 +5,7 @@
 //       [--max-value-bytes N] [--max-row-bytes N] [--threads N]
 //       [--max-frame-bytes N] [--idle-timeout SECONDS]
 //       [--tls-ca FILE --tls-cert FILE --tls-key FILE] [--insecure]
+//       [--log-level LEVEL] [--log-file FILE]
 //
 // The server's filter takes its config from the router (setFilterConfig,
 // kept across restarts); until a router has set one it uses the built-in
@@ -19,7 +20,8 @@
 //   127.0.0.1:40123 (sync on, max value 1048576 bytes)
 // (port 0 picks a free port; the line shows the real one). On SIGTERM or
 // SIGINT it stops accepting, lets calls in progress finish, closes the store
-// and exits 0.
+// and exits 0. SIGHUP reopens the log file (--log-file) and reloads the
+// revocation list.
 #ifndef BLOOMROUTE_TOOLS_REGIONSERVER_COMMAND_H_
 #define BLOOMROUTE_TOOLS_REGIONSERVER_COMMAND_H_
 
@@ -48,6 +50,7 @@ class RegionServerCommand : public Command {
   // As parsed; signed so that a negative number is an error, not a wrap.
   std::string data_;
   ServerFlags server_flags_;
+  LogFlags log_flags_;
   bool sync_ = false;
   int64_t max_value_bytes_ = 0;
   int64_t max_row_bytes_ = 0;

@@ -1,6 +1,5 @@
 #include "tools/router_command.h"
 
-#include <iostream>
 #include <limits>
 #include <memory>
 #include <sstream>
@@ -136,6 +135,7 @@ void RouterCommand::AddOptions(po::options_description* o) {
        "bearer tokens clients may authenticate with (hashes; made by "
        "`bloomroute cert`); needs the --tls-* files");
   AddFilterOptions(o, &router_options_.filter, &filter_initial_capacity_);
+  log_flags_.Add(o);
 }
 
 namespace {
@@ -201,6 +201,7 @@ Status RouterCommand::ValidateTokenFile() {
 }
 
 Status RouterCommand::Validate() {
+  BLOOMROUTE_RETURN_IF_ERROR(log_flags_.Validate());
   BLOOMROUTE_RETURN_IF_ERROR(
       server_flags_.ToOptions(ServerOptions::kMinFrameBytes, &server_options_));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateTokenFile());
@@ -298,7 +299,24 @@ Status RouterCommand::Validate() {
   return router_options_.Validate();
 }
 
+void RouterCommand::Reload(RouterServer* server) const {
+  ReloadClientTlsFiles();
+  const Status crl = server->ReloadCrl();
+  if (!crl.ok()) {
+    Log(LogLevel::kError, name(),
+        "SIGHUP: kept the previous revocation list: " + crl.ToString());
+  }
+  StatusOr<size_t> tokens = server->ReloadTokenFile();
+  if (tokens.ok()) {
+    Announce(name(), "SIGHUP: " + std::to_string(*tokens) + " tokens in force");
+  } else {
+    Log(LogLevel::kError, name(),
+        "SIGHUP: kept the previous tokens: " + tokens.status().ToString());
+  }
+}
+
 Status RouterCommand::Execute() {
+  BLOOMROUTE_RETURN_IF_ERROR(log_flags_.Apply());
   // Thrift's own messages (a region server that does not answer) as
   // rate-limited warnings, not a line per failed connect.
   RouteThriftOutputToLog(ThriftOutput::kServer);
@@ -312,39 +330,23 @@ Status RouterCommand::Execute() {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterServer> server,
                               RouterServer::Start(router, server_options_));
   const std::string warning =
-      server_flags_.InsecureWarning(name(), server->host(), server->port());
-  if (!warning.empty()) std::cerr << warning << std::endl;
-  std::cout << "bloomroute router: serving " << tables << " tables with "
-            << router->Servers().size() << " region servers from " << data_
-            << " on " << FormatHostPort(server->host(), server->port())
-            << std::endl;
+      server_flags_.InsecureWarning(server->host(), server->port());
+  if (!warning.empty()) Log(LogLevel::kWarn, name(), warning);
+  Announce(name(), "serving " + std::to_string(tables) + " tables with " +
+                       std::to_string(router->Servers().size()) +
+                       " region servers from " + data_ + " on " +
+                       FormatHostPort(server->host(), server->port()));
 
   // SIGHUP reloads the token file (new tokens work, removed ones stop)
   // and the revocation list (--tls-crl), for the clients' connections and
   // for the router's own to the region servers.
-  const auto reload = [&server] {
-    ReloadClientTlsFiles();
-    const Status crl = server->ReloadCrl();
-    if (!crl.ok()) {
-      std::cerr << "bloomroute router: SIGHUP: kept the previous revocation "
-                   "list: "
-                << crl.ToString() << std::endl;
-    }
-    StatusOr<size_t> tokens = server->ReloadTokenFile();
-    if (tokens.ok()) {
-      std::cout << "bloomroute router: SIGHUP: " << *tokens
-                << " tokens in force" << std::endl;
-    } else {
-      std::cerr << "bloomroute router: SIGHUP: kept the previous tokens: "
-                << tokens.status().ToString() << std::endl;
-    }
-  };
-  const std::string stopped_by = WaitForStopSignal(reload);
-  std::cout << "bloomroute router: " << stopped_by << ", stopping" << std::endl;
+  Announce(name(), WaitForStopSignal([this, &server] {
+                     Reload(server.get());
+                   }) + ", stopping");
   server->Stop();
   server.reset();
   router.reset();  // the last owner: stops its threads, closes the catalog
-  std::cout << "bloomroute router: stopped" << std::endl;
+  Announce(name(), "stopped");
   return Status::OK();
 }
 

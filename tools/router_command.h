@@ -10,7 +10,7 @@
 //       [--filter-tightening-ratio R] [--filter-growth-factor S]
 //       [--filter-initial-capacity N]
 //       [--tls-ca FILE --tls-cert FILE --tls-key FILE [--token-file FILE]]
-//       [--insecure]
+//       [--insecure] [--log-level LEVEL] [--log-file FILE]
 //
 // Security (thrift/security.h). With the three --tls-* files the router
 // serves only TLS, and its connections to the region servers use the same
@@ -38,7 +38,9 @@
 //   127.0.0.1:9090
 // (port 0 picks a free port; the line shows the real one). On SIGTERM or
 // SIGINT it stops accepting, lets calls in progress finish, closes the
-// catalog and exits 0. Bad usage exits 2 with a one-line reason.
+// catalog and exits 0. SIGHUP reopens the log file (--log-file) and reloads
+// the token file and the revocation lists. Bad usage exits 2 with a
+// one-line reason.
 #ifndef BLOOMROUTE_TOOLS_ROUTER_COMMAND_H_
 #define BLOOMROUTE_TOOLS_ROUTER_COMMAND_H_
 
@@ -89,6 +91,7 @@ class RouterCommand : public Command {
   std::string data_;
   std::vector<std::string> region_servers_;
   ServerFlags server_flags_;
+  LogFlags log_flags_;
   int64_t fanout_threads_ = 0;
   int64_t max_reply_bytes_ = 0;
   int64_t server_calls_per_request_ = 0;
@@ -118,6 +121,9 @@ class RouterCommand : public Command {
 
   // Checks --token-file (needs TLS, a readable file) into server_options_.
   Status ValidateTokenFile();
+  // What SIGHUP reloads after the log file is reopened: the token file and
+  // the revocation lists; says what it did, or why it kept the old ones.
+  void Reload(RouterServer* server) const;
 };
 
 }  // namespace bloomroute

@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <cstring>
+#include <iostream>
 #include <utility>
 
 namespace bloomroute {
@@ -48,8 +49,42 @@ std::string WaitForStopSignal(const std::function<void()>& on_hangup) {
     int signal_number = 0;
     if (sigwait(&stop_signals, &signal_number) != 0) continue;
     if (signal_number != SIGHUP) return strsignal(signal_number);
+    // First, so that what the reload says goes to the new file. A failure
+    // is logged (to the old file) and must not stop the reload.
+    const Status reopened = ReopenLogFile();
     if (on_hangup) on_hangup();
   }
+}
+
+void Announce(std::string_view command, std::string_view text) {
+  // The file first: a script that saw the line finds it there too.
+  if (LoggingToFile()) Log(LogLevel::kInfo, command, text);
+  std::cout << "bloomroute " << command << ": " << text << std::endl;
+}
+
+void LogFlags::Add(po::options_description* o) {
+  o->add_options()  //
+      ("log-level",
+       po::value<std::string>(&level_text_)
+           ->default_value("info")
+           ->value_name("LEVEL"),
+       "log lines at this level and above: debug, info, warn or error")  //
+      ("log-file", po::value<std::string>(&file_)->value_name("FILE"),
+       "append the log lines to FILE instead of stderr (created if missing); "
+       "SIGHUP reopens it, for logrotate");
+}
+
+Status LogFlags::Validate() {
+  StatusOr<LogLevel> level = ParseLogLevel(level_text_);
+  if (!level.ok()) return level.status().WithContext("--log-level");
+  level_ = *level;
+  return Status::OK();
+}
+
+Status LogFlags::Apply() const {
+  SetMinLogLevel(level_);
+  if (file_.empty()) return Status::OK();
+  return SetLogFile(file_).WithContext("--log-file");
 }
 
 ServerFlags::ServerFlags(std::string default_listen,
@@ -149,12 +184,10 @@ Status ServerFlags::ToSecurityOptions(ServerOptions* out) const {
   return Status::OK();
 }
 
-std::string ServerFlags::InsecureWarning(std::string_view command,
-                                         const std::string& host,
+std::string ServerFlags::InsecureWarning(const std::string& host,
                                          int port) const {
   if (!insecure_ || IsLoopbackHost(host)) return "";
-  return "bloomroute " + std::string(command) +
-         ": WARNING: serving without TLS on " + FormatHostPort(host, port) +
+  return "serving without TLS on " + FormatHostPort(host, port) +
          " (--insecure): anyone who can reach this port can call anything";
 }
 

@@ -1,6 +1,7 @@
 // What the server subcommands (regionserver, router, local) share: range
 // checks for their numeric options, the options every Thrift server takes,
-// and serving until SIGTERM or SIGINT (SIGHUP reloads).
+// the log options, and serving until SIGTERM or SIGINT (SIGHUP reopens the
+// log file and reloads).
 //
 // Signals. A server command calls BlockStopSignals() first, before it starts
 // any thread (threads inherit the signal mask of the thread that creates
@@ -10,10 +11,11 @@
 // and returns OK, so the process exits 0.
 //
 // Example:
+//   BLOOMROUTE_RETURN_IF_ERROR(log_flags_.Apply());
 //   BLOOMROUTE_RETURN_IF_ERROR(BlockStopSignals());
 //   ... start ...
-//   std::cout << "bloomroute x: serving on " << address << std::endl;
-//   std::cout << "bloomroute x: " << WaitForStopSignal() << ", stopping\n";
+//   Announce("x", "serving on " + address);
+//   Announce("x", WaitForStopSignal() + ", stopping");
 //   ... stop ...
 #ifndef BLOOMROUTE_TOOLS_SERVER_COMMAND_UTIL_H_
 #define BLOOMROUTE_TOOLS_SERVER_COMMAND_UTIL_H_
@@ -24,6 +26,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/log.h"
 #include "common/status.h"
 #include "thrift/thrift_server.h"
 #include "tools/security_flags.h"
@@ -42,9 +45,39 @@ Status BlockStopSignals();
 
 // Waits until SIGTERM or SIGINT arrives (BlockStopSignals() must have run)
 // and returns its description, e.g. "Terminated" or "Interrupt". Each
-// SIGHUP meanwhile runs `on_hangup` (a reload of what the server can read
-// again) and the wait goes on; without one, SIGHUP is ignored.
+// SIGHUP meanwhile reopens the log file (ReopenLogFile in common/log.h:
+// after logrotate renamed it; a failure is logged and the old file kept),
+// then runs `on_hangup` (a reload of what the server can read again), and
+// the wait goes on.
 std::string WaitForStopSignal(const std::function<void()>& on_hangup = {});
+
+// Prints "bloomroute <command>: <text>" on stdout (the lines scripts read:
+// start-up, SIGHUP, stop) and, when the log goes to a file
+// (--log-file), logs `text` there too at kInfo, component <command>, so
+// that the file tells the whole story (written before the stdout line). On
+// stderr the log would only repeat the line.
+void Announce(std::string_view command, std::string_view text);
+
+// The log options of a server command (common/log.h):
+//   --log-level debug|info|warn|error   lines below it are dropped (info)
+//   --log-file FILE                     append the lines to FILE, not stderr
+// Validate() checks the level: InvalidArgument naming --log-level. Apply()
+// sets the level and opens the file: IOError naming --log-file when it
+// cannot be opened (call it in Execute, not Validate: --print-config must
+// not create the file).
+class LogFlags {
+ public:
+  void Add(boost::program_options::options_description* o);
+  Status Validate();
+  Status Apply() const;
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string level_text_;  // as parsed
+  std::string file_;
+  LogLevel level_ = LogLevel::kInfo;  // filled by Validate()
+};
 
 // The options of a Thrift server as command-line options:
 //   --listen HOST:PORT  --threads N  --max-frame-bytes N
@@ -84,12 +117,11 @@ class ServerFlags {
   int64_t max_frame_bytes() const { return max_frame_bytes_; }
   bool insecure() const { return insecure_; }
 
-  // The line a server command prints (on stderr) once it serves on
-  // host:port: "bloomroute <command>: WARNING: serving without TLS on
-  // <host:port> (--insecure): anyone who can reach this port can call
-  // anything" when --insecure lets it serve off loopback; empty otherwise.
-  std::string InsecureWarning(std::string_view command, const std::string& host,
-                              int port) const;
+  // The warning a server command logs (kWarn) once it serves on host:port:
+  // "serving without TLS on <host:port> (--insecure): anyone who can reach
+  // this port can call anything" when --insecure lets it serve off
+  // loopback; empty otherwise.
+  std::string InsecureWarning(const std::string& host, int port) const;
 
  private:
   const std::string default_listen_;

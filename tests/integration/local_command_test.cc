@@ -123,6 +123,29 @@ TEST_F(LocalCommandTest, StopsCleanlyAndARestartBringsEveryRowBack) {
   EXPECT_EQ(StopAndExitCode(local, SIGINT), 0);
 }
 
+// The router and the region servers share the process's one log file: the
+// start-up and stop lines are in it, with time, level and component.
+TEST_F(LocalCommandTest, LogsToOneFileForTheWholeCluster) {
+  TempDir logs;
+  const std::string log = logs.path() + "/local.log";
+  StartedServer local =
+      StartLocal(dir_.path(), 2, 0, {"--log-file", log, "--log-level", "info"});
+  ASSERT_GT(local.port, 0) << local.line;
+  std::ifstream started(log);
+  std::string first;
+  ASSERT_TRUE(std::getline(started, first));
+  EXPECT_THAT(first, MatchesRegex("[0-9-]+T[0-9:.]+Z INFO local: router on "
+                                  "127\\.0\\.0\\.1:" +
+                                  std::to_string(local.port) +
+                                  ", 2 region servers, data in .*"));
+  EXPECT_EQ(StopAndExitCode(local), 0);
+  std::ifstream stopped(log);
+  std::stringstream text;
+  text << stopped.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("Z INFO local: Terminated, stopping\n"));
+  EXPECT_THAT(text.str(), HasSubstr("Z INFO local: stopped\n"));
+}
+
 // A region server started on its own and added with `admin add-server`
 // joins the local cluster: a new table places a region on it, rows are
 // written and read through it, and the local cluster restarted (which names

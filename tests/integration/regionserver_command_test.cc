@@ -1,11 +1,14 @@
 // `bloomroute regionserver` as a real process: argument checks, a clean stop
-// on SIGTERM, and no acknowledged write lost to SIGKILL under --sync.
+// on SIGTERM, its log file reopened on SIGHUP, and no acknowledged write
+// lost to SIGKILL under --sync.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -33,6 +36,8 @@ using ::bloomroute::testing::TempDir;
 using ::bloomroute::testing::WhereEquals;
 using ::bloomroute::testing::WirePlacesRegion;
 using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
+using ::testing::Not;
 
 using RowState = std::map<std::string, std::string>;  // empty = no row
 
@@ -53,6 +58,24 @@ class RegionServerCommandTest : public ::testing::Test {
                                  "--listen", "127.0.0.1:0", "--sync"});
     port_ = server->ReadPort(line);
     return server;
+  }
+  // A server that logs to `log_file` (stderr captured), port_ set.
+  std::unique_ptr<ServerProcess> StartLogging(const std::string& log_file,
+                                              const std::string& level) {
+    auto server = std::make_unique<ServerProcess>(
+        BLOOMROUTE_BINARY,
+        std::vector<std::string>{"regionserver", "--data", dir_.path(),
+                                 "--listen", "127.0.0.1:0", "--log-file",
+                                 log_file, "--log-level", level},
+        /*capture_stderr=*/true);
+    port_ = server->ReadPort();
+    return server;
+  }
+  static std::vector<std::string> Lines(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
   }
   static int ExitCodeOf(const std::vector<std::string>& args) {
     ServerProcess process(BLOOMROUTE_BINARY, args);
@@ -163,6 +186,74 @@ TEST_F(RegionServerCommandTest, SigtermStopsCleanlyAndDataSurvives) {
   std::optional<int> status = server->Wait();
   ASSERT_TRUE(status && WIFEXITED(*status));
   EXPECT_EQ(WEXITSTATUS(*status), 0);
+}
+
+// --log-file: lines with time and level in the file, none on stderr. After
+// logrotate's rename, SIGHUP makes the server write a new file at the path,
+// and the renamed file keeps the earlier lines.
+TEST_F(RegionServerCommandTest, LogsToItsFileAndReopensItOnSighup) {
+  TempDir logs;
+  const std::string log = logs.path() + "/regionserver.log";
+  auto server = StartLogging(log, "debug");
+  ASSERT_GT(port_, 0);
+  const std::string time = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\\.[0-9]{3}Z ";
+  std::vector<std::string> lines = Lines(log);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_THAT(lines[0], MatchesRegex(time +
+                                     "INFO regionserver: serving 0 "
+                                     "regions of 0 tables from .* on "
+                                     "127\\.0\\.0\\.1:" +
+                                     std::to_string(port_) + " .*"));
+
+  std::filesystem::rename(log, log + ".1");
+  server->Signal(SIGHUP);
+  // Printed after the log file was reopened.
+  EXPECT_EQ(server->ReadLine(), "bloomroute regionserver: SIGHUP: reloaded");
+  lines = Lines(log);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_THAT(lines[0],
+              MatchesRegex(time + "INFO log: reopened the log file " + log));
+  EXPECT_THAT(lines[1], MatchesRegex(time + "INFO regionserver: SIGHUP: "
+                                            "reloaded"));
+  EXPECT_EQ(Lines(log + ".1").size(), 1u);
+
+  server->Signal(SIGTERM);
+  EXPECT_EQ(server->ExitCode(), 0);
+  lines = Lines(log);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_THAT(lines[2], MatchesRegex(time + "INFO regionserver: Terminated, "
+                                            "stopping"));
+  EXPECT_THAT(lines[3], MatchesRegex(time + "INFO regionserver: stopped"));
+  EXPECT_THAT(server->ReadStderr(), Not(HasSubstr("regionserver:")));
+}
+
+// --log-level error: no INFO line. A reopen that fails (a directory now
+// where the file was) is an ERROR line in the file still open, and the
+// reload goes on.
+TEST_F(RegionServerCommandTest,
+       LogLevelErrorHidesInfoAndAFailedReopenIsLogged) {
+  TempDir logs;
+  const std::string log = logs.path() + "/regionserver.log";
+  auto server = StartLogging(log, "error");
+  ASSERT_GT(port_, 0);
+  EXPECT_TRUE(std::filesystem::exists(log));
+  EXPECT_TRUE(Lines(log).empty());
+
+  std::filesystem::rename(log, log + ".1");
+  std::filesystem::create_directory(log);
+  server->Signal(SIGHUP);
+  EXPECT_EQ(server->ReadLine(), "bloomroute regionserver: SIGHUP: reloaded");
+  server->Signal(SIGTERM);
+  EXPECT_EQ(server->ExitCode(), 0);
+  const std::vector<std::string> lines = Lines(log + ".1");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_THAT(lines[0],
+              MatchesRegex("[0-9-]+T[0-9:.]+Z ERROR log: cannot open the log "
+                           "file " +
+                           log +
+                           ": Is a directory; still writing to the file "
+                           "opened before"));
+  EXPECT_THAT(server->ReadStderr(), Not(HasSubstr("INFO")));
 }
 
 // One writer's rows and what it knows about them.

@@ -129,8 +129,8 @@ TEST_F(ServerSecurityFlagsTest, RouterTokenFileNeedsTlsAndAReadableFile) {
   ExpectRefused("router", args, {"--token-file " + File("no-tokens")});
 }
 
-// --insecure off loopback serves, and says on stderr what that means, with
-// the real port.
+// --insecure off loopback serves, and logs (on stderr: no --log-file) what
+// that means, with the real port.
 TEST_F(ServerSecurityFlagsTest, InsecureServesOffLoopbackWithAWarning) {
   for (const char* command : {"regionserver", "router"}) {
     SCOPED_TRACE(command);
@@ -146,8 +146,8 @@ TEST_F(ServerSecurityFlagsTest, InsecureServesOffLoopbackWithAWarning) {
     server.Signal(SIGTERM);
     EXPECT_EQ(server.ExitCode(), 0);
     EXPECT_THAT(server.ReadStderr(),
-                HasSubstr(std::string("bloomroute ") + command +
-                          ": WARNING: serving without TLS on 0.0.0.0:" +
+                HasSubstr(std::string("WARN ") + command +
+                          ": serving without TLS on 0.0.0.0:" +
                           port.substr(0, port.find_first_not_of("0123456789")) +
                           " (--insecure): anyone who can reach this port can "
                           "call anything\n"));
@@ -163,7 +163,7 @@ TEST_F(ServerSecurityFlagsTest, LoopbackNeedsNothingAndWarnsOfNothing) {
   EXPECT_GT(server.ReadPort(), 0);
   server.Signal(SIGTERM);
   EXPECT_EQ(server.ExitCode(), 0);
-  EXPECT_THAT(server.ReadStderr(), Not(HasSubstr("WARNING")));
+  EXPECT_THAT(server.ReadStderr(), Not(HasSubstr("serving without TLS")));
 }
 
 TEST_F(ServerSecurityFlagsTest, HelpListsTheSecurityOptions) {

@@ -136,6 +136,7 @@ TEST(ServerCommandsConfigTest, EveryOptionPrints) {
     ASSERT_EQ(code, 0) << c.command->name();
     EXPECT_THAT(printed, HasSubstr("data = " + dir));
     EXPECT_THAT(printed, Not(HasSubstr("print-config")));
+    EXPECT_THAT(printed, HasSubstr("\nlog-level = info\n# log-file =\n"));
 
     // Read back with --config, a flag still overriding it.
     const std::string file = dir + "/" + c.command->name() + ".conf";
@@ -150,6 +151,30 @@ TEST(ServerCommandsConfigTest, EveryOptionPrints) {
               printed.substr(printed.find("\n", printed.find("data = "))))
         << c.command->name();
   }
+}
+
+// The log options as the other settings: from the file, a flag overriding.
+TEST(ServerCommandsConfigTest, LogOptionsComeFromTheFile) {
+  const std::string dir = ::testing::TempDir();
+  const std::string file = dir + "/log-options.conf";
+  std::ofstream(file) << "data = " << dir << "/rs\n"
+                      << "log-level = warning\n"
+                      << "log-file = " << dir << "/rs.log\n";
+  RegionServerCommand command;
+  ::testing::internal::CaptureStdout();
+  ASSERT_EQ(
+      command.Run({"--config", file, "--log-level", "error", "--print-config"}),
+      0);
+  const std::string printed = ::testing::internal::GetCapturedStdout();
+  EXPECT_THAT(printed, HasSubstr("\nlog-level = error\nlog-file = " + dir +
+                                 "/rs.log\n"));
+
+  std::ofstream(file) << "data = " << dir << "/rs\nlog-level = loud\n";
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(command.Run({"--config", file, "--print-config"}),
+            Command::kExitUsage);
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(),
+              HasSubstr("--log-level: unknown log level 'loud'"));
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@ using ::bloomroute::testing::ParseFlags;
 using ::bloomroute::testing::TempDir;
 using ::bloomroute::testing::WriteFile;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class ServerFlagsTest : public ::testing::Test {
  protected:
@@ -53,7 +56,7 @@ TEST_F(ServerFlagsTest, TlsFilesReachTheServerOptions) {
   ServerOptions plain_out;
   ASSERT_TRUE(ToOptions({}, &plain, &plain_out).ok());
   EXPECT_FALSE(plain_out.tls.enabled());
-  EXPECT_EQ(plain.InsecureWarning("x", plain_out.host, 1), "");
+  EXPECT_EQ(plain.InsecureWarning(plain_out.host, 1), "");
 }
 
 TEST_F(ServerFlagsTest, OffLoopbackNeedsTlsOrInsecure) {
@@ -82,12 +85,12 @@ TEST_F(ServerFlagsTest, InsecureWarnsOnlyOffLoopback) {
   ASSERT_TRUE(
       ToOptions({"--listen", "0.0.0.0:0", "--insecure"}, &flags, &out).ok());
   EXPECT_FALSE(out.tls.enabled());
-  EXPECT_EQ(flags.InsecureWarning("router", "0.0.0.0", 9090),
-            "bloomroute router: WARNING: serving without TLS on 0.0.0.0:9090 "
-            "(--insecure): anyone who can reach this port can call anything");
-  EXPECT_THAT(flags.InsecureWarning("regionserver", "::", 9091),
+  EXPECT_EQ(flags.InsecureWarning("0.0.0.0", 9090),
+            "serving without TLS on 0.0.0.0:9090 (--insecure): anyone who can "
+            "reach this port can call anything");
+  EXPECT_THAT(flags.InsecureWarning("::", 9091),
               HasSubstr("on [::]:9091 (--insecure)"));
-  EXPECT_EQ(flags.InsecureWarning("router", "127.0.0.1", 9090), "");
+  EXPECT_EQ(flags.InsecureWarning("127.0.0.1", 9090), "");
 }
 
 TEST_F(ServerFlagsTest, InsecureAndTlsExcludeEachOther) {
@@ -127,6 +130,92 @@ TEST_F(ServerFlagsTest, HalfGivenOrUnreadableTlsFilesAreNamed) {
   args[1] = dir_.path() + "/none.pem";
   EXPECT_THAT(ToOptions(args).message(),
               HasSubstr("--tls-ca " + dir_.path() + "/none.pem: cannot read"));
+}
+
+class LogFlagsTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    SetMinLogLevel(LogLevel::kInfo);
+    EXPECT_TRUE(SetLogFile("").ok());
+  }
+  // LogFlags::Validate after parsing `args` into `flags`.
+  static Status Validate(const std::vector<std::string>& args,
+                         LogFlags* flags) {
+    ParseFlags(*flags, args);
+    return flags->Validate();
+  }
+  static std::string Text(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(LogFlagsTest, ByDefaultInfoAndAboveGoToStderr) {
+  LogFlags flags;
+  ASSERT_TRUE(Validate({}, &flags).ok());
+  SetMinLogLevel(LogLevel::kError);
+  ASSERT_TRUE(flags.Apply().ok());
+  EXPECT_TRUE(LogEnabled(LogLevel::kInfo));
+  EXPECT_FALSE(LogEnabled(LogLevel::kDebug));
+  EXPECT_FALSE(LoggingToFile());
+  EXPECT_EQ(flags.file(), "");
+}
+
+TEST_F(LogFlagsTest, LevelAndFileTakeEffectOnApply) {
+  LogFlags flags;
+  const std::string file = dir_.path() + "/router.log";
+  ASSERT_TRUE(
+      Validate({"--log-level", "WARNING", "--log-file", file}, &flags).ok());
+  EXPECT_FALSE(LoggingToFile());  // not before Apply
+  ASSERT_TRUE(flags.Apply().ok());
+  EXPECT_FALSE(LogEnabled(LogLevel::kInfo));
+  EXPECT_TRUE(LogEnabled(LogLevel::kWarn));
+  Log(LogLevel::kInfo, "router", "dropped");
+  Log(LogLevel::kWarn, "router", "kept");
+  EXPECT_THAT(Text(file), HasSubstr("Z WARN router: kept\n"));
+  EXPECT_THAT(Text(file), Not(HasSubstr("dropped")));
+}
+
+TEST_F(LogFlagsTest, BadLevelOrFileIsNamed) {
+  LogFlags level;
+  const Status bad_level = Validate({"--log-level", "loud"}, &level);
+  EXPECT_TRUE(bad_level.IsInvalidArgument());
+  EXPECT_EQ(bad_level.message(),
+            "--log-level: unknown log level 'loud': give debug, info, warn or "
+            "error");
+
+  LogFlags file;
+  const std::string missing = dir_.path() + "/no-dir/router.log";
+  ASSERT_TRUE(Validate({"--log-file", missing}, &file).ok());
+  const Status bad_file = file.Apply();
+  EXPECT_TRUE(bad_file.IsIOError());
+  EXPECT_THAT(bad_file.message(),
+              HasSubstr("--log-file: cannot open the log file " + missing));
+  EXPECT_FALSE(LoggingToFile());
+}
+
+// The stdout line always; the log line only in a log file (on stderr it
+// would repeat the line in the same terminal or journal).
+TEST_F(LogFlagsTest, AnnounceAlsoLogsToALogFile) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  Announce("router", "serving 0 tables");
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(),
+            "bloomroute router: serving 0 tables\n");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+
+  const std::string file = dir_.path() + "/router.log";
+  ASSERT_TRUE(SetLogFile(file).ok());
+  ::testing::internal::CaptureStdout();
+  Announce("router", "stopped");
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(),
+            "bloomroute router: stopped\n");
+  EXPECT_THAT(Text(file), ::testing::MatchesRegex(
+                              "[0-9-]+T[0-9:.]+Z INFO router: stopped\n"));
 }
 
 }  // namespace
