@@ -40,6 +40,15 @@ install(FILES deploy/systemd/bloomroute.sysusers
 # /etc/bloomroute for a /usr prefix (GNUInstallDirs' special case).
 install(FILES deploy/config/router.conf deploy/config/regionserver-1.conf
         DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/bloomroute)
+# Monitoring: the Grafana dashboard, the Prometheus alert rules and an
+# example scrape config that loads them, under /usr/share/bloomroute rather
+# than the documentation (images often leave /usr/share/doc out, and Grafana
+# provisioning or Prometheus' rule_files can point here directly).
+install(FILES deploy/grafana/bloomroute-dashboard.json
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bloomroute/grafana)
+install(FILES deploy/prometheus/bloomroute-alerts.yml
+              deploy/prometheus/prometheus.yml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bloomroute/prometheus)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
         FILES_MATCHING PATTERN "*.md")

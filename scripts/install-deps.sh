@@ -31,6 +31,9 @@ packages=(
   dpkg-dev         # dpkg-shlibdeps: the .deb's dependencies (cpack -G DEB)
   gnuplot-nox      # the chart of `bloomroute accuracy` (optional at run time)
   python3-thrift   # the Python client example and its test (/usr/bin/python3)
+  prometheus       # promtool: the deploy test checks the alert rules, runs their
+                   # unit tests and checks the example scrape config with it
+  chromium         # headless browser for the test of the servers' /status page
 )
 
 case "${1:-}" in
@@ -64,3 +67,9 @@ export DEBIAN_FRONTEND=noninteractive
 # installing so apt-get finds the current versions.
 "${as_root[@]}" apt-get update -qq
 "${as_root[@]}" apt-get install -y -qq -o Dpkg::Use-Pty=0 --no-install-recommends "${missing[@]}"
+# The prometheus package is here for promtool, but under systemd it also starts
+# a Prometheus server on port 9090, the router's default port: stop and
+# disable the server we just installed (one installed before is left alone).
+if [[ " ${missing[*]} " == *" prometheus "* ]] && [ -d /run/systemd/system ]; then
+  "${as_root[@]}" systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+fi

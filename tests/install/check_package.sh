@@ -36,7 +36,10 @@ for f in usr/bin/bloomroute usr/share/man/man1/bloomroute.1 \
          usr/lib/sysusers.d/bloomroute.conf \
          etc/bloomroute/router.conf etc/bloomroute/regionserver-1.conf \
          usr/share/doc/bloomroute/README.md \
-         usr/share/doc/bloomroute/docs/operator-guide.md; do
+         usr/share/doc/bloomroute/docs/operator-guide.md \
+         usr/share/bloomroute/grafana/bloomroute-dashboard.json \
+         usr/share/bloomroute/prometheus/bloomroute-alerts.yml \
+         usr/share/bloomroute/prometheus/prometheus.yml; do
   [ -e "$root/$f" ] || fail "the package lacks /$f"
 done
 
