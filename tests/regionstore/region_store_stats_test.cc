@@ -14,38 +14,14 @@ namespace {
 
 using testing::PlacesRegion;
 using testing::PutPlace;
-using testing::TempDir;
 
-class RegionStoreStatsTest : public ::testing::Test {
+class RegionStoreStatsTest : public testing::TwoPlacesRegionsTest {
  protected:
-  void SetUp() override {
-    Reopen({PlacesRegion(1, "", "m"), PlacesRegion(2, "m", "")});
-  }
-  void Reopen(const std::vector<RegionDescriptor>& regions,
-              const RegionStoreOptions& options = RegionStoreOptions()) {
-    store_.reset();
-    store_ = testing::OpenStoreWithRegions(dir_.path(), options, regions);
-    ASSERT_NE(store_, nullptr);
-  }
-  // `n` rows "<prefix>000".. in region `region`.
-  void PutRows(uint64_t region, const std::string& prefix, int n) {
-    std::vector<Mutation> batch;
-    for (int i = 0; i < n; ++i) {
-      char key[16];
-      snprintf(key, sizeof(key), "%03d", i);
-      batch.push_back(
-          PutPlace(region, prefix + key, "NO", "PPL", std::string(100, 'x')));
-    }
-    ASSERT_TRUE(store_->Apply(batch).ok());
-  }
   RegionStatsPage Stats(RegionStatsRequest request = {}) {
     StatusOr<RegionStatsPage> page = store_->GetRegionStats(request);
     EXPECT_TRUE(page.ok()) << page.status().ToString();
     return page.ok() ? *page : RegionStatsPage();
   }
-
-  TempDir dir_;
-  std::unique_ptr<RegionStore> store_;
 };
 
 TEST_F(RegionStoreStatsTest, CountsRowsAndBytesOfEachRegion) {
