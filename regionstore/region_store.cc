@@ -156,6 +156,16 @@ Status RocksRegionStore::OpenDatabase() {
   db_options.IncreaseParallelism(2);
   // Writes are serialized by the filter lock anyway.
   db_options.allow_concurrent_memtable_write = false;
+  // RocksDB's own counters (block cache hits, write stalls) for GetStoreStats.
+  // A ticker is a per-core counter (an uncontended add); kExceptDetailedTimers
+  // leaves out the timers that read the clock around mutexes and I/O, where
+  // RocksDB's wiki puts the 5-10 % its statistics can cost. Measured:
+  // put_benchmark (2 indexed columns, batches of 100), median CPU time per
+  // batch 1.99 ms with statistics, 1.91 ms without (6 alternating runs each
+  // on a loaded 2-core machine, +-10 % noise): a few % at most.
+  statistics_ = rocksdb::CreateDBStatistics();
+  statistics_->set_stats_level(rocksdb::StatsLevel::kExceptDetailedTimers);
+  db_options.statistics = statistics_;
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
       {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()},
       {kRowsCf, PointLookupOptions()},

@@ -1,5 +1,6 @@
 // RegionStore::GetRegionStats: what each region holds, for `bloomroute admin`
-// and, later, the router's split and balance decisions.
+// and, later, the router's split and balance decisions; and GetStoreStats,
+// the store's totals and counters for metrics and status pages.
 //
 // Rows are counted exactly by iterating the region's row keys when asked:
 // no counter is kept in the write path (so writes pay nothing and data
@@ -11,12 +12,14 @@
 // -- flushed data counts its compressed size, memtable data its larger size
 // in memory.
 #include <rocksdb/db.h>
+#include <rocksdb/statistics.h>
 
 #include <algorithm>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -56,6 +59,13 @@ uint64_t RocksRegionStore::ApproximateRegionBytes(
   return bytes;
 }
 
+RegionState RocksRegionStore::StateLocked(uint64_t region_id,
+                                          const StoredRegion& r) const {
+  if (dropping_.count(region_id) != 0) return RegionState::kDropping;
+  if (!r.open) return RegionState::kClosed;
+  return r.staging ? RegionState::kStaged : RegionState::kOpen;
+}
+
 StatusOr<RegionStatsPage> RocksRegionStore::GetRegionStats(
     const RegionStatsRequest& request) const {
   if (request.max_regions < 1 || request.max_regions > kMaxRegionStatsPerCall) {
@@ -77,10 +87,7 @@ StatusOr<RegionStatsPage> RocksRegionStore::GetRegionStats(
       RegionStats stats;
       stats.region_id = it->first;
       stats.table_id = d.table.table_id;
-      stats.state = dropping_.count(it->first) != 0 ? RegionState::kDropping
-                    : !it->second.open              ? RegionState::kClosed
-                    : it->second.staging            ? RegionState::kStaged
-                                                    : RegionState::kOpen;
+      stats.state = StateLocked(it->first, it->second);
       wanted.push_back(stats);
       if (wanted.size() > request.max_regions) break;  // one more: `more`
     }
@@ -102,6 +109,66 @@ StatusOr<RegionStatsPage> RocksRegionStore::GetRegionStats(
     page.regions.push_back(stats);
   }
   return page;
+}
+
+std::vector<HostedRegion> RocksRegionStore::HostedRegions() const {
+  std::shared_lock lock(regions_mu_);
+  std::vector<HostedRegion> out;
+  out.reserve(regions_.size());
+  for (const auto& [id, r] : regions_) {
+    out.push_back({r.descriptor, StateLocked(id, r)});
+  }
+  return out;
+}
+
+uint64_t RocksRegionStore::IntProperty(rocksdb::ColumnFamilyHandle* cf,
+                                       const std::string& name) const {
+  uint64_t value = 0;
+  // A property RocksDB cannot give leaves 0: statistics, not data.
+  if (!db_->GetIntProperty(cf, name, &value)) return 0;
+  return value;
+}
+
+StorageEngineStats RocksRegionStore::EngineStats() const {
+  using Props = rocksdb::DB::Properties;
+  StorageEngineStats out;
+  out.block_cache_hits = statistics_->getTickerCount(rocksdb::BLOCK_CACHE_HIT);
+  out.block_cache_misses =
+      statistics_->getTickerCount(rocksdb::BLOCK_CACHE_MISS);
+  out.stall_micros = statistics_->getTickerCount(rocksdb::STALL_MICROS);
+  if (!db_->GetAggregatedIntProperty(Props::kEstimatePendingCompactionBytes,
+                                     &out.pending_compaction_bytes)) {
+    out.pending_compaction_bytes = 0;
+  }
+  // Whole-database properties: any column family answers them.
+  out.write_stopped = IntProperty(rows_cf_, Props::kIsWriteStopped) != 0;
+  out.delayed_write_rate =
+      IntProperty(rows_cf_, Props::kActualDelayedWriteRate);
+  return out;
+}
+
+// Everything here is in memory: the regions map, RocksDB's tickers, and
+// properties RocksDB keeps current (the key estimate and file sizes come
+// from the current version's file metadata, the memtable sizes from
+// counters), so a call reads no data block.
+StoreStats RocksRegionStore::GetStoreStats() const {
+  StoreStats stats;
+  {
+    std::shared_lock lock(regions_mu_);
+    for (const auto& [id, r] : regions_) {
+      ++stats.regions[static_cast<int>(StateLocked(id, r))];
+    }
+  }
+  using Props = rocksdb::DB::Properties;
+  stats.estimated_rows = IntProperty(rows_cf_, Props::kEstimateNumKeys);
+  for (rocksdb::ColumnFamilyHandle* cf : {rows_cf_, index_cf_}) {
+    stats.estimated_bytes += IntProperty(cf, Props::kLiveSstFilesSize) +
+                             IntProperty(cf, Props::kCurSizeAllMemTables);
+  }
+  stats.mutations_applied = mutations_applied_.load(std::memory_order_relaxed);
+  stats.wal_syncs = wal_syncs_.load(std::memory_order_relaxed);
+  stats.rocksdb = EngineStats();
+  return stats;
 }
 
 // Reservoir sampling (Vitter's algorithm R): key i (0-based) replaces a

@@ -23,6 +23,16 @@ Status ValueFits(const std::string& column, const std::string& value,
       std::to_string(limit) + " (max_value_bytes)");
 }
 
+// The mutations of a committed batch of `batch_size` that were applied:
+// every one when `outcomes` is empty (ApplyToRows leaves it empty when all
+// are unconditional puts and deletes), else those it says were.
+uint64_t AppliedCount(const std::vector<MutationOutcome>& outcomes,
+                      size_t batch_size) {
+  if (outcomes.empty()) return batch_size;
+  return std::count_if(outcomes.begin(), outcomes.end(),
+                       [](const MutationOutcome& o) { return o.applied; });
+}
+
 }  // namespace
 
 Status RocksRegionStore::ValidateCondition(const RowCondition& c,
@@ -319,7 +329,10 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     BLOOMROUTE_RETURN_IF_ERROR(AddIndexChanges(c, &wb, &deltas));
   }
   StatusOr<WriteResult> result = Commit(&wb, deltas, mode, fence_token);
-  if (result.ok()) result->outcomes = std::move(outcomes);
+  if (!result.ok()) return result;
+  mutations_applied_.fetch_add(AppliedCount(outcomes, batch.size()),
+                               std::memory_order_relaxed);
+  result->outcomes = std::move(outcomes);
   return result;
 }
 
@@ -408,6 +421,9 @@ StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
     s = mode == WriteMode::kIngest
             ? IngestBatch(batch)
             : FromRocks(db_->Write(write_options_, batch));
+    if (s.ok() && mode == WriteMode::kWriteBatch && write_options_.sync) {
+      wal_syncs_.fetch_add(1, std::memory_order_relaxed);
+    }
   }
   if (!s.ok()) {
     // Nothing of the batch is stored; the in-memory filter may have moved.
@@ -485,7 +501,9 @@ Status RocksRegionStore::AddFilterChangesLocked(rocksdb::WriteBatch* batch,
 Status RocksRegionStore::SyncWal() {
   // FlushWAL(true) writes RocksDB's WAL buffer and fsyncs the file: what a
   // write with WriteOptions::sync does, for all writes before it at once.
-  return FromRocks(db_->FlushWAL(/*sync=*/true));
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(db_->FlushWAL(/*sync=*/true)));
+  wal_syncs_.fetch_add(1, std::memory_order_relaxed);
+  return Status::OK();
 }
 
 }  // namespace bloomroute::regionstore_internal

@@ -6,6 +6,7 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/snapshot.h>
+#include <rocksdb/statistics.h>
 #include <rocksdb/write_batch.h>
 
 #include <atomic>
@@ -100,6 +101,8 @@ class RocksRegionStore final : public RegionStore {
       uint64_t region_id) const override;
   StatusOr<RegionStatsPage> GetRegionStats(
       const RegionStatsRequest& request) const override;
+  std::vector<HostedRegion> HostedRegions() const override;
+  StoreStats GetStoreStats() const override;
 
   using RegionStore::Apply;
   using RegionStore::BulkLoad;
@@ -187,6 +190,12 @@ class RocksRegionStore final : public RegionStore {
   // RocksDB's size estimate of `region_id`'s keys in `cf`.
   uint64_t ApproximateRegionBytes(rocksdb::ColumnFamilyHandle* cf,
                                   uint64_t region_id) const;
+  // Where a region the server knows stands. Caller holds regions_mu_.
+  RegionState StateLocked(uint64_t region_id, const StoredRegion& r) const;
+  // RocksDB's integer property `name` of `cf`, 0 when it has none.
+  uint64_t IntProperty(rocksdb::ColumnFamilyHandle* cf,
+                       const std::string& name) const;
+  StorageEngineStats EngineStats() const;
 
   // --- the index lifecycle (region_store_index.cc)
   // UpdateTableIndexes with regions_mu_ held exclusively.
@@ -335,6 +344,8 @@ class RocksRegionStore final : public RegionStore {
   const std::string path_;
   const RegionStoreOptions options_;
   const uint64_t incarnation_;  // drawn at random for this run
+  // RocksDB's tickers (GetStoreStats); set before the database opens.
+  std::shared_ptr<rocksdb::Statistics> statistics_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned
   rocksdb::ColumnFamilyHandle* rows_cf_ = nullptr;
@@ -353,6 +364,9 @@ class RocksRegionStore final : public RegionStore {
 
   RowLocks row_locks_;
   std::atomic<uint64_t> next_staging_file_{0};
+  // GetStoreStats' counters (relaxed: totals, not ordering).
+  std::atomic<uint64_t> mutations_applied_{0};
+  std::atomic<uint64_t> wal_syncs_{0};
 
   // Guards the filter, its sequence numbers and the value records: every
   // read-modify-write of a count and every op-log write happens under it.

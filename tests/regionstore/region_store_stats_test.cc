@@ -1,5 +1,6 @@
 // RegionStore::GetRegionStats: exact row counts, approximate bytes, states,
-// and the bounds of one page.
+// and the bounds of one page. RegionStore::GetStoreStats and HostedRegions:
+// the store's totals, its write counters and RocksDB's own statistics.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,38 +14,14 @@ namespace {
 
 using testing::PlacesRegion;
 using testing::PutPlace;
-using testing::TempDir;
 
-class RegionStoreStatsTest : public ::testing::Test {
+class RegionStoreStatsTest : public testing::TwoPlacesRegionsTest {
  protected:
-  void SetUp() override {
-    Reopen({PlacesRegion(1, "", "m"), PlacesRegion(2, "m", "")});
-  }
-  void Reopen(const std::vector<RegionDescriptor>& regions) {
-    store_.reset();
-    store_ = testing::OpenStoreWithRegions(dir_.path(), RegionStoreOptions(),
-                                           regions);
-    ASSERT_NE(store_, nullptr);
-  }
-  // `n` rows "<prefix>000".. in region `region`.
-  void PutRows(uint64_t region, const std::string& prefix, int n) {
-    std::vector<Mutation> batch;
-    for (int i = 0; i < n; ++i) {
-      char key[16];
-      snprintf(key, sizeof(key), "%03d", i);
-      batch.push_back(
-          PutPlace(region, prefix + key, "NO", "PPL", std::string(100, 'x')));
-    }
-    ASSERT_TRUE(store_->Apply(batch).ok());
-  }
   RegionStatsPage Stats(RegionStatsRequest request = {}) {
     StatusOr<RegionStatsPage> page = store_->GetRegionStats(request);
     EXPECT_TRUE(page.ok()) << page.status().ToString();
     return page.ok() ? *page : RegionStatsPage();
   }
-
-  TempDir dir_;
-  std::unique_ptr<RegionStore> store_;
 };
 
 TEST_F(RegionStoreStatsTest, CountsRowsAndBytesOfEachRegion) {
@@ -150,6 +127,103 @@ TEST_F(RegionStoreStatsTest, RejectsPageSizesOutsideTheLimit) {
     EXPECT_TRUE(page.status().IsInvalidArgument());
     EXPECT_NE(page.status().message().find("max_regions"), std::string::npos);
   }
+}
+
+TEST_F(RegionStoreStatsTest, HostedRegionsListsEveryRegionWithItsState) {
+  ASSERT_TRUE(store_->OpenRegion(PlacesRegion(3, "", "m"), 0, true).ok());
+  ASSERT_TRUE(store_->CloseRegion(2).ok());
+  const std::vector<HostedRegion> regions = store_->HostedRegions();
+  ASSERT_EQ(regions.size(), 3u);
+  EXPECT_EQ(regions[0].descriptor, PlacesRegion(1, "", "m"));
+  EXPECT_EQ(regions[0].state, RegionState::kOpen);
+  EXPECT_EQ(regions[1].descriptor, PlacesRegion(2, "m", ""));
+  EXPECT_EQ(regions[1].state, RegionState::kClosed);
+  EXPECT_EQ(regions[2].descriptor.region_id, 3u);
+  EXPECT_EQ(regions[2].state, RegionState::kStaged);
+
+  const StoreStats stats = store_->GetStoreStats();
+  EXPECT_EQ(stats.regions[static_cast<int>(RegionState::kOpen)], 1u);
+  EXPECT_EQ(stats.regions[static_cast<int>(RegionState::kClosed)], 1u);
+  EXPECT_EQ(stats.regions[static_cast<int>(RegionState::kStaged)], 1u);
+  EXPECT_EQ(stats.regions[static_cast<int>(RegionState::kDropping)], 0u);
+}
+
+// Mutations are counted when their batch commits and their condition held;
+// a rejected batch counts nothing.
+TEST_F(RegionStoreStatsTest, CountsMutationsApplied) {
+  EXPECT_EQ(store_->GetStoreStats().mutations_applied, 0u);
+  PutRows(1, "a", 30);
+  PutRows(2, "p", 20);
+  ASSERT_TRUE(store_->Apply({Mutation::Delete(2, "p000")}).ok());
+  EXPECT_EQ(store_->GetStoreStats().mutations_applied, 51u);
+
+  Mutation held = Mutation::Put(1, "a001", {{"d:name", "y"}});
+  held.condition = RowCondition{"d:country", CompareOp::kEqual, "NO"};
+  Mutation failed = Mutation::Put(1, "a002", {{"d:name", "y"}});
+  failed.condition = RowCondition{"d:country", CompareOp::kEqual, "SE"};
+  ASSERT_TRUE(store_->Apply({held, failed}).ok());
+  EXPECT_EQ(store_->GetStoreStats().mutations_applied, 52u);
+
+  Mutation outside = Mutation::Put(1, "z", {{"d:name", "y"}});  // region 2's
+  EXPECT_FALSE(store_->Apply({PutPlace(1, "a", "NO", "PPL"), outside}).ok());
+  EXPECT_EQ(store_->GetStoreStats().mutations_applied, 52u);
+  EXPECT_EQ(store_->GetStoreStats().wal_syncs, 0u);  // not --sync
+}
+
+TEST_F(RegionStoreStatsTest, CountsSyncedWritesAndSyncWalAsWalSyncs) {
+  RegionStoreOptions options;
+  options.sync = true;
+  Reopen({PlacesRegion(1, "", "m")}, options);
+  EXPECT_EQ(store_->GetStoreStats().wal_syncs, 0u);
+  PutRows(1, "a", 10);
+  PutRows(1, "b", 10);
+  StoreStats stats = store_->GetStoreStats();
+  EXPECT_EQ(stats.wal_syncs, 2u);  // one per batch
+  EXPECT_EQ(stats.mutations_applied, 20u);
+  ASSERT_TRUE(store_->SyncWal().ok());
+  EXPECT_EQ(store_->GetStoreStats().wal_syncs, 3u);
+}
+
+// Rows only ever inserted are estimated exactly; bytes cover them.
+TEST_F(RegionStoreStatsTest, EstimatesRowsAndBytesOfTheServer) {
+  PutRows(1, "a", 300);
+  PutRows(2, "p", 200);
+  StoreStats stats = store_->GetStoreStats();
+  EXPECT_EQ(stats.estimated_rows, 500u);
+  EXPECT_GT(stats.estimated_bytes, 500u * 100);
+  Reopen({});  // RocksDB flushes what it recovers from the WAL
+  stats = store_->GetStoreStats();
+  EXPECT_EQ(stats.estimated_rows, 500u);
+  EXPECT_GT(stats.estimated_bytes, 0u);
+  EXPECT_EQ(stats.regions[static_cast<int>(RegionState::kClosed)], 2u);
+}
+
+// The store uses RocksDB's default block cache (8 MiB per column family's
+// table factory): rows read from SST files twice are found in it the second
+// time.
+TEST_F(RegionStoreStatsTest, RepeatedReadsOfFlushedRowsHitTheBlockCache) {
+  PutRows(1, "a", 200);
+  Reopen({PlacesRegion(1, "", "m")});  // the rows are now in an SST file
+  std::vector<GetRequest> gets;
+  for (int i = 0; i < 200; i += 10) {
+    char key[16];
+    snprintf(key, sizeof(key), "a%03d", i);
+    GetRequest get;
+    get.region_id = 1;
+    get.row_key = key;
+    gets.push_back(get);
+  }
+  ASSERT_TRUE(store_->Get(gets).ok());
+  const StorageEngineStats first = store_->GetStoreStats().rocksdb;
+  EXPECT_GT(first.block_cache_misses, 0u);
+  for (int round = 0; round < 3; ++round) ASSERT_TRUE(store_->Get(gets).ok());
+  const StorageEngineStats after = store_->GetStoreStats().rocksdb;
+  EXPECT_GE(after.block_cache_hits, first.block_cache_hits + 3 * gets.size());
+  EXPECT_EQ(after.block_cache_misses, first.block_cache_misses);
+  // An idle store with little data neither stalls nor owes compaction.
+  EXPECT_FALSE(after.write_stopped);
+  EXPECT_EQ(after.delayed_write_rate, 0u);
+  EXPECT_EQ(after.stall_micros, 0u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #define BLOOMROUTE_TESTS_REGIONSTORE_REGION_STORE_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <filesystem>
@@ -74,6 +75,46 @@ inline Mutation PutPlace(uint64_t region, std::string row, std::string country,
                         {"d:feature", std::move(feature)},
                         {"d:name", std::move(name)}});
 }
+
+// `n` puts of rows "<prefix>000", "<prefix>001", ... (three digits) in
+// `region`, each with country "NO", feature "PPL" and name `name`.
+inline std::vector<Mutation> NumberedPlaces(uint64_t region,
+                                            const std::string& prefix, int n,
+                                            const std::string& name = "x") {
+  std::vector<Mutation> batch;
+  for (int i = 0; i < n; ++i) {
+    char key[16];
+    snprintf(key, sizeof(key), "%03d", i);
+    batch.push_back(PutPlace(region, prefix + key, "NO", "PPL", name));
+  }
+  return batch;
+}
+
+// A fixture's base: a store in a fresh directory with regions 1 ["", "m")
+// and 2 ["m", "") of PlacesTable() open.
+class TwoPlacesRegionsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Reopen({PlacesRegion(1, "", "m"), PlacesRegion(2, "m", "")});
+  }
+  // Closes the store and opens it again, with `regions` open.
+  void Reopen(const std::vector<RegionDescriptor>& regions,
+              const RegionStoreOptions& options = RegionStoreOptions()) {
+    store_.reset();
+    store_ = OpenStoreWithRegions(dir_.path(), options, regions);
+    ASSERT_NE(store_, nullptr);
+  }
+  // NumberedPlaces(region, prefix, n) with names of 100 bytes, one batch.
+  void PutRows(uint64_t region, const std::string& prefix, int n) {
+    const Status s =
+        store_->Apply(NumberedPlaces(region, prefix, n, std::string(100, 'x')))
+            .status();
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+
+  TempDir dir_;
+  std::unique_ptr<RegionStore> store_;
+};
 
 inline IndexQuery Where(std::vector<EqualityPredicate> equals,
                         uint32_t limit = 1000) {
