@@ -11,21 +11,35 @@
 // Bounds, as on the Thrift port (thrift/thrift_server.h):
 //   - a request's header at most max_header_bytes (431 past it), its body
 //     at most max_body_bytes (413); a request that does not parse is
-//     answered 400 and its connection closed;
+//     answered 400 (505 for a version other than HTTP/1.0 and 1.1); a
+//     method other than GET and HEAD is answered 405 with "Allow: GET,
+//     HEAD". After any of these the connection is closed (after a short
+//     drain of what the client still sends, so that it reads the reply);
 //   - idle_timeout_ms without starting a request, request_timeout_ms from a
 //     request's first byte to its last, reply_timeout_ms to send a reply:
 //     past any of them the connection is closed, so a slow client holds a
 //     connection, never a thread;
 //   - at most max_connections open; further ones are answered 503 and
-//     closed;
+//     closed (on HTTPS closed without a reply: a reply would need the
+//     handshake the bound is there to spare);
 //   - one I/O thread reads and writes every connection without blocking;
-//     handlers run on `threads` workers of their own.
+//     handlers run on `threads` workers of their own. A handler that throws
+//     or answers a status outside [200, 599] gets its client a 500.
+// Connections are kept alive as HTTP/1.1 says (HTTP/1.0 with
+// "Connection: keep-alive"); pipelined requests are answered in order. A
+// HEAD request is answered with the header GET would have, Content-Length
+// too, and no body. The target must be a path (origin form); a chunked
+// body's trailer fields are dropped.
 //
 // TLS. With options.tls_cert_file set, every connection is HTTPS with that
-// certificate (TLS 1.2+ with AEAD ciphers, as the Thrift port). A client
-// certificate is asked for but not required (HttpRequest::client_cn says
-// whether one chaining to tls_ca_file was given); the handler decides what
-// needs one (ops/ requires a certificate or a token for all but /healthz).
+// certificate (TLS 1.2+ with AEAD ciphers, as the Thrift port: the policy
+// of tls/ssl_context.h). A client certificate is asked for but not
+// required (HttpRequest::client_cn says whether one chaining to tls_ca_file
+// was given); the handler decides what needs one (ops/ requires a
+// certificate or a token for all but /healthz). A certificate that does not
+// chain to tls_ca_file, or is revoked, fails the handshake. The handshake
+// is bounded by request_timeout_ms; a client whose first bytes are not TLS
+// (plain HTTP) is answered 400 in plain text and closed.
 //
 // Example:
 //   HttpServerOptions options;  // loopback, any free port
@@ -109,26 +123,30 @@ struct HttpServerOptions {
   std::string tls_crl_file;
 
   bool tls_enabled() const { return !tls_cert_file.empty(); }
-  // InvalidArgument naming the first field out of range.
+  // InvalidArgument naming the first field out of range (an empty host, a
+  // port outside [0, 65535] too), or TLS files given in part.
   Status Validate() const;
 };
 
 // What a server has seen since it started.
 struct HttpServerStats {
-  uint64_t connections_open = 0;
-  uint64_t connections_accepted = 0;
-  uint64_t requests = 0;
+  uint64_t connections_open = 0;      // being served now
+  uint64_t connections_accepted = 0;  // ever, those refused for a bound too
+  uint64_t requests = 0;              // handed to the handler
   // Connections closed or answered with an error for a bound, by its name:
   // "header_bytes", "body_bytes", "malformed", "request_timeout",
-  // "idle_timeout", "reply_timeout", "max_connections", "tls_handshake".
+  // "idle_timeout", "reply_timeout", "max_connections", "tls_handshake"
+  // (a handshake that failed or timed out, or a plaintext client), each
+  // listed, in this order, zeros too.
   std::vector<std::pair<std::string, uint64_t>> refusals;
 };
 
 class HttpServer {
  public:
-  // Binds host:port and serves `handler` (not null) on background threads.
-  // InvalidArgument for bad options or TLS files that do not load, IOError
-  // when the address cannot be bound.
+  // Binds host:port (an IP address or a name resolved once, here) and
+  // serves `handler` (not null) on background threads. InvalidArgument for
+  // bad options or TLS files that do not load, IOError when the address
+  // cannot be resolved or bound.
   static StatusOr<std::unique_ptr<HttpServer>> Start(
       const HttpServerOptions& options, HttpHandler handler);
 
@@ -143,11 +161,14 @@ class HttpServer {
   std::string url() const;
   HttpServerStats stats() const;
 
-  // Reads tls_crl_file again (on SIGHUP); OK with nothing to do.
+  // Reads the TLS files again, tls_crl_file with them (on SIGHUP), for the
+  // connections accepted from then on; OK with nothing to do (no CRL file).
+  // A file that does not load changes nothing: InvalidArgument naming it.
   [[nodiscard]] Status ReloadCrl();
 
-  // Stops accepting, closes every connection, waits for running handlers to
-  // return and for the threads to exit. Idempotent.
+  // Stops accepting, closes every connection (without waiting for any
+  // client), waits for running handlers to return and for the threads to
+  // exit; handlers not yet started are not run. Idempotent.
   void Stop();
 
  private:

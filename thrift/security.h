@@ -41,6 +41,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
+#include "tls/policy.h"
 
 namespace bloomroute {
 
@@ -66,9 +67,8 @@ struct TlsOptions {
   Status ValidateForClient() const;
 };
 
-// The largest revocation list a server reads: about 25,000 revoked
-// certificates in PEM.
-inline constexpr size_t kMaxCrlFileBytes = 1 << 20;
+// The largest revocation list a server reads (tls/policy.h).
+using tls::kMaxCrlFileBytes;
 
 // Ordered for the client roles: kRead < kWrite < kAdmin. The cluster's own
 // machines are apart: kRouter and kRegionServer, each with a certificate

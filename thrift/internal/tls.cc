@@ -1,9 +1,7 @@
 #include "thrift/internal/tls.h"
 
 #include <openssl/err.h>
-#include <openssl/pem.h>
 #include <openssl/x509.h>
-#include <openssl/x509err.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <thrift/TApplicationException.h>
@@ -13,9 +11,6 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -23,47 +18,6 @@ namespace bloomroute::thrift_internal {
 namespace at = apache::thrift;
 
 namespace {
-
-// Fails with InvalidArgument naming `option` and `path` unless the file can
-// be opened for reading: OpenSSL's own message for a missing file is
-// "system library" at best.
-Status CheckReadable(const char* option, const std::string& path) {
-  if (access(path.c_str(), R_OK) == 0) return Status::OK();
-  return Status::InvalidArgument(std::string(option) + " " + path +
-                                 ": cannot be read: " + std::strerror(errno));
-}
-
-Status ContextError(const char* what, const std::string& path) {
-  return Status::InvalidArgument(std::string(what) + " " + path + ": " +
-                                 TakeOpenSslError());
-}
-
-// What client and server contexts share: TLS 1.2+, AEAD ciphers, no
-// renegotiation, no compression.
-Status Harden(SSL_CTX* ctx) {
-  if (SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) != 1 ||
-      SSL_CTX_set_cipher_list(ctx, kTls12Ciphers) != 1) {
-    return Status::InvalidArgument("TLS settings refused: " +
-                                   TakeOpenSslError());
-  }
-  SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
-  return Status::OK();
-}
-
-// The value of the first `nid` entry of `name`, or "" when absent or not
-// text.
-std::string NameEntry(X509_NAME* name, int nid) {
-  const int at_index = X509_NAME_get_index_by_NID(name, nid, -1);
-  if (at_index < 0) return std::string();
-  ASN1_STRING* data =
-      X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, at_index));
-  unsigned char* utf8 = nullptr;
-  const int length = ASN1_STRING_to_UTF8(&utf8, data);
-  if (length < 0) return std::string();
-  std::string value(reinterpret_cast<char*>(utf8), static_cast<size_t>(length));
-  OPENSSL_free(utf8);
-  return value;
-}
 
 // Whether a failed handshake step failed on bytes that are not TLS (a
 // plaintext client's request) with nothing sent to the client yet.
@@ -135,142 +89,13 @@ void IgnoreSigpipe() {
   (void)ignored;
 }
 
-}  // namespace
-
-std::string TakeOpenSslError() {
-  const unsigned long code = ERR_get_error();  // NOLINT(runtime/int)
-  ERR_clear_error();
-  if (code == 0) return "unknown error";
-  char text[256];
-  ERR_error_string_n(code, text, sizeof(text));
-  return text;
-}
-
-namespace {
-
-struct SslCtxDeleter {
-  void operator()(SSL_CTX* ctx) const { SSL_CTX_free(ctx); }
-};
-using SslCtxPtr = std::unique_ptr<SSL_CTX, SslCtxDeleter>;
-
-// The revocation list in `crl_file` added to ctx's store, and checked for
-// every peer certificate from then on. Bounded: the file's size bounds what
-// PEM decoding may allocate. Only a list the CA in `ca_file` signed and
-// that has not expired is taken: with CRL checking on, any other would
-// fail every handshake, cutting the server off from its peers.
-Status LoadCrl(SSL_CTX* ctx, const std::string& ca_file,
-               const std::string& crl_file) {
-  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-crl", crl_file));
-  std::error_code error;
-  const uintmax_t bytes = std::filesystem::file_size(crl_file, error);
-  if (error || bytes > kMaxCrlFileBytes) {
-    return Status::InvalidArgument("--tls-crl " + crl_file +
-                                   " is not a file of at most " +
-                                   std::to_string(kMaxCrlFileBytes) + " bytes");
-  }
-  BIO* bio = BIO_new_file(crl_file.c_str(), "r");
-  if (bio == nullptr) return ContextError("--tls-crl", crl_file);
-  X509_CRL* crl = PEM_read_bio_X509_CRL(bio, nullptr, nullptr, nullptr);
-  BIO_free(bio);
-  if (crl == nullptr) {
-    return Status::InvalidArgument(
-        "--tls-crl " + crl_file +
-        " does not hold a revocation list (PEM): " + TakeOpenSslError());
-  }
-  BIO* ca_bio = BIO_new_file(ca_file.c_str(), "r");
-  X509* ca = ca_bio == nullptr
-                 ? nullptr
-                 : PEM_read_bio_X509(ca_bio, nullptr, nullptr, nullptr);
-  BIO_free(ca_bio);
-  std::string wrong;
-  if (ca == nullptr) {
-    wrong = "the CA certificate of --tls-ca cannot be read";
-  } else if (X509_NAME_cmp(X509_CRL_get_issuer(crl),
-                           X509_get_subject_name(ca)) != 0 ||
-             X509_CRL_verify(crl, X509_get0_pubkey(ca)) != 1) {
-    wrong = "it is not a list of the CA of --tls-ca " + ca_file;
-  } else if (X509_CRL_get0_nextUpdate(crl) == nullptr ||
-             X509_cmp_current_time(X509_CRL_get0_nextUpdate(crl)) <= 0) {
-    wrong = "it has expired (renew it: bloomroute cert revoke)";
-  }
-  X509_free(ca);
-  if (!wrong.empty()) {
-    X509_CRL_free(crl);
-    ERR_clear_error();
-    return Status::InvalidArgument("--tls-crl " + crl_file + ": " + wrong);
-  }
-  X509_STORE* store = SSL_CTX_get_cert_store(ctx);
-  const int added = X509_STORE_add_crl(store, crl);
-  X509_CRL_free(crl);
-  if (added != 1) {
-    return Status::InvalidArgument("--tls-crl " + crl_file + ": " +
-                                   TakeOpenSslError());
-  }
-  // Peers' certificates are checked against the list (a CA's list does not
-  // revoke the CA itself). Without a list every handshake would fail, so
-  // the flag comes with one.
-  X509_STORE_set_flags(store, X509_V_FLAG_CRL_CHECK);
-  return Status::OK();
-}
-
-// A server context from options' files.
-StatusOr<SslCtxPtr> NewServerCtx(const TlsOptions& options,
-                                 bool require_client_certificate) {
-  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-ca", options.ca_file));
-  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-cert", options.cert_file));
-  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-key", options.key_file));
-  SslCtxPtr owned(SSL_CTX_new(TLS_server_method()));
-  SSL_CTX* ctx = owned.get();
-  if (ctx == nullptr) return Status::IOError("TLS: " + TakeOpenSslError());
-  BLOOMROUTE_RETURN_IF_ERROR(Harden(ctx));
-  SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
-  // No resumption: nothing is written after the handshake but replies, and
-  // no ticket key must be kept secret.
-  SSL_CTX_set_num_tickets(ctx, 0);
-  SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
-  SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
-  // Replies are written from a buffer that stays put, in parts; idle
-  // connections give their record buffers back (up to 512 connections).
-  SSL_CTX_set_mode(ctx,
-                   SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_RELEASE_BUFFERS);
-  // An encrypted key fails to load rather than OpenSSL prompting for its
-  // passphrase on the terminal of a server started by a service manager.
-  SSL_CTX_set_default_passwd_cb(
-      ctx, [](char*, int, int, void*) -> int { return -1; });
-  if (SSL_CTX_use_certificate_chain_file(ctx, options.cert_file.c_str()) != 1) {
-    return ContextError("--tls-cert", options.cert_file);
-  }
-  if (SSL_CTX_use_PrivateKey_file(ctx, options.key_file.c_str(),
-                                  SSL_FILETYPE_PEM) != 1) {
-    if (ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH) {
-      ERR_clear_error();
-      return Status::InvalidArgument("--tls-key " + options.key_file +
-                                     " is not the key of --tls-cert " +
-                                     options.cert_file);
-    }
-    return ContextError("--tls-key", options.key_file);
-  }
-  if (SSL_CTX_check_private_key(ctx) != 1) {
-    return Status::InvalidArgument("--tls-key " + options.key_file +
-                                   " is not the key of --tls-cert " +
-                                   options.cert_file);
-  }
-  if (SSL_CTX_load_verify_locations(ctx, options.ca_file.c_str(), nullptr) !=
-      1) {
-    return ContextError("--tls-ca", options.ca_file);
-  }
-  STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(options.ca_file.c_str());
-  if (names == nullptr) return ContextError("--tls-ca", options.ca_file);
-  SSL_CTX_set_client_CA_list(ctx, names);
-  SSL_CTX_set_verify(
-      ctx,
-      SSL_VERIFY_PEER |
-          (require_client_certificate ? SSL_VERIFY_FAIL_IF_NO_PEER_CERT : 0),
-      nullptr);
-  if (!options.crl_file.empty()) {
-    BLOOMROUTE_RETURN_IF_ERROR(LoadCrl(ctx, options.ca_file, options.crl_file));
-  }
-  return owned;
+// A server context from options' files, with the policy every port shares.
+StatusOr<tls::SslCtxPtr> NewServerCtx(const TlsOptions& options,
+                                      bool require_client_certificate) {
+  return tls::NewServerContext(
+      tls::ServerFiles{options.ca_file, options.cert_file, options.key_file,
+                       options.crl_file},
+      require_client_certificate);
 }
 
 }  // namespace
@@ -281,7 +106,7 @@ StatusOr<std::shared_ptr<TlsServerContext>> TlsServerContext::Create(
   if (!options.enabled()) return Status::InvalidArgument("TLS is off");
   IgnoreSigpipe();
   BLOOMROUTE_ASSIGN_OR_RETURN(
-      SslCtxPtr ctx, NewServerCtx(options, require_client_certificate));
+      tls::SslCtxPtr ctx, NewServerCtx(options, require_client_certificate));
   return std::shared_ptr<TlsServerContext>(
       new TlsServerContext(ctx.release(), options, require_client_certificate));
 }
@@ -293,7 +118,8 @@ Status TlsServerContext::ReloadCrl() {
   // second as the one loaded would not take over. Connections made before
   // keep the context they hold (SSL_new takes a reference).
   BLOOMROUTE_ASSIGN_OR_RETURN(
-      SslCtxPtr fresh, NewServerCtx(options_, require_client_certificate_));
+      tls::SslCtxPtr fresh,
+      NewServerCtx(options_, require_client_certificate_));
   std::lock_guard<std::mutex> lock(mu_);
   SSL_CTX_free(ctx_);
   ctx_ = fresh.release();
@@ -388,13 +214,13 @@ Identity PeerIdentity(SSL* ssl) {
     return identity;
   }
   X509_NAME* subject = X509_get_subject_name(certificate);
-  if (NameEntry(subject, NID_organizationName) != kCertOrganization) {
+  if (tls::NameEntry(subject, NID_organizationName) != kCertOrganization) {
     return identity;
   }
   StatusOr<Role> role =
-      ParseRole(NameEntry(subject, NID_organizationalUnitName));
+      ParseRole(tls::NameEntry(subject, NID_organizationalUnitName));
   if (!role.ok()) return identity;
-  identity.user = NameEntry(subject, NID_commonName);
+  identity.user = tls::NameEntry(subject, NID_commonName);
   identity.role = *role;
   return identity;
 }
@@ -403,10 +229,12 @@ StatusOr<std::shared_ptr<at::transport::TSSLSocketFactory>>
 NewClientSocketFactory(const TlsOptions& options) {
   BLOOMROUTE_RETURN_IF_ERROR(options.ValidateForClient());
   if (!options.enabled()) return Status::InvalidArgument("TLS is off");
-  BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-ca", options.ca_file));
+  BLOOMROUTE_RETURN_IF_ERROR(tls::CheckReadable("--tls-ca", options.ca_file));
   if (!options.cert_file.empty()) {
-    BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-cert", options.cert_file));
-    BLOOMROUTE_RETURN_IF_ERROR(CheckReadable("--tls-key", options.key_file));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        tls::CheckReadable("--tls-cert", options.cert_file));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        tls::CheckReadable("--tls-key", options.key_file));
   }
   IgnoreSigpipe();
   // OpenSSL 3 initializes itself; Thrift's global set-up and clean-up would
@@ -414,7 +242,7 @@ NewClientSocketFactory(const TlsOptions& options) {
   at::transport::TSSLSocketFactory::setManualOpenSSLInitialization(true);
   try {
     auto factory = std::make_shared<ClientSocketFactory>();
-    BLOOMROUTE_RETURN_IF_ERROR(Harden(factory->context()));
+    BLOOMROUTE_RETURN_IF_ERROR(tls::Harden(factory->context()));
     factory->authenticate(true);  // verify the server and its name
     factory->loadTrustedCertificates(options.ca_file.c_str());
     if (!options.cert_file.empty()) {
@@ -429,7 +257,7 @@ NewClientSocketFactory(const TlsOptions& options) {
     // ReloadClientTls() (the router's SIGHUP), by the next connection.
     if (!options.crl_file.empty()) {
       BLOOMROUTE_RETURN_IF_ERROR(
-          LoadCrl(factory->context(), options.ca_file, options.crl_file));
+          tls::LoadCrl(factory->context(), options.ca_file, options.crl_file));
     }
     return std::shared_ptr<at::transport::TSSLSocketFactory>(
         std::move(factory));

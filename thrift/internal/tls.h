@@ -12,13 +12,9 @@
 // Clients block anyway (one call at a time, with socket timeouts), so they
 // use Thrift's TSSLSocket.
 //
-// Protocol and ciphers. TLS 1.2 and 1.3 only. For TLS 1.2 only ECDHE key
-// exchange with AEAD ciphers (AES-GCM, ChaCha20-Poly1305), the "intermediate"
-// list of Mozilla's server-side TLS guidelines; TLS 1.3's suites are all
-// AEAD. No renegotiation (a client could make the server do handshakes
-// mid-stream), no session tickets or cache (the router keeps its
-// connections; resumption would only widen what must be kept secret), and
-// compression off (CRIME).
+// Protocol, ciphers and options: bloomroute's TLS policy, shared with the
+// HTTP port (tls/ssl_context.h): TLS 1.2 and 1.3 with AEAD ciphers only, no
+// renegotiation, no session tickets or cache, compression off.
 //
 // SIGPIPE. OpenSSL writes with write(), which raises SIGPIPE when the peer
 // has gone; the first TlsServerContext or client factory made sets SIGPIPE
@@ -40,19 +36,11 @@
 
 #include "common/statusor.h"
 #include "thrift/security.h"
+#include "tls/ssl_context.h"
 
 namespace bloomroute::thrift_internal {
 
-// The TLS 1.2 cipher list (TLS 1.3 keeps OpenSSL's suites, all AEAD).
-inline constexpr char kTls12Ciphers[] =
-    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
-    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
-    "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
-
-struct SslDeleter {
-  void operator()(SSL* ssl) const { SSL_free(ssl); }
-};
-using SslPtr = std::unique_ptr<SSL, SslDeleter>;
+using tls::SslPtr;
 
 class TlsServerContext {
  public:
@@ -134,7 +122,7 @@ void TlsShutdown(SSL* ssl);
 // or with one that names no bloomroute role, is Identity{} (role kNone).
 Identity PeerIdentity(SSL* ssl);
 
-// Thrift's TLS socket factory for clients: TLS 1.2+, kTls12Ciphers, the
+// Thrift's TLS socket factory for clients: TLS 1.2+, tls::kTls12Ciphers, the
 // server's certificate verified against options.ca_file and its name against
 // the host dialled, and options' certificate and key presented when given.
 // InvalidArgument naming a file that cannot be loaded.
@@ -146,10 +134,6 @@ NewClientSocketFactory(const TlsOptions& options);
 // TLS files, the revocation list too, again) before its next connection.
 uint64_t ClientTlsGeneration();
 void ReloadClientTls();
-
-// The last OpenSSL error of this thread as text (and clears the queue), for
-// messages; "unknown error" when there is none.
-std::string TakeOpenSslError();
 
 }  // namespace bloomroute::thrift_internal
 
