@@ -24,6 +24,7 @@
 #include <string>
 
 #include "common/metrics.h"
+#include "ops/ops_handler.h"
 #include "regionstore/region_store.h"
 
 namespace bloomroute::ops {
@@ -62,12 +63,6 @@ inline constexpr uint32_t kMaxLabelledRegions = 1000;
 // must outlive the handle.
 [[nodiscard]] metrics::Registry::CollectorHandle AddRegionServerMetrics(
     const RegionStore* store, metrics::Registry* registry);
-
-// What /readyz answers: ready, or not and why.
-struct Readiness {
-  bool ready = false;
-  std::string reason;  // one line for people, also when ready
-};
 
 // Ready once the store is open: RegionStore::Open has returned, so its
 // database, its region records and its filter are loaded and it answers

@@ -142,6 +142,16 @@ step "Routing accuracy (report in $demo_dir/accuracy)"
 echo
 cat "$demo_dir/accuracy/report.md"
 
+step "Metrics and status"
+status=$(sed -n 's/^bloomroute local: router status on \(.*\)$/\1/p' "$log")
+metrics=${status%/status}/metrics
+echo "The router's status page: $status"
+echo "A few of its metrics ($metrics):"
+python3 -c 'import sys, urllib.request
+print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
+  "$metrics" |
+  grep -E '^bloomroute_(lookups_total|lookup_servers_(asked|with_rows)_total|router_index_bytes|tables|regions|region_server_up)[ {]'
+
 step "Stopping the cluster"
 stop_cluster
 trap - EXIT

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "thrift/thrift_region_client.h"
+#include "tools/http_flags.h"
 #include "tools/server_address_file.h"
 
 namespace bloomroute {
@@ -105,7 +106,17 @@ Status LocalCluster::StartRegionServer(uint32_t index,
   }
   if (!server.ok()) return server.status();
   addresses_.push_back(FormatHostPort((*server)->host(), (*server)->port()));
-  nodes_.push_back(RegionNode{std::move(store), std::move(server).value()});
+  RegionNode node;
+  node.store = std::move(store);
+  node.server = std::move(server).value();
+  node.registry = std::make_unique<metrics::Registry>();
+  if (options_.http) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        node.http, StartRegionServerHttp(
+                       LocalHttpOptions(certs_.node), node.store, *node.server,
+                       node.registry.get(), &node.store_metrics));
+  }
+  nodes_.push_back(std::move(node));
   return Status::OK();
 }
 
@@ -143,6 +154,11 @@ Status LocalCluster::StartRouter() {
   router_server_tls_ = server_options.tls;
   BLOOMROUTE_ASSIGN_OR_RETURN(router_server_,
                               RouterServer::Start(router_, server_options));
+  if (options_.http) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        router_http_, StartRouterHttp(LocalHttpOptions(certs_.node), router_,
+                                      *router_server_));
+  }
   return Status::OK();
 }
 
@@ -158,10 +174,27 @@ int LocalCluster::router_port() const {
   return router_server_ == nullptr ? 0 : router_server_->port();
 }
 
+std::string LocalCluster::router_http_url() const {
+  return router_http_ == nullptr ? "" : router_http_->url();
+}
+
+std::vector<std::string> LocalCluster::region_server_http_urls() const {
+  std::vector<std::string> urls;
+  for (const RegionNode& node : nodes_) {
+    if (node.http != nullptr) urls.push_back(node.http->url());
+  }
+  return urls;
+}
+
 void LocalCluster::Stop() {
   std::lock_guard<std::mutex> lock(stop_mutex_);
   if (stopped_) return;
   stopped_ = true;
+  if (router_http_ != nullptr) router_http_->Stop();
+  for (RegionNode& node : nodes_) {
+    if (node.http != nullptr) node.http->Stop();
+    node.store_metrics.Reset();
+  }
   if (router_server_ != nullptr) router_server_->Stop();
   router_.reset();  // the server released its share: closes the catalog
   for (RegionNode& node : nodes_) {

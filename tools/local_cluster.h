@@ -41,7 +41,9 @@
 #include <string>
 #include <vector>
 
+#include "common/metrics.h"
 #include "common/statusor.h"
+#include "http/http_server.h"
 #include "regionstore/region_store.h"
 #include "router/router.h"
 #include "thrift/region_server.h"
@@ -59,6 +61,11 @@ struct LocalClusterOptions {
   int router_port = RouterServerOptions::kDefaultPort;  // 0 = a free port
   bool sync = false;    // region stores fsync every acknowledged write
   bool secure = false;  // TLS everywhere, certificates in data_dir/certs
+  // Each server's HTTP endpoint (ops/ops_handler.h) on a free loopback
+  // port: the router's serves the process's metrics (its calls and the
+  // region servers' calls, which share the process), each region server's
+  // its store's and the process's.
+  bool http = true;
   // The router's cluster filter config (RouterOptions::filter).
   router::ClusterFilterOptions filter;
 
@@ -104,6 +111,10 @@ class LocalCluster {
   const TlsOptions& region_server_tls() const { return region_server_tls_; }
   const TlsOptions& router_server_tls() const { return router_server_tls_; }
   const TlsOptions& region_client_tls() const { return region_client_tls_; }
+  // The HTTP endpoints' URLs ("http://127.0.0.1:PORT", or https with
+  // options.secure); empty without options.http.
+  std::string router_http_url() const;
+  std::vector<std::string> region_server_http_urls() const;
 
   // Stops the router's server, then the router (its catalog closes), then
   // each region server and its store. Idempotent.
@@ -113,6 +124,10 @@ class LocalCluster {
   struct RegionNode {
     std::shared_ptr<RegionStore> store;
     std::unique_ptr<RegionServer> server;
+    // Its own: the servers of one process would share the default one.
+    std::unique_ptr<metrics::Registry> registry;
+    metrics::Registry::CollectorHandle store_metrics;
+    std::unique_ptr<HttpServer> http;
   };
 
   explicit LocalCluster(const LocalClusterOptions& options);
@@ -131,6 +146,7 @@ class LocalCluster {
   std::vector<RegionNode> nodes_;
   std::shared_ptr<router::Router> router_;
   std::unique_ptr<RouterServer> router_server_;
+  std::unique_ptr<HttpServer> router_http_;
   std::mutex stop_mutex_;
   bool stopped_ = false;  // guarded by stop_mutex_
 };

@@ -69,6 +69,16 @@ Status LocalCommand::Execute() {
             client.key_file);
   }
 
+  if (!cluster->router_http_url().empty()) {
+    Announce(name(),
+             "router status on " + cluster->router_http_url() + "/status");
+    const std::vector<std::string> urls = cluster->region_server_http_urls();
+    for (size_t i = 0; i < urls.size(); ++i) {
+      Announce(name(), "region server " + std::to_string(i + 1) + " (" +
+                           cluster->region_server_addresses()[i] +
+                           ") status on " + urls[i] + "/status");
+    }
+  }
   // SIGHUP reopens the log file (--log-file); there is nothing to reload.
   Announce(name(), WaitForStopSignal() + ", stopping");
   cluster->Stop();

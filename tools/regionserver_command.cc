@@ -63,6 +63,7 @@ void RegionServerCommand::AddOptions(po::options_description* o) {
        "at most, in [4096, 33554432]; a router fetches a snapshot page by "
        "page, so a filter of any size loads within a frame limit");
   log_flags_.Add(o);
+  http_flags_.Add(o);
 }
 
 Status RegionServerCommand::Validate() {
@@ -75,6 +76,9 @@ Status RegionServerCommand::Validate() {
   // legal put could never arrive.
   BLOOMROUTE_RETURN_IF_ERROR(server_flags_.ToOptions(
       max_row_bytes_ + ServerOptions::kMinFrameBytes, &server_options_));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      http_flags_.ToOptions(server_options_, server_flags_.insecure(),
+                            &http_options_, &http_enabled_));
   store_options_.sync = sync_;
   store_options_.max_value_bytes = static_cast<size_t>(max_value_bytes_);
   store_options_.max_row_bytes = static_cast<size_t>(max_row_bytes_);
@@ -115,17 +119,22 @@ Status RegionServerCommand::Execute() {
   const std::string warning =
       server_flags_.InsecureWarning(server->host(), server->port());
   if (!warning.empty()) Log(LogLevel::kWarn, name(), warning);
+  metrics::Registry::CollectorHandle store_metrics;
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<HttpServer> http,
+                              StartHttp(store, *server, &store_metrics));
   Announce(name(), "serving " + std::to_string(regions.size()) +
                        " regions of " + std::to_string(tables.size()) +
                        " tables from " + data_ + " on " +
                        FormatHostPort(server->host(), server->port()) +
                        " (sync " + (sync_ ? "on" : "off") + ", max value " +
-                       std::to_string(max_value_bytes_) + " bytes)");
+                       std::to_string(max_value_bytes_) + " bytes)" +
+                       StatusSuffix(http.get()));
 
   // SIGHUP (after the log file is reopened) reloads the revocation list
   // (--tls-crl).
-  const auto reload = [this, &server] {
-    const Status s = server->ReloadCrl();
+  const auto reload = [this, &server, &http] {
+    Status s = server->ReloadCrl();
+    if (s.ok() && http != nullptr) s = http->ReloadCrl();
     if (s.ok()) {
       Announce(name(), "SIGHUP: reloaded");
     } else {
@@ -134,11 +143,21 @@ Status RegionServerCommand::Execute() {
     }
   };
   Announce(name(), WaitForStopSignal(reload) + ", stopping");
+  if (http != nullptr) http->Stop();
+  store_metrics.Reset();
   server->Stop();
   server.reset();
   store.reset();  // the last owner: closes the store
   Announce(name(), "stopped");
   return Status::OK();
+}
+
+StatusOr<std::unique_ptr<HttpServer>> RegionServerCommand::StartHttp(
+    const std::shared_ptr<RegionStore>& store, const RegionServer& server,
+    metrics::Registry::CollectorHandle* store_metrics) {
+  if (!http_enabled_) return std::unique_ptr<HttpServer>();
+  return StartRegionServerHttp(http_options_, store, server,
+                               &metrics::DefaultRegistry(), store_metrics);
 }
 
 std::string RegionServerCommand::HelpEpilog() const {

@@ -26,11 +26,15 @@
 #define BLOOMROUTE_TOOLS_REGIONSERVER_COMMAND_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "common/metrics.h"
+#include "http/http_server.h"
 #include "regionstore/region_store.h"
 #include "thrift/region_server.h"
 #include "tools/command.h"
+#include "tools/http_flags.h"
 #include "tools/server_command_util.h"
 
 namespace bloomroute {
@@ -51,6 +55,9 @@ class RegionServerCommand : public Command {
   std::string data_;
   ServerFlags server_flags_;
   LogFlags log_flags_;
+  HttpFlags http_flags_;
+  HttpServerOptions http_options_;
+  bool http_enabled_ = false;
   bool sync_ = false;
   int64_t max_value_bytes_ = 0;
   int64_t max_row_bytes_ = 0;
@@ -62,6 +69,12 @@ class RegionServerCommand : public Command {
   // Filled by Validate().
   RegionStoreOptions store_options_;
   RegionServerOptions server_options_;
+
+  // The HTTP endpoint (--http-listen), or null with --http-listen off; the
+  // store's metrics are in the registry while *store_metrics lives.
+  StatusOr<std::unique_ptr<HttpServer>> StartHttp(
+      const std::shared_ptr<RegionStore>& store, const RegionServer& server,
+      metrics::Registry::CollectorHandle* store_metrics);
 };
 
 }  // namespace bloomroute

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <utility>
 
+#include "common/log.h"
 #include "thrift/thrift_logging.h"
 
 namespace bloomroute {
@@ -35,6 +36,7 @@ void RouterCommand::AddOptions(po::options_description* o) {
        "HOST:PORT of a region server to make a member; repeat for each "
        "(members are kept in the catalog: needed on the first start only)");
   server_flags_.Add(o);
+  http_flags_.Add(o);
   o->add_options()  //
       ("fanout-threads",
        po::value<int64_t>(&fanout_threads_)
@@ -205,6 +207,9 @@ Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(
       server_flags_.ToOptions(ServerOptions::kMinFrameBytes, &server_options_));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateTokenFile());
+  BLOOMROUTE_RETURN_IF_ERROR(
+      http_flags_.ToOptions(server_options_, server_flags_.insecure(),
+                            &http_options_, &http_enabled_));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("fanout-threads", fanout_threads_, 1,
                                      router::RouterOptions::kMaxFanoutThreads));
   BLOOMROUTE_RETURN_IF_ERROR(InRange("server-calls-per-request",
@@ -299,8 +304,16 @@ Status RouterCommand::Validate() {
   return router_options_.Validate();
 }
 
-void RouterCommand::Reload(RouterServer* server) const {
+void RouterCommand::Reload(RouterServer* server, HttpServer* http) const {
   ReloadClientTlsFiles();
+  if (http != nullptr) {
+    const Status http_crl = http->ReloadCrl();
+    if (!http_crl.ok()) {
+      Log(LogLevel::kError, name(),
+          "SIGHUP: the HTTP endpoint kept the previous revocation list: " +
+              http_crl.ToString());
+    }
+  }
   const Status crl = server->ReloadCrl();
   if (!crl.ok()) {
     Log(LogLevel::kError, name(),
@@ -332,22 +345,32 @@ Status RouterCommand::Execute() {
   const std::string warning =
       server_flags_.InsecureWarning(server->host(), server->port());
   if (!warning.empty()) Log(LogLevel::kWarn, name(), warning);
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<HttpServer> http,
+                              StartHttp(router, *server));
   Announce(name(), "serving " + std::to_string(tables) + " tables with " +
                        std::to_string(router->Servers().size()) +
                        " region servers from " + data_ + " on " +
-                       FormatHostPort(server->host(), server->port()));
+                       FormatHostPort(server->host(), server->port()) +
+                       StatusSuffix(http.get()));
 
   // SIGHUP reloads the token file (new tokens work, removed ones stop)
   // and the revocation list (--tls-crl), for the clients' connections and
   // for the router's own to the region servers.
-  Announce(name(), WaitForStopSignal([this, &server] {
-                     Reload(server.get());
+  Announce(name(), WaitForStopSignal([this, &server, &http] {
+                     Reload(server.get(), http.get());
                    }) + ", stopping");
+  if (http != nullptr) http->Stop();
   server->Stop();
   server.reset();
   router.reset();  // the last owner: stops its threads, closes the catalog
   Announce(name(), "stopped");
   return Status::OK();
+}
+
+StatusOr<std::unique_ptr<HttpServer>> RouterCommand::StartHttp(
+    const std::shared_ptr<router::Router>& router, const RouterServer& server) {
+  if (!http_enabled_) return std::unique_ptr<HttpServer>();
+  return StartRouterHttp(http_options_, router, server);
 }
 
 std::string RouterCommand::HelpEpilog() const {

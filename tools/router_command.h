@@ -45,13 +45,16 @@
 #define BLOOMROUTE_TOOLS_ROUTER_COMMAND_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "http/http_server.h"
 #include "router/router.h"
 #include "thrift/router_server.h"
 #include "thrift/thrift_region_client.h"
 #include "tools/command.h"
+#include "tools/http_flags.h"
 #include "tools/server_command_util.h"
 
 namespace bloomroute {
@@ -92,6 +95,9 @@ class RouterCommand : public Command {
   std::vector<std::string> region_servers_;
   ServerFlags server_flags_;
   LogFlags log_flags_;
+  HttpFlags http_flags_;
+  HttpServerOptions http_options_;
+  bool http_enabled_ = false;
   int64_t fanout_threads_ = 0;
   int64_t max_reply_bytes_ = 0;
   int64_t server_calls_per_request_ = 0;
@@ -122,8 +128,13 @@ class RouterCommand : public Command {
   // Checks --token-file (needs TLS, a readable file) into server_options_.
   Status ValidateTokenFile();
   // What SIGHUP reloads after the log file is reopened: the token file and
-  // the revocation lists; says what it did, or why it kept the old ones.
-  void Reload(RouterServer* server) const;
+  // the revocation lists (the HTTP endpoint's too, when there is one); says
+  // what it did, or why it kept the old ones.
+  void Reload(RouterServer* server, HttpServer* http) const;
+  // The HTTP endpoint (--http-listen), or null with --http-listen off.
+  StatusOr<std::unique_ptr<HttpServer>> StartHttp(
+      const std::shared_ptr<router::Router>& router,
+      const RouterServer& server);
 };
 
 }  // namespace bloomroute

@@ -69,6 +69,11 @@ class ProcessCluster {
     return out;
   }
   ServerProcess& router() { return *router_.process; }
+  // The start-up lines (with each server's ", status on URL/status").
+  const std::string& router_line() const { return router_.line; }
+  const std::string& region_server_line(int i) const {
+    return region_servers_[i].line;
+  }
   ServerProcess& region_server(int i) { return *region_servers_[i].process; }
 
   // Starts the router on its data directory (and its old port once it had

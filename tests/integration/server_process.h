@@ -182,6 +182,18 @@ inline StartedServer StartServer(const std::vector<std::string>& args) {
   return s;
 }
 
+// Appends --http-listen 127.0.0.1:0 unless `extra` has its own: a server
+// restarted on its old port would otherwise take that port + 5 for HTTP,
+// which another test's process may hold.
+inline void AddHttpListen(const std::vector<std::string>& extra,
+                          std::vector<std::string>* args) {
+  for (const std::string& flag : extra) {
+    if (flag.rfind("--http-listen", 0) == 0) return;
+  }
+  args->push_back("--http-listen");
+  args->push_back("127.0.0.1:0");
+}
+
 // `bloomroute regionserver --data DIR --listen 127.0.0.1:PORT extra...`;
 // port 0 picks a free port (pass the old port to restart a server where the
 // router expects it).
@@ -191,6 +203,7 @@ inline StartedServer StartRegionServer(const std::string& data_dir,
   std::vector<std::string> args = {"regionserver", "--data", data_dir,
                                    "--listen",
                                    "127.0.0.1:" + std::to_string(port)};
+  AddHttpListen(extra, &args);
   args.insert(args.end(), extra.begin(), extra.end());
   return StartServer(args);
 }
@@ -207,6 +220,7 @@ inline StartedServer StartRouter(const std::string& data_dir,
     args.push_back("--regionserver");
     args.push_back(a);
   }
+  AddHttpListen(extra, &args);
   args.insert(args.end(), extra.begin(), extra.end());
   return StartServer(args);
 }
