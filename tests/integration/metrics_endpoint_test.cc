@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,31 @@ TEST_F(MetricsEndpointTest, CountersAgreeWithTheWorkloadAndPassPromtool) {
   }
   EXPECT_EQ(region_lookups, asked);
   EXPECT_EQ(region_rows, 4);
+
+  // Every metric the Grafana dashboard and the alert rules in deploy/ use
+  // is served by one of the processes (the deploy test keeps the list), but
+  // those that appear only once something happened.
+  std::string served = text;
+  for (int i = 0; i < cluster_.region_servers(); ++i) {
+    served +=
+        Get(StatusUrlBase(cluster_.region_server_line(i)), "/metrics").body;
+  }
+  const CommandOutput names = RunProgram(
+      "/usr/bin/python3",
+      {std::string(BLOOMROUTE_SOURCE_DIR) + "/tests/deploy/check_deploy.py",
+       "--list-names"});
+  ASSERT_EQ(names.code, 0) << names.err;
+  std::istringstream list(names.out);
+  int checked = 0;
+  for (std::string name; std::getline(list, name);) {
+    if (name == "bloomroute_region_operation_age_seconds" ||
+        name == "bloomroute_thrift_refusals_total") {
+      continue;  // only while an operation runs / once a bound refused
+    }
+    ++checked;
+    EXPECT_THAT(served, HasSubstr("# TYPE " + name + " ")) << name;
+  }
+  EXPECT_GT(checked, 30);
 }
 
 TEST_F(MetricsEndpointTest, HealthReadinessAndStatusAnswer) {
