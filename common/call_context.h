@@ -31,6 +31,11 @@ struct CallContext {
 // The calling thread's call, or nullptr outside one.
 CallContext* CurrentCall();
 
+// Notes the table the current call names (nothing outside a call).
+inline void NoteCallTable(const std::string& table) {
+  if (CallContext* call = CurrentCall()) call->table = table;
+}
+
 // Makes `call` the calling thread's current call until destroyed (then the
 // previous one is current again).
 class ScopedCallContext {

@@ -322,7 +322,6 @@ RouterImpl::RouterImpl(const router::RouterOptions& options,
     : options_(options), factory_(std::move(factory)) {}
 
 RouterImpl::~RouterImpl() {
-  metrics_.reset();
   {
     std::lock_guard<std::mutex> lock(maintenance_mu_);
     stopping_ = true;
@@ -330,6 +329,9 @@ RouterImpl::~RouterImpl() {
   maintenance_cv_.notify_all();
   if (maintenance_.joinable()) maintenance_.join();
   if (balancer_.joinable()) balancer_.join();
+  // After the threads that count in it, before the members its collector
+  // reads.
+  metrics_.reset();
 }
 
 Status RouterImpl::Init() {

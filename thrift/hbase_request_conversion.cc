@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "common/call_context.h"
 #include "model/table_attributes.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/hbase_rows.h"
@@ -276,6 +277,7 @@ Status FamilyFromThrift(const client::TColumnFamilyDescriptor& in,
 // ---- Table names ----
 
 Status TableFromThrift(const std::string& table, std::string* out) {
+  NoteCallTable(table);
   const size_t colon = table.find(':');
   if (colon == std::string::npos) {
     *out = table;
@@ -297,6 +299,7 @@ Status TableFromThrift(const client::TTableName& in, const std::string& f,
       Require(in.__isset.qualifier, kBadRequest, f + ".qualifier"));
   if (in.__isset.ns) BLOOMROUTE_RETURN_IF_ERROR(CheckNamespace(in.ns, f));
   *out = in.qualifier;
+  NoteCallTable(*out);
   return Status::OK();
 }
 

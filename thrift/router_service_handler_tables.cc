@@ -227,6 +227,7 @@ void RouterServiceHandler::createIndexedTable(client::TTableInfo& result,
   ServeCall("createIndexedTable", [&]() -> Status {
     router::TableSpec table;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(spec, &table));
+    NoteCallTable(table.name);
     BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
                                 router_->CreateTable(table));
     return ToThrift(info, &result);
@@ -243,6 +244,7 @@ void RouterServiceHandler::listTables(
 void RouterServiceHandler::describeTable(client::TTableInfo& result,
                                          const std::string& table) {
   ServeCall("describeTable", [&]() -> Status {
+    NoteCallTable(table);
     BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
                                 router_->DescribeTable(table));
     return ToThrift(info, &result);
@@ -314,6 +316,7 @@ void RouterServiceHandler::listServers(
 void RouterServiceHandler::listRegions(
     std::vector<client::TRegionSummary>& result, const std::string& table) {
   ServeCall("listRegions", [&]() -> Status {
+    NoteCallTable(table);
     BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::RegionSummary> regions,
                                 router_->ListRegions(table));
     return thrift_internal::RegionSummariesToThrift(regions, &result);
@@ -458,6 +461,7 @@ void RouterServiceHandler::listQuotas(std::vector<client::TQuota>& result) {
 void RouterServiceHandler::bulkLoad(const std::string& table, int64_t region_id,
                                     const std::string& file) {
   ServeCall("bulkLoad", [&]() -> Status {
+    NoteCallTable(table);
     uint64_t id = 0;
     BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
     return router_->BulkLoad(table, id, file);
@@ -467,6 +471,7 @@ void RouterServiceHandler::bulkLoad(const std::string& table, int64_t region_id,
 void RouterServiceHandler::verifyIndex(client::TVerifyReport& result,
                                        const std::string& table) {
   ServeCall("verifyIndex", [&]() -> Status {
+    NoteCallTable(table);
     BLOOMROUTE_ASSIGN_OR_RETURN(router::VerifyReport report,
                                 router_->VerifyIndex(table));
     return ToThrift(report, &result);
@@ -475,19 +480,24 @@ void RouterServiceHandler::verifyIndex(client::TVerifyReport& result,
 
 void RouterServiceHandler::addIndex(const std::string& table,
                                     const std::string& column) {
-  ServeCall("addIndex",
-            [&]() -> Status { return router_->AddIndex(table, column); });
+  ServeCall("addIndex", [&]() -> Status {
+    NoteCallTable(table);
+    return router_->AddIndex(table, column);
+  });
 }
 
 void RouterServiceHandler::dropIndex(const std::string& table,
                                      const std::string& column) {
-  ServeCall("dropIndex",
-            [&]() -> Status { return router_->DropIndex(table, column); });
+  ServeCall("dropIndex", [&]() -> Status {
+    NoteCallTable(table);
+    return router_->DropIndex(table, column);
+  });
 }
 
 void RouterServiceHandler::getIndexStatus(
     std::vector<client::TIndexStatus>& result, const std::string& table) {
   ServeCall("getIndexStatus", [&]() -> Status {
+    NoteCallTable(table);
     BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<router::IndexState> status,
                                 router_->IndexStatus(table));
     return ToThrift(status, &result);

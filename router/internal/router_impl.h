@@ -692,8 +692,8 @@ class RouterImpl : public router::Router {
   // Created by Init, with a fence base above every earlier run's tokens.
   std::unique_ptr<router::GlobalIndex> index_;
   std::unique_ptr<FanOut> fan_out_;
-  // Set by Init, before any call; reset first when destroyed (its collector
-  // reads the members above).
+  // Set by Init, before any call; reset when destroyed once the threads
+  // that count in it have ended, before the members its collector reads.
   std::unique_ptr<RouterMetrics> metrics_;
   // Maintenance probes every server this often (RouterMetrics::NoteProbe):
   // what /metrics and /readyz say of them.

@@ -209,3 +209,46 @@ TEST_F(MetricsEndpointTest, HealthReadinessAndStatusAnswer) {
 
 }  // namespace
 }  // namespace bloomroute::testing
+
+namespace bloomroute::testing {
+namespace {
+
+// The slow-call and audit logs of a router process, in its --log-file.
+TEST(CallLogTest, SlowCallsAndAdminCallsAreLogged) {
+  TempDir logs;
+  const std::string log = logs.path() + "/router.log";
+  ProcessCluster cluster(1, {}, {"--slow-call-ms", "1", "--log-file", log});
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  RouterClient client(cluster.router_port());
+  rpc::client::TTableInfo info;
+  client->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}, 0, {}));
+  // 20,000 rows with their index entries: well over 1 ms.
+  std::vector<rpc::client::TPut> puts;
+  for (int i = 0; i < 20000; ++i) {
+    puts.push_back(MakePut("row" + std::to_string(i), {{"d:cc", "NO"}}));
+  }
+  client->putMultiple("geo", puts);
+  std::vector<rpc::client::TServerSummary> servers;
+  client->listServers(servers);
+  std::ifstream in(log);
+  const std::string text((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
+  const std::string who = SecureMode() ? "root" : "anonymous@127.0.0.1:";
+  EXPECT_THAT(text, ::testing::ContainsRegex(
+                        "Z WARN slow-call: putMultiple by " + who +
+                        "[0-9]* table geo took [0-9]+ ms, asked 0 servers, "
+                        "returned 0 rows: ok\n"))
+      << text;
+  EXPECT_THAT(text, HasSubstr("INFO audit: " + who));
+  EXPECT_THAT(text, ::testing::ContainsRegex("INFO audit: [^ ]+ "
+                                             "createIndexedTable table geo: "
+                                             "ok\n"));
+  EXPECT_THAT(text, ::testing::ContainsRegex("INFO audit: [^ ]+ "
+                                             "listServers: ok\n"));
+  // A data call is no admin call.
+  EXPECT_THAT(text,
+              ::testing::Not(HasSubstr("audit: " + who + " putMultiple")));
+}
+
+}  // namespace
+}  // namespace bloomroute::testing
