@@ -63,15 +63,34 @@ std::string ServerMetrics::OutcomeName(Status::Code code) {
   return out;
 }
 
-std::string ServerMetrics::MethodLabel(const std::string& method) {
+ServerMetrics::MethodSeries& ServerMetrics::SeriesOf(const std::string& label) {
+  MethodSeries& series = methods_[label];
+  if (series.latency == nullptr) {
+    series.latency = &registry_->GetHistogram(
+        "bloomroute_call_duration_seconds",
+        "Time from a call's whole request to its reply being ready.",
+        {{"service", service_}, {"method", label}}, metrics::LatencyBuckets());
+  }
+  return series;
+}
+
+void ServerMetrics::Record(const std::string& method,
+                           const std::string& outcome, double seconds) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (methods_.count(method) != 0) return method;
-  if (method.empty() || methods_.size() >= kMaxMethods) return kOther;
-  methods_[method] = &registry_->GetHistogram(
-      "bloomroute_call_duration_seconds",
-      "Time from a call's whole request to its reply being ready.",
-      {{"service", service_}, {"method", method}}, metrics::LatencyBuckets());
-  return method;
+  const bool known = methods_.count(method) != 0;
+  // "other" is the one entry past kMaxMethods.
+  const bool room = methods_.size() < kMaxMethods + (methods_.count(kOther));
+  const std::string& label =
+      known || (!method.empty() && room) ? method : std::string(kOther);
+  MethodSeries& series = SeriesOf(label);
+  metrics::Counter*& calls = series.calls[outcome];
+  if (calls == nullptr) {
+    calls = &registry_->GetCounter(
+        "bloomroute_calls_total", "Calls served, by how they ended.",
+        {{"service", service_}, {"method", label}, {"outcome", outcome}});
+  }
+  calls->Increment();
+  series.latency->Observe(seconds);
 }
 
 void ServerMetrics::Refused(const char* limit) {
@@ -105,17 +124,7 @@ void ServerMetrics::Call::Finish(const std::string& outcome,
           .count();
   const std::string result =
       outcome.empty() ? OutcomeName(context_.outcome) : outcome;
-  const std::string label = metrics_->MethodLabel(method_);
-  metrics_->registry_
-      ->GetCounter("bloomroute_calls_total", "Calls served, by how they ended.",
-                   {{"service", metrics_->service_},
-                    {"method", label},
-                    {"outcome", result}})
-      .Increment();
-  if (label != kOther) {
-    std::lock_guard<std::mutex> lock(metrics_->mu_);
-    metrics_->methods_[label]->Observe(seconds);
-  }
+  metrics_->Record(method_, result, seconds);
   const std::string table =
       context_.table.empty() ? "" : " table " + context_.table;
   const uint64_t millis = static_cast<uint64_t>(seconds * 1000);
