@@ -31,6 +31,9 @@
 //   deleteTable: the table must be disabled (Router::DeleteTableIfDisabled);
 //     truncateTable too (Router::TruncateTable), enabled again after it.
 //   isTableAvailable: exists and enabled; false for an unknown table.
+//   tableExists: answers for any namespace (hbase:meta exists; a table of
+//     another namespace does not); getTableDescriptors leaves out the
+//     tables that do not exist (HBase's Admin.listTableDescriptors).
 //
 // Scanners belong to a router::ScannerClient: the handler's. A server makes
 // one handler per connection (RouterServiceHandlerFactory), so each

@@ -29,10 +29,16 @@ StatusOr<router::TableInfo> Describe(router::Router& router,
   return router.DescribeTable(name);
 }
 
-// Whether the table exists: NotFound is an answer here, not an error.
+// Whether the table exists: NotFound is an answer here, not an error. As
+// HBase's Admin.tableExists, a name in any namespace is answered: hbase:meta
+// exists (the router's catalog is what it is in HBase), and a table of a
+// namespace other than default does not (there are no others here).
 StatusOr<bool> TableExists(router::Router& router,
                            const client::TTableName& table,
                            const std::string& f) {
+  if (table.__isset.ns && !table.ns.empty() && table.ns != "default") {
+    return table.ns == "hbase" && table.qualifier == "meta";
+  }
   std::string name;
   BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, f, &name));
   for (const TableDescriptor& t : router.ListTables()) {
@@ -108,13 +114,16 @@ void RouterServiceHandler::getTableDescriptor(client::TTableDescriptor& result,
 void RouterServiceHandler::getTableDescriptors(
     std::vector<client::TTableDescriptor>& result,
     const std::vector<client::TTableName>& tables) {
+  // As HBase's Admin.listTableDescriptors: the tables that exist, in the
+  // order asked; a missing one is left out, not an error.
   ServeHBaseCall("getTableDescriptors", [&]() -> Status {
-    result.assign(tables.size(), client::TTableDescriptor());
+    result.clear();
     for (size_t i = 0; i < tables.size(); ++i) {
-      BLOOMROUTE_ASSIGN_OR_RETURN(
-          router::TableInfo info,
-          Describe(*router_, tables[i], "tables[" + std::to_string(i) + "]"));
-      result[i] = HBaseDescriptorToThrift(info.descriptor);
+      StatusOr<router::TableInfo> info =
+          Describe(*router_, tables[i], "tables[" + std::to_string(i) + "]");
+      if (info.status().IsNotFound()) continue;
+      BLOOMROUTE_RETURN_IF_ERROR(info.status());
+      result.push_back(HBaseDescriptorToThrift(info->descriptor));
     }
     return Status::OK();
   });

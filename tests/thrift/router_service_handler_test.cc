@@ -694,6 +694,9 @@ TEST_F(RouterServiceHandlerTest, EveryHBaseCallAnswersEveryFailureAsTIOError) {
     router_->FailWith(failure);
     for (const auto& [name, call] : calls) {
       SCOPED_TRACE(name + " with " + failure.ToString());
+      // A missing table is left out of the answer, not an error
+      // (GetTableDescriptorsLeavesOutMissingTables).
+      if (name == "getTableDescriptors" && failure.IsNotFound()) continue;
       try {
         call();
         ADD_FAILURE() << "nothing thrown";
@@ -1056,6 +1059,32 @@ TEST_F(RouterServiceHandlerTest, TableMetadataComesFromTheCatalog) {
   EXPECT_TRUE(handler_.isTableEnabled(TableName("geo")));
   EXPECT_FALSE(handler_.isTableDisabled(TableName("geo")));
   EXPECT_EQ(handler_.getThriftServerType(), client::TThriftServerType::TWO);
+}
+
+// HBase's tableExists answers for any name: hbase:meta exists (the
+// router's catalog plays its part), a table of a namespace that does not
+// exist here does not.
+TEST_F(RouterServiceHandlerTest, TableExistsAnswersForOtherNamespaces) {
+  client::TTableName meta = TableName("meta");
+  meta.__set_ns("hbase");
+  EXPECT_TRUE(handler_.tableExists(ThroughWire(meta)));
+  client::TTableName other = TableName("geo");
+  other.__set_ns("analytics");
+  EXPECT_FALSE(handler_.tableExists(ThroughWire(other)));
+}
+
+// HBase's getTableDescriptors (Admin.listTableDescriptors) leaves out the
+// tables that do not exist instead of failing the call.
+TEST_F(RouterServiceHandlerTest, GetTableDescriptorsLeavesOutMissingTables) {
+  std::vector<client::TTableDescriptor> out;
+  handler_.getTableDescriptors(out, {TableName("geo")});
+  ASSERT_EQ(out.size(), 1u);
+  router_->FailWith(Status::NotFound("table geo does not exist"));
+  handler_.getTableDescriptors(out, {TableName("geo"), TableName("other")});
+  EXPECT_TRUE(out.empty());
+  router_->FailWith(Status::Unavailable("server down"));
+  EXPECT_THROW(handler_.getTableDescriptors(out, {TableName("geo")}),
+               rpc::TIOError);
 }
 
 TEST_F(RouterServiceHandlerTest, ExistsAndExistenceOnlyGets) {
