@@ -2,6 +2,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -32,7 +34,10 @@ class ConfigFileTest : public ::testing::Test {
         ("config", po::value<std::string>(), "")                     //
         ("unset", po::value<std::string>(), "");
   }
-  ~ConfigFileTest() override { std::remove(path_.c_str()); }
+  ~ConfigFileTest() override {
+    std::remove(path_.c_str());
+    rmdir(dir_.c_str());
+  }
 
   // Parses `args`, then the file holding `text`.
   Status Load(const std::vector<std::string>& args, const std::string& text) {
@@ -41,7 +46,13 @@ class ConfigFileTest : public ::testing::Test {
     return StoreConfigFile(path_, options_, &vm_);
   }
 
-  const std::string path_ = ::testing::TempDir() + "/config_file_test.conf";
+  // A directory of the test's own: ctest runs the tests of this fixture in
+  // parallel processes, which must not share one file.
+  const std::string dir_ = [] {
+    std::string pattern = ::testing::TempDir() + "/config_file_test.XXXXXX";
+    return std::string(mkdtemp(pattern.data()));
+  }();
+  const std::string path_ = dir_ + "/config_file_test.conf";
   po::options_description options_;
   po::variables_map vm_;
 };
