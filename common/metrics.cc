@@ -356,6 +356,7 @@ std::string Registry::Render() const {
   CollectingWriter writer(&rendered);
   for (const auto& c : collectors) (*c)(writer);
   collectors.clear();
+  if (process_metrics_) WriteProcessMetrics(writer);
 
   std::string out;
   for (const auto& [name, f] : rendered) {
@@ -429,37 +430,30 @@ double OpenFds() {
 
 }  // namespace
 
-void AddProcessCollector(Registry* registry) {
-  static std::mutex mu;
-  static std::map<Registry*, Registry::CollectorHandle>* handles =
-      new std::map<Registry*, Registry::CollectorHandle>();
-  std::lock_guard<std::mutex> lock(mu);
-  if (handles->count(registry) != 0) return;
-  (*handles)[registry] = registry->AddCollector([](Writer& w) {
-    ProcessSample s;
-    try {
-      ReadStat(&s);
-    } catch (const std::exception&) {
-      return;  // an unreadable /proc: no process metrics, not an error
-    }
-    rlimit limit{};
-    if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
-      s.max_fds = static_cast<double>(limit.rlim_cur);
-    }
-    w.Counter("process_cpu_seconds_total",
-              "User and system CPU time spent in seconds.", {}, s.cpu_seconds);
-    w.Gauge("process_start_time_seconds",
-            "Start time of the process since unix epoch in seconds.", {},
-            s.start_time_seconds);
-    w.Gauge("process_virtual_memory_bytes", "Virtual memory size in bytes.", {},
-            s.virtual_bytes);
-    w.Gauge("process_resident_memory_bytes", "Resident memory size in bytes.",
-            {}, s.resident_bytes);
-    w.Gauge("process_open_fds", "Number of open file descriptors.", {},
-            OpenFds());
-    w.Gauge("process_max_fds", "Maximum number of open file descriptors.", {},
-            s.max_fds);
-  });
+void WriteProcessMetrics(Writer& w) {
+  ProcessSample s;
+  try {
+    ReadStat(&s);
+  } catch (const std::exception&) {
+    return;  // an unreadable /proc: no process metrics, not an error
+  }
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
+    s.max_fds = static_cast<double>(limit.rlim_cur);
+  }
+  w.Counter("process_cpu_seconds_total",
+            "User and system CPU time spent in seconds.", {}, s.cpu_seconds);
+  w.Gauge("process_start_time_seconds",
+          "Start time of the process since unix epoch in seconds.", {},
+          s.start_time_seconds);
+  w.Gauge("process_virtual_memory_bytes", "Virtual memory size in bytes.", {},
+          s.virtual_bytes);
+  w.Gauge("process_resident_memory_bytes", "Resident memory size in bytes.", {},
+          s.resident_bytes);
+  w.Gauge("process_open_fds", "Number of open file descriptors.", {},
+          OpenFds());
+  w.Gauge("process_max_fds", "Maximum number of open file descriptors.", {},
+          s.max_fds);
 }
 
 }  // namespace bloomroute::metrics

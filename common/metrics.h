@@ -164,6 +164,11 @@ class Registry {
 
   [[nodiscard]] CollectorHandle AddCollector(Collector collector);
 
+  // Renders the process metrics (WriteProcessMetrics) too from now on;
+  // idempotent. A flag of the registry's, not a collector: it lives exactly
+  // as long as the registry.
+  void IncludeProcessMetrics() { process_metrics_ = true; }
+
   // Every family in name order, each with # HELP and # TYPE lines and its
   // series in label order: the text exposition format 0.0.4. Label values
   // and help are escaped as it says; values are printed exactly (integers
@@ -181,16 +186,17 @@ class Registry {
   std::map<std::string, std::unique_ptr<Family>, std::less<>> families_;
   std::map<uint64_t, std::shared_ptr<Collector>> collectors_;
   uint64_t next_collector_ = 1;
+  std::atomic<bool> process_metrics_{false};
 };
 
 // The process's registry: what /metrics serves.
 Registry& DefaultRegistry();
 
-// Adds the standard process metrics (process_cpu_seconds_total,
+// Writes the standard process metrics (process_cpu_seconds_total,
 // process_resident_memory_bytes, process_virtual_memory_bytes,
 // process_open_fds, process_max_fds, process_start_time_seconds, read from
-// /proc/self) to `registry` as a collector; idempotent per registry.
-void AddProcessCollector(Registry* registry);
+// /proc/self); nothing when /proc cannot be read.
+void WriteProcessMetrics(Writer& w);
 
 // Escapes a label value for the text format: backslash, double quote and
 // line feed.

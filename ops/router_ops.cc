@@ -17,11 +17,12 @@ double CounterValue(metrics::Registry* r, const char* name, const char* help) {
   return static_cast<double>(r->GetCounter(name, help).value());
 }
 
-void ServersSection(router::Router& router, HtmlPage* page) {
+void ServersSection(router::Router& router,
+                    std::vector<router::ServerIndexStats> stats,
+                    HtmlPage* page) {
   std::map<router::ServerId, router::ServerIndexStats> replicas;
-  for (router::ServerIndexStats& s : router.IndexStats()) {
+  for (router::ServerIndexStats& s : stats)
     replicas[s.server.id] = std::move(s);
-  }
   Rows rows;
   for (const router::ServerSummary& s : router.ListServers()) {
     const router::ServerIndexStats& r = replicas[s.server.id];
@@ -185,19 +186,16 @@ std::string RouterStatusPage(router::Router& router, const RouterPageInfo& info,
   const auto uptime = std::chrono::duration_cast<std::chrono::seconds>(
       std::chrono::system_clock::now() - info.started);
   const Readiness ready = RouterReadiness(router);
+  std::vector<router::ServerIndexStats> stats = router.IndexStats();
+  uint64_t index_bytes = 0;  // the shares of every server sum to it
+  for (const auto& s : stats) index_bytes += s.replica.filter.memory_bytes;
   page.Section("summary", "Summary")
       .KeyValues({{"Address", info.address},
                   {"Version", info.version},
                   {"Uptime", FormatDuration(uptime.count())},
                   {"Ready", (ready.ready ? "yes: " : "no: ") + ready.reason},
-                  {"Router index", FormatBytes([&] {
-                     uint64_t bytes = 0;
-                     for (const auto& s : router.IndexStats()) {
-                       bytes += s.replica.filter.memory_bytes;
-                     }
-                     return bytes;
-                   }())}});
-  ServersSection(router, &page);
+                  {"Router index", FormatBytes(index_bytes)}});
+  ServersSection(router, std::move(stats), &page);
   TablesSection(router, &page);
   ActivitySection(router.Activity(), &page);
   RoutingSection(info.registry, &page);

@@ -87,7 +87,7 @@ StatusOr<std::unique_ptr<HttpServer>> StartOpsHttp(
 StatusOr<std::unique_ptr<HttpServer>> StartRouterHttp(
     const HttpServerOptions& options, std::shared_ptr<router::Router> router,
     const RouterServer& server) {
-  metrics::AddProcessCollector(&metrics::DefaultRegistry());
+  metrics::DefaultRegistry().IncludeProcessMetrics();
   ops::RouterPageInfo info;
   info.address = FormatHostPort(server.host(), server.port());
   info.version = BLOOMROUTE_VERSION;
@@ -107,7 +107,7 @@ StatusOr<std::unique_ptr<HttpServer>> StartRegionServerHttp(
     const HttpServerOptions& options, std::shared_ptr<RegionStore> store,
     const RegionServer& server, metrics::Registry* registry,
     metrics::Registry::CollectorHandle* store_metrics) {
-  metrics::AddProcessCollector(registry);
+  registry->IncludeProcessMetrics();
   *store_metrics = ops::AddRegionServerMetrics(store.get(), registry);
   ops::RegionServerPageInfo info;
   info.address = FormatHostPort(server.host(), server.port());

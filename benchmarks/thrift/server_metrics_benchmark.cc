@@ -33,7 +33,7 @@ void BM_RecordCall(benchmark::State& state) {
   for (auto _ : state) {
     ServerMetrics::Call call(
         &metrics, reinterpret_cast<const uint8_t*>(frame.data()), frame.size());
-    call.Finish("", nullptr, "127.0.0.1:1");
+    call.Finish("", nullptr, [] { return std::string("127.0.0.1:1"); });
   }
 }
 BENCHMARK(BM_RecordCall);
@@ -48,7 +48,7 @@ void BM_Render(benchmark::State& state) {
       ServerMetrics::Call call(&metrics,
                                reinterpret_cast<const uint8_t*>(frame.data()),
                                frame.size());
-      call.Finish(outcome, nullptr, "?");
+      call.Finish(outcome, nullptr, [] { return std::string("?"); });
     }
   }
   size_t bytes = 0;

@@ -122,9 +122,10 @@ TEST_F(MetricsTest, ConcurrentUpdatesAreAllCounted) {
   EXPECT_DOUBLE_EQ(s.sum, 40000);
 }
 
-TEST_F(MetricsTest, ProcessCollectorReportsThisProcess) {
-  AddProcessCollector(&registry_);
-  AddProcessCollector(&registry_);  // idempotent
+TEST_F(MetricsTest, ProcessMetricsReportThisProcess) {
+  EXPECT_EQ(registry_.Render(), "");
+  registry_.IncludeProcessMetrics();
+  registry_.IncludeProcessMetrics();  // idempotent
   const std::string text = registry_.Render();
   // CPU time may still be 0 ticks in a test this short: present is enough.
   EXPECT_NE(text.find("\nprocess_cpu_seconds_total "), std::string::npos);

@@ -36,7 +36,7 @@ class ServerMetricsTest : public testing::Test {
                              frame.size());
     EXPECT_EQ(CurrentCall(), &call.context());
     call.context().outcome = handler;
-    call.Finish(outcome, nullptr, "127.0.0.1:1");
+    call.Finish(outcome, nullptr, [] { return std::string("127.0.0.1:1"); });
   }
 
   metrics::Registry registry_;
@@ -103,7 +103,7 @@ TEST_F(ServerMetricsTest, ServeCallNotesTheHandlersOutcome) {
                          [] { return Status::InvalidArgument("no table"); }),
                std::exception);
   EXPECT_EQ(call.context().outcome, Status::Code::kInvalidArgument);
-  call.Finish("", nullptr, "?");
+  call.Finish("", nullptr, [] { return std::string("?"); });
   EXPECT_NE(registry_.Render().find("outcome=\"invalid_argument\""),
             std::string::npos);
 }

@@ -255,7 +255,7 @@ struct FrameLoop::Impl {
       at::GlobalOutput.printf("%s: a call failed: %s", name.c_str(), e.what());
     }
     call.Finish(outcome, access != nullptr ? &c.identity : nullptr,
-                PeerAddress(c));
+                [&c] { return PeerAddress(c); });
     FreeFrame(c);  // the request's memory goes now
     c.reply = ok ? std::move(output) : nullptr;
     if (ok) HoldReply(c);

@@ -22,9 +22,10 @@ std::string MethodOf(const uint8_t* frame, size_t size) {
   return "";
 }
 
-std::string Who(const Identity* caller, const std::string& peer) {
+std::string Who(const Identity* caller,
+                const std::function<std::string()>& peer) {
   if (caller != nullptr && caller->role != Role::kNone) return caller->user;
-  return "anonymous@" + peer;
+  return "anonymous@" + peer();
 }
 
 }  // namespace
@@ -118,7 +119,7 @@ ServerMetrics::Call::~Call() = default;
 
 void ServerMetrics::Call::Finish(const std::string& outcome,
                                  const Identity* caller,
-                                 const std::string& peer) {
+                                 const std::function<std::string()>& peer) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
           .count();

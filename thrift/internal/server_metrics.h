@@ -80,9 +80,10 @@ class ServerMetrics {
     CallContext& context() { return context_; }
     // Records the call as ended with `outcome` (an empty one: the handler's,
     // context().outcome), made by `caller` (null: not authenticated) from
-    // `peer` (for the logs when there is no caller).
+    // `peer` (the peer's address, asked only for a log line of a call
+    // without a caller: it may cost a system call).
     void Finish(const std::string& outcome, const Identity* caller,
-                const std::string& peer);
+                const std::function<std::string()>& peer);
 
    private:
     ServerMetrics* const metrics_;
