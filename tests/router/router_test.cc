@@ -430,25 +430,6 @@ TEST_F(RouterTest, OpenConnectsAMemberLeftOutOfTheFlags) {
   EXPECT_TRUE((*got)[0].has_value());
 }
 
-TEST(RouterOptionsTest, ValidateNamesTheBadField) {
-  RouterOptions o;
-  o.data_dir = "d";
-  o.region_servers = {"a:1", "a:1"};
-  EXPECT_NE(o.Validate().message().find("twice"), std::string::npos);
-  o.region_servers = {};  // Open checks the catalog's members instead
-  EXPECT_TRUE(o.Validate().ok());
-  o.region_servers.assign(RouterOptions::kMaxServers + 1, "a:1");
-  EXPECT_TRUE(o.Validate().IsInvalidArgument());
-  o.region_servers = {"a:1"};
-  EXPECT_TRUE(o.Validate().ok());
-  o.server_calls_per_request = 0;
-  EXPECT_NE(o.Validate().message().find("server_calls_per_request"),
-            std::string::npos);
-  o.server_calls_per_request = 4;
-  o.maintenance_interval_ms = 0;
-  EXPECT_TRUE(o.Validate().IsInvalidArgument());
-}
-
 // Counts the Get calls in flight on its server (each takes a few ms, so
 // that parallel ones overlap).
 class CountingClient : public testing::StoreRegionClient {

@@ -1,0 +1,147 @@
+// RouterOptions: what a router is opened with (Router::Open, router/router.h)
+// and the bounds Validate holds each field to.
+#ifndef BLOOMROUTE_ROUTER_ROUTER_OPTIONS_H_
+#define BLOOMROUTE_ROUTER_ROUTER_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "router/cluster_filter_config.h"
+
+namespace bloomroute::router {
+
+struct RouterOptions {
+  static constexpr uint32_t kMaxServers = 4096;
+  static constexpr uint32_t kMaxFanoutThreads = 1024;
+  static constexpr uint64_t kMaxReplyBytes = 1 << 30;
+
+  std::string data_dir;  // the catalog's RocksDB; created when missing
+  // Region server addresses, "host:port", no duplicates: those that are not
+  // members of the catalog yet become members (Router::AddServer). May be
+  // empty when the catalog has members.
+  std::vector<std::string> region_servers;
+  // Threads asking region servers in parallel (lookups, multi-server writes).
+  uint32_t fanout_threads = 16;
+  // Calls one request may have in flight on one region server at once, in
+  // [1, kMaxFanoutThreads]; its further calls to that server wait for these.
+  // (A getMultiple of 17,000 keys on one server is 17 calls of 1,000 gets:
+  // unbounded, one request would take as many of the server's connections
+  // and workers as there are fan-out threads.)
+  uint32_t server_calls_per_request = 4;
+  // How often the background task retries unreachable servers, reopens
+  // regions a server no longer serves, catches up replicas that are not
+  // current and finishes interrupted deletions.
+  int maintenance_interval_ms = 1000;
+  // Run that task on a thread of its own. Off, maintenance happens only when
+  // the owner calls Router::RunMaintenance (deterministic fault tests drive
+  // it so); replicas that are not current then stay so until it is called.
+  bool background_maintenance = true;
+  // Open scanners at once, of all clients, of one client (ScannerClient:
+  // one connection of the router's server) and of one principal (a TLS
+  // client's certificate name or token user, over all its connections), and
+  // how long an unused one lives. Each open scanner holds its key range and
+  // position (no rows). A client may open min(max_scanners_per_client,
+  // max_scanners_per_principal, max_scanners). The per-principal bound
+  // keeps one user from taking every scanner with many connections; it
+  // is half of max_scanners by default. Callers without a principal (no
+  // TLS, the router's own process) share no principal and are bounded per
+  // client only.
+  uint32_t max_scanners = 1000;
+  uint32_t max_scanners_per_client = 100;
+  uint32_t max_scanners_per_principal = 500;
+  int scanner_idle_timeout_ms = 60000;
+  // Bytes of rows (ReplyBytes, model/types.h) in one answer of Get, Scan,
+  // ScannerNext, Lookup and LookupMultiple, about: an answer stops after
+  // the row that passes it and says where it stopped. The default keeps a
+  // reply (this, plus one row of at most a region server's max_row_bytes,
+  // 16 MiB, plus the encoding) within a client's 64 MiB frame limit.
+  uint64_t max_reply_bytes = 32 << 20;
+  // Time one call may work before it answers with what it has, in ms: a
+  // scanner batch or a scan that has rows returns them (fewer than asked;
+  // the scan goes on), and LookupMultiple answers a prefix of its lookups
+  // (at least one). A batch with no row yet goes on until it finds one or
+  // the scan ends, since an empty batch ends an HBase scan. In [1, 3600000].
+  int call_work_budget_ms = 1000;
+
+  // Bounds on the catalog, chosen so that listTables and describeTable
+  // replies fit the 64 MiB default frame of every client:
+  // listTables holds per table at most 255 bytes of name and
+  // TableSpec::kMaxIndexedColumnBytes (16 KiB) of column names plus about
+  // 15 bytes of encoding per column (256 columns), ~21 KiB: 3,000 tables are
+  // ~60 MiB. describeTable holds each split key twice (the end of a region
+  // and the start of the next), the column names once and ~350 bytes per
+  // region (its id and server address): with 16 MiB of split keys and 1,024
+  // regions that is ~33 MiB.
+  static constexpr uint32_t kMaxTablesLimit = 3000;
+  static constexpr uint64_t kMinTableBytes = 64 << 10;
+  static constexpr uint64_t kMaxTableBytes = 16 << 20;
+  // Tables in the catalog (counting those still being deleted), in
+  // [1, kMaxTablesLimit]; CreateTable beyond it is InvalidArgument naming
+  // --max-tables.
+  uint32_t max_tables = 1000;
+  // Bytes of split keys and indexed column names of one table, in
+  // [kMinTableBytes, kMaxTableBytes]; a spec over it is InvalidArgument
+  // naming --max-table-bytes.
+  uint64_t max_table_bytes = 1 << 20;
+  // Bytes of one filter string (ScanSpec::filter, GetRequest::filter), in
+  // [1, kMaxFilterTextBytes]; a longer one is InvalidArgument naming
+  // --max-filter-bytes. Parsing is linear in it, and a scanner keeps its
+  // parsed filter while open.
+  uint64_t max_filter_bytes = 64 << 10;
+  // Bytes of the descriptors of all tables together (names, indexed column
+  // names plus 16 bytes of encoding each, families, attributes): what a
+  // listing of every table's descriptor (HBase's getTableDescriptors)
+  // holds. Families (16 KiB) and attributes (64 KiB) of 3,000 tables could
+  // pass a 64 MiB frame; CreateTable past this bound is InvalidArgument
+  // naming it. In [kMinTableBytes, kMaxListedDescriptorBytes].
+  static constexpr uint64_t kMaxListedDescriptorBytes = 48 << 20;
+  uint64_t max_listed_descriptor_bytes = kMaxListedDescriptorBytes;
+
+  // Index builds and drops (Router::AddIndex / DropIndex): rows (or index
+  // entries) one backfill (or drop) call of a region server handles, in
+  // [1, kMaxRowsPerCall] (a region server handles at most its
+  // max_mutations_per_batch of them), and such calls one maintenance pass
+  // makes, >= 1, before it lets other maintenance run (it then goes on at
+  // once). Each chunk costs one synchronous catalog write (its progress).
+  uint32_t index_chunk_rows = 1000;
+  uint32_t index_chunks_per_pass = 200;
+
+  // The balancer (Router::Balance, router/router_balancer.cc): how often
+  // the background runs it (0: never; `bloomroute admin balance` runs it
+  // on demand), in ms, at most kMaxBalancerIntervalMs; and the region
+  // operations one run makes at most, in [1, kMaxBalancerOperations].
+  static constexpr int kMaxBalancerIntervalMs = 7 * 24 * 3600 * 1000;
+  static constexpr uint32_t kMaxBalancerOperations = 1000;
+  int balancer_interval_ms = 300000;  // HBase's hbase.balancer.period
+  uint32_t balancer_max_operations = 10;
+  // A region whose rows and local index entries pass this many bytes
+  // (RocksDB's estimate) is split at its median by the balancer; 0: never.
+  // The first split of a table on a server comes sooner: a table with one
+  // region on a server splits it at min(this, kFirstSplitBytes), as HBase's
+  // SteppingSplitPolicy splits at twice the flush size, so that a new
+  // table spreads before it is large. At least kMinRegionSplitBytes.
+  static constexpr uint64_t kFirstSplitBytes = 256 << 20;
+  static constexpr uint64_t kMinRegionSplitBytes = 1 << 20;
+  uint64_t region_split_bytes = 1ULL << 30;
+  // How often the background checks for regions past region_split_bytes
+  // and splits them, in ms (0: only when the balancer runs), whether or not
+  // the balancer runs; at most kMaxBalancerIntervalMs. A check asks each
+  // server for its regions' byte estimates (no row is read).
+  int split_check_interval_ms = 60000;
+
+  // The cluster's filter config (router/cluster_filter_config.h): every
+  // region server's filter gets ClusterFilterConfig(filter,
+  // members at Open), set by the router before it first loads the
+  // server's replica and again after the server restarted or showed another
+  // config.
+  ClusterFilterOptions filter;
+
+  // InvalidArgument naming the first bad field.
+  Status Validate() const;
+};
+
+}  // namespace bloomroute::router
+
+#endif  // BLOOMROUTE_ROUTER_ROUTER_OPTIONS_H_
