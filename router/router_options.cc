@@ -1,22 +1,109 @@
-// RouterOptions::Validate.
+// RouterOptions::Validate: the addresses, the filter config, then every
+// numeric field against its FieldRange (router_options.h).
 #include "router/router_options.h"
 
 #include <set>
 #include <string>
-
-#include "model/types.h"
+#include <type_traits>
+#include <variant>
 
 namespace bloomroute::router {
+namespace {
 
-Status RouterOptions::Validate() const {
-  if (data_dir.empty()) return Status::InvalidArgument("data_dir is empty");
+// A numeric field as Validate checks it: the name its message gives (with
+// the flag that sets it, where the message names one), the field, its
+// range, and text after the bound.
+struct NumericField {
+  using Member = std::variant<uint32_t RouterOptions::*, int RouterOptions::*,
+                              uint64_t RouterOptions::*>;
+  const char* name;
+  Member member;
+  FieldRange range;
+  const char* suffix = "";
+
+  int64_t Value(const RouterOptions& o) const {
+    return std::visit(
+        [&o](auto m) -> int64_t {
+          const auto v = o.*m;
+          // A uint64_t above INT64_MAX is within kNoUpperBound.
+          if constexpr (std::is_unsigned_v<decltype(v)>) {
+            if (v > static_cast<uint64_t>(FieldRange::kNoUpperBound)) {
+              return FieldRange::kNoUpperBound;
+            }
+          }
+          return static_cast<int64_t>(v);
+        },
+        member);
+  }
+  // "must be in [min, max]", or "is above max" for an unsigned field from
+  // 0, "must be >= min" or "must be 0 or at least min" without an upper
+  // bound.
+  std::string Bounds() const {
+    const std::string min = std::to_string(range.min);
+    if (range.max == FieldRange::kNoUpperBound) {
+      return range.zero_allowed ? " must be 0 or at least " + min
+                                : " must be >= " + min;
+    }
+    if (range.min == 0 &&
+        !std::holds_alternative<int RouterOptions::*>(member)) {
+      return " is above " + std::to_string(range.max);
+    }
+    return " must be in [" + min + ", " + std::to_string(range.max) + "]";
+  }
+  Status Check(const RouterOptions& o) const {
+    const int64_t v = Value(o);
+    if ((range.zero_allowed && v == 0) || (v >= range.min && v <= range.max)) {
+      return Status::OK();
+    }
+    return Status::InvalidArgument(name + Bounds() + suffix);
+  }
+};
+
+using O = RouterOptions;
+// In the order Validate checks them (the first bad one is named).
+const NumericField kNumericFields[] = {
+    {"fanout_threads", &O::fanout_threads, O::kFanoutThreadsRange},
+    {"server_calls_per_request", &O::server_calls_per_request,
+     O::kServerCallsPerRequestRange},
+    {"balancer_interval_ms (--balancer-interval)", &O::balancer_interval_ms,
+     O::kBalancerIntervalMsRange},
+    {"balancer_max_operations (--balancer-max-operations)",
+     &O::balancer_max_operations, O::kBalancerMaxOperationsRange},
+    {"split_check_interval_ms", &O::split_check_interval_ms,
+     O::kSplitCheckIntervalMsRange},
+    {"region_split_bytes (--region-split-bytes)", &O::region_split_bytes,
+     O::kRegionSplitBytesRange},
+    {"maintenance_interval_ms", &O::maintenance_interval_ms,
+     O::kMaintenanceIntervalMsRange},
+    {"index_chunk_rows", &O::index_chunk_rows, O::kIndexChunkRowsRange,
+     " (--index-chunk-rows)"},
+    {"index_chunks_per_pass", &O::index_chunks_per_pass,
+     O::kIndexChunksPerPassRange},
+    {"max_scanners", &O::max_scanners, O::kScannersRange},
+    {"max_scanners_per_client", &O::max_scanners_per_client, O::kScannersRange},
+    {"max_scanners_per_principal", &O::max_scanners_per_principal,
+     O::kScannersRange},
+    {"call_work_budget_ms", &O::call_work_budget_ms, O::kCallWorkBudgetMsRange,
+     " (--call-work-budget-ms)"},
+    {"scanner_idle_timeout_ms", &O::scanner_idle_timeout_ms,
+     O::kScannerIdleTimeoutMsRange},
+    {"max_reply_bytes", &O::max_reply_bytes, O::kMaxReplyBytesRange},
+    {"max_tables", &O::max_tables, O::kMaxTablesRange},
+    {"max_filter_bytes", &O::max_filter_bytes, O::kMaxFilterBytesRange},
+    {"max_table_bytes", &O::max_table_bytes, O::kMaxTableBytesRange},
+    {"max_listed_descriptor_bytes", &O::max_listed_descriptor_bytes,
+     O::kMaxListedDescriptorBytesRange},
+};
+
+Status ValidateRegionServers(const std::vector<std::string>& servers) {
   // Empty is checked by Router::Open against the catalog's members.
-  if (region_servers.size() > kMaxServers) {
+  if (servers.size() > RouterOptions::kMaxServers) {
     return Status::InvalidArgument("region_servers must name at most " +
-                                   std::to_string(kMaxServers) + " servers");
+                                   std::to_string(RouterOptions::kMaxServers) +
+                                   " servers");
   }
   std::set<std::string> seen;
-  for (const std::string& a : region_servers) {
+  for (const std::string& a : servers) {
     if (a.empty() || a.size() > 300) {
       return Status::InvalidArgument("region server address " +
                                      QuoteForMessage(a) + " is not host:port");
@@ -25,94 +112,18 @@ Status RouterOptions::Validate() const {
       return Status::InvalidArgument("region server " + a + " is named twice");
     }
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status RouterOptions::Validate() const {
+  if (data_dir.empty()) return Status::InvalidArgument("data_dir is empty");
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateRegionServers(region_servers));
   BLOOMROUTE_RETURN_IF_ERROR(
       ClusterFilterConfig(filter, region_servers.size()).status());
-  if (fanout_threads > kMaxFanoutThreads) {
-    return Status::InvalidArgument("fanout_threads is above " +
-                                   std::to_string(kMaxFanoutThreads));
-  }
-  if (server_calls_per_request < 1 ||
-      server_calls_per_request > kMaxFanoutThreads) {
-    return Status::InvalidArgument("server_calls_per_request must be in [1, " +
-                                   std::to_string(kMaxFanoutThreads) + "]");
-  }
-  if (balancer_interval_ms < 0 ||
-      balancer_interval_ms > kMaxBalancerIntervalMs) {
-    return Status::InvalidArgument(
-        "balancer_interval_ms (--balancer-interval) must be in [0, " +
-        std::to_string(kMaxBalancerIntervalMs) + "]");
-  }
-  if (balancer_max_operations < 1 ||
-      balancer_max_operations > kMaxBalancerOperations) {
-    return Status::InvalidArgument(
-        "balancer_max_operations (--balancer-max-operations) must be in "
-        "[1, " +
-        std::to_string(kMaxBalancerOperations) + "]");
-  }
-  if (split_check_interval_ms < 0 ||
-      split_check_interval_ms > kMaxBalancerIntervalMs) {
-    return Status::InvalidArgument("split_check_interval_ms must be in [0, " +
-                                   std::to_string(kMaxBalancerIntervalMs) +
-                                   "]");
-  }
-  if (region_split_bytes != 0 && region_split_bytes < kMinRegionSplitBytes) {
-    return Status::InvalidArgument(
-        "region_split_bytes (--region-split-bytes) must be 0 or at least " +
-        std::to_string(kMinRegionSplitBytes));
-  }
-  if (maintenance_interval_ms < 10 || maintenance_interval_ms > 3600000) {
-    return Status::InvalidArgument(
-        "maintenance_interval_ms must be in [10, 3600000]");
-  }
-  if (index_chunk_rows < 1 || index_chunk_rows > kMaxRowsPerCall) {
-    return Status::InvalidArgument("index_chunk_rows must be in [1, " +
-                                   std::to_string(kMaxRowsPerCall) +
-                                   "] (--index-chunk-rows)");
-  }
-  if (index_chunks_per_pass < 1) {
-    return Status::InvalidArgument("index_chunks_per_pass must be >= 1");
-  }
-  if (max_scanners < 1 || max_scanners > 1000000) {
-    return Status::InvalidArgument("max_scanners must be in [1, 1000000]");
-  }
-  if (max_scanners_per_client < 1 || max_scanners_per_client > 1000000) {
-    return Status::InvalidArgument(
-        "max_scanners_per_client must be in [1, 1000000]");
-  }
-  if (max_scanners_per_principal < 1 || max_scanners_per_principal > 1000000) {
-    return Status::InvalidArgument(
-        "max_scanners_per_principal must be in [1, 1000000]");
-  }
-  if (call_work_budget_ms < 1 || call_work_budget_ms > 3600000) {
-    return Status::InvalidArgument(
-        "call_work_budget_ms must be in [1, 3600000] (--call-work-budget-ms)");
-  }
-  if (scanner_idle_timeout_ms < 1000) {
-    return Status::InvalidArgument("scanner_idle_timeout_ms must be >= 1000");
-  }
-  if (max_reply_bytes < 1 || max_reply_bytes > kMaxReplyBytes) {
-    return Status::InvalidArgument("max_reply_bytes must be in [1, " +
-                                   std::to_string(kMaxReplyBytes) + "]");
-  }
-  if (max_tables < 1 || max_tables > kMaxTablesLimit) {
-    return Status::InvalidArgument("max_tables must be in [1, " +
-                                   std::to_string(kMaxTablesLimit) + "]");
-  }
-  if (max_filter_bytes < 1 || max_filter_bytes > kMaxFilterTextBytes) {
-    return Status::InvalidArgument("max_filter_bytes must be in [1, " +
-                                   std::to_string(kMaxFilterTextBytes) + "]");
-  }
-  if (max_table_bytes < kMinTableBytes || max_table_bytes > kMaxTableBytes) {
-    return Status::InvalidArgument("max_table_bytes must be in [" +
-                                   std::to_string(kMinTableBytes) + ", " +
-                                   std::to_string(kMaxTableBytes) + "]");
-  }
-  if (max_listed_descriptor_bytes < kMinTableBytes ||
-      max_listed_descriptor_bytes > kMaxListedDescriptorBytes) {
-    return Status::InvalidArgument("max_listed_descriptor_bytes must be in [" +
-                                   std::to_string(kMinTableBytes) + ", " +
-                                   std::to_string(kMaxListedDescriptorBytes) +
-                                   "]");
+  for (const NumericField& field : kNumericFields) {
+    BLOOMROUTE_RETURN_IF_ERROR(field.Check(*this));
   }
   return Status::OK();
 }

@@ -1,16 +1,32 @@
 // RouterOptions: what a router is opened with (Router::Open, router/router.h)
 // and the bounds Validate holds each field to.
+//
+// Each numeric field's bounds are a FieldRange constant beside it (kXRange);
+// Validate checks the fields against them, and `bloomroute router` takes its
+// flags' bounds and --help from the same constants
+// (tools/router_command.cc), so a bound is stated once.
 #ifndef BLOOMROUTE_ROUTER_ROUTER_OPTIONS_H_
 #define BLOOMROUTE_ROUTER_ROUTER_OPTIONS_H_
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
+#include "model/types.h"
 #include "router/cluster_filter_config.h"
 
 namespace bloomroute::router {
+
+// The values a numeric field accepts: [min, max], and 0 as well when
+// `zero_allowed` (the field's "off"). kNoUpperBound as max: no upper bound.
+struct FieldRange {
+  static constexpr int64_t kNoUpperBound = std::numeric_limits<int64_t>::max();
+  int64_t min;
+  int64_t max;
+  bool zero_allowed = false;
+};
 
 struct RouterOptions {
   static constexpr uint32_t kMaxServers = 4096;
@@ -22,17 +38,21 @@ struct RouterOptions {
   // members of the catalog yet become members (Router::AddServer). May be
   // empty when the catalog has members.
   std::vector<std::string> region_servers;
-  // Threads asking region servers in parallel (lookups, multi-server writes).
+  // Threads asking region servers in parallel (lookups, multi-server writes),
+  // besides the calling thread.
+  static constexpr FieldRange kFanoutThreadsRange{0, kMaxFanoutThreads};
   uint32_t fanout_threads = 16;
   // Calls one request may have in flight on one region server at once, in
   // [1, kMaxFanoutThreads]; its further calls to that server wait for these.
   // (A getMultiple of 17,000 keys on one server is 17 calls of 1,000 gets:
   // unbounded, one request would take as many of the server's connections
   // and workers as there are fan-out threads.)
+  static constexpr FieldRange kServerCallsPerRequestRange{1, kMaxFanoutThreads};
   uint32_t server_calls_per_request = 4;
   // How often the background task retries unreachable servers, reopens
   // regions a server no longer serves, catches up replicas that are not
   // current and finishes interrupted deletions.
+  static constexpr FieldRange kMaintenanceIntervalMsRange{10, 3600000};
   int maintenance_interval_ms = 1000;
   // Run that task on a thread of its own. Off, maintenance happens only when
   // the owner calls Router::RunMaintenance (deterministic fault tests drive
@@ -47,7 +67,11 @@ struct RouterOptions {
   // keeps one user from taking every scanner with many connections; it
   // is half of max_scanners by default. Callers without a principal (no
   // TLS, the router's own process) share no principal and are bounded per
-  // client only.
+  // client only. Each of the three in kScannersRange; the idle time at
+  // least a second.
+  static constexpr FieldRange kScannersRange{1, 1000000};
+  static constexpr FieldRange kScannerIdleTimeoutMsRange{
+      1000, FieldRange::kNoUpperBound};
   uint32_t max_scanners = 1000;
   uint32_t max_scanners_per_client = 100;
   uint32_t max_scanners_per_principal = 500;
@@ -57,12 +81,14 @@ struct RouterOptions {
   // the row that passes it and says where it stopped. The default keeps a
   // reply (this, plus one row of at most a region server's max_row_bytes,
   // 16 MiB, plus the encoding) within a client's 64 MiB frame limit.
+  static constexpr FieldRange kMaxReplyBytesRange{1, kMaxReplyBytes};
   uint64_t max_reply_bytes = 32 << 20;
   // Time one call may work before it answers with what it has, in ms: a
   // scanner batch or a scan that has rows returns them (fewer than asked;
   // the scan goes on), and LookupMultiple answers a prefix of its lookups
   // (at least one). A batch with no row yet goes on until it finds one or
-  // the scan ends, since an empty batch ends an HBase scan. In [1, 3600000].
+  // the scan ends, since an empty batch ends an HBase scan.
+  static constexpr FieldRange kCallWorkBudgetMsRange{1, 3600000};
   int call_work_budget_ms = 1000;
 
   // Bounds on the catalog, chosen so that listTables and describeTable
@@ -80,15 +106,19 @@ struct RouterOptions {
   // Tables in the catalog (counting those still being deleted), in
   // [1, kMaxTablesLimit]; CreateTable beyond it is InvalidArgument naming
   // --max-tables.
+  static constexpr FieldRange kMaxTablesRange{1, kMaxTablesLimit};
   uint32_t max_tables = 1000;
   // Bytes of split keys and indexed column names of one table, in
   // [kMinTableBytes, kMaxTableBytes]; a spec over it is InvalidArgument
   // naming --max-table-bytes.
+  static constexpr FieldRange kMaxTableBytesRange{kMinTableBytes,
+                                                  kMaxTableBytes};
   uint64_t max_table_bytes = 1 << 20;
   // Bytes of one filter string (ScanSpec::filter, GetRequest::filter), in
   // [1, kMaxFilterTextBytes]; a longer one is InvalidArgument naming
   // --max-filter-bytes. Parsing is linear in it, and a scanner keeps its
   // parsed filter while open.
+  static constexpr FieldRange kMaxFilterBytesRange{1, kMaxFilterTextBytes};
   uint64_t max_filter_bytes = 64 << 10;
   // Bytes of the descriptors of all tables together (names, indexed column
   // names plus 16 bytes of encoding each, families, attributes): what a
@@ -97,6 +127,8 @@ struct RouterOptions {
   // pass a 64 MiB frame; CreateTable past this bound is InvalidArgument
   // naming it. In [kMinTableBytes, kMaxListedDescriptorBytes].
   static constexpr uint64_t kMaxListedDescriptorBytes = 48 << 20;
+  static constexpr FieldRange kMaxListedDescriptorBytesRange{
+      kMinTableBytes, kMaxListedDescriptorBytes};
   uint64_t max_listed_descriptor_bytes = kMaxListedDescriptorBytes;
 
   // Index builds and drops (Router::AddIndex / DropIndex): rows (or index
@@ -105,6 +137,9 @@ struct RouterOptions {
   // max_mutations_per_batch of them), and such calls one maintenance pass
   // makes, >= 1, before it lets other maintenance run (it then goes on at
   // once). Each chunk costs one synchronous catalog write (its progress).
+  static constexpr FieldRange kIndexChunkRowsRange{1, kMaxRowsPerCall};
+  static constexpr FieldRange kIndexChunksPerPassRange{
+      1, FieldRange::kNoUpperBound};
   uint32_t index_chunk_rows = 1000;
   uint32_t index_chunks_per_pass = 200;
 
@@ -114,6 +149,10 @@ struct RouterOptions {
   // operations one run makes at most, in [1, kMaxBalancerOperations].
   static constexpr int kMaxBalancerIntervalMs = 7 * 24 * 3600 * 1000;
   static constexpr uint32_t kMaxBalancerOperations = 1000;
+  static constexpr FieldRange kBalancerIntervalMsRange{0,
+                                                       kMaxBalancerIntervalMs};
+  static constexpr FieldRange kBalancerMaxOperationsRange{
+      1, kMaxBalancerOperations};
   int balancer_interval_ms = 300000;  // HBase's hbase.balancer.period
   uint32_t balancer_max_operations = 10;
   // A region whose rows and local index entries pass this many bytes
@@ -124,11 +163,15 @@ struct RouterOptions {
   // table spreads before it is large. At least kMinRegionSplitBytes.
   static constexpr uint64_t kFirstSplitBytes = 256 << 20;
   static constexpr uint64_t kMinRegionSplitBytes = 1 << 20;
+  static constexpr FieldRange kRegionSplitBytesRange{
+      kMinRegionSplitBytes, FieldRange::kNoUpperBound, true};
   uint64_t region_split_bytes = 1ULL << 30;
   // How often the background checks for regions past region_split_bytes
   // and splits them, in ms (0: only when the balancer runs), whether or not
   // the balancer runs; at most kMaxBalancerIntervalMs. A check asks each
   // server for its regions' byte estimates (no row is read).
+  static constexpr FieldRange kSplitCheckIntervalMsRange{
+      0, kMaxBalancerIntervalMs};
   int split_check_interval_ms = 60000;
 
   // The cluster's filter config (router/cluster_filter_config.h): every
