@@ -22,24 +22,27 @@ void AddConfigOptions(po::options_description* options, bool* print_config) {
 
 }  // namespace
 
-int Command::Run(const std::vector<std::string>& args) {
-  po::options_description options("Options for bloomroute " + name_);
-  options.add_options()("help,h", "show this help and exit");
+std::optional<int> Command::Parse(const std::vector<std::string>& args,
+                                  OptionTable* table,
+                                  po::options_description* options,
+                                  bool* print_config) {
+  options->add_options()("help,h", "show this help and exit");
   po::positional_options_description positional;
-  bool print_config = false;
   po::variables_map vm;
   try {
-    AddOptions(&options);
+    AddOptions(options);
+    DeclareOptions(table);
+    table->AddTo(options);
     AddPositional(&positional);
-    if (ReadsConfigFile()) AddConfigOptions(&options, &print_config);
+    if (ReadsConfigFile()) AddConfigOptions(options, print_config);
     po::store(po::command_line_parser(args)
-                  .options(options)
+                  .options(*options)
                   .positional(positional)
                   .run(),
               vm);
     if (vm.count("help")) {
       std::cout << "bloomroute " << name_ << ": " << summary_ << "\n\n"
-                << options;
+                << *options;
       const std::string epilog = HelpEpilog();
       if (!epilog.empty()) std::cout << "\n" << epilog;
       return kExitOk;
@@ -47,7 +50,8 @@ int Command::Run(const std::vector<std::string>& args) {
     if (vm.count("config")) {
       // After the command line: what it gave wins (po::store keeps the
       // first value stored).
-      Status s = StoreConfigFile(vm["config"].as<std::string>(), options, &vm);
+      Status s = StoreConfigFile(vm["config"].as<std::string>(), *options,
+                                 *table, &vm);
       if (!s.ok()) {
         std::cerr << "bloomroute " << name_ << ": " << s.message() << "\n";
         return kExitUsage;
@@ -59,19 +63,10 @@ int Command::Run(const std::vector<std::string>& args) {
               << " (see bloomroute " << name_ << " --help)\n";
     return kExitUsage;
   }
-  if (Status s = Validate(); !s.ok()) {
-    std::cerr << "bloomroute " << name_ << ": " << s.message()
-              << " (see bloomroute " << name_ << " --help)\n";
-    return kExitUsage;
-  }
-  if (print_config) {
-    Status printed = PrintConfig(name_, options, vm, std::cout);
-    if (!printed.ok()) {
-      std::cerr << "bloomroute " << name_ << ": " << printed.message() << "\n";
-      return kExitFailed;
-    }
-    return kExitOk;
-  }
+  return std::nullopt;
+}
+
+int Command::ExecuteAndReport() {
   Status s;
   try {
     s = Execute();
@@ -83,6 +78,29 @@ int Command::Run(const std::vector<std::string>& args) {
   if (!s.ok()) {
     std::cerr << "bloomroute " << name_ << ": " << s.ToString() << "\n";
     return FailureExitCode();
+  }
+  return kExitOk;
+}
+
+int Command::Run(const std::vector<std::string>& args) {
+  OptionTable table;
+  po::options_description options("Options for bloomroute " + name_);
+  bool print_config = false;
+  if (std::optional<int> done = Parse(args, &table, &options, &print_config)) {
+    return *done;
+  }
+  Status valid = table.Check();
+  if (valid.ok()) valid = Validate();
+  if (!valid.ok()) {
+    std::cerr << "bloomroute " << name_ << ": " << valid.message()
+              << " (see bloomroute " << name_ << " --help)\n";
+    return kExitUsage;
+  }
+  if (!print_config) return ExecuteAndReport();
+  Status printed = PrintConfig(name_, table, std::cout);
+  if (!printed.ok()) {
+    std::cerr << "bloomroute " << name_ << ": " << printed.message() << "\n";
+    return kExitFailed;
   }
   return kExitOk;
 }

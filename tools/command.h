@@ -2,9 +2,11 @@
 //
 // Modelled on RocksDB's ldb tool (tools/ldb_cmd_impl.h): main() only picks the
 // subcommand by name and hands it the remaining arguments. Each subcommand
-// declares its options with Boost.Program_options and implements Execute();
-// the base class parses, answers --help, and turns a failed Status or a
-// parse error into a one-line reason on stderr and a non-zero exit code.
+// declares its options in an OptionTable (tools/option_table.h: name, typed
+// field, default, bounds, help), or directly with Boost.Program_options, and
+// implements Execute(); the base class parses, checks the table's bounds,
+// answers --help, and turns a failed Status or a parse error into a one-line
+// reason on stderr and a non-zero exit code.
 //
 // Exit codes: 0 success, 1 the command failed, 2 bad usage (unknown option,
 // missing or invalid argument).
@@ -14,9 +16,8 @@
 //    public:
 //     EchoCommand() : Command("echo", "print a word") {}
 //    protected:
-//     void AddOptions(boost::program_options::options_description* o) override
-//     {
-//       o->add_options()("word", value<std::string>(&word_)->required(), "..");
+//     void DeclareOptions(OptionTable* table) override {
+//       table->String("word", &word_, "the word to print").Required();
 //     }
 //     Status Execute() override { std::cout << word_ << "\n"; return OK(); }
 //    private:
@@ -27,10 +28,12 @@
 
 #include <boost/program_options.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
+#include "tools/option_table.h"
 
 namespace bloomroute {
 
@@ -55,13 +58,20 @@ class Command {
   int Run(const std::vector<std::string>& args);
 
  protected:
-  // Declares the command's options. --help is added by the base class.
+  // Declares the command's options in Boost.Program_options' terms (before
+  // the table's in --help). --help is added by the base class.
   virtual void AddOptions(
-      boost::program_options::options_description* options) = 0;
+      boost::program_options::options_description* /*options*/) {}
+  // Declares the command's options as rows of `table`: their --help text,
+  // bounds (checked before Validate, which sees the targets set) and, for a
+  // command that ReadsConfigFile, its config file's keys. A command that
+  // reads a config file declares every option here.
+  virtual void DeclareOptions(OptionTable* /*table*/) {}
   // Positional arguments, if the command takes any (default: none).
   virtual void AddPositional(
       boost::program_options::positional_options_description* /*positional*/) {}
-  // Called after parsing; InvalidArgument here is reported as bad usage.
+  // Called after parsing and the table's checks; InvalidArgument here is
+  // reported as bad usage.
   virtual Status Validate() { return Status::OK(); }
   // Does the work. A non-OK status is printed as the one-line reason.
   virtual Status Execute() = 0;
@@ -75,6 +85,16 @@ class Command {
   virtual bool ReadsConfigFile() const { return false; }
 
  private:
+  // Declares the options into `table` and `options`, parses `args` (and a
+  // --config file) and stores the values. An exit code when the run ends
+  // here (--help, bad usage), nullopt to go on.
+  std::optional<int> Parse(const std::vector<std::string>& args,
+                           OptionTable* table,
+                           boost::program_options::options_description* options,
+                           bool* print_config);
+  // Execute(), its failure (or an exception) reported on stderr.
+  int ExecuteAndReport();
+
   const std::string name_;
   const std::string summary_;
 };

@@ -10,19 +10,20 @@
 
 namespace bloomroute {
 
-namespace po = boost::program_options;
-
-void HttpFlags::Add(po::options_description* o) {
-  o->add_options()  //
-      ("http-listen", po::value<std::string>(&listen_)->default_value("auto"),
-       "serve /metrics, /healthz, /readyz and /status over HTTP at HOST:PORT "
-       "(HTTPS with the Thrift port's certificate when it has TLS); auto: "
-       "the --listen host at the --listen port + 5 (any free port when that "
-       "is 0); off: none")  //
-      ("http-max-connections",
-       po::value<int64_t>(&max_connections_)
-           ->default_value(HttpServerOptions().max_connections),
-       "HTTP connections open at once; more are answered 503");
+void HttpFlags::Add(OptionTable* table) {
+  table
+      ->String("http-listen", &listen_,
+               "serve /metrics, /healthz, /readyz and /status over HTTP at "
+               "HOST:PORT (HTTPS with the Thrift port's certificate when it "
+               "has TLS); auto: the --listen host at the --listen port + 5 "
+               "(any free port when that is 0); off: none")
+      .Default("auto")
+      .ValueName("HOST:PORT");
+  table
+      ->Integer("http-max-connections", &max_connections_,
+                HttpServerOptions().max_connections,
+                "HTTP connections open at once; more are answered 503")
+      .Range(1, HttpServerOptions::kMaxConnections);
 }
 
 Status HttpFlags::ToOptions(const ServerOptions& thrift, bool insecure,
@@ -39,9 +40,7 @@ Status HttpFlags::ToOptions(const ServerOptions& thrift, bool insecure,
         ParseListenAddress(listen_, &out->host, &out->port)
             .WithContext("--http-listen"));
   }
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("http-max-connections", max_connections_,
-                                     1, HttpServerOptions::kMaxConnections));
-  out->max_connections = static_cast<uint32_t>(max_connections_);
+  out->max_connections = max_connections_;
   out->idle_timeout_ms = thrift.idle_timeout_ms;
   out->request_timeout_ms = thrift.request_timeout_ms;
   out->reply_timeout_ms = thrift.reply_timeout_ms;

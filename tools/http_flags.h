@@ -31,6 +31,7 @@
 #include "thrift/region_server.h"
 #include "thrift/router_server.h"
 #include "thrift/thrift_server.h"
+#include "tools/option_table.h"
 
 namespace bloomroute {
 
@@ -38,11 +39,13 @@ class HttpFlags {
  public:
   HttpFlags() = default;
 
-  void Add(boost::program_options::options_description* o);
-  // Checks the flags and fills the HTTP server's options from them and
-  // from `thrift` (the command's Thrift server options, already checked:
-  // address, timeouts and TLS files). InvalidArgument naming the flag. False in
-  // *enabled for --http-listen off.
+  // The rows of the command's table (--http-max-connections in [1,
+  // HttpServerOptions::kMaxConnections]).
+  void Add(OptionTable* table);
+  // After the table's check: checks the flags and fills the HTTP server's
+  // options from them and from `thrift` (the command's Thrift server options,
+  // already checked: address, timeouts and TLS files). InvalidArgument naming
+  // the flag. False in *enabled for --http-listen off.
   Status ToOptions(const ServerOptions& thrift, bool insecure,
                    HttpServerOptions* out, bool* enabled) const;
 
@@ -50,7 +53,7 @@ class HttpFlags {
   // The Thrift port's offset for --http-listen auto.
   static constexpr int kAutoPortOffset = 5;
   std::string listen_;
-  int64_t max_connections_ = 0;
+  uint32_t max_connections_ = 0;
 };
 
 // ", status on URL/status" for a server's start-up line; "" for null.

@@ -6,43 +6,36 @@
 #include "tools/router_command.h"
 
 namespace bloomroute {
-namespace po = boost::program_options;
-
 LocalCommand::LocalCommand()
     : Command("local",
               "run a router and N region servers in one process on loopback") {}
 
-void LocalCommand::AddOptions(po::options_description* o) {
-  o->add_options()  //
-      ("data", po::value<std::string>(&data_)->required(),
-       "directory of every store and the catalog (created if missing)")  //
-      ("servers", po::value<int64_t>(&servers_)->required(),
-       "region servers to run")  //
-      ("port",
-       po::value<int64_t>(&port_)->default_value(
-           RouterServerOptions::kDefaultPort),
-       "port of the router on 127.0.0.1; 0 picks a free port")  //
-      ("sync", po::bool_switch(&sync_),
-       "acknowledge a write only once it is durable (fsync)")  //
-      ("secure", po::bool_switch(&secure_),
-       "TLS on every port, with a CA and certificates made in DATA/certs on "
-       "the first start (kept on later ones)");
-  AddFilterOptions(o, &options_.filter, &filter_initial_capacity_);
-  log_flags_.Add(o);
+void LocalCommand::DeclareOptions(OptionTable* table) {
+  table
+      ->String("data", &options_.data_dir,
+               "directory of every store and the catalog (created if "
+               "missing)")
+      .Required()
+      .ValueName("DIR");
+  table->Integer("servers", &options_.servers, 0, "region servers to run")
+      .Range(1, LocalClusterOptions::kMaxServers)
+      .Required();
+  table
+      ->Integer("port", &options_.router_port,
+                RouterServerOptions::kDefaultPort,
+                "port of the router on 127.0.0.1; 0 picks a free port")
+      .Range(0, 65535);
+  table->Switch("sync", &options_.sync,
+                "acknowledge a write only once it is durable (fsync)");
+  table->Switch("secure", &options_.secure,
+                "TLS on every port, with a CA and certificates made in "
+                "DATA/certs on the first start (kept on later ones)");
+  AddFilterOptions(table, &options_.filter);
+  log_flags_.Add(table);
 }
 
 Status LocalCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(log_flags_.Validate());
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("servers", servers_, 1, LocalClusterOptions::kMaxServers));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("port", port_, 0, 65535));
-  options_.data_dir = data_;
-  options_.servers = static_cast<uint32_t>(servers_);
-  options_.router_port = static_cast<int>(port_);
-  options_.sync = sync_;
-  options_.secure = secure_;
-  BLOOMROUTE_RETURN_IF_ERROR(
-      FilterInitialCapacity(filter_initial_capacity_, &options_.filter));
   return options_.Validate();
 }
 
@@ -57,7 +50,7 @@ Status LocalCommand::Execute() {
   Announce(name(),
            "router on " + cluster->router_address() + ", " +
                std::to_string(cluster->region_server_addresses().size()) +
-               " region servers, data in " + data_);
+               " region servers, data in " + options_.data_dir);
   if (options_.secure) {
     const TlsOptions& client = cluster->client_tls();
     Announce(

@@ -38,23 +38,16 @@ class LocalCommand : public Command {
   LocalCommand();
 
  protected:
-  void AddOptions(boost::program_options::options_description* o) override;
+  void DeclareOptions(OptionTable* table) override;
   bool ReadsConfigFile() const override { return true; }
   Status Validate() override;
   Status Execute() override;
   std::string HelpEpilog() const override;
 
  private:
-  // As parsed; signed so that a negative number is an error, not a wrap.
-  std::string data_;
-  int64_t servers_ = 0;
-  int64_t port_ = 0;
-  int64_t filter_initial_capacity_ = 0;
-  bool sync_ = false;
-  bool secure_ = false;
   LogFlags log_flags_;
-
-  LocalClusterOptions options_;  // filled by Validate()
+  // The table sets their flags' fields; Validate() checks the whole.
+  LocalClusterOptions options_;
 };
 
 }  // namespace bloomroute

@@ -7,8 +7,6 @@
 #include "thrift/thrift_logging.h"
 
 namespace bloomroute {
-namespace po = boost::program_options;
-
 namespace {
 
 constexpr int64_t kMiB = 1 << 20;
@@ -23,81 +21,79 @@ RegionServerCommand::RegionServerCommand()
           "127.0.0.1:" + std::to_string(RegionServerOptions::kDefaultPort),
           RegionServerOptions()) {}
 
-void RegionServerCommand::AddOptions(po::options_description* o) {
-  const RegionStoreOptions store;
-  o->add_options()("data", po::value<std::string>(&data_)->required(),
-                   "directory of the store (created if missing)");
-  server_flags_.Add(o);
-  o->add_options()  //
-      ("sync", po::bool_switch(&sync_),
-       "acknowledge a write only once it is durable (fsync)")  //
-      ("max-value-bytes",
-       po::value<int64_t>(&max_value_bytes_)
-           ->default_value(static_cast<int64_t>(store.max_value_bytes)),
-       "largest cell value accepted")  //
-      ("max-row-bytes",
-       po::value<int64_t>(&max_row_bytes_)
-           ->default_value(static_cast<int64_t>(store.max_row_bytes)),
-       "largest encoded row accepted")  //
-      ("max-result-bytes",
-       po::value<int64_t>(&max_result_bytes_)
-           ->default_value(static_cast<int64_t>(store.max_result_bytes)),
-       "bytes of rows in one get, scan or lookup answer, about: it stops "
-       "after the row that passes this and says where to resume")  //
-      ("max-examined-rows",
-       po::value<int64_t>(&max_examined_rows_)
-           ->default_value(static_cast<int64_t>(store.max_examined_rows)),
-       "rows and index entries one scan or lookup examines, at most (also "
-       "those a projection or predicate drops); then it stops and says "
-       "where to resume. Also the row keys one split point reads: a larger "
-       "region is split about the middle of its first this many rows")  //
-      ("max-examined-bytes",
-       po::value<int64_t>(&max_examined_bytes_)
-           ->default_value(static_cast<int64_t>(store.max_examined_bytes)),
-       "bytes of stored rows one get, scan or lookup reads, about; then it "
-       "stops and says where to resume")  //
-      ("filter-image-page-bytes",
-       po::value<int64_t>(&filter_image_page_bytes_)
-           ->default_value(static_cast<int64_t>(store.filter_image_page_bytes)),
-       "bytes of one page of a bits-only filter snapshot sent to a router, "
-       "at most, in [4096, 33554432]; a router fetches a snapshot page by "
-       "page, so a filter of any size loads within a frame limit");
-  log_flags_.Add(o);
-  http_flags_.Add(o);
+void RegionServerCommand::DeclareOptions(OptionTable* table) {
+  table->String("data", &data_, "directory of the store (created if missing)")
+      .Required()
+      .ValueName("DIR");
+  server_flags_.Add(table);
+  // A frame must hold at least one maximum-size row and its framing, or a
+  // legal put could never arrive.
+  table->FindInteger("max-frame-bytes")
+      ->AtLeastOption("max-row-bytes", ServerOptions::kMinFrameBytes);
+  table->Switch("sync", &store_options_.sync,
+                "acknowledge a write only once it is durable (fsync)");
+  AddStoreRows(table);
+  log_flags_.Add(table);
+  http_flags_.Add(table);
+}
+
+void RegionServerCommand::AddStoreRows(OptionTable* table) {
+  const RegionStoreOptions d;
+  RegionStoreOptions& o = store_options_;
+  table
+      ->Integer("max-value-bytes", &o.max_value_bytes,
+                static_cast<int64_t>(d.max_value_bytes),
+                "largest cell value accepted")
+      .Unit(OptionUnit::kBytes)
+      .Range(1, kMaxValueBytesLimit);
+  table
+      ->Integer("max-row-bytes", &o.max_row_bytes,
+                static_cast<int64_t>(d.max_row_bytes),
+                "largest encoded row accepted")
+      .Unit(OptionUnit::kBytes)
+      .AtLeastOption("max-value-bytes")
+      .Range(1, kMaxRowBytesLimit);
+  table
+      ->Integer("max-result-bytes", &o.max_result_bytes,
+                static_cast<int64_t>(d.max_result_bytes),
+                "bytes of rows in one get, scan or lookup answer, about: it "
+                "stops after the row that passes this and says where to "
+                "resume")
+      .Unit(OptionUnit::kBytes)
+      .Range(1, int64_t{1} << 30);
+  table
+      ->Integer("max-examined-rows", &o.max_examined_rows,
+                static_cast<int64_t>(d.max_examined_rows),
+                "rows and index entries one scan or lookup examines, at most "
+                "(also those a projection or predicate drops); then it stops "
+                "and says where to resume. Also the row keys one split point "
+                "reads: a larger region is split about the middle of its "
+                "first this many rows")
+      .Range(1, int64_t{1} << 40);
+  table
+      ->Integer("max-examined-bytes", &o.max_examined_bytes,
+                static_cast<int64_t>(d.max_examined_bytes),
+                "bytes of stored rows one get, scan or lookup reads, about; "
+                "then it stops and says where to resume")
+      .Unit(OptionUnit::kBytes)
+      .Range(1, int64_t{1} << 50);
+  table
+      ->Integer("filter-image-page-bytes", &o.filter_image_page_bytes,
+                static_cast<int64_t>(d.filter_image_page_bytes),
+                "bytes of one page of a bits-only filter snapshot sent to a "
+                "router, at most; a router fetches a snapshot page by page, "
+                "so a filter of any size loads within a frame limit")
+      .Unit(OptionUnit::kBytes)
+      .Range(RegionStoreOptions::kMinFilterImagePageBytes,
+             RegionStoreOptions::kMaxFilterImagePageBytes);
 }
 
 Status RegionServerCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(log_flags_.Validate());
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("max-value-bytes", max_value_bytes_, 1, kMaxValueBytesLimit));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-row-bytes", max_row_bytes_,
-                                     max_value_bytes_, kMaxRowBytesLimit));
-  // A frame must hold at least one maximum-size row and its framing, or a
-  // legal put could never arrive.
-  BLOOMROUTE_RETURN_IF_ERROR(server_flags_.ToOptions(
-      max_row_bytes_ + ServerOptions::kMinFrameBytes, &server_options_));
+  BLOOMROUTE_RETURN_IF_ERROR(server_flags_.ToOptions(&server_options_));
   BLOOMROUTE_RETURN_IF_ERROR(
       http_flags_.ToOptions(server_options_, server_flags_.insecure(),
                             &http_options_, &http_enabled_));
-  store_options_.sync = sync_;
-  store_options_.max_value_bytes = static_cast<size_t>(max_value_bytes_);
-  store_options_.max_row_bytes = static_cast<size_t>(max_row_bytes_);
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("max-result-bytes", max_result_bytes_, 1, int64_t{1} << 30));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("max-examined-rows", max_examined_rows_, 1, int64_t{1} << 40));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("max-examined-bytes", max_examined_bytes_, 1, int64_t{1} << 50));
-  store_options_.max_result_bytes = static_cast<size_t>(max_result_bytes_);
-  store_options_.max_examined_rows = static_cast<uint64_t>(max_examined_rows_);
-  store_options_.max_examined_bytes =
-      static_cast<uint64_t>(max_examined_bytes_);
-  BLOOMROUTE_RETURN_IF_ERROR(InRange(
-      "filter-image-page-bytes", filter_image_page_bytes_,
-      static_cast<int64_t>(RegionStoreOptions::kMinFilterImagePageBytes),
-      static_cast<int64_t>(RegionStoreOptions::kMaxFilterImagePageBytes)));
-  store_options_.filter_image_page_bytes =
-      static_cast<size_t>(filter_image_page_bytes_);
   return store_options_.Validate();
 }
 
@@ -122,13 +118,13 @@ Status RegionServerCommand::Execute() {
   metrics::Registry::CollectorHandle store_metrics;
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<HttpServer> http,
                               StartHttp(store, *server, &store_metrics));
-  Announce(name(), "serving " + std::to_string(regions.size()) +
-                       " regions of " + std::to_string(tables.size()) +
-                       " tables from " + data_ + " on " +
-                       FormatHostPort(server->host(), server->port()) +
-                       " (sync " + (sync_ ? "on" : "off") + ", max value " +
-                       std::to_string(max_value_bytes_) + " bytes)" +
-                       StatusSuffix(http.get()));
+  Announce(name(),
+           "serving " + std::to_string(regions.size()) + " regions of " +
+               std::to_string(tables.size()) + " tables from " + data_ +
+               " on " + FormatHostPort(server->host(), server->port()) +
+               " (sync " + (store_options_.sync ? "on" : "off") +
+               ", max value " + std::to_string(store_options_.max_value_bytes) +
+               " bytes)" + StatusSuffix(http.get()));
 
   // SIGHUP (after the log file is reopened) reloads the revocation list
   // (--tls-crl).

@@ -44,29 +44,24 @@ class RegionServerCommand : public Command {
   RegionServerCommand();
 
  protected:
-  void AddOptions(boost::program_options::options_description* o) override;
+  void DeclareOptions(OptionTable* table) override;
   bool ReadsConfigFile() const override { return true; }
   Status Validate() override;
   Status Execute() override;
   std::string HelpEpilog() const override;
 
  private:
-  // As parsed; signed so that a negative number is an error, not a wrap.
+  // DeclareOptions' rows of the store's bounds.
+  void AddStoreRows(OptionTable* table);
+
   std::string data_;
   ServerFlags server_flags_;
   LogFlags log_flags_;
   HttpFlags http_flags_;
   HttpServerOptions http_options_;
   bool http_enabled_ = false;
-  bool sync_ = false;
-  int64_t max_value_bytes_ = 0;
-  int64_t max_row_bytes_ = 0;
-  int64_t max_result_bytes_ = 0;
-  int64_t max_examined_rows_ = 0;
-  int64_t max_examined_bytes_ = 0;
-  int64_t filter_image_page_bytes_ = 0;
 
-  // Filled by Validate().
+  // The table sets their flags' fields; Validate() the rest.
   RegionStoreOptions store_options_;
   RegionServerOptions server_options_;
 

@@ -67,30 +67,34 @@ namespace bloomroute {
 ThriftClientOptions RegionClientOptionsFor(const ServerOptions& server,
                                            int long_call_timeout_ms);
 
-// The options of a command that runs a router (router, local) for the
-// cluster's filter config: --target-false-routes and --filter-* bound to
-// `filter`, the initial capacity read into `initial_capacity`, which
-// FilterInitialCapacity then checks (InvalidArgument naming the option) and
-// stores before it validates `filter` (naming the option at fault).
-void AddFilterOptions(boost::program_options::options_description* o,
-                      router::ClusterFilterOptions* filter,
-                      int64_t* initial_capacity);
-[[nodiscard]] Status FilterInitialCapacity(
-    int64_t initial_capacity, router::ClusterFilterOptions* filter);
+// The rows of a command that runs a router (router, local) for the
+// cluster's filter config: --target-false-routes and --filter-*, bound to
+// `filter`'s fields with their defaults and bounds (the table checks them;
+// ClusterFilterConfig checks what depends on the number of servers).
+void AddFilterOptions(OptionTable* table, router::ClusterFilterOptions* filter);
 
 class RouterCommand : public Command {
  public:
   RouterCommand();
 
  protected:
-  void AddOptions(boost::program_options::options_description* o) override;
+  void DeclareOptions(OptionTable* table) override;
   bool ReadsConfigFile() const override { return true; }
   Status Validate() override;
   Status Execute() override;
   std::string HelpEpilog() const override;
 
  private:
-  // As parsed; signed so that a negative number is an error, not a wrap.
+  static constexpr int64_t kMaxLongCallTimeoutSeconds = 24 * 3600;
+  static constexpr int64_t kMinFilterImageBytes = int64_t{1} << 20;
+  static constexpr int64_t kMaxFilterImageBytes = int64_t{1} << 36;
+
+  // DeclareOptions' rows after the server's and HTTP's, in --help's order:
+  // the catalog and reply bounds, the balancer, scanners and credentials.
+  void AddLimitRows(OptionTable* table);
+  void AddBalancerRows(OptionTable* table);
+  void AddScannerRows(OptionTable* table);
+
   std::string data_;
   std::vector<std::string> region_servers_;
   ServerFlags server_flags_;
@@ -98,29 +102,11 @@ class RouterCommand : public Command {
   HttpFlags http_flags_;
   HttpServerOptions http_options_;
   bool http_enabled_ = false;
-  int64_t fanout_threads_ = 0;
-  int64_t max_reply_bytes_ = 0;
-  int64_t server_calls_per_request_ = 0;
-  int64_t max_tables_ = 0;
-  int64_t max_table_bytes_ = 0;
-  int64_t max_filter_bytes_ = 0;
-  int64_t index_chunk_rows_ = 0;
-  int64_t region_split_bytes_ = 0;
-  int64_t balancer_interval_seconds_ = 0;
-  int64_t balancer_max_operations_ = 0;
-  int64_t long_call_timeout_seconds_ = 0;
-  static constexpr int64_t kMaxLongCallTimeoutSeconds = 24 * 3600;
-  int64_t filter_initial_capacity_ = 0;
-  int64_t max_scanners_ = 0;
-  int64_t max_scanners_per_client_ = 0;
-  int64_t max_scanners_per_principal_ = 0;
-  int64_t max_connections_per_principal_ = 0;
-  int64_t call_work_budget_ms_ = 0;
-  int64_t max_filter_image_bytes_ = 0;
-  static constexpr int64_t kMaxScanners = 1000000;  // RouterOptions'
+  int long_call_timeout_ms_ = 0;
+  uint64_t max_filter_image_bytes_ = 0;
   std::string token_file_;
 
-  // Filled by Validate().
+  // The table sets their flags' fields; Validate() the rest.
   router::RouterOptions router_options_;
   RouterServerOptions server_options_;
   ThriftClientOptions client_options_;

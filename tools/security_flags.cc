@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 namespace bloomroute {
 namespace po = boost::program_options;
@@ -84,28 +85,52 @@ StatusOr<std::string> ReadClientToken(const std::string& path) {
   return token;
 }
 
-void TlsFlags::Add(po::options_description* o) {
-  const bool server = side_ == Side::kServer;
-  o->add_options()  //
-      ("tls-ca", po::value<std::string>(&given_.ca_file)->value_name("FILE"),
+namespace {
+
+// One TLS file option: its name, the TlsOptions field it sets and its help.
+struct TlsFileRow {
+  const char* name;
+  std::string TlsOptions::*file;
+  const char* help;
+};
+
+// The rows of a server's options (server) or a client's: --tls-ca,
+// --tls-cert, --tls-key, and a server's --tls-crl.
+std::vector<TlsFileRow> TlsFileRows(bool server) {
+  std::vector<TlsFileRow> rows = {
+      {"tls-ca", &TlsOptions::ca_file,
        server ? "the cluster's CA certificate (PEM); with --tls-cert and "
                 "--tls-key, serve only TLS to peers it signed"
               : "the cluster's CA certificate (PEM): connect over TLS to a "
-                "router it signed")  //
-      ("tls-cert",
-       po::value<std::string>(&given_.cert_file)->value_name("FILE"),
+                "router it signed"},
+      {"tls-cert", &TlsOptions::cert_file,
        server ? "this server's certificate (PEM), signed by --tls-ca"
-              : "a client certificate (PEM) to present, signed by "
-                "--tls-ca")  //
-      ("tls-key", po::value<std::string>(&given_.key_file)->value_name("FILE"),
-       "the private key of --tls-cert (PEM)");
+              : "a client certificate (PEM) to present, signed by --tls-ca"},
+      {"tls-key", &TlsOptions::key_file,
+       "the private key of --tls-cert (PEM)"}};
   if (server) {
-    o->add_options()  //
-        ("tls-crl",
-         po::value<std::string>(&given_.crl_file)->value_name("FILE"),
-         "the CA's certificate revocation list (PEM, from `bloomroute cert "
-         "revoke`): peers whose certificate it lists are refused; read again "
-         "on SIGHUP");
+    rows.push_back({"tls-crl", &TlsOptions::crl_file,
+                    "the CA's certificate revocation list (PEM, from "
+                    "`bloomroute cert revoke`): peers whose certificate it "
+                    "lists are refused; read again on SIGHUP"});
+  }
+  return rows;
+}
+
+}  // namespace
+
+void TlsFlags::Add(po::options_description* o) {
+  for (const TlsFileRow& row : TlsFileRows(side_ == Side::kServer)) {
+    o->add_options()(
+        row.name,
+        po::value<std::string>(&(given_.*row.file))->value_name("FILE"),
+        row.help);
+  }
+}
+
+void TlsFlags::Add(OptionTable* table) {
+  for (const TlsFileRow& row : TlsFileRows(side_ == Side::kServer)) {
+    table->String(row.name, &(given_.*row.file), row.help).ValueName("FILE");
   }
 }
 

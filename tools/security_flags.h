@@ -19,6 +19,7 @@
 #include "common/status.h"
 #include "common/statusor.h"
 #include "thrift/security.h"
+#include "tools/option_table.h"
 
 namespace bloomroute {
 
@@ -47,8 +48,11 @@ class TlsFlags {
   enum class Side { kServer, kClient };
   explicit TlsFlags(Side side) : side_(side) {}
 
-  // Declares the three options, one help line each.
+  // Declares the three options (a server's four, with --tls-crl), one help
+  // line each: on a description (the client commands), or as rows of a
+  // command's table (the server commands, whose config files name them).
   void Add(boost::program_options::options_description* o);
+  void Add(OptionTable* table);
   // Whether any of the three was given.
   bool any() const;
   // The TlsOptions given (all empty when none): InvalidArgument naming the

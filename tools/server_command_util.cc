@@ -62,16 +62,18 @@ void Announce(std::string_view command, std::string_view text) {
   std::cout << "bloomroute " << command << ": " << text << std::endl;
 }
 
-void LogFlags::Add(po::options_description* o) {
-  o->add_options()  //
-      ("log-level",
-       po::value<std::string>(&level_text_)
-           ->default_value("info")
-           ->value_name("LEVEL"),
-       "log lines at this level and above: debug, info, warn or error")  //
-      ("log-file", po::value<std::string>(&file_)->value_name("FILE"),
-       "append the log lines to FILE instead of stderr (created if missing); "
-       "SIGHUP reopens it, for logrotate");
+void LogFlags::Add(OptionTable* table) {
+  table
+      ->String("log-level", &level_text_,
+               "log lines at this level and above: debug, info, warn or "
+               "error")
+      .Default("info")
+      .ValueName("LEVEL");
+  table
+      ->String("log-file", &file_,
+               "append the log lines to FILE instead of stderr (created if "
+               "missing); SIGHUP reopens it, for logrotate")
+      .ValueName("FILE");
 }
 
 Status LogFlags::Validate() {
@@ -91,81 +93,116 @@ ServerFlags::ServerFlags(std::string default_listen,
                          const ServerOptions& defaults)
     : default_listen_(std::move(default_listen)), defaults_(defaults) {}
 
-void ServerFlags::Add(po::options_description* o) {
-  o->add_options()  //
-      ("listen",
-       po::value<std::string>(&listen_)->default_value(default_listen_),
-       "HOST:PORT to listen on; port 0 picks a free port")  //
-      ("threads",
-       po::value<int64_t>(&threads_)->default_value(defaults_.threads),
-       "worker threads (calls run at once; idle or slow connections hold "
-       "none)")  //
-      ("max-frame-bytes",
-       po::value<int64_t>(&max_frame_bytes_)
-           ->default_value(defaults_.max_frame_bytes),
-       "largest request frame accepted")  //
-      ("max-decoded-bytes",
-       po::value<int64_t>(&max_decoded_bytes_)
-           ->default_value(static_cast<int64_t>(defaults_.max_decoded_bytes)),
-       "most memory one request may decode into, in bytes (lists are "
-       "charged 336 bytes a struct); 0 = 10 x --max-frame-bytes. A request "
-       "over it is refused naming this option")  //
-      ("idle-timeout",
-       po::value<int64_t>(&idle_timeout_seconds_)
-           ->default_value(defaults_.idle_timeout_ms / 1000),
-       "close a connection that starts no request for this many seconds")  //
-      ("request-timeout",
-       po::value<int64_t>(&request_timeout_seconds_)
-           ->default_value(defaults_.request_timeout_ms / 1000),
-       "close a connection whose request has not arrived whole this many "
-       "seconds after its first byte")  //
-      ("reply-timeout",
-       po::value<int64_t>(&reply_timeout_seconds_)
-           ->default_value(defaults_.reply_timeout_ms / 1000),
-       "close a connection that has not read its whole reply this many "
-       "seconds after it was ready")  //
-      ("max-connections",
-       po::value<int64_t>(&max_connections_)
-           ->default_value(defaults_.max_connections),
-       "connections open at once; more wait in the listen backlog")  //
-      ("max-handshakes",
-       po::value<int64_t>(&max_handshakes_)
-           ->default_value(defaults_.max_handshakes),
-       "with TLS: handshake steps queued for the handshake threads; while "
-       "this many are, new connections wait in the listen backlog "
-       "(established ones are served)")  //
-      ("handshake-threads",
-       po::value<int64_t>(&handshake_threads_)
-           ->default_value(defaults_.handshake_threads),
-       "with TLS: threads that run handshakes (about 1 ms of CPU each), "
-       "apart from the I/O thread and the --threads workers")  //
-      ("max-buffered-request-bytes",
-       po::value<int64_t>(&max_buffered_request_bytes_)
-           ->default_value(
-               static_cast<int64_t>(defaults_.max_buffered_request_bytes)),
-       "request frame bytes all connections may hold together, at least "
-       "--max-frame-bytes; a frame's declared size is reserved before its "
-       "body is read, and while it does not fit the connection waits (its "
-       "--request-timeout still runs)")  //
-      ("max-buffered-reply-bytes",
-       po::value<int64_t>(&max_buffered_reply_bytes_)
-           ->default_value(
-               static_cast<int64_t>(defaults_.max_buffered_reply_bytes)),
-       "reply bytes not yet sent that all connections may hold together; "
-       "past it no new call starts (requests wait, their --request-timeout "
-       "still runs) until replies are read or closed by --reply-timeout. "
-       "Calls already running finish, so replies hold at most this plus "
-       "--threads replies")  //
-      ("slow-call-ms",
-       po::value<int64_t>(&slow_call_ms_)
-           ->default_value(defaults_.slow_call_ms),
-       "log calls that take this many milliseconds or more (method, caller, "
-       "table, duration, servers asked); 0 for none");
-  tls_flags_.Add(o);
-  o->add_options()  //
-      ("insecure", po::bool_switch(&insecure_),
-       "serve in the clear on a non-loopback --listen address (without it, "
-       "such a server needs the --tls-* files)");
+namespace {
+
+// A timeout flag in seconds, for a field in ms.
+void AddTimeout(OptionTable* table, const char* name, int* target_ms,
+                int default_ms, const char* help) {
+  table->Integer(name, target_ms, default_ms / 1000, help)
+      .Unit(OptionUnit::kSeconds)
+      .Scale(1000)
+      .Range(1, ServerFlags::kMaxIdleTimeoutSeconds);
+}
+
+}  // namespace
+
+void ServerFlags::Add(OptionTable* table) {
+  using O = ServerOptions;
+  table
+      ->String("listen", &listen_,
+               "HOST:PORT to listen on; port 0 picks a free port")
+      .Default(default_listen_)
+      .ValueName("HOST:PORT");
+  table
+      ->Integer("threads", &given_.threads, defaults_.threads,
+                "worker threads (calls run at once; idle or slow connections "
+                "hold none)")
+      .Range(1, O::kMaxThreads);
+  table
+      ->Integer("max-frame-bytes", &given_.max_frame_bytes,
+                defaults_.max_frame_bytes, "largest request frame accepted")
+      .Unit(OptionUnit::kBytes)
+      .Range(O::kMinFrameBytes, O::kMaxFrameBytes);
+  table
+      ->Integer("max-decoded-bytes", &given_.max_decoded_bytes,
+                static_cast<int64_t>(defaults_.max_decoded_bytes),
+                "most memory one request may decode into, in bytes (lists "
+                "are charged 336 bytes a struct); 0 = 10 x --max-frame-bytes. "
+                "A request over it is refused naming this option")
+      .Unit(OptionUnit::kBytes)
+      .AtLeastOption("max-frame-bytes")
+      .Range(0, static_cast<int64_t>(O::kMaxDecodedBytes))
+      .OrZero();
+  AddTimeoutRows(table);
+  AddLimitRows(table);
+  tls_flags_.Add(table);
+  table->Switch("insecure", &insecure_,
+                "serve in the clear on a non-loopback --listen address "
+                "(without it, such a server needs the --tls-* files)");
+}
+
+void ServerFlags::AddTimeoutRows(OptionTable* table) {
+  AddTimeout(table, "idle-timeout", &given_.idle_timeout_ms,
+             defaults_.idle_timeout_ms,
+             "close a connection that starts no request for this many "
+             "seconds");
+  AddTimeout(table, "request-timeout", &given_.request_timeout_ms,
+             defaults_.request_timeout_ms,
+             "close a connection whose request has not arrived whole this "
+             "many seconds after its first byte");
+  AddTimeout(table, "reply-timeout", &given_.reply_timeout_ms,
+             defaults_.reply_timeout_ms,
+             "close a connection that has not read its whole reply this many "
+             "seconds after it was ready");
+}
+
+void ServerFlags::AddLimitRows(OptionTable* table) {
+  using O = ServerOptions;
+  table
+      ->Integer("max-connections", &given_.max_connections,
+                defaults_.max_connections,
+                "connections open at once; more wait in the listen backlog")
+      .Range(1, O::kMaxConnections);
+  table
+      ->Integer("max-handshakes", &given_.max_handshakes,
+                defaults_.max_handshakes,
+                "with TLS: handshake steps queued for the handshake threads; "
+                "while this many are, new connections wait in the listen "
+                "backlog (established ones are served)")
+      .Range(1, O::kMaxHandshakes);
+  table
+      ->Integer("handshake-threads", &given_.handshake_threads,
+                defaults_.handshake_threads,
+                "with TLS: threads that run handshakes (about 1 ms of CPU "
+                "each), apart from the I/O thread and the --threads workers")
+      .Range(1, O::kMaxHandshakeThreads);
+  table
+      ->Integer("max-buffered-request-bytes",
+                &given_.max_buffered_request_bytes,
+                static_cast<int64_t>(defaults_.max_buffered_request_bytes),
+                "request frame bytes all connections may hold together; a "
+                "frame's declared size is reserved before its body is read, "
+                "and while it does not fit the connection waits (its "
+                "--request-timeout still runs)")
+      .Unit(OptionUnit::kBytes)
+      .AtLeastOption("max-frame-bytes")
+      .Range(1, static_cast<int64_t>(O::kMaxBufferedRequestBytes));
+  table
+      ->Integer("max-buffered-reply-bytes", &given_.max_buffered_reply_bytes,
+                static_cast<int64_t>(defaults_.max_buffered_reply_bytes),
+                "reply bytes not yet sent that all connections may hold "
+                "together; past it no new call starts (requests wait, their "
+                "--request-timeout still runs) until replies are read or "
+                "closed by --reply-timeout. Calls already running finish, so "
+                "replies hold at most this plus --threads replies")
+      .Unit(OptionUnit::kBytes)
+      .Range(1, static_cast<int64_t>(O::kMaxBufferedReplyBytes));
+  table
+      ->Integer("slow-call-ms", &given_.slow_call_ms, defaults_.slow_call_ms,
+                "log calls that take this many milliseconds or more (method, "
+                "caller, table, duration, servers asked); 0 for none")
+      .Unit(OptionUnit::kMilliseconds)
+      .Range(0, O::kMaxTimeoutMs);
 }
 
 Status ServerFlags::ToSecurityOptions(ServerOptions* out) const {
@@ -191,55 +228,21 @@ std::string ServerFlags::InsecureWarning(const std::string& host,
          " (--insecure): anyone who can reach this port can call anything";
 }
 
-Status ServerFlags::ToOptions(int64_t min_frame_bytes,
-                              ServerOptions* out) const {
+Status ServerFlags::ToOptions(ServerOptions* out) const {
   BLOOMROUTE_RETURN_IF_ERROR(ParseListenAddress(listen_, &out->host, &out->port)
                                  .WithContext("--listen"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("threads", threads_, 1, ServerOptions::kMaxThreads));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-frame-bytes", max_frame_bytes_,
-                                     min_frame_bytes,
-                                     ServerOptions::kMaxFrameBytes));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("idle-timeout", idle_timeout_seconds_, 1,
-                                     kMaxIdleTimeoutSeconds));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange(
-      "request-timeout", request_timeout_seconds_, 1, kMaxIdleTimeoutSeconds));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("reply-timeout", reply_timeout_seconds_, 1,
-                                     kMaxIdleTimeoutSeconds));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-connections", max_connections_, 1,
-                                     ServerOptions::kMaxConnections));
-  out->request_timeout_ms = static_cast<int>(request_timeout_seconds_ * 1000);
-  out->reply_timeout_ms = static_cast<int>(reply_timeout_seconds_ * 1000);
-  out->max_connections = static_cast<uint32_t>(max_connections_);
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("max-handshakes", max_handshakes_, 1,
-                                     ServerOptions::kMaxHandshakes));
-  BLOOMROUTE_RETURN_IF_ERROR(InRange("handshake-threads", handshake_threads_, 1,
-                                     ServerOptions::kMaxHandshakeThreads));
-  out->max_handshakes = static_cast<uint32_t>(max_handshakes_);
-  out->handshake_threads = static_cast<uint32_t>(handshake_threads_);
-  if (max_decoded_bytes_ != 0) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        InRange("max-decoded-bytes", max_decoded_bytes_, max_frame_bytes_,
-                static_cast<int64_t>(ServerOptions::kMaxDecodedBytes)));
-  }
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("max-buffered-request-bytes", max_buffered_request_bytes_,
-              max_frame_bytes_,
-              static_cast<int64_t>(ServerOptions::kMaxBufferedRequestBytes)));
-  out->max_buffered_request_bytes =
-      static_cast<uint64_t>(max_buffered_request_bytes_);
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("max-buffered-reply-bytes", max_buffered_reply_bytes_, 1,
-              static_cast<int64_t>(ServerOptions::kMaxBufferedReplyBytes)));
-  out->max_buffered_reply_bytes =
-      static_cast<uint64_t>(max_buffered_reply_bytes_);
-  BLOOMROUTE_RETURN_IF_ERROR(
-      InRange("slow-call-ms", slow_call_ms_, 0, ServerOptions::kMaxTimeoutMs));
-  out->slow_call_ms = static_cast<uint32_t>(slow_call_ms_);
-  out->threads = static_cast<uint32_t>(threads_);
-  out->max_frame_bytes = static_cast<uint32_t>(max_frame_bytes_);
-  out->idle_timeout_ms = static_cast<int>(idle_timeout_seconds_ * 1000);
-  out->max_decoded_bytes = static_cast<uint64_t>(max_decoded_bytes_);
+  out->threads = given_.threads;
+  out->max_frame_bytes = given_.max_frame_bytes;
+  out->max_decoded_bytes = given_.max_decoded_bytes;
+  out->idle_timeout_ms = given_.idle_timeout_ms;
+  out->request_timeout_ms = given_.request_timeout_ms;
+  out->reply_timeout_ms = given_.reply_timeout_ms;
+  out->max_connections = given_.max_connections;
+  out->max_handshakes = given_.max_handshakes;
+  out->handshake_threads = given_.handshake_threads;
+  out->max_buffered_request_bytes = given_.max_buffered_request_bytes;
+  out->max_buffered_reply_bytes = given_.max_buffered_reply_bytes;
+  out->slow_call_ms = given_.slow_call_ms;
   BLOOMROUTE_RETURN_IF_ERROR(ToSecurityOptions(out));
   return out->Validate();
 }

@@ -29,12 +29,14 @@
 #include "common/log.h"
 #include "common/status.h"
 #include "thrift/thrift_server.h"
+#include "tools/option_table.h"
 #include "tools/security_flags.h"
 
 namespace bloomroute {
 
 // InvalidArgument "--<option> must be in [low, high], not <value>" unless
-// low <= value <= high.
+// low <= value <= high (the words of OptionTable's checks, for the commands
+// that check by hand).
 Status InRange(const char* option, int64_t value, int64_t low, int64_t high);
 
 // Blocks SIGTERM, SIGINT and SIGHUP in the calling thread and in every
@@ -67,7 +69,7 @@ void Announce(std::string_view command, std::string_view text);
 // not create the file).
 class LogFlags {
  public:
-  void Add(boost::program_options::options_description* o);
+  void Add(OptionTable* table);
   Status Validate();
   Status Apply() const;
 
@@ -86,8 +88,10 @@ class LogFlags {
 //   --handshake-threads N  --max-buffered-request-bytes N
 //   --max-buffered-reply-bytes N  --slow-call-ms N
 //   --tls-ca FILE  --tls-cert FILE  --tls-key FILE  --insecure
-// Add() declares them with `defaults` (and `default_listen`) shown in --help;
-// ToOptions() checks them and fills a ServerOptions.
+// Add() declares them as rows of the command's table with `defaults` (and
+// `default_listen`), their bounds ServerOptions' (thrift/thrift_server.h):
+// the table checks the numbers; ToOptions() checks the rest and fills a
+// ServerOptions.
 //
 // Secure by default off loopback: a server may listen on a loopback address
 // (thrift/security.h, IsLoopbackHost) in the clear, but on any other address
@@ -100,21 +104,24 @@ class ServerFlags {
 
   ServerFlags(std::string default_listen, const ServerOptions& defaults);
 
-  void Add(boost::program_options::options_description* o);
-  // InvalidArgument naming the option for a malformed address or a value out
-  // of range; --max-frame-bytes must be in [min_frame_bytes,
-  // ServerOptions::kMaxFrameBytes]; --max-decoded-bytes 0 or in
-  // [--max-frame-bytes, ServerOptions::kMaxDecodedBytes];
+  // The rows, in --help's order. The table checks the numbers:
+  // --max-frame-bytes in [ServerOptions::kMinFrameBytes,
+  // ServerOptions::kMaxFrameBytes] (a command whose frames must hold more
+  // raises the floor: IntegerOption::AtLeastOption); --max-decoded-bytes 0 or
+  // in [--max-frame-bytes, ServerOptions::kMaxDecodedBytes];
   // --max-buffered-request-bytes in [--max-frame-bytes,
   // ServerOptions::kMaxBufferedRequestBytes]; --max-buffered-reply-bytes in
-  // [1, ServerOptions::kMaxBufferedReplyBytes]. The TLS files fill
-  // out->tls: all three or none, each readable (TlsFlags::ToOptions). A
-  // --listen host that is not loopback without TLS and without --insecure is
-  // InvalidArgument saying to give the TLS files or --insecure; so is
-  // --insecure together with a --tls-* option.
-  Status ToOptions(int64_t min_frame_bytes, ServerOptions* out) const;
+  // [1, ServerOptions::kMaxBufferedReplyBytes]; the others in ServerOptions'
+  // bounds.
+  void Add(OptionTable* table);
+  // After the table's check: sets the flags' fields of `out`.
+  // InvalidArgument naming the option for a malformed address. The TLS
+  // files fill out->tls: all three or none, each readable
+  // (TlsFlags::ToOptions). A --listen host that is not loopback without TLS
+  // and without --insecure is InvalidArgument saying to give the TLS files
+  // or --insecure; so is --insecure together with a --tls-* option.
+  Status ToOptions(ServerOptions* out) const;
 
-  int64_t max_frame_bytes() const { return max_frame_bytes_; }
   bool insecure() const { return insecure_; }
 
   // The warning a server command logs (kWarn) once it serves on host:port:
@@ -126,23 +133,14 @@ class ServerFlags {
  private:
   const std::string default_listen_;
   const ServerOptions defaults_;
-  // As parsed; signed so that a negative number is an error, not a wrap.
   std::string listen_;
-  int64_t threads_ = 0;
-  int64_t max_frame_bytes_ = 0;
-  int64_t max_decoded_bytes_ = 0;
-  int64_t idle_timeout_seconds_ = 0;
-  int64_t request_timeout_seconds_ = 0;
-  int64_t reply_timeout_seconds_ = 0;
-  int64_t max_connections_ = 0;
-  int64_t max_handshakes_ = 0;
-  int64_t handshake_threads_ = 0;
-  int64_t max_buffered_request_bytes_ = 0;
-  int64_t max_buffered_reply_bytes_ = 0;
-  int64_t slow_call_ms_ = 0;
+  ServerOptions given_;  // the numbers, set by the table's check
   TlsFlags tls_flags_{TlsFlags::Side::kServer};
   bool insecure_ = false;
 
+  // Add()'s rows of the timeouts and of the connections and buffers.
+  void AddTimeoutRows(OptionTable* table);
+  void AddLimitRows(OptionTable* table);
   // The TLS files and the loopback rule, after out->host is set.
   Status ToSecurityOptions(ServerOptions* out) const;
 };

@@ -22,28 +22,59 @@ namespace po = boost::program_options;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// A command's options: a table of rows (the config file's keys) and
+// --config, given on the command line only.
+struct Settings {
+  Settings() {
+    table.String("data", &data, "");
+    table.Integer("threads", &threads, 16, "").Range(1, 64);
+    table.Double("ratio", &ratio, 0.05, "");
+    table.Switch("insecure", &insecure, "");
+    table.StringList("regionserver", &servers, "");
+    table.String("unset", &unset, "");
+    table.AddTo(&options);
+    options.add_options()("config", po::value<std::string>(), "");
+  }
+  // Parses `args`, then the file `path`; notifies and checks the table.
+  Status Load(const std::vector<std::string>& args, const std::string& path) {
+    po::store(po::command_line_parser(args).options(options).run(), vm);
+    BLOOMROUTE_RETURN_IF_ERROR(StoreConfigFile(path, options, table, &vm));
+    po::notify(vm);
+    return table.Check();
+  }
+  std::string Printed() {
+    std::ostringstream out;
+    const Status s = PrintConfig("router", table, out);
+    return s.ok() ? out.str() : s.message();
+  }
+
+  std::string data;
+  int threads = 0;
+  double ratio = 0;
+  bool insecure = false;
+  std::vector<std::string> servers;
+  std::string unset;
+  OptionTable table;
+  po::options_description options;
+  po::variables_map vm;
+};
+
 class ConfigFileTest : public ::testing::Test {
  protected:
-  ConfigFileTest() {
-    options_.add_options()                                           //
-        ("data", po::value<std::string>(), "")                       //
-        ("threads", po::value<int>()->default_value(16), "")         //
-        ("ratio", po::value<double>()->default_value(0.05), "")      //
-        ("insecure", po::bool_switch(), "")                          //
-        ("regionserver", po::value<std::vector<std::string>>(), "")  //
-        ("config", po::value<std::string>(), "")                     //
-        ("unset", po::value<std::string>(), "");
-  }
   ~ConfigFileTest() override {
     std::remove(path_.c_str());
     rmdir(dir_.c_str());
   }
 
-  // Parses `args`, then the file holding `text`.
+  // Writes `text` into the test's file; its path.
+  std::string Write(const std::string& text) {
+    std::ofstream(path_) << text;
+    return path_;
+  }
+  // Parses `args`, then the file holding `text`, into settings_.
   Status Load(const std::vector<std::string>& args, const std::string& text) {
     std::ofstream(path_) << text;
-    po::store(po::command_line_parser(args).options(options_).run(), vm_);
-    return StoreConfigFile(path_, options_, &vm_);
+    return settings_.Load(args, path_);
   }
 
   // A directory of the test's own: ctest runs the tests of this fixture in
@@ -53,8 +84,7 @@ class ConfigFileTest : public ::testing::Test {
     return std::string(mkdtemp(pattern.data()));
   }();
   const std::string path_ = dir_ + "/config_file_test.conf";
-  po::options_description options_;
-  po::variables_map vm_;
+  Settings settings_;
 };
 
 TEST_F(ConfigFileTest, FlagsOverrideTheFileWhichOverridesDefaults) {
@@ -67,17 +97,14 @@ TEST_F(ConfigFileTest, FlagsOverrideTheFileWhichOverridesDefaults) {
                    "regionserver = a:1\n"
                    "regionserver = b:2\n")
                   .ok());
-  po::notify(vm_);
-  EXPECT_EQ(vm_["data"].as<std::string>(), "/srv/router");
-  EXPECT_EQ(vm_["threads"].as<int>(), 3);
-  EXPECT_EQ(vm_["ratio"].as<double>(), 0.25);
-  EXPECT_TRUE(vm_["insecure"].as<bool>());
-  EXPECT_EQ(vm_["regionserver"].as<std::vector<std::string>>(),
-            (std::vector<std::string>{"a:1", "b:2"}));
+  EXPECT_EQ(settings_.data, "/srv/router");
+  EXPECT_EQ(settings_.threads, 3);
+  EXPECT_EQ(settings_.ratio, 0.25);
+  EXPECT_TRUE(settings_.insecure);
+  EXPECT_EQ(settings_.servers, (std::vector<std::string>{"a:1", "b:2"}));
 
-  std::ostringstream out;
-  ASSERT_TRUE(PrintConfig("router", options_, vm_, out).ok());
-  EXPECT_EQ(out.str(),
+  const std::string printed = settings_.Printed();
+  EXPECT_EQ(printed,
             "# bloomroute router: the effective configuration (flags, then "
             "--config, then defaults)\n"
             "data = /srv/router\n"
@@ -88,12 +115,10 @@ TEST_F(ConfigFileTest, FlagsOverrideTheFileWhichOverridesDefaults) {
             "regionserver = b:2\n"
             "# unset =\n");
   // What it prints reads back as the same configuration.
-  po::variables_map again;
-  std::ofstream(path_) << out.str();
-  ASSERT_TRUE(StoreConfigFile(path_, options_, &again).ok());
-  std::ostringstream twice;
-  ASSERT_TRUE(PrintConfig("router", options_, again, twice).ok());
-  EXPECT_EQ(twice.str(), out.str());
+  std::ofstream(path_) << printed;
+  Settings again;
+  ASSERT_TRUE(again.Load({}, path_).ok());
+  EXPECT_EQ(again.Printed(), printed);
 }
 
 TEST_F(ConfigFileTest, BadFilesAreRefusedNamingTheFile) {
@@ -101,26 +126,27 @@ TEST_F(ConfigFileTest, BadFilesAreRefusedNamingTheFile) {
   EXPECT_TRUE(s.IsInvalidArgument());
   EXPECT_THAT(s.message(), HasSubstr("config_file_test.conf: unrecognised "
                                      "option 'nope'"));
-  vm_.clear();
-  s = Load({}, "threads = many\n");
+  s = Settings().Load({}, Write("threads = many\n"));
   EXPECT_THAT(s.message(), HasSubstr("threads"));
-  vm_.clear();
-  s = Load({}, "config = other.conf\n");
+  s = Settings().Load({}, Write("config = x.conf\n"));
   EXPECT_THAT(s.message(), HasSubstr("config is given on the command line"));
-  vm_.clear();
-  s = Load({}, std::string(kMaxConfigFileBytes + 1, '#'));
+  s = Settings().Load({}, Write(std::string(kMaxConfigFileBytes + 1, '#')));
   EXPECT_THAT(s.message(), HasSubstr("larger than 1048576 bytes"));
-  po::variables_map vm;
-  s = StoreConfigFile("/nonexistent/bloomroute.conf", options_, &vm);
+  s = Settings().Load({}, "/nonexistent/bloomroute.conf");
   EXPECT_THAT(s.message(), HasSubstr("cannot read it"));
+}
+
+// A value from the file is checked as the flag's: same bounds, same words.
+TEST_F(ConfigFileTest, FileValuesAreCheckedAsFlagsAre) {
+  const Status s = Load({}, "threads = 65\n");
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_EQ(s.message(), "--threads must be in [1, 64], not 65");
 }
 
 TEST_F(ConfigFileTest, AValueTheFormatCannotHoldIsNotPrinted) {
   ASSERT_TRUE(Load({"--data", "/srv/a#b"}, "").ok());
-  std::ostringstream out;
-  Status s = PrintConfig("router", options_, vm_, out);
-  EXPECT_TRUE(s.IsInvalidArgument());
-  EXPECT_THAT(s.message(), HasSubstr("the value of data cannot be written"));
+  EXPECT_THAT(settings_.Printed(),
+              HasSubstr("the value of data cannot be written"));
 }
 
 // Every option of every server command has a type --print-config writes,

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
+#include "tools/option_table.h"
+
 namespace bloomroute::testing {
 
 // Declares `flags`' options (flags.Add) and parses `args` into them; throws
@@ -21,6 +24,22 @@ void ParseFlags(Flags& flags, const std::vector<std::string>& args) {
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(options).run(), vm);
   po::notify(vm);
+}
+
+// Declares `flags`' rows in a table (flags.Add(&table)), parses `args` into
+// them and runs the table's checks, as Command::Run does: the checks'
+// Status (the targets are set when OK). Throws as ParseFlags does.
+template <typename Flags>
+Status ParseTableFlags(Flags& flags, const std::vector<std::string>& args) {
+  namespace po = boost::program_options;
+  OptionTable table;
+  flags.Add(&table);
+  po::options_description options;
+  table.AddTo(&options);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(options).run(), vm);
+  po::notify(vm);
+  return table.Check();
 }
 
 // Writes `text` to `path` and returns the path.

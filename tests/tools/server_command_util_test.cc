@@ -14,7 +14,7 @@
 namespace bloomroute {
 namespace {
 
-using ::bloomroute::testing::ParseFlags;
+using ::bloomroute::testing::ParseTableFlags;
 using ::bloomroute::testing::TempDir;
 using ::bloomroute::testing::WriteFile;
 using ::testing::HasSubstr;
@@ -26,8 +26,8 @@ class ServerFlagsTest : public ::testing::Test {
   // InsecureWarning.
   Status ToOptions(const std::vector<std::string>& args, ServerFlags* flags,
                    ServerOptions* out) {
-    ParseFlags(*flags, args);
-    return flags->ToOptions(ServerOptions::kMinFrameBytes, out);
+    BLOOMROUTE_RETURN_IF_ERROR(ParseTableFlags(*flags, args));
+    return flags->ToOptions(out);
   }
   Status ToOptions(const std::vector<std::string>& args) {
     ServerFlags flags("127.0.0.1:0", ServerOptions());
@@ -122,6 +122,27 @@ TEST_F(ServerFlagsTest, TheHandshakeLimitsReachTheServerOptions) {
               HasSubstr("--handshake-threads must be in [1, 64]"));
 }
 
+// Two bounds are another option's value: the request pool holds a frame,
+// and a decoded request is at least a frame (or 0, ten frames).
+TEST_F(ServerFlagsTest, BuffersAreBoundedByTheFrame) {
+  EXPECT_EQ(ToOptions({"--max-frame-bytes", "1048576",
+                       "--max-buffered-request-bytes", "1048575"})
+                .message(),
+            "--max-buffered-request-bytes must be in [1048576, "
+            "1099511627776], not 1048575");
+  EXPECT_EQ(
+      ToOptions({"--max-frame-bytes", "1048576", "--max-decoded-bytes", "5"})
+          .message(),
+      "--max-decoded-bytes must be 0 or in [1048576, 68719476736], not 5");
+  EXPECT_TRUE(ToOptions({"--max-decoded-bytes", "0"}).ok());
+  EXPECT_EQ(ToOptions({"--idle-timeout", "0"}).message(),
+            "--idle-timeout must be in [1, 86400], not 0");
+  ServerFlags flags("127.0.0.1:0", ServerOptions());
+  ServerOptions out;
+  ASSERT_TRUE(ToOptions({"--idle-timeout", "7"}, &flags, &out).ok());
+  EXPECT_EQ(out.idle_timeout_ms, 7000);
+}
+
 TEST_F(ServerFlagsTest, HalfGivenOrUnreadableTlsFilesAreNamed) {
   std::vector<std::string> args = Tls();
   args.resize(4);  // no --tls-key
@@ -141,7 +162,7 @@ class LogFlagsTest : public ::testing::Test {
   // LogFlags::Validate after parsing `args` into `flags`.
   static Status Validate(const std::vector<std::string>& args,
                          LogFlags* flags) {
-    ParseFlags(*flags, args);
+    BLOOMROUTE_RETURN_IF_ERROR(ParseTableFlags(*flags, args));
     return flags->Validate();
   }
   static std::string Text(const std::string& path) {
