@@ -365,7 +365,12 @@ const Option* OptionTable::Find(const std::string& name) const {
 }
 
 IntegerOption* OptionTable::FindInteger(const std::string& name) {
-  return dynamic_cast<IntegerOption*>(const_cast<Option*>(Find(name)));
+  for (const auto& option : options_) {
+    if (option->name() == name) {
+      return dynamic_cast<IntegerOption*>(option.get());
+    }
+  }
+  return nullptr;
 }
 
 void OptionTable::AddTo(po::options_description* o) {

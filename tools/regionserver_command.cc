@@ -61,6 +61,12 @@ void RegionServerCommand::AddStoreRows(OptionTable* table) {
                 "resume")
       .Unit(OptionUnit::kBytes)
       .Range(1, int64_t{1} << 30);
+  AddReadRows(table);
+}
+
+void RegionServerCommand::AddReadRows(OptionTable* table) {
+  const RegionStoreOptions d;
+  RegionStoreOptions& o = store_options_;
   table
       ->Integer("max-examined-rows", &o.max_examined_rows,
                 static_cast<int64_t>(d.max_examined_rows),

@@ -51,8 +51,10 @@ class RegionServerCommand : public Command {
   std::string HelpEpilog() const override;
 
  private:
-  // DeclareOptions' rows of the store's bounds.
+  // DeclareOptions' rows of the store's bounds: on writes and answers,
+  // then on what one read examines and sends.
   void AddStoreRows(OptionTable* table);
+  void AddReadRows(OptionTable* table);
 
   std::string data_;
   ServerFlags server_flags_;

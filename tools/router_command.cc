@@ -7,7 +7,6 @@
 #include "thrift/thrift_logging.h"
 
 namespace bloomroute {
-namespace po = boost::program_options;
 
 ThriftClientOptions RegionClientOptionsFor(const ServerOptions& server,
                                            int long_call_timeout_ms) {
@@ -82,6 +81,13 @@ void RouterCommand::AddLimitRows(OptionTable* table) {
                      "server; its further calls to that server wait for "
                      "them"),
       R::kServerCallsPerRequestRange);
+  AddCatalogRows(table);
+}
+
+void RouterCommand::AddCatalogRows(OptionTable* table) {
+  using R = router::RouterOptions;
+  const R d;
+  R& o = router_options_;
   Bounded(table->Integer("max-tables", &o.max_tables, d.max_tables,
                          "most tables in the catalog, counting those being "
                          "deleted; the bound keeps a listTables reply within "
@@ -177,6 +183,10 @@ void RouterCommand::AddScannerRows(OptionTable* table) {
                          "name or a token's user) over all its connections "
                          "(with --secure)"),
           R::kScannersRange);
+  AddCredentialRows(table);
+}
+
+void RouterCommand::AddCredentialRows(OptionTable* table) {
   table
       ->Integer("max-connections-per-principal",
                 &server_options_.max_connections_per_principal,

@@ -90,10 +90,13 @@ class RouterCommand : public Command {
   static constexpr int64_t kMaxFilterImageBytes = int64_t{1} << 36;
 
   // DeclareOptions' rows after the server's and HTTP's, in --help's order:
-  // the catalog and reply bounds, the balancer, scanners and credentials.
+  // fan-out and replies, the catalog, the balancer, scanners, then
+  // principals' connections, filter images and tokens.
   void AddLimitRows(OptionTable* table);
+  void AddCatalogRows(OptionTable* table);
   void AddBalancerRows(OptionTable* table);
   void AddScannerRows(OptionTable* table);
+  void AddCredentialRows(OptionTable* table);
 
   std::string data_;
   std::vector<std::string> region_servers_;

@@ -134,7 +134,8 @@ void ServerFlags::Add(OptionTable* table) {
       .Range(0, static_cast<int64_t>(O::kMaxDecodedBytes))
       .OrZero();
   AddTimeoutRows(table);
-  AddLimitRows(table);
+  AddConnectionRows(table);
+  AddBufferRows(table);
   tls_flags_.Add(table);
   table->Switch("insecure", &insecure_,
                 "serve in the clear on a non-loopback --listen address "
@@ -156,7 +157,7 @@ void ServerFlags::AddTimeoutRows(OptionTable* table) {
              "seconds after it was ready");
 }
 
-void ServerFlags::AddLimitRows(OptionTable* table) {
+void ServerFlags::AddConnectionRows(OptionTable* table) {
   using O = ServerOptions;
   table
       ->Integer("max-connections", &given_.max_connections,
@@ -176,6 +177,10 @@ void ServerFlags::AddLimitRows(OptionTable* table) {
                 "with TLS: threads that run handshakes (about 1 ms of CPU "
                 "each), apart from the I/O thread and the --threads workers")
       .Range(1, O::kMaxHandshakeThreads);
+}
+
+void ServerFlags::AddBufferRows(OptionTable* table) {
+  using O = ServerOptions;
   table
       ->Integer("max-buffered-request-bytes",
                 &given_.max_buffered_request_bytes,

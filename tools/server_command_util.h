@@ -138,9 +138,10 @@ class ServerFlags {
   TlsFlags tls_flags_{TlsFlags::Side::kServer};
   bool insecure_ = false;
 
-  // Add()'s rows of the timeouts and of the connections and buffers.
+  // Add()'s rows of the timeouts, the connections and the buffers.
   void AddTimeoutRows(OptionTable* table);
-  void AddLimitRows(OptionTable* table);
+  void AddConnectionRows(OptionTable* table);
+  void AddBufferRows(OptionTable* table);
   // The TLS files and the loopback rule, after out->host is set.
   Status ToSecurityOptions(ServerOptions* out) const;
 };
