@@ -164,6 +164,12 @@ std::string AdminCommand::HelpEpilog() const {
 }
 
 void AdminCommand::AddOptions(po::options_description* o) {
+  constexpr router::FieldRange kOps =
+      router::RouterOptions::kBalancerMaxOperationsRange;
+  const std::string max_operations_help =
+      "balance: at most N splits and moves, in [" + std::to_string(kOps.min) +
+      ", " + std::to_string(kOps.max) +
+      "] (default: the router's --balancer-max-operations)";
   connection_.Add(o);
   o->add_options()  //
       ("subcommand", po::value<std::string>(&subcommand_name_)->required(),
@@ -199,8 +205,7 @@ void AdminCommand::AddOptions(po::options_description* o) {
        "split: the row key the upper region starts at (default: the "
        "region's median key, from a sample of its keys)")  //
       ("max-operations", po::value<int64_t>(&max_operations_)->value_name("N"),
-       "balance: at most N splits and moves, in [1, 1000] (default: the "
-       "router's --balancer-max-operations)")  //
+       max_operations_help.c_str())  //
       ("timeout",
        po::value<int64_t>(&timeout_seconds_)
            ->default_value(kDefaultOpTimeoutSeconds)
@@ -248,6 +253,26 @@ Status AdminCommand::Validate() {
   return Status::OK();
 }
 
+namespace {
+
+// decommission's SERVER: given as the positional or as --server, not both.
+Status ValidateDecommission(unsigned given, const std::string& address) {
+  if ((given & AdminCommand::kServer) != 0 &&
+      (given & AdminCommand::kAddress) != 0) {
+    return Status::InvalidArgument(
+        "decommission takes SERVER or --server, not both");
+  }
+  if ((given & (AdminCommand::kServer | AdminCommand::kAddress)) == 0) {
+    return Status::InvalidArgument("decommission needs SERVER");
+  }
+  if ((given & AdminCommand::kAddress) != 0) {
+    return ValidateServerArgument("SERVER", address);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status AdminCommand::ValidateArguments() const {
   const std::string name = subcommand_->name;
   unsigned given = 0;
@@ -278,6 +303,11 @@ Status AdminCommand::ValidateArguments() const {
       return Status::InvalidArgument(name + " needs " + flag);
     }
   }
+  return ValidateValues(given);
+}
+
+Status AdminCommand::ValidateValues(unsigned given) const {
+  const std::string name = subcommand_->name;
   if (server_ < 0 || server_ > std::numeric_limits<int32_t>::max()) {
     return Status::InvalidArgument(
         "--server must be a region server id in [1, 2147483647]");
@@ -297,16 +327,7 @@ Status AdminCommand::ValidateArguments() const {
     BLOOMROUTE_RETURN_IF_ERROR(ValidateServerAddress(address_));
   }
   if (name == "decommission") {
-    if ((given & kServer) != 0 && (given & kAddress) != 0) {
-      return Status::InvalidArgument(
-          "decommission takes SERVER or --server, not both");
-    }
-    if ((given & (kServer | kAddress)) == 0) {
-      return Status::InvalidArgument("decommission needs SERVER");
-    }
-    if ((given & kAddress) != 0) {
-      BLOOMROUTE_RETURN_IF_ERROR(ValidateServerArgument("SERVER", address_));
-    }
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateDecommission(given, address_));
   }
   if (name == "move")
     BLOOMROUTE_RETURN_IF_ERROR(ValidateServerArgument("--to", to_));
@@ -317,12 +338,14 @@ Status AdminCommand::ValidateArguments() const {
     return Status::InvalidArgument("--row is longer than a row key may be (" +
                                    std::to_string(kMaxRowKeyBytes) + " bytes)");
   }
+  // The router's own bound on a run (--balancer-max-operations).
+  constexpr router::FieldRange kOps =
+      router::RouterOptions::kBalancerMaxOperationsRange;
   if ((given & kMaxOps) != 0 &&
-      (max_operations_ < 1 ||
-       max_operations_ > router::RouterOptions::kMaxBalancerOperations)) {
-    return Status::InvalidArgument(
-        "--max-operations must be in [1, " +
-        std::to_string(router::RouterOptions::kMaxBalancerOperations) + "]");
+      (max_operations_ < kOps.min || max_operations_ > kOps.max)) {
+    return Status::InvalidArgument("--max-operations must be in [" +
+                                   std::to_string(kOps.min) + ", " +
+                                   std::to_string(kOps.max) + "]");
   }
   return Status::OK();
 }

@@ -109,8 +109,10 @@ class AdminCommand : public Command {
   Status RunMerge();
   Status RunBalance();
   Status RunQuota();
-  // The options as the subcommand takes and needs them.
+  // The options as the subcommand takes and needs them; then their values
+  // (ValidateValues, told which were given: Arg bits).
   Status ValidateArguments() const;
+  Status ValidateValues(unsigned given) const;
   // quota: the action and, for set and remove, quota_.
   Status ValidateQuota();
   // SERVER: a member's id, or the member at HOST:PORT (asked of the
