@@ -141,17 +141,32 @@ Status ExplainTableNotFound(RouterClient& router, std::string_view table,
   return Status::NotFound(message);
 }
 
+namespace {
+
+constexpr char kRouterHelp[] = "HOST:PORT of the router";
+constexpr char kTokenFileHelp[] =
+    "authenticate with the token on this file's first line (needs --tls-ca)";
+
+}  // namespace
+
 void RouterConnectionFlags::Add(po::options_description* o) {
   o->add_options()  //
       ("router",
        po::value<std::string>(&router_)->default_value(
            std::string(kDefaultRouterAddress)),
-       "HOST:PORT of the router");
+       kRouterHelp);
   tls_flags_.Add(o);
   o->add_options()  //
       ("token-file", po::value<std::string>(&token_file_)->value_name("FILE"),
-       "authenticate with the token on this file's first line (needs "
-       "--tls-ca)");
+       kTokenFileHelp);
+}
+
+void RouterConnectionFlags::Add(OptionTable* table) {
+  table->String("router", &router_, kRouterHelp)
+      .Default(kDefaultRouterAddress)
+      .ValueName("HOST:PORT");
+  tls_flags_.Add(table);
+  table->String("token-file", &token_file_, kTokenFileHelp).ValueName("FILE");
 }
 
 Status RouterConnectionFlags::Validate() {

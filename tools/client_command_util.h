@@ -25,6 +25,7 @@
 #include "model/types.h"
 #include "router/router.h"
 #include "thrift/router_client.h"
+#include "tools/option_table.h"
 #include "tools/security_flags.h"
 
 namespace bloomroute {
@@ -103,7 +104,9 @@ StatusOr<T> ExplainTableNotFound(RouterClient& router, std::string_view table,
 // (RouterService.authenticate), which needs TLS.
 class RouterConnectionFlags {
  public:
+  // Declares the options on a description, or as rows of a command's table.
   void Add(boost::program_options::options_description* o);
+  void Add(OptionTable* table);
   // Checks the TLS files (TlsFlags::ToOptions) and reads the token
   // (ReadClientToken); InvalidArgument naming the option, also for
   // --token-file without --tls-ca. Call once, before ClientOptions/Connect.

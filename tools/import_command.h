@@ -33,27 +33,25 @@ class ImportCommand : public Command {
   ImportCommand();
 
  protected:
-  void AddOptions(boost::program_options::options_description* o) override;
+  void DeclareOptions(OptionTable* table) override;
   Status Validate() override;
   Status Execute() override;
   std::string HelpEpilog() const override;
 
  private:
-  // As parsed; numbers signed so that a negative one is an error, not a wrap.
+  // DeclareOptions' rows: how columns and bad lines are treated, batches,
+  // and bounds on the input.
+  void AddLineRows(OptionTable* table);
+  void AddBatchRows(OptionTable* table);
+  void AddInputRows(OptionTable* table);
+
   RouterConnectionFlags connection_;
   std::string format_;
   std::string columns_;
   std::string index_;
   std::string on_bad_line_;
-  int64_t batch_rows_ = 0;
-  int64_t in_flight_ = 0;
-  int64_t regions_ = 0;
-  int64_t max_value_bytes_ = 0;
-  int64_t max_spool_bytes_ = 0;
-  int64_t max_field_bytes_ = 0;
-  int64_t max_quoted_lines_ = 0;
 
-  // Filled by Validate().
+  // The table sets their flags' fields; Validate() the rest.
   ImportJobOptions options_;
   std::unique_ptr<RouterClient> client_;
 };
