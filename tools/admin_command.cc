@@ -163,13 +163,21 @@ std::string AdminCommand::HelpEpilog() const {
          "Exit codes: 0 done; 1 the router refused or failed; 2 bad usage.\n";
 }
 
-void AdminCommand::AddOptions(po::options_description* o) {
+namespace {
+
+// --max-operations' help, with the router's bound on a balancer run.
+std::string MaxOperationsHelp() {
   constexpr router::FieldRange kOps =
       router::RouterOptions::kBalancerMaxOperationsRange;
-  const std::string max_operations_help =
-      "balance: at most N splits and moves, in [" + std::to_string(kOps.min) +
-      ", " + std::to_string(kOps.max) +
-      "] (default: the router's --balancer-max-operations)";
+  return "balance: at most N splits and moves, in [" +
+         std::to_string(kOps.min) + ", " + std::to_string(kOps.max) +
+         "] (default: the router's --balancer-max-operations)";
+}
+
+}  // namespace
+
+void AdminCommand::AddOptions(po::options_description* o) {
+  const std::string max_operations_help = MaxOperationsHelp();
   connection_.Add(o);
   o->add_options()  //
       ("subcommand", po::value<std::string>(&subcommand_name_)->required(),
