@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "tests/tools/lab/lab_test_util.h"
+#include "tests/lab/experiments/lab_test_util.h"
 
 namespace bloomroute::lab {
 namespace {

@@ -13,7 +13,7 @@
 #include "index/balanced_matrix_bloom_filter.h"
 #include "index/split_bloom_filter.h"
 #include "index/two_way_balanced_bloom_filter.h"
-#include "tools/lab/experiments.h"
+#include "lab/experiments/experiments.h"
 
 namespace bloomroute::lab {
 

@@ -8,7 +8,7 @@
 
 #include "index/split_counting_bloom_filter.h"
 #include "index/theory.h"
-#include "tools/lab/experiments.h"
+#include "lab/experiments/experiments.h"
 
 namespace bloomroute::lab {
 

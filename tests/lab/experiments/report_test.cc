@@ -1,4 +1,4 @@
-#include "tools/lab/report.h"
+#include "lab/experiments/report.h"
 
 #include <gtest/gtest.h>
 

@@ -8,13 +8,13 @@
 // report; a marker for an experiment that was not run becomes a line saying
 // so, and reports without a marker are appended at the end. The document opens
 // with the command that regenerates it and how long the run took.
-#ifndef BLOOMROUTE_TOOLS_LAB_DOCUMENT_H_
-#define BLOOMROUTE_TOOLS_LAB_DOCUMENT_H_
+#ifndef BLOOMROUTE_LAB_EXPERIMENTS_DOCUMENT_H_
+#define BLOOMROUTE_LAB_EXPERIMENTS_DOCUMENT_H_
 
 #include <string>
 #include <vector>
 
-#include "tools/lab/report.h"
+#include "lab/experiments/report.h"
 
 namespace bloomroute::lab {
 
@@ -25,4 +25,4 @@ std::string ComposeDocument(const std::string& discussion_template,
 
 }  // namespace bloomroute::lab
 
-#endif  // BLOOMROUTE_TOOLS_LAB_DOCUMENT_H_
+#endif  // BLOOMROUTE_LAB_EXPERIMENTS_DOCUMENT_H_

@@ -1,4 +1,4 @@
-#include "tools/lab/document.h"
+#include "lab/experiments/document.h"
 
 #include <sstream>
 

@@ -9,7 +9,7 @@
 
 #include "index/scalable_bloom_filter.h"
 #include "index/scalable_split_counting_bloom_filter.h"
-#include "tools/lab/experiments.h"
+#include "lab/experiments/experiments.h"
 
 namespace bloomroute::lab {
 

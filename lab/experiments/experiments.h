@@ -13,15 +13,15 @@
 // about a second (for tests); the tables keep their shape.
 //
 // Thread-safety: experiments are independent and single-threaded.
-#ifndef BLOOMROUTE_TOOLS_LAB_EXPERIMENTS_H_
-#define BLOOMROUTE_TOOLS_LAB_EXPERIMENTS_H_
+#ifndef BLOOMROUTE_LAB_EXPERIMENTS_EXPERIMENTS_H_
+#define BLOOMROUTE_LAB_EXPERIMENTS_EXPERIMENTS_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "common/statusor.h"
-#include "tools/lab/report.h"
+#include "lab/experiments/report.h"
 
 namespace bloomroute::lab {
 
@@ -50,4 +50,4 @@ StatusOr<Experiment> FindExperiment(const std::string& name);
 
 }  // namespace bloomroute::lab
 
-#endif  // BLOOMROUTE_TOOLS_LAB_EXPERIMENTS_H_
+#endif  // BLOOMROUTE_LAB_EXPERIMENTS_EXPERIMENTS_H_

@@ -2,8 +2,8 @@
 // every cell computed by the experiment's own runs (or a labelled quote of a
 // published figure), plus the helpers the experiments share to format numbers,
 // time code and name their input elements.
-#ifndef BLOOMROUTE_TOOLS_LAB_REPORT_H_
-#define BLOOMROUTE_TOOLS_LAB_REPORT_H_
+#ifndef BLOOMROUTE_LAB_EXPERIMENTS_REPORT_H_
+#define BLOOMROUTE_LAB_EXPERIMENTS_REPORT_H_
 
 #include <chrono>
 #include <cstdint>
@@ -78,4 +78,4 @@ double Median(std::vector<double> values);
 
 }  // namespace bloomroute::lab
 
-#endif  // BLOOMROUTE_TOOLS_LAB_REPORT_H_
+#endif  // BLOOMROUTE_LAB_EXPERIMENTS_REPORT_H_

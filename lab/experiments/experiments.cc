@@ -1,4 +1,4 @@
-#include "tools/lab/experiments.h"
+#include "lab/experiments/experiments.h"
 
 namespace bloomroute::lab {
 

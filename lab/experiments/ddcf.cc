@@ -13,7 +13,7 @@
 
 #include "index/dynamic_count_bloom_filter.h"
 #include "index/dynamic_count_filter.h"
-#include "tools/lab/experiments.h"
+#include "lab/experiments/experiments.h"
 
 namespace bloomroute::lab {
 

@@ -1,13 +1,13 @@
 // Helpers for the lab tests: run an experiment in quick mode once per test
 // binary and read its tables' cells by column name.
-#ifndef BLOOMROUTE_TESTS_TOOLS_LAB_LAB_TEST_UTIL_H_
-#define BLOOMROUTE_TESTS_TOOLS_LAB_LAB_TEST_UTIL_H_
+#ifndef BLOOMROUTE_TESTS_LAB_EXPERIMENTS_LAB_TEST_UTIL_H_
+#define BLOOMROUTE_TESTS_LAB_EXPERIMENTS_LAB_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "tools/lab/experiments.h"
+#include "lab/experiments/experiments.h"
 
 namespace bloomroute::lab::testing {
 
@@ -43,4 +43,4 @@ inline double Number(const std::string& cell) {
 
 }  // namespace bloomroute::lab::testing
 
-#endif  // BLOOMROUTE_TESTS_TOOLS_LAB_LAB_TEST_UTIL_H_
+#endif  // BLOOMROUTE_TESTS_LAB_EXPERIMENTS_LAB_TEST_UTIL_H_

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "tests/tools/lab/lab_test_util.h"
+#include "tests/lab/experiments/lab_test_util.h"
 
 namespace bloomroute::lab {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "tests/tools/lab/lab_test_util.h"
+#include "tests/lab/experiments/lab_test_util.h"
 
 namespace bloomroute::lab {
 namespace {
