@@ -11,8 +11,8 @@
 #include <functional>
 #include <memory>
 
-#include "index/dynamic_count_bloom_filter.h"
-#include "index/dynamic_count_filter.h"
+#include "lab/dynamic_count_bloom_filter.h"
+#include "lab/dynamic_count_filter.h"
 #include "lab/experiments/experiments.h"
 
 namespace bloomroute::lab {

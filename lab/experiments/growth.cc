@@ -7,9 +7,9 @@
 #include <cmath>
 #include <vector>
 
-#include "index/scalable_bloom_filter.h"
 #include "index/scalable_split_counting_bloom_filter.h"
 #include "lab/experiments/experiments.h"
+#include "lab/scalable_bloom_filter.h"
 
 namespace bloomroute::lab {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "index/balanced_matrix_bloom_filter.h"
-#include "index/split_bloom_filter.h"
-#include "index/two_way_balanced_bloom_filter.h"
+#include "lab/balanced_matrix_bloom_filter.h"
 #include "lab/experiments/experiments.h"
+#include "lab/split_bloom_filter.h"
+#include "lab/two_way_balanced_bloom_filter.h"
 
 namespace bloomroute::lab {
 

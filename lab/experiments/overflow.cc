@@ -14,9 +14,9 @@
 #include <cmath>
 #include <random>
 
-#include "index/counting_bloom_filter.h"
 #include "index/split_counting_bloom_filter.h"
 #include "index/theory.h"
+#include "lab/counting_bloom_filter.h"
 #include "lab/experiments/experiments.h"
 
 namespace bloomroute::lab {
