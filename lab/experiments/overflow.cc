@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "index/split_counting_bloom_filter.h"
 #include "index/theory.h"
@@ -127,27 +129,11 @@ std::string Frequency(uint64_t hits, uint64_t total) {
          FormatCount(hits) + ")";
 }
 
-}  // namespace
-
-StatusOr<LabReport> RunOverflow(const LabOptions& o) {
-  const uint64_t fills = o.quick ? 3 : 1000;
-  const uint64_t slice = kCounters / kSlices;
-  const uint64_t elements = static_cast<uint64_t>(
-      std::llround(theory::CapacityAtFill(static_cast<double>(slice))));
-  std::mt19937_64 rng(o.seed);
-  Tally scbf, cbf;
-  for (uint64_t f = 0; f < fills; ++f) {
-    BLOOMROUTE_RETURN_IF_ERROR(FillScbf(elements, &rng, &scbf));
-    BLOOMROUTE_RETURN_IF_ERROR(FillCbf(elements, &rng, &cbf));
-  }
-  const uint64_t big_filter = static_cast<uint64_t>(
-      std::ceil(1e6 * std::log(1e3) / std::pow(std::log(2.0), 2)));
-  LabReport r;
-  r.experiment = "overflow";
-  r.title =
-      "overflow: counter overflow at fill 1/2, SCBF vs CBF (SCBF paper, "
-      "tables 2-4)";
-  r.notes = {
+// The setup lines of the report: geometry, what "any counter" and the paper
+// columns mean, and how the fills were measured.
+std::vector<std::string> OverflowNotes(uint64_t elements, uint64_t big_filter,
+                                       uint64_t fills, uint64_t seed) {
+  return {
       "SCBF: k = 10 slices of m = 36,864 counters; CBF: M = 368,640 counters, "
       "k = 10 probes; both hold n = m ln 2 = " +
           FormatCount(elements) + " elements (lambda = nk/M = ln 2)",
@@ -162,11 +148,16 @@ StatusOr<LabReport> RunOverflow(const LabOptions& o) {
       "measured: " + FormatCount(fills) +
           " fills of each filter with random "
           "128-bit element hashes (mt19937_64, seed " +
-          std::to_string(o.seed) +
+          std::to_string(seed) +
           "), every counter read after each fill; the CBF has 4-bit "
           "saturating counters, so b = 4 is seen only as lost increments and "
           "b = 5 not at all",
   };
+}
+
+// The published columns beside the formulas evaluated and the exact tails.
+MarkdownTable TheoryTable(uint64_t elements, uint64_t slice,
+                          uint64_t big_filter) {
   MarkdownTable theory_table(
       {"b", "j = 2^b", "SCBF paper", "SCBF paper formula evaluated",
        "SCBF paper formula without e", "SCBF exact P(c >= j)", "CBF paper",
@@ -187,6 +178,11 @@ StatusOr<LabReport> RunOverflow(const LabOptions& o) {
          FormatSci(theory::AnyCounterReaches(p_scbf, big_filter)) + " / " +
              FormatSci(theory::AnyCounterReaches(p_cbf, big_filter))});
   }
+  return theory_table;
+}
+
+// The frequencies measured over the fills.
+MarkdownTable MeasuredTable(const Tally& scbf, const Tally& cbf) {
   MarkdownTable measured({"b", "j", "SCBF counters >= j (count)",
                           "SCBF fills with one", "CBF counters >= j (count)",
                           "CBF fills with one"});
@@ -200,6 +196,10 @@ StatusOr<LabReport> RunOverflow(const LabOptions& o) {
                      : "not visible",
          b <= 4 ? Frequency(cbf.fills_with_any[b], cbf.fills) : "not visible"});
   }
+  return measured;
+}
+
+MarkdownTable SummaryTable(const Tally& scbf, const Tally& cbf) {
   MarkdownTable summary(
       {"filter", "counters read", "max counter seen", "lost increments"});
   summary.AddRow({"SCBF (DDCF counters)", FormatCount(scbf.counters_seen),
@@ -207,10 +207,35 @@ StatusOr<LabReport> RunOverflow(const LabOptions& o) {
   summary.AddRow({"CBF (4-bit, saturating)", FormatCount(cbf.counters_seen),
                   std::to_string(cbf.max_value),
                   FormatCount(cbf.overflow_events)});
+  return summary;
+}
+
+}  // namespace
+
+StatusOr<LabReport> RunOverflow(const LabOptions& o) {
+  const uint64_t fills = o.quick ? 3 : 1000;
+  const uint64_t slice = kCounters / kSlices;
+  const uint64_t elements = static_cast<uint64_t>(
+      std::llround(theory::CapacityAtFill(static_cast<double>(slice))));
+  std::mt19937_64 rng(o.seed);
+  Tally scbf, cbf;
+  for (uint64_t f = 0; f < fills; ++f) {
+    BLOOMROUTE_RETURN_IF_ERROR(FillScbf(elements, &rng, &scbf));
+    BLOOMROUTE_RETURN_IF_ERROR(FillCbf(elements, &rng, &cbf));
+  }
+  const uint64_t big_filter = static_cast<uint64_t>(
+      std::ceil(1e6 * std::log(1e3) / std::pow(std::log(2.0), 2)));
+  LabReport r;
+  r.experiment = "overflow";
+  r.title =
+      "overflow: counter overflow at fill 1/2, SCBF vs CBF (SCBF paper, "
+      "tables 2-4)";
+  r.notes = OverflowNotes(elements, big_filter, fills, o.seed);
   r.table_captions = {
       "Probabilities (exact tails from theory.h):",
       "Measured frequencies (count of events in brackets):", ""};
-  r.tables = {std::move(theory_table), std::move(measured), std::move(summary)};
+  r.tables = {TheoryTable(elements, slice, big_filter),
+              MeasuredTable(scbf, cbf), SummaryTable(scbf, cbf)};
   return r;
 }
 
