@@ -263,28 +263,59 @@ Status RocksRegionStore::AddIndexChanges(const RowChange& change,
   return Status::OK();
 }
 
+namespace {
+
+// The distinct rows a batch touches, in first-touched order: their keys
+// (RowKey), one RowChange each (before and after still empty), and for each
+// mutation the index of its row.
+void GroupByRow(const std::vector<Mutation>& batch,
+                const std::vector<const RegionDescriptor*>& regions,
+                std::vector<std::string>* keys, std::vector<RowChange>* changes,
+                std::vector<size_t>* change_of) {
+  std::unordered_map<std::string, size_t> slot;  // key -> index in changes
+  change_of->resize(batch.size());
+  for (size_t i = 0; i < batch.size(); ++i) {
+    std::string key = RowKey(batch[i].region_id, batch[i].row_key);
+    auto [it, added] = slot.emplace(key, changes->size());
+    (*change_of)[i] = it->second;
+    if (added) {
+      keys->push_back(std::move(key));
+      changes->push_back(RowChange{regions[i], batch[i].row_key, {}, {}});
+    }
+  }
+}
+
+}  // namespace
+
 StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     const std::vector<Mutation>& batch,
     const std::vector<const RegionDescriptor*>& regions, WriteMode mode,
     uint64_t fence_token) {
-  // The distinct rows, in first-touched order.
   std::vector<std::string> keys;
-  std::unordered_map<std::string, size_t> slot;  // key -> index in changes
-  std::vector<size_t> change_of(batch.size());   // mutation -> its row
   std::vector<RowChange> changes;
-  for (size_t i = 0; i < batch.size(); ++i) {
-    std::string key = RowKey(batch[i].region_id, batch[i].row_key);
-    auto [it, added] = slot.emplace(key, changes.size());
-    change_of[i] = it->second;
-    if (added) {
-      keys.push_back(std::move(key));
-      changes.push_back(RowChange{regions[i], batch[i].row_key, {}, {}});
-    }
-  }
+  std::vector<size_t> change_of;  // mutation -> its row
+  GroupByRow(batch, regions, &keys, &changes, &change_of);
   std::vector<std::string_view> key_views(keys.begin(), keys.end());
   auto row_locks = row_locks_.LockAll(key_views);
 
-  // Read the rows as they are now, under their locks.
+  BLOOMROUTE_RETURN_IF_ERROR(ReadRowsLocked(keys, &changes));
+  std::vector<MutationOutcome> outcomes;
+  // One clock reading for the batch: every "now" in it is the same.
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ApplyToRows(batch, change_of, NowMs(), &changes, &outcomes));
+  rocksdb::WriteBatch wb;
+  ValueDeltas deltas;
+  BLOOMROUTE_RETURN_IF_ERROR(AddRowWrites(keys, changes, &wb, &deltas));
+  StatusOr<WriteResult> result = Commit(&wb, deltas, mode, fence_token);
+  if (!result.ok()) return result;
+  mutations_applied_.fetch_add(AppliedCount(outcomes, batch.size()),
+                               std::memory_order_relaxed);
+  result->outcomes = std::move(outcomes);
+  return result;
+}
+
+Status RocksRegionStore::ReadRowsLocked(const std::vector<std::string>& keys,
+                                        std::vector<RowChange>* changes) const {
   std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
   std::vector<rocksdb::PinnableSlice> values(keys.size());
   std::vector<rocksdb::Status> statuses(keys.size());
@@ -293,21 +324,22 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
   for (size_t i = 0; i < keys.size(); ++i) {
     if (statuses[i].IsNotFound()) continue;
     BLOOMROUTE_RETURN_IF_ERROR(FromRocks(statuses[i]));
+    RowChange& c = (*changes)[i];
     BLOOMROUTE_RETURN_IF_ERROR(
-        DecodeRowCells(values[i].ToStringView(), &changes[i].before));
-    changes[i].after = changes[i].before;
+        DecodeRowCells(values[i].ToStringView(), &c.before));
+    c.after = c.before;
   }
-  std::vector<MutationOutcome> outcomes;
-  // One clock reading for the batch: every "now" in it is the same.
-  BLOOMROUTE_RETURN_IF_ERROR(
-      ApplyToRows(batch, change_of, NowMs(), &changes, &outcomes));
+  return Status::OK();
+}
 
-  rocksdb::WriteBatch wb;
-  ValueDeltas deltas;
+Status RocksRegionStore::AddRowWrites(const std::vector<std::string>& keys,
+                                      const std::vector<RowChange>& changes,
+                                      rocksdb::WriteBatch* wb,
+                                      ValueDeltas* deltas) const {
   for (size_t i = 0; i < changes.size(); ++i) {
     const RowChange& c = changes[i];
     if (c.after.empty()) {
-      if (!c.before.empty()) wb.Delete(rows_cf_, keys[i]);
+      if (!c.before.empty()) wb->Delete(rows_cf_, keys[i]);
     } else {
       std::string encoded = EncodeRowCells(c.after);
       if (encoded.size() > options_.max_row_bytes) {
@@ -316,16 +348,11 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
             std::to_string(encoded.size()) + " bytes; the limit is " +
             std::to_string(options_.max_row_bytes));
       }
-      wb.Put(rows_cf_, keys[i], encoded);
+      wb->Put(rows_cf_, keys[i], encoded);
     }
-    BLOOMROUTE_RETURN_IF_ERROR(AddIndexChanges(c, &wb, &deltas));
+    BLOOMROUTE_RETURN_IF_ERROR(AddIndexChanges(c, wb, deltas));
   }
-  StatusOr<WriteResult> result = Commit(&wb, deltas, mode, fence_token);
-  if (!result.ok()) return result;
-  mutations_applied_.fetch_add(AppliedCount(outcomes, batch.size()),
-                               std::memory_order_relaxed);
-  result->outcomes = std::move(outcomes);
-  return result;
+  return Status::OK();
 }
 
 Status RocksRegionStore::ApplyToRows(

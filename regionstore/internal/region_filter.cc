@@ -30,10 +30,74 @@ StatusOr<std::optional<std::string>> GetOptional(
   return std::optional<std::string>(std::move(bytes));
 }
 
+// What storage holds of the filter, read on Open.
+struct StoredState {
+  std::optional<std::string> checkpoint;
+  std::optional<std::string> mark;
+  bool has_values = false;   // some value record exists
+  uint64_t last_logged = 0;  // the seq of the newest op in the log, or 0
+  bool New() const {
+    return !checkpoint && !mark && last_logged == 0 && !has_values;
+  }
+};
+
+Status ReadStoredState(rocksdb::DB* db, const FilterColumnFamilies& cfs,
+                       StoredState* stored) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(stored->checkpoint,
+                              GetOptional(db, cfs.meta, kFilterCheckpointKey));
+  BLOOMROUTE_ASSIGN_OR_RETURN(stored->mark,
+                              GetOptional(db, cfs.meta, kFilterMarkKey));
+  // Whether any value record exists; reading them all is only for a rebuild,
+  // so a restart from a checkpoint stays independent of the value count.
+  std::unique_ptr<rocksdb::Iterator> values(
+      db->NewIterator(rocksdb::ReadOptions(), cfs.values));
+  values->SeekToFirst();
+  stored->has_values = values->Valid();
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(values->status()));
+  std::unique_ptr<rocksdb::Iterator> ops(
+      db->NewIterator(rocksdb::ReadOptions(), cfs.oplog));
+  ops->SeekToLast();
+  stored->last_logged =
+      ops->Valid() ? ParseOpKey(ops->key().ToStringView()) : 0;
+  return FromRocks(ops->status());
+}
+
 // 64 random bits, for the image ids (which only need to differ).
 uint64_t RandomSeed() {
   std::random_device device;
   return (static_cast<uint64_t>(device()) << 32) ^ device();
+}
+
+// Applies `d` to the record `rec` of its value (count 0: none stored). Only
+// a count crossing zero touches the filter, with an op appended to `ops`:
+// 0 -> n inserts the value's element (`rec` keeps its stage), n -> 0 removes
+// it from the recorded stage. Corruption for a count going below zero;
+// Unavailable when the filter has no stage left for an insert.
+Status ChangeCount(const ValueDelta& d, FilterLog* filter, ValueRecord* rec,
+                   std::vector<FilterOp>* ops) {
+  if (d.delta < 0 && rec->count < static_cast<uint64_t>(-d.delta)) {
+    return Status::Corruption("value count below zero for " +
+                              QuoteForMessage(d.value));
+  }
+  const uint64_t count = rec->count + d.delta;
+  // Most writes move a count n -> n±1 and need no hash.
+  if (rec->count == 0) {  // 0 -> count > 0: the value arrives on the server
+    auto inserted =
+        filter->Insert(HashElement(d.table_id, d.column_id, d.value));
+    if (!inserted.ok()) {  // no stage left: the caller rebuilds and retries
+      return Status::Unavailable(inserted.status().message());
+    }
+    rec->stage = inserted->stage;
+    ops->push_back(*inserted);
+  } else if (count == 0) {  // the last row holding it left
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        FilterOp op,
+        filter->Remove(HashElement(d.table_id, d.column_id, d.value),
+                       rec->stage));
+    ops->push_back(op);
+  }
+  rec->count = count;
+  return Status::OK();
 }
 
 }  // namespace
@@ -109,40 +173,10 @@ StatusOr<std::unique_ptr<RegionFilter>> RegionFilter::Open(
   return filter;
 }
 
-struct RegionFilter::StoredState {
-  std::optional<std::string> checkpoint;
-  std::optional<std::string> mark;
-  bool has_values = false;   // some value record exists
-  uint64_t last_logged = 0;  // the seq of the newest op in the log, or 0
-  bool New() const {
-    return !checkpoint && !mark && last_logged == 0 && !has_values;
-  }
-};
-
-Status RegionFilter::ReadStoredState(StoredState* stored) const {
-  BLOOMROUTE_ASSIGN_OR_RETURN(
-      stored->checkpoint, GetOptional(db_, cfs_.meta, kFilterCheckpointKey));
-  BLOOMROUTE_ASSIGN_OR_RETURN(stored->mark,
-                              GetOptional(db_, cfs_.meta, kFilterMarkKey));
-  // Whether any value record exists; reading them all is only for a rebuild,
-  // so a restart from a checkpoint stays independent of the value count.
-  std::unique_ptr<rocksdb::Iterator> values(
-      db_->NewIterator(rocksdb::ReadOptions(), cfs_.values));
-  values->SeekToFirst();
-  stored->has_values = values->Valid();
-  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(values->status()));
-  std::unique_ptr<rocksdb::Iterator> ops(
-      db_->NewIterator(rocksdb::ReadOptions(), cfs_.oplog));
-  ops->SeekToLast();
-  stored->last_logged =
-      ops->Valid() ? ParseOpKey(ops->key().ToStringView()) : 0;
-  return FromRocks(ops->status());
-}
-
 Status RegionFilter::LoadLocked() {
   BLOOMROUTE_RETURN_IF_ERROR(LoadConfigLocked());
   StoredState stored;
-  BLOOMROUTE_RETURN_IF_ERROR(ReadStoredState(&stored));
+  BLOOMROUTE_RETURN_IF_ERROR(ReadStoredState(db_, cfs_, &stored));
   if (stored.New()) {
     BLOOMROUTE_ASSIGN_OR_RETURN(
         ScalableSplitCountingBloomFilter f,
@@ -347,38 +381,15 @@ Status RegionFilter::AddValueChangesLocked(rocksdb::WriteBatch* batch,
                 values.data(), statuses.data(),
                 /*sorted_input=*/true);
   for (size_t i = 0; i < keys.size(); ++i) {
-    const ValueDelta& d = deltas.at(*keys[i]);
     ValueRecord rec;
     if (!statuses[i].IsNotFound()) {
       BLOOMROUTE_RETURN_IF_ERROR(FromRocks(statuses[i]));
       BLOOMROUTE_RETURN_IF_ERROR(
           DecodeValueRecord(values[i].ToStringView(), &rec));
     }
-    if (d.delta < 0 && rec.count < static_cast<uint64_t>(-d.delta)) {
-      return Status::Corruption("value count below zero for " +
-                                QuoteForMessage(d.value));
-    }
-    const uint64_t count = rec.count + d.delta;
-    // Only a count crossing zero touches the filter; most writes move a count
-    // n -> n±1 and need no hash.
-    if (rec.count == 0) {  // 0 -> count > 0: the value arrives on the server
-      auto inserted =
-          filter_->Insert(HashElement(d.table_id, d.column_id, d.value));
-      if (!inserted.ok()) {  // no stage left: the caller rebuilds and retries
-        return Status::Unavailable(inserted.status().message());
-      }
-      const FilterOp op = *inserted;
-      rec.stage = op.stage;
-      ops->push_back(op);
-    } else if (count == 0) {  // the last row holding it left
-      BLOOMROUTE_ASSIGN_OR_RETURN(
-          FilterOp op,
-          filter_->Remove(HashElement(d.table_id, d.column_id, d.value),
-                          rec.stage));
-      ops->push_back(op);
-    }
-    rec.count = count;
-    if (count == 0) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ChangeCount(deltas.at(*keys[i]), &*filter_, &rec, ops));
+    if (rec.count == 0) {
       batch->Delete(cfs_.values, *keys[i]);
     } else {
       batch->Put(cfs_.values, *keys[i], EncodeValueRecord(rec));

@@ -45,11 +45,16 @@
 // lock) guards the filter, its sequence numbers, the fence and the config,
 // and orders every read-modify-write of a value record and every op-log
 // write: commits are serialized by it. Image pages are served under a lock
-// of their own, taken after mu_ is released.
+// of their own, taken after mu_ is released. Callers may hold locks of
+// their own when they call in (the store holds its regions and row locks):
+// under mu_ the filter calls nothing of theirs but a commit's writer.
 //
 // Errors: InvalidArgument for bad input (nothing changes), Aborted for a
-// fenced write, Unavailable while a filter a failed write left broken is not
-// yet rebuilt, IOError / Corruption from storage.
+// fenced write, IOError / Corruption from storage. When a failed write left
+// changes in the filter that storage could not undo, the filter is broken:
+// Snapshot, SnapshotImagePage and OpsSince answer Unavailable until a
+// rebuild succeeds, and a commit first tries that rebuild (IOError when it
+// fails).
 #ifndef BLOOMROUTE_REGIONSTORE_INTERNAL_REGION_FILTER_H_
 #define BLOOMROUTE_REGIONSTORE_INTERNAL_REGION_FILTER_H_
 
@@ -156,8 +161,8 @@ class RegionFilter {
   //      and ops are added to `batch`. When the filter has no stage left for
   //      the new values, it is first rebuilt sized for them under a new
   //      epoch;
-  //   3. `write(batch)` stores the batch atomically (its Status is returned
-  //      when not OK);
+  //   3. `write(batch)` stores the batch, all of it or nothing (its Status
+  //      is returned when not OK); it runs under mu_;
   //   4. writes a checkpoint, or compacts, when one is due.
   // The result carries the ops (none when the epoch changed: readers take a
   // snapshot), the incarnation, epoch and last_seq. On any error nothing of
@@ -196,7 +201,7 @@ class RegionFilter {
 
   // A RocksDB snapshot and the serialized filter, taken together under mu_:
   // the value records as of the snapshot are those the filter holds.
-  // `snapshot` is null when the database gives none.
+  // snapshot->snapshot() is null when the database gives none.
   struct SnapshotAndFilter {
     std::unique_ptr<rocksdb::ManagedSnapshot> snapshot;
     std::string filter;  // ScalableSplitCountingBloomFilter::Serialize()
@@ -217,8 +222,7 @@ class RegionFilter {
                const RegionStoreOptions& options, uint64_t incarnation);
 
   // --- Open. Every *Locked method needs mu_ held.
-  struct StoredState;  // what storage holds of the filter (region_filter.cc)
-  Status ReadStoredState(StoredState* stored) const;
+  // Restores or creates the filter (see Open).
   Status LoadLocked();
   // The persisted config a router set, or Options::filter when none is.
   Status LoadConfigLocked();

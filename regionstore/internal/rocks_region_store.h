@@ -1,6 +1,8 @@
 // The RocksDB implementation of RegionStore. Private to regionstore/; its
 // methods are spread over region_store*.cc by concern (open and regions,
-// writes, reads, filter, verification).
+// writes, reads, filter, verification). The filter and what keeps it (value
+// records, op log, checkpoints, fence, image pages) are a RegionFilter's
+// (region_filter.h): writes commit through it, the filter calls delegate.
 #ifndef BLOOMROUTE_REGIONSTORE_INTERNAL_ROCKS_REGION_STORE_H_
 #define BLOOMROUTE_REGIONSTORE_INTERNAL_ROCKS_REGION_STORE_H_
 
@@ -190,6 +192,10 @@ class RocksRegionStore final : public RegionStore {
   Status NextRowKeys(const RegionDescriptor& region, std::string_view after,
                      size_t max, std::vector<std::string>* keys,
                      bool* end) const;
+  // The first index entries (whole keys) of column `column_id` in region
+  // `region_id`, at most `max`; `*end` is set when the column has no more.
+  Status FirstIndexEntries(uint64_t region_id, uint32_t column_id, size_t max,
+                           std::vector<std::string>* entries, bool* end) const;
   // Under the locks of `rows` (keys without the region prefix, ascending):
   // adds the missing entries of `col` and commits them with their counts
   // and filter ops into `out`. Needs regions_mu_ held (shared).
@@ -228,6 +234,17 @@ class RocksRegionStore final : public RegionStore {
                                uint64_t fence_token);
   // Writes the batch as `mode` says; what Commit hands the filter.
   Status WriteBatchAs(WriteMode mode, rocksdb::WriteBatch* batch);
+  // Reads the rows at `keys` (RowKey) into (*changes)[i].before and .after
+  // (left empty for a row that does not exist). Caller holds the rows'
+  // locks.
+  Status ReadRowsLocked(const std::vector<std::string>& keys,
+                        std::vector<RowChange>* changes) const;
+  // Puts each changed row (at keys[i]) into `wb`, or deletes it, with its
+  // index entries; the count changes into `deltas`. InvalidArgument for a
+  // row over max_row_bytes.
+  Status AddRowWrites(const std::vector<std::string>& keys,
+                      const std::vector<RowChange>& changes,
+                      rocksdb::WriteBatch* wb, ValueDeltas* deltas) const;
   // The index entries and count changes that take `change` from before to
   // after (building columns: an old entry only when it exists).
   Status AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
