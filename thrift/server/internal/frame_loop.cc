@@ -1,4 +1,4 @@
-#include "thrift/internal/frame_loop.h"
+#include "thrift/server/internal/frame_loop.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -23,13 +23,13 @@
 #include <vector>
 
 #include "common/sync_point.h"
-#include "thrift/internal/access_control.h"
-#include "thrift/internal/call_throttle.h"
 #include "thrift/internal/decode_budget.h"
-#include "thrift/internal/frame_connection.h"
-#include "thrift/internal/hand_off_pool.h"
-#include "thrift/internal/server_metrics.h"
 #include "thrift/internal/tls.h"
+#include "thrift/server/access_control.h"
+#include "thrift/server/call_throttle.h"
+#include "thrift/server/internal/connection.h"
+#include "thrift/server/internal/hand_off_pool.h"
+#include "thrift/server/internal/server_metrics.h"
 
 namespace bloomroute::thrift_internal {
 namespace {

@@ -5,8 +5,8 @@
 // and writes through TLS when the connection has it.
 //
 // Thread-safety: see the struct's comment; one thread at a time.
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_FRAME_CONNECTION_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_FRAME_CONNECTION_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_INTERNAL_CONNECTION_H_
+#define BLOOMROUTE_THRIFT_SERVER_INTERNAL_CONNECTION_H_
 
 #include <sys/types.h>
 #include <thrift/TProcessor.h>
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "thrift/internal/tls.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -128,4 +128,4 @@ class PrincipalConnections {
 
 }  // namespace bloomroute::thrift_internal
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_FRAME_CONNECTION_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_INTERNAL_CONNECTION_H_

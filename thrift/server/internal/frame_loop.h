@@ -103,8 +103,8 @@
 // libevent; the loop below is poll() over at most max_connections sockets.
 //
 // Thread-safety: Run() on one thread; RequestStop() from any thread.
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_FRAME_LOOP_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_FRAME_LOOP_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_INTERNAL_FRAME_LOOP_H_
+#define BLOOMROUTE_THRIFT_SERVER_INTERNAL_FRAME_LOOP_H_
 
 #include <thrift/TProcessor.h>
 
@@ -114,7 +114,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -162,4 +162,4 @@ class FrameLoop {
 
 }  // namespace bloomroute::thrift_internal
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_FRAME_LOOP_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_INTERNAL_FRAME_LOOP_H_

@@ -1,4 +1,4 @@
-#include "thrift/internal/frame_connection.h"
+#include "thrift/server/internal/connection.h"
 
 #include <poll.h>
 #include <sys/socket.h>

@@ -37,8 +37,8 @@
 //
 // Thread-safety: Admit and Settle from any thread (one mutex over the
 // buckets, held for a few arithmetic operations).
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_QUOTA_THROTTLE_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_QUOTA_THROTTLE_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_QUOTA_THROTTLE_H_
+#define BLOOMROUTE_THRIFT_SERVER_QUOTA_THROTTLE_H_
 
 #include <chrono>
 #include <functional>
@@ -50,7 +50,7 @@
 #include <vector>
 
 #include "router/quota.h"
-#include "thrift/internal/call_throttle.h"
+#include "thrift/server/call_throttle.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -96,4 +96,4 @@ class QuotaThrottle final : public CallThrottle {
 
 }  // namespace bloomroute::thrift_internal
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_QUOTA_THROTTLE_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_QUOTA_THROTTLE_H_

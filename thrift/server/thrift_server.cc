@@ -1,4 +1,4 @@
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 #include <arpa/inet.h>
 #include <thrift/TProcessor.h>
@@ -11,9 +11,9 @@
 #include <thread>
 #include <utility>
 
-#include "thrift/internal/access_control.h"
-#include "thrift/internal/frame_loop.h"
 #include "thrift/internal/tls.h"
+#include "thrift/server/access_control.h"
+#include "thrift/server/internal/frame_loop.h"
 
 namespace bloomroute {
 namespace {

@@ -1,4 +1,4 @@
-#include "thrift/internal/quota_throttle.h"
+#include "thrift/server/quota_throttle.h"
 
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
