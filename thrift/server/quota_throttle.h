@@ -85,6 +85,12 @@ class QuotaThrottle final : public CallThrottle {
 
   // Rebuilds buckets_ when the quotas changed; needs mu_.
   void RefreshLocked(const Quotas& quotas);
+  // Under mu_: adds the buckets of `user`'s quotas a call on `table` ("":
+  // none) falls under to `charge` and, when each has room for a request of
+  // `size` bytes, takes it from them and returns ""; otherwise takes
+  // nothing and returns the refusal, naming the longest wait.
+  std::string Take(const std::string& user, const std::string& table,
+                   size_t size, Charge* charge);
 
   const std::function<Quotas()> source_;
   const std::function<std::string(int64_t)> scanner_table_;
