@@ -74,7 +74,7 @@ struct Connection {
   bool tls_failed = false;
   // The outcome of the last handshake step; set by the handshake thread.
   TlsIo handshake_step = TlsIo::kWantRead;
-  // Counted in FrameLoop::Impl::handshake_work: a step of it is on the
+  // Counted in TlsHandshakes (tls_handshakes.h): a step of it is on the
   // handshake threads. The I/O thread's.
   bool handshake_work = false;
   // Who the peer is (certificate or token); checked by AccessControl.
@@ -94,13 +94,13 @@ struct Connection {
   uint8_t header[4] = {};
   size_t header_bytes = 0;
   uint32_t frame_bytes = 0;
-  // Its capacity never passes frame_bytes (FrameLoop::Impl::GrowFrame).
+  // Its capacity never passes frame_bytes (RequestPool::GrowFrame).
   std::vector<uint8_t> frame;
   // The header is read but the pool cannot yet hold frame_bytes: nothing
-  // more is read until FrameLoop::Impl::GrantWaiting() reserves it.
+  // more is read until RequestPool::GrantWaiting() reserves it.
   bool waiting_for_pool = false;
   // The frame is whole but waits for the reply bound or a worker
-  // (FrameLoop::Impl::StartCalls): nothing more is read meanwhile.
+  // (RequestPool::StartCalls): nothing more is read meanwhile.
   bool waiting_for_call = false;
   uint64_t reserved = 0;  // pool bytes this frame holds until it is freed
   Clock::time_point idle_since;  // no byte of a request since

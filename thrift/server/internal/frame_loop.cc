@@ -18,7 +18,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/sync_point.h"
 #include "thrift/internal/decode_budget.h"
 #include "thrift/internal/tls.h"
 #include "thrift/server/access_control.h"
@@ -28,6 +27,7 @@
 #include "thrift/server/internal/hand_off_pool.h"
 #include "thrift/server/internal/request_pool.h"
 #include "thrift/server/internal/server_metrics.h"
+#include "thrift/server/internal/tls_handshakes.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
@@ -72,18 +72,16 @@ struct FrameLoop::Impl {
   Clock::time_point accept_paused_until;
   // Connections counted per principal (CountPrincipal).
   PrincipalConnections principals;
-  // Handshake steps handed to the handshake threads and not yet collected
-  // (Connection::handshake_work): at most max_handshakes. While it is, no
-  // connection is accepted and no step started (HandshakeWorkFull: the
-  // handshaking connections are not polled); one Accept() takes at most as
-  // many as it is short of (each wants its first step in the next round).
-  uint32_t handshake_work = 0;
 
-  // The request pool with the call workers (request_pool.h), and the
-  // handshake threads (null without TLS): while a connection is in one
-  // (kRunning, kHandshakeRunning) the I/O thread does not touch it.
+  // The request pool with the call workers (request_pool.h), and the TLS
+  // handshakes (tls_handshakes.h; null without TLS): while a connection is
+  // in one (kRunning, kHandshakeRunning) the I/O thread does not touch it.
+  // While the handshake steps are full, no connection is accepted and no
+  // step started (the handshaking connections are not polled); one
+  // Accept() takes at most as many as there is room for (each wants its
+  // first step in the next round).
   std::unique_ptr<RequestPool> pool;
-  std::unique_ptr<HandOffPool<ConnectionPtr>> handshakers;
+  std::unique_ptr<TlsHandshakes> handshakes;
   bool shut_down = false;  // Shutdown() ran
 
   ~Impl() {
@@ -97,44 +95,13 @@ struct FrameLoop::Impl {
     [[maybe_unused]] ssize_t ignored = write(wake_write, &byte, 1);
   }
 
-  // A handshake thread runs one step at a time, each of another
-  // connection (or of the same one, once the I/O thread has seen its socket
-  // ready again). Neither the I/O thread nor the workers run them, so a
-  // flood of new connections slows neither the established ones nor their
-  // calls.
   void StartWorkers() {
     pool = std::make_unique<RequestPool>(
         options, [this](Connection& c) { RunCall(c); }, [this] { Wake(); });
     if (tls == nullptr) return;
-    handshakers = std::make_unique<HandOffPool<ConnectionPtr>>(
-        options.handshake_threads,
-        [this](ConnectionPtr& c) {
-          // A step queued past its deadline costs no CPU: it fails, and the
-          // connection closes when it is back.
-          if (Clock::now() >=
-              c->frame_started + milliseconds(options.request_timeout_ms)) {
-            c->handshake_step = TlsIo::kFailed;
-            return;
-          }
-          HandshakeStep(*c);
-        },
-        [this] { Wake(); });
-  }
-
-  // One step of c's handshake, on a handshake thread, which holds c. The
-  // socket is non-blocking, so a step never waits for the peer: it is CPU
-  // only. Measured with the cluster's P-256 certificates, a handshake with a
-  // client certificate costs about 1 ms in two steps: 0.35 ms for the
-  // server's first flight (key exchange, signature), 0.7 ms for the one
-  // that verifies the client's certificate. Touches only c's session and
-  // the fields the I/O thread reads once it has c back
-  // (FinishHandshakeStep).
-  static void HandshakeStep(Connection& c) {
-    BLOOMROUTE_SYNC_POINT("FrameLoop:HandshakeStep");
-    c.handshake_step = TlsHandshake(c.ssl.get());
-    if (c.handshake_step == TlsIo::kDone) {
-      c.identity = PeerIdentity(c.ssl.get());
-    }
+    handshakes = std::make_unique<TlsHandshakes>(
+        options.handshake_threads, options.max_handshakes,
+        options.request_timeout_ms, [this] { Wake(); });
   }
 
   // On a worker: runs c's whole frame (dispatch.h), frees the request's
@@ -150,26 +117,21 @@ struct FrameLoop::Impl {
   // True while max_handshakes steps are on the handshake threads: no
   // connection is accepted and no further step started until one is back.
   bool HandshakeWorkFull() const {
-    return handshake_work >= options.max_handshakes;
+    return handshakes != nullptr && handshakes->Full();
   }
 
   // True while below the connection cap and, with TLS, the handshake cap.
   bool MayAccept() const {
-    return connections.size() < options.max_connections &&
-           (tls == nullptr || handshake_work < options.max_handshakes);
+    return connections.size() < options.max_connections && !HandshakeWorkFull();
   }
 
   // Accepts while below the connection cap and, with TLS, at most as many
   // as handshake steps are short of max_handshakes: each will want its
   // first step in the next round.
   void Accept() {
-    uint32_t room = options.max_connections;
-    if (tls != nullptr) {
-      room = handshake_work < options.max_handshakes
-                 ? options.max_handshakes - handshake_work
-                 : 0;
-    }
-    for (; room > 0 && MayAccept(); --room) {
+    const uint32_t room =
+        handshakes != nullptr ? handshakes->Room() : options.max_connections;
+    for (uint32_t left = room; left > 0 && MayAccept(); --left) {
       const int fd =
           accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
       if (fd < 0) {
@@ -207,32 +169,10 @@ struct FrameLoop::Impl {
     if (MakeProcessor(*c)) connections.push_back(std::move(c));
   }
 
-  // Hands c, whose socket is ready for its handshake, to the handshake
-  // threads for one step (HandshakeStep). Until FinishHandshakeStep takes
-  // it back, c is theirs: not polled, and no deadline is checked.
-  void StartHandshakeStep(ConnectionPtr c) {
-    c->state = Connection::State::kHandshakeRunning;
-    CountHandshakeWork(*c, true);
-    handshakers->Submit(std::move(c));
-  }
-
-  // Counts c in handshake_work (or no longer); idempotent.
-  void CountHandshakeWork(Connection& c, bool counted) {
-    if (c.handshake_work == counted) return;
-    c.handshake_work = counted;
-    if (counted) {
-      ++handshake_work;
-    } else {
-      --handshake_work;
-    }
-  }
-
   // Takes back the connections whose handshake step ran.
   void CollectHandshakeSteps() {
-    if (handshakers == nullptr) return;  // no TLS
-    const std::vector<ConnectionPtr> done = handshakers->TakeDone();
-    for (const ConnectionPtr& c : done) {
-      CountHandshakeWork(*c, false);
+    if (handshakes == nullptr) return;  // no TLS
+    for (const ConnectionPtr& c : handshakes->TakeDone()) {
       FinishHandshakeStep(c);
     }
   }
@@ -245,7 +185,6 @@ struct FrameLoop::Impl {
   // required) closes only c, and is not logged: a client could fill the
   // log.
   void FinishHandshakeStep(const ConnectionPtr& c) {
-    c->state = Connection::State::kHandshaking;  // the I/O thread's again
     switch (c->handshake_step) {
       case TlsIo::kDone:
         c->state = Connection::State::kReading;
@@ -320,7 +259,7 @@ struct FrameLoop::Impl {
     if (c.closed) return;
     c.closed = true;
     principals.Uncount(c);
-    CountHandshakeWork(c, false);
+    if (handshakes != nullptr) handshakes->Uncount(c);
     if (c.ssl != nullptr) {
       if (!c.tls_failed && !c.IsHandshaking()) {
         TlsShutdown(c.ssl.get());
@@ -470,7 +409,7 @@ struct FrameLoop::Impl {
       Close(*c);  // the client went away while it waited
     } else if (c->state == Connection::State::kHandshaking) {
       if (!HandshakeWorkFull()) {
-        StartHandshakeStep(c);
+        handshakes->Start(c);
       } else if ((revents & (POLLERR | POLLHUP | POLLNVAL)) != 0) {
         Close(*c);  // polled for nothing meanwhile: it went away
       }
@@ -538,7 +477,7 @@ struct FrameLoop::Impl {
     // waits for the peer); those not started are dropped, and their
     // connections closed below.
     if (pool != nullptr) pool->Stop();
-    if (handshakers != nullptr) handshakers->Stop();
+    if (handshakes != nullptr) handshakes->Stop();
     for (const ConnectionPtr& c : connections) Close(*c);
     connections.clear();
     factory.reset();

@@ -40,8 +40,9 @@
 //                   frames that wait, and the workers that run the calls
 //   dispatch.h      one call on a worker: its method, access control and
 //                   the call throttle, the processor, the call's metrics
+//   tls_handshakes.h  the TLS handshakes' steps on threads of their own
 //   frame_loop.cc   the I/O thread that ties them together: accept, poll,
-//                   TLS handshakes, deadlines, close
+//                   deadlines, close
 //
 // Processors. The factory's getProcessor() runs on the I/O thread once per
 // accepted connection, with a TConnectionInfo whose transport is the
