@@ -108,8 +108,8 @@ struct Connection {
   Clock::time_point frame_started;
 
   // Writing: the frame's length, then the processor's output, in one buffer
-  // (RunCall reserves the length's 4 bytes first), so that a reply goes out
-  // in as few sends and TLS records as its size allows.
+  // (CallDispatcher::Run reserves the length's 4 bytes first), so that a reply
+  // goes out in as few sends and TLS records as its size allows.
   std::shared_ptr<apache::thrift::transport::TMemoryBuffer>
       reply;                // set by the worker
   uint64_t reply_held = 0;  // reply bytes counted in held_reply_bytes

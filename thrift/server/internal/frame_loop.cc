@@ -52,6 +52,16 @@ std::string ServiceLabel(const std::string& name) {
   return name;
 }
 
+// The poll() timeout until `next_deadline`: 0 when TLS holds bytes
+// already read, -1 for none.
+int PollTimeoutMs(Clock::time_point next_deadline, bool buffered) {
+  if (buffered) return 0;
+  if (next_deadline == Clock::time_point::max()) return -1;
+  const auto left =
+      std::chrono::duration_cast<milliseconds>(next_deadline - Clock::now());
+  return static_cast<int>(std::max<int64_t>(left.count() + 1, 0));
+}
+
 }  // namespace
 
 struct FrameLoop::Impl {
@@ -228,11 +238,6 @@ struct FrameLoop::Impl {
     principals.Count(c, options.max_connections_per_principal);
   }
 
-  // True when access is checked and c's identity may make no call yet.
-  bool MayCallNothing(const Connection& c) const {
-    return dispatcher->MayCallNothing(c.identity);
-  }
-
   // Gives c its processor; false (c closed) when the factory gives none.
   bool MakeProcessor(Connection& c) {
     try {
@@ -284,9 +289,10 @@ struct FrameLoop::Impl {
   // The largest frame c may send: a caller that may call nothing yet sends
   // only small frames.
   uint32_t FrameLimit(const Connection& c) const {
-    return MayCallNothing(c) ? std::min(options.max_frame_bytes,
-                                        kMaxUnauthenticatedFrameBytes)
-                             : options.max_frame_bytes;
+    return dispatcher->MayCallNothing(c.identity)
+               ? std::min(options.max_frame_bytes,
+                          kMaxUnauthenticatedFrameBytes)
+               : options.max_frame_bytes;
   }
 
   // Reads what has arrived (connection.h); reserves a frame's size once
@@ -358,7 +364,7 @@ struct FrameLoop::Impl {
     c.state = Connection::State::kReading;
     // Who may call nothing keeps the clock of its accept (or of its last
     // authentication attempt): nothing it sends buys it more time.
-    if (!MayCallNothing(c)) c.idle_since = Clock::now();
+    if (!dispatcher->MayCallNothing(c.identity)) c.idle_since = Clock::now();
   }
 
   // Sends what the socket takes; back to reading once the reply is out.
@@ -386,7 +392,7 @@ struct FrameLoop::Impl {
     for (const ConnectionPtr& c : connections) {
       if (c->closed) continue;
       const Clock::time_point deadline =
-          c->Deadline(options, MayCallNothing(*c));
+          c->Deadline(options, dispatcher->MayCallNothing(c->identity));
       if (deadline <= now) {
         metrics->Refused(c->DeadlineName());
         Close(*c);
@@ -418,16 +424,6 @@ struct FrameLoop::Impl {
     } else if (c->state == Connection::State::kWriting) {
       WriteSome(*c);
     }
-  }
-
-  // The poll() timeout until `next_deadline`: 0 when TLS holds bytes
-  // already read, -1 for none.
-  static int PollTimeoutMs(Clock::time_point next_deadline, bool buffered) {
-    if (buffered) return 0;
-    if (next_deadline == Clock::time_point::max()) return -1;
-    const auto left =
-        std::chrono::duration_cast<milliseconds>(next_deadline - Clock::now());
-    return static_cast<int>(std::max<int64_t>(left.count() + 1, 0));
   }
 
   // One round: wait for sockets or a deadline, then serve what is ready.
@@ -535,7 +531,7 @@ void FrameLoop::Run() {
   while (!impl.stopping.load()) {
     impl.Round(next_deadline);
     impl.CollectFinished();
-    impl.CollectHandshakeSteps();  // before the deadlines: see Deadline()
+    impl.CollectHandshakeSteps();  // before the deadlines: Connection::Deadline
     next_deadline = impl.ExpireDeadlines();
     impl.pool->GrantWaiting();  // after the frames freed and connections closed
     impl.pool->StartCalls();    // after the replies sent and connections closed
