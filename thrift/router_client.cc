@@ -12,7 +12,7 @@
 #include "thrift/internal/hbase_rows.h"
 #include "thrift/internal/router_admin_conversion.h"
 #include "thrift/internal/router_client_conversion.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute {
 namespace {

@@ -5,10 +5,10 @@
 #include <utility>
 
 #include "thrift/hbase_request_conversion.h"
-#include "thrift/internal/access_control.h"
 #include "thrift/internal/hbase_rows.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/router_types_conversion.h"
+#include "thrift/server/access_control.h"
 
 namespace bloomroute {
 

@@ -10,7 +10,7 @@
 #include "thrift/hbase_request_conversion.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/hbase_rows.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute {
 namespace {

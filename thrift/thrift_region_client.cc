@@ -13,7 +13,7 @@
 #include "thrift/internal/region_stats_conversion.h"
 #include "thrift/region_table_conversion.h"
 #include "thrift/region_types_conversion.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute {
 namespace {

@@ -1,6 +1,6 @@
-// AccessControl: who may call what on a TLS port (thrift/security.h), checked
-// by the frame loop (frame_loop.h) on every request frame before the
-// processor decodes a byte of its arguments.
+// AccessControl: who may call what on a TLS port (thrift/server/security.h),
+// checked by the frame loop (internal/frame_loop.h) on every request frame
+// before the processor decodes a byte of its arguments.
 //
 // Each request's method name is read from the frame's message header; the
 // role it needs comes from the service's table, and a method missing from
@@ -22,8 +22,8 @@
 // allocate for its arguments).
 //
 // Thread-safety: immutable after creation; Intercept() from any thread.
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_ACCESS_CONTROL_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_ACCESS_CONTROL_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_ACCESS_CONTROL_H_
+#define BLOOMROUTE_THRIFT_SERVER_ACCESS_CONTROL_H_
 
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TProtocol.h>
@@ -37,7 +37,7 @@
 #include <unordered_map>
 
 #include "common/statusor.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -58,8 +58,8 @@ class AccessControl {
   // Region servers: every RegionService call needs Role::kNode.
   static std::shared_ptr<const AccessControl> ForRegionService();
   // The router: RouterService's table (access_control.cc), and the tokens of
-  // `token_file` ("" for none; format in thrift/security.h). InvalidArgument
-  // naming the file and line for a malformed file, one over
+  // `token_file` ("" for none; format in thrift/server/security.h).
+  // InvalidArgument naming the file and line for a malformed file, one over
   // kMaxTokenFileBytes, a token for role "node", or a hash given twice.
   static StatusOr<std::shared_ptr<AccessControl>> ForRouterService(
       const std::string& token_file);
@@ -82,8 +82,9 @@ class AccessControl {
   // Whether `identity` may make any call of the service (authenticate
   // aside). A connection whose identity may not is held to frames of
   // kMaxUnauthenticatedFrameBytes, to request_timeout_ms of idleness, and is
-  // closed after its first refused call (frame_loop.h): an anonymous client
-  // cannot hold the request pool, a worker or a connection slot for long.
+  // closed after its first refused call (internal/frame_loop.h): an anonymous
+  // client cannot hold the request pool, a worker or a connection slot for
+  // long.
   bool MayCallAnything(const Identity& identity) const;
   // Whether clients may authenticate by token (the router), so that a TLS
   // client without a certificate is let in to call authenticate.
@@ -161,4 +162,4 @@ class ScopedCaller {
 
 }  // namespace bloomroute::thrift_internal
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_ACCESS_CONTROL_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_ACCESS_CONTROL_H_

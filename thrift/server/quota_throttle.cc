@@ -1,4 +1,4 @@
-#include "thrift/internal/quota_throttle.h"
+#include "thrift/server/quota_throttle.h"
 
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
@@ -114,6 +114,11 @@ struct QuotaThrottle::Bucket {
     return static_cast<double>(limit.amount) / limit.seconds;
   }
 
+  // How long until the bucket holds a request of `request_bytes` (0: it
+  // does now), with `*refusal` naming the limit that waits longest ("{}"
+  // standing for the wait).
+  double Shortfall(size_t request_bytes, std::string* refusal) const;
+
   void Refill(Clock::time_point now) {
     if (now <= refilled) return;
     const double elapsed =
@@ -212,6 +217,74 @@ void QuotaThrottle::RefreshLocked(const Quotas& quotas) {
   seen_ = quotas;
 }
 
+double QuotaThrottle::Bucket::Shortfall(size_t request_bytes,
+                                        std::string* refusal) const {
+  const std::string scope =
+      "quota of user " + quota.user +
+      (quota.table.empty() ? std::string() : " on table " + quota.table);
+  double wait_seconds = 0;
+  if (!quota.requests.none() && requests < 1) {
+    wait_seconds = (1 - requests) / Rate(quota.requests);
+    *refusal = "number of requests exceeded - wait {} (" + scope + ": " +
+               Describe(quota.requests, "requests") + ")";
+  }
+  // A request larger than the whole bucket passes once it is full.
+  const double need = std::min<double>(static_cast<double>(request_bytes),
+                                       static_cast<double>(quota.bytes.amount));
+  if (!quota.bytes.none() && bytes < need) {
+    const double wait = (need - bytes) / Rate(quota.bytes);
+    if (wait > wait_seconds) {
+      wait_seconds = wait;
+      *refusal = "request size limit exceeded - wait {} (" + scope + ": " +
+                 Describe(quota.bytes, "bytes") + ")";
+    }
+  }
+  return wait_seconds;
+}
+
+std::string QuotaThrottle::Take(const std::string& user,
+                                const std::string& table, size_t size,
+                                Charge* charge) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Read under mu_, so that the buckets never go back to an older
+  // snapshot than one another call already took.
+  const Quotas quotas = source_();
+  if (quotas == nullptr) return "";
+  RefreshLocked(quotas);
+  // The user's quota, and the user's on the table the call names.
+  auto add = [&](const std::string& t) {
+    auto it = buckets_.find(Key(user, t));
+    if (it != buckets_.end()) charge->buckets.push_back(it->second);
+  };
+  add(std::string());  // a quota without a table counts every call
+  if (!table.empty()) add(table);
+  const Clock::time_point now = now_();
+  double wait_seconds = 0;
+  std::string refusal;
+  for (const std::shared_ptr<Bucket>& b : charge->buckets) {
+    b->Refill(now);
+    std::string why;
+    const double wait = b->Shortfall(size, &why);
+    if (wait > wait_seconds) {
+      wait_seconds = wait;
+      refusal = std::move(why);
+    }
+  }
+  if (refusal.empty()) {
+    for (const std::shared_ptr<Bucket>& b : charge->buckets) {
+      if (!b->quota.requests.none()) b->requests -= 1;
+      if (!b->quota.bytes.none()) b->bytes -= static_cast<double>(size);
+    }
+    return "";
+  }
+  // At most a day: a debt far beyond the rate (a huge reply on a limit
+  // of bytes per day) is not worth a number that overflows.
+  const auto wait_ms = static_cast<uint64_t>(
+      std::ceil(std::min(wait_seconds, 86400.0) * 1000.0));
+  refusal.replace(refusal.find("{}"), 2, std::to_string(wait_ms) + "ms");
+  return refusal;
+}
+
 AccessControl::Verdict QuotaThrottle::Admit(const uint8_t* frame, size_t size,
                                             const Identity& caller,
                                             at::protocol::TProtocol* out,
@@ -231,63 +304,11 @@ AccessControl::Verdict QuotaThrottle::Admit(const uint8_t* frame, size_t size,
     return AccessControl::Verdict::kPass;  // the processor refuses it
   }
   auto charge = std::make_unique<Charge>();
-  std::string refusal;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    // Read under mu_, so that the buckets never go back to an older
-    // snapshot than one another call already took.
-    const Quotas quotas = source_();
-    if (quotas == nullptr) return AccessControl::Verdict::kPass;
-    RefreshLocked(quotas);
-    // The user's quota, and the user's on the table the call names.
-    auto add = [&](const std::string& t) {
-      auto it = buckets_.find(Key(caller.user, t));
-      if (it != buckets_.end()) charge->buckets.push_back(it->second);
-    };
-    add(std::string());  // a quota without a table counts every call
-    if (!table.empty()) add(table);
-    if (charge->buckets.empty()) return AccessControl::Verdict::kPass;
-    const Clock::time_point now = now_();
-    double wait_seconds = 0;
-    for (const std::shared_ptr<Bucket>& b : charge->buckets) {
-      b->Refill(now);
-      const router::Quota& q = b->quota;
-      const std::string scope =
-          "quota of user " + q.user +
-          (q.table.empty() ? std::string() : " on table " + q.table);
-      if (!q.requests.none() && b->requests < 1) {
-        const double wait = (1 - b->requests) / Bucket::Rate(q.requests);
-        if (wait > wait_seconds) {
-          wait_seconds = wait;
-          refusal = "number of requests exceeded - wait {} (" + scope + ": " +
-                    Describe(q.requests, "requests") + ")";
-        }
-      }
-      // A request larger than the whole bucket passes once it is full.
-      const double need = std::min<double>(static_cast<double>(size),
-                                           static_cast<double>(q.bytes.amount));
-      if (!q.bytes.none() && b->bytes < need) {
-        const double wait = (need - b->bytes) / Bucket::Rate(q.bytes);
-        if (wait > wait_seconds) {
-          wait_seconds = wait;
-          refusal = "request size limit exceeded - wait {} (" + scope + ": " +
-                    Describe(q.bytes, "bytes") + ")";
-        }
-      }
-    }
-    if (refusal.empty()) {
-      for (const std::shared_ptr<Bucket>& b : charge->buckets) {
-        if (!b->quota.requests.none()) b->requests -= 1;
-        if (!b->quota.bytes.none()) b->bytes -= static_cast<double>(size);
-      }
-      *ticket = std::move(charge);
-      return AccessControl::Verdict::kPass;
-    }
-    // At most a day: a debt far beyond the rate (a huge reply on a limit
-    // of bytes per day) is not worth a number that overflows.
-    const auto wait_ms = static_cast<uint64_t>(
-        std::ceil(std::min(wait_seconds, 86400.0) * 1000.0));
-    refusal.replace(refusal.find("{}"), 2, std::to_string(wait_ms) + "ms");
+  const std::string refusal = Take(caller.user, table, size, charge.get());
+  if (refusal.empty()) {
+    // Without a quota for the call there is nothing to settle.
+    if (!charge->buckets.empty()) *ticket = std::move(charge);
+    return AccessControl::Verdict::kPass;
   }
   if (oneway) return AccessControl::Verdict::kClose;
   WriteIOErrorReply(out, method, seqid, "RpcThrottlingException: " + refusal,

@@ -1,4 +1,4 @@
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 
 #include <arpa/inet.h>
 #include <openssl/evp.h>

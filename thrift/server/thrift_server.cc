@@ -1,4 +1,4 @@
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 #include <arpa/inet.h>
 #include <thrift/TProcessor.h>
@@ -11,9 +11,9 @@
 #include <thread>
 #include <utility>
 
-#include "thrift/internal/access_control.h"
-#include "thrift/internal/frame_loop.h"
 #include "thrift/internal/tls.h"
+#include "thrift/server/access_control.h"
+#include "thrift/server/internal/frame_loop.h"
 
 namespace bloomroute {
 namespace {
@@ -43,6 +43,22 @@ Status ValidateHost(const std::string& host) {
   return Status::OK();
 }
 
+// InvalidArgument "<what> must be in [<low>, <high>]<unit>" unless `value`
+// is in that range.
+Status InRange(const std::string& what, uint64_t value, uint64_t low,
+               uint64_t high, const char* unit = "") {
+  if (value >= low && value <= high) return Status::OK();
+  return Status::InvalidArgument(what + " must be in [" + std::to_string(low) +
+                                 ", " + std::to_string(high) + "]" + unit);
+}
+
+// A timeout in milliseconds, in [1, kMaxTimeoutMs] (an int, as the options
+// hold it: a negative one is out of range too).
+Status TimeoutInRange(const std::string& what, int value_ms) {
+  return InRange(what, value_ms < 1 ? 0 : static_cast<uint64_t>(value_ms), 1,
+                 ServerOptions::kMaxTimeoutMs, " ms");
+}
+
 }  // namespace
 
 Status ServerOptions::Validate() const {
@@ -52,47 +68,24 @@ Status ServerOptions::Validate() const {
     return Status::InvalidArgument("port " + std::to_string(port) +
                                    " is not in [0, 65535]");
   }
-  if (threads < 1 || threads > kMaxThreads) {
-    return Status::InvalidArgument("threads must be in [1, " +
-                                   std::to_string(kMaxThreads) + "]");
-  }
-  if (max_frame_bytes < kMinFrameBytes || max_frame_bytes > kMaxFrameBytes) {
-    return Status::InvalidArgument("max frame bytes must be in [" +
-                                   std::to_string(kMinFrameBytes) + ", " +
-                                   std::to_string(kMaxFrameBytes) + "]");
-  }
-  if (idle_timeout_ms < 1 || idle_timeout_ms > kMaxTimeoutMs) {
-    return Status::InvalidArgument("idle timeout must be in [1, " +
-                                   std::to_string(kMaxTimeoutMs) + "] ms");
-  }
-  if (request_timeout_ms < 1 || request_timeout_ms > kMaxTimeoutMs) {
-    return Status::InvalidArgument("request timeout must be in [1, " +
-                                   std::to_string(kMaxTimeoutMs) + "] ms");
-  }
-  if (reply_timeout_ms < 1 || reply_timeout_ms > kMaxTimeoutMs) {
-    return Status::InvalidArgument("reply timeout must be in [1, " +
-                                   std::to_string(kMaxTimeoutMs) + "] ms");
-  }
-  if (max_connections < 1 || max_connections > kMaxConnections) {
-    return Status::InvalidArgument("max connections must be in [1, " +
-                                   std::to_string(kMaxConnections) + "]");
-  }
-  if (max_connections_per_principal > kMaxConnections) {
-    return Status::InvalidArgument(
-        "max connections per principal (--max-connections-per-principal) "
-        "must be in [0, " +
-        std::to_string(kMaxConnections) + "]");
-  }
-  if (max_handshakes < 1 || max_handshakes > kMaxHandshakes) {
-    return Status::InvalidArgument(
-        "max handshakes (--max-handshakes) must be in [1, " +
-        std::to_string(kMaxHandshakes) + "]");
-  }
-  if (handshake_threads < 1 || handshake_threads > kMaxHandshakeThreads) {
-    return Status::InvalidArgument(
-        "handshake threads (--handshake-threads) must be in [1, " +
-        std::to_string(kMaxHandshakeThreads) + "]");
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("threads", threads, 1, kMaxThreads));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max frame bytes", max_frame_bytes,
+                                     kMinFrameBytes, kMaxFrameBytes));
+  BLOOMROUTE_RETURN_IF_ERROR(TimeoutInRange("idle timeout", idle_timeout_ms));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      TimeoutInRange("request timeout", request_timeout_ms));
+  BLOOMROUTE_RETURN_IF_ERROR(TimeoutInRange("reply timeout", reply_timeout_ms));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max connections", max_connections, 1, kMaxConnections));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max connections per principal (--max-connections-per-"
+              "principal)",
+              max_connections_per_principal, 0, kMaxConnections));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("max handshakes (--max-handshakes)",
+                                     max_handshakes, 1, kMaxHandshakes));
+  BLOOMROUTE_RETURN_IF_ERROR(InRange("handshake threads (--handshake-threads)",
+                                     handshake_threads, 1,
+                                     kMaxHandshakeThreads));
   if (max_buffered_request_bytes < max_frame_bytes ||
       max_buffered_request_bytes > kMaxBufferedRequestBytes) {
     // Below a frame, a frame could never be read.
@@ -102,13 +95,9 @@ Status ServerOptions::Validate() const {
         std::to_string(max_frame_bytes) + "), " +
         std::to_string(kMaxBufferedRequestBytes) + "]");
   }
-  if (max_buffered_reply_bytes < 1 ||
-      max_buffered_reply_bytes > kMaxBufferedReplyBytes) {
-    return Status::InvalidArgument(
-        "max buffered reply bytes (--max-buffered-reply-bytes) must be in "
-        "[1, " +
-        std::to_string(kMaxBufferedReplyBytes) + "]");
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      InRange("max buffered reply bytes (--max-buffered-reply-bytes)",
+              max_buffered_reply_bytes, 1, kMaxBufferedReplyBytes));
   return ValidateDecodedBudget(max_decoded_bytes, max_frame_bytes);
 }
 

@@ -1,5 +1,5 @@
-// FrameLoop: the engine behind ThriftServer (thrift_server.h). One I/O thread
-// reads request frames from every connection without blocking, a pool of
+// FrameLoop: the engine behind ThriftServer (../thrift_server.h). One I/O
+// thread reads request frames from every connection without blocking, a pool of
 // worker threads runs only complete frames through the connection's
 // processor, and the I/O thread writes the replies back without blocking.
 //
@@ -20,42 +20,29 @@
 //     arrived, not with the size its header claims;
 //   - at most max_connections connections are open; further ones wait in the
 //     listen backlog (they are not accepted) until one closes.
-//   - request memory pool (as Kafka's queued.max.request.bytes): when a
-//     frame's header has arrived, its declared size is reserved from a pool
-//     of max_buffered_request_bytes shared by all connections before any of
-//     its body is read. While the pool cannot hold it, the connection is not
-//     read (its bytes wait in the kernel's buffers, and TCP flow control
-//     stops the client), and it waits in a FIFO queue. The reservation is
-//     released when the frame is freed: by the worker once the call is done
-//     (RunCall), or when the connection closes. Every release wakes the I/O
-//     thread, which grants the queue from its head up to the first frame
-//     that does not fit, so a large frame is not overtaken forever by small
-//     ones. No deadlock: a waiting connection keeps its request deadline
-//     (from its first byte), so a reservation held by a reading connection
-//     lasts at most request_timeout_ms, and one held by a call at most the
-//     handler's run; the pool is at least max_frame_bytes, so any legal
-//     frame fits once the frames before it are gone. So request frames hold
-//     at most max_buffered_request_bytes, where 512 connections could
-//     otherwise hold 512 x 64 MiB. A frame's buffer still grows with the
-//     bytes that arrived (never past its declared size), so memory held is
-//     at most what is reserved. Replies are not in the pool (see below).
+//   - request memory: a frame's declared size is reserved from a pool of
+//     max_buffered_request_bytes shared by all connections before any of
+//     its body is read; while the pool cannot hold it, the connection is
+//     not read (its bytes wait in the kernel's buffers, and TCP flow control
+//     stops the client) and waits in a FIFO queue (request_pool.h).
 // A connection carries one call at a time: while its call runs or its reply
 // is being written, the loop reads nothing more from it (pipelined requests
 // wait in the kernel's buffers), so replies keep the order of the requests.
 // Each reply is bounded on its own (the handlers' reply limits and
-// reply_timeout_ms), and at most one per connection waits to be written.
-// Together they are bounded by max_buffered_reply_bytes: a reply is counted
-// (its buffer's allocated size) from the end of its call until its last byte
-// is sent or its connection closes. A whole frame waits, in arrival order
-// (call_waiters), until a worker is free and the replies held are within the
-// bound (StartCalls); at most `threads` calls are handed to the workers at
-// once. So replies hold at most the bound plus `threads` replies: while they
-// hold more, no call starts, and only the calls already running add theirs.
-// No deadlock: replies are released only by the I/O thread (sent, or their
-// connection closed at its reply deadline), which starts the waiting calls
-// in the same round. A waiting connection is not read and keeps its request
-// deadline (from its first byte), so a request that cannot start within
-// request_timeout_ms has its connection closed and its frame freed.
+// reply_timeout_ms), and at most one per connection waits to be written;
+// together they are bounded by max_buffered_reply_bytes, plus one reply per
+// worker (request_pool.h).
+//
+// The pieces, each with its contract in its header:
+//   connection.h    a connection's bytes: reading frames and writing
+//                   replies, the per-connection bounds and deadlines
+//   request_pool.h  admission: the request and reply memory, the queues of
+//                   frames that wait, and the workers that run the calls
+//   dispatch.h      one call on a worker: its method, access control and
+//                   the call throttle, the processor, the call's metrics
+//   tls_handshakes.h  the TLS handshakes' steps on threads of their own
+//   frame_loop.cc   the I/O thread that ties them together: accept, poll,
+//                   deadlines, close
 //
 // Processors. The factory's getProcessor() runs on the I/O thread once per
 // accepted connection, with a TConnectionInfo whose transport is the
@@ -64,10 +51,10 @@
 // releaseHandler). Calls of different connections run concurrently on the
 // workers, so a shared processor's handler must be thread-safe.
 //
-// TLS (tls.h). With a TlsServerContext, a connection's first bytes are a
-// TLS handshake, bounded by request_timeout_ms from the accept; only once
-// it completes is the processor made (on the I/O thread, as above). Its
-// steps run on handshake_threads threads of their own, neither the I/O
+// TLS (thrift/internal/tls.h). With a TlsServerContext, a connection's first
+// bytes are a TLS handshake, bounded by request_timeout_ms from the accept;
+// only once it completes is the processor made (on the I/O thread, as above).
+// Its steps run on handshake_threads threads of their own, neither the I/O
 // thread nor the workers: a handshake costs about 1 ms of CPU, and when
 // the I/O thread ran them a flood of new connections slowed every
 // connection of the server (and on the workers it would take them from
@@ -93,9 +80,9 @@
 //
 // Access. With an AccessControl, every whole request frame is checked
 // against the connection's identity (its certificate's, or a token's) before
-// the processor sees it (access_control.h); a refused call is answered
-// without running. Then, with a CallThrottle (call_throttle.h: the router's
-// quotas), the call is admitted or answered with its refusal without
+// the processor sees it (dispatch.h, ../access_control.h); a refused call is
+// answered without running. Then, with a CallThrottle (../call_throttle.h: the
+// router's quotas), the call is admitted or answered with its refusal without
 // running; an admitted call's reply is charged to it after the call.
 //
 // Why not TNonblockingServer: it has no deadline for a partly read request or
@@ -103,8 +90,8 @@
 // libevent; the loop below is poll() over at most max_connections sockets.
 //
 // Thread-safety: Run() on one thread; RequestStop() from any thread.
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_FRAME_LOOP_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_FRAME_LOOP_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_INTERNAL_FRAME_LOOP_H_
+#define BLOOMROUTE_THRIFT_SERVER_INTERNAL_FRAME_LOOP_H_
 
 #include <thrift/TProcessor.h>
 
@@ -114,7 +101,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -162,4 +149,4 @@ class FrameLoop {
 
 }  // namespace bloomroute::thrift_internal
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_FRAME_LOOP_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_INTERNAL_FRAME_LOOP_H_

@@ -2,7 +2,7 @@
 // buckets per user and per user and table, refilled with the time (a clock
 // the test steps), read from the request frame before its arguments are
 // decoded, and HBase's throttling error for a refused call.
-#include "thrift/internal/quota_throttle.h"
+#include "thrift/server/quota_throttle.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

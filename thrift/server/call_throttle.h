@@ -1,11 +1,11 @@
-// CallThrottle: a check the frame loop (frame_loop.h) makes on every request
-// frame that access control passed, before the processor decodes a byte of
-// its arguments, and a charge after the call ran. The router's quotas
+// CallThrottle: a check the frame loop (internal/frame_loop.h) makes on every
+// request frame that access control passed, before the processor decodes a byte
+// of its arguments, and a charge after the call ran. The router's quotas
 // (quota_throttle.h) are one; region servers have none.
 //
 // Thread-safety: Admit and Settle are called from the workers, concurrently.
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_CALL_THROTTLE_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_CALL_THROTTLE_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_CALL_THROTTLE_H_
+#define BLOOMROUTE_THRIFT_SERVER_CALL_THROTTLE_H_
 
 #include <thrift/protocol/TProtocol.h>
 
@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "thrift/internal/access_control.h"
-#include "thrift/security.h"
+#include "thrift/server/access_control.h"
+#include "thrift/server/security.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -42,4 +42,4 @@ class CallThrottle {
 
 }  // namespace bloomroute::thrift_internal
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_CALL_THROTTLE_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_CALL_THROTTLE_H_

@@ -1,4 +1,4 @@
-#include "thrift/internal/access_control.h"
+#include "thrift/server/access_control.h"
 
 #include <sys/stat.h>
 #include <thrift/TConfiguration.h>
@@ -26,8 +26,8 @@ constexpr int32_t kMaxHeaderStringBytes = 4096;
 constexpr char kAuthenticate[] = "authenticate";
 
 // RouterService (thrift/router_service.thrift). Methods not listed need
-// kAdmin. Keep in step with the IDL: thrift/security.h says what each role
-// is for.
+// kAdmin. Keep in step with the IDL: thrift/server/security.h says what each
+// role is for.
 std::map<std::string, Role> RouterNeeds() {
   std::map<std::string, Role> needs;
   for (const char* m :

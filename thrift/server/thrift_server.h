@@ -45,8 +45,8 @@
 //
 // Threads and time. One I/O thread reads requests and writes replies for
 // every connection without blocking; a pool of `threads` workers runs only
-// complete requests (thrift/internal/frame_loop.h). So a worker belongs to a
-// call, never to a connection: idle connections (a router's pooled ones),
+// complete requests (thrift/server/internal/frame_loop.h). So a worker belongs
+// to a call, never to a connection: idle connections (a router's pooled ones),
 // slow senders and clients that never read their replies hold no worker.
 // Each connection is bounded in time per request and per reply, not per
 // read: idle_timeout_ms without starting a request, request_timeout_ms from a
@@ -70,8 +70,8 @@
 // declarations, so the servers' headers can be included outside thrift/.
 //
 // Thread-safety: Stop() and the accessors may be called from any thread.
-#ifndef BLOOMROUTE_THRIFT_THRIFT_SERVER_H_
-#define BLOOMROUTE_THRIFT_THRIFT_SERVER_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_THRIFT_SERVER_H_
+#define BLOOMROUTE_THRIFT_SERVER_THRIFT_SERVER_H_
 
 #include <cstdint>
 #include <memory>
@@ -79,7 +79,7 @@
 #include <string_view>
 
 #include "common/status.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 
 namespace apache::thrift {
 class TProcessor;
@@ -184,14 +184,14 @@ struct ServerOptions {
   uint64_t max_buffered_reply_bytes = uint64_t{1} << 30;
   // Calls that take this long or longer, from their whole request to their
   // reply, are logged (component "slow-call": method, caller, table,
-  // duration, servers asked, outcome; thrift/internal/server_metrics.h); 0
-  // for none. HBase warns at 10 s (hbase.ipc.warn.response.time); a lookup
+  // duration, servers asked, outcome; thrift/server/internal/server_metrics.h);
+  // 0 for none. HBase warns at 10 s (hbase.ipc.warn.response.time); a lookup
   // here takes about a millisecond, so one second is far out of the
   // ordinary and rare enough not to fill a log.
   uint32_t slow_call_ms = 1000;
-  // TLS on the port (thrift/security.h): off when tls.enabled() is false.
-  // With it, every connection's first bytes are a TLS handshake, bounded by
-  // request_timeout_ms from the accept, run on handshake_threads, at most
+  // TLS on the port (thrift/server/security.h): off when tls.enabled() is
+  // false. With it, every connection's first bytes are a TLS handshake, bounded
+  // by request_timeout_ms from the accept, run on handshake_threads, at most
   // max_handshakes steps queued; a client must present a certificate of the
   // cluster's CA unless the service admits bearer tokens (the router's
   // token_file).
@@ -278,11 +278,11 @@ class ThriftServer {
   // class's factory. InvalidArgument for bad options, IOError when the
   // address cannot be bound.
   // With options.tls enabled, `access` (not null) says who may call what
-  // (thrift/internal/access_control.h); a client certificate is required at
+  // (thrift/server/access_control.h); a client certificate is required at
   // the handshake unless access admits tokens. Without TLS nothing is
   // checked. InvalidArgument also for TLS files that cannot be loaded.
   // `throttle` (may be null) admits or refuses each call that access passed
-  // (thrift/internal/call_throttle.h).
+  // (thrift/server/call_throttle.h).
   Status Serve(
       std::shared_ptr<apache::thrift::TProcessor> processor,
       const ServerOptions& options, std::string name,
@@ -304,4 +304,4 @@ class ThriftServer {
 
 }  // namespace bloomroute
 
-#endif  // BLOOMROUTE_THRIFT_THRIFT_SERVER_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_THRIFT_SERVER_H_

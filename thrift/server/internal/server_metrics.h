@@ -36,8 +36,8 @@
 // renders in about 0.6 ms (BM_Render).
 //
 // Thread-safety: all methods may be called from any thread.
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_SERVER_METRICS_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_SERVER_METRICS_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_INTERNAL_SERVER_METRICS_H_
+#define BLOOMROUTE_THRIFT_SERVER_INTERNAL_SERVER_METRICS_H_
 
 #include <chrono>
 #include <cstddef>
@@ -49,7 +49,7 @@
 
 #include "common/call_context.h"
 #include "common/metrics.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -128,4 +128,4 @@ class ServerMetrics {
 
 }  // namespace bloomroute::thrift_internal
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_SERVER_METRICS_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_INTERNAL_SERVER_METRICS_H_

@@ -8,8 +8,8 @@
 //
 // Thread-safety: Submit, TakeDone and Stop from the owning thread; `run`
 // and `done` are called on the pool's threads.
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_HAND_OFF_POOL_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_HAND_OFF_POOL_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_INTERNAL_HAND_OFF_POOL_H_
+#define BLOOMROUTE_THRIFT_SERVER_INTERNAL_HAND_OFF_POOL_H_
 
 #include <condition_variable>
 #include <cstdint>
@@ -101,4 +101,4 @@ class HandOffPool {
 
 }  // namespace bloomroute::thrift_internal
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_HAND_OFF_POOL_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_INTERNAL_HAND_OFF_POOL_H_

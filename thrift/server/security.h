@@ -24,7 +24,7 @@
 //   write  read + puts, deletes, bulk loads
 //   admin  write + DDL (create/delete table), verify, cluster operations
 // A node certificate is not a client role: the router refuses it on its
-// client calls (thrift/internal/access_control.h has the table).
+// client calls (thrift/server/access_control.h has the table).
 // A call outside the caller's role is refused before it is decoded, with
 // PermissionDenied naming the role needed; nothing of it happens.
 //
@@ -32,8 +32,8 @@
 // every caller may call everything, as before this file existed.
 //
 // Thread-safety: values and pure functions.
-#ifndef BLOOMROUTE_THRIFT_SECURITY_H_
-#define BLOOMROUTE_THRIFT_SECURITY_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_SECURITY_H_
+#define BLOOMROUTE_THRIFT_SERVER_SECURITY_H_
 
 #include <cstdint>
 #include <string>
@@ -130,4 +130,4 @@ bool IsLoopbackHost(std::string_view host);
 
 }  // namespace bloomroute
 
-#endif  // BLOOMROUTE_THRIFT_SECURITY_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_SECURITY_H_

@@ -1,7 +1,7 @@
 // ThriftServer under slow and hostile clients: partial frames trickling in,
 // replies nobody reads, Stop() while they hang on. A RegionServer (the
 // smallest real service) stands in for every ThriftServer.
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 #include <gtest/gtest.h>
 #include <thrift/transport/TSocket.h>

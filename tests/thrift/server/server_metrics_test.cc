@@ -1,4 +1,4 @@
-#include "thrift/internal/server_metrics.h"
+#include "thrift/server/internal/server_metrics.h"
 
 #include <gtest/gtest.h>
 #include <thrift/protocol/TBinaryProtocol.h>

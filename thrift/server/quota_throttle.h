@@ -37,8 +37,8 @@
 //
 // Thread-safety: Admit and Settle from any thread (one mutex over the
 // buckets, held for a few arithmetic operations).
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_QUOTA_THROTTLE_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_QUOTA_THROTTLE_H_
+#ifndef BLOOMROUTE_THRIFT_SERVER_QUOTA_THROTTLE_H_
+#define BLOOMROUTE_THRIFT_SERVER_QUOTA_THROTTLE_H_
 
 #include <chrono>
 #include <functional>
@@ -50,7 +50,7 @@
 #include <vector>
 
 #include "router/quota.h"
-#include "thrift/internal/call_throttle.h"
+#include "thrift/server/call_throttle.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -85,6 +85,12 @@ class QuotaThrottle final : public CallThrottle {
 
   // Rebuilds buckets_ when the quotas changed; needs mu_.
   void RefreshLocked(const Quotas& quotas);
+  // Under mu_: adds the buckets of `user`'s quotas a call on `table` ("":
+  // none) falls under to `charge` and, when each has room for a request of
+  // `size` bytes, takes it from them and returns ""; otherwise takes
+  // nothing and returns the refusal, naming the longest wait.
+  std::string Take(const std::string& user, const std::string& table,
+                   size_t size, Charge* charge);
 
   const std::function<Quotas()> source_;
   const std::function<std::string(int64_t)> scanner_table_;
@@ -96,4 +102,4 @@ class QuotaThrottle final : public CallThrottle {
 
 }  // namespace bloomroute::thrift_internal
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_QUOTA_THROTTLE_H_
+#endif  // BLOOMROUTE_THRIFT_SERVER_QUOTA_THROTTLE_H_

@@ -1,10 +1,10 @@
-#include "thrift/internal/server_metrics.h"
+#include "thrift/server/internal/server_metrics.h"
 
 #include <cctype>
 #include <utility>
 
 #include "common/log.h"
-#include "thrift/internal/access_control.h"
+#include "thrift/server/access_control.h"
 
 namespace bloomroute::thrift_internal {
 namespace {

@@ -1,4 +1,4 @@
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "thrift/internal/access_control.h"
+#include "thrift/server/access_control.h"
 
 namespace bloomroute {
 namespace {
