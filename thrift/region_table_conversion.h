@@ -10,7 +10,8 @@
 #include <string>
 
 #include "common/status.h"
-#include "model/types.h"
+#include "model/region_protocol.h"
+#include "model/rows.h"
 #include "thrift/gen-cpp/region_service_types.h"
 #include "thrift/internal/checked_conversion.h"
 

@@ -1,5 +1,5 @@
-// Conversions between model/types.h and the Thrift structs of
-// region_service.thrift, both directions.
+// Conversions between model/ (rows, index queries, region protocol) and the
+// Thrift structs of region_service.thrift, both directions.
 //
 // Requests (client -> server) are converted with FromThrift on the server and
 // ToThrift on the client; results the other way round. Every FromThrift
@@ -22,7 +22,9 @@
 #include <vector>
 
 #include "common/status.h"
-#include "model/types.h"
+#include "model/index_query.h"
+#include "model/region_protocol.h"
+#include "model/rows.h"
 #include "regionstore/region_store.h"
 #include "thrift/gen-cpp/region_service_types.h"
 

@@ -28,7 +28,7 @@
 
 #include "common/status.h"
 #include "index/scalable_split_counting_bloom_filter.h"
-#include "model/types.h"
+#include "model/rows.h"
 
 namespace bloomroute::thrift_internal {
 

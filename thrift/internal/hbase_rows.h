@@ -1,5 +1,5 @@
 // Rows and cells in the HBase shape of router_service.thrift, both ways: the
-// model names a column "family:qualifier" (model/types.h), HBase's
+// model names a column "family:qualifier" (model/rows.h), HBase's
 // TColumnValue and TColumn carry the family and the qualifier apart. Shared
 // by the RouterService handler's conversions (router_types_conversion.h) and
 // RouterClient's (router_client_conversion.h).
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "model/types.h"
+#include "model/rows.h"
 #include "thrift/gen-cpp/router_service_types.h"
 
 namespace bloomroute::thrift_internal {

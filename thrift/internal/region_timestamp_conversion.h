@@ -1,5 +1,5 @@
 // Conversions of cell timestamps, delete specs and time ranges between
-// model/types.h and region_service.thrift (TColumnValue.timestamp,
+// model/rows.h and region_service.thrift (TColumnValue.timestamp,
 // TMutation.timestamp / deleteSpecs, TTimeRange), kept apart from
 // region_types_conversion.cc, which calls them.
 //
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "model/types.h"
+#include "model/rows.h"
 #include "thrift/gen-cpp/region_service_types.h"
 
 namespace bloomroute::thrift_internal {

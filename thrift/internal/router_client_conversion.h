@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "model/types.h"
+#include "model/rows.h"
 #include "router/router.h"
 #include "thrift/gen-cpp/router_service_types.h"
 

@@ -1,5 +1,5 @@
 // The model's printers, which test failures and logs use.
-#include "model/types.h"
+#include "model/rows.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ std::string Print(const Row& row) {
   return os.str();
 }
 
-TEST(TypesTest, RowsPrintTheirCellsAndTimestamps) {
+TEST(RowsTest, RowsPrintTheirCellsAndTimestamps) {
   Row row{"r1", {{"d:a", "v", 42}, {"d:b", std::string("x\0", 2)}}};
   EXPECT_EQ(Print(row), "'r1': {'d:a'='v'@42, 'd:b'=" +
                             QuoteForMessage(std::string("x\0", 2)) + "@now}");
