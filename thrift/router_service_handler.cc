@@ -196,9 +196,10 @@ client::RouterServiceIf* RouterServiceHandlerFactory::getHandler(
 }
 
 void RouterServiceHandlerFactory::releaseHandler(
-    client::RouterServiceIf* handler) {
-  // Only getHandler's handlers come back here.
-  auto* mine = static_cast<RouterServiceHandler*>(handler);
+    client::THBaseServiceIf* handler) {
+  // Only getHandler's handlers come back here; THBaseServiceIf is a virtual
+  // base, so only a dynamic_cast reaches the handler.
+  auto* mine = dynamic_cast<RouterServiceHandler*>(handler);
   router_->CloseScanners(mine->client());
   delete mine;
 }

@@ -1,6 +1,8 @@
 // RouterServiceHandler: implements the generated rpc::client::RouterServiceIf
-// by calling a router::Router: HBase's THBaseService calls and bloomroute's
-// own (thrift/router_service.thrift).
+// by calling a router::Router: HBase's THBaseService calls
+// (thrift/hbase_service.thrift), bloomroute's index calls
+// (thrift/index_service.thrift) and its admin calls
+// (thrift/router_service.thrift), RouterService extending the other two.
 //
 // Each call converts its request (hbase_request_conversion.h for HBase's
 // structs, router_types_conversion.h for bloomroute's), calls the router and
@@ -223,7 +225,9 @@ class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
 
   rpc::client::RouterServiceIf* getHandler(
       const apache::thrift::TConnectionInfo& connection) override;
-  void releaseHandler(rpc::client::RouterServiceIf* handler) override;
+  // `handler` is one getHandler returned (the generated factory passes it
+  // as the root service's interface, THBaseServiceIf).
+  void releaseHandler(rpc::client::THBaseServiceIf* handler) override;
 
  private:
   const std::shared_ptr<router::Router> router_;
