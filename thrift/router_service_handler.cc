@@ -4,11 +4,11 @@
 #include <limits>
 #include <utility>
 
-#include "thrift/hbase_request_conversion.h"
+#include "thrift/conversion/admin_conversion.h"
+#include "thrift/conversion/hbase_conversion.h"
+#include "thrift/conversion/index_conversion.h"
 #include "thrift/internal/access_control.h"
-#include "thrift/internal/hbase_rows.h"
 #include "thrift/internal/serve_call.h"
-#include "thrift/router_types_conversion.h"
 
 namespace bloomroute {
 

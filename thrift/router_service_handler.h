@@ -4,11 +4,12 @@
 // (thrift/index_service.thrift) and its admin calls
 // (thrift/router_service.thrift), RouterService extending the other two.
 //
-// Each call converts its request (hbase_request_conversion.h for HBase's
-// structs, router_types_conversion.h for bloomroute's), calls the router and
-// converts the result. Every failure leaves through one function
-// (thrift/internal/serve_call.h), so that nothing but a declared exception
-// ever reaches the client and the connection stays usable:
+// Each call converts its request (conversion/hbase_conversion.h for HBase's
+// structs, conversion/index_conversion.h and admin_conversion.h for
+// bloomroute's), calls the router and converts the result. Every failure
+// leaves through one function (thrift/internal/serve_call.h), so that nothing
+// but a declared exception ever reaches the client and the connection stays
+// usable:
 //   HBase calls            TIOError for every failure, its message starting
 //                          with the status code name ("InvalidArgument: ...",
 //                          "NotFound: ...", "Unavailable: ..." with canRetry)
@@ -19,7 +20,7 @@
 //
 // Fields of features bloomroute does not have are refused naming the
 // feature ("InvalidArgument: <field>: ... is not supported",
-// hbase_request_conversion.h).
+// conversion/hbase_conversion.h).
 //
 // HBase's rules kept by the atomic and table calls:
 //   checkAndPut / checkAndDelete / checkAndMutate: an empty `value` is the

@@ -1,6 +1,7 @@
 // The checks every Thrift <-> model conversion makes, shared by the region
-// service's (region_types_conversion.h) and the router service's
-// (router_types_conversion.h) conversions.
+// service's (conversion/region_conversion.h) and the router service's
+// (conversion/hbase_conversion.h, index_conversion.h, admin_conversion.h)
+// conversions.
 //
 // A failed check names the field by its path in the message ("puts[2].row is
 // missing", "query.limit is negative (-1)"). What a failure is depends on the
@@ -163,7 +164,7 @@ Status EachFromThrift(const std::vector<In>& in, const std::string& f, Fn fn,
 }
 
 // Every row with `row_from` (a RowFromThrift-shaped converter: HBase's
-// cells convert differently, thrift/internal/hbase_rows.h).
+// cells convert differently, thrift/conversion/hbase_conversion.h).
 template <typename TResult, typename RowFn>
 Status RowsFromThrift(const std::vector<TResult>& in, const std::string& f,
                       std::vector<Row>* out, RowFn row_from) {

@@ -1,10 +1,10 @@
-#include "thrift/region_table_conversion.h"
-
+// Table descriptors and the index lifecycle calls on the wire (declared in
+// thrift/conversion/region_conversion.h).
 #include <utility>
 #include <vector>
 
 #include "model/table_attributes.h"
-#include "thrift/region_types_conversion.h"
+#include "thrift/conversion/region_conversion.h"
 
 namespace bloomroute {
 

@@ -1,4 +1,4 @@
-#include "thrift/region_types_conversion.h"
+#include "thrift/conversion/region_conversion.h"
 
 #include <string>
 #include <tuple>
@@ -7,7 +7,6 @@
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/filter_config_conversion.h"
 #include "thrift/internal/region_timestamp_conversion.h"
-#include "thrift/region_table_conversion.h"
 
 namespace bloomroute {
 namespace {

@@ -1,11 +1,10 @@
-#include "thrift/hbase_request_conversion.h"
+#include "thrift/conversion/hbase_conversion.h"
 
 #include <utility>
 
 #include "common/call_context.h"
 #include "model/table_attributes.h"
 #include "thrift/internal/checked_conversion.h"
-#include "thrift/internal/hbase_rows.h"
 
 namespace bloomroute {
 namespace {

@@ -1,12 +1,12 @@
 // The region service's index queries and their results on the wire
-// (declared in thrift/region_types_conversion.h).
+// (declared in thrift/conversion/region_conversion.h).
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "thrift/conversion/region_conversion.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/region_timestamp_conversion.h"
-#include "thrift/region_types_conversion.h"
 
 namespace bloomroute {
 namespace {

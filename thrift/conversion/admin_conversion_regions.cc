@@ -1,11 +1,11 @@
-#include "thrift/internal/router_admin_conversion.h"
-
+// Servers, regions, region operations, the balancer and quotas on the wire
+// (declared in thrift/conversion/admin_conversion.h).
 #include <string>
 #include <utility>
 
+#include "thrift/conversion/admin_conversion.h"
+#include "thrift/conversion/index_conversion.h"
 #include "thrift/internal/checked_conversion.h"
-#include "thrift/internal/router_client_conversion.h"
-#include "thrift/router_types_conversion.h"
 
 namespace bloomroute::thrift_internal {
 namespace {

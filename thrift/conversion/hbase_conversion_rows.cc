@@ -1,8 +1,14 @@
-#include "thrift/internal/hbase_rows.h"
-
+// Rows, cells and results in HBase's shape, both ways, and the requests
+// RouterClient sends (declared in thrift/conversion/hbase_conversion.h).
+#include <algorithm>
+#include <map>
+#include <string>
 #include <utility>
 
+#include "model/table_attributes.h"
+#include "thrift/conversion/hbase_conversion.h"
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/thrift_server.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
@@ -158,6 +164,146 @@ Status OptionalRowsFromHBase(const std::vector<client::TResult>& in,
                              const std::string& f,
                              std::vector<std::optional<Row>>* out) {
   return OptionalRowsFromThrift(in, f, out, &RowFromHBase);
+}
+
+}  // namespace bloomroute::thrift_internal
+
+namespace bloomroute {
+namespace {
+
+namespace client = rpc::client;
+using thrift_internal::kBadRequest;
+using thrift_internal::Narrow;
+using thrift_internal::Widen;
+
+}  // namespace
+
+Status CountFromThrift(int32_t in, const char* field, uint32_t* out) {
+  return Narrow(in, kBadRequest, field, out);
+}
+
+// ---- Results ----
+
+client::TTableDescriptor HBaseDescriptorToThrift(const TableDescriptor& in) {
+  client::TTableDescriptor out;
+  client::TTableName name;
+  name.__set_ns("default");
+  name.__set_qualifier(in.name);
+  out.__set_tableName(std::move(name));
+  // The declared families; a table that declares none (made by
+  // createIndexedTable or the import tool): those of its indexed columns,
+  // each once, in order.
+  std::vector<std::string> names = in.families;
+  if (names.empty()) {
+    for (const IndexedColumn& c : in.indexed_columns) {
+      std::string family = c.name.substr(0, c.name.find(':'));
+      if (std::find(names.begin(), names.end(), family) == names.end()) {
+        names.push_back(std::move(family));
+      }
+    }
+  }
+  std::vector<client::TColumnFamilyDescriptor> families(names.size());
+  for (size_t i = 0; i < names.size(); ++i) families[i].__set_name(names[i]);
+  out.__set_columns(std::move(families));
+  std::map<std::string, std::string> attributes =
+      WithIndexAttribute(in).attributes;
+  out.__set_attributes(std::move(attributes));
+  return out;
+}
+
+Status ToThrift(const router::TableInfo& in,
+                std::vector<client::THRegionLocation>* out) {
+  out->assign(in.regions.size(), client::THRegionLocation());
+  for (size_t i = 0; i < in.regions.size(); ++i) {
+    const router::RegionLocation& r = in.regions[i];
+    client::THRegionLocation& location = (*out)[i];
+    int64_t region_id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Widen(r.region.region_id, "region_id", &region_id));
+    location.regionInfo.__set_regionId(region_id);
+    location.regionInfo.__set_tableName(in.descriptor.name);
+    location.regionInfo.__set_startKey(r.region.start_key);
+    location.regionInfo.__set_endKey(r.region.end_key);
+    std::string host;
+    int port = 0;
+    const Status parsed = ParseListenAddress(r.server.address, &host, &port);
+    if (!parsed.ok()) {
+      return Status::IOError("server " + std::to_string(r.server.id) +
+                             " address: " + parsed.message());
+    }
+    location.serverName.__set_hostName(host);
+    location.serverName.__set_port(port);
+    location.__isset.regionInfo = true;
+    location.__isset.serverName = true;
+  }
+  return Status::OK();
+}
+
+Status ToThrift(const std::vector<std::optional<Row>>& in,
+                std::vector<client::TResult>* out) {
+  *out = thrift_internal::OptionalRowsToHBase(in);
+  return Status::OK();
+}
+
+Status ToThrift(const std::vector<Row>& in, std::vector<client::TResult>* out) {
+  *out = thrift_internal::RowsToHBase(in);
+  return Status::OK();
+}
+
+}  // namespace bloomroute
+
+namespace bloomroute::thrift_internal {
+
+// ---- RouterClient's requests ----
+
+client::TPut PutToThrift(const Mutation& put) {
+  client::TPut out;
+  out.__set_row(put.row_key);
+  out.__set_columnValues(CellsToHBase(put.cells));
+  return out;
+}
+
+client::TDelete DeleteToThrift(const Mutation& del) {
+  client::TDelete out;
+  out.__set_row(del.row_key);
+  out.__set_columns(ProjectionToThrift(del.columns));
+  return out;
+}
+
+namespace {
+
+client::TTimeRange TimeRangeToThrift(const TimeRange& in) {
+  client::TTimeRange range;
+  range.__set_minStamp(in.min);
+  range.__set_maxStamp(in.max);
+  return range;
+}
+
+}  // namespace
+
+std::vector<client::TGet> GetsToThrift(const std::vector<GetRequest>& in) {
+  std::vector<client::TGet> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    out[i].__set_row(in[i].row_key);
+    out[i].__set_columns(ProjectionToThrift(in[i].columns));
+    if (!in[i].filter.empty()) out[i].__set_filterString(in[i].filter);
+    if (!in[i].time_range.IsAllTime()) {
+      out[i].__set_timeRange(TimeRangeToThrift(in[i].time_range));
+    }
+  }
+  return out;
+}
+
+client::TScan ScanToThrift(const router::ScanSpec& in) {
+  client::TScan out;
+  if (!in.start_row.empty()) out.__set_startRow(in.start_row);
+  if (!in.stop_row.empty()) out.__set_stopRow(in.stop_row);
+  out.__set_columns(ProjectionToThrift(in.columns));
+  if (!in.filter.empty()) out.__set_filterString(in.filter);
+  if (!in.time_range.IsAllTime()) {
+    out.__set_timeRange(TimeRangeToThrift(in.time_range));
+  }
+  return out;
 }
 
 }  // namespace bloomroute::thrift_internal
