@@ -6,6 +6,7 @@
 
 #include "thrift/conversion/index_conversion.h"
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/enum_map.h"
 
 namespace bloomroute {
 namespace {
@@ -14,6 +15,13 @@ namespace client = rpc::client;
 using thrift_internal::At;
 using thrift_internal::Narrow;
 using thrift_internal::Widen;
+
+using Agreement = router::ReplicaAgreement;
+constexpr thrift_internal::EnumMap<Agreement, 3> kAgreements(
+    {{{Agreement::kNotCurrent, client::TReplicaAgreement::NOT_CURRENT},
+      {Agreement::kMatches, client::TReplicaAgreement::MATCHES},
+      {Agreement::kDiffers, client::TReplicaAgreement::DIFFERS}}},
+    "{field} has no known value ({value})");
 
 // The replica's position in the server's op sequence.
 Status ReplicaToThrift(const router::ReplicaStats& in, uint64_t ops_behind,
@@ -119,18 +127,6 @@ Status ToThrift(const router::ClusterStatus& in, client::TClusterStatus* out) {
 
 namespace {
 
-client::TReplicaAgreement::type AgreementToThrift(router::ReplicaAgreement a) {
-  switch (a) {
-    case router::ReplicaAgreement::kMatches:
-      return client::TReplicaAgreement::MATCHES;
-    case router::ReplicaAgreement::kDiffers:
-      return client::TReplicaAgreement::DIFFERS;
-    case router::ReplicaAgreement::kNotCurrent:
-      break;
-  }
-  return client::TReplicaAgreement::NOT_CURRENT;
-}
-
 Status ServerVerifyToThrift(const router::ServerVerifyReport& in,
                             client::TServerVerifyReport* out) {
   client::TServerRef server;
@@ -160,7 +156,8 @@ Status ServerVerifyToThrift(const router::ServerVerifyReport& in,
   }
   out->__set_filterMatchesRebuild(r.filter_matches_rebuild);
   out->__set_problems(r.problems);
-  out->__set_replica(AgreementToThrift(in.replica.agreement));
+  out->__set_replica(static_cast<client::TReplicaAgreement::type>(
+      kAgreements.ToThrift(in.replica.agreement)));
   out->__set_replicaDetail(in.replica.detail);
   return Status::OK();
 }
@@ -292,24 +289,6 @@ Status ClusterStatusFromThrift(const client::TClusterStatus& in,
 
 namespace {
 
-Status AgreementFromThrift(client::TReplicaAgreement::type in,
-                           const std::string& f,
-                           router::ReplicaAgreement* out) {
-  switch (in) {
-    case client::TReplicaAgreement::MATCHES:
-      *out = router::ReplicaAgreement::kMatches;
-      return Status::OK();
-    case client::TReplicaAgreement::NOT_CURRENT:
-      *out = router::ReplicaAgreement::kNotCurrent;
-      return Status::OK();
-    case client::TReplicaAgreement::DIFFERS:
-      *out = router::ReplicaAgreement::kDiffers;
-      return Status::OK();
-  }
-  return Status::Corruption(f + " has no known value (" +
-                            std::to_string(static_cast<int>(in)) + ")");
-}
-
 Status ServerVerifyFromThrift(const client::TServerVerifyReport& in,
                               const std::string& f,
                               router::ServerVerifyReport* out) {
@@ -339,8 +318,9 @@ Status ServerVerifyFromThrift(const client::TServerVerifyReport& in,
   r.problems = in.problems;
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.replica, kBadResult, f + ".replica"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      AgreementFromThrift(in.replica, f + ".replica", &out->replica.agreement));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->replica.agreement,
+      kAgreements.FromThrift(in.replica, kBadResult, f + ".replica"));
   out->replica.detail = in.replicaDetail;
   return Status::OK();
 }

@@ -5,6 +5,7 @@
 #include "common/call_context.h"
 #include "model/table_attributes.h"
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/enum_map.h"
 
 namespace bloomroute {
 namespace {
@@ -17,6 +18,15 @@ using thrift_internal::kBadRequest;
 using thrift_internal::Require;
 
 constexpr char kDefaultNamespace[] = "default";
+
+// TDeleteType's values bloomroute has (DELETE_FAMILY_VERSION is refused
+// before the lookup, naming the feature).
+constexpr thrift_internal::EnumMap<DeleteSpec::Kind, 3> kDeleteTypes(
+    {{{DeleteSpec::Kind::kColumn, client::TDeleteType::DELETE_COLUMN},
+      {DeleteSpec::Kind::kColumns, client::TDeleteType::DELETE_COLUMNS},
+      {DeleteSpec::Kind::kFamily, client::TDeleteType::DELETE_FAMILY}}},
+    "{field} {value} is not a TDeleteType");
+
 // HBase's ColumnFamilyDescriptor defaults that bloomroute's cells follow.
 constexpr int32_t kForeverTtl = 2147483647;
 
@@ -161,7 +171,7 @@ Status PutFromThrift(const client::TPut& in, const std::string& f,
 // A column of a delete: a family (kFamily), or a qualified column deleted
 // as DELETE_COLUMN (kColumn) or DELETE_COLUMNS (kColumns); the column's
 // timestamp, else none (the mutation's applies).
-Status DeleteColumnFromThrift(const client::TColumn& in, int32_t type,
+Status DeleteColumnFromThrift(const client::TColumn& in, DeleteSpec::Kind kind,
                               const std::string& f, DeleteSpec* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.family, kBadRequest, f + ".family"));
@@ -175,16 +185,13 @@ Status DeleteColumnFromThrift(const client::TColumn& in, int32_t type,
     out->column = in.family;
     return Status::OK();
   }
-  if (type != client::TDeleteType::DELETE_COLUMN &&
-      type != client::TDeleteType::DELETE_COLUMNS) {
+  if (kind == DeleteSpec::Kind::kFamily) {
     return Status::InvalidArgument(
-        f + ": deleteType " + std::to_string(type) +
+        f + ": deleteType " + std::to_string(kDeleteTypes.ToThrift(kind)) +
         " does not apply to a column with a qualifier (use DELETE_COLUMN or "
         "DELETE_COLUMNS)");
   }
-  out->kind = type == client::TDeleteType::DELETE_COLUMN
-                  ? DeleteSpec::Kind::kColumn
-                  : DeleteSpec::Kind::kColumns;
+  out->kind = kind;
   out->column = JoinColumn(in.family, in.qualifier);
   return Status::OK();
 }
@@ -205,15 +212,13 @@ Status DeleteFromThrift(const client::TDelete& in, const std::string& f,
     return Refused(f + ".deleteType DELETE_FAMILY_VERSION",
                    "deleting one version of a family");
   }
-  if (type < client::TDeleteType::DELETE_COLUMN ||
-      type > client::TDeleteType::DELETE_FAMILY_VERSION) {
-    return Status::InvalidArgument(f + ".deleteType " + std::to_string(type) +
-                                   " is not a TDeleteType");
-  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      const DeleteSpec::Kind kind,
+      kDeleteTypes.FromThrift(type, kBadRequest, f + ".deleteType"));
   std::vector<DeleteSpec> deletes(in.columns.size());
   for (size_t i = 0; i < in.columns.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(DeleteColumnFromThrift(
-        in.columns[i], type, At(f + ".columns", i), &deletes[i]));
+        in.columns[i], kind, At(f + ".columns", i), &deletes[i]));
   }
   *out = Mutation::Delete(/*region=*/0, in.row);
   out->deletes = std::move(deletes);
@@ -389,11 +394,10 @@ Status CheckFromThrift(const std::string& row, const std::string& family,
                        const std::string& qualifier, const std::string& value,
                        int32_t compare, HBaseCheck* out) {
   if (family.empty()) return Status::InvalidArgument("family is empty");
-  if (compare < client::TCompareOperator::LESS ||
-      compare > client::TCompareOperator::NO_OP) {
-    return Status::InvalidArgument("compareOperator " +
-                                   std::to_string(compare) +
-                                   " is not a TCompareOperator");
+  if (compare != client::TCompareOperator::NO_OP) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        kHBaseCompareOps.FromThrift(compare, kBadRequest, "compareOperator")
+            .status());
   }
   out->row = row;
   out->column = JoinColumn(family, qualifier);

@@ -42,6 +42,7 @@
 #include "model/types.h"
 #include "router/router.h"
 #include "thrift/gen-cpp/hbase_service_types.h"
+#include "thrift/internal/enum_map.h"
 
 namespace bloomroute {
 
@@ -110,6 +111,18 @@ struct HBaseCheck {
   rpc::client::TCompareOperator::type compare =
       rpc::client::TCompareOperator::EQUAL;
 };
+// TCompareOperator's values but NO_OP (which compares nothing), each the
+// CompareOp of the same name.
+inline constexpr thrift_internal::EnumMap<CompareOp, 6> kHBaseCompareOps(
+    {{{CompareOp::kLess, rpc::client::TCompareOperator::LESS},
+      {CompareOp::kLessOrEqual, rpc::client::TCompareOperator::LESS_OR_EQUAL},
+      {CompareOp::kEqual, rpc::client::TCompareOperator::EQUAL},
+      {CompareOp::kNotEqual, rpc::client::TCompareOperator::NOT_EQUAL},
+      {CompareOp::kGreaterOrEqual,
+       rpc::client::TCompareOperator::GREATER_OR_EQUAL},
+      {CompareOp::kGreater, rpc::client::TCompareOperator::GREATER}}},
+    "{field} {value} is not a TCompareOperator");
+
 // The row / family / qualifier / operator arguments ("row", "family",
 // "qualifier", "compareOperator"): a family must be non-empty; an operator
 // must be one of TCompareOperator's values.

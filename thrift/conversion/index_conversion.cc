@@ -7,6 +7,7 @@
 #include "router/page_token.h"
 #include "thrift/conversion/hbase_conversion.h"
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/enum_map.h"
 
 namespace bloomroute {
 namespace {
@@ -18,6 +19,17 @@ using thrift_internal::kBadRequest;
 using thrift_internal::Narrow;
 using thrift_internal::Require;
 using thrift_internal::Widen;
+
+constexpr thrift_internal::EnumMap<IndexOp, 8> kIndexOps(
+    {{{IndexOp::kEqual, client::TIndexOperator::EQUAL},
+      {IndexOp::kIn, client::TIndexOperator::IN},
+      {IndexOp::kLess, client::TIndexOperator::LESS},
+      {IndexOp::kLessOrEqual, client::TIndexOperator::LESS_OR_EQUAL},
+      {IndexOp::kGreater, client::TIndexOperator::GREATER},
+      {IndexOp::kGreaterOrEqual, client::TIndexOperator::GREATER_OR_EQUAL},
+      {IndexOp::kPrefix, client::TIndexOperator::PREFIX},
+      {IndexOp::kBetween, client::TIndexOperator::BETWEEN}}},
+    "{field} is {value}, not a TIndexOperator");
 
 // ---- Requests ----
 
@@ -74,18 +86,15 @@ Status WhereFromThrift(const client::TIndexQuery& in, const std::string& f,
         Require(p.__isset.family, kBadRequest, pf + ".family"));
     BLOOMROUTE_RETURN_IF_ERROR(
         Require(p.__isset.qualifier, kBadRequest, pf + ".qualifier"));
-    if (p.op < 0 || p.op >= kIndexOpCount) {
-      return Status::InvalidArgument(pf + ".op is " + std::to_string(p.op) +
-                                     ", not a TIndexOperator");
-    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        const IndexOp op, kIndexOps.FromThrift(p.op, kBadRequest, pf + ".op"));
     if (p.values.size() > kMaxIndexPredicateValues) {
       return Status::InvalidArgument(pf + " has more than " +
                                      std::to_string(kMaxIndexPredicateValues) +
                                      " values (kMaxIndexPredicateValues)");
     }
-    out->push_back(
-        IndexPredicate{thrift_internal::JoinColumn(p.family, p.qualifier),
-                       static_cast<IndexOp>(p.op), p.values});
+    out->push_back(IndexPredicate{
+        thrift_internal::JoinColumn(p.family, p.qualifier), op, p.values});
   }
   // What the router would refuse anyway, refused here without asking it.
   IndexQuery q;
@@ -406,7 +415,7 @@ Status QueryToThrift(const router::LookupSpec& in, client::TIndexQuery* out) {
     for (size_t i = 0; i < in.where.size(); ++i) {
       BLOOMROUTE_RETURN_IF_ERROR(
           SetPredicateColumn(in.where[i].column, &where[i]));
-      where[i].__set_op(static_cast<int32_t>(in.where[i].op));
+      where[i].__set_op(kIndexOps.ToThrift(in.where[i].op));
       where[i].__set_values(in.where[i].values);
     }
     out->__set_where(std::move(where));

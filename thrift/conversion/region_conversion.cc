@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/enum_map.h"
 #include "thrift/internal/filter_config_conversion.h"
 #include "thrift/internal/region_timestamp_conversion.h"
 
@@ -18,6 +19,27 @@ using thrift_internal::kBadResult;
 using thrift_internal::Narrow;
 using thrift_internal::Require;
 using thrift_internal::Widen;
+
+constexpr thrift_internal::EnumMap<Mutation::Kind, 4> kMutationKinds(
+    {{{Mutation::Kind::kPut, rpc::TMutationType::PUT},
+      {Mutation::Kind::kDelete, rpc::TMutationType::DELETE},
+      {Mutation::Kind::kAppend, rpc::TMutationType::APPEND},
+      {Mutation::Kind::kIncrement, rpc::TMutationType::INCREMENT}}},
+    "{field} has no such value ({value})");
+
+constexpr thrift_internal::EnumMap<CompareOp, 6> kCompareOps(
+    {{{CompareOp::kLess, rpc::TCompareOp::LESS},
+      {CompareOp::kLessOrEqual, rpc::TCompareOp::LESS_OR_EQUAL},
+      {CompareOp::kEqual, rpc::TCompareOp::EQUAL},
+      {CompareOp::kNotEqual, rpc::TCompareOp::NOT_EQUAL},
+      {CompareOp::kGreaterOrEqual, rpc::TCompareOp::GREATER_OR_EQUAL},
+      {CompareOp::kGreater, rpc::TCompareOp::GREATER}}},
+    "{field} has no such value ({value})");
+
+constexpr thrift_internal::EnumMap<FilterOp::Kind, 2> kFilterOpKinds(
+    {{{FilterOp::Kind::kInsert, rpc::TFilterOpKind::INSERT},
+      {FilterOp::Kind::kRemove, rpc::TFilterOpKind::REMOVE}}},
+    "{field} has no such value ({value})");
 
 // A scan's filter text within kMaxFilterTextBytes.
 Status CheckFilterBytes(const std::string& filter, FailFn fail) {
@@ -78,13 +100,10 @@ Status ConditionFromThrift(const rpc::TCondition& in, const std::string& f,
       Require(in.__isset.column, kBadRequest, f + ".column"));
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.compareOp, kBadRequest, f + ".compareOp"));
-  // TCompareOp's values are CompareOp's, in the same order.
-  if (in.compareOp < 0 || in.compareOp >= kCompareOpCount) {
-    return Status::InvalidArgument(f + ".compareOp has no such value (" +
-                                   std::to_string(in.compareOp) + ")");
-  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->op,
+      kCompareOps.FromThrift(in.compareOp, kBadRequest, f + ".compareOp"));
   out->column = in.column;
-  out->op = static_cast<CompareOp>(in.compareOp);
   out->value.reset();
   if (in.__isset.value) out->value = in.value;
   return Status::OK();
@@ -112,39 +131,38 @@ Status MutationFieldsFromThrift(const rpc::TMutation& in, const std::string& f,
   const bool cells = !in.columnValues.empty();
   const bool columns = !in.columns.empty();
   const bool increments = !in.increments.empty();
-  switch (in.type) {  // an i32 on the wire: any value may arrive
-    case rpc::TMutationType::PUT:
-    case rpc::TMutationType::APPEND: {
+  // An i32 on the wire: any value may arrive.
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->kind, kMutationKinds.FromThrift(in.type, kBadRequest, f + ".type"));
+  switch (out->kind) {
+    case Mutation::Kind::kPut:
+    case Mutation::Kind::kAppend: {
       const char* name =
-          in.type == rpc::TMutationType::PUT ? " is a PUT" : " is an APPEND";
+          out->kind == Mutation::Kind::kPut ? " is a PUT" : " is an APPEND";
       if (columns)
         return Status::InvalidArgument(f + name + " with columns to delete");
       if (increments)
         return Status::InvalidArgument(f + name + " with increments");
-      out->kind = in.type == rpc::TMutationType::PUT ? Mutation::Kind::kPut
-                                                     : Mutation::Kind::kAppend;
       BLOOMROUTE_RETURN_IF_ERROR(CellsFromThrift(
           in.columnValues, kBadRequest, f + ".columnValues", &out->cells));
       BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::CellTimestampsFromThrift(
           in.columnValues, f + ".columnValues", &out->cells));
       return thrift_internal::MutationTimestampsFromThrift(in, f, out);
     }
-    case rpc::TMutationType::DELETE:
+    case Mutation::Kind::kDelete:
       if (cells)
         return Status::InvalidArgument(f + " is a DELETE with cells to put");
       if (increments)
         return Status::InvalidArgument(f + " is a DELETE with increments");
-      out->kind = Mutation::Kind::kDelete;
       out->columns = in.columns;
       return thrift_internal::MutationTimestampsFromThrift(in, f, out);
-    case rpc::TMutationType::INCREMENT:
+    case Mutation::Kind::kIncrement:
       if (cells)
         return Status::InvalidArgument(f +
                                        " is an INCREMENT with cells to put");
       if (columns)
         return Status::InvalidArgument(
             f + " is an INCREMENT with columns to delete");
-      out->kind = Mutation::Kind::kIncrement;
       BLOOMROUTE_RETURN_IF_ERROR(IncrementsFromThrift(
           in.increments, f + ".increments", &out->increments));
       return thrift_internal::MutationTimestampsFromThrift(in, f, out);
@@ -175,23 +193,20 @@ rpc::TMutation MutationToThrift(const Mutation& in, int64_t region_id) {
   rpc::TMutation m;
   m.__set_regionId(region_id);
   m.__set_row(in.row_key);
+  m.__set_type(kMutationKinds.ToThrift(in.kind));
   switch (in.kind) {
     case Mutation::Kind::kPut:
-      m.__set_type(rpc::TMutationType::PUT);
       m.__set_columnValues(CellsToThrift(in.cells));
       thrift_internal::CellTimestampsToThrift(in.cells, &m.columnValues);
       break;
     case Mutation::Kind::kDelete:
-      m.__set_type(rpc::TMutationType::DELETE);
       m.__set_columns(in.columns);
       break;
     case Mutation::Kind::kAppend:
-      m.__set_type(rpc::TMutationType::APPEND);
       m.__set_columnValues(CellsToThrift(in.cells));
       thrift_internal::CellTimestampsToThrift(in.cells, &m.columnValues);
       break;
     case Mutation::Kind::kIncrement: {
-      m.__set_type(rpc::TMutationType::INCREMENT);
       std::vector<rpc::TColumnIncrement> increments(in.increments.size());
       for (size_t i = 0; i < in.increments.size(); ++i) {
         increments[i].__set_column(in.increments[i].column);
@@ -204,7 +219,7 @@ rpc::TMutation MutationToThrift(const Mutation& in, int64_t region_id) {
   if (in.condition) {
     rpc::TCondition c;
     c.__set_column(in.condition->column);
-    c.__set_compareOp(static_cast<int32_t>(in.condition->op));
+    c.__set_compareOp(kCompareOps.ToThrift(in.condition->op));
     if (in.condition->value) c.__set_value(*in.condition->value);
     m.__set_condition(std::move(c));
   }
@@ -224,9 +239,7 @@ Status OpsToThrift(const std::vector<FilterOp>& in,
     BLOOMROUTE_RETURN_IF_ERROR(Widen(in[i].seq, "op seq", &seq));
     BLOOMROUTE_RETURN_IF_ERROR(Widen(in[i].stage, "op stage", &stage));
     op.__set_seq(seq);
-    op.__set_kind(in[i].kind == FilterOp::Kind::kInsert
-                      ? rpc::TFilterOpKind::INSERT
-                      : rpc::TFilterOpKind::REMOVE);
+    op.__set_kind(kFilterOpKinds.ToThrift(in[i].kind));
     // Bit patterns, not quantities: copied as they are.
     op.__set_hashLow(static_cast<int64_t>(in[i].hash.low));
     op.__set_hashHigh(static_cast<int64_t>(in[i].hash.high));
@@ -249,14 +262,8 @@ Status OpFromThrift(const rpc::TFilterOp& in, const std::string& f,
   BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.seq, kBadResult, f + ".seq", &out->seq));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.stage, kBadResult, f + ".stage", &out->stage));
-  if (in.kind == rpc::TFilterOpKind::INSERT) {
-    out->kind = FilterOp::Kind::kInsert;
-  } else if (in.kind == rpc::TFilterOpKind::REMOVE) {
-    out->kind = FilterOp::Kind::kRemove;
-  } else {
-    return Status::Corruption(f + ".kind has no such value (" +
-                              std::to_string(in.kind) + ")");
-  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->kind, kFilterOpKinds.FromThrift(in.kind, kBadResult, f + ".kind"));
   out->hash.low = static_cast<uint64_t>(in.hashLow);
   out->hash.high = static_cast<uint64_t>(in.hashHigh);
   out->mask = static_cast<uint64_t>(in.mask);
