@@ -169,11 +169,9 @@ Status ToThrift(const router::VerifyReport& in, client::TVerifyReport* out) {
   BLOOMROUTE_RETURN_IF_ERROR(Widen(in.table.table_id, "table_id", &table_id));
   out->__set_table(in.table.name);
   out->__set_tableId(table_id);
-  std::vector<client::TServerVerifyReport> servers(in.servers.size());
-  for (size_t i = 0; i < servers.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        ServerVerifyToThrift(in.servers[i], &servers[i]));
-  }
+  std::vector<client::TServerVerifyReport> servers;
+  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::EachToThrift(
+      in.servers, ServerVerifyToThrift, &servers));
   out->__set_servers(std::move(servers));
   out->__set_ok(in.ok());
   return Status::OK();
@@ -249,12 +247,8 @@ Status ServerStatsFromThrift(const client::TServerIndexStats& in,
 
 Status IndexStatsFromThrift(const std::vector<client::TServerIndexStats>& in,
                             std::vector<router::ServerIndexStats>* out) {
-  out->assign(in.size(), router::ServerIndexStats());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        ServerStatsFromThrift(in[i], At("result", i), &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachFromThrift(in, "result", ServerStatsFromThrift,
+                                         out);
 }
 
 Status ClusterStatusFromThrift(const client::TClusterStatus& in,

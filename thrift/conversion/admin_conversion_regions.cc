@@ -65,12 +65,10 @@ Status OneServerFromThrift(const client::TServerSummary& in,
 
 Status OneRegionFromThrift(const client::TRegionSummary& in,
                            const std::string& f, router::RegionSummary* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.regionId, kBadResult, f + ".regionId"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.server, kBadResult, f + ".server"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.serving, kBadResult, f + ".serving"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadResult, f,
+                                        {{in.__isset.regionId, ".regionId"},
+                                         {in.__isset.server, ".server"},
+                                         {in.__isset.serving, ".serving"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regionId, kBadResult, f + ".regionId", &out->region_id));
   out->start_key = in.startKey;
@@ -166,12 +164,8 @@ Status ServerSummariesFromThrift(const std::vector<client::TServerSummary>& in,
   if (in.size() > router::RouterOptions::kMaxServers) {
     return TooMany("result", in.size(), router::RouterOptions::kMaxServers);
   }
-  out->assign(in.size(), router::ServerSummary());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        OneServerFromThrift(in[i], At("result", i), &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachFromThrift(in, "result", OneServerFromThrift,
+                                         out);
 }
 
 Status RegionSummariesFromThrift(const std::vector<client::TRegionSummary>& in,
@@ -179,22 +173,17 @@ Status RegionSummariesFromThrift(const std::vector<client::TRegionSummary>& in,
   if (in.size() > router::TableSpec::kMaxRegions) {
     return TooMany("result", in.size(), router::TableSpec::kMaxRegions);
   }
-  out->assign(in.size(), router::RegionSummary());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        OneRegionFromThrift(in[i], At("result", i), &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachFromThrift(in, "result", OneRegionFromThrift,
+                                         out);
 }
 
 // ---- Region operations, the balancer, decommissions ----
 
 Status RegionOpResultToThrift(const router::RegionOpResult& in,
                               client::TRegionOpResult* out) {
-  std::vector<client::TRegionLocation> regions(in.regions.size());
-  for (size_t i = 0; i < regions.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(LocationToThrift(in.regions[i], &regions[i]));
-  }
+  std::vector<client::TRegionLocation> regions;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      thrift_internal::EachToThrift(in.regions, LocationToThrift, &regions));
   int64_t rows = 0, bytes = 0, switch_micros = 0, total_micros = 0,
           switched_micros = 0;
   int32_t rounds = 0;
@@ -292,16 +281,12 @@ Status BalanceStepsFromThrift(const std::vector<client::TBalanceStep>& in,
     const client::TBalanceStep& t = in[i];
     router::BalanceReport::Step& s = (*out)[i];
     const std::string g = At(f, i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.kind, kBadResult, g + ".kind"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.regionId, kBadResult, g + ".regionId"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.source, kBadResult, g + ".source"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.target, kBadResult, g + ".target"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.result, kBadResult, g + ".result"));
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadResult, g,
+                                          {{t.__isset.kind, ".kind"},
+                                           {t.__isset.regionId, ".regionId"},
+                                           {t.__isset.source, ".source"},
+                                           {t.__isset.target, ".target"},
+                                           {t.__isset.result, ".result"}}));
     BLOOMROUTE_ASSIGN_OR_RETURN(
         s.kind, kStepKinds.FromThrift(t.kind, kBadResult, g + ".kind"));
     BLOOMROUTE_RETURN_IF_ERROR(

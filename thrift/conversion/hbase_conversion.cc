@@ -16,6 +16,7 @@ using thrift_internal::EachFromThrift;
 using thrift_internal::JoinColumn;
 using thrift_internal::kBadRequest;
 using thrift_internal::Require;
+using thrift_internal::RequireAll;
 
 constexpr char kDefaultNamespace[] = "default";
 
@@ -92,22 +93,6 @@ Status ReadFiltersFromThrift(const Request& in, const std::string& f,
                                              range);
 }
 
-// Read columns: a family, or a family and qualifier; TColumn.timestamp is
-// ignored on reads (as HBase does).
-Status ProjectionFromThrift(const std::vector<client::TColumn>& in,
-                            const std::string& f, Projection* out) {
-  out->assign(in.size(), std::string());
-  for (size_t i = 0; i < in.size(); ++i) {
-    const std::string cf = At(f, i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.family, kBadRequest, cf + ".family"));
-    (*out)[i] = in[i].__isset.qualifier
-                    ? JoinColumn(in[i].family, in[i].qualifier)
-                    : in[i].family;
-  }
-  return Status::OK();
-}
-
 // Cells to write (puts, appends).
 Status CellsFromThrift(const std::vector<client::TColumnValue>& in,
                        const std::string& f, std::vector<Cell>* out) {
@@ -116,12 +101,10 @@ Status CellsFromThrift(const std::vector<client::TColumnValue>& in,
   for (size_t i = 0; i < in.size(); ++i) {
     const client::TColumnValue& c = in[i];
     const std::string cf = At(f, i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.family, kBadRequest, cf + ".family"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.qualifier, kBadRequest, cf + ".qualifier"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.value, kBadRequest, cf + ".value"));
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadRequest, cf,
+                                          {{c.__isset.family, ".family"},
+                                           {c.__isset.qualifier, ".qualifier"},
+                                           {c.__isset.value, ".value"}}));
     int64_t timestamp = kLatestTimestamp;
     if (c.__isset.timestamp) {
       BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(
@@ -149,9 +132,9 @@ Status CheckNoVisibility(bool isset, const client::TCellVisibility& v,
 
 Status PutFromThrift(const client::TPut& in, const std::string& f,
                      Mutation* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.columnValues, kBadRequest, f + ".columnValues"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      kBadRequest, f,
+      {{in.__isset.row, ".row"}, {in.__isset.columnValues, ".columnValues"}}));
   int64_t timestamp = kLatestTimestamp;
   if (in.__isset.timestamp) {
     BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(
@@ -277,6 +260,22 @@ Status FamilyFromThrift(const client::TColumnFamilyDescriptor& in,
 }
 
 }  // namespace
+
+// ---- Projections ----
+
+Status ProjectionFromThrift(const std::vector<client::TColumn>& in,
+                            const std::string& f, Projection* out) {
+  out->assign(in.size(), std::string());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string cf = At(f, i);
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Require(in[i].__isset.family, kBadRequest, cf + ".family"));
+    (*out)[i] = in[i].__isset.qualifier
+                    ? JoinColumn(in[i].family, in[i].qualifier)
+                    : in[i].family;
+  }
+  return Status::OK();
+}
 
 // ---- Table names ----
 
@@ -418,9 +417,9 @@ Status RowMutationFromThrift(const Mutation& mutation, const std::string& row,
 
 Status FromThrift(const client::TRowMutations& in, const std::string& f,
                   std::vector<Mutation>* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.mutations, kBadRequest, f + ".mutations"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      kBadRequest, f,
+      {{in.__isset.row, ".row"}, {in.__isset.mutations, ".mutations"}}));
   out->assign(in.mutations.size(), Mutation());
   for (size_t i = 0; i < in.mutations.size(); ++i) {
     const client::TMutation& m = in.mutations[i];
@@ -440,9 +439,9 @@ Status FromThrift(const client::TRowMutations& in, const std::string& f,
 
 Status FromThrift(const client::TIncrement& in, HBaseIncrement* out) {
   const std::string f = "tincrement";
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
   BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.columns, kBadRequest, f + ".columns"));
+      RequireAll(kBadRequest, f,
+                 {{in.__isset.row, ".row"}, {in.__isset.columns, ".columns"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       CheckNoVisibility(in.__isset.cellVisibility, in.cellVisibility, f));
   out->row = in.row;
@@ -450,10 +449,9 @@ Status FromThrift(const client::TIncrement& in, HBaseIncrement* out) {
   for (size_t i = 0; i < in.columns.size(); ++i) {
     const client::TColumnIncrement& c = in.columns[i];
     const std::string cf = At(f + ".columns", i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.family, kBadRequest, cf + ".family"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.qualifier, kBadRequest, cf + ".qualifier"));
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+        kBadRequest, cf,
+        {{c.__isset.family, ".family"}, {c.__isset.qualifier, ".qualifier"}}));
     // An unset amount is the IDL's default, 1.
     out->amounts.emplace_back(JoinColumn(c.family, c.qualifier), c.amount);
   }
@@ -464,9 +462,9 @@ Status FromThrift(const client::TIncrement& in, HBaseIncrement* out) {
 
 Status FromThrift(const client::TAppend& in, HBaseAppend* out) {
   const std::string f = "tappend";
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
   BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.columns, kBadRequest, f + ".columns"));
+      RequireAll(kBadRequest, f,
+                 {{in.__isset.row, ".row"}, {in.__isset.columns, ".columns"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       CheckNoVisibility(in.__isset.cellVisibility, in.cellVisibility, f));
   std::vector<Cell> cells;

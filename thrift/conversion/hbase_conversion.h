@@ -46,6 +46,14 @@
 
 namespace bloomroute {
 
+// ---- Projections ----
+
+// Read columns (TGet, TScan, TIndexQuery: "<f>[i]"): a family, or a family and
+// qualifier; TColumn.timestamp is ignored on reads (as HBase does).
+// InvalidArgument "<f>[i].family is missing".
+Status ProjectionFromThrift(const std::vector<rpc::client::TColumn>& in,
+                            const std::string& f, Projection* out);
+
 // ---- Table names ----
 
 // A data call's `binary table`: "t" or "default:t" is table "t"; another

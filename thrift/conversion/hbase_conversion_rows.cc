@@ -29,6 +29,15 @@ void SplitColumn(const std::string& column, std::string* family,
   *qualifier = column.substr(colon + 1);
 }
 
+// A TResult or a TPut: `row` and its cells, in order.
+template <typename T>
+T WithCells(const std::string& row, const std::vector<Cell>& cells) {
+  T out;
+  out.__set_row(row);
+  out.__set_columnValues(CellsToHBase(cells));
+  return out;
+}
+
 }  // namespace
 
 Status TimestampFromHBase(int64_t in, const std::string& f, int64_t* out) {
@@ -42,10 +51,9 @@ Status TimestampFromHBase(int64_t in, const std::string& f, int64_t* out) {
 
 Status TimeRangeFromHBase(const client::TTimeRange& in, const std::string& f,
                           TimeRange* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.minStamp, kBadRequest, f + ".minStamp"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.maxStamp, kBadRequest, f + ".maxStamp"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadRequest, f,
+                                        {{in.__isset.minStamp, ".minStamp"},
+                                         {in.__isset.maxStamp, ".maxStamp"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       TimestampFromHBase(in.minStamp, f + ".minStamp", &out->min));
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -102,10 +110,7 @@ std::vector<client::TColumnValue> CellsToHBase(const std::vector<Cell>& in) {
 }
 
 client::TResult RowToHBase(const Row& row) {
-  client::TResult out;
-  out.__set_row(row.key);
-  out.__set_columnValues(CellsToHBase(row.cells));
-  return out;
+  return WithCells<client::TResult>(row.key, row.cells);
 }
 
 std::vector<client::TResult> RowsToHBase(const std::vector<Row>& rows) {
@@ -136,12 +141,10 @@ Status RowFromHBase(const client::TResult& in, const std::string& f, Row* out) {
   for (size_t i = 0; i < in.columnValues.size(); ++i) {
     const client::TColumnValue& c = in.columnValues[i];
     const std::string cf = At(f + ".columnValues", i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.family, kBadResult, cf + ".family"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.qualifier, kBadResult, cf + ".qualifier"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.value, kBadResult, cf + ".value"));
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadResult, cf,
+                                          {{c.__isset.family, ".family"},
+                                           {c.__isset.qualifier, ".qualifier"},
+                                           {c.__isset.value, ".value"}}));
     Cell cell{JoinColumn(c.family, c.qualifier), c.value};
     if (c.__isset.timestamp) {
       if (c.timestamp < 0) {
@@ -257,10 +260,7 @@ namespace bloomroute::thrift_internal {
 // ---- RouterClient's requests ----
 
 client::TPut PutToThrift(const Mutation& put) {
-  client::TPut out;
-  out.__set_row(put.row_key);
-  out.__set_columnValues(CellsToHBase(put.cells));
-  return out;
+  return WithCells<client::TPut>(put.row_key, put.cells);
 }
 
 client::TDelete DeleteToThrift(const Mutation& del) {

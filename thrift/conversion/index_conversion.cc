@@ -18,6 +18,7 @@ using thrift_internal::EachFromThrift;
 using thrift_internal::kBadRequest;
 using thrift_internal::Narrow;
 using thrift_internal::Require;
+using thrift_internal::RequireAll;
 using thrift_internal::Widen;
 
 constexpr thrift_internal::EnumMap<IndexOp, 8> kIndexOps(
@@ -33,22 +34,6 @@ constexpr thrift_internal::EnumMap<IndexOp, 8> kIndexOps(
 
 // ---- Requests ----
 
-// Projected columns of a lookup, as TGet's: a family, or family and
-// qualifier.
-Status ColumnsFromThrift(const std::vector<client::TColumn>& in,
-                         const std::string& f, std::vector<std::string>* out) {
-  out->assign(in.size(), std::string());
-  for (size_t i = 0; i < in.size(); ++i) {
-    const std::string cf = At(f, i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.family, kBadRequest, cf + ".family"));
-    (*out)[i] = in[i].__isset.qualifier
-                    ? thrift_internal::JoinColumn(in[i].family, in[i].qualifier)
-                    : in[i].family;
-  }
-  return Status::OK();
-}
-
 Status PredicatesFromThrift(const std::vector<client::TEqualityPredicate>& in,
                             const std::string& f,
                             std::vector<EqualityPredicate>* out) {
@@ -56,11 +41,10 @@ Status PredicatesFromThrift(const std::vector<client::TEqualityPredicate>& in,
   for (size_t i = 0; i < in.size(); ++i) {
     const std::string pf = At(f, i);
     BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.family, kBadRequest, pf + ".family"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.qualifier, kBadRequest, pf + ".qualifier"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.value, kBadRequest, pf + ".value"));
+        RequireAll(kBadRequest, pf,
+                   {{in[i].__isset.family, ".family"},
+                    {in[i].__isset.qualifier, ".qualifier"},
+                    {in[i].__isset.value, ".value"}}));
     (*out)[i] = EqualityPredicate{
         thrift_internal::JoinColumn(in[i].family, in[i].qualifier),
         in[i].value};
@@ -82,10 +66,9 @@ Status WhereFromThrift(const client::TIndexQuery& in, const std::string& f,
   for (size_t i = 0; i < in.where.size(); ++i) {
     const std::string pf = At(f + ".where", i);
     const client::TIndexPredicate& p = in.where[i];
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(p.__isset.family, kBadRequest, pf + ".family"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(p.__isset.qualifier, kBadRequest, pf + ".qualifier"));
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+        kBadRequest, pf,
+        {{p.__isset.family, ".family"}, {p.__isset.qualifier, ".qualifier"}}));
     BLOOMROUTE_ASSIGN_OR_RETURN(
         const IndexOp op, kIndexOps.FromThrift(p.op, kBadRequest, pf + ".op"));
     if (p.values.size() > kMaxIndexPredicateValues) {
@@ -125,7 +108,7 @@ Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
     }
   }
   BLOOMROUTE_RETURN_IF_ERROR(
-      ColumnsFromThrift(in.columns, f + ".columns", &out->columns));
+      ProjectionFromThrift(in.columns, f + ".columns", &out->columns));
   out->allow_partial = in.__isset.allowPartial && in.allowPartial;
   out->broadcast = in.__isset.askAll && in.askAll;
   out->after_row.reset();
@@ -143,11 +126,7 @@ Status QueryFromThrift(const client::TIndexQuery& in, const std::string& f,
 
 Status ServersToThrift(const std::vector<router::ServerRef>& in,
                        std::vector<client::TServerRef>* out) {
-  out->assign(in.size(), client::TServerRef());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(in[i], &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachToThrift(in, ServerToThrift, out);
 }
 
 Status DescriptorToThrift(const TableDescriptor& in,
@@ -235,21 +214,16 @@ Status ToThrift(const router::TableInfo& in, client::TTableInfo* out) {
   client::TIndexedTable descriptor;
   BLOOMROUTE_RETURN_IF_ERROR(DescriptorToThrift(in.descriptor, &descriptor));
   out->__set_descriptor(std::move(descriptor));
-  std::vector<client::TRegionLocation> regions(in.regions.size());
-  for (size_t i = 0; i < regions.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(LocationToThrift(in.regions[i], &regions[i]));
-  }
+  std::vector<client::TRegionLocation> regions;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      thrift_internal::EachToThrift(in.regions, LocationToThrift, &regions));
   out->__set_regions(std::move(regions));
   return Status::OK();
 }
 
 Status ToThrift(const std::vector<TableDescriptor>& in,
                 std::vector<client::TIndexedTable>* out) {
-  out->assign(in.size(), client::TIndexedTable());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(DescriptorToThrift(in[i], &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachToThrift(in, DescriptorToThrift, out);
 }
 
 Status ToThrift(const router::LookupResult& in, client::TIndexResult* out) {
@@ -314,9 +288,9 @@ namespace client = rpc::client;
 
 Status ServerFromThrift(const client::TServerRef& in, const std::string& f,
                         router::ServerRef* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.id, kBadResult, f + ".id"));
   BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.address, kBadResult, f + ".address"));
+      RequireAll(kBadResult, f,
+                 {{in.__isset.id, ".id"}, {in.__isset.address, ".address"}}));
   out->address = in.address;
   return Narrow(in.id, kBadResult, f + ".id", &out->id);
 }
@@ -326,18 +300,14 @@ namespace {
 Status ServersFromThrift(const std::vector<client::TServerRef>& in,
                          const std::string& f,
                          std::vector<router::ServerRef>* out) {
-  out->assign(in.size(), router::ServerRef());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(ServerFromThrift(in[i], At(f, i), &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachFromThrift(in, f, ServerFromThrift, out);
 }
 
 Status DescriptorFromThrift(const client::TIndexedTable& in,
                             const std::string& f, TableDescriptor* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.tableId, kBadResult, f + ".tableId"));
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.name, kBadResult, f + ".name"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      kBadResult, f,
+      {{in.__isset.tableId, ".tableId"}, {in.__isset.name, ".name"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.tableId, kBadResult, f + ".tableId", &out->table_id));
   out->name = in.name;
@@ -463,12 +433,8 @@ Status LocationFromThrift(const client::TRegionLocation& in,
 
 Status DescriptorsFromThrift(const std::vector<client::TIndexedTable>& in,
                              std::vector<TableDescriptor>* out) {
-  out->assign(in.size(), TableDescriptor());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        DescriptorFromThrift(in[i], At("result", i), &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachFromThrift(in, "result", DescriptorFromThrift,
+                                         out);
 }
 
 Status LookupResultFromThrift(const client::TIndexResult& in,

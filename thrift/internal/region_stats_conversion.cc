@@ -19,10 +19,9 @@ constexpr EnumMap<RegionState, 4> kRegionStates(
 
 Status OneFromThrift(const rpc::TRegionStats& in, const std::string& f,
                      RegionStats* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.regionId, kBadResult, f + ".regionId"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.state, kBadResult, f + ".state"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      kBadResult, f,
+      {{in.__isset.regionId, ".regionId"}, {in.__isset.state, ".state"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regionId, kBadResult, f + ".regionId", &out->region_id));
   BLOOMROUTE_RETURN_IF_ERROR(

@@ -28,9 +28,8 @@ Status RequestTimestamp(bool isset, int64_t in, const std::string& f,
 Status DeleteSpecFromThrift(const rpc::TDeleteSpec& in, const std::string& f,
                             DeleteSpec* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.type, kBadRequest, f + ".type"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.column, kBadRequest, f + ".column"));
+      RequireAll(kBadRequest, f,
+                 {{in.__isset.type, ".type"}, {in.__isset.column, ".column"}}));
   // An i32 on the wire: any value may arrive.
   BLOOMROUTE_ASSIGN_OR_RETURN(
       out->kind, kDeleteKinds.FromThrift(in.type, kBadRequest, f + ".type"));
@@ -102,10 +101,9 @@ Status TimeRangeFromThrift(bool isset, const rpc::TTimeRange& in,
                            const std::string& f, TimeRange* out) {
   *out = TimeRange();
   if (!isset) return Status::OK();
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.minStamp, kBadRequest, f + ".minStamp"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.maxStamp, kBadRequest, f + ".maxStamp"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadRequest, f,
+                                        {{in.__isset.minStamp, ".minStamp"},
+                                         {in.__isset.maxStamp, ".maxStamp"}}));
   if (in.minStamp < 0) {
     return Status::InvalidArgument(f + ".minStamp is negative (" +
                                    std::to_string(in.minStamp) + ")");
