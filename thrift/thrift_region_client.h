@@ -35,7 +35,7 @@
 //                    max_decoded_bytes, or any other failure (e.g.
 //                    TApplicationException); the connection is dropped.
 //   Corruption       a reply that decodes but holds what no server can send
-//                    (region_types_conversion.h).
+//                    (conversion/region_conversion.h).
 //
 // Timeouts. Connecting waits at most connect_timeout_ms; after that, each
 // wait to send or to receive part of the reply waits at most

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string_view>
 
-#include "thrift/hbase_request_conversion.h"
+#include "thrift/conversion/hbase_conversion.h"
 
 namespace bloomroute::thrift_internal {
 namespace {

@@ -114,19 +114,24 @@ TEST(RegionServiceAccessTest, FilterImagePagesNeedTheNodeRole) {
             access->Needed("getFilterSnapshot"));
 }
 
-// The methods of the RouterService IDL, read from its service block.
+// The methods of the RouterService IDL, read from the service blocks of its
+// three files (RouterService extends IndexService, which extends
+// THBaseService).
 std::set<std::string> RouterServiceMethods() {
-  std::ifstream in(BLOOMROUTE_THRIFT_DIR "/router_service.thrift");
   std::set<std::string> methods;
-  std::string line;
-  bool in_service = false;
-  // "  <type> name(" at the start of a declaration (types may be generic).
-  const std::regex declaration(R"(^  [A-Za-z0-9_.<>, ]+ ([A-Za-z_]+)\()");
-  while (std::getline(in, line)) {
-    if (line.rfind("service RouterService", 0) == 0) in_service = true;
-    std::smatch m;
-    if (in_service && std::regex_search(line, m, declaration)) {
-      methods.insert(m[1]);
+  for (const char* file : {"/hbase_service.thrift", "/index_service.thrift",
+                           "/router_service.thrift"}) {
+    std::ifstream in(std::string(BLOOMROUTE_THRIFT_DIR) + file);
+    std::string line;
+    bool in_service = false;
+    // "  <type> name(" at the start of a declaration (types may be generic).
+    const std::regex declaration(R"(^  [A-Za-z0-9_.<>, ]+ ([A-Za-z_]+)\()");
+    while (std::getline(in, line)) {
+      if (line.rfind("service ", 0) == 0) in_service = true;
+      std::smatch m;
+      if (in_service && std::regex_search(line, m, declaration)) {
+        methods.insert(m[1]);
+      }
     }
   }
   return methods;

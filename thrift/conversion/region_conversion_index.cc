@@ -1,12 +1,12 @@
 // The region service's index queries and their results on the wire
-// (declared in thrift/region_types_conversion.h).
+// (declared in thrift/conversion/region_conversion.h).
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "thrift/conversion/region_conversion.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/region_timestamp_conversion.h"
-#include "thrift/region_types_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -16,6 +16,7 @@ using thrift_internal::kBadRequest;
 using thrift_internal::kBadResult;
 using thrift_internal::Narrow;
 using thrift_internal::Require;
+using thrift_internal::RequireAll;
 using thrift_internal::Widen;
 
 // The IN lists and ranges of fields 10 and 11, bounded before any copy: at
@@ -62,10 +63,9 @@ Status MorePredicatesFromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
 }  // namespace
 
 Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.tableId, kBadRequest, "query.tableId"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.limit, kBadRequest, "query.limit"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      kBadRequest, "query",
+      {{in.__isset.tableId, ".tableId"}, {in.__isset.limit, ".limit"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.tableId, kBadRequest, "query.tableId", &out->table_id));
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -80,10 +80,9 @@ Status FromThrift(const rpc::TIndexQuery& in, IndexQuery* out) {
   for (size_t i = 0; i < in.equals.size(); ++i) {
     const std::string f = At("query.equals", i);
     const rpc::TEqualityPredicate& p = in.equals[i];
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(p.__isset.column, kBadRequest, f + ".column"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(p.__isset.value, kBadRequest, f + ".value"));
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+        kBadRequest, f,
+        {{p.__isset.column, ".column"}, {p.__isset.value, ".value"}}));
     out->equals.push_back(EqualityPredicate{p.column, p.value});
   }
   out->range.reset();

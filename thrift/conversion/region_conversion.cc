@@ -1,13 +1,13 @@
-#include "thrift/region_types_conversion.h"
+#include "thrift/conversion/region_conversion.h"
 
 #include <string>
 #include <tuple>
 #include <utility>
 
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/enum_map.h"
 #include "thrift/internal/filter_config_conversion.h"
 #include "thrift/internal/region_timestamp_conversion.h"
-#include "thrift/region_table_conversion.h"
 
 namespace bloomroute {
 namespace {
@@ -18,7 +18,29 @@ using thrift_internal::kBadRequest;
 using thrift_internal::kBadResult;
 using thrift_internal::Narrow;
 using thrift_internal::Require;
+using thrift_internal::RequireAll;
 using thrift_internal::Widen;
+
+constexpr thrift_internal::EnumMap<Mutation::Kind, 4> kMutationKinds(
+    {{{Mutation::Kind::kPut, rpc::TMutationType::PUT},
+      {Mutation::Kind::kDelete, rpc::TMutationType::DELETE},
+      {Mutation::Kind::kAppend, rpc::TMutationType::APPEND},
+      {Mutation::Kind::kIncrement, rpc::TMutationType::INCREMENT}}},
+    "{field} has no such value ({value})");
+
+constexpr thrift_internal::EnumMap<CompareOp, 6> kCompareOps(
+    {{{CompareOp::kLess, rpc::TCompareOp::LESS},
+      {CompareOp::kLessOrEqual, rpc::TCompareOp::LESS_OR_EQUAL},
+      {CompareOp::kEqual, rpc::TCompareOp::EQUAL},
+      {CompareOp::kNotEqual, rpc::TCompareOp::NOT_EQUAL},
+      {CompareOp::kGreaterOrEqual, rpc::TCompareOp::GREATER_OR_EQUAL},
+      {CompareOp::kGreater, rpc::TCompareOp::GREATER}}},
+    "{field} has no such value ({value})");
+
+constexpr thrift_internal::EnumMap<FilterOp::Kind, 2> kFilterOpKinds(
+    {{{FilterOp::Kind::kInsert, rpc::TFilterOpKind::INSERT},
+      {FilterOp::Kind::kRemove, rpc::TFilterOpKind::REMOVE}}},
+    "{field} has no such value ({value})");
 
 // A scan's filter text within kMaxFilterTextBytes.
 Status CheckFilterBytes(const std::string& filter, FailFn fail) {
@@ -32,9 +54,9 @@ Status CheckFilterBytes(const std::string& filter, FailFn fail) {
 
 Status RegionFromThrift(const rpc::TRegionDescriptor& in, FailFn fail,
                         const std::string& f, RegionDescriptor* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.regionId, fail, f + ".regionId"));
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.table, fail, f + ".table"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      fail, f,
+      {{in.__isset.regionId, ".regionId"}, {in.__isset.table, ".table"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regionId, fail, f + ".regionId", &out->region_id));
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -75,17 +97,13 @@ using thrift_internal::StageFromThrift;
 
 Status ConditionFromThrift(const rpc::TCondition& in, const std::string& f,
                            RowCondition* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.column, kBadRequest, f + ".column"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.compareOp, kBadRequest, f + ".compareOp"));
-  // TCompareOp's values are CompareOp's, in the same order.
-  if (in.compareOp < 0 || in.compareOp >= kCompareOpCount) {
-    return Status::InvalidArgument(f + ".compareOp has no such value (" +
-                                   std::to_string(in.compareOp) + ")");
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      kBadRequest, f,
+      {{in.__isset.column, ".column"}, {in.__isset.compareOp, ".compareOp"}}));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->op,
+      kCompareOps.FromThrift(in.compareOp, kBadRequest, f + ".compareOp"));
   out->column = in.column;
-  out->op = static_cast<CompareOp>(in.compareOp);
   out->value.reset();
   if (in.__isset.value) out->value = in.value;
   return Status::OK();
@@ -97,10 +115,9 @@ Status IncrementsFromThrift(const std::vector<rpc::TColumnIncrement>& in,
   out->assign(in.size(), ColumnIncrement());
   for (size_t i = 0; i < in.size(); ++i) {
     const std::string fi = At(f, i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.column, kBadRequest, fi + ".column"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.amount, kBadRequest, fi + ".amount"));
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadRequest, fi,
+                                          {{in[i].__isset.column, ".column"},
+                                           {in[i].__isset.amount, ".amount"}}));
     (*out)[i] = ColumnIncrement{in[i].column, in[i].amount};
   }
   return Status::OK();
@@ -113,39 +130,38 @@ Status MutationFieldsFromThrift(const rpc::TMutation& in, const std::string& f,
   const bool cells = !in.columnValues.empty();
   const bool columns = !in.columns.empty();
   const bool increments = !in.increments.empty();
-  switch (in.type) {  // an i32 on the wire: any value may arrive
-    case rpc::TMutationType::PUT:
-    case rpc::TMutationType::APPEND: {
+  // An i32 on the wire: any value may arrive.
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->kind, kMutationKinds.FromThrift(in.type, kBadRequest, f + ".type"));
+  switch (out->kind) {
+    case Mutation::Kind::kPut:
+    case Mutation::Kind::kAppend: {
       const char* name =
-          in.type == rpc::TMutationType::PUT ? " is a PUT" : " is an APPEND";
+          out->kind == Mutation::Kind::kPut ? " is a PUT" : " is an APPEND";
       if (columns)
         return Status::InvalidArgument(f + name + " with columns to delete");
       if (increments)
         return Status::InvalidArgument(f + name + " with increments");
-      out->kind = in.type == rpc::TMutationType::PUT ? Mutation::Kind::kPut
-                                                     : Mutation::Kind::kAppend;
       BLOOMROUTE_RETURN_IF_ERROR(CellsFromThrift(
           in.columnValues, kBadRequest, f + ".columnValues", &out->cells));
       BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::CellTimestampsFromThrift(
           in.columnValues, f + ".columnValues", &out->cells));
       return thrift_internal::MutationTimestampsFromThrift(in, f, out);
     }
-    case rpc::TMutationType::DELETE:
+    case Mutation::Kind::kDelete:
       if (cells)
         return Status::InvalidArgument(f + " is a DELETE with cells to put");
       if (increments)
         return Status::InvalidArgument(f + " is a DELETE with increments");
-      out->kind = Mutation::Kind::kDelete;
       out->columns = in.columns;
       return thrift_internal::MutationTimestampsFromThrift(in, f, out);
-    case rpc::TMutationType::INCREMENT:
+    case Mutation::Kind::kIncrement:
       if (cells)
         return Status::InvalidArgument(f +
                                        " is an INCREMENT with cells to put");
       if (columns)
         return Status::InvalidArgument(
             f + " is an INCREMENT with columns to delete");
-      out->kind = Mutation::Kind::kIncrement;
       BLOOMROUTE_RETURN_IF_ERROR(IncrementsFromThrift(
           in.increments, f + ".increments", &out->increments));
       return thrift_internal::MutationTimestampsFromThrift(in, f, out);
@@ -156,11 +172,10 @@ Status MutationFieldsFromThrift(const rpc::TMutation& in, const std::string& f,
 
 Status MutationFromThrift(const rpc::TMutation& in, const std::string& f,
                           Mutation* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.type, kBadRequest, f + ".type"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.regionId, kBadRequest, f + ".regionId"));
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.row, kBadRequest, f + ".row"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadRequest, f,
+                                        {{in.__isset.type, ".type"},
+                                         {in.__isset.regionId, ".regionId"},
+                                         {in.__isset.row, ".row"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regionId, kBadRequest, f + ".regionId", &out->region_id));
   out->row_key = in.row;
@@ -176,23 +191,20 @@ rpc::TMutation MutationToThrift(const Mutation& in, int64_t region_id) {
   rpc::TMutation m;
   m.__set_regionId(region_id);
   m.__set_row(in.row_key);
+  m.__set_type(kMutationKinds.ToThrift(in.kind));
   switch (in.kind) {
     case Mutation::Kind::kPut:
-      m.__set_type(rpc::TMutationType::PUT);
       m.__set_columnValues(CellsToThrift(in.cells));
       thrift_internal::CellTimestampsToThrift(in.cells, &m.columnValues);
       break;
     case Mutation::Kind::kDelete:
-      m.__set_type(rpc::TMutationType::DELETE);
       m.__set_columns(in.columns);
       break;
     case Mutation::Kind::kAppend:
-      m.__set_type(rpc::TMutationType::APPEND);
       m.__set_columnValues(CellsToThrift(in.cells));
       thrift_internal::CellTimestampsToThrift(in.cells, &m.columnValues);
       break;
     case Mutation::Kind::kIncrement: {
-      m.__set_type(rpc::TMutationType::INCREMENT);
       std::vector<rpc::TColumnIncrement> increments(in.increments.size());
       for (size_t i = 0; i < in.increments.size(); ++i) {
         increments[i].__set_column(in.increments[i].column);
@@ -205,7 +217,7 @@ rpc::TMutation MutationToThrift(const Mutation& in, int64_t region_id) {
   if (in.condition) {
     rpc::TCondition c;
     c.__set_column(in.condition->column);
-    c.__set_compareOp(static_cast<int32_t>(in.condition->op));
+    c.__set_compareOp(kCompareOps.ToThrift(in.condition->op));
     if (in.condition->value) c.__set_value(*in.condition->value);
     m.__set_condition(std::move(c));
   }
@@ -225,9 +237,7 @@ Status OpsToThrift(const std::vector<FilterOp>& in,
     BLOOMROUTE_RETURN_IF_ERROR(Widen(in[i].seq, "op seq", &seq));
     BLOOMROUTE_RETURN_IF_ERROR(Widen(in[i].stage, "op stage", &stage));
     op.__set_seq(seq);
-    op.__set_kind(in[i].kind == FilterOp::Kind::kInsert
-                      ? rpc::TFilterOpKind::INSERT
-                      : rpc::TFilterOpKind::REMOVE);
+    op.__set_kind(kFilterOpKinds.ToThrift(in[i].kind));
     // Bit patterns, not quantities: copied as they are.
     op.__set_hashLow(static_cast<int64_t>(in[i].hash.low));
     op.__set_hashHigh(static_cast<int64_t>(in[i].hash.high));
@@ -239,25 +249,18 @@ Status OpsToThrift(const std::vector<FilterOp>& in,
 
 Status OpFromThrift(const rpc::TFilterOp& in, const std::string& f,
                     FilterOp* out) {
-  for (auto [isset, name] : {std::pair{in.__isset.seq, ".seq"},
-                             {in.__isset.kind, ".kind"},
-                             {in.__isset.hashLow, ".hashLow"},
-                             {in.__isset.hashHigh, ".hashHigh"},
-                             {in.__isset.stage, ".stage"},
-                             {in.__isset.mask, ".mask"}}) {
-    BLOOMROUTE_RETURN_IF_ERROR(Require(isset, kBadResult, f + name));
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadResult, f,
+                                        {{in.__isset.seq, ".seq"},
+                                         {in.__isset.kind, ".kind"},
+                                         {in.__isset.hashLow, ".hashLow"},
+                                         {in.__isset.hashHigh, ".hashHigh"},
+                                         {in.__isset.stage, ".stage"},
+                                         {in.__isset.mask, ".mask"}}));
   BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.seq, kBadResult, f + ".seq", &out->seq));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.stage, kBadResult, f + ".stage", &out->stage));
-  if (in.kind == rpc::TFilterOpKind::INSERT) {
-    out->kind = FilterOp::Kind::kInsert;
-  } else if (in.kind == rpc::TFilterOpKind::REMOVE) {
-    out->kind = FilterOp::Kind::kRemove;
-  } else {
-    return Status::Corruption(f + ".kind has no such value (" +
-                              std::to_string(in.kind) + ")");
-  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->kind, kFilterOpKinds.FromThrift(in.kind, kBadResult, f + ".kind"));
   out->hash.low = static_cast<uint64_t>(in.hashLow);
   out->hash.high = static_cast<uint64_t>(in.hashHigh);
   out->mask = static_cast<uint64_t>(in.mask);
@@ -266,11 +269,7 @@ Status OpFromThrift(const rpc::TFilterOp& in, const std::string& f,
 
 Status OpsFromThrift(const std::vector<rpc::TFilterOp>& in,
                      const std::string& f, std::vector<FilterOp>* out) {
-  out->assign(in.size(), FilterOp());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(OpFromThrift(in[i], At(f, i), &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachFromThrift(in, f, OpFromThrift, out);
 }
 
 }  // namespace
@@ -283,12 +282,8 @@ Status FromThrift(const rpc::TRegionDescriptor& in, RegionDescriptor* out) {
 
 Status FromThrift(const std::vector<rpc::TMutation>& in,
                   std::vector<Mutation>* out) {
-  out->assign(in.size(), Mutation());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        MutationFromThrift(in[i], At("mutations", i), &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachFromThrift(in, "mutations", MutationFromThrift,
+                                         out);
 }
 
 Status FromThrift(const std::vector<rpc::TGet>& in,
@@ -297,10 +292,9 @@ Status FromThrift(const std::vector<rpc::TGet>& in,
   for (size_t i = 0; i < in.size(); ++i) {
     const std::string f = At("gets", i);
     GetRequest& get = (*out)[i];
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.regionId, kBadRequest, f + ".regionId"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.row, kBadRequest, f + ".row"));
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+        kBadRequest, f,
+        {{in[i].__isset.regionId, ".regionId"}, {in[i].__isset.row, ".row"}}));
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(in[i].regionId, kBadRequest, f + ".regionId", &get.region_id));
     get.row_key = in[i].row;
@@ -313,10 +307,9 @@ Status FromThrift(const std::vector<rpc::TGet>& in,
 }
 
 Status FromThrift(const rpc::TScan& in, ScanRequest* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.regionId, kBadRequest, "scan.regionId"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.limit, kBadRequest, "scan.limit"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      kBadRequest, "scan",
+      {{in.__isset.regionId, ".regionId"}, {in.__isset.limit, ".limit"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regionId, kBadRequest, "scan.regionId", &out->region_id));
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -411,11 +404,7 @@ Status ToThrift(const ScanRequest& in, rpc::TScan* out) {
 
 Status ToThrift(const std::vector<RegionDescriptor>& in,
                 std::vector<rpc::TRegionDescriptor>* out) {
-  out->assign(in.size(), rpc::TRegionDescriptor());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(RegionToThrift(in[i], &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachToThrift(in, RegionToThrift, out);
 }
 
 Status ToThrift(const WriteResult& in, rpc::TWriteResult* out) {
@@ -562,24 +551,25 @@ Status FromThrift(const std::vector<rpc::TRegionDescriptor>& in,
 
 namespace {
 
-// A server's incarnation (bits), which every filter result must carry.
-Status IncarnationFromThrift(bool isset, int64_t in, const std::string& field,
-                             uint64_t* out) {
-  if (!isset || in == 0) return Status::Corruption(field + " is missing");
-  *out = static_cast<uint64_t>(in);
-  return Status::OK();
+// Where a filter result stands, which every one carries: the server's
+// incarnation (bits, never 0), the filter's epoch and its last op's
+// sequence number ("<f>.incarnation", "<f>.epoch", "<f>.lastSeq").
+template <typename TFilterResult, typename Position>
+Status PositionFromThrift(const TFilterResult& in, const std::string& f,
+                          Position* out) {
+  if (!in.__isset.incarnation || in.incarnation == 0) {
+    return Status::Corruption(f + ".incarnation is missing");
+  }
+  out->incarnation = static_cast<uint64_t>(in.incarnation);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Narrow(in.epoch, kBadResult, f + ".epoch", &out->epoch));
+  return Narrow(in.lastSeq, kBadResult, f + ".lastSeq", &out->last_seq);
 }
 
 }  // namespace
 
 Status FromThrift(const rpc::TWriteResult& in, WriteResult* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      IncarnationFromThrift(in.__isset.incarnation, in.incarnation,
-                            "result.incarnation", &out->incarnation));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Narrow(in.epoch, kBadResult, "result.epoch", &out->epoch));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Narrow(in.lastSeq, kBadResult, "result.lastSeq", &out->last_seq));
+  BLOOMROUTE_RETURN_IF_ERROR(PositionFromThrift(in, "result", out));
   out->outcomes.assign(in.outcomes.size(), MutationOutcome());
   for (size_t i = 0; i < in.outcomes.size(); ++i) {
     const std::string f = At("result.outcomes", i);
@@ -613,39 +603,27 @@ Status FromThrift(const rpc::TScanResult& in, ScanResult* out) {
 }
 
 Status FromThrift(const rpc::TFilterSnapshot& in, FilterSnapshot* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      IncarnationFromThrift(in.__isset.incarnation, in.incarnation,
-                            "snapshot.incarnation", &out->incarnation));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Narrow(in.epoch, kBadResult, "snapshot.epoch", &out->epoch));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Narrow(in.lastSeq, kBadResult, "snapshot.lastSeq", &out->last_seq));
+  BLOOMROUTE_RETURN_IF_ERROR(PositionFromThrift(in, "snapshot", out));
   out->filter = in.filter;
   return Status::OK();
 }
 
 Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      IncarnationFromThrift(in.__isset.incarnation, in.incarnation,
-                            "result.incarnation", &out->incarnation));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Narrow(in.epoch, kBadResult, "result.epoch", &out->epoch));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Narrow(in.lastSeq, kBadResult, "result.lastSeq", &out->last_seq));
+  BLOOMROUTE_RETURN_IF_ERROR(PositionFromThrift(in, "result", out));
   out->too_old = in.tooOld;
   return OpsFromThrift(in.ops, "result.ops", &out->ops);
 }
 
 Status FromThrift(const rpc::TFilterImagePage& in, FilterImagePage* out) {
-  for (auto [isset, name] : {std::pair{in.__isset.epoch, "page.epoch"},
-                             {in.__isset.lastSeq, "page.lastSeq"},
-                             {in.__isset.incarnation, "page.incarnation"},
-                             {in.__isset.imageId, "page.imageId"},
-                             {in.__isset.totalBytes, "page.totalBytes"},
-                             {in.__isset.offset, "page.offset"},
-                             {in.__isset.bytes, "page.bytes"}}) {
-    BLOOMROUTE_RETURN_IF_ERROR(Require(isset, kBadResult, name));
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      RequireAll(kBadResult, "page",
+                 {{in.__isset.epoch, ".epoch"},
+                  {in.__isset.lastSeq, ".lastSeq"},
+                  {in.__isset.incarnation, ".incarnation"},
+                  {in.__isset.imageId, ".imageId"},
+                  {in.__isset.totalBytes, ".totalBytes"},
+                  {in.__isset.offset, ".offset"},
+                  {in.__isset.bytes, ".bytes"}}));
   for (auto [wire, field, name] :
        {std::tuple{in.epoch, &out->epoch, "page.epoch"},
         {in.lastSeq, &out->last_seq, "page.lastSeq"},
@@ -660,13 +638,9 @@ Status FromThrift(const rpc::TFilterImagePage& in, FilterImagePage* out) {
 }
 
 Status FromThrift(const rpc::TFilterStatus& in, FilterStatus* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      IncarnationFromThrift(in.__isset.incarnation, in.incarnation,
-                            "status.incarnation", &out->incarnation));
+  BLOOMROUTE_RETURN_IF_ERROR(PositionFromThrift(in, "status", out));
   for (auto [wire, field, name] :
-       {std::tuple{in.epoch, &out->epoch, "status.epoch"},
-        {in.lastSeq, &out->last_seq, "status.lastSeq"},
-        {in.elements, &out->stats.elements, "status.elements"},
+       {std::tuple{in.elements, &out->stats.elements, "status.elements"},
         {in.memoryBytes, &out->stats.memory_bytes, "status.memoryBytes"}}) {
     BLOOMROUTE_RETURN_IF_ERROR(Narrow(wire, kBadResult, name, field));
   }

@@ -1,9 +1,8 @@
-// The HBase Thrift2 request conversions (thrift/hbase_request_conversion.h)
-// for the fields wired to the model's cell timestamps, time ranges, filter
-// strings, table families and attributes, and the replies' timestamps and
-// table descriptors (thrift/router_types_conversion.h,
-// thrift/internal/hbase_rows.h).
-#include "thrift/hbase_request_conversion.h"
+// The HBase Thrift2 conversions (thrift/conversion/hbase_conversion.h): the
+// requests, with the fields wired to the model's cell timestamps, time
+// ranges, filter strings, table families and attributes, and the replies'
+// rows, timestamps and table descriptors.
+#include "thrift/conversion/hbase_conversion.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,17 +13,18 @@
 
 #include "tests/integration/router_client.h"
 #include "tests/thrift/wire_util.h"
-#include "thrift/internal/hbase_rows.h"
-#include "thrift/router_types_conversion.h"
+#include "thrift/conversion/index_conversion.h"
 
 namespace bloomroute {
 namespace {
 
 namespace client = rpc::client;
+using ::bloomroute::testing::MakeDelete;
 using ::bloomroute::testing::MakeGet;
 using ::bloomroute::testing::MakePut;
 using ::bloomroute::testing::MakeQuery;
 using ::bloomroute::testing::MakeScan;
+using ::bloomroute::testing::MakeTableSpec;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -66,7 +66,17 @@ std::string Error(const In& in, Out* out) {
   return Convert(in, out).ToString();
 }
 
-TEST(HBaseRequestConversionTest, PutCarriesCellAndPutTimestamps) {
+// InvalidArgument whose message contains `text`.
+::testing::AssertionResult Rejects(const Status& s, const std::string& text) {
+  if (s.IsInvalidArgument() && s.message().find(text) != std::string::npos) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << s.ToString();
+}
+
+class HBaseConversionTest : public ::testing::Test {};
+
+TEST_F(HBaseConversionTest, PutCarriesCellAndPutTimestamps) {
   client::TPut put = MakePut("r", {{"d:a", "1"}, {"d:b", "2"}});
   put.columnValues[0].__set_timestamp(5);
   put.__set_timestamp(100);
@@ -87,7 +97,7 @@ TEST(HBaseRequestConversionTest, PutCarriesCellAndPutTimestamps) {
               HasSubstr("tputs[0].timestamp -7 is negative"));
 }
 
-TEST(HBaseRequestConversionTest, DeleteColumnsBecomeDeleteSpecs) {
+TEST_F(HBaseConversionTest, DeleteColumnsBecomeDeleteSpecs) {
   client::TDelete del = Delete(
       {Column("d"), Column("e", "", 9), Column("d", "a"), Column("d", "b", 7)});
   Mutation m;
@@ -129,7 +139,7 @@ TEST(HBaseRequestConversionTest, DeleteColumnsBecomeDeleteSpecs) {
   EXPECT_THAT(Error(bad, &m), HasSubstr("is not supported"));
 }
 
-TEST(HBaseRequestConversionTest, GetTimestampAndTimeRange) {
+TEST_F(HBaseConversionTest, GetTimestampAndTimeRange) {
   HBaseGet get;
   client::TGet in = MakeGet("r");
   ASSERT_TRUE(Convert(in, &get).ok());
@@ -158,7 +168,7 @@ TEST(HBaseRequestConversionTest, GetTimestampAndTimeRange) {
               HasSubstr("tgets[1].timeRange.minStamp -1 is negative"));
 }
 
-TEST(HBaseRequestConversionTest, FilterStringsReachTheRequests) {
+TEST_F(HBaseConversionTest, FilterStringsReachTheRequests) {
   HBaseGet get;
   client::TGet in = MakeGet("r");
   in.__set_filterString("PrefixFilter('a')");
@@ -178,7 +188,7 @@ TEST(HBaseRequestConversionTest, FilterStringsReachTheRequests) {
   EXPECT_THAT(Error(s, &scan), HasSubstr("tscan.timeRange: minStamp 4"));
 }
 
-TEST(HBaseRequestConversionTest, IndexQueryTimeRange) {
+TEST_F(HBaseConversionTest, IndexQueryTimeRange) {
   router::LookupSpec spec;
   client::TIndexQuery q = MakeQuery({{"d:a", "1"}});
   q.__set_timeRange(Range(10, 20));
@@ -189,7 +199,7 @@ TEST(HBaseRequestConversionTest, IndexQueryTimeRange) {
               HasSubstr("tquery.timeRange.maxStamp -3 is negative"));
 }
 
-TEST(HBaseRequestConversionTest, CreateTableKeepsFamiliesAndAttributes) {
+TEST_F(HBaseConversionTest, CreateTableKeepsFamiliesAndAttributes) {
   client::TTableDescriptor desc;
   client::TTableName name;
   name.__set_qualifier("geo");
@@ -212,7 +222,7 @@ TEST(HBaseRequestConversionTest, CreateTableKeepsFamiliesAndAttributes) {
               HasSubstr("desc.attributes: bloomroute.index: entry 2 is empty"));
 }
 
-TEST(HBaseRequestConversionTest, DescriptorsShowFamiliesAndAttributes) {
+TEST_F(HBaseConversionTest, DescriptorsShowFamiliesAndAttributes) {
   TableDescriptor t{7, "geo", {{1, "d:cc"}, {2, "e:f"}}};
   t.families = {"x", "d", "e"};
   t.attributes = {{"owner", "maps"}};
@@ -230,7 +240,7 @@ TEST(HBaseRequestConversionTest, DescriptorsShowFamiliesAndAttributes) {
   EXPECT_EQ(out.columns[1].name, "e");
 }
 
-TEST(HBaseRequestConversionTest, ReplyCellsCarryTheirTimestamps) {
+TEST_F(HBaseConversionTest, ReplyCellsCarryTheirTimestamps) {
   const Row row{"r", {{"d:a", "1", 12}, {"d:b", "2", 0}}};
   client::TResult out = thrift_internal::RowToHBase(row);
   ASSERT_EQ(out.columnValues.size(), 2u);
@@ -238,6 +248,113 @@ TEST(HBaseRequestConversionTest, ReplyCellsCarryTheirTimestamps) {
   EXPECT_EQ(out.columnValues[0].timestamp, 12);
   ASSERT_TRUE(out.columnValues[1].__isset.timestamp);
   EXPECT_EQ(out.columnValues[1].timestamp, 0);
+}
+
+TEST_F(HBaseConversionTest, PutsDeletesAndGetsBecomeRouterRequests) {
+  std::vector<Mutation> m;
+  ASSERT_TRUE(FromThrift(ThroughWire(std::vector<client::TPut>{
+                             MakePut("r1", {{"d:a", "1"}, {"d:b", ""}}),
+                             MakePut(std::string("r\0", 2), {{"d:a", "2"}})}),
+                         &m)
+                  .ok());
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].kind, Mutation::Kind::kPut);
+  EXPECT_EQ(m[0].region_id, 0u);  // the router finds the region
+  EXPECT_EQ(m[0].row_key, "r1");
+  EXPECT_EQ(m[0].cells, (std::vector<Cell>{{"d:a", "1"}, {"d:b", ""}}));
+  EXPECT_EQ(m[1].row_key, std::string("r\0", 2));
+
+  Mutation del;
+  ASSERT_TRUE(FromThrift(ThroughWire(MakeDelete("r1", {"d:a"})), &del).ok());
+  EXPECT_EQ(del.kind, Mutation::Kind::kDelete);
+  EXPECT_TRUE(del.columns.empty());
+  EXPECT_THAT(del.deletes,
+              ElementsAre(DeleteSpec{DeleteSpec::Kind::kColumns, "d:a"}));
+  client::TDelete whole;
+  whole.__set_row("r2");
+  ASSERT_TRUE(FromThrift(ThroughWire(whole), &del).ok());
+  EXPECT_TRUE(del.columns.empty());  // columns unset: the whole row
+
+  std::vector<HBaseGet> gets;
+  ASSERT_TRUE(FromThrift(ThroughWire(std::vector<client::TGet>{
+                             MakeGet("a", {"d", "e:x"}), MakeGet("b")}),
+                         &gets)
+                  .ok());
+  ASSERT_EQ(gets.size(), 2u);
+  EXPECT_EQ(gets[0].request.row_key, "a");
+  EXPECT_THAT(gets[0].request.columns, ElementsAre("d", "e:x"));
+  EXPECT_TRUE(gets[1].request.columns.empty());
+  EXPECT_FALSE(gets[1].existence_only);
+}
+
+TEST_F(HBaseConversionTest, MissingRowFieldsAreNamed) {
+  Mutation m;
+  std::vector<Mutation> batch;
+  // Fields as a client that omits unset ones (not C++: it sends them all)
+  // would send them.
+  client::TPut no_cells;
+  no_cells.__set_row("r");
+  no_cells.__isset.row = true;
+  EXPECT_TRUE(Rejects(FromThrift(client::TPut(), &m), "tput.row is missing"));
+  EXPECT_TRUE(
+      Rejects(FromThrift(no_cells, &m), "tput.columnValues is missing"));
+  client::TPut half = ThroughWire(MakePut("r", {{"d:a", "1"}}));
+  half.columnValues[0].__isset.value = false;
+  EXPECT_TRUE(Rejects(FromThrift(
+                          std::vector<client::TPut>{
+                              ThroughWire(MakePut("q", {{"d:a", "1"}})), half},
+                          &batch),
+                      "tputs[1].columnValues[0].value is missing"));
+  EXPECT_TRUE(
+      Rejects(FromThrift(client::TDelete(), &m), "tdelete.row is missing"));
+  client::TDelete unnamed = ThroughWire(MakeDelete("r", {"d:a", "d:b"}));
+  unnamed.columns[1].__isset.family = false;
+  EXPECT_TRUE(Rejects(FromThrift(std::vector<client::TDelete>{unnamed}, &batch),
+                      "tdeletes[0].columns[1].family is missing"));
+  HBaseGet get;
+  std::vector<HBaseGet> gets;
+  EXPECT_TRUE(Rejects(FromThrift(client::TGet(), &get), "tget.row is missing"));
+  EXPECT_TRUE(Rejects(
+      FromThrift(
+          std::vector<client::TGet>{ThroughWire(MakeGet("a")), client::TGet()},
+          &gets),
+      "tgets[1].row is missing"));
+}
+
+TEST_F(HBaseConversionTest, ScanBoundsDefaultToUnbounded) {
+  HBaseScan scan;
+  ASSERT_TRUE(FromThrift(ThroughWire(MakeScan()), &scan).ok());
+  EXPECT_EQ(scan.spec.start_row, "");
+  EXPECT_EQ(scan.spec.stop_row, "");
+  EXPECT_EQ(scan.limit, 0u);  // unset: every row
+  client::TScan bounded = MakeScan("b", "k");
+  bounded.__set_columns(testing::Columns({"d"}));
+  bounded.__set_limit(7);
+  ASSERT_TRUE(FromThrift(ThroughWire(bounded), &scan).ok());
+  EXPECT_EQ(scan.spec.start_row, "b");
+  EXPECT_EQ(scan.spec.stop_row, "k");
+  EXPECT_THAT(scan.spec.columns, ElementsAre("d"));
+  EXPECT_EQ(scan.limit, 7u);
+}
+
+TEST_F(HBaseConversionTest, MissingRowsAreResultsWithoutARow) {
+  std::vector<client::TResult> out;
+  ASSERT_TRUE(
+      ToThrift(std::vector<std::optional<Row>>{Row{"a", {{"d:x", "1", 4}}},
+                                               std::nullopt},
+               &out)
+          .ok());
+  out = ThroughWire(out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_TRUE(out[0].__isset.row);
+  EXPECT_EQ(out[0].row, "a");
+  ASSERT_EQ(out[0].columnValues.size(), 1u);
+  EXPECT_EQ(out[0].columnValues[0].family, "d");
+  EXPECT_EQ(out[0].columnValues[0].qualifier, "x");
+  ASSERT_TRUE(out[0].columnValues[0].__isset.timestamp);
+  EXPECT_EQ(out[0].columnValues[0].timestamp, 4);  // the cell's
+  EXPECT_FALSE(out[1].__isset.row);
+  EXPECT_TRUE(out[1].columnValues.empty());
 }
 
 }  // namespace

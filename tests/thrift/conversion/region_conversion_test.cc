@@ -1,4 +1,4 @@
-#include "thrift/region_types_conversion.h"
+#include "thrift/conversion/region_conversion.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -56,7 +56,7 @@ rpc::TMutation WirePut(int64_t region, const std::string& row) {
   return ThroughWire(m);
 }
 
-class RegionTypesConversionTest : public ::testing::Test {
+class RegionConversionTest : public ::testing::Test {
  protected:
   // The message of converting `wire` mutations, expected to fail.
   static std::string MutationError(const std::vector<rpc::TMutation>& wire) {
@@ -67,7 +67,7 @@ class RegionTypesConversionTest : public ::testing::Test {
   }
 };
 
-TEST_F(RegionTypesConversionTest, RegionRoundTrips) {
+TEST_F(RegionConversionTest, RegionRoundTrips) {
   const RegionDescriptor region = SampleRegion();
   rpc::TRegionDescriptor wire;
   ASSERT_TRUE(ToThrift(region, &wire).ok());
@@ -83,7 +83,7 @@ TEST_F(RegionTypesConversionTest, RegionRoundTrips) {
   EXPECT_EQ(list_back, (std::vector<RegionDescriptor>{region, region}));
 }
 
-TEST_F(RegionTypesConversionTest, MutationsRoundTripInOrder) {
+TEST_F(RegionConversionTest, MutationsRoundTripInOrder) {
   const std::vector<Mutation> batch = {
       Put(1, "r1", {{"f:a", std::string("\0\xff", 2)}, {"f:b", ""}}),
       Delete(1, "r2", {}), Delete(2, "r3", {"f:a", "g"})};
@@ -101,7 +101,7 @@ TEST_F(RegionTypesConversionTest, MutationsRoundTripInOrder) {
   }
 }
 
-TEST_F(RegionTypesConversionTest, ReadRequestsRoundTrip) {
+TEST_F(RegionConversionTest, ReadRequestsRoundTrip) {
   std::vector<GetRequest> gets(2);
   gets[0] = {3, "row", {"f"}};
   gets[1] = {4, "", {}};
@@ -152,7 +152,7 @@ TEST_F(RegionTypesConversionTest, ReadRequestsRoundTrip) {
 // A scan's filter text travels as is; no filter leaves the field unset
 // (older servers see the request they know), and text over
 // kMaxFilterTextBytes is refused on both sides, naming the limit.
-TEST_F(RegionTypesConversionTest, ScanFilterRoundTripsAndIsBounded) {
+TEST_F(RegionConversionTest, ScanFilterRoundTripsAndIsBounded) {
   ScanRequest scan{9, "a", "z", 100, {}, 0};
   rpc::TScan wire_scan;
   ASSERT_TRUE(ToThrift(scan, &wire_scan).ok());
@@ -175,7 +175,7 @@ TEST_F(RegionTypesConversionTest, ScanFilterRoundTripsAndIsBounded) {
       << s.ToString();
 }
 
-TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
+TEST_F(RegionConversionTest, ResultsRoundTrip) {
   WriteResult written;
   written.epoch = 3;
   written.last_seq = 9;
@@ -226,7 +226,7 @@ TEST_F(RegionTypesConversionTest, ResultsRoundTrip) {
   EXPECT_EQ(found_back.resume_after, found.resume_after);
 }
 
-TEST_F(RegionTypesConversionTest, FilterResultsRoundTrip) {
+TEST_F(RegionConversionTest, FilterResultsRoundTrip) {
   FilterSnapshot snapshot{11, 4, 99, std::string("\x00\x01\x02", 3)};
   rpc::TFilterSnapshot wire_snapshot;
   ASSERT_TRUE(ToThrift(snapshot, &wire_snapshot).ok());
@@ -276,7 +276,7 @@ TEST_F(RegionTypesConversionTest, FilterResultsRoundTrip) {
 // Ops carry the occupancy bits they changed (a k-bit mask, k <= 64): bit
 // 63 travels as a negative i64, bit for bit, in write results and in
 // OpsSince; an op without its mask cannot be applied to a bits-only replica.
-TEST_F(RegionTypesConversionTest, OpMasksRoundTripAndAreRequired) {
+TEST_F(RegionConversionTest, OpMasksRoundTripAndAreRequired) {
   const std::vector<FilterOp> ops = {
       {5, FilterOp::Kind::kInsert, {1, 2}, 2, (uint64_t{1} << 63) | 5},
       {6, FilterOp::Kind::kRemove, {3, 4}, 0, 0},
@@ -311,7 +311,7 @@ TEST_F(RegionTypesConversionTest, OpMasksRoundTripAndAreRequired) {
   EXPECT_EQ(s.message(), "result.ops[2].mask is missing");
 }
 
-TEST_F(RegionTypesConversionTest, FilterImagePagesRoundTrip) {
+TEST_F(RegionConversionTest, FilterImagePagesRoundTrip) {
   const FilterImagePage page{
       (uint64_t{1} << 63) | 3,   4, 99, ~uint64_t{6}, 5000, 4096,
       std::string("\x00\xff", 2)};
@@ -340,7 +340,7 @@ TEST_F(RegionTypesConversionTest, FilterImagePagesRoundTrip) {
   EXPECT_EQ(s.message(), "page.totalBytes is negative (-1)");
 }
 
-TEST_F(RegionTypesConversionTest, FilterStatusCarriesEveryStage) {
+TEST_F(RegionConversionTest, FilterStatusCarriesEveryStage) {
   FilterStatus status;
   status.incarnation = 13;
   status.epoch = 2;
@@ -391,7 +391,7 @@ TEST_F(RegionTypesConversionTest, FilterStatusCarriesEveryStage) {
   EXPECT_EQ(s.memory_bytes, 4096u);
 }
 
-TEST_F(RegionTypesConversionTest, FilterConfigRoundTripsAndIsValidated) {
+TEST_F(RegionConversionTest, FilterConfigRoundTripsAndIsValidated) {
   SscbfConfig config;
   config.target_fpr = 0.05 / 1024;
   config.tightening_ratio = 0.8;
@@ -452,7 +452,7 @@ TEST_F(RegionTypesConversionTest, FilterConfigRoundTripsAndIsValidated) {
   EXPECT_TRUE(old_server.config == SscbfConfig());
 }
 
-TEST_F(RegionTypesConversionTest, MissingFieldsAreNamed) {
+TEST_F(RegionConversionTest, MissingFieldsAreNamed) {
   rpc::TMutation no_region = WirePut(1, "r");
   no_region.__isset.regionId = false;
   EXPECT_EQ(MutationError({WirePut(1, "a"), no_region}),
@@ -495,7 +495,7 @@ TEST_F(RegionTypesConversionTest, MissingFieldsAreNamed) {
             "query.tableId is missing");
 }
 
-TEST_F(RegionTypesConversionTest, NegativeNumbersAreRejectedByName) {
+TEST_F(RegionConversionTest, NegativeNumbersAreRejectedByName) {
   EXPECT_EQ(MutationError({WirePut(1, "a"), WirePut(-1, "b")}),
             "mutations[1].regionId is negative (-1)");
 
@@ -546,7 +546,7 @@ TEST_F(RegionTypesConversionTest, NegativeNumbersAreRejectedByName) {
   EXPECT_EQ(value, uint64_t{std::numeric_limits<int64_t>::max()});
 }
 
-TEST_F(RegionTypesConversionTest, MalformedMutationsAreRejected) {
+TEST_F(RegionConversionTest, MalformedMutationsAreRejected) {
   rpc::TMutation unknown = WirePut(1, "r");
   unknown.type = 7;
   EXPECT_EQ(MutationError({unknown}),
@@ -563,7 +563,7 @@ TEST_F(RegionTypesConversionTest, MalformedMutationsAreRejected) {
             "mutations[0] is a DELETE with cells to put");
 }
 
-TEST_F(RegionTypesConversionTest, ServerValuesThatDoNotFitTheWireFail) {
+TEST_F(RegionConversionTest, ServerValuesThatDoNotFitTheWireFail) {
   RegionDescriptor region = SampleRegion();
   region.region_id = uint64_t{1} << 63;
   rpc::TRegionDescriptor wire;
@@ -588,7 +588,7 @@ TEST_F(RegionTypesConversionTest, ServerValuesThatDoNotFitTheWireFail) {
   EXPECT_THAT(s.message(), HasSubstr("seq"));
 }
 
-TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
+TEST_F(RegionConversionTest, ImpossibleResultsAreCorruption) {
   rpc::TWriteResult written;
   written.__set_incarnation(5);
   written.__set_epoch(-1);
@@ -630,7 +630,7 @@ TEST_F(RegionTypesConversionTest, ImpossibleResultsAreCorruption) {
   EXPECT_EQ(s.message(), "status.stages[1].slices is negative (-3)");
 }
 
-TEST_F(RegionTypesConversionTest, AtomicMutationsRoundTrip) {
+TEST_F(RegionConversionTest, AtomicMutationsRoundTrip) {
   std::vector<Mutation> batch = {
       Mutation::Increment(1, "r", {{"f:n", -3}, {"f:m", INT64_MIN}}),
       Mutation::Append(1, "r", {{"f:s", std::string("\0x", 2)}}),
@@ -654,7 +654,7 @@ TEST_F(RegionTypesConversionTest, AtomicMutationsRoundTrip) {
   EXPECT_FALSE(back[1].condition.has_value());
 }
 
-TEST_F(RegionTypesConversionTest, BadAtomicMutationsAreNamed) {
+TEST_F(RegionConversionTest, BadAtomicMutationsAreNamed) {
   std::vector<Mutation> batch = {Put(1, "r", {{"f:a", "v"}})};
   batch[0].condition = RowCondition{"f:a", CompareOp::kEqual, "v"};
   std::vector<rpc::TMutation> wire;
@@ -690,7 +690,7 @@ TEST_F(RegionTypesConversionTest, BadAtomicMutationsAreNamed) {
             "mutations[0].increments[0].amount is missing");
 }
 
-TEST_F(RegionTypesConversionTest, OutcomesRoundTrip) {
+TEST_F(RegionConversionTest, OutcomesRoundTrip) {
   WriteResult written;
   written.epoch = 1;
   written.last_seq = 2;

@@ -1,50 +1,31 @@
-#include "thrift/internal/router_admin_conversion.h"
-
+// Servers, regions, region operations, the balancer and quotas on the wire
+// (declared in thrift/conversion/admin_conversion.h).
 #include <string>
 #include <utility>
 
+#include "thrift/conversion/admin_conversion.h"
+#include "thrift/conversion/index_conversion.h"
 #include "thrift/internal/checked_conversion.h"
-#include "thrift/internal/router_client_conversion.h"
-#include "thrift/router_types_conversion.h"
+#include "thrift/internal/enum_map.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
 
 namespace client = rpc::client;
 
-int32_t ServingToThrift(router::RegionServing in) {
-  switch (in) {
-    case router::RegionServing::kOpen:
-      return client::TRegionServing::OPEN;
-    case router::RegionServing::kNotServed:
-      return client::TRegionServing::NOT_SERVED;
-    case router::RegionServing::kStaged:
-      return client::TRegionServing::STAGED;
-    case router::RegionServing::kUnreachable:
-      break;
-  }
-  return client::TRegionServing::UNREACHABLE;
-}
+using Serving = router::RegionServing;
+constexpr EnumMap<Serving, 4> kServings(
+    {{{Serving::kUnreachable, client::TRegionServing::UNREACHABLE},
+      {Serving::kOpen, client::TRegionServing::OPEN},
+      {Serving::kNotServed, client::TRegionServing::NOT_SERVED},
+      {Serving::kStaged, client::TRegionServing::STAGED}}},
+    "{field} is not a serving state ({value})");
 
-Status ServingFromThrift(int32_t in, const std::string& f,
-                         router::RegionServing* out) {
-  switch (in) {
-    case client::TRegionServing::OPEN:
-      *out = router::RegionServing::kOpen;
-      return Status::OK();
-    case client::TRegionServing::NOT_SERVED:
-      *out = router::RegionServing::kNotServed;
-      return Status::OK();
-    case client::TRegionServing::UNREACHABLE:
-      *out = router::RegionServing::kUnreachable;
-      return Status::OK();
-    case client::TRegionServing::STAGED:
-      *out = router::RegionServing::kStaged;
-      return Status::OK();
-  }
-  return Status::Corruption(f + " is not a serving state (" +
-                            std::to_string(in) + ")");
-}
+using StepKind = router::BalanceReport::Step::Kind;
+constexpr EnumMap<StepKind, 2> kStepKinds(
+    {{{StepKind::kMove, client::TBalanceStepKind::MOVE},
+      {StepKind::kSplit, client::TBalanceStepKind::SPLIT}}},
+    "{field} is not a step kind ({value})");
 
 Status TooMany(const char* field, size_t n, size_t limit) {
   return Status::Corruption(std::string(field) + " holds " + std::to_string(n) +
@@ -84,20 +65,19 @@ Status OneServerFromThrift(const client::TServerSummary& in,
 
 Status OneRegionFromThrift(const client::TRegionSummary& in,
                            const std::string& f, router::RegionSummary* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.regionId, kBadResult, f + ".regionId"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.server, kBadResult, f + ".server"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.serving, kBadResult, f + ".serving"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadResult, f,
+                                        {{in.__isset.regionId, ".regionId"},
+                                         {in.__isset.server, ".server"},
+                                         {in.__isset.serving, ".serving"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regionId, kBadResult, f + ".regionId", &out->region_id));
   out->start_key = in.startKey;
   out->end_key = in.endKey;
   BLOOMROUTE_RETURN_IF_ERROR(
       ServerFromThrift(in.server, f + ".server", &out->server));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      ServingFromThrift(in.serving, f + ".serving", &out->serving));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->serving,
+      kServings.FromThrift(in.serving, kBadResult, f + ".serving"));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.rows, kBadResult, f + ".rows", &out->rows));
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -164,7 +144,7 @@ Status RegionSummariesToThrift(const std::vector<router::RegionSummary>& in,
     t.__set_startKey(r.start_key);
     t.__set_endKey(r.end_key);
     t.__set_server(std::move(server));
-    t.__set_serving(ServingToThrift(r.serving));
+    t.__set_serving(kServings.ToThrift(r.serving));
     t.__set_rows(rows);
     t.__set_rowBytes(row_bytes);
     t.__set_indexBytes(index_bytes);
@@ -184,12 +164,8 @@ Status ServerSummariesFromThrift(const std::vector<client::TServerSummary>& in,
   if (in.size() > router::RouterOptions::kMaxServers) {
     return TooMany("result", in.size(), router::RouterOptions::kMaxServers);
   }
-  out->assign(in.size(), router::ServerSummary());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        OneServerFromThrift(in[i], At("result", i), &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachFromThrift(in, "result", OneServerFromThrift,
+                                         out);
 }
 
 Status RegionSummariesFromThrift(const std::vector<client::TRegionSummary>& in,
@@ -197,22 +173,17 @@ Status RegionSummariesFromThrift(const std::vector<client::TRegionSummary>& in,
   if (in.size() > router::TableSpec::kMaxRegions) {
     return TooMany("result", in.size(), router::TableSpec::kMaxRegions);
   }
-  out->assign(in.size(), router::RegionSummary());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        OneRegionFromThrift(in[i], At("result", i), &(*out)[i]));
-  }
-  return Status::OK();
+  return thrift_internal::EachFromThrift(in, "result", OneRegionFromThrift,
+                                         out);
 }
 
 // ---- Region operations, the balancer, decommissions ----
 
 Status RegionOpResultToThrift(const router::RegionOpResult& in,
                               client::TRegionOpResult* out) {
-  std::vector<client::TRegionLocation> regions(in.regions.size());
-  for (size_t i = 0; i < regions.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(LocationToThrift(in.regions[i], &regions[i]));
-  }
+  std::vector<client::TRegionLocation> regions;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      thrift_internal::EachToThrift(in.regions, LocationToThrift, &regions));
   int64_t rows = 0, bytes = 0, switch_micros = 0, total_micros = 0,
           switched_micros = 0;
   int32_t rounds = 0;
@@ -249,9 +220,7 @@ Status BalanceStepsToThrift(const std::vector<router::BalanceReport::Step>& in,
     BLOOMROUTE_RETURN_IF_ERROR(ServerToThrift(s.to, &target));
     client::TRegionOpResult result;
     BLOOMROUTE_RETURN_IF_ERROR(RegionOpResultToThrift(s.result, &result));
-    t.__set_kind(s.kind == router::BalanceReport::Step::Kind::kSplit
-                     ? static_cast<int32_t>(client::TBalanceStepKind::SPLIT)
-                     : static_cast<int32_t>(client::TBalanceStepKind::MOVE));
+    t.__set_kind(kStepKinds.ToThrift(s.kind));
     t.__set_regionId(region);
     t.__set_source(std::move(source));
     t.__set_target(std::move(target));
@@ -312,27 +281,14 @@ Status BalanceStepsFromThrift(const std::vector<client::TBalanceStep>& in,
     const client::TBalanceStep& t = in[i];
     router::BalanceReport::Step& s = (*out)[i];
     const std::string g = At(f, i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.kind, kBadResult, g + ".kind"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.regionId, kBadResult, g + ".regionId"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.source, kBadResult, g + ".source"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.target, kBadResult, g + ".target"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(t.__isset.result, kBadResult, g + ".result"));
-    switch (t.kind) {
-      case client::TBalanceStepKind::SPLIT:
-        s.kind = router::BalanceReport::Step::Kind::kSplit;
-        break;
-      case client::TBalanceStepKind::MOVE:
-        s.kind = router::BalanceReport::Step::Kind::kMove;
-        break;
-      default:
-        return Status::Corruption(g + ".kind is not a step kind (" +
-                                  std::to_string(t.kind) + ")");
-    }
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadResult, g,
+                                          {{t.__isset.kind, ".kind"},
+                                           {t.__isset.regionId, ".regionId"},
+                                           {t.__isset.source, ".source"},
+                                           {t.__isset.target, ".target"},
+                                           {t.__isset.result, ".result"}}));
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        s.kind, kStepKinds.FromThrift(t.kind, kBadResult, g + ".kind"));
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(t.regionId, kBadResult, g + ".regionId", &s.region_id));
     BLOOMROUTE_RETURN_IF_ERROR(

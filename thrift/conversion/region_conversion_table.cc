@@ -1,10 +1,10 @@
-#include "thrift/region_table_conversion.h"
-
+// Table descriptors and the index lifecycle calls on the wire (declared in
+// thrift/conversion/region_conversion.h).
 #include <utility>
 #include <vector>
 
 #include "model/table_attributes.h"
-#include "thrift/region_types_conversion.h"
+#include "thrift/conversion/region_conversion.h"
 
 namespace bloomroute {
 
@@ -13,12 +13,13 @@ using thrift_internal::FailFn;
 using thrift_internal::kBadResult;
 using thrift_internal::Narrow;
 using thrift_internal::Require;
+using thrift_internal::RequireAll;
 using thrift_internal::Widen;
 
 Status TableFromThrift(const rpc::TTableDescriptor& in, FailFn fail,
                        const std::string& f, TableDescriptor* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.tableId, fail, f + ".tableId"));
-  BLOOMROUTE_RETURN_IF_ERROR(Require(in.__isset.name, fail, f + ".name"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      fail, f, {{in.__isset.tableId, ".tableId"}, {in.__isset.name, ".name"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.tableId, fail, f + ".tableId", &out->table_id));
   out->name = in.name;
@@ -27,9 +28,9 @@ Status TableFromThrift(const rpc::TTableDescriptor& in, FailFn fail,
     const rpc::TIndexedColumn& c = in.indexedColumns[i];
     const std::string cf = At(f + ".indexedColumns", i);
     IndexedColumn column;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(c.__isset.columnId, fail, cf + ".columnId"));
-    BLOOMROUTE_RETURN_IF_ERROR(Require(c.__isset.name, fail, cf + ".name"));
+    BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+        fail, cf,
+        {{c.__isset.columnId, ".columnId"}, {c.__isset.name, ".name"}}));
     BLOOMROUTE_RETURN_IF_ERROR(
         Narrow(c.columnId, fail, cf + ".columnId", &column.column_id));
     column.name = c.name;

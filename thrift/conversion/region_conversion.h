@@ -1,5 +1,8 @@
 // Conversions between model/ (rows, index queries, region protocol) and the
-// Thrift structs of region_service.thrift, both directions.
+// Thrift structs of region_service.thrift, both directions:
+// region_conversion.cc (regions, mutations, reads, filters),
+// region_conversion_index.cc (index queries and their results) and
+// region_conversion_table.cc (table descriptors and the index lifecycle calls).
 //
 // Requests (client -> server) are converted with FromThrift on the server and
 // ToThrift on the client; results the other way round. Every FromThrift
@@ -15,10 +18,11 @@
 // Semantic checks (empty row key, key outside the region, value over the
 // limit, ...) are the RegionStore's; these functions only translate.
 // Thread-safety: pure functions.
-#ifndef BLOOMROUTE_THRIFT_REGION_TYPES_CONVERSION_H_
-#define BLOOMROUTE_THRIFT_REGION_TYPES_CONVERSION_H_
+#ifndef BLOOMROUTE_THRIFT_CONVERSION_REGION_CONVERSION_H_
+#define BLOOMROUTE_THRIFT_CONVERSION_REGION_CONVERSION_H_
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -27,6 +31,7 @@
 #include "model/rows.h"
 #include "regionstore/region_store.h"
 #include "thrift/gen-cpp/region_service_types.h"
+#include "thrift/internal/checked_conversion.h"
 
 namespace bloomroute {
 
@@ -89,6 +94,18 @@ Status FromThrift(const rpc::TFilterImagePage& in, FilterImagePage* out);
 Status FromThrift(const rpc::TFilterStatus& in, FilterStatus* out);
 Status FromThrift(const rpc::TIndexReport& in, IndexReport* out);
 
+// ---- Tables and the index lifecycle calls (updateTableIndexes,
+// backfillIndex, dropIndexEntries; region_conversion_table.cc) ----
+
+// `f` names the field in messages; `fail` is kBadRequest or kBadResult.
+Status TableFromThrift(const rpc::TTableDescriptor& in,
+                       thrift_internal::FailFn fail, const std::string& f,
+                       TableDescriptor* out);
+Status TableToThrift(const TableDescriptor& in, rpc::TTableDescriptor* out);
+
+Status ToThrift(const IndexChunkResult& in, rpc::TIndexChunkResult* out);
+Status FromThrift(const rpc::TIndexChunkResult& in, IndexChunkResult* out);
+
 }  // namespace bloomroute
 
-#endif  // BLOOMROUTE_THRIFT_REGION_TYPES_CONVERSION_H_
+#endif  // BLOOMROUTE_THRIFT_CONVERSION_REGION_CONVERSION_H_
