@@ -20,8 +20,8 @@
 //                    server's fence). The caller may retry it as a new
 //                    request; callers that cannot tell why do not.
 //   PermissionDenied the caller is not authenticated, or its role does not
-//                    allow the call (thrift/security.h); nothing was done.
-//                    Not retried.
+//                    allow the call (thrift/server/security.h); nothing was
+//                    done. Not retried.
 //
 // Example:
 //   Status s = counters.Decrement(i);

@@ -8,7 +8,7 @@
 // bytes incrementally with a header and a body limit, and on Boost.Asio's
 // OpenSSL streams for HTTPS.
 //
-// Bounds, as on the Thrift port (thrift/thrift_server.h):
+// Bounds, as on the Thrift port (thrift/server/thrift_server.h):
 //   - a request's header at most max_header_bytes (431 past it), its body
 //     at most max_body_bytes (413); a request that does not parse is
 //     answered 400 (505 for a version other than HTTP/1.0 and 1.1); a

@@ -77,11 +77,12 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "model/types.h"
+#include "model/index_query.h"
+#include "model/rows.h"
 
 namespace bloomroute {
 
-// CompareOp is in model/types.h (shared with RowCondition).
+// CompareOp is in model/rows.h (shared with RowCondition).
 
 struct SingleColumnValueFilter {
   std::string family;     // non-empty, no ':'
@@ -184,7 +185,7 @@ std::string ToString(const Filter& filter);
 
 // The row as the filter returns it (cells kept, values possibly emptied), or
 // nullopt when the filter drops it. `row` must hold cells sorted by column
-// (model/types.h). Pure: PageFilter is not applied here (see FilterPlan).
+// (model/rows.h). Pure: PageFilter is not applied here (see FilterPlan).
 std::optional<Row> ApplyFilter(const Filter& filter, const Row& row);
 
 // How to answer a scan with `filter`.

@@ -1,7 +1,7 @@
 // One predicate of an index query as users state it (the router's
 // LookupSpec::where, the Thrift TIndexPredicate, the CLI's --where/--in/
 // --prefix), and its exact translation to the region server's forms
-// (model/types.h: EqualityPredicate, InPredicate, RangePredicate).
+// (model/index_query.h: EqualityPredicate, InPredicate, RangePredicate).
 //
 // Every kind maps onto [lower, upper) in byte order with no loss:
 //   kLess v          [ , v)
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "model/types.h"
+#include "model/index_query.h"
 
 namespace bloomroute {
 
@@ -62,7 +62,7 @@ std::string_view IndexOpName(IndexOp op);
 // Appends the predicate to `query` in the region server's forms (above).
 // InvalidArgument naming the column for an operator outside the enum, or a
 // wrong number of values for the operator, or an empty prefix. The limits
-// on values and bytes are ValidateIndexPredicates' (model/types.h).
+// on values and bytes are ValidateIndexPredicates' (model/index_query.h).
 Status AddToQuery(const IndexPredicate& predicate, IndexQuery* query);
 
 // The smallest string greater than every string with this prefix, or

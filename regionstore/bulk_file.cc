@@ -297,6 +297,62 @@ Status CheckFormat(const rocksdb::SstFileReader& reader,
   return Status::OK();
 }
 
+// One row of a bulk file in format `version`: Corruption when its cells do
+// not decode or are none.
+StatusOr<Row> DecodeRow(std::string_view key, std::string_view value,
+                        uint32_t version) {
+  Row row;
+  row.key.assign(key);
+  Status s = DecodeRowCells(value, &row.cells);
+  if (!s.ok()) return s.WithContext("bulk file row " + QuoteForMessage(key));
+  if (row.cells.empty()) {
+    return Status::Corruption("bulk file row " + QuoteForMessage(key) +
+                              " has no columns");
+  }
+  if (version == kBulkFileFormatVersionNoTimestamps) {
+    // Written before cells had timestamps, by an import meant to put its
+    // rows as they are loaded: they get the loading server's clock.
+    for (Cell& c : row.cells) c.timestamp = kLatestTimestamp;
+  }
+  return row;
+}
+
+// The rows of a bulk file's table, read with `it` (checksums verified), in
+// the file's format `version`: InvalidArgument past the limits, Corruption
+// for keys out of order or of a bad size, or a row that does not decode or
+// has no cells.
+Status ReadRows(rocksdb::Iterator* it, const BulkFileLimits& limits,
+                uint32_t version, std::vector<Row>* rows) {
+  uint64_t decoded = 0;  // the properties could lie: count as we go
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (rows->size() >= limits.max_rows) {
+      return Status::InvalidArgument("the bulk file has more than " +
+                                     std::to_string(limits.max_rows) + " rows");
+    }
+    decoded += it->key().size() + it->value().size();
+    if (decoded > limits.max_decoded_bytes) {
+      return Status::InvalidArgument("the bulk file holds more than " +
+                                     std::to_string(limits.max_decoded_bytes) +
+                                     " bytes of keys and values");
+    }
+    const std::string_view key = it->key().ToStringView();
+    if (key.empty() || key.size() > kMaxRowKeyBytes) {
+      return Status::Corruption("bulk file row key of " +
+                                std::to_string(key.size()) + " bytes");
+    }
+    if (!rows->empty() && key <= rows->back().key) {
+      return Status::Corruption(
+          "bulk file rows are not in ascending order at " +
+          QuoteForMessage(key));
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        Row row, DecodeRow(key, it->value().ToStringView(), version));
+    rows->push_back(std::move(row));
+  }
+  Status s = FromRocks(it->status());
+  return s.ok() ? s : s.WithContext("bulk file");
+}
+
 }  // namespace
 
 std::string SealBulkFile(std::string_view sst) {
@@ -338,48 +394,10 @@ StatusOr<std::vector<Row>> ReadBulkFile(const std::string& path,
   s = FromRocks(reader.VerifyChecksum());
   if (!s.ok()) return s.WithContext("bulk file");
   std::vector<Row> rows;
-  uint64_t decoded = 0;  // the properties could lie: count as we go
   rocksdb::ReadOptions read;
   read.verify_checksums = true;
   std::unique_ptr<rocksdb::Iterator> it(reader.NewIterator(read));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    if (rows.size() >= limits.max_rows) {
-      return Status::InvalidArgument("the bulk file has more than " +
-                                     std::to_string(limits.max_rows) + " rows");
-    }
-    decoded += it->key().size() + it->value().size();
-    if (decoded > limits.max_decoded_bytes) {
-      return Status::InvalidArgument("the bulk file holds more than " +
-                                     std::to_string(limits.max_decoded_bytes) +
-                                     " bytes of keys and values");
-    }
-    const std::string_view key = it->key().ToStringView();
-    if (key.empty() || key.size() > kMaxRowKeyBytes) {
-      return Status::Corruption("bulk file row key of " +
-                                std::to_string(key.size()) + " bytes");
-    }
-    if (!rows.empty() && key <= rows.back().key) {
-      return Status::Corruption(
-          "bulk file rows are not in ascending order at " +
-          QuoteForMessage(key));
-    }
-    Row row;
-    row.key.assign(key);
-    s = DecodeRowCells(it->value().ToStringView(), &row.cells);
-    if (!s.ok()) return s.WithContext("bulk file row " + QuoteForMessage(key));
-    if (row.cells.empty()) {
-      return Status::Corruption("bulk file row " + QuoteForMessage(key) +
-                                " has no columns");
-    }
-    if (version == kBulkFileFormatVersionNoTimestamps) {
-      // Written before cells had timestamps, by an import meant to put its
-      // rows as they are loaded: they get the loading server's clock.
-      for (Cell& c : row.cells) c.timestamp = kLatestTimestamp;
-    }
-    rows.push_back(std::move(row));
-  }
-  s = FromRocks(it->status());
-  if (!s.ok()) return s.WithContext("bulk file");
+  BLOOMROUTE_RETURN_IF_ERROR(ReadRows(it.get(), limits, version, &rows));
   if (rows.empty()) return Status::InvalidArgument("the bulk file has no rows");
   return rows;
 }

@@ -61,7 +61,7 @@
 #include <vector>
 
 #include "common/statusor.h"
-#include "model/types.h"
+#include "model/rows.h"
 
 namespace bloomroute {
 

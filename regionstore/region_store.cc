@@ -130,12 +130,12 @@ RocksRegionStore::RocksRegionStore(std::string path,
                                    const RegionStoreOptions& options)
     : path_(std::move(path)),
       options_(options),
-      incarnation_(DrawIncarnation()),
-      image_ids_(DrawIncarnation()) {
+      incarnation_(DrawIncarnation()) {
   write_options_.sync = options.sync;
 }
 
 RocksRegionStore::~RocksRegionStore() {
+  filter_.reset();  // before the database it reads
   if (!db_) return;
   for (auto* h : handles_)
     db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
@@ -146,7 +146,12 @@ Status RocksRegionStore::Init() {
   BLOOMROUTE_RETURN_IF_ERROR(OpenDatabase());
   BLOOMROUTE_RETURN_IF_ERROR(LoadRegions());
   BLOOMROUTE_RETURN_IF_ERROR(ResetStagingDir());
-  return LoadFilter();
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      filter_,
+      RegionFilter::Open(db_.get(),
+                         FilterColumnFamilies{values_cf_, oplog_cf_, meta_cf_},
+                         options_, incarnation_));
+  return Status::OK();
 }
 
 Status RocksRegionStore::OpenDatabase() {

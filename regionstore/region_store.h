@@ -31,13 +31,13 @@
 // VerifyIndex() checks, from scratch, that rows, index entries, value counts
 // and filter all agree.
 //
-// Incarnation. Every Open() draws a new random incarnation (model/types.h),
-// carried by write results, snapshots, ops and status. Without --sync a power
-// loss drops the unsynced tail of the WAL, and a copy of the directory put
-// back drops more: the reopened store may then hand out an (epoch, seq) it
-// handed out before, with other ops. The incarnation, never persisted, tells
-// a reader that its copy of the filter came from another run: it takes a
-// snapshot instead of trusting sequence numbers.
+// Incarnation. Every Open() draws a new random incarnation
+// (model/region_protocol.h), carried by write results, snapshots, ops and
+// status. Without --sync a power loss drops the unsynced tail of the WAL, and a
+// copy of the directory put back drops more: the reopened store may then hand
+// out an (epoch, seq) it handed out before, with other ops. The incarnation,
+// never persisted, tells a reader that its copy of the filter came from another
+// run: it takes a snapshot instead of trusting sequence numbers.
 //
 // Fencing. A router tags each write with its fence token and raises the
 // store's fence (RaiseFence) before it catches up after a write whose fate
@@ -67,7 +67,9 @@
 
 #include "common/statusor.h"
 #include "index/scalable_split_counting_bloom_filter.h"
-#include "model/types.h"
+#include "model/index_query.h"
+#include "model/region_protocol.h"
+#include "model/rows.h"
 
 namespace bloomroute {
 
@@ -90,7 +92,7 @@ struct RegionStoreOptions {
   double sparse_factor = 8;  // rebuild when sized for > this x the elements
   // Ops returned by one OpsSince call, at most.
   uint32_t max_ops_per_call = 100000;
-  // Reply bytes (ReplyBytes, model/types.h) of one Get, Scan or Lookup,
+  // Reply bytes (ReplyBytes, model/rows.h) of one Get, Scan or Lookup,
   // about: the call stops after the row that passes it (a get answers a
   // prefix of its requests, a scan sets resume_row, a lookup truncated), so
   // a reply -- at most this plus one row of max_row_bytes -- stays within
@@ -384,8 +386,8 @@ class RegionStore {
 
   virtual StatusOr<FilterSnapshot> Snapshot() const = 0;
   // A page of a bits-only snapshot of the filter (FilterImagePage,
-  // model/types.h), for a reader that keeps occupancy bits only: the image
-  // travels in pages of at most Options::filter_image_page_bytes, so a
+  // model/region_protocol.h), for a reader that keeps occupancy bits only: the
+  // image travels in pages of at most Options::filter_image_page_bytes, so a
   // filter of any size fits a bounded frame.
   //   image_id 0: a new image. First raises the fence to `fence_token`
   //     (as RaiseFence; 0 leaves it) under the lock that orders filter ops,
@@ -477,10 +479,10 @@ class RegionStore {
                                                       uint64_t fence_token) = 0;
 
   // Recomputes the index entries, value counts and filter from the rows and
-  // compares (see IndexReport in model/types.h). With a table id, only that
-  // table's rows, index entries and values are checked (they are still
-  // scanned: about as slow as the whole server); the filter, shared by every
-  // table, is always compared with a rebuild from all value records. The
+  // compares (see IndexReport in model/region_protocol.h). With a table id,
+  // only that table's rows, index entries and values are checked (they are
+  // still scanned: about as slow as the whole server); the filter, shared by
+  // every table, is always compared with a rebuild from all value records. The
   // check is of one consistent state: under the filter lock it takes a
   // RocksDB snapshot and a copy of the filter, and compares them outside
   // the lock. Writes wait only while the filter is copied.

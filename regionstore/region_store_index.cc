@@ -207,6 +207,24 @@ Status RocksRegionStore::BackfillRows(const RegionDescriptor& region,
   return Status::OK();
 }
 
+Status RocksRegionStore::FirstIndexEntries(uint64_t region_id,
+                                           uint32_t column_id, size_t max,
+                                           std::vector<std::string>* entries,
+                                           bool* end) const {
+  const std::string prefix = IndexColumnPrefix(region_id, column_id);
+  const std::string upper_key = PrefixSuccessor(prefix);
+  rocksdb::ReadOptions ro;
+  rocksdb::Slice upper(upper_key);
+  ro.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, index_cf_));
+  for (it->Seek(prefix); it->Valid() && entries->size() < max; it->Next()) {
+    entries->push_back(it->key().ToString());
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
+  *end = !it->Valid();
+  return Status::OK();
+}
+
 StatusOr<IndexChunkResult> RocksRegionStore::DropIndexEntries(
     uint64_t region_id, uint32_t column_id, uint32_t max_entries,
     uint64_t fence_token) {
@@ -223,21 +241,10 @@ StatusOr<IndexChunkResult> RocksRegionStore::DropIndexEntries(
   }
   const size_t max =
       std::min<size_t>(max_entries, options_.max_mutations_per_batch);
-  const std::string prefix = IndexColumnPrefix(region_id, column_id);
   std::vector<std::string> entries;
   IndexChunkResult out;
-  {
-    const std::string upper_key = PrefixSuccessor(prefix);
-    rocksdb::ReadOptions ro;
-    rocksdb::Slice upper(upper_key);
-    ro.iterate_upper_bound = &upper;
-    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, index_cf_));
-    for (it->Seek(prefix); it->Valid() && entries.size() < max; it->Next()) {
-      entries.push_back(it->key().ToString());
-    }
-    BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
-    out.done = !it->Valid();
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      FirstIndexEntries(region_id, column_id, max, &entries, &out.done));
   // The rows' locks order this chunk against another one of the same
   // column (each entry is removed, and counted, once).
   std::vector<IndexKeyParts> parts(entries.size());

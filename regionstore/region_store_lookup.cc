@@ -1,5 +1,5 @@
 // RegionStore::Lookup: index queries with equalities, IN lists and ranges,
-// answered from one RocksDB snapshot in row-key order (model/types.h,
+// answered from one RocksDB snapshot in row-key order (model/index_query.h,
 // IndexQuery, states the plan; the costs are beside each step here).
 #include <rocksdb/snapshot.h>
 

@@ -51,25 +51,24 @@ StatusOr<IndexReport> RocksRegionStore::VerifyIndex(
   return report;
 }
 
-// Writes commit under filter_mu_, so the snapshot and the filter taken
+// Writes commit under the filter lock, so the snapshot and the filter taken
 // under it are of one state; everything else is read outside the locks.
 Status RocksRegionStore::TakeVerifyState(VerifyState* state) const {
-  std::string filter_bytes;
+  RegionFilter::SnapshotAndFilter taken;
   {
     std::shared_lock regions_lock(regions_mu_);
     state->regions = regions_;
-    std::lock_guard filter_lock(filter_mu_);
-    state->snapshot = std::make_unique<rocksdb::ManagedSnapshot>(db_.get());
-    filter_bytes = filter_->filter().Serialize();
+    taken = filter_->TakeSnapshotAndFilter();
   }
+  state->snapshot = std::move(taken.snapshot);
   if (state->snapshot->snapshot() == nullptr) {
     return Status::IOError("the database gave no snapshot");
   }
   BLOOMROUTE_RETURN_IF_ERROR(
-      ReadValueRecords(state->snapshot->snapshot(), &state->records));
+      filter_->ReadValueRecords(state->snapshot->snapshot(), &state->records));
   BLOOMROUTE_ASSIGN_OR_RETURN(
       ScalableSplitCountingBloomFilter filter,
-      ScalableSplitCountingBloomFilter::Deserialize(filter_bytes));
+      ScalableSplitCountingBloomFilter::Deserialize(taken.filter));
   state->filter.emplace(std::move(filter));
   return Status::OK();
 }
@@ -199,8 +198,8 @@ Status RocksRegionStore::VerifyValues(
   report->value_counts_wrong += expected.size();
   if (!expected.empty()) Problem(report, "values held by rows but not counted");
 
-  auto rebuilt = RebuildAtRecordedStages(filter.config(), filter.first_stage(),
-                                         state.records);
+  auto rebuilt = RegionFilter::RebuildAtRecordedStages(
+      filter.config(), filter.first_stage(), state.records);
   report->filter_matches_rebuild =
       rebuilt.ok() && rebuilt->EquivalentTo(filter);
   if (!report->filter_matches_rebuild) {

@@ -1,5 +1,6 @@
 // RegionStore writes: validation, row read-modify-write, index maintenance,
-// and the atomic commit with value counts and filter ops.
+// and the atomic commit, whose value counts and filter ops the store's
+// RegionFilter adds (internal/region_filter.h).
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -218,15 +219,6 @@ void StampNewCells(const std::vector<Cell>& row, int64_t now,
 
 }  // namespace
 
-void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
-              const std::string& value, int64_t delta) {
-  ValueDelta& d = (*deltas)[ValueKey(table, column, value)];
-  d.table_id = table;
-  d.column_id = column;
-  d.value = value;
-  d.delta += delta;
-}
-
 Status RocksRegionStore::AddIndexChanges(const RowChange& change,
                                          rocksdb::WriteBatch* batch,
                                          ValueDeltas* deltas) const {
@@ -271,28 +263,59 @@ Status RocksRegionStore::AddIndexChanges(const RowChange& change,
   return Status::OK();
 }
 
+namespace {
+
+// The distinct rows a batch touches, in first-touched order: their keys
+// (RowKey), one RowChange each (before and after still empty), and for each
+// mutation the index of its row.
+void GroupByRow(const std::vector<Mutation>& batch,
+                const std::vector<const RegionDescriptor*>& regions,
+                std::vector<std::string>* keys, std::vector<RowChange>* changes,
+                std::vector<size_t>* change_of) {
+  std::unordered_map<std::string, size_t> slot;  // key -> index in changes
+  change_of->resize(batch.size());
+  for (size_t i = 0; i < batch.size(); ++i) {
+    std::string key = RowKey(batch[i].region_id, batch[i].row_key);
+    auto [it, added] = slot.emplace(key, changes->size());
+    (*change_of)[i] = it->second;
+    if (added) {
+      keys->push_back(std::move(key));
+      changes->push_back(RowChange{regions[i], batch[i].row_key, {}, {}});
+    }
+  }
+}
+
+}  // namespace
+
 StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
     const std::vector<Mutation>& batch,
     const std::vector<const RegionDescriptor*>& regions, WriteMode mode,
     uint64_t fence_token) {
-  // The distinct rows, in first-touched order.
   std::vector<std::string> keys;
-  std::unordered_map<std::string, size_t> slot;  // key -> index in changes
-  std::vector<size_t> change_of(batch.size());   // mutation -> its row
   std::vector<RowChange> changes;
-  for (size_t i = 0; i < batch.size(); ++i) {
-    std::string key = RowKey(batch[i].region_id, batch[i].row_key);
-    auto [it, added] = slot.emplace(key, changes.size());
-    change_of[i] = it->second;
-    if (added) {
-      keys.push_back(std::move(key));
-      changes.push_back(RowChange{regions[i], batch[i].row_key, {}, {}});
-    }
-  }
+  std::vector<size_t> change_of;  // mutation -> its row
+  GroupByRow(batch, regions, &keys, &changes, &change_of);
   std::vector<std::string_view> key_views(keys.begin(), keys.end());
   auto row_locks = row_locks_.LockAll(key_views);
 
-  // Read the rows as they are now, under their locks.
+  BLOOMROUTE_RETURN_IF_ERROR(ReadRowsLocked(keys, &changes));
+  std::vector<MutationOutcome> outcomes;
+  // One clock reading for the batch: every "now" in it is the same.
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ApplyToRows(batch, change_of, NowMs(), &changes, &outcomes));
+  rocksdb::WriteBatch wb;
+  ValueDeltas deltas;
+  BLOOMROUTE_RETURN_IF_ERROR(AddRowWrites(keys, changes, &wb, &deltas));
+  StatusOr<WriteResult> result = Commit(&wb, deltas, mode, fence_token);
+  if (!result.ok()) return result;
+  mutations_applied_.fetch_add(AppliedCount(outcomes, batch.size()),
+                               std::memory_order_relaxed);
+  result->outcomes = std::move(outcomes);
+  return result;
+}
+
+Status RocksRegionStore::ReadRowsLocked(const std::vector<std::string>& keys,
+                                        std::vector<RowChange>* changes) const {
   std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
   std::vector<rocksdb::PinnableSlice> values(keys.size());
   std::vector<rocksdb::Status> statuses(keys.size());
@@ -301,21 +324,22 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
   for (size_t i = 0; i < keys.size(); ++i) {
     if (statuses[i].IsNotFound()) continue;
     BLOOMROUTE_RETURN_IF_ERROR(FromRocks(statuses[i]));
+    RowChange& c = (*changes)[i];
     BLOOMROUTE_RETURN_IF_ERROR(
-        DecodeRowCells(values[i].ToStringView(), &changes[i].before));
-    changes[i].after = changes[i].before;
+        DecodeRowCells(values[i].ToStringView(), &c.before));
+    c.after = c.before;
   }
-  std::vector<MutationOutcome> outcomes;
-  // One clock reading for the batch: every "now" in it is the same.
-  BLOOMROUTE_RETURN_IF_ERROR(
-      ApplyToRows(batch, change_of, NowMs(), &changes, &outcomes));
+  return Status::OK();
+}
 
-  rocksdb::WriteBatch wb;
-  ValueDeltas deltas;
+Status RocksRegionStore::AddRowWrites(const std::vector<std::string>& keys,
+                                      const std::vector<RowChange>& changes,
+                                      rocksdb::WriteBatch* wb,
+                                      ValueDeltas* deltas) const {
   for (size_t i = 0; i < changes.size(); ++i) {
     const RowChange& c = changes[i];
     if (c.after.empty()) {
-      if (!c.before.empty()) wb.Delete(rows_cf_, keys[i]);
+      if (!c.before.empty()) wb->Delete(rows_cf_, keys[i]);
     } else {
       std::string encoded = EncodeRowCells(c.after);
       if (encoded.size() > options_.max_row_bytes) {
@@ -324,16 +348,11 @@ StatusOr<WriteResult> RocksRegionStore::ApplyResolved(
             std::to_string(encoded.size()) + " bytes; the limit is " +
             std::to_string(options_.max_row_bytes));
       }
-      wb.Put(rows_cf_, keys[i], encoded);
+      wb->Put(rows_cf_, keys[i], encoded);
     }
-    BLOOMROUTE_RETURN_IF_ERROR(AddIndexChanges(c, &wb, &deltas));
+    BLOOMROUTE_RETURN_IF_ERROR(AddIndexChanges(c, wb, deltas));
   }
-  StatusOr<WriteResult> result = Commit(&wb, deltas, mode, fence_token);
-  if (!result.ok()) return result;
-  mutations_applied_.fetch_add(AppliedCount(outcomes, batch.size()),
-                               std::memory_order_relaxed);
-  result->outcomes = std::move(outcomes);
-  return result;
+  return Status::OK();
 }
 
 Status RocksRegionStore::ApplyToRows(
@@ -387,113 +406,17 @@ StatusOr<WriteResult> RocksRegionStore::Commit(rocksdb::WriteBatch* batch,
                                                const ValueDeltas& deltas,
                                                WriteMode mode,
                                                uint64_t fence_token) {
-  std::lock_guard lock(filter_mu_);
-  // Under the lock that orders filter ops, so that after RaiseFence returns
-  // no write with an older token commits (region_store.h, "Fencing").
-  if (fence_token != 0 && fence_token < fence_) {
-    return Status::Aborted("write fenced: its token " +
-                           std::to_string(fence_token) +
-                           " is below this server's fence " +
-                           std::to_string(fence_) + "; nothing was written");
-  }
-  BLOOMROUTE_RETURN_IF_ERROR(RepairFilterLocked());
-  const uint64_t epoch = filter_->epoch();
-  const uint64_t seq_before = filter_->last_seq();
-  WriteResult result;
-  batch->SetSavePoint();
-  Status s = AddFilterChangesLocked(batch, deltas, &result.ops);
-  if (s.IsUnavailable()) {
-    // The batch brings more new values than the filter's remaining stages
-    // can take: rebuild it sized for them too, then apply the batch to it.
-    RestoreFilterLocked(epoch, seq_before);
-    result.ops.clear();
-    s = FromRocks(batch->RollbackToSavePoint());
-    uint64_t arriving = 0;
-    for (const auto& [key, d] : deltas) arriving += d.delta > 0;
-    if (s.ok() && !filter_broken_) {
-      s = CompactFilterLocked(config_, filter_->epoch() + 1, seq_before,
-                              arriving);
-    }
-    if (s.ok()) s = AddFilterChangesLocked(batch, deltas, &result.ops);
-    if (s.IsUnavailable()) s = Status::IOError(s.message());
-  }
-  if (s.ok()) {
-    s = mode == WriteMode::kIngest
-            ? IngestBatch(batch)
-            : FromRocks(db_->Write(write_options_, batch));
-    if (s.ok() && mode == WriteMode::kWriteBatch && write_options_.sync) {
-      wal_syncs_.fetch_add(1, std::memory_order_relaxed);
-    }
-  }
-  if (!s.ok()) {
-    // Nothing of the batch is stored; the in-memory filter may have moved.
-    if (filter_->last_seq() != seq_before) {
-      RestoreFilterLocked(filter_->epoch(), seq_before);
-    }
-    return s;
-  }
-  MaintainFilterLocked();
-  result.incarnation = incarnation_;
-  result.epoch = filter_->epoch();
-  result.last_seq = filter_->last_seq();
-  if (result.epoch != epoch) result.ops.clear();  // rebuilt: take a snapshot
-  return result;
+  return filter_->CommitWithValueChanges(
+      batch, deltas, fence_token,
+      [this, mode](rocksdb::WriteBatch* b) { return WriteBatchAs(mode, b); });
 }
 
-Status RocksRegionStore::AddFilterChangesLocked(rocksdb::WriteBatch* batch,
-                                                const ValueDeltas& deltas,
-                                                std::vector<FilterOp>* ops) {
-  std::vector<const std::string*> keys;
-  for (const auto& [key, d] : deltas) {
-    if (d.delta != 0) keys.push_back(&key);
-  }
-  if (keys.empty()) return Status::OK();
-  std::vector<rocksdb::Slice> slices;
-  for (const auto* k : keys) slices.emplace_back(*k);
-  std::vector<rocksdb::PinnableSlice> values(keys.size());
-  std::vector<rocksdb::Status> statuses(keys.size());
-  db_->MultiGet(rocksdb::ReadOptions(), values_cf_, keys.size(), slices.data(),
-                values.data(), statuses.data(), /*sorted_input=*/true);
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const ValueDelta& d = deltas.at(*keys[i]);
-    ValueRecord rec;
-    if (!statuses[i].IsNotFound()) {
-      BLOOMROUTE_RETURN_IF_ERROR(FromRocks(statuses[i]));
-      BLOOMROUTE_RETURN_IF_ERROR(
-          DecodeValueRecord(values[i].ToStringView(), &rec));
-    }
-    if (d.delta < 0 && rec.count < static_cast<uint64_t>(-d.delta)) {
-      return Status::Corruption("value count below zero for " +
-                                QuoteForMessage(d.value));
-    }
-    const uint64_t count = rec.count + d.delta;
-    // Only a count crossing zero touches the filter; most writes move a count
-    // n -> n±1 and need no hash.
-    if (rec.count == 0) {  // 0 -> count > 0: the value arrives on the server
-      auto inserted =
-          filter_->Insert(HashElement(d.table_id, d.column_id, d.value));
-      if (!inserted.ok()) {  // no stage left: the caller rebuilds and retries
-        return Status::Unavailable(inserted.status().message());
-      }
-      const FilterOp op = *inserted;
-      rec.stage = op.stage;
-      ops->push_back(op);
-    } else if (count == 0) {  // the last row holding it left
-      BLOOMROUTE_ASSIGN_OR_RETURN(
-          FilterOp op,
-          filter_->Remove(HashElement(d.table_id, d.column_id, d.value),
-                          rec.stage));
-      ops->push_back(op);
-    }
-    rec.count = count;
-    if (count == 0) {
-      batch->Delete(values_cf_, *keys[i]);
-    } else {
-      batch->Put(values_cf_, *keys[i], EncodeValueRecord(rec));
-    }
-  }
-  for (const FilterOp& op : *ops) {
-    batch->Put(oplog_cf_, OpKey(op.seq), EncodeOp(filter_->epoch(), op));
+Status RocksRegionStore::WriteBatchAs(WriteMode mode,
+                                      rocksdb::WriteBatch* batch) {
+  if (mode == WriteMode::kIngest) return IngestBatch(batch);
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(db_->Write(write_options_, batch)));
+  if (write_options_.sync) {
+    wal_syncs_.fetch_add(1, std::memory_order_relaxed);
   }
   return Status::OK();
 }

@@ -36,14 +36,14 @@
 // if an earlier write's op is still in flight, the replica cannot know it is
 // behind, so region servers must send last_seq.
 //
-// Incarnations. Within one run of a server (one incarnation, model/types.h)
-// epochs and sequence numbers only grow, so (epoch, seq) pairs are ordered
-// lexicographically. Across runs they are not: a server that lost the
-// unsynced tail of its WAL, or got an old copy of its directory back, hands
-// out the same (epoch, seq) again with other ops. So a result, snapshot or
-// status of another incarnation than the replica's is never ordered against
-// it: it starts a new generation (below), and only a snapshot of the server
-// brings the replica into the new incarnation.
+// Incarnations. Within one run of a server (one incarnation,
+// model/region_protocol.h) epochs and sequence numbers only grow, so (epoch,
+// seq) pairs are ordered lexicographically. Across runs they are not: a server
+// that lost the unsynced tail of its WAL, or got an old copy of its directory
+// back, hands out the same (epoch, seq) again with other ops. So a result,
+// snapshot or status of another incarnation than the replica's is never ordered
+// against it: it starts a new generation (below), and only a snapshot of the
+// server brings the replica into the new incarnation.
 //
 // Generations. Some events put a replica behind in a way no sequence number
 // shows: a write whose reply was lost, a result from another incarnation, a
@@ -104,7 +104,7 @@
 #include "index/element_hash.h"
 #include "index/occupancy_image.h"
 #include "index/scalable_split_counting_bloom_filter.h"
-#include "model/types.h"
+#include "model/region_protocol.h"
 #include "router/region_client.h"
 
 namespace bloomroute::router {

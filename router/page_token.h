@@ -36,7 +36,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "model/types.h"
+#include "model/rows.h"
 #include "router/router.h"
 
 namespace bloomroute::router {

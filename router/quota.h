@@ -3,11 +3,11 @@
 // '1000req/sec'`). An admin sets them (Router::SetQuota, `bloomroute admin
 // quota set`); the router keeps them in its catalog, so they survive a
 // restart; the router's Thrift server enforces them on every call
-// (thrift/internal/quota_throttle.h), before the call's arguments are
+// (thrift/server/quota_throttle.h), before the call's arguments are
 // decoded. None are set by default, and then nothing is throttled.
 //
 // A principal is the user of a token or the name of a client certificate
-// (thrift/security.h): a router without TLS knows no principals and
+// (thrift/server/security.h): a router without TLS knows no principals and
 // throttles nobody. A quota with a table counts only the calls that name
 // that table (or one of its scanners); one without counts every call of the
 // user. Both apply to a call that names the table: it must fit each.

@@ -4,7 +4,8 @@
 // the RPC implementation, tests an in-process fake. Each method mirrors one
 // RegionService call and has the region server's semantics
 // (regionstore/region_store.h documents them in full); the value types are
-// the shared model/types.h, so one set of Thrift conversions serves both.
+// the shared model/ headers (rows, index queries, region protocol), so one set
+// of Thrift conversions serves both.
 //
 // Errors. Every method returns Status or StatusOr:
 //   Unavailable      the server did not answer (connect failure, timeout, the
@@ -38,7 +39,9 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "model/types.h"
+#include "model/index_query.h"
+#include "model/region_protocol.h"
+#include "model/rows.h"
 
 namespace bloomroute::router {
 

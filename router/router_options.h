@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "model/types.h"
+#include "model/rows.h"
 #include "router/cluster_filter_config.h"
 
 namespace bloomroute::router {
@@ -76,7 +76,7 @@ struct RouterOptions {
   uint32_t max_scanners_per_client = 100;
   uint32_t max_scanners_per_principal = 500;
   int scanner_idle_timeout_ms = 60000;
-  // Bytes of rows (ReplyBytes, model/types.h) in one answer of Get, Scan,
+  // Bytes of rows (ReplyBytes, model/rows.h) in one answer of Get, Scan,
   // ScannerNext, Lookup and LookupMultiple, about: an answer stops after
   // the row that passes it and says where it stopped. The default keeps a
   // reply (this, plus one row of at most a region server's max_row_bytes,

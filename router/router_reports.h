@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "model/types.h"
+#include "model/region_protocol.h"
+#include "model/rows.h"
 #include "router/global_index.h"
 
 namespace bloomroute::router {

@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "thrift/gen-cpp/RegionService.h"
-#include "thrift/internal/access_control.h"
 #include "thrift/region_service_handler.h"
+#include "thrift/server/access_control.h"
 
 namespace bloomroute {
 

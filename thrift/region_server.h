@@ -1,11 +1,11 @@
 // RegionServer: a RegionStore served over Thrift (RegionService).
 //
 // Transport, limits and threads are those of every bloomroute server
-// (thrift/thrift_server.h): framed binary protocol with bounded frames, a
-// pool of `threads` workers running complete requests, each request and
-// reply bounded in time, idle connections closed. Requests that decode but
-// break a rule (missing field, negative id, empty row key, value over the
-// limit, ...) are answered with TIllegalArgument and the connection stays open.
+// (thrift/server/thrift_server.h): framed binary protocol with bounded frames,
+// a pool of `threads` workers running complete requests, each request and reply
+// bounded in time, idle connections closed. Requests that decode but break a
+// rule (missing field, negative id, empty row key, value over the limit, ...)
+// are answered with TIllegalArgument and the connection stays open.
 //
 // Example:
 //   RegionServerOptions options;
@@ -24,7 +24,7 @@
 
 #include "common/statusor.h"
 #include "regionstore/region_store.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute {
 

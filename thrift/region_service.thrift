@@ -211,7 +211,7 @@ struct TInPredicate {
 
 // A conjunction: every equality, IN list and range must hold; at least one
 // predicate, at most 64, with at most 1024 values and 1 MiB of them in all
-// (model/types.h, kMaxIndexPredicate*).
+// (model/index_query.h, kMaxIndexPredicate*).
 struct TIndexQuery {
   1: i64 tableId
   // Regions of the table to search; empty = every open region of the table.
@@ -392,7 +392,7 @@ struct TIndexChunkResult {
   5: binary resumeAfter
 }
 
-// Where a region the server knows stands (RegionState in model/types.h).
+// Where a region the server knows stands (RegionState in model/region_protocol.h).
 enum TRegionState {
   OPEN = 0,      // served
   CLOSED = 1,    // data kept, not served (a restart, closeRegion)

@@ -4,10 +4,9 @@
 #include <string>
 #include <utility>
 
+#include "thrift/conversion/region_conversion.h"
 #include "thrift/internal/region_stats_conversion.h"
 #include "thrift/internal/serve_call.h"
-#include "thrift/region_table_conversion.h"
-#include "thrift/region_types_conversion.h"
 
 namespace bloomroute {
 namespace {

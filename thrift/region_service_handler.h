@@ -1,7 +1,7 @@
 // RegionServiceHandler: implements the generated rpc::RegionServiceIf by
 // calling a RegionStore.
 //
-// Each call converts its request (region_types_conversion.h), calls the store
+// Each call converts its request (conversion/region_conversion.h), calls the store
 // and converts the result. Every failure leaves through one function:
 // a failed Status becomes TIllegalArgument or TIOError (status_conversion.h),
 // and any other exception (std::bad_alloc, a library error) becomes TIOError,

@@ -6,13 +6,13 @@
 #include <utility>
 #include <vector>
 
+#include "thrift/conversion/admin_conversion.h"
+#include "thrift/conversion/hbase_conversion.h"
+#include "thrift/conversion/index_conversion.h"
 #include "thrift/gen-cpp/RouterService.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/client_pool.h"
-#include "thrift/internal/hbase_rows.h"
-#include "thrift/internal/router_admin_conversion.h"
-#include "thrift/internal/router_client_conversion.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute {
 namespace {

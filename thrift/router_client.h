@@ -64,7 +64,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "model/types.h"
+#include "model/rows.h"
 #include "router/router.h"
 #include "thrift/thrift_region_client.h"
 

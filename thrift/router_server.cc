@@ -3,9 +3,9 @@
 #include <utility>
 
 #include "thrift/gen-cpp/RouterService.h"
-#include "thrift/internal/access_control.h"
-#include "thrift/internal/quota_throttle.h"
 #include "thrift/router_service_handler.h"
+#include "thrift/server/access_control.h"
+#include "thrift/server/quota_throttle.h"
 
 namespace bloomroute {
 

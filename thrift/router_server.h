@@ -2,11 +2,11 @@
 // client API of bloomroute (thrift/router_service.thrift).
 //
 // Transport, limits and threads are those of every bloomroute server
-// (thrift/thrift_server.h): framed binary protocol with bounded frames, a
-// pool of `threads` workers running complete requests, each request and
-// reply bounded in time, idle connections closed. Requests that decode but
-// break a rule (missing field, negative limit, unknown table, ...) are answered
-// with TIllegalArgument and the connection stays open.
+// (thrift/server/thrift_server.h): framed binary protocol with bounded frames,
+// a pool of `threads` workers running complete requests, each request and reply
+// bounded in time, idle connections closed. Requests that decode but break a
+// rule (missing field, negative limit, unknown table, ...) are answered with
+// TIllegalArgument and the connection stays open.
 //
 // Example:
 //   RouterServerOptions options;
@@ -26,7 +26,7 @@
 
 #include "common/statusor.h"
 #include "router/router.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute {
 
@@ -44,8 +44,8 @@ struct RouterServerOptions : ServerOptions {
     // bound still leave slots to an admin.
     max_connections_per_principal = kDefaultMaxConnectionsPerPrincipal;
   }
-  // The bearer tokens clients may authenticate with (thrift/security.h has
-  // the format); empty for none. Needs TLS: a token must not cross the
+  // The bearer tokens clients may authenticate with (thrift/server/security.h
+  // has the format); empty for none. Needs TLS: a token must not cross the
   // network in the clear.
   std::string token_file;
 };

@@ -4,11 +4,11 @@
 #include <limits>
 #include <utility>
 
-#include "thrift/hbase_request_conversion.h"
-#include "thrift/internal/access_control.h"
-#include "thrift/internal/hbase_rows.h"
+#include "thrift/conversion/admin_conversion.h"
+#include "thrift/conversion/hbase_conversion.h"
+#include "thrift/conversion/index_conversion.h"
 #include "thrift/internal/serve_call.h"
-#include "thrift/router_types_conversion.h"
+#include "thrift/server/access_control.h"
 
 namespace bloomroute {
 
@@ -32,34 +32,18 @@ StatusOr<RowCondition> ConditionOf(const HBaseCheck& check) {
   RowCondition condition;
   condition.column = check.column;
   if (!check.value.empty()) condition.value = check.value;
-  switch (check.compare) {
-    case client::TCompareOperator::LESS:
-      condition.op = CompareOp::kLess;
-      break;
-    case client::TCompareOperator::LESS_OR_EQUAL:
-      condition.op = CompareOp::kLessOrEqual;
-      break;
-    case client::TCompareOperator::EQUAL:
-      condition.op = CompareOp::kEqual;
-      break;
-    case client::TCompareOperator::NOT_EQUAL:
-      condition.op = CompareOp::kNotEqual;
-      break;
-    case client::TCompareOperator::GREATER_OR_EQUAL:
-      condition.op = CompareOp::kGreaterOrEqual;
-      break;
-    case client::TCompareOperator::GREATER:
-      condition.op = CompareOp::kGreater;
-      break;
-    case client::TCompareOperator::NO_OP:
-      if (condition.value.has_value()) {
-        return Status::InvalidArgument(
-            "compareOperator NO_OP compares no value: give an operator, or "
-            "an empty value to check that the column is absent");
-      }
-      condition.op = CompareOp::kEqual;
-      break;
+  if (check.compare != client::TCompareOperator::NO_OP) {
+    // CheckFromThrift let only the table's values through.
+    condition.op =
+        kHBaseCompareOps.Find(check.compare).value_or(CompareOp::kEqual);
+    return condition;
   }
+  if (condition.value.has_value()) {
+    return Status::InvalidArgument(
+        "compareOperator NO_OP compares no value: give an operator, or "
+        "an empty value to check that the column is absent");
+  }
+  condition.op = CompareOp::kEqual;
   return condition;
 }
 
@@ -196,9 +180,10 @@ client::RouterServiceIf* RouterServiceHandlerFactory::getHandler(
 }
 
 void RouterServiceHandlerFactory::releaseHandler(
-    client::RouterServiceIf* handler) {
-  // Only getHandler's handlers come back here.
-  auto* mine = static_cast<RouterServiceHandler*>(handler);
+    client::THBaseServiceIf* handler) {
+  // Only getHandler's handlers come back here; THBaseServiceIf is a virtual
+  // base, so only a dynamic_cast reaches the handler.
+  auto* mine = dynamic_cast<RouterServiceHandler*>(handler);
   router_->CloseScanners(mine->client());
   delete mine;
 }

@@ -1,12 +1,15 @@
 // RouterServiceHandler: implements the generated rpc::client::RouterServiceIf
-// by calling a router::Router: HBase's THBaseService calls and bloomroute's
-// own (thrift/router_service.thrift).
+// by calling a router::Router: HBase's THBaseService calls
+// (thrift/hbase_service.thrift), bloomroute's index calls
+// (thrift/index_service.thrift) and its admin calls
+// (thrift/router_service.thrift), RouterService extending the other two.
 //
-// Each call converts its request (hbase_request_conversion.h for HBase's
-// structs, router_types_conversion.h for bloomroute's), calls the router and
-// converts the result. Every failure leaves through one function
-// (thrift/internal/serve_call.h), so that nothing but a declared exception
-// ever reaches the client and the connection stays usable:
+// Each call converts its request (conversion/hbase_conversion.h for HBase's
+// structs, conversion/index_conversion.h and admin_conversion.h for
+// bloomroute's), calls the router and converts the result. Every failure
+// leaves through one function (thrift/internal/serve_call.h), so that nothing
+// but a declared exception ever reaches the client and the connection stays
+// usable:
 //   HBase calls            TIOError for every failure, its message starting
 //                          with the status code name ("InvalidArgument: ...",
 //                          "NotFound: ...", "Unavailable: ..." with canRetry)
@@ -17,7 +20,7 @@
 //
 // Fields of features bloomroute does not have are refused naming the
 // feature ("InvalidArgument: <field>: ... is not supported",
-// hbase_request_conversion.h).
+// conversion/hbase_conversion.h).
 //
 // HBase's rules kept by the atomic and table calls:
 //   checkAndPut / checkAndDelete / checkAndMutate: an empty `value` is the
@@ -139,7 +142,7 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   // ---- bloomroute's own ----
 
   // Reached only on a server without TLS (with TLS the connection layer
-  // answers it, thrift/internal/access_control.h): PermissionDenied, since
+  // answers it, thrift/server/access_control.h): PermissionDenied, since
   // a token must not cross the network in the clear, and without TLS every
   // caller may call everything anyway.
   void authenticate(const std::string& token) override;
@@ -223,7 +226,9 @@ class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
 
   rpc::client::RouterServiceIf* getHandler(
       const apache::thrift::TConnectionInfo& connection) override;
-  void releaseHandler(rpc::client::RouterServiceIf* handler) override;
+  // `handler` is one getHandler returned (the generated factory passes it
+  // as the root service's interface, THBaseServiceIf).
+  void releaseHandler(rpc::client::THBaseServiceIf* handler) override;
 
  private:
   const std::shared_ptr<router::Router> router_;

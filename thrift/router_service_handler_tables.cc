@@ -4,12 +4,12 @@
 #include <optional>
 #include <utility>
 
-#include "thrift/hbase_request_conversion.h"
-#include "thrift/internal/router_admin_conversion.h"
+#include "thrift/conversion/admin_conversion.h"
+#include "thrift/conversion/hbase_conversion.h"
+#include "thrift/conversion/index_conversion.h"
+#include "thrift/conversion/region_conversion.h"
 #include "thrift/internal/serve_call.h"
-#include "thrift/region_types_conversion.h"
 #include "thrift/router_service_handler.h"
-#include "thrift/router_types_conversion.h"
 
 namespace bloomroute {
 

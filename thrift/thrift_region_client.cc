@@ -7,13 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "thrift/conversion/region_conversion.h"
 #include "thrift/gen-cpp/RegionService.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/client_pool.h"
 #include "thrift/internal/region_stats_conversion.h"
-#include "thrift/region_table_conversion.h"
-#include "thrift/region_types_conversion.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute {
 namespace {

@@ -35,7 +35,7 @@
 //                    max_decoded_bytes, or any other failure (e.g.
 //                    TApplicationException); the connection is dropped.
 //   Corruption       a reply that decodes but holds what no server can send
-//                    (region_types_conversion.h).
+//                    (conversion/region_conversion.h).
 //
 // Timeouts. Connecting waits at most connect_timeout_ms; after that, each
 // wait to send or to receive part of the reply waits at most
@@ -62,7 +62,7 @@
 
 #include "common/status.h"
 #include "router/region_client.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 
 namespace bloomroute {
 
@@ -95,9 +95,9 @@ struct ThriftClientOptions {
   // (router/region_client.h, AssembleFilterImage). The image is held in
   // memory while it is assembled.
   uint64_t max_filter_image_bytes = uint64_t{1} << 30;
-  // TLS to the server (thrift/security.h): off when tls.enabled() is false.
-  // With a certificate and key, the client presents them (a router to its
-  // region servers presents its node certificate).
+  // TLS to the server (thrift/server/security.h): off when tls.enabled() is
+  // false. With a certificate and key, the client presents them (a router to
+  // its region servers presents its node certificate).
   TlsOptions tls;
   // A bearer token the router checks on each new connection
   // (RouterService.authenticate); empty for none. Only for the router's

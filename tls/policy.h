@@ -1,6 +1,6 @@
 // The TLS policy every bloomroute port follows (the Thrift ports and the
 // HTTP port), as constants without OpenSSL's headers, so that option
-// structs (thrift/security.h) can name them. tls/ssl_context.h applies
+// structs (thrift/server/security.h) can name them. tls/ssl_context.h applies
 // them to an OpenSSL context.
 //
 // Protocol and ciphers. TLS 1.2 and 1.3 only. For TLS 1.2 only ECDHE key

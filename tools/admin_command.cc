@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "thrift/router_client.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 #include "tools/admin_format.h"
 #include "tools/row_format.h"
 

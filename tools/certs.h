@@ -13,7 +13,8 @@
 //   node.crt, node.key      the certificate both kinds shared before
 //                           (OU=node, CN=node); still accepted
 //   client.<user>.crt/.key  a client's: O=bloomroute, OU=<role>, CN=<user>,
-//                           EKU clientAuth (thrift/security.h: identities)
+//                           EKU clientAuth (thrift/server/security.h:
+//                           identities)
 //   token.<user>            a bearer token, one line (the client's
 //                           --token-file)
 //   tokens                  the router's --token-file: "<hash> <role> <user>"
@@ -57,7 +58,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 
 namespace bloomroute {
 

@@ -46,7 +46,7 @@ StatusOr<std::string> NewToken() {
 }
 
 // `tokens` without the lines of `user` (the token file format of
-// thrift/security.h: "<hash> <role> <user>").
+// thrift/server/security.h: "<hash> <role> <user>").
 std::string WithoutUser(const std::string& tokens, std::string_view user) {
   std::istringstream in(tokens);
   std::string out, line;

@@ -22,7 +22,8 @@
 #include <vector>
 
 #include "common/statusor.h"
-#include "model/types.h"
+#include "model/index_query.h"
+#include "model/rows.h"
 #include "router/router.h"
 #include "thrift/router_client.h"
 #include "tools/option_table.h"

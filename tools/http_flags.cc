@@ -5,7 +5,7 @@
 
 #include "ops/region_server_ops.h"
 #include "ops/router_ops.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 #include "tools/server_command_util.h"
 
 namespace bloomroute {

@@ -30,7 +30,7 @@
 #include "router/router.h"
 #include "thrift/region_server.h"
 #include "thrift/router_server.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 #include "tools/option_table.h"
 
 namespace bloomroute {

@@ -4,8 +4,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "tools/lab/document.h"
-#include "tools/lab/experiments.h"
+#include "lab/experiments/document.h"
+#include "lab/experiments/experiments.h"
 
 namespace bloomroute {
 

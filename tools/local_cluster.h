@@ -48,7 +48,7 @@
 #include "router/router.h"
 #include "thrift/region_server.h"
 #include "thrift/router_server.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 #include "tools/certs.h"
 
 namespace bloomroute {

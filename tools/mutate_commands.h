@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "model/types.h"
+#include "model/rows.h"
 #include "tools/client_command_util.h"
 #include "tools/command.h"
 

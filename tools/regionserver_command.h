@@ -12,8 +12,8 @@
 // defaults.
 //
 // With the three --tls-* files the server serves only TLS (to routers of
-// the cluster: thrift/security.h); off loopback it needs them or --insecure
-// (server_command_util.h).
+// the cluster: thrift/server/security.h); off loopback it needs them or
+// --insecure (server_command_util.h).
 //
 // On start it prints one line saying what it serves and where, e.g.
 //   bloomroute regionserver: serving 3 regions of 1 tables from /data on

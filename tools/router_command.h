@@ -12,7 +12,7 @@
 //       [--tls-ca FILE --tls-cert FILE --tls-key FILE [--token-file FILE]]
 //       [--insecure] [--log-level LEVEL] [--log-file FILE]
 //
-// Security (thrift/security.h). With the three --tls-* files the router
+// Security (thrift/server/security.h). With the three --tls-* files the router
 // serves only TLS, and its connections to the region servers use the same
 // files: its node certificate is its client certificate towards them.
 // --token-file names the bearer tokens clients may authenticate with; it

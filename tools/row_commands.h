@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "model/types.h"
+#include "model/rows.h"
 #include "tools/client_command_util.h"
 #include "tools/command.h"
 #include "tools/row_format.h"

@@ -1,9 +1,9 @@
 // The TLS and token options of the command line, shared by the server
 // commands (ServerFlags, server_command_util.h) and the client commands
 // (RouterConnectionFlags, client_command_util.h). What TLS, roles and tokens
-// mean is thrift/security.h's; this file only turns flags into TlsOptions and
-// a token, checking at start what can be checked without the network: that
-// the flags go together and that the files they name can be read.
+// mean is thrift/server/security.h's; this file only turns flags into
+// TlsOptions and a token, checking at start what can be checked without the
+// network: that the flags go together and that the files they name can be read.
 //
 // Example:
 //   TlsFlags tls(TlsFlags::Side::kClient);  // in AddOptions: tls.Add(o);
@@ -18,7 +18,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 #include "tools/option_table.h"
 
 namespace bloomroute {

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 
 namespace bloomroute {
 namespace {

@@ -28,7 +28,7 @@
 
 #include "common/log.h"
 #include "common/status.h"
-#include "thrift/thrift_server.h"
+#include "thrift/server/thrift_server.h"
 #include "tools/option_table.h"
 #include "tools/security_flags.h"
 
@@ -94,8 +94,8 @@ class LogFlags {
 // ServerOptions.
 //
 // Secure by default off loopback: a server may listen on a loopback address
-// (thrift/security.h, IsLoopbackHost) in the clear, but on any other address
-// (0.0.0.0 included) only with TLS (all three --tls-* files) or with
+// (thrift/server/security.h, IsLoopbackHost) in the clear, but on any other
+// address (0.0.0.0 included) only with TLS (all three --tls-* files) or with
 // --insecure, which it then announces on start (InsecureWarning()).
 class ServerFlags {
  public:

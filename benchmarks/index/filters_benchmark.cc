@@ -22,8 +22,8 @@
 #include "common/coding.h"
 #include "index/element_hash.h"
 #include "index/scalable_split_counting_bloom_filter.h"
-#include "index/split_bloom_filter.h"
 #include "index/split_counting_bloom_filter.h"
+#include "lab/split_bloom_filter.h"
 
 namespace bloomroute {
 namespace {

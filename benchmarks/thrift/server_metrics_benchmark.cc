@@ -10,7 +10,7 @@
 #include <string>
 
 #include "common/metrics.h"
-#include "thrift/internal/server_metrics.h"
+#include "thrift/server/internal/server_metrics.h"
 
 namespace bloomroute::thrift_internal {
 namespace {

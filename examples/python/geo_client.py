@@ -3,7 +3,8 @@
 
 Speaks HBase's Thrift2 API (createTable, putMultiple, openScanner,
 getScannerRows) plus bloomroute's getByIndex. Uses the code Thrift generates
-from thrift/router_service.thrift at build time (into build/python) and
+from thrift/router_service.thrift (and the hbase_service.thrift and
+index_service.thrift it extends) at build time (into build/python) and
 Debian's python3-thrift. From the source tree, with a
 cluster running (e.g. `build/tools/bloomroute local --data /tmp/br --servers 2`):
 
@@ -24,10 +25,11 @@ from thrift.protocol import TBinaryProtocol
 from thrift.transport import TSocket, TSSLSocket, TTransport
 
 from bloomroute.rpc.errors.ttypes import TIllegalArgument, TIOError
+from bloomroute.rpc.hbase_service.ttypes import (
+    TColumnFamilyDescriptor, TColumnValue, TPut, TScan, TTableDescriptor,
+    TTableName)
+from bloomroute.rpc.index_service.ttypes import TEqualityPredicate, TIndexQuery
 from bloomroute.rpc.router_service import RouterService
-from bloomroute.rpc.router_service.ttypes import (
-    TColumnFamilyDescriptor, TColumnValue, TEqualityPredicate, TIndexQuery,
-    TPut, TScan, TTableDescriptor, TTableName)
 
 TABLE = "geo_example"
 # The table attribute that declares the indexed columns (family:qualifier,

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/coding.h"
-#include "model/types.h"
+#include "model/rows.h"
 
 namespace bloomroute::regionstore_internal {
 namespace {

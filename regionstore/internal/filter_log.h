@@ -10,7 +10,7 @@
 
 #include "common/statusor.h"
 #include "index/scalable_split_counting_bloom_filter.h"
-#include "model/types.h"
+#include "model/region_protocol.h"
 #include "regionstore/internal/records.h"
 
 namespace bloomroute::regionstore_internal {

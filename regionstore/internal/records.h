@@ -12,7 +12,8 @@
 
 #include "common/statusor.h"
 #include "index/scalable_split_counting_bloom_filter.h"
-#include "model/types.h"
+#include "model/region_protocol.h"
+#include "model/rows.h"
 
 namespace bloomroute::regionstore_internal {
 

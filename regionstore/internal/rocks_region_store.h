@@ -1,6 +1,8 @@
 // The RocksDB implementation of RegionStore. Private to regionstore/; its
 // methods are spread over region_store*.cc by concern (open and regions,
-// writes, reads, filter, verification).
+// writes, reads, filter, verification). The filter and what keeps it (value
+// records, op log, checkpoints, fence, image pages) are a RegionFilter's
+// (region_filter.h): writes commit through it, the filter calls delegate.
 #ifndef BLOOMROUTE_REGIONSTORE_INTERNAL_ROCKS_REGION_STORE_H_
 #define BLOOMROUTE_REGIONSTORE_INTERNAL_ROCKS_REGION_STORE_H_
 
@@ -10,38 +12,23 @@
 #include <rocksdb/write_batch.h>
 
 #include <atomic>
-#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <set>
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "regionstore/internal/filter_log.h"
 #include "regionstore/internal/records.h"
+#include "regionstore/internal/region_filter.h"
 #include "regionstore/internal/row_locks.h"
 #include "regionstore/region_store.h"
 
 namespace bloomroute::regionstore_internal {
-
-// Net change of the number of rows holding one (table, column, value).
-struct ValueDelta {
-  uint64_t table_id = 0;
-  uint32_t column_id = 0;
-  std::string value;
-  int64_t delta = 0;
-};
-// Keyed by ValueKey(), so values are processed in one deterministic order.
-using ValueDeltas = std::map<std::string, ValueDelta>;
-// Adds `delta` to the change of (table, column, value).
-void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
-              const std::string& value, int64_t delta);
 
 // How a prepared write reaches RocksDB: one WriteBatch through the WAL, or
 // (bulk loads) the same batch turned into one sorted SST file per column
@@ -205,6 +192,10 @@ class RocksRegionStore final : public RegionStore {
   Status NextRowKeys(const RegionDescriptor& region, std::string_view after,
                      size_t max, std::vector<std::string>* keys,
                      bool* end) const;
+  // The first index entries (whole keys) of column `column_id` in region
+  // `region_id`, at most `max`; `*end` is set when the column has no more.
+  Status FirstIndexEntries(uint64_t region_id, uint32_t column_id, size_t max,
+                           std::vector<std::string>* entries, bool* end) const;
   // Under the locks of `rows` (keys without the region prefix, ascending):
   // adds the missing entries of `col` and commits them with their counts
   // and filter ops into `out`. Needs regions_mu_ held (shared).
@@ -236,17 +227,28 @@ class RocksRegionStore final : public RegionStore {
       const std::vector<Mutation>& batch,
       const std::vector<const RegionDescriptor*>& regions, WriteMode mode,
       uint64_t fence_token);
-  // Under filter_mu_: the fence check, counts, filter ops, one atomic write.
+  // The batch with its value changes, through the filter
+  // (RegionFilter::CommitWithValueChanges), written as `mode` says.
   StatusOr<WriteResult> Commit(rocksdb::WriteBatch* batch,
                                const ValueDeltas& deltas, WriteMode mode,
                                uint64_t fence_token);
+  // Writes the batch as `mode` says; what Commit hands the filter.
+  Status WriteBatchAs(WriteMode mode, rocksdb::WriteBatch* batch);
+  // Reads the rows at `keys` (RowKey) into (*changes)[i].before and .after
+  // (left empty for a row that does not exist). Caller holds the rows'
+  // locks.
+  Status ReadRowsLocked(const std::vector<std::string>& keys,
+                        std::vector<RowChange>* changes) const;
+  // Puts each changed row (at keys[i]) into `wb`, or deletes it, with its
+  // index entries; the count changes into `deltas`. InvalidArgument for a
+  // row over max_row_bytes.
+  Status AddRowWrites(const std::vector<std::string>& keys,
+                      const std::vector<RowChange>& changes,
+                      rocksdb::WriteBatch* wb, ValueDeltas* deltas) const;
   // The index entries and count changes that take `change` from before to
   // after (building columns: an old entry only when it exists).
   Status AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
                          ValueDeltas* deltas) const;
-  Status AddFilterChangesLocked(rocksdb::WriteBatch* batch,
-                                const ValueDeltas& deltas,
-                                std::vector<FilterOp>* ops);
 
   // --- bulk loads (region_store_bulk.cc)
   // Empties (creating it if needed) the directory for uploaded and prepared
@@ -257,55 +259,13 @@ class RocksRegionStore final : public RegionStore {
   // Stores the batch as one SST file per column family, ingested at once.
   Status IngestBatch(rocksdb::WriteBatch* batch);
 
-  // --- filter (region_store_filter.cc)
-  Status LoadFilter();
-  // The persisted config a router set, or Options::filter when none is.
-  // Caller holds filter_mu_.
-  Status LoadConfigLocked();
-  // The checkpoint with the later ops replayed. `unmasked_ops`: whether
-  // some of them were recorded without their occupancy mask (format 1).
-  StatusOr<FilterLog> RestoreFromCheckpoint(const std::string& bytes,
-                                            bool* unmasked_ops) const;
-  // Every value record: (value key, record).
-  Status ReadValueRecords(
-      const rocksdb::Snapshot* snapshot,
-      std::vector<std::pair<std::string, ValueRecord>>* records) const;
-  // A filter starting at ladder stage `first_stage` (the live filter's) with
-  // every record in its recorded stage.
-  StatusOr<ScalableSplitCountingBloomFilter> RebuildAtRecordedStages(
-      const SscbfConfig& config, uint32_t first_stage,
-      const std::vector<std::pair<std::string, ValueRecord>>& records) const;
-  // Rebuilds right-sized (for the records plus `extra_values`) with
-  // `config` under a new epoch, rewriting each record's stage, and persists
-  // it with a checkpoint (and `config` as the store's, when it is not
-  // config_ already). Caller holds filter_mu_ (as for every *Locked method).
-  Status CompactFilterLocked(const SscbfConfig& config, uint64_t new_epoch,
-                             uint64_t last_seq, uint64_t extra_values);
-  // Persists the filter and the mark; drops the ops up to `trim_through`.
-  Status WriteCheckpointLocked(uint64_t trim_through);
-  // After a failed write: back to the state the records describe.
-  void RestoreFilterLocked(uint64_t epoch, uint64_t last_seq);
-  // A bits-only image kept for SnapshotImagePage (filter_image_page_bytes).
-  struct CachedImage {
-    FilterImage image;
-    uint64_t id = 0;
-    std::chrono::steady_clock::time_point last_used;
-  };
-  // Raises the fence and takes the filter's occupancy image, serialized,
-  // under filter_mu_ (the serialization outside it).
-  StatusOr<FilterImage> TakeFilterImage(uint64_t fence_token);
-  // If a failed write left the filter broken, rebuild it; IOError if that
-  // fails too.
-  Status RepairFilterLocked();
-  void MaintainFilterLocked();
-
   // --- verification (region_store_verify.cc)
   // One consistent state of the store, taken under the locks and checked
   // without them.
   struct VerifyState {
     std::map<uint64_t, StoredRegion> regions;
     std::unique_ptr<rocksdb::ManagedSnapshot> snapshot;  // rows and index
-    std::vector<std::pair<std::string, ValueRecord>> records;
+    ValueRecords records;
     std::optional<ScalableSplitCountingBloomFilter> filter;
   };
   Status TakeVerifyState(VerifyState* state) const;
@@ -368,26 +328,9 @@ class RocksRegionStore final : public RegionStore {
   std::atomic<uint64_t> mutations_applied_{0};
   std::atomic<uint64_t> wal_syncs_{0};
 
-  // Guards the filter, its sequence numbers and the value records: every
-  // read-modify-write of a count and every op-log write happens under it.
-  mutable std::mutex filter_mu_;
-  std::optional<FilterLog> filter_;
-  // The store's filter config: the one a router set (persisted), else
-  // options_.filter. Compactions and rebuilds use it.
-  SscbfConfig config_;
-  bool config_persisted_ = false;    // config_ is a router's, in the meta CF
-  uint64_t checkpoint_seq_ = 0;      // seq of the newest persisted checkpoint
-  uint64_t first_retained_seq_ = 1;  // the oldest op still in the op log
-  // Set when a failed write left changes in the filter that storage could
-  // not undo; writes repair it first, snapshots and ops wait for that.
-  bool filter_broken_ = false;
-  uint64_t fence_ = 0;  // writes with a nonzero token below it are refused
-
-  // Guards image_ and image_ids_ (taken after filter_mu_ is released:
-  // serving pages never holds writes off).
-  std::mutex image_mu_;
-  std::optional<CachedImage> image_;
-  std::mt19937_64 image_ids_;  // seeded at random
+  // The filter, its value records, op log, checkpoints and fence; set by
+  // Init. Writes commit through it (Commit).
+  std::unique_ptr<RegionFilter> filter_;
 
   LongWorkHooks hooks_;
 };

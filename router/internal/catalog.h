@@ -32,7 +32,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "model/types.h"
+#include "model/rows.h"
 #include "router/quota.h"
 #include "router/region_client.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "index/internal/frame.h"
-#include "index/split_bloom_filter.h"
+#include "lab/split_bloom_filter.h"
 #include "tests/index/filter_test_util.h"
 
 namespace bloomroute {

@@ -16,7 +16,7 @@
 #include <memory>
 #include <string>
 
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 
 namespace bloomroute::testing {
 

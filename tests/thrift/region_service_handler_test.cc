@@ -10,9 +10,8 @@
 
 #include "tests/thrift/fake_region_store.h"
 #include "tests/thrift/wire_util.h"
+#include "thrift/conversion/region_conversion.h"
 #include "thrift/internal/region_stats_conversion.h"
-#include "thrift/region_table_conversion.h"
-#include "thrift/region_types_conversion.h"
 
 namespace bloomroute {
 namespace {

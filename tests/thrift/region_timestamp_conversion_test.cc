@@ -1,13 +1,13 @@
 // Cell timestamps, delete specs and time ranges on the RegionService wire
 // (thrift/internal/region_timestamp_conversion.h, through the conversions
-// of thrift/region_types_conversion.h): they round-trip, bad values are
+// of thrift/conversion/region_conversion.h): they round-trip, bad values are
 // rejected naming the field, and a peer that does not send them gets the
 // behaviour from before timestamps.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/thrift/wire_util.h"
-#include "thrift/region_types_conversion.h"
+#include "thrift/conversion/region_conversion.h"
 
 namespace bloomroute {
 namespace {

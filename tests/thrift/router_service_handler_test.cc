@@ -16,9 +16,9 @@
 #include "tests/thrift/fake_router.h"
 #include "tests/thrift/handler_test_util.h"
 #include "tests/thrift/wire_util.h"
-#include "thrift/hbase_request_conversion.h"
-#include "thrift/internal/router_admin_conversion.h"
-#include "thrift/internal/router_client_conversion.h"
+#include "thrift/conversion/admin_conversion.h"
+#include "thrift/conversion/hbase_conversion.h"
+#include "thrift/conversion/index_conversion.h"
 
 namespace bloomroute {
 namespace {

@@ -1,5 +1,5 @@
-// TLS and access control on both servers (thrift/security.h): who is let in,
-// what each role may call, and that a refused call changes nothing. Real
+// TLS and access control on both servers (thrift/server/security.h): who is let
+// in, what each role may call, and that a refused call changes nothing. Real
 // certificates from the cluster tool's library (tools/certs.h), real
 // connections on loopback.
 #include <arpa/inet.h>

@@ -1,4 +1,4 @@
-// Test helpers for TLS on the servers (thrift/security.h): a cluster's
+// Test helpers for TLS on the servers (thrift/server/security.h): a cluster's
 // certificates and a stranger's (made by the cluster tool's library,
 // tools/certs.h), and raw clients that send what no well-behaved client does.
 // Shared by tls_test.cc and hostile_client_test.cc.
@@ -21,7 +21,7 @@
 #include <string>
 
 #include "tests/regionstore/region_store_test_util.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 #include "tools/certs.h"
 
 namespace bloomroute::testing {

@@ -1,7 +1,7 @@
 // tools/certs.h: the certificates chain to their CA (checked with OpenSSL's
 // X509_verify_cert here and, independently, with the `openssl verify`
-// command), carry the identity thrift/security.h defines, expire when told
-// to, are refused by another CA; keys are 0600, nothing is overwritten
+// command), carry the identity thrift/server/security.h defines, expire when
+// told to, are refused by another CA; keys are 0600, nothing is overwritten
 // unless asked, tokens are recorded as their hash.
 #include "tools/certs.h"
 

@@ -1,6 +1,7 @@
 // The checks every Thrift <-> model conversion makes, shared by the region
-// service's (region_types_conversion.h) and the router service's
-// (router_types_conversion.h) conversions.
+// service's (conversion/region_conversion.h) and the router service's
+// (conversion/hbase_conversion.h, index_conversion.h, admin_conversion.h)
+// conversions.
 //
 // A failed check names the field by its path in the message ("puts[2].row is
 // missing", "query.limit is negative (-1)"). What a failure is depends on the
@@ -18,17 +19,19 @@
 #define BLOOMROUTE_THRIFT_INTERNAL_CHECKED_CONVERSION_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
 #include "index/scalable_split_counting_bloom_filter.h"
-#include "model/types.h"
+#include "model/rows.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -42,6 +45,12 @@ std::string At(const std::string& prefix, size_t i);
 
 // OK when `isset`; otherwise fail("<field> is missing").
 Status Require(bool isset, FailFn fail, const std::string& field);
+
+// Require for several fields of the struct at path `f`, in order: the first
+// that is not set fails("<f><name> is missing"), e.g.
+//   RequireAll(kBadRequest, "tput", {{in.__isset.row, ".row"}}).
+Status RequireAll(FailFn fail, const std::string& f,
+                  std::initializer_list<std::pair<bool, const char*>> fields);
 
 // A wire integer standing for the unsigned type U: fails for a negative value
 // or one above U's maximum, naming the field and the value.
@@ -162,8 +171,19 @@ Status EachFromThrift(const std::vector<In>& in, const std::string& f, Fn fn,
   return Status::OK();
 }
 
+// A list converted entry by entry with fn(entry, &out_entry), in the
+// direction that names no field (a value that does not fit is IOError).
+template <typename In, typename Out, typename Fn>
+Status EachToThrift(const std::vector<In>& in, Fn fn, std::vector<Out>* out) {
+  out->assign(in.size(), Out());
+  for (size_t i = 0; i < in.size(); ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(fn(in[i], &(*out)[i]));
+  }
+  return Status::OK();
+}
+
 // Every row with `row_from` (a RowFromThrift-shaped converter: HBase's
-// cells convert differently, thrift/internal/hbase_rows.h).
+// cells convert differently, thrift/conversion/hbase_conversion.h).
 template <typename TResult, typename RowFn>
 Status RowsFromThrift(const std::vector<TResult>& in, const std::string& f,
                       std::vector<Row>* out, RowFn row_from) {
@@ -264,11 +284,7 @@ Status StageToThrift(const StageStats& in, TStageStats* out) {
 template <typename TStageStats>
 Status StagesToThrift(const std::vector<StageStats>& in,
                       std::vector<TStageStats>* out) {
-  out->assign(in.size(), TStageStats());
-  for (size_t i = 0; i < in.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(StageToThrift(in[i], &(*out)[i]));
-  }
-  return Status::OK();
+  return EachToThrift(in, &StageToThrift<TStageStats>, out);
 }
 
 }  // namespace bloomroute::thrift_internal

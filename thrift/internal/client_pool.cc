@@ -9,8 +9,8 @@
 #include <string>
 
 #include "thrift/gen-cpp/errors_types.h"
+#include "thrift/server/thrift_server.h"
 #include "thrift/status_conversion.h"
-#include "thrift/thrift_server.h"
 
 namespace bloomroute::thrift_internal {
 namespace {

@@ -1,6 +1,6 @@
 #include "thrift/internal/filter_config_conversion.h"
 
-#include "thrift/region_types_conversion.h"
+#include "thrift/conversion/region_conversion.h"
 
 namespace bloomroute {
 namespace thrift_internal {

@@ -1,5 +1,7 @@
 // TFilterConfig <-> SscbfConfig, shared by the request (setFilterConfig) and
-// the result (TFilterStatus.config) conversions of region_types_conversion.h.
+// the result (TFilterStatus.config) conversions of
+// conversion/region_conversion.h.
+//
 // Thread-safety: pure functions.
 #ifndef BLOOMROUTE_THRIFT_INTERNAL_FILTER_CONFIG_CONVERSION_H_
 #define BLOOMROUTE_THRIFT_INTERNAL_FILTER_CONFIG_CONVERSION_H_

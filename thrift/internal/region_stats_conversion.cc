@@ -5,55 +5,29 @@
 #include <vector>
 
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/enum_map.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
 
-int32_t StateToThrift(RegionState state) {
-  switch (state) {
-    case RegionState::kOpen:
-      return rpc::TRegionState::OPEN;
-    case RegionState::kClosed:
-      return rpc::TRegionState::CLOSED;
-    case RegionState::kDropping:
-      return rpc::TRegionState::DROPPING;
-    case RegionState::kStaged:
-      return rpc::TRegionState::STAGED;
-  }
-  return rpc::TRegionState::CLOSED;
-}
-
-Status StateFromThrift(int32_t in, const std::string& f, RegionState* out) {
-  switch (in) {
-    case rpc::TRegionState::OPEN:
-      *out = RegionState::kOpen;
-      return Status::OK();
-    case rpc::TRegionState::CLOSED:
-      *out = RegionState::kClosed;
-      return Status::OK();
-    case rpc::TRegionState::DROPPING:
-      *out = RegionState::kDropping;
-      return Status::OK();
-    case rpc::TRegionState::STAGED:
-      *out = RegionState::kStaged;
-      return Status::OK();
-  }
-  return Status::Corruption(f + " is not a region state (" +
-                            std::to_string(in) + ")");
-}
+constexpr EnumMap<RegionState, 4> kRegionStates(
+    {{{RegionState::kClosed, rpc::TRegionState::CLOSED},
+      {RegionState::kOpen, rpc::TRegionState::OPEN},
+      {RegionState::kDropping, rpc::TRegionState::DROPPING},
+      {RegionState::kStaged, rpc::TRegionState::STAGED}}},
+    "{field} is not a region state ({value})");
 
 Status OneFromThrift(const rpc::TRegionStats& in, const std::string& f,
                      RegionStats* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.regionId, kBadResult, f + ".regionId"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.state, kBadResult, f + ".state"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(
+      kBadResult, f,
+      {{in.__isset.regionId, ".regionId"}, {in.__isset.state, ".state"}}));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regionId, kBadResult, f + ".regionId", &out->region_id));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.tableId, kBadResult, f + ".tableId", &out->table_id));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      StateFromThrift(in.state, f + ".state", &out->state));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->state, kRegionStates.FromThrift(in.state, kBadResult, f + ".state"));
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.rows, kBadResult, f + ".rows", &out->rows));
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -95,7 +69,7 @@ Status RegionStatsPageToThrift(const RegionStatsPage& in,
         Widen(r.index_bytes, "index_bytes", &index_bytes));
     regions[i].__set_regionId(id);
     regions[i].__set_tableId(table);
-    regions[i].__set_state(StateToThrift(r.state));
+    regions[i].__set_state(kRegionStates.ToThrift(r.state));
     regions[i].__set_rows(rows);
     regions[i].__set_rowBytes(row_bytes);
     regions[i].__set_indexBytes(index_bytes);

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "common/status.h"
-#include "model/types.h"
+#include "model/region_protocol.h"
 #include "thrift/gen-cpp/region_service_types.h"
 
 namespace bloomroute::thrift_internal {

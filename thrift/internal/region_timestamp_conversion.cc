@@ -1,9 +1,16 @@
 #include "thrift/internal/region_timestamp_conversion.h"
 
 #include "thrift/internal/checked_conversion.h"
+#include "thrift/internal/enum_map.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
+
+constexpr EnumMap<DeleteSpec::Kind, 3> kDeleteKinds(
+    {{{DeleteSpec::Kind::kColumn, rpc::TDeleteSpecType::DELETE_COLUMN},
+      {DeleteSpec::Kind::kColumns, rpc::TDeleteSpecType::DELETE_COLUMNS},
+      {DeleteSpec::Kind::kFamily, rpc::TDeleteSpecType::DELETE_FAMILY}}},
+    "{field} has no such value ({value})");
 
 // A timestamp a client sent: unset = kLatestTimestamp ("now").
 Status RequestTimestamp(bool isset, int64_t in, const std::string& f,
@@ -21,23 +28,11 @@ Status RequestTimestamp(bool isset, int64_t in, const std::string& f,
 Status DeleteSpecFromThrift(const rpc::TDeleteSpec& in, const std::string& f,
                             DeleteSpec* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.type, kBadRequest, f + ".type"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.column, kBadRequest, f + ".column"));
-  switch (in.type) {  // an i32 on the wire: any value may arrive
-    case rpc::TDeleteSpecType::DELETE_COLUMN:
-      out->kind = DeleteSpec::Kind::kColumn;
-      break;
-    case rpc::TDeleteSpecType::DELETE_COLUMNS:
-      out->kind = DeleteSpec::Kind::kColumns;
-      break;
-    case rpc::TDeleteSpecType::DELETE_FAMILY:
-      out->kind = DeleteSpec::Kind::kFamily;
-      break;
-    default:
-      return Status::InvalidArgument(f + ".type has no such value (" +
-                                     std::to_string(in.type) + ")");
-  }
+      RequireAll(kBadRequest, f,
+                 {{in.__isset.type, ".type"}, {in.__isset.column, ".column"}}));
+  // An i32 on the wire: any value may arrive.
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      out->kind, kDeleteKinds.FromThrift(in.type, kBadRequest, f + ".type"));
   out->column = in.column;
   return RequestTimestamp(in.__isset.timestamp, in.timestamp, f + ".timestamp",
                           &out->timestamp);
@@ -106,10 +101,9 @@ Status TimeRangeFromThrift(bool isset, const rpc::TTimeRange& in,
                            const std::string& f, TimeRange* out) {
   *out = TimeRange();
   if (!isset) return Status::OK();
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.minStamp, kBadRequest, f + ".minStamp"));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.maxStamp, kBadRequest, f + ".maxStamp"));
+  BLOOMROUTE_RETURN_IF_ERROR(RequireAll(kBadRequest, f,
+                                        {{in.__isset.minStamp, ".minStamp"},
+                                         {in.__isset.maxStamp, ".maxStamp"}}));
   if (in.minStamp < 0) {
     return Status::InvalidArgument(f + ".minStamp is negative (" +
                                    std::to_string(in.minStamp) + ")");
@@ -138,7 +132,7 @@ void MutationTimestampsToThrift(const Mutation& in, rpc::TMutation* out) {
   std::vector<rpc::TDeleteSpec> specs(in.deletes.size());
   for (size_t i = 0; i < in.deletes.size(); ++i) {
     const DeleteSpec& d = in.deletes[i];
-    specs[i].__set_type(static_cast<int32_t>(d.kind));
+    specs[i].__set_type(kDeleteKinds.ToThrift(d.kind));
     specs[i].__set_column(d.column);
     if (d.timestamp != kLatestTimestamp) specs[i].__set_timestamp(d.timestamp);
   }

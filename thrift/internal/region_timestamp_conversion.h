@@ -1,7 +1,7 @@
 // Conversions of cell timestamps, delete specs and time ranges between
-// model/types.h and region_service.thrift (TColumnValue.timestamp,
+// model/rows.h and region_service.thrift (TColumnValue.timestamp,
 // TMutation.timestamp / deleteSpecs, TTimeRange), kept apart from
-// region_types_conversion.cc, which calls them.
+// conversion/region_conversion.cc, which calls them.
 //
 // Every field is optional on the wire, so that a peer built before cell
 // timestamps gets its old behaviour: a request without them means "now" /
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "model/types.h"
+#include "model/rows.h"
 #include "thrift/gen-cpp/region_service_types.h"
 
 namespace bloomroute::thrift_internal {

@@ -1,4 +1,4 @@
-// TLS for bloomroute's Thrift ports (thrift/security.h says what is
+// TLS for bloomroute's Thrift ports (thrift/server/security.h says what is
 // promised): the server's OpenSSL context and non-blocking record I/O for
 // the frame loop, and the client's socket factory.
 //
@@ -35,7 +35,7 @@
 #include <string>
 
 #include "common/statusor.h"
-#include "thrift/security.h"
+#include "thrift/server/security.h"
 #include "tls/ssl_context.h"
 
 namespace bloomroute::thrift_internal {
@@ -118,8 +118,9 @@ TlsIo TlsWrite(SSL* ssl, const void* buffer, size_t size, size_t* bytes);
 void TlsShutdown(SSL* ssl);
 
 // Who the peer of a completed handshake is, from its verified certificate
-// (the subject format of thrift/security.h). A peer without a certificate,
-// or with one that names no bloomroute role, is Identity{} (role kNone).
+// (the subject format of thrift/server/security.h). A peer without a
+// certificate, or with one that names no bloomroute role, is Identity{} (role
+// kNone).
 Identity PeerIdentity(SSL* ssl);
 
 // Thrift's TLS socket factory for clients: TLS 1.2+, tls::kTls12Ciphers, the

@@ -24,7 +24,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
-#include "model/types.h"
+#include "model/rows.h"
 
 namespace bloomroute {
 

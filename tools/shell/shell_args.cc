@@ -1,6 +1,6 @@
 #include "tools/shell/shell_args.h"
 
-#include "model/types.h"
+#include "model/rows.h"
 
 namespace bloomroute::shell {
 

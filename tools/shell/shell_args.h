@@ -89,7 +89,7 @@ class Args {
 
 // A column to write as HBase's shell takes it: "family:qualifier", or
 // "family" for the family's empty qualifier ("family:"). InvalidArgument for
-// a name the model refuses (model/types.h ValidateColumnName).
+// a name the model refuses (model/rows.h ValidateColumnName).
 StatusOr<std::string> ShellColumn(std::string_view name);
 // A column to read: "family:qualifier" as ShellColumn, or "family" for the
 // whole family (a Projection entry). InvalidArgument for an empty or too

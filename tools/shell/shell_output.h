@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "model/types.h"
+#include "model/rows.h"
 
 namespace bloomroute::shell {
 

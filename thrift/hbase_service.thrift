@@ -1,0 +1,492 @@
+// THBaseService: HBase 2.x's Thrift2 API (the THBaseService of the
+// hbase-thrift module) as bloomroute's router serves it, for HBase data
+// clients. The first of the three files of the router's client API:
+// RouterService (router_service.thrift, bloomroute's admin calls) extends
+// IndexService (index_service.thrift, bloomroute's index calls), which
+// extends THBaseService; the router serves all three on one port.
+//
+// The data and table calls below keep HBase's method names, argument ids,
+// struct field ids, types and declared exceptions, so that a client
+// generated from HBase's own hbase.thrift, with framed transport and the
+// binary protocol, works unchanged. This file is bloomroute's own, written
+// from HBase's published API; structs and fields HBase has that bloomroute
+// never reads are left out (a Thrift reader skips unknown field ids, so an
+// HBase client may still send them). Where HBase has a feature bloomroute
+// does not (more than one version per cell, visibility labels and
+// authorizations, namespaces other than `default`, region replicas and
+// TIMELINE consistency, reversed scans, per-family time ranges, serialized
+// filters), a request that asks for it is refused with an error naming the
+// feature, never answered differently. Hints that do not change an answer
+// (caching, batchSize, cacheBlocks, readType, durability, attributes on a
+// mutation) are accepted and ignored.
+//
+// The conventions below hold for the whole client API (the three files).
+//
+// Tables. HBase names tables with `binary table` in data calls ("t" or
+// "default:t") and TTableName in table calls; only the `default` namespace
+// exists. Indexed columns are declared through HBase's createTable: the
+// table attribute `bloomroute.index` (TTableDescriptor.attributes), its value
+// the indexed columns as `family:qualifier` separated by commas.
+//
+// Cells carry a timestamp (ms since the Unix epoch): the one given, or the
+// region server's clock when the write is applied. One version per cell, as
+// an HBase family with VERSIONS => 1.
+//
+// Errors. Every call throws only the exceptions it declares (an undeclared
+// exception would reach an HBase client as a protocol error). The HBase calls
+// declare TIOError alone, except getScannerRows and closeScanner, which also
+// declare TIllegalArgument: a bad argument to the others is a TIOError. The
+// message always starts with the status code name, so a client can tell the
+// cases apart:
+//   "InvalidArgument: ..."  the request can never succeed as sent (a missing
+//                           or malformed field, an unknown table, a value
+//                           over a limit, an unsupported feature). Nothing
+//                           was written.
+//   "NotFound: ..."         an unknown table or scanner.
+//   "Unavailable: ..."      a region server (named) or the router failed or
+//                           did not answer; worth retrying (canRetry is set).
+//   "IOError: ...", "Corruption: ...", "Aborted: ..."  a server failed.
+// bloomroute's own calls declare both exceptions: TIllegalArgument for
+// InvalidArgument and NotFound, TIOError for the rest.
+//
+// Requiredness. Fields use default requiredness where HBase has `required`,
+// so that a request missing a field the router needs is answered with an
+// error naming it (e.g. "tputs[2].row is missing"), not dropped as a protocol
+// error; in replies such fields are always written, as an HBase reader
+// requires. `optional` fields may be left unset; each says what unset means.
+//
+// Enums. Fields and arguments a client sends with one of HBase's enum types
+// (TDeleteType, TDurability, TConsistency, TReadType, TCompareOperator) are
+// declared i32 here, the same bytes on the wire: a generated C++ server
+// would otherwise hold any i32 a client sends in the enum type, whose range
+// is smaller (undefined behaviour). The router checks the value against the
+// enum and refuses an unknown one naming the field.
+//
+// Numbers. Thrift has no unsigned integers: ids, counts and limits are
+// unsigned in the router and sent as i64 / i32; a negative value from a
+// client is rejected naming the field.
+//
+// Limits: rows per call (puts, gets, deletes, scanner rows, lookup limit) at
+// most 100000; a row key 1..32767 bytes; a column name at most 1024 bytes; a
+// value at most the region servers' --max-value-bytes; a request frame at most
+// the router's --max-frame-bytes.
+
+include "errors.thrift"
+
+namespace cpp bloomroute.rpc.client
+namespace py bloomroute.rpc.hbase_service
+
+// =====================================================================
+// HBase Thrift2 structs (field ids and types as HBase's hbase.thrift)
+// =====================================================================
+
+// [minStamp, maxStamp): cells whose timestamp is in it.
+struct TTimeRange {
+  1: i64 minStamp
+  2: i64 maxStamp
+}
+
+// A family, or a family and qualifier ("family:qualifier" is the column).
+// A timestamp is used by deletes only (see TDelete); reads ignore it.
+struct TColumn {
+  1: binary family
+  2: optional binary qualifier  // unset = the whole family
+  3: optional i64 timestamp
+}
+
+// One cell.
+struct TColumnValue {
+  1: binary family
+  2: binary qualifier
+  3: binary value
+  // Puts: unset = the put's timestamp, else the server's clock. Replies:
+  // always set.
+  4: optional i64 timestamp
+  // Cell tags (HBase internals): must be unset or empty.
+  5: optional binary tags
+  // The cell type (HBase's KeyValue.Type): must be unset; replies leave it
+  // unset.
+  6: optional i8 type
+}
+
+struct TColumnIncrement {
+  1: binary family
+  2: binary qualifier
+  3: optional i64 amount = 1
+}
+
+// A row and its cells, sorted by family then qualifier. A row that does not
+// exist (or has no cell the request selects) has no `row` and no cells.
+struct TResult {
+  1: optional binary row
+  2: list<TColumnValue> columnValues
+  3: optional bool stale = false    // never set: no replicas
+  4: optional bool partial = false  // never set: rows are whole
+}
+
+// DELETE_COLUMN: the cell of the column if its timestamp equals the given
+// one (unset: the cell, whatever its timestamp). DELETE_COLUMNS: the cell if
+// its timestamp is <= the given one (unset: the cell). DELETE_FAMILY (a
+// TColumn without qualifier): every cell of the family <= the timestamp.
+// DELETE_FAMILY_VERSION is not supported.
+enum TDeleteType {
+  DELETE_COLUMN = 0,
+  DELETE_COLUMNS = 1,
+  DELETE_FAMILY = 2,
+  DELETE_FAMILY_VERSION = 3
+}
+
+// Accepted and ignored: every write is as durable as the region server's
+// --sync setting makes it.
+enum TDurability {
+  USE_DEFAULT = 0,
+  SKIP_WAL = 1,
+  ASYNC_WAL = 2,
+  SYNC_WAL = 3,
+  FSYNC_WAL = 4
+}
+
+// Visibility labels are not supported: must be unset or empty.
+struct TAuthorization {
+  1: optional list<string> labels
+}
+struct TCellVisibility {
+  1: optional string expression
+}
+
+// STRONG only (there are no region replicas).
+enum TConsistency {
+  STRONG = 1,
+  TIMELINE = 2
+}
+
+// Reads one row. `columns`: families or columns; unset or empty = all.
+// `timestamp` T selects [T, T+1) and wins over `timeRange`. `filterString`:
+// HBase's filter language (see TScan). maxVersions: unset or 1 (one version
+// per cell). existence_only: the reply has the row key and no cells when the
+// row exists. Must be unset: authorizations (or empty), targetReplicaId (or
+// 0), storeLimit, storeOffset, filterBytes; consistency STRONG.
+struct TGet {
+  1: binary row
+  2: optional list<TColumn> columns
+  3: optional i64 timestamp
+  4: optional TTimeRange timeRange
+  5: optional i32 maxVersions
+  6: optional binary filterString
+  7: optional map<binary, binary> attributes
+  8: optional TAuthorization authorizations
+  9: optional i32 consistency  // a TConsistency
+  10: optional i32 targetReplicaId
+  11: optional bool cacheBlocks
+  12: optional i32 storeLimit
+  13: optional i32 storeOffset
+  14: optional bool existence_only
+  15: optional binary filterBytes
+}
+
+// Adds or overwrites cells of a row (the row is created when missing); at
+// least one cell. `timestamp`: for cells without one; unset = the server's
+// clock. A cell with a timestamp older than the stored cell's leaves the
+// stored cell (one version per cell). cellVisibility must be unset.
+struct TPut {
+  1: binary row
+  2: list<TColumnValue> columnValues
+  3: optional i64 timestamp
+  5: optional map<binary, binary> attributes
+  6: optional i32 durability  // a TDurability
+  7: optional TCellVisibility cellVisibility
+}
+
+// Removes cells of a row. `columns` unset or empty: every cell with a
+// timestamp <= `timestamp` (unset: every cell). Otherwise each TColumn names
+// a family (every cell of it <= its timestamp, else the delete's, else all)
+// or a column (by `deleteType`, see TDeleteType; the column's timestamp,
+// else the delete's). Deleting what does not exist is not an error. HBase
+// keeps delete markers that hide later puts with older timestamps; bloomroute
+// does not (see docs/clients.md, "Differences from HBase").
+struct TDelete {
+  1: binary row
+  2: optional list<TColumn> columns
+  3: optional i64 timestamp
+  4: optional i32 deleteType = 1  // a TDeleteType
+  6: optional map<binary, binary> attributes
+  7: optional i32 durability  // a TDurability
+}
+
+// Adds `amount` to 8-byte big-endian integers (a missing cell counts as 0;
+// a cell of another width is an error: "Field is not a long, it's N bytes
+// wide"). The reply holds the new values; returnResults false: an empty
+// TResult (unset: true, as HBase).
+struct TIncrement {
+  1: binary row
+  2: list<TColumnIncrement> columns
+  4: optional map<binary, binary> attributes
+  5: optional i32 durability  // a TDurability
+  6: optional TCellVisibility cellVisibility
+  7: optional bool returnResults
+}
+
+// Appends bytes to cells (a missing cell is created). Reply as TIncrement.
+struct TAppend {
+  1: binary row
+  2: list<TColumnValue> columns
+  3: optional map<binary, binary> attributes
+  4: optional i32 durability  // a TDurability
+  5: optional TCellVisibility cellVisibility
+  6: optional bool returnResults
+}
+
+// Accepted and ignored.
+enum TReadType {
+  DEFAULT = 1,
+  STREAM = 2,
+  PREAD = 3
+}
+
+// A scan of [startRow, stopRow) in key order. columns and timeRange as in
+// TGet. filterString: HBase's filter language, at least
+// SingleColumnValueFilter, PrefixFilter, PageFilter, KeyOnlyFilter,
+// FirstKeyOnlyFilter and ColumnPrefixFilter with AND, OR and parentheses
+// (model/filter_language.h); a filter that pins an indexed column to a value
+// is answered from the index. limit: at most this many rows (unset or 0:
+// all). maxVersions unset or 1. Must be unset: reversed (or false),
+// colFamTimeRangeMap (or empty), authorizations, targetReplicaId,
+// filterBytes; consistency STRONG. caching, batchSize, cacheBlocks and
+// readType are hints, ignored.
+struct TScan {
+  1: optional binary startRow
+  2: optional binary stopRow
+  3: optional list<TColumn> columns
+  4: optional i32 caching
+  5: optional i32 maxVersions = 1
+  6: optional TTimeRange timeRange
+  7: optional binary filterString
+  8: optional i32 batchSize
+  9: optional map<binary, binary> attributes
+  10: optional TAuthorization authorizations
+  11: optional bool reversed
+  12: optional bool cacheBlocks
+  13: optional map<binary, TTimeRange> colFamTimeRangeMap
+  14: optional i32 readType  // a TReadType
+  15: optional i32 limit
+  16: optional i32 consistency  // a TConsistency
+  17: optional i32 targetReplicaId
+  18: optional binary filterBytes
+}
+
+// A put or a delete (exactly one set).
+union TMutation {
+  1: TPut put
+  2: TDelete deleteSingle
+}
+
+// Mutations of one row, applied atomically in order; each mutation's row
+// must equal `row`.
+struct TRowMutations {
+  1: binary row
+  2: list<TMutation> mutations
+}
+
+struct THRegionInfo {
+  1: i64 regionId
+  2: binary tableName
+  3: optional binary startKey  // inclusive; empty = from the first row
+  4: optional binary endKey    // exclusive; empty = to the last row
+  5: optional bool offline
+  6: optional bool split
+  7: optional i32 replicaId
+}
+
+struct TServerName {
+  1: string hostName
+  2: optional i32 port
+  3: optional i64 startCode  // unset: bloomroute has none
+}
+
+struct THRegionLocation {
+  1: TServerName serverName
+  2: THRegionInfo regionInfo
+}
+
+// checkAndMutate: HBase compares the given value with the cell's, so LESS
+// passes when the given value sorts before the cell's value.
+enum TCompareOperator {
+  LESS = 0,
+  LESS_OR_EQUAL = 1,
+  EQUAL = 2,
+  NOT_EQUAL = 3,
+  GREATER_OR_EQUAL = 4,
+  GREATER = 5,
+  NO_OP = 6
+}
+
+// ns: unset, empty or "default" (the only namespace).
+struct TTableName {
+  1: optional binary ns
+  2: binary qualifier
+}
+
+// A column family. Settings that change answers must keep their HBase
+// defaults: maxVersions unset or 1, timeToLive unset or 2147483647
+// (forever), keepDeletedCells unset or FALSE (0); minVersions unset or 0.
+// Storage settings (block size, compression, Bloom filter type, encoding,
+// caching, replication scope, ...) are accepted and ignored (their field
+// ids are skipped). attributes and configuration are kept as given.
+struct TColumnFamilyDescriptor {
+  1: binary name
+  2: optional map<binary, binary> attributes
+  3: optional map<string, string> configuration
+  9: optional i32 keepDeletedCells  // HBase's TKeepDeletedCells enum
+  10: optional i32 maxVersions
+  11: optional i32 minVersions
+  13: optional i32 timeToLive
+}
+
+// HBase's table descriptor. columns: the table's column families (a table
+// that declares some accepts only columns of those families). attributes:
+// kept as given; `bloomroute.index` declares the indexed columns (see the
+// top). durability: accepted and ignored. getTableDescriptor answers with
+// the declared families (for a table that declares none -- made by
+// createIndexedTable or the import tool -- the families of its indexed
+// columns) and the attributes, `bloomroute.index` naming the indexed
+// columns of every indexed table.
+struct TTableDescriptor {
+  1: TTableName tableName
+  2: optional list<TColumnFamilyDescriptor> columns
+  3: optional map<binary, binary> attributes
+  4: optional i32 durability  // a TDurability
+}
+
+enum TThriftServerType {
+  ONE = 1,
+  TWO = 2
+}
+
+service THBaseService {
+  // ---------------- HBase THBaseService calls ----------------
+  // `table` is the table name ("t" or "default:t"). A put, delete or other
+  // mutation is acknowledged once the region server applied it and the
+  // router's index holds it: a lookup or filtered scan that starts
+  // afterwards sees it. A batch (putMultiple, deleteMultiple) is not atomic,
+  // as in HBase: it is sent to the region servers in parallel, in chunks, and
+  // rows of other chunks may have been applied when one fails.
+
+  // Whether the row has a cell the TGet selects.
+  bool exists(1: binary table, 2: TGet tget) throws (1: errors.TIOError io)
+  list<bool> existsAll(1: binary table, 2: list<TGet> tgets)
+      throws (1: errors.TIOError io)
+  TResult get(1: binary table, 2: TGet tget) throws (1: errors.TIOError io)
+  // In request order; a missing row is an empty TResult. When the rows pass
+  // the router's reply byte budget (--max-reply-bytes, 32 MiB), the call
+  // fails naming it: ask for fewer rows.
+  list<TResult> getMultiple(1: binary table, 2: list<TGet> tgets)
+      throws (1: errors.TIOError io)
+  void put(1: binary table, 2: TPut tput) throws (1: errors.TIOError io)
+  // Atomically: when the check holds, the put is applied; true if it was.
+  // The check is EQUAL. `value` unset or empty: the check is that the column
+  // is absent or empty (HBase treats unset and empty alike).
+  bool checkAndPut(1: binary table, 2: binary row, 3: binary family,
+                   4: binary qualifier, 5: binary value, 6: TPut tput)
+      throws (1: errors.TIOError io)
+  void putMultiple(1: binary table, 2: list<TPut> tputs)
+      throws (1: errors.TIOError io)
+  void deleteSingle(1: binary table, 2: TDelete tdelete)
+      throws (1: errors.TIOError io)
+  // Every delete is applied or the call fails: the list returned is empty
+  // (as HBase's, which throws rather than return failed deletes).
+  list<TDelete> deleteMultiple(1: binary table, 2: list<TDelete> tdeletes)
+      throws (1: errors.TIOError io)
+  bool checkAndDelete(1: binary table, 2: binary row, 3: binary family,
+                      4: binary qualifier, 5: binary value, 6: TDelete tdelete)
+      throws (1: errors.TIOError io)
+  // Not idempotent: after a lost reply the increment may or may not have
+  // been applied (as in HBase).
+  TResult increment(1: binary table, 2: TIncrement tincrement)
+      throws (1: errors.TIOError io)
+  TResult append(1: binary table, 2: TAppend tappend)
+      throws (1: errors.TIOError io)
+
+  // Scanners: open one over a key range, fetch rows in key order across
+  // regions, close it. A scanner belongs to the connection that opened it:
+  // its id is random (31 bits, positive), other connections get NotFound for
+  // it, and it is closed when its connection closes. A scanner unused for
+  // the router's scanner idle timeout (60 s by default) is closed by the
+  // router. The error names the limit when the connection has the router's
+  // max_scanners_per_client open (100 by default) or all connections
+  // max_scanners (1000).
+  i32 openScanner(1: binary table, 2: TScan tscan)
+      throws (1: errors.TIOError io)
+  // Up to numRows (1..100000) rows, fewer when they pass the router's reply
+  // byte budget (--max-reply-bytes); an empty list means the scan is done.
+  // TIllegalArgument for an unknown, closed or expired scanner.
+  // callSeq (a bloomroute extension HBase clients never send) numbers a
+  // scanner's calls: 1 for the first, then one more for each next call.
+  // Repeating the previous number (a retry after a lost reply) returns that
+  // batch again, read anew from where it began, so no row is skipped;
+  // another number is TIllegalArgument naming the expected one. 0 or absent:
+  // unsequenced, the next batch with no way to repeat it.
+  list<TResult> getScannerRows(1: i32 scannerId, 2: i32 numRows = 1,
+                               3: i64 callSeq)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  void closeScanner(1: i32 scannerId)
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  void mutateRow(1: binary table, 2: TRowMutations trowMutations)
+      throws (1: errors.TIOError io)
+  // Opens a scanner, reads up to numRows rows, closes it.
+  list<TResult> getScannerResults(1: binary table, 2: TScan tscan,
+                                  3: i32 numRows = 1)
+      throws (1: errors.TIOError io)
+  // The region holding the row (reload: ignored, the router's catalog is
+  // the truth).
+  THRegionLocation getRegionLocation(1: binary table, 2: binary row,
+                                     3: bool reload)
+      throws (1: errors.TIOError io)
+  list<THRegionLocation> getAllRegionLocations(1: binary table)
+      throws (1: errors.TIOError io)
+  // Atomically: when the check holds, the mutations are applied in order.
+  // `value` unset or empty: the column is absent or empty (NOT_EQUAL: it
+  // has a non-empty value). NO_OP with a value is an error (HBase fails it);
+  // without one it is the absent check.
+  bool checkAndMutate(1: binary table, 2: binary row, 3: binary family,
+                      4: binary qualifier,
+                      5: i32 compareOperator,  // a TCompareOperator
+                      6: binary value, 7: TRowMutations rowMutations)
+      throws (1: errors.TIOError io)
+
+  TTableDescriptor getTableDescriptor(1: TTableName table)
+      throws (1: errors.TIOError io)
+  list<TTableDescriptor> getTableDescriptors(1: list<TTableName> tables)
+      throws (1: errors.TIOError io)
+  bool tableExists(1: TTableName tableName) throws (1: errors.TIOError io)
+  // N split keys give N + 1 regions, placed on the servers with the fewest
+  // regions; no split keys: one region. The attribute `bloomroute.index`
+  // declares the indexed columns.
+  void createTable(1: TTableDescriptor desc, 2: list<binary> splitKeys)
+      throws (1: errors.TIOError io)
+  // The table must be disabled (else "table 'T' is not disabled", as
+  // HBase's TableNotDisabledException). Drops every row and region of the
+  // table, then the table. When a region server does not answer, the table
+  // is gone from listings at once, its regions are dropped later, and the
+  // error says so.
+  void deleteTable(1: TTableName tableName) throws (1: errors.TIOError io)
+  // The table must be disabled; it is enabled again afterwards. Removes
+  // every row, keeping the table's descriptor; preserveSplits keeps its
+  // region boundaries, else it ends with one region.
+  void truncateTable(1: TTableName tableName, 2: bool preserveSplits)
+      throws (1: errors.TIOError io)
+  // A disabled table refuses reads, writes, scans and lookups ("table 'T'
+  // is disabled"); it is still listed, described and located. Enabling an
+  // enabled table ("is not disabled") or disabling a disabled one ("is not
+  // enabled") is an error, as in HBase.
+  void enableTable(1: TTableName tableName) throws (1: errors.TIOError io)
+  void disableTable(1: TTableName tableName) throws (1: errors.TIOError io)
+  bool isTableEnabled(1: TTableName tableName) throws (1: errors.TIOError io)
+  bool isTableDisabled(1: TTableName tableName)
+      throws (1: errors.TIOError io)
+  // Exists and enabled (every region is served once created); false for an
+  // unknown table.
+  bool isTableAvailable(1: TTableName tableName)
+      throws (1: errors.TIOError io)
+  // TWO: this is a Thrift2 server.
+  TThriftServerType getThriftServerType()
+}

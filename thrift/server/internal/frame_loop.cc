@@ -1,0 +1,556 @@
+#include "thrift/server/internal/frame_loop.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <thrift/TConfiguration.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TSocket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <utility>
+#include <vector>
+
+#include "thrift/internal/decode_budget.h"
+#include "thrift/internal/tls.h"
+#include "thrift/server/access_control.h"
+#include "thrift/server/call_throttle.h"
+#include "thrift/server/internal/connection.h"
+#include "thrift/server/internal/dispatch.h"
+#include "thrift/server/internal/hand_off_pool.h"
+#include "thrift/server/internal/request_pool.h"
+#include "thrift/server/internal/server_metrics.h"
+#include "thrift/server/internal/tls_handshakes.h"
+
+namespace bloomroute::thrift_internal {
+namespace {
+
+namespace at = apache::thrift;
+using Clock = Connection::Clock;
+using std::chrono::milliseconds;
+
+// After accept() fails for want of descriptors, the listening socket rests
+// this long instead of waking the loop at once again.
+constexpr milliseconds kAcceptBackoff{100};
+
+bool SetNonBlocking(int fd) {
+  const int flags = fcntl(fd, F_GETFL, 0);
+  return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+// The metrics label of a server named `name` (ThriftServer::Serve's).
+std::string ServiceLabel(const std::string& name) {
+  if (name == "RouterServer") return "router";
+  if (name == "RegionServer") return "region";
+  return name;
+}
+
+// The poll() timeout until `next_deadline`: 0 when TLS holds bytes
+// already read, -1 for none.
+int PollTimeoutMs(Clock::time_point next_deadline, bool buffered) {
+  if (buffered) return 0;
+  if (next_deadline == Clock::time_point::max()) return -1;
+  const auto left =
+      std::chrono::duration_cast<milliseconds>(next_deadline - Clock::now());
+  return static_cast<int>(std::max<int64_t>(left.count() + 1, 0));
+}
+
+}  // namespace
+
+struct FrameLoop::Impl {
+  int listen_fd = -1;
+  std::shared_ptr<at::TProcessorFactory> factory;
+  std::shared_ptr<TlsServerContext> tls;       // null: plaintext
+  std::unique_ptr<ServerMetrics> metrics;      // set by Create
+  std::unique_ptr<CallDispatcher> dispatcher;  // set by Create
+  ServerOptions options;
+  std::string name;
+  std::shared_ptr<at::TConfiguration> config;
+  int wake_read = -1;
+  int wake_write = -1;
+  std::atomic<bool> stopping{false};
+
+  // The I/O thread's alone.
+  std::vector<ConnectionPtr> connections;
+  Clock::time_point accept_paused_until;
+  // Connections counted per principal (CountPrincipal).
+  PrincipalConnections principals;
+
+  // The request pool with the call workers (request_pool.h), and the TLS
+  // handshakes (tls_handshakes.h; null without TLS): while a connection is
+  // in one (kRunning, kHandshakeRunning) the I/O thread does not touch it.
+  // While the handshake steps are full, no connection is accepted and no
+  // step started (the handshaking connections are not polled); one
+  // Accept() takes at most as many as there is room for (each wants its
+  // first step in the next round).
+  std::unique_ptr<RequestPool> pool;
+  std::unique_ptr<TlsHandshakes> handshakes;
+  bool shut_down = false;  // Shutdown() ran
+
+  ~Impl() {
+    if (wake_read >= 0) close(wake_read);
+    if (wake_write >= 0) close(wake_write);
+  }
+
+  void Wake() {
+    const char byte = 0;
+    // A full pipe already wakes the loop.
+    [[maybe_unused]] ssize_t ignored = write(wake_write, &byte, 1);
+  }
+
+  void StartWorkers() {
+    pool = std::make_unique<RequestPool>(
+        options, [this](Connection& c) { RunCall(c); }, [this] { Wake(); });
+    if (tls == nullptr) return;
+    handshakes = std::make_unique<TlsHandshakes>(
+        options.handshake_threads, options.max_handshakes,
+        options.request_timeout_ms, [this] { Wake(); });
+  }
+
+  // On a worker: runs c's whole frame (dispatch.h), frees the request's
+  // memory and counts the reply, which stays in c.reply (nullptr: the
+  // connection closes).
+  void RunCall(Connection& c) {
+    std::shared_ptr<at::transport::TMemoryBuffer> reply = dispatcher->Run(c);
+    pool->FreeFrame(c);  // the request's memory goes now
+    c.reply = std::move(reply);
+    if (c.reply != nullptr) pool->HoldReply(c);
+  }
+
+  // True while max_handshakes steps are on the handshake threads: no
+  // connection is accepted and no further step started until one is back.
+  bool HandshakeWorkFull() const {
+    return handshakes != nullptr && handshakes->Full();
+  }
+
+  // True while below the connection cap and, with TLS, the handshake cap.
+  bool MayAccept() const {
+    return connections.size() < options.max_connections && !HandshakeWorkFull();
+  }
+
+  // Accepts while below the connection cap and, with TLS, at most as many
+  // as handshake steps are short of max_handshakes: each will want its
+  // first step in the next round.
+  void Accept() {
+    const uint32_t room =
+        handshakes != nullptr ? handshakes->Room() : options.max_connections;
+    for (uint32_t left = room; left > 0 && MayAccept(); --left) {
+      const int fd =
+          accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) {
+        if (errno == EINTR || errno == ECONNABORTED) continue;
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+            errno == ENOMEM) {
+          accept_paused_until = Clock::now() + kAcceptBackoff;
+        }
+        return;  // EAGAIN: none waiting
+      }
+      AddConnection(fd);
+    }
+  }
+
+  void AddConnection(int fd) {
+    const int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    auto c = std::make_shared<Connection>();
+    c->fd = fd;
+    c->socket = std::make_shared<at::transport::TSocket>(fd, config);
+    c->idle_since = c->frame_started = Clock::now();
+    if (tls != nullptr) {
+      c->ssl = tls->NewConnection(fd);
+      if (c->ssl == nullptr) {
+        Close(*c);
+        return;
+      }
+      // The server's first step reads the ClientHello: poll for it rather
+      // than hand the handshake threads a step that finds nothing.
+      c->state = Connection::State::kHandshaking;
+      c->tls_wants = POLLIN;
+      connections.push_back(std::move(c));
+      return;
+    }
+    if (MakeProcessor(*c)) connections.push_back(std::move(c));
+  }
+
+  // Takes back the connections whose handshake step ran.
+  void CollectHandshakeSteps() {
+    if (handshakes == nullptr) return;  // no TLS
+    for (const ConnectionPtr& c : handshakes->TakeDone()) {
+      FinishHandshakeStep(c);
+    }
+  }
+
+  // Acts on the step's outcome. Once the handshake completes, c (which has
+  // its peer's identity) gets its processor here, on the I/O thread, and
+  // starts reading. Otherwise c is polled for what the handshake waits
+  // for, its deadline running from the accept. A failed handshake
+  // (plaintext, a certificate of another CA or expired, none where one is
+  // required) closes only c, and is not logged: a client could fill the
+  // log.
+  void FinishHandshakeStep(const ConnectionPtr& c) {
+    switch (c->handshake_step) {
+      case TlsIo::kDone:
+        c->state = Connection::State::kReading;
+        c->tls_wants = 0;
+        CountPrincipal(*c);
+        if (c->over_principal_limit) {
+          metrics->Refused("connections_per_principal");
+          Close(*c);
+          return;
+        }
+        if (!MakeProcessor(*c)) return;
+        StartReading(*c);
+        ReadSome(c);  // the first request may have come with the handshake
+        return;
+      case TlsIo::kWantRead:
+        c->tls_wants = POLLIN;
+        return;
+      case TlsIo::kWantWrite:
+        c->tls_wants = POLLOUT;
+        return;
+      case TlsIo::kClosed:
+      case TlsIo::kFailed:
+        metrics->Refused("tls_handshake");
+        c->tls_failed = true;
+        Close(*c);
+        return;
+    }
+  }
+
+  // Counts c against its principal when access is checked and
+  // max_connections_per_principal bounds connections; called whenever c's
+  // identity may have changed (handshake, a call: authenticate). One past
+  // the bound is closed by the caller at once (handshake) or after its
+  // reply (authenticate): a connection that waited for a call to be
+  // refused would keep its slot until then.
+  void CountPrincipal(Connection& c) {
+    if (!dispatcher->checks_access() ||
+        options.max_connections_per_principal == 0) {
+      return;
+    }
+    principals.Count(c, options.max_connections_per_principal);
+  }
+
+  // Gives c its processor; false (c closed) when the factory gives none.
+  bool MakeProcessor(Connection& c) {
+    try {
+      at::TConnectionInfo info;
+      info.transport = c.socket;
+      info.input = std::make_shared<at::protocol::TBinaryProtocol>(c.socket);
+      info.output = info.input;
+      c.processor = factory->getProcessor(info);
+      if (c.processor != nullptr) {
+        c.processor = AnswerDecodeBudgetErrors(std::move(c.processor));
+      }
+    } catch (const std::exception& e) {
+      at::GlobalOutput.printf("%s: no processor for a connection: %s",
+                              name.c_str(), e.what());
+    }
+    if (c.processor == nullptr) {
+      Close(c);
+      return false;
+    }
+    return true;
+  }
+
+  void Close(Connection& c) {
+    if (c.closed) return;
+    c.closed = true;
+    principals.Uncount(c);
+    if (handshakes != nullptr) handshakes->Uncount(c);
+    if (c.ssl != nullptr) {
+      if (!c.tls_failed && !c.IsHandshaking()) {
+        TlsShutdown(c.ssl.get());
+      }
+      // A refused handshake left its alert in the socket. Closed with the
+      // client's unread bytes (the rest of its flight, its first request)
+      // the kernel would send a reset, which can reach the client before
+      // it reads the alert: it then sees a broken pipe, not the refusal.
+      // What has arrived is read first (bounded), so that it gets a FIN.
+      if (c.tls_failed && c.IsHandshaking()) DrainArrived(c.fd);
+      c.ssl.reset();  // the descriptor stays the socket's to close
+    }
+    try {
+      c.socket->close();
+    } catch (...) {  // close() of a socket reports nothing we could act on
+    }
+    c.processor.reset();  // releases a per-connection handler now
+    pool->ReleaseReply(c);
+    pool->FreeFrame(c);
+  }
+
+  // The largest frame c may send: a caller that may call nothing yet sends
+  // only small frames.
+  uint32_t FrameLimit(const Connection& c) const {
+    return dispatcher->MayCallNothing(c.identity)
+               ? std::min(options.max_frame_bytes,
+                          kMaxUnauthenticatedFrameBytes)
+               : options.max_frame_bytes;
+  }
+
+  // Reads what has arrived (connection.h); reserves a frame's size once
+  // its header is whole and queues a whole frame for a worker
+  // (request_pool.h).
+  void ReadSome(const ConnectionPtr& p) {
+    Connection& c = *p;
+    for (;;) {
+      Connection::ReadResult result;
+      if (c.header_bytes < sizeof(c.header)) {
+        result = c.ReadHeader(FrameLimit(c));
+        if (result == Connection::ReadResult::kWhole && !pool->Reserve(p)) {
+          return;
+        }
+      } else {
+        pool->GrowFrame(c, c.frame.size() + c.BodyBytesWanted());
+        result = c.ReadBody();
+        if (result == Connection::ReadResult::kWhole) {
+          // Until it starts, c keeps its request deadline.
+          pool->Enqueue(p);
+          return;
+        }
+      }
+      if (result == Connection::ReadResult::kBlocked) return;
+      if (result == Connection::ReadResult::kEnded) {
+        Close(c);
+        return;
+      }
+      if (result == Connection::ReadResult::kRefused) {
+        RefuseFrame(c);
+        return;
+      }
+    }
+  }
+
+  // Closes c, whose frame header named 0 bytes or more than its limit.
+  void RefuseFrame(Connection& c) {
+    metrics->Refused("frame_bytes");
+    if (c.ssl == nullptr && LooksLikeTlsRecord(c.header)) {
+      // A TLS client at a plaintext port: told so, and its flight read
+      // so that the close is a FIN, not a reset that could overtake it.
+      AnswerTlsInTheClear(c.fd);
+      DrainArrived(c.fd);
+    }
+    Close(c);
+  }
+
+  // Takes back the connections whose calls finished.
+  void CollectFinished() {
+    for (const ConnectionPtr& c : pool->TakeFinished()) {
+      // authenticate may have given it an identity: one past its
+      // principal's bound closes after this reply.
+      CountPrincipal(*c);
+      if (c->over_principal_limit) c->close_after_reply = true;
+      if (c->reply == nullptr) {
+        Close(*c);
+      } else if (c->SealReply()) {
+        WriteSome(*c);
+      } else if (c->close_after_reply) {  // a oneway call: no reply
+        Close(*c);
+      } else {
+        StartReading(*c);
+      }
+    }
+  }
+
+  void StartReading(Connection& c) {
+    pool->ReleaseReply(c);
+    c.state = Connection::State::kReading;
+    // Who may call nothing keeps the clock of its accept (or of its last
+    // authentication attempt): nothing it sends buys it more time.
+    if (!dispatcher->MayCallNothing(c.identity)) c.idle_since = Clock::now();
+  }
+
+  // Sends what the socket takes; back to reading once the reply is out.
+  void WriteSome(Connection& c) {
+    switch (c.WriteReply()) {
+      case Connection::WriteResult::kBlocked:
+        return;
+      case Connection::WriteResult::kEnded:
+        Close(c);  // the client went away
+        return;
+      case Connection::WriteResult::kDone:
+        if (c.close_after_reply) {
+          Close(c);
+        } else {
+          StartReading(c);
+        }
+        return;
+    }
+  }
+
+  // Closes connections past their deadline; returns the next deadline.
+  Clock::time_point ExpireDeadlines() {
+    const Clock::time_point now = Clock::now();
+    Clock::time_point next = Clock::time_point::max();
+    for (const ConnectionPtr& c : connections) {
+      if (c->closed) continue;
+      const Clock::time_point deadline =
+          c->Deadline(options, dispatcher->MayCallNothing(c->identity));
+      if (deadline <= now) {
+        metrics->Refused(c->DeadlineName());
+        Close(*c);
+      } else {
+        next = std::min(next, deadline);
+      }
+    }
+    if (accept_paused_until > now) next = std::min(next, accept_paused_until);
+    connections.erase(
+        std::remove_if(connections.begin(), connections.end(),
+                       [](const ConnectionPtr& c) { return c->closed; }),
+        connections.end());
+    return next;
+  }
+
+  // Serves c, whose socket is ready.
+  void Serve(const ConnectionPtr& c, short revents) {
+    if (c->closed) return;
+    if (c->waiting_for_pool || c->waiting_for_call) {
+      Close(*c);  // the client went away while it waited
+    } else if (c->state == Connection::State::kHandshaking) {
+      if (!HandshakeWorkFull()) {
+        handshakes->Start(c);
+      } else if ((revents & (POLLERR | POLLHUP | POLLNVAL)) != 0) {
+        Close(*c);  // polled for nothing meanwhile: it went away
+      }
+    } else if (c->state == Connection::State::kReading) {
+      ReadSome(c);
+    } else if (c->state == Connection::State::kWriting) {
+      WriteSome(*c);
+    }
+  }
+
+  // One round: wait for sockets or a deadline, then serve what is ready.
+  void Round(Clock::time_point next_deadline) {
+    std::vector<pollfd> fds;
+    std::vector<ConnectionPtr> polled;
+    std::vector<ConnectionPtr> buffered;
+    fds.push_back({wake_read, POLLIN, 0});
+    const bool accepting = MayAccept() && Clock::now() >= accept_paused_until;
+    if (accepting) fds.push_back({listen_fd, POLLIN, 0});
+    const size_t first_connection = fds.size();
+    for (const ConnectionPtr& c : connections) {
+      if (c->state == Connection::State::kRunning ||
+          c->state == Connection::State::kHandshakeRunning) {
+        continue;  // a worker or a handshake thread holds it
+      }
+      if (c->HasBufferedBytes()) buffered.push_back(c);
+      // A handshake waits, unpolled, while the handshake work is full.
+      const bool held =
+          c->state == Connection::State::kHandshaking && HandshakeWorkFull();
+      fds.push_back({c->fd, held ? short{0} : c->PollEvents(), 0});
+      polled.push_back(c);
+    }
+    const int timeout_ms = PollTimeoutMs(next_deadline, !buffered.empty());
+    if (poll(fds.data(), fds.size(), timeout_ms) < 0) return;
+    if (fds[0].revents != 0) DrainWakePipe();
+    for (size_t i = first_connection; i < fds.size(); ++i) {
+      if (fds[i].revents != 0) {
+        Serve(polled[i - first_connection], fds[i].revents);
+      }
+    }
+    for (const ConnectionPtr& c : buffered) {
+      if (c->HasBufferedBytes()) ReadSome(c);
+    }
+    if (accepting && fds[1].revents != 0) Accept();
+  }
+
+  void DrainWakePipe() {
+    char buf[256];
+    while (read(wake_read, buf, sizeof(buf)) > 0) {
+    }
+  }
+
+  void Shutdown() {
+    shut_down = true;
+    // The calls and handshake steps in progress finish first (a step never
+    // waits for the peer); those not started are dropped, and their
+    // connections closed below.
+    if (pool != nullptr) pool->Stop();
+    if (handshakes != nullptr) handshakes->Stop();
+    for (const ConnectionPtr& c : connections) Close(*c);
+    connections.clear();
+    factory.reset();
+  }
+};
+
+FrameLoop::FrameLoop(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+FrameLoop::~FrameLoop() {
+  // Run() normally shut down; a loop that never ran still has its threads.
+  if (!impl_->shut_down) impl_->Shutdown();
+}
+
+StatusOr<std::unique_ptr<FrameLoop>> FrameLoop::Create(
+    int listen_fd, std::shared_ptr<at::TProcessorFactory> processors,
+    const ServerOptions& options, std::string name,
+    std::shared_ptr<TlsServerContext> tls,
+    std::shared_ptr<const AccessControl> access,
+    std::shared_ptr<CallThrottle> throttle) {
+  auto impl = std::make_unique<Impl>();
+  impl->listen_fd = listen_fd;
+  impl->factory = std::move(processors);
+  impl->tls = std::move(tls);
+  impl->options = options;
+  impl->name = std::move(name);
+  impl->metrics = std::make_unique<ServerMetrics>(
+      ServiceLabel(impl->name), options.slow_call_ms,
+      [service = ServiceLabel(impl->name)](const std::string& method) {
+        return service == "router" && RouterCallRole(method) == Role::kAdmin;
+      });
+  const int frame = static_cast<int>(options.max_frame_bytes);
+  impl->config = std::make_shared<at::TConfiguration>(frame, frame);
+  impl->dispatcher = std::make_unique<CallDispatcher>(
+      impl->name, options, impl->config, std::move(access), std::move(throttle),
+      impl->metrics.get());
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_NONBLOCK | O_CLOEXEC) != 0) {
+    return Status::IOError(std::string("cannot make a pipe: ") +
+                           std::strerror(errno));
+  }
+  impl->wake_read = pipe_fds[0];
+  impl->wake_write = pipe_fds[1];
+  if (!SetNonBlocking(listen_fd)) {
+    return Status::IOError(std::string("cannot set the listening socket "
+                                       "non-blocking: ") +
+                           std::strerror(errno));
+  }
+  impl->StartWorkers();
+  return std::unique_ptr<FrameLoop>(new FrameLoop(std::move(impl)));
+}
+
+void FrameLoop::Run() {
+  Impl& impl = *impl_;
+  Clock::time_point next_deadline = Clock::time_point::max();
+  while (!impl.stopping.load()) {
+    impl.Round(next_deadline);
+    impl.CollectFinished();
+    impl.CollectHandshakeSteps();  // before the deadlines: Connection::Deadline
+    next_deadline = impl.ExpireDeadlines();
+    impl.pool->GrantWaiting();  // after the frames freed and connections closed
+    impl.pool->StartCalls();    // after the replies sent and connections closed
+    impl.metrics->SetLoad(impl.connections.size(), impl.pool->queued_calls());
+  }
+  impl.Shutdown();
+}
+
+RequestBufferStats FrameLoop::request_buffer_stats() const {
+  return impl_->pool->request_stats();
+}
+
+ReplyBufferStats FrameLoop::reply_buffer_stats() const {
+  return impl_->pool->reply_stats();
+}
+
+void FrameLoop::RequestStop() {
+  impl_->stopping.store(true);
+  impl_->Wake();
+}
+
+}  // namespace bloomroute::thrift_internal
