@@ -56,7 +56,7 @@ BalanceReport RouterImpl::RunBalancerSteps(uint32_t max_operations,
     // Where every region is and how large, asked again after each step.
     std::vector<RegionLoad> regions;
     std::map<ServerId, std::vector<size_t>> by_server;
-    const std::shared_ptr<const ServerMap> members = ServerSnapshot();
+    const std::shared_ptr<const ServerMap> members = servers_.Snapshot();
     for (const auto& [id, server] : *members) by_server[id];
     // A draining member's regions are the decommission's to move.
     std::set<ServerId> skip;
@@ -96,7 +96,7 @@ BalanceReport RouterImpl::RunBalancerSteps(uint32_t max_operations,
     }
     fan_out_->Run(ids.size(), [&](size_t i) {
       // Bytes decide: the rows are not counted (a scan of every region).
-      stats[i] = FetchRegionStats(Server(ids[i]), 0,
+      stats[i] = FetchRegionStats(servers_.Get(ids[i]), 0,
                                   expected_of[i] + kStatsRegionSlack,
                                   /*count_rows=*/false);
     });
@@ -129,7 +129,7 @@ BalanceReport RouterImpl::RunBalancerSteps(uint32_t max_operations,
         step.emplace();
         step->kind = BalanceReport::Step::Kind::kSplit;
         step->region_id = r.region_id;
-        step->from = step->to = Server(r.server).ref;
+        step->from = step->to = servers_.Get(r.server).ref;
         break;
       }
     }
@@ -179,8 +179,8 @@ BalanceReport RouterImpl::RunBalancerSteps(uint32_t max_operations,
       step.emplace();
       step->kind = BalanceReport::Step::Kind::kMove;
       step->region_id = regions[*best].region_id;
-      step->from = Server(most).ref;
-      step->to = Server(least).ref;
+      step->from = servers_.Get(most).ref;
+      step->to = servers_.Get(least).ref;
     }
     if (made == max_operations) {
       report.stopped = "the limit of " + std::to_string(max_operations) +
@@ -280,7 +280,7 @@ bool RouterImpl::Draining(ServerId id) const {
 
 StatusOr<std::vector<BalanceReport::Step>> RouterImpl::DecommissionServer(
     ServerId id) {
-  if (ServerSnapshot()->count(id) == 0) {
+  if (servers_.Snapshot()->count(id) == 0) {
     return Status::NotFound("server " + std::to_string(id) +
                             " is not a member of the cluster");
   }
@@ -311,7 +311,7 @@ Status RouterImpl::DrainServer(ServerId id,
   for (;;) {
     // Region counts of the other members, and the next region to move.
     std::map<ServerId, size_t> load;
-    const std::shared_ptr<const ServerMap> members = ServerSnapshot();
+    const std::shared_ptr<const ServerMap> members = servers_.Snapshot();
     for (const auto& [member, entry] : *members) {
       if (member != id && !Draining(member)) load[member] = 0;
     }
@@ -347,8 +347,8 @@ Status RouterImpl::DrainServer(ServerId id,
     BalanceReport::Step step;
     step.kind = BalanceReport::Step::Kind::kMove;
     step.region_id = next;
-    step.from = Server(id).ref;
-    step.to = Server(to).ref;
+    step.from = servers_.Get(id).ref;
+    step.to = servers_.Get(to).ref;
     step.result = std::move(result);
     moves->push_back(std::move(step));
   }

@@ -214,7 +214,7 @@ StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanSplit(
   if (split_key) {
     at = *split_key;
   } else {
-    const ServerEntry& server = Server(source.server);
+    const ServerEntry& server = servers_.Get(source.server);
     StatusOr<std::optional<std::string>> point =
         server.client->SplitPoint(region_id);
     if (!point.ok()) return Named(server, point.status());
@@ -394,7 +394,8 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
     if (t.descriptor.table_id == table_id) table = t;
   }
   for (const CatalogRegion& t : op.targets) {
-    result.regions.push_back({DescriptorOf(table, t), Server(t.server).ref});
+    result.regions.push_back(
+        {DescriptorOf(table, t), servers_.Get(t.server).ref});
   }
   result.total_micros = MicrosSince(start);
   return result;
@@ -507,7 +508,7 @@ Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
   }
   // Membership changes take ddl_mu_ too: a member checked here stays one
   // until the operation has ended, since RemoveServer counts its regions.
-  const std::shared_ptr<const ServerMap> members = ServerSnapshot();
+  const std::shared_ptr<const ServerMap> members = servers_.Snapshot();
   for (const CatalogRegion& target : op.targets) {
     const bool moves = target.server != op.sources.front().server;
     if (members->count(target.server) == 0) {
@@ -545,7 +546,7 @@ Status RouterImpl::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
     if (t.descriptor.table_id == table_id) table = t;
   }
   for (const CatalogRegion& target : op.targets) {
-    const ServerEntry& server = Server(target.server);
+    const ServerEntry& server = servers_.Get(target.server);
     const Status s =
         server.client->OpenStagedRegion(DescriptorOf(table, target), 0);
     if (!s.ok()) return ServerFailed(server, s);
@@ -555,7 +556,7 @@ Status RouterImpl::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
 
 Status RouterImpl::FenceSources(const CatalogRegionOp& op) {
   for (const CatalogRegion& source : op.sources) {
-    const ServerEntry& server = Server(source.server);
+    const ServerEntry& server = servers_.Get(source.server);
     // A write that went in doubt made the replica not current
     // (GlobalIndex::MarkWriteInDoubt); the catch-up that makes it current
     // raises the server's fence past that write's token.
@@ -597,8 +598,8 @@ Status RouterImpl::CopyRange(const CatalogRegion& source,
                              const CatalogRegion& target,
                              const std::string& low, const std::string& high,
                              RegionOpResult* result) {
-  const ServerEntry& from = Server(source.server);
-  const ServerEntry& to = Server(target.server);
+  const ServerEntry& from = servers_.Get(source.server);
+  const ServerEntry& to = servers_.Get(target.server);
   ExportRequest request;
   request.region_id = source.region_id;
   request.start_row = low;
@@ -657,7 +658,7 @@ Status RouterImpl::CopyWrittenRows(const CatalogRegionOp& op,
       g.row_key = keys[end++];
       requests.push_back(std::move(g));
     }
-    const ServerEntry& from = Server(op.sources[s].server);
+    const ServerEntry& from = servers_.Get(op.sources[s].server);
     size_t done = 0;
     while (done < requests.size()) {
       const std::vector<GetRequest> rest(requests.begin() + done,
@@ -711,8 +712,8 @@ Status RouterImpl::WriteToTargets(const CatalogRegionOp& op,
   }
   for (size_t t = 0; t < batches.size(); ++t) {
     if (batches[t].empty()) continue;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        ApplyBatches(Server(op.targets[t].server), std::move(batches[t])));
+    BLOOMROUTE_RETURN_IF_ERROR(ApplyBatches(servers_.Get(op.targets[t].server),
+                                            std::move(batches[t])));
   }
   return Status::OK();
 }
@@ -751,7 +752,7 @@ Status RouterImpl::SyncTargets(const CatalogRegionOp& op) {
   std::set<ServerId> servers;
   for (const CatalogRegion& t : op.targets) servers.insert(t.server);
   for (ServerId id : servers) {
-    const ServerEntry& server = Server(id);
+    const ServerEntry& server = servers_.Get(id);
     const Status s = server.client->SyncWal();
     if (!s.ok()) return ServerFailed(server, s);
   }
@@ -768,7 +769,7 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
   if (switched) BLOOMROUTE_RETURN_IF_ERROR(SyncTargets(op));
   // Undo: the targets go. Finish: the sources go, then the targets serve.
   for (const CatalogRegion& r : switched ? op.sources : op.targets) {
-    const ServerEntry& server = Server(r.server);
+    const ServerEntry& server = servers_.Get(r.server);
     const Status s = server.client->DropRegion(r.region_id);
     if (!s.ok() && !s.IsNotFound()) return ServerFailed(server, s);
     // The drop removed elements without handing us the ops.
@@ -783,7 +784,7 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
   if (it == tables->end()) return Status::OK();
   if (switched) {
     for (const CatalogRegion& r : op.targets) {
-      const ServerEntry& server = Server(r.server);
+      const ServerEntry& server = servers_.Get(r.server);
       const Status s = server.client->OpenRegion(
           DescriptorOf(*it, r), server.opened_incarnation.load());
       if (!s.ok()) return ServerFailed(server, s);

@@ -146,7 +146,8 @@ Status RouterImpl::Mutate(std::string_view table,
     by_server[region.server].push_back(std::move(m));
   }
   std::vector<std::pair<const ServerEntry*, std::vector<Mutation>*>> work;
-  for (auto& [id, batch] : by_server) work.emplace_back(&Server(id), &batch);
+  for (auto& [id, batch] : by_server)
+    work.emplace_back(&servers_.Get(id), &batch);
   std::vector<Status> results(work.size());
   fan_out_->Run(work.size(), [&](size_t i) {
     results[i] = ApplyBatches(*work[i].first, std::move(*work[i].second));
@@ -187,7 +188,7 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
         " is being moved, split or merged; load the file again when that "
         "has ended (bloomroute admin regions shows the new regions)");
   }
-  return LoadBulkFile(Server(region->server), region_id, file);
+  return LoadBulkFile(servers_.Get(region->server), region_id, file);
 }
 
 Status RouterImpl::LoadBulkFile(const ServerEntry& server, uint64_t region_id,
@@ -228,7 +229,7 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
             .WithContext("mutation " + std::to_string(i)));
     mutations[i].region_id = region.region_id;
   }
-  const ServerEntry& server = Server(region.server);
+  const ServerEntry& server = servers_.Get(region.server);
   // Resent only when the server refused it with nothing written (SendWrite,
   // RetryIfRegionsClosed): an increment is never applied twice by the router.
   StatusOr<WriteResult> sent = SendWrite(server, [&](uint64_t token) {
@@ -381,7 +382,7 @@ StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
     Part*& part = open_chunk[server_of[i]];
     if (part == nullptr || part->gets.size() >= kRowsPerRpc) {
       part = &chunks.emplace_back();
-      part->server = &Server(server_of[i]);
+      part->server = &servers_.Get(server_of[i]);
     }
     part->gets.push_back(requests[i]);
     part->positions.push_back(i);
@@ -501,7 +502,7 @@ StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
         spec.columns,     budget - used};
     request.filter = spec.filter;  // the region servers drop failing rows
     request.time_range = spec.time_range;
-    const ServerEntry& server = Server(region.server);
+    const ServerEntry& server = servers_.Get(region.server);
     StatusOr<ScanResult> part = RetryIfRegionsClosed(
         server, [&] { return server.client->Scan(request); });
     if (!part.ok()) return Named(server, part.status());

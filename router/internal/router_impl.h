@@ -6,17 +6,14 @@
 // scans), router_scanners.cc (scanners) and router_lookup.cc (index lookups
 // and statistics).
 //
-// Locking. The server set is an immutable ServerMap published by pointer
-// (servers_mu_ guards the pointer only): readers take a snapshot
-// (ServerSnapshot) and iterate it; AddServer, SetServerAddress and
-// RemoveServer (serialized by ddl_mu_, so that placement sees one set)
-// publish new maps. Entries are never destroyed before the router, so
-// Server(id) stays valid. Tables are
-// immutable TableState snapshots held by shared_ptr: readers copy the pointer
-// under tables_mu_ (shared) and work on the snapshot; CreateTable and
-// DeleteTable (serialized by ddl_mu_) publish new snapshots. Replicas lock
-// themselves (GlobalIndex). Scanners: scanners_mu_ guards the map, each
-// scanner its own position.
+// Locking. The server set is ServerDirectory's (servers_, see
+// internal/server_directory.h): readers take a snapshot and iterate it;
+// AddServer, SetServerAddress and RemoveServer are serialized by ddl_mu_,
+// so that placement sees one set. Tables are immutable TableState snapshots
+// held by shared_ptr: readers copy the pointer under tables_mu_ (shared) and
+// work on the snapshot; CreateTable and DeleteTable (serialized by ddl_mu_)
+// publish new snapshots. Replicas lock themselves (GlobalIndex). Scanners:
+// scanners_mu_ guards the map, each scanner its own position.
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_ROUTER_IMPL_H_
 #define BLOOMROUTE_ROUTER_INTERNAL_ROUTER_IMPL_H_
 
@@ -40,38 +37,13 @@
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
 #include "router/internal/router_metrics.h"
+#include "router/internal/server_directory.h"
 #include "router/page_token.h"
 #include "router/router.h"
 
 namespace bloomroute::router_internal {
 
 using router::ServerId;
-
-struct ServerEntry {
-  router::ServerRef ref;
-  std::unique_ptr<router::RegionClient> client;
-  // The server's regions must be opened on it again (at start, after it
-  // failed to answer, and when a new run of it was seen: a restarted server
-  // serves no region until they are reopened).
-  mutable std::atomic<bool> reopen{true};
-  // The run of the server the regions were last opened on.
-  mutable std::atomic<uint64_t> opened_incarnation{0};
-  // The run of the server known to have the cluster's filter config (the
-  // router set it, or a status showed it); 0: none.
-  mutable std::atomic<uint64_t> config_incarnation{0};
-  // Why the last reopening failed (empty after a success), for
-  // GetClusterStatus; maintenance retries every pass meanwhile.
-  mutable std::mutex reopen_error_mu;
-  mutable std::string reopen_error;  // guarded by reopen_error_mu
-  void SetReopenError(std::string error) const {
-    std::lock_guard<std::mutex> lock(reopen_error_mu);
-    reopen_error = std::move(error);
-  }
-  std::string ReopenError() const {
-    std::lock_guard<std::mutex> lock(reopen_error_mu);
-    return reopen_error;
-  }
-};
 
 struct ReshapeState;
 
@@ -510,23 +482,10 @@ class RouterImpl : public router::Router {
       bool count_rows = true);
 
   // --- membership (router_servers.cc)
-  using ServerMap = std::map<ServerId, std::shared_ptr<ServerEntry>>;
-  // The members now: one pointer copy under servers_mu_.
-  std::shared_ptr<const ServerMap> ServerSnapshot() const;
-  // Publishes `next` as the member set; `retired` (a replaced or removed
-  // entry, or null) is kept alive for calls still using it.
-  void PublishServers(ServerMap next, std::shared_ptr<ServerEntry> retired);
   // Adds the region_servers flags that are not members (persisted), and
   // sets filter_config_ for the members: InvalidArgument for none, or more
   // than kMaxServers.
   [[nodiscard]] Status AddFlaggedServers();
-  // Connects every member at its stored address, and checks that every
-  // region of the catalog is on a member (Corruption otherwise).
-  [[nodiscard]] Status ConnectMembers();
-  // A new entry for member `id` at `address`, connected; the factory's
-  // error otherwise.
-  StatusOr<std::shared_ptr<ServerEntry>> ConnectEntry(
-      ServerId id, const std::string& address);
 
   // router.cc
   // Publishes the catalog's ready tables; table `new_generation` (a region
@@ -591,13 +550,6 @@ class RouterImpl : public router::Router {
   // A status of the server was seen: forgets that it has the config when
   // the status shows another config.
   void NoteFilterConfig(const ServerEntry& server, const FilterStatus& status);
-  // The entry of member `id` (or of a removed one), valid for the router's
-  // life; nullptr for an id never published.
-  ServerEntry* FindServer(ServerId id) const;
-  // FindServer for an id known to have been published: one the catalog,
-  // the index or a server snapshot gave (AddServer publishes a member
-  // before the index or the catalog's tables can name it).
-  ServerEntry& Server(ServerId id) const;
 
   // router_lookup.cc
   router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
@@ -685,7 +637,6 @@ class RouterImpl : public router::Router {
   const router::RouterOptions options_;
   // ClusterFilterConfig of the options and the members at Init; fixed then.
   SscbfConfig filter_config_;
-  const std::shared_ptr<router::RegionClientFactory> factory_;
   std::unique_ptr<Catalog> catalog_;
   // Signs and checks page tokens under the catalog's key; set by Init.
   std::optional<router::PageTokenCodec> page_tokens_;
@@ -701,16 +652,8 @@ class RouterImpl : public router::Router {
   std::chrono::steady_clock::time_point last_probe_;  // maintenance's alone
   void ProbeServers();
   RouterMetrics::Snapshot MetricsSnapshot() const;
-  mutable std::mutex servers_mu_;
-  // Guarded by servers_mu_: the members (the pointer; the map is
-  // immutable), and every entry that left the map (replaced by
-  // SetServerAddress, removed by RemoveServer; the removed by id, so that
-  // Server() of a call already under way still finds them). A replaced
-  // entry has released its client's connections (a few hundred bytes are
-  // left per entry).
-  std::shared_ptr<const ServerMap> servers_ = std::make_shared<ServerMap>();
-  std::vector<std::shared_ptr<ServerEntry>> replaced_servers_;
-  std::map<ServerId, std::shared_ptr<ServerEntry>> removed_servers_;
+  // The members, their addresses and clients.
+  ServerDirectory servers_;
 
   // Serializes table changes (create, delete, state, a region switch). Timed,
   // so that a switch, holding writes at its gate, never waits long for it
