@@ -319,7 +319,12 @@ RegionDescriptor TableState::Descriptor(size_t region) const {
 
 RouterImpl::RouterImpl(const router::RouterOptions& options,
                        std::shared_ptr<router::RegionClientFactory> factory)
-    : options_(options), servers_(std::move(factory)) {}
+    : options_(options),
+      servers_(std::move(factory)),
+      scanners_(ScannerRegistry::Limits{options.max_scanners,
+                                        options.max_scanners_per_client,
+                                        options.max_scanners_per_principal,
+                                        options.scanner_idle_timeout_ms}) {}
 
 RouterImpl::~RouterImpl() {
   {
@@ -651,7 +656,7 @@ void RouterImpl::MaintainOnce() {
       WakeMaintenance();
     }
   }
-  ExpireScanners();
+  scanners_.Expire();
 }
 
 }  // namespace bloomroute::router_internal

@@ -12,8 +12,8 @@
 // so that placement sees one set. Tables are immutable TableState snapshots
 // held by shared_ptr: readers copy the pointer under tables_mu_ (shared) and
 // work on the snapshot; CreateTable and DeleteTable (serialized by ddl_mu_)
-// publish new snapshots. Replicas lock themselves (GlobalIndex). Scanners:
-// scanners_mu_ guards the map, each scanner its own position.
+// publish new snapshots. Replicas lock themselves (GlobalIndex). Scanners
+// lock themselves (ScannerRegistry).
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_ROUTER_IMPL_H_
 #define BLOOMROUTE_ROUTER_INTERNAL_ROUTER_IMPL_H_
 
@@ -37,6 +37,7 @@
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
 #include "router/internal/router_metrics.h"
+#include "router/internal/scanner_registry.h"
 #include "router/internal/server_directory.h"
 #include "router/page_token.h"
 #include "router/router.h"
@@ -70,8 +71,6 @@ struct TableState {
   size_t RegionFor(std::string_view row) const;
   RegionDescriptor Descriptor(size_t region) const;
 };
-
-struct Scanner;
 
 // The work one call of a scan may do (router_scan_filter.cc). A scan whose
 // filter drops most candidates asks the index for pages of candidates that
@@ -625,15 +624,6 @@ class RouterImpl : public router::Router {
       const ScanFilter& filter, const std::optional<std::string>& after,
       uint32_t limit, uint64_t budget, std::optional<std::string>* covered);
 
-  // router_scanners.cc
-  // The client's scanner, or null (unknown, or another client's).
-  std::shared_ptr<Scanner> FindScanner(int64_t id,
-                                       router::ScannerClient client);
-  // Forgets a scanner; needs scanners_mu_ held.
-  void EraseScannerLocked(
-      std::map<int64_t, std::shared_ptr<Scanner>>::iterator it);
-  void ExpireScanners();
-
   const router::RouterOptions options_;
   // ClusterFilterConfig of the options and the members at Init; fixed then.
   SscbfConfig filter_config_;
@@ -695,12 +685,8 @@ class RouterImpl : public router::Router {
   // For ListRegions: fills the summary's balancer fields.
   void DescribeBackoff(router::RegionSummary* summary) const;
 
-  mutable std::mutex scanners_mu_;
-  // Guarded by scanners_mu_: the open scanners by id, and how many each
-  // client and each principal has open (those with none are not listed).
-  std::map<int64_t, std::shared_ptr<Scanner>> scanners_;
-  std::map<router::ScannerClient, uint32_t> scanners_per_client_;
-  std::map<std::string, uint32_t, std::less<>> scanners_per_principal_;
+  // The open scanners (router_scanners.cc).
+  ScannerRegistry scanners_;
 
   std::mutex maintenance_mu_;
   std::condition_variable maintenance_cv_;
