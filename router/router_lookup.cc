@@ -262,14 +262,12 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
         plan.query.after_row,
         page_tokens_->Open(*spec.page_token, descriptor, spec));
   }
-  const std::optional<std::string>& after_row = plan.query.after_row;
   LookupResult out;
   out.routing.servers_in_cluster =
       static_cast<uint32_t>(servers_.Snapshot()->size());
   out.routing.broadcast_reason = plan.broadcast_reason;
   const std::vector<ServerId>& asked = plan.asked;
   const std::vector<ServerId>& not_current = plan.not_current;
-  const std::shared_ptr<const TableState>& state_ref = plan.state;
   const uint32_t limit = spec.limit == 0 ? kMaxRowsPerCall : spec.limit;
   uint64_t budget = options_.max_reply_bytes;
   if (spec.max_bytes != 0) budget = std::min(budget, spec.max_bytes);
@@ -281,38 +279,14 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                                                   Status::IOError("not asked"));
   fan_out_->Run(asked.size(), [&](size_t i) {
     IndexQuery query = plan.query;
-    const std::vector<uint64_t>* regions = RegionsAsked(*state_ref, asked[i]);
-    if (regions == nullptr) {
-      answers[i] = NotInPlan(asked[i]);
-      return;
-    }
-    query.region_ids = *regions;
     query.limit = limit;
     query.columns = spec.columns;
     query.max_bytes = share;
-    const ServerEntry& server = servers_.Get(asked[i]);
-    answers[i] = RetryIfRegionsClosed(
-        server, [&] { return server.client->Lookup(query); });
-    if (answers[i].ok()) {
-      Status checked = CheckAnswer(*answers[i], after_row);
-      if (!checked.ok()) answers[i] = checked;
-    }
+    answers[i] = LookupOnServer(asked[i], *plan.state, std::move(query));
   });
   std::vector<IndexQueryResult> parts;
-  for (size_t i = 0; i < asked.size(); ++i) {
-    const ServerEntry& server = servers_.Get(asked[i]);
-    out.routing.asked.push_back(server.ref);
-    if (!answers[i].ok()) {
-      if (!spec.allow_partial || !answers[i].status().IsUnavailable()) {
-        return Named(server, answers[i].status());
-      }
-      out.partial = true;
-      out.missing.push_back(server.ref);
-      continue;
-    }
-    if (!answers[i]->rows.empty()) out.routing.with_rows.push_back(server.ref);
-    parts.push_back(std::move(answers[i]).value());
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CollectAnswers(asked, spec.allow_partial, &answers, &parts, &out));
   for (ServerId id : not_current) {
     out.routing.asked_not_current.push_back(servers_.Get(id).ref);
   }
@@ -325,6 +299,44 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   }
   metrics_->RecordLookup(table, out.routing, out.rows.size());
   return out;
+}
+
+StatusOr<IndexQueryResult> RouterImpl::LookupOnServer(ServerId id,
+                                                      const TableState& state,
+                                                      IndexQuery query) {
+  const std::vector<uint64_t>* regions = RegionsAsked(state, id);
+  if (regions == nullptr) return NotInPlan(id);
+  query.region_ids = *regions;
+  const ServerEntry& server = servers_.Get(id);
+  StatusOr<IndexQueryResult> answer = RetryIfRegionsClosed(
+      server, [&] { return server.client->Lookup(query); });
+  if (answer.ok()) {
+    Status checked = CheckAnswer(*answer, query.after_row);
+    if (!checked.ok()) return checked;
+  }
+  return answer;
+}
+
+Status RouterImpl::CollectAnswers(
+    const std::vector<ServerId>& asked, bool allow_partial,
+    std::vector<StatusOr<IndexQueryResult>>* answers,
+    std::vector<IndexQueryResult>* parts, LookupResult* out) {
+  for (size_t i = 0; i < asked.size(); ++i) {
+    const ServerEntry& server = servers_.Get(asked[i]);
+    StatusOr<IndexQueryResult>& answer = (*answers)[i];
+    out->routing.asked.push_back(server.ref);
+    if (!answer.ok()) {
+      if (!allow_partial || !answer.status().IsUnavailable()) {
+        return Named(server, answer.status());
+      }
+      out->partial = true;
+      out->missing.push_back(server.ref);
+      continue;
+    }
+    if (!answer->rows.empty()) out->routing.with_rows.push_back(server.ref);
+    parts->push_back(std::move(answer).value());
+  }
+  return Status::OK();
 }
 
 StatusOr<uint64_t> RouterImpl::CountOnServer(ServerId id, IndexQuery query) {

@@ -331,36 +331,18 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
   auto state = std::make_shared<ReshapeState>();
   state->table_id = table_id;
   state->sources = op.sources;
-  {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    active_reshape_ = state;
-  }
   // Writes see the operation from here on; those that routed before hold a
   // table state of the generation `before_start`.
   std::weak_ptr<const int> before_start;
-  Status s = RecordRegionOp(table_id, op, &before_start);
-  if (!s.ok()) {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    active_reshape_.reset();
-    return s;
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(StartRegionOp(table_id, op, state, &before_start));
   // From here on the operation is in the catalog: a failure undoes it.
   RegionOpResult result;
-  running_op.Phase("opening targets");
-  s = OpenTargets(table_id, op);
-  // Every write that may not have seen the operation has ended once its
-  // table state is let go: the copy reads what they wrote, and none of
-  // those that went in doubt can still commit once the fences are raised.
-  if (s.ok()) s = WaitForGeneration(before_start);
-  if (s.ok()) s = FenceSources(op);
-  if (s.ok()) running_op.Phase("copying");
-  if (s.ok()) s = CopyRegionRows(op, &result);
   std::weak_ptr<const int> before;
   bool in_doubt = false;
-  if (s.ok()) {
-    running_op.Phase("switching");
-    s = CatchUpAndSwitch(table_id, &op, *state, &result, &before, &in_doubt);
-  }
+  const Status s = CopyAndSwitch(
+      table_id, &op, *state, before_start,
+      [&](const char* phase) { running_op.Phase(phase); }, &result, &before,
+      &in_doubt);
   result.switched_micros = MicrosSince(start);
   if (in_doubt) {
     // The gate stays closed and the operation running: no write to the
@@ -383,6 +365,53 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
                                        "maintenance once the servers answer");
   }
   running_op.Phase("dropping sources");
+  DropSwitchedSources(table_id, op, before, &result);
+  result.total_micros = MicrosSince(start);
+  return result;
+}
+
+Status RouterImpl::StartRegionOp(uint64_t table_id, const CatalogRegionOp& op,
+                                 const std::shared_ptr<ReshapeState>& state,
+                                 std::weak_ptr<const int>* before_start) {
+  {
+    std::lock_guard<std::mutex> lock(reshape_mu_);
+    active_reshape_ = state;
+  }
+  const Status s = RecordRegionOp(table_id, op, before_start);
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(reshape_mu_);
+    active_reshape_.reset();
+  }
+  return s;
+}
+
+Status RouterImpl::CopyAndSwitch(uint64_t table_id, CatalogRegionOp* op,
+                                 ReshapeState& state,
+                                 const std::weak_ptr<const int>& before_start,
+                                 const std::function<void(const char*)>& phase,
+                                 RegionOpResult* result,
+                                 std::weak_ptr<const int>* before,
+                                 bool* in_doubt) {
+  phase("opening targets");
+  Status s = OpenTargets(table_id, *op);
+  // Every write that may not have seen the operation has ended once its
+  // table state is let go: the copy reads what they wrote, and none of
+  // those that went in doubt can still commit once the fences are raised.
+  if (s.ok()) s = WaitForGeneration(before_start);
+  if (s.ok()) s = FenceSources(*op);
+  if (s.ok()) phase("copying");
+  if (s.ok()) s = CopyRegionRows(*op, result);
+  if (s.ok()) {
+    phase("switching");
+    s = CatchUpAndSwitch(table_id, op, state, result, before, in_doubt);
+  }
+  return s;
+}
+
+void RouterImpl::DropSwitchedSources(uint64_t table_id,
+                                     const CatalogRegionOp& op,
+                                     const std::weak_ptr<const int>& before,
+                                     RegionOpResult* result) {
   // Reads that may name the sources hold a table state of the generation
   // before the switch. Past the limit the drop goes ahead: such a read
   // then fails (NotFound from the dropped region), it never answers wrong.
@@ -394,11 +423,9 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
     if (t.descriptor.table_id == table_id) table = t;
   }
   for (const CatalogRegion& t : op.targets) {
-    result.regions.push_back(
+    result->regions.push_back(
         {DescriptorOf(table, t), servers_.Get(t.server).ref});
   }
-  result.total_micros = MicrosSince(start);
-  return result;
 }
 
 Status RouterImpl::CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
@@ -506,21 +533,7 @@ Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
                                  " changed meanwhile; try again");
     }
   }
-  // Membership changes take ddl_mu_ too: a member checked here stays one
-  // until the operation has ended, since RemoveServer counts its regions.
-  const std::shared_ptr<const ServerMap> members = servers_.Snapshot();
-  for (const CatalogRegion& target : op.targets) {
-    const bool moves = target.server != op.sources.front().server;
-    if (members->count(target.server) == 0) {
-      return Status::InvalidArgument("server " + std::to_string(target.server) +
-                                     " is not a member of the cluster");
-    }
-    if (moves && Draining(target.server)) {
-      return Status::InvalidArgument(
-          "server " + std::to_string(target.server) +
-          " is being decommissioned: no region moves to it");
-    }
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(CheckTargetServers(op));
   if (op.kind == CatalogRegionOp::Kind::kSplit) {
     // A split adds a region and a split key: the bounds CreateTable keeps.
     uint64_t key_bytes = op.targets.back().start_key.size();
@@ -538,6 +551,26 @@ Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
   }
   table.region_ops = {op};
   return PutTableNewGeneration(table, before);
+}
+
+Status RouterImpl::CheckTargetServers(const CatalogRegionOp& op) const {
+  // Membership changes take ddl_mu_ too: a member checked under it stays
+  // one until the operation has ended, since RemoveServer counts its
+  // regions.
+  const std::shared_ptr<const ServerMap> members = servers_.Snapshot();
+  for (const CatalogRegion& target : op.targets) {
+    const bool moves = target.server != op.sources.front().server;
+    if (members->count(target.server) == 0) {
+      return Status::InvalidArgument("server " + std::to_string(target.server) +
+                                     " is not a member of the cluster");
+    }
+    if (moves && Draining(target.server)) {
+      return Status::InvalidArgument(
+          "server " + std::to_string(target.server) +
+          " is being decommissioned: no region moves to it");
+    }
+  }
+  return Status::OK();
 }
 
 Status RouterImpl::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
@@ -658,34 +691,40 @@ Status RouterImpl::CopyWrittenRows(const CatalogRegionOp& op,
       g.row_key = keys[end++];
       requests.push_back(std::move(g));
     }
-    const ServerEntry& from = servers_.Get(op.sources[s].server);
-    size_t done = 0;
-    while (done < requests.size()) {
-      const std::vector<GetRequest> rest(requests.begin() + done,
-                                         requests.end());
-      StatusOr<std::vector<std::optional<Row>>> rows =
-          from.client->Get(rest, kCopyBytesPerCall);
-      if (!rows.ok()) return ServerFailed(from, rows.status());
-      if (rows->empty() || rows->size() > rest.size()) {
-        return Named(from,
-                     Status::Corruption("a get answered " +
-                                        std::to_string(rows->size()) + " of " +
-                                        std::to_string(rest.size()) + " rows"));
-      }
-      std::vector<std::string> part;
-      for (size_t i = 0; i < rows->size(); ++i) {
-        const std::optional<Row>& row = (*rows)[i];
-        if (row && row->key != rest[i].row_key) {
-          return Named(from, Status::Corruption("a get answered another row"));
-        }
-        part.push_back(rest[i].row_key);
-        if (row) result->bytes_copied += ReplyBytes(*row);
-      }
-      BLOOMROUTE_RETURN_IF_ERROR(WriteToTargets(op, part, *rows, true));
-      result->rows_copied += part.size();
-      done += rows->size();
-    }
+    BLOOMROUTE_RETURN_IF_ERROR(CopyRowsAgain(
+        op, servers_.Get(op.sources[s].server), requests, result));
     begin = end;
+  }
+  return Status::OK();
+}
+
+Status RouterImpl::CopyRowsAgain(const CatalogRegionOp& op,
+                                 const ServerEntry& from,
+                                 const std::vector<GetRequest>& requests,
+                                 RegionOpResult* result) {
+  size_t done = 0;
+  while (done < requests.size()) {
+    const std::vector<GetRequest> rest(requests.begin() + done, requests.end());
+    StatusOr<std::vector<std::optional<Row>>> rows =
+        from.client->Get(rest, kCopyBytesPerCall);
+    if (!rows.ok()) return ServerFailed(from, rows.status());
+    if (rows->empty() || rows->size() > rest.size()) {
+      return Named(from, Status::Corruption(
+                             "a get answered " + std::to_string(rows->size()) +
+                             " of " + std::to_string(rest.size()) + " rows"));
+    }
+    std::vector<std::string> part;
+    for (size_t i = 0; i < rows->size(); ++i) {
+      const std::optional<Row>& row = (*rows)[i];
+      if (row && row->key != rest[i].row_key) {
+        return Named(from, Status::Corruption("a get answered another row"));
+      }
+      part.push_back(rest[i].row_key);
+      if (row) result->bytes_copied += ReplyBytes(*row);
+    }
+    BLOOMROUTE_RETURN_IF_ERROR(WriteToTargets(op, part, *rows, true));
+    result->rows_copied += part.size();
+    done += rows->size();
   }
   return Status::OK();
 }

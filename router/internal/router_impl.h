@@ -47,6 +47,7 @@ namespace bloomroute::router_internal {
 using router::ServerId;
 
 struct ReshapeState;
+struct BalancerLoad;  // router_balancer.cc
 
 // One table as the router routes it. Immutable once published.
 struct TableState {
@@ -364,6 +365,35 @@ class RouterImpl : public router::Router {
   // switches, drops the sources. Unavailable while a switch is in doubt.
   StatusOr<router::RegionOpResult> RunRegionOp(
       bool wait, const std::function<StatusOr<PlannedOp>()>& plan);
+  // The parts of RunRegionOp. Start: makes `state` the running operation
+  // and records `op` (undone when the record fails). CopyAndSwitch: opens
+  // the targets, waits out the writes routed before the start, fences the
+  // sources, copies, catches up and switches (CatchUpAndSwitch), telling
+  // `phase` each step. DropSwitchedSources: drops the sources of a
+  // switched operation once the reads of before the switch have ended,
+  // and lists the targets in *result.
+  [[nodiscard]] Status StartRegionOp(uint64_t table_id,
+                                     const CatalogRegionOp& op,
+                                     const std::shared_ptr<ReshapeState>& state,
+                                     std::weak_ptr<const int>* before_start);
+  [[nodiscard]] Status CopyAndSwitch(
+      uint64_t table_id, CatalogRegionOp* op, ReshapeState& state,
+      const std::weak_ptr<const int>& before_start,
+      const std::function<void(const char*)>& phase,
+      router::RegionOpResult* result, std::weak_ptr<const int>* before,
+      bool* in_doubt);
+  void DropSwitchedSources(uint64_t table_id, const CatalogRegionOp& op,
+                           const std::weak_ptr<const int>& before,
+                           router::RegionOpResult* result);
+  // InvalidArgument when a target of `op` is on a server that is not a
+  // member, or moves to a draining one. Needs ddl_mu_ held.
+  [[nodiscard]] Status CheckTargetServers(const CatalogRegionOp& op) const;
+  // Copies the rows of `requests` (of one source on `from`) again into
+  // the targets (CopyWrittenRows), in as many gets as the replies take.
+  [[nodiscard]] Status CopyRowsAgain(const CatalogRegionOp& op,
+                                     const ServerEntry& from,
+                                     const std::vector<GetRequest>& requests,
+                                     router::RegionOpResult* result);
   // The plans of MoveRegion and SplitRegion (the balancer's steps too).
   StatusOr<PlannedOp> PlanMove(uint64_t region_id, ServerId to);
   StatusOr<PlannedOp> PlanSplit(uint64_t region_id,
@@ -462,6 +492,17 @@ class RouterImpl : public router::Router {
   router::BalanceReport RunBalancer(uint32_t max_operations, bool moves);
   // RunBalancer's steps; RunBalancer also counts the run in metrics_.
   router::BalanceReport RunBalancerSteps(uint32_t max_operations, bool moves);
+  // The parts of a run: where every region of the ready tables is (the
+  // catalog, draining members and backoffs); how large (the servers'
+  // statistics: the first error of a server that did not answer); the next
+  // step (none: the run ends, *report says why); and running one (false:
+  // the run stops).
+  BalancerLoad PlaceBalancerLoad();
+  [[nodiscard]] Status MeasureBalancerLoad(BalancerLoad* load);
+  std::optional<router::BalanceReport::Step> NextBalancerStep(
+      const BalancerLoad& load, bool moves, router::BalanceReport* report);
+  bool RunBalancerStep(router::BalanceReport::Step step,
+                       router::BalanceReport* report);
   // Until the router stops: the automatic splits every
   // split_check_interval_ms and the balancer every balancer_interval_ms.
   void BalancerLoop();
@@ -552,6 +593,18 @@ class RouterImpl : public router::Router {
 
   // router_lookup.cc
   router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
+  // One server's answer to a lookup: `query` for the regions of `state` on
+  // it, checked (CheckAnswer); NotInPlan's error when it holds none.
+  StatusOr<IndexQueryResult> LookupOnServer(ServerId id,
+                                            const TableState& state,
+                                            IndexQuery query);
+  // The answers of the servers `asked` (consumed) into *parts, and the
+  // routing and partial-result fields of *out; the first error named,
+  // unless `allow_partial` and it is Unavailable.
+  [[nodiscard]] Status CollectAnswers(
+      const std::vector<ServerId>& asked, bool allow_partial,
+      std::vector<StatusOr<IndexQueryResult>>* answers,
+      std::vector<IndexQueryResult>* parts, router::LookupResult* out);
   // One server's count for Count (router_lookup.cc): its answers to
   // `query` (count_only) summed, asked again after each truncated one.
   StatusOr<uint64_t> CountOnServer(ServerId id, IndexQuery query);
