@@ -280,19 +280,8 @@ class RunningRegionOp {
 
 StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
     bool wait, const std::function<StatusOr<PlannedOp>()>& plan) {
-  std::unique_lock<std::mutex> running(region_ops_mu_, std::defer_lock);
-  if (wait) {
-    running.lock();
-  } else if (!running.try_lock()) {
-    return Status::Unavailable(
-        "another region operation is running; try again when it has ended");
-  }
-  if (ActiveReshape() != nullptr) {
-    return Status::Unavailable(
-        "the switch of a region operation could not be recorded in the "
-        "router's catalog; maintenance retries it (writes to its regions "
-        "wait meanwhile): try again when it has");
-  }
+  std::unique_lock<std::mutex> running;
+  BLOOMROUTE_RETURN_IF_ERROR(LockRegionOps(wait, &running));
   // Planned under region_ops_mu_: no other operation changes the regions
   // between the plan and its record.
   BLOOMROUTE_ASSIGN_OR_RETURN(PlannedOp planned, plan());
@@ -340,6 +329,24 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
   DropSwitchedSources(table_id, op, before, &result);
   result.total_micros = MicrosSince(start);
   return result;
+}
+
+Status RouterImpl::LockRegionOps(bool wait,
+                                 std::unique_lock<std::mutex>* running) {
+  *running = std::unique_lock<std::mutex>(region_ops_mu_, std::defer_lock);
+  if (wait) {
+    running->lock();
+  } else if (!running->try_lock()) {
+    return Status::Unavailable(
+        "another region operation is running; try again when it has ended");
+  }
+  if (ActiveReshape() != nullptr) {
+    return Status::Unavailable(
+        "the switch of a region operation could not be recorded in the "
+        "router's catalog; maintenance retries it (writes to its regions "
+        "wait meanwhile): try again when it has");
+  }
+  return Status::OK();
 }
 
 Status RouterImpl::StartRegionOp(uint64_t table_id, const CatalogRegionOp& op,

@@ -1,10 +1,17 @@
-// RouterImpl: the Router of router/router.h. Its methods are spread over
-// router.cc (opening, tables, maintenance), router_regions.cc (placing,
-// opening, reopening and dropping regions), router_reshape.cc (moving,
-// splitting and merging regions), router_admin.cc (what is where:
-// servers and regions with their rows and bytes), router_rows.cc (writes, gets,
-// scans), router_scanners.cc (scanners) and router_lookup.cc (index lookups
-// and statistics).
+// RouterImpl: the Router of router/router.h. It hands the server set to
+// ServerDirectory (internal/server_directory.h) and the open scanners to
+// ScannerRegistry (internal/scanner_registry.h); its own methods are spread
+// over router.cc (opening, tables, maintenance), router_tables.cc (table
+// states), router_servers.cc (membership calls), router_regions.cc
+// (placing, opening, reopening and dropping regions), router_reshape.cc
+// (moving, splitting and merging regions; router_reshape_copy.cc copies
+// their rows, router_reshape_writes.cc carries writes over),
+// router_balancer.cc (the balancer and decommissioning), router_admin.cc
+// (what is where: servers and regions with their rows and bytes),
+// router_rows.cc (writes, gets, scans), router_scan_filter.cc (a scan's
+// filter over the index), router_scanners.cc (scanner calls),
+// router_index.cc (index builds and drops) and router_lookup.cc (index
+// lookups and statistics).
 //
 // Locking. The server set is ServerDirectory's (servers_, see
 // internal/server_directory.h): readers take a snapshot and iterate it;
@@ -365,13 +372,17 @@ class RouterImpl : public router::Router {
   // switches, drops the sources. Unavailable while a switch is in doubt.
   StatusOr<router::RegionOpResult> RunRegionOp(
       bool wait, const std::function<StatusOr<PlannedOp>()>& plan);
-  // The parts of RunRegionOp. Start: makes `state` the running operation
-  // and records `op` (undone when the record fails). CopyAndSwitch: opens
-  // the targets, waits out the writes routed before the start, fences the
-  // sources, copies, catches up and switches (CatchUpAndSwitch), telling
-  // `phase` each step. DropSwitchedSources: drops the sources of a
-  // switched operation once the reads of before the switch have ended,
-  // and lists the targets in *result.
+  // The parts of RunRegionOp. Lock: takes region_ops_mu_ into *running
+  // (waits for it when `wait`, else Unavailable when another operation
+  // holds it); Unavailable while a switch is in doubt. Start: makes `state` the
+  // running operation and records `op` (undone when the record fails).
+  // CopyAndSwitch: opens the targets, waits out the writes routed before the
+  // start, fences the sources, copies, catches up and switches
+  // (CatchUpAndSwitch), telling `phase` each step. DropSwitchedSources: drops
+  // the sources of a switched operation once the reads of before the switch
+  // have ended, and lists the targets in *result.
+  [[nodiscard]] Status LockRegionOps(bool wait,
+                                     std::unique_lock<std::mutex>* running);
   [[nodiscard]] Status StartRegionOp(uint64_t table_id,
                                      const CatalogRegionOp& op,
                                      const std::shared_ptr<ReshapeState>& state,
