@@ -190,7 +190,7 @@ BalancerLoad RouterImpl::PlaceBalancerLoad() {
   }
   // Regions whose last operation failed wait out their backoff; the
   // others go on (a region of one huge row never splits).
-  load.backed_off = RegionsInBackoff(existing);
+  load.backed_off = backoff_.Skipped(existing);
   for (const auto& [id, list] : load.by_server) {
     if (load.skip.count(id) == 0) load.movable.push_back(id);
   }
@@ -278,65 +278,15 @@ bool RouterImpl::RunBalancerStep(BalanceReport::Step step,
       return false;
     }
     const std::chrono::seconds backoff =
-        NoteBalancerFailure(step.region_id, error);
+        backoff_.NoteFailure(step.region_id, error);
     report->failures.push_back(what + "; the balancer skips it for " +
                                std::to_string(backoff.count()) + " s");
     return true;  // planned again, without it
   }
-  {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    region_backoff_.erase(step.region_id);
-  }
+  backoff_.NoteSuccess(step.region_id);
   step.result = std::move(result).value();
   report->steps.push_back(std::move(step));
   return true;
-}
-
-std::chrono::seconds RouterImpl::NoteBalancerFailure(
-    uint64_t region_id, const std::string& reason) {
-  std::lock_guard<std::mutex> lock(reshape_mu_);
-  RegionBackoff& b = region_backoff_[region_id];
-  b.failures = std::min<uint32_t>(b.failures + 1, 32);
-  // 60 s, 120 s, 240 s, ... up to an hour: a region that cannot split (one
-  // row past the split size) costs one failed plan an hour, not a run.
-  std::chrono::seconds backoff = kBalancerBackoffFirst;
-  for (uint32_t i = 1; i < b.failures && backoff < kBalancerBackoffMost; ++i) {
-    backoff *= 2;
-  }
-  backoff = std::min(backoff, kBalancerBackoffMost);
-  b.until = std::chrono::steady_clock::now() + backoff;
-  b.reason = reason.size() > kMaxBackoffReasonBytes
-                 ? reason.substr(0, kMaxBackoffReasonBytes)
-                 : reason;
-  return backoff;
-}
-
-std::set<uint64_t> RouterImpl::RegionsInBackoff(
-    const std::set<uint64_t>& existing) {
-  const auto now = std::chrono::steady_clock::now();
-  std::set<uint64_t> out;
-  std::lock_guard<std::mutex> lock(reshape_mu_);
-  for (auto it = region_backoff_.begin(); it != region_backoff_.end();) {
-    if (existing.count(it->first) == 0) {
-      it = region_backoff_.erase(it);
-      continue;
-    }
-    if (it->second.until > now) out.insert(it->first);
-    ++it;
-  }
-  return out;
-}
-
-void RouterImpl::DescribeBackoff(router::RegionSummary* summary) const {
-  std::lock_guard<std::mutex> lock(reshape_mu_);
-  auto it = region_backoff_.find(summary->region_id);
-  if (it == region_backoff_.end()) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (it->second.until <= now) return;
-  summary->balancer_skipped = it->second.reason;
-  // Rounded up: a region skipped for 0.4 s more says 1.
-  summary->balancer_retry_seconds = static_cast<uint64_t>(
-      std::chrono::ceil<std::chrono::seconds>(it->second.until - now).count());
 }
 
 bool RouterImpl::Draining(ServerId id) const {

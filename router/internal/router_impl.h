@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "model/filter_language.h"
+#include "router/coordinator/region_backoff.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
@@ -725,29 +726,9 @@ class RouterImpl : public router::Router {
   // Members being decommissioned: nothing is placed on them.
   std::set<ServerId> draining_;  // guarded by reshape_mu_
   bool Draining(ServerId id) const;
-  // Regions the balancer skips after a failed split or move, by id: how
-  // often they failed in a row, until when they are skipped and the last
-  // error (router_balancer.cc). Guarded by reshape_mu_. Entries of regions
-  // that no longer exist are dropped at each run.
-  struct RegionBackoff {
-    uint32_t failures = 0;
-    std::chrono::steady_clock::time_point until;
-    std::string reason;
-  };
-  std::map<uint64_t, RegionBackoff> region_backoff_;
-  // The first backoff, doubled per failure in a row up to the last.
-  static constexpr std::chrono::seconds kBalancerBackoffFirst{60};
-  static constexpr std::chrono::seconds kBalancerBackoffMost{3600};
-  // What ListRegions repeats of the error that started a backoff.
-  static constexpr size_t kMaxBackoffReasonBytes = 1024;
-  // Notes a failed operation on `region_id`; returns the backoff it gets.
-  std::chrono::seconds NoteBalancerFailure(uint64_t region_id,
-                                           const std::string& reason);
-  // The regions skipped now, dropping the entries of regions not in
-  // `existing` and those whose backoff ended without a new failure kept.
-  std::set<uint64_t> RegionsInBackoff(const std::set<uint64_t>& existing);
-  // For ListRegions: fills the summary's balancer fields.
-  void DescribeBackoff(router::RegionSummary* summary) const;
+  // Regions the balancer skips after a failed split or move
+  // (router_balancer.cc).
+  RegionBackoff backoff_;
 
   // The open scanners (router_scanners.cc).
   ScannerRegistry scanners_;
