@@ -210,7 +210,12 @@ RegionDescriptor TableState::Descriptor(size_t region) const {
 
 RouterImpl::RouterImpl(const router::RouterOptions& options,
                        std::shared_ptr<router::RegionClientFactory> factory)
-    : options_(options), factory_(std::move(factory)) {}
+    : options_(options),
+      servers_(std::move(factory)),
+      scanners_(ScannerRegistry::Limits{options.max_scanners,
+                                        options.max_scanners_per_client,
+                                        options.max_scanners_per_principal,
+                                        options.scanner_idle_timeout_ms}) {}
 
 RouterImpl::~RouterImpl() {
   {
@@ -240,7 +245,7 @@ Status RouterImpl::Init() {
   BLOOMROUTE_RETURN_IF_ERROR(AddFlaggedServers());  // sets filter_config_
   BLOOMROUTE_ASSIGN_OR_RETURN(
       index_, router::GlobalIndex::Create(filter_config_, start << 32));
-  BLOOMROUTE_RETURN_IF_ERROR(ConnectMembers());
+  BLOOMROUTE_RETURN_IF_ERROR(servers_.ConnectMembers(*catalog_, index_.get()));
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
   metrics_ =
       std::make_unique<RouterMetrics>([this] { return MetricsSnapshot(); });
@@ -387,8 +392,8 @@ TableInfo RouterImpl::Describe(const TableState& table) const {
   info.descriptor = ReadyDescriptor(table.record.descriptor);
   info.enabled = table.record.enabled;
   for (size_t i = 0; i < table.record.regions.size(); ++i) {
-    info.regions.push_back(
-        {table.Descriptor(i), Server(table.record.regions[i].server).ref});
+    info.regions.push_back({table.Descriptor(i),
+                            servers_.Get(table.record.regions[i].server).ref});
   }
   return info;
 }
@@ -401,7 +406,7 @@ StatusOr<TableInfo> RouterImpl::DescribeTable(std::string_view table) const {
 
 std::vector<ServerRef> RouterImpl::Servers() const {
   std::vector<ServerRef> out;
-  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   for (const auto& [id, entry] : *servers) out.push_back(entry->ref);
   return out;
 }
@@ -484,7 +489,7 @@ void RouterImpl::MaintenanceLoop() {
 void RouterImpl::RunMaintenance() { MaintainOnce(); }
 
 bool RouterImpl::CatalogWorkPending() const {
-  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   for (const auto& [id, server] : *servers) {
     if (server->reopen) return true;
   }
@@ -507,7 +512,7 @@ void RouterImpl::MaintainOnce() {
     // Under ddl_mu_, so that no region of a table being deleted is reopened.
     std::lock_guard<std::timed_mutex> lock(ddl_mu_);
     const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
-    const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+    const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
     for (auto& [id, server] : *servers) {
       if (!server->reopen.exchange(false)) continue;
       const Status reopened = ReopenServerLocked(*server);
@@ -527,7 +532,7 @@ void RouterImpl::MaintainOnce() {
   MaintainRegionOps();
   MaintainIndexes();
   ProbeServers();
-  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   for (auto& [id, server] : *servers) {
     // The cluster's filter config first: a catch-up then loads the filter
     // the server rebuilt with it.
@@ -542,7 +547,7 @@ void RouterImpl::MaintainOnce() {
       WakeMaintenance();
     }
   }
-  ExpireScanners();
+  scanners_.Expire();
 }
 
 }  // namespace bloomroute::router_internal

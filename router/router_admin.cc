@@ -76,7 +76,7 @@ constexpr size_t kStatsRegionSlack = 100000;
 
 std::vector<router::ServerSummary> RouterImpl::ListServers() {
   std::vector<router::ServerSummary> out;
-  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   for (const auto& [id, server] : *servers) {
     router::ServerSummary s;
     s.server = server->ref;
@@ -93,7 +93,7 @@ std::vector<router::ServerSummary> RouterImpl::ListServers() {
         it == assigned.end() ? none : it->second;
     s.regions = static_cast<uint32_t>(want.size());
     StatusOr<std::map<uint64_t, RegionStats>> stats = FetchRegionStats(
-        Server(s.server.id), 0, want.size() + kStatsRegionSlack);
+        servers_.Get(s.server.id), 0, want.size() + kStatsRegionSlack);
     s.reachable = stats.ok();
     if (!stats.ok()) {
       s.error = stats.status().ToString();
@@ -131,8 +131,8 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     s.region_id = r.region_id;
     s.start_key = r.start_key;
     s.end_key = r.end_key;
-    s.server = Server(r.server).ref;
-    DescribeBackoff(&s);
+    s.server = servers_.Get(r.server).ref;
+    backoff_.Describe(&s);
     out.push_back(std::move(s));
   }
   std::vector<ServerId> servers;
@@ -144,8 +144,9 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
   std::vector<StatusOr<std::map<uint64_t, RegionStats>>> stats(
       servers.size(), Status::Unavailable("not asked"));
   fan_out_->Run(servers.size(), [&](size_t i) {
-    stats[i] = FetchRegionStats(Server(servers[i]), record.descriptor.table_id,
-                                region_counts[i] + kStatsRegionSlack);
+    stats[i] =
+        FetchRegionStats(servers_.Get(servers[i]), record.descriptor.table_id,
+                         region_counts[i] + kStatsRegionSlack);
   });
   std::map<ServerId, const std::map<uint64_t, RegionStats>*> by_server;
   for (size_t i = 0; i < servers.size(); ++i) {
@@ -201,7 +202,7 @@ void RouterImpl::ProbeServers() {
   const auto now = std::chrono::steady_clock::now();
   if (now - last_probe_ < kProbeInterval) return;
   last_probe_ = now;
-  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   std::vector<const ServerEntry*> entries;
   for (const auto& [id, server] : *servers) entries.push_back(server.get());
   // In parallel: a server that does not answer costs its call timeout once,

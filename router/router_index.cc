@@ -164,7 +164,7 @@ Status RouterImpl::UpdateServerIndexes(const ServerEntry& server,
 Status RouterImpl::UpdateIndexesOnServers(const TableState& state) {
   std::vector<const ServerEntry*> servers;
   for (const auto& [id, regions] : state.regions_by_server) {
-    servers.push_back(&Server(id));
+    servers.push_back(&servers_.Get(id));
   }
   std::vector<Status> results(servers.size());
   fan_out_->Run(servers.size(), [&](size_t i) {
@@ -324,8 +324,8 @@ bool RouterImpl::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {
   CatalogIndexTask::Region& progress = ProgressOf(task, region->region_id);
   const bool build = task->kind == CatalogIndexTask::Kind::kBuild;
   StatusOr<IndexChunkResult> chunk =
-      SendIndexChunk(Server(region->server), build, region->region_id, column,
-                     progress.resume_after);
+      SendIndexChunk(servers_.Get(region->server), build, region->region_id,
+                     column, progress.resume_after);
   if (!chunk.ok()) return false;  // retried next pass
   if (build && !chunk->done && chunk->resume_after <= progress.resume_after) {
     // An untrusted reply that would not move on: try again next pass.

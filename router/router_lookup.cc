@@ -262,14 +262,12 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
         plan.query.after_row,
         page_tokens_->Open(*spec.page_token, descriptor, spec));
   }
-  const std::optional<std::string>& after_row = plan.query.after_row;
   LookupResult out;
   out.routing.servers_in_cluster =
-      static_cast<uint32_t>(ServerSnapshot()->size());
+      static_cast<uint32_t>(servers_.Snapshot()->size());
   out.routing.broadcast_reason = plan.broadcast_reason;
   const std::vector<ServerId>& asked = plan.asked;
   const std::vector<ServerId>& not_current = plan.not_current;
-  const std::shared_ptr<const TableState>& state_ref = plan.state;
   const uint32_t limit = spec.limit == 0 ? kMaxRowsPerCall : spec.limit;
   uint64_t budget = options_.max_reply_bytes;
   if (spec.max_bytes != 0) budget = std::min(budget, spec.max_bytes);
@@ -281,40 +279,16 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                                                   Status::IOError("not asked"));
   fan_out_->Run(asked.size(), [&](size_t i) {
     IndexQuery query = plan.query;
-    const std::vector<uint64_t>* regions = RegionsAsked(*state_ref, asked[i]);
-    if (regions == nullptr) {
-      answers[i] = NotInPlan(asked[i]);
-      return;
-    }
-    query.region_ids = *regions;
     query.limit = limit;
     query.columns = spec.columns;
     query.max_bytes = share;
-    const ServerEntry& server = Server(asked[i]);
-    answers[i] = RetryIfRegionsClosed(
-        server, [&] { return server.client->Lookup(query); });
-    if (answers[i].ok()) {
-      Status checked = CheckAnswer(*answers[i], after_row);
-      if (!checked.ok()) answers[i] = checked;
-    }
+    answers[i] = LookupOnServer(asked[i], *plan.state, std::move(query));
   });
   std::vector<IndexQueryResult> parts;
-  for (size_t i = 0; i < asked.size(); ++i) {
-    const ServerEntry& server = Server(asked[i]);
-    out.routing.asked.push_back(server.ref);
-    if (!answers[i].ok()) {
-      if (!spec.allow_partial || !answers[i].status().IsUnavailable()) {
-        return Named(server, answers[i].status());
-      }
-      out.partial = true;
-      out.missing.push_back(server.ref);
-      continue;
-    }
-    if (!answers[i]->rows.empty()) out.routing.with_rows.push_back(server.ref);
-    parts.push_back(std::move(answers[i]).value());
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CollectAnswers(asked, spec.allow_partial, &answers, &parts, &out));
   for (ServerId id : not_current) {
-    out.routing.asked_not_current.push_back(Server(id).ref);
+    out.routing.asked_not_current.push_back(servers_.Get(id).ref);
   }
   if (!not_current.empty()) WakeMaintenance();
   MergeRows(&parts, limit, budget, &out);
@@ -327,8 +301,46 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   return out;
 }
 
+StatusOr<IndexQueryResult> RouterImpl::LookupOnServer(ServerId id,
+                                                      const TableState& state,
+                                                      IndexQuery query) {
+  const std::vector<uint64_t>* regions = RegionsAsked(state, id);
+  if (regions == nullptr) return NotInPlan(id);
+  query.region_ids = *regions;
+  const ServerEntry& server = servers_.Get(id);
+  StatusOr<IndexQueryResult> answer = RetryIfRegionsClosed(
+      server, [&] { return server.client->Lookup(query); });
+  if (answer.ok()) {
+    Status checked = CheckAnswer(*answer, query.after_row);
+    if (!checked.ok()) return checked;
+  }
+  return answer;
+}
+
+Status RouterImpl::CollectAnswers(
+    const std::vector<ServerId>& asked, bool allow_partial,
+    std::vector<StatusOr<IndexQueryResult>>* answers,
+    std::vector<IndexQueryResult>* parts, LookupResult* out) {
+  for (size_t i = 0; i < asked.size(); ++i) {
+    const ServerEntry& server = servers_.Get(asked[i]);
+    StatusOr<IndexQueryResult>& answer = (*answers)[i];
+    out->routing.asked.push_back(server.ref);
+    if (!answer.ok()) {
+      if (!allow_partial || !answer.status().IsUnavailable()) {
+        return Named(server, answer.status());
+      }
+      out->partial = true;
+      out->missing.push_back(server.ref);
+      continue;
+    }
+    if (!answer->rows.empty()) out->routing.with_rows.push_back(server.ref);
+    parts->push_back(std::move(answer).value());
+  }
+  return Status::OK();
+}
+
 StatusOr<uint64_t> RouterImpl::CountOnServer(ServerId id, IndexQuery query) {
-  const ServerEntry& server = Server(id);
+  const ServerEntry& server = servers_.Get(id);
   uint64_t count = 0;
   // Each answer covers the keys up to its resume_after and CheckAnswer
   // makes sure that moves on, so every call passes at least one key.
@@ -361,7 +373,7 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
                               PlanLookup(*index_, std::move(state), spec));
   router::CountResult out;
   out.routing.servers_in_cluster =
-      static_cast<uint32_t>(ServerSnapshot()->size());
+      static_cast<uint32_t>(servers_.Snapshot()->size());
   out.routing.broadcast_reason = plan.broadcast_reason;
   plan.query.count_only = true;
   plan.query.limit = kMaxRowsPerCall;
@@ -379,7 +391,7 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
     counts[i] = CountOnServer(plan.asked[i], std::move(query));
   });
   for (size_t i = 0; i < plan.asked.size(); ++i) {
-    const ServerEntry& server = Server(plan.asked[i]);
+    const ServerEntry& server = servers_.Get(plan.asked[i]);
     out.routing.asked.push_back(server.ref);
     if (!counts[i].ok()) {
       if (!spec.allow_partial || !counts[i].status().IsUnavailable()) {
@@ -396,7 +408,7 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
     out.count += *counts[i];
   }
   for (ServerId id : plan.not_current) {
-    out.routing.asked_not_current.push_back(Server(id).ref);
+    out.routing.asked_not_current.push_back(servers_.Get(id).ref);
   }
   if (!plan.not_current.empty()) WakeMaintenance();
   metrics_->RecordLookup(table, out.routing, 0);
@@ -438,7 +450,7 @@ std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
   for (const router::ReplicaStats& r : index_->Stats()) {
     // The index may list a server an AddServer has not finished (published
     // first, but a failed add takes it back): it is reported once listed.
-    const ServerEntry* entry = FindServer(r.server);
+    const ServerEntry* entry = servers_.Find(r.server);
     if (entry == nullptr) continue;
     router::ServerIndexStats s;
     s.server = entry->ref;
@@ -480,7 +492,7 @@ StatusOr<router::VerifyReport> RouterImpl::VerifyIndex(std::string_view table) {
 
 router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
                                                     uint64_t table_id) {
-  const ServerEntry& server = Server(id);
+  const ServerEntry& server = servers_.Get(id);
   router::ServerVerifyReport out;
   out.server = server.ref;
   // Read-only calls: a failure here says nothing about writes, so it does
@@ -511,7 +523,7 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
 
 router::ClusterStatus RouterImpl::GetClusterStatus() {
   router::ClusterStatus out;
-  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   for (const auto& [id, server] : *servers) {
     router::ServerStatus s;
     s.server = server->ref;
@@ -545,7 +557,7 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
   }
   fan_out_->Run(out.servers.size(), [&](size_t i) {
     router::ServerStatus& s = out.servers[i];
-    const ServerEntry& server = Server(s.server.id);
+    const ServerEntry& server = servers_.Get(s.server.id);
     StatusOr<FilterStatus> status = server.client->GetFilterStatus();
     s.reachable = status.ok();
     if (!status.ok()) s.error = status.status().ToString();

@@ -58,7 +58,7 @@ CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
   if (splits.empty()) {
     const uint32_t n = spec.region_count > 0
                            ? spec.region_count
-                           : static_cast<uint32_t>(ServerSnapshot()->size());
+                           : static_cast<uint32_t>(servers_.Snapshot()->size());
     splits = EvenSplitKeys(n);
   }
   t.regions = PlaceRegions(splits, t.descriptor.table_id);
@@ -70,7 +70,7 @@ std::vector<CatalogRegion> RouterImpl::PlaceRegions(
   // Balance: each region goes to the server with the fewest regions of any
   // table so far, ties to the lowest id.
   std::map<ServerId, size_t> load;
-  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   for (const auto& [id, entry] : *servers) {
     if (!Draining(id)) load[id] = 0;
   }
@@ -102,7 +102,7 @@ Status RouterImpl::OpenRegions(const CatalogTable& table) {
   const TableState state(table);
   std::vector<const ServerEntry*> servers;
   for (const auto& [id, regions] : state.regions_by_server) {
-    servers.push_back(&Server(id));
+    servers.push_back(&servers_.Get(id));
   }
   std::vector<Status> results(servers.size());
   fan_out_->Run(servers.size(), [&](size_t i) {
@@ -129,7 +129,7 @@ Status RouterImpl::DropRegions(const CatalogTable& table) {
   const TableState state(all);
   std::vector<std::pair<const ServerEntry*, const std::vector<uint64_t>*>> work;
   for (const auto& [id, regions] : state.regions_by_server) {
-    work.emplace_back(&Server(id), &regions);
+    work.emplace_back(&servers_.Get(id), &regions);
   }
   std::vector<Status> results(work.size());
   fan_out_->Run(work.size(), [&](size_t i) {
@@ -205,7 +205,7 @@ void RouterImpl::FlagServersMissingRegions(
   }
   // Servers due for a reopen anyway (a failed call, a new run) are skipped.
   std::vector<const ServerEntry*> check;
-  const std::shared_ptr<const ServerMap> servers = ServerSnapshot();
+  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   std::vector<const std::vector<uint64_t>*> wanted;
   for (auto& [id, server] : *servers) {
     auto it = assigned.find(id);

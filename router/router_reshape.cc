@@ -1,4 +1,5 @@
-// How a region moves, splits and merges. All three are one mechanism: the
+// How a region moves, splits and merges (the copy of rows is in
+// router_reshape_copy.cc). All three are one mechanism: the
 // rows of the old regions (the sources) are copied into new regions (the
 // targets, new ids) while the sources keep serving, then the table switches
 // to the targets. Only the targets' placement differs: a move puts one on
@@ -81,19 +82,6 @@ using router::RegionOpResult;
 
 namespace {
 
-// One copy call carries at most this many rows or (about) bytes, as the
-// write path's calls (kRowsPerRpc, kBytesPerRpc in router_rows.cc).
-constexpr uint32_t kCopyRowsPerCall = 1000;
-constexpr uint64_t kCopyBytesPerCall = 8 << 20;
-// The first copy moves bulk files of at most this many rows or (about)
-// bytes: well inside a region server's bulk file limits (1,000,000 rows,
-// 32 MiB) and its frame (64 MiB), and few enough calls that their latency
-// does not count (BM_MoveRegion: ~170-byte rows, 4 MiB is ~24,000 rows).
-constexpr uint32_t kCopyRowsPerFile = 2000;
-constexpr uint64_t kCopyBytesPerFile = 1 << 20;
-// Pages of the first copy being written at once (CopyRegionRows): memory
-// is at most this many pages plus the one read.
-constexpr size_t kCopyWritesInFlight = 2;
 // Catch-up rounds before the switch, at most; a round with at most
 // kSwitchRows rows noted ends them sooner. The switch copies what is left.
 constexpr uint32_t kMaxCatchUpRounds = 16;
@@ -110,27 +98,11 @@ constexpr int kSwitchLockAttempts = 300;  // a minute of waiting in all
 // wrong answer). A read is bounded by the servers' work bounds and the
 // client timeouts, far below this.
 constexpr auto kReadGraceLimit = std::chrono::seconds(60);
-// A whole-row delete of every cell: timestamps are below kLatestTimestamp.
-constexpr int64_t kEveryCell = kLatestTimestamp - 1;
-
 uint64_t MicrosSince(std::chrono::steady_clock::time_point start) {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(
           std::chrono::steady_clock::now() - start)
           .count());
-}
-
-// The index of the region of `regions` (by start key, contiguous) holding
-// `row`; regions.size() when none does.
-size_t RegionOf(const std::vector<CatalogRegion>& regions,
-                std::string_view row) {
-  for (size_t i = 0; i < regions.size(); ++i) {
-    if (row >= regions[i].start_key &&
-        (regions[i].end_key.empty() || row < regions[i].end_key)) {
-      return i;
-    }
-  }
-  return regions.size();
 }
 
 RegionDescriptor DescriptorOf(const CatalogTable& table,
@@ -214,7 +186,7 @@ StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanSplit(
   if (split_key) {
     at = *split_key;
   } else {
-    const ServerEntry& server = Server(source.server);
+    const ServerEntry& server = servers_.Get(source.server);
     StatusOr<std::optional<std::string>> point =
         server.client->SplitPoint(region_id);
     if (!point.ok()) return Named(server, point.status());
@@ -308,19 +280,8 @@ class RunningRegionOp {
 
 StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
     bool wait, const std::function<StatusOr<PlannedOp>()>& plan) {
-  std::unique_lock<std::mutex> running(region_ops_mu_, std::defer_lock);
-  if (wait) {
-    running.lock();
-  } else if (!running.try_lock()) {
-    return Status::Unavailable(
-        "another region operation is running; try again when it has ended");
-  }
-  if (ActiveReshape() != nullptr) {
-    return Status::Unavailable(
-        "the switch of a region operation could not be recorded in the "
-        "router's catalog; maintenance retries it (writes to its regions "
-        "wait meanwhile): try again when it has");
-  }
+  std::unique_lock<std::mutex> running;
+  BLOOMROUTE_RETURN_IF_ERROR(LockRegionOps(wait, &running));
   // Planned under region_ops_mu_: no other operation changes the regions
   // between the plan and its record.
   BLOOMROUTE_ASSIGN_OR_RETURN(PlannedOp planned, plan());
@@ -331,36 +292,18 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
   auto state = std::make_shared<ReshapeState>();
   state->table_id = table_id;
   state->sources = op.sources;
-  {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    active_reshape_ = state;
-  }
   // Writes see the operation from here on; those that routed before hold a
   // table state of the generation `before_start`.
   std::weak_ptr<const int> before_start;
-  Status s = RecordRegionOp(table_id, op, &before_start);
-  if (!s.ok()) {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    active_reshape_.reset();
-    return s;
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(StartRegionOp(table_id, op, state, &before_start));
   // From here on the operation is in the catalog: a failure undoes it.
   RegionOpResult result;
-  running_op.Phase("opening targets");
-  s = OpenTargets(table_id, op);
-  // Every write that may not have seen the operation has ended once its
-  // table state is let go: the copy reads what they wrote, and none of
-  // those that went in doubt can still commit once the fences are raised.
-  if (s.ok()) s = WaitForGeneration(before_start);
-  if (s.ok()) s = FenceSources(op);
-  if (s.ok()) running_op.Phase("copying");
-  if (s.ok()) s = CopyRegionRows(op, &result);
   std::weak_ptr<const int> before;
   bool in_doubt = false;
-  if (s.ok()) {
-    running_op.Phase("switching");
-    s = CatchUpAndSwitch(table_id, &op, *state, &result, &before, &in_doubt);
-  }
+  const Status s = CopyAndSwitch(
+      table_id, &op, *state, before_start,
+      [&](const char* phase) { running_op.Phase(phase); }, &result, &before,
+      &in_doubt);
   result.switched_micros = MicrosSince(start);
   if (in_doubt) {
     // The gate stays closed and the operation running: no write to the
@@ -383,6 +326,71 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
                                        "maintenance once the servers answer");
   }
   running_op.Phase("dropping sources");
+  DropSwitchedSources(table_id, op, before, &result);
+  result.total_micros = MicrosSince(start);
+  return result;
+}
+
+Status RouterImpl::LockRegionOps(bool wait,
+                                 std::unique_lock<std::mutex>* running) {
+  *running = std::unique_lock<std::mutex>(region_ops_mu_, std::defer_lock);
+  if (wait) {
+    running->lock();
+  } else if (!running->try_lock()) {
+    return Status::Unavailable(
+        "another region operation is running; try again when it has ended");
+  }
+  if (ActiveReshape() != nullptr) {
+    return Status::Unavailable(
+        "the switch of a region operation could not be recorded in the "
+        "router's catalog; maintenance retries it (writes to its regions "
+        "wait meanwhile): try again when it has");
+  }
+  return Status::OK();
+}
+
+Status RouterImpl::StartRegionOp(uint64_t table_id, const CatalogRegionOp& op,
+                                 const std::shared_ptr<ReshapeState>& state,
+                                 std::weak_ptr<const int>* before_start) {
+  {
+    std::lock_guard<std::mutex> lock(reshape_mu_);
+    active_reshape_ = state;
+  }
+  const Status s = RecordRegionOp(table_id, op, before_start);
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(reshape_mu_);
+    active_reshape_.reset();
+  }
+  return s;
+}
+
+Status RouterImpl::CopyAndSwitch(uint64_t table_id, CatalogRegionOp* op,
+                                 ReshapeState& state,
+                                 const std::weak_ptr<const int>& before_start,
+                                 const std::function<void(const char*)>& phase,
+                                 RegionOpResult* result,
+                                 std::weak_ptr<const int>* before,
+                                 bool* in_doubt) {
+  phase("opening targets");
+  Status s = OpenTargets(table_id, *op);
+  // Every write that may not have seen the operation has ended once its
+  // table state is let go: the copy reads what they wrote, and none of
+  // those that went in doubt can still commit once the fences are raised.
+  if (s.ok()) s = WaitForGeneration(before_start);
+  if (s.ok()) s = FenceSources(*op);
+  if (s.ok()) phase("copying");
+  if (s.ok()) s = CopyRegionRows(*op, result);
+  if (s.ok()) {
+    phase("switching");
+    s = CatchUpAndSwitch(table_id, op, state, result, before, in_doubt);
+  }
+  return s;
+}
+
+void RouterImpl::DropSwitchedSources(uint64_t table_id,
+                                     const CatalogRegionOp& op,
+                                     const std::weak_ptr<const int>& before,
+                                     RegionOpResult* result) {
   // Reads that may name the sources hold a table state of the generation
   // before the switch. Past the limit the drop goes ahead: such a read
   // then fails (NotFound from the dropped region), it never answers wrong.
@@ -394,10 +402,9 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
     if (t.descriptor.table_id == table_id) table = t;
   }
   for (const CatalogRegion& t : op.targets) {
-    result.regions.push_back({DescriptorOf(table, t), Server(t.server).ref});
+    result->regions.push_back(
+        {DescriptorOf(table, t), servers_.Get(t.server).ref});
   }
-  result.total_micros = MicrosSince(start);
-  return result;
 }
 
 Status RouterImpl::CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
@@ -505,21 +512,7 @@ Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
                                  " changed meanwhile; try again");
     }
   }
-  // Membership changes take ddl_mu_ too: a member checked here stays one
-  // until the operation has ended, since RemoveServer counts its regions.
-  const std::shared_ptr<const ServerMap> members = ServerSnapshot();
-  for (const CatalogRegion& target : op.targets) {
-    const bool moves = target.server != op.sources.front().server;
-    if (members->count(target.server) == 0) {
-      return Status::InvalidArgument("server " + std::to_string(target.server) +
-                                     " is not a member of the cluster");
-    }
-    if (moves && Draining(target.server)) {
-      return Status::InvalidArgument(
-          "server " + std::to_string(target.server) +
-          " is being decommissioned: no region moves to it");
-    }
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(CheckTargetServers(op));
   if (op.kind == CatalogRegionOp::Kind::kSplit) {
     // A split adds a region and a split key: the bounds CreateTable keeps.
     uint64_t key_bytes = op.targets.back().start_key.size();
@@ -539,13 +532,33 @@ Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
   return PutTableNewGeneration(table, before);
 }
 
+Status RouterImpl::CheckTargetServers(const CatalogRegionOp& op) const {
+  // Membership changes take ddl_mu_ too: a member checked under it stays
+  // one until the operation has ended, since RemoveServer counts its
+  // regions.
+  const std::shared_ptr<const ServerMap> members = servers_.Snapshot();
+  for (const CatalogRegion& target : op.targets) {
+    const bool moves = target.server != op.sources.front().server;
+    if (members->count(target.server) == 0) {
+      return Status::InvalidArgument("server " + std::to_string(target.server) +
+                                     " is not a member of the cluster");
+    }
+    if (moves && Draining(target.server)) {
+      return Status::InvalidArgument(
+          "server " + std::to_string(target.server) +
+          " is being decommissioned: no region moves to it");
+    }
+  }
+  return Status::OK();
+}
+
 Status RouterImpl::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
   CatalogTable table;
   for (const CatalogTable& t : *catalog_->Tables()) {
     if (t.descriptor.table_id == table_id) table = t;
   }
   for (const CatalogRegion& target : op.targets) {
-    const ServerEntry& server = Server(target.server);
+    const ServerEntry& server = servers_.Get(target.server);
     const Status s =
         server.client->OpenStagedRegion(DescriptorOf(table, target), 0);
     if (!s.ok()) return ServerFailed(server, s);
@@ -555,7 +568,7 @@ Status RouterImpl::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
 
 Status RouterImpl::FenceSources(const CatalogRegionOp& op) {
   for (const CatalogRegion& source : op.sources) {
-    const ServerEntry& server = Server(source.server);
+    const ServerEntry& server = servers_.Get(source.server);
     // A write that went in doubt made the replica not current
     // (GlobalIndex::MarkWriteInDoubt); the catch-up that makes it current
     // raises the server's fence past that write's token.
@@ -570,149 +583,6 @@ Status RouterImpl::FenceSources(const CatalogRegionOp& op) {
       return ServerFailed(server, s).WithContext(
           "raising the fence of the region's server before the copy");
     }
-  }
-  return Status::OK();
-}
-
-Status RouterImpl::CopyRegionRows(const CatalogRegionOp& op,
-                                  RegionOpResult* result) {
-  // Each target's part of each source, as bulk files (ExportRows) loaded
-  // into the target (BulkLoad, through SendWrite as a write: fenced, its
-  // filter ops applied to the replica).
-  for (const CatalogRegion& source : op.sources) {
-    for (const CatalogRegion& target : op.targets) {
-      const std::string& low = std::max(source.start_key, target.start_key);
-      std::string high = source.end_key;
-      if (high.empty() || (!target.end_key.empty() && target.end_key < high)) {
-        high = target.end_key;
-      }
-      if (!high.empty() && low >= high) continue;  // they do not overlap
-      BLOOMROUTE_RETURN_IF_ERROR(CopyRange(source, target, low, high, result));
-    }
-  }
-  return Status::OK();
-}
-
-Status RouterImpl::CopyRange(const CatalogRegion& source,
-                             const CatalogRegion& target,
-                             const std::string& low, const std::string& high,
-                             RegionOpResult* result) {
-  const ServerEntry& from = Server(source.server);
-  const ServerEntry& to = Server(target.server);
-  ExportRequest request;
-  request.region_id = source.region_id;
-  request.start_row = low;
-  request.stop_row = high;
-  request.max_rows = kCopyRowsPerFile;
-  request.max_bytes = kCopyBytesPerFile;
-  for (;;) {
-    StatusOr<ExportedRows> page = from.client->ExportRows(request);
-    if (!page.ok()) return ServerFailed(from, page.status());
-    // The client checked the reply's shape; progress is ours to check.
-    if (page->resume_row && *page->resume_row <= request.start_row) {
-      return Named(from, Status::Corruption("an export of region " +
-                                            std::to_string(source.region_id) +
-                                            " did not move on"));
-    }
-    if (page->rows > 0) {
-      BLOOMROUTE_RETURN_IF_ERROR(
-          LoadBulkFile(to, target.region_id, page->file));
-      result->rows_copied += page->rows;
-      result->bytes_copied += page->file.size();
-    }
-    if (!page->resume_row) return Status::OK();
-    request.start_row = std::move(*page->resume_row);
-  }
-}
-
-Status RouterImpl::CopyWrittenRows(const CatalogRegionOp& op,
-                                   ReshapeState& state, RegionOpResult* result,
-                                   size_t* noted) {
-  bool overflow = false, in_doubt = false;
-  const std::vector<std::string> keys = state.TakeWritten(&overflow, &in_doubt);
-  ++result->catch_up_rounds;
-  *noted = keys.size();
-  if (overflow) {
-    return Status::Unavailable(
-        "writes to the region outpaced the copy (over 64 MiB of row keys "
-        "written during one round); try again when fewer writes arrive");
-  }
-  if (in_doubt) {
-    // It may still commit on the source after the last round.
-    return Status::Unavailable(
-        "a write to the region failed with its outcome unknown; try again");
-  }
-  // Keys are sorted: each source's are one run.
-  size_t begin = 0;
-  while (begin < keys.size()) {
-    const size_t s = RegionOf(op.sources, keys[begin]);
-    if (s == op.sources.size())
-      return Status::Corruption("a noted row outside the sources");
-    size_t end = begin;
-    std::vector<GetRequest> requests;
-    while (end < keys.size() && requests.size() < kCopyRowsPerCall &&
-           RegionOf(op.sources, keys[end]) == s) {
-      GetRequest g;
-      g.region_id = op.sources[s].region_id;
-      g.row_key = keys[end++];
-      requests.push_back(std::move(g));
-    }
-    const ServerEntry& from = Server(op.sources[s].server);
-    size_t done = 0;
-    while (done < requests.size()) {
-      const std::vector<GetRequest> rest(requests.begin() + done,
-                                         requests.end());
-      StatusOr<std::vector<std::optional<Row>>> rows =
-          from.client->Get(rest, kCopyBytesPerCall);
-      if (!rows.ok()) return ServerFailed(from, rows.status());
-      if (rows->empty() || rows->size() > rest.size()) {
-        return Named(from,
-                     Status::Corruption("a get answered " +
-                                        std::to_string(rows->size()) + " of " +
-                                        std::to_string(rest.size()) + " rows"));
-      }
-      std::vector<std::string> part;
-      for (size_t i = 0; i < rows->size(); ++i) {
-        const std::optional<Row>& row = (*rows)[i];
-        if (row && row->key != rest[i].row_key) {
-          return Named(from, Status::Corruption("a get answered another row"));
-        }
-        part.push_back(rest[i].row_key);
-        if (row) result->bytes_copied += ReplyBytes(*row);
-      }
-      BLOOMROUTE_RETURN_IF_ERROR(WriteToTargets(op, part, *rows, true));
-      result->rows_copied += part.size();
-      done += rows->size();
-    }
-    begin = end;
-  }
-  return Status::OK();
-}
-
-Status RouterImpl::WriteToTargets(const CatalogRegionOp& op,
-                                  const std::vector<std::string>& keys,
-                                  const std::vector<std::optional<Row>>& rows,
-                                  bool replace) {
-  std::vector<std::vector<Mutation>> batches(op.targets.size());
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const size_t t = RegionOf(op.targets, keys[i]);
-    if (t == op.targets.size())
-      return Status::Corruption("a copied row outside the targets");
-    const uint64_t region = op.targets[t].region_id;
-    if (replace) {
-      Mutation d = Mutation::Delete(region, keys[i]);
-      d.timestamp = kEveryCell;
-      batches[t].push_back(std::move(d));
-    }
-    // A row always has a cell; a put keeps each cell's timestamp.
-    if (rows[i] && !rows[i]->cells.empty()) {
-      batches[t].push_back(Mutation::Put(region, keys[i], rows[i]->cells));
-    }
-  }
-  for (size_t t = 0; t < batches.size(); ++t) {
-    if (batches[t].empty()) continue;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        ApplyBatches(Server(op.targets[t].server), std::move(batches[t])));
   }
   return Status::OK();
 }
@@ -751,7 +621,7 @@ Status RouterImpl::SyncTargets(const CatalogRegionOp& op) {
   std::set<ServerId> servers;
   for (const CatalogRegion& t : op.targets) servers.insert(t.server);
   for (ServerId id : servers) {
-    const ServerEntry& server = Server(id);
+    const ServerEntry& server = servers_.Get(id);
     const Status s = server.client->SyncWal();
     if (!s.ok()) return ServerFailed(server, s);
   }
@@ -768,7 +638,7 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
   if (switched) BLOOMROUTE_RETURN_IF_ERROR(SyncTargets(op));
   // Undo: the targets go. Finish: the sources go, then the targets serve.
   for (const CatalogRegion& r : switched ? op.sources : op.targets) {
-    const ServerEntry& server = Server(r.server);
+    const ServerEntry& server = servers_.Get(r.server);
     const Status s = server.client->DropRegion(r.region_id);
     if (!s.ok() && !s.IsNotFound()) return ServerFailed(server, s);
     // The drop removed elements without handing us the ops.
@@ -783,7 +653,7 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
   if (it == tables->end()) return Status::OK();
   if (switched) {
     for (const CatalogRegion& r : op.targets) {
-      const ServerEntry& server = Server(r.server);
+      const ServerEntry& server = servers_.Get(r.server);
       const Status s = server.client->OpenRegion(
           DescriptorOf(*it, r), server.opened_incarnation.load());
       if (!s.ok()) return ServerFailed(server, s);

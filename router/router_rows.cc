@@ -146,7 +146,8 @@ Status RouterImpl::Mutate(std::string_view table,
     by_server[region.server].push_back(std::move(m));
   }
   std::vector<std::pair<const ServerEntry*, std::vector<Mutation>*>> work;
-  for (auto& [id, batch] : by_server) work.emplace_back(&Server(id), &batch);
+  for (auto& [id, batch] : by_server)
+    work.emplace_back(&servers_.Get(id), &batch);
   std::vector<Status> results(work.size());
   fan_out_->Run(work.size(), [&](size_t i) {
     results[i] = ApplyBatches(*work[i].first, std::move(*work[i].second));
@@ -187,7 +188,7 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
         " is being moved, split or merged; load the file again when that "
         "has ended (bloomroute admin regions shows the new regions)");
   }
-  return LoadBulkFile(Server(region->server), region_id, file);
+  return LoadBulkFile(servers_.Get(region->server), region_id, file);
 }
 
 Status RouterImpl::LoadBulkFile(const ServerEntry& server, uint64_t region_id,
@@ -228,7 +229,7 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
             .WithContext("mutation " + std::to_string(i)));
     mutations[i].region_id = region.region_id;
   }
-  const ServerEntry& server = Server(region.server);
+  const ServerEntry& server = servers_.Get(region.server);
   // Resent only when the server refused it with nothing written (SendWrite,
   // RetryIfRegionsClosed): an increment is never applied twice by the router.
   StatusOr<WriteResult> sent = SendWrite(server, [&](uint64_t token) {
@@ -357,46 +358,85 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
   return out;
 }
 
+namespace {
+
+// One call of a wave of Get: a chunk of the gets of one server.
+struct GetChunk {
+  const ServerEntry* server = nullptr;
+  std::vector<GetRequest> gets;  // copies: a later wave may need them
+  std::vector<size_t> positions;
+  std::vector<std::optional<Row>> rows;
+  Status status;
+};
+
+// The requests [begin, end) in chunks of at most kRowsPerRpc per server,
+// in order (a deque: stable addresses).
+std::deque<GetChunk> ChunkGets(const std::vector<GetRequest>& requests,
+                               const std::vector<ServerId>& server_of,
+                               size_t begin, size_t end,
+                               const ServerDirectory& servers) {
+  std::deque<GetChunk> chunks;
+  std::map<ServerId, GetChunk*> open_chunk;
+  for (size_t i = begin; i < end; ++i) {
+    GetChunk*& part = open_chunk[server_of[i]];
+    if (part == nullptr || part->gets.size() >= kRowsPerRpc) {
+      part = &chunks.emplace_back();
+      part->server = &servers.Get(server_of[i]);
+    }
+    part->gets.push_back(requests[i]);
+    part->positions.push_back(i);
+  }
+  return chunks;
+}
+
+// Appends the answered prefix of the requests [begin, end) to `out`
+// (counting ReplyBytes in `*used`, stopping after the row that passes
+// `budget`); returns how many it appended. The first position a server did
+// not answer ends the prefix (the wave's first request is always answered).
+size_t AppendAnswered(std::deque<GetChunk>* chunks, size_t begin, size_t end,
+                      uint64_t budget, std::vector<std::optional<Row>>* out,
+                      uint64_t* used) {
+  std::vector<std::optional<Row>*> answer(end - begin, nullptr);
+  for (GetChunk& p : *chunks) {
+    for (size_t j = 0; j < p.rows.size(); ++j) {
+      answer[p.positions[j] - begin] = &p.rows[j];
+    }
+  }
+  size_t appended = 0;
+  for (std::optional<Row>* row : answer) {
+    if (row == nullptr || (appended > 0 && *used >= budget)) break;
+    *used += *row ? ReplyBytes(**row) : kReplyBytesPerCell;
+    out->push_back(std::move(*row));
+    ++appended;
+  }
+  return appended;
+}
+
+}  // namespace
+
 StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
                                      const std::vector<ServerId>& server_of,
                                      size_t begin, uint64_t budget,
                                      std::vector<std::optional<Row>>* out,
                                      uint64_t* used) {
-  struct Part {
-    const ServerEntry* server = nullptr;
-    std::vector<GetRequest> gets;  // copies: a later wave may need them
-    std::vector<size_t> positions;
-    std::vector<std::optional<Row>> rows;
-    Status status;
-  };
   // A wave holds up to server_calls_per_request chunks of kRowsPerRpc per
   // server, fetched in parallel but never more than that many at once on one
   // server: a huge get must not hold all of a server's connections.
   const size_t per_server = options_.server_calls_per_request;
   const size_t end =
       std::min(requests.size(), begin + kRowsPerRpc * per_server);
-  std::deque<Part> chunks;  // stable addresses
-  std::map<ServerId, Part*> open_chunk;
-  for (size_t i = begin; i < end; ++i) {
-    Part*& part = open_chunk[server_of[i]];
-    if (part == nullptr || part->gets.size() >= kRowsPerRpc) {
-      part = &chunks.emplace_back();
-      part->server = &Server(server_of[i]);
-    }
-    part->gets.push_back(requests[i]);
-    part->positions.push_back(i);
-  }
-  std::vector<Part*> parts;
+  std::deque<GetChunk> chunks =
+      ChunkGets(requests, server_of, begin, end, servers_);
   std::vector<uint64_t> server_of_part;
-  for (Part& part : chunks) {
-    parts.push_back(&part);
+  for (const GetChunk& part : chunks) {
     server_of_part.push_back(part.server->ref.id);
   }
   // Each chunk gets a share of what is left, so that the wave holds about
   // the budget whatever the servers answer (each answers one row at least).
-  const uint64_t share = std::max<uint64_t>(1, (budget - *used) / parts.size());
+  const uint64_t share =
+      std::max<uint64_t>(1, (budget - *used) / chunks.size());
   fan_out_->RunPerKey(server_of_part, per_server, [&](size_t i) {
-    Part& p = *parts[i];
+    GetChunk& p = chunks[i];
     StatusOr<std::vector<std::optional<Row>>> rows = RetryIfRegionsClosed(
         *p.server, [&] { return p.server->client->Get(p.gets, share); });
     if (!rows.ok()) {
@@ -410,23 +450,8 @@ StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
       p.rows = std::move(rows).value();
     }
   });
-  for (const Part* p : parts) BLOOMROUTE_RETURN_IF_ERROR(p->status);
-  // Answers by position; the first position a server did not answer ends
-  // the prefix (the wave's first request is always answered).
-  std::vector<std::optional<Row>*> answer(end - begin, nullptr);
-  for (Part* p : parts) {
-    for (size_t j = 0; j < p->rows.size(); ++j) {
-      answer[p->positions[j] - begin] = &p->rows[j];
-    }
-  }
-  size_t appended = 0;
-  for (std::optional<Row>* row : answer) {
-    if (row == nullptr || (appended > 0 && *used >= budget)) break;
-    *used += *row ? ReplyBytes(**row) : kReplyBytesPerCell;
-    out->push_back(std::move(*row));
-    ++appended;
-  }
-  return appended;
+  for (const GetChunk& p : chunks) BLOOMROUTE_RETURN_IF_ERROR(p.status);
+  return AppendAnswered(&chunks, begin, end, budget, out, used);
 }
 
 // A region server's scan reply is untrusted: its rows must be in strictly
@@ -501,7 +526,7 @@ StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
         spec.columns,     budget - used};
     request.filter = spec.filter;  // the region servers drop failing rows
     request.time_range = spec.time_range;
-    const ServerEntry& server = Server(region.server);
+    const ServerEntry& server = servers_.Get(region.server);
     StatusOr<ScanResult> part = RetryIfRegionsClosed(
         server, [&] { return server.client->Scan(request); });
     if (!part.ok()) return Named(server, part.status());

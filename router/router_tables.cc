@@ -113,8 +113,8 @@ StatusOr<router::RegionLocation> RouterImpl::LocateRegion(
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               FindTableAnyState(table));
   const size_t i = state->RegionFor(row);
-  return router::RegionLocation{state->Descriptor(i),
-                                Server(state->record.regions[i].server).ref};
+  return router::RegionLocation{
+      state->Descriptor(i), servers_.Get(state->record.regions[i].server).ref};
 }
 
 }  // namespace bloomroute::router_internal

@@ -292,52 +292,67 @@ Status Catalog::Load() {
   std::unique_ptr<rocksdb::Iterator> it(
       db_->db->NewIterator(rocksdb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    const std::string_view key(it->key().data(), it->key().size());
-    const std::string_view value(it->value().data(), it->value().size());
-    ByteReader r(value);
-    if (key == kCountersKey) {
-      BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
-      uint64_t server_id = 0;
-      BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&server_id, "next server id"));
-      BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&next_table_id_, "next table"));
-      BLOOMROUTE_RETURN_IF_ERROR(
-          r.ReadFixed64(&next_region_id_, "next region id"));
-      next_server_id_ = static_cast<router::ServerId>(
-          std::max<uint64_t>(next_server_id_, server_id));
-    } else if (key == kRouterStartsKey) {
-      BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
-      BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&router_starts_, "starts"));
-    } else if (key == kPageTokenKeyKey) {
-      BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
-      std::string_view k;
-      BLOOMROUTE_RETURN_IF_ERROR(
-          r.ReadBytes(router::kPageTokenKeyBytes, &k, "page token key"));
-      if (!r.empty()) return Status::Corruption("catalog: page token key");
-      page_token_key_.assign(k);
-    } else if (key.size() == 5 && key[0] == kServerTag) {
-      CatalogServer s;
-      s.id = static_cast<router::ServerId>(DecodeBigEndian(key.data() + 1, 4));
-      BLOOMROUTE_RETURN_IF_ERROR(DecodeServer(value, &s));
-      servers_.push_back(std::move(s));
-    } else if (key.size() == 9 && key[0] == kTableTag) {
-      CatalogTable t;
-      BLOOMROUTE_RETURN_IF_ERROR(DecodeTable(value, &t));
-      tables->push_back(std::move(t));
-    } else if (!key.empty() && key[0] == kQuotaTag) {
-      router::Quota q;
-      BLOOMROUTE_RETURN_IF_ERROR(DecodeQuota(key, value, &q));
-      quotas->push_back(std::move(q));
-    } else {
-      return Status::Corruption("catalog: unknown key");
-    }
+    BLOOMROUTE_RETURN_IF_ERROR(
+        LoadRecord(std::string_view(it->key().data(), it->key().size()),
+                   std::string_view(it->value().data(), it->value().size()),
+                   tables.get(), quotas.get()));
   }
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status(), "read"));
+  RaiseIdCounters(*tables);
+  tables_ = std::move(tables);
+  std::sort(quotas->begin(), quotas->end(), QuotaOrder);
+  quotas_ = std::move(quotas);
+  return Status::OK();
+}
+
+Status Catalog::LoadRecord(std::string_view key, std::string_view value,
+                           TableList* tables, QuotaList* quotas) {
+  ByteReader r(value);
+  if (key == kCountersKey) {
+    BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+    uint64_t server_id = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&server_id, "next server id"));
+    BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&next_table_id_, "next table"));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        r.ReadFixed64(&next_region_id_, "next region id"));
+    next_server_id_ = static_cast<router::ServerId>(
+        std::max<uint64_t>(next_server_id_, server_id));
+  } else if (key == kRouterStartsKey) {
+    BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+    BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed64(&router_starts_, "starts"));
+  } else if (key == kPageTokenKeyKey) {
+    BLOOMROUTE_RETURN_IF_ERROR(ReadVersion(&r));
+    std::string_view k;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        r.ReadBytes(router::kPageTokenKeyBytes, &k, "page token key"));
+    if (!r.empty()) return Status::Corruption("catalog: page token key");
+    page_token_key_.assign(k);
+  } else if (key.size() == 5 && key[0] == kServerTag) {
+    CatalogServer s;
+    s.id = static_cast<router::ServerId>(DecodeBigEndian(key.data() + 1, 4));
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeServer(value, &s));
+    servers_.push_back(std::move(s));
+  } else if (key.size() == 9 && key[0] == kTableTag) {
+    CatalogTable t;
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeTable(value, &t));
+    tables->push_back(std::move(t));
+  } else if (!key.empty() && key[0] == kQuotaTag) {
+    router::Quota q;
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeQuota(key, value, &q));
+    quotas->push_back(std::move(q));
+  } else {
+    return Status::Corruption("catalog: unknown key");
+  }
+  return Status::OK();
+}
+
+void Catalog::RaiseIdCounters(const TableList& tables) {
   // The counters are written with every record; these maxima only matter if
   // the counter record were lost, and keep ids unique even then.
   for (const CatalogServer& s : servers_) {
     next_server_id_ = std::max(next_server_id_, s.id + 1);
   }
-  for (const CatalogTable& t : *tables) {
+  for (const CatalogTable& t : tables) {
     next_table_id_ = std::max(next_table_id_, t.descriptor.table_id + 1);
     for (const CatalogRegion& r : t.regions) {
       next_region_id_ = std::max(next_region_id_, r.region_id + 1);
@@ -351,10 +366,6 @@ Status Catalog::Load() {
       }
     }
   }
-  tables_ = std::move(tables);
-  std::sort(quotas->begin(), quotas->end(), QuotaOrder);
-  quotas_ = std::move(quotas);
-  return Status::OK();
 }
 
 Status Catalog::WriteLocked(const std::string& key, const std::string* value) {

@@ -241,6 +241,12 @@ class Catalog {
   struct Db;
   explicit Catalog(std::unique_ptr<Db> db);
   [[nodiscard]] Status Load();
+  // One record of the database into the catalog's fields, `tables` or
+  // `quotas`; Corruption for a record it cannot read or an unknown key.
+  [[nodiscard]] Status LoadRecord(std::string_view key, std::string_view value,
+                                  TableList* tables, QuotaList* quotas);
+  // Raises the id counters past every id `tables` and the members use.
+  void RaiseIdCounters(const TableList& tables);
   [[nodiscard]] Status WriteLocked(const std::string& key,
                                    const std::string* value);
   // The member with `id`, or null; needs mu_ held.

@@ -1,22 +1,26 @@
-// RouterImpl: the Router of router/router.h. Its methods are spread over
-// router.cc (opening, tables, maintenance), router_regions.cc (placing,
-// opening, reopening and dropping regions), router_reshape.cc (moving,
-// splitting and merging regions), router_admin.cc (what is where:
-// servers and regions with their rows and bytes), router_rows.cc (writes, gets,
-// scans), router_scanners.cc (scanners) and router_lookup.cc (index lookups
-// and statistics).
+// RouterImpl: the Router of router/router.h. It hands the server set to
+// ServerDirectory (internal/server_directory.h) and the open scanners to
+// ScannerRegistry (internal/scanner_registry.h); its own methods are spread
+// over router.cc (opening, tables, maintenance), router_tables.cc (table
+// states), router_servers.cc (membership calls), router_regions.cc
+// (placing, opening, reopening and dropping regions), router_reshape.cc
+// (moving, splitting and merging regions; router_reshape_copy.cc copies
+// their rows, router_reshape_writes.cc carries writes over),
+// router_balancer.cc (the balancer and decommissioning), router_admin.cc
+// (what is where: servers and regions with their rows and bytes),
+// router_rows.cc (writes, gets, scans), router_scan_filter.cc (a scan's
+// filter over the index), router_scanners.cc (scanner calls),
+// router_index.cc (index builds and drops) and router_lookup.cc (index
+// lookups and statistics).
 //
-// Locking. The server set is an immutable ServerMap published by pointer
-// (servers_mu_ guards the pointer only): readers take a snapshot
-// (ServerSnapshot) and iterate it; AddServer, SetServerAddress and
-// RemoveServer (serialized by ddl_mu_, so that placement sees one set)
-// publish new maps. Entries are never destroyed before the router, so
-// Server(id) stays valid. Tables are
-// immutable TableState snapshots held by shared_ptr: readers copy the pointer
-// under tables_mu_ (shared) and work on the snapshot; CreateTable and
-// DeleteTable (serialized by ddl_mu_) publish new snapshots. Replicas lock
-// themselves (GlobalIndex). Scanners: scanners_mu_ guards the map, each
-// scanner its own position.
+// Locking. The server set is ServerDirectory's (servers_, see
+// internal/server_directory.h): readers take a snapshot and iterate it;
+// AddServer, SetServerAddress and RemoveServer are serialized by ddl_mu_,
+// so that placement sees one set. Tables are immutable TableState snapshots
+// held by shared_ptr: readers copy the pointer under tables_mu_ (shared) and
+// work on the snapshot; CreateTable and DeleteTable (serialized by ddl_mu_)
+// publish new snapshots. Replicas lock themselves (GlobalIndex). Scanners
+// lock themselves (ScannerRegistry).
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_ROUTER_IMPL_H_
 #define BLOOMROUTE_ROUTER_INTERNAL_ROUTER_IMPL_H_
 
@@ -36,10 +40,13 @@
 #include <vector>
 
 #include "model/filter_language.h"
+#include "router/coordinator/region_backoff.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
 #include "router/internal/router_metrics.h"
+#include "router/internal/scanner_registry.h"
+#include "router/internal/server_directory.h"
 #include "router/page_token.h"
 #include "router/router.h"
 
@@ -47,33 +54,8 @@ namespace bloomroute::router_internal {
 
 using router::ServerId;
 
-struct ServerEntry {
-  router::ServerRef ref;
-  std::unique_ptr<router::RegionClient> client;
-  // The server's regions must be opened on it again (at start, after it
-  // failed to answer, and when a new run of it was seen: a restarted server
-  // serves no region until they are reopened).
-  mutable std::atomic<bool> reopen{true};
-  // The run of the server the regions were last opened on.
-  mutable std::atomic<uint64_t> opened_incarnation{0};
-  // The run of the server known to have the cluster's filter config (the
-  // router set it, or a status showed it); 0: none.
-  mutable std::atomic<uint64_t> config_incarnation{0};
-  // Why the last reopening failed (empty after a success), for
-  // GetClusterStatus; maintenance retries every pass meanwhile.
-  mutable std::mutex reopen_error_mu;
-  mutable std::string reopen_error;  // guarded by reopen_error_mu
-  void SetReopenError(std::string error) const {
-    std::lock_guard<std::mutex> lock(reopen_error_mu);
-    reopen_error = std::move(error);
-  }
-  std::string ReopenError() const {
-    std::lock_guard<std::mutex> lock(reopen_error_mu);
-    return reopen_error;
-  }
-};
-
 struct ReshapeState;
+struct BalancerLoad;  // router_balancer.cc
 
 // One table as the router routes it. Immutable once published.
 struct TableState {
@@ -98,8 +80,6 @@ struct TableState {
   size_t RegionFor(std::string_view row) const;
   RegionDescriptor Descriptor(size_t region) const;
 };
-
-struct Scanner;
 
 // The work one call of a scan may do (router_scan_filter.cc). A scan whose
 // filter drops most candidates asks the index for pages of candidates that
@@ -393,6 +373,39 @@ class RouterImpl : public router::Router {
   // switches, drops the sources. Unavailable while a switch is in doubt.
   StatusOr<router::RegionOpResult> RunRegionOp(
       bool wait, const std::function<StatusOr<PlannedOp>()>& plan);
+  // The parts of RunRegionOp. Lock: takes region_ops_mu_ into *running
+  // (waits for it when `wait`, else Unavailable when another operation
+  // holds it); Unavailable while a switch is in doubt. Start: makes `state` the
+  // running operation and records `op` (undone when the record fails).
+  // CopyAndSwitch: opens the targets, waits out the writes routed before the
+  // start, fences the sources, copies, catches up and switches
+  // (CatchUpAndSwitch), telling `phase` each step. DropSwitchedSources: drops
+  // the sources of a switched operation once the reads of before the switch
+  // have ended, and lists the targets in *result.
+  [[nodiscard]] Status LockRegionOps(bool wait,
+                                     std::unique_lock<std::mutex>* running);
+  [[nodiscard]] Status StartRegionOp(uint64_t table_id,
+                                     const CatalogRegionOp& op,
+                                     const std::shared_ptr<ReshapeState>& state,
+                                     std::weak_ptr<const int>* before_start);
+  [[nodiscard]] Status CopyAndSwitch(
+      uint64_t table_id, CatalogRegionOp* op, ReshapeState& state,
+      const std::weak_ptr<const int>& before_start,
+      const std::function<void(const char*)>& phase,
+      router::RegionOpResult* result, std::weak_ptr<const int>* before,
+      bool* in_doubt);
+  void DropSwitchedSources(uint64_t table_id, const CatalogRegionOp& op,
+                           const std::weak_ptr<const int>& before,
+                           router::RegionOpResult* result);
+  // InvalidArgument when a target of `op` is on a server that is not a
+  // member, or moves to a draining one. Needs ddl_mu_ held.
+  [[nodiscard]] Status CheckTargetServers(const CatalogRegionOp& op) const;
+  // Copies the rows of `requests` (of one source on `from`) again into
+  // the targets (CopyWrittenRows), in as many gets as the replies take.
+  [[nodiscard]] Status CopyRowsAgain(const CatalogRegionOp& op,
+                                     const ServerEntry& from,
+                                     const std::vector<GetRequest>& requests,
+                                     router::RegionOpResult* result);
   // The plans of MoveRegion and SplitRegion (the balancer's steps too).
   StatusOr<PlannedOp> PlanMove(uint64_t region_id, ServerId to);
   StatusOr<PlannedOp> PlanSplit(uint64_t region_id,
@@ -491,6 +504,17 @@ class RouterImpl : public router::Router {
   router::BalanceReport RunBalancer(uint32_t max_operations, bool moves);
   // RunBalancer's steps; RunBalancer also counts the run in metrics_.
   router::BalanceReport RunBalancerSteps(uint32_t max_operations, bool moves);
+  // The parts of a run: where every region of the ready tables is (the
+  // catalog, draining members and backoffs); how large (the servers'
+  // statistics: the first error of a server that did not answer); the next
+  // step (none: the run ends, *report says why); and running one (false:
+  // the run stops).
+  BalancerLoad PlaceBalancerLoad();
+  [[nodiscard]] Status MeasureBalancerLoad(BalancerLoad* load);
+  std::optional<router::BalanceReport::Step> NextBalancerStep(
+      const BalancerLoad& load, bool moves, router::BalanceReport* report);
+  bool RunBalancerStep(router::BalanceReport::Step step,
+                       router::BalanceReport* report);
   // Until the router stops: the automatic splits every
   // split_check_interval_ms and the balancer every balancer_interval_ms.
   void BalancerLoop();
@@ -510,23 +534,10 @@ class RouterImpl : public router::Router {
       bool count_rows = true);
 
   // --- membership (router_servers.cc)
-  using ServerMap = std::map<ServerId, std::shared_ptr<ServerEntry>>;
-  // The members now: one pointer copy under servers_mu_.
-  std::shared_ptr<const ServerMap> ServerSnapshot() const;
-  // Publishes `next` as the member set; `retired` (a replaced or removed
-  // entry, or null) is kept alive for calls still using it.
-  void PublishServers(ServerMap next, std::shared_ptr<ServerEntry> retired);
   // Adds the region_servers flags that are not members (persisted), and
   // sets filter_config_ for the members: InvalidArgument for none, or more
   // than kMaxServers.
   [[nodiscard]] Status AddFlaggedServers();
-  // Connects every member at its stored address, and checks that every
-  // region of the catalog is on a member (Corruption otherwise).
-  [[nodiscard]] Status ConnectMembers();
-  // A new entry for member `id` at `address`, connected; the factory's
-  // error otherwise.
-  StatusOr<std::shared_ptr<ServerEntry>> ConnectEntry(
-      ServerId id, const std::string& address);
 
   // router.cc
   // Publishes the catalog's ready tables; table `new_generation` (a region
@@ -591,16 +602,21 @@ class RouterImpl : public router::Router {
   // A status of the server was seen: forgets that it has the config when
   // the status shows another config.
   void NoteFilterConfig(const ServerEntry& server, const FilterStatus& status);
-  // The entry of member `id` (or of a removed one), valid for the router's
-  // life; nullptr for an id never published.
-  ServerEntry* FindServer(ServerId id) const;
-  // FindServer for an id known to have been published: one the catalog,
-  // the index or a server snapshot gave (AddServer publishes a member
-  // before the index or the catalog's tables can name it).
-  ServerEntry& Server(ServerId id) const;
 
   // router_lookup.cc
   router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
+  // One server's answer to a lookup: `query` for the regions of `state` on
+  // it, checked (CheckAnswer); NotInPlan's error when it holds none.
+  StatusOr<IndexQueryResult> LookupOnServer(ServerId id,
+                                            const TableState& state,
+                                            IndexQuery query);
+  // The answers of the servers `asked` (consumed) into *parts, and the
+  // routing and partial-result fields of *out; the first error named,
+  // unless `allow_partial` and it is Unavailable.
+  [[nodiscard]] Status CollectAnswers(
+      const std::vector<ServerId>& asked, bool allow_partial,
+      std::vector<StatusOr<IndexQueryResult>>* answers,
+      std::vector<IndexQueryResult>* parts, router::LookupResult* out);
   // One server's count for Count (router_lookup.cc): its answers to
   // `query` (count_only) summed, asked again after each truncated one.
   StatusOr<uint64_t> CountOnServer(ServerId id, IndexQuery query);
@@ -673,19 +689,9 @@ class RouterImpl : public router::Router {
       const ScanFilter& filter, const std::optional<std::string>& after,
       uint32_t limit, uint64_t budget, std::optional<std::string>* covered);
 
-  // router_scanners.cc
-  // The client's scanner, or null (unknown, or another client's).
-  std::shared_ptr<Scanner> FindScanner(int64_t id,
-                                       router::ScannerClient client);
-  // Forgets a scanner; needs scanners_mu_ held.
-  void EraseScannerLocked(
-      std::map<int64_t, std::shared_ptr<Scanner>>::iterator it);
-  void ExpireScanners();
-
   const router::RouterOptions options_;
   // ClusterFilterConfig of the options and the members at Init; fixed then.
   SscbfConfig filter_config_;
-  const std::shared_ptr<router::RegionClientFactory> factory_;
   std::unique_ptr<Catalog> catalog_;
   // Signs and checks page tokens under the catalog's key; set by Init.
   std::optional<router::PageTokenCodec> page_tokens_;
@@ -701,16 +707,8 @@ class RouterImpl : public router::Router {
   std::chrono::steady_clock::time_point last_probe_;  // maintenance's alone
   void ProbeServers();
   RouterMetrics::Snapshot MetricsSnapshot() const;
-  mutable std::mutex servers_mu_;
-  // Guarded by servers_mu_: the members (the pointer; the map is
-  // immutable), and every entry that left the map (replaced by
-  // SetServerAddress, removed by RemoveServer; the removed by id, so that
-  // Server() of a call already under way still finds them). A replaced
-  // entry has released its client's connections (a few hundred bytes are
-  // left per entry).
-  std::shared_ptr<const ServerMap> servers_ = std::make_shared<ServerMap>();
-  std::vector<std::shared_ptr<ServerEntry>> replaced_servers_;
-  std::map<ServerId, std::shared_ptr<ServerEntry>> removed_servers_;
+  // The members, their addresses and clients.
+  ServerDirectory servers_;
 
   // Serializes table changes (create, delete, state, a region switch). Timed,
   // so that a switch, holding writes at its gate, never waits long for it
@@ -728,36 +726,12 @@ class RouterImpl : public router::Router {
   // Members being decommissioned: nothing is placed on them.
   std::set<ServerId> draining_;  // guarded by reshape_mu_
   bool Draining(ServerId id) const;
-  // Regions the balancer skips after a failed split or move, by id: how
-  // often they failed in a row, until when they are skipped and the last
-  // error (router_balancer.cc). Guarded by reshape_mu_. Entries of regions
-  // that no longer exist are dropped at each run.
-  struct RegionBackoff {
-    uint32_t failures = 0;
-    std::chrono::steady_clock::time_point until;
-    std::string reason;
-  };
-  std::map<uint64_t, RegionBackoff> region_backoff_;
-  // The first backoff, doubled per failure in a row up to the last.
-  static constexpr std::chrono::seconds kBalancerBackoffFirst{60};
-  static constexpr std::chrono::seconds kBalancerBackoffMost{3600};
-  // What ListRegions repeats of the error that started a backoff.
-  static constexpr size_t kMaxBackoffReasonBytes = 1024;
-  // Notes a failed operation on `region_id`; returns the backoff it gets.
-  std::chrono::seconds NoteBalancerFailure(uint64_t region_id,
-                                           const std::string& reason);
-  // The regions skipped now, dropping the entries of regions not in
-  // `existing` and those whose backoff ended without a new failure kept.
-  std::set<uint64_t> RegionsInBackoff(const std::set<uint64_t>& existing);
-  // For ListRegions: fills the summary's balancer fields.
-  void DescribeBackoff(router::RegionSummary* summary) const;
+  // Regions the balancer skips after a failed split or move
+  // (router_balancer.cc).
+  RegionBackoff backoff_;
 
-  mutable std::mutex scanners_mu_;
-  // Guarded by scanners_mu_: the open scanners by id, and how many each
-  // client and each principal has open (those with none are not listed).
-  std::map<int64_t, std::shared_ptr<Scanner>> scanners_;
-  std::map<router::ScannerClient, uint32_t> scanners_per_client_;
-  std::map<std::string, uint32_t, std::less<>> scanners_per_principal_;
+  // The open scanners (router_scanners.cc).
+  ScannerRegistry scanners_;
 
   std::mutex maintenance_mu_;
   std::condition_variable maintenance_cv_;
