@@ -34,6 +34,8 @@ packages=(
   prometheus       # promtool: the deploy test checks the alert rules, runs their
                    # unit tests and checks the example scrape config with it
   chromium         # headless browser for the test of the servers' /status page
+  universal-ctags  # style.CodeSizes: each function's first and last line, to
+                   # hold STYLE.md's bounds on file and function length
 )
 
 case "${1:-}" in
