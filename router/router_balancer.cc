@@ -370,36 +370,9 @@ Status RouterImpl::DrainServer(ServerId id,
   }
 }
 
-void RouterImpl::BalancerLoop() {
-  // Automatic splits are checked every split_check_interval_ms (cheap: the
-  // servers' byte estimates), the whole balancer runs every
-  // balancer_interval_ms; either may be off (0).
-  const auto split_every =
-      std::chrono::milliseconds(options_.split_check_interval_ms);
-  const auto balance_every =
-      std::chrono::milliseconds(options_.balancer_interval_ms);
-  auto next_balance = std::chrono::steady_clock::now() + balance_every;
-  std::unique_lock<std::mutex> lock(maintenance_mu_);
-  while (!stopping_) {
-    // Woken by the stop; at least hourly, which also keeps the deadline
-    // far from the clock's range.
-    auto wake = std::chrono::steady_clock::now() + std::chrono::hours(1);
-    if (options_.balancer_interval_ms > 0) wake = std::min(wake, next_balance);
-    if (options_.region_split_bytes > 0 &&
-        options_.split_check_interval_ms > 0) {
-      wake = std::min(wake, std::chrono::steady_clock::now() + split_every);
-    }
-    maintenance_cv_.wait_until(lock, wake, [&] { return stopping_; });
-    if (stopping_) break;
-    lock.unlock();
-    const bool balance = options_.balancer_interval_ms > 0 &&
-                         std::chrono::steady_clock::now() >= next_balance;
-    // A failed run is tried again at the next interval.
-    (void)RunBalancer(0, /*moves=*/balance);
-    if (balance)
-      next_balance = std::chrono::steady_clock::now() + balance_every;
-    lock.lock();
-  }
+void RouterImpl::RunBalancerPass(bool moves) {
+  // A failed run is tried again at the next interval.
+  (void)RunBalancer(0, moves);
 }
 
 }  // namespace bloomroute::router_internal

@@ -1,17 +1,18 @@
 // RouterImpl: the Router of router/router.h. It hands the server set to
-// ServerDirectory (internal/server_directory.h) and the open scanners to
-// ScannerRegistry (internal/scanner_registry.h); its own methods are spread
-// over router.cc (opening, tables, maintenance), router_tables.cc (table
-// states), router_servers.cc (membership calls), router_regions.cc
-// (placing, opening, reopening and dropping regions), router_reshape.cc
-// (moving, splitting and merging regions; router_reshape_copy.cc copies
-// their rows, router_reshape_writes.cc carries writes over),
-// router_balancer.cc (the balancer and decommissioning), router_admin.cc
-// (what is where: servers and regions with their rows and bytes),
-// router_rows.cc (writes, gets, scans), router_scan_filter.cc (a scan's
-// filter over the index), router_scanners.cc (scanner calls),
-// router_index.cc (index builds and drops) and router_lookup.cc (index
-// lookups and statistics).
+// ServerDirectory (internal/server_directory.h), the open scanners to
+// ScannerRegistry (internal/scanner_registry.h) and its background threads
+// to Maintenance (coordinator/maintenance.h), whose duties it implements;
+// its own methods are spread over router.cc (opening, tables, a maintenance
+// pass's duties), router_tables.cc (table states), router_servers.cc
+// (membership calls), router_regions.cc (placing, opening, reopening and
+// dropping regions), router_reshape.cc (moving, splitting and merging
+// regions; router_reshape_copy.cc copies their rows,
+// router_reshape_writes.cc carries writes over), router_balancer.cc (the
+// balancer and decommissioning), router_admin.cc (what is where: servers
+// and regions with their rows and bytes), router_rows.cc (writes, gets,
+// scans), router_scan_filter.cc (a scan's filter over the index),
+// router_scanners.cc (scanner calls), router_index.cc (index builds and
+// drops) and router_lookup.cc (index lookups and statistics).
 //
 // Locking. The server set is ServerDirectory's (servers_, see
 // internal/server_directory.h): readers take a snapshot and iterate it;
@@ -40,6 +41,7 @@
 #include <vector>
 
 #include "model/filter_language.h"
+#include "router/coordinator/maintenance.h"
 #include "router/coordinator/region_backoff.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
@@ -200,7 +202,7 @@ Status CheckIndexReady(const CatalogTable& table, std::string_view column);
 // dropped (router_reshape.cc); a split's targets overlap their parent.
 bool IsStagedTarget(const CatalogTable& table, const CatalogRegion& region);
 
-class RouterImpl : public router::Router {
+class RouterImpl : public router::Router, private MaintenanceDuties {
  public:
   RouterImpl(const router::RouterOptions& options,
              std::shared_ptr<router::RegionClientFactory> factory);
@@ -515,9 +517,10 @@ class RouterImpl : public router::Router {
       const BalancerLoad& load, bool moves, router::BalanceReport* report);
   bool RunBalancerStep(router::BalanceReport::Step step,
                        router::BalanceReport* report);
-  // Until the router stops: the automatic splits every
-  // split_check_interval_ms and the balancer every balancer_interval_ms.
-  void BalancerLoop();
+  // MaintenanceDuties: a background run of the balancer (RunBalancer
+  // with RouterOptions::balancer_max_operations), its failures left to the
+  // next run.
+  void RunBalancerPass(bool moves) override;
   // Moves every region of ready tables off `id` (DecommissionServer),
   // appending each move to *moves.
   [[nodiscard]] Status DrainServer(
@@ -558,12 +561,14 @@ class RouterImpl : public router::Router {
   // (persisted). Needs ddl_mu_ held.
   [[nodiscard]] Status DropRetiredRegions(CatalogTable* table);
   router::TableInfo Describe(const TableState& table) const;
-  void MaintenanceLoop();
   // True when a maintenance pass has catalog work: a server to reopen or a
   // table whose deletion is unfinished. Cheap: reads the catalog snapshot.
   bool CatalogWorkPending() const;
-  void MaintainOnce();
-  void WakeMaintenance();
+  // MaintenanceDuties: what a maintenance pass (maintenance_) does.
+  void MaintainCatalog() override;
+  void CatchUpReplicas() override;
+  void ExpireScanners() override;
+  void ProbeServers() override;  // router_admin.cc
   // A failed call to `server`: Unavailable means it may have lost or applied
   // writes without our knowing, so its replica is stale and its regions are
   // reopened. Returns the status naming the server.
@@ -701,11 +706,6 @@ class RouterImpl : public router::Router {
   // Set by Init, before any call; reset when destroyed once the threads
   // that count in it have ended, before the members its collector reads.
   std::unique_ptr<RouterMetrics> metrics_;
-  // Maintenance probes every server this often (RouterMetrics::NoteProbe):
-  // what /metrics and /readyz say of them.
-  static constexpr std::chrono::seconds kProbeInterval{5};
-  std::chrono::steady_clock::time_point last_probe_;  // maintenance's alone
-  void ProbeServers();
   RouterMetrics::Snapshot MetricsSnapshot() const;
   // The members, their addresses and clients.
   ServerDirectory servers_;
@@ -733,13 +733,11 @@ class RouterImpl : public router::Router {
   // The open scanners (router_scanners.cc).
   ScannerRegistry scanners_;
 
-  std::mutex maintenance_mu_;
-  std::condition_variable maintenance_cv_;
-  // Guarded by maintenance_mu_.
-  bool stopping_ = false;
-  bool wake_ = false;
-  std::thread maintenance_;
-  std::thread balancer_;  // when balancer_interval_ms > 0
+  // The maintenance and balancer threads (router.cc sets their intervals):
+  // passes every maintenance_interval_ms or when woken (maintenance_.Wake()),
+  // the automatic splits and the balancer on their intervals. Stopped first
+  // when the router is destroyed.
+  Maintenance maintenance_;
 };
 
 // `d` as clients see it (describeTable, listTables): without the columns
