@@ -162,8 +162,8 @@ struct RouterOptions {
   uint32_t index_chunk_rows = 1000;
   uint32_t index_chunks_per_pass = 200;
 
-  // The balancer (Router::Balance, router/router_balancer.cc): how often
-  // the background runs it (0: never; `bloomroute admin balance` runs it
+  // The balancer (Router::Balance, router/coordinator/router_balancer.cc): how
+  // often the background runs it (0: never; `bloomroute admin balance` runs it
   // on demand), in ms, at most kMaxBalancerIntervalMs; and the region
   // operations one run makes at most, in [1, kMaxBalancerOperations].
   static constexpr int kMaxBalancerIntervalMs = 7 * 24 * 3600 * 1000;
@@ -654,8 +654,8 @@ class Router {
   virtual StatusOr<std::vector<RegionSummary>> ListRegions(
       std::string_view table) = 0;
 
-  // Region operations (router/router_reshape.cc has how they work). Each
-  // copies the rows of the old regions into new ones (new ids) while the
+  // Region operations (router/coordinator/router_reshape.cc has how they work).
+  // Each copies the rows of the old regions into new ones (new ids) while the
   // old ones keep serving, carries over the writes made meanwhile, then
   // switches the table to the new regions in one catalog write while writes
   // to the old regions wait, and drops the old ones once the reads that

@@ -4,15 +4,17 @@
 // to Maintenance (coordinator/maintenance.h), whose duties it implements;
 // its own methods are spread over router.cc (opening, tables, a maintenance
 // pass's duties), router_tables.cc (table states), router_servers.cc
-// (membership calls), router_regions.cc (placing, opening, reopening and
-// dropping regions), router_reshape.cc (moving, splitting and merging
-// regions; router_reshape_copy.cc copies their rows,
-// router_reshape_writes.cc carries writes over), router_balancer.cc (the
-// balancer and decommissioning), router_admin.cc (what is where: servers
-// and regions with their rows and bytes), router_rows.cc (writes, gets,
-// scans), router_scan_filter.cc (a scan's filter over the index),
-// router_scanners.cc (scanner calls), router_index.cc (index builds and
-// drops) and router_lookup.cc (index lookups and statistics).
+// (membership calls), coordinator/router_regions.cc (placing, opening,
+// reopening and dropping regions), coordinator/router_reshape.cc (moving,
+// splitting and merging regions; coordinator/router_reshape_copy.cc copies
+// their rows, coordinator/router_reshape_writes.cc carries writes over),
+// coordinator/router_balancer.cc (the balancer and decommissioning),
+// router_admin.cc (what is where: servers and regions with their rows and
+// bytes), router_rows.cc (writes, gets, scans), router_scan_filter.cc (a scan's
+// filter over the index), router_scanners.cc (scanner calls), router_index.cc
+// (index builds and drops) and router_lookup.cc (index lookups and statistics).
+// The files under coordinator/ hold what only the coordinator does; the
+// RouterImpl methods they still define are to move into classes there.
 //
 // Locking. The server set is ServerDirectory's (servers_, see
 // internal/server_directory.h): readers take a snapshot and iterate it;
@@ -57,7 +59,7 @@ namespace bloomroute::router_internal {
 using router::ServerId;
 
 struct ReshapeState;
-struct BalancerLoad;  // router_balancer.cc
+struct BalancerLoad;  // coordinator/router_balancer.cc
 
 // One table as the router routes it. Immutable once published.
 struct TableState {
@@ -98,12 +100,12 @@ struct ScanWork {
       std::chrono::steady_clock::time_point::max();
 };
 
-// The region operation this router is running (router_reshape.cc), as the
-// write path sees it. A write to rows of `sources` holds `gate` shared from
-// routing until it is answered, and notes its rows (NoteWritten) whether or
-// not it succeeded; the switch holds `gate` exclusive, copies the noted
-// rows once more and switches the table before it lets writes go on, which
-// then route again (`switched`).
+// The region operation this router is running (coordinator/router_reshape.cc),
+// as the write path sees it. A write to rows of `sources` holds `gate` shared
+// from routing until it is answered, and notes its rows (NoteWritten) whether
+// or not it succeeded; the switch holds `gate` exclusive, copies the noted rows
+// once more and switches the table before it lets writes go on, which then
+// route again (`switched`).
 struct ReshapeState {
   // A shared/exclusive gate that lets the exclusive side in promptly: once
   // Close is called, new Enter calls wait, and Close returns when the ones
@@ -199,7 +201,8 @@ Status CheckIndexReady(const CatalogTable& table, std::string_view column);
 // Whether `region` of `table` is a target of its switched operation: a
 // region server holds it open staged (it takes writes, answers what names
 // it, and is not among OpenRegionIds) until the operation's sources are
-// dropped (router_reshape.cc); a split's targets overlap their parent.
+// dropped (coordinator/router_reshape.cc); a split's targets overlap their
+// parent.
 bool IsStagedTarget(const CatalogTable& table, const CatalogRegion& region);
 
 class RouterImpl : public router::Router, private MaintenanceDuties {
@@ -273,14 +276,14 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   std::vector<router::ServerSummary> ListServers() override;
   StatusOr<std::vector<router::RegionSummary>> ListRegions(
       std::string_view table) override;
-  // router_reshape.cc
+  // coordinator/router_reshape.cc
   StatusOr<router::RegionOpResult> MoveRegion(uint64_t region_id,
                                               ServerId to) override;
   StatusOr<router::RegionOpResult> SplitRegion(
       uint64_t region_id, const std::optional<std::string>& split_key) override;
   StatusOr<router::RegionOpResult> MergeRegions(uint64_t region_a,
                                                 uint64_t region_b) override;
-  // router_balancer.cc
+  // coordinator/router_balancer.cc
   StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override;
   StatusOr<std::vector<router::BalanceReport::Step>> DecommissionServer(
       ServerId id) override;
@@ -334,8 +337,8 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
                                             uint32_t column,
                                             const std::string& after);
 
-  // router_regions.cc: where regions live; opening and dropping them.
-  // Assigns ids and servers to a validated spec.
+  // coordinator/router_regions.cc: where regions live; opening and dropping
+  // them. Assigns ids and servers to a validated spec.
   CatalogTable PlanTable(const router::TableSpec& spec) const;
   // Regions split at `splits`, under new ids, each on the server with the
   // fewest regions of the other tables so far (ties to the lowest id); the
@@ -363,7 +366,7 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
   [[nodiscard]] Status ReopenServer(const ServerEntry& server);
 
-  // router_reshape.cc: moves, splits and merges.
+  // coordinator/router_reshape.cc: moves, splits and merges.
   // An operation planned (kCopying, its targets with new ids) on a table.
   struct PlannedOp {
     uint64_t table_id = 0;
@@ -500,7 +503,7 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   StatusOr<WriteRoute> RouteWrite(std::string_view table,
                                   const std::vector<std::string_view>& rows);
 
-  // router_balancer.cc
+  // coordinator/router_balancer.cc
   // One run of the balancer (Balance); with `moves` false only the splits
   // of regions past their size (the automatic splits).
   router::BalanceReport RunBalancer(uint32_t max_operations, bool moves);
@@ -712,14 +715,14 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
 
   // Serializes table changes (create, delete, state, a region switch). Timed,
   // so that a switch, holding writes at its gate, never waits long for it
-  // (router_reshape.cc).
+  // (coordinator/router_reshape.cc).
   std::timed_mutex ddl_mu_;
   mutable std::shared_mutex tables_mu_;
   // Guarded by tables_mu_: the ready tables by name.
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> tables_;
 
-  // Region operations (router_reshape.cc). region_ops_mu_ is held by the
-  // one that runs; reshape_mu_ guards active_reshape_.
+  // Region operations (coordinator/router_reshape.cc). region_ops_mu_ is held
+  // by the one that runs; reshape_mu_ guards active_reshape_.
   std::mutex region_ops_mu_;
   mutable std::mutex reshape_mu_;
   std::shared_ptr<ReshapeState> active_reshape_;  // guarded by reshape_mu_
@@ -727,7 +730,7 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   std::set<ServerId> draining_;  // guarded by reshape_mu_
   bool Draining(ServerId id) const;
   // Regions the balancer skips after a failed split or move
-  // (router_balancer.cc).
+  // (coordinator/router_balancer.cc).
   RegionBackoff backoff_;
 
   // The open scanners (router_scanners.cc).
