@@ -312,6 +312,14 @@ Maintenance::Options MaintenanceOptions(const router::RouterOptions& options) {
   return m;
 }
 
+// The balancer's split size and operations per run of `options`.
+Balancer::Options BalancerOptions(const router::RouterOptions& options) {
+  Balancer::Options b;
+  b.split_bytes = options.region_split_bytes;
+  b.max_operations = options.balancer_max_operations;
+  return b;
+}
+
 }  // namespace
 
 TableState::TableState(CatalogTable t) : record(std::move(t)) {
@@ -340,6 +348,7 @@ RouterImpl::RouterImpl(const router::RouterOptions& options,
                        std::shared_ptr<router::RegionClientFactory> factory)
     : options_(options),
       servers_(std::move(factory)),
+      balancer_(BalancerOptions(options), this),
       scanners_(ScannerRegistry::Limits{
           options.max_scanners, options.max_scanners_per_client,
           options.max_scanners_per_principal, options.scanner_idle_timeout_ms}),

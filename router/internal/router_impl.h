@@ -1,18 +1,20 @@
 // RouterImpl: the Router of router/router.h. It hands the server set to
 // ServerDirectory (internal/server_directory.h), the open scanners to
-// ScannerRegistry (internal/scanner_registry.h) and its background threads
-// to Maintenance (coordinator/maintenance.h), whose duties it implements;
+// ScannerRegistry (internal/scanner_registry.h), the balancer to Balancer
+// (coordinator/balancer.h) and its background threads to Maintenance
+// (coordinator/maintenance.h), whose interfaces to the router it implements;
 // its own methods are spread over router.cc (opening, tables, a maintenance
 // pass's duties), router_tables.cc (table states), router_servers.cc
 // (membership calls), coordinator/router_regions.cc (placing, opening,
 // reopening and dropping regions), coordinator/router_reshape.cc (moving,
 // splitting and merging regions; coordinator/router_reshape_copy.cc copies
 // their rows, coordinator/router_reshape_writes.cc carries writes over),
-// coordinator/router_balancer.cc (the balancer and decommissioning),
-// router_admin.cc (what is where: servers and regions with their rows and
-// bytes), router_rows.cc (writes, gets, scans), router_scan_filter.cc (a scan's
-// filter over the index), router_scanners.cc (scanner calls), router_index.cc
-// (index builds and drops) and router_lookup.cc (index lookups and statistics).
+// coordinator/router_balancer.cc (the balancer's cluster and
+// decommissioning), router_admin.cc (what is where: servers and regions
+// with their rows and bytes), router_rows.cc (writes, gets, scans),
+// router_scan_filter.cc (a scan's filter over the index),
+// router_scanners.cc (scanner calls), router_index.cc (index builds and
+// drops) and router_lookup.cc (index lookups and statistics).
 // The files under coordinator/ hold what only the coordinator does; the
 // RouterImpl methods they still define are to move into classes there.
 //
@@ -43,8 +45,8 @@
 #include <vector>
 
 #include "model/filter_language.h"
+#include "router/coordinator/balancer.h"
 #include "router/coordinator/maintenance.h"
-#include "router/coordinator/region_backoff.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
@@ -59,7 +61,6 @@ namespace bloomroute::router_internal {
 using router::ServerId;
 
 struct ReshapeState;
-struct BalancerLoad;  // coordinator/router_balancer.cc
 
 // One table as the router routes it. Immutable once published.
 struct TableState {
@@ -205,7 +206,9 @@ Status CheckIndexReady(const CatalogTable& table, std::string_view column);
 // parent.
 bool IsStagedTarget(const CatalogTable& table, const CatalogRegion& region);
 
-class RouterImpl : public router::Router, private MaintenanceDuties {
+class RouterImpl : public router::Router,
+                   private MaintenanceDuties,
+                   private BalancerCluster {
  public:
   RouterImpl(const router::RouterOptions& options,
              std::shared_ptr<router::RegionClientFactory> factory);
@@ -504,22 +507,21 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
                                   const std::vector<std::string_view>& rows);
 
   // coordinator/router_balancer.cc
-  // One run of the balancer (Balance); with `moves` false only the splits
-  // of regions past their size (the automatic splits).
+  // One run of balancer_ (Balance), counted in metrics_; with `moves` false
+  // only the splits of regions past their size (the automatic splits).
   router::BalanceReport RunBalancer(uint32_t max_operations, bool moves);
-  // RunBalancer's steps; RunBalancer also counts the run in metrics_.
-  router::BalanceReport RunBalancerSteps(uint32_t max_operations, bool moves);
-  // The parts of a run: where every region of the ready tables is (the
-  // catalog, draining members and backoffs); how large (the servers'
-  // statistics: the first error of a server that did not answer); the next
-  // step (none: the run ends, *report says why); and running one (false:
-  // the run stops).
-  BalancerLoad PlaceBalancerLoad();
-  [[nodiscard]] Status MeasureBalancerLoad(BalancerLoad* load);
-  std::optional<router::BalanceReport::Step> NextBalancerStep(
-      const BalancerLoad& load, bool moves, router::BalanceReport* report);
-  bool RunBalancerStep(router::BalanceReport::Step step,
-                       router::BalanceReport* report);
+  // BalancerCluster: the cluster as balancer_ sees and changes it. RunSplit
+  // and RunMove wait for a region operation under way.
+  std::set<ServerId> Members() const override;
+  bool Draining(ServerId id) const override;
+  std::shared_ptr<const Catalog::TableList> Tables() const override;
+  router::ServerRef Ref(ServerId id) const override;
+  std::vector<StatusOr<std::map<uint64_t, uint64_t>>> RegionBytes(
+      const std::vector<ServerId>& ids,
+      const std::vector<size_t>& max_regions) override;
+  StatusOr<router::RegionOpResult> RunSplit(uint64_t region_id) override;
+  StatusOr<router::RegionOpResult> RunMove(uint64_t region_id,
+                                           ServerId to) override;
   // MaintenanceDuties: a background run of the balancer (RunBalancer
   // with RouterOptions::balancer_max_operations), its failures left to the
   // next run.
@@ -728,10 +730,8 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   std::shared_ptr<ReshapeState> active_reshape_;  // guarded by reshape_mu_
   // Members being decommissioned: nothing is placed on them.
   std::set<ServerId> draining_;  // guarded by reshape_mu_
-  bool Draining(ServerId id) const;
-  // Regions the balancer skips after a failed split or move
-  // (coordinator/router_balancer.cc).
-  RegionBackoff backoff_;
+  // The balancer, and the regions it skips after a failed split or move.
+  Balancer balancer_;
 
   // The open scanners (router_scanners.cc).
   ScannerRegistry scanners_;
