@@ -114,19 +114,19 @@ class RegionClient {
   [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
 
   // Region moves and splits (regionstore/region_store.h, "Staged regions"
-  // and SplitPoint, have the full contracts; router/router_reshape.cc uses
-  // them). OpenStagedRegion opens a region STAGED, Aborted as OpenRegion
-  // when `incarnation` is nonzero and not the server's (0 for a new, empty
-  // region; the server's when a switched operation's targets are reopened
-  // after a restart, as they serve reads): calls naming it work, it may
-  // overlap serving regions of its table, and lookups over every region of
-  // the table skip it; OpenRegion of it later promotes it to serving
-  // (InvalidArgument while a serving region overlaps it). SplitPoint is a
-  // row key splitting an open region's rows about in half (nullopt: fewer
-  // than 2 rows; NotFound: not open); the RPC client checks that a reply's
-  // key is non-empty and at most kMaxRowKeyBytes (Corruption otherwise).
-  // Clients that predate moves (test doubles) keep these defaults, which
-  // refuse the call.
+  // and SplitPoint, have the full contracts;
+  // router/coordinator/router_reshape.cc uses them). OpenStagedRegion opens a
+  // region STAGED, Aborted as OpenRegion when `incarnation` is nonzero and not
+  // the server's (0 for a new, empty region; the server's when a switched
+  // operation's targets are reopened after a restart, as they serve reads):
+  // calls naming it work, it may overlap serving regions of its table, and
+  // lookups over every region of the table skip it; OpenRegion of it later
+  // promotes it to serving (InvalidArgument while a serving region overlaps
+  // it). SplitPoint is a row key splitting an open region's rows about in half
+  // (nullopt: fewer than 2 rows; NotFound: not open); the RPC client checks
+  // that a reply's key is non-empty and at most kMaxRowKeyBytes (Corruption
+  // otherwise). Clients that predate moves (test doubles) keep these defaults,
+  // which refuse the call.
   [[nodiscard]] virtual Status OpenStagedRegion(const RegionDescriptor& region,
                                                 uint64_t incarnation) {
     (void)region, (void)incarnation;

@@ -184,6 +184,33 @@ Status CheckListedBytes(const Catalog::TableList& tables,
   return Status::OK();
 }
 
+// Maintenance probes every server this often (RouterMetrics::NoteProbe):
+// what /metrics and /readyz say of them.
+constexpr std::chrono::seconds kProbeInterval{5};
+
+// The maintenance and balancer intervals of `options`; the automatic splits
+// are off when either of their options is 0.
+Maintenance::Options MaintenanceOptions(const router::RouterOptions& options) {
+  Maintenance::Options m;
+  m.interval = std::chrono::milliseconds(options.maintenance_interval_ms);
+  m.probe_interval = kProbeInterval;
+  m.balancer_interval =
+      std::chrono::milliseconds(std::max(options.balancer_interval_ms, 0));
+  if (options.region_split_bytes > 0 && options.split_check_interval_ms > 0) {
+    m.split_check_interval =
+        std::chrono::milliseconds(options.split_check_interval_ms);
+  }
+  return m;
+}
+
+// The balancer's split size and operations per run of `options`.
+Balancer::Options BalancerOptions(const router::RouterOptions& options) {
+  Balancer::Options b;
+  b.split_bytes = options.region_split_bytes;
+  b.max_operations = options.balancer_max_operations;
+  return b;
+}
+
 }  // namespace
 
 TableState::TableState(CatalogTable t) : record(std::move(t)) {
@@ -212,19 +239,14 @@ RouterImpl::RouterImpl(const router::RouterOptions& options,
                        std::shared_ptr<router::RegionClientFactory> factory)
     : options_(options),
       servers_(std::move(factory)),
-      scanners_(ScannerRegistry::Limits{options.max_scanners,
-                                        options.max_scanners_per_client,
-                                        options.max_scanners_per_principal,
-                                        options.scanner_idle_timeout_ms}) {}
+      balancer_(BalancerOptions(options), this),
+      scanners_(ScannerRegistry::Limits{
+          options.max_scanners, options.max_scanners_per_client,
+          options.max_scanners_per_principal, options.scanner_idle_timeout_ms}),
+      maintenance_(MaintenanceOptions(options), this) {}
 
 RouterImpl::~RouterImpl() {
-  {
-    std::lock_guard<std::mutex> lock(maintenance_mu_);
-    stopping_ = true;
-  }
-  maintenance_cv_.notify_all();
-  if (maintenance_.joinable()) maintenance_.join();
-  if (balancer_.joinable()) balancer_.join();
+  maintenance_.Stop();
   // After the threads that count in it, before the members its collector
   // reads.
   metrics_.reset();
@@ -250,15 +272,9 @@ Status RouterImpl::Init() {
   metrics_ =
       std::make_unique<RouterMetrics>([this] { return MetricsSnapshot(); });
   PublishTables();
-  MaintainOnce();  // best effort: servers that do not answer are retried
-  if (options_.background_maintenance) {
-    maintenance_ = std::thread([this] { MaintenanceLoop(); });
-    if (options_.balancer_interval_ms > 0 ||
-        (options_.region_split_bytes > 0 &&
-         options_.split_check_interval_ms > 0)) {
-      balancer_ = std::thread([this] { BalancerLoop(); });
-    }
-  }
+  // Best effort: servers that do not answer are retried.
+  maintenance_.RunPass();
+  if (options_.background_maintenance) maintenance_.Start();
   return Status::OK();
 }
 
@@ -347,7 +363,7 @@ StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& given) {
     if (catalog_->PutTable(table).ok() && DropRegions(table).ok()) {
       (void)catalog_->DeleteTable(table.descriptor.table_id);
     }
-    WakeMaintenance();  // catch up the replicas the drops made stale
+    maintenance_.Wake();  // catch up the replicas the drops made stale
     return opened.WithContext("creating table '" + spec.name + "'");
   }
   PublishTables();
@@ -368,7 +384,7 @@ Status RouterImpl::DeleteTableLocked(const TableState& state) {
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
   PublishTables();
   Status dropped = DropRegions(table);
-  WakeMaintenance();  // catch up the replicas the drops made stale
+  maintenance_.Wake();  // catch up the replicas the drops made stale
   if (!dropped.ok()) {
     return dropped.WithContext(
         "table '" + table.descriptor.name +
@@ -418,7 +434,7 @@ Status RouterImpl::ServerFailed(const ServerEntry& server,
     // server may come back without its regions.
     (void)index_->MarkStale(server.ref.id);
     server.reopen = true;
-    WakeMaintenance();
+    maintenance_.Wake();
   }
   return Named(server, status);
 }
@@ -431,7 +447,7 @@ Status RouterImpl::WriteFailed(const ServerEntry& server,
   if (!status.IsInvalidArgument() && !status.IsNotFound() &&
       !status.IsAborted()) {
     (void)index_->MarkWriteInDoubt(server.ref.id);
-    WakeMaintenance();
+    maintenance_.Wake();
   }
   return ServerFailed(server, status);
 }
@@ -447,7 +463,7 @@ void RouterImpl::ApplyWrite(const ServerEntry& server,
                             const WriteResult& result) {
   StatusOr<bool> current = index_->ApplyWriteResult(server.ref.id, result);
   // Not current: lookups ask the server anyway until the catch-up.
-  if (!current.ok() || !*current) WakeMaintenance();
+  if (!current.ok() || !*current) maintenance_.Wake();
 }
 
 void RouterImpl::NoteIncarnation(const ServerEntry& server,
@@ -457,36 +473,10 @@ void RouterImpl::NoteIncarnation(const ServerEntry& server,
     return;
   }
   server.reopen = true;
-  WakeMaintenance();
+  maintenance_.Wake();
 }
 
-void RouterImpl::WakeMaintenance() {
-  {
-    std::lock_guard<std::mutex> lock(maintenance_mu_);
-    wake_ = true;
-  }
-  maintenance_cv_.notify_one();
-}
-
-void RouterImpl::MaintenanceLoop() {
-  std::unique_lock<std::mutex> lock(maintenance_mu_);
-  while (!stopping_) {
-    maintenance_cv_.wait_for(
-        lock, std::chrono::milliseconds(options_.maintenance_interval_ms),
-        [&] { return stopping_ || wake_; });
-    if (stopping_) break;
-    wake_ = false;
-    lock.unlock();
-    MaintainOnce();
-    lock.lock();
-    // A pass against a server that is down wakes itself again (its calls
-    // fail); pause between passes so that such a server is not hammered.
-    maintenance_cv_.wait_for(lock, std::chrono::milliseconds(100),
-                             [&] { return stopping_; });
-  }
-}
-
-void RouterImpl::RunMaintenance() { MaintainOnce(); }
+void RouterImpl::RunMaintenance() { maintenance_.RunPass(); }
 
 bool RouterImpl::CatalogWorkPending() const {
   const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
@@ -501,7 +491,7 @@ bool RouterImpl::CatalogWorkPending() const {
   });
 }
 
-void RouterImpl::MaintainOnce() {
+void RouterImpl::MaintainCatalog() {
   // A pass costs what changed: the catalog is a shared snapshot (no copy),
   // and ddl_mu_ is taken only when a server must be reopened or a deletion
   // finished, not every interval. Asking each server for its regions (one
@@ -531,7 +521,9 @@ void RouterImpl::MaintainOnce() {
   }
   MaintainRegionOps();
   MaintainIndexes();
-  ProbeServers();
+}
+
+void RouterImpl::CatchUpReplicas() {
   const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   for (auto& [id, server] : *servers) {
     // The cluster's filter config first: a catch-up then loads the filter
@@ -544,10 +536,11 @@ void RouterImpl::MaintainOnce() {
     const uint64_t incarnation = index_->Incarnation(id);
     if (incarnation != 0 && incarnation != server->opened_incarnation) {
       server->reopen = true;
-      WakeMaintenance();
+      maintenance_.Wake();
     }
   }
-  scanners_.Expire();
 }
+
+void RouterImpl::ExpireScanners() { scanners_.Expire(); }
 
 }  // namespace bloomroute::router_internal

@@ -132,7 +132,7 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     s.start_key = r.start_key;
     s.end_key = r.end_key;
     s.server = servers_.Get(r.server).ref;
-    backoff_.Describe(&s);
+    balancer_.DescribeRegion(&s);
     out.push_back(std::move(s));
   }
   std::vector<ServerId> servers;
@@ -199,9 +199,6 @@ router::RouterActivity RouterImpl::Activity() const {
 }
 
 void RouterImpl::ProbeServers() {
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_probe_ < kProbeInterval) return;
-  last_probe_ = now;
   const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   std::vector<const ServerEntry*> entries;
   for (const auto& [id, server] : *servers) entries.push_back(server.get());

@@ -9,7 +9,7 @@ void RouterImpl::NoteFilterConfig(const ServerEntry& server,
                                   const FilterStatus& status) {
   if (!(status.config == filter_config_)) {
     server.config_incarnation = 0;
-    WakeMaintenance();
+    maintenance_.Wake();
   }
 }
 

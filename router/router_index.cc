@@ -182,7 +182,7 @@ Status RouterImpl::RecordIndexChange(const CatalogTable& table,
   const Status updated = UpdateIndexesOnServers(TableState(table));
   // The background task drives the build or drop (and retries the servers
   // that did not answer).
-  WakeMaintenance();
+  maintenance_.Wake();
   return updated.ok() ? updated : updated.WithContext(pending);
 }
 
@@ -293,7 +293,7 @@ void RouterImpl::MaintainIndexes() {
       if (!RunIndexChunkLocked(table, column)) break;
     }
   }
-  if (chunks >= options_.index_chunks_per_pass) WakeMaintenance();
+  if (chunks >= options_.index_chunks_per_pass) maintenance_.Wake();
 }
 
 bool RouterImpl::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {

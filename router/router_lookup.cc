@@ -290,7 +290,7 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   for (ServerId id : not_current) {
     out.routing.asked_not_current.push_back(servers_.Get(id).ref);
   }
-  if (!not_current.empty()) WakeMaintenance();
+  if (!not_current.empty()) maintenance_.Wake();
   MergeRows(&parts, limit, budget, &out);
   if (out.truncated) {
     BLOOMROUTE_ASSIGN_OR_RETURN(
@@ -410,7 +410,7 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
   for (ServerId id : plan.not_current) {
     out.routing.asked_not_current.push_back(servers_.Get(id).ref);
   }
-  if (!plan.not_current.empty()) WakeMaintenance();
+  if (!plan.not_current.empty()) maintenance_.Wake();
   metrics_->RecordLookup(table, out.routing, 0);
   return out;
 }

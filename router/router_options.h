@@ -143,8 +143,8 @@ struct RouterOptions {
   uint32_t index_chunk_rows = 1000;
   uint32_t index_chunks_per_pass = 200;
 
-  // The balancer (Router::Balance, router/router_balancer.cc): how often
-  // the background runs it (0: never; `bloomroute admin balance` runs it
+  // The balancer (Router::Balance, router/coordinator/router_balancer.cc): how
+  // often the background runs it (0: never; `bloomroute admin balance` runs it
   // on demand), in ms, at most kMaxBalancerIntervalMs; and the region
   // operations one run makes at most, in [1, kMaxBalancerOperations].
   static constexpr int kMaxBalancerIntervalMs = 7 * 24 * 3600 * 1000;

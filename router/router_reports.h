@@ -89,7 +89,7 @@ enum class RegionServing {
   kUnreachable = 2,  // its server did not answer: unknown
   // A region operation's new region, open staged on its server: it takes
   // writes and answers reads that name it, and serves fully once the old
-  // regions are dropped (router_reshape.cc).
+  // regions are dropped (coordinator/router_reshape.cc).
   kStaged = 3,
 };
 // "open", "not served", "unreachable", "staged".
@@ -181,7 +181,8 @@ struct BalanceReport {
   // region 5 failed: ...; skipped for 60 s"). A region whose operation
   // fails for a reason of its own (not Unavailable) is skipped by the
   // balancer for a backoff that doubles with each failure
-  // (RouterImpl::kBalancerBackoff*), and the run goes on with the others:
+  // (RegionBackoff::kFirst to kMost,
+  // router/coordinator/region_backoff.h), and the run goes on with the others:
   // one region that cannot split stops neither the splits of other regions
   // nor the moves. An Unavailable failure (a server, another operation)
   // stops the run.

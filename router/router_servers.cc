@@ -57,7 +57,7 @@ StatusOr<ServerRef> RouterImpl::AddServer(const std::string& address) {
   // Outside ddl_mu_: a server that does not answer may take a timeout.
   // Maintenance retries (and loads the replica) either way.
   (void)EnsureFilterConfig(entry->ref.id, *entry);
-  WakeMaintenance();
+  maintenance_.Wake();
   return entry->ref;
 }
 
@@ -72,7 +72,7 @@ Status RouterImpl::SetServerAddress(ServerId id, const std::string& address) {
   const Status reopened = ReopenServerLocked(*entry);
   entry->SetReopenError(reopened.ok() ? "" : reopened.ToString());
   if (reopened.ok()) entry->reopen = false;
-  WakeMaintenance();
+  maintenance_.Wake();
   return Status::OK();
 }
 

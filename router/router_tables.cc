@@ -97,7 +97,7 @@ Status RouterImpl::TruncateTable(std::string_view name, bool preserve_splits) {
   table.enabled = true;  // as HBase: a truncated table is enabled
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
   PublishTables();
-  WakeMaintenance();  // catch up the replicas the drops made stale
+  maintenance_.Wake();  // catch up the replicas the drops made stale
   const Status& failed = !dropped.ok() ? dropped : opened;
   if (!failed.ok()) {
     return failed.WithContext(

@@ -1,9 +1,9 @@
 // RegionBackoff: the regions the balancer skips after a failed split or
-// move (the coordinator's; router_balancer.cc runs the balancer). A region
-// whose operation failed for a reason of its own -- not Unavailable, which
-// is the cluster's -- is skipped for a while that doubles with each
-// failure in a row, so that a region that cannot split (one row past the
-// split size) costs one failed plan an hour, not every run.
+// move (Balancer's, balancer.h). A region whose operation failed for a
+// reason of its own -- not Unavailable, which is the cluster's -- is
+// skipped for a while that doubles with each failure in a row, so that a
+// region that cannot split (one row past the split size) costs one failed
+// plan an hour, not every run.
 //
 // Thread-safe: mu_ guards the entries.
 #ifndef BLOOMROUTE_ROUTER_COORDINATOR_REGION_BACKOFF_H_

@@ -92,8 +92,8 @@ struct CatalogIndexTask {
   }
 };
 
-// A region operation in flight (router/router_reshape.cc): the rows of
-// `sources` (adjacent regions, by start key) are copied into `targets` (new
+// A region operation in flight (router/coordinator/router_reshape.cc): the rows
+// of `sources` (adjacent regions, by start key) are copied into `targets` (new
 // regions, by start key, covering exactly the sources' key range) on their
 // servers while the sources serve, then the table switches to the targets.
 // Recorded before any server acts on it; a router that restarts finishes

@@ -1,17 +1,22 @@
 // RouterImpl: the Router of router/router.h. It hands the server set to
-// ServerDirectory (internal/server_directory.h) and the open scanners to
-// ScannerRegistry (internal/scanner_registry.h); its own methods are spread
-// over router.cc (opening, tables, maintenance), router_tables.cc (table
-// states), router_servers.cc (membership calls), router_regions.cc
-// (placing, opening, reopening and dropping regions), router_reshape.cc
-// (moving, splitting and merging regions; router_reshape_copy.cc copies
-// their rows, router_reshape_writes.cc carries writes over),
-// router_balancer.cc (the balancer and decommissioning), router_admin.cc
-// (what is where: servers and regions with their rows and bytes),
-// router_rows.cc (writes, gets, scans), router_scan_filter.cc (a scan's
-// filter over the index), router_scanners.cc (scanner calls),
-// router_index.cc (index builds and drops) and router_lookup.cc (index
-// lookups and statistics).
+// ServerDirectory (internal/server_directory.h), the open scanners to
+// ScannerRegistry (internal/scanner_registry.h), the balancer to Balancer
+// (coordinator/balancer.h) and its background threads to Maintenance
+// (coordinator/maintenance.h), whose interfaces to the router it implements;
+// its own methods are spread over router.cc (opening, tables, a maintenance
+// pass's duties), router_tables.cc (table states), router_servers.cc
+// (membership calls), coordinator/router_regions.cc (placing, opening,
+// reopening and dropping regions), coordinator/router_reshape.cc (moving,
+// splitting and merging regions; coordinator/router_reshape_copy.cc copies
+// their rows, coordinator/router_reshape_writes.cc carries writes over),
+// coordinator/router_balancer.cc (the balancer's cluster and
+// decommissioning), router_admin.cc (what is where: servers and regions
+// with their rows and bytes), router_rows.cc (writes, gets, scans),
+// router_scan_filter.cc (a scan's filter over the index),
+// router_scanners.cc (scanner calls), router_index.cc (index builds and
+// drops) and router_lookup.cc (index lookups and statistics).
+// The files under coordinator/ hold what only the coordinator does; the
+// RouterImpl methods they still define are to move into classes there.
 //
 // Locking. The server set is ServerDirectory's (servers_, see
 // internal/server_directory.h): readers take a snapshot and iterate it;
@@ -40,7 +45,8 @@
 #include <vector>
 
 #include "model/filter_language.h"
-#include "router/coordinator/region_backoff.h"
+#include "router/coordinator/balancer.h"
+#include "router/coordinator/maintenance.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
@@ -55,7 +61,6 @@ namespace bloomroute::router_internal {
 using router::ServerId;
 
 struct ReshapeState;
-struct BalancerLoad;  // router_balancer.cc
 
 // One table as the router routes it. Immutable once published.
 struct TableState {
@@ -96,12 +101,12 @@ struct ScanWork {
       std::chrono::steady_clock::time_point::max();
 };
 
-// The region operation this router is running (router_reshape.cc), as the
-// write path sees it. A write to rows of `sources` holds `gate` shared from
-// routing until it is answered, and notes its rows (NoteWritten) whether or
-// not it succeeded; the switch holds `gate` exclusive, copies the noted
-// rows once more and switches the table before it lets writes go on, which
-// then route again (`switched`).
+// The region operation this router is running (coordinator/router_reshape.cc),
+// as the write path sees it. A write to rows of `sources` holds `gate` shared
+// from routing until it is answered, and notes its rows (NoteWritten) whether
+// or not it succeeded; the switch holds `gate` exclusive, copies the noted rows
+// once more and switches the table before it lets writes go on, which then
+// route again (`switched`).
 struct ReshapeState {
   // A shared/exclusive gate that lets the exclusive side in promptly: once
   // Close is called, new Enter calls wait, and Close returns when the ones
@@ -197,10 +202,13 @@ Status CheckIndexReady(const CatalogTable& table, std::string_view column);
 // Whether `region` of `table` is a target of its switched operation: a
 // region server holds it open staged (it takes writes, answers what names
 // it, and is not among OpenRegionIds) until the operation's sources are
-// dropped (router_reshape.cc); a split's targets overlap their parent.
+// dropped (coordinator/router_reshape.cc); a split's targets overlap their
+// parent.
 bool IsStagedTarget(const CatalogTable& table, const CatalogRegion& region);
 
-class RouterImpl : public router::Router {
+class RouterImpl : public router::Router,
+                   private MaintenanceDuties,
+                   private BalancerCluster {
  public:
   RouterImpl(const router::RouterOptions& options,
              std::shared_ptr<router::RegionClientFactory> factory);
@@ -271,14 +279,14 @@ class RouterImpl : public router::Router {
   std::vector<router::ServerSummary> ListServers() override;
   StatusOr<std::vector<router::RegionSummary>> ListRegions(
       std::string_view table) override;
-  // router_reshape.cc
+  // coordinator/router_reshape.cc
   StatusOr<router::RegionOpResult> MoveRegion(uint64_t region_id,
                                               ServerId to) override;
   StatusOr<router::RegionOpResult> SplitRegion(
       uint64_t region_id, const std::optional<std::string>& split_key) override;
   StatusOr<router::RegionOpResult> MergeRegions(uint64_t region_a,
                                                 uint64_t region_b) override;
-  // router_balancer.cc
+  // coordinator/router_balancer.cc
   StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override;
   StatusOr<std::vector<router::BalanceReport::Step>> DecommissionServer(
       ServerId id) override;
@@ -332,8 +340,8 @@ class RouterImpl : public router::Router {
                                             uint32_t column,
                                             const std::string& after);
 
-  // router_regions.cc: where regions live; opening and dropping them.
-  // Assigns ids and servers to a validated spec.
+  // coordinator/router_regions.cc: where regions live; opening and dropping
+  // them. Assigns ids and servers to a validated spec.
   CatalogTable PlanTable(const router::TableSpec& spec) const;
   // Regions split at `splits`, under new ids, each on the server with the
   // fewest regions of the other tables so far (ties to the lowest id); the
@@ -361,7 +369,7 @@ class RouterImpl : public router::Router {
   [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
   [[nodiscard]] Status ReopenServer(const ServerEntry& server);
 
-  // router_reshape.cc: moves, splits and merges.
+  // coordinator/router_reshape.cc: moves, splits and merges.
   // An operation planned (kCopying, its targets with new ids) on a table.
   struct PlannedOp {
     uint64_t table_id = 0;
@@ -498,26 +506,26 @@ class RouterImpl : public router::Router {
   StatusOr<WriteRoute> RouteWrite(std::string_view table,
                                   const std::vector<std::string_view>& rows);
 
-  // router_balancer.cc
-  // One run of the balancer (Balance); with `moves` false only the splits
-  // of regions past their size (the automatic splits).
+  // coordinator/router_balancer.cc
+  // One run of balancer_ (Balance), counted in metrics_; with `moves` false
+  // only the splits of regions past their size (the automatic splits).
   router::BalanceReport RunBalancer(uint32_t max_operations, bool moves);
-  // RunBalancer's steps; RunBalancer also counts the run in metrics_.
-  router::BalanceReport RunBalancerSteps(uint32_t max_operations, bool moves);
-  // The parts of a run: where every region of the ready tables is (the
-  // catalog, draining members and backoffs); how large (the servers'
-  // statistics: the first error of a server that did not answer); the next
-  // step (none: the run ends, *report says why); and running one (false:
-  // the run stops).
-  BalancerLoad PlaceBalancerLoad();
-  [[nodiscard]] Status MeasureBalancerLoad(BalancerLoad* load);
-  std::optional<router::BalanceReport::Step> NextBalancerStep(
-      const BalancerLoad& load, bool moves, router::BalanceReport* report);
-  bool RunBalancerStep(router::BalanceReport::Step step,
-                       router::BalanceReport* report);
-  // Until the router stops: the automatic splits every
-  // split_check_interval_ms and the balancer every balancer_interval_ms.
-  void BalancerLoop();
+  // BalancerCluster: the cluster as balancer_ sees and changes it. RunSplit
+  // and RunMove wait for a region operation under way.
+  std::set<ServerId> Members() const override;
+  bool Draining(ServerId id) const override;
+  std::shared_ptr<const Catalog::TableList> Tables() const override;
+  router::ServerRef Ref(ServerId id) const override;
+  std::vector<StatusOr<std::map<uint64_t, uint64_t>>> RegionBytes(
+      const std::vector<ServerId>& ids,
+      const std::vector<size_t>& max_regions) override;
+  StatusOr<router::RegionOpResult> RunSplit(uint64_t region_id) override;
+  StatusOr<router::RegionOpResult> RunMove(uint64_t region_id,
+                                           ServerId to) override;
+  // MaintenanceDuties: a background run of the balancer (RunBalancer
+  // with RouterOptions::balancer_max_operations), its failures left to the
+  // next run.
+  void RunBalancerPass(bool moves) override;
   // Moves every region of ready tables off `id` (DecommissionServer),
   // appending each move to *moves.
   [[nodiscard]] Status DrainServer(
@@ -558,12 +566,14 @@ class RouterImpl : public router::Router {
   // (persisted). Needs ddl_mu_ held.
   [[nodiscard]] Status DropRetiredRegions(CatalogTable* table);
   router::TableInfo Describe(const TableState& table) const;
-  void MaintenanceLoop();
   // True when a maintenance pass has catalog work: a server to reopen or a
   // table whose deletion is unfinished. Cheap: reads the catalog snapshot.
   bool CatalogWorkPending() const;
-  void MaintainOnce();
-  void WakeMaintenance();
+  // MaintenanceDuties: what a maintenance pass (maintenance_) does.
+  void MaintainCatalog() override;
+  void CatchUpReplicas() override;
+  void ExpireScanners() override;
+  void ProbeServers() override;  // router_admin.cc
   // A failed call to `server`: Unavailable means it may have lost or applied
   // writes without our knowing, so its replica is stale and its regions are
   // reopened. Returns the status naming the server.
@@ -701,45 +711,36 @@ class RouterImpl : public router::Router {
   // Set by Init, before any call; reset when destroyed once the threads
   // that count in it have ended, before the members its collector reads.
   std::unique_ptr<RouterMetrics> metrics_;
-  // Maintenance probes every server this often (RouterMetrics::NoteProbe):
-  // what /metrics and /readyz say of them.
-  static constexpr std::chrono::seconds kProbeInterval{5};
-  std::chrono::steady_clock::time_point last_probe_;  // maintenance's alone
-  void ProbeServers();
   RouterMetrics::Snapshot MetricsSnapshot() const;
   // The members, their addresses and clients.
   ServerDirectory servers_;
 
   // Serializes table changes (create, delete, state, a region switch). Timed,
   // so that a switch, holding writes at its gate, never waits long for it
-  // (router_reshape.cc).
+  // (coordinator/router_reshape.cc).
   std::timed_mutex ddl_mu_;
   mutable std::shared_mutex tables_mu_;
   // Guarded by tables_mu_: the ready tables by name.
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> tables_;
 
-  // Region operations (router_reshape.cc). region_ops_mu_ is held by the
-  // one that runs; reshape_mu_ guards active_reshape_.
+  // Region operations (coordinator/router_reshape.cc). region_ops_mu_ is held
+  // by the one that runs; reshape_mu_ guards active_reshape_.
   std::mutex region_ops_mu_;
   mutable std::mutex reshape_mu_;
   std::shared_ptr<ReshapeState> active_reshape_;  // guarded by reshape_mu_
   // Members being decommissioned: nothing is placed on them.
   std::set<ServerId> draining_;  // guarded by reshape_mu_
-  bool Draining(ServerId id) const;
-  // Regions the balancer skips after a failed split or move
-  // (router_balancer.cc).
-  RegionBackoff backoff_;
+  // The balancer, and the regions it skips after a failed split or move.
+  Balancer balancer_;
 
   // The open scanners (router_scanners.cc).
   ScannerRegistry scanners_;
 
-  std::mutex maintenance_mu_;
-  std::condition_variable maintenance_cv_;
-  // Guarded by maintenance_mu_.
-  bool stopping_ = false;
-  bool wake_ = false;
-  std::thread maintenance_;
-  std::thread balancer_;  // when balancer_interval_ms > 0
+  // The maintenance and balancer threads (router.cc sets their intervals):
+  // passes every maintenance_interval_ms or when woken (maintenance_.Wake()),
+  // the automatic splits and the balancer on their intervals. Stopped first
+  // when the router is destroyed.
+  Maintenance maintenance_;
 };
 
 // `d` as clients see it (describeTable, listTables): without the columns

@@ -1,7 +1,7 @@
-// Region operations (router/router_reshape.cc) under the interleavings and
-// faults that only a few instructions or one failed call open: a writer
-// held across the switch, a member removed under an operation, a catalog
-// write that fails at the switch, a write in doubt from before the
+// Region operations (router/coordinator/router_reshape.cc) under the
+// interleavings and faults that only a few instructions or one failed call
+// open: a writer held across the switch, a member removed under an operation, a
+// catalog write that fails at the switch, a write in doubt from before the
 // operation arriving late, another DDL holding the catalog at the switch.
 // Sync points (common/sync_point.h) and HookClient make each one certain.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
-// Region moves, splits and merges (router/router_reshape.cc) over in-process
-// stores: every row and lookup is the same after the operation, writes made
-// during the copy are carried over, and an operation interrupted at each
-// step (a router that can no longer reach the servers: what a SIGKILL
+// Region moves, splits and merges (router/coordinator/router_reshape.cc) over
+// in-process stores: every row and lookup is the same after the operation,
+// writes made during the copy are carried over, and an operation interrupted at
+// each step (a router that can no longer reach the servers: what a SIGKILL
 // leaves) is undone or finished by the next router.
 #include <gtest/gtest.h>
 

@@ -166,7 +166,7 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
     if (!status.ok()) return ServerFailed(server, status.status());
     NoteFilterConfig(server, *status);
     if (!index_->NoteIncarnation(server.ref.id, status->incarnation)) {
-      WakeMaintenance();  // a new run: its replica must be reloaded
+      maintenance_.Wake();  // a new run: its replica must be reloaded
     }
     s = Status::OK();
     for (const CatalogTable& t : *tables) {

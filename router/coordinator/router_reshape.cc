@@ -309,7 +309,7 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
     // The gate stays closed and the operation running: no write to the
     // sources is acknowledged until maintenance has written the switch.
     state->op = op;
-    WakeMaintenance();
+    maintenance_.Wake();
     return s.WithContext(
         "the switch of the region operation may not be recorded: writes to "
         "its regions wait until the router's maintenance has recorded it");
@@ -396,7 +396,7 @@ void RouterImpl::DropSwitchedSources(uint64_t table_id,
   // then fails (NotFound from the dropped region), it never answers wrong.
   (void)WaitForGeneration(before);
   // The switch stands; a failure here is finished by maintenance.
-  if (!FinishRegionOp(table_id, op).ok()) WakeMaintenance();
+  if (!FinishRegionOp(table_id, op).ok()) maintenance_.Wake();
   CatalogTable table;
   for (const CatalogTable& t : *catalog_->Tables()) {
     if (t.descriptor.table_id == table_id) table = t;
@@ -644,7 +644,7 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
     // The drop removed elements without handing us the ops.
     (void)index_->MarkStale(server.ref.id);
   }
-  WakeMaintenance();
+  maintenance_.Wake();
   std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
