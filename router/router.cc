@@ -288,7 +288,8 @@ void RouterImpl::PublishTables(uint64_t new_generation) {
   }
   const std::shared_ptr<ReshapeState> running = ActiveReshape();
   std::map<std::string, std::shared_ptr<const TableState>, std::less<>> next;
-  for (const CatalogTable& t : *catalog_->Tables()) {
+  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  for (const CatalogTable& t : *tables) {
     if (t.state != CatalogTable::State::kReady) continue;
     auto state = std::make_shared<TableState>(t);
     // RunRegionOp sets the running operation before it records it, so the

@@ -274,7 +274,8 @@ StatusOr<std::vector<IndexState>> RouterImpl::IndexStatus(
 
 void RouterImpl::MaintainIndexes() {
   std::vector<std::pair<uint64_t, uint32_t>> work;  // (table, column)
-  for (const CatalogTable& t : *catalog_->Tables()) {
+  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  for (const CatalogTable& t : *tables) {
     if (t.state != CatalogTable::State::kReady || t.index_tasks.empty()) {
       continue;
     }

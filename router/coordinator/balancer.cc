@@ -155,7 +155,8 @@ BalancerLoad Balancer::PlaceLoad() {
     if (cluster_->Draining(id)) load.skip.insert(id);
   }
   std::set<uint64_t> existing;
-  for (const CatalogTable& t : *cluster_->Tables()) {
+  const std::shared_ptr<const Catalog::TableList> tables = cluster_->Tables();
+  for (const CatalogTable& t : *tables) {
     if (t.state != CatalogTable::State::kReady) continue;
     for (const CatalogRegion& r : t.regions) {
       ++load.expected[r.server];

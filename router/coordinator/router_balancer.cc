@@ -120,7 +120,8 @@ Status RouterImpl::DrainServer(ServerId id,
           "no other member (that is not draining) can take its regions");
     }
     uint64_t next = 0;
-    for (const CatalogTable& t : *catalog_->Tables()) {
+    const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+    for (const CatalogTable& t : *tables) {
       if (t.state != CatalogTable::State::kReady) continue;
       for (const CatalogRegion& r : t.regions) {
         if (load.count(r.server) != 0) ++load[r.server];

@@ -79,7 +79,8 @@ std::vector<CatalogRegion> RouterImpl::PlaceRegions(
   if (load.empty()) {
     for (const auto& [id, entry] : *servers) load[id] = 0;
   }
-  for (const CatalogTable& other : *catalog_->Tables()) {
+  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  for (const CatalogTable& other : *tables) {
     if (other.descriptor.table_id == skip_table) continue;
     for (const CatalogRegion& r : other.regions) {
       if (load.count(r.server) != 0) ++load[r.server];

@@ -398,7 +398,8 @@ void RouterImpl::DropSwitchedSources(uint64_t table_id,
   // The switch stands; a failure here is finished by maintenance.
   if (!FinishRegionOp(table_id, op).ok()) maintenance_.Wake();
   CatalogTable table;
-  for (const CatalogTable& t : *catalog_->Tables()) {
+  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  for (const CatalogTable& t : *tables) {
     if (t.descriptor.table_id == table_id) table = t;
   }
   for (const CatalogRegion& t : op.targets) {
@@ -554,7 +555,8 @@ Status RouterImpl::CheckTargetServers(const CatalogRegionOp& op) const {
 
 Status RouterImpl::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
   CatalogTable table;
-  for (const CatalogTable& t : *catalog_->Tables()) {
+  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  for (const CatalogTable& t : *tables) {
     if (t.descriptor.table_id == table_id) table = t;
   }
   for (const CatalogRegion& target : op.targets) {

@@ -182,7 +182,9 @@ class Catalog {
 
   // The tables, ascending by id: an immutable snapshot, shared rather than
   // copied (PutTable and DeleteTable publish a new one), so that reading
-  // the catalog costs a pointer copy however large it is.
+  // the catalog costs a pointer copy however large it is. Hold the pointer
+  // while reading the list: `for (t : *Tables())` holds only the list, whose
+  // pointer dies before the loop runs, so a publish meanwhile frees it.
   using TableList = std::vector<CatalogTable>;
   std::shared_ptr<const TableList> Tables() const;
 

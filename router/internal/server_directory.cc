@@ -135,7 +135,8 @@ Status ServerDirectory::ConnectMembers(const Catalog& catalog,
   }
   // Remove leaves no region on a server it removes; a region on a server
   // that is not a member is a damaged catalog.
-  for (const CatalogTable& t : *catalog.Tables()) {
+  const std::shared_ptr<const Catalog::TableList> tables = catalog.Tables();
+  for (const CatalogTable& t : *tables) {
     for (const auto* list : PlacedRegions(t)) {
       for (const CatalogRegion& r : *list) {
         if (members.count(r.server) != 0) continue;
