@@ -1,11 +1,11 @@
 // RegionServiceHandler: implements the generated rpc::RegionServiceIf by
 // calling a RegionStore.
 //
-// Each call converts its request (conversion/region_conversion.h), calls the store
-// and converts the result. Every failure leaves through one function:
-// a failed Status becomes TIllegalArgument or TIOError (status_conversion.h),
-// and any other exception (std::bad_alloc, a library error) becomes TIOError,
-// so nothing but the two declared exceptions ever reaches the client and the
+// Each call converts its request (conversion/region_conversion.h), calls the
+// store and converts the result. Every failure leaves through one function: a
+// failed Status becomes TIllegalArgument or TIOError (status_conversion.h), and
+// any other exception (std::bad_alloc, a library error) becomes TIOError, so
+// nothing but the two declared exceptions ever reaches the client and the
 // connection stays usable.
 //
 // Thread-safety: the handler holds no state of its own; calls may run
