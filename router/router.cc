@@ -213,28 +213,6 @@ Balancer::Options BalancerOptions(const router::RouterOptions& options) {
 
 }  // namespace
 
-TableState::TableState(CatalogTable t) : record(std::move(t)) {
-  for (const CatalogRegion& r : record.regions) {
-    regions_by_server[r.server].push_back(r.region_id);
-  }
-}
-
-size_t TableState::RegionFor(std::string_view row) const {
-  // Regions are sorted by start key and cover every key; the first region
-  // starts at "".
-  auto it = std::upper_bound(record.regions.begin(), record.regions.end(), row,
-                             [](std::string_view key, const CatalogRegion& r) {
-                               return key < r.start_key;
-                             });
-  return static_cast<size_t>(it - record.regions.begin()) - 1;
-}
-
-RegionDescriptor TableState::Descriptor(size_t region) const {
-  const CatalogRegion& r = record.regions[region];
-  return RegionDescriptor{r.region_id, ServerDescriptor(record.descriptor),
-                          r.start_key, r.end_key};
-}
-
 RouterImpl::RouterImpl(const router::RouterOptions& options,
                        std::shared_ptr<router::RegionClientFactory> factory)
     : options_(options),
@@ -268,9 +246,25 @@ Status RouterImpl::Init() {
   BLOOMROUTE_ASSIGN_OR_RETURN(
       index_, router::GlobalIndex::Create(filter_config_, start << 32));
   BLOOMROUTE_RETURN_IF_ERROR(servers_.ConnectMembers(*catalog_, index_.get()));
+  write_path_ = std::make_unique<WritePath>(
+      index_.get(), &servers_, &tables_, filter_config_,
+      WritePath::Hooks{
+          [this] { maintenance_.Wake(); },
+          [this](const ServerEntry& server) { return ReopenServer(server); }});
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
   metrics_ =
       std::make_unique<RouterMetrics>([this] { return MetricsSnapshot(); });
+  ctx_.options = &options_;
+  ctx_.filter_config = filter_config_;
+  ctx_.catalog = catalog_.get();
+  ctx_.index = index_.get();
+  ctx_.fan_out = fan_out_.get();
+  ctx_.metrics = metrics_.get();
+  ctx_.servers = &servers_;
+  ctx_.tables = &tables_;
+  ctx_.write_path = write_path_.get();
+  ctx_.ddl_mu = &ddl_mu_;
+  ctx_.wake = [this] { maintenance_.Wake(); };
   PublishTables();
   // Best effort: servers that do not answer are retried.
   maintenance_.RunPass();
@@ -279,57 +273,7 @@ Status RouterImpl::Init() {
 }
 
 void RouterImpl::PublishTables(uint64_t new_generation) {
-  std::map<uint64_t, std::shared_ptr<const int>> generations;
-  {
-    std::shared_lock<std::shared_mutex> lock(tables_mu_);
-    for (const auto& [name, state] : tables_) {
-      generations[state->record.descriptor.table_id] = state->generation;
-    }
-  }
-  const std::shared_ptr<ReshapeState> running = ActiveReshape();
-  std::map<std::string, std::shared_ptr<const TableState>, std::less<>> next;
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
-  for (const CatalogTable& t : *tables) {
-    if (t.state != CatalogTable::State::kReady) continue;
-    auto state = std::make_shared<TableState>(t);
-    // RunRegionOp sets the running operation before it records it, so the
-    // state that first has it copying carries it.
-    if (running != nullptr && running->table_id == t.descriptor.table_id &&
-        !t.region_ops.empty() &&
-        t.region_ops.front().state == CatalogRegionOp::State::kCopying) {
-      state->reshape = running;
-    }
-    auto it = generations.find(t.descriptor.table_id);
-    state->generation = it != generations.end() && it->second != nullptr &&
-                                t.descriptor.table_id != new_generation
-                            ? it->second
-                            : std::make_shared<const int>(0);
-    next.emplace(t.descriptor.name, std::move(state));
-  }
-  std::unique_lock<std::shared_mutex> lock(tables_mu_);
-  tables_.swap(next);
-}
-
-StatusOr<std::shared_ptr<const TableState>> RouterImpl::FindTableAnyState(
-    std::string_view name) const {
-  std::shared_lock<std::shared_mutex> lock(tables_mu_);
-  auto it = tables_.find(name);
-  if (it == tables_.end()) {
-    return Status::NotFound("table " + QuoteForMessage(name) +
-                            " does not exist");
-  }
-  return it->second;
-}
-
-StatusOr<std::shared_ptr<const TableState>> RouterImpl::FindTable(
-    std::string_view name) const {
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(name));
-  if (!state->record.enabled) {
-    return Status::InvalidArgument("table " + QuoteForMessage(name) +
-                                   " is disabled");
-  }
-  return state;
+  tables_.Publish(*catalog_->Tables(), new_generation);
 }
 
 StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& given) {
@@ -374,7 +318,7 @@ StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& given) {
 Status RouterImpl::DeleteTable(std::string_view name) {
   std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(name));
+                              tables_.FindAnyState(name));
   return DeleteTableLocked(*state);
 }
 
@@ -396,9 +340,8 @@ Status RouterImpl::DeleteTableLocked(const TableState& state) {
 }
 
 std::vector<TableDescriptor> RouterImpl::ListTables() const {
-  std::shared_lock<std::shared_mutex> lock(tables_mu_);
   std::vector<TableDescriptor> out;
-  for (const auto& [name, t] : tables_) {
+  for (const auto& t : tables_.Tables()) {
     out.push_back(ReadyDescriptor(t->record.descriptor));
   }
   return out;
@@ -417,7 +360,7 @@ TableInfo RouterImpl::Describe(const TableState& table) const {
 
 StatusOr<TableInfo> RouterImpl::DescribeTable(std::string_view table) const {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(table));
+                              tables_.FindAnyState(table));
   return Describe(*state);
 }
 
@@ -426,55 +369,6 @@ std::vector<ServerRef> RouterImpl::Servers() const {
   const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
   for (const auto& [id, entry] : *servers) out.push_back(entry->ref);
   return out;
-}
-
-Status RouterImpl::ServerFailed(const ServerEntry& server,
-                                const Status& status) {
-  if (status.IsUnavailable()) {
-    // The call may have taken effect without our seeing its ops, and the
-    // server may come back without its regions.
-    (void)index_->MarkStale(server.ref.id);
-    server.reopen = true;
-    maintenance_.Wake();
-  }
-  return Named(server, status);
-}
-
-Status RouterImpl::WriteFailed(const ServerEntry& server,
-                               const Status& status) {
-  // Only the server's own refusals say that nothing was written: any other
-  // failure after the request left (a timeout, a dropped connection, a reply
-  // that does not decode, an error inside the server) leaves it in doubt.
-  if (!status.IsInvalidArgument() && !status.IsNotFound() &&
-      !status.IsAborted()) {
-    (void)index_->MarkWriteInDoubt(server.ref.id);
-    maintenance_.Wake();
-  }
-  return ServerFailed(server, status);
-}
-
-Status RouterImpl::Named(const ServerEntry& server, const Status& status) {
-  if (status.message().find(server.ref.address) != std::string::npos) {
-    return status;
-  }
-  return status.WithContext("region server " + server.ref.address);
-}
-
-void RouterImpl::ApplyWrite(const ServerEntry& server,
-                            const WriteResult& result) {
-  StatusOr<bool> current = index_->ApplyWriteResult(server.ref.id, result);
-  // Not current: lookups ask the server anyway until the catch-up.
-  if (!current.ok() || !*current) maintenance_.Wake();
-}
-
-void RouterImpl::NoteIncarnation(const ServerEntry& server,
-                                 uint64_t incarnation) {
-  if (index_->NoteIncarnation(server.ref.id, incarnation) &&
-      incarnation == server.opened_incarnation) {
-    return;
-  }
-  server.reopen = true;
-  maintenance_.Wake();
 }
 
 void RouterImpl::RunMaintenance() { maintenance_.RunPass(); }
@@ -524,23 +418,7 @@ void RouterImpl::MaintainCatalog() {
   MaintainIndexes();
 }
 
-void RouterImpl::CatchUpReplicas() {
-  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
-  for (auto& [id, server] : *servers) {
-    // The cluster's filter config first: a catch-up then loads the filter
-    // the server rebuilt with it.
-    if (!EnsureFilterConfig(id, *server)) continue;
-    if (index_->IsCurrent(id)) continue;
-    (void)index_->CatchUp(id, *server->client);
-    // The catch-up may have loaded a new run of the server, whose regions
-    // are not open yet.
-    const uint64_t incarnation = index_->Incarnation(id);
-    if (incarnation != 0 && incarnation != server->opened_incarnation) {
-      server->reopen = true;
-      maintenance_.Wake();
-    }
-  }
-}
+void RouterImpl::CatchUpReplicas() { write_path_->CatchUpReplicas(); }
 
 void RouterImpl::ExpireScanners() { scanners_.Expire(); }
 

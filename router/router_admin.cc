@@ -38,16 +38,17 @@ StatusOr<std::map<uint64_t, RegionStats>> RouterImpl::FetchRegionStats(
   request.count_rows = count_rows;
   while (true) {
     StatusOr<RegionStatsPage> page = server.client->GetRegionStats(request);
-    if (!page.ok()) return ServerFailed(server, page.status());
+    if (!page.ok()) return write_path_->ServerFailed(server, page.status());
     for (const RegionStats& r : page->regions) out[r.region_id] = r;
     if (!page->more) return out;
     // A page that does not advance, or more regions than the catalog could
     // place there (with slack for regions of deleted tables not yet
     // dropped), is a server we cannot trust to end.
     if (page->regions.empty() || out.size() > max_regions) {
-      return Named(server, Status::Corruption("region statistics do not end: " +
-                                              std::to_string(out.size()) +
-                                              " regions so far"));
+      return WritePath::Named(
+          server,
+          Status::Corruption("region statistics do not end: " +
+                             std::to_string(out.size()) + " regions so far"));
     }
     request.after_region_id = page->regions.back().region_id;
   }
@@ -117,7 +118,7 @@ std::vector<router::ServerSummary> RouterImpl::ListServers() {
 StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     std::string_view table) {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(table));
+                              tables_.FindAnyState(table));
   // Copied, and the state let go: a region operation waits for every
   // holder of a state from before its start, and the servers may take long
   // to count rows.
@@ -186,9 +187,9 @@ RouterMetrics::Snapshot RouterImpl::MetricsSnapshot() const {
   RouterMetrics::Snapshot s;
   s.replicas = IndexStats();
   s.index_bytes = index_->MemoryBytes();
-  std::shared_lock<std::shared_mutex> lock(tables_mu_);
-  s.tables = static_cast<uint32_t>(tables_.size());
-  for (const auto& [name, table] : tables_) {
+  const TableDirectory::Snapshot tables = tables_.Tables();
+  s.tables = static_cast<uint32_t>(tables.size());
+  for (const auto& table : tables) {
     s.regions += static_cast<uint32_t>(table->record.regions.size());
   }
   return s;

@@ -169,7 +169,7 @@ Status RouterImpl::UpdateIndexesOnServers(const TableState& state) {
   std::vector<Status> results(servers.size());
   fan_out_->Run(servers.size(), [&](size_t i) {
     Status s = UpdateServerIndexes(*servers[i], state);
-    if (!s.ok()) results[i] = ServerFailed(*servers[i], s);
+    if (!s.ok()) results[i] = write_path_->ServerFailed(*servers[i], s);
   });
   for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
   return Status::OK();
@@ -189,7 +189,7 @@ Status RouterImpl::RecordIndexChange(const CatalogTable& table,
 Status RouterImpl::AddIndex(std::string_view name, const std::string& column) {
   std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(name));
+                              tables_.FindAnyState(name));
   CatalogTable table = state->record;
   BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(table));
   BLOOMROUTE_RETURN_IF_ERROR(CheckNewColumn(table, column));
@@ -210,7 +210,7 @@ Status RouterImpl::AddIndex(std::string_view name, const std::string& column) {
 Status RouterImpl::DropIndex(std::string_view name, const std::string& column) {
   std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(name));
+                              tables_.FindAnyState(name));
   CatalogTable table = state->record;
   BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(table));
   const IndexedColumn* found = table.descriptor.FindIndexed(column);
@@ -248,7 +248,7 @@ Status RouterImpl::DropIndex(std::string_view name, const std::string& column) {
 StatusOr<std::vector<IndexState>> RouterImpl::IndexStatus(
     std::string_view name) const {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(name));
+                              tables_.FindAnyState(name));
   const CatalogTable& t = state->record;
   const uint32_t total = static_cast<uint32_t>(t.regions.size());
   std::vector<IndexState> out;
@@ -354,11 +354,11 @@ StatusOr<IndexChunkResult> RouterImpl::SendIndexChunk(
               : server.client->DropIndexEntries(
                     region, column, options_.index_chunk_rows, token);
     if (r.ok()) {
-      ApplyWrite(server, r->write);
+      write_path_->ApplyWrite(server, r->write);
       return r;
     }
     if (r.status().IsAborted() && attempt < kAttempts) continue;
-    return WriteFailed(server, r.status());
+    return write_path_->WriteFailed(server, r.status());
   }
 }
 

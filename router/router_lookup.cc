@@ -251,7 +251,7 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
                                           const LookupSpec& spec) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateLookup(spec));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
+                              tables_.Find(table));
   const TableDescriptor& descriptor = state->record.descriptor;
   BLOOMROUTE_RETURN_IF_ERROR(CheckProjectionFamilies(descriptor, spec.columns));
   BLOOMROUTE_ASSIGN_OR_RETURN(LookupPlan plan,
@@ -308,7 +308,7 @@ StatusOr<IndexQueryResult> RouterImpl::LookupOnServer(ServerId id,
   if (regions == nullptr) return NotInPlan(id);
   query.region_ids = *regions;
   const ServerEntry& server = servers_.Get(id);
-  StatusOr<IndexQueryResult> answer = RetryIfRegionsClosed(
+  StatusOr<IndexQueryResult> answer = write_path_->RetryIfRegionsClosed(
       server, [&] { return server.client->Lookup(query); });
   if (answer.ok()) {
     Status checked = CheckAnswer(*answer, query.after_row);
@@ -327,7 +327,7 @@ Status RouterImpl::CollectAnswers(
     out->routing.asked.push_back(server.ref);
     if (!answer.ok()) {
       if (!allow_partial || !answer.status().IsUnavailable()) {
-        return Named(server, answer.status());
+        return WritePath::Named(server, answer.status());
       }
       out->partial = true;
       out->missing.push_back(server.ref);
@@ -345,7 +345,7 @@ StatusOr<uint64_t> RouterImpl::CountOnServer(ServerId id, IndexQuery query) {
   // Each answer covers the keys up to its resume_after and CheckAnswer
   // makes sure that moves on, so every call passes at least one key.
   while (true) {
-    StatusOr<IndexQueryResult> answer = RetryIfRegionsClosed(
+    StatusOr<IndexQueryResult> answer = write_path_->RetryIfRegionsClosed(
         server, [&] { return server.client->Lookup(query); });
     if (!answer.ok()) return answer.status();
     if (!answer->rows.empty()) {
@@ -368,7 +368,7 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
   checked.limit = 0;
   BLOOMROUTE_RETURN_IF_ERROR(ValidateLookup(checked));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
+                              tables_.Find(table));
   BLOOMROUTE_ASSIGN_OR_RETURN(LookupPlan plan,
                               PlanLookup(*index_, std::move(state), spec));
   router::CountResult out;
@@ -395,7 +395,7 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
     out.routing.asked.push_back(server.ref);
     if (!counts[i].ok()) {
       if (!spec.allow_partial || !counts[i].status().IsUnavailable()) {
-        return Named(server, counts[i].status());
+        return WritePath::Named(server, counts[i].status());
       }
       out.partial = true;
       out.missing.push_back(server.ref);
@@ -403,7 +403,8 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
     }
     if (*counts[i] != 0) out.routing.with_rows.push_back(server.ref);
     if (out.count + *counts[i] < out.count) {
-      return Named(server, Status::Corruption("its count overflows 64 bits"));
+      return WritePath::Named(
+          server, Status::Corruption("its count overflows 64 bits"));
     }
     out.count += *counts[i];
   }
@@ -470,7 +471,7 @@ std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
 StatusOr<router::VerifyReport> RouterImpl::VerifyIndex(std::string_view table) {
   // Disabled tables too: their regions stay open on their servers.
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(table));
+                              tables_.FindAnyState(table));
   router::VerifyReport out;
   out.table = state->record.descriptor;
   std::vector<ServerId> ids;
@@ -499,7 +500,7 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
   // not mark the replica stale (as ServerFailed would).
   StatusOr<IndexReport> index = server.client->VerifyIndex(table_id);
   if (!index.ok()) {
-    out.error = Named(server, index.status()).ToString();
+    out.error = WritePath::Named(server, index.status()).ToString();
     return out;
   }
   out.index = std::move(index).value();
@@ -507,14 +508,14 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
   // writes came in between (then "not current", not an error).
   StatusOr<FilterImage> snapshot = server.client->SnapshotImage(/*fence=*/0);
   if (!snapshot.ok()) {
-    out.error = Named(server, snapshot.status()).ToString();
+    out.error = WritePath::Named(server, snapshot.status()).ToString();
     return out;
   }
   // A server that restarted behind our back is reloaded and reopened.
-  NoteIncarnation(server, snapshot->incarnation);
+  write_path_->NoteIncarnation(server, snapshot->incarnation);
   StatusOr<router::ReplicaComparison> compared = index_->Compare(id, *snapshot);
   if (!compared.ok()) {
-    out.error = Named(server, compared.status()).ToString();
+    out.error = WritePath::Named(server, compared.status()).ToString();
     return out;
   }
   out.replica = std::move(compared).value();
@@ -536,13 +537,13 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
   std::vector<uint32_t> placed(out.servers.size(), 0);
   std::vector<std::vector<uint64_t>> assigned(out.servers.size());
   {
-    std::shared_lock<std::shared_mutex> lock(tables_mu_);
-    out.tables = static_cast<uint32_t>(tables_.size());
+    const TableDirectory::Snapshot tables = tables_.Tables();
+    out.tables = static_cast<uint32_t>(tables.size());
     std::map<ServerId, size_t> index_of;
     for (size_t i = 0; i < out.servers.size(); ++i) {
       index_of[out.servers[i].server.id] = i;
     }
-    for (const auto& [name, table] : tables_) {
+    for (const auto& table : tables) {
       out.regions += static_cast<uint32_t>(table->record.regions.size());
       for (const CatalogRegion& r : table->record.regions) {
         auto it = index_of.find(r.server);
@@ -563,8 +564,8 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
     if (!status.ok()) s.error = status.status().ToString();
     // A server that restarted behind our back is reloaded and reopened.
     if (status.ok()) {
-      NoteIncarnation(server, status->incarnation);
-      NoteFilterConfig(server, *status);
+      write_path_->NoteIncarnation(server, status->incarnation);
+      write_path_->NoteFilterConfig(server, *status);
     }
     std::vector<uint64_t>& want = assigned[i];
     s.regions = placed[i];

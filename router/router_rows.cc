@@ -15,12 +15,6 @@ using router::ScanSpec;
 
 namespace {
 
-// One RegionService call carries at most this many rows or (about) bytes, so
-// that a request stays far below a region server's frame limit and its
-// per-batch limit.
-constexpr size_t kRowsPerRpc = 1000;
-constexpr size_t kBytesPerRpc = 8 << 20;
-
 Status ValidateRowKey(const std::string& key, size_t position) {
   if (key.empty() || key.size() > kMaxRowKeyBytes) {
     return Status::InvalidArgument("row " + std::to_string(position) +
@@ -64,57 +58,7 @@ Status ValidateMutation(const Mutation& m, size_t position) {
   return ValidateTimestamp(m.timestamp, "timestamp").WithContext(where);
 }
 
-size_t MutationBytes(const Mutation& m) {
-  size_t n = m.row_key.size() + 16;
-  for (const Cell& c : m.cells) n += c.column.size() + c.value.size() + 8;
-  for (const std::string& c : m.columns) n += c.size() + 4;
-  for (const DeleteSpec& d : m.deletes) n += d.column.size() + 16;
-  return n;
-}
-
 }  // namespace
-
-template <typename SendFn>
-StatusOr<WriteResult> RouterImpl::SendWrite(const ServerEntry& server,
-                                            SendFn&& send) {
-  // A fence refuses writes with an older token only after a write to the
-  // server went in doubt; a retry with the new token is a new request (the
-  // refused one wrote nothing). A few attempts: fences rise rarely.
-  constexpr int kAttempts = 3;
-  for (int attempt = 1;; ++attempt) {
-    StatusOr<WriteResult> result = RetryIfRegionsClosed(
-        server, [&] { return send(index_->FenceToken(server.ref.id)); });
-    if (result.ok()) {
-      // Before the caller hears of success: read-your-writes.
-      ApplyWrite(server, *result);
-      return result;
-    }
-    if (result.status().IsAborted() && attempt < kAttempts) continue;
-    return WriteFailed(server, result.status());
-  }
-}
-
-Status RouterImpl::ApplyBatches(const ServerEntry& server,
-                                std::vector<Mutation> mutations) {
-  size_t begin = 0;
-  while (begin < mutations.size()) {
-    size_t end = begin;
-    size_t bytes = 0;
-    while (end < mutations.size() && end - begin < kRowsPerRpc &&
-           (end == begin || bytes < kBytesPerRpc)) {
-      bytes += MutationBytes(mutations[end++]);
-    }
-    // Moved, not copied: the rows' bytes are not duplicated per write.
-    const std::vector<Mutation> chunk(
-        std::make_move_iterator(mutations.begin() + begin),
-        std::make_move_iterator(mutations.begin() + end));
-    BLOOMROUTE_RETURN_IF_ERROR(SendWrite(server, [&](uint64_t token) {
-                                 return server.client->Apply(chunk, token);
-                               }).status());
-    begin = end;
-  }
-  return Status::OK();
-}
 
 Status RouterImpl::Mutate(std::string_view table,
                           std::vector<Mutation> mutations) {
@@ -129,7 +73,8 @@ Status RouterImpl::Mutate(std::string_view table,
   }
   // Held until every part is answered: a region operation copies the rows
   // it notes below once more before it switches.
-  BLOOMROUTE_ASSIGN_OR_RETURN(const WriteRoute route, RouteWrite(table, rows));
+  BLOOMROUTE_ASSIGN_OR_RETURN(const WriteRoute route,
+                              write_path_->RouteWrite(table, rows));
   const TableState& state = *route.state;
   std::map<ServerId, std::vector<Mutation>> by_server;
   // The rows in the operation's sources, with their region, to note.
@@ -150,7 +95,8 @@ Status RouterImpl::Mutate(std::string_view table,
     work.emplace_back(&servers_.Get(id), &batch);
   std::vector<Status> results(work.size());
   fan_out_->Run(work.size(), [&](size_t i) {
-    results[i] = ApplyBatches(*work[i].first, std::move(*work[i].second));
+    results[i] =
+        write_path_->ApplyBatches(*work[i].first, std::move(*work[i].second));
   });
   for (size_t i = 0; i < work.size(); ++i) {
     for (const auto& [row, r] : noted[work[i].first->ref.id]) {
@@ -165,7 +111,7 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
                             const std::string& file) {
   if (file.empty()) return Status::InvalidArgument("the bulk file is empty");
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
+                              tables_.Find(table));
   const std::vector<CatalogRegion>& regions = state->record.regions;
   auto region = std::find_if(
       regions.begin(), regions.end(),
@@ -188,16 +134,8 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
         " is being moved, split or merged; load the file again when that "
         "has ended (bloomroute admin regions shows the new regions)");
   }
-  return LoadBulkFile(servers_.Get(region->server), region_id, file);
-}
-
-Status RouterImpl::LoadBulkFile(const ServerEntry& server, uint64_t region_id,
-                                const std::string& file) {
-  return SendWrite(server,
-                   [&](uint64_t token) {
-                     return server.client->BulkLoad(region_id, file, token);
-                   })
-      .status();
+  return write_path_->LoadBulkFile(servers_.Get(region->server), region_id,
+                                   file);
 }
 
 // ---- Atomic row operations ----
@@ -213,7 +151,8 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
         " mutations (kMaxMutationsPerRowOperation), not " +
         std::to_string(mutations.size()));
   }
-  BLOOMROUTE_ASSIGN_OR_RETURN(const WriteRoute route, RouteWrite(table, {row}));
+  BLOOMROUTE_ASSIGN_OR_RETURN(const WriteRoute route,
+                              write_path_->RouteWrite(table, {row}));
   const TableState* state = route.state.get();
   const size_t region_index = state->RegionFor(row);
   const CatalogRegion& region = state->record.regions[region_index];
@@ -232,9 +171,9 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
   const ServerEntry& server = servers_.Get(region.server);
   // Resent only when the server refused it with nothing written (SendWrite,
   // RetryIfRegionsClosed): an increment is never applied twice by the router.
-  StatusOr<WriteResult> sent = SendWrite(server, [&](uint64_t token) {
-    return server.client->Apply(mutations, token);
-  });
+  StatusOr<WriteResult> sent = write_path_->SendWrite(
+      server,
+      [&](uint64_t token) { return server.client->Apply(mutations, token); });
   route.Note(row, region_index, sent.status());
   BLOOMROUTE_ASSIGN_OR_RETURN(WriteResult result, std::move(sent));
   // A server says what each mutation did unless all are plain puts and
@@ -245,11 +184,11 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
                                 m.kind == Mutation::Kind::kDelete);
       });
   if (result.outcomes.size() != (plain ? 0 : mutations.size())) {
-    return Named(server,
-                 Status::Corruption(
-                     "the answer to an atomic row operation holds " +
-                     std::to_string(result.outcomes.size()) + " outcomes for " +
-                     std::to_string(mutations.size()) + " mutations"));
+    return WritePath::Named(
+        server, Status::Corruption(
+                    "the answer to an atomic row operation holds " +
+                    std::to_string(result.outcomes.size()) + " outcomes for " +
+                    std::to_string(mutations.size()) + " mutations"));
   }
   return result;
 }
@@ -314,7 +253,7 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
         "at most " + std::to_string(kMaxRowsPerCall) + " rows per call");
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table));
+                              tables_.Find(table));
   std::vector<ServerId> server_of(requests.size());
   // Parsed filters by position (most gets have none); the region servers
   // are sent the gets without them.
@@ -437,10 +376,11 @@ StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
       std::max<uint64_t>(1, (budget - *used) / chunks.size());
   fan_out_->RunPerKey(server_of_part, per_server, [&](size_t i) {
     GetChunk& p = chunks[i];
-    StatusOr<std::vector<std::optional<Row>>> rows = RetryIfRegionsClosed(
-        *p.server, [&] { return p.server->client->Get(p.gets, share); });
+    StatusOr<std::vector<std::optional<Row>>> rows =
+        write_path_->RetryIfRegionsClosed(
+            *p.server, [&] { return p.server->client->Get(p.gets, share); });
     if (!rows.ok()) {
-      p.status = Named(*p.server, rows.status());
+      p.status = WritePath::Named(*p.server, rows.status());
     } else if (rows->empty() || rows->size() > p.gets.size()) {
       p.status =
           Status::Corruption("region server " + p.server->ref.address +
@@ -527,11 +467,11 @@ StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
     request.filter = spec.filter;  // the region servers drop failing rows
     request.time_range = spec.time_range;
     const ServerEntry& server = servers_.Get(region.server);
-    StatusOr<ScanResult> part = RetryIfRegionsClosed(
+    StatusOr<ScanResult> part = write_path_->RetryIfRegionsClosed(
         server, [&] { return server.client->Scan(request); });
-    if (!part.ok()) return Named(server, part.status());
+    if (!part.ok()) return WritePath::Named(server, part.status());
     Status checked = CheckScanReply(request, region.end_key, *part);
-    if (!checked.ok()) return Named(server, checked);
+    if (!checked.ok()) return WritePath::Named(server, checked);
     for (Row& row : part->rows) {
       used += ReplyBytes(row);
       out.rows.push_back(std::move(row));

@@ -79,7 +79,7 @@ StatusOr<std::shared_ptr<const ScanFilter>> RouterImpl::CheckScan(
   BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTable(table_name));
+                              tables_.Find(table_name));
   const TableDescriptor& table = state->record.descriptor;
   BLOOMROUTE_RETURN_IF_ERROR(CheckProjectionFamilies(table, spec.columns));
   if (spec.filter.empty()) return std::shared_ptr<const ScanFilter>();
@@ -112,7 +112,7 @@ StatusOr<ScanResult> RouterImpl::ScanPaged(std::string_view table,
     result = ScanIndex(table, spec, *filter, limit, work);
   } else {
     BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                                FindTable(table));
+                                tables_.Find(table));
     result = ScanRegions(*state, spec, limit, *work);
   }
   if (result.ok() && row_limit &&

@@ -56,7 +56,7 @@ StatusOr<ServerRef> RouterImpl::AddServer(const std::string& address) {
   }
   // Outside ddl_mu_: a server that does not answer may take a timeout.
   // Maintenance retries (and loads the replica) either way.
-  (void)EnsureFilterConfig(entry->ref.id, *entry);
+  (void)write_path_->EnsureFilterConfig(entry->ref.id, *entry);
   maintenance_.Wake();
   return entry->ref;
 }

@@ -29,7 +29,7 @@ std::vector<std::string> SplitKeysOf(
 Status RouterImpl::SetEnabled(std::string_view name, bool enabled) {
   std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(name));
+                              tables_.FindAnyState(name));
   if (state->record.enabled == enabled) {
     return Status::InvalidArgument(
         "table " + QuoteForMessage(name) +
@@ -52,14 +52,14 @@ Status RouterImpl::EnableTable(std::string_view table) {
 
 StatusOr<bool> RouterImpl::IsTableEnabled(std::string_view table) const {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(table));
+                              tables_.FindAnyState(table));
   return state->record.enabled;
 }
 
 Status RouterImpl::DeleteTableIfDisabled(std::string_view name) {
   std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(name));
+                              tables_.FindAnyState(name));
   if (state->record.enabled) return NotDisabled(name);
   return DeleteTableLocked(*state);
 }
@@ -76,7 +76,7 @@ Status RouterImpl::DropRetiredRegions(CatalogTable* table) {
 Status RouterImpl::TruncateTable(std::string_view name, bool preserve_splits) {
   std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(name));
+                              tables_.FindAnyState(name));
   if (state->record.enabled) return NotDisabled(name);
   BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(state->record));
   CatalogTable table = state->record;
@@ -111,7 +111,7 @@ Status RouterImpl::TruncateTable(std::string_view name, bool preserve_splits) {
 StatusOr<router::RegionLocation> RouterImpl::LocateRegion(
     std::string_view table, std::string_view row) const {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              FindTableAnyState(table));
+                              tables_.FindAnyState(table));
   const size_t i = state->RegionFor(row);
   return router::RegionLocation{
       state->Descriptor(i), servers_.Get(state->record.regions[i].server).ref};

@@ -73,10 +73,7 @@ StatusOr<router::RegionOpResult> RouterImpl::RunMove(uint64_t region_id,
       true, [&]() -> StatusOr<PlannedOp> { return PlanMove(region_id, to); });
 }
 
-bool RouterImpl::Draining(ServerId id) const {
-  std::lock_guard<std::mutex> lock(reshape_mu_);
-  return draining_.count(id) != 0;
-}
+bool RouterImpl::Draining(ServerId id) const { return servers_.Draining(id); }
 
 StatusOr<std::vector<BalanceReport::Step>> RouterImpl::DecommissionServer(
     ServerId id) {
@@ -84,17 +81,11 @@ StatusOr<std::vector<BalanceReport::Step>> RouterImpl::DecommissionServer(
     return Status::NotFound("server " + std::to_string(id) +
                             " is not a member of the cluster");
   }
-  {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    draining_.insert(id);
-  }
+  servers_.SetDraining(id, true);
   std::vector<BalanceReport::Step> moves;
   Status s = DrainServer(id, &moves);
   if (s.ok()) s = RemoveServer(id);
-  {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    draining_.erase(id);
-  }
+  servers_.SetDraining(id, false);
   if (!s.ok()) {
     return s.WithContext("decommissioning server " + std::to_string(id) +
                          " stopped after " + std::to_string(moves.size()) +

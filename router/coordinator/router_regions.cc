@@ -113,7 +113,7 @@ Status RouterImpl::OpenRegions(const CatalogTable& table) {
       Status s = servers[i]->client->OpenRegion(state.Descriptor(r),
                                                 /*incarnation=*/0);
       if (!s.ok()) {
-        results[i] = ServerFailed(*servers[i], s);
+        results[i] = write_path_->ServerFailed(*servers[i], s);
         return;
       }
     }
@@ -138,7 +138,7 @@ Status RouterImpl::DropRegions(const CatalogTable& table) {
     for (uint64_t region : *work[i].second) {
       Status s = server.client->DropRegion(region);
       if (!s.ok() && !s.IsNotFound()) {  // NotFound: never opened, or gone
-        results[i] = ServerFailed(server, s);
+        results[i] = write_path_->ServerFailed(server, s);
         break;
       }
     }
@@ -164,8 +164,8 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
   Status s;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     StatusOr<FilterStatus> status = server.client->GetFilterStatus();
-    if (!status.ok()) return ServerFailed(server, status.status());
-    NoteFilterConfig(server, *status);
+    if (!status.ok()) return write_path_->ServerFailed(server, status.status());
+    write_path_->NoteFilterConfig(server, *status);
     if (!index_->NoteIncarnation(server.ref.id, status->incarnation)) {
       maintenance_.Wake();  // a new run: its replica must be reloaded
     }
@@ -189,7 +189,7 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
     if (s.ok()) server.opened_incarnation = status->incarnation;
     if (!s.IsAborted()) break;
   }
-  if (!s.ok()) return ServerFailed(server, s);
+  if (!s.ok()) return write_path_->ServerFailed(server, s);
   return Status::OK();
 }
 
@@ -220,7 +220,7 @@ void RouterImpl::FlagServersMissingRegions(
     const ServerEntry& server = *check[i];
     StatusOr<std::vector<uint64_t>> open = server.client->OpenRegionIds();
     if (!open.ok()) {
-      (void)ServerFailed(server, open.status());
+      (void)write_path_->ServerFailed(server, open.status());
       return;
     }
     const std::vector<uint64_t>& want = *wanted[i];

@@ -127,11 +127,6 @@ StatusOr<std::pair<CatalogTable, size_t>> FindRegionIn(
 
 }  // namespace
 
-std::shared_ptr<ReshapeState> RouterImpl::ActiveReshape() const {
-  std::lock_guard<std::mutex> lock(reshape_mu_);
-  return active_reshape_;
-}
-
 Status RouterImpl::CheckNoRegionOp(const CatalogTable& table) {
   if (table.region_ops.empty()) return Status::OK();
   return Status::Unavailable("a region operation is in flight on table '" +
@@ -189,7 +184,7 @@ StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanSplit(
     const ServerEntry& server = servers_.Get(source.server);
     StatusOr<std::optional<std::string>> point =
         server.client->SplitPoint(region_id);
-    if (!point.ok()) return Named(server, point.status());
+    if (!point.ok()) return WritePath::Named(server, point.status());
     if (!point->has_value()) {
       return Status::InvalidArgument(
           "region " + std::to_string(region_id) +
@@ -314,10 +309,7 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
         "the switch of the region operation may not be recorded: writes to "
         "its regions wait until the router's maintenance has recorded it");
   }
-  {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    active_reshape_.reset();
-  }
+  tables_.SetRunning(nullptr);
   if (!s.ok()) {
     running_op.Phase("undoing");
     const Status undone = FinishRegionOp(table_id, op);
@@ -340,7 +332,7 @@ Status RouterImpl::LockRegionOps(bool wait,
     return Status::Unavailable(
         "another region operation is running; try again when it has ended");
   }
-  if (ActiveReshape() != nullptr) {
+  if (tables_.Running() != nullptr) {
     return Status::Unavailable(
         "the switch of a region operation could not be recorded in the "
         "router's catalog; maintenance retries it (writes to its regions "
@@ -352,15 +344,9 @@ Status RouterImpl::LockRegionOps(bool wait,
 Status RouterImpl::StartRegionOp(uint64_t table_id, const CatalogRegionOp& op,
                                  const std::shared_ptr<ReshapeState>& state,
                                  std::weak_ptr<const int>* before_start) {
-  {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    active_reshape_ = state;
-  }
+  tables_.SetRunning(state);
   const Status s = RecordRegionOp(table_id, op, before_start);
-  if (!s.ok()) {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    active_reshape_.reset();
-  }
+  if (!s.ok()) tables_.SetRunning(nullptr);
   return s;
 }
 
@@ -476,11 +462,7 @@ Status RouterImpl::WaitForGeneration(const std::weak_ptr<const int>& old) {
 Status RouterImpl::PutTableNewGeneration(const CatalogTable& table,
                                          std::weak_ptr<const int>* before) {
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  {
-    std::shared_lock<std::shared_mutex> read(tables_mu_);
-    auto state = tables_.find(table.descriptor.name);
-    if (state != tables_.end()) *before = state->second->generation;
-  }
+  *before = tables_.Generation(table.descriptor.name);
   PublishTables(table.descriptor.table_id);
   return Status::OK();
 }
@@ -563,7 +545,7 @@ Status RouterImpl::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
     const ServerEntry& server = servers_.Get(target.server);
     const Status s =
         server.client->OpenStagedRegion(DescriptorOf(table, target), 0);
-    if (!s.ok()) return ServerFailed(server, s);
+    if (!s.ok()) return write_path_->ServerFailed(server, s);
   }
   return Status::OK();
 }
@@ -575,14 +557,14 @@ Status RouterImpl::FenceSources(const CatalogRegionOp& op) {
     // (GlobalIndex::MarkWriteInDoubt); the catch-up that makes it current
     // raises the server's fence past that write's token.
     if (index_->IsCurrent(server.ref.id)) continue;
-    if (!EnsureFilterConfig(server.ref.id, server)) {
-      return Named(server,
-                   Status::Unavailable("its filter config could not be checked "
-                                       "before the copy; try again"));
+    if (!write_path_->EnsureFilterConfig(server.ref.id, server)) {
+      return WritePath::Named(
+          server, Status::Unavailable("its filter config could not be checked "
+                                      "before the copy; try again"));
     }
     const Status s = index_->CatchUp(server.ref.id, *server.client);
     if (!s.ok()) {
-      return ServerFailed(server, s).WithContext(
+      return write_path_->ServerFailed(server, s).WithContext(
           "raising the fence of the region's server before the copy");
     }
   }
@@ -625,7 +607,7 @@ Status RouterImpl::SyncTargets(const CatalogRegionOp& op) {
   for (ServerId id : servers) {
     const ServerEntry& server = servers_.Get(id);
     const Status s = server.client->SyncWal();
-    if (!s.ok()) return ServerFailed(server, s);
+    if (!s.ok()) return write_path_->ServerFailed(server, s);
   }
   return Status::OK();
 }
@@ -642,7 +624,7 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
   for (const CatalogRegion& r : switched ? op.sources : op.targets) {
     const ServerEntry& server = servers_.Get(r.server);
     const Status s = server.client->DropRegion(r.region_id);
-    if (!s.ok() && !s.IsNotFound()) return ServerFailed(server, s);
+    if (!s.ok() && !s.IsNotFound()) return write_path_->ServerFailed(server, s);
     // The drop removed elements without handing us the ops.
     (void)index_->MarkStale(server.ref.id);
   }
@@ -658,7 +640,7 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
       const ServerEntry& server = servers_.Get(r.server);
       const Status s = server.client->OpenRegion(
           DescriptorOf(*it, r), server.opened_incarnation.load());
-      if (!s.ok()) return ServerFailed(server, s);
+      if (!s.ok()) return write_path_->ServerFailed(server, s);
     }
   }
   CatalogTable table = *it;
@@ -669,7 +651,7 @@ Status RouterImpl::FinishRegionOp(uint64_t table_id,
 }
 
 void RouterImpl::ResolveSwitchInDoubt() {
-  const std::shared_ptr<ReshapeState> state = ActiveReshape();
+  const std::shared_ptr<ReshapeState> state = tables_.Running();
   if (state == nullptr || !state->switch_in_doubt) return;
   std::weak_ptr<const int> before;
   CatalogRegionOp op = state->op;
@@ -683,10 +665,7 @@ void RouterImpl::ResolveSwitchInDoubt() {
   state->switched = true;
   state->switch_in_doubt = false;
   state->gate.Open();
-  {
-    std::lock_guard<std::mutex> lock(reshape_mu_);
-    active_reshape_.reset();
-  }
+  tables_.SetRunning(nullptr);
   // MaintainRegionOps finishes it (it is kSwitched in the catalog now) once
   // the reads of before the switch have ended.
   (void)WaitForGeneration(before);
@@ -696,7 +675,7 @@ void RouterImpl::MaintainRegionOps() {
   std::unique_lock<std::mutex> running(region_ops_mu_, std::try_to_lock);
   if (!running.owns_lock()) return;  // its caller finishes or undoes it
   ResolveSwitchInDoubt();
-  const std::shared_ptr<ReshapeState> in_doubt = ActiveReshape();
+  const std::shared_ptr<ReshapeState> in_doubt = tables_.Running();
   const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.region_ops.empty()) continue;

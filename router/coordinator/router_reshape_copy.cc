@@ -79,16 +79,17 @@ Status RouterImpl::CopyRange(const CatalogRegion& source,
   request.max_bytes = kCopyBytesPerFile;
   for (;;) {
     StatusOr<ExportedRows> page = from.client->ExportRows(request);
-    if (!page.ok()) return ServerFailed(from, page.status());
+    if (!page.ok()) return write_path_->ServerFailed(from, page.status());
     // The client checked the reply's shape; progress is ours to check.
     if (page->resume_row && *page->resume_row <= request.start_row) {
-      return Named(from, Status::Corruption("an export of region " +
-                                            std::to_string(source.region_id) +
-                                            " did not move on"));
+      return WritePath::Named(
+          from, Status::Corruption("an export of region " +
+                                   std::to_string(source.region_id) +
+                                   " did not move on"));
     }
     if (page->rows > 0) {
       BLOOMROUTE_RETURN_IF_ERROR(
-          LoadBulkFile(to, target.region_id, page->file));
+          write_path_->LoadBulkFile(to, target.region_id, page->file));
       result->rows_copied += page->rows;
       result->bytes_copied += page->file.size();
     }
@@ -145,17 +146,19 @@ Status RouterImpl::CopyRowsAgain(const CatalogRegionOp& op,
     const std::vector<GetRequest> rest(requests.begin() + done, requests.end());
     StatusOr<std::vector<std::optional<Row>>> rows =
         from.client->Get(rest, kCopyBytesPerCall);
-    if (!rows.ok()) return ServerFailed(from, rows.status());
+    if (!rows.ok()) return write_path_->ServerFailed(from, rows.status());
     if (rows->empty() || rows->size() > rest.size()) {
-      return Named(from, Status::Corruption(
-                             "a get answered " + std::to_string(rows->size()) +
+      return WritePath::Named(
+          from,
+          Status::Corruption("a get answered " + std::to_string(rows->size()) +
                              " of " + std::to_string(rest.size()) + " rows"));
     }
     std::vector<std::string> part;
     for (size_t i = 0; i < rows->size(); ++i) {
       const std::optional<Row>& row = (*rows)[i];
       if (row && row->key != rest[i].row_key) {
-        return Named(from, Status::Corruption("a get answered another row"));
+        return WritePath::Named(
+            from, Status::Corruption("a get answered another row"));
       }
       part.push_back(rest[i].row_key);
       if (row) result->bytes_copied += ReplyBytes(*row);
@@ -189,8 +192,8 @@ Status RouterImpl::WriteToTargets(const CatalogRegionOp& op,
   }
   for (size_t t = 0; t < batches.size(); ++t) {
     if (batches[t].empty()) continue;
-    BLOOMROUTE_RETURN_IF_ERROR(ApplyBatches(servers_.Get(op.targets[t].server),
-                                            std::move(batches[t])));
+    BLOOMROUTE_RETURN_IF_ERROR(write_path_->ApplyBatches(
+        servers_.Get(op.targets[t].server), std::move(batches[t])));
   }
   return Status::OK();
 }

@@ -1,29 +1,30 @@
-// RouterImpl: the Router of router/router.h. It hands the server set to
-// ServerDirectory (internal/server_directory.h), the open scanners to
-// ScannerRegistry (internal/scanner_registry.h), the balancer to Balancer
+// RouterImpl: the Router of router/router.h. It owns the router's pieces
+// and hands them to components through a RouterContext
+// (internal/router_context.h): the tables to TableDirectory
+// (internal/table_directory.h), the server set to ServerDirectory
+// (internal/server_directory.h), every write and the replicas' sync to
+// WritePath (internal/write_path.h), the open scanners to ScannerRegistry
+// (internal/scanner_registry.h), the balancer to Balancer
 // (coordinator/balancer.h) and its background threads to Maintenance
-// (coordinator/maintenance.h), whose interfaces to the router it implements;
-// its own methods are spread over router.cc (opening, tables, a maintenance
+// (coordinator/maintenance.h), whose interfaces to the router it implements.
+// Its own methods are spread over router.cc (opening, tables, a maintenance
 // pass's duties), router_tables.cc (table states), router_servers.cc
 // (membership calls), coordinator/router_regions.cc (placing, opening,
 // reopening and dropping regions), coordinator/router_reshape.cc (moving,
 // splitting and merging regions; coordinator/router_reshape_copy.cc copies
-// their rows, coordinator/router_reshape_writes.cc carries writes over),
-// coordinator/router_balancer.cc (the balancer's cluster and
+// their rows), coordinator/router_balancer.cc (the balancer's cluster and
 // decommissioning), router_admin.cc (what is where: servers and regions
 // with their rows and bytes), router_rows.cc (writes, gets, scans),
 // router_scan_filter.cc (a scan's filter over the index),
 // router_scanners.cc (scanner calls), router_index.cc (index builds and
 // drops) and router_lookup.cc (index lookups and statistics).
-// The files under coordinator/ hold what only the coordinator does; the
-// RouterImpl methods they still define are to move into classes there.
+// The files under coordinator/ hold what only the coordinator does.
 //
-// Locking. The server set is ServerDirectory's (servers_, see
-// internal/server_directory.h): readers take a snapshot and iterate it;
-// AddServer, SetServerAddress and RemoveServer are serialized by ddl_mu_,
-// so that placement sees one set. Tables are immutable TableState snapshots
-// held by shared_ptr: readers copy the pointer under tables_mu_ (shared) and
-// work on the snapshot; CreateTable and DeleteTable (serialized by ddl_mu_)
+// Locking. The server set is ServerDirectory's: readers take a snapshot and
+// iterate it; AddServer, SetServerAddress and RemoveServer are serialized
+// by ddl_mu_, so that placement sees one set. Tables are immutable
+// TableState snapshots (TableDirectory): readers copy the pointer and work
+// on the snapshot; CreateTable and DeleteTable (serialized by ddl_mu_)
 // publish new snapshots. Replicas lock themselves (GlobalIndex). Scanners
 // lock themselves (ScannerRegistry).
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_ROUTER_IMPL_H_
@@ -50,41 +51,19 @@
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
+#include "router/internal/reshape_state.h"
+#include "router/internal/router_context.h"
 #include "router/internal/router_metrics.h"
 #include "router/internal/scanner_registry.h"
 #include "router/internal/server_directory.h"
+#include "router/internal/table_directory.h"
+#include "router/internal/write_path.h"
 #include "router/page_token.h"
 #include "router/router.h"
 
 namespace bloomroute::router_internal {
 
 using router::ServerId;
-
-struct ReshapeState;
-
-// One table as the router routes it. Immutable once published.
-struct TableState {
-  CatalogTable record;
-  // The regions of each server, by region id.
-  std::map<ServerId, std::vector<uint64_t>> regions_by_server;
-
-  // Shared by every state of the table published since its last region
-  // switch (PublishTables): when the last holder of the states from before
-  // a switch lets go -- every read that may name the old regions has ended
-  // -- the weak pointer a region operation kept expires.
-  std::shared_ptr<const int> generation;
-  // The region operation this router runs on the table while the record
-  // has it copying (PublishTables sets it): a write to its sources goes
-  // through its gate (RouteWrite). A write decides from the state it
-  // routes with, never from a second look at the router, so that it cannot
-  // route with the sources and yet miss the operation that switched them.
-  std::shared_ptr<ReshapeState> reshape;
-
-  explicit TableState(CatalogTable t);
-  // The index in record.regions of the region holding `row`.
-  size_t RegionFor(std::string_view row) const;
-  RegionDescriptor Descriptor(size_t region) const;
-};
 
 // The work one call of a scan may do (router_scan_filter.cc). A scan whose
 // filter drops most candidates asks the index for pages of candidates that
@@ -99,83 +78,6 @@ struct ScanWork {
   uint32_t candidate_page = 0;  // 0: the rows the call still needs
   std::chrono::steady_clock::time_point deadline =
       std::chrono::steady_clock::time_point::max();
-};
-
-// The region operation this router is running (coordinator/router_reshape.cc),
-// as the write path sees it. A write to rows of `sources` holds `gate` shared
-// from routing until it is answered, and notes its rows (NoteWritten) whether
-// or not it succeeded; the switch holds `gate` exclusive, copies the noted rows
-// once more and switches the table before it lets writes go on, which then
-// route again (`switched`).
-struct ReshapeState {
-  // A shared/exclusive gate that lets the exclusive side in promptly: once
-  // Close is called, new Enter calls wait, and Close returns when the ones
-  // inside have left. (std::shared_mutex on glibc prefers readers: under a
-  // steady stream of writes an exclusive lock of it waited seconds.)
-  class Gate {
-   public:
-    // Waits while the gate is closed, until `deadline` at most: false when
-    // it stayed closed (nothing entered).
-    bool Enter(std::chrono::steady_clock::time_point deadline);
-    void Leave();
-    void Close();  // one closer at a time
-    void Open();
-
-   private:
-    std::mutex mu_;
-    std::condition_variable cv_;
-    uint64_t inside_ = 0;  // guarded by mu_
-    bool closed_ = false;  // guarded by mu_
-  };
-
-  uint64_t table_id = 0;
-  std::vector<CatalogRegion> sources;  // by start key
-  Gate gate;
-  std::atomic<bool> switched{false};
-  // The switch's catalog write failed, so the switch may or may not be on
-  // disk: the gate stays closed (no write to the sources is acknowledged,
-  // so either record is right) until maintenance writes the switch again
-  // (RouterImpl::ResolveSwitchInDoubt). `op` and `before_switch` are for
-  // it; both are touched only with region_ops_mu_ held.
-  std::atomic<bool> switch_in_doubt{false};
-  CatalogRegionOp op;
-
-  // Whether the write of `row` to region `region_id` of table `table_id`
-  // goes to a source.
-  bool Covers(uint64_t table, uint64_t region_id) const;
-  void NoteWritten(const std::string& row);
-  // A write to a source failed with its outcome unknown: it may still
-  // commit there after the last copy, so the operation must not switch.
-  void NoteInDoubt();
-  // The rows noted since the last call (sorted), whether the note outgrew
-  // its bound (kMaxDirtyBytes: the writes outpace the copy) and whether a
-  // write went in doubt.
-  std::vector<std::string> TakeWritten(bool* overflow, bool* in_doubt);
-
- private:
-  static constexpr uint64_t kMaxDirtyBytes = 64 << 20;
-  std::mutex mu_;
-  std::set<std::string> written_;  // guarded by mu_
-  uint64_t written_bytes_ = 0;     // guarded by mu_
-  bool overflow_ = false;          // guarded by mu_
-  bool in_doubt_ = false;          // guarded by mu_
-};
-
-// What a write holds from routing until it is answered (RouteWrite): its
-// table state (an operation waits for the states of before it was
-// published to be let go) and, when some of its rows are in the sources of
-// the running region operation, that operation's gate (entered; left when
-// the route is destroyed).
-struct WriteRoute {
-  WriteRoute() = default;
-  WriteRoute(WriteRoute&& other) noexcept;
-  WriteRoute& operator=(WriteRoute&&) = delete;
-  ~WriteRoute();
-  std::shared_ptr<const TableState> state;
-  std::shared_ptr<ReshapeState> op;  // null: no row in its sources
-  // After the write of `row` (to state->record.regions[region]) ended with
-  // `status`: notes it when it is in the sources (and its doubt).
-  void Note(const std::string& row, size_t region, const Status& status) const;
 };
 
 // A scan's filter, parsed once, and its plan for the table's indexed columns
@@ -498,13 +400,6 @@ class RouterImpl : public router::Router,
   // generation `old` is held: every call that routed with one has ended.
   [[nodiscard]] static Status WaitForGeneration(
       const std::weak_ptr<const int>& old);
-  // The running operation, or null.
-  std::shared_ptr<ReshapeState> ActiveReshape() const;
-  // The table for a write of `rows` and, when the running operation's
-  // sources hold any of them, its gate entered (routed again after a
-  // switch). NotFound / InvalidArgument as FindTable.
-  StatusOr<WriteRoute> RouteWrite(std::string_view table,
-                                  const std::vector<std::string_view>& rows);
 
   // coordinator/router_balancer.cc
   // One run of balancer_ (Balance), counted in metrics_; with `moves` false
@@ -551,13 +446,6 @@ class RouterImpl : public router::Router,
   // Publishes the catalog's ready tables; table `new_generation` (a region
   // switch) gets a new TableState::generation, the others keep theirs.
   void PublishTables(uint64_t new_generation = 0);
-  // The table, enabled or not; NotFound naming it when unknown.
-  StatusOr<std::shared_ptr<const TableState>> FindTableAnyState(
-      std::string_view name) const;
-  // The enabled table, for data calls: FindTableAnyState, and
-  // InvalidArgument "table 'T' is disabled" for a disabled one.
-  StatusOr<std::shared_ptr<const TableState>> FindTable(
-      std::string_view name) const;
   // DeleteTable of a table found; needs ddl_mu_ held.
   [[nodiscard]] Status DeleteTableLocked(const TableState& state);
   // Sets the table's enabled flag (persisted); the errors of DisableTable.
@@ -574,45 +462,6 @@ class RouterImpl : public router::Router,
   void CatchUpReplicas() override;
   void ExpireScanners() override;
   void ProbeServers() override;  // router_admin.cc
-  // A failed call to `server`: Unavailable means it may have lost or applied
-  // writes without our knowing, so its replica is stale and its regions are
-  // reopened. Returns the status naming the server.
-  Status ServerFailed(const ServerEntry& server, const Status& status);
-  // A failed write to `server`. Unless the server refused it (nothing was
-  // written: InvalidArgument, NotFound, Aborted), the write is in doubt: it
-  // may have committed or may still commit, so the replica is fenced and
-  // caught up (GlobalIndex::MarkWriteInDoubt). Then as ServerFailed.
-  Status WriteFailed(const ServerEntry& server, const Status& status);
-  // Sends one write to `server` with its current fence token, again with
-  // the new token when a fence refused it; applies the result to the replica
-  // before returning it.
-  template <typename SendFn>
-  StatusOr<WriteResult> SendWrite(const ServerEntry& server, SendFn&& send);
-  // `call()` against `server`; when it answers NotFound -- the server may
-  // have restarted and serve no region until they are reopened -- reopens
-  // its regions and calls once more.
-  template <typename CallFn>
-  auto RetryIfRegionsClosed(const ServerEntry& server, CallFn&& call)
-      -> decltype(call());
-  // `status` of a call to `server`, its message naming the server.
-  static Status Named(const ServerEntry& server, const Status& status);
-  // Applies one server's write result to its replica (read-your-writes).
-  void ApplyWrite(const ServerEntry& server, const WriteResult& result);
-  // A reply of `server` named its incarnation: when it is a new run, the
-  // replica stops being current and the regions are reopened.
-  void NoteIncarnation(const ServerEntry& server, uint64_t incarnation);
-  // --- the cluster's filter config (router_filter_config.cc)
-  // Makes sure the server's filter has filter_config_ before its replica is
-  // caught up: asks its status when the replica is not current or belongs
-  // to a run not known to have the config, and sets the config when the
-  // status shows another one (the server rebuilds its filter under a new
-  // epoch; the replica is marked stale). False when the server did not
-  // answer or refused: its replica is then left stale, so lookups ask it.
-  bool EnsureFilterConfig(ServerId id, const ServerEntry& server);
-  // A status of the server was seen: forgets that it has the config when
-  // the status shows another config.
-  void NoteFilterConfig(const ServerEntry& server, const FilterStatus& status);
-
   // router_lookup.cc
   router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
   // One server's answer to a lookup: `query` for the regions of `state` on
@@ -632,19 +481,11 @@ class RouterImpl : public router::Router,
   StatusOr<uint64_t> CountOnServer(ServerId id, IndexQuery query);
 
   // router_rows.cc
-  // Sends `mutations` (consumed) to the server in chunks.
   // One atomic write of `mutations` (all of row `row`) to the row's region:
   // the server's result, with one outcome per mutation.
   StatusOr<WriteResult> ApplyRowAtomically(std::string_view table,
                                            const std::string& row,
                                            std::vector<Mutation> mutations);
-  [[nodiscard]] Status ApplyBatches(const ServerEntry& server,
-                                    std::vector<Mutation> mutations);
-  // Loads bulk file `file` into region `region_id` on `server`, sent as
-  // SendWrite sends a write.
-  [[nodiscard]] Status LoadBulkFile(const ServerEntry& server,
-                                    uint64_t region_id,
-                                    const std::string& file);
   // One wave of Get: the requests from `begin` (at most kRowsPerRpc), each
   // server's part asked in parallel with a share of `budget` bytes; appends
   // the answered prefix to `out` (counting ReplyBytes in `*used`, stopping
@@ -708,6 +549,9 @@ class RouterImpl : public router::Router,
   // Created by Init, with a fence base above every earlier run's tokens.
   std::unique_ptr<router::GlobalIndex> index_;
   std::unique_ptr<FanOut> fan_out_;
+  // Every write to a region server, and the replicas kept current (set by
+  // Init, after index_).
+  std::unique_ptr<WritePath> write_path_;
   // Set by Init, before any call; reset when destroyed once the threads
   // that count in it have ended, before the members its collector reads.
   std::unique_ptr<RouterMetrics> metrics_;
@@ -719,17 +563,14 @@ class RouterImpl : public router::Router,
   // so that a switch, holding writes at its gate, never waits long for it
   // (coordinator/router_reshape.cc).
   std::timed_mutex ddl_mu_;
-  mutable std::shared_mutex tables_mu_;
-  // Guarded by tables_mu_: the ready tables by name.
-  std::map<std::string, std::shared_ptr<const TableState>, std::less<>> tables_;
+  // The ready tables, as published from the catalog.
+  TableDirectory tables_;
+  // The pieces above, for the components (set by Init).
+  RouterContext ctx_;
 
-  // Region operations (coordinator/router_reshape.cc). region_ops_mu_ is held
-  // by the one that runs; reshape_mu_ guards active_reshape_.
+  // Region operations (coordinator/router_reshape.cc): held by the one that
+  // runs (the running one is tables_.Running()).
   std::mutex region_ops_mu_;
-  mutable std::mutex reshape_mu_;
-  std::shared_ptr<ReshapeState> active_reshape_;  // guarded by reshape_mu_
-  // Members being decommissioned: nothing is placed on them.
-  std::set<ServerId> draining_;  // guarded by reshape_mu_
   // The balancer, and the regions it skips after a failed split or move.
   Balancer balancer_;
 
@@ -747,21 +588,6 @@ class RouterImpl : public router::Router,
 // still building, and with the bloomroute.index attribute, when it has
 // one, naming the others.
 TableDescriptor ReadyDescriptor(const TableDescriptor& d);
-
-inline const Status& StatusOf(const Status& s) { return s; }
-template <typename T>
-const Status& StatusOf(const StatusOr<T>& s) {
-  return s.status();
-}
-
-template <typename CallFn>
-auto RouterImpl::RetryIfRegionsClosed(const ServerEntry& server, CallFn&& call)
-    -> decltype(call()) {
-  auto result = call();
-  if (!StatusOf(result).IsNotFound()) return result;
-  if (!ReopenServer(server).ok()) return result;
-  return call();
-}
 
 }  // namespace bloomroute::router_internal
 

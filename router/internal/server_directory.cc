@@ -247,4 +247,18 @@ Status ServerDirectory::Remove(ServerId id, Catalog* catalog,
   return Status::OK();
 }
 
+void ServerDirectory::SetDraining(ServerId id, bool draining) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (draining) {
+    draining_.insert(id);
+  } else {
+    draining_.erase(id);
+  }
+}
+
+bool ServerDirectory::Draining(ServerId id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return draining_.count(id) != 0;
+}
+
 }  // namespace bloomroute::router_internal

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,11 @@ class ServerDirectory {
   // input).
   ServerEntry& Get(ServerId id) const;
 
+  // Members being decommissioned: nothing is placed on them, and the
+  // balancer moves nothing to them.
+  void SetDraining(ServerId id, bool draining);
+  bool Draining(ServerId id) const;
+
   // Membership changes. The caller serializes them with each other and
   // with placement (RouterImpl's ddl_mu_).
   //
@@ -132,6 +138,7 @@ class ServerDirectory {
   std::shared_ptr<const ServerMap> servers_ = std::make_shared<ServerMap>();
   std::vector<std::shared_ptr<ServerEntry>> replaced_;
   std::map<ServerId, std::shared_ptr<ServerEntry>> removed_;
+  std::set<ServerId> draining_;  // guarded by mu_
 };
 
 }  // namespace bloomroute::router_internal
