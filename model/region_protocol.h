@@ -1,6 +1,6 @@
 // The region protocol: what a region server and the routers exchange besides
 // rows and index queries -- the filter's op stream, snapshots and images,
-// write results, verification reports, index build chunks, region stats
+// write results, index build chunks, region stats
 // and region exports. Clients of the router never see these; one definition
 // serves both sides of the RegionService wire (regionstore/ and router/ never
 // include each other, but both include this), so one set of Thrift
@@ -15,6 +15,7 @@
 
 #include "index/element_hash.h"
 #include "index/scalable_split_counting_bloom_filter.h"
+#include "model/index_report.h"
 #include "model/rows.h"
 
 namespace bloomroute {
@@ -111,36 +112,6 @@ struct FilterStatus {
   uint64_t last_seq = 0;
   SscbfStats stats;
   SscbfConfig config;  // the config the filter has
-};
-
-// A verification pass over what a region server stores (RegionStore::
-// VerifyIndex): everything derived from the rows recomputed and compared.
-struct IndexReport {
-  // The table checked; nullopt: every table on the server.
-  std::optional<uint64_t> table_id;
-  uint64_t rows = 0;
-  uint64_t index_entries_valid = 0;
-  uint64_t index_entries_missing = 0;  // implied by a row, absent
-  uint64_t index_entries_extra = 0;    // present, not implied by any row
-  uint64_t values = 0;                 // distinct (table, column, value)
-  uint64_t value_counts_wrong = 0;     // count differs from the rows
-  // Values whose element the filter does not contain at the stage recorded
-  // with the value (a false negative waiting to happen).
-  uint64_t values_not_in_filter = 0;
-  // The server's filter equals one rebuilt from every value record at its
-  // recorded stage (server-wide: the filter is shared by all tables).
-  bool filter_matches_rebuild = false;
-  // Indexed columns of the tables checked that are still building: their
-  // rows are not checked for entries, nor their value counts against rows
-  // (their entries must still each be implied by a row).
-  uint64_t building_columns = 0;
-  std::vector<std::string> problems;  // the first few, for the log
-  // Entries that are wrong rather than missing or extra.
-  uint64_t invalid() const { return value_counts_wrong + values_not_in_filter; }
-  bool ok() const {
-    return index_entries_missing == 0 && index_entries_extra == 0 &&
-           invalid() == 0 && filter_matches_rebuild;
-  }
 };
 
 // One chunk of an index build or drop on one region (RegionStore::

@@ -27,7 +27,7 @@
 
 #include "common/statusor.h"
 #include "index/ddcf_counter_vector.h"
-#include "index/scalable_split_counting_bloom_filter.h"
+#include "index/sscbf_config.h"
 
 namespace bloomroute::router {
 

@@ -106,6 +106,7 @@
 #include "index/scalable_split_counting_bloom_filter.h"
 #include "model/region_protocol.h"
 #include "router/region_client.h"
+#include "router/router_reports.h"
 
 namespace bloomroute::router {
 
@@ -115,43 +116,6 @@ struct CandidateServers {
   std::vector<ServerId> servers;
   // The subset of `servers` included only because the replica is not current.
   std::vector<ServerId> not_current;
-};
-
-struct ReplicaStats {
-  ServerId server = 0;
-  bool loaded = false;       // a filter was ever loaded
-  bool current = false;      // see the header comment
-  uint64_t incarnation = 0;  // of the loaded filter; 0 when none
-  uint64_t epoch = 0;        // of the loaded filter; 0 when none
-  uint64_t seq = 0;          // the last op the replica holds
-  // The newest (epoch, seq) a write reported for the server; when it is ahead
-  // of (epoch, seq), the replica is behind by that much.
-  uint64_t reported_epoch = 0;
-  uint64_t reported_seq = 0;
-  // Bytes fetched to catch the replica up since the router started: the
-  // ops (their encoded size) and the snapshots' images.
-  uint64_t catch_up_bytes = 0;
-  // Stages, elements, fill and estimated FPR of the replica's bits (planes
-  // are 0). memory_bytes is the server's share of the router's routing
-  // memory: its column's bits plus an equal share of what no one column
-  // owns (the padding of columns to 64 servers, stages no server uses now,
-  // the bookkeeping); the shares of all servers sum to MemoryBytes().
-  SscbfStats filter;
-};
-
-// How a replica compares with its server's filter (GlobalIndex::Compare).
-enum class ReplicaAgreement {
-  kMatches,     // current, at the server's (epoch, seq), the same filter
-  kNotCurrent,  // not current, or at another (incarnation, epoch, seq):
-                // lookups ask the server anyway and a catch-up will fix it;
-                // not an error
-  kDiffers,     // current and at the server's (epoch, seq), yet another
-                // filter: lookups may wrongly skip the server
-};
-
-struct ReplicaComparison {
-  ReplicaAgreement agreement = ReplicaAgreement::kNotCurrent;
-  std::string detail;  // why, for a person: "replica at 2/40, server at 2/41"
 };
 
 namespace internal {

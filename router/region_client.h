@@ -42,13 +42,9 @@
 #include "model/index_query.h"
 #include "model/region_protocol.h"
 #include "model/rows.h"
+#include "router/server_id.h"
 
 namespace bloomroute::router {
-
-// A region server as the router names it: a small dense integer assigned by
-// the catalog, never reused for another server. Its network address is kept
-// beside it in the catalog.
-using ServerId = uint32_t;
 
 class RegionClient {
  public:

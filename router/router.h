@@ -59,14 +59,15 @@
 #include "model/index_predicate.h"
 #include "model/index_query.h"
 #include "model/rows.h"
-#include "router/cluster_filter_config.h"
-#include "router/global_index.h"
 #include "router/quota.h"
-#include "router/region_client.h"
 #include "router/router_options.h"
 #include "router/router_reports.h"
+#include "router/server_id.h"
 
 namespace bloomroute::router {
+
+// How the router reaches region servers (router/region_client.h).
+class RegionClientFactory;
 
 // A table to create.
 struct TableSpec {
