@@ -111,7 +111,7 @@ class RegionClient {
 
   // Region moves and splits (regionstore/region_store.h, "Staged regions"
   // and SplitPoint, have the full contracts;
-  // router/coordinator/router_reshape.cc uses them). OpenStagedRegion opens a
+  // router/coordinator/region_ops.cc uses them). OpenStagedRegion opens a
   // region STAGED, Aborted as OpenRegion when `incarnation` is nonzero and not
   // the server's (0 for a new, empty region; the server's when a switched
   // operation's targets are reopened after a restart, as they serve reads):

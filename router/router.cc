@@ -203,21 +203,12 @@ Maintenance::Options MaintenanceOptions(const router::RouterOptions& options) {
   return m;
 }
 
-// The balancer's split size and operations per run of `options`.
-Balancer::Options BalancerOptions(const router::RouterOptions& options) {
-  Balancer::Options b;
-  b.split_bytes = options.region_split_bytes;
-  b.max_operations = options.balancer_max_operations;
-  return b;
-}
-
 }  // namespace
 
 RouterImpl::RouterImpl(const router::RouterOptions& options,
                        std::shared_ptr<router::RegionClientFactory> factory)
     : options_(options),
       servers_(std::move(factory)),
-      balancer_(BalancerOptions(options), this),
       scanners_(ScannerRegistry::Limits{
           options.max_scanners, options.max_scanners_per_client,
           options.max_scanners_per_principal, options.scanner_idle_timeout_ms}),
@@ -265,6 +256,15 @@ Status RouterImpl::Init() {
   ctx_.write_path = write_path_.get();
   ctx_.ddl_mu = &ddl_mu_;
   ctx_.wake = [this] { maintenance_.Wake(); };
+  region_ops_ = std::make_unique<RegionOps>(ctx_);
+  balancing_ = std::make_unique<Balancing>(
+      ctx_, region_ops_.get(),
+      Balancing::Hooks{[this](const ServerEntry& server, uint64_t table_id,
+                              size_t max_regions, bool count_rows) {
+                         return FetchRegionStats(server, table_id, max_regions,
+                                                 count_rows);
+                       },
+                       [this](ServerId id) { return RemoveServer(id); }});
   PublishTables();
   // Best effort: servers that do not answer are retried.
   maintenance_.RunPass();
@@ -414,12 +414,40 @@ void RouterImpl::MaintainCatalog() {
       }
     }
   }
-  MaintainRegionOps();
+  region_ops_->MaintainRegionOps();
   MaintainIndexes();
 }
 
 void RouterImpl::CatchUpReplicas() { write_path_->CatchUpReplicas(); }
 
 void RouterImpl::ExpireScanners() { scanners_.Expire(); }
+
+void RouterImpl::RunBalancerPass(bool moves) {
+  balancing_->RunBalancerPass(moves);
+}
+
+StatusOr<router::RegionOpResult> RouterImpl::MoveRegion(uint64_t region_id,
+                                                        ServerId to) {
+  return region_ops_->MoveRegion(region_id, to);
+}
+
+StatusOr<router::RegionOpResult> RouterImpl::SplitRegion(
+    uint64_t region_id, const std::optional<std::string>& split_key) {
+  return region_ops_->SplitRegion(region_id, split_key);
+}
+
+StatusOr<router::RegionOpResult> RouterImpl::MergeRegions(uint64_t region_a,
+                                                          uint64_t region_b) {
+  return region_ops_->MergeRegions(region_a, region_b);
+}
+
+StatusOr<router::BalanceReport> RouterImpl::Balance(uint32_t max_operations) {
+  return balancing_->Balance(max_operations);
+}
+
+StatusOr<std::vector<router::BalanceReport::Step>>
+RouterImpl::DecommissionServer(ServerId id) {
+  return balancing_->DecommissionServer(id);
+}
 
 }  // namespace bloomroute::router_internal

@@ -527,7 +527,7 @@ class Router {
   virtual StatusOr<std::vector<RegionSummary>> ListRegions(
       std::string_view table) = 0;
 
-  // Region operations (router/coordinator/router_reshape.cc has how they work).
+  // Region operations (router/coordinator/region_ops.cc has how they work).
   // Each copies the rows of the old regions into new ones (new ids) while the
   // old ones keep serving, carries over the writes made meanwhile, then
   // switches the table to the new regions in one catalog write while writes

@@ -133,7 +133,7 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     s.start_key = r.start_key;
     s.end_key = r.end_key;
     s.server = servers_.Get(r.server).ref;
-    balancer_.DescribeRegion(&s);
+    balancing_->DescribeRegion(&s);
     out.push_back(std::move(s));
   }
   std::vector<ServerId> servers;

@@ -143,7 +143,7 @@ struct RouterOptions {
   uint32_t index_chunk_rows = 1000;
   uint32_t index_chunks_per_pass = 200;
 
-  // The balancer (Router::Balance, router/coordinator/router_balancer.cc): how
+  // The balancer (Router::Balance, router/coordinator/balancing.cc): how
   // often the background runs it (0: never; `bloomroute admin balance` runs it
   // on demand), in ms, at most kMaxBalancerIntervalMs; and the region
   // operations one run makes at most, in [1, kMaxBalancerOperations].

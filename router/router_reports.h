@@ -128,7 +128,7 @@ enum class RegionServing {
   kUnreachable = 2,  // its server did not answer: unknown
   // A region operation's new region, open staged on its server: it takes
   // writes and answers reads that name it, and serves fully once the old
-  // regions are dropped (coordinator/router_reshape.cc).
+  // regions are dropped (coordinator/region_ops.cc).
   kStaged = 3,
 };
 // "open", "not served", "unreachable", "staged".

@@ -1,7 +1,7 @@
 // Balancer: automatic splits of regions past their split size, then moves
 // that even the servers' region counts (and, among the regions that could
 // move, their bytes). Each step is a region operation the cluster runs
-// (BalancerCluster: the router's coordinator/router_reshape.cc), one at a
+// (BalancerCluster: coordinator/balancing.h, over region_ops.h), one at a
 // time.
 //
 // The policy is HBase's simple one (SimpleLoadBalancer: even region counts,

@@ -92,7 +92,7 @@ struct CatalogIndexTask {
   }
 };
 
-// A region operation in flight (router/coordinator/router_reshape.cc): the rows
+// A region operation in flight (router/coordinator/region_ops.cc): the rows
 // of `sources` (adjacent regions, by start key) are copied into `targets` (new
 // regions, by start key, covering exactly the sources' key range) on their
 // servers while the sources serve, then the table switches to the targets.

@@ -1,5 +1,5 @@
 // ReshapeState: the region operation this router is running, as the write
-// path sees it (coordinator/router_reshape.cc runs the operation;
+// path sees it (coordinator/region_ops.cc runs the operation;
 // write_path.cc routes writes through its gate).
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_RESHAPE_STATE_H_
 #define BLOOMROUTE_ROUTER_INTERNAL_RESHAPE_STATE_H_
@@ -17,7 +17,7 @@
 
 namespace bloomroute::router_internal {
 
-// The region operation this router is running (coordinator/router_reshape.cc),
+// The region operation this router is running (coordinator/region_ops.cc),
 // as the write path sees it. A write to rows of `sources` holds `gate` shared
 // from routing until it is answered, and notes its rows (NoteWritten) whether
 // or not it succeeded; the switch holds `gate` exclusive, copies the noted rows
@@ -52,7 +52,7 @@ struct ReshapeState {
   // disk: the gate stays closed (no write to the sources is acknowledged,
   // so either record is right) until maintenance writes the switch again
   // (ResolveSwitchInDoubt). `op` and `before_switch` are for
-  // it; both are touched only with region_ops_mu_ held.
+  // it; both are touched only with RegionOps::region_ops_mu_ held.
   std::atomic<bool> switch_in_doubt{false};
   CatalogRegionOp op;
 

@@ -4,17 +4,17 @@
 // (internal/table_directory.h), the server set to ServerDirectory
 // (internal/server_directory.h), every write and the replicas' sync to
 // WritePath (internal/write_path.h), the open scanners to ScannerRegistry
-// (internal/scanner_registry.h), the balancer to Balancer
-// (coordinator/balancer.h) and its background threads to Maintenance
-// (coordinator/maintenance.h), whose interfaces to the router it implements.
+// (internal/scanner_registry.h), moving, splitting and merging regions to
+// RegionOps (coordinator/region_ops.h; RegionCopy, coordinator/
+// region_copy.h, copies their rows), the balancer and decommissioning to
+// Balancing (coordinator/balancing.h), and the background threads to
+// Maintenance (coordinator/maintenance.h), whose interface to the router it
+// implements.
 // Its own methods are spread over router.cc (opening, tables, a maintenance
 // pass's duties), router_tables.cc (table states), router_servers.cc
 // (membership calls), coordinator/router_regions.cc (placing, opening,
-// reopening and dropping regions), coordinator/router_reshape.cc (moving,
-// splitting and merging regions; coordinator/router_reshape_copy.cc copies
-// their rows), coordinator/router_balancer.cc (the balancer's cluster and
-// decommissioning), router_admin.cc (what is where: servers and regions
-// with their rows and bytes), router_rows.cc (writes, gets, scans),
+// reopening and dropping regions), router_admin.cc (what is where: servers and
+// regions with their rows and bytes), router_rows.cc (writes, gets, scans),
 // router_scan_filter.cc (a scan's filter over the index),
 // router_scanners.cc (scanner calls), router_index.cc (index builds and
 // drops) and router_lookup.cc (index lookups and statistics).
@@ -46,8 +46,9 @@
 #include <vector>
 
 #include "model/filter_language.h"
-#include "router/coordinator/balancer.h"
+#include "router/coordinator/balancing.h"
 #include "router/coordinator/maintenance.h"
+#include "router/coordinator/region_ops.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
@@ -104,13 +105,11 @@ Status CheckIndexReady(const CatalogTable& table, std::string_view column);
 // Whether `region` of `table` is a target of its switched operation: a
 // region server holds it open staged (it takes writes, answers what names
 // it, and is not among OpenRegionIds) until the operation's sources are
-// dropped (coordinator/router_reshape.cc); a split's targets overlap their
+// dropped (coordinator/region_ops.cc); a split's targets overlap their
 // parent.
 bool IsStagedTarget(const CatalogTable& table, const CatalogRegion& region);
 
-class RouterImpl : public router::Router,
-                   private MaintenanceDuties,
-                   private BalancerCluster {
+class RouterImpl : public router::Router, private MaintenanceDuties {
  public:
   RouterImpl(const router::RouterOptions& options,
              std::shared_ptr<router::RegionClientFactory> factory);
@@ -181,14 +180,14 @@ class RouterImpl : public router::Router,
   std::vector<router::ServerSummary> ListServers() override;
   StatusOr<std::vector<router::RegionSummary>> ListRegions(
       std::string_view table) override;
-  // coordinator/router_reshape.cc
+  // coordinator/region_ops.h (forwards, router.cc)
   StatusOr<router::RegionOpResult> MoveRegion(uint64_t region_id,
                                               ServerId to) override;
   StatusOr<router::RegionOpResult> SplitRegion(
       uint64_t region_id, const std::optional<std::string>& split_key) override;
   StatusOr<router::RegionOpResult> MergeRegions(uint64_t region_a,
                                                 uint64_t region_b) override;
-  // coordinator/router_balancer.cc
+  // coordinator/balancing.h (forwards, router.cc)
   StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override;
   StatusOr<std::vector<router::BalanceReport::Step>> DecommissionServer(
       ServerId id) override;
@@ -270,161 +269,9 @@ class RouterImpl : public router::Router,
   // table being deleted is reopened); ReopenServer takes it.
   [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
   [[nodiscard]] Status ReopenServer(const ServerEntry& server);
-
-  // coordinator/router_reshape.cc: moves, splits and merges.
-  // An operation planned (kCopying, its targets with new ids) on a table.
-  struct PlannedOp {
-    uint64_t table_id = 0;
-    CatalogRegionOp op;
-  };
-  // Takes region_ops_mu_ (waits for it when `wait`, else Unavailable when
-  // another operation holds it), plans the operation with `plan` under it,
-  // and runs it: records it, opens the targets staged, copies, catches up,
-  // switches, drops the sources. Unavailable while a switch is in doubt.
-  StatusOr<router::RegionOpResult> RunRegionOp(
-      bool wait, const std::function<StatusOr<PlannedOp>()>& plan);
-  // The parts of RunRegionOp. Lock: takes region_ops_mu_ into *running
-  // (waits for it when `wait`, else Unavailable when another operation
-  // holds it); Unavailable while a switch is in doubt. Start: makes `state` the
-  // running operation and records `op` (undone when the record fails).
-  // CopyAndSwitch: opens the targets, waits out the writes routed before the
-  // start, fences the sources, copies, catches up and switches
-  // (CatchUpAndSwitch), telling `phase` each step. DropSwitchedSources: drops
-  // the sources of a switched operation once the reads of before the switch
-  // have ended, and lists the targets in *result.
-  [[nodiscard]] Status LockRegionOps(bool wait,
-                                     std::unique_lock<std::mutex>* running);
-  [[nodiscard]] Status StartRegionOp(uint64_t table_id,
-                                     const CatalogRegionOp& op,
-                                     const std::shared_ptr<ReshapeState>& state,
-                                     std::weak_ptr<const int>* before_start);
-  [[nodiscard]] Status CopyAndSwitch(
-      uint64_t table_id, CatalogRegionOp* op, ReshapeState& state,
-      const std::weak_ptr<const int>& before_start,
-      const std::function<void(const char*)>& phase,
-      router::RegionOpResult* result, std::weak_ptr<const int>* before,
-      bool* in_doubt);
-  void DropSwitchedSources(uint64_t table_id, const CatalogRegionOp& op,
-                           const std::weak_ptr<const int>& before,
-                           router::RegionOpResult* result);
-  // InvalidArgument when a target of `op` is on a server that is not a
-  // member, or moves to a draining one. Needs ddl_mu_ held.
-  [[nodiscard]] Status CheckTargetServers(const CatalogRegionOp& op) const;
-  // Copies the rows of `requests` (of one source on `from`) again into
-  // the targets (CopyWrittenRows), in as many gets as the replies take.
-  [[nodiscard]] Status CopyRowsAgain(const CatalogRegionOp& op,
-                                     const ServerEntry& from,
-                                     const std::vector<GetRequest>& requests,
-                                     router::RegionOpResult* result);
-  // The plans of MoveRegion and SplitRegion (the balancer's steps too).
-  StatusOr<PlannedOp> PlanMove(uint64_t region_id, ServerId to);
-  StatusOr<PlannedOp> PlanSplit(uint64_t region_id,
-                                const std::optional<std::string>& split_key);
-  // Raises the fence of each source's server past every write to it that
-  // went in doubt before the operation (a catch-up of a replica that is not
-  // current), so that none can still commit behind the copy; the failure of
-  // a server that did not answer.
-  [[nodiscard]] Status FenceSources(const CatalogRegionOp& op);
-  // Steps 4 and 5: catch-up rounds, then the switch with the gate closed.
-  // Sets *in_doubt when the switch's catalog write failed (the gate is then
-  // left closed). OK once switched.
-  [[nodiscard]] Status CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
-                                        ReshapeState& state,
-                                        router::RegionOpResult* result,
-                                        std::weak_ptr<const int>* before,
-                                        bool* in_doubt);
-  // Maintenance: writes the switch of the running operation whose switch
-  // is in doubt again; once written, opens its gate and lets it finish
-  // (MaintainRegionOps). Needs region_ops_mu_ held.
-  void ResolveSwitchInDoubt();
-  // The table holding region `region_id` and the region's index in it.
-  StatusOr<std::pair<CatalogTable, size_t>> FindRegion(
-      uint64_t region_id) const;
-  // Records `op` in its table's record (kCopying), after checking that its
-  // sources are still the table's and nothing else runs on the table, and
-  // publishes it under a new generation (*before: the old one's).
-  [[nodiscard]] Status RecordRegionOp(uint64_t table_id,
-                                      const CatalogRegionOp& op,
-                                      std::weak_ptr<const int>* before);
-  // Writes the table record `table` and publishes it under a new
-  // generation; *before: the generation it replaced. Needs ddl_mu_ held.
-  [[nodiscard]] Status PutTableNewGeneration(const CatalogTable& table,
-                                             std::weak_ptr<const int>* before);
-  // Opens each target staged on its server.
-  [[nodiscard]] Status OpenTargets(uint64_t table_id,
-                                   const CatalogRegionOp& op);
-  // Copies every row of the sources into the targets; counts into *result.
-  [[nodiscard]] Status CopyRegionRows(const CatalogRegionOp& op,
-                                      router::RegionOpResult* result);
-  // The rows of `source` in [low, high) (empty high: to its end) into
-  // `target`, as bulk files.
-  [[nodiscard]] Status CopyRange(const CatalogRegion& source,
-                                 const CatalogRegion& target,
-                                 const std::string& low,
-                                 const std::string& high,
-                                 router::RegionOpResult* result);
-  // Copies the rows noted since the last call again (a missing row is
-  // deleted in its target); their number in *noted. Unavailable when the
-  // note overflowed or a write went in doubt.
-  [[nodiscard]] Status CopyWrittenRows(const CatalogRegionOp& op,
-                                       ReshapeState& state,
-                                       router::RegionOpResult* result,
-                                       size_t* noted);
-  // Writes `rows` (each whole, replacing what the target has when
-  // `replace`; nullopt: deleted) of `keys` into the targets.
-  [[nodiscard]] Status WriteToTargets(
-      const CatalogRegionOp& op, const std::vector<std::string>& keys,
-      const std::vector<std::optional<Row>>& rows, bool replace);
-  // The switch: the table's record gets the targets and the op kSwitched,
-  // published under a new generation (*before: the old one's); *op becomes
-  // kSwitched only once that is written. Aborted when the catalog no longer
-  // has the operation; the catalog's error when the write failed (it may
-  // or may not be on disk). Needs ddl_mu_ held.
-  [[nodiscard]] Status SwitchRegionOpLocked(uint64_t table_id,
-                                            CatalogRegionOp* op,
-                                            std::weak_ptr<const int>* before);
-  // Syncs the WAL of each server of op's targets (RegionClient::SyncWal);
-  // the first failure, named.
-  [[nodiscard]] Status SyncTargets(const CatalogRegionOp& op);
-  // Finishes a switched op (syncs the targets, drops the sources, promotes
-  // the targets, forgets it) or undoes a copying one (drops the targets,
-  // forgets it).
-  [[nodiscard]] Status FinishRegionOp(uint64_t table_id,
-                                      const CatalogRegionOp& op);
-  // Maintenance: finishes or undoes the operations in the catalog that no
-  // caller is running (after a crash or a failed undo).
-  void MaintainRegionOps();
-  // InvalidArgument naming the operation when `table` has one in flight.
-  static Status CheckNoRegionOp(const CatalogTable& table);
-  // Waits (up to 60 s, else Unavailable) until no table state of
-  // generation `old` is held: every call that routed with one has ended.
-  [[nodiscard]] static Status WaitForGeneration(
-      const std::weak_ptr<const int>& old);
-
-  // coordinator/router_balancer.cc
-  // One run of balancer_ (Balance), counted in metrics_; with `moves` false
-  // only the splits of regions past their size (the automatic splits).
-  router::BalanceReport RunBalancer(uint32_t max_operations, bool moves);
-  // BalancerCluster: the cluster as balancer_ sees and changes it. RunSplit
-  // and RunMove wait for a region operation under way.
-  std::set<ServerId> Members() const override;
-  bool Draining(ServerId id) const override;
-  std::shared_ptr<const Catalog::TableList> Tables() const override;
-  router::ServerRef Ref(ServerId id) const override;
-  std::vector<StatusOr<std::map<uint64_t, uint64_t>>> RegionBytes(
-      const std::vector<ServerId>& ids,
-      const std::vector<size_t>& max_regions) override;
-  StatusOr<router::RegionOpResult> RunSplit(uint64_t region_id) override;
-  StatusOr<router::RegionOpResult> RunMove(uint64_t region_id,
-                                           ServerId to) override;
-  // MaintenanceDuties: a background run of the balancer (RunBalancer
-  // with RouterOptions::balancer_max_operations), its failures left to the
-  // next run.
-  void RunBalancerPass(bool moves) override;
-  // Moves every region of ready tables off `id` (DecommissionServer),
-  // appending each move to *moves.
-  [[nodiscard]] Status DrainServer(
-      ServerId id, std::vector<router::BalanceReport::Step>* moves);
+  // Whether member `id` is being decommissioned (ServerDirectory): no
+  // region is placed on it.
+  bool Draining(ServerId id) const { return servers_.Draining(id); }
 
   // router_admin.cc
   // Every page of `server`'s region statistics for table `table_id` (0:
@@ -462,6 +309,8 @@ class RouterImpl : public router::Router,
   void CatchUpReplicas() override;
   void ExpireScanners() override;
   void ProbeServers() override;  // router_admin.cc
+  // A background run of the balancer (Balancing::RunBalancerPass).
+  void RunBalancerPass(bool moves) override;
   // router_lookup.cc
   router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
   // One server's answer to a lookup: `query` for the regions of `state` on
@@ -561,18 +410,17 @@ class RouterImpl : public router::Router,
 
   // Serializes table changes (create, delete, state, a region switch). Timed,
   // so that a switch, holding writes at its gate, never waits long for it
-  // (coordinator/router_reshape.cc).
+  // (coordinator/region_ops.cc).
   std::timed_mutex ddl_mu_;
   // The ready tables, as published from the catalog.
   TableDirectory tables_;
   // The pieces above, for the components (set by Init).
   RouterContext ctx_;
 
-  // Region operations (coordinator/router_reshape.cc): held by the one that
-  // runs (the running one is tables_.Running()).
-  std::mutex region_ops_mu_;
-  // The balancer, and the regions it skips after a failed split or move.
-  Balancer balancer_;
+  // Moves, splits and merges of regions (set by Init).
+  std::unique_ptr<RegionOps> region_ops_;
+  // The balancer and decommissioning (set by Init, after region_ops_).
+  std::unique_ptr<Balancing> balancing_;
 
   // The open scanners (router_scanners.cc).
   ScannerRegistry scanners_;

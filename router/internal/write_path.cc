@@ -1,6 +1,6 @@
 // The router's half of "a write keeps the filter in sync" (write_path.h).
 //
-// How writes meet a running region operation (coordinator/router_reshape.cc
+// How writes meet a running region operation (coordinator/region_ops.cc
 // has the operation itself). A write to rows of the operation's sources
 // enters the operation's gate while it routes and writes, and notes its
 // rows; the switch closes the gate, copies the noted rows a last time and

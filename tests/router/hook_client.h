@@ -1,5 +1,5 @@
 // HookClient: a StoreCluster client whose calls a test can fail or watch
-// (router/coordinator/router_reshape.cc's tests interrupt an operation at each
+// (router/coordinator/region_ops.cc's tests interrupt an operation at each
 // step).
 #ifndef BLOOMROUTE_TESTS_ROUTER_HOOK_CLIENT_H_
 #define BLOOMROUTE_TESTS_ROUTER_HOOK_CLIENT_H_

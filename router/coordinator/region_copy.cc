@@ -1,13 +1,17 @@
-// The copy of a region operation (router_reshape.cc has the mechanism and
-// its steps): the first copy of the sources' rows into the targets as bulk
-// files (step 3), and the catch-up rounds that copy again the rows written
-// meanwhile (step 4).
+// The copy of a region operation (region_ops.cc has the mechanism and
+// its steps): the targets opened staged, the first copy of the sources'
+// rows into the targets as bulk files (step 3), and the catch-up rounds
+// that copy again the rows written meanwhile (step 4).
+#include "router/coordinator/region_copy.h"
+
 #include <algorithm>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "router/internal/router_impl.h"
+#include "model/table_attributes.h"
+#include "router/internal/write_path.h"
 
 namespace bloomroute::router_internal {
 
@@ -46,7 +50,61 @@ size_t RegionOf(const std::vector<CatalogRegion>& regions,
 
 }  // namespace
 
-Status RouterImpl::CopyRegionRows(const CatalogRegionOp& op,
+RegionDescriptor DescriptorOf(const CatalogTable& table,
+                              const CatalogRegion& r) {
+  return RegionDescriptor{r.region_id, ServerDescriptor(table.descriptor),
+                          r.start_key, r.end_key};
+}
+
+Status RegionCopy::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
+  CatalogTable table;
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
+  for (const CatalogTable& t : *tables) {
+    if (t.descriptor.table_id == table_id) table = t;
+  }
+  for (const CatalogRegion& target : op.targets) {
+    const ServerEntry& server = ctx_.servers->Get(target.server);
+    const Status s =
+        server.client->OpenStagedRegion(DescriptorOf(table, target), 0);
+    if (!s.ok()) return ctx_.write_path->ServerFailed(server, s);
+  }
+  return Status::OK();
+}
+
+Status RegionCopy::FenceSources(const CatalogRegionOp& op) {
+  for (const CatalogRegion& source : op.sources) {
+    const ServerEntry& server = ctx_.servers->Get(source.server);
+    // A write that went in doubt made the replica not current
+    // (GlobalIndex::MarkWriteInDoubt); the catch-up that makes it current
+    // raises the server's fence past that write's token.
+    if (ctx_.index->IsCurrent(server.ref.id)) continue;
+    if (!ctx_.write_path->EnsureFilterConfig(server.ref.id, server)) {
+      return WritePath::Named(
+          server, Status::Unavailable("its filter config could not be checked "
+                                      "before the copy; try again"));
+    }
+    const Status s = ctx_.index->CatchUp(server.ref.id, *server.client);
+    if (!s.ok()) {
+      return ctx_.write_path->ServerFailed(server, s).WithContext(
+          "raising the fence of the region's server before the copy");
+    }
+  }
+  return Status::OK();
+}
+
+Status RegionCopy::SyncTargets(const CatalogRegionOp& op) {
+  std::set<ServerId> servers;
+  for (const CatalogRegion& t : op.targets) servers.insert(t.server);
+  for (ServerId id : servers) {
+    const ServerEntry& server = ctx_.servers->Get(id);
+    const Status s = server.client->SyncWal();
+    if (!s.ok()) return ctx_.write_path->ServerFailed(server, s);
+  }
+  return Status::OK();
+}
+
+Status RegionCopy::CopyRegionRows(const CatalogRegionOp& op,
                                   RegionOpResult* result) {
   // Each target's part of each source, as bulk files (ExportRows) loaded
   // into the target (BulkLoad, through SendWrite as a write: fenced, its
@@ -65,12 +123,12 @@ Status RouterImpl::CopyRegionRows(const CatalogRegionOp& op,
   return Status::OK();
 }
 
-Status RouterImpl::CopyRange(const CatalogRegion& source,
+Status RegionCopy::CopyRange(const CatalogRegion& source,
                              const CatalogRegion& target,
                              const std::string& low, const std::string& high,
                              RegionOpResult* result) {
-  const ServerEntry& from = servers_.Get(source.server);
-  const ServerEntry& to = servers_.Get(target.server);
+  const ServerEntry& from = ctx_.servers->Get(source.server);
+  const ServerEntry& to = ctx_.servers->Get(target.server);
   ExportRequest request;
   request.region_id = source.region_id;
   request.start_row = low;
@@ -79,7 +137,7 @@ Status RouterImpl::CopyRange(const CatalogRegion& source,
   request.max_bytes = kCopyBytesPerFile;
   for (;;) {
     StatusOr<ExportedRows> page = from.client->ExportRows(request);
-    if (!page.ok()) return write_path_->ServerFailed(from, page.status());
+    if (!page.ok()) return ctx_.write_path->ServerFailed(from, page.status());
     // The client checked the reply's shape; progress is ours to check.
     if (page->resume_row && *page->resume_row <= request.start_row) {
       return WritePath::Named(
@@ -89,7 +147,7 @@ Status RouterImpl::CopyRange(const CatalogRegion& source,
     }
     if (page->rows > 0) {
       BLOOMROUTE_RETURN_IF_ERROR(
-          write_path_->LoadBulkFile(to, target.region_id, page->file));
+          ctx_.write_path->LoadBulkFile(to, target.region_id, page->file));
       result->rows_copied += page->rows;
       result->bytes_copied += page->file.size();
     }
@@ -98,7 +156,7 @@ Status RouterImpl::CopyRange(const CatalogRegion& source,
   }
 }
 
-Status RouterImpl::CopyWrittenRows(const CatalogRegionOp& op,
+Status RegionCopy::CopyWrittenRows(const CatalogRegionOp& op,
                                    ReshapeState& state, RegionOpResult* result,
                                    size_t* noted) {
   bool overflow = false, in_doubt = false;
@@ -131,13 +189,13 @@ Status RouterImpl::CopyWrittenRows(const CatalogRegionOp& op,
       requests.push_back(std::move(g));
     }
     BLOOMROUTE_RETURN_IF_ERROR(CopyRowsAgain(
-        op, servers_.Get(op.sources[s].server), requests, result));
+        op, ctx_.servers->Get(op.sources[s].server), requests, result));
     begin = end;
   }
   return Status::OK();
 }
 
-Status RouterImpl::CopyRowsAgain(const CatalogRegionOp& op,
+Status RegionCopy::CopyRowsAgain(const CatalogRegionOp& op,
                                  const ServerEntry& from,
                                  const std::vector<GetRequest>& requests,
                                  RegionOpResult* result) {
@@ -146,7 +204,7 @@ Status RouterImpl::CopyRowsAgain(const CatalogRegionOp& op,
     const std::vector<GetRequest> rest(requests.begin() + done, requests.end());
     StatusOr<std::vector<std::optional<Row>>> rows =
         from.client->Get(rest, kCopyBytesPerCall);
-    if (!rows.ok()) return write_path_->ServerFailed(from, rows.status());
+    if (!rows.ok()) return ctx_.write_path->ServerFailed(from, rows.status());
     if (rows->empty() || rows->size() > rest.size()) {
       return WritePath::Named(
           from,
@@ -170,7 +228,7 @@ Status RouterImpl::CopyRowsAgain(const CatalogRegionOp& op,
   return Status::OK();
 }
 
-Status RouterImpl::WriteToTargets(const CatalogRegionOp& op,
+Status RegionCopy::WriteToTargets(const CatalogRegionOp& op,
                                   const std::vector<std::string>& keys,
                                   const std::vector<std::optional<Row>>& rows,
                                   bool replace) {
@@ -192,8 +250,8 @@ Status RouterImpl::WriteToTargets(const CatalogRegionOp& op,
   }
   for (size_t t = 0; t < batches.size(); ++t) {
     if (batches[t].empty()) continue;
-    BLOOMROUTE_RETURN_IF_ERROR(write_path_->ApplyBatches(
-        servers_.Get(op.targets[t].server), std::move(batches[t])));
+    BLOOMROUTE_RETURN_IF_ERROR(ctx_.write_path->ApplyBatches(
+        ctx_.servers->Get(op.targets[t].server), std::move(batches[t])));
   }
   return Status::OK();
 }

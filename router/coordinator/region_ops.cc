@@ -1,5 +1,5 @@
 // How a region moves, splits and merges (the copy of rows is in
-// router_reshape_copy.cc). All three are one mechanism: the
+// region_copy.cc). All three are one mechanism: the
 // rows of the old regions (the sources) are copied into new regions (the
 // targets, new ids) while the sources keep serving, then the table switches
 // to the targets. Only the targets' placement differs: a move puts one on
@@ -64,6 +64,8 @@
 // does not depend on the region's size. The cost is a split that reads and
 // writes the region once, where HBase's reference files cost nothing until
 // compaction.
+#include "router/coordinator/region_ops.h"
+
 #include <algorithm>
 #include <chrono>
 #include <deque>
@@ -74,7 +76,6 @@
 
 #include "common/sync_point.h"
 #include "model/table_attributes.h"
-#include "router/internal/router_impl.h"
 
 namespace bloomroute::router_internal {
 
@@ -86,11 +87,11 @@ namespace {
 // kSwitchRows rows noted ends them sooner. The switch copies what is left.
 constexpr uint32_t kMaxCatchUpRounds = 16;
 constexpr size_t kSwitchRows = 1000;
-// The switch needs the catalog lock (ddl_mu_) for its write, which another
-// DDL may hold across server calls (a table being deleted). It waits this
-// long for it with the gate closed; then it opens the gate, runs another
-// round and tries again, up to kSwitchLockAttempts times: writes wait at
-// most this long for the lock, never for the other DDL.
+// The switch needs the catalog lock (RouterContext::ddl_mu) for its write,
+// which another DDL may hold across server calls (a table being deleted). It
+// waits this long for it with the gate closed; then it opens the gate, runs
+// another round and tries again, up to kSwitchLockAttempts times: writes wait
+// at most this long for the lock, never for the other DDL.
 constexpr auto kSwitchLockWait = std::chrono::milliseconds(200);
 constexpr int kSwitchLockAttempts = 300;  // a minute of waiting in all
 // How long the drop waits for reads that started before the switch; past
@@ -103,12 +104,6 @@ uint64_t MicrosSince(std::chrono::steady_clock::time_point start) {
       std::chrono::duration_cast<std::chrono::microseconds>(
           std::chrono::steady_clock::now() - start)
           .count());
-}
-
-RegionDescriptor DescriptorOf(const CatalogTable& table,
-                              const CatalogRegion& r) {
-  return RegionDescriptor{r.region_id, ServerDescriptor(table.descriptor),
-                          r.start_key, r.end_key};
 }
 
 // The ready table holding region `region_id` in `tables`, and the region's
@@ -127,7 +122,7 @@ StatusOr<std::pair<CatalogTable, size_t>> FindRegionIn(
 
 }  // namespace
 
-Status RouterImpl::CheckNoRegionOp(const CatalogTable& table) {
+Status CheckNoRegionOp(const CatalogTable& table) {
   if (table.region_ops.empty()) return Status::OK();
   return Status::Unavailable("a region operation is in flight on table '" +
                              table.descriptor.name +
@@ -136,19 +131,19 @@ Status RouterImpl::CheckNoRegionOp(const CatalogTable& table) {
 
 // ---- the operations ----
 
-StatusOr<std::pair<CatalogTable, size_t>> RouterImpl::FindRegion(
+StatusOr<std::pair<CatalogTable, size_t>> RegionOps::FindRegion(
     uint64_t region_id) const {
-  return FindRegionIn(*catalog_->Tables(), region_id);
+  return FindRegionIn(*ctx_.catalog->Tables(), region_id);
 }
 
-StatusOr<RegionOpResult> RouterImpl::MoveRegion(uint64_t region_id,
-                                                ServerId to) {
+StatusOr<RegionOpResult> RegionOps::MoveRegion(uint64_t region_id,
+                                               ServerId to) {
   return RunRegionOp(
       false, [&]() -> StatusOr<PlannedOp> { return PlanMove(region_id, to); });
 }
 
-StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanMove(uint64_t region_id,
-                                                     ServerId to) {
+StatusOr<RegionOps::PlannedOp> RegionOps::PlanMove(uint64_t region_id,
+                                                   ServerId to) {
   BLOOMROUTE_ASSIGN_OR_RETURN(auto found, FindRegion(region_id));
   const CatalogRegion& source = found.first.regions[found.second];
   if (source.server == to) {
@@ -160,20 +155,20 @@ StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanMove(uint64_t region_id,
   op.kind = CatalogRegionOp::Kind::kMove;
   op.sources = {source};
   CatalogRegion target = source;
-  target.region_id = catalog_->NextRegionId();
+  target.region_id = ctx_.catalog->NextRegionId();
   target.server = to;
   op.targets = {target};
   return PlannedOp{found.first.descriptor.table_id, std::move(op)};
 }
 
-StatusOr<RegionOpResult> RouterImpl::SplitRegion(
+StatusOr<RegionOpResult> RegionOps::SplitRegion(
     uint64_t region_id, const std::optional<std::string>& split_key) {
   return RunRegionOp(false, [&]() -> StatusOr<PlannedOp> {
     return PlanSplit(region_id, split_key);
   });
 }
 
-StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanSplit(
+StatusOr<RegionOps::PlannedOp> RegionOps::PlanSplit(
     uint64_t region_id, const std::optional<std::string>& split_key) {
   BLOOMROUTE_ASSIGN_OR_RETURN(auto found, FindRegion(region_id));
   const CatalogRegion source = found.first.regions[found.second];
@@ -181,7 +176,7 @@ StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanSplit(
   if (split_key) {
     at = *split_key;
   } else {
-    const ServerEntry& server = servers_.Get(source.server);
+    const ServerEntry& server = ctx_.servers->Get(source.server);
     StatusOr<std::optional<std::string>> point =
         server.client->SplitPoint(region_id);
     if (!point.ok()) return WritePath::Named(server, point.status());
@@ -203,40 +198,58 @@ StatusOr<RouterImpl::PlannedOp> RouterImpl::PlanSplit(
   CatalogRegionOp op;
   op.kind = CatalogRegionOp::Kind::kSplit;
   op.sources = {source};
-  op.targets = {{catalog_->NextRegionId(), source.start_key, at, source.server},
-                {catalog_->NextRegionId(), at, source.end_key, source.server}};
+  op.targets = {
+      {ctx_.catalog->NextRegionId(), source.start_key, at, source.server},
+      {ctx_.catalog->NextRegionId(), at, source.end_key, source.server}};
   return PlannedOp{found.first.descriptor.table_id, std::move(op)};
 }
 
-StatusOr<RegionOpResult> RouterImpl::MergeRegions(uint64_t region_a,
-                                                  uint64_t region_b) {
+StatusOr<RegionOpResult> RegionOps::MergeRegions(uint64_t region_a,
+                                                 uint64_t region_b) {
   return RunRegionOp(false, [&]() -> StatusOr<PlannedOp> {
-    // One snapshot for both: another operation may change the table between
-    // two looks.
-    const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
-    BLOOMROUTE_ASSIGN_OR_RETURN(auto a, FindRegionIn(*tables, region_a));
-    BLOOMROUTE_ASSIGN_OR_RETURN(auto b, FindRegionIn(*tables, region_b));
-    if (a.first.descriptor.table_id != b.first.descriptor.table_id) {
-      return Status::InvalidArgument("regions " + std::to_string(region_a) +
-                                     " and " + std::to_string(region_b) +
-                                     " are of different tables");
-    }
-    const size_t first = std::min(a.second, b.second);
-    const size_t second = std::max(a.second, b.second);
-    if (second != first + 1) {
-      return Status::InvalidArgument("regions " + std::to_string(region_a) +
-                                     " and " + std::to_string(region_b) +
-                                     " are not adjacent");
-    }
-    const CatalogRegion& low = a.first.regions[first];
-    const CatalogRegion& high = a.first.regions[second];
-    CatalogRegionOp op;
-    op.kind = CatalogRegionOp::Kind::kMerge;
-    op.sources = {low, high};
-    op.targets = {
-        {catalog_->NextRegionId(), low.start_key, high.end_key, low.server}};
-    return PlannedOp{a.first.descriptor.table_id, std::move(op)};
+    return PlanMerge(region_a, region_b);
   });
+}
+
+StatusOr<RegionOps::PlannedOp> RegionOps::PlanMerge(uint64_t region_a,
+                                                    uint64_t region_b) {
+  // One snapshot for both: another operation may change the table between
+  // two looks.
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
+  BLOOMROUTE_ASSIGN_OR_RETURN(auto a, FindRegionIn(*tables, region_a));
+  BLOOMROUTE_ASSIGN_OR_RETURN(auto b, FindRegionIn(*tables, region_b));
+  if (a.first.descriptor.table_id != b.first.descriptor.table_id) {
+    return Status::InvalidArgument("regions " + std::to_string(region_a) +
+                                   " and " + std::to_string(region_b) +
+                                   " are of different tables");
+  }
+  const size_t first = std::min(a.second, b.second);
+  const size_t second = std::max(a.second, b.second);
+  if (second != first + 1) {
+    return Status::InvalidArgument("regions " + std::to_string(region_a) +
+                                   " and " + std::to_string(region_b) +
+                                   " are not adjacent");
+  }
+  const CatalogRegion& low = a.first.regions[first];
+  const CatalogRegion& high = a.first.regions[second];
+  CatalogRegionOp op;
+  op.kind = CatalogRegionOp::Kind::kMerge;
+  op.sources = {low, high};
+  op.targets = {
+      {ctx_.catalog->NextRegionId(), low.start_key, high.end_key, low.server}};
+  return PlannedOp{a.first.descriptor.table_id, std::move(op)};
+}
+
+StatusOr<RegionOpResult> RegionOps::RunSplit(uint64_t region_id) {
+  return RunRegionOp(true, [&]() -> StatusOr<PlannedOp> {
+    return PlanSplit(region_id, std::nullopt);
+  });
+}
+
+StatusOr<RegionOpResult> RegionOps::RunMove(uint64_t region_id, ServerId to) {
+  return RunRegionOp(
+      true, [&]() -> StatusOr<PlannedOp> { return PlanMove(region_id, to); });
 }
 
 namespace {
@@ -273,7 +286,7 @@ class RunningRegionOp {
 
 }  // namespace
 
-StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
+StatusOr<RegionOpResult> RegionOps::RunRegionOp(
     bool wait, const std::function<StatusOr<PlannedOp>()>& plan) {
   std::unique_lock<std::mutex> running;
   BLOOMROUTE_RETURN_IF_ERROR(LockRegionOps(wait, &running));
@@ -283,7 +296,7 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
   const uint64_t table_id = planned.table_id;
   CatalogRegionOp& op = planned.op;
   const auto start = std::chrono::steady_clock::now();
-  RunningRegionOp running_op(metrics_.get(), op);
+  RunningRegionOp running_op(ctx_.metrics, op);
   auto state = std::make_shared<ReshapeState>();
   state->table_id = table_id;
   state->sources = op.sources;
@@ -304,12 +317,12 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
     // The gate stays closed and the operation running: no write to the
     // sources is acknowledged until maintenance has written the switch.
     state->op = op;
-    maintenance_.Wake();
+    ctx_.wake();
     return s.WithContext(
         "the switch of the region operation may not be recorded: writes to "
         "its regions wait until the router's maintenance has recorded it");
   }
-  tables_.SetRunning(nullptr);
+  ctx_.tables->SetRunning(nullptr);
   if (!s.ok()) {
     running_op.Phase("undoing");
     const Status undone = FinishRegionOp(table_id, op);
@@ -323,8 +336,8 @@ StatusOr<RegionOpResult> RouterImpl::RunRegionOp(
   return result;
 }
 
-Status RouterImpl::LockRegionOps(bool wait,
-                                 std::unique_lock<std::mutex>* running) {
+Status RegionOps::LockRegionOps(bool wait,
+                                std::unique_lock<std::mutex>* running) {
   *running = std::unique_lock<std::mutex>(region_ops_mu_, std::defer_lock);
   if (wait) {
     running->lock();
@@ -332,7 +345,7 @@ Status RouterImpl::LockRegionOps(bool wait,
     return Status::Unavailable(
         "another region operation is running; try again when it has ended");
   }
-  if (tables_.Running() != nullptr) {
+  if (ctx_.tables->Running() != nullptr) {
     return Status::Unavailable(
         "the switch of a region operation could not be recorded in the "
         "router's catalog; maintenance retries it (writes to its regions "
@@ -341,31 +354,31 @@ Status RouterImpl::LockRegionOps(bool wait,
   return Status::OK();
 }
 
-Status RouterImpl::StartRegionOp(uint64_t table_id, const CatalogRegionOp& op,
-                                 const std::shared_ptr<ReshapeState>& state,
-                                 std::weak_ptr<const int>* before_start) {
-  tables_.SetRunning(state);
+Status RegionOps::StartRegionOp(uint64_t table_id, const CatalogRegionOp& op,
+                                const std::shared_ptr<ReshapeState>& state,
+                                std::weak_ptr<const int>* before_start) {
+  ctx_.tables->SetRunning(state);
   const Status s = RecordRegionOp(table_id, op, before_start);
-  if (!s.ok()) tables_.SetRunning(nullptr);
+  if (!s.ok()) ctx_.tables->SetRunning(nullptr);
   return s;
 }
 
-Status RouterImpl::CopyAndSwitch(uint64_t table_id, CatalogRegionOp* op,
-                                 ReshapeState& state,
-                                 const std::weak_ptr<const int>& before_start,
-                                 const std::function<void(const char*)>& phase,
-                                 RegionOpResult* result,
-                                 std::weak_ptr<const int>* before,
-                                 bool* in_doubt) {
+Status RegionOps::CopyAndSwitch(uint64_t table_id, CatalogRegionOp* op,
+                                ReshapeState& state,
+                                const std::weak_ptr<const int>& before_start,
+                                const std::function<void(const char*)>& phase,
+                                RegionOpResult* result,
+                                std::weak_ptr<const int>* before,
+                                bool* in_doubt) {
   phase("opening targets");
-  Status s = OpenTargets(table_id, *op);
+  Status s = copy_.OpenTargets(table_id, *op);
   // Every write that may not have seen the operation has ended once its
   // table state is let go: the copy reads what they wrote, and none of
   // those that went in doubt can still commit once the fences are raised.
   if (s.ok()) s = WaitForGeneration(before_start);
-  if (s.ok()) s = FenceSources(*op);
+  if (s.ok()) s = copy_.FenceSources(*op);
   if (s.ok()) phase("copying");
-  if (s.ok()) s = CopyRegionRows(*op, result);
+  if (s.ok()) s = copy_.CopyRegionRows(*op, result);
   if (s.ok()) {
     phase("switching");
     s = CatchUpAndSwitch(table_id, op, state, result, before, in_doubt);
@@ -373,43 +386,44 @@ Status RouterImpl::CopyAndSwitch(uint64_t table_id, CatalogRegionOp* op,
   return s;
 }
 
-void RouterImpl::DropSwitchedSources(uint64_t table_id,
-                                     const CatalogRegionOp& op,
-                                     const std::weak_ptr<const int>& before,
-                                     RegionOpResult* result) {
+void RegionOps::DropSwitchedSources(uint64_t table_id,
+                                    const CatalogRegionOp& op,
+                                    const std::weak_ptr<const int>& before,
+                                    RegionOpResult* result) {
   // Reads that may name the sources hold a table state of the generation
   // before the switch. Past the limit the drop goes ahead: such a read
   // then fails (NotFound from the dropped region), it never answers wrong.
   (void)WaitForGeneration(before);
   // The switch stands; a failure here is finished by maintenance.
-  if (!FinishRegionOp(table_id, op).ok()) maintenance_.Wake();
+  if (!FinishRegionOp(table_id, op).ok()) ctx_.wake();
   CatalogTable table;
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.descriptor.table_id == table_id) table = t;
   }
   for (const CatalogRegion& t : op.targets) {
     result->regions.push_back(
-        {DescriptorOf(table, t), servers_.Get(t.server).ref});
+        {DescriptorOf(table, t), ctx_.servers->Get(t.server).ref});
   }
 }
 
-Status RouterImpl::CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
-                                    ReshapeState& state, RegionOpResult* result,
-                                    std::weak_ptr<const int>* before,
-                                    bool* in_doubt) {
+Status RegionOps::CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
+                                   ReshapeState& state, RegionOpResult* result,
+                                   std::weak_ptr<const int>* before,
+                                   bool* in_doubt) {
   size_t noted = kSwitchRows + 1;
   Status s;
   while (s.ok() && noted > kSwitchRows &&
          result->catch_up_rounds < kMaxCatchUpRounds) {
-    s = CopyWrittenRows(*op, state, result, &noted);
+    s = copy_.CopyWrittenRows(*op, state, result, &noted);
   }
   for (int attempt = 1; s.ok(); ++attempt) {
     const auto pause = std::chrono::steady_clock::now();
     state.gate.Close();
     BLOOMROUTE_SYNC_POINT("RunRegionOp:GateClosed");
-    s = CopyWrittenRows(*op, state, result, &noted);
-    std::unique_lock<std::timed_mutex> ddl(ddl_mu_, std::defer_lock);
+    s = copy_.CopyWrittenRows(*op, state, result, &noted);
+    std::unique_lock<std::timed_mutex> ddl(*ctx_.ddl_mu, std::defer_lock);
     if (s.ok() && !ddl.try_lock_for(kSwitchLockWait)) {
       // Another DDL holds the catalog: let the writes go on meanwhile.
       state.gate.Open();
@@ -420,14 +434,14 @@ Status RouterImpl::CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
             "the router's catalog stayed busy with other table changes; "
             "try again");
       }
-      s = CopyWrittenRows(*op, state, result, &noted);
+      s = copy_.CopyWrittenRows(*op, state, result, &noted);
       continue;
     }
     // The catch-up rounds wrote the targets as ordinary writes: on a server
     // without --sync they sit in the WAL's unsynced tail until synced here,
     // before the switch makes the targets the only copy that takes writes.
     // One fsync per target server while writes wait (about a millisecond).
-    if (s.ok()) s = SyncTargets(*op);
+    if (s.ok()) s = copy_.SyncTargets(*op);
     if (s.ok()) {
       BLOOMROUTE_SYNC_POINT("RunRegionOp:Switching");
       s = SwitchRegionOpLocked(table_id, op, before);
@@ -446,7 +460,7 @@ Status RouterImpl::CatchUpAndSwitch(uint64_t table_id, CatalogRegionOp* op,
   return s;
 }
 
-Status RouterImpl::WaitForGeneration(const std::weak_ptr<const int>& old) {
+Status RegionOps::WaitForGeneration(const std::weak_ptr<const int>& old) {
   const auto deadline = std::chrono::steady_clock::now() + kReadGraceLimit;
   while (!old.expired()) {
     if (std::chrono::steady_clock::now() > deadline) {
@@ -459,18 +473,19 @@ Status RouterImpl::WaitForGeneration(const std::weak_ptr<const int>& old) {
   return Status::OK();
 }
 
-Status RouterImpl::PutTableNewGeneration(const CatalogTable& table,
-                                         std::weak_ptr<const int>* before) {
-  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  *before = tables_.Generation(table.descriptor.name);
-  PublishTables(table.descriptor.table_id);
+Status RegionOps::PutTableNewGeneration(const CatalogTable& table,
+                                        std::weak_ptr<const int>* before) {
+  BLOOMROUTE_RETURN_IF_ERROR(ctx_.catalog->PutTable(table));
+  *before = ctx_.tables->Generation(table.descriptor.name);
+  ctx_.PublishTables(table.descriptor.table_id);
   return Status::OK();
 }
 
-Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
-                                  std::weak_ptr<const int>* before) {
-  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+Status RegionOps::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
+                                 std::weak_ptr<const int>* before) {
+  std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id &&
            t.state == CatalogTable::State::kReady;
@@ -502,7 +517,7 @@ Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
     for (const CatalogRegion& r : table.regions)
       key_bytes += r.start_key.size();
     if (table.regions.size() + 1 > router::TableSpec::kMaxRegions ||
-        key_bytes > options_.max_table_bytes) {
+        key_bytes > ctx_.options->max_table_bytes) {
       return Status::InvalidArgument(
           "table '" + table.descriptor.name + "' has " +
           std::to_string(table.regions.size()) +
@@ -515,18 +530,18 @@ Status RouterImpl::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
   return PutTableNewGeneration(table, before);
 }
 
-Status RouterImpl::CheckTargetServers(const CatalogRegionOp& op) const {
-  // Membership changes take ddl_mu_ too: a member checked under it stays
+Status RegionOps::CheckTargetServers(const CatalogRegionOp& op) const {
+  // Membership changes take ddl_mu too: a member checked under it stays
   // one until the operation has ended, since RemoveServer counts its
   // regions.
-  const std::shared_ptr<const ServerMap> members = servers_.Snapshot();
+  const std::shared_ptr<const ServerMap> members = ctx_.servers->Snapshot();
   for (const CatalogRegion& target : op.targets) {
     const bool moves = target.server != op.sources.front().server;
     if (members->count(target.server) == 0) {
       return Status::InvalidArgument("server " + std::to_string(target.server) +
                                      " is not a member of the cluster");
     }
-    if (moves && Draining(target.server)) {
+    if (moves && ctx_.servers->Draining(target.server)) {
       return Status::InvalidArgument(
           "server " + std::to_string(target.server) +
           " is being decommissioned: no region moves to it");
@@ -535,45 +550,10 @@ Status RouterImpl::CheckTargetServers(const CatalogRegionOp& op) const {
   return Status::OK();
 }
 
-Status RouterImpl::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
-  CatalogTable table;
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
-  for (const CatalogTable& t : *tables) {
-    if (t.descriptor.table_id == table_id) table = t;
-  }
-  for (const CatalogRegion& target : op.targets) {
-    const ServerEntry& server = servers_.Get(target.server);
-    const Status s =
-        server.client->OpenStagedRegion(DescriptorOf(table, target), 0);
-    if (!s.ok()) return write_path_->ServerFailed(server, s);
-  }
-  return Status::OK();
-}
-
-Status RouterImpl::FenceSources(const CatalogRegionOp& op) {
-  for (const CatalogRegion& source : op.sources) {
-    const ServerEntry& server = servers_.Get(source.server);
-    // A write that went in doubt made the replica not current
-    // (GlobalIndex::MarkWriteInDoubt); the catch-up that makes it current
-    // raises the server's fence past that write's token.
-    if (index_->IsCurrent(server.ref.id)) continue;
-    if (!write_path_->EnsureFilterConfig(server.ref.id, server)) {
-      return WritePath::Named(
-          server, Status::Unavailable("its filter config could not be checked "
-                                      "before the copy; try again"));
-    }
-    const Status s = index_->CatchUp(server.ref.id, *server.client);
-    if (!s.ok()) {
-      return write_path_->ServerFailed(server, s).WithContext(
-          "raising the fence of the region's server before the copy");
-    }
-  }
-  return Status::OK();
-}
-
-Status RouterImpl::SwitchRegionOpLocked(uint64_t table_id, CatalogRegionOp* op,
-                                        std::weak_ptr<const int>* before) {
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+Status RegionOps::SwitchRegionOpLocked(uint64_t table_id, CatalogRegionOp* op,
+                                       std::weak_ptr<const int>* before) {
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id;
   });
@@ -601,62 +581,52 @@ Status RouterImpl::SwitchRegionOpLocked(uint64_t table_id, CatalogRegionOp* op,
   return Status::OK();
 }
 
-Status RouterImpl::SyncTargets(const CatalogRegionOp& op) {
-  std::set<ServerId> servers;
-  for (const CatalogRegion& t : op.targets) servers.insert(t.server);
-  for (ServerId id : servers) {
-    const ServerEntry& server = servers_.Get(id);
-    const Status s = server.client->SyncWal();
-    if (!s.ok()) return write_path_->ServerFailed(server, s);
-  }
-  return Status::OK();
-}
-
-Status RouterImpl::FinishRegionOp(uint64_t table_id,
-                                  const CatalogRegionOp& op) {
+Status RegionOps::FinishRegionOp(uint64_t table_id, const CatalogRegionOp& op) {
   const bool switched = op.state == CatalogRegionOp::State::kSwitched;
   // The sources go only once the targets' copy is durable (synced at the
   // switch already; again here for an operation a restarted router
   // finishes): a source dropped before would leave the rows in the
   // targets' unsynced tail alone.
-  if (switched) BLOOMROUTE_RETURN_IF_ERROR(SyncTargets(op));
+  if (switched) BLOOMROUTE_RETURN_IF_ERROR(copy_.SyncTargets(op));
   // Undo: the targets go. Finish: the sources go, then the targets serve.
   for (const CatalogRegion& r : switched ? op.sources : op.targets) {
-    const ServerEntry& server = servers_.Get(r.server);
+    const ServerEntry& server = ctx_.servers->Get(r.server);
     const Status s = server.client->DropRegion(r.region_id);
-    if (!s.ok() && !s.IsNotFound()) return write_path_->ServerFailed(server, s);
+    if (!s.ok() && !s.IsNotFound())
+      return ctx_.write_path->ServerFailed(server, s);
     // The drop removed elements without handing us the ops.
-    (void)index_->MarkStale(server.ref.id);
+    (void)ctx_.index->MarkStale(server.ref.id);
   }
-  maintenance_.Wake();
-  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  ctx_.wake();
+  std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id;
   });
   if (it == tables->end()) return Status::OK();
   if (switched) {
     for (const CatalogRegion& r : op.targets) {
-      const ServerEntry& server = servers_.Get(r.server);
+      const ServerEntry& server = ctx_.servers->Get(r.server);
       const Status s = server.client->OpenRegion(
           DescriptorOf(*it, r), server.opened_incarnation.load());
-      if (!s.ok()) return write_path_->ServerFailed(server, s);
+      if (!s.ok()) return ctx_.write_path->ServerFailed(server, s);
     }
   }
   CatalogTable table = *it;
   table.region_ops.clear();
-  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  PublishTables();
+  BLOOMROUTE_RETURN_IF_ERROR(ctx_.catalog->PutTable(table));
+  ctx_.PublishTables();
   return Status::OK();
 }
 
-void RouterImpl::ResolveSwitchInDoubt() {
-  const std::shared_ptr<ReshapeState> state = tables_.Running();
+void RegionOps::ResolveSwitchInDoubt() {
+  const std::shared_ptr<ReshapeState> state = ctx_.tables->Running();
   if (state == nullptr || !state->switch_in_doubt) return;
   std::weak_ptr<const int> before;
   CatalogRegionOp op = state->op;
   {
-    std::lock_guard<std::timed_mutex> lock(ddl_mu_);
+    std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
     // Written again whatever the disk holds: either record was right until
     // now (no write to the sources was acknowledged since the last copy),
     // and from here on the switch is.
@@ -665,18 +635,19 @@ void RouterImpl::ResolveSwitchInDoubt() {
   state->switched = true;
   state->switch_in_doubt = false;
   state->gate.Open();
-  tables_.SetRunning(nullptr);
+  ctx_.tables->SetRunning(nullptr);
   // MaintainRegionOps finishes it (it is kSwitched in the catalog now) once
   // the reads of before the switch have ended.
   (void)WaitForGeneration(before);
 }
 
-void RouterImpl::MaintainRegionOps() {
+void RegionOps::MaintainRegionOps() {
   std::unique_lock<std::mutex> running(region_ops_mu_, std::try_to_lock);
   if (!running.owns_lock()) return;  // its caller finishes or undoes it
   ResolveSwitchInDoubt();
-  const std::shared_ptr<ReshapeState> in_doubt = tables_.Running();
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  const std::shared_ptr<ReshapeState> in_doubt = ctx_.tables->Running();
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.region_ops.empty()) continue;
     // Still in doubt: neither finished nor undone until written again.
