@@ -239,9 +239,10 @@ Status RouterImpl::Init() {
   BLOOMROUTE_RETURN_IF_ERROR(servers_.ConnectMembers(*catalog_, index_.get()));
   write_path_ = std::make_unique<WritePath>(
       index_.get(), &servers_, &tables_, filter_config_,
-      WritePath::Hooks{
-          [this] { maintenance_.Wake(); },
-          [this](const ServerEntry& server) { return ReopenServer(server); }});
+      WritePath::Hooks{[this] { maintenance_.Wake(); },
+                       [this](const ServerEntry& server) {
+                         return placement_->ReopenServer(server);
+                       }});
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
   metrics_ =
       std::make_unique<RouterMetrics>([this] { return MetricsSnapshot(); });
@@ -256,6 +257,10 @@ Status RouterImpl::Init() {
   ctx_.write_path = write_path_.get();
   ctx_.ddl_mu = &ddl_mu_;
   ctx_.wake = [this] { maintenance_.Wake(); };
+  placement_ = std::make_unique<RegionPlacement>(ctx_);
+  index_tasks_ = std::make_unique<IndexTasks>(
+      ctx_, IndexTasks::Hooks{
+                [](const CatalogTable& t) { return CheckNoRegionOp(t); }});
   region_ops_ = std::make_unique<RegionOps>(ctx_);
   balancing_ = std::make_unique<Balancing>(
       ctx_, region_ops_.get(),
@@ -297,15 +302,15 @@ StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& given) {
                : "is still being deleted; try again later"));
     }
   }
-  CatalogTable table = PlanTable(spec);
+  CatalogTable table = placement_->PlanTable(spec);
   BLOOMROUTE_RETURN_IF_ERROR(CheckListedBytes(
       *tables, table.descriptor, options_.max_listed_descriptor_bytes));
   // Persisted before any server hears of the ids, so they are never reused.
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  Status opened = OpenRegions(table);
+  Status opened = placement_->OpenRegions(table);
   if (!opened.ok()) {
     table.state = CatalogTable::State::kDeleting;
-    if (catalog_->PutTable(table).ok() && DropRegions(table).ok()) {
+    if (catalog_->PutTable(table).ok() && placement_->DropRegions(table).ok()) {
       (void)catalog_->DeleteTable(table.descriptor.table_id);
     }
     maintenance_.Wake();  // catch up the replicas the drops made stale
@@ -328,7 +333,7 @@ Status RouterImpl::DeleteTableLocked(const TableState& state) {
   table.state = CatalogTable::State::kDeleting;
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
   PublishTables();
-  Status dropped = DropRegions(table);
+  Status dropped = placement_->DropRegions(table);
   maintenance_.Wake();  // catch up the replicas the drops made stale
   if (!dropped.ok()) {
     return dropped.WithContext(
@@ -392,7 +397,7 @@ void RouterImpl::MaintainCatalog() {
   // finished, not every interval. Asking each server for its regions (one
   // small call per server) needs no lock: a flag only schedules a reopen,
   // which reads the catalog again under ddl_mu_.
-  FlagServersMissingRegions(*catalog_->Tables());
+  placement_->FlagServersMissingRegions(*catalog_->Tables());
   if (CatalogWorkPending()) {
     // Under ddl_mu_, so that no region of a table being deleted is reopened.
     std::lock_guard<std::timed_mutex> lock(ddl_mu_);
@@ -400,22 +405,24 @@ void RouterImpl::MaintainCatalog() {
     const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
     for (auto& [id, server] : *servers) {
       if (!server->reopen.exchange(false)) continue;
-      const Status reopened = ReopenServerLocked(*server);
+      const Status reopened = placement_->ReopenServerLocked(*server);
       server->SetReopenError(reopened.ok() ? "" : reopened.ToString());
       if (!reopened.ok()) server->reopen = true;
     }
     for (const CatalogTable& t : *tables) {
-      if (t.state == CatalogTable::State::kDeleting && DropRegions(t).ok()) {
+      if (t.state == CatalogTable::State::kDeleting &&
+          placement_->DropRegions(t).ok()) {
         (void)catalog_->DeleteTable(t.descriptor.table_id);
       } else if (t.state == CatalogTable::State::kReady &&
                  !t.retired_regions.empty()) {
         CatalogTable table = t;
-        (void)DropRetiredRegions(&table);  // retried every pass until done
+        // Retried every pass until done.
+        (void)placement_->DropRetiredRegions(&table);
       }
     }
   }
   region_ops_->MaintainRegionOps();
-  MaintainIndexes();
+  index_tasks_->MaintainIndexes();
 }
 
 void RouterImpl::CatchUpReplicas() { write_path_->CatchUpReplicas(); }

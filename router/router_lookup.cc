@@ -9,6 +9,8 @@
 #include "index/element_hash.h"
 #include "model/index_predicate.h"
 #include "model/table_attributes.h"
+#include "router/coordinator/index_tasks.h"
+#include "router/coordinator/region_placement.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute::router_internal {

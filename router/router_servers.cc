@@ -69,7 +69,7 @@ Status RouterImpl::SetServerAddress(ServerId id, const std::string& address) {
       servers_.Repoint(id, address, catalog_.get(), index_.get()));
   if (entry == nullptr) return Status::OK();  // the address it had
   // Whatever answers there now has its regions reopened.
-  const Status reopened = ReopenServerLocked(*entry);
+  const Status reopened = placement_->ReopenServerLocked(*entry);
   entry->SetReopenError(reopened.ok() ? "" : reopened.ToString());
   if (reopened.ok()) entry->reopen = false;
   maintenance_.Wake();

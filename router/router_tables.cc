@@ -64,15 +64,6 @@ Status RouterImpl::DeleteTableIfDisabled(std::string_view name) {
   return DeleteTableLocked(*state);
 }
 
-Status RouterImpl::DropRetiredRegions(CatalogTable* table) {
-  CatalogTable retired = *table;
-  retired.regions = std::move(retired.retired_regions);
-  retired.retired_regions.clear();
-  BLOOMROUTE_RETURN_IF_ERROR(DropRegions(retired));
-  table->retired_regions.clear();
-  return catalog_->PutTable(*table);
-}
-
 Status RouterImpl::TruncateTable(std::string_view name, bool preserve_splits) {
   std::lock_guard<std::timed_mutex> lock(ddl_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
@@ -82,18 +73,18 @@ Status RouterImpl::TruncateTable(std::string_view name, bool preserve_splits) {
   CatalogTable table = state->record;
   table.retired_regions.insert(table.retired_regions.end(),
                                table.regions.begin(), table.regions.end());
-  table.regions =
-      PlaceRegions(preserve_splits ? SplitKeysOf(state->record.regions)
-                                   : std::vector<std::string>{},
-                   table.descriptor.table_id);
+  table.regions = placement_->PlaceRegions(
+      preserve_splits ? SplitKeysOf(state->record.regions)
+                      : std::vector<std::string>{},
+      table.descriptor.table_id);
   // One write switches the table to the new regions: from here on (and
   // after a crash) nothing routes to the old ones, which are only dropped,
   // now or by maintenance; the new ones are opened now or, on a server that
   // does not answer, by maintenance when it does.
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
   PublishTables();
-  const Status dropped = DropRetiredRegions(&table);
-  const Status opened = OpenRegions(table);
+  const Status dropped = placement_->DropRetiredRegions(&table);
+  const Status opened = placement_->OpenRegions(table);
   table.enabled = true;  // as HBase: a truncated table is enabled
   BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
   PublishTables();

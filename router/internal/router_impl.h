@@ -4,20 +4,21 @@
 // (internal/table_directory.h), the server set to ServerDirectory
 // (internal/server_directory.h), every write and the replicas' sync to
 // WritePath (internal/write_path.h), the open scanners to ScannerRegistry
-// (internal/scanner_registry.h), moving, splitting and merging regions to
-// RegionOps (coordinator/region_ops.h; RegionCopy, coordinator/
-// region_copy.h, copies their rows), the balancer and decommissioning to
-// Balancing (coordinator/balancing.h), and the background threads to
-// Maintenance (coordinator/maintenance.h), whose interface to the router it
-// implements.
+// (internal/scanner_registry.h), placing, opening, reopening and dropping
+// regions to RegionPlacement (coordinator/region_placement.h), index builds
+// and drops to IndexTasks (coordinator/index_tasks.h), moving, splitting and
+// merging regions to RegionOps (coordinator/region_ops.h; RegionCopy,
+// coordinator/region_copy.h, copies their rows), the balancer and
+// decommissioning to Balancing (coordinator/balancing.h), and the background
+// threads to Maintenance (coordinator/maintenance.h), whose interface to the
+// router it implements.
 // Its own methods are spread over router.cc (opening, tables, a maintenance
 // pass's duties), router_tables.cc (table states), router_servers.cc
-// (membership calls), coordinator/router_regions.cc (placing, opening,
-// reopening and dropping regions), router_admin.cc (what is where: servers and
+// (membership calls), router_admin.cc (what is where: servers and
 // regions with their rows and bytes), router_rows.cc (writes, gets, scans),
 // router_scan_filter.cc (a scan's filter over the index),
-// router_scanners.cc (scanner calls), router_index.cc (index builds and
-// drops) and router_lookup.cc (index lookups and statistics).
+// router_scanners.cc (scanner calls) and router_lookup.cc (index lookups
+// and statistics).
 // The files under coordinator/ hold what only the coordinator does.
 //
 // Locking. The server set is ServerDirectory's: readers take a snapshot and
@@ -47,8 +48,10 @@
 
 #include "model/filter_language.h"
 #include "router/coordinator/balancing.h"
+#include "router/coordinator/index_tasks.h"
 #include "router/coordinator/maintenance.h"
 #include "router/coordinator/region_ops.h"
+#include "router/coordinator/region_placement.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
@@ -95,19 +98,6 @@ struct ScanFilter {
 // size. Corruption otherwise.
 Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
                       const ScanResult& reply);
-
-// router_index.cc
-// InvalidArgument "index on C of table 'T' is building (N of M regions
-// done); ..." when `column` is a building column of `table`; OK otherwise
-// (also for a column not indexed: the caller says so).
-Status CheckIndexReady(const CatalogTable& table, std::string_view column);
-
-// Whether `region` of `table` is a target of its switched operation: a
-// region server holds it open staged (it takes writes, answers what names
-// it, and is not among OpenRegionIds) until the operation's sources are
-// dropped (coordinator/region_ops.cc); a split's targets overlap their
-// parent.
-bool IsStagedTarget(const CatalogTable& table, const CatalogRegion& region);
 
 class RouterImpl : public router::Router, private MaintenanceDuties {
  public:
@@ -200,78 +190,19 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   StatusOr<router::ServerRef> AddServer(const std::string& address) override;
   Status SetServerAddress(ServerId id, const std::string& address) override;
   Status RemoveServer(ServerId id) override;
-  // router_index.cc
-  Status AddIndex(std::string_view table, const std::string& column) override;
-  Status DropIndex(std::string_view table, const std::string& column) override;
+  // coordinator/index_tasks.cc
+  Status AddIndex(std::string_view table, const std::string& column) override {
+    return index_tasks_->AddIndex(table, column);
+  }
+  Status DropIndex(std::string_view table, const std::string& column) override {
+    return index_tasks_->DropIndex(table, column);
+  }
   StatusOr<std::vector<router::IndexState>> IndexStatus(
-      std::string_view table) const override;
+      std::string_view table) const override {
+    return index_tasks_->IndexStatus(table);
+  }
 
  private:
-  // router_index.cc
-  // Gives every server holding regions of `state`'s table its indexed
-  // columns (UpdateTableIndexes); the first failure, after ServerFailed.
-  [[nodiscard]] Status UpdateIndexesOnServers(const TableState& state);
-  // Writes `table` to the catalog (synchronously, before any server acts on
-  // it), publishes it and gives its servers the new column set. A server
-  // that does not answer fails the call with `pending` as context: the
-  // change stands, and the background task finishes it.
-  [[nodiscard]] Status RecordIndexChange(const CatalogTable& table,
-                                         const std::string& pending);
-  // The same on one server; OK when it holds none of the table's regions.
-  [[nodiscard]] Status UpdateServerIndexes(const ServerEntry& server,
-                                           const TableState& state);
-  // Runs the index tasks of the catalog, at most index_chunks_per_pass
-  // chunks; wakes maintenance again when work is left.
-  void MaintainIndexes();
-  // One chunk of `task_column`'s task on the next unfinished region of
-  // table `table_id`, with its progress (and, when the last region is done,
-  // the task's end) persisted. Needs ddl_mu_ held. False when there is
-  // nothing left to do on the table or a call failed.
-  bool RunIndexChunkLocked(uint64_t table_id, uint32_t task_column);
-  // Ends a task whose regions are all done: a build clears the building
-  // flag on the servers, then in the catalog; a drop is forgotten.
-  [[nodiscard]] Status FinishIndexTaskLocked(CatalogTable table, size_t task);
-  // One backfill or drop chunk sent as SendWrite sends a write (fence
-  // token, a retry with the new token when fenced, the ops applied to the
-  // replica before returning), but without reopening the server's regions
-  // on NotFound: that takes ddl_mu_, which the caller holds (maintenance
-  // reopens them).
-  StatusOr<IndexChunkResult> SendIndexChunk(const ServerEntry& server,
-                                            bool build, uint64_t region,
-                                            uint32_t column,
-                                            const std::string& after);
-
-  // coordinator/router_regions.cc: where regions live; opening and dropping
-  // them. Assigns ids and servers to a validated spec.
-  CatalogTable PlanTable(const router::TableSpec& spec) const;
-  // Regions split at `splits`, under new ids, each on the server with the
-  // fewest regions of the other tables so far (ties to the lowest id); the
-  // regions of table `skip_table` are not counted.
-  std::vector<CatalogRegion> PlaceRegions(
-      const std::vector<std::string>& splits, uint64_t skip_table) const;
-  // Opens each region of `table` on its server, servers in parallel (new,
-  // empty regions: any run of a server may serve them); the first failure,
-  // after ServerFailed.
-  [[nodiscard]] Status OpenRegions(const CatalogTable& table);
-  // Drops each region of `table`, retired ones too (NotFound counts as
-  // dropped) and marks the servers' replicas stale; the first failure.
-  [[nodiscard]] Status DropRegions(const CatalogTable& table);
-  // Asks each server holding regions of ready tables for its region list
-  // (in parallel) and flags for reopening those that lack any of theirs:
-  // closed by another caller, or lost with a directory, without a call of
-  // ours failing. Needs no lock: a flag only schedules a reopen.
-  void FlagServersMissingRegions(const std::vector<CatalogTable>& tables);
-  // Opens again every region the catalog places on `server`, on the run of
-  // the server whose incarnation the replica has just noted. A restarted
-  // server serves none of its regions until then (RegionStore::Open), so no
-  // row of a new run is readable while the replica still trusts the filter
-  // of the run before. The Locked form needs ddl_mu_ held (no region of a
-  // table being deleted is reopened); ReopenServer takes it.
-  [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
-  [[nodiscard]] Status ReopenServer(const ServerEntry& server);
-  // Whether member `id` is being decommissioned (ServerDirectory): no
-  // region is placed on it.
-  bool Draining(ServerId id) const { return servers_.Draining(id); }
 
   // router_admin.cc
   // Every page of `server`'s region statistics for table `table_id` (0:
@@ -297,9 +228,6 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   [[nodiscard]] Status DeleteTableLocked(const TableState& state);
   // Sets the table's enabled flag (persisted); the errors of DisableTable.
   [[nodiscard]] Status SetEnabled(std::string_view table, bool enabled);
-  // Drops the table's retired regions and, when all are gone, forgets them
-  // (persisted). Needs ddl_mu_ held.
-  [[nodiscard]] Status DropRetiredRegions(CatalogTable* table);
   router::TableInfo Describe(const TableState& table) const;
   // True when a maintenance pass has catalog work: a server to reopen or a
   // table whose deletion is unfinished. Cheap: reads the catalog snapshot.
@@ -416,6 +344,9 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   TableDirectory tables_;
   // The pieces above, for the components (set by Init).
   RouterContext ctx_;
+  // The components, created by Init once ctx_ is filled.
+  std::unique_ptr<RegionPlacement> placement_;
+  std::unique_ptr<IndexTasks> index_tasks_;
 
   // Moves, splits and merges of regions (set by Init).
   std::unique_ptr<RegionOps> region_ops_;
@@ -431,11 +362,6 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // when the router is destroyed.
   Maintenance maintenance_;
 };
-
-// `d` as clients see it (describeTable, listTables): without the columns
-// still building, and with the bloomroute.index attribute, when it has
-// one, naming the others.
-TableDescriptor ReadyDescriptor(const TableDescriptor& d);
 
 }  // namespace bloomroute::router_internal
 

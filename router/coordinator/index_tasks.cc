@@ -20,11 +20,14 @@
 // its entries in chunks; (4) the task is forgotten. Column ids are never
 // reused (CatalogTable::next_column_id), so entries of a dropped column
 // that linger on a server cannot be mistaken for a new column's.
+#include "router/coordinator/index_tasks.h"
+
 #include <algorithm>
+#include <memory>
 #include <set>
+#include <utility>
 
 #include "model/table_attributes.h"
-#include "router/internal/router_impl.h"
 
 namespace bloomroute::router {
 
@@ -150,7 +153,10 @@ Status CheckIndexReady(const CatalogTable& table, std::string_view column) {
       " regions done); lookups on it start when it is complete");
 }
 
-Status RouterImpl::UpdateServerIndexes(const ServerEntry& server,
+IndexTasks::IndexTasks(const RouterContext& ctx, Hooks hooks)
+    : ctx_(ctx), hooks_(std::move(hooks)) {}
+
+Status IndexTasks::UpdateServerIndexes(const ServerEntry& server,
                                        const TableState& state) {
   if (state.regions_by_server.count(server.ref.id) == 0) return Status::OK();
   Status s = server.client->UpdateTableIndexes(
@@ -161,37 +167,37 @@ Status RouterImpl::UpdateServerIndexes(const ServerEntry& server,
   return s.IsNotFound() ? Status::OK() : s;
 }
 
-Status RouterImpl::UpdateIndexesOnServers(const TableState& state) {
+Status IndexTasks::UpdateIndexesOnServers(const TableState& state) {
   std::vector<const ServerEntry*> servers;
   for (const auto& [id, regions] : state.regions_by_server) {
-    servers.push_back(&servers_.Get(id));
+    servers.push_back(&ctx_.servers->Get(id));
   }
   std::vector<Status> results(servers.size());
-  fan_out_->Run(servers.size(), [&](size_t i) {
+  ctx_.fan_out->Run(servers.size(), [&](size_t i) {
     Status s = UpdateServerIndexes(*servers[i], state);
-    if (!s.ok()) results[i] = write_path_->ServerFailed(*servers[i], s);
+    if (!s.ok()) results[i] = ctx_.write_path->ServerFailed(*servers[i], s);
   });
   for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
   return Status::OK();
 }
 
-Status RouterImpl::RecordIndexChange(const CatalogTable& table,
+Status IndexTasks::RecordIndexChange(const CatalogTable& table,
                                      const std::string& pending) {
-  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  PublishTables();
+  BLOOMROUTE_RETURN_IF_ERROR(ctx_.catalog->PutTable(table));
+  ctx_.PublishTables();
   const Status updated = UpdateIndexesOnServers(TableState(table));
   // The background task drives the build or drop (and retries the servers
   // that did not answer).
-  maintenance_.Wake();
+  ctx_.wake();
   return updated.ok() ? updated : updated.WithContext(pending);
 }
 
-Status RouterImpl::AddIndex(std::string_view name, const std::string& column) {
-  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
+Status IndexTasks::AddIndex(std::string_view name, const std::string& column) {
+  std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.FindAnyState(name));
+                              ctx_.tables->FindAnyState(name));
   CatalogTable table = state->record;
-  BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(table));
+  BLOOMROUTE_RETURN_IF_ERROR(hooks_.check_no_region_op(table));
   BLOOMROUTE_RETURN_IF_ERROR(CheckNewColumn(table, column));
   const uint32_t id = table.NextColumnId();
   table.next_column_id = id + 1;
@@ -207,12 +213,12 @@ Status RouterImpl::AddIndex(std::string_view name, const std::string& column) {
                                       "of the table answers");
 }
 
-Status RouterImpl::DropIndex(std::string_view name, const std::string& column) {
-  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
+Status IndexTasks::DropIndex(std::string_view name, const std::string& column) {
+  std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.FindAnyState(name));
+                              ctx_.tables->FindAnyState(name));
   CatalogTable table = state->record;
-  BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(table));
+  BLOOMROUTE_RETURN_IF_ERROR(hooks_.check_no_region_op(table));
   const IndexedColumn* found = table.descriptor.FindIndexed(column);
   if (found == nullptr) {
     return Status::InvalidArgument("column " + QuoteForMessage(column) +
@@ -245,10 +251,10 @@ Status RouterImpl::DropIndex(std::string_view name, const std::string& column) {
                                       "once every server of the table answers");
 }
 
-StatusOr<std::vector<IndexState>> RouterImpl::IndexStatus(
+StatusOr<std::vector<IndexState>> IndexTasks::IndexStatus(
     std::string_view name) const {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.FindAnyState(name));
+                              ctx_.tables->FindAnyState(name));
   const CatalogTable& t = state->record;
   const uint32_t total = static_cast<uint32_t>(t.regions.size());
   std::vector<IndexState> out;
@@ -272,9 +278,10 @@ StatusOr<std::vector<IndexState>> RouterImpl::IndexStatus(
   return out;
 }
 
-void RouterImpl::MaintainIndexes() {
+void IndexTasks::MaintainIndexes() {
   std::vector<std::pair<uint64_t, uint32_t>> work;  // (table, column)
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.state != CatalogTable::State::kReady || t.index_tasks.empty()) {
       continue;
@@ -288,19 +295,20 @@ void RouterImpl::MaintainIndexes() {
   }
   uint32_t chunks = 0;
   for (const auto& [table, column] : work) {
-    while (chunks < options_.index_chunks_per_pass) {
+    while (chunks < ctx_.options->index_chunks_per_pass) {
       ++chunks;
-      std::lock_guard<std::timed_mutex> lock(ddl_mu_);
+      std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
       if (!RunIndexChunkLocked(table, column)) break;
     }
   }
-  if (chunks >= options_.index_chunks_per_pass) maintenance_.Wake();
+  if (chunks >= ctx_.options->index_chunks_per_pass) ctx_.wake();
 }
 
-bool RouterImpl::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {
+bool IndexTasks::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {
   // The table as it is now: a DDL call may have changed it since the pass
   // began.
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id;
   });
@@ -325,8 +333,8 @@ bool RouterImpl::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {
   CatalogIndexTask::Region& progress = ProgressOf(task, region->region_id);
   const bool build = task->kind == CatalogIndexTask::Kind::kBuild;
   StatusOr<IndexChunkResult> chunk =
-      SendIndexChunk(servers_.Get(region->server), build, region->region_id,
-                     column, progress.resume_after);
+      SendIndexChunk(ctx_.servers->Get(region->server), build,
+                     region->region_id, column, progress.resume_after);
   if (!chunk.ok()) return false;  // retried next pass
   if (build && !chunk->done && chunk->resume_after <= progress.resume_after) {
     // An untrusted reply that would not move on: try again next pass.
@@ -337,32 +345,33 @@ bool RouterImpl::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {
   // (it is rewritten after every chunk) however many regions are done.
   progress.resume_after = build && !chunk->done ? chunk->resume_after : "";
   task->rows += chunk->entries;
-  if (!catalog_->PutTable(table).ok()) return false;
-  PublishTables();
+  if (!ctx_.catalog->PutTable(table).ok()) return false;
+  ctx_.PublishTables();
   return true;
 }
 
-StatusOr<IndexChunkResult> RouterImpl::SendIndexChunk(
+StatusOr<IndexChunkResult> IndexTasks::SendIndexChunk(
     const ServerEntry& server, bool build, uint64_t region, uint32_t column,
     const std::string& after) {
   constexpr int kAttempts = 3;  // as SendWrite: fences rise rarely
   for (int attempt = 1;; ++attempt) {
-    const uint64_t token = index_->FenceToken(server.ref.id);
+    const uint64_t token = ctx_.index->FenceToken(server.ref.id);
     StatusOr<IndexChunkResult> r =
-        build ? server.client->BackfillIndex(region, column, after,
-                                             options_.index_chunk_rows, token)
-              : server.client->DropIndexEntries(
-                    region, column, options_.index_chunk_rows, token);
+        build
+            ? server.client->BackfillIndex(
+                  region, column, after, ctx_.options->index_chunk_rows, token)
+            : server.client->DropIndexEntries(
+                  region, column, ctx_.options->index_chunk_rows, token);
     if (r.ok()) {
-      write_path_->ApplyWrite(server, r->write);
+      ctx_.write_path->ApplyWrite(server, r->write);
       return r;
     }
     if (r.status().IsAborted() && attempt < kAttempts) continue;
-    return write_path_->WriteFailed(server, r.status());
+    return ctx_.write_path->WriteFailed(server, r.status());
   }
 }
 
-Status RouterImpl::FinishIndexTaskLocked(CatalogTable table, size_t task) {
+Status IndexTasks::FinishIndexTaskLocked(CatalogTable table, size_t task) {
   const CatalogIndexTask done = table.index_tasks[task];
   table.index_tasks.erase(table.index_tasks.begin() + task);
   if (done.kind == CatalogIndexTask::Kind::kBuild) {
@@ -376,8 +385,8 @@ Status RouterImpl::FinishIndexTaskLocked(CatalogTable table, size_t task) {
     // sends the building flag again (harmless) and finishes.
     BLOOMROUTE_RETURN_IF_ERROR(UpdateIndexesOnServers(TableState(table)));
   }
-  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  PublishTables();
+  BLOOMROUTE_RETURN_IF_ERROR(ctx_.catalog->PutTable(table));
+  ctx_.PublishTables();
   return Status::OK();
 }
 

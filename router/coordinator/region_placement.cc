@@ -1,16 +1,18 @@
 // How regions are placed, opened, reopened and dropped: a new table's
 // regions assigned to servers (PlanTable, PlaceRegions), opening them
-// (OpenRegions), dropping them (DropRegions), opening a server's regions
-// again after it restarted or failed (ReopenServer), and noticing a server
-// that lost some (FlagServersMissingRegions). Operations that change where a
-// region lives belong here too.
+// (OpenRegions), dropping them (DropRegions, DropRetiredRegions), opening a
+// server's regions again after it restarted or failed (ReopenServer), and
+// noticing a server that lost some (FlagServersMissingRegions).
+#include "router/coordinator/region_placement.h"
+
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "router/internal/router_impl.h"
+#include "router/coordinator/index_tasks.h"
 
 namespace bloomroute::router_internal {
 
@@ -44,9 +46,11 @@ std::vector<std::string> EvenSplitKeys(uint32_t n) {
 
 }  // namespace
 
-CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
+RegionPlacement::RegionPlacement(const RouterContext& ctx) : ctx_(ctx) {}
+
+CatalogTable RegionPlacement::PlanTable(const TableSpec& spec) const {
   CatalogTable t;
-  t.descriptor.table_id = catalog_->NextTableId();
+  t.descriptor.table_id = ctx_.catalog->NextTableId();
   t.descriptor.name = spec.name;
   for (size_t i = 0; i < spec.indexed_columns.size(); ++i) {
     t.descriptor.indexed_columns.push_back(
@@ -56,30 +60,32 @@ CatalogTable RouterImpl::PlanTable(const TableSpec& spec) const {
   t.descriptor.attributes = spec.attributes;
   std::vector<std::string> splits = spec.split_keys;
   if (splits.empty()) {
-    const uint32_t n = spec.region_count > 0
-                           ? spec.region_count
-                           : static_cast<uint32_t>(servers_.Snapshot()->size());
+    const uint32_t n =
+        spec.region_count > 0
+            ? spec.region_count
+            : static_cast<uint32_t>(ctx_.servers->Snapshot()->size());
     splits = EvenSplitKeys(n);
   }
   t.regions = PlaceRegions(splits, t.descriptor.table_id);
   return t;
 }
 
-std::vector<CatalogRegion> RouterImpl::PlaceRegions(
+std::vector<CatalogRegion> RegionPlacement::PlaceRegions(
     const std::vector<std::string>& splits, uint64_t skip_table) const {
   // Balance: each region goes to the server with the fewest regions of any
   // table so far, ties to the lowest id.
   std::map<ServerId, size_t> load;
-  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
+  const std::shared_ptr<const ServerMap> servers = ctx_.servers->Snapshot();
   for (const auto& [id, entry] : *servers) {
-    if (!Draining(id)) load[id] = 0;
+    if (!ctx_.servers->Draining(id)) load[id] = 0;
   }
   // Every member draining: place on them anyway (their regions move when
   // the decommission gets to them).
   if (load.empty()) {
     for (const auto& [id, entry] : *servers) load[id] = 0;
   }
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
   for (const CatalogTable& other : *tables) {
     if (other.descriptor.table_id == skip_table) continue;
     for (const CatalogRegion& r : other.regions) {
@@ -93,27 +99,27 @@ std::vector<CatalogRegion> RouterImpl::PlaceRegions(
         [](const auto& a, const auto& b) { return a.second < b.second; });
     ++least->second;
     regions.push_back(
-        {catalog_->NextRegionId(), i == 0 ? std::string() : splits[i - 1],
+        {ctx_.catalog->NextRegionId(), i == 0 ? std::string() : splits[i - 1],
          i < splits.size() ? splits[i] : std::string(), least->first});
   }
   return regions;
 }
 
-Status RouterImpl::OpenRegions(const CatalogTable& table) {
+Status RegionPlacement::OpenRegions(const CatalogTable& table) {
   const TableState state(table);
   std::vector<const ServerEntry*> servers;
   for (const auto& [id, regions] : state.regions_by_server) {
-    servers.push_back(&servers_.Get(id));
+    servers.push_back(&ctx_.servers->Get(id));
   }
   std::vector<Status> results(servers.size());
-  fan_out_->Run(servers.size(), [&](size_t i) {
+  ctx_.fan_out->Run(servers.size(), [&](size_t i) {
     for (size_t r = 0; r < state.record.regions.size(); ++r) {
       if (state.record.regions[r].server != servers[i]->ref.id) continue;
       // A new region is empty: any run of the server may serve it.
       Status s = servers[i]->client->OpenRegion(state.Descriptor(r),
                                                 /*incarnation=*/0);
       if (!s.ok()) {
-        results[i] = write_path_->ServerFailed(*servers[i], s);
+        results[i] = ctx_.write_path->ServerFailed(*servers[i], s);
         return;
       }
     }
@@ -122,7 +128,7 @@ Status RouterImpl::OpenRegions(const CatalogTable& table) {
   return Status::OK();
 }
 
-Status RouterImpl::DropRegions(const CatalogTable& table) {
+Status RegionPlacement::DropRegions(const CatalogTable& table) {
   // The regions a truncation retired go too.
   CatalogTable all = table;
   all.regions.insert(all.regions.end(), table.retired_regions.begin(),
@@ -130,44 +136,56 @@ Status RouterImpl::DropRegions(const CatalogTable& table) {
   const TableState state(all);
   std::vector<std::pair<const ServerEntry*, const std::vector<uint64_t>*>> work;
   for (const auto& [id, regions] : state.regions_by_server) {
-    work.emplace_back(&servers_.Get(id), &regions);
+    work.emplace_back(&ctx_.servers->Get(id), &regions);
   }
   std::vector<Status> results(work.size());
-  fan_out_->Run(work.size(), [&](size_t i) {
+  ctx_.fan_out->Run(work.size(), [&](size_t i) {
     const ServerEntry& server = *work[i].first;
     for (uint64_t region : *work[i].second) {
       Status s = server.client->DropRegion(region);
       if (!s.ok() && !s.IsNotFound()) {  // NotFound: never opened, or gone
-        results[i] = write_path_->ServerFailed(server, s);
+        results[i] = ctx_.write_path->ServerFailed(server, s);
         break;
       }
     }
     // Dropping removed elements from the server's filter without handing
     // the ops to us: the replica must catch up (until then it only has
     // extra elements, which cost false routes, never misses).
-    (void)index_->MarkStale(server.ref.id);
+    (void)ctx_.index->MarkStale(server.ref.id);
   });
   for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
   return Status::OK();
 }
 
-Status RouterImpl::ReopenServer(const ServerEntry& server) {
-  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
+Status RegionPlacement::DropRetiredRegions(CatalogTable* table) {
+  CatalogTable retired = *table;
+  retired.regions = std::move(retired.retired_regions);
+  retired.retired_regions.clear();
+  BLOOMROUTE_RETURN_IF_ERROR(DropRegions(retired));
+  table->retired_regions.clear();
+  return ctx_.catalog->PutTable(*table);
+}
+
+Status RegionPlacement::ReopenServer(const ServerEntry& server) {
+  std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
   return ReopenServerLocked(server);
 }
 
-Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
+Status RegionPlacement::ReopenServerLocked(const ServerEntry& server) {
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
   // Aborted: the server restarted again between reading its incarnation and
   // opening a region; start over with the new one.
   constexpr int kAttempts = 3;
   Status s;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     StatusOr<FilterStatus> status = server.client->GetFilterStatus();
-    if (!status.ok()) return write_path_->ServerFailed(server, status.status());
-    write_path_->NoteFilterConfig(server, *status);
-    if (!index_->NoteIncarnation(server.ref.id, status->incarnation)) {
-      maintenance_.Wake();  // a new run: its replica must be reloaded
+    if (!status.ok()) {
+      return ctx_.write_path->ServerFailed(server, status.status());
+    }
+    ctx_.write_path->NoteFilterConfig(server, *status);
+    if (!ctx_.index->NoteIncarnation(server.ref.id, status->incarnation)) {
+      ctx_.wake();  // a new run: its replica must be reloaded
     }
     s = Status::OK();
     for (const CatalogTable& t : *tables) {
@@ -175,7 +193,7 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
       const TableState state(t);
       // A server that missed a change of the indexed columns (down when it
       // was made) takes the current ones before its regions open with them.
-      s = UpdateServerIndexes(server, state);
+      s = IndexTasks::UpdateServerIndexes(server, state);
       for (size_t r = 0; r < t.regions.size() && s.ok(); ++r) {
         if (t.regions[r].server != server.ref.id) continue;
         s = IsStagedTarget(t, t.regions[r])
@@ -189,11 +207,11 @@ Status RouterImpl::ReopenServerLocked(const ServerEntry& server) {
     if (s.ok()) server.opened_incarnation = status->incarnation;
     if (!s.IsAborted()) break;
   }
-  if (!s.ok()) return write_path_->ServerFailed(server, s);
+  if (!s.ok()) return ctx_.write_path->ServerFailed(server, s);
   return Status::OK();
 }
 
-void RouterImpl::FlagServersMissingRegions(
+void RegionPlacement::FlagServersMissingRegions(
     const std::vector<CatalogTable>& tables) {
   // A few bytes a region: the ids the catalog assigns each server.
   std::map<ServerId, std::vector<uint64_t>> assigned;
@@ -206,7 +224,7 @@ void RouterImpl::FlagServersMissingRegions(
   }
   // Servers due for a reopen anyway (a failed call, a new run) are skipped.
   std::vector<const ServerEntry*> check;
-  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
+  const std::shared_ptr<const ServerMap> servers = ctx_.servers->Snapshot();
   std::vector<const std::vector<uint64_t>*> wanted;
   for (auto& [id, server] : *servers) {
     auto it = assigned.find(id);
@@ -216,11 +234,11 @@ void RouterImpl::FlagServersMissingRegions(
       wanted.push_back(&it->second);
     }
   }
-  fan_out_->Run(check.size(), [&](size_t i) {
+  ctx_.fan_out->Run(check.size(), [&](size_t i) {
     const ServerEntry& server = *check[i];
     StatusOr<std::vector<uint64_t>> open = server.client->OpenRegionIds();
     if (!open.ok()) {
-      (void)write_path_->ServerFailed(server, open.status());
+      (void)ctx_.write_path->ServerFailed(server, open.status());
       return;
     }
     const std::vector<uint64_t>& want = *wanted[i];
