@@ -218,9 +218,6 @@ RouterImpl::RouterImpl(const router::RouterOptions& options,
     : options_(options),
       servers_(std::move(factory)),
       balancer_(BalancerOptions(options), this),
-      scanners_(ScannerRegistry::Limits{
-          options.max_scanners, options.max_scanners_per_client,
-          options.max_scanners_per_principal, options.scanner_idle_timeout_ms}),
       maintenance_(MaintenanceOptions(options), this) {}
 
 RouterImpl::~RouterImpl() {
@@ -265,6 +262,11 @@ Status RouterImpl::Init() {
   ctx_.write_path = write_path_.get();
   ctx_.ddl_mu = &ddl_mu_;
   ctx_.wake = [this] { maintenance_.Wake(); };
+  scans_ = std::make_unique<Scans>(
+      ctx_, Scans::Hooks{
+                [this](std::string_view table, const router::LookupSpec& spec) {
+                  return Lookup(table, spec);
+                }});
   PublishTables();
   // Best effort: servers that do not answer are retried.
   maintenance_.RunPass();
@@ -420,6 +422,38 @@ void RouterImpl::MaintainCatalog() {
 
 void RouterImpl::CatchUpReplicas() { write_path_->CatchUpReplicas(); }
 
-void RouterImpl::ExpireScanners() { scanners_.Expire(); }
+void RouterImpl::ExpireScanners() { scans_->ExpireScanners(); }
+
+// Scans (Scans).
+StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
+                                      const router::ScanSpec& spec,
+                                      uint32_t limit) {
+  return scans_->Scan(table, spec, limit);
+}
+
+StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
+                                          const router::ScanSpec& spec,
+                                          router::ScannerClient client,
+                                          std::string_view principal) {
+  return scans_->OpenScanner(table, spec, client, principal);
+}
+
+StatusOr<std::vector<Row>> RouterImpl::ScannerNext(
+    int64_t scanner, uint32_t max_rows, uint64_t call_seq,
+    router::ScannerClient client) {
+  return scans_->ScannerNext(scanner, max_rows, call_seq, client);
+}
+
+Status RouterImpl::CloseScanner(int64_t scanner, router::ScannerClient client) {
+  return scans_->CloseScanner(scanner, client);
+}
+
+void RouterImpl::CloseScanners(router::ScannerClient client) {
+  scans_->CloseScanners(client);
+}
+
+std::string RouterImpl::ScannerTable(int64_t scanner) const {
+  return scans_->ScannerTable(scanner);
+}
 
 }  // namespace bloomroute::router_internal

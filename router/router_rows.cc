@@ -1,4 +1,4 @@
-// Row operations: routed writes, gets and scans across regions.
+// Row operations: routed writes and gets across regions.
 #include <algorithm>
 #include <deque>
 #include <iterator>
@@ -11,7 +11,6 @@
 namespace bloomroute::router_internal {
 
 using router::kMaxMutationsPerRowOperation;
-using router::ScanSpec;
 
 namespace {
 
@@ -263,7 +262,8 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
     BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(g.row_key, i));
     BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(g.columns));
     if (!g.filter.empty()) {
-      StatusOr<Filter> f = ParseRouterFilter(g.filter);
+      StatusOr<Filter> f =
+          ParseRouterFilter(g.filter, options_.max_filter_bytes);
       if (!f.ok()) return f.status().WithContext("get " + std::to_string(i));
       filters.emplace(i, std::move(f).value());
       g.filter.clear();
@@ -392,106 +392,6 @@ StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
   });
   for (const GetChunk& p : chunks) BLOOMROUTE_RETURN_IF_ERROR(p.status);
   return AppendAnswered(&chunks, begin, end, budget, out, used);
-}
-
-// A region server's scan reply is untrusted: its rows must be in strictly
-// ascending key order within what was asked ([start, stop) of the request
-// and the region), at most the limit, and a resume row must lie after them
-// and after the start -- or a caller that continues from it would go round
-// forever.
-Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
-                      const ScanResult& reply) {
-  std::string stop = request.stop_row;
-  if (stop.empty() || (!end_key.empty() && end_key < stop)) stop = end_key;
-  auto inside = [&](const std::string& key) {
-    return key >= request.start_row && (stop.empty() || key < stop);
-  };
-  if (reply.rows.size() > request.limit) {
-    return Status::Corruption("scan answer holds more rows than the limit");
-  }
-  for (size_t i = 0; i < reply.rows.size(); ++i) {
-    const std::string& key = reply.rows[i].key;
-    if (!inside(key) || (i > 0 && !(reply.rows[i - 1].key < key))) {
-      return Status::Corruption(
-          "scan answer out of order or outside the range at " +
-          QuoteForMessage(key));
-    }
-  }
-  if (!reply.resume_row) return Status::OK();
-  const std::string& after =
-      reply.rows.empty() ? request.start_row : reply.rows.back().key;
-  if (!(after < *reply.resume_row) || !inside(*reply.resume_row) ||
-      reply.resume_row->size() > kMaxRowKeyBytes) {
-    return Status::Corruption("scan answer resumes at " +
-                              QuoteForMessage(*reply.resume_row) +
-                              ", which is not after " + QuoteForMessage(after) +
-                              " within the range: it makes no progress");
-  }
-  return Status::OK();
-}
-
-StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
-                                      const ScanSpec& spec, uint32_t limit) {
-  if (limit < 1 || limit > kMaxRowsPerCall) {
-    return Status::InvalidArgument("the scan limit must be in [1, " +
-                                   std::to_string(kMaxRowsPerCall) + "]");
-  }
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const ScanFilter> filter,
-                              CheckScan(table, spec));
-  ScanWork work;
-  work.deadline = WorkDeadline();
-  return ScanPaged(table, spec, filter.get(), limit, /*returned=*/0, &work);
-}
-
-StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
-                                             const ScanSpec& spec,
-                                             uint32_t limit,
-                                             const ScanWork& work) {
-  ScanResult out;
-  if (!spec.stop_row.empty() && spec.start_row >= spec.stop_row) return out;
-  // The limit counts rows, the budget bytes across regions: each region
-  // server is asked for what is left of both.
-  const uint64_t budget = options_.max_reply_bytes;
-  uint64_t used = 0;
-  const std::vector<CatalogRegion>& regions = state.record.regions;
-  for (size_t r = state.RegionFor(spec.start_row); r < regions.size(); ++r) {
-    const CatalogRegion& region = regions[r];
-    if (!spec.stop_row.empty() && !region.start_key.empty() &&
-        region.start_key >= spec.stop_row) {
-      break;
-    }
-    ScanRequest request{
-        region.region_id, std::max(spec.start_row, region.start_key),
-        spec.stop_row,    static_cast<uint32_t>(limit - out.rows.size()),
-        spec.columns,     budget - used};
-    request.filter = spec.filter;  // the region servers drop failing rows
-    request.time_range = spec.time_range;
-    const ServerEntry& server = servers_.Get(region.server);
-    StatusOr<ScanResult> part = write_path_->RetryIfRegionsClosed(
-        server, [&] { return server.client->Scan(request); });
-    if (!part.ok()) return WritePath::Named(server, part.status());
-    Status checked = CheckScanReply(request, region.end_key, *part);
-    if (!checked.ok()) return WritePath::Named(server, checked);
-    for (Row& row : part->rows) {
-      used += ReplyBytes(row);
-      out.rows.push_back(std::move(row));
-    }
-    if (part->resume_row.has_value()) {
-      out.resume_row = std::move(part->resume_row);
-      return out;
-    }
-    if (region.end_key.empty()) break;
-    // Past the call's deadline, rows in hand go back (ScanWork).
-    if (out.rows.size() >= limit || used >= budget ||
-        (!out.rows.empty() &&
-         std::chrono::steady_clock::now() > work.deadline)) {
-      if (spec.stop_row.empty() || region.end_key < spec.stop_row) {
-        out.resume_row = region.end_key;  // later regions may hold rows
-      }
-      return out;
-    }
-  }
-  return out;
 }
 
 }  // namespace bloomroute::router_internal
