@@ -262,6 +262,7 @@ Status RouterImpl::Init() {
   ctx_.write_path = write_path_.get();
   ctx_.ddl_mu = &ddl_mu_;
   ctx_.wake = [this] { maintenance_.Wake(); };
+  row_calls_ = std::make_unique<RowCalls>(ctx_);
   scans_ = std::make_unique<Scans>(
       ctx_, Scans::Hooks{
                 [this](std::string_view table, const router::LookupSpec& spec) {
@@ -424,7 +425,46 @@ void RouterImpl::CatchUpReplicas() { write_path_->CatchUpReplicas(); }
 
 void RouterImpl::ExpireScanners() { scans_->ExpireScanners(); }
 
-// Scans (Scans).
+// The calls on rows (RowCalls) and scans (Scans).
+Status RouterImpl::Mutate(std::string_view table,
+                          std::vector<Mutation> mutations) {
+  return row_calls_->Mutate(table, std::move(mutations));
+}
+
+StatusOr<bool> RouterImpl::CheckAndMutate(std::string_view table,
+                                          const std::string& row,
+                                          const RowCondition& condition,
+                                          std::vector<Mutation> mutations) {
+  return row_calls_->CheckAndMutate(table, row, condition,
+                                    std::move(mutations));
+}
+
+StatusOr<Row> RouterImpl::Increment(std::string_view table,
+                                    const std::string& row,
+                                    std::vector<ColumnIncrement> increments) {
+  return row_calls_->Increment(table, row, std::move(increments));
+}
+
+StatusOr<Row> RouterImpl::Append(std::string_view table, const std::string& row,
+                                 std::vector<Cell> cells) {
+  return row_calls_->Append(table, row, std::move(cells));
+}
+
+Status RouterImpl::MutateRow(std::string_view table, const std::string& row,
+                             std::vector<Mutation> mutations) {
+  return row_calls_->MutateRow(table, row, std::move(mutations));
+}
+
+StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
+    std::string_view table, std::vector<GetRequest> requests) {
+  return row_calls_->Get(table, std::move(requests));
+}
+
+Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
+                            const std::string& file) {
+  return row_calls_->BulkLoad(table, region_id, file);
+}
+
 StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
                                       const router::ScanSpec& spec,
                                       uint32_t limit) {

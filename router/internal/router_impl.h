@@ -3,7 +3,8 @@
 // (internal/router_context.h): the tables to TableDirectory
 // (internal/table_directory.h), the server set to ServerDirectory
 // (internal/server_directory.h), every write and the replicas' sync to
-// WritePath (internal/write_path.h), scans and the open scanners to Scans
+// WritePath (internal/write_path.h), the calls on rows to RowCalls
+// (internal/row_calls.h), scans and the open scanners to Scans
 // (internal/scans.h), the balancer to Balancer
 // (coordinator/balancer.h) and its background threads to Maintenance
 // (coordinator/maintenance.h), whose interfaces to the router it implements.
@@ -14,9 +15,8 @@
 // splitting and merging regions; coordinator/router_reshape_copy.cc copies
 // their rows), coordinator/router_balancer.cc (the balancer's cluster and
 // decommissioning), router_admin.cc (what is where: servers and regions
-// with their rows and bytes), router_rows.cc (writes and gets),
-// router_index.cc (index builds and drops) and router_lookup.cc (index
-// lookups and statistics).
+// with their rows and bytes), router_index.cc (index builds and drops)
+// and router_lookup.cc (index lookups and statistics).
 // The files under coordinator/ hold what only the coordinator does.
 //
 // Locking. The server set is ServerDirectory's: readers take a snapshot and
@@ -53,6 +53,7 @@
 #include "router/internal/reshape_state.h"
 #include "router/internal/router_context.h"
 #include "router/internal/router_metrics.h"
+#include "router/internal/row_calls.h"
 #include "router/internal/scans.h"
 #include "router/internal/server_directory.h"
 #include "router/internal/table_directory.h"
@@ -449,22 +450,6 @@ class RouterImpl : public router::Router,
   // `query` (count_only) summed, asked again after each truncated one.
   StatusOr<uint64_t> CountOnServer(ServerId id, IndexQuery query);
 
-  // router_rows.cc
-  // One atomic write of `mutations` (all of row `row`) to the row's region:
-  // the server's result, with one outcome per mutation.
-  StatusOr<WriteResult> ApplyRowAtomically(std::string_view table,
-                                           const std::string& row,
-                                           std::vector<Mutation> mutations);
-  // One wave of Get: the requests from `begin` (at most kRowsPerRpc), each
-  // server's part asked in parallel with a share of `budget` bytes; appends
-  // the answered prefix to `out` (counting ReplyBytes in `*used`, stopping
-  // after the row that passes `budget`) and returns how many it appended
-  // (at least one).
-  StatusOr<size_t> GetWave(const std::vector<GetRequest>& requests,
-                           const std::vector<ServerId>& server_of, size_t begin,
-                           uint64_t budget,
-                           std::vector<std::optional<Row>>* out,
-                           uint64_t* used);
   // When a call that starts now should answer with what it has
   // (RouterOptions::call_work_budget_ms).
   std::chrono::steady_clock::time_point WorkDeadline() const {
@@ -506,6 +491,8 @@ class RouterImpl : public router::Router,
   // The balancer, and the regions it skips after a failed split or move.
   Balancer balancer_;
 
+  // Writes and gets (set by Init).
+  std::unique_ptr<RowCalls> row_calls_;
   // Scans and the open scanners (set by Init).
   std::unique_ptr<Scans> scans_;
 
