@@ -209,9 +209,6 @@ RouterImpl::RouterImpl(const router::RouterOptions& options,
                        std::shared_ptr<router::RegionClientFactory> factory)
     : options_(options),
       servers_(std::move(factory)),
-      scanners_(ScannerRegistry::Limits{
-          options.max_scanners, options.max_scanners_per_client,
-          options.max_scanners_per_principal, options.scanner_idle_timeout_ms}),
       maintenance_(MaintenanceOptions(options), this) {}
 
 RouterImpl::~RouterImpl() {
@@ -270,6 +267,12 @@ Status RouterImpl::Init() {
                                                  count_rows);
                        },
                        [this](ServerId id) { return RemoveServer(id); }});
+  row_calls_ = std::make_unique<RowCalls>(ctx_);
+  scans_ = std::make_unique<Scans>(
+      ctx_, Scans::Hooks{
+                [this](std::string_view table, const router::LookupSpec& spec) {
+                  return Lookup(table, spec);
+                }});
   PublishTables();
   // Best effort: servers that do not answer are retried.
   maintenance_.RunPass();
@@ -427,7 +430,78 @@ void RouterImpl::MaintainCatalog() {
 
 void RouterImpl::CatchUpReplicas() { write_path_->CatchUpReplicas(); }
 
-void RouterImpl::ExpireScanners() { scanners_.Expire(); }
+void RouterImpl::ExpireScanners() { scans_->ExpireScanners(); }
+
+// The calls on rows (RowCalls) and scans (Scans).
+Status RouterImpl::Mutate(std::string_view table,
+                          std::vector<Mutation> mutations) {
+  return row_calls_->Mutate(table, std::move(mutations));
+}
+
+StatusOr<bool> RouterImpl::CheckAndMutate(std::string_view table,
+                                          const std::string& row,
+                                          const RowCondition& condition,
+                                          std::vector<Mutation> mutations) {
+  return row_calls_->CheckAndMutate(table, row, condition,
+                                    std::move(mutations));
+}
+
+StatusOr<Row> RouterImpl::Increment(std::string_view table,
+                                    const std::string& row,
+                                    std::vector<ColumnIncrement> increments) {
+  return row_calls_->Increment(table, row, std::move(increments));
+}
+
+StatusOr<Row> RouterImpl::Append(std::string_view table, const std::string& row,
+                                 std::vector<Cell> cells) {
+  return row_calls_->Append(table, row, std::move(cells));
+}
+
+Status RouterImpl::MutateRow(std::string_view table, const std::string& row,
+                             std::vector<Mutation> mutations) {
+  return row_calls_->MutateRow(table, row, std::move(mutations));
+}
+
+StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
+    std::string_view table, std::vector<GetRequest> requests) {
+  return row_calls_->Get(table, std::move(requests));
+}
+
+Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
+                            const std::string& file) {
+  return row_calls_->BulkLoad(table, region_id, file);
+}
+
+StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
+                                      const router::ScanSpec& spec,
+                                      uint32_t limit) {
+  return scans_->Scan(table, spec, limit);
+}
+
+StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
+                                          const router::ScanSpec& spec,
+                                          router::ScannerClient client,
+                                          std::string_view principal) {
+  return scans_->OpenScanner(table, spec, client, principal);
+}
+
+StatusOr<std::vector<Row>> RouterImpl::ScannerNext(
+    int64_t scanner, uint32_t max_rows, uint64_t call_seq,
+    router::ScannerClient client) {
+  return scans_->ScannerNext(scanner, max_rows, call_seq, client);
+}
+
+Status RouterImpl::CloseScanner(int64_t scanner, router::ScannerClient client) {
+  return scans_->CloseScanner(scanner, client);
+}
+
+void RouterImpl::CloseScanners(router::ScannerClient client) {
+  scans_->CloseScanners(client);
+}
+
+std::string RouterImpl::ScannerTable(int64_t scanner) const {
+  return scans_->ScannerTable(scanner);
+}
 
 void RouterImpl::RunBalancerPass(bool moves) {
   balancing_->RunBalancerPass(moves);

@@ -20,7 +20,7 @@ using router::RegionOpResult;
 namespace {
 
 // One copy call carries at most this many rows or (about) bytes, as the
-// write path's calls (kRowsPerRpc, kBytesPerRpc in router_rows.cc).
+// write path's calls (kRowsPerRpc, kBytesPerRpc in internal/write_path.h).
 constexpr uint32_t kCopyRowsPerCall = 1000;
 constexpr uint64_t kCopyBytesPerCall = 8 << 20;
 // The first copy moves bulk files of at most this many rows or (about)

@@ -29,7 +29,7 @@ namespace bloomroute::router_internal {
 // Whether `region` of `table` is a target of its switched operation: a
 // region server holds it open staged (it takes writes, answers what names
 // it, and is not among OpenRegionIds) until the operation's sources are
-// dropped (coordinator/router_reshape.cc); a split's targets overlap their
+// dropped (coordinator/region_ops.cc); a split's targets overlap their
 // parent.
 bool IsStagedTarget(const CatalogTable& table, const CatalogRegion& region);
 

@@ -3,22 +3,21 @@
 // (internal/router_context.h): the tables to TableDirectory
 // (internal/table_directory.h), the server set to ServerDirectory
 // (internal/server_directory.h), every write and the replicas' sync to
-// WritePath (internal/write_path.h), the open scanners to ScannerRegistry
-// (internal/scanner_registry.h), placing, opening, reopening and dropping
-// regions to RegionPlacement (coordinator/region_placement.h), index builds
-// and drops to IndexTasks (coordinator/index_tasks.h), moving, splitting and
-// merging regions to RegionOps (coordinator/region_ops.h; RegionCopy,
+// WritePath (internal/write_path.h), the calls on rows to RowCalls
+// (internal/row_calls.h), scans and the open scanners to Scans
+// (internal/scans.h), placing, opening, reopening and dropping regions to
+// RegionPlacement (coordinator/region_placement.h), index builds and drops
+// to IndexTasks (coordinator/index_tasks.h), moving, splitting and merging
+// regions to RegionOps (coordinator/region_ops.h; RegionCopy,
 // coordinator/region_copy.h, copies their rows), the balancer and
 // decommissioning to Balancing (coordinator/balancing.h), and the background
 // threads to Maintenance (coordinator/maintenance.h), whose interface to the
 // router it implements.
 // Its own methods are spread over router.cc (opening, tables, a maintenance
 // pass's duties), router_tables.cc (table states), router_servers.cc
-// (membership calls), router_admin.cc (what is where: servers and
-// regions with their rows and bytes), router_rows.cc (writes, gets, scans),
-// router_scan_filter.cc (a scan's filter over the index),
-// router_scanners.cc (scanner calls) and router_lookup.cc (index lookups
-// and statistics).
+// (membership calls), router_admin.cc (what is where: servers and regions
+// with their rows and bytes) and router_lookup.cc (index lookups and
+// statistics).
 // The files under coordinator/ hold what only the coordinator does.
 //
 // Locking. The server set is ServerDirectory's: readers take a snapshot and
@@ -27,7 +26,7 @@
 // TableState snapshots (TableDirectory): readers copy the pointer and work
 // on the snapshot; CreateTable and DeleteTable (serialized by ddl_mu_)
 // publish new snapshots. Replicas lock themselves (GlobalIndex). Scanners
-// lock themselves (ScannerRegistry).
+// lock themselves (ScannerRegistry, in Scans).
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_ROUTER_IMPL_H_
 #define BLOOMROUTE_ROUTER_INTERNAL_ROUTER_IMPL_H_
 
@@ -58,7 +57,8 @@
 #include "router/internal/reshape_state.h"
 #include "router/internal/router_context.h"
 #include "router/internal/router_metrics.h"
-#include "router/internal/scanner_registry.h"
+#include "router/internal/row_calls.h"
+#include "router/internal/scans.h"
 #include "router/internal/server_directory.h"
 #include "router/internal/table_directory.h"
 #include "router/internal/write_path.h"
@@ -68,36 +68,6 @@
 namespace bloomroute::router_internal {
 
 using router::ServerId;
-
-// The work one call of a scan may do (router_scan_filter.cc). A scan whose
-// filter drops most candidates asks the index for pages of candidates that
-// grow (candidate_page; kept by a scanner across its calls, so that a
-// later batch starts where the earlier ones' growth ended, and shrunk when
-// a page held enough rows) instead of
-// pages of the caller's batch size. Past `deadline` a call that has rows
-// answers with them (fewer than asked; HBase's scanners go on until an
-// empty batch). One with none yet goes on: an empty batch ends an HBase
-// scan, and HBase's own Thrift server holds its worker the same way.
-struct ScanWork {
-  uint32_t candidate_page = 0;  // 0: the rows the call still needs
-  std::chrono::steady_clock::time_point deadline =
-      std::chrono::steady_clock::time_point::max();
-};
-
-// A scan's filter, parsed once, and its plan for the table's indexed columns
-// (router_scan_filter.cc). Immutable; a scanner keeps it while open.
-struct ScanFilter {
-  Filter filter;
-  FilterPlan plan;
-};
-
-// router_rows.cc
-// Checks a region server's scan reply to `request` of a region ending at
-// `end_key` as untrusted input: at most the limit, keys ascending inside the
-// range, and a resume row after the last row, inside it, of a row key's
-// size. Corruption otherwise.
-Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
-                      const ScanResult& reply);
 
 class RouterImpl : public router::Router, private MaintenanceDuties {
  public:
@@ -257,65 +227,12 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // `query` (count_only) summed, asked again after each truncated one.
   StatusOr<uint64_t> CountOnServer(ServerId id, IndexQuery query);
 
-  // router_rows.cc
-  // One atomic write of `mutations` (all of row `row`) to the row's region:
-  // the server's result, with one outcome per mutation.
-  StatusOr<WriteResult> ApplyRowAtomically(std::string_view table,
-                                           const std::string& row,
-                                           std::vector<Mutation> mutations);
-  // One wave of Get: the requests from `begin` (at most kRowsPerRpc), each
-  // server's part asked in parallel with a share of `budget` bytes; appends
-  // the answered prefix to `out` (counting ReplyBytes in `*used`, stopping
-  // after the row that passes `budget`) and returns how many it appended
-  // (at least one).
-  StatusOr<size_t> GetWave(const std::vector<GetRequest>& requests,
-                           const std::vector<ServerId>& server_of, size_t begin,
-                           uint64_t budget,
-                           std::vector<std::optional<Row>>* out,
-                           uint64_t* used);
   // When a call that starts now should answer with what it has
   // (RouterOptions::call_work_budget_ms).
   std::chrono::steady_clock::time_point WorkDeadline() const {
     return std::chrono::steady_clock::now() +
            std::chrono::milliseconds(options_.call_work_budget_ms);
   }
-  // router_scan_filter.cc
-  // `text` parsed: InvalidArgument naming --max-filter-bytes when it is
-  // longer than options_.max_filter_bytes, else ParseFilter's errors.
-  StatusOr<Filter> ParseRouterFilter(std::string_view text) const;
-  // Every check a scan of `table` needs before it starts (projection, time
-  // range, the table enabled, its families, the filter), shared by Scan and
-  // OpenScanner: the spec's filter parsed and planned, null for none.
-  StatusOr<std::shared_ptr<const ScanFilter>> CheckScan(
-      std::string_view table, const router::ScanSpec& spec) const;
-  // Scan of a validated spec, its filter parsed (null: none), `returned`
-  // rows of the whole scan already returned (PageFilter counts them): up
-  // to `limit` rows, no resume_row once the filter's row_limit is reached.
-  // `work` carries the candidate page size across a scanner's calls and
-  // the call's deadline: past it, an answer that has rows returns them.
-  StatusOr<ScanResult> ScanPaged(std::string_view table,
-                                 const router::ScanSpec& spec,
-                                 const ScanFilter* filter, uint32_t limit,
-                                 uint64_t returned, ScanWork* work);
-  // The full-scan path: the region servers scan [start, stop) in key order
-  // with the filter text (router_rows.cc).
-  StatusOr<ScanResult> ScanRegions(const TableState& state,
-                                   const router::ScanSpec& spec, uint32_t limit,
-                                   const ScanWork& work);
-  // The index path: candidates from the plan's lookups (each routed through
-  // the global index), merged in key order without duplicates, restricted
-  // to [start, stop) and filtered on the router.
-  StatusOr<ScanResult> ScanIndex(std::string_view table,
-                                 const router::ScanSpec& spec,
-                                 const ScanFilter& filter, uint32_t limit,
-                                 ScanWork* work);
-  // One round of ScanIndex: the candidates after `after` (nullopt: from the
-  // first row) in key order, duplicates removed, and the last key they
-  // cover completely (nullopt: every candidate is there).
-  StatusOr<std::vector<Row>> IndexCandidates(
-      std::string_view table, const router::ScanSpec& spec,
-      const ScanFilter& filter, const std::optional<std::string>& after,
-      uint32_t limit, uint64_t budget, std::optional<std::string>* covered);
 
   const router::RouterOptions options_;
   // ClusterFilterConfig of the options and the members at Init; fixed then.
@@ -353,8 +270,10 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // The balancer and decommissioning (set by Init, after region_ops_).
   std::unique_ptr<Balancing> balancing_;
 
-  // The open scanners (router_scanners.cc).
-  ScannerRegistry scanners_;
+  // Writes and gets (set by Init).
+  std::unique_ptr<RowCalls> row_calls_;
+  // Scans and the open scanners (set by Init).
+  std::unique_ptr<Scans> scans_;
 
   // The maintenance and balancer threads (router.cc sets their intervals):
   // passes every maintenance_interval_ms or when woken (maintenance_.Wake()),

@@ -1,4 +1,4 @@
-// Region operations (router/coordinator/router_reshape.cc) under the
+// Region operations (router/coordinator/region_ops.cc) under the
 // interleavings and faults that only a few instructions or one failed call
 // open: a writer held across the switch, a member removed under an operation, a
 // catalog write that fails at the switch, a write in doubt from before the

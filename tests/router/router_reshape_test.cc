@@ -1,4 +1,4 @@
-// Region moves, splits and merges (router/coordinator/router_reshape.cc) over
+// Region moves, splits and merges (router/coordinator/region_ops.cc) over
 // in-process stores: every row and lookup is the same after the operation,
 // writes made during the copy are carried over, and an operation interrupted at
 // each step (a router that can no longer reach the servers: what a SIGKILL

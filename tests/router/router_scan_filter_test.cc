@@ -1,4 +1,4 @@
-// Filtered scans and gets through the router (router_scan_filter.cc): HBase
+// Filtered scans and gets through the router (internal/scans.cc): HBase
 // filter strings on ScanSpec and GetRequest, answered from the index when
 // the filter pins an indexed column (PlanFilter) and by region server scans
 // otherwise, with the same rows, cells and order either way.

@@ -1,4 +1,6 @@
-// Row operations: routed writes, gets and scans across regions.
+// RowCalls (row_calls.h): routed writes and gets across regions.
+#include "router/internal/row_calls.h"
+
 #include <algorithm>
 #include <deque>
 #include <iterator>
@@ -6,12 +8,12 @@
 
 #include "common/sync_point.h"
 #include "model/table_attributes.h"
-#include "router/internal/router_impl.h"
+#include "router/internal/scans.h"
+#include "router/router.h"
 
 namespace bloomroute::router_internal {
 
 using router::kMaxMutationsPerRowOperation;
-using router::ScanSpec;
 
 namespace {
 
@@ -60,8 +62,8 @@ Status ValidateMutation(const Mutation& m, size_t position) {
 
 }  // namespace
 
-Status RouterImpl::Mutate(std::string_view table,
-                          std::vector<Mutation> mutations) {
+Status RowCalls::Mutate(std::string_view table,
+                        std::vector<Mutation> mutations) {
   if (mutations.size() > kMaxRowsPerCall) {
     return Status::InvalidArgument(
         "at most " + std::to_string(kMaxRowsPerCall) + " rows per call");
@@ -74,7 +76,7 @@ Status RouterImpl::Mutate(std::string_view table,
   // Held until every part is answered: a region operation copies the rows
   // it notes below once more before it switches.
   BLOOMROUTE_ASSIGN_OR_RETURN(const WriteRoute route,
-                              write_path_->RouteWrite(table, rows));
+                              ctx_.write_path->RouteWrite(table, rows));
   const TableState& state = *route.state;
   std::map<ServerId, std::vector<Mutation>> by_server;
   // The rows in the operation's sources, with their region, to note.
@@ -92,11 +94,11 @@ Status RouterImpl::Mutate(std::string_view table,
   }
   std::vector<std::pair<const ServerEntry*, std::vector<Mutation>*>> work;
   for (auto& [id, batch] : by_server)
-    work.emplace_back(&servers_.Get(id), &batch);
+    work.emplace_back(&ctx_.servers->Get(id), &batch);
   std::vector<Status> results(work.size());
-  fan_out_->Run(work.size(), [&](size_t i) {
-    results[i] =
-        write_path_->ApplyBatches(*work[i].first, std::move(*work[i].second));
+  ctx_.fan_out->Run(work.size(), [&](size_t i) {
+    results[i] = ctx_.write_path->ApplyBatches(*work[i].first,
+                                               std::move(*work[i].second));
   });
   for (size_t i = 0; i < work.size(); ++i) {
     for (const auto& [row, r] : noted[work[i].first->ref.id]) {
@@ -107,11 +109,11 @@ Status RouterImpl::Mutate(std::string_view table,
   return Status::OK();
 }
 
-Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
-                            const std::string& file) {
+Status RowCalls::BulkLoad(std::string_view table, uint64_t region_id,
+                          const std::string& file) {
   if (file.empty()) return Status::InvalidArgument("the bulk file is empty");
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.Find(table));
+                              ctx_.tables->Find(table));
   const std::vector<CatalogRegion>& regions = state->record.regions;
   auto region = std::find_if(
       regions.begin(), regions.end(),
@@ -134,13 +136,13 @@ Status RouterImpl::BulkLoad(std::string_view table, uint64_t region_id,
         " is being moved, split or merged; load the file again when that "
         "has ended (bloomroute admin regions shows the new regions)");
   }
-  return write_path_->LoadBulkFile(servers_.Get(region->server), region_id,
-                                   file);
+  return ctx_.write_path->LoadBulkFile(ctx_.servers->Get(region->server),
+                                       region_id, file);
 }
 
 // ---- Atomic row operations ----
 
-StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
+StatusOr<WriteResult> RowCalls::ApplyRowAtomically(
     std::string_view table, const std::string& row,
     std::vector<Mutation> mutations) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(row, 0));
@@ -152,7 +154,7 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
         std::to_string(mutations.size()));
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(const WriteRoute route,
-                              write_path_->RouteWrite(table, {row}));
+                              ctx_.write_path->RouteWrite(table, {row}));
   const TableState* state = route.state.get();
   const size_t region_index = state->RegionFor(row);
   const CatalogRegion& region = state->record.regions[region_index];
@@ -168,10 +170,10 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
             .WithContext("mutation " + std::to_string(i)));
     mutations[i].region_id = region.region_id;
   }
-  const ServerEntry& server = servers_.Get(region.server);
+  const ServerEntry& server = ctx_.servers->Get(region.server);
   // Resent only when the server refused it with nothing written (SendWrite,
   // RetryIfRegionsClosed): an increment is never applied twice by the router.
-  StatusOr<WriteResult> sent = write_path_->SendWrite(
+  StatusOr<WriteResult> sent = ctx_.write_path->SendWrite(
       server,
       [&](uint64_t token) { return server.client->Apply(mutations, token); });
   route.Note(row, region_index, sent.status());
@@ -193,19 +195,19 @@ StatusOr<WriteResult> RouterImpl::ApplyRowAtomically(
   return result;
 }
 
-StatusOr<bool> RouterImpl::CheckAndMutate(std::string_view table,
-                                          const std::string& row,
-                                          const RowCondition& condition,
-                                          std::vector<Mutation> mutations) {
+StatusOr<bool> RowCalls::CheckAndMutate(std::string_view table,
+                                        const std::string& row,
+                                        const RowCondition& condition,
+                                        std::vector<Mutation> mutations) {
   for (Mutation& m : mutations) m.condition = condition;
   BLOOMROUTE_ASSIGN_OR_RETURN(
       WriteResult result, ApplyRowAtomically(table, row, std::move(mutations)));
   return result.outcomes.front().applied;
 }
 
-StatusOr<Row> RouterImpl::Increment(std::string_view table,
-                                    const std::string& row,
-                                    std::vector<ColumnIncrement> increments) {
+StatusOr<Row> RowCalls::Increment(std::string_view table,
+                                  const std::string& row,
+                                  std::vector<ColumnIncrement> increments) {
   if (increments.empty() || increments.size() > kMaxMutationsPerRowOperation) {
     return Status::InvalidArgument(
         "an increment names 1 to " +
@@ -219,8 +221,8 @@ StatusOr<Row> RouterImpl::Increment(std::string_view table,
   return Row{row, std::move(result.outcomes.front().cells)};
 }
 
-StatusOr<Row> RouterImpl::Append(std::string_view table, const std::string& row,
-                                 std::vector<Cell> cells) {
+StatusOr<Row> RowCalls::Append(std::string_view table, const std::string& row,
+                               std::vector<Cell> cells) {
   if (cells.empty() || cells.size() > kMaxMutationsPerRowOperation) {
     return Status::InvalidArgument(
         "an append names 1 to " + std::to_string(kMaxMutationsPerRowOperation) +
@@ -233,8 +235,8 @@ StatusOr<Row> RouterImpl::Append(std::string_view table, const std::string& row,
   return Row{row, std::move(result.outcomes.front().cells)};
 }
 
-Status RouterImpl::MutateRow(std::string_view table, const std::string& row,
-                             std::vector<Mutation> mutations) {
+Status RowCalls::MutateRow(std::string_view table, const std::string& row,
+                           std::vector<Mutation> mutations) {
   // A condition would make some mutations of the row conditional and
   // others not, which no HBase call means.
   for (const Mutation& m : mutations) {
@@ -246,14 +248,14 @@ Status RouterImpl::MutateRow(std::string_view table, const std::string& row,
   return ApplyRowAtomically(table, row, std::move(mutations)).status();
 }
 
-StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
+StatusOr<std::vector<std::optional<Row>>> RowCalls::Get(
     std::string_view table, std::vector<GetRequest> requests) {
   if (requests.size() > kMaxRowsPerCall) {
     return Status::InvalidArgument(
         "at most " + std::to_string(kMaxRowsPerCall) + " rows per call");
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.Find(table));
+                              ctx_.tables->Find(table));
   std::vector<ServerId> server_of(requests.size());
   // Parsed filters by position (most gets have none); the region servers
   // are sent the gets without them.
@@ -263,7 +265,8 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
     BLOOMROUTE_RETURN_IF_ERROR(ValidateRowKey(g.row_key, i));
     BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(g.columns));
     if (!g.filter.empty()) {
-      StatusOr<Filter> f = ParseRouterFilter(g.filter);
+      StatusOr<Filter> f =
+          ParseRouterFilter(g.filter, ctx_.options->max_filter_bytes);
       if (!f.ok()) return f.status().WithContext("get " + std::to_string(i));
       filters.emplace(i, std::move(f).value());
       g.filter.clear();
@@ -278,7 +281,7 @@ StatusOr<std::vector<std::optional<Row>>> RouterImpl::Get(
   }
   // Waves of requests in order until the reply budget is spent: duplicate
   // gets of one large row would otherwise build a reply of any size.
-  const uint64_t budget = options_.max_reply_bytes;
+  const uint64_t budget = ctx_.options->max_reply_bytes;
   std::vector<std::optional<Row>> out;
   uint64_t used = 0;
   while (out.size() < requests.size() && used < budget) {
@@ -353,19 +356,19 @@ size_t AppendAnswered(std::deque<GetChunk>* chunks, size_t begin, size_t end,
 
 }  // namespace
 
-StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
-                                     const std::vector<ServerId>& server_of,
-                                     size_t begin, uint64_t budget,
-                                     std::vector<std::optional<Row>>* out,
-                                     uint64_t* used) {
+StatusOr<size_t> RowCalls::GetWave(const std::vector<GetRequest>& requests,
+                                   const std::vector<ServerId>& server_of,
+                                   size_t begin, uint64_t budget,
+                                   std::vector<std::optional<Row>>* out,
+                                   uint64_t* used) {
   // A wave holds up to server_calls_per_request chunks of kRowsPerRpc per
   // server, fetched in parallel but never more than that many at once on one
   // server: a huge get must not hold all of a server's connections.
-  const size_t per_server = options_.server_calls_per_request;
+  const size_t per_server = ctx_.options->server_calls_per_request;
   const size_t end =
       std::min(requests.size(), begin + kRowsPerRpc * per_server);
   std::deque<GetChunk> chunks =
-      ChunkGets(requests, server_of, begin, end, servers_);
+      ChunkGets(requests, server_of, begin, end, *ctx_.servers);
   std::vector<uint64_t> server_of_part;
   for (const GetChunk& part : chunks) {
     server_of_part.push_back(part.server->ref.id);
@@ -374,10 +377,10 @@ StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
   // the budget whatever the servers answer (each answers one row at least).
   const uint64_t share =
       std::max<uint64_t>(1, (budget - *used) / chunks.size());
-  fan_out_->RunPerKey(server_of_part, per_server, [&](size_t i) {
+  ctx_.fan_out->RunPerKey(server_of_part, per_server, [&](size_t i) {
     GetChunk& p = chunks[i];
     StatusOr<std::vector<std::optional<Row>>> rows =
-        write_path_->RetryIfRegionsClosed(
+        ctx_.write_path->RetryIfRegionsClosed(
             *p.server, [&] { return p.server->client->Get(p.gets, share); });
     if (!rows.ok()) {
       p.status = WritePath::Named(*p.server, rows.status());
@@ -392,106 +395,6 @@ StatusOr<size_t> RouterImpl::GetWave(const std::vector<GetRequest>& requests,
   });
   for (const GetChunk& p : chunks) BLOOMROUTE_RETURN_IF_ERROR(p.status);
   return AppendAnswered(&chunks, begin, end, budget, out, used);
-}
-
-// A region server's scan reply is untrusted: its rows must be in strictly
-// ascending key order within what was asked ([start, stop) of the request
-// and the region), at most the limit, and a resume row must lie after them
-// and after the start -- or a caller that continues from it would go round
-// forever.
-Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
-                      const ScanResult& reply) {
-  std::string stop = request.stop_row;
-  if (stop.empty() || (!end_key.empty() && end_key < stop)) stop = end_key;
-  auto inside = [&](const std::string& key) {
-    return key >= request.start_row && (stop.empty() || key < stop);
-  };
-  if (reply.rows.size() > request.limit) {
-    return Status::Corruption("scan answer holds more rows than the limit");
-  }
-  for (size_t i = 0; i < reply.rows.size(); ++i) {
-    const std::string& key = reply.rows[i].key;
-    if (!inside(key) || (i > 0 && !(reply.rows[i - 1].key < key))) {
-      return Status::Corruption(
-          "scan answer out of order or outside the range at " +
-          QuoteForMessage(key));
-    }
-  }
-  if (!reply.resume_row) return Status::OK();
-  const std::string& after =
-      reply.rows.empty() ? request.start_row : reply.rows.back().key;
-  if (!(after < *reply.resume_row) || !inside(*reply.resume_row) ||
-      reply.resume_row->size() > kMaxRowKeyBytes) {
-    return Status::Corruption("scan answer resumes at " +
-                              QuoteForMessage(*reply.resume_row) +
-                              ", which is not after " + QuoteForMessage(after) +
-                              " within the range: it makes no progress");
-  }
-  return Status::OK();
-}
-
-StatusOr<ScanResult> RouterImpl::Scan(std::string_view table,
-                                      const ScanSpec& spec, uint32_t limit) {
-  if (limit < 1 || limit > kMaxRowsPerCall) {
-    return Status::InvalidArgument("the scan limit must be in [1, " +
-                                   std::to_string(kMaxRowsPerCall) + "]");
-  }
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const ScanFilter> filter,
-                              CheckScan(table, spec));
-  ScanWork work;
-  work.deadline = WorkDeadline();
-  return ScanPaged(table, spec, filter.get(), limit, /*returned=*/0, &work);
-}
-
-StatusOr<ScanResult> RouterImpl::ScanRegions(const TableState& state,
-                                             const ScanSpec& spec,
-                                             uint32_t limit,
-                                             const ScanWork& work) {
-  ScanResult out;
-  if (!spec.stop_row.empty() && spec.start_row >= spec.stop_row) return out;
-  // The limit counts rows, the budget bytes across regions: each region
-  // server is asked for what is left of both.
-  const uint64_t budget = options_.max_reply_bytes;
-  uint64_t used = 0;
-  const std::vector<CatalogRegion>& regions = state.record.regions;
-  for (size_t r = state.RegionFor(spec.start_row); r < regions.size(); ++r) {
-    const CatalogRegion& region = regions[r];
-    if (!spec.stop_row.empty() && !region.start_key.empty() &&
-        region.start_key >= spec.stop_row) {
-      break;
-    }
-    ScanRequest request{
-        region.region_id, std::max(spec.start_row, region.start_key),
-        spec.stop_row,    static_cast<uint32_t>(limit - out.rows.size()),
-        spec.columns,     budget - used};
-    request.filter = spec.filter;  // the region servers drop failing rows
-    request.time_range = spec.time_range;
-    const ServerEntry& server = servers_.Get(region.server);
-    StatusOr<ScanResult> part = write_path_->RetryIfRegionsClosed(
-        server, [&] { return server.client->Scan(request); });
-    if (!part.ok()) return WritePath::Named(server, part.status());
-    Status checked = CheckScanReply(request, region.end_key, *part);
-    if (!checked.ok()) return WritePath::Named(server, checked);
-    for (Row& row : part->rows) {
-      used += ReplyBytes(row);
-      out.rows.push_back(std::move(row));
-    }
-    if (part->resume_row.has_value()) {
-      out.resume_row = std::move(part->resume_row);
-      return out;
-    }
-    if (region.end_key.empty()) break;
-    // Past the call's deadline, rows in hand go back (ScanWork).
-    if (out.rows.size() >= limit || used >= budget ||
-        (!out.rows.empty() &&
-         std::chrono::steady_clock::now() > work.deadline)) {
-      if (spec.stop_row.empty() || region.end_key < spec.stop_row) {
-        out.resume_row = region.end_key;  // later regions may hold rows
-      }
-      return out;
-    }
-  }
-  return out;
 }
 
 }  // namespace bloomroute::router_internal
