@@ -1,6 +1,7 @@
 // What is where, for `bloomroute admin servers` and `admin regions`: the
 // catalog's placement of regions joined with each server's report of what
-// its regions hold (RegionClient::GetRegionStats).
+// its regions hold (RegionClient::GetRegionStats); the replicas'
+// statistics, index scrutiny and the cluster's status.
 #include <algorithm>
 #include <map>
 #include <string>
@@ -170,6 +171,144 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     s.row_bytes = found->second.row_bytes;
     s.index_bytes = found->second.index_bytes;
   }
+  return out;
+}
+
+// ---- Replicas, index scrutiny and the cluster's status ----
+
+std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
+  std::vector<router::ServerIndexStats> out;
+  for (const router::ReplicaStats& r : index_->Stats()) {
+    // The index may list a server an AddServer has not finished (published
+    // first, but a failed add takes it back): it is reported once listed.
+    const ServerEntry* entry = servers_.Find(r.server);
+    if (entry == nullptr) continue;
+    router::ServerIndexStats s;
+    s.server = entry->ref;
+    s.replica = r;
+    if (r.loaded && r.reported_epoch == r.epoch && r.reported_seq > r.seq) {
+      s.ops_behind = r.reported_seq - r.seq;
+    }
+    s.target_false_routes = options_.filter.target_false_routes;
+    s.cluster_config = filter_config_;
+    const uint64_t configured = entry->config_incarnation;
+    s.has_cluster_config = configured != 0 && configured == r.incarnation;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+StatusOr<router::VerifyReport> RouterImpl::VerifyIndex(std::string_view table) {
+  // Disabled tables too: their regions stay open on their servers.
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              tables_.FindAnyState(table));
+  router::VerifyReport out;
+  out.table = state->record.descriptor;
+  std::vector<ServerId> ids;
+  std::vector<uint32_t> regions;
+  for (const auto& [id, on_server] : state->regions_by_server) {
+    ids.push_back(id);
+    regions.push_back(static_cast<uint32_t>(on_server.size()));
+  }
+  // Let go before the servers check (long): a region operation waits for
+  // every holder of a state from before its start.
+  state.reset();
+  out.servers.resize(ids.size());
+  fan_out_->Run(ids.size(), [&](size_t i) {
+    out.servers[i] = VerifyServer(ids[i], out.table.table_id);
+    out.servers[i].regions = regions[i];
+  });
+  return out;
+}
+
+router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
+                                                    uint64_t table_id) {
+  const ServerEntry& server = servers_.Get(id);
+  router::ServerVerifyReport out;
+  out.server = server.ref;
+  // Read-only calls: a failure here says nothing about writes, so it does
+  // not mark the replica stale (as ServerFailed would).
+  StatusOr<IndexReport> index = server.client->VerifyIndex(table_id);
+  if (!index.ok()) {
+    out.error = WritePath::Named(server, index.status()).ToString();
+    return out;
+  }
+  out.index = std::move(index).value();
+  // The server's filter after its check, against the replica: equal unless
+  // writes came in between (then "not current", not an error).
+  StatusOr<FilterImage> snapshot = server.client->SnapshotImage(/*fence=*/0);
+  if (!snapshot.ok()) {
+    out.error = WritePath::Named(server, snapshot.status()).ToString();
+    return out;
+  }
+  // A server that restarted behind our back is reloaded and reopened.
+  write_path_->NoteIncarnation(server, snapshot->incarnation);
+  StatusOr<router::ReplicaComparison> compared = index_->Compare(id, *snapshot);
+  if (!compared.ok()) {
+    out.error = WritePath::Named(server, compared.status()).ToString();
+    return out;
+  }
+  out.replica = std::move(compared).value();
+  return out;
+}
+
+router::ClusterStatus RouterImpl::GetClusterStatus() {
+  router::ClusterStatus out;
+  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
+  for (const auto& [id, server] : *servers) {
+    router::ServerStatus s;
+    s.server = server->ref;
+    s.replica_current = index_->IsCurrent(id);
+    s.reopen_error = server->ReopenError();
+    out.servers.push_back(std::move(s));
+  }
+  // The regions the catalog places on each server, and those of them it
+  // lists as open (all but staged targets).
+  std::vector<uint32_t> placed(out.servers.size(), 0);
+  std::vector<std::vector<uint64_t>> assigned(out.servers.size());
+  {
+    const TableDirectory::Snapshot tables = tables_.Tables();
+    out.tables = static_cast<uint32_t>(tables.size());
+    std::map<ServerId, size_t> index_of;
+    for (size_t i = 0; i < out.servers.size(); ++i) {
+      index_of[out.servers[i].server.id] = i;
+    }
+    for (const auto& table : tables) {
+      out.regions += static_cast<uint32_t>(table->record.regions.size());
+      for (const CatalogRegion& r : table->record.regions) {
+        auto it = index_of.find(r.server);
+        if (it == index_of.end()) continue;
+        ++placed[it->second];
+        // Staged targets are served, but not listed by OpenRegionIds.
+        if (!IsStagedTarget(table->record, r)) {
+          assigned[it->second].push_back(r.region_id);
+        }
+      }
+    }
+  }
+  fan_out_->Run(out.servers.size(), [&](size_t i) {
+    router::ServerStatus& s = out.servers[i];
+    const ServerEntry& server = servers_.Get(s.server.id);
+    StatusOr<FilterStatus> status = server.client->GetFilterStatus();
+    s.reachable = status.ok();
+    if (!status.ok()) s.error = status.status().ToString();
+    // A server that restarted behind our back is reloaded and reopened.
+    if (status.ok()) {
+      write_path_->NoteIncarnation(server, status->incarnation);
+      write_path_->NoteFilterConfig(server, *status);
+    }
+    std::vector<uint64_t>& want = assigned[i];
+    s.regions = placed[i];
+    if (!s.reachable) return;
+    StatusOr<std::vector<uint64_t>> open = server.client->OpenRegionIds();
+    if (!open.ok()) return;
+    std::sort(want.begin(), want.end());
+    for (uint64_t id : want) {
+      if (!std::binary_search(open->begin(), open->end(), id)) {
+        ++s.regions_not_served;
+      }
+    }
+  });
   return out;
 }
 

@@ -14,10 +14,11 @@
 // splitting and merging regions; coordinator/router_reshape_copy.cc copies
 // their rows), coordinator/router_balancer.cc (the balancer's cluster and
 // decommissioning), router_admin.cc (what is where: servers and regions
-// with their rows and bytes), router_rows.cc (writes, gets, scans),
+// with their rows and bytes; replica statistics, index scrutiny and the
+// cluster's status), router_rows.cc (writes, gets, scans),
 // router_scan_filter.cc (a scan's filter over the index),
 // router_scanners.cc (scanner calls), router_index.cc (index builds and
-// drops) and router_lookup.cc (index lookups and statistics).
+// drops) and router_lookup.cc (index lookups).
 // The files under coordinator/ hold what only the coordinator does.
 //
 // Locking. The server set is ServerDirectory's: readers take a snapshot and
@@ -462,8 +463,9 @@ class RouterImpl : public router::Router,
   void CatchUpReplicas() override;
   void ExpireScanners() override;
   void ProbeServers() override;  // router_admin.cc
-  // router_lookup.cc
+  // router_admin.cc: one server's part of VerifyIndex.
   router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
+  // router_lookup.cc
   // One server's answer to a lookup: `query` for the regions of `state` on
   // it, checked (CheckAnswer); NotInPlan's error when it holds none.
   StatusOr<IndexQueryResult> LookupOnServer(ServerId id,
