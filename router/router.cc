@@ -265,6 +265,8 @@ Status RouterImpl::Init() {
   ctx_.write_path = write_path_.get();
   ctx_.ddl_mu = &ddl_mu_;
   ctx_.wake = [this] { maintenance_.Wake(); };
+  lookups_ = std::make_unique<LookupPlanner>(
+      ctx_, &*page_tokens_, LookupPlanner::Hooks{CheckIndexReady});
   PublishTables();
   // Best effort: servers that do not answer are retried.
   maintenance_.RunPass();

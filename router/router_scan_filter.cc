@@ -21,7 +21,7 @@ using router::ScanSpec;
 
 namespace {
 
-// Predicates of one lookup, at most (router_lookup.cc refuses more). A
+// Predicates of one lookup, at most (LookupPlanner refuses more). A
 // longer conjunction is looked up by its first ones: a superset of its
 // candidates, which the filter then narrows exactly.
 constexpr size_t kMaxLookupPredicates = 64;
@@ -142,7 +142,8 @@ StatusOr<std::vector<Row>> RouterImpl::IndexCandidates(
     lookup.time_range = spec.time_range;
     lookup.after_row = after;
     lookup.max_bytes = share;
-    BLOOMROUTE_ASSIGN_OR_RETURN(LookupResult part, Lookup(table, lookup));
+    BLOOMROUTE_ASSIGN_OR_RETURN(LookupResult part,
+                                lookups_->Lookup(table, lookup));
     if (part.truncated && (!*covered || *part.resume_after < **covered)) {
       *covered = part.resume_after;
     }

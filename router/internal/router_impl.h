@@ -4,7 +4,9 @@
 // (internal/table_directory.h), the server set to ServerDirectory
 // (internal/server_directory.h), every write and the replicas' sync to
 // WritePath (internal/write_path.h), the open scanners to ScannerRegistry
-// (internal/scanner_registry.h), the balancer to Balancer
+// (internal/scanner_registry.h), index lookups to LookupPlanner
+// (internal/lookup_planner.h: where a lookup is planned, fanned out and
+// merged), the balancer to Balancer
 // (coordinator/balancer.h) and its background threads to Maintenance
 // (coordinator/maintenance.h), whose interfaces to the router it implements.
 // Its own methods are spread over router.cc (opening, tables, a maintenance
@@ -17,8 +19,8 @@
 // with their rows and bytes; replica statistics, index scrutiny and the
 // cluster's status), router_rows.cc (writes, gets, scans),
 // router_scan_filter.cc (a scan's filter over the index),
-// router_scanners.cc (scanner calls), router_index.cc (index builds and
-// drops) and router_lookup.cc (index lookups).
+// router_scanners.cc (scanner calls) and router_index.cc (index builds and
+// drops).
 // The files under coordinator/ hold what only the coordinator does.
 //
 // Locking. The server set is ServerDirectory's: readers take a snapshot and
@@ -52,6 +54,7 @@
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/fan_out.h"
+#include "router/internal/lookup_planner.h"
 #include "router/internal/reshape_state.h"
 #include "router/internal/router_context.h"
 #include "router/internal/router_metrics.h"
@@ -164,13 +167,20 @@ class RouterImpl : public router::Router,
   void CloseScanners(router::ScannerClient client) override;
   std::string ScannerTable(int64_t scanner) const override;
 
+  // Lookups: the planner (internal/lookup_planner.h).
   StatusOr<router::LookupResult> Lookup(
-      std::string_view table, const router::LookupSpec& spec) override;
+      std::string_view table, const router::LookupSpec& spec) override {
+    return lookups_->Lookup(table, spec);
+  }
   StatusOr<router::CountResult> Count(std::string_view table,
-                                      const router::LookupSpec& spec) override;
+                                      const router::LookupSpec& spec) override {
+    return lookups_->Count(table, spec);
+  }
   StatusOr<std::vector<router::LookupResult>> LookupMultiple(
       std::string_view table,
-      const std::vector<router::LookupSpec>& specs) override;
+      const std::vector<router::LookupSpec>& specs) override {
+    return lookups_->LookupMultiple(table, specs);
+  }
   std::vector<router::ServerIndexStats> IndexStats() const override;
   const SscbfConfig& filter_config() const override { return filter_config_; }
   StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override;
@@ -465,22 +475,6 @@ class RouterImpl : public router::Router,
   void ProbeServers() override;  // router_admin.cc
   // router_admin.cc: one server's part of VerifyIndex.
   router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
-  // router_lookup.cc
-  // One server's answer to a lookup: `query` for the regions of `state` on
-  // it, checked (CheckAnswer); NotInPlan's error when it holds none.
-  StatusOr<IndexQueryResult> LookupOnServer(ServerId id,
-                                            const TableState& state,
-                                            IndexQuery query);
-  // The answers of the servers `asked` (consumed) into *parts, and the
-  // routing and partial-result fields of *out; the first error named,
-  // unless `allow_partial` and it is Unavailable.
-  [[nodiscard]] Status CollectAnswers(
-      const std::vector<ServerId>& asked, bool allow_partial,
-      std::vector<StatusOr<IndexQueryResult>>* answers,
-      std::vector<IndexQueryResult>* parts, router::LookupResult* out);
-  // One server's count for Count (router_lookup.cc): its answers to
-  // `query` (count_only) summed, asked again after each truncated one.
-  StatusOr<uint64_t> CountOnServer(ServerId id, IndexQuery query);
 
   // router_rows.cc
   // One atomic write of `mutations` (all of row `row`) to the row's region:
@@ -569,6 +563,8 @@ class RouterImpl : public router::Router,
   TableDirectory tables_;
   // The pieces above, for the components (set by Init).
   RouterContext ctx_;
+  // Index lookups: planned, fanned out and merged (set by Init).
+  std::unique_ptr<LookupPlanner> lookups_;
 
   // Region operations (coordinator/router_reshape.cc): held by the one that
   // runs (the running one is tables_.Running()).

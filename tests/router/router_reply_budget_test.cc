@@ -1,6 +1,6 @@
 // The router's replies are bounded in bytes and say where they stopped
-// (router/router_rows.cc, router/router_lookup.cc), and region servers'
-// scan replies that make no progress are refused.
+// (router/router_rows.cc, router/internal/lookup_planner.cc), and region
+// servers' scan replies that make no progress are refused.
 #include <gtest/gtest.h>
 
 #include <functional>
