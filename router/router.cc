@@ -252,14 +252,11 @@ Status RouterImpl::Init() {
           [this] { maintenance_.Wake(); },
           [this](const ServerEntry& server) { return ReopenServer(server); }});
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
-  metrics_ =
-      std::make_unique<RouterMetrics>([this] { return MetricsSnapshot(); });
   ctx_.options = &options_;
   ctx_.filter_config = filter_config_;
   ctx_.catalog = catalog_.get();
   ctx_.index = index_.get();
   ctx_.fan_out = fan_out_.get();
-  ctx_.metrics = metrics_.get();
   ctx_.servers = &servers_;
   ctx_.tables = &tables_;
   ctx_.write_path = write_path_.get();
@@ -267,6 +264,15 @@ Status RouterImpl::Init() {
   ctx_.wake = [this] { maintenance_.Wake(); };
   lookups_ = std::make_unique<LookupPlanner>(
       ctx_, &*page_tokens_, LookupPlanner::Hooks{CheckIndexReady});
+  cluster_view_ = std::make_unique<ClusterView>(
+      ctx_, ClusterView::Hooks{IsStagedTarget,
+                               [this](router::RegionSummary* summary) {
+                                 balancer_.DescribeRegion(summary);
+                               }});
+  // After the context and the view it reads: a scrape may come at once.
+  metrics_ = std::make_unique<RouterMetrics>(
+      [this] { return cluster_view_->MetricsSnapshot(); });
+  ctx_.metrics = metrics_.get();
   PublishTables();
   // Best effort: servers that do not answer are retried.
   maintenance_.RunPass();

@@ -46,8 +46,9 @@ std::vector<StatusOr<std::map<uint64_t, uint64_t>>> RouterImpl::RegionBytes(
       ids.size(), Status::Unavailable("not asked"));
   fan_out_->Run(ids.size(), [&](size_t i) {
     // Bytes decide: the rows are not counted (a scan of every region).
-    StatusOr<std::map<uint64_t, RegionStats>> stats = FetchRegionStats(
-        servers_.Get(ids[i]), 0, max_regions[i], /*count_rows=*/false);
+    StatusOr<std::map<uint64_t, RegionStats>> stats =
+        cluster_view_->FetchRegionStats(servers_.Get(ids[i]), 0, max_regions[i],
+                                        /*count_rows=*/false);
     if (!stats.ok()) {
       bytes[i] = stats.status();
       return;

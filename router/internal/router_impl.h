@@ -6,7 +6,9 @@
 // WritePath (internal/write_path.h), the open scanners to ScannerRegistry
 // (internal/scanner_registry.h), index lookups to LookupPlanner
 // (internal/lookup_planner.h: where a lookup is planned, fanned out and
-// merged), the balancer to Balancer
+// merged), what operators see -- servers and regions with their rows and
+// bytes, replica statistics, index scrutiny, metrics and probes -- to
+// ClusterView (internal/cluster_view.h), the balancer to Balancer
 // (coordinator/balancer.h) and its background threads to Maintenance
 // (coordinator/maintenance.h), whose interfaces to the router it implements.
 // Its own methods are spread over router.cc (opening, tables, a maintenance
@@ -15,9 +17,7 @@
 // reopening and dropping regions), coordinator/router_reshape.cc (moving,
 // splitting and merging regions; coordinator/router_reshape_copy.cc copies
 // their rows), coordinator/router_balancer.cc (the balancer's cluster and
-// decommissioning), router_admin.cc (what is where: servers and regions
-// with their rows and bytes; replica statistics, index scrutiny and the
-// cluster's status), router_rows.cc (writes, gets, scans),
+// decommissioning), router_rows.cc (writes, gets, scans),
 // router_scan_filter.cc (a scan's filter over the index),
 // router_scanners.cc (scanner calls) and router_index.cc (index builds and
 // drops).
@@ -53,6 +53,7 @@
 #include "router/coordinator/maintenance.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
+#include "router/internal/cluster_view.h"
 #include "router/internal/fan_out.h"
 #include "router/internal/lookup_planner.h"
 #include "router/internal/reshape_state.h"
@@ -181,17 +182,29 @@ class RouterImpl : public router::Router,
       const std::vector<router::LookupSpec>& specs) override {
     return lookups_->LookupMultiple(table, specs);
   }
-  std::vector<router::ServerIndexStats> IndexStats() const override;
+  // What operators see: the cluster view (internal/cluster_view.h).
+  std::vector<router::ServerIndexStats> IndexStats() const override {
+    return cluster_view_->IndexStats();
+  }
   const SscbfConfig& filter_config() const override { return filter_config_; }
-  StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override;
+  StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override {
+    return cluster_view_->VerifyIndex(table);
+  }
   void RunMaintenance() override;
-  router::ClusterStatus GetClusterStatus() override;
-  router::RouterActivity Activity() const override;
+  router::ClusterStatus GetClusterStatus() override {
+    return cluster_view_->GetClusterStatus();
+  }
+  router::RouterActivity Activity() const override {
+    return cluster_view_->Activity();
+  }
   std::vector<router::ServerRef> Servers() const override;
-  // router_admin.cc
-  std::vector<router::ServerSummary> ListServers() override;
+  std::vector<router::ServerSummary> ListServers() override {
+    return cluster_view_->ListServers();
+  }
   StatusOr<std::vector<router::RegionSummary>> ListRegions(
-      std::string_view table) override;
+      std::string_view table) override {
+    return cluster_view_->ListRegions(table);
+  }
   // coordinator/router_reshape.cc
   StatusOr<router::RegionOpResult> MoveRegion(uint64_t region_id,
                                               ServerId to) override;
@@ -205,9 +218,12 @@ class RouterImpl : public router::Router,
       ServerId id) override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override;
-  // router_admin.cc
-  Status SetQuota(const router::Quota& quota) override;
-  std::shared_ptr<const std::vector<router::Quota>> Quotas() const override;
+  Status SetQuota(const router::Quota& quota) override {
+    return catalog_->PutQuota(quota);
+  }
+  std::shared_ptr<const std::vector<router::Quota>> Quotas() const override {
+    return catalog_->Quotas();
+  }
   // router_servers.cc
   StatusOr<router::ServerRef> AddServer(const std::string& address) override;
   Status SetServerAddress(ServerId id, const std::string& address) override;
@@ -437,16 +453,6 @@ class RouterImpl : public router::Router,
   [[nodiscard]] Status DrainServer(
       ServerId id, std::vector<router::BalanceReport::Step>* moves);
 
-  // router_admin.cc
-  // Every page of `server`'s region statistics for table `table_id` (0:
-  // all), by id; at most `max_regions` regions in all (more: Corruption, as
-  // for a page that does not advance), so that a server cannot grow the
-  // router's memory past what the catalog places on it.
-  // count_rows false: bytes only (RegionStatsRequest::count_rows).
-  StatusOr<std::map<uint64_t, RegionStats>> FetchRegionStats(
-      const ServerEntry& server, uint64_t table_id, size_t max_regions,
-      bool count_rows = true);
-
   // --- membership (router_servers.cc)
   // Adds the region_servers flags that are not members (persisted), and
   // sets filter_config_ for the members: InvalidArgument for none, or more
@@ -472,9 +478,7 @@ class RouterImpl : public router::Router,
   void MaintainCatalog() override;
   void CatchUpReplicas() override;
   void ExpireScanners() override;
-  void ProbeServers() override;  // router_admin.cc
-  // router_admin.cc: one server's part of VerifyIndex.
-  router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
+  void ProbeServers() override { cluster_view_->ProbeServers(); }
 
   // router_rows.cc
   // One atomic write of `mutations` (all of row `row`) to the row's region:
@@ -551,7 +555,6 @@ class RouterImpl : public router::Router,
   // Set by Init, before any call; reset when destroyed once the threads
   // that count in it have ended, before the members its collector reads.
   std::unique_ptr<RouterMetrics> metrics_;
-  RouterMetrics::Snapshot MetricsSnapshot() const;
   // The members, their addresses and clients.
   ServerDirectory servers_;
 
@@ -565,6 +568,9 @@ class RouterImpl : public router::Router,
   RouterContext ctx_;
   // Index lookups: planned, fanned out and merged (set by Init).
   std::unique_ptr<LookupPlanner> lookups_;
+  // What operators see (set by Init, before metrics_, whose scrapes ask
+  // it).
+  std::unique_ptr<ClusterView> cluster_view_;
 
   // Region operations (coordinator/router_reshape.cc): held by the one that
   // runs (the running one is tables_.Running()).

@@ -1,14 +1,15 @@
-// What is where, for `bloomroute admin servers` and `admin regions`: the
-// catalog's placement of regions joined with each server's report of what
-// its regions hold (RegionClient::GetRegionStats); the replicas'
-// statistics, index scrutiny and the cluster's status.
+// ClusterView: what operators see (cluster_view.h). What is where, for
+// `bloomroute admin servers` and `admin regions`: the catalog's placement of
+// regions joined with each server's report of what its regions hold
+// (RegionClient::GetRegionStats); the replicas' statistics, index
+// scrutiny and the cluster's status; metrics and probes.
+#include "router/internal/cluster_view.h"
+
 #include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "router/internal/router_impl.h"
 
 namespace bloomroute::router {
 
@@ -30,7 +31,10 @@ const char* RegionServingName(RegionServing serving) {
 
 namespace bloomroute::router_internal {
 
-StatusOr<std::map<uint64_t, RegionStats>> RouterImpl::FetchRegionStats(
+ClusterView::ClusterView(const RouterContext& ctx, Hooks hooks)
+    : ctx_(ctx), hooks_(std::move(hooks)) {}
+
+StatusOr<std::map<uint64_t, RegionStats>> ClusterView::FetchRegionStats(
     const ServerEntry& server, uint64_t table_id, size_t max_regions,
     bool count_rows) {
   std::map<uint64_t, RegionStats> out;
@@ -39,7 +43,7 @@ StatusOr<std::map<uint64_t, RegionStats>> RouterImpl::FetchRegionStats(
   request.count_rows = count_rows;
   while (true) {
     StatusOr<RegionStatsPage> page = server.client->GetRegionStats(request);
-    if (!page.ok()) return write_path_->ServerFailed(server, page.status());
+    if (!page.ok()) return ctx_.write_path->ServerFailed(server, page.status());
     for (const RegionStats& r : page->regions) out[r.region_id] = r;
     if (!page->more) return out;
     // A page that does not advance, or more regions than the catalog could
@@ -76,18 +80,18 @@ constexpr size_t kStatsRegionSlack = 100000;
 
 }  // namespace
 
-std::vector<router::ServerSummary> RouterImpl::ListServers() {
+std::vector<router::ServerSummary> ClusterView::ListServers() {
   std::vector<router::ServerSummary> out;
-  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
+  const std::shared_ptr<const ServerMap> servers = ctx_.servers->Snapshot();
   for (const auto& [id, server] : *servers) {
     router::ServerSummary s;
     s.server = server->ref;
-    s.replica_current = index_->IsCurrent(id);
+    s.replica_current = ctx_.index->IsCurrent(id);
     out.push_back(std::move(s));
   }
   const std::map<ServerId, std::vector<uint64_t>> assigned =
-      AssignedRegions(*catalog_->Tables());
-  fan_out_->Run(out.size(), [&](size_t i) {
+      AssignedRegions(*ctx_.catalog->Tables());
+  ctx_.fan_out->Run(out.size(), [&](size_t i) {
     router::ServerSummary& s = out[i];
     auto it = assigned.find(s.server.id);
     const std::vector<uint64_t> none;
@@ -95,7 +99,7 @@ std::vector<router::ServerSummary> RouterImpl::ListServers() {
         it == assigned.end() ? none : it->second;
     s.regions = static_cast<uint32_t>(want.size());
     StatusOr<std::map<uint64_t, RegionStats>> stats = FetchRegionStats(
-        servers_.Get(s.server.id), 0, want.size() + kStatsRegionSlack);
+        ctx_.servers->Get(s.server.id), 0, want.size() + kStatsRegionSlack);
     s.reachable = stats.ok();
     if (!stats.ok()) {
       s.error = stats.status().ToString();
@@ -116,10 +120,10 @@ std::vector<router::ServerSummary> RouterImpl::ListServers() {
   return out;
 }
 
-StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
+StatusOr<std::vector<router::RegionSummary>> ClusterView::ListRegions(
     std::string_view table) {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.FindAnyState(table));
+                              ctx_.tables->FindAnyState(table));
   // Copied, and the state let go: a region operation waits for every
   // holder of a state from before its start, and the servers may take long
   // to count rows.
@@ -133,8 +137,8 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
     s.region_id = r.region_id;
     s.start_key = r.start_key;
     s.end_key = r.end_key;
-    s.server = servers_.Get(r.server).ref;
-    balancer_.DescribeRegion(&s);
+    s.server = ctx_.servers->Get(r.server).ref;
+    hooks_.describe_region(&s);
     out.push_back(std::move(s));
   }
   std::vector<ServerId> servers;
@@ -145,10 +149,10 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
   }
   std::vector<StatusOr<std::map<uint64_t, RegionStats>>> stats(
       servers.size(), Status::Unavailable("not asked"));
-  fan_out_->Run(servers.size(), [&](size_t i) {
-    stats[i] =
-        FetchRegionStats(servers_.Get(servers[i]), record.descriptor.table_id,
-                         region_counts[i] + kStatsRegionSlack);
+  ctx_.fan_out->Run(servers.size(), [&](size_t i) {
+    stats[i] = FetchRegionStats(ctx_.servers->Get(servers[i]),
+                                record.descriptor.table_id,
+                                region_counts[i] + kStatsRegionSlack);
   });
   std::map<ServerId, const std::map<uint64_t, RegionStats>*> by_server;
   for (size_t i = 0; i < servers.size(); ++i) {
@@ -176,12 +180,12 @@ StatusOr<std::vector<router::RegionSummary>> RouterImpl::ListRegions(
 
 // ---- Replicas, index scrutiny and the cluster's status ----
 
-std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
+std::vector<router::ServerIndexStats> ClusterView::IndexStats() const {
   std::vector<router::ServerIndexStats> out;
-  for (const router::ReplicaStats& r : index_->Stats()) {
+  for (const router::ReplicaStats& r : ctx_.index->Stats()) {
     // The index may list a server an AddServer has not finished (published
     // first, but a failed add takes it back): it is reported once listed.
-    const ServerEntry* entry = servers_.Find(r.server);
+    const ServerEntry* entry = ctx_.servers->Find(r.server);
     if (entry == nullptr) continue;
     router::ServerIndexStats s;
     s.server = entry->ref;
@@ -189,8 +193,8 @@ std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
     if (r.loaded && r.reported_epoch == r.epoch && r.reported_seq > r.seq) {
       s.ops_behind = r.reported_seq - r.seq;
     }
-    s.target_false_routes = options_.filter.target_false_routes;
-    s.cluster_config = filter_config_;
+    s.target_false_routes = ctx_.options->filter.target_false_routes;
+    s.cluster_config = ctx_.filter_config;
     const uint64_t configured = entry->config_incarnation;
     s.has_cluster_config = configured != 0 && configured == r.incarnation;
     out.push_back(std::move(s));
@@ -198,10 +202,11 @@ std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
   return out;
 }
 
-StatusOr<router::VerifyReport> RouterImpl::VerifyIndex(std::string_view table) {
+StatusOr<router::VerifyReport> ClusterView::VerifyIndex(
+    std::string_view table) {
   // Disabled tables too: their regions stay open on their servers.
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.FindAnyState(table));
+                              ctx_.tables->FindAnyState(table));
   router::VerifyReport out;
   out.table = state->record.descriptor;
   std::vector<ServerId> ids;
@@ -214,16 +219,16 @@ StatusOr<router::VerifyReport> RouterImpl::VerifyIndex(std::string_view table) {
   // every holder of a state from before its start.
   state.reset();
   out.servers.resize(ids.size());
-  fan_out_->Run(ids.size(), [&](size_t i) {
+  ctx_.fan_out->Run(ids.size(), [&](size_t i) {
     out.servers[i] = VerifyServer(ids[i], out.table.table_id);
     out.servers[i].regions = regions[i];
   });
   return out;
 }
 
-router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
-                                                    uint64_t table_id) {
-  const ServerEntry& server = servers_.Get(id);
+router::ServerVerifyReport ClusterView::VerifyServer(ServerId id,
+                                                     uint64_t table_id) {
+  const ServerEntry& server = ctx_.servers->Get(id);
   router::ServerVerifyReport out;
   out.server = server.ref;
   // Read-only calls: a failure here says nothing about writes, so it does
@@ -242,8 +247,9 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
     return out;
   }
   // A server that restarted behind our back is reloaded and reopened.
-  write_path_->NoteIncarnation(server, snapshot->incarnation);
-  StatusOr<router::ReplicaComparison> compared = index_->Compare(id, *snapshot);
+  ctx_.write_path->NoteIncarnation(server, snapshot->incarnation);
+  StatusOr<router::ReplicaComparison> compared =
+      ctx_.index->Compare(id, *snapshot);
   if (!compared.ok()) {
     out.error = WritePath::Named(server, compared.status()).ToString();
     return out;
@@ -252,13 +258,13 @@ router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
   return out;
 }
 
-router::ClusterStatus RouterImpl::GetClusterStatus() {
+router::ClusterStatus ClusterView::GetClusterStatus() {
   router::ClusterStatus out;
-  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
+  const std::shared_ptr<const ServerMap> servers = ctx_.servers->Snapshot();
   for (const auto& [id, server] : *servers) {
     router::ServerStatus s;
     s.server = server->ref;
-    s.replica_current = index_->IsCurrent(id);
+    s.replica_current = ctx_.index->IsCurrent(id);
     s.reopen_error = server->ReopenError();
     out.servers.push_back(std::move(s));
   }
@@ -267,7 +273,7 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
   std::vector<uint32_t> placed(out.servers.size(), 0);
   std::vector<std::vector<uint64_t>> assigned(out.servers.size());
   {
-    const TableDirectory::Snapshot tables = tables_.Tables();
+    const TableDirectory::Snapshot tables = ctx_.tables->Tables();
     out.tables = static_cast<uint32_t>(tables.size());
     std::map<ServerId, size_t> index_of;
     for (size_t i = 0; i < out.servers.size(); ++i) {
@@ -280,22 +286,22 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
         if (it == index_of.end()) continue;
         ++placed[it->second];
         // Staged targets are served, but not listed by OpenRegionIds.
-        if (!IsStagedTarget(table->record, r)) {
+        if (!hooks_.is_staged_target(table->record, r)) {
           assigned[it->second].push_back(r.region_id);
         }
       }
     }
   }
-  fan_out_->Run(out.servers.size(), [&](size_t i) {
+  ctx_.fan_out->Run(out.servers.size(), [&](size_t i) {
     router::ServerStatus& s = out.servers[i];
-    const ServerEntry& server = servers_.Get(s.server.id);
+    const ServerEntry& server = ctx_.servers->Get(s.server.id);
     StatusOr<FilterStatus> status = server.client->GetFilterStatus();
     s.reachable = status.ok();
     if (!status.ok()) s.error = status.status().ToString();
     // A server that restarted behind our back is reloaded and reopened.
     if (status.ok()) {
-      write_path_->NoteIncarnation(server, status->incarnation);
-      write_path_->NoteFilterConfig(server, *status);
+      ctx_.write_path->NoteIncarnation(server, status->incarnation);
+      ctx_.write_path->NoteFilterConfig(server, *status);
     }
     std::vector<uint64_t>& want = assigned[i];
     s.regions = placed[i];
@@ -312,21 +318,13 @@ router::ClusterStatus RouterImpl::GetClusterStatus() {
   return out;
 }
 
-Status RouterImpl::SetQuota(const router::Quota& quota) {
-  return catalog_->PutQuota(quota);
-}
-
-std::shared_ptr<const std::vector<router::Quota>> RouterImpl::Quotas() const {
-  return catalog_->Quotas();
-}
-
 // ---- Operators' view: metrics and activity ----
 
-RouterMetrics::Snapshot RouterImpl::MetricsSnapshot() const {
+RouterMetrics::Snapshot ClusterView::MetricsSnapshot() const {
   RouterMetrics::Snapshot s;
   s.replicas = IndexStats();
-  s.index_bytes = index_->MemoryBytes();
-  const TableDirectory::Snapshot tables = tables_.Tables();
+  s.index_bytes = ctx_.index->MemoryBytes();
+  const TableDirectory::Snapshot tables = ctx_.tables->Tables();
   s.tables = static_cast<uint32_t>(tables.size());
   for (const auto& table : tables) {
     s.regions += static_cast<uint32_t>(table->record.regions.size());
@@ -334,24 +332,24 @@ RouterMetrics::Snapshot RouterImpl::MetricsSnapshot() const {
   return s;
 }
 
-router::RouterActivity RouterImpl::Activity() const {
-  return metrics_->Activity();
+router::RouterActivity ClusterView::Activity() const {
+  return ctx_.metrics->Activity();
 }
 
-void RouterImpl::ProbeServers() {
-  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
+void ClusterView::ProbeServers() {
+  const std::shared_ptr<const ServerMap> servers = ctx_.servers->Snapshot();
   std::vector<const ServerEntry*> entries;
   for (const auto& [id, server] : *servers) entries.push_back(server.get());
   // In parallel: a server that does not answer costs its call timeout once,
   // not once per server after it.
-  for (const auto& [id, probe] : metrics_->Probes()) {
-    if (servers->count(id) == 0) metrics_->ForgetServer(id);
+  for (const auto& [id, probe] : ctx_.metrics->Probes()) {
+    if (servers->count(id) == 0) ctx_.metrics->ForgetServer(id);
   }
-  fan_out_->Run(entries.size(), [&](size_t i) {
+  ctx_.fan_out->Run(entries.size(), [&](size_t i) {
     const ServerEntry& server = *entries[i];
     StatusOr<FilterStatus> status = server.client->GetFilterStatus();
-    metrics_->NoteProbe(server.ref.id, server.ref.address, status.ok(),
-                        status.ok() ? "" : status.status().ToString());
+    ctx_.metrics->NoteProbe(server.ref.id, server.ref.address, status.ok(),
+                            status.ok() ? "" : status.status().ToString());
   });
 }
 
