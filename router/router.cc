@@ -241,19 +241,27 @@ Status RouterImpl::Init() {
                          return placement_->ReopenServer(server);
                        }});
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
-  metrics_ =
-      std::make_unique<RouterMetrics>([this] { return MetricsSnapshot(); });
   ctx_.options = &options_;
   ctx_.filter_config = filter_config_;
   ctx_.catalog = catalog_.get();
   ctx_.index = index_.get();
   ctx_.fan_out = fan_out_.get();
-  ctx_.metrics = metrics_.get();
   ctx_.servers = &servers_;
   ctx_.tables = &tables_;
   ctx_.write_path = write_path_.get();
   ctx_.ddl_mu = &ddl_mu_;
   ctx_.wake = [this] { maintenance_.Wake(); };
+  lookups_ = std::make_unique<LookupPlanner>(
+      ctx_, &*page_tokens_, LookupPlanner::Hooks{CheckIndexReady});
+  cluster_view_ = std::make_unique<ClusterView>(
+      ctx_, ClusterView::Hooks{IsStagedTarget,
+                               [this](router::RegionSummary* summary) {
+                                 balancing_->DescribeRegion(summary);
+                               }});
+  // After the context and the view it reads: a scrape may come at once.
+  metrics_ = std::make_unique<RouterMetrics>(
+      [this] { return cluster_view_->MetricsSnapshot(); });
+  ctx_.metrics = metrics_.get();
   placement_ = std::make_unique<RegionPlacement>(ctx_);
   index_tasks_ = std::make_unique<IndexTasks>(
       ctx_, IndexTasks::Hooks{
@@ -263,15 +271,15 @@ Status RouterImpl::Init() {
       ctx_, region_ops_.get(),
       Balancing::Hooks{[this](const ServerEntry& server, uint64_t table_id,
                               size_t max_regions, bool count_rows) {
-                         return FetchRegionStats(server, table_id, max_regions,
-                                                 count_rows);
+                         return cluster_view_->FetchRegionStats(
+                             server, table_id, max_regions, count_rows);
                        },
                        [this](ServerId id) { return RemoveServer(id); }});
   row_calls_ = std::make_unique<RowCalls>(ctx_);
   scans_ = std::make_unique<Scans>(
       ctx_, Scans::Hooks{
                 [this](std::string_view table, const router::LookupSpec& spec) {
-                  return Lookup(table, spec);
+                  return lookups_->Lookup(table, spec);
                 }});
   PublishTables();
   // Best effort: servers that do not answer are retried.

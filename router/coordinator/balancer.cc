@@ -20,7 +20,7 @@ struct RegionLoad {
 };
 
 // Regions a server may report beyond those the catalog gives it, as
-// router_admin.cc allows.
+// internal/cluster_view.cc allows.
 constexpr size_t kStatsRegionSlack = 100000;
 
 // A move that evens the region counts: region `region` (an index in

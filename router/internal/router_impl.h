@@ -5,19 +5,21 @@
 // (internal/server_directory.h), every write and the replicas' sync to
 // WritePath (internal/write_path.h), the calls on rows to RowCalls
 // (internal/row_calls.h), scans and the open scanners to Scans
-// (internal/scans.h), placing, opening, reopening and dropping regions to
-// RegionPlacement (coordinator/region_placement.h), index builds and drops
-// to IndexTasks (coordinator/index_tasks.h), moving, splitting and merging
-// regions to RegionOps (coordinator/region_ops.h; RegionCopy,
-// coordinator/region_copy.h, copies their rows), the balancer and
-// decommissioning to Balancing (coordinator/balancing.h), and the background
-// threads to Maintenance (coordinator/maintenance.h), whose interface to the
-// router it implements.
-// Its own methods are spread over router.cc (opening, tables, a maintenance
-// pass's duties), router_tables.cc (table states), router_servers.cc
-// (membership calls), router_admin.cc (what is where: servers and regions
-// with their rows and bytes) and router_lookup.cc (index lookups and
-// statistics).
+// (internal/scans.h), index lookups to LookupPlanner
+// (internal/lookup_planner.h: where a lookup is planned, fanned out and
+// merged), what operators see -- servers and regions with their rows and
+// bytes, replica statistics, index scrutiny, metrics and probes -- to
+// ClusterView (internal/cluster_view.h), placing, opening, reopening and
+// dropping regions to RegionPlacement (coordinator/region_placement.h),
+// index builds and drops to IndexTasks (coordinator/index_tasks.h), moving,
+// splitting and merging regions to RegionOps (coordinator/region_ops.h;
+// RegionCopy, coordinator/region_copy.h, copies their rows), the balancer
+// and decommissioning to Balancing (coordinator/balancing.h), and the
+// background threads to Maintenance (coordinator/maintenance.h), whose
+// interface to the router it implements.
+// Its own methods are in router.cc (opening, tables, a maintenance pass's
+// duties, forwards), router_tables.cc (table states) and router_servers.cc
+// (membership calls).
 // The files under coordinator/ hold what only the coordinator does.
 //
 // Locking. The server set is ServerDirectory's: readers take a snapshot and
@@ -53,7 +55,9 @@
 #include "router/coordinator/region_placement.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
+#include "router/internal/cluster_view.h"
 #include "router/internal/fan_out.h"
+#include "router/internal/lookup_planner.h"
 #include "router/internal/reshape_state.h"
 #include "router/internal/router_context.h"
 #include "router/internal/router_metrics.h"
@@ -122,24 +126,43 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   void CloseScanners(router::ScannerClient client) override;
   std::string ScannerTable(int64_t scanner) const override;
 
+  // Lookups: the planner (internal/lookup_planner.h).
   StatusOr<router::LookupResult> Lookup(
-      std::string_view table, const router::LookupSpec& spec) override;
+      std::string_view table, const router::LookupSpec& spec) override {
+    return lookups_->Lookup(table, spec);
+  }
   StatusOr<router::CountResult> Count(std::string_view table,
-                                      const router::LookupSpec& spec) override;
+                                      const router::LookupSpec& spec) override {
+    return lookups_->Count(table, spec);
+  }
   StatusOr<std::vector<router::LookupResult>> LookupMultiple(
       std::string_view table,
-      const std::vector<router::LookupSpec>& specs) override;
-  std::vector<router::ServerIndexStats> IndexStats() const override;
+      const std::vector<router::LookupSpec>& specs) override {
+    return lookups_->LookupMultiple(table, specs);
+  }
+  // What operators see: the cluster view (internal/cluster_view.h).
+  std::vector<router::ServerIndexStats> IndexStats() const override {
+    return cluster_view_->IndexStats();
+  }
   const SscbfConfig& filter_config() const override { return filter_config_; }
-  StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override;
+  StatusOr<router::VerifyReport> VerifyIndex(std::string_view table) override {
+    return cluster_view_->VerifyIndex(table);
+  }
   void RunMaintenance() override;
-  router::ClusterStatus GetClusterStatus() override;
-  router::RouterActivity Activity() const override;
+  router::ClusterStatus GetClusterStatus() override {
+    return cluster_view_->GetClusterStatus();
+  }
+  router::RouterActivity Activity() const override {
+    return cluster_view_->Activity();
+  }
   std::vector<router::ServerRef> Servers() const override;
-  // router_admin.cc
-  std::vector<router::ServerSummary> ListServers() override;
+  std::vector<router::ServerSummary> ListServers() override {
+    return cluster_view_->ListServers();
+  }
   StatusOr<std::vector<router::RegionSummary>> ListRegions(
-      std::string_view table) override;
+      std::string_view table) override {
+    return cluster_view_->ListRegions(table);
+  }
   // coordinator/region_ops.h (forwards, router.cc)
   StatusOr<router::RegionOpResult> MoveRegion(uint64_t region_id,
                                               ServerId to) override;
@@ -153,9 +176,12 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
       ServerId id) override;
   Status BulkLoad(std::string_view table, uint64_t region_id,
                   const std::string& file) override;
-  // router_admin.cc
-  Status SetQuota(const router::Quota& quota) override;
-  std::shared_ptr<const std::vector<router::Quota>> Quotas() const override;
+  Status SetQuota(const router::Quota& quota) override {
+    return catalog_->PutQuota(quota);
+  }
+  std::shared_ptr<const std::vector<router::Quota>> Quotas() const override {
+    return catalog_->Quotas();
+  }
   // router_servers.cc
   StatusOr<router::ServerRef> AddServer(const std::string& address) override;
   Status SetServerAddress(ServerId id, const std::string& address) override;
@@ -173,17 +199,6 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   }
 
  private:
-
-  // router_admin.cc
-  // Every page of `server`'s region statistics for table `table_id` (0:
-  // all), by id; at most `max_regions` regions in all (more: Corruption, as
-  // for a page that does not advance), so that a server cannot grow the
-  // router's memory past what the catalog places on it.
-  // count_rows false: bytes only (RegionStatsRequest::count_rows).
-  StatusOr<std::map<uint64_t, RegionStats>> FetchRegionStats(
-      const ServerEntry& server, uint64_t table_id, size_t max_regions,
-      bool count_rows = true);
-
   // --- membership (router_servers.cc)
   // Adds the region_servers flags that are not members (persisted), and
   // sets filter_config_ for the members: InvalidArgument for none, or more
@@ -206,26 +221,9 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   void MaintainCatalog() override;
   void CatchUpReplicas() override;
   void ExpireScanners() override;
-  void ProbeServers() override;  // router_admin.cc
+  void ProbeServers() override { cluster_view_->ProbeServers(); }
   // A background run of the balancer (Balancing::RunBalancerPass).
   void RunBalancerPass(bool moves) override;
-  // router_lookup.cc
-  router::ServerVerifyReport VerifyServer(ServerId id, uint64_t table_id);
-  // One server's answer to a lookup: `query` for the regions of `state` on
-  // it, checked (CheckAnswer); NotInPlan's error when it holds none.
-  StatusOr<IndexQueryResult> LookupOnServer(ServerId id,
-                                            const TableState& state,
-                                            IndexQuery query);
-  // The answers of the servers `asked` (consumed) into *parts, and the
-  // routing and partial-result fields of *out; the first error named,
-  // unless `allow_partial` and it is Unavailable.
-  [[nodiscard]] Status CollectAnswers(
-      const std::vector<ServerId>& asked, bool allow_partial,
-      std::vector<StatusOr<IndexQueryResult>>* answers,
-      std::vector<IndexQueryResult>* parts, router::LookupResult* out);
-  // One server's count for Count (router_lookup.cc): its answers to
-  // `query` (count_only) summed, asked again after each truncated one.
-  StatusOr<uint64_t> CountOnServer(ServerId id, IndexQuery query);
 
   // When a call that starts now should answer with what it has
   // (RouterOptions::call_work_budget_ms).
@@ -249,7 +247,6 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // Set by Init, before any call; reset when destroyed once the threads
   // that count in it have ended, before the members its collector reads.
   std::unique_ptr<RouterMetrics> metrics_;
-  RouterMetrics::Snapshot MetricsSnapshot() const;
   // The members, their addresses and clients.
   ServerDirectory servers_;
 
@@ -264,6 +261,11 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // The components, created by Init once ctx_ is filled.
   std::unique_ptr<RegionPlacement> placement_;
   std::unique_ptr<IndexTasks> index_tasks_;
+  // Index lookups: planned, fanned out and merged (set by Init).
+  std::unique_ptr<LookupPlanner> lookups_;
+  // What operators see (set by Init, before metrics_, whose scrapes ask
+  // it).
+  std::unique_ptr<ClusterView> cluster_view_;
 
   // Moves, splits and merges of regions (set by Init).
   std::unique_ptr<RegionOps> region_ops_;

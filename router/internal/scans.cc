@@ -24,7 +24,7 @@ using router::ScanSpec;
 
 namespace {
 
-// Predicates of one lookup, at most (router_lookup.cc refuses more). A
+// Predicates of one lookup, at most (LookupPlanner refuses more). A
 // longer conjunction is looked up by its first ones: a superset of its
 // candidates, which the filter then narrows exactly.
 constexpr size_t kMaxLookupPredicates = 64;

@@ -1,5 +1,5 @@
 // The router's replies are bounded in bytes and say where they stopped
-// (router/internal/row_calls.cc and scans.cc, router/router_lookup.cc), and
+// (router/internal/row_calls.cc, scans.cc and lookup_planner.cc), and
 // region servers' scan replies that make no progress are refused.
 #include <gtest/gtest.h>
 

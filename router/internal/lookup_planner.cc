@@ -1,23 +1,25 @@
-// Index lookups routed through the global index, and cluster statistics.
+// LookupPlanner: index lookups planned through the global index, fanned out
+// and merged (lookup_planner.h).
+#include "router/internal/lookup_planner.h"
+
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "index/element_hash.h"
 #include "model/index_predicate.h"
 #include "model/table_attributes.h"
-#include "router/coordinator/index_tasks.h"
-#include "router/coordinator/region_placement.h"
-#include "router/internal/router_impl.h"
 
 namespace bloomroute::router_internal {
 
 using router::LookupResult;
 using router::LookupSpec;
-using router::ServerRef;
 
 namespace {
 
@@ -39,10 +41,15 @@ Status ValidateLookup(const LookupSpec& spec) {
   return ValidateProjection(spec.columns);
 }
 
+// Whether a column's index is complete (LookupPlanner::Hooks).
+using ReadyCheck =
+    std::function<Status(const CatalogTable& table, std::string_view column)>;
+
 // The spec's predicates in the region server's forms, validated (counts,
 // values, bytes, operators, indexed columns whose index is complete).
 StatusOr<IndexQuery> PredicateQuery(const CatalogTable& record,
-                                    const LookupSpec& spec) {
+                                    const LookupSpec& spec,
+                                    const ReadyCheck& check_index_ready) {
   const TableDescriptor& table = record.descriptor;
   if (spec.equals.size() + spec.where.size() > kMaxIndexPredicates) {
     return Status::InvalidArgument("a lookup has more than " +
@@ -66,7 +73,7 @@ StatusOr<IndexQuery> PredicateQuery(const CatalogTable& record,
                                      " is not indexed in table '" + table.name +
                                      "'");
     }
-    BLOOMROUTE_RETURN_IF_ERROR(CheckIndexReady(record, *column));
+    BLOOMROUTE_RETURN_IF_ERROR(check_index_ready(record, *column));
   }
   return q;
 }
@@ -153,9 +160,11 @@ struct LookupPlan {
 
 StatusOr<LookupPlan> PlanLookup(const router::GlobalIndex& index,
                                 std::shared_ptr<const TableState> state,
-                                const LookupSpec& spec) {
+                                const LookupSpec& spec,
+                                const ReadyCheck& check_index_ready) {
   LookupPlan plan;
-  BLOOMROUTE_ASSIGN_OR_RETURN(plan.query, PredicateQuery(state->record, spec));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      plan.query, PredicateQuery(state->record, spec, check_index_ready));
   plan.query.after_row = spec.after_row;
   plan.query.time_range = spec.time_range;
   const bool routable = !plan.query.equals.empty() || !plan.query.in.empty();
@@ -249,15 +258,21 @@ void MergeRows(std::vector<IndexQueryResult>* answers, uint32_t limit,
 
 }  // namespace
 
-StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
-                                          const LookupSpec& spec) {
+LookupPlanner::LookupPlanner(const RouterContext& ctx,
+                             const router::PageTokenCodec* page_tokens,
+                             Hooks hooks)
+    : ctx_(ctx), page_tokens_(page_tokens), hooks_(std::move(hooks)) {}
+
+StatusOr<LookupResult> LookupPlanner::Lookup(std::string_view table,
+                                             const LookupSpec& spec) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateLookup(spec));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.Find(table));
+                              ctx_.tables->Find(table));
   const TableDescriptor& descriptor = state->record.descriptor;
   BLOOMROUTE_RETURN_IF_ERROR(CheckProjectionFamilies(descriptor, spec.columns));
-  BLOOMROUTE_ASSIGN_OR_RETURN(LookupPlan plan,
-                              PlanLookup(*index_, state, spec));
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      LookupPlan plan,
+      PlanLookup(*ctx_.index, state, spec, hooks_.check_index_ready));
   // Past the token's checks, a page is the lookup after its resume row.
   if (spec.page_token) {
     BLOOMROUTE_ASSIGN_OR_RETURN(
@@ -266,12 +281,12 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   }
   LookupResult out;
   out.routing.servers_in_cluster =
-      static_cast<uint32_t>(servers_.Snapshot()->size());
+      static_cast<uint32_t>(ctx_.servers->Snapshot()->size());
   out.routing.broadcast_reason = plan.broadcast_reason;
   const std::vector<ServerId>& asked = plan.asked;
   const std::vector<ServerId>& not_current = plan.not_current;
   const uint32_t limit = spec.limit == 0 ? kMaxRowsPerCall : spec.limit;
-  uint64_t budget = options_.max_reply_bytes;
+  uint64_t budget = ctx_.options->max_reply_bytes;
   if (spec.max_bytes != 0) budget = std::min(budget, spec.max_bytes);
   // Each server answers a share of the budget, so that the answers held
   // for the merge are about the budget however many servers are asked.
@@ -279,7 +294,7 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
       std::max<uint64_t>(1, budget / std::max<size_t>(1, asked.size()));
   std::vector<StatusOr<IndexQueryResult>> answers(asked.size(),
                                                   Status::IOError("not asked"));
-  fan_out_->Run(asked.size(), [&](size_t i) {
+  ctx_.fan_out->Run(asked.size(), [&](size_t i) {
     IndexQuery query = plan.query;
     query.limit = limit;
     query.columns = spec.columns;
@@ -290,27 +305,26 @@ StatusOr<LookupResult> RouterImpl::Lookup(std::string_view table,
   BLOOMROUTE_RETURN_IF_ERROR(
       CollectAnswers(asked, spec.allow_partial, &answers, &parts, &out));
   for (ServerId id : not_current) {
-    out.routing.asked_not_current.push_back(servers_.Get(id).ref);
+    out.routing.asked_not_current.push_back(ctx_.servers->Get(id).ref);
   }
-  if (!not_current.empty()) maintenance_.Wake();
+  if (!not_current.empty()) ctx_.wake();
   MergeRows(&parts, limit, budget, &out);
   if (out.truncated) {
     BLOOMROUTE_ASSIGN_OR_RETURN(
         out.next_page_token,
         page_tokens_->Issue(descriptor, spec, *out.resume_after));
   }
-  metrics_->RecordLookup(table, out.routing, out.rows.size());
+  ctx_.metrics->RecordLookup(table, out.routing, out.rows.size());
   return out;
 }
 
-StatusOr<IndexQueryResult> RouterImpl::LookupOnServer(ServerId id,
-                                                      const TableState& state,
-                                                      IndexQuery query) {
+StatusOr<IndexQueryResult> LookupPlanner::LookupOnServer(
+    ServerId id, const TableState& state, IndexQuery query) {
   const std::vector<uint64_t>* regions = RegionsAsked(state, id);
   if (regions == nullptr) return NotInPlan(id);
   query.region_ids = *regions;
-  const ServerEntry& server = servers_.Get(id);
-  StatusOr<IndexQueryResult> answer = write_path_->RetryIfRegionsClosed(
+  const ServerEntry& server = ctx_.servers->Get(id);
+  StatusOr<IndexQueryResult> answer = ctx_.write_path->RetryIfRegionsClosed(
       server, [&] { return server.client->Lookup(query); });
   if (answer.ok()) {
     Status checked = CheckAnswer(*answer, query.after_row);
@@ -319,12 +333,12 @@ StatusOr<IndexQueryResult> RouterImpl::LookupOnServer(ServerId id,
   return answer;
 }
 
-Status RouterImpl::CollectAnswers(
+Status LookupPlanner::CollectAnswers(
     const std::vector<ServerId>& asked, bool allow_partial,
     std::vector<StatusOr<IndexQueryResult>>* answers,
     std::vector<IndexQueryResult>* parts, LookupResult* out) {
   for (size_t i = 0; i < asked.size(); ++i) {
-    const ServerEntry& server = servers_.Get(asked[i]);
+    const ServerEntry& server = ctx_.servers->Get(asked[i]);
     StatusOr<IndexQueryResult>& answer = (*answers)[i];
     out->routing.asked.push_back(server.ref);
     if (!answer.ok()) {
@@ -341,13 +355,13 @@ Status RouterImpl::CollectAnswers(
   return Status::OK();
 }
 
-StatusOr<uint64_t> RouterImpl::CountOnServer(ServerId id, IndexQuery query) {
-  const ServerEntry& server = servers_.Get(id);
+StatusOr<uint64_t> LookupPlanner::CountOnServer(ServerId id, IndexQuery query) {
+  const ServerEntry& server = ctx_.servers->Get(id);
   uint64_t count = 0;
   // Each answer covers the keys up to its resume_after and CheckAnswer
   // makes sure that moves on, so every call passes at least one key.
   while (true) {
-    StatusOr<IndexQueryResult> answer = write_path_->RetryIfRegionsClosed(
+    StatusOr<IndexQueryResult> answer = ctx_.write_path->RetryIfRegionsClosed(
         server, [&] { return server.client->Lookup(query); });
     if (!answer.ok()) return answer.status();
     if (!answer->rows.empty()) {
@@ -363,25 +377,26 @@ StatusOr<uint64_t> RouterImpl::CountOnServer(ServerId id, IndexQuery query) {
   }
 }
 
-StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
-                                                const LookupSpec& spec) {
+StatusOr<router::CountResult> LookupPlanner::Count(std::string_view table,
+                                                   const LookupSpec& spec) {
   LookupSpec checked = spec;
   checked.columns.clear();
   checked.limit = 0;
   BLOOMROUTE_RETURN_IF_ERROR(ValidateLookup(checked));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.Find(table));
+                              ctx_.tables->Find(table));
   BLOOMROUTE_ASSIGN_OR_RETURN(LookupPlan plan,
-                              PlanLookup(*index_, std::move(state), spec));
+                              PlanLookup(*ctx_.index, std::move(state), spec,
+                                         hooks_.check_index_ready));
   router::CountResult out;
   out.routing.servers_in_cluster =
-      static_cast<uint32_t>(servers_.Snapshot()->size());
+      static_cast<uint32_t>(ctx_.servers->Snapshot()->size());
   out.routing.broadcast_reason = plan.broadcast_reason;
   plan.query.count_only = true;
   plan.query.limit = kMaxRowsPerCall;
   std::vector<StatusOr<uint64_t>> counts(plan.asked.size(),
                                          Status::IOError("not asked"));
-  fan_out_->Run(plan.asked.size(), [&](size_t i) {
+  ctx_.fan_out->Run(plan.asked.size(), [&](size_t i) {
     IndexQuery query = plan.query;
     const std::vector<uint64_t>* regions =
         RegionsAsked(*plan.state, plan.asked[i]);
@@ -393,7 +408,7 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
     counts[i] = CountOnServer(plan.asked[i], std::move(query));
   });
   for (size_t i = 0; i < plan.asked.size(); ++i) {
-    const ServerEntry& server = servers_.Get(plan.asked[i]);
+    const ServerEntry& server = ctx_.servers->Get(plan.asked[i]);
     out.routing.asked.push_back(server.ref);
     if (!counts[i].ok()) {
       if (!spec.allow_partial || !counts[i].status().IsUnavailable()) {
@@ -411,14 +426,14 @@ StatusOr<router::CountResult> RouterImpl::Count(std::string_view table,
     out.count += *counts[i];
   }
   for (ServerId id : plan.not_current) {
-    out.routing.asked_not_current.push_back(servers_.Get(id).ref);
+    out.routing.asked_not_current.push_back(ctx_.servers->Get(id).ref);
   }
-  if (!plan.not_current.empty()) maintenance_.Wake();
-  metrics_->RecordLookup(table, out.routing, 0);
+  if (!plan.not_current.empty()) ctx_.wake();
+  ctx_.metrics->RecordLookup(table, out.routing, 0);
   return out;
 }
 
-StatusOr<std::vector<LookupResult>> RouterImpl::LookupMultiple(
+StatusOr<std::vector<LookupResult>> LookupPlanner::LookupMultiple(
     std::string_view table, const std::vector<LookupSpec>& specs) {
   if (specs.size() > kMaxRowsPerCall) {
     return Status::InvalidArgument(
@@ -426,9 +441,9 @@ StatusOr<std::vector<LookupResult>> RouterImpl::LookupMultiple(
   }
   // Each answer is held until the reply: they share one budget, and the
   // answer stops at the lookup that passes it.
-  const uint64_t budget = options_.max_reply_bytes;
+  const uint64_t budget = ctx_.options->max_reply_bytes;
   uint64_t used = 0;
-  const auto deadline = WorkDeadline();
+  const auto deadline = ctx_.WorkDeadline();
   std::vector<LookupResult> out;
   for (const LookupSpec& spec : specs) {
     // A prefix once the bytes or the call's time are spent: 20,000 lookups
@@ -445,142 +460,6 @@ StatusOr<std::vector<LookupResult>> RouterImpl::LookupMultiple(
     for (const Row& row : result.rows) used += ReplyBytes(row);
     out.push_back(std::move(result));
   }
-  return out;
-}
-
-std::vector<router::ServerIndexStats> RouterImpl::IndexStats() const {
-  std::vector<router::ServerIndexStats> out;
-  for (const router::ReplicaStats& r : index_->Stats()) {
-    // The index may list a server an AddServer has not finished (published
-    // first, but a failed add takes it back): it is reported once listed.
-    const ServerEntry* entry = servers_.Find(r.server);
-    if (entry == nullptr) continue;
-    router::ServerIndexStats s;
-    s.server = entry->ref;
-    s.replica = r;
-    if (r.loaded && r.reported_epoch == r.epoch && r.reported_seq > r.seq) {
-      s.ops_behind = r.reported_seq - r.seq;
-    }
-    s.target_false_routes = options_.filter.target_false_routes;
-    s.cluster_config = filter_config_;
-    const uint64_t configured = entry->config_incarnation;
-    s.has_cluster_config = configured != 0 && configured == r.incarnation;
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-StatusOr<router::VerifyReport> RouterImpl::VerifyIndex(std::string_view table) {
-  // Disabled tables too: their regions stay open on their servers.
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.FindAnyState(table));
-  router::VerifyReport out;
-  out.table = state->record.descriptor;
-  std::vector<ServerId> ids;
-  std::vector<uint32_t> regions;
-  for (const auto& [id, on_server] : state->regions_by_server) {
-    ids.push_back(id);
-    regions.push_back(static_cast<uint32_t>(on_server.size()));
-  }
-  // Let go before the servers check (long): a region operation waits for
-  // every holder of a state from before its start.
-  state.reset();
-  out.servers.resize(ids.size());
-  fan_out_->Run(ids.size(), [&](size_t i) {
-    out.servers[i] = VerifyServer(ids[i], out.table.table_id);
-    out.servers[i].regions = regions[i];
-  });
-  return out;
-}
-
-router::ServerVerifyReport RouterImpl::VerifyServer(ServerId id,
-                                                    uint64_t table_id) {
-  const ServerEntry& server = servers_.Get(id);
-  router::ServerVerifyReport out;
-  out.server = server.ref;
-  // Read-only calls: a failure here says nothing about writes, so it does
-  // not mark the replica stale (as ServerFailed would).
-  StatusOr<IndexReport> index = server.client->VerifyIndex(table_id);
-  if (!index.ok()) {
-    out.error = WritePath::Named(server, index.status()).ToString();
-    return out;
-  }
-  out.index = std::move(index).value();
-  // The server's filter after its check, against the replica: equal unless
-  // writes came in between (then "not current", not an error).
-  StatusOr<FilterImage> snapshot = server.client->SnapshotImage(/*fence=*/0);
-  if (!snapshot.ok()) {
-    out.error = WritePath::Named(server, snapshot.status()).ToString();
-    return out;
-  }
-  // A server that restarted behind our back is reloaded and reopened.
-  write_path_->NoteIncarnation(server, snapshot->incarnation);
-  StatusOr<router::ReplicaComparison> compared = index_->Compare(id, *snapshot);
-  if (!compared.ok()) {
-    out.error = WritePath::Named(server, compared.status()).ToString();
-    return out;
-  }
-  out.replica = std::move(compared).value();
-  return out;
-}
-
-router::ClusterStatus RouterImpl::GetClusterStatus() {
-  router::ClusterStatus out;
-  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
-  for (const auto& [id, server] : *servers) {
-    router::ServerStatus s;
-    s.server = server->ref;
-    s.replica_current = index_->IsCurrent(id);
-    s.reopen_error = server->ReopenError();
-    out.servers.push_back(std::move(s));
-  }
-  // The regions the catalog places on each server, and those of them it
-  // lists as open (all but staged targets).
-  std::vector<uint32_t> placed(out.servers.size(), 0);
-  std::vector<std::vector<uint64_t>> assigned(out.servers.size());
-  {
-    const TableDirectory::Snapshot tables = tables_.Tables();
-    out.tables = static_cast<uint32_t>(tables.size());
-    std::map<ServerId, size_t> index_of;
-    for (size_t i = 0; i < out.servers.size(); ++i) {
-      index_of[out.servers[i].server.id] = i;
-    }
-    for (const auto& table : tables) {
-      out.regions += static_cast<uint32_t>(table->record.regions.size());
-      for (const CatalogRegion& r : table->record.regions) {
-        auto it = index_of.find(r.server);
-        if (it == index_of.end()) continue;
-        ++placed[it->second];
-        // Staged targets are served, but not listed by OpenRegionIds.
-        if (!IsStagedTarget(table->record, r)) {
-          assigned[it->second].push_back(r.region_id);
-        }
-      }
-    }
-  }
-  fan_out_->Run(out.servers.size(), [&](size_t i) {
-    router::ServerStatus& s = out.servers[i];
-    const ServerEntry& server = servers_.Get(s.server.id);
-    StatusOr<FilterStatus> status = server.client->GetFilterStatus();
-    s.reachable = status.ok();
-    if (!status.ok()) s.error = status.status().ToString();
-    // A server that restarted behind our back is reloaded and reopened.
-    if (status.ok()) {
-      write_path_->NoteIncarnation(server, status->incarnation);
-      write_path_->NoteFilterConfig(server, *status);
-    }
-    std::vector<uint64_t>& want = assigned[i];
-    s.regions = placed[i];
-    if (!s.reachable) return;
-    StatusOr<std::vector<uint64_t>> open = server.client->OpenRegionIds();
-    if (!open.ok()) return;
-    std::sort(want.begin(), want.end());
-    for (uint64_t id : want) {
-      if (!std::binary_search(open->begin(), open->end(), id)) {
-        ++s.regions_not_served;
-      }
-    }
-  });
   return out;
 }
 
