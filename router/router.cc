@@ -29,161 +29,6 @@ using router::TableSpec;
 
 namespace {
 
-bool IsTableNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-}
-
-Status ValidateTableName(const std::string& name) {
-  if (name.empty() || name.size() > 255 || name == "." || name == ".." ||
-      !std::all_of(name.begin(), name.end(), IsTableNameChar)) {
-    return Status::InvalidArgument(
-        "table name " + QuoteForMessage(name) +
-        " must be 1 to 255 of [A-Za-z0-9_.-] (and not '.' or '..')");
-  }
-  return Status::OK();
-}
-
-Status ValidateSplitKeys(const TableSpec& spec) {
-  if (spec.split_keys.size() + 1 > TableSpec::kMaxRegions ||
-      spec.region_count > TableSpec::kMaxRegions) {
-    return Status::InvalidArgument("a table has at most " +
-                                   std::to_string(TableSpec::kMaxRegions) +
-                                   " regions");
-  }
-  if (!spec.split_keys.empty() && spec.region_count > 0) {
-    return Status::InvalidArgument(
-        "give split keys or a region count, not both");
-  }
-  for (size_t i = 0; i < spec.split_keys.size(); ++i) {
-    const std::string& k = spec.split_keys[i];
-    if (k.empty() || k.size() > kMaxRowKeyBytes) {
-      return Status::InvalidArgument("split key " + std::to_string(i) +
-                                     " is empty or longer than a row key");
-    }
-    if (i > 0 && !(spec.split_keys[i - 1] < k)) {
-      return Status::InvalidArgument("split keys must be strictly ascending");
-    }
-  }
-  return Status::OK();
-}
-
-static_assert(TableSpec::kMaxIndexedColumns == kMaxIndexedColumnsPerTable &&
-                  TableSpec::kMaxIndexedColumnBytes ==
-                      kMaxIndexedColumnBytesPerTable,
-              "the bloomroute.index attribute and TableSpec share limits");
-
-// The spec with its indexed columns taken from the bloomroute.index
-// attribute when it has one (they must agree with an explicit list; the
-// attribute is kept in its formatted form).
-StatusOr<TableSpec> ResolveIndexAttribute(const TableSpec& spec) {
-  TableSpec out = spec;
-  const std::string key(kIndexAttribute);
-  auto it = out.attributes.find(key);
-  if (it == out.attributes.end()) return out;
-  {
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::string> columns,
-                                ParseIndexAttribute(it->second));
-    if (!out.indexed_columns.empty() && out.indexed_columns != columns) {
-      return Status::InvalidArgument(
-          "the " + key + " attribute names " +
-          QuoteForMessage(FormatIndexAttribute(columns)) +
-          " but the indexed columns given are " +
-          QuoteForMessage(FormatIndexAttribute(out.indexed_columns)));
-    }
-    out.indexed_columns = std::move(columns);
-  }
-  it->second = FormatIndexAttribute(out.indexed_columns);
-  return out;
-}
-
-Status ValidateFamiliesAndAttributes(const TableSpec& spec) {
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateFamilies(spec.families));
-  // The index attribute has the indexed columns' own limits.
-  std::map<std::string, std::string> attributes = spec.attributes;
-  attributes.erase(std::string(kIndexAttribute));
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateAttributes(attributes));
-  TableDescriptor d;
-  d.name = spec.name;
-  d.families = spec.families;
-  for (const std::string& c : spec.indexed_columns) {
-    BLOOMROUTE_RETURN_IF_ERROR(CheckColumnFamily(d, c).WithContext(
-        "indexed column " + QuoteForMessage(c)));
-  }
-  return Status::OK();
-}
-
-Status ValidateSpec(const TableSpec& spec) {
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateTableName(spec.name));
-  if (spec.indexed_columns.size() > TableSpec::kMaxIndexedColumns) {
-    return Status::InvalidArgument(
-        "a table has at most " + std::to_string(TableSpec::kMaxIndexedColumns) +
-        " indexed columns");
-  }
-  std::set<std::string> seen;
-  for (const std::string& c : spec.indexed_columns) {
-    BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c));
-    if (!seen.insert(c).second) {
-      return Status::InvalidArgument("indexed column " + QuoteForMessage(c) +
-                                     " is named twice");
-    }
-  }
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateFamiliesAndAttributes(spec));
-  return ValidateSplitKeys(spec);
-}
-
-// The bytes of split keys and indexed column names `spec` asks for: what a
-// describeTable reply repeats (each split key twice) and every region
-// descriptor sent to a region server carries (the column names).
-Status CheckTableBytes(const TableSpec& spec, uint64_t max_table_bytes) {
-  uint64_t columns = 0;
-  for (const std::string& c : spec.indexed_columns) columns += c.size();
-  if (columns > TableSpec::kMaxIndexedColumnBytes) {
-    return Status::InvalidArgument(
-        "the indexed column names of table " + QuoteForMessage(spec.name) +
-        " take " + std::to_string(columns) + " bytes, over the limit of " +
-        std::to_string(TableSpec::kMaxIndexedColumnBytes));
-  }
-  uint64_t bytes = columns;
-  for (const std::string& k : spec.split_keys) bytes += k.size();
-  for (const std::string& f : spec.families) bytes += f.size();
-  // The index attribute's value repeats the column names counted above.
-  bytes += AttributeBytes(spec.attributes);
-  auto index = spec.attributes.find(std::string(kIndexAttribute));
-  if (index != spec.attributes.end()) bytes -= index->second.size();
-  if (bytes > max_table_bytes) {
-    return Status::InvalidArgument(
-        "the split keys, indexed column names, families and attributes of "
-        "table " +
-        QuoteForMessage(spec.name) + " take " + std::to_string(bytes) +
-        " bytes, over the limit of " + std::to_string(max_table_bytes) +
-        " (--max-table-bytes)");
-  }
-  return Status::OK();
-}
-
-// What `d` takes in a listing of descriptors, about.
-uint64_t ListedBytes(const TableDescriptor& d) {
-  uint64_t bytes = d.name.size() + AttributeBytes(d.attributes);
-  for (const IndexedColumn& c : d.indexed_columns) bytes += c.name.size() + 16;
-  for (const std::string& f : d.families) bytes += f.size();
-  return bytes;
-}
-
-Status CheckListedBytes(const Catalog::TableList& tables,
-                        const TableDescriptor& added, uint64_t limit) {
-  uint64_t bytes = ListedBytes(added);
-  for (const CatalogTable& t : tables) bytes += ListedBytes(t.descriptor);
-  if (bytes > limit) {
-    return Status::InvalidArgument(
-        "the descriptors of all tables would take " + std::to_string(bytes) +
-        " bytes, over the limit of " + std::to_string(limit) +
-        " (max_listed_descriptor_bytes, so that a listing of every table "
-        "fits a reply)");
-  }
-  return Status::OK();
-}
-
 // Maintenance probes every server this often (RouterMetrics::NoteProbe):
 // what /metrics and /readyz say of them.
 constexpr std::chrono::seconds kProbeInterval{5};
@@ -230,7 +75,8 @@ Status RouterImpl::Init() {
   // them is more than a run could ever see).
   BLOOMROUTE_ASSIGN_OR_RETURN(const uint64_t start,
                               catalog_->RecordRouterStart());
-  BLOOMROUTE_RETURN_IF_ERROR(AddFlaggedServers());  // sets filter_config_
+  BLOOMROUTE_ASSIGN_OR_RETURN(filter_config_,
+                              AddFlaggedServers(catalog_.get(), options_));
   BLOOMROUTE_ASSIGN_OR_RETURN(
       index_, router::GlobalIndex::Create(filter_config_, start << 32));
   BLOOMROUTE_RETURN_IF_ERROR(servers_.ConnectMembers(*catalog_, index_.get()));
@@ -263,18 +109,21 @@ Status RouterImpl::Init() {
       [this] { return cluster_view_->MetricsSnapshot(); });
   ctx_.metrics = metrics_.get();
   placement_ = std::make_unique<RegionPlacement>(ctx_);
+  table_admin_ = std::make_unique<TableAdmin>(ctx_, placement_.get());
+  membership_ = std::make_unique<Membership>(ctx_, placement_.get());
   index_tasks_ = std::make_unique<IndexTasks>(
       ctx_, IndexTasks::Hooks{
                 [](const CatalogTable& t) { return CheckNoRegionOp(t); }});
   region_ops_ = std::make_unique<RegionOps>(ctx_);
   balancing_ = std::make_unique<Balancing>(
       ctx_, region_ops_.get(),
-      Balancing::Hooks{[this](const ServerEntry& server, uint64_t table_id,
-                              size_t max_regions, bool count_rows) {
-                         return cluster_view_->FetchRegionStats(
-                             server, table_id, max_regions, count_rows);
-                       },
-                       [this](ServerId id) { return RemoveServer(id); }});
+      Balancing::Hooks{
+          [this](const ServerEntry& server, uint64_t table_id,
+                 size_t max_regions, bool count_rows) {
+            return cluster_view_->FetchRegionStats(server, table_id,
+                                                   max_regions, count_rows);
+          },
+          [this](ServerId id) { return membership_->RemoveServer(id); }});
   row_calls_ = std::make_unique<RowCalls>(ctx_);
   scans_ = std::make_unique<Scans>(
       ctx_, Scans::Hooks{
@@ -292,94 +141,6 @@ void RouterImpl::PublishTables(uint64_t new_generation) {
   tables_.Publish(*catalog_->Tables(), new_generation);
 }
 
-StatusOr<TableInfo> RouterImpl::CreateTable(const TableSpec& given) {
-  BLOOMROUTE_ASSIGN_OR_RETURN(const TableSpec spec,
-                              ResolveIndexAttribute(given));
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateSpec(spec));
-  BLOOMROUTE_RETURN_IF_ERROR(CheckTableBytes(spec, options_.max_table_bytes));
-  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
-  if (tables->size() >= options_.max_tables) {
-    return Status::InvalidArgument(
-        "the router holds at most " + std::to_string(options_.max_tables) +
-        " tables, counting those still being deleted (--max-tables)");
-  }
-  for (const CatalogTable& t : *tables) {
-    if (t.descriptor.name == spec.name) {
-      return Status::InvalidArgument(
-          "table '" + spec.name + "' " +
-          (t.state == CatalogTable::State::kReady
-               ? "already exists"
-               : "is still being deleted; try again later"));
-    }
-  }
-  CatalogTable table = placement_->PlanTable(spec);
-  BLOOMROUTE_RETURN_IF_ERROR(CheckListedBytes(
-      *tables, table.descriptor, options_.max_listed_descriptor_bytes));
-  // Persisted before any server hears of the ids, so they are never reused.
-  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  Status opened = placement_->OpenRegions(table);
-  if (!opened.ok()) {
-    table.state = CatalogTable::State::kDeleting;
-    if (catalog_->PutTable(table).ok() && placement_->DropRegions(table).ok()) {
-      (void)catalog_->DeleteTable(table.descriptor.table_id);
-    }
-    maintenance_.Wake();  // catch up the replicas the drops made stale
-    return opened.WithContext("creating table '" + spec.name + "'");
-  }
-  PublishTables();
-  return Describe(TableState(table));
-}
-
-Status RouterImpl::DeleteTable(std::string_view name) {
-  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.FindAnyState(name));
-  return DeleteTableLocked(*state);
-}
-
-Status RouterImpl::DeleteTableLocked(const TableState& state) {
-  BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(state.record));
-  CatalogTable table = state.record;
-  table.state = CatalogTable::State::kDeleting;
-  BLOOMROUTE_RETURN_IF_ERROR(catalog_->PutTable(table));
-  PublishTables();
-  Status dropped = placement_->DropRegions(table);
-  maintenance_.Wake();  // catch up the replicas the drops made stale
-  if (!dropped.ok()) {
-    return dropped.WithContext(
-        "table '" + table.descriptor.name +
-        "' is deleted, but some of its regions are dropped only when their "
-        "server answers again");
-  }
-  return catalog_->DeleteTable(table.descriptor.table_id);
-}
-
-std::vector<TableDescriptor> RouterImpl::ListTables() const {
-  std::vector<TableDescriptor> out;
-  for (const auto& t : tables_.Tables()) {
-    out.push_back(ReadyDescriptor(t->record.descriptor));
-  }
-  return out;
-}
-
-TableInfo RouterImpl::Describe(const TableState& table) const {
-  TableInfo info;
-  info.descriptor = ReadyDescriptor(table.record.descriptor);
-  info.enabled = table.record.enabled;
-  for (size_t i = 0; i < table.record.regions.size(); ++i) {
-    info.regions.push_back({table.Descriptor(i),
-                            servers_.Get(table.record.regions[i].server).ref});
-  }
-  return info;
-}
-
-StatusOr<TableInfo> RouterImpl::DescribeTable(std::string_view table) const {
-  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
-                              tables_.FindAnyState(table));
-  return Describe(*state);
-}
-
 std::vector<ServerRef> RouterImpl::Servers() const {
   std::vector<ServerRef> out;
   const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
@@ -389,49 +150,8 @@ std::vector<ServerRef> RouterImpl::Servers() const {
 
 void RouterImpl::RunMaintenance() { maintenance_.RunPass(); }
 
-bool RouterImpl::CatalogWorkPending() const {
-  const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
-  for (const auto& [id, server] : *servers) {
-    if (server->reopen) return true;
-  }
-  const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
-  return std::any_of(tables->begin(), tables->end(), [](const CatalogTable& t) {
-    return t.state == CatalogTable::State::kDeleting ||
-           !t.retired_regions.empty() || !t.index_tasks.empty() ||
-           !t.region_ops.empty();
-  });
-}
-
 void RouterImpl::MaintainCatalog() {
-  // A pass costs what changed: the catalog is a shared snapshot (no copy),
-  // and ddl_mu_ is taken only when a server must be reopened or a deletion
-  // finished, not every interval. Asking each server for its regions (one
-  // small call per server) needs no lock: a flag only schedules a reopen,
-  // which reads the catalog again under ddl_mu_.
-  placement_->FlagServersMissingRegions(*catalog_->Tables());
-  if (CatalogWorkPending()) {
-    // Under ddl_mu_, so that no region of a table being deleted is reopened.
-    std::lock_guard<std::timed_mutex> lock(ddl_mu_);
-    const std::shared_ptr<const Catalog::TableList> tables = catalog_->Tables();
-    const std::shared_ptr<const ServerMap> servers = servers_.Snapshot();
-    for (auto& [id, server] : *servers) {
-      if (!server->reopen.exchange(false)) continue;
-      const Status reopened = placement_->ReopenServerLocked(*server);
-      server->SetReopenError(reopened.ok() ? "" : reopened.ToString());
-      if (!reopened.ok()) server->reopen = true;
-    }
-    for (const CatalogTable& t : *tables) {
-      if (t.state == CatalogTable::State::kDeleting &&
-          placement_->DropRegions(t).ok()) {
-        (void)catalog_->DeleteTable(t.descriptor.table_id);
-      } else if (t.state == CatalogTable::State::kReady &&
-                 !t.retired_regions.empty()) {
-        CatalogTable table = t;
-        // Retried every pass until done.
-        (void)placement_->DropRetiredRegions(&table);
-      }
-    }
-  }
+  placement_->Maintain();
   region_ops_->MaintainRegionOps();
   index_tasks_->MaintainIndexes();
 }

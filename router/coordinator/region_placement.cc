@@ -248,4 +248,50 @@ void RegionPlacement::FlagServersMissingRegions(
   });
 }
 
+bool RegionPlacement::WorkPending() const {
+  const std::shared_ptr<const ServerMap> servers = ctx_.servers->Snapshot();
+  for (const auto& [id, server] : *servers) {
+    if (server->reopen) return true;
+  }
+  const std::shared_ptr<const Catalog::TableList> tables =
+      ctx_.catalog->Tables();
+  return std::any_of(tables->begin(), tables->end(), [](const CatalogTable& t) {
+    return t.state == CatalogTable::State::kDeleting ||
+           !t.retired_regions.empty() || !t.index_tasks.empty() ||
+           !t.region_ops.empty();
+  });
+}
+
+void RegionPlacement::Maintain() {
+  // A pass costs what changed: the catalog is a shared snapshot (no copy),
+  // and ddl_mu is taken only when a server must be reopened or a deletion
+  // finished, not every interval. Asking each server for its regions (one
+  // small call per server) needs no lock: a flag only schedules a reopen,
+  // which reads the catalog again under ddl_mu.
+  FlagServersMissingRegions(*ctx_.catalog->Tables());
+  if (WorkPending()) {
+    // Under ddl_mu, so that no region of a table being deleted is reopened.
+    std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
+    const std::shared_ptr<const Catalog::TableList> tables =
+        ctx_.catalog->Tables();
+    const std::shared_ptr<const ServerMap> servers = ctx_.servers->Snapshot();
+    for (auto& [id, server] : *servers) {
+      if (!server->reopen.exchange(false)) continue;
+      const Status reopened = ReopenServerLocked(*server);
+      server->SetReopenError(reopened.ok() ? "" : reopened.ToString());
+      if (!reopened.ok()) server->reopen = true;
+    }
+    for (const CatalogTable& t : *tables) {
+      if (t.state == CatalogTable::State::kDeleting && DropRegions(t).ok()) {
+        (void)ctx_.catalog->DeleteTable(t.descriptor.table_id);
+      } else if (t.state == CatalogTable::State::kReady &&
+                 !t.retired_regions.empty()) {
+        CatalogTable table = t;
+        // Retried every pass until done.
+        (void)DropRetiredRegions(&table);
+      }
+    }
+  }
+}
+
 }  // namespace bloomroute::router_internal

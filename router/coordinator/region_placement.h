@@ -75,8 +75,16 @@ class RegionPlacement {
   // failure after ServerFailed.
   [[nodiscard]] Status ReopenServerLocked(const ServerEntry& server);
   [[nodiscard]] Status ReopenServer(const ServerEntry& server);
+  // A maintenance pass's share: flags servers missing regions, reopens the
+  // regions of flagged servers, and drops the regions of deleted tables and
+  // the retired regions of truncated ones (each retried every pass until
+  // done). Takes ddl_mu only when there is such work.
+  void Maintain();
 
  private:
+  // True when a pass has catalog work: a server to reopen or a table whose
+  // deletion is unfinished. Cheap: reads the catalog snapshot.
+  bool WorkPending() const;
   const RouterContext& ctx_;
 };
 

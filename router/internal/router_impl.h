@@ -14,12 +14,13 @@
 // index builds and drops to IndexTasks (coordinator/index_tasks.h), moving,
 // splitting and merging regions to RegionOps (coordinator/region_ops.h;
 // RegionCopy, coordinator/region_copy.h, copies their rows), the balancer
-// and decommissioning to Balancing (coordinator/balancing.h), and the
-// background threads to Maintenance (coordinator/maintenance.h), whose
-// interface to the router it implements.
-// Its own methods are in router.cc (opening, tables, a maintenance pass's
-// duties, forwards), router_tables.cc (table states) and router_servers.cc
-// (membership calls).
+// and decommissioning to Balancing (coordinator/balancing.h), table DDL to
+// TableAdmin (coordinator/table_admin.h), membership changes to Membership
+// (coordinator/membership.h), and the background threads to Maintenance
+// (coordinator/maintenance.h), whose interface to the router it implements.
+// Its own methods are in router.cc: opening the router, a maintenance
+// pass's duties, and one-line forwards of the Router calls to the
+// components.
 // The files under coordinator/ hold what only the coordinator does.
 //
 // Locking. The server set is ServerDirectory's: readers take a snapshot and
@@ -51,8 +52,10 @@
 #include "router/coordinator/balancing.h"
 #include "router/coordinator/index_tasks.h"
 #include "router/coordinator/maintenance.h"
+#include "router/coordinator/membership.h"
 #include "router/coordinator/region_ops.h"
 #include "router/coordinator/region_placement.h"
+#include "router/coordinator/table_admin.h"
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
 #include "router/internal/cluster_view.h"
@@ -81,20 +84,40 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
 
   [[nodiscard]] Status Init();
 
+  // coordinator/table_admin.h
   StatusOr<router::TableInfo> CreateTable(
-      const router::TableSpec& spec) override;
-  Status DeleteTable(std::string_view table) override;
-  std::vector<TableDescriptor> ListTables() const override;
+      const router::TableSpec& spec) override {
+    return table_admin_->CreateTable(spec);
+  }
+  Status DeleteTable(std::string_view table) override {
+    return table_admin_->DeleteTable(table);
+  }
+  std::vector<TableDescriptor> ListTables() const override {
+    return table_admin_->ListTables();
+  }
   StatusOr<router::TableInfo> DescribeTable(
-      std::string_view table) const override;
-  // router_tables.cc
-  Status DisableTable(std::string_view table) override;
-  Status EnableTable(std::string_view table) override;
-  StatusOr<bool> IsTableEnabled(std::string_view table) const override;
-  Status DeleteTableIfDisabled(std::string_view table) override;
-  Status TruncateTable(std::string_view table, bool preserve_splits) override;
+      std::string_view table) const override {
+    return table_admin_->DescribeTable(table);
+  }
+  Status DisableTable(std::string_view table) override {
+    return table_admin_->DisableTable(table);
+  }
+  Status EnableTable(std::string_view table) override {
+    return table_admin_->EnableTable(table);
+  }
+  StatusOr<bool> IsTableEnabled(std::string_view table) const override {
+    return table_admin_->IsTableEnabled(table);
+  }
+  Status DeleteTableIfDisabled(std::string_view table) override {
+    return table_admin_->DeleteTableIfDisabled(table);
+  }
+  Status TruncateTable(std::string_view table, bool preserve_splits) override {
+    return table_admin_->TruncateTable(table, preserve_splits);
+  }
   StatusOr<router::RegionLocation> LocateRegion(
-      std::string_view table, std::string_view row) const override;
+      std::string_view table, std::string_view row) const override {
+    return table_admin_->LocateRegion(table, row);
+  }
 
   Status Mutate(std::string_view table,
                 std::vector<Mutation> mutations) override;
@@ -182,10 +205,16 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   std::shared_ptr<const std::vector<router::Quota>> Quotas() const override {
     return catalog_->Quotas();
   }
-  // router_servers.cc
-  StatusOr<router::ServerRef> AddServer(const std::string& address) override;
-  Status SetServerAddress(ServerId id, const std::string& address) override;
-  Status RemoveServer(ServerId id) override;
+  // coordinator/membership.h
+  StatusOr<router::ServerRef> AddServer(const std::string& address) override {
+    return membership_->AddServer(address);
+  }
+  Status SetServerAddress(ServerId id, const std::string& address) override {
+    return membership_->SetServerAddress(id, address);
+  }
+  Status RemoveServer(ServerId id) override {
+    return membership_->RemoveServer(id);
+  }
   // coordinator/index_tasks.cc
   Status AddIndex(std::string_view table, const std::string& column) override {
     return index_tasks_->AddIndex(table, column);
@@ -199,24 +228,10 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   }
 
  private:
-  // --- membership (router_servers.cc)
-  // Adds the region_servers flags that are not members (persisted), and
-  // sets filter_config_ for the members: InvalidArgument for none, or more
-  // than kMaxServers.
-  [[nodiscard]] Status AddFlaggedServers();
-
   // router.cc
   // Publishes the catalog's ready tables; table `new_generation` (a region
   // switch) gets a new TableState::generation, the others keep theirs.
   void PublishTables(uint64_t new_generation = 0);
-  // DeleteTable of a table found; needs ddl_mu_ held.
-  [[nodiscard]] Status DeleteTableLocked(const TableState& state);
-  // Sets the table's enabled flag (persisted); the errors of DisableTable.
-  [[nodiscard]] Status SetEnabled(std::string_view table, bool enabled);
-  router::TableInfo Describe(const TableState& table) const;
-  // True when a maintenance pass has catalog work: a server to reopen or a
-  // table whose deletion is unfinished. Cheap: reads the catalog snapshot.
-  bool CatalogWorkPending() const;
   // MaintenanceDuties: what a maintenance pass (maintenance_) does.
   void MaintainCatalog() override;
   void CatchUpReplicas() override;
@@ -260,6 +275,10 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   RouterContext ctx_;
   // The components, created by Init once ctx_ is filled.
   std::unique_ptr<RegionPlacement> placement_;
+  // Table DDL (set by Init, after placement_).
+  std::unique_ptr<TableAdmin> table_admin_;
+  // Servers added, re-pointed, removed (set by Init, after placement_).
+  std::unique_ptr<Membership> membership_;
   std::unique_ptr<IndexTasks> index_tasks_;
   // Index lookups: planned, fanned out and merged (set by Init).
   std::unique_ptr<LookupPlanner> lookups_;

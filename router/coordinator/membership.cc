@@ -1,27 +1,26 @@
-// Membership as the Router interface offers it: the router's server set at
-// start (the catalog's members plus new region_servers flags), and servers
-// added, re-pointed and removed while it runs. ServerDirectory
-// (internal/server_directory.h) holds the set; this file serializes the
-// changes with placement (ddl_mu_) and does what follows them: the filter
-// config, reopening regions, waking maintenance.
+// Membership as the Router interface offers it (membership.h).
+#include "router/coordinator/membership.h"
+
+#include <mutex>
 #include <set>
 #include <utility>
 
-#include "router/internal/router_impl.h"
+#include "router/cluster_filter_config.h"
 
 namespace bloomroute::router_internal {
 
 using router::ServerRef;
 
-Status RouterImpl::AddFlaggedServers() {
+StatusOr<SscbfConfig> AddFlaggedServers(Catalog* catalog,
+                                        const router::RouterOptions& options) {
   // Counted and checked before anything is persisted: a start refused for
   // its options leaves the catalog as it was.
   std::set<std::string> members;
-  for (const CatalogServer& s : catalog_->Servers()) {
+  for (const CatalogServer& s : catalog->Servers()) {
     if (!s.removed) members.insert(s.address);
   }
   std::vector<std::string> added;
-  for (const std::string& address : options_.region_servers) {
+  for (const std::string& address : options.region_servers) {
     if (members.count(address) == 0) added.push_back(address);
   }
   const size_t count = members.size() + added.size();
@@ -37,48 +36,52 @@ Status RouterImpl::AddFlaggedServers() {
         std::to_string(router::RouterOptions::kMaxServers));
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(
-      filter_config_, router::ClusterFilterConfig(options_.filter, count));
+      const SscbfConfig config,
+      router::ClusterFilterConfig(options.filter, count));
   for (const std::string& address : added) {
-    BLOOMROUTE_RETURN_IF_ERROR(catalog_->AddServer(address).status());
+    BLOOMROUTE_RETURN_IF_ERROR(catalog->AddServer(address).status());
   }
-  return Status::OK();
+  return config;
 }
 
-StatusOr<ServerRef> RouterImpl::AddServer(const std::string& address) {
+Membership::Membership(const RouterContext& ctx, RegionPlacement* placement)
+    : ctx_(ctx), placement_(placement) {}
+
+StatusOr<ServerRef> Membership::AddServer(const std::string& address) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateServerAddress(address));
   std::shared_ptr<ServerEntry> entry;
   {
-    std::lock_guard<std::timed_mutex> lock(ddl_mu_);
+    std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
     bool added = false;
     BLOOMROUTE_ASSIGN_OR_RETURN(
-        entry, servers_.Add(address, catalog_.get(), index_.get(), &added));
+        entry, ctx_.servers->Add(address, ctx_.catalog, ctx_.index, &added));
     if (!added) return entry->ref;
   }
-  // Outside ddl_mu_: a server that does not answer may take a timeout.
+  // Outside ddl_mu: a server that does not answer may take a timeout.
   // Maintenance retries (and loads the replica) either way.
-  (void)write_path_->EnsureFilterConfig(entry->ref.id, *entry);
-  maintenance_.Wake();
+  (void)ctx_.write_path->EnsureFilterConfig(entry->ref.id, *entry);
+  ctx_.wake();
   return entry->ref;
 }
 
-Status RouterImpl::SetServerAddress(ServerId id, const std::string& address) {
+Status Membership::SetServerAddress(ServerId id, const std::string& address) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateServerAddress(address));
-  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
+  std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
   BLOOMROUTE_ASSIGN_OR_RETURN(
       std::shared_ptr<ServerEntry> entry,
-      servers_.Repoint(id, address, catalog_.get(), index_.get()));
+      ctx_.servers->Repoint(id, address, ctx_.catalog, ctx_.index));
   if (entry == nullptr) return Status::OK();  // the address it had
   // Whatever answers there now has its regions reopened.
   const Status reopened = placement_->ReopenServerLocked(*entry);
   entry->SetReopenError(reopened.ok() ? "" : reopened.ToString());
   if (reopened.ok()) entry->reopen = false;
-  maintenance_.Wake();
+  ctx_.wake();
   return Status::OK();
 }
 
-Status RouterImpl::RemoveServer(ServerId id) {
-  std::lock_guard<std::timed_mutex> lock(ddl_mu_);
-  return servers_.Remove(id, catalog_.get(), index_.get());
+Status Membership::RemoveServer(ServerId id) {
+  std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
+  return ctx_.servers->Remove(id, ctx_.catalog, ctx_.index);
 }
 
 }  // namespace bloomroute::router_internal

@@ -1,0 +1,61 @@
+// TableAdmin: the tables' DDL -- create, delete, enable and disable,
+// truncate -- and what a table is and where its regions are (describe,
+// list, locate). Admin calls: with many routers they run on the
+// coordinator, which is why this lives in coordinator/.
+//
+// Every change is written to the catalog before any region server hears of
+// it, and published to the TableDirectory after; changes are serialized by
+// the context's DDL lock (taken here). Regions are placed, opened and
+// dropped through RegionPlacement; what a server did not do now (it did not
+// answer) maintenance finishes (RegionPlacement::Maintain).
+//
+// Thread-safe: reads work on published snapshots; changes take ddl_mu.
+#ifndef BLOOMROUTE_ROUTER_COORDINATOR_TABLE_ADMIN_H_
+#define BLOOMROUTE_ROUTER_COORDINATOR_TABLE_ADMIN_H_
+
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "common/statusor.h"
+#include "router/coordinator/region_placement.h"
+#include "router/internal/router_context.h"
+#include "router/router.h"
+
+namespace bloomroute::router_internal {
+
+class TableAdmin {
+ public:
+  // `ctx` and `placement` outlive the admin.
+  TableAdmin(const RouterContext& ctx, RegionPlacement* placement);
+  TableAdmin(const TableAdmin&) = delete;
+  TableAdmin& operator=(const TableAdmin&) = delete;
+
+  // The contracts of these calls are Router's (router/router.h).
+  StatusOr<router::TableInfo> CreateTable(const router::TableSpec& spec);
+  [[nodiscard]] Status DeleteTable(std::string_view table);
+  std::vector<TableDescriptor> ListTables() const;
+  StatusOr<router::TableInfo> DescribeTable(std::string_view table) const;
+  [[nodiscard]] Status DisableTable(std::string_view table);
+  [[nodiscard]] Status EnableTable(std::string_view table);
+  StatusOr<bool> IsTableEnabled(std::string_view table) const;
+  [[nodiscard]] Status DeleteTableIfDisabled(std::string_view table);
+  [[nodiscard]] Status TruncateTable(std::string_view table,
+                                     bool preserve_splits);
+  StatusOr<router::RegionLocation> LocateRegion(std::string_view table,
+                                                std::string_view row) const;
+
+ private:
+  // DeleteTable of a table found; needs ddl_mu held.
+  [[nodiscard]] Status DeleteTableLocked(const TableState& state);
+  // Sets the table's enabled flag (persisted); the errors of DisableTable.
+  [[nodiscard]] Status SetEnabled(std::string_view table, bool enabled);
+  router::TableInfo Describe(const TableState& table) const;
+
+  const RouterContext& ctx_;
+  RegionPlacement* const placement_;
+};
+
+}  // namespace bloomroute::router_internal
+
+#endif  // BLOOMROUTE_ROUTER_COORDINATOR_TABLE_ADMIN_H_
