@@ -227,13 +227,16 @@ Status IndexTasks::DropIndex(std::string_view name, const std::string& column) {
   }
   IndexedColumn dropped = *found;
   dropped.building = false;
+  // While the column is still counted: its id stays taken after the drop
+  // task ends (a record that never had a next id -- a table created with its
+  // columns -- would otherwise hand the highest id out again).
+  table.next_column_id = table.NextColumnId();
   auto& columns = table.descriptor.indexed_columns;
   columns.erase(std::remove_if(columns.begin(), columns.end(),
                                [&](const IndexedColumn& c) {
                                  return c.column_id == dropped.column_id;
                                }),
                 columns.end());
-  table.next_column_id = table.NextColumnId();
   // A build of it ends here; its entries go with the rest.
   table.index_tasks.erase(
       std::remove_if(table.index_tasks.begin(), table.index_tasks.end(),

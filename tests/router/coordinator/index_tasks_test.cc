@@ -205,6 +205,23 @@ TEST_F(IndexTasksTest, ADropRemovesTheColumnAtOnceAndItsEntriesByChunks) {
   EXPECT_TRUE(tasks_.IndexStatus("t").value().empty());
 }
 
+// Column ids are never reused: entries of a dropped column may linger on a
+// server that was down during the drop, and a new column under the same id
+// would inherit them. Before the fix, a table whose record had never been
+// given a next id (created with its columns, no AddIndex since) forgot the
+// dropped id once the drop ended, and the next AddIndex took it again.
+TEST_F(IndexTasksTest, AColumnAddedAfterADropNeverTakesTheDroppedId) {
+  const uint32_t dropped =
+      Record().descriptor.FindIndexed("d:country")->column_id;
+  ASSERT_TRUE(tasks_.DropIndex("t", "d:country").ok());
+  RunToEnd();
+  ASSERT_TRUE(tasks_.AddIndex("t", "d:feature").ok());
+  const CatalogTable after = Record();
+  const IndexedColumn* added = after.descriptor.FindIndexed("d:feature");
+  ASSERT_NE(added, nullptr);
+  EXPECT_GT(added->column_id, dropped);
+}
+
 TEST_F(IndexTasksTest, DroppingABuildingColumnEndsItsBuild) {
   ASSERT_TRUE(tasks_.AddIndex("t", "d:feature").ok());
   tasks_.MaintainIndexes();
