@@ -80,6 +80,15 @@ Status RouterImpl::Init() {
   BLOOMROUTE_ASSIGN_OR_RETURN(
       index_, router::GlobalIndex::Create(filter_config_, start << 32));
   BLOOMROUTE_RETURN_IF_ERROR(servers_.ConnectMembers(*catalog_, index_.get()));
+  CreateComponents();
+  PublishTables();
+  // Best effort: servers that do not answer are retried.
+  maintenance_.RunPass();
+  if (options_.background_maintenance) maintenance_.Start();
+  return Status::OK();
+}
+
+void RouterImpl::CreateComponents() {
   write_path_ = std::make_unique<WritePath>(
       index_.get(), &servers_, &tables_, filter_config_,
       WritePath::Hooks{[this] { maintenance_.Wake(); },
@@ -130,11 +139,6 @@ Status RouterImpl::Init() {
                 [this](std::string_view table, const router::LookupSpec& spec) {
                   return lookups_->Lookup(table, spec);
                 }});
-  PublishTables();
-  // Best effort: servers that do not answer are retried.
-  maintenance_.RunPass();
-  if (options_.background_maintenance) maintenance_.Start();
-  return Status::OK();
 }
 
 void RouterImpl::PublishTables(uint64_t new_generation) {

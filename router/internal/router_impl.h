@@ -232,6 +232,10 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // Publishes the catalog's ready tables; table `new_generation` (a region
   // switch) gets a new TableState::generation, the others keep theirs.
   void PublishTables(uint64_t new_generation = 0);
+  // Fills ctx_ and creates the components over it (Init, once the catalog,
+  // the global index and the members are there): the order is the one in
+  // which they take each other.
+  void CreateComponents();
   // MaintenanceDuties: what a maintenance pass (maintenance_) does.
   void MaintainCatalog() override;
   void CatchUpReplicas() override;
@@ -239,13 +243,6 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   void ProbeServers() override { cluster_view_->ProbeServers(); }
   // A background run of the balancer (Balancing::RunBalancerPass).
   void RunBalancerPass(bool moves) override;
-
-  // When a call that starts now should answer with what it has
-  // (RouterOptions::call_work_budget_ms).
-  std::chrono::steady_clock::time_point WorkDeadline() const {
-    return std::chrono::steady_clock::now() +
-           std::chrono::milliseconds(options_.call_work_budget_ms);
-  }
 
   const router::RouterOptions options_;
   // ClusterFilterConfig of the options and the members at Init; fixed then.
