@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/sync_point.h"
 #include "index/element_hash.h"
 #include "model/index_predicate.h"
 #include "model/table_attributes.h"
@@ -459,6 +460,7 @@ StatusOr<std::vector<LookupResult>> LookupPlanner::LookupMultiple(
     BLOOMROUTE_ASSIGN_OR_RETURN(LookupResult result, Lookup(table, bounded));
     for (const Row& row : result.rows) used += ReplyBytes(row);
     out.push_back(std::move(result));
+    BLOOMROUTE_SYNC_POINT("LookupMultiple:Answered");
   }
   return out;
 }
