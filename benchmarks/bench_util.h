@@ -4,18 +4,41 @@
 
 #include <stdlib.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace bloomroute::bench {
 
-// A new directory under the system's temporary directory; the benchmark
-// leaves it (its data may be worth a look after a run).
+// A new directory under the system's temporary directory, removed when the
+// benchmark exits (a cluster's stores take hundreds of MB a run: left
+// behind, a few dozen runs filled a disk). BLOOMROUTE_BENCH_KEEP=1 keeps
+// them, for a look at the data after a run.
 inline std::string TempDir() {
+  static std::mutex mu;
+  static std::vector<std::string>* made = nullptr;  // never freed: atexit
   std::string tmpl =
       (std::filesystem::temp_directory_path() / "bloomroute-bench-XXXXXX")
           .string();
-  return mkdtemp(tmpl.data());
+  if (mkdtemp(tmpl.data()) == nullptr) return tmpl;
+  std::lock_guard<std::mutex> lock(mu);
+  if (made == nullptr) {
+    made = new std::vector<std::string>();
+    const char* keep = std::getenv("BLOOMROUTE_BENCH_KEEP");
+    if (keep == nullptr || std::string(keep) != "1") {
+      std::atexit([] {
+        for (const std::string& dir : *made) {
+          std::error_code ignored;
+          std::filesystem::remove_all(dir, ignored);
+        }
+      });
+    }
+  }
+  made->push_back(tmpl);
+  return tmpl;
 }
 
 // The selective value number `v` of region server `server`: present on that
