@@ -1,6 +1,7 @@
 #include "router/cluster_filter_config.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace bloomroute::router {
@@ -26,37 +27,51 @@ namespace bloomroute::router {
 
 namespace {
 
-Status OutOfRange(const char* field, const char* flag, const char* range) {
+Status OutOfRange(const char* field, const char* flag,
+                  const std::string& range) {
   return Status::InvalidArgument(std::string("filter ") + field + " (" + flag +
                                  ") must be in " + range);
 }
 
+// An end of a range as a person writes it: 4096, 0.01.
+std::string FormatEnd(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 }  // namespace
 
+std::string RealRange::Describe() const {
+  return std::string(open_low ? "(" : "[") + FormatEnd(min) + ", " +
+         FormatEnd(max) + (open_high ? ")" : "]");
+}
+
 Status ClusterFilterOptions::Validate() const {
-  if (!(target_false_routes > 0.0 &&
-        target_false_routes <= kMaxTargetFalseRoutes)) {
+  using F = ClusterFilterOptions;
+  if (!F::kTargetFalseRoutesRange.Contains(target_false_routes)) {
     return OutOfRange("target_false_routes", "--target-false-routes",
-                      "(0, 4096]");
+                      F::kTargetFalseRoutesRange.Describe());
   }
-  if (!(tightening_ratio > 0.0 && tightening_ratio < 1.0)) {
+  if (!F::kTighteningRatioRange.Contains(tightening_ratio)) {
     return OutOfRange("tightening_ratio", "--filter-tightening-ratio",
-                      "(0, 1)");
+                      F::kTighteningRatioRange.Describe());
   }
-  if (!(growth_factor >= 1.0 && growth_factor <= 16.0)) {
-    return OutOfRange("growth_factor", "--filter-growth-factor", "[1, 16]");
+  if (!F::kGrowthFactorRange.Contains(growth_factor)) {
+    return OutOfRange("growth_factor", "--filter-growth-factor",
+                      F::kGrowthFactorRange.Describe());
   }
-  if (initial_capacity == 0 || initial_capacity > (uint64_t{1} << 53)) {
+  if (initial_capacity == 0 || initial_capacity > kMaxInitialCapacity) {
     return OutOfRange("initial_capacity", "--filter-initial-capacity",
-                      "[1, 2^53]");
+                      "[1, 2^40]");
   }
   if (base_bits == 0 || base_bits > DdcfCounterVector::kMaxBaseBits) {
     return OutOfRange("base_bits", "ClusterFilterOptions::base_bits, no flag",
                       "[1, 16]");
   }
-  if (!(full_fill >= 0.01 && full_fill <= 0.99)) {
+  if (!F::kFullFillRange.Contains(full_fill)) {
     return OutOfRange("full_fill", "ClusterFilterOptions::full_fill, no flag",
-                      "[0.01, 0.99]");
+                      F::kFullFillRange.Describe());
   }
   return Status::OK();
 }

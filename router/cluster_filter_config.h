@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "common/statusor.h"
 #include "index/ddcf_counter_vector.h"
@@ -31,19 +32,44 @@
 
 namespace bloomroute::router {
 
+// The bounds of a real-valued option, stated once: Validate checks them and
+// the command line (tools/router_command.cc) declares its flags with them,
+// so a flag's help cannot disagree with the check.
+struct RealRange {
+  double min = 0;
+  double max = 0;
+  bool open_low = false;   // min itself is outside
+  bool open_high = false;  // max itself is outside
+
+  constexpr bool Contains(double v) const {
+    return (open_low ? v > min : v >= min) && (open_high ? v < max : v <= max);
+  }
+  // "(0, 1)", "[1, 16]", "[0.01, 0.99]".
+  std::string Describe() const;
+};
+
 // What the router's operator chooses; the per-server P is derived from it.
 // The defaults' reasoning: cluster_filter_config.cc.
 struct ClusterFilterOptions {
   // A lookup cannot have more false routes than servers
   // (RouterOptions::kMaxServers).
   static constexpr double kMaxTargetFalseRoutes = 4096;
+  static constexpr RealRange kTargetFalseRoutesRange{0, kMaxTargetFalseRoutes,
+                                                     true, false};
+  static constexpr RealRange kTighteningRatioRange{0, 1, true, true};
+  static constexpr RealRange kGrowthFactorRange{1, 16};
+  static constexpr RealRange kFullFillRange{0.01, 0.99};
+  // Far above what a stage can hold (SscbfConfig::Validate refuses slices
+  // longer than 2^32 bits, about 3e9 values at fill 1/2); a bound on input.
+  static constexpr uint64_t kMaxInitialCapacity = uint64_t{1} << 40;
 
-  double target_false_routes = 0.05;  // F: --target-false-routes, (0, 4096]
-  double tightening_ratio = 0.8;      // r: --filter-tightening-ratio, in (0, 1)
-  double growth_factor = 2.0;         // s: --filter-growth-factor, in [1, 16]
-  uint64_t initial_capacity = 16384;  // n0: --filter-initial-capacity, >= 1
+  double target_false_routes = 0.05;  // F: --target-false-routes
+  double tightening_ratio = 0.8;      // r: --filter-tightening-ratio
+  double growth_factor = 2.0;         // s: --filter-growth-factor
+  // n0: --filter-initial-capacity, in [1, kMaxInitialCapacity]
+  uint64_t initial_capacity = 16384;
   uint32_t base_bits = DdcfCounterVector::kDefaultBaseBits;  // x, in [1, 16]
-  double full_fill = 0.5;  // a stage is full at this fill, in [0.01, 0.99]
+  double full_fill = 0.5;  // a stage is full at this fill
 
   // InvalidArgument naming the first field out of range and the flag that
   // sets it. (Whether stage 0 can be built depends on the number of

@@ -211,39 +211,49 @@ void RouterCommand::AddCredentialRows(OptionTable* table) {
       .ValueName("FILE");
 }
 
+namespace {
+
+// A flag declared with the bounds its validator holds
+// (router::ClusterFilterOptions states them once).
+DoubleOption& Bounded(DoubleOption& option, const router::RealRange& range) {
+  option.Range(range.min, range.max);
+  if (range.open_low) option.OpenLow();
+  if (range.open_high) option.OpenHigh();
+  return option;
+}
+
+}  // namespace
+
 void AddFilterOptions(OptionTable* table,
                       router::ClusterFilterOptions* filter) {
   using F = router::ClusterFilterOptions;
   const F d;
-  table
-      ->Double("target-false-routes", &filter->target_false_routes,
-               d.target_false_routes,
-               "expected false routes per lookup of an absent value: each "
-               "region server's filter gets the bound P = this / N, N the "
-               "number of region servers rounded up to a power of two")
-      .Range(0, F::kMaxTargetFalseRoutes)
-      .OpenLow()
+  Bounded(
+      table->Double("target-false-routes", &filter->target_false_routes,
+                    d.target_false_routes,
+                    "expected false routes per lookup of an absent value: each "
+                    "region server's filter gets the bound P = this / N, N the "
+                    "number of region servers rounded up to a power of two"),
+      F::kTargetFalseRoutesRange)
       .ValueName("F");
-  table
-      ->Double("filter-tightening-ratio", &filter->tightening_ratio,
-               d.tightening_ratio,
-               "r of the servers' filters: stage i's error is P (1 - r) r^i")
-      .Range(0, 1)
-      .OpenLow()
-      .OpenHigh()
+  Bounded(table->Double(
+              "filter-tightening-ratio", &filter->tightening_ratio,
+              d.tightening_ratio,
+              "r of the servers' filters: stage i's error is P (1 - r) r^i"),
+          F::kTighteningRatioRange)
       .ValueName("R");
-  table
-      ->Double("filter-growth-factor", &filter->growth_factor, d.growth_factor,
-               "s of the servers' filters: each stage holds s times the "
-               "values of the one before")
-      .Range(1, 16)
+  Bounded(table->Double(
+              "filter-growth-factor", &filter->growth_factor, d.growth_factor,
+              "s of the servers' filters: each stage holds s times the "
+              "values of the one before"),
+          F::kGrowthFactorRange)
       .ValueName("S");
   table
       ->Integer("filter-initial-capacity", &filter->initial_capacity,
                 static_cast<int64_t>(d.initial_capacity),
                 "distinct values the first stage of the servers' filters "
                 "holds")
-      .Range(1, int64_t{1} << 40);
+      .Range(1, static_cast<int64_t>(F::kMaxInitialCapacity));
 }
 
 Status RouterCommand::ValidateTokenFile() {
