@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/router/tapped_cluster.h"
+#include "tests/router/component_cluster.h"
 
 namespace bloomroute::router_internal {
 namespace {
@@ -44,7 +44,7 @@ class ClusterViewTest : public ::testing::Test {
   }
   uint64_t Region(size_t i) const { return table_.regions[i].region_id; }
 
-  testing::TappedCluster cluster_{4};
+  testing::ComponentCluster cluster_{4};
   CatalogTable table_;
   uint64_t staged_ = 0;  // the region is_staged_target names
   int described_ = 0;    // describe_region calls
@@ -161,7 +161,7 @@ TEST_F(ClusterViewTest, FetchRegionStatsRefusesStatsThatDoNotEnd) {
   EXPECT_EQ(stats->size(), 2u);
 
   // A server that always says there is more.
-  cluster_.taps().region_stats = [](int, RegionStatsPage* page) {
+  cluster_.hooks().region_stats_page = [](int, RegionStatsPage* page) {
     page->more = true;
   };
   stats = view.FetchRegionStats(cluster_.server(0), 0, 10);

@@ -1,11 +1,13 @@
-// HookClient: a StoreCluster client whose calls a test can fail or watch
-// (router/coordinator/region_ops.cc's tests interrupt an operation at each
-// step).
+// HookClient: a StoreCluster client whose calls a test can fail, count or
+// watch, and whose answers it can change (router/coordinator/region_ops.cc's
+// tests interrupt an operation at each step; a server's answer is untrusted
+// input, and the router's components must refuse a bad one).
 #ifndef BLOOMROUTE_TESTS_ROUTER_HOOK_CLIENT_H_
 #define BLOOMROUTE_TESTS_ROUTER_HOOK_CLIENT_H_
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,6 +38,13 @@ struct Hooks {
       before_apply;
   // Rows every Lookup answered, in all (candidates the router fetched).
   std::atomic<uint64_t> lookup_rows{0};
+  // Each Lookup answer of server `node` and each page of its region
+  // statistics, before the router sees them.
+  std::function<void(int node, IndexQueryResult* answer)> lookup_answer;
+  std::function<void(int node, RegionStatsPage* page)> region_stats_page;
+  // The calls that were about to reach each server, by (node, call), whether
+  // or not `before` then failed them.
+  std::map<std::pair<int, std::string>, int> calls;  // guarded by mu
 };
 
 class HookClient : public testing::StoreRegionClient {
@@ -90,8 +99,27 @@ class HookClient : public testing::StoreRegionClient {
     BLOOMROUTE_RETURN_IF_ERROR(Before(
         "Lookup", query.region_ids.empty() ? 0 : query.region_ids.front()));
     StatusOr<IndexQueryResult> r = StoreRegionClient::Lookup(query);
-    if (r.ok()) hooks_->lookup_rows += r->rows.size();
+    if (!r.ok()) return r;
+    hooks_->lookup_rows += r->rows.size();
+    std::function<void(int, IndexQueryResult*)> tap;
+    {
+      std::lock_guard<std::mutex> lock(hooks_->mu);
+      tap = hooks_->lookup_answer;
+    }
+    if (tap) tap(node_, &*r);
     return r;
+  }
+  StatusOr<RegionStatsPage> GetRegionStats(
+      const RegionStatsRequest& request) override {
+    StatusOr<RegionStatsPage> page = StoreRegionClient::GetRegionStats(request);
+    if (!page.ok()) return page;
+    std::function<void(int, RegionStatsPage*)> tap;
+    {
+      std::lock_guard<std::mutex> lock(hooks_->mu);
+      tap = hooks_->region_stats_page;
+    }
+    if (tap) tap(node_, &*page);
+    return page;
   }
   StatusOr<std::vector<std::optional<Row>>> Get(
       const std::vector<GetRequest>& requests, uint64_t max_bytes) override {
@@ -123,6 +151,7 @@ class HookClient : public testing::StoreRegionClient {
     std::function<Status(int, const std::string&, uint64_t)> f;
     {
       std::lock_guard<std::mutex> lock(hooks_->mu);
+      ++hooks_->calls[{node_, call}];
       f = hooks_->before;
     }
     return f ? f(node_, call, region) : Status::OK();

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/router/tapped_cluster.h"
+#include "tests/router/component_cluster.h"
 #include "tests/router/router_test_util.h"
 
 namespace bloomroute::router_internal {
@@ -28,7 +28,7 @@ class LookupPlannerTest : public ::testing::Test {
  protected:
   void SetUp() override { Load(&cluster_); }
 
-  static void Load(testing::TappedCluster* cluster) {
+  static void Load(testing::ComponentCluster* cluster) {
     cluster->CreateTable("t", {"b", "c", "d"}, {0, 1, 2, 3});
     cluster->Put("t", {{"a1", "NO", "city"},
                        {"a2", "NO", "lake"},
@@ -39,7 +39,7 @@ class LookupPlannerTest : public ::testing::Test {
     cluster->CatchUp();
   }
 
-  LookupPlanner Planner(testing::TappedCluster& cluster,
+  LookupPlanner Planner(testing::ComponentCluster& cluster,
                         LookupPlanner::Hooks hooks = ReadyHooks()) {
     return LookupPlanner(cluster.ctx(), cluster.page_tokens(),
                          std::move(hooks));
@@ -53,7 +53,7 @@ class LookupPlannerTest : public ::testing::Test {
     return out;
   }
 
-  testing::TappedCluster cluster_{4};
+  testing::ComponentCluster cluster_{4};
 };
 
 TEST_F(LookupPlannerTest, AsksOnlyTheServersWhoseReplicaSaysMaybe) {
@@ -66,8 +66,8 @@ TEST_F(LookupPlannerTest, AsksOnlyTheServersWhoseReplicaSaysMaybe) {
   EXPECT_EQ(Ids(se->routing.with_rows), Servers({1}));
   EXPECT_EQ(se->routing.servers_in_cluster, 4u);
   EXPECT_TRUE(se->routing.broadcast_reason.empty());
-  for (int node : {0, 2, 3}) EXPECT_EQ(cluster_.taps().Lookups(node), 0);
-  EXPECT_EQ(cluster_.taps().Lookups(1), 1);
+  for (int node : {0, 2, 3}) EXPECT_EQ(cluster_.Calls(node, "Lookup"), 0);
+  EXPECT_EQ(cluster_.Calls(1, "Lookup"), 1);
 
   // An IN list asks the union of its values' servers; with an equality,
   // the intersection of the two.
@@ -141,7 +141,7 @@ TEST_F(LookupPlannerTest, MergesInKeyOrderAndPagesFromWhereTheLimitCut) {
 
 TEST_F(LookupPlannerTest, RefusesAnAnswerOutOfKeyOrder) {
   // Store 0 holds a1 and a2; it answers them backwards.
-  cluster_.taps().lookup = [](int node, IndexQueryResult* answer) {
+  cluster_.hooks().lookup_answer = [](int node, IndexQueryResult* answer) {
     if (node == 0) std::reverse(answer->rows.begin(), answer->rows.end());
   };
   StatusOr<LookupResult> no =
@@ -154,7 +154,7 @@ TEST_F(LookupPlannerTest, RefusesAnAnswerOutOfKeyOrder) {
 }
 
 TEST_F(LookupPlannerTest, RefusesATruncatedAnswerThatMakesNoProgress) {
-  cluster_.taps().lookup = [](int node, IndexQueryResult* answer) {
+  cluster_.hooks().lookup_answer = [](int node, IndexQueryResult* answer) {
     if (node != 1) return;
     answer->truncated = true;
     answer->resume_after = "a";  // before its own rows
@@ -218,9 +218,8 @@ TEST_F(LookupPlannerTest, CountSumsTheCountsOfTheServersAsked) {
 
 TEST(LookupPlannerBudgetTest,
      LookupMultipleAnswersAPrefixOnceTheBytesAreSpent) {
-  router::RouterOptions options = testing::TappedCluster::DefaultOptions();
-  options.max_reply_bytes = 1;
-  testing::TappedCluster cluster(4, options);
+  testing::ComponentCluster cluster(4);
+  cluster.options().max_reply_bytes = 1;
   cluster.CreateTable("t", {"b", "c", "d"}, {0, 1, 2, 3});
   cluster.Put("t", {{"a1", "NO", "city"}, {"b1", "SE", "city"}});
   cluster.CatchUp();

@@ -12,10 +12,12 @@
 
 #include "model/atomic_ops.h"
 #include "router/internal/write_path.h"
-#include "tests/router/context_cluster.h"
+#include "tests/router/component_cluster.h"
 
 namespace bloomroute::router_internal {
 namespace {
+
+constexpr int kServers = 3;
 
 Mutation Put(std::string row, std::string value) {
   return Mutation::Put(0, std::move(row), {{"d:country", std::move(value)}});
@@ -23,6 +25,10 @@ Mutation Put(std::string row, std::string value) {
 
 class RowCallsTest : public ::testing::Test {
  protected:
+  // Table "t": regions [, g) [g, p) [p, ) on servers 0, 1 and 2.
+  void SetUp() override {
+    table_ = cluster_.CreateTable("t", {"g", "p"}, {0, 1, 2});
+  }
   std::optional<Row> GetRow(const std::string& key) {
     GetRequest g;
     g.row_key = key;
@@ -31,8 +37,9 @@ class RowCallsTest : public ::testing::Test {
     return rows.ok() && rows->size() == 1 ? (*rows)[0] : std::nullopt;
   }
 
-  testing::ContextCluster cluster_;
+  testing::ComponentCluster cluster_{kServers};
   RowCalls calls_{cluster_.ctx()};
+  CatalogTable table_;
 };
 
 TEST_F(RowCallsTest, MutateReachesEachServerOncePerChunk) {
@@ -129,7 +136,7 @@ TEST_F(RowCallsTest, GetAnswersInRequestOrderAcrossServers) {
   EXPECT_EQ((*rows)[1]->key, "a");
   EXPECT_FALSE((*rows)[2].has_value());
   EXPECT_EQ((*rows)[3]->cells.front().value, "2");
-  for (int node = 0; node < testing::ContextCluster::kServers; ++node) {
+  for (int node = 0; node < kServers; ++node) {
     EXPECT_EQ(cluster_.Calls(node, "Get"), 1) << node;
   }
 }
@@ -152,9 +159,12 @@ TEST_F(RowCallsTest, GetAppliesItsFilterOnTheRouter) {
 
 TEST_F(RowCallsTest, BulkLoadRefusesARegionOfAnotherTableOrAnEmptyFile) {
   EXPECT_TRUE(calls_.BulkLoad("t", 99, "bytes").IsInvalidArgument());
-  EXPECT_TRUE(calls_.BulkLoad("t", 10, "").IsInvalidArgument());
+  EXPECT_TRUE(calls_.BulkLoad("t", table_.regions[0].region_id, "")
+                  .IsInvalidArgument());
   // A region of the table reaches its server (which refuses the bytes).
-  EXPECT_FALSE(calls_.BulkLoad("t", 11, "not a bulk file").ok());
+  EXPECT_FALSE(
+      calls_.BulkLoad("t", table_.regions[1].region_id, "not a bulk file")
+          .ok());
   EXPECT_EQ(cluster_.Calls(1, "Apply"), 1);
   EXPECT_EQ(cluster_.Calls(0, "Apply") + cluster_.Calls(2, "Apply"), 0);
 }

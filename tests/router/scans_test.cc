@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "router/internal/row_calls.h"
-#include "tests/router/context_cluster.h"
+#include "tests/router/component_cluster.h"
 
 namespace bloomroute::router_internal {
 namespace {
@@ -21,6 +21,8 @@ namespace {
 using router::LookupResult;
 using router::LookupSpec;
 using router::ScanSpec;
+
+constexpr int kServers = 3;
 
 constexpr const char* kSweden =
     "SingleColumnValueFilter('d', 'country', =, 'binary:SE', true, true)";
@@ -33,7 +35,9 @@ std::vector<std::string> Keys(const std::vector<Row>& rows) {
 
 class ScansTest : public ::testing::Test {
  protected:
+  // Table "t": regions [, g) [g, p) [p, ) on servers 0, 1 and 2.
   void SetUp() override {
+    cluster_.CreateTable("t", {"g", "p"}, {0, 1, 2});
     std::vector<Mutation> rows;
     for (const auto& [key, country] : kRows) {
       rows.push_back(Mutation::Put(0, key, {{"d:country", country}}));
@@ -64,7 +68,7 @@ class ScansTest : public ::testing::Test {
 
   const std::map<std::string, std::string> kRows = {
       {"a", "SE"}, {"b", "NO"}, {"h", "SE"}, {"i", "DK"}, {"q", "SE"}};
-  testing::ContextCluster cluster_;
+  testing::ComponentCluster cluster_{kServers};
   int lookups_ = 0;
   Scans scans_{cluster_.ctx(),
                Scans::Hooks{[this](std::string_view t, const LookupSpec& s) {
@@ -93,7 +97,7 @@ TEST_F(ScansTest, AFilterOnAnIndexedColumnScansFromTheLookups) {
   ASSERT_TRUE(page.ok()) << page.status().ToString();
   EXPECT_EQ(Keys(page->rows), (std::vector<std::string>{"a", "h", "q"}));
   EXPECT_GE(lookups_, 1);
-  for (int node = 0; node < testing::ContextCluster::kServers; ++node) {
+  for (int node = 0; node < kServers; ++node) {
     EXPECT_EQ(cluster_.Calls(node, "Scan"), 0) << node;
   }
   // Within [b, p) only.
@@ -129,7 +133,7 @@ TEST_F(ScansTest, ABadScanIsRefusedBeforeAnyServerIsCalled) {
   projected.columns = {"x:y"};  // a family the table does not declare
   EXPECT_TRUE(scans_.Scan("t", projected, 1).status().IsInvalidArgument());
   EXPECT_TRUE(scans_.Scan("none", ScanSpec{}, 1).status().IsNotFound());
-  for (int node = 0; node < testing::ContextCluster::kServers; ++node) {
+  for (int node = 0; node < kServers; ++node) {
     EXPECT_EQ(cluster_.Calls(node, "Scan"), 0) << node;
   }
 }

@@ -1,5 +1,5 @@
 // Balancing: the balancer's runs and decommissioning, through the component
-// over real stores (CoordinatorCluster) with its hooks faked: region
+// over real stores (ComponentCluster) with its hooks faked: region
 // statistics asked of the stores directly, and the removal of a member
 // recorded (and refused when a test says so).
 #include "router/coordinator/balancing.h"
@@ -10,17 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "tests/router/coordinator/coordinator_cluster.h"
+#include "tests/router/component_cluster.h"
 
 namespace bloomroute::router_internal {
 namespace {
 
-using testing::CoordinatorCluster;
+using testing::ComponentCluster;
 using testing::RowKey;
 
 class BalancingTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    cluster_.CatchUp();
     // Three regions on store 0, one on store 1; store 2 holds none.
     table_ = cluster_.CreateTable("t", {RowKey(10), RowKey(20), RowKey(30)},
                                   {0, 0, 0, 1});
@@ -54,13 +55,13 @@ class BalancingTest : public ::testing::Test {
   std::map<ServerId, int> Load() {
     std::map<ServerId, int> load;
     for (const CatalogRegion& r :
-         cluster_.Table(table_.descriptor.table_id).regions) {
+         cluster_.Record(table_.descriptor.table_id).regions) {
       ++load[r.server];
     }
     return load;
   }
 
-  CoordinatorCluster cluster_{3};
+  ComponentCluster cluster_{3};
   RegionOps ops_{cluster_.ctx()};
   Balancing balancing_{cluster_.ctx(), &ops_, FakeHooks()};
   CatalogTable table_;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "router/coordinator/region_placement.h"
-#include "tests/router/coordinator/component_context.h"
+#include "tests/router/component_cluster.h"
 
 namespace bloomroute::router_internal {
 namespace {
@@ -48,7 +48,7 @@ class IndexTasksTest : public ::testing::Test {
     spec.indexed_columns = {"d:country"};
     spec.split_keys = {Key(kRows / 2)};
     table_ = placement_.PlanTable(spec);
-    c_.Put(table_);
+    c_.PutTable(table_);
     ASSERT_TRUE(placement_.OpenRegions(table_).ok());
     const TableState state(table_);
     for (size_t r = 0; r < table_.regions.size(); ++r) {
@@ -91,7 +91,7 @@ class IndexTasksTest : public ::testing::Test {
     return rows;
   }
 
-  ComponentContext c_;
+  testing::ComponentCluster c_;
   RegionPlacement placement_;
   Status region_op_;  // what the hook answers
   IndexTasks tasks_;
@@ -167,19 +167,19 @@ TEST_F(IndexTasksTest, AFailedChunkLeavesItsProgressAndTheBuildResumes) {
   const CatalogTable before = Record();
   const int node = 0;  // the first region's server (the lowest id)
   ASSERT_EQ(before.regions[0].server, c_.id(node));
-  c_.cluster().Down(node);
+  c_.stores().Down(node);
   tasks_.MaintainIndexes();
   EXPECT_EQ(Record().index_tasks, before.index_tasks);
   // Back as a new run: its regions reopened, the build goes on from its
   // resume row (no row counted twice).
-  c_.cluster().Up(node);
+  c_.stores().Up(node);
   ASSERT_TRUE(placement_.ReopenServer(c_.server(node)).ok());
   EXPECT_EQ(RunToEnd(), static_cast<uint64_t>(kRows));
   EXPECT_TRUE(CheckIndexReady(Record(), "d:feature").ok());
 }
 
 TEST_F(IndexTasksTest, AChangeStandsWhenAServerDoesNotAnswer) {
-  c_.cluster().Down(1);
+  c_.stores().Down(1);
   const Status s = tasks_.AddIndex("t", "d:feature");
   EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
   EXPECT_NE(s.ToString().find("is added and builds once every server"),
@@ -187,7 +187,7 @@ TEST_F(IndexTasksTest, AChangeStandsWhenAServerDoesNotAnswer) {
       << s.ToString();
   EXPECT_NE(Record().descriptor.FindIndexed("d:feature"), nullptr);
   EXPECT_EQ(Record().index_tasks.size(), 1u);
-  c_.cluster().Up(1);
+  c_.stores().Up(1);
 }
 
 TEST_F(IndexTasksTest, ADropRemovesTheColumnAtOnceAndItsEntriesByChunks) {

@@ -1,5 +1,5 @@
 // RegionCopy: the rows of an operation's sources into its targets, against
-// real stores (CoordinatorCluster).
+// real stores (ComponentCluster).
 #include "router/coordinator/region_copy.h"
 
 #include <gtest/gtest.h>
@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "tests/router/coordinator/coordinator_cluster.h"
+#include "tests/router/component_cluster.h"
 
 namespace bloomroute::router_internal {
 namespace {
 
-using testing::CoordinatorCluster;
+using testing::ComponentCluster;
 using testing::RowKey;
 
 constexpr int kRows = 120;
@@ -20,6 +20,7 @@ constexpr int kRows = 120;
 class RegionCopyTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    cluster_.CatchUp();
     table_ = cluster_.CreateTable("t", {}, {0});
     cluster_.PutRows(table_.regions[0], 0, kRows);
     // A split of the table's one region (on store 0) into two regions on
@@ -42,7 +43,7 @@ class RegionCopyTest : public ::testing::Test {
     }
   }
 
-  CoordinatorCluster cluster_{2};
+  ComponentCluster cluster_{2};
   RegionCopy copy_{cluster_.ctx()};
   CatalogTable table_;
   CatalogRegionOp op_;

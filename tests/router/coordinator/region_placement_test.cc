@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/router/coordinator/component_context.h"
+#include "tests/router/component_cluster.h"
 
 namespace bloomroute::router_internal {
 namespace {
@@ -29,7 +29,7 @@ class RegionPlacementTest : public ::testing::Test {
     spec.name = "t";
     spec.split_keys = {"m"};
     CatalogTable t = placement_.PlanTable(spec);
-    c_.Put(t);
+    c_.PutTable(t);
     EXPECT_TRUE(placement_.OpenRegions(t).ok());
     return t;
   }
@@ -45,7 +45,7 @@ class RegionPlacementTest : public ::testing::Test {
     return std::find(open.begin(), open.end(), region) != open.end();
   }
 
-  ComponentContext c_;
+  testing::ComponentCluster c_;
   RegionPlacement placement_;
 };
 
@@ -77,7 +77,7 @@ TEST_F(RegionPlacementTest, PlacesOnTheServersWithFewestAndSkipsDraining) {
   other.descriptor.name = "other";
   other.regions = {{c_.catalog().NextRegionId(), "", "m", c_.id(0)},
                    {c_.catalog().NextRegionId(), "m", "", c_.id(0)}};
-  c_.Put(other);
+  c_.PutTable(other);
   c_.servers().SetDraining(c_.id(2), true);
   // Server 0 holds two regions, server 2 is draining: both go to server 1.
   std::vector<CatalogRegion> placed = placement_.PlaceRegions({"k"}, 0);
@@ -112,7 +112,7 @@ TEST_F(RegionPlacementTest, OpenRegionsFailsNamingADownServerAndFlagsIt) {
   spec.region_count = kServers;
   CatalogTable t = placement_.PlanTable(spec);
   c_.server(1).reopen = false;
-  c_.cluster().Down(1);
+  c_.stores().Down(1);
   const int wakes = c_.wakes();
   const Status s = placement_.OpenRegions(t);
   EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
@@ -140,9 +140,9 @@ TEST_F(RegionPlacementTest, DropRegionsCountsNotFoundAsDropped) {
 TEST_F(RegionPlacementTest, DropRegionsFailsWhenAServerDoesNotAnswer) {
   const CatalogTable t = OpenTable();
   const int node = Node(t.regions[0].server);
-  c_.cluster().Down(node);
+  c_.stores().Down(node);
   EXPECT_TRUE(placement_.DropRegions(t).IsUnavailable());
-  c_.cluster().Up(node);
+  c_.stores().Up(node);
 }
 
 TEST_F(RegionPlacementTest, DropRetiredRegionsForgetsThemOnceDropped) {
@@ -150,7 +150,7 @@ TEST_F(RegionPlacementTest, DropRetiredRegionsForgetsThemOnceDropped) {
   const CatalogRegion old = t.regions[1];
   t.retired_regions = {old};
   t.regions[1] = {c_.catalog().NextRegionId(), "m", "", old.server};
-  c_.Put(t);
+  c_.PutTable(t);
   ASSERT_TRUE(placement_.DropRetiredRegions(&t).ok());
   EXPECT_TRUE(t.retired_regions.empty());
   EXPECT_TRUE(c_.Record(t.descriptor.table_id).retired_regions.empty());
@@ -162,36 +162,36 @@ TEST_F(RegionPlacementTest, DropRetiredRegionsKeepsThemWhileAServerIsDown) {
   CatalogTable t = OpenTable();
   t.retired_regions = {t.regions[0]};
   t.regions[0] = {c_.catalog().NextRegionId(), "", "m", t.regions[0].server};
-  c_.Put(t);
+  c_.PutTable(t);
   const int node = Node(t.retired_regions[0].server);
-  c_.cluster().Down(node);
+  c_.stores().Down(node);
   EXPECT_FALSE(placement_.DropRetiredRegions(&t).ok());
   EXPECT_EQ(t.retired_regions.size(), 1u);
   EXPECT_EQ(c_.Record(t.descriptor.table_id).retired_regions.size(), 1u);
-  c_.cluster().Up(node);
+  c_.stores().Up(node);
 }
 
 TEST_F(RegionPlacementTest, ReopenServerOpensTheRegionsOfANewRun) {
   const CatalogTable t = OpenTable();
   const int node = Node(t.regions[0].server);
-  c_.cluster().Down(node);
-  c_.cluster().Up(node);  // a new run serves none of its regions
+  c_.stores().Down(node);
+  c_.stores().Up(node);  // a new run serves none of its regions
   EXPECT_FALSE(Serves(node, t.regions[0].region_id));
   const ServerEntry& server = c_.server(node);
   ASSERT_TRUE(placement_.ReopenServer(server).ok());
   EXPECT_TRUE(Serves(node, t.regions[0].region_id));
   EXPECT_EQ(server.opened_incarnation,
-            c_.cluster().store(node)->GetFilterStatus().incarnation);
+            c_.stores().store(node)->GetFilterStatus().incarnation);
 }
 
 TEST_F(RegionPlacementTest, ReopenServerFailsWhileTheServerIsDown) {
   const CatalogTable t = OpenTable();
   const int node = Node(t.regions[0].server);
   c_.server(node).reopen = false;
-  c_.cluster().Down(node);
+  c_.stores().Down(node);
   EXPECT_TRUE(placement_.ReopenServer(c_.server(node)).IsUnavailable());
   EXPECT_TRUE(c_.server(node).reopen);
-  c_.cluster().Up(node);
+  c_.stores().Up(node);
 }
 
 TEST_F(RegionPlacementTest, FlagsOnlyServersMissingARegion) {
@@ -200,7 +200,7 @@ TEST_F(RegionPlacementTest, FlagsOnlyServersMissingARegion) {
   const int node = Node(t.regions[1].server);
   // Closed behind the router's back: no call of ours failed.
   ASSERT_TRUE(
-      c_.cluster().store(node)->CloseRegion(t.regions[1].region_id).ok());
+      c_.stores().store(node)->CloseRegion(t.regions[1].region_id).ok());
   placement_.FlagServersMissingRegions(*c_.catalog().Tables());
   for (int i = 0; i < kServers; ++i) {
     EXPECT_EQ(c_.server(i).reopen.load(), i == node) << i;
