@@ -23,6 +23,7 @@ void Maintenance::Stop() {
     stopping_ = true;
   }
   cv_.notify_all();
+  balancer_cv_.notify_all();
   if (maintenance_.joinable()) maintenance_.join();
   if (balancer_.joinable()) balancer_.join();
 }
@@ -32,9 +33,7 @@ void Maintenance::Wake() {
     std::lock_guard<std::mutex> lock(mu_);
     wake_ = true;
   }
-  // One waiter, as the router has always woken it. With the balancer thread
-  // waiting on the same condition, the one woken may be the balancer's,
-  // which sleeps again; the pass then starts at the interval.
+  // Only the maintenance thread waits on cv_.
   cv_.notify_one();
 }
 
@@ -87,7 +86,7 @@ void Maintenance::BalancerLoop() {
       wake = std::min(wake, std::chrono::steady_clock::now() +
                                 options_.split_check_interval);
     }
-    cv_.wait_until(lock, wake, [&] { return stopping_; });
+    balancer_cv_.wait_until(lock, wake, [&] { return stopping_; });
     if (stopping_) break;
     lock.unlock();
     const bool balance =

@@ -93,9 +93,12 @@ class Maintenance {
   MaintenanceDuties* const duties_;
 
   std::mutex mu_;
-  // One condition for both threads: the stop wakes both, a Wake the
-  // maintenance thread.
+  // A condition per thread, both under mu_: a Wake notifies the maintenance
+  // thread's alone (with one condition for both, notify_one could wake the
+  // balancer's, which slept again, and the pass waited for the interval);
+  // the stop notifies both.
   std::condition_variable cv_;
+  std::condition_variable balancer_cv_;
   bool stopping_ = false;  // guarded by mu_
   bool wake_ = false;      // guarded by mu_
 

@@ -91,6 +91,26 @@ TEST(MaintenanceTest, AWakeRunsAPassPromptly) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(5000));
 }
 
+// With the balancer thread waiting too, every wake must still reach the
+// maintenance thread. Before the fix both threads waited on one condition
+// and a wake notified one waiter: after the first pass the maintenance
+// thread waits behind the balancer's, the balancer's was woken, slept again,
+// and the second wake ran no pass until the interval (an hour here).
+TEST(MaintenanceTest, EveryWakeRunsAPassWhileTheBalancerWaits) {
+  FakeDuties duties;
+  Maintenance::Options options = Hourly();
+  options.balancer_interval = std::chrono::hours(1);
+  Maintenance maintenance(options, &duties);
+  maintenance.Start();
+  for (int pass = 1; pass <= 3; ++pass) {
+    // Past the pause after a pass: both threads wait on their intervals.
+    std::this_thread::sleep_for(milliseconds(300));
+    maintenance.Wake();
+    ASSERT_TRUE(duties.Await(&duties.passes_, pass, milliseconds(10000)))
+        << "wake " << pass << " ran no pass";
+  }
+}
+
 TEST(MaintenanceTest, AWakeBeforeStartRunsTheFirstPassAtOnce) {
   FakeDuties duties;
   Maintenance maintenance(Hourly(), &duties);
