@@ -207,6 +207,42 @@ TEST_F(RegionStoreLookupTest, CountOnlyCountsEveryKindWithoutRows) {
             Expected([](int i) { return i > 150 && i % 7 >= 2; }).size());
 }
 
+// A count of equalities is decided by the index entries: no row is read, so
+// the bound on bytes read does not stop it. Before, every matching row was
+// read (and decoded) first, and a 64-byte bound stopped the count after the
+// first row. A range or a time range still reads the rows.
+TEST_F(RegionStoreLookupTest, CountOnlyOfEqualitiesReadsNoRow) {
+  RegionStoreOptions o;
+  o.max_examined_bytes = 64;
+  Open(o);
+  IndexQuery q = Query(1);
+  q.count_only = true;
+  q.equals = {{"d:feature", "f3"}, {"d:country", "c01"}};
+  StatusOr<IndexQueryResult> r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_FALSE(r->truncated);
+  EXPECT_EQ(r->count, Expected([](int i) {
+                        return i % 7 == 3 && Country(i) == "c01";
+                      }).size());
+  // An IN list alone drives: its entries hold one of its values.
+  q.equals.clear();
+  q.in = {InPredicate{"d:country", {"c01", "c02", "c03"}}};
+  r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_FALSE(r->truncated);
+  EXPECT_EQ(r->count, Expected([](int i) {
+                        return Country(i) == "c01" || Country(i) == "c02" ||
+                               Country(i) == "c03";
+                      }).size());
+  // A time range is checked on the row's cells: the bound stops it.
+  q.in.clear();
+  q.equals = {{"d:feature", "f3"}};
+  q.time_range = TimeRange{1, kLatestTimestamp};
+  r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->truncated);
+}
+
 TEST_F(RegionStoreLookupTest, CountOnlyStopsAtTheWorkBoundAndResumes) {
   RegionStoreOptions o;
   o.max_examined_rows = 8;
