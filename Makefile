@@ -59,6 +59,7 @@ bench: build
 	$(BUILD_DIR)/benchmarks/regionstore/put_benchmark
 	$(BUILD_DIR)/benchmarks/regionstore/bulk_load_benchmark
 	$(BUILD_DIR)/benchmarks/regionstore/backfill_benchmark
+	$(BUILD_DIR)/benchmarks/regionstore/count_benchmark
 	$(BUILD_DIR)/benchmarks/router/lookup_benchmark
 	$(BUILD_DIR)/benchmarks/router/routing_benchmark
 	$(BUILD_DIR)/benchmarks/router/reshape_benchmark
