@@ -33,7 +33,7 @@ class Balancing : private BalancerCluster {
   struct Hooks {
     // Every page of `server`'s region statistics for table `table_id` (0:
     // all), by id, at most `max_regions` regions; rows counted when
-    // `count_rows` (RouterImpl::FetchRegionStats).
+    // `count_rows` (ClusterView::FetchRegionStats).
     std::function<StatusOr<std::map<uint64_t, RegionStats>>(
         const ServerEntry& server, uint64_t table_id, size_t max_regions,
         bool count_rows)>

@@ -1,7 +1,7 @@
-// Router membership (router_servers.cc): servers added to a running router,
-// re-pointed to another address and removed, over in-process region stores
-// (tests/router/store_cluster.h), and members surviving a restart without
-// their region_servers flags.
+// Router membership (coordinator/membership.cc): servers added to a running
+// router, re-pointed to another address and removed, over in-process region
+// stores (tests/router/store_cluster.h), and members surviving a restart
+// without their region_servers flags.
 #include <gtest/gtest.h>
 
 #include <atomic>
