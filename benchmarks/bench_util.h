@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -20,10 +21,14 @@ namespace bloomroute::bench {
 inline std::string TempDir() {
   static std::mutex mu;
   static std::vector<std::string>* made = nullptr;  // never freed: atexit
-  std::string tmpl =
-      (std::filesystem::temp_directory_path() / "bloomroute-bench-XXXXXX")
-          .string();
-  if (mkdtemp(tmpl.data()) == nullptr) return tmpl;
+  std::error_code no_tmp;
+  const std::filesystem::path tmp =
+      std::filesystem::temp_directory_path(no_tmp);
+  std::string tmpl = (tmp / "bloomroute-bench-XXXXXX").string();
+  if (no_tmp || mkdtemp(tmpl.data()) == nullptr) {
+    std::perror(("benchmark: cannot create " + tmpl).c_str());
+    std::exit(1);  // no cluster to measure
+  }
   std::lock_guard<std::mutex> lock(mu);
   if (made == nullptr) {
     made = new std::vector<std::string>();

@@ -91,6 +91,12 @@ TEST_F(ClusterFilterConfigTest, EachFieldIsValidatedNamingItsFlag) {
        "--filter-growth-factor"},
       {[](ClusterFilterOptions* o) { o->initial_capacity = 0; },
        "--filter-initial-capacity"},
+      // The flag's bound (2^40) is the check's: before, Validate let
+      // capacities up to 2^53 through.
+      {[](ClusterFilterOptions* o) {
+         o->initial_capacity = ClusterFilterOptions::kMaxInitialCapacity + 1;
+       },
+       "--filter-initial-capacity"},
       {[](ClusterFilterOptions* o) { o->base_bits = 0; }, "base_bits"},
       {[](ClusterFilterOptions* o) { o->base_bits = 17; }, "base_bits"},
       {[](ClusterFilterOptions* o) { o->full_fill = 0.001; }, "full_fill"},
@@ -103,6 +109,18 @@ TEST_F(ClusterFilterConfigTest, EachFieldIsValidatedNamingItsFlag) {
     EXPECT_NE(ErrorFor(o).find(c.names), std::string::npos)
         << c.names << ": " << ErrorFor(o);
   }
+}
+
+// The ranges as the check's messages and the flags' help state them.
+TEST_F(ClusterFilterConfigTest, RangesDescribeTheirOpenAndClosedEnds) {
+  using F = ClusterFilterOptions;
+  EXPECT_EQ(F::kTargetFalseRoutesRange.Describe(), "(0, 4096]");
+  EXPECT_EQ(F::kTighteningRatioRange.Describe(), "(0, 1)");
+  EXPECT_EQ(F::kGrowthFactorRange.Describe(), "[1, 16]");
+  EXPECT_EQ(F::kFullFillRange.Describe(), "[0.01, 0.99]");
+  EXPECT_TRUE(F::kTargetFalseRoutesRange.Contains(4096));
+  EXPECT_FALSE(F::kTargetFalseRoutesRange.Contains(0));
+  EXPECT_FALSE(F::kTighteningRatioRange.Contains(NAN));
 }
 
 TEST_F(ClusterFilterConfigTest, DerivedTargetOutOfRangeNamesTheFlag) {
