@@ -12,10 +12,20 @@ StatusOr<std::unique_ptr<Router>> Router::Open(
     const RouterOptions& options,
     std::shared_ptr<RegionClientFactory> factory) {
   BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<CatalogStore> catalog,
+                              OpenEmbeddedCatalog(options.data_dir));
+  return Open(options, std::move(factory), std::move(catalog));
+}
+
+StatusOr<std::unique_ptr<Router>> Router::Open(
+    const RouterOptions& options, std::shared_ptr<RegionClientFactory> factory,
+    std::unique_ptr<CatalogStore> catalog) {
+  BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
   if (factory == nullptr) return Status::InvalidArgument("no client factory");
+  if (catalog == nullptr) return Status::InvalidArgument("no catalog");
   auto router = std::make_unique<router_internal::RouterImpl>(
       options, std::move(factory));
-  BLOOMROUTE_RETURN_IF_ERROR(router->Init());
+  BLOOMROUTE_RETURN_IF_ERROR(router->Init(std::move(catalog)));
   return std::unique_ptr<Router>(std::move(router));
 }
 
@@ -63,8 +73,8 @@ RouterImpl::~RouterImpl() {
   metrics_.reset();
 }
 
-Status RouterImpl::Init() {
-  BLOOMROUTE_ASSIGN_OR_RETURN(catalog_, Catalog::Open(options_.data_dir));
+Status RouterImpl::Init(std::unique_ptr<CatalogStore> catalog) {
+  catalog_ = std::move(catalog);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::string fresh_key, router::NewPageTokenKey());
   BLOOMROUTE_ASSIGN_OR_RETURN(std::string key,
                               catalog_->PageTokenKey(fresh_key));

@@ -67,6 +67,7 @@
 namespace bloomroute::router {
 
 // How the router reaches region servers (router/region_client.h).
+class CatalogStore;
 class RegionClientFactory;
 
 // A table to create.
@@ -247,6 +248,13 @@ class Router {
   static StatusOr<std::unique_ptr<Router>> Open(
       const RouterOptions& options,
       std::shared_ptr<RegionClientFactory> factory);
+  // As above, over `catalog` (router/catalog_store.h) in place of the
+  // embedded catalog in options.data_dir: how a router shares its catalog
+  // with other routers. InvalidArgument for a null catalog.
+  static StatusOr<std::unique_ptr<Router>> Open(
+      const RouterOptions& options,
+      std::shared_ptr<RegionClientFactory> factory,
+      std::unique_ptr<CatalogStore> catalog);
   virtual ~Router() = default;
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;

@@ -47,7 +47,7 @@ class BalancerCluster {
   // and its regions are the decommission's to move.
   virtual bool Draining(router::ServerId id) const = 0;
   // The catalog's tables (only the ready ones are balanced).
-  virtual std::shared_ptr<const Catalog::TableList> Tables() const = 0;
+  virtual std::shared_ptr<const CatalogStore::TableList> Tables() const = 0;
   // Member `id` as reports name it.
   virtual router::ServerRef Ref(router::ServerId id) const = 0;
   // The bytes of every region on each of `servers` (rows and index

@@ -51,7 +51,7 @@ std::set<ServerId> Balancing::Members() const {
   return ids;
 }
 
-std::shared_ptr<const Catalog::TableList> Balancing::Tables() const {
+std::shared_ptr<const CatalogStore::TableList> Balancing::Tables() const {
   return ctx_.catalog->Tables();
 }
 
@@ -129,7 +129,7 @@ Status Balancing::DrainServer(ServerId id,
           "no other member (that is not draining) can take its regions");
     }
     uint64_t next = 0;
-    const std::shared_ptr<const Catalog::TableList> tables =
+    const std::shared_ptr<const CatalogStore::TableList> tables =
         ctx_.catalog->Tables();
     for (const CatalogTable& t : *tables) {
       if (t.state != CatalogTable::State::kReady) continue;

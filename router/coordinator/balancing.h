@@ -81,7 +81,7 @@ class Balancing : private BalancerCluster {
   // and RunMove wait for a region operation under way.
   std::set<ServerId> Members() const override;
   bool Draining(ServerId id) const override;
-  std::shared_ptr<const Catalog::TableList> Tables() const override;
+  std::shared_ptr<const CatalogStore::TableList> Tables() const override;
   router::ServerRef Ref(ServerId id) const override;
   std::vector<StatusOr<std::map<uint64_t, uint64_t>>> RegionBytes(
       const std::vector<ServerId>& ids,

@@ -283,7 +283,7 @@ StatusOr<std::vector<IndexState>> IndexTasks::IndexStatus(
 
 void IndexTasks::MaintainIndexes() {
   std::vector<std::pair<uint64_t, uint32_t>> work;  // (table, column)
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.state != CatalogTable::State::kReady || t.index_tasks.empty()) {
@@ -310,7 +310,7 @@ void IndexTasks::MaintainIndexes() {
 bool IndexTasks::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {
   // The table as it is now: a DDL call may have changed it since the pass
   // began.
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id;

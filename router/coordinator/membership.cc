@@ -11,7 +11,7 @@ namespace bloomroute::router_internal {
 
 using router::ServerRef;
 
-StatusOr<SscbfConfig> AddFlaggedServers(Catalog* catalog,
+StatusOr<SscbfConfig> AddFlaggedServers(CatalogStore* catalog,
                                         const router::RouterOptions& options) {
   // Counted and checked before anything is persisted: a start refused for
   // its options leaves the catalog as it was.

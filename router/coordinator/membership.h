@@ -23,7 +23,7 @@ namespace bloomroute::router_internal {
 // `options` that are not members to `catalog` (persisted) and returns the
 // cluster's filter config for the members. InvalidArgument for none, or
 // more than RouterOptions::kMaxServers; nothing is persisted then.
-StatusOr<SscbfConfig> AddFlaggedServers(Catalog* catalog,
+StatusOr<SscbfConfig> AddFlaggedServers(CatalogStore* catalog,
                                         const router::RouterOptions& options);
 
 class Membership {

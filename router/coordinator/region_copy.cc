@@ -58,7 +58,7 @@ RegionDescriptor DescriptorOf(const CatalogTable& table,
 
 Status RegionCopy::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
   CatalogTable table;
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.descriptor.table_id == table_id) table = t;

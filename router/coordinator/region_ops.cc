@@ -109,7 +109,7 @@ uint64_t MicrosSince(std::chrono::steady_clock::time_point start) {
 // The ready table holding region `region_id` in `tables`, and the region's
 // index in it.
 StatusOr<std::pair<CatalogTable, size_t>> FindRegionIn(
-    const Catalog::TableList& tables, uint64_t region_id) {
+    const CatalogStore::TableList& tables, uint64_t region_id) {
   for (const CatalogTable& t : tables) {
     if (t.state != CatalogTable::State::kReady) continue;
     for (size_t i = 0; i < t.regions.size(); ++i) {
@@ -215,7 +215,7 @@ StatusOr<RegionOps::PlannedOp> RegionOps::PlanMerge(uint64_t region_a,
                                                     uint64_t region_b) {
   // One snapshot for both: another operation may change the table between
   // two looks.
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   BLOOMROUTE_ASSIGN_OR_RETURN(auto a, FindRegionIn(*tables, region_a));
   BLOOMROUTE_ASSIGN_OR_RETURN(auto b, FindRegionIn(*tables, region_b));
@@ -397,7 +397,7 @@ void RegionOps::DropSwitchedSources(uint64_t table_id,
   // The switch stands; a failure here is finished by maintenance.
   if (!FinishRegionOp(table_id, op).ok()) ctx_.wake();
   CatalogTable table;
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.descriptor.table_id == table_id) table = t;
@@ -484,7 +484,7 @@ Status RegionOps::PutTableNewGeneration(const CatalogTable& table,
 Status RegionOps::RecordRegionOp(uint64_t table_id, const CatalogRegionOp& op,
                                  std::weak_ptr<const int>* before) {
   std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id &&
@@ -552,7 +552,7 @@ Status RegionOps::CheckTargetServers(const CatalogRegionOp& op) const {
 
 Status RegionOps::SwitchRegionOpLocked(uint64_t table_id, CatalogRegionOp* op,
                                        std::weak_ptr<const int>* before) {
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id;
@@ -599,7 +599,7 @@ Status RegionOps::FinishRegionOp(uint64_t table_id, const CatalogRegionOp& op) {
   }
   ctx_.wake();
   std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   auto it = std::find_if(tables->begin(), tables->end(), [&](const auto& t) {
     return t.descriptor.table_id == table_id;
@@ -646,7 +646,7 @@ void RegionOps::MaintainRegionOps() {
   if (!running.owns_lock()) return;  // its caller finishes or undoes it
   ResolveSwitchInDoubt();
   const std::shared_ptr<ReshapeState> in_doubt = ctx_.tables->Running();
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.region_ops.empty()) continue;

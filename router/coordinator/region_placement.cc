@@ -84,7 +84,7 @@ std::vector<CatalogRegion> RegionPlacement::PlaceRegions(
   if (load.empty()) {
     for (const auto& [id, entry] : *servers) load[id] = 0;
   }
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   for (const CatalogTable& other : *tables) {
     if (other.descriptor.table_id == skip_table) continue;
@@ -172,7 +172,7 @@ Status RegionPlacement::ReopenServer(const ServerEntry& server) {
 }
 
 Status RegionPlacement::ReopenServerLocked(const ServerEntry& server) {
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   // Aborted: the server restarted again between reading its incarnation and
   // opening a region; start over with the new one.
@@ -253,7 +253,7 @@ bool RegionPlacement::WorkPending() const {
   for (const auto& [id, server] : *servers) {
     if (server->reopen) return true;
   }
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   return std::any_of(tables->begin(), tables->end(), [](const CatalogTable& t) {
     return t.state == CatalogTable::State::kDeleting ||
@@ -272,7 +272,7 @@ void RegionPlacement::Maintain() {
   if (WorkPending()) {
     // Under ddl_mu, so that no region of a table being deleted is reopened.
     std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
-    const std::shared_ptr<const Catalog::TableList> tables =
+    const std::shared_ptr<const CatalogStore::TableList> tables =
         ctx_.catalog->Tables();
     const std::shared_ptr<const ServerMap> servers = ctx_.servers->Snapshot();
     for (auto& [id, server] : *servers) {

@@ -162,7 +162,7 @@ uint64_t ListedBytes(const TableDescriptor& d) {
   return bytes;
 }
 
-Status CheckListedBytes(const Catalog::TableList& tables,
+Status CheckListedBytes(const CatalogStore::TableList& tables,
                         const TableDescriptor& added, uint64_t limit) {
   uint64_t bytes = ListedBytes(added);
   for (const CatalogTable& t : tables) bytes += ListedBytes(t.descriptor);
@@ -203,7 +203,7 @@ StatusOr<TableInfo> TableAdmin::CreateTable(const TableSpec& given) {
   BLOOMROUTE_RETURN_IF_ERROR(
       CheckTableBytes(spec, ctx_.options->max_table_bytes));
   std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
-  const std::shared_ptr<const Catalog::TableList> tables =
+  const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   if (tables->size() >= ctx_.options->max_tables) {
     return Status::InvalidArgument(

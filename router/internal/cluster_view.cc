@@ -63,7 +63,7 @@ namespace {
 
 // The regions of ready tables the catalog places on each server, by server.
 std::map<ServerId, std::vector<uint64_t>> AssignedRegions(
-    const Catalog::TableList& tables) {
+    const CatalogStore::TableList& tables) {
   std::map<ServerId, std::vector<uint64_t>> assigned;
   for (const CatalogTable& t : tables) {
     if (t.state != CatalogTable::State::kReady) continue;

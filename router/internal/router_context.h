@@ -29,7 +29,7 @@ struct RouterContext {
   // The cluster's filter config (ClusterFilterConfig of the options and
   // the members at Init); fixed then.
   SscbfConfig filter_config;
-  Catalog* catalog = nullptr;
+  CatalogStore* catalog = nullptr;
   router::GlobalIndex* index = nullptr;
   FanOut* fan_out = nullptr;
   RouterMetrics* metrics = nullptr;

@@ -82,7 +82,9 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
              std::shared_ptr<router::RegionClientFactory> factory);
   ~RouterImpl() override;
 
-  [[nodiscard]] Status Init();
+  // Opens the router over `catalog` (Router::Open): its page-token key, a
+  // new start, the members, the components and a first maintenance pass.
+  [[nodiscard]] Status Init(std::unique_ptr<CatalogStore> catalog);
 
   // coordinator/table_admin.h
   StatusOr<router::TableInfo> CreateTable(
@@ -247,7 +249,7 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   const router::RouterOptions options_;
   // ClusterFilterConfig of the options and the members at Init; fixed then.
   SscbfConfig filter_config_;
-  std::unique_ptr<Catalog> catalog_;
+  std::unique_ptr<CatalogStore> catalog_;
   // Signs and checks page tokens under the catalog's key; set by Init.
   std::optional<router::PageTokenCodec> page_tokens_;
   // Created by Init, with a fence base above every earlier run's tokens.

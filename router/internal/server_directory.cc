@@ -36,7 +36,7 @@ std::vector<const std::vector<CatalogRegion>*> PlacedRegions(
 // The regions of all tables (retired ones, those of operations in flight,
 // and tables being deleted, too) on `server`, and how many tables they
 // belong to.
-std::pair<size_t, size_t> RegionsOn(const Catalog::TableList& tables,
+std::pair<size_t, size_t> RegionsOn(const CatalogStore::TableList& tables,
                                     ServerId server) {
   size_t regions = 0;
   size_t holding = 0;
@@ -123,7 +123,7 @@ StatusOr<std::shared_ptr<ServerEntry>> ServerDirectory::Connect(
   return entry;
 }
 
-Status ServerDirectory::ConnectMembers(const Catalog& catalog,
+Status ServerDirectory::ConnectMembers(const CatalogStore& catalog,
                                        router::GlobalIndex* index) {
   ServerMap members;
   for (const CatalogServer& s : catalog.Servers()) {
@@ -135,7 +135,8 @@ Status ServerDirectory::ConnectMembers(const Catalog& catalog,
   }
   // Remove leaves no region on a server it removes; a region on a server
   // that is not a member is a damaged catalog.
-  const std::shared_ptr<const Catalog::TableList> tables = catalog.Tables();
+  const std::shared_ptr<const CatalogStore::TableList> tables =
+      catalog.Tables();
   for (const CatalogTable& t : *tables) {
     for (const auto* list : PlacedRegions(t)) {
       for (const CatalogRegion& r : *list) {
@@ -152,8 +153,8 @@ Status ServerDirectory::ConnectMembers(const Catalog& catalog,
 }
 
 StatusOr<std::shared_ptr<ServerEntry>> ServerDirectory::Add(
-    const std::string& address, Catalog* catalog, router::GlobalIndex* index,
-    bool* added) {
+    const std::string& address, CatalogStore* catalog,
+    router::GlobalIndex* index, bool* added) {
   *added = false;
   BLOOMROUTE_RETURN_IF_ERROR(ValidateServerAddress(address));
   ServerMap next = *Snapshot();
@@ -193,7 +194,7 @@ StatusOr<std::shared_ptr<ServerEntry>> ServerDirectory::Add(
 }
 
 StatusOr<std::shared_ptr<ServerEntry>> ServerDirectory::Repoint(
-    ServerId id, const std::string& address, Catalog* catalog,
+    ServerId id, const std::string& address, CatalogStore* catalog,
     router::GlobalIndex* index) {
   BLOOMROUTE_RETURN_IF_ERROR(ValidateServerAddress(address));
   ServerMap next = *Snapshot();
@@ -222,7 +223,7 @@ StatusOr<std::shared_ptr<ServerEntry>> ServerDirectory::Repoint(
   return entry;
 }
 
-Status ServerDirectory::Remove(ServerId id, Catalog* catalog,
+Status ServerDirectory::Remove(ServerId id, CatalogStore* catalog,
                                router::GlobalIndex* index) {
   ServerMap next = *Snapshot();
   auto it = next.find(id);

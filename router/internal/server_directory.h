@@ -92,7 +92,7 @@ class ServerDirectory {
   // Connects every member of `catalog` at its stored address and adds it to
   // `index`; Corruption when a region of the catalog is on a server that is
   // not a member; the factory's or the index's error otherwise.
-  [[nodiscard]] Status ConnectMembers(const Catalog& catalog,
+  [[nodiscard]] Status ConnectMembers(const CatalogStore& catalog,
                                       router::GlobalIndex* index);
   // Adds a server at `address` (persisted before the server hears of its
   // id, published before the index lists it). When a member already has
@@ -100,7 +100,7 @@ class ServerDirectory {
   // a bad address or a full cluster; the catalog's, factory's or index's
   // error otherwise, with nothing left behind but a removed entry.
   StatusOr<std::shared_ptr<ServerEntry>> Add(const std::string& address,
-                                             Catalog* catalog,
+                                             CatalogStore* catalog,
                                              router::GlobalIndex* index,
                                              bool* added);
   // Points member `id` at `address` (persisted): a new entry replaces the
@@ -110,13 +110,13 @@ class ServerDirectory {
   // address.
   StatusOr<std::shared_ptr<ServerEntry>> Repoint(ServerId id,
                                                  const std::string& address,
-                                                 Catalog* catalog,
+                                                 CatalogStore* catalog,
                                                  router::GlobalIndex* index);
   // Removes member `id` (persisted) from the set and the index.
   // InvalidArgument while the catalog places any region on it (tables
   // being deleted, retired regions and operations in flight count);
   // NotFound for a non-member.
-  [[nodiscard]] Status Remove(ServerId id, Catalog* catalog,
+  [[nodiscard]] Status Remove(ServerId id, CatalogStore* catalog,
                               router::GlobalIndex* index);
 
  private:

@@ -42,7 +42,7 @@ std::shared_ptr<ReshapeState> TableDirectory::Running() const {
   return running_;
 }
 
-void TableDirectory::Publish(const Catalog::TableList& tables,
+void TableDirectory::Publish(const CatalogStore::TableList& tables,
                              uint64_t new_generation) {
   const std::shared_ptr<ReshapeState> running = Running();
   std::map<uint64_t, std::shared_ptr<const int>> generations;

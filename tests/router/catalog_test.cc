@@ -78,155 +78,9 @@ TEST_F(CatalogTest, StateChangesAreReplacedInPlace) {
   EXPECT_EQ((*c->Tables())[0].state, CatalogTable::State::kDeleting);
 }
 
-TEST(CatalogRecordTest, RoundTripsAndRejectsEveryTruncation) {
-  const CatalogTable t = Table(5, "geo");
-  const std::string bytes = Catalog::EncodeTable(t);
-  CatalogTable back;
-  ASSERT_TRUE(Catalog::DecodeTable(bytes, &back).ok());
-  EXPECT_EQ(back, t);
-  for (size_t n = 0; n < bytes.size(); ++n) {
-    CatalogTable out;
-    EXPECT_TRUE(Catalog::DecodeTable(bytes.substr(0, n), &out).IsCorruption())
-        << n;
-  }
-  EXPECT_TRUE(Catalog::DecodeTable(bytes + "x", &back).IsCorruption());
-  std::string bad_version = bytes;
-  bad_version[0] = 9;
-  EXPECT_TRUE(Catalog::DecodeTable(bad_version, &back).IsCorruption());
-  // A huge region count is refused before anything is allocated.
-  // The regions (2 x 21 bytes) follow their 4-byte count, before the next
-  // column id, the (empty) task list and the (empty) list of region
-  // operations, 4 bytes each.
-  std::string huge = bytes.substr(0, bytes.size() - 12 - 42 - 4);
-  EXPECT_TRUE(Catalog::DecodeTable(huge + std::string(4, '\xff') +
-                                       bytes.substr(bytes.size() - 12 - 42),
-                                   &back)
-                  .IsCorruption());
-}
-
-TEST(CatalogRecordTest, FamiliesAttributesStateAndRetiredRegionsRoundTrip) {
-  CatalogTable t = Table(5, "geo");
-  t.descriptor.families = {"d", "e"};
-  t.descriptor.attributes = {{"bloomroute.index", "d:a,d:b"},
-                             {std::string("k\0ey", 4), "v"}};
-  t.enabled = false;
-  t.retired_regions = {{3, "", "", 2}};
-  const std::string bytes = Catalog::EncodeTable(t);
-  CatalogTable back;
-  ASSERT_TRUE(Catalog::DecodeTable(bytes, &back).ok());
-  EXPECT_EQ(back, t);
-  EXPECT_FALSE(back.enabled);
-  for (size_t n = 0; n < bytes.size(); ++n) {
-    CatalogTable out;
-    EXPECT_TRUE(Catalog::DecodeTable(bytes.substr(0, n), &out).IsCorruption())
-        << n;
-  }
-  // A bad enabled flag is Corruption.
-  CatalogTable on = t;
-  on.enabled = true;
-  const std::string on_bytes = Catalog::EncodeTable(on);
-  size_t diff = 0;
-  while (diff < bytes.size() && bytes[diff] == on_bytes[diff]) ++diff;
-  ASSERT_LT(diff, bytes.size());
-  std::string bad = bytes;
-  bad[diff] = 7;
-  EXPECT_TRUE(Catalog::DecodeTable(bad, &back).IsCorruption());
-}
-
 // Version 3: the building flag, the next column id and the index tasks.
-TEST(CatalogRecordTest, IndexTasksAndColumnStatesRoundTrip) {
-  CatalogTable t = Table(5, "geo");
-  t.descriptor.indexed_columns.push_back({7, "d:cc", /*building=*/true});
-  t.next_column_id = 9;
-  CatalogIndexTask build;
-  build.kind = CatalogIndexTask::Kind::kBuild;
-  build.column = {7, "d:cc", true};
-  build.regions = {{1, true, "zz"}, {2, false, std::string("r\0w", 3)}};
-  build.rows = 1234;
-  CatalogIndexTask drop;
-  drop.kind = CatalogIndexTask::Kind::kDrop;
-  drop.column = {8, "d:old", false};
-  t.index_tasks = {build, drop};
-  const std::string bytes = Catalog::EncodeTable(t);
-  CatalogTable back;
-  ASSERT_TRUE(Catalog::DecodeTable(bytes, &back).ok());
-  EXPECT_EQ(back, t);
-  EXPECT_EQ(back.NextColumnId(), 9u);
-  for (size_t n = 0; n < bytes.size(); ++n) {
-    CatalogTable out;
-    EXPECT_TRUE(Catalog::DecodeTable(bytes.substr(0, n), &out).IsCorruption())
-        << n;
-  }
-  // Older records have no next column id: above every id in use.
-  t.next_column_id = 0;
-  EXPECT_EQ(t.NextColumnId(), 9u);
-  t.index_tasks.clear();
-  EXPECT_EQ(t.NextColumnId(), 8u);
-}
-
-TEST(CatalogRecordTest, RegionOperationsRoundTrip) {
-  CatalogTable t = Table(5, "geo");
-  CatalogRegionOp split;
-  split.kind = CatalogRegionOp::Kind::kSplit;
-  split.state = CatalogRegionOp::State::kSwitched;
-  split.sources = {t.regions[0]};
-  split.targets = {{40, "", "m", 2}, {41, "m", t.regions[0].end_key, 2}};
-  t.region_ops = {split};
-  const std::string bytes = Catalog::EncodeTable(t);
-  CatalogTable back;
-  ASSERT_TRUE(Catalog::DecodeTable(bytes, &back).ok());
-  EXPECT_EQ(back, t);
-  for (size_t n = 0; n < bytes.size(); ++n) {
-    CatalogTable out;
-    EXPECT_TRUE(Catalog::DecodeTable(bytes.substr(0, n), &out).IsCorruption())
-        << n;
-  }
-  // An unknown kind or state is refused, not guessed.
-  t.region_ops.clear();
-  const size_t ops_at = Catalog::EncodeTable(t).size() - 4;
-  for (size_t field : {ops_at + 4, ops_at + 5}) {
-    std::string bad = bytes;
-    bad[field] = 9;
-    CatalogTable out;
-    EXPECT_TRUE(Catalog::DecodeTable(bad, &out).IsCorruption()) << field;
-  }
-  // A version 3 record (no operations) still reads.
-  std::string v3 = Catalog::EncodeTable(t);
-  v3[0] = 3;
-  v3.resize(v3.size() - 4);
-  CatalogTable old;
-  ASSERT_TRUE(Catalog::DecodeTable(v3, &old).ok());
-  EXPECT_EQ(old, t);
-}
-
 // The format before families and attributes (version 1), written byte by
 // byte: such records still read, as enabled tables without families.
-TEST(CatalogRecordTest, DecodesTheVersionOneFormat) {
-  std::string v1(1, '\1');
-  PutFixed64(&v1, 5);
-  PutLengthPrefixed(&v1, "geo");
-  PutFixed8(&v1, 1);  // ready
-  PutFixed32(&v1, 2);
-  PutFixed32(&v1, 1);
-  PutLengthPrefixed(&v1, "d:a");
-  PutFixed32(&v1, 2);
-  PutLengthPrefixed(&v1, "d:b");
-  PutFixed32(&v1, 2);
-  for (const CatalogRegion& r : Table(5, "geo").regions) {
-    PutFixed64(&v1, r.region_id);
-    PutLengthPrefixed(&v1, r.start_key);
-    PutLengthPrefixed(&v1, r.end_key);
-    PutFixed32(&v1, r.server);
-  }
-  CatalogTable back;
-  ASSERT_TRUE(Catalog::DecodeTable(v1, &back).ok());
-  EXPECT_EQ(back, Table(5, "geo"));
-  EXPECT_TRUE(back.enabled);
-  EXPECT_TRUE(back.descriptor.families.empty());
-  EXPECT_TRUE(back.retired_regions.empty());
-  EXPECT_TRUE(Catalog::DecodeTable(v1 + "x", &back).IsCorruption());
-}
-
 TEST_F(CatalogTest, FamiliesAttributesAndStateSurviveReopen) {
   CatalogTable t;
   {
@@ -283,31 +137,6 @@ TEST_F(CatalogTest, ServersAreReAddressedAndRemovedByIdAcrossReopen) {
   EXPECT_EQ(*c->AddServer("c:3"), 3u);
 }
 
-TEST(CatalogRecordTest, ServerRecordsOfVersionOneDecodeAsMembers) {
-  std::string v1(1, '\1');
-  PutLengthPrefixed(&v1, "a:1");
-  CatalogServer back;
-  ASSERT_TRUE(Catalog::DecodeServer(v1, &back).ok());
-  EXPECT_EQ(back.address, "a:1");
-  EXPECT_FALSE(back.removed);
-  EXPECT_TRUE(Catalog::DecodeServer(v1 + "x", &back).IsCorruption());
-
-  CatalogServer removed;
-  removed.address = "b:2";
-  removed.removed = true;
-  const std::string v2 = Catalog::EncodeServer(removed);
-  ASSERT_TRUE(Catalog::DecodeServer(v2, &back).ok());
-  EXPECT_EQ(back.address, "b:2");
-  EXPECT_TRUE(back.removed);
-  for (size_t n = 0; n < v2.size(); ++n) {
-    EXPECT_TRUE(Catalog::DecodeServer(v2.substr(0, n), &back).IsCorruption())
-        << n;
-  }
-  std::string bad_state = v2;
-  bad_state.back() = 9;
-  EXPECT_TRUE(Catalog::DecodeServer(bad_state, &back).IsCorruption());
-}
-
 router::Quota Quota(std::string user, std::string table, uint64_t requests,
                     uint64_t bytes) {
   router::Quota q;
@@ -352,31 +181,6 @@ TEST_F(CatalogTest, QuotasAreReplacedRemovedAndSurviveReopen) {
   }
   auto c = std::move(Catalog::Open(dir_.path())).value();
   EXPECT_EQ(*c->Quotas(), (std::vector<router::Quota>{alice, bob}));
-}
-
-TEST(CatalogRecordTest, QuotaRecordsRoundTripAndRejectBadBytes) {
-  const router::Quota q = Quota("us\x01er", "t\xff", 12, 34);
-  const std::string key = Catalog::QuotaKey(q);
-  const std::string value = Catalog::EncodeQuota(q);
-  router::Quota back;
-  ASSERT_TRUE(Catalog::DecodeQuota(key, value, &back).ok());
-  EXPECT_EQ(back, q);
-  for (size_t n = 0; n < value.size(); ++n) {
-    EXPECT_TRUE(
-        Catalog::DecodeQuota(key, value.substr(0, n), &back).IsCorruption())
-        << n;
-  }
-  EXPECT_TRUE(Catalog::DecodeQuota(key, value + "x", &back).IsCorruption());
-  EXPECT_TRUE(
-      Catalog::DecodeQuota(key.substr(0, 2), value, &back).IsCorruption());
-  // A record without a limit, or with a period of 0, is not one we wrote.
-  EXPECT_TRUE(Catalog::DecodeQuota(
-                  key, Catalog::EncodeQuota(Quota("u", "", 0, 0)), &back)
-                  .IsCorruption());
-  router::Quota zero = q;
-  zero.requests.seconds = 0;
-  EXPECT_TRUE(Catalog::DecodeQuota(key, Catalog::EncodeQuota(zero), &back)
-                  .IsCorruption());
 }
 
 }  // namespace

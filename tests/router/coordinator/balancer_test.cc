@@ -24,8 +24,8 @@ class FakeCluster : public BalancerCluster {
  public:
   std::set<ServerId> Members() const override { return members; }
   bool Draining(ServerId id) const override { return draining.count(id); }
-  std::shared_ptr<const Catalog::TableList> Tables() const override {
-    auto tables = std::make_shared<Catalog::TableList>(1);
+  std::shared_ptr<const CatalogStore::TableList> Tables() const override {
+    auto tables = std::make_shared<CatalogStore::TableList>(1);
     CatalogTable& t = tables->front();
     t.descriptor.table_id = 1;
     t.state = CatalogTable::State::kReady;
