@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -554,16 +555,28 @@ StatusOr<std::unique_ptr<ZnodeStore>> ConnectZooKeeper(
 
 // This store may win its session back before the twin's close arrives (the
 // close then fails as "session moved"): try again until a twin finds the
-// session gone.
+// session gone. The server may leave this store's connection open after
+// that; a request makes it answer "expired".
 Status ZooKeeperStore::ExpireFromAnotherConnection(
     std::chrono::milliseconds timeout) {
-  for (int attempt = 0; attempt < 20; ++attempt) {
+  bool closed = false;
+  for (int attempt = 0; attempt < 20 && !closed; ++attempt) {
     ZooKeeperStore twin(hosts_);
     Status opened = twin.OpenSameSession(this, connect_string_, timeout);
-    if (IsSessionExpired(opened)) return Status::OK();
-    if (!opened.ok()) return opened;
+    if (!opened.ok() && !IsSessionExpired(opened)) return opened;
+    closed = !opened.ok();
   }  // each twin's destructor closes the session
-  return Status::Unavailable("the session outlived 20 closes");
+  if (!closed) return Status::Unavailable("the session outlived 20 closes");
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (State() != SessionState::kExpired) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      return Status::Unavailable("the store did not see its session end");
+    }
+    struct Stat stat;
+    (void)zoo_exists(zh_, "/", 0, &stat);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return Status::OK();
 }
 
 Status ExpireZooKeeperSessionForTest(ZnodeStore* store,

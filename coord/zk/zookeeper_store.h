@@ -51,10 +51,10 @@ struct ZooKeeperOptions {
 
 // For tests: ends the session of `store` (made by ConnectZooKeeper) the way
 // ZooKeeper's own tests do, by opening a second connection with the same
-// session id and password and closing it; the server closes the session, its
-// ephemeral nodes vanish, and `store` learns of the expiry when it next
-// reaches a server. InvalidArgument for another kind of store; Unavailable
-// when the second connection fails within `timeout`.
+// session id and password and closing it; the server closes the session and
+// its ephemeral nodes vanish. Returns once `store` is kExpired (its
+// listeners are told on its event thread). InvalidArgument for another kind
+// of store; Unavailable when that takes longer than about `timeout`.
 [[nodiscard]] Status ExpireZooKeeperSessionForTest(
     ZnodeStore* store, std::chrono::milliseconds timeout);
 
