@@ -149,7 +149,7 @@ class ZooKeeperStore : public ZnodeStore {
   // OK when a call may go to the server: Unavailable while disconnected
   // (fails fast rather than queueing), "session expired" once expired.
   Status Usable(const std::string& path) const;
-  uint64_t AddWatch(Watcher watcher);
+  uint64_t AddWatch(const std::string& path, Watcher watcher);
   void DropWatch(uint64_t id);
   StatusOr<ZnodeData> ReadLarger(const std::string& path, int size);
   Status MultiFailure(int rc, const std::vector<ZnodeOp>& ops,
@@ -168,7 +168,7 @@ class ZooKeeperStore : public ZnodeStore {
   bool opened_ = false;  // a session was established once
   int64_t session_id_ = 0;
   uint64_t next_watch_ = 1;
-  std::map<uint64_t, Watcher> watches_;
+  std::map<uint64_t, std::pair<std::string, Watcher>> watches_;  // path
   // Set once in Open, before any call; the C client is thread-safe.
   zhandle_t* zh_ = nullptr;
 };
@@ -197,9 +197,10 @@ void ZooKeeperStore::OnNodeEvent(zhandle_t* zh, int type, int /*state*/,
 }
 
 void ZooKeeperStore::SessionChanged(zhandle_t* zh, int zk_state) {
-  std::map<uint64_t, Watcher> expired_watches;
+  std::map<uint64_t, std::pair<std::string, Watcher>> expired_watches;
   std::lock_guard<std::mutex> lock(mutex_);
   SessionState before = state_;
+  bool was_opened = opened_;  // the first connection is no change to tell
   if (state_ == SessionState::kExpired) return;
   if (zk_state == ZOO_CONNECTED_STATE) {
     state_ = SessionState::kConnected;
@@ -213,11 +214,11 @@ void ZooKeeperStore::SessionChanged(zhandle_t* zh, int zk_state) {
     state_ = SessionState::kDisconnected;
   }
   state_changed_.notify_all();
-  if (!opened_ || state_ == before) return;
+  if (!was_opened || state_ == before) return;
   events_.PostSessionState(state_);
-  for (auto& [id, watcher] : expired_watches) {
-    events_.PostWatch(std::move(watcher),
-                      {WatchEventType::kSessionExpired, std::string()});
+  for (auto& [id, watch] : expired_watches) {
+    events_.PostWatch(std::move(watch.second),
+                      {WatchEventType::kSessionExpired, watch.first});
   }
 }
 
@@ -237,7 +238,7 @@ void ZooKeeperStore::NodeChanged(uint64_t id, int type, const char* path) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = watches_.find(id);
     if (it == watches_.end()) return;
-    watcher = std::move(it->second);
+    watcher = std::move(it->second.second);
     watches_.erase(it);
   }
   events_.PostWatch(std::move(watcher), std::move(event));
@@ -294,11 +295,11 @@ Status ZooKeeperStore::Usable(const std::string& path) const {
   return Status::OK();
 }
 
-uint64_t ZooKeeperStore::AddWatch(Watcher watcher) {
+uint64_t ZooKeeperStore::AddWatch(const std::string& path, Watcher watcher) {
   if (!watcher) return 0;
   std::lock_guard<std::mutex> lock(mutex_);
   uint64_t id = next_watch_++;
-  watches_[id] = std::move(watcher);
+  watches_[id] = {path, std::move(watcher)};
   return id;
 }
 
@@ -325,7 +326,7 @@ StatusOr<std::string> ZooKeeperStore::Create(const std::string& path,
 StatusOr<ZnodeData> ZooKeeperStore::Get(const std::string& path,
                                         Watcher watcher) {
   BLOOMROUTE_RETURN_IF_ERROR(Usable(path));
-  uint64_t id = AddWatch(std::move(watcher));
+  uint64_t id = AddWatch(path, std::move(watcher));
   std::string buffer(kFirstReadBytes, '\0');
   int length = kFirstReadBytes;
   struct Stat stat;
@@ -389,7 +390,7 @@ Status ZooKeeperStore::Delete(const std::string& path,
 StatusOr<std::vector<std::string>> ZooKeeperStore::Children(
     const std::string& path, Watcher watcher) {
   BLOOMROUTE_RETURN_IF_ERROR(Usable(path));
-  uint64_t id = AddWatch(std::move(watcher));
+  uint64_t id = AddWatch(path, std::move(watcher));
   struct String_vector names;
   std::memset(&names, 0, sizeof(names));
   int rc = id != 0 ? zoo_wget_children(zh_, path.c_str(), &OnNodeEvent,
@@ -419,7 +420,7 @@ StatusOr<std::vector<std::string>> ZooKeeperStore::Children(
 StatusOr<bool> ZooKeeperStore::Exists(const std::string& path,
                                       Watcher watcher) {
   BLOOMROUTE_RETURN_IF_ERROR(Usable(path));
-  uint64_t id = AddWatch(std::move(watcher));
+  uint64_t id = AddWatch(path, std::move(watcher));
   struct Stat stat;
   int rc = id != 0 ? zoo_wexists(zh_, path.c_str(), &OnNodeEvent,
                                  WatchContext(id), &stat)

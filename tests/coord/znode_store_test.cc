@@ -194,6 +194,7 @@ TYPED_TEST(ZnodeStoreConformance, ExpiredSessionLosesEphemeralsAndStaysDead) {
   }));
   ASSERT_TRUE(doomed_log.WaitEvents(1));
   EXPECT_EQ(doomed_log.events()[0].type, WatchEventType::kSessionExpired);
+  EXPECT_EQ(doomed_log.events()[0].path, "/watched");
   ASSERT_TRUE(WaitFor([&] { return !doomed_log.states().empty(); }));
   EXPECT_EQ(doomed_log.states().back(), SessionState::kExpired);
   Status refused = doomed->Create("/after", "").status();

@@ -82,6 +82,40 @@ TEST_F(ZooKeeperEnsembleStoreTest, StopAllIsUnavailableAndRestartKeepsData) {
   }
 }
 
+TEST(ZooKeeperPausedServerTest, StoreDisconnectsAndResumesItsSession) {
+  auto started = ZooKeeperTestEnsemble::Start(1);
+  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  std::unique_ptr<ZooKeeperTestEnsemble> zk = std::move(*started);
+  ZooKeeperOptions options;
+  options.hosts = zk->ConnectString();
+  options.chroot = "/bloomroute/paused";
+  options.session_timeout = milliseconds(4000);
+  auto store = ConnectZooKeeper(options);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  ZnodeStore& s = **store;
+  zktest::ZnodeEventLog log;
+  s.AddSessionListener(log.Listen());
+  ASSERT_TRUE(s.Create("/e", "", CreateOptions{true, false}).ok());
+  int64_t session = s.SessionId();
+  ASSERT_TRUE(zk->PauseNode(0).ok());
+  // Two thirds of the timeout without an answer: the client gives up on
+  // the connection, and calls fail fast rather than wait.
+  ASSERT_TRUE(WaitFor([&] { return s.State() == SessionState::kDisconnected; },
+                      milliseconds(4000)));
+  auto before = std::chrono::steady_clock::now();
+  EXPECT_TRUE(s.Get("/e").status().IsUnavailable());
+  EXPECT_LT(std::chrono::steady_clock::now() - before, milliseconds(500));
+  ASSERT_TRUE(zk->ResumeNode(0).ok());
+  ASSERT_TRUE(WaitFor([&] { return s.State() == SessionState::kConnected; }));
+  EXPECT_EQ(s.SessionId(), session);
+  EXPECT_TRUE(*s.Exists("/e"));  // the session, and its ephemeral, held
+  ASSERT_TRUE(WaitFor([&] { return log.states().size() >= 2; }));
+  EXPECT_EQ(log.states(),
+            (std::vector<SessionState>{SessionState::kDisconnected,
+                                       SessionState::kConnected}));
+  zk->DumpLogsIfFailed();
+}
+
 TEST(ZnodeConnectZooKeeperTest, NoServerIsUnavailableNamingTheHosts) {
   // A port nobody listens on: the harness's way of picking one, unstarted.
   ZooKeeperOptions options;
