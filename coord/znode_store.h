@@ -51,7 +51,8 @@
 //
 // Thread-safety: every method may be called from any thread concurrently.
 // Ownership: the caller owns the store; destroying it closes the session, so
-// its ephemeral nodes vanish at once (the real store tells the server).
+// its ephemeral nodes vanish at once (the real store tells the server). No
+// call may be in progress on another thread when it is destroyed.
 //
 // Example:
 //   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<ZnodeStore> store,

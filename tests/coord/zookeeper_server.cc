@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -226,12 +227,17 @@ Status ZooKeeperTestEnsemble::Spawn(int i) {
   int log =
       open(node.log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log < 0) return Status::IOError("open " + node.log);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     close(log);
     return Status::IOError("fork: " + std::string(strerror(errno)));
   }
   if (pid == 0) {
+    // A test process that crashes or is killed takes its servers along
+    // (the harness is driven from one thread, the one that forks).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     int null = open("/dev/null", O_RDONLY);
     dup2(null, 0);
     dup2(log, 1);

@@ -18,7 +18,8 @@
 //   ... ConnectZooKeeper({(*zk)->ConnectString(), "/bloomroute/t"}) ...
 //   ASSERT_TRUE((*zk)->KillNode(0).ok());  // two of three still serve
 //
-// Thread-safety: not thread-safe; one test thread drives it.
+// Thread-safety: not thread-safe; one test thread drives it (the servers
+// are killed if the thread that started them exits).
 #ifndef BLOOMROUTE_TESTS_COORD_ZOOKEEPER_SERVER_H_
 #define BLOOMROUTE_TESTS_COORD_ZOOKEEPER_SERVER_H_
 
