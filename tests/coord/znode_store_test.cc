@@ -270,6 +270,28 @@ TYPED_TEST(ZnodeStoreConformance, WatchesFireOnce) {
   EXPECT_EQ(none.size(), 0u);
 }
 
+TYPED_TEST(ZnodeStoreConformance, WatchKindsFireOnTheirOwnChanges) {
+  ZnodeStore& s = *this->store_;
+  ASSERT_TRUE(s.Create("/k", "").ok());
+  ASSERT_TRUE(s.Create("/k/child", "").ok());
+  ZnodeEventLog exists, children_of_child, data_of_parent;
+  ASSERT_TRUE(*s.Exists("/k/child", exists.Watch()));
+  ASSERT_TRUE(s.Children("/k/child", children_of_child.Watch()).ok());
+  ASSERT_TRUE(s.Get("/k", data_of_parent.Watch()).ok());
+  ASSERT_TRUE(s.Set("/k/child", "x").ok());  // the exists watch only
+  ASSERT_TRUE(exists.WaitEvents(1));
+  EXPECT_EQ(exists.events()[0].type, WatchEventType::kDataChanged);
+  ASSERT_TRUE(s.Delete("/k/child").ok());  // its children watch too
+  ASSERT_TRUE(children_of_child.WaitEvents(1));
+  EXPECT_EQ(children_of_child.events()[0].type, WatchEventType::kDeleted);
+  EXPECT_EQ(children_of_child.events()[0].path, "/k/child");
+  // A child's coming and going is no change of the parent's data.
+  ASSERT_TRUE(s.Set("/k", "now").ok());
+  ASSERT_TRUE(data_of_parent.WaitEvents(1));
+  EXPECT_EQ(data_of_parent.events()[0].type, WatchEventType::kDataChanged);
+  EXPECT_EQ(exists.size(), 1u);
+}
+
 TYPED_TEST(ZnodeStoreConformance, ChildrenAreSortedAndDeleteNeedsNone) {
   ZnodeStore& s = *this->store_;
   ASSERT_TRUE(s.Create("/c", "").ok());
