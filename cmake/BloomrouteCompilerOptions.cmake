@@ -26,11 +26,18 @@ function(bloomroute_library_options target)
 endfunction()
 
 # A GoogleTest executable registered with ctest. LABELS sanitize marks tests that
-# `make test-asan` runs in the sanitizer build.
+# `make test-asan` runs in the sanitizer build. TEST_FILTER (a gtest filter)
+# registers only the matching tests, so that another gtest_discover_tests
+# call can register the rest with other labels.
 function(bloomroute_add_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TEST_FILTER" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   bloomroute_target_options(${name})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gmock GTest::gtest_main)
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}")
+  set(filter)
+  if(ARG_TEST_FILTER)
+    set(filter TEST_FILTER "${ARG_TEST_FILTER}")
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 ${filter}
+    PROPERTIES LABELS "${ARG_LABELS}")
 endfunction()

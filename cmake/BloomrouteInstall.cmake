@@ -54,7 +54,8 @@ install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
         FILES_MATCHING PATTERN "*.md")
 
 # The .deb: its dependencies found by dpkg-shlibdeps from the binary's
-# libraries, gnuplot recommended (the accuracy chart), /etc files as
+# libraries (libzookeeper-mt2 among them once the binary links the ZooKeeper
+# client, so it is not listed by hand), gnuplot recommended (the accuracy chart), /etc files as
 # conffiles, and a postinst that makes the system user.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME bloomroute)

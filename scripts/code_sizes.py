@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-PRODUCT_DIRS = ["common", "http", "index", "model", "ops", "regionstore", "router",
+PRODUCT_DIRS = ["common", "coord", "http", "index", "model", "ops", "regionstore", "router",
                 "thrift", "tls", "tools"]
 SUFFIXES = (".cc", ".h", ".thrift")
 

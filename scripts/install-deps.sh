@@ -36,6 +36,9 @@ packages=(
   chromium         # headless browser for the test of the servers' /status page
   universal-ctags  # style.CodeSizes: each function's first and last line, to
                    # hold STYLE.md's bounds on file and function length
+  libzookeeper-mt-dev  # the ZooKeeper C client (multi-threaded), coord/zk/
+  zookeeper        # the ZooKeeper server's jars (not the zookeeperd service):
+                   # tests start their own servers on loopback ports
 )
 
 case "${1:-}" in
