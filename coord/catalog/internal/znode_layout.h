@@ -1,0 +1,73 @@
+// The catalog's znodes (coord/catalog/zk_catalog_store.h has the layout):
+// their paths and the small records only this store writes -- the ids, the
+// start count, and the head of a record kept in chunks. Each record starts
+// with CatalogRecords::kFormatVersion; decoding bounds every field by the
+// bytes present and reports Corruption.
+#ifndef BLOOMROUTE_COORD_CATALOG_INTERNAL_ZNODE_LAYOUT_H_
+#define BLOOMROUTE_COORD_CATALOG_INTERNAL_ZNODE_LAYOUT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "router/catalog_records.h"
+#include "router/catalog_store.h"
+
+namespace bloomroute::coord::catalog_internal {
+
+constexpr uint8_t kLayoutVersion = 1;
+constexpr uint8_t kRecordVersion = router::CatalogRecords::kFormatVersion;
+constexpr char kRoot[] = "/catalog";
+constexpr char kIds[] = "/catalog/ids";
+constexpr char kStarts[] = "/catalog/starts";
+constexpr char kKeyPath[] = "/catalog/page_token_key";
+constexpr char kServers[] = "/catalog/servers";
+constexpr char kTables[] = "/catalog/tables";
+constexpr char kQuotas[] = "/catalog/quotas";
+// Bound for decoding a head: 4,096 chunks of 512 KiB is 2 GiB, far above
+// the ~64 MiB a table of 1,024 regions with HBase's largest keys takes.
+constexpr uint32_t kMaxChunks = 4096;
+
+// `v` in `width` decimal digits, zero-padded (node names sort by number).
+std::string Digits(uint64_t v, int width);
+std::string ServerPath(router::ServerId id);  // /catalog/servers/s<10 digits>
+std::string TablePath(uint64_t id);           // /catalog/tables/t<20 digits>
+// <head>/g<generation, 20 digits>_<chunk, 6 digits>
+std::string ChunkPath(const std::string& head, uint64_t generation,
+                      uint32_t chunk);
+
+// A chunked record's head. Generation 0: no record (a table's head made
+// before its chunks, or the empty quota list).
+struct Head {
+  uint64_t generation = 0;
+  uint32_t chunks = 0;
+  uint64_t bytes = 0;
+  uint64_t hash = 0;  // XXH64 of the record, seed 0
+};
+std::string EncodeHead(const Head& h);
+[[nodiscard]] Status DecodeHead(std::string_view in, Head* h);
+
+// The next server, table and region ids.
+struct Ids {
+  uint64_t server = 1;
+  uint64_t table = 1;
+  uint64_t region = 1;
+};
+std::string EncodeIds(const Ids& ids);
+[[nodiscard]] Status DecodeIds(std::string_view in, Ids* ids);
+
+std::string EncodeCount(uint64_t n);
+[[nodiscard]] Status DecodeCount(std::string_view in, uint64_t* n);
+
+// Quotas ordered by user, then table.
+bool QuotaOrder(const router::Quota& a, const router::Quota& b);
+// The quota list as one record: each quota's key and value, length-prefixed.
+// Decoding "" is the empty list; more than Quota::kMaxQuotas is Corruption.
+std::string EncodeQuotas(const router::CatalogStore::QuotaList& quotas);
+[[nodiscard]] Status DecodeQuotas(std::string_view in,
+                                  router::CatalogStore::QuotaList* out);
+
+}  // namespace bloomroute::coord::catalog_internal
+
+#endif  // BLOOMROUTE_COORD_CATALOG_INTERNAL_ZNODE_LAYOUT_H_

@@ -1,0 +1,774 @@
+#include "coord/catalog/zk_catalog_store.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+#include <tuple>
+#include <utility>
+
+#include "common/coding.h"
+#include "common/log.h"
+#include "coord/catalog/internal/znode_layout.h"
+#include "router/catalog_records.h"
+#include "router/page_token.h"
+
+namespace bloomroute::coord {
+namespace {
+
+using router::CatalogRecords;
+using router::CatalogRegion;
+using router::CatalogRegionOp;
+using router::CatalogServer;
+using router::CatalogTable;
+using router::Quota;
+using router::ServerId;
+
+using catalog_internal::ChunkPath;
+using catalog_internal::DecodeCount;
+using catalog_internal::DecodeHead;
+using catalog_internal::DecodeIds;
+using catalog_internal::DecodeQuotas;
+using catalog_internal::Digits;
+using catalog_internal::EncodeCount;
+using catalog_internal::EncodeHead;
+using catalog_internal::EncodeIds;
+using catalog_internal::EncodeQuotas;
+using catalog_internal::Head;
+using catalog_internal::Ids;
+using catalog_internal::kIds;
+using catalog_internal::kKeyPath;
+using catalog_internal::kLayoutVersion;
+using catalog_internal::kMaxChunks;
+using catalog_internal::kQuotas;
+using catalog_internal::kRecordVersion;
+using catalog_internal::kRoot;
+using catalog_internal::kServers;
+using catalog_internal::kStarts;
+using catalog_internal::kTables;
+using catalog_internal::QuotaOrder;
+using catalog_internal::ServerPath;
+using catalog_internal::TablePath;
+using QuotaList = router::CatalogStore::QuotaList;
+using TableList = router::CatalogStore::TableList;
+
+// What one attempt of a change writes (after the ids' compare-and-set) and
+// what it publishes in memory once the Multi succeeded.
+struct Plan {
+  std::vector<ZnodeOp> ops;
+  std::function<void()> commit;
+};
+
+// A snapshot as one load read it.
+struct Loaded {
+  Ids ids;
+  int32_t ids_version = 0;
+  uint64_t starts = 0;
+  std::string page_token_key;
+  std::vector<CatalogServer> servers;
+  std::shared_ptr<TableList> tables = std::make_shared<TableList>();
+  std::map<uint64_t, Head> table_heads;
+  std::shared_ptr<QuotaList> quotas = std::make_shared<QuotaList>();
+  Head quota_head;
+};
+
+class ZnodeCatalog final : public router::CatalogStore {
+ public:
+  explicit ZnodeCatalog(ZnodeCatalogOptions options)
+      : options_(std::move(options)), rng_(std::random_device{}()) {}
+  ~ZnodeCatalog() override;
+
+  [[nodiscard]] Status Start();
+
+  std::vector<CatalogServer> Servers() const override {
+    std::lock_guard<std::mutex> lock(snap_mu_);
+    return servers_;
+  }
+  StatusOr<ServerId> AddServer(const std::string& address) override;
+  [[nodiscard]] Status SetServerAddress(ServerId id,
+                                        const std::string& address) override;
+  [[nodiscard]] Status RemoveServer(ServerId id) override;
+  std::shared_ptr<const TableList> Tables() const override {
+    std::lock_guard<std::mutex> lock(snap_mu_);
+    return tables_;
+  }
+  uint64_t NextTableId() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    reserved_tables_.insert(next_.table);
+    // Bounded: ids reserved long ago and never written are forgotten.
+    if (reserved_tables_.size() > 4096) {
+      reserved_tables_.erase(reserved_tables_.begin());
+    }
+    return next_.table++;
+  }
+  uint64_t NextRegionId() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return next_.region++;
+  }
+  [[nodiscard]] Status PutTable(const CatalogTable& table) override;
+  [[nodiscard]] Status DeleteTable(uint64_t table_id) override;
+  StatusOr<uint64_t> RecordRouterStart() override;
+  StatusOr<std::string> PageTokenKey(const std::string& fresh) override;
+  std::shared_ptr<const QuotaList> Quotas() const override {
+    std::lock_guard<std::mutex> lock(snap_mu_);
+    return quotas_;
+  }
+  [[nodiscard]] Status PutQuota(const Quota& quota) override;
+
+ private:
+  // Each needs mu_ held.
+  [[nodiscard]] Status EnsureLayoutLocked();
+  [[nodiscard]] Status LoadLocked();
+  [[nodiscard]] Status LoadOnceLocked(Loaded* out);
+  [[nodiscard]] Status LoadServersLocked(Loaded* out);
+  [[nodiscard]] Status LoadTablesLocked(Loaded* out);
+  [[nodiscard]] StatusOr<std::string> ReadChunkedLocked(const std::string& path,
+                                                        const Head& head);
+  void InstallLocked(Loaded loaded);
+  // Runs `plan` (built again after every reload) with the ids'
+  // compare-and-set in front, until it applies, fails otherwise, or
+  // max_attempts ran out.
+  [[nodiscard]] Status ChangeLocked(
+      const std::function<StatusOr<Plan>()>& plan);
+  // The ops writing `record` as the chunked record at `head_path` (whose
+  // head is `old`, or absent when `exists` is false); chunks that do not fit
+  // one Multi are written now, unreferenced. Sets `*written` to the head.
+  [[nodiscard]] StatusOr<std::vector<ZnodeOp>> ChunkedWriteLocked(
+      const std::string& head_path, const std::string& record, bool exists,
+      const Head& old, Head* written);
+  // Aborted when a region of `table` has the id of another table's region
+  // (two routers reserved the same ids); needs mu_.
+  [[nodiscard]] Status CheckRegionIdsLocked(const CatalogTable& table) const;
+  [[nodiscard]] Status ReconnectLocked();
+  [[nodiscard]] Status UsableLocked();
+  void WatchIds(const WatchEvent& event);
+  void OnSession(SessionState state);
+  void ReconnectLoop();
+  Watcher IdsWatcher() {
+    return [this](const WatchEvent& e) { WatchIds(e); };
+  }
+  // The member at `address` that is not removed; needs snap_mu_ or mu_.
+  const CatalogServer* MemberAt(const std::string& address) const;
+
+  const ZnodeCatalogOptions options_;
+  // Held across a change's round trips and a load; guards the fields below
+  // up to snap_mu_.
+  mutable std::mutex mu_;
+  std::unique_ptr<ZnodeStore> store_;
+  int32_t ids_version_ = -1;
+  Ids next_;  // the next ids: stored ones, raised by reservations
+  uint64_t starts_ = 0;
+  std::string page_token_key_;
+  std::map<uint64_t, Head> table_heads_;
+  // Table ids NextTableId handed out that no PutTable of this store wrote.
+  std::set<uint64_t> reserved_tables_;
+  Head quota_head_;
+  std::mt19937_64 rng_;
+  // Guards the published snapshots (written under mu_ too).
+  mutable std::mutex snap_mu_;
+  std::vector<CatalogServer> servers_;
+  std::shared_ptr<const TableList> tables_ = std::make_shared<TableList>();
+  std::shared_ptr<const QuotaList> quotas_ = std::make_shared<QuotaList>();
+  // The reconnecting thread: wakes when the session expired.
+  std::mutex reconnect_mu_;
+  std::condition_variable reconnect_cv_;
+  bool expired_ = false;   // guarded by reconnect_mu_
+  bool stopping_ = false;  // guarded by reconnect_mu_
+  std::thread reconnect_thread_;
+};
+
+ZnodeCatalog::~ZnodeCatalog() {
+  {
+    std::lock_guard<std::mutex> lock(reconnect_mu_);
+    stopping_ = true;
+  }
+  reconnect_cv_.notify_all();
+  if (reconnect_thread_.joinable()) reconnect_thread_.join();
+  // The store's destructor waits for a running callback, which may wait for
+  // mu_: destroy it without holding mu_.
+  std::unique_ptr<ZnodeStore> store;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    store = std::move(store_);
+  }
+  store.reset();
+}
+
+Status ZnodeCatalog::Start() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    BLOOMROUTE_RETURN_IF_ERROR(ReconnectLocked());
+  }
+  reconnect_thread_ = std::thread([this] { ReconnectLoop(); });
+  return Status::OK();
+}
+
+Status ZnodeCatalog::ReconnectLocked() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<ZnodeStore> store,
+                              options_.connect());
+  if (store == nullptr) return Status::InvalidArgument("connect gave no store");
+  std::unique_ptr<ZnodeStore> old = std::move(store_);
+  store_ = std::move(store);
+  store_->AddSessionListener([this](SessionState s) { OnSession(s); });
+  BLOOMROUTE_RETURN_IF_ERROR(EnsureLayoutLocked());
+  return LoadLocked();
+  // `old` (an expired store) closes here; its callbacks only log.
+}
+
+Status ZnodeCatalog::UsableLocked() {
+  if (store_ != nullptr && store_->State() != SessionState::kExpired) {
+    return Status::OK();
+  }
+  return ReconnectLocked();
+}
+
+void ZnodeCatalog::OnSession(SessionState state) {
+  if (state == SessionState::kConnected) {
+    // Watches that a failed read did not set: look again.
+    WatchIds(WatchEvent{WatchEventType::kDataChanged, kIds});
+  } else if (state == SessionState::kExpired) {
+    std::lock_guard<std::mutex> lock(reconnect_mu_);
+    expired_ = true;
+    reconnect_cv_.notify_all();
+  }
+}
+
+void ZnodeCatalog::ReconnectLoop() {
+  std::unique_lock<std::mutex> lock(reconnect_mu_);
+  while (!stopping_) {
+    reconnect_cv_.wait(lock, [this] { return stopping_ || expired_; });
+    if (stopping_) break;
+    lock.unlock();
+    Status s;
+    {
+      std::lock_guard<std::mutex> catalog_lock(mu_);
+      s = UsableLocked();
+    }
+    if (!s.ok()) Log(LogLevel::kWarn, "catalog", "reconnect: " + s.ToString());
+    lock.lock();
+    if (s.ok()) {
+      expired_ = false;
+      if (options_.on_change) {
+        lock.unlock();
+        options_.on_change();
+        lock.lock();
+      }
+    } else {
+      reconnect_cv_.wait_for(lock, std::chrono::seconds(1),
+                             [this] { return stopping_; });
+    }
+  }
+}
+
+void ZnodeCatalog::WatchIds(const WatchEvent& event) {
+  if (event.type == WatchEventType::kSessionExpired) return;
+  bool changed = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (store_ == nullptr || store_->State() == SessionState::kExpired) return;
+    StatusOr<ZnodeData> ids = store_->Get(kIds, IdsWatcher());
+    if (!ids.ok() || ids->version == ids_version_) return;
+    Status s = LoadLocked();
+    if (!s.ok()) {
+      Log(LogLevel::kWarn, "catalog", "reload: " + s.ToString());
+      return;
+    }
+    changed = true;
+  }
+  if (changed && options_.on_change) options_.on_change();
+}
+
+Status ZnodeCatalog::EnsureLayoutLocked() {
+  StatusOr<ZnodeData> root = store_->Get(kRoot);
+  if (root.ok()) {
+    if (root->data != std::string(1, static_cast<char>(kLayoutVersion))) {
+      return Status::Corruption("catalog: layout of an unknown version");
+    }
+    return Status::OK();
+  }
+  if (!root.status().IsNotFound()) return root.status();
+  StatusOr<std::vector<std::string>> made = store_->Multi({
+      ZnodeOp::Create(kRoot, std::string(1, static_cast<char>(kLayoutVersion))),
+      ZnodeOp::Create(kIds, EncodeIds(Ids{})),
+      ZnodeOp::Create(kStarts, EncodeCount(0)),
+      ZnodeOp::Create(kServers, ""),
+      ZnodeOp::Create(kTables, ""),
+      ZnodeOp::Create(kQuotas, EncodeHead(Head{})),
+  });
+  // Another router made it first: fine.
+  if (!made.ok() && !IsNodeExists(made.status())) return made.status();
+  return Status::OK();
+}
+
+Status ZnodeCatalog::LoadLocked() {
+  for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
+    Loaded loaded;
+    BLOOMROUTE_RETURN_IF_ERROR(LoadOnceLocked(&loaded));
+    // The ids again, watched: a change during the load moved their version.
+    BLOOMROUTE_ASSIGN_OR_RETURN(ZnodeData ids, store_->Get(kIds, IdsWatcher()));
+    if (ids.version != loaded.ids_version) continue;
+    InstallLocked(std::move(loaded));
+    return Status::OK();
+  }
+  return Status::Aborted("catalog: it kept changing while being loaded");
+}
+
+Status ZnodeCatalog::LoadOnceLocked(Loaded* out) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(ZnodeData ids, store_->Get(kIds));
+  BLOOMROUTE_RETURN_IF_ERROR(DecodeIds(ids.data, &out->ids));
+  out->ids_version = ids.version;
+  BLOOMROUTE_ASSIGN_OR_RETURN(ZnodeData starts, store_->Get(kStarts));
+  BLOOMROUTE_RETURN_IF_ERROR(DecodeCount(starts.data, &out->starts));
+  StatusOr<ZnodeData> key = store_->Get(kKeyPath);
+  if (key.ok()) {
+    ByteReader r(key->data);
+    std::string_view k;
+    BLOOMROUTE_RETURN_IF_ERROR(CatalogRecords::ReadVersion(&r));
+    BLOOMROUTE_RETURN_IF_ERROR(
+        r.ReadBytes(router::kPageTokenKeyBytes, &k, "page token key"));
+    if (!r.empty()) return Status::Corruption("catalog: page token key");
+    out->page_token_key.assign(k);
+  } else if (!key.status().IsNotFound()) {
+    return key.status();
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(LoadServersLocked(out));
+  BLOOMROUTE_RETURN_IF_ERROR(LoadTablesLocked(out));
+  BLOOMROUTE_ASSIGN_OR_RETURN(ZnodeData quota_head, store_->Get(kQuotas));
+  BLOOMROUTE_RETURN_IF_ERROR(DecodeHead(quota_head.data, &out->quota_head));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::string quotas,
+                              ReadChunkedLocked(kQuotas, out->quota_head));
+  return DecodeQuotas(quotas, out->quotas.get());
+}
+
+Status ZnodeCatalog::LoadServersLocked(Loaded* out) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                              store_->Children(kServers));
+  for (const std::string& name : names) {
+    CatalogServer s;
+    uint64_t id = 0;
+    if (name.size() != 11 || name[0] != 's' ||
+        std::sscanf(name.c_str() + 1, "%10lu", &id) != 1 ||
+        id > std::numeric_limits<ServerId>::max()) {
+      return Status::Corruption("catalog: server node " + name);
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        ZnodeData data, store_->Get(std::string(kServers) + "/" + name));
+    BLOOMROUTE_RETURN_IF_ERROR(CatalogRecords::DecodeServer(data.data, &s));
+    s.id = static_cast<ServerId>(id);
+    out->servers.push_back(std::move(s));
+  }
+  std::sort(out->servers.begin(), out->servers.end(),
+            [](const CatalogServer& a, const CatalogServer& b) {
+              return a.id < b.id;
+            });
+  return Status::OK();
+}
+
+Status ZnodeCatalog::LoadTablesLocked(Loaded* out) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                              store_->Children(kTables));
+  for (const std::string& name : names) {
+    const std::string path = std::string(kTables) + "/" + name;
+    BLOOMROUTE_ASSIGN_OR_RETURN(ZnodeData data, store_->Get(path));
+    Head head;
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeHead(data.data, &head));
+    if (head.generation == 0) continue;  // chunks still being written
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::string record,
+                                ReadChunkedLocked(path, head));
+    CatalogTable t;
+    BLOOMROUTE_RETURN_IF_ERROR(CatalogRecords::DecodeTable(record, &t));
+    if (path != TablePath(t.descriptor.table_id)) {
+      return Status::Corruption("catalog: table node " + name +
+                                " holds another table");
+    }
+    out->table_heads[t.descriptor.table_id] = head;
+    out->tables->push_back(std::move(t));
+  }
+  std::sort(out->tables->begin(), out->tables->end(),
+            [](const CatalogTable& a, const CatalogTable& b) {
+              return a.descriptor.table_id < b.descriptor.table_id;
+            });
+  return Status::OK();
+}
+
+StatusOr<std::string> ZnodeCatalog::ReadChunkedLocked(const std::string& path,
+                                                      const Head& head) {
+  std::string record;
+  if (head.generation == 0) return record;  // none written yet
+  for (uint32_t i = 0; i < head.chunks; ++i) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        ZnodeData chunk, store_->Get(ChunkPath(path, head.generation, i)));
+    if (record.size() + chunk.data.size() > head.bytes) {
+      return Status::Corruption("catalog: record longer than its head says");
+    }
+    record += chunk.data;
+  }
+  if (record.size() != head.bytes ||
+      XXH64(record.data(), record.size(), 0) != head.hash) {
+    return Status::Corruption("catalog: record " + path +
+                              " does not match its head's checksum");
+  }
+  return record;
+}
+
+void ZnodeCatalog::InstallLocked(Loaded loaded) {
+  ids_version_ = loaded.ids_version;
+  // Reservations made in memory stay above what is stored.
+  next_.server = std::max(next_.server, loaded.ids.server);
+  next_.table = std::max(next_.table, loaded.ids.table);
+  next_.region = std::max(next_.region, loaded.ids.region);
+  starts_ = loaded.starts;
+  page_token_key_ = std::move(loaded.page_token_key);
+  table_heads_ = std::move(loaded.table_heads);
+  quota_head_ = loaded.quota_head;
+  std::lock_guard<std::mutex> lock(snap_mu_);
+  servers_ = std::move(loaded.servers);
+  tables_ = std::move(loaded.tables);
+  quotas_ = std::move(loaded.quotas);
+}
+
+Status ZnodeCatalog::ChangeLocked(const std::function<StatusOr<Plan>()>& plan) {
+  BLOOMROUTE_RETURN_IF_ERROR(UsableLocked());
+  for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(Plan p, plan());
+    if (p.ops.empty()) return Status::OK();  // nothing to change
+    p.ops.insert(p.ops.begin(),
+                 ZnodeOp::Set(kIds, EncodeIds(next_), ids_version_));
+    size_t failed = 0;
+    StatusOr<std::vector<std::string>> done = store_->Multi(p.ops, &failed);
+    if (done.ok()) {
+      ++ids_version_;  // a Set bumps the version by one
+      p.commit();
+      return Status::OK();
+    }
+    // Another router's change came first: load it, then plan again.
+    if (!(failed == 0 && IsBadVersion(done.status()))) return done.status();
+    BLOOMROUTE_RETURN_IF_ERROR(LoadLocked());
+  }
+  return Status::Aborted("catalog: other routers' changes kept coming first (" +
+                         std::to_string(options_.max_attempts) + " attempts)");
+}
+
+StatusOr<std::vector<ZnodeOp>> ZnodeCatalog::ChunkedWriteLocked(
+    const std::string& head_path, const std::string& record, bool exists,
+    const Head& old, Head* written) {
+  const size_t chunk = options_.chunk_bytes;
+  Head head;
+  do {
+    head.generation = rng_();
+  } while (head.generation == 0 || head.generation == old.generation);
+  head.chunks = static_cast<uint32_t>((record.size() + chunk - 1) / chunk);
+  head.bytes = record.size();
+  head.hash = XXH64(record.data(), record.size(), 0);
+  if (head.chunks > kMaxChunks) {
+    return Status::InvalidArgument("catalog: a record of " +
+                                   std::to_string(record.size()) +
+                                   " bytes is over the catalog's bound");
+  }
+  std::vector<ZnodeOp> chunks;
+  for (uint32_t i = 0; i < head.chunks; ++i) {
+    chunks.push_back(ZnodeOp::Create(ChunkPath(head_path, head.generation, i),
+                                     record.substr(size_t{i} * chunk, chunk)));
+  }
+  std::vector<ZnodeOp> ops;
+  const bool one_multi = record.size() + 64 <= ZnodeCatalogOptions::kMultiBytes;
+  if (!exists && !one_multi) {
+    // The chunks need their parent: a head of generation 0 (no record yet).
+    Status made = store_->Create(head_path, EncodeHead(Head{})).status();
+    if (!made.ok() && !IsNodeExists(made)) return made;
+    exists = true;
+  }
+  ops.push_back(exists ? ZnodeOp::Set(head_path, EncodeHead(head))
+                       : ZnodeOp::Create(head_path, EncodeHead(head)));
+  if (one_multi) {
+    ops.insert(ops.end(), chunks.begin(), chunks.end());
+  } else {
+    // Chunks an earlier attempt left unreferenced go first.
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                                store_->Children(head_path));
+    const std::string current = "g" + Digits(old.generation, 20) + "_";
+    for (const std::string& name : names) {
+      if (name.compare(0, current.size(), current) == 0) continue;
+      BLOOMROUTE_RETURN_IF_ERROR(store_->Delete(head_path + "/" + name));
+    }
+    // Unreferenced until the head names their generation.
+    for (ZnodeOp& c : chunks) {
+      BLOOMROUTE_RETURN_IF_ERROR(store_->Multi({std::move(c)}).status());
+    }
+  }
+  for (uint32_t i = 0; i < old.chunks && old.generation != 0; ++i) {
+    ops.push_back(ZnodeOp::Delete(ChunkPath(head_path, old.generation, i)));
+  }
+  *written = head;
+  return ops;
+}
+
+const CatalogServer* ZnodeCatalog::MemberAt(const std::string& address) const {
+  for (const CatalogServer& s : servers_) {
+    if (!s.removed && s.address == address) return &s;
+  }
+  return nullptr;
+}
+
+StatusOr<ServerId> ZnodeCatalog::AddServer(const std::string& address) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ServerId id = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(ChangeLocked([&]() -> StatusOr<Plan> {
+    if (const CatalogServer* member = MemberAt(address)) {
+      id = member->id;
+      return Plan{};
+    }
+    if (next_.server > std::numeric_limits<ServerId>::max()) {
+      return Status::InvalidArgument("catalog: no server id left");
+    }
+    CatalogServer added;
+    added.id = id = static_cast<ServerId>(next_.server++);
+    added.address = address;
+    Plan plan;
+    plan.ops.push_back(ZnodeOp::Create(ServerPath(added.id),
+                                       CatalogRecords::EncodeServer(added)));
+    plan.commit = [this, added] {
+      std::lock_guard<std::mutex> snap(snap_mu_);
+      servers_.push_back(added);  // ids only grow: the list stays sorted
+    };
+    return plan;
+  }));
+  return id;
+}
+
+Status ZnodeCatalog::SetServerAddress(ServerId id, const std::string& address) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ChangeLocked([&]() -> StatusOr<Plan> {
+    const CatalogServer* other = MemberAt(address);
+    if (other != nullptr && other->id != id) {
+      return Status::InvalidArgument("server " + std::to_string(other->id) +
+                                     " already has the address " + address);
+    }
+    auto it = std::find_if(servers_.begin(), servers_.end(),
+                           [&](const CatalogServer& s) { return s.id == id; });
+    if (it == servers_.end() || it->removed) {
+      return Status::NotFound("no member server " + std::to_string(id));
+    }
+    if (it->address == address) return Plan{};
+    CatalogServer changed = *it;
+    changed.address = address;
+    return Plan{
+        {ZnodeOp::Set(ServerPath(id), CatalogRecords::EncodeServer(changed))},
+        [this, changed] {
+          std::lock_guard<std::mutex> snap(snap_mu_);
+          for (CatalogServer& s : servers_) {
+            if (s.id == changed.id) s = changed;
+          }
+        }};
+  });
+}
+
+Status ZnodeCatalog::RemoveServer(ServerId id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ChangeLocked([&]() -> StatusOr<Plan> {
+    auto it = std::find_if(servers_.begin(), servers_.end(),
+                           [&](const CatalogServer& s) { return s.id == id; });
+    if (it == servers_.end() || it->removed) {
+      return Status::NotFound("no member server " + std::to_string(id));
+    }
+    CatalogServer changed = *it;
+    changed.removed = true;
+    return Plan{
+        {ZnodeOp::Set(ServerPath(id), CatalogRecords::EncodeServer(changed))},
+        [this, changed] {
+          std::lock_guard<std::mutex> snap(snap_mu_);
+          for (CatalogServer& s : servers_) {
+            if (s.id == changed.id) s = changed;
+          }
+        }};
+  });
+}
+
+Status ZnodeCatalog::PutTable(const CatalogTable& table) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t id = table.descriptor.table_id;
+  // An id this store reserved is a new table's: if another router's table
+  // with that id arrived meanwhile, both reserved it: refuse rather than
+  // overwrite.
+  const bool reserved = reserved_tables_.count(id) != 0;
+  return ChangeLocked([&]() -> StatusOr<Plan> {
+    if (reserved && table_heads_.count(id) != 0) {
+      return Status::Aborted("catalog: table id " + std::to_string(id) +
+                             " was taken by another router's change");
+    }
+    BLOOMROUTE_RETURN_IF_ERROR(CheckRegionIdsLocked(table));
+    for (const CatalogTable& t : *tables_) {
+      if (t.descriptor.table_id != id &&
+          t.descriptor.name == table.descriptor.name) {
+        return Status::InvalidArgument("table '" + table.descriptor.name +
+                                       "' already exists");
+      }
+    }
+    auto old = table_heads_.find(id);
+    const bool exists = old != table_heads_.end();
+    Head written;
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::vector<ZnodeOp> ops,
+        ChunkedWriteLocked(TablePath(id), CatalogRecords::EncodeTable(table),
+                           exists, exists ? old->second : Head{}, &written));
+    return Plan{std::move(ops), [this, table, id, written] {
+                  reserved_tables_.erase(id);
+                  table_heads_[id] = written;
+                  auto next = std::make_shared<TableList>(*tables_);
+                  auto it = std::find_if(next->begin(), next->end(),
+                                         [&](const CatalogTable& t) {
+                                           return t.descriptor.table_id >= id;
+                                         });
+                  if (it != next->end() && it->descriptor.table_id == id) {
+                    *it = table;
+                  } else {
+                    next->insert(it, table);
+                  }
+                  std::lock_guard<std::mutex> snap(snap_mu_);
+                  tables_ = std::move(next);
+                }};
+  });
+}
+
+Status ZnodeCatalog::CheckRegionIdsLocked(const CatalogTable& table) const {
+  std::set<uint64_t> others;
+  for (const CatalogTable& t : *tables_) {
+    if (t.descriptor.table_id == table.descriptor.table_id) continue;
+    for (const auto* list : {&t.regions, &t.retired_regions}) {
+      for (const CatalogRegion& r : *list) others.insert(r.region_id);
+    }
+    for (const CatalogRegionOp& op : t.region_ops) {
+      for (const CatalogRegion& r : op.targets) others.insert(r.region_id);
+    }
+  }
+  for (const CatalogRegion& r : table.regions) {
+    if (others.count(r.region_id) != 0) {
+      return Status::Aborted("catalog: region id " +
+                             std::to_string(r.region_id) +
+                             " belongs to another table");
+    }
+  }
+  return Status::OK();
+}
+
+Status ZnodeCatalog::DeleteTable(uint64_t table_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ChangeLocked([&]() -> StatusOr<Plan> {
+    if (table_heads_.count(table_id) == 0) return Plan{};
+    const std::string path = TablePath(table_id);
+    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<std::string> chunks,
+                                store_->Children(path));
+    Plan plan;
+    for (const std::string& c : chunks) {
+      plan.ops.push_back(ZnodeOp::Delete(path + "/" + c));
+    }
+    plan.ops.push_back(ZnodeOp::Delete(path));
+    plan.commit = [this, table_id] {
+      table_heads_.erase(table_id);
+      auto next = std::make_shared<TableList>(*tables_);
+      next->erase(std::remove_if(next->begin(), next->end(),
+                                 [&](const CatalogTable& t) {
+                                   return t.descriptor.table_id == table_id;
+                                 }),
+                  next->end());
+      std::lock_guard<std::mutex> snap(snap_mu_);
+      tables_ = std::move(next);
+    };
+    return plan;
+  });
+}
+
+StatusOr<uint64_t> ZnodeCatalog::RecordRouterStart() {
+  std::lock_guard<std::mutex> lock(mu_);
+  BLOOMROUTE_RETURN_IF_ERROR(UsableLocked());
+  for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(ZnodeData data, store_->Get(kStarts));
+    uint64_t starts = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(DecodeCount(data.data, &starts));
+    StatusOr<int32_t> set =
+        store_->Set(kStarts, EncodeCount(starts + 1), data.version);
+    if (set.ok()) return starts_ = starts + 1;
+    if (!IsBadVersion(set.status())) return set.status();
+  }
+  return Status::Aborted("catalog: routers kept starting at once");
+}
+
+StatusOr<std::string> ZnodeCatalog::PageTokenKey(const std::string& fresh) {
+  if (fresh.size() != router::kPageTokenKeyBytes) {
+    return Status::InvalidArgument("a page token key has " +
+                                   std::to_string(router::kPageTokenKeyBytes) +
+                                   " bytes");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!page_token_key_.empty()) return page_token_key_;
+  BLOOMROUTE_RETURN_IF_ERROR(UsableLocked());
+  Status made =
+      store_
+          ->Create(kKeyPath,
+                   std::string(1, static_cast<char>(kRecordVersion)) + fresh)
+          .status();
+  if (made.ok()) return page_token_key_ = fresh;
+  // Another router stored one first: every router signs with that one.
+  if (!IsNodeExists(made)) return made;
+  BLOOMROUTE_RETURN_IF_ERROR(LoadLocked());
+  if (page_token_key_.empty()) return Status::Corruption("catalog: no key");
+  return page_token_key_;
+}
+
+Status ZnodeCatalog::PutQuota(const Quota& quota) {
+  BLOOMROUTE_RETURN_IF_ERROR(router::ValidateQuota(quota));
+  std::lock_guard<std::mutex> lock(mu_);
+  return ChangeLocked([&]() -> StatusOr<Plan> {
+    auto next = std::make_shared<QuotaList>(*quotas_);
+    auto same = std::find_if(next->begin(), next->end(), [&](const Quota& q) {
+      return q.user == quota.user && q.table == quota.table;
+    });
+    if (quota.none() && same == next->end()) return Plan{};
+    if (same == next->end() && next->size() >= Quota::kMaxQuotas) {
+      return Status::InvalidArgument(
+          "quota: the router holds " + std::to_string(next->size()) +
+          " quotas, the most it keeps; remove one first");
+    }
+    if (same != next->end()) next->erase(same);
+    if (!quota.none()) {
+      next->insert(
+          std::upper_bound(next->begin(), next->end(), quota, QuotaOrder),
+          quota);
+    }
+    Head written;
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::vector<ZnodeOp> ops,
+        ChunkedWriteLocked(kQuotas, EncodeQuotas(*next), true, quota_head_,
+                           &written));
+    return Plan{std::move(ops), [this, next, written] {
+                  quota_head_ = written;
+                  std::lock_guard<std::mutex> snap(snap_mu_);
+                  quotas_ = next;
+                }};
+  });
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<router::CatalogStore>> OpenZnodeCatalog(
+    ZnodeCatalogOptions options) {
+  if (!options.connect) return Status::InvalidArgument("catalog: no connect");
+  if (options.chunk_bytes < 1024 ||
+      options.chunk_bytes > ZnodeCatalogOptions::kChunkBytes) {
+    return Status::InvalidArgument("catalog: chunk size out of range");
+  }
+  if (options.max_attempts < 1) {
+    return Status::InvalidArgument("catalog: max_attempts under 1");
+  }
+  auto catalog = std::make_unique<ZnodeCatalog>(std::move(options));
+  BLOOMROUTE_RETURN_IF_ERROR(catalog->Start());
+  return std::unique_ptr<router::CatalogStore>(std::move(catalog));
+}
+
+}  // namespace bloomroute::coord
