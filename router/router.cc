@@ -12,6 +12,9 @@ StatusOr<std::unique_ptr<Router>> Router::Open(
     const RouterOptions& options,
     std::shared_ptr<RegionClientFactory> factory) {
   BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
+  if (options.data_dir.empty()) {
+    return Status::InvalidArgument("data_dir is empty");
+  }
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<CatalogStore> catalog,
                               OpenEmbeddedCatalog(options.data_dir));
   return Open(options, std::move(factory), std::move(catalog));

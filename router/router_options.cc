@@ -118,7 +118,6 @@ Status ValidateRegionServers(const std::vector<std::string>& servers) {
 }  // namespace
 
 Status RouterOptions::Validate() const {
-  if (data_dir.empty()) return Status::InvalidArgument("data_dir is empty");
   BLOOMROUTE_RETURN_IF_ERROR(ValidateRegionServers(region_servers));
   BLOOMROUTE_RETURN_IF_ERROR(
       ClusterFilterConfig(filter, region_servers.size()).status());

@@ -33,7 +33,9 @@ struct RouterOptions {
   static constexpr uint32_t kMaxFanoutThreads = 1024;
   static constexpr uint64_t kMaxReplyBytes = 1 << 30;
 
-  std::string data_dir;  // the catalog's RocksDB; created when missing
+  // The embedded catalog's RocksDB, created when missing (Router::Open
+  // without a CatalogStore refuses an empty one); unused with a store.
+  std::string data_dir;
   // Region server addresses, "host:port", no duplicates: those that are not
   // members of the catalog yet become members (Router::AddServer). May be
   // empty when the catalog has members.

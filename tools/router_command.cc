@@ -38,9 +38,10 @@ IntegerOption& Bounded(IntegerOption& row, const router::FieldRange& range) {
 void RouterCommand::DeclareOptions(OptionTable* table) {
   table
       ->String("data", &data_,
-               "directory of the router's catalog (created if missing)")
-      .Required()
+               "directory of the router's catalog (created if missing); or "
+               "--zookeeper")
       .ValueName("DIR");
+  cluster_flags_.Add(table);
   table
       ->StringList("regionserver", &region_servers_,
                    "HOST:PORT of a region server to make a member; repeat "
@@ -295,6 +296,7 @@ Status RouterCommand::Validate() {
       http_flags_.ToOptions(server_options_, server_flags_.insecure(),
                             &http_options_, &http_enabled_));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateRegionServerFlags(region_servers_));
+  BLOOMROUTE_RETURN_IF_ERROR(cluster_flags_.Validate(data_));
   router_options_.data_dir = data_;
   router_options_.region_servers = region_servers_;
   client_options_ =
@@ -334,10 +336,13 @@ Status RouterCommand::Execute() {
   // rate-limited warnings, not a line per failed connect.
   RouteThriftOutputToLog(ThriftOutput::kServer);
   BLOOMROUTE_RETURN_IF_ERROR(BlockStopSignals());
-  BLOOMROUTE_ASSIGN_OR_RETURN(
-      std::unique_ptr<router::Router> opened,
-      router::Router::Open(router_options_,
-                           NewThriftRegionClientFactory(client_options_)));
+  std::string stop_signal;
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<router::Router> opened,
+                              OpenRouter(&stop_signal));
+  if (opened == nullptr) {
+    Announce(name(), stop_signal + ", stopping");
+    return Status::OK();
+  }
   std::shared_ptr<router::Router> router = std::move(opened);
   const size_t tables = router->ListTables().size();
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterServer> server,
@@ -347,11 +352,13 @@ Status RouterCommand::Execute() {
   if (!warning.empty()) Log(LogLevel::kWarn, name(), warning);
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<HttpServer> http,
                               StartHttp(router, *server));
-  Announce(name(), "serving " + std::to_string(tables) + " tables with " +
-                       std::to_string(router->Servers().size()) +
-                       " region servers from " + data_ + " on " +
-                       FormatHostPort(server->host(), server->port()) +
-                       StatusSuffix(http.get()));
+  Announce(
+      name(),
+      "serving " + std::to_string(tables) + " tables with " +
+          std::to_string(router->Servers().size()) + " region servers from " +
+          (cluster_flags_.zookeeper() ? cluster_flags_.Describe() : data_) +
+          " on " + FormatHostPort(server->host(), server->port()) +
+          StatusSuffix(http.get()));
 
   // SIGHUP reloads the token file (new tokens work, removed ones stop)
   // and the revocation list (--tls-crl), for the clients' connections and
@@ -365,6 +372,24 @@ Status RouterCommand::Execute() {
   router.reset();  // the last owner: stops its threads, closes the catalog
   Announce(name(), "stopped");
   return Status::OK();
+}
+
+StatusOr<std::unique_ptr<router::Router>> RouterCommand::OpenRouter(
+    std::string* stop_signal) {
+  auto factory = NewThriftRegionClientFactory(client_options_);
+  if (!cluster_flags_.zookeeper()) {
+    return router::Router::Open(router_options_, std::move(factory));
+  }
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      election_,
+      cluster_flags_.AwaitLeadership(
+          name(), FormatHostPort(server_options_.host, server_options_.port),
+          stop_signal));
+  if (election_ == nullptr) return std::unique_ptr<router::Router>();
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<router::CatalogStore> catalog,
+                              cluster_flags_.OpenCatalog());
+  return router::Router::Open(router_options_, std::move(factory),
+                              std::move(catalog));
 }
 
 StatusOr<std::unique_ptr<HttpServer>> RouterCommand::StartHttp(

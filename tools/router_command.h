@@ -53,6 +53,7 @@
 #include "router/router.h"
 #include "thrift/router_server.h"
 #include "thrift/thrift_region_client.h"
+#include "tools/cluster_flags.h"
 #include "tools/command.h"
 #include "tools/http_flags.h"
 #include "tools/server_command_util.h"
@@ -108,6 +109,9 @@ class RouterCommand : public Command {
   int long_call_timeout_ms_ = 0;
   uint64_t max_filter_image_bytes_ = 0;
   std::string token_file_;
+  ClusterFlags cluster_flags_;
+  // This router's candidacy (--zookeeper): held while it serves.
+  std::unique_ptr<coord::Election> election_;
 
   // The table sets their flags' fields; Validate() the rest.
   router::RouterOptions router_options_;
@@ -120,6 +124,11 @@ class RouterCommand : public Command {
   // the revocation lists (the HTTP endpoint's too, when there is one); says
   // what it did, or why it kept the old ones.
   void Reload(RouterServer* server, HttpServer* http) const;
+  // The router over the embedded catalog, or (--zookeeper) once this router
+  // leads its cluster; null when a stop signal came first (named in
+  // `*stop_signal`).
+  StatusOr<std::unique_ptr<router::Router>> OpenRouter(
+      std::string* stop_signal);
   // The HTTP endpoint (--http-listen), or null with --http-listen off.
   StatusOr<std::unique_ptr<HttpServer>> StartHttp(
       const std::shared_ptr<router::Router>& router,

@@ -56,6 +56,19 @@ std::string WaitForStopSignal(const std::function<void()>& on_hangup) {
   }
 }
 
+std::optional<std::string> WaitForStopSignalUntil(
+    const std::function<bool()>& done) {
+  const sigset_t stop_signals = StopSignals();
+  const timespec interval{0, 100 * 1000 * 1000};
+  while (!done()) {
+    const int signal_number = sigtimedwait(&stop_signals, nullptr, &interval);
+    if (signal_number < 0) continue;  // timed out (or interrupted): look again
+    if (signal_number != SIGHUP) return std::string(strsignal(signal_number));
+    const Status reopened = ReopenLogFile();
+  }
+  return std::nullopt;
+}
+
 void Announce(std::string_view command, std::string_view text) {
   // The file first: a script that saw the line finds it there too.
   if (LoggingToFile()) Log(LogLevel::kInfo, command, text);

@@ -23,6 +23,7 @@
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,11 @@ Status BlockStopSignals();
 // then runs `on_hangup` (a reload of what the server can read again), and
 // the wait goes on.
 std::string WaitForStopSignal(const std::function<void()>& on_hangup = {});
+
+// As WaitForStopSignal (SIGHUP reopens the log file), but also returns, with
+// no value, as soon as `done` is true (checked every 100 ms).
+std::optional<std::string> WaitForStopSignalUntil(
+    const std::function<bool()>& done);
 
 // Prints "bloomroute <command>: <text>" on stdout (the lines scripts read:
 // start-up, SIGHUP, stop) and, when the log goes to a file
