@@ -202,8 +202,11 @@ class Catalog {
 
   // Counts one more start of the router (persisted, synchronously) and
   // returns the count: 1 for the first start, and every later call, in this
-  // process or a later one, returns more. Fence tokens are derived from it.
-  StatusOr<uint64_t> RecordRouterStart();
+  // process or a later one, returns more. Fence tokens are derived from it,
+  // and today the coordinator's epoch is it. With `at_least`, the count
+  // jumps to `at_least` when it would be below (RouterOptions::
+  // min_coordinator_epoch).
+  StatusOr<uint64_t> RecordRouterStart(uint64_t at_least = 0);
 
   // The key page tokens are signed with (router/page_token.h): the stored
   // one, or, on the first call ever, `fresh` (router::kPageTokenKeyBytes
