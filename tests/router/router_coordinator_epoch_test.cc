@@ -52,6 +52,7 @@ class CoordinatorEpochRouterTest : public ::testing::Test {
         rows.push_back(PutRow(Key(i), i % 2 ? "NO" : "SE", "PPL"));
       }
       ASSERT_TRUE(first->Mutate("t", rows).ok());
+      BeforeCopy(*first);
     }
     std::filesystem::copy(Dir("n"), Dir("n1"),
                           std::filesystem::copy_options::recursive);
@@ -65,6 +66,9 @@ class CoordinatorEpochRouterTest : public ::testing::Test {
     }
   }
 
+  // What run 1 does last, before its catalog is copied.
+  virtual void BeforeCopy(Router& first) { (void)first; }
+
   std::string Dir(const std::string& name) const {
     return stores_.router_dir() + "-" + name;
   }
@@ -74,6 +78,10 @@ class CoordinatorEpochRouterTest : public ::testing::Test {
     o.data_dir = dir;
     o.background_maintenance = false;  // passes only when a test asks
     o.min_coordinator_epoch = min_coordinator_epoch;
+    if (index_chunk_rows_ != 0) {
+      o.index_chunk_rows = index_chunk_rows_;
+      o.index_chunks_per_pass = 1;
+    }
     StatusOr<std::unique_ptr<Router>> r = Router::Open(o, stores_.Factory());
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() ? std::move(r).value() : nullptr;
@@ -135,6 +143,7 @@ class CoordinatorEpochRouterTest : public ::testing::Test {
   }
 
   StoreCluster stores_{kServers};
+  uint32_t index_chunk_rows_ = 0;  // 0: the default; else one chunk a pass
   std::unique_ptr<Router> run_n_;
   std::unique_ptr<Router> run_n1_;
 };
@@ -214,6 +223,44 @@ TEST_F(CoordinatorEpochRouterTest, WipedCatalogIsRefusedUntilStartedAbove) {
   ASSERT_NE(old, nullptr);
   const Status deleted = old->DeleteTable("t");
   EXPECT_TRUE(IsCoordinatorEpochRefused(deleted)) << deleted.ToString();
+}
+
+// An index build both catalogs hold, backfilled a chunk per maintenance
+// pass: run N's next chunk is refused and deposes it (its next admin call
+// is refused before it starts), and run N+1 finishes the build exactly.
+class CoordinatorEpochBackfillTest : public CoordinatorEpochRouterTest {
+ protected:
+  void SetUp() override {
+    index_chunk_rows_ = 10;
+    CoordinatorEpochRouterTest::SetUp();
+  }
+  void BeforeCopy(Router& first) override {
+    ASSERT_TRUE(first.AddIndex("t", "d:feature").ok());
+  }
+};
+
+TEST_F(CoordinatorEpochBackfillTest, OlderRunsBackfillIsRefused) {
+  const std::vector<std::string> before = Hosted();
+  run_n_->RunMaintenance();  // its next backfill chunk: refused
+  const RegionLocation middle = RegionOf(*run_n_, Key(25));
+  const Status moved =
+      run_n_->MoveRegion(middle.region.region_id, OtherServer(*run_n_, middle))
+          .status();
+  EXPECT_TRUE(IsCoordinatorEpochRefused(moved)) << moved.ToString();
+  EXPECT_EQ(moved.message().rfind("this router no longer coordinates: ", 0), 0u)
+      << moved.ToString();
+  EXPECT_EQ(Hosted(), before);
+
+  // Run N+1 finishes the build; the index answers exactly.
+  StatusOr<LookupResult> ppl = Status::Unavailable("no pass yet");
+  for (int pass = 0; pass < 100; ++pass) {
+    run_n1_->RunMaintenance();
+    ppl = run_n1_->Lookup("t", WhereEq({{"d:feature", "PPL"}}));
+    if (ppl.ok()) break;
+  }
+  ASSERT_TRUE(ppl.ok()) << ppl.status().ToString();
+  EXPECT_EQ(ppl->rows.size(), static_cast<size_t>(kRows));
+  ExpectExactRows(*run_n1_);
 }
 
 }  // namespace
