@@ -12,7 +12,6 @@
 #include <thread>
 #include <vector>
 
-#include "regionstore/internal/records.h"
 #include "regionstore/region_store.h"
 #include "tests/regionstore/region_store_test_util.h"
 
@@ -190,22 +189,6 @@ TEST_F(CoordinatorEpochStoreTest, RaiseWaitsForOlderCallsInFlight) {
   old_call.join();
   new_call.join();
   EXPECT_TRUE(new_ran);
-}
-
-TEST(CoordinatorEpochRecordTest, RoundTripsAndRefusesOtherBytes) {
-  using regionstore_internal::DecodeCoordinatorEpoch;
-  using regionstore_internal::EncodeCoordinatorEpoch;
-  const std::string bytes = EncodeCoordinatorEpoch(uint64_t{1} << 40);
-  StatusOr<uint64_t> decoded = DecodeCoordinatorEpoch(bytes);
-  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
-  EXPECT_EQ(*decoded, uint64_t{1} << 40);
-  EXPECT_TRUE(
-      DecodeCoordinatorEpoch(bytes.substr(0, 5)).status().IsCorruption());
-  EXPECT_TRUE(DecodeCoordinatorEpoch(bytes + "x").status().IsCorruption());
-  std::string other_version = bytes;
-  other_version[0] = 2;
-  EXPECT_TRUE(DecodeCoordinatorEpoch(other_version).status().IsCorruption());
-  EXPECT_TRUE(DecodeCoordinatorEpoch("").status().IsCorruption());
 }
 
 }  // namespace
