@@ -1,5 +1,7 @@
 #include "model/region_protocol.h"
 
+#include <string>
+
 namespace bloomroute {
 
 const char* RegionStateName(RegionState state) {
@@ -14,6 +16,25 @@ const char* RegionStateName(RegionState state) {
       return "staged";
   }
   return "unknown";
+}
+
+namespace {
+
+// The refusal's fixed part: what IsCoordinatorEpochRefused recognizes.
+constexpr std::string_view kCoordinatorEpochRefused =
+    ": another router coordinates this cluster now";
+
+}  // namespace
+
+Status CoordinatorEpochRefused(uint64_t sent, uint64_t seen) {
+  return Status::Aborted("coordinator epoch " + std::to_string(sent) +
+                         " is older than " + std::to_string(seen) +
+                         std::string(kCoordinatorEpochRefused));
+}
+
+bool IsCoordinatorEpochRefused(const Status& status) {
+  return status.IsAborted() &&
+         status.message().find(kCoordinatorEpochRefused) != std::string::npos;
 }
 
 }  // namespace bloomroute

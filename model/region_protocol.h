@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
 #include "index/element_hash.h"
 #include "index/scalable_split_counting_bloom_filter.h"
 #include "model/index_report.h"
@@ -191,6 +192,34 @@ struct ExportedRows {
   // The first row not in the file, when rows are left in the range.
   std::optional<std::string> resume_row;
 };
+
+// The epoch of the router that coordinates the cluster: the one router that
+// runs region operations (opens, closes, drops, moves, splits, merges),
+// index builds and drops, and sets the cluster's filter config (DESIGN.md,
+// "Many routers, one truth"). Epochs only grow: a router elected later has a
+// higher one (today: its start count, router/internal/catalog.h,
+// RecordRouterStart). Every call only the coordinator makes that changes a
+// server's regions or filter carries it, and a region server refuses a call
+// whose epoch is below the highest it has seen (regionstore/region_store.h,
+// "Coordinator epochs"), so a coordinator that lost its leadership -- paused,
+// partitioned, or an old process come back -- changes nothing. 0: the call
+// does not come from a coordinator (a tool, a test): never refused, and it
+// raises nothing.
+struct CoordinatorEpoch {
+  uint64_t value = 0;
+  friend bool operator==(CoordinatorEpoch a, CoordinatorEpoch b) {
+    return a.value == b.value;
+  }
+};
+
+// The region server's refusal of a call from an older coordinator: Aborted
+// "coordinator epoch <sent> is older than <seen>: another router coordinates
+// this cluster now". Nothing was done.
+Status CoordinatorEpochRefused(uint64_t sent, uint64_t seen);
+// Whether `status` is that refusal (with any context added in front, as it
+// has after crossing the wire or a router's WithContext): the sender is no
+// longer the coordinator.
+bool IsCoordinatorEpochRefused(const Status& status);
 
 struct RegionStatsPage {
   std::vector<RegionStats> regions;  // ascending region ids

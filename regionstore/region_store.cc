@@ -145,6 +145,7 @@ RocksRegionStore::~RocksRegionStore() {
 Status RocksRegionStore::Init() {
   BLOOMROUTE_RETURN_IF_ERROR(OpenDatabase());
   BLOOMROUTE_RETURN_IF_ERROR(LoadRegions());
+  BLOOMROUTE_RETURN_IF_ERROR(LoadCoordinatorEpoch());
   BLOOMROUTE_RETURN_IF_ERROR(ResetStagingDir());
   BLOOMROUTE_ASSIGN_OR_RETURN(
       filter_,

@@ -49,6 +49,36 @@
 // of the server died with that run. Token 0 (a writer other than a router)
 // is never fenced.
 //
+// Coordinator epochs. One router, the coordinator, makes the calls that
+// change which regions a server holds and how (OpenRegion, CloseRegion,
+// DropRegion, UpdateTableIndexes, BackfillIndex, DropIndexEntries,
+// SetFilterConfig), each with its epoch (CoordinatorEpoch,
+// model/region_protocol.h): the overloads taking one below, which run the
+// call through RunAsCoordinator. The store keeps the highest epoch it has
+// seen, persisted synchronously in its RocksDB before it acts on a call
+// carrying a higher one, so a restarted store still knows it. A call with
+// a lower epoch is refused with Aborted "coordinator epoch N is older than
+// M: another router coordinates this cluster now" (CoordinatorEpochRefused)
+// and does nothing; an equal epoch runs. A call raising the epoch waits
+// until every call admitted with a lower one has returned: once a call of
+// epoch M has started, nothing of an older coordinator runs here again. The
+// overloads without an epoch (epoch 0: tools, tests, the server itself) are
+// never refused and raise nothing. Calls on rows (Apply, BulkLoad, reads,
+// lookups) and the filter's (snapshots, ops) are any router's and carry no
+// epoch; ExportRows and SplitPoint only read.
+//
+// A wiped router catalog. Today a router's epoch is its start count in its
+// catalog (router/internal/catalog.h): a router whose catalog was lost or
+// restored from an old copy starts again at a low epoch, and every server
+// that saw a higher one refuses it -- the router stops coordinating and says
+// so in its log, and changes nothing. That is on purpose: the servers cannot
+// tell such a router from a stale coordinator come back, and nothing here
+// lowers an epoch (there is no reset; a store's epoch only rises). The
+// operator, once sure no other router coordinates, starts the router with
+// its epochs above the servers' (router --min-coordinator-epoch M+1,
+// RouterOptions::min_coordinator_epoch), M being the epoch the refusal
+// names.
+//
 // Errors: InvalidArgument for bad input (nothing is written), NotFound for an
 // unknown region, IOError / Corruption from storage.
 // Thread-safety: every method may be called concurrently.
@@ -477,6 +507,42 @@ class RegionStore {
                                                       uint32_t column_id,
                                                       uint32_t max_entries,
                                                       uint64_t fence_token) = 0;
+
+  // --- Coordinator epochs (see "Coordinator epochs" above;
+  // region_store_coordinator.cc).
+  //
+  // Runs `call` as a call of the coordinator of `epoch`, and returns its
+  // status: with epoch 0 at once; otherwise only when `epoch` is at least
+  // the highest epoch seen (CoordinatorEpochRefused, without running it,
+  // when it is lower). A higher epoch is first persisted synchronously
+  // (IOError, and `call` not run, when it cannot be), then every call
+  // running with a lower epoch is waited for. Calls of one epoch run
+  // concurrently.
+  [[nodiscard]] virtual Status RunAsCoordinator(
+      CoordinatorEpoch epoch, const std::function<Status()>& call) = 0;
+  // The highest coordinator epoch the store has seen, in this run or an
+  // earlier one (0: none).
+  virtual uint64_t CoordinatorEpochSeen() const = 0;
+
+  // The coordinator's calls: each the call of the same name above, run
+  // through RunAsCoordinator(epoch).
+  [[nodiscard]] Status OpenRegion(const RegionDescriptor& region,
+                                  uint64_t incarnation, bool staging,
+                                  CoordinatorEpoch epoch);
+  [[nodiscard]] Status CloseRegion(uint64_t region_id, CoordinatorEpoch epoch);
+  [[nodiscard]] Status DropRegion(uint64_t region_id, CoordinatorEpoch epoch);
+  [[nodiscard]] Status SetFilterConfig(const SscbfConfig& config,
+                                       CoordinatorEpoch epoch);
+  [[nodiscard]] Status UpdateTableIndexes(const TableDescriptor& table,
+                                          CoordinatorEpoch epoch);
+  StatusOr<IndexChunkResult> BackfillIndex(
+      uint64_t region_id, uint32_t column_id, std::string_view after_row,
+      uint32_t max_rows, uint64_t fence_token, CoordinatorEpoch epoch);
+  StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region_id,
+                                              uint32_t column_id,
+                                              uint32_t max_entries,
+                                              uint64_t fence_token,
+                                              CoordinatorEpoch epoch);
 
   // Recomputes the index entries, value counts and filter from the rows and
   // compares (see IndexReport in model/region_protocol.h). With a table id,

@@ -209,8 +209,11 @@ class CatalogStore {
 
   // Counts one more start of a router (durably) and returns the count: 1
   // for the first start, and every later call, in this process or a later
-  // one, returns more. Fence tokens are derived from it.
-  virtual StatusOr<uint64_t> RecordRouterStart() = 0;
+  // one, returns more. Fence tokens are derived from it, and the
+  // coordinator's epoch is it. With `at_least`, the count jumps to
+  // `at_least` when it would be below (RouterOptions::
+  // min_coordinator_epoch).
+  virtual StatusOr<uint64_t> RecordRouterStart(uint64_t at_least = 0) = 0;
 
   // The key page tokens are signed with (router/page_token.h): the stored
   // one, or, on the first call ever, `fresh` (kPageTokenKeyBytes random

@@ -16,6 +16,21 @@
 //   IOError, Corruption  the server failed internally, or (the RPC client)
 //                    a reply did not decode: the call may have taken effect.
 //   Aborted          a write refused by the server's fence: nothing written.
+//                    A coordinator's call refused for its epoch
+//                    (IsCoordinatorEpochRefused): nothing done, and another
+//                    router coordinates now.
+//
+// Coordinator epochs. The calls only the coordinator's duties make and that
+// change a server's regions or filter -- OpenRegion, OpenStagedRegion,
+// CloseRegion, DropRegion, UpdateTableIndexes, BackfillIndex,
+// DropIndexEntries, SetFilterConfig -- take the coordinator's epoch
+// (CoordinatorEpoch, model/region_protocol.h; regionstore/region_store.h,
+// "Coordinator epochs"), and the server refuses them when it has seen a
+// newer coordinator. The router's code always passes its epoch
+// (RouterContext::coordinator); the overloads without one send epoch 0 (not
+// a coordinator: never refused) and are for tools and tests. Calls on rows
+// and the filter's catch-up calls are any router's and carry none; so do
+// ExportRows and SplitPoint, which only read.
 //
 // Thread-safety: an implementation must allow every method to be called
 // concurrently from several threads (the router fans lookups out in parallel
@@ -83,7 +98,11 @@ class RegionClient {
   // exactly this one; otherwise the server persists it and rebuilds its
   // filter with it under a new epoch (a replica of the old epoch must take a
   // snapshot). InvalidArgument for an invalid config (nothing changes).
-  [[nodiscard]] virtual Status SetFilterConfig(const SscbfConfig& config) = 0;
+  [[nodiscard]] virtual Status SetFilterConfig(const SscbfConfig& config,
+                                               CoordinatorEpoch epoch) = 0;
+  [[nodiscard]] Status SetFilterConfig(const SscbfConfig& config) {
+    return SetFilterConfig(config, CoordinatorEpoch{});
+  }
   // Syncs the server's WAL (RegionStore::SyncWal): what it acknowledged so
   // far survives a power loss.
   [[nodiscard]] virtual Status SyncWal() = 0;
@@ -105,9 +124,22 @@ class RegionClient {
   // opened again); CloseRegion gives NotFound for a region that is not open;
   // DropRegion deletes the region's rows (NotFound: never hosted or gone).
   [[nodiscard]] virtual Status OpenRegion(const RegionDescriptor& region,
-                                          uint64_t incarnation) = 0;
-  [[nodiscard]] virtual Status CloseRegion(uint64_t region_id) = 0;
-  [[nodiscard]] virtual Status DropRegion(uint64_t region_id) = 0;
+                                          uint64_t incarnation,
+                                          CoordinatorEpoch epoch) = 0;
+  [[nodiscard]] virtual Status CloseRegion(uint64_t region_id,
+                                           CoordinatorEpoch epoch) = 0;
+  [[nodiscard]] virtual Status DropRegion(uint64_t region_id,
+                                          CoordinatorEpoch epoch) = 0;
+  [[nodiscard]] Status OpenRegion(const RegionDescriptor& region,
+                                  uint64_t incarnation) {
+    return OpenRegion(region, incarnation, CoordinatorEpoch{});
+  }
+  [[nodiscard]] Status CloseRegion(uint64_t region_id) {
+    return CloseRegion(region_id, CoordinatorEpoch{});
+  }
+  [[nodiscard]] Status DropRegion(uint64_t region_id) {
+    return DropRegion(region_id, CoordinatorEpoch{});
+  }
 
   // Region moves and splits (regionstore/region_store.h, "Staged regions"
   // and SplitPoint, have the full contracts;
@@ -124,9 +156,14 @@ class RegionClient {
   // otherwise). Clients that predate moves (test doubles) keep these defaults,
   // which refuse the call.
   [[nodiscard]] virtual Status OpenStagedRegion(const RegionDescriptor& region,
-                                                uint64_t incarnation) {
-    (void)region, (void)incarnation;
+                                                uint64_t incarnation,
+                                                CoordinatorEpoch epoch) {
+    (void)region, (void)incarnation, (void)epoch;
     return Unsupported("opening a staged region");
+  }
+  [[nodiscard]] Status OpenStagedRegion(const RegionDescriptor& region,
+                                        uint64_t incarnation) {
+    return OpenStagedRegion(region, incarnation, CoordinatorEpoch{});
   }
   virtual StatusOr<std::optional<std::string>> SplitPoint(uint64_t region_id) {
     (void)region_id;
@@ -182,25 +219,25 @@ class RegionClient {
   // (the caller applies them to the replica) and are fenced as Apply.
   // Clients that predate the lifecycle (test doubles) keep these defaults,
   // which refuse the call.
-  [[nodiscard]] virtual Status UpdateTableIndexes(
-      const TableDescriptor& table) {
-    (void)table;
+  [[nodiscard]] virtual Status UpdateTableIndexes(const TableDescriptor& table,
+                                                  CoordinatorEpoch epoch) {
+    (void)table, (void)epoch;
     return Unsupported("updating a table's indexed columns");
   }
-  virtual StatusOr<IndexChunkResult> BackfillIndex(uint64_t region_id,
-                                                   uint32_t column_id,
-                                                   const std::string& after_row,
-                                                   uint32_t max_rows,
-                                                   uint64_t fence_token) {
+  virtual StatusOr<IndexChunkResult> BackfillIndex(
+      uint64_t region_id, uint32_t column_id, const std::string& after_row,
+      uint32_t max_rows, uint64_t fence_token, CoordinatorEpoch epoch) {
     (void)region_id, (void)column_id, (void)after_row, (void)max_rows,
-        (void)fence_token;
+        (void)fence_token, (void)epoch;
     return Unsupported("backfilling an index");
   }
   virtual StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region_id,
                                                       uint32_t column_id,
                                                       uint32_t max_entries,
-                                                      uint64_t fence_token) {
-    (void)region_id, (void)column_id, (void)max_entries, (void)fence_token;
+                                                      uint64_t fence_token,
+                                                      CoordinatorEpoch epoch) {
+    (void)region_id, (void)column_id, (void)max_entries, (void)fence_token,
+        (void)epoch;
     return Unsupported("dropping an index's entries");
   }
 

@@ -86,8 +86,7 @@ Status RouterImpl::Init(std::unique_ptr<CatalogStore> catalog) {
   // Fence tokens of run n are n * 2^32 + 1, + 2, ...: above every token of
   // runs before it (a run raises its tokens once per write in doubt; 2^32 of
   // them is more than a run could ever see).
-  BLOOMROUTE_ASSIGN_OR_RETURN(const uint64_t start,
-                              catalog_->RecordRouterStart());
+  BLOOMROUTE_ASSIGN_OR_RETURN(const uint64_t start, RecordStart());
   BLOOMROUTE_ASSIGN_OR_RETURN(filter_config_,
                               AddFlaggedServers(catalog_.get(), options_));
   BLOOMROUTE_ASSIGN_OR_RETURN(
@@ -101,13 +100,24 @@ Status RouterImpl::Init(std::unique_ptr<CatalogStore> catalog) {
   return Status::OK();
 }
 
+StatusOr<uint64_t> RouterImpl::RecordStart() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      const uint64_t start,
+      catalog_->RecordRouterStart(options_.min_coordinator_epoch));
+  // The coordinator's epoch is the start count until the election gives
+  // one (regionstore/region_store.h, "Coordinator epochs").
+  coordinator_ = std::make_unique<CoordinatorStanding>(start);
+  return start;
+}
+
 void RouterImpl::CreateComponents() {
   write_path_ = std::make_unique<WritePath>(
       index_.get(), &servers_, &tables_, filter_config_,
       WritePath::Hooks{[this] { maintenance_.Wake(); },
                        [this](const ServerEntry& server) {
                          return placement_->ReopenServer(server);
-                       }});
+                       },
+                       coordinator_.get()});
   fan_out_ = std::make_unique<FanOut>(options_.fanout_threads);
   ctx_.options = &options_;
   ctx_.filter_config = filter_config_;
@@ -118,6 +128,7 @@ void RouterImpl::CreateComponents() {
   ctx_.tables = &tables_;
   ctx_.write_path = write_path_.get();
   ctx_.ddl_mu = &ddl_mu_;
+  ctx_.coordinator = coordinator_.get();
   ctx_.wake = [this] { maintenance_.Wake(); };
   lookups_ = std::make_unique<LookupPlanner>(
       ctx_, &*page_tokens_, LookupPlanner::Hooks{CheckIndexReady});
@@ -168,6 +179,8 @@ std::vector<ServerRef> RouterImpl::Servers() const {
 void RouterImpl::RunMaintenance() { maintenance_.RunPass(); }
 
 void RouterImpl::MaintainCatalog() {
+  // Another router coordinates: its duties are not ours (nor retried).
+  if (coordinator_->deposed()) return;
   placement_->Maintain();
   region_ops_->MaintainRegionOps();
   index_tasks_->MaintainIndexes();
@@ -249,6 +262,7 @@ std::string RouterImpl::ScannerTable(int64_t scanner) const {
 }
 
 void RouterImpl::RunBalancerPass(bool moves) {
+  if (coordinator_->deposed()) return;
   balancing_->RunBalancerPass(moves);
 }
 

@@ -63,6 +63,8 @@ using O = RouterOptions;
 // In the order Validate checks them (the first bad one is named).
 const NumericField kNumericFields[] = {
     {"fanout_threads", &O::fanout_threads, O::kFanoutThreadsRange},
+    {"min_coordinator_epoch (--min-coordinator-epoch)",
+     &O::min_coordinator_epoch, O::kMinCoordinatorEpochRange},
     {"server_calls_per_request", &O::server_calls_per_request,
      O::kServerCallsPerRequestRange},
     {"balancer_interval_ms (--balancer-interval)", &O::balancer_interval_ms,

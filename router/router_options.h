@@ -36,6 +36,14 @@ struct RouterOptions {
   // The embedded catalog's RocksDB, created when missing (Router::Open
   // without a CatalogStore refuses an empty one); unused with a store.
   std::string data_dir;
+  // This run's coordinator epoch (its start count in the catalog) is at
+  // least this (0: none). For a router whose catalog was wiped or restored
+  // from an old copy while region servers saw a higher epoch, which refuse
+  // it (regionstore/region_store.h, "Coordinator epochs"): set it above the
+  // epoch their refusal names, once sure that no other router coordinates.
+  // Below 2^31 (fence tokens are the epoch times 2^32).
+  static constexpr FieldRange kMinCoordinatorEpochRange{0, int64_t{1} << 31};
+  uint64_t min_coordinator_epoch = 0;
   // Region server addresses, "host:port", no duplicates: those that are not
   // members of the catalog yet become members (Router::AddServer). May be
   // empty when the catalog has members.

@@ -20,6 +20,15 @@
 // whose fate it does not know, and a write whose nonzero token is below the
 // fence is refused with TIOError "Aborted: ..." and nothing written.
 //
+// Coordinator epoch: the calls only the router that coordinates the cluster
+// makes -- openRegion, closeRegion, dropRegion, updateTableIndexes,
+// backfillIndex, dropIndexEntries, setFilterConfig -- carry its epoch (u64,
+// the last argument; absent or 0: not a coordinator, as a tool or an older
+// router sends, never refused). The server persists the highest epoch it has
+// seen and refuses a call with a lower one, doing nothing, with TIOError
+// "Aborted: coordinator epoch N is older than M: another router coordinates
+// this cluster now" (regionstore/region_store.h, "Coordinator epochs").
+//
 // Fields use default requiredness so that a request with a missing field is
 // answered with TIllegalArgument naming it, not dropped as a protocol error.
 // Columns are "family:qualifier" (the family non-empty, without ':').
@@ -446,7 +455,7 @@ service RegionService {
   // when no serving region overlaps it; serving is never demoted
   // (RegionStore::OpenRegion).
   void openRegion(1: TRegionDescriptor region, 2: i64 incarnation,
-                  3: bool staging)
+                  3: bool staging, 4: i64 coordinatorEpoch)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // A row key splitting open region regionId (staged or serving) about in
   // half: the median of a sample of at most 1,024 of its keys, of at most
@@ -455,10 +464,10 @@ service RegionService {
   TSplitPoint splitPoint(1: i64 regionId)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // Stops serving a region; its data stays.
-  void closeRegion(1: i64 regionId)
+  void closeRegion(1: i64 regionId, 2: i64 coordinatorEpoch)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // Deletes every row of an open region and closes it.
-  void dropRegion(1: i64 regionId)
+  void dropRegion(1: i64 regionId, 2: i64 coordinatorEpoch)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   list<TRegionDescriptor> listRegions()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
@@ -553,7 +562,7 @@ service RegionService {
   // the server's): every write that starts after it returns maintains
   // exactly them. TIOError (NotFound) when the server hosts no region of
   // the table.
-  void updateTableIndexes(1: TTableDescriptor table)
+  void updateTableIndexes(1: TTableDescriptor table, 2: i64 coordinatorEpoch)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // Adds the missing entries of building column columnId for the next rows
   // of an open region after afterRow (empty: from its start), at most
@@ -561,13 +570,14 @@ service RegionService {
   // idempotent. Fenced as mutateRows.
   TIndexChunkResult backfillIndex(1: i64 regionId, 2: i32 columnId,
                                   3: binary afterRow, 4: i32 maxRows,
-                                  5: i64 fenceToken)
+                                  5: i64 fenceToken, 6: i64 coordinatorEpoch)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   // Removes up to maxEntries index entries of a column the region's table
   // no longer indexes (TIllegalArgument while it does), with their counts
   // and filter elements. Fenced as mutateRows.
   TIndexChunkResult dropIndexEntries(1: i64 regionId, 2: i32 columnId,
-                                     3: i32 maxEntries, 4: i64 fenceToken)
+                                     3: i32 maxEntries, 4: i64 fenceToken,
+                                     5: i64 coordinatorEpoch)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Gives the server's filter the cluster's config (the router owns it): a
@@ -576,7 +586,7 @@ service RegionService {
   // compactFilter does (readers of the old epoch take a snapshot). The
   // server keeps it across restarts. An invalid config is TIllegalArgument
   // naming the field, and changes nothing.
-  void setFilterConfig(1: TFilterConfig config)
+  void setFilterConfig(1: TFilterConfig config, 2: i64 coordinatorEpoch)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 
   // Syncs the server's WAL: every write acknowledged before the call is then

@@ -14,18 +14,27 @@ namespace {
 // Every call leaves through ServeCall: see serve_call.h.
 using thrift_internal::ServeCall;
 
+// A call's coordinator epoch (u64 on the wire as i64; 0: not a
+// coordinator's call).
+Status EpochFromThrift(int64_t epoch, CoordinatorEpoch* out) {
+  return UnsignedFromThrift(epoch, "coordinatorEpoch", &out->value);
+}
+
 }  // namespace
 
 RegionServiceHandler::RegionServiceHandler(std::shared_ptr<RegionStore> store)
     : store_(std::move(store)) {}
 
 void RegionServiceHandler::openRegion(const rpc::TRegionDescriptor& region,
-                                      int64_t incarnation, bool staging) {
+                                      int64_t incarnation, bool staging,
+                                      int64_t coordinator_epoch) {
   ServeCall("openRegion", [&]() -> Status {
     RegionDescriptor descriptor;
+    CoordinatorEpoch epoch;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(region, &descriptor));
+    BLOOMROUTE_RETURN_IF_ERROR(EpochFromThrift(coordinator_epoch, &epoch));
     return store_->OpenRegion(descriptor, static_cast<uint64_t>(incarnation),
-                              staging);
+                              staging, epoch);
   });
 }
 
@@ -69,19 +78,25 @@ void RegionServiceHandler::exportRows(rpc::TExportedRows& result,
   });
 }
 
-void RegionServiceHandler::closeRegion(int64_t region_id) {
+void RegionServiceHandler::closeRegion(int64_t region_id,
+                                       int64_t coordinator_epoch) {
   ServeCall("closeRegion", [&]() -> Status {
     uint64_t id = 0;
+    CoordinatorEpoch epoch;
     BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
-    return store_->CloseRegion(id);
+    BLOOMROUTE_RETURN_IF_ERROR(EpochFromThrift(coordinator_epoch, &epoch));
+    return store_->CloseRegion(id, epoch);
   });
 }
 
-void RegionServiceHandler::dropRegion(int64_t region_id) {
+void RegionServiceHandler::dropRegion(int64_t region_id,
+                                      int64_t coordinator_epoch) {
   ServeCall("dropRegion", [&]() -> Status {
     uint64_t id = 0;
+    CoordinatorEpoch epoch;
     BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
-    return store_->DropRegion(id);
+    BLOOMROUTE_RETURN_IF_ERROR(EpochFromThrift(coordinator_epoch, &epoch));
+    return store_->DropRegion(id, epoch);
   });
 }
 
@@ -224,11 +239,14 @@ void RegionServiceHandler::syncWal() {
   ServeCall("syncWal", [&]() -> Status { return store_->SyncWal(); });
 }
 
-void RegionServiceHandler::setFilterConfig(const rpc::TFilterConfig& config) {
+void RegionServiceHandler::setFilterConfig(const rpc::TFilterConfig& config,
+                                           int64_t coordinator_epoch) {
   ServeCall("setFilterConfig", [&]() -> Status {
     SscbfConfig c;
+    CoordinatorEpoch epoch;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(config, &c));
-    return store_->SetFilterConfig(c);
+    BLOOMROUTE_RETURN_IF_ERROR(EpochFromThrift(coordinator_epoch, &epoch));
+    return store_->SetFilterConfig(c, epoch);
   });
 }
 
@@ -271,24 +289,28 @@ Status ChunkSizeFromThrift(int32_t in, const char* field, uint32_t* out) {
 }  // namespace
 
 void RegionServiceHandler::updateTableIndexes(
-    const rpc::TTableDescriptor& table) {
+    const rpc::TTableDescriptor& table, int64_t coordinator_epoch) {
   ServeCall("updateTableIndexes", [&]() -> Status {
     TableDescriptor t;
+    CoordinatorEpoch epoch;
     BLOOMROUTE_RETURN_IF_ERROR(
         TableFromThrift(table, thrift_internal::kBadRequest, "table", &t));
-    return store_->UpdateTableIndexes(t);
+    BLOOMROUTE_RETURN_IF_ERROR(EpochFromThrift(coordinator_epoch, &epoch));
+    return store_->UpdateTableIndexes(t, epoch);
   });
 }
 
 void RegionServiceHandler::backfillIndex(rpc::TIndexChunkResult& result,
                                          int64_t region_id, int32_t column_id,
                                          const std::string& after_row,
-                                         int32_t max_rows,
-                                         int64_t fence_token) {
+                                         int32_t max_rows, int64_t fence_token,
+                                         int64_t coordinator_epoch) {
   ServeCall("backfillIndex", [&]() -> Status {
     uint64_t id = 0;
     uint32_t rows = 0;
+    CoordinatorEpoch epoch;
     BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
+    BLOOMROUTE_RETURN_IF_ERROR(EpochFromThrift(coordinator_epoch, &epoch));
     BLOOMROUTE_RETURN_IF_ERROR(ChunkSizeFromThrift(max_rows, "maxRows", &rows));
     if (after_row.size() > kMaxRowKeyBytes) {
       return Status::InvalidArgument("afterRow is longer than a row key");
@@ -296,26 +318,26 @@ void RegionServiceHandler::backfillIndex(rpc::TIndexChunkResult& result,
     BLOOMROUTE_ASSIGN_OR_RETURN(
         IndexChunkResult chunk,
         store_->BackfillIndex(id, static_cast<uint32_t>(column_id), after_row,
-                              rows, static_cast<uint64_t>(fence_token)));
+                              rows, static_cast<uint64_t>(fence_token), epoch));
     return ToThrift(chunk, &result);
   });
 }
 
-void RegionServiceHandler::dropIndexEntries(rpc::TIndexChunkResult& result,
-                                            int64_t region_id,
-                                            int32_t column_id,
-                                            int32_t max_entries,
-                                            int64_t fence_token) {
+void RegionServiceHandler::dropIndexEntries(
+    rpc::TIndexChunkResult& result, int64_t region_id, int32_t column_id,
+    int32_t max_entries, int64_t fence_token, int64_t coordinator_epoch) {
   ServeCall("dropIndexEntries", [&]() -> Status {
     uint64_t id = 0;
     uint32_t entries = 0;
+    CoordinatorEpoch epoch;
     BLOOMROUTE_RETURN_IF_ERROR(UnsignedFromThrift(region_id, "regionId", &id));
+    BLOOMROUTE_RETURN_IF_ERROR(EpochFromThrift(coordinator_epoch, &epoch));
     BLOOMROUTE_RETURN_IF_ERROR(
         ChunkSizeFromThrift(max_entries, "maxEntries", &entries));
     BLOOMROUTE_ASSIGN_OR_RETURN(
         IndexChunkResult chunk,
         store_->DropIndexEntries(id, static_cast<uint32_t>(column_id), entries,
-                                 static_cast<uint64_t>(fence_token)));
+                                 static_cast<uint64_t>(fence_token), epoch));
     return ToThrift(chunk, &result);
   });
 }

@@ -28,14 +28,16 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   RegionServiceHandler(const RegionServiceHandler&) = delete;
   RegionServiceHandler& operator=(const RegionServiceHandler&) = delete;
 
+  // The coordinator's calls pass coordinator_epoch on (RegionStore,
+  // "Coordinator epochs").
   void openRegion(const rpc::TRegionDescriptor& region, int64_t incarnation,
-                  bool staging) override;
+                  bool staging, int64_t coordinator_epoch) override;
   void splitPoint(rpc::TSplitPoint& result, int64_t region_id) override;
   void exportRows(rpc::TExportedRows& result, int64_t region_id,
                   const std::string& start_row, const std::string& stop_row,
                   int32_t max_rows, int64_t max_bytes) override;
-  void closeRegion(int64_t region_id) override;
-  void dropRegion(int64_t region_id) override;
+  void closeRegion(int64_t region_id, int64_t coordinator_epoch) override;
+  void dropRegion(int64_t region_id, int64_t coordinator_epoch) override;
   void listRegions(std::vector<rpc::TRegionDescriptor>& result) override;
   void listRegionIds(std::vector<int64_t>& result) override;
   void getRegionStats(rpc::TRegionStatsPage& result, int64_t table_id,
@@ -59,18 +61,22 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
                          int64_t fence_token) override;
   void getFilterStatus(rpc::TFilterStatus& result) override;
   void compactFilter() override;
-  void setFilterConfig(const rpc::TFilterConfig& config) override;
+  void setFilterConfig(const rpc::TFilterConfig& config,
+                       int64_t coordinator_epoch) override;
   void syncWal() override;
   void bulkLoad(rpc::TWriteResult& result, int64_t region_id,
                 const std::string& file, int64_t fence_token) override;
   void verifyIndex(rpc::TIndexReport& result, int64_t table_id) override;
-  void updateTableIndexes(const rpc::TTableDescriptor& table) override;
+  void updateTableIndexes(const rpc::TTableDescriptor& table,
+                          int64_t coordinator_epoch) override;
   void backfillIndex(rpc::TIndexChunkResult& result, int64_t region_id,
                      int32_t column_id, const std::string& after_row,
-                     int32_t max_rows, int64_t fence_token) override;
+                     int32_t max_rows, int64_t fence_token,
+                     int64_t coordinator_epoch) override;
   void dropIndexEntries(rpc::TIndexChunkResult& result, int64_t region_id,
                         int32_t column_id, int32_t max_entries,
-                        int64_t fence_token) override;
+                        int64_t fence_token,
+                        int64_t coordinator_epoch) override;
 
  private:
   const std::shared_ptr<RegionStore> store_;

@@ -21,6 +21,12 @@ using Service = rpc::RegionServiceClient;
 using thrift_internal::Unsendable;
 using thrift_internal::Widen;
 
+// A coordinator's epoch as sent (RegionService: a u64 as a non-negative
+// i64).
+Status EpochToThrift(CoordinatorEpoch epoch, int64_t* out) {
+  return UnsignedToThrift(epoch.value, "coordinator_epoch", out);
+}
+
 class ThriftRegionClient final : public router::RegionClient {
  public:
   ThriftRegionClient(std::string address, std::string host, int port,
@@ -126,34 +132,33 @@ class ThriftRegionClient final : public router::RegionClient {
     return Call("syncWal", [&](Service& s) { s.syncWal(); });
   }
 
-  Status SetFilterConfig(const SscbfConfig& config) override {
+  using router::RegionClient::CloseRegion;
+  using router::RegionClient::DropRegion;
+  using router::RegionClient::OpenRegion;
+  using router::RegionClient::OpenStagedRegion;
+  using router::RegionClient::SetFilterConfig;
+
+  Status SetFilterConfig(const SscbfConfig& config,
+                         CoordinatorEpoch epoch) override {
     rpc::TFilterConfig request;
+    int64_t wire_epoch = 0;
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(config, &request)));
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(EpochToThrift(epoch, &wire_epoch)));
     // A rebuild of the whole filter: as long as a compaction.
     return pool_.Call(
         Where("setFilterConfig"),
-        [&](Service& s) { s.setFilterConfig(request); },
+        [&](Service& s) { s.setFilterConfig(request, wire_epoch); },
         options_.long_call_timeout_ms);
   }
 
-  Status OpenRegion(const RegionDescriptor& region,
-                    uint64_t incarnation) override {
-    rpc::TRegionDescriptor request;
-    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(region, &request)));
-    const auto wire_incarnation = static_cast<int64_t>(incarnation);  // bits
-    return Call("openRegion", [&](Service& s) {
-      s.openRegion(request, wire_incarnation, false);
-    });
+  Status OpenRegion(const RegionDescriptor& region, uint64_t incarnation,
+                    CoordinatorEpoch epoch) override {
+    return SendOpenRegion(region, incarnation, false, epoch);
   }
 
-  Status OpenStagedRegion(const RegionDescriptor& region,
-                          uint64_t incarnation) override {
-    rpc::TRegionDescriptor request;
-    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(region, &request)));
-    const int64_t wire_incarnation = static_cast<int64_t>(incarnation);
-    return Call("openRegion", [&](Service& s) {
-      s.openRegion(request, wire_incarnation, true);
-    });
+  Status OpenStagedRegion(const RegionDescriptor& region, uint64_t incarnation,
+                          CoordinatorEpoch epoch) override {
+    return SendOpenRegion(region, incarnation, true, epoch);
   }
 
   StatusOr<std::optional<std::string>> SplitPoint(uint64_t region_id) override {
@@ -214,19 +219,22 @@ class ThriftRegionClient final : public router::RegionClient {
     return out;
   }
 
-  Status CloseRegion(uint64_t region_id) override {
-    int64_t id = 0;
+  Status CloseRegion(uint64_t region_id, CoordinatorEpoch epoch) override {
+    int64_t id = 0, wire_epoch = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
-    return Call("closeRegion", [&](Service& s) { s.closeRegion(id); });
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(EpochToThrift(epoch, &wire_epoch)));
+    return Call("closeRegion",
+                [&](Service& s) { s.closeRegion(id, wire_epoch); });
   }
 
-  Status DropRegion(uint64_t region_id) override {
-    int64_t id = 0;
+  Status DropRegion(uint64_t region_id, CoordinatorEpoch epoch) override {
+    int64_t id = 0, wire_epoch = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(EpochToThrift(epoch, &wire_epoch)));
     return pool_.Call(
-        Where("dropRegion"), [&](Service& s) { s.dropRegion(id); },
+        Where("dropRegion"), [&](Service& s) { s.dropRegion(id, wire_epoch); },
         options_.long_call_timeout_ms);
   }
 
@@ -303,45 +311,52 @@ class ThriftRegionClient final : public router::RegionClient {
     return page;
   }
 
-  Status UpdateTableIndexes(const TableDescriptor& table) override {
+  Status UpdateTableIndexes(const TableDescriptor& table,
+                            CoordinatorEpoch epoch) override {
     rpc::TTableDescriptor t;
+    int64_t wire_epoch = 0;
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(TableToThrift(table, &t)));
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(EpochToThrift(epoch, &wire_epoch)));
     return Call("updateTableIndexes",
-                [&](Service& s) { s.updateTableIndexes(t); });
+                [&](Service& s) { s.updateTableIndexes(t, wire_epoch); });
   }
 
   StatusOr<IndexChunkResult> BackfillIndex(uint64_t region_id,
                                            uint32_t column_id,
                                            const std::string& after_row,
                                            uint32_t max_rows,
-                                           uint64_t fence_token) override {
-    int64_t id = 0;
+                                           uint64_t fence_token,
+                                           CoordinatorEpoch epoch) override {
+    int64_t id = 0, wire_epoch = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(EpochToThrift(epoch, &wire_epoch)));
     const auto column = static_cast<int32_t>(column_id);  // bits
     const auto rows = static_cast<int32_t>(
         std::min<uint32_t>(max_rows, std::numeric_limits<int32_t>::max()));
     const auto token = static_cast<int64_t>(fence_token);  // bits
     return Fetch<IndexChunkResult, rpc::TIndexChunkResult>(
         "backfillIndex", [&](Service& s, rpc::TIndexChunkResult& r) {
-          s.backfillIndex(r, id, column, after_row, rows, token);
+          s.backfillIndex(r, id, column, after_row, rows, token, wire_epoch);
         });
   }
 
   StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region_id,
                                               uint32_t column_id,
                                               uint32_t max_entries,
-                                              uint64_t fence_token) override {
-    int64_t id = 0;
+                                              uint64_t fence_token,
+                                              CoordinatorEpoch epoch) override {
+    int64_t id = 0, wire_epoch = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(UnsignedToThrift(region_id, "region_id", &id)));
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(EpochToThrift(epoch, &wire_epoch)));
     const auto column = static_cast<int32_t>(column_id);  // bits
     const auto entries = static_cast<int32_t>(
         std::min<uint32_t>(max_entries, std::numeric_limits<int32_t>::max()));
     const auto token = static_cast<int64_t>(fence_token);  // bits
     return Fetch<IndexChunkResult, rpc::TIndexChunkResult>(
         "dropIndexEntries", [&](Service& s, rpc::TIndexChunkResult& r) {
-          s.dropIndexEntries(r, id, column, entries, token);
+          s.dropIndexEntries(r, id, column, entries, token, wire_epoch);
         });
   }
 
@@ -358,6 +373,19 @@ class ThriftRegionClient final : public router::RegionClient {
   }
 
  private:
+  // openRegion, staged or serving, with the coordinator's epoch.
+  Status SendOpenRegion(const RegionDescriptor& region, uint64_t incarnation,
+                        bool staging, CoordinatorEpoch epoch) {
+    rpc::TRegionDescriptor request;
+    int64_t wire_epoch = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(region, &request)));
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(EpochToThrift(epoch, &wire_epoch)));
+    const auto wire_incarnation = static_cast<int64_t>(incarnation);  // bits
+    return Call("openRegion", [&](Service& s) {
+      s.openRegion(request, wire_incarnation, staging, wire_epoch);
+    });
+  }
+
   std::string Where(const char* method) const {
     return "region server " + address_ + ": " + method + ": ";
   }

@@ -116,6 +116,15 @@ void RouterCommand::AddCatalogRows(OptionTable* table) {
                          "limit) per call, and the router records its "
                          "progress after each"),
           R::kIndexChunkRowsRange);
+  Bounded(table->Integer("min-coordinator-epoch", &o.min_coordinator_epoch,
+                         static_cast<int64_t>(d.min_coordinator_epoch),
+                         "start this run's coordinator epoch at least here "
+                         "(0: the next start count). Only for a router whose "
+                         "catalog was wiped or restored from an old copy, "
+                         "which region servers refuse for an older epoch: "
+                         "give one above the epoch their refusal names, once "
+                         "sure no other router coordinates"),
+          R::kMinCoordinatorEpochRange);
 }
 
 void RouterCommand::AddBalancerRows(OptionTable* table) {

@@ -98,7 +98,9 @@ class ImageServer : public router::RegionClient {
   }
   StatusOr<FilterSnapshot> Snapshot(uint64_t) override { return None(); }
   StatusOr<FilterStatus> GetFilterStatus() override { return None(); }
-  Status SetFilterConfig(const SscbfConfig&) override { return None(); }
+  Status SetFilterConfig(const SscbfConfig&, CoordinatorEpoch) override {
+    return None();
+  }
   StatusOr<WriteResult> Apply(const std::vector<Mutation>&, uint64_t) override {
     return None();
   }
@@ -110,11 +112,12 @@ class ImageServer : public router::RegionClient {
   StatusOr<IndexQueryResult> Lookup(const IndexQuery&) override {
     return None();
   }
-  Status OpenRegion(const RegionDescriptor&, uint64_t) override {
+  Status OpenRegion(const RegionDescriptor&, uint64_t,
+                    CoordinatorEpoch) override {
     return None();
   }
-  Status CloseRegion(uint64_t) override { return None(); }
-  Status DropRegion(uint64_t) override { return None(); }
+  Status CloseRegion(uint64_t, CoordinatorEpoch) override { return None(); }
+  Status DropRegion(uint64_t, CoordinatorEpoch) override { return None(); }
   Status SyncWal() override { return None(); }
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return None();

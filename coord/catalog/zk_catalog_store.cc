@@ -113,7 +113,7 @@ class ZnodeCatalog final : public router::CatalogStore {
   }
   [[nodiscard]] Status PutTable(const CatalogTable& table) override;
   [[nodiscard]] Status DeleteTable(uint64_t table_id) override;
-  StatusOr<uint64_t> RecordRouterStart() override;
+  StatusOr<uint64_t> RecordRouterStart(uint64_t at_least = 0) override;
   StatusOr<std::string> PageTokenKey(const std::string& fresh) override;
   std::shared_ptr<const QuotaList> Quotas() const override {
     std::lock_guard<std::mutex> lock(snap_mu_);
@@ -684,16 +684,17 @@ Status ZnodeCatalog::DeleteTable(uint64_t table_id) {
   });
 }
 
-StatusOr<uint64_t> ZnodeCatalog::RecordRouterStart() {
+StatusOr<uint64_t> ZnodeCatalog::RecordRouterStart(uint64_t at_least) {
   std::lock_guard<std::mutex> lock(mu_);
   BLOOMROUTE_RETURN_IF_ERROR(UsableLocked());
   for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
     BLOOMROUTE_ASSIGN_OR_RETURN(ZnodeData data, store_->Get(kStarts));
     uint64_t starts = 0;
     BLOOMROUTE_RETURN_IF_ERROR(DecodeCount(data.data, &starts));
+    const uint64_t next = std::max(starts + 1, at_least);
     StatusOr<int32_t> set =
-        store_->Set(kStarts, EncodeCount(starts + 1), data.version);
-    if (set.ok()) return starts_ = starts + 1;
+        store_->Set(kStarts, EncodeCount(next), data.version);
+    if (set.ok()) return starts_ = next;
     if (!IsBadVersion(set.status())) return set.status();
   }
   return Status::Aborted("catalog: routers kept starting at once");

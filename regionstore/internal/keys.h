@@ -64,6 +64,8 @@ inline constexpr std::string_view kRegionMetaPrefix = "region/";
 inline constexpr std::string_view kFilterCheckpointKey = "filter";
 inline constexpr std::string_view kFilterMarkKey = "filter-mark";
 inline constexpr std::string_view kFilterConfigKey = "filter-config";
+// The highest coordinator epoch seen (RegionStore, "Coordinator epochs").
+inline constexpr std::string_view kCoordinatorEpochKey = "coordinator-epoch";
 std::string RegionMetaKey(uint64_t region_id);
 
 // The smallest key greater than every key with this prefix, or "" when there

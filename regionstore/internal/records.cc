@@ -23,6 +23,7 @@ constexpr uint8_t kValueVersion = 1;
 constexpr uint8_t kCheckpointVersion = 1;
 constexpr uint8_t kMarkVersion = 1;
 constexpr uint8_t kConfigVersion = 1;
+constexpr uint8_t kCoordinatorEpochVersion = 1;
 
 Status ReadVersion(ByteReader* in, uint8_t expected, const char* what) {
   uint8_t v;
@@ -281,6 +282,23 @@ StatusOr<SscbfConfig> DecodeFilterConfig(std::string_view bytes) {
     return Status::Corruption("filter config: " + valid.message());
   }
   return c;
+}
+
+std::string EncodeCoordinatorEpoch(uint64_t epoch) {
+  std::string out;
+  PutFixed8(&out, kCoordinatorEpochVersion);
+  PutFixed64(&out, epoch);
+  return out;
+}
+
+StatusOr<uint64_t> DecodeCoordinatorEpoch(std::string_view bytes) {
+  ByteReader in(bytes);
+  uint64_t epoch = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ReadVersion(&in, kCoordinatorEpochVersion, "coordinator epoch"));
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&epoch, "coordinator epoch"));
+  BLOOMROUTE_RETURN_IF_ERROR(ExpectEnd(in, "coordinator epoch"));
+  return epoch;
 }
 
 std::string EncodeCheckpoint(const Checkpoint& c) {

@@ -81,6 +81,12 @@ Status DecodeFilterMark(std::string_view bytes, FilterMark* m);
 std::string EncodeFilterConfig(const SscbfConfig& config);
 StatusOr<SscbfConfig> DecodeFilterConfig(std::string_view bytes);
 
+// The highest coordinator epoch the server has seen (RegionStore,
+// "Coordinator epochs"), format 1: the epoch. Corruption for bytes the
+// encoder did not produce.
+std::string EncodeCoordinatorEpoch(uint64_t epoch);
+StatusOr<uint64_t> DecodeCoordinatorEpoch(std::string_view bytes);
+
 std::string EncodeCheckpoint(const Checkpoint& c);
 StatusOr<Checkpoint> DecodeCheckpoint(std::string_view bytes);
 

@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "regionstore/internal/coordinator_epoch_gate.h"
 #include "regionstore/internal/records.h"
 #include "regionstore/internal/region_filter.h"
 #include "regionstore/internal/row_locks.h"
@@ -138,6 +139,17 @@ class RocksRegionStore final : public RegionStore {
                                               uint32_t max_entries,
                                               uint64_t fence_token) override;
 
+  // Coordinator epochs (region_store_coordinator.cc).
+  using RegionStore::BackfillIndex;
+  using RegionStore::CloseRegion;
+  using RegionStore::DropIndexEntries;
+  using RegionStore::DropRegion;
+  using RegionStore::SetFilterConfig;
+  using RegionStore::UpdateTableIndexes;
+  Status RunAsCoordinator(CoordinatorEpoch epoch,
+                          const std::function<Status()>& call) override;
+  uint64_t CoordinatorEpochSeen() const override;
+
   // Test hooks, each called (when set) in the middle of a long operation,
   // so that a test can check what other calls may do meanwhile:
   // drop_batch_done after each batch of a DropRegion's deletes,
@@ -169,6 +181,10 @@ class RocksRegionStore final : public RegionStore {
   StatusOr<RegionDescriptor> BeginDrop(uint64_t region_id);
   Status DeleteRegionRows(const RegionDescriptor& region);
   static constexpr size_t kDropBatchRows = 1000;
+
+  // --- coordinator epochs (region_store_coordinator.cc)
+  // Reads the persisted epoch into coordinator_gate_ (Init).
+  Status LoadCoordinatorEpoch();
 
   // --- region statistics (region_store_stats.cc)
   // The rows of one region, counted (keys only) from a snapshot-free
@@ -331,6 +347,8 @@ class RocksRegionStore final : public RegionStore {
   // The filter, its value records, op log, checkpoints and fence; set by
   // Init. Writes commit through it (Commit).
   std::unique_ptr<RegionFilter> filter_;
+  // Admits the coordinator's calls by epoch; set by Init.
+  std::unique_ptr<CoordinatorEpochGate> coordinator_gate_;
 
   LongWorkHooks hooks_;
 };

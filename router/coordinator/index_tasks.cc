@@ -157,10 +157,11 @@ IndexTasks::IndexTasks(const RouterContext& ctx, Hooks hooks)
     : ctx_(ctx), hooks_(std::move(hooks)) {}
 
 Status IndexTasks::UpdateServerIndexes(const ServerEntry& server,
-                                       const TableState& state) {
+                                       const TableState& state,
+                                       CoordinatorEpoch epoch) {
   if (state.regions_by_server.count(server.ref.id) == 0) return Status::OK();
   Status s = server.client->UpdateTableIndexes(
-      ServerDescriptor(state.record.descriptor));
+      ServerDescriptor(state.record.descriptor), epoch);
   // NotFound: the server hosts none of the table's regions yet (a new
   // server, or one that lost its directory); opening them gives it the
   // columns.
@@ -174,7 +175,8 @@ Status IndexTasks::UpdateIndexesOnServers(const TableState& state) {
   }
   std::vector<Status> results(servers.size());
   ctx_.fan_out->Run(servers.size(), [&](size_t i) {
-    Status s = UpdateServerIndexes(*servers[i], state);
+    Status s =
+        UpdateServerIndexes(*servers[i], state, ctx_.coordinator_epoch());
     if (!s.ok()) results[i] = ctx_.write_path->ServerFailed(*servers[i], s);
   });
   for (const Status& s : results) BLOOMROUTE_RETURN_IF_ERROR(s);
@@ -359,17 +361,23 @@ StatusOr<IndexChunkResult> IndexTasks::SendIndexChunk(
   constexpr int kAttempts = 3;  // as SendWrite: fences rise rarely
   for (int attempt = 1;; ++attempt) {
     const uint64_t token = ctx_.index->FenceToken(server.ref.id);
+    const CoordinatorEpoch epoch = ctx_.coordinator_epoch();
     StatusOr<IndexChunkResult> r =
         build
-            ? server.client->BackfillIndex(
-                  region, column, after, ctx_.options->index_chunk_rows, token)
+            ? server.client->BackfillIndex(region, column, after,
+                                           ctx_.options->index_chunk_rows,
+                                           token, epoch)
             : server.client->DropIndexEntries(
-                  region, column, ctx_.options->index_chunk_rows, token);
+                  region, column, ctx_.options->index_chunk_rows, token, epoch);
     if (r.ok()) {
       ctx_.write_path->ApplyWrite(server, r->write);
       return r;
     }
-    if (r.status().IsAborted() && attempt < kAttempts) continue;
+    // A fence that rose is tried again; a newer coordinator is not.
+    if (r.status().IsAborted() && !IsCoordinatorEpochRefused(r.status()) &&
+        attempt < kAttempts) {
+      continue;
+    }
     return ctx_.write_path->WriteFailed(server, r.status());
   }
 }

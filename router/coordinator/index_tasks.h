@@ -79,9 +79,11 @@ class IndexTasks {
   void MaintainIndexes();
 
   // Gives `server` the indexed columns of `state`'s table
-  // (UpdateTableIndexes); OK when it holds none of the table's regions.
+  // (UpdateTableIndexes, carrying the coordinator's `epoch`); OK when it
+  // holds none of the table's regions.
   [[nodiscard]] static Status UpdateServerIndexes(const ServerEntry& server,
-                                                  const TableState& state);
+                                                  const TableState& state,
+                                                  CoordinatorEpoch epoch);
 
  private:
   // Gives every server holding regions of `state`'s table its indexed

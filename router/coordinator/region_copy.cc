@@ -65,8 +65,8 @@ Status RegionCopy::OpenTargets(uint64_t table_id, const CatalogRegionOp& op) {
   }
   for (const CatalogRegion& target : op.targets) {
     const ServerEntry& server = ctx_.servers->Get(target.server);
-    const Status s =
-        server.client->OpenStagedRegion(DescriptorOf(table, target), 0);
+    const Status s = server.client->OpenStagedRegion(
+        DescriptorOf(table, target), 0, ctx_.coordinator_epoch());
     if (!s.ok()) return ctx_.write_path->ServerFailed(server, s);
   }
   return Status::OK();

@@ -290,6 +290,7 @@ StatusOr<RegionOpResult> RegionOps::RunRegionOp(
     bool wait, const std::function<StatusOr<PlannedOp>()>& plan) {
   std::unique_lock<std::mutex> running;
   BLOOMROUTE_RETURN_IF_ERROR(LockRegionOps(wait, &running));
+  BLOOMROUTE_RETURN_IF_ERROR(ctx_.coordinator->CheckCoordinating());
   // Planned under region_ops_mu_: no other operation changes the regions
   // between the plan and its record.
   BLOOMROUTE_ASSIGN_OR_RETURN(PlannedOp planned, plan());
@@ -323,6 +324,12 @@ StatusOr<RegionOpResult> RegionOps::RunRegionOp(
         "its regions wait until the router's maintenance has recorded it");
   }
   ctx_.tables->SetRunning(nullptr);
+  if (!s.ok() && ctx_.coordinator->deposed()) {
+    // What it started is the new coordinator's to finish or undo.
+    return s.WithContext(
+        "this router no longer coordinates; the region operation is left, "
+        "not undone, to the router that does");
+  }
   if (!s.ok()) {
     running_op.Phase("undoing");
     const Status undone = FinishRegionOp(table_id, op);
@@ -591,7 +598,8 @@ Status RegionOps::FinishRegionOp(uint64_t table_id, const CatalogRegionOp& op) {
   // Undo: the targets go. Finish: the sources go, then the targets serve.
   for (const CatalogRegion& r : switched ? op.sources : op.targets) {
     const ServerEntry& server = ctx_.servers->Get(r.server);
-    const Status s = server.client->DropRegion(r.region_id);
+    const Status s =
+        server.client->DropRegion(r.region_id, ctx_.coordinator_epoch());
     if (!s.ok() && !s.IsNotFound())
       return ctx_.write_path->ServerFailed(server, s);
     // The drop removed elements without handing us the ops.
@@ -609,7 +617,8 @@ Status RegionOps::FinishRegionOp(uint64_t table_id, const CatalogRegionOp& op) {
     for (const CatalogRegion& r : op.targets) {
       const ServerEntry& server = ctx_.servers->Get(r.server);
       const Status s = server.client->OpenRegion(
-          DescriptorOf(*it, r), server.opened_incarnation.load());
+          DescriptorOf(*it, r), server.opened_incarnation.load(),
+          ctx_.coordinator_epoch());
       if (!s.ok()) return ctx_.write_path->ServerFailed(server, s);
     }
   }
@@ -643,7 +652,8 @@ void RegionOps::ResolveSwitchInDoubt() {
 
 void RegionOps::MaintainRegionOps() {
   std::unique_lock<std::mutex> running(region_ops_mu_, std::try_to_lock);
-  if (!running.owns_lock()) return;  // its caller finishes or undoes it
+  if (!running.owns_lock()) return;         // its caller finishes or undoes it
+  if (ctx_.coordinator->deposed()) return;  // the coordinator's to finish
   ResolveSwitchInDoubt();
   const std::shared_ptr<ReshapeState> in_doubt = ctx_.tables->Running();
   const std::shared_ptr<const CatalogStore::TableList> tables =

@@ -116,8 +116,8 @@ Status RegionPlacement::OpenRegions(const CatalogTable& table) {
     for (size_t r = 0; r < state.record.regions.size(); ++r) {
       if (state.record.regions[r].server != servers[i]->ref.id) continue;
       // A new region is empty: any run of the server may serve it.
-      Status s = servers[i]->client->OpenRegion(state.Descriptor(r),
-                                                /*incarnation=*/0);
+      Status s = servers[i]->client->OpenRegion(
+          state.Descriptor(r), /*incarnation=*/0, ctx_.coordinator_epoch());
       if (!s.ok()) {
         results[i] = ctx_.write_path->ServerFailed(*servers[i], s);
         return;
@@ -142,7 +142,7 @@ Status RegionPlacement::DropRegions(const CatalogTable& table) {
   ctx_.fan_out->Run(work.size(), [&](size_t i) {
     const ServerEntry& server = *work[i].first;
     for (uint64_t region : *work[i].second) {
-      Status s = server.client->DropRegion(region);
+      Status s = server.client->DropRegion(region, ctx_.coordinator_epoch());
       if (!s.ok() && !s.IsNotFound()) {  // NotFound: never opened, or gone
         results[i] = ctx_.write_path->ServerFailed(server, s);
         break;
@@ -177,6 +177,7 @@ Status RegionPlacement::ReopenServerLocked(const ServerEntry& server) {
   // Aborted: the server restarted again between reading its incarnation and
   // opening a region; start over with the new one.
   constexpr int kAttempts = 3;
+  const CoordinatorEpoch epoch = ctx_.coordinator_epoch();
   Status s;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     StatusOr<FilterStatus> status = server.client->GetFilterStatus();
@@ -193,19 +194,20 @@ Status RegionPlacement::ReopenServerLocked(const ServerEntry& server) {
       const TableState state(t);
       // A server that missed a change of the indexed columns (down when it
       // was made) takes the current ones before its regions open with them.
-      s = IndexTasks::UpdateServerIndexes(server, state);
+      s = IndexTasks::UpdateServerIndexes(server, state, epoch);
       for (size_t r = 0; r < t.regions.size() && s.ok(); ++r) {
         if (t.regions[r].server != server.ref.id) continue;
         s = IsStagedTarget(t, t.regions[r])
                 ? server.client->OpenStagedRegion(state.Descriptor(r),
-                                                  status->incarnation)
+                                                  status->incarnation, epoch)
                 : server.client->OpenRegion(state.Descriptor(r),
-                                            status->incarnation);
+                                            status->incarnation, epoch);
       }
       if (!s.ok()) break;
     }
     if (s.ok()) server.opened_incarnation = status->incarnation;
-    if (!s.IsAborted()) break;
+    // Aborted for a newer coordinator is final, not a restart.
+    if (!s.IsAborted() || IsCoordinatorEpochRefused(s)) break;
   }
   if (!s.ok()) return ctx_.write_path->ServerFailed(server, s);
   return Status::OK();

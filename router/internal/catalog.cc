@@ -244,12 +244,14 @@ Status Catalog::RemoveServer(router::ServerId id) {
   return Status::OK();
 }
 
-StatusOr<uint64_t> Catalog::RecordRouterStart() {
+StatusOr<uint64_t> Catalog::RecordRouterStart(uint64_t at_least) {
   std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t starts = std::max(router_starts_ + 1, at_least);
   std::string value(1, static_cast<char>(kFormatVersion));
-  PutFixed64(&value, router_starts_ + 1);
+  PutFixed64(&value, starts);
   BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(kRouterStartsKey, &value));
-  return ++router_starts_;
+  router_starts_ = starts;
+  return starts;
 }
 
 StatusOr<std::string> Catalog::PageTokenKey(const std::string& fresh) {

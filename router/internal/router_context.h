@@ -15,6 +15,7 @@
 
 #include "router/global_index.h"
 #include "router/internal/catalog.h"
+#include "router/internal/coordinator_standing.h"
 #include "router/internal/fan_out.h"
 #include "router/internal/router_metrics.h"
 #include "router/internal/server_directory.h"
@@ -37,6 +38,12 @@ struct RouterContext {
   TableDirectory* tables = nullptr;
   WritePath* write_path = nullptr;
   std::timed_mutex* ddl_mu = nullptr;
+  // This router's coordinator epoch and whether it still coordinates:
+  // every call of the coordinator's duties that changes a region server's
+  // regions or filter carries coordinator->epoch(), and its refusal
+  // (IsCoordinatorEpochRefused) is noted there (WritePath::ServerFailed
+  // does) and stops the duty. Never null once the router is initialized.
+  CoordinatorStanding* coordinator = nullptr;
   // Asks for a maintenance pass soon: a replica to catch up, regions to
   // reopen, an index task with work left.
   std::function<void()> wake;
@@ -45,6 +52,8 @@ struct RouterContext {
   void PublishTables(uint64_t new_generation = 0) const {
     tables->Publish(*catalog->Tables(), new_generation);
   }
+  // The epoch the coordinator's calls carry.
+  CoordinatorEpoch coordinator_epoch() const { return coordinator->epoch(); }
   // When a call that starts now should answer with what it has
   // (RouterOptions::call_work_budget_ms).
   std::chrono::steady_clock::time_point WorkDeadline() const {

@@ -86,12 +86,16 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // new start, the members, the components and a first maintenance pass.
   [[nodiscard]] Status Init(std::unique_ptr<CatalogStore> catalog);
 
-  // coordinator/table_admin.h
+  // coordinator/table_admin.h. The calls that change region servers are
+  // the coordinator's: a router that no longer coordinates refuses them
+  // (CoordinatorStanding::CheckCoordinating).
   StatusOr<router::TableInfo> CreateTable(
       const router::TableSpec& spec) override {
+    BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
     return table_admin_->CreateTable(spec);
   }
   Status DeleteTable(std::string_view table) override {
+    BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
     return table_admin_->DeleteTable(table);
   }
   std::vector<TableDescriptor> ListTables() const override {
@@ -111,9 +115,11 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
     return table_admin_->IsTableEnabled(table);
   }
   Status DeleteTableIfDisabled(std::string_view table) override {
+    BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
     return table_admin_->DeleteTableIfDisabled(table);
   }
   Status TruncateTable(std::string_view table, bool preserve_splits) override {
+    BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
     return table_admin_->TruncateTable(table, preserve_splits);
   }
   StatusOr<router::RegionLocation> LocateRegion(
@@ -219,9 +225,11 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   }
   // coordinator/index_tasks.cc
   Status AddIndex(std::string_view table, const std::string& column) override {
+    BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
     return index_tasks_->AddIndex(table, column);
   }
   Status DropIndex(std::string_view table, const std::string& column) override {
+    BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
     return index_tasks_->DropIndex(table, column);
   }
   StatusOr<std::vector<router::IndexState>> IndexStatus(
@@ -238,6 +246,10 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // the global index and the members are there): the order is the one in
   // which they take each other.
   void CreateComponents();
+  // Counts this start in the catalog (at least
+  // RouterOptions::min_coordinator_epoch) and makes it the coordinator's
+  // epoch (coordinator_); returns it.
+  StatusOr<uint64_t> RecordStart();
   // MaintenanceDuties: what a maintenance pass (maintenance_) does.
   void MaintainCatalog() override;
   void CatchUpReplicas() override;
@@ -250,6 +262,8 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // ClusterFilterConfig of the options and the members at Init; fixed then.
   SscbfConfig filter_config_;
   std::unique_ptr<CatalogStore> catalog_;
+  // This router's coordinator epoch and standing (set by Init).
+  std::unique_ptr<CoordinatorStanding> coordinator_;
   // Signs and checks page tokens under the catalog's key; set by Init.
   std::optional<router::PageTokenCodec> page_tokens_;
   // Created by Init, with a fence base above every earlier run's tokens.

@@ -143,6 +143,9 @@ Status WritePath::LoadBulkFile(const ServerEntry& server, uint64_t region_id,
 
 Status WritePath::ServerFailed(const ServerEntry& server,
                                const Status& status) {
+  if (hooks_.coordinator != nullptr) {
+    (void)hooks_.coordinator->NoteRefusal(status);
+  }
   if (status.IsUnavailable()) {
     // The call may have taken effect without our seeing its ops, and the
     // server may come back without its regions.
@@ -209,6 +212,15 @@ void WritePath::CatchUpReplicas() {
   }
 }
 
+Status WritePath::SetFilterConfig(const ServerEntry& server) {
+  if (hooks_.coordinator == nullptr) {
+    return server.client->SetFilterConfig(filter_config_, CoordinatorEpoch{});
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(hooks_.coordinator->CheckCoordinating());
+  return hooks_.coordinator->NoteRefusal(server.client->SetFilterConfig(
+      filter_config_, hooks_.coordinator->epoch()));
+}
+
 void WritePath::NoteFilterConfig(const ServerEntry& server,
                                  const FilterStatus& status) {
   if (!(status.config == filter_config_)) {
@@ -230,7 +242,7 @@ bool WritePath::EnsureFilterConfig(ServerId id, const ServerEntry& server) {
   if (s.ok() && !(status->config == filter_config_)) {
     // The server rebuilds its filter under a new epoch; until the replica
     // is loaded from it, lookups ask the server.
-    s = server.client->SetFilterConfig(filter_config_);
+    s = SetFilterConfig(server);
     if (s.ok()) s = index_->MarkStale(id);
   }
   if (s.ok()) NoteIncarnation(server, status->incarnation);

@@ -33,6 +33,7 @@
 #include "common/statusor.h"
 #include "model/region_protocol.h"
 #include "router/global_index.h"
+#include "router/internal/coordinator_standing.h"
 #include "router/internal/reshape_state.h"
 #include "router/internal/server_directory.h"
 #include "router/internal/table_directory.h"
@@ -72,6 +73,11 @@ class WritePath {
     // Opens again every region the catalog places on the server (its new
     // run serves none until then).
     std::function<Status(const ServerEntry&)> reopen;
+    // This router's coordinator epoch, which SetFilterConfig carries
+    // (EnsureFilterConfig), and where a refusal of it is noted
+    // (ServerFailed). Null: calls carry epoch 0 (tests of the write path
+    // alone).
+    CoordinatorStanding* coordinator = nullptr;
   };
 
   // `index`, `servers` and `tables` outlive the write path.
@@ -110,7 +116,9 @@ class WritePath {
       -> decltype(call());
   // A failed call to `server`: Unavailable means it may have lost or applied
   // writes without our knowing, so its replica is stale and its regions are
-  // reopened. Returns the status naming the server.
+  // reopened. A refusal of this router's coordinator epoch is noted
+  // (CoordinatorStanding::NoteRefusal). Returns the status naming the
+  // server.
   Status ServerFailed(const ServerEntry& server, const Status& status);
   // A failed write to `server`. Unless the server refused it (nothing was
   // written: InvalidArgument, NotFound, Aborted), the write is in doubt: it
@@ -132,8 +140,13 @@ class WritePath {
   // when the status shows another one (the server rebuilds its filter under
   // a new epoch; the replica is marked stale). False when the server did
   // not answer or refused: its replica is then left stale, so lookups ask
-  // it. (DESIGN.md invariant 4: the router owns the cluster's config.)
+  // it. (DESIGN.md invariant 4: the router owns the cluster's config.) The
+  // config is set with the coordinator's epoch; a router that no longer
+  // coordinates sets none (the coordinator does).
   bool EnsureFilterConfig(ServerId id, const ServerEntry& server);
+  // SetFilterConfig of the cluster's config on `server`, with the
+  // coordinator's epoch (Aborted, and no call, once deposed).
+  Status SetFilterConfig(const ServerEntry& server);
   // A status of the server was seen: forgets that it has the config when
   // the status shows another config.
   void NoteFilterConfig(const ServerEntry& server, const FilterStatus& status);

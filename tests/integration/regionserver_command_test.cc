@@ -162,7 +162,7 @@ TEST_F(RegionServerCommandTest, SigtermStopsCleanlyAndDataSurvives) {
     EXPECT_THAT(line, HasSubstr("(sync on, max value 1048576 bytes)"));
     {
       RegionClient client(NodeSocket(port_));
-      client->openRegion(WirePlacesRegion(1, "", ""), 0, false);
+      client->openRegion(WirePlacesRegion(1, "", ""), 0, false, 0);
       rpc::TWriteResult written;
       client->mutateRows(written, {Put(1, "oslo", {{"d:country", "NO"}})}, 0);
     }
@@ -177,7 +177,7 @@ TEST_F(RegionServerCommandTest, SigtermStopsCleanlyAndDataSurvives) {
   // A restarted server serves its regions once its router opens them again.
   EXPECT_THAT(line, HasSubstr("serving 0 regions of 0 tables"));
   RegionClient client(NodeSocket(port_));
-  client->openRegion(WirePlacesRegion(1, "", ""), 0, false);
+  client->openRegion(WirePlacesRegion(1, "", ""), 0, false, 0);
   std::vector<rpc::TResult> rows;
   client->getMultiple(rows, {Get(1, "oslo")}, 0);
   ASSERT_EQ(rows.size(), 1u);
@@ -315,7 +315,7 @@ TEST_F(RegionServerCommandTest, SigkillUnderSyncLosesNoAcknowledgedWrite) {
   ASSERT_GT(port_, 0);
   {
     RegionClient client(NodeSocket(port_));
-    client->openRegion(WirePlacesRegion(1, "", ""), 0, false);
+    client->openRegion(WirePlacesRegion(1, "", ""), 0, false, 0);
   }
   std::vector<Writer> writers(kWriters);
   for (int t = 0; t < kWriters; ++t) {
@@ -361,7 +361,7 @@ TEST_F(RegionServerCommandTest, SigkillUnderSyncLosesNoAcknowledgedWrite) {
   server = StartServer();
   ASSERT_GT(port_, 0);
   RegionClient client(NodeSocket(port_));
-  client->openRegion(WirePlacesRegion(1, "", ""), 0, false);
+  client->openRegion(WirePlacesRegion(1, "", ""), 0, false, 0);
   std::map<std::string, std::set<std::string>> rows_by_country;
   int64_t present = 0;
   for (const Writer& w : writers) {

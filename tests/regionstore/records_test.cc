@@ -245,5 +245,19 @@ TEST(RecordsTest, AnOpRecordWrittenBeforeMasksStillDecodes) {
   EXPECT_TRUE(DecodeOp(v1 + "x", 12, &epoch, &op).IsCorruption());
 }
 
+TEST(CoordinatorEpochRecordTest, RoundTripsAndRefusesOtherBytes) {
+  const std::string bytes = EncodeCoordinatorEpoch(uint64_t{1} << 40);
+  StatusOr<uint64_t> decoded = DecodeCoordinatorEpoch(bytes);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(*decoded, uint64_t{1} << 40);
+  EXPECT_TRUE(
+      DecodeCoordinatorEpoch(bytes.substr(0, 5)).status().IsCorruption());
+  EXPECT_TRUE(DecodeCoordinatorEpoch(bytes + "x").status().IsCorruption());
+  std::string other_version = bytes;
+  other_version[0] = 2;
+  EXPECT_TRUE(DecodeCoordinatorEpoch(other_version).status().IsCorruption());
+  EXPECT_TRUE(DecodeCoordinatorEpoch("").status().IsCorruption());
+}
+
 }  // namespace
 }  // namespace bloomroute::regionstore_internal

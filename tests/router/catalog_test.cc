@@ -183,5 +183,18 @@ TEST_F(CatalogTest, QuotasAreReplacedRemovedAndSurviveReopen) {
   EXPECT_EQ(*c->Quotas(), (std::vector<router::Quota>{alice, bob}));
 }
 
+// The coordinator's epoch is the start count; a floor (router
+// --min-coordinator-epoch) lifts it, durably, and later starts go on above.
+TEST_F(CatalogTest, RouterStartsJumpToAFloorAndGoOnAboveIt) {
+  {
+    auto c = std::move(Catalog::Open(dir_.path())).value();
+    EXPECT_EQ(*c->RecordRouterStart(), 1u);
+    EXPECT_EQ(*c->RecordRouterStart(8), 8u);
+    EXPECT_EQ(*c->RecordRouterStart(3), 9u);  // a floor below: no effect
+  }
+  auto c = std::move(Catalog::Open(dir_.path())).value();
+  EXPECT_EQ(*c->RecordRouterStart(), 10u);
+}
+
 }  // namespace
 }  // namespace bloomroute::router_internal

@@ -84,6 +84,7 @@ class ComponentCluster {
   router::GlobalIndex& index() { return *index_; }
   router_internal::ServerDirectory& servers() { return servers_; }
   router_internal::WritePath& write_path() { return *write_path_; }
+  router_internal::CoordinatorStanding& coordinator() { return coordinator_; }
   const router::PageTokenCodec* page_tokens() const { return &*page_tokens_; }
   // The member id of store `node`, and its entry.
   router::ServerId id(int node) const { return ids_[node]; }
@@ -244,7 +245,8 @@ class ComponentCluster {
             [this] { ++wakes_; },
             [this](const router_internal::ServerEntry& server) {
               return reopen_ ? reopen_(server) : ReopenPublished(server);
-            }});
+            },
+            &coordinator_});
     fan_out_ =
         std::make_unique<router_internal::FanOut>(options_.fanout_threads);
     metrics_ = std::make_unique<router_internal::RouterMetrics>(
@@ -265,6 +267,7 @@ class ComponentCluster {
     ctx_.tables = &tables_;
     ctx_.write_path = write_path_.get();
     ctx_.ddl_mu = &ddl_mu_;
+    ctx_.coordinator = &coordinator_;
     ctx_.wake = [this] { ++wakes_; };
   }
   // Opens again every region the published tables place on `server`.
@@ -294,6 +297,8 @@ class ComponentCluster {
   std::unique_ptr<router_internal::RouterMetrics> metrics_;
   std::optional<router::PageTokenCodec> page_tokens_;
   std::timed_mutex ddl_mu_;
+  // Coordinator epoch 1, as a router's first run has (its fence tokens).
+  router_internal::CoordinatorStanding coordinator_{1};
   std::atomic<int> wakes_{0};
   std::function<Status(const router_internal::ServerEntry&)> reopen_;
   router_internal::RouterContext ctx_;

@@ -219,7 +219,11 @@ class FakeRegionClient : public RegionClient {
 
   // As the region store: a no-op for the config the filter has, otherwise
   // a rebuild with the new config under the next epoch.
-  Status SetFilterConfig(const SscbfConfig& config) override {
+  using RegionClient::CloseRegion;
+  using RegionClient::DropRegion;
+  using RegionClient::OpenRegion;
+  using RegionClient::SetFilterConfig;
+  Status SetFilterConfig(const SscbfConfig& config, CoordinatorEpoch) override {
     BLOOMROUTE_RETURN_IF_ERROR(config.Validate());
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -247,11 +251,14 @@ class FakeRegionClient : public RegionClient {
   StatusOr<IndexQueryResult> Lookup(const IndexQuery&) override {
     return NotServed();
   }
-  Status OpenRegion(const RegionDescriptor&, uint64_t) override {
+  Status OpenRegion(const RegionDescriptor&, uint64_t,
+                    CoordinatorEpoch) override {
     return NotServed();
   }
-  Status CloseRegion(uint64_t) override { return NotServed(); }
-  Status DropRegion(uint64_t) override { return NotServed(); }
+  Status CloseRegion(uint64_t, CoordinatorEpoch) override {
+    return NotServed();
+  }
+  Status DropRegion(uint64_t, CoordinatorEpoch) override { return NotServed(); }
   Status SyncWal() override { return NotServed(); }
   StatusOr<WriteResult> BulkLoad(uint64_t, const std::string&,
                                  uint64_t) override {

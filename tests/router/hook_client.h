@@ -127,23 +127,26 @@ class HookClient : public testing::StoreRegionClient {
         Before("Get", requests.empty() ? 0 : requests.front().region_id));
     return StoreRegionClient::Get(requests, max_bytes);
   }
-  Status DropRegion(uint64_t id) override {
+  using StoreRegionClient::DropRegion;
+  using StoreRegionClient::OpenRegion;
+  using StoreRegionClient::OpenStagedRegion;
+  Status DropRegion(uint64_t id, CoordinatorEpoch epoch) override {
     BLOOMROUTE_RETURN_IF_ERROR(Before("DropRegion", id));
-    return StoreRegionClient::DropRegion(id);
+    return StoreRegionClient::DropRegion(id, epoch);
   }
   Status SyncWal() override {
     BLOOMROUTE_RETURN_IF_ERROR(Before("SyncWal", 0));
     return StoreRegionClient::SyncWal();
   }
-  Status OpenRegion(const RegionDescriptor& region,
-                    uint64_t incarnation) override {
+  Status OpenRegion(const RegionDescriptor& region, uint64_t incarnation,
+                    CoordinatorEpoch epoch) override {
     BLOOMROUTE_RETURN_IF_ERROR(Before("OpenRegion", region.region_id));
-    return StoreRegionClient::OpenRegion(region, incarnation);
+    return StoreRegionClient::OpenRegion(region, incarnation, epoch);
   }
-  Status OpenStagedRegion(const RegionDescriptor& region,
-                          uint64_t incarnation) override {
+  Status OpenStagedRegion(const RegionDescriptor& region, uint64_t incarnation,
+                          CoordinatorEpoch epoch) override {
     BLOOMROUTE_RETURN_IF_ERROR(Before("OpenStagedRegion", region.region_id));
-    return StoreRegionClient::OpenStagedRegion(region, incarnation);
+    return StoreRegionClient::OpenStagedRegion(region, incarnation, epoch);
   }
 
  private:

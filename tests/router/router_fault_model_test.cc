@@ -102,8 +102,9 @@ class FaultClient : public testing::StoreRegionClient {
   StatusOr<FilterOpsSince> OpsSince(uint64_t incarnation, uint64_t epoch,
                                     uint64_t seq,
                                     uint64_t fence_token) override;
-  Status OpenRegion(const RegionDescriptor& region,
-                    uint64_t incarnation) override;
+  using StoreRegionClient::OpenRegion;
+  Status OpenRegion(const RegionDescriptor& region, uint64_t incarnation,
+                    CoordinatorEpoch epoch) override;
 
  private:
   FaultWorld* const world_;
@@ -260,8 +261,8 @@ StatusOr<WriteResult> FaultClient::Apply(const std::vector<Mutation>& batch,
 }
 
 Status FaultClient::OpenRegion(const RegionDescriptor& region,
-                               uint64_t incarnation) {
-  Status s = StoreRegionClient::OpenRegion(region, incarnation);
+                               uint64_t incarnation, CoordinatorEpoch epoch) {
+  Status s = StoreRegionClient::OpenRegion(region, incarnation, epoch);
   if (s.ok()) world_->Serving(node_);
   return s;
 }

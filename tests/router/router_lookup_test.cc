@@ -407,14 +407,19 @@ class InterceptedClient : public RegionClient {
   StatusOr<FilterStatus> GetFilterStatus() override {
     return inner_->GetFilterStatus();
   }
-  Status SetFilterConfig(const SscbfConfig& c) override {
-    return inner_->SetFilterConfig(c);
+  Status SetFilterConfig(const SscbfConfig& c, CoordinatorEpoch e) override {
+    return inner_->SetFilterConfig(c, e);
   }
-  Status OpenRegion(const RegionDescriptor& r, uint64_t i) override {
-    return inner_->OpenRegion(r, i);
+  Status OpenRegion(const RegionDescriptor& r, uint64_t i,
+                    CoordinatorEpoch e) override {
+    return inner_->OpenRegion(r, i, e);
   }
-  Status CloseRegion(uint64_t id) override { return inner_->CloseRegion(id); }
-  Status DropRegion(uint64_t id) override { return inner_->DropRegion(id); }
+  Status CloseRegion(uint64_t id, CoordinatorEpoch e) override {
+    return inner_->CloseRegion(id, e);
+  }
+  Status DropRegion(uint64_t id, CoordinatorEpoch e) override {
+    return inner_->DropRegion(id, e);
+  }
   Status SyncWal() override { return inner_->SyncWal(); }
   StatusOr<std::vector<RegionDescriptor>> ListRegions() override {
     return inner_->ListRegions();

@@ -369,10 +369,11 @@ class RefusingOpenClient : public testing::StoreRegionClient {
   RefusingOpenClient(std::shared_ptr<StoreCluster::Node> node,
                      std::atomic<bool>* refuse)
       : StoreRegionClient(std::move(node)), refuse_(refuse) {}
-  Status OpenRegion(const RegionDescriptor& region,
-                    uint64_t incarnation) override {
+  using StoreRegionClient::OpenRegion;
+  Status OpenRegion(const RegionDescriptor& region, uint64_t incarnation,
+                    CoordinatorEpoch epoch) override {
     if (*refuse_) return Status::IOError("disk full");
-    return StoreRegionClient::OpenRegion(region, incarnation);
+    return StoreRegionClient::OpenRegion(region, incarnation, epoch);
   }
 
  private:

@@ -172,22 +172,31 @@ class StoreRegionClient : public router::RegionClient {
       return s.GetFilterStatus();
     });
   }
-  Status SetFilterConfig(const SscbfConfig& config) override {
+  // The coordinator's calls, with its epoch, as the region server's
+  // handler makes them.
+  using router::RegionClient::CloseRegion;
+  using router::RegionClient::DropRegion;
+  using router::RegionClient::OpenRegion;
+  using router::RegionClient::OpenStagedRegion;
+  using router::RegionClient::SetFilterConfig;
+  Status SetFilterConfig(const SscbfConfig& config,
+                         CoordinatorEpoch epoch) override {
     return CallStatus(
-        [&](RegionStore& s) { return s.SetFilterConfig(config); });
+        [&](RegionStore& s) { return s.SetFilterConfig(config, epoch); });
   }
-  Status OpenRegion(const RegionDescriptor& region,
-                    uint64_t incarnation) override {
-    return CallStatus(
-        [&](RegionStore& s) { return s.OpenRegion(region, incarnation); });
-  }
-  Status CloseRegion(uint64_t id) override {
-    return CallStatus([&](RegionStore& s) { return s.CloseRegion(id); });
-  }
-  Status OpenStagedRegion(const RegionDescriptor& region,
-                          uint64_t incarnation) override {
+  Status OpenRegion(const RegionDescriptor& region, uint64_t incarnation,
+                    CoordinatorEpoch epoch) override {
     return CallStatus([&](RegionStore& s) {
-      return s.OpenRegion(region, incarnation, true);
+      return s.OpenRegion(region, incarnation, false, epoch);
+    });
+  }
+  Status CloseRegion(uint64_t id, CoordinatorEpoch epoch) override {
+    return CallStatus([&](RegionStore& s) { return s.CloseRegion(id, epoch); });
+  }
+  Status OpenStagedRegion(const RegionDescriptor& region, uint64_t incarnation,
+                          CoordinatorEpoch epoch) override {
+    return CallStatus([&](RegionStore& s) {
+      return s.OpenRegion(region, incarnation, true, epoch);
     });
   }
   StatusOr<std::optional<std::string>> SplitPoint(uint64_t id) override {
@@ -197,8 +206,8 @@ class StoreRegionClient : public router::RegionClient {
     return Call([&](RegionStore& s) { return s.ExportRows(request); });
   }
 
-  Status DropRegion(uint64_t id) override {
-    return CallStatus([&](RegionStore& s) { return s.DropRegion(id); });
+  Status DropRegion(uint64_t id, CoordinatorEpoch epoch) override {
+    return CallStatus([&](RegionStore& s) { return s.DropRegion(id, epoch); });
   }
   Status SyncWal() override {
     return CallStatus([&](RegionStore& s) { return s.SyncWal(); });
@@ -218,26 +227,30 @@ class StoreRegionClient : public router::RegionClient {
       const RegionStatsRequest& request) override {
     return Call([&](RegionStore& s) { return s.GetRegionStats(request); });
   }
-  Status UpdateTableIndexes(const TableDescriptor& table) override {
+  Status UpdateTableIndexes(const TableDescriptor& table,
+                            CoordinatorEpoch epoch) override {
     return CallStatus(
-        [&](RegionStore& s) { return s.UpdateTableIndexes(table); });
+        [&](RegionStore& s) { return s.UpdateTableIndexes(table, epoch); });
   }
   StatusOr<IndexChunkResult> BackfillIndex(uint64_t region_id,
                                            uint32_t column_id,
                                            const std::string& after_row,
                                            uint32_t max_rows,
-                                           uint64_t fence_token) override {
+                                           uint64_t fence_token,
+                                           CoordinatorEpoch epoch) override {
     return Call([&](RegionStore& s) {
       return s.BackfillIndex(region_id, column_id, after_row, max_rows,
-                             fence_token);
+                             fence_token, epoch);
     });
   }
   StatusOr<IndexChunkResult> DropIndexEntries(uint64_t region_id,
                                               uint32_t column_id,
                                               uint32_t max_entries,
-                                              uint64_t fence_token) override {
+                                              uint64_t fence_token,
+                                              CoordinatorEpoch epoch) override {
     return Call([&](RegionStore& s) {
-      return s.DropIndexEntries(region_id, column_id, max_entries, fence_token);
+      return s.DropIndexEntries(region_id, column_id, max_entries, fence_token,
+                                epoch);
     });
   }
   StatusOr<WriteResult> BulkLoad(uint64_t region_id, const std::string& file,

@@ -5,6 +5,7 @@
 #define BLOOMROUTE_TESTS_THRIFT_FAKE_REGION_STORE_H_
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -80,6 +81,33 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   uint64_t ops_since_seq = 0;
   uint64_t last_fence_token = 0;
   uint64_t fence = 0;
+
+  // The coordinator epoch of each call run through RunAsCoordinator, in
+  // order; a call with a nonzero epoch below `refuse_epochs_below` is
+  // refused as a store refuses an older coordinator.
+  std::vector<uint64_t> coordinator_epochs() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return coordinator_epochs_;
+  }
+  uint64_t refuse_epochs_below = 0;
+  Status RunAsCoordinator(CoordinatorEpoch epoch,
+                          const std::function<Status()>& call) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      coordinator_epochs_.push_back(epoch.value);
+    }
+    if (epoch.value != 0 && epoch.value < refuse_epochs_below) {
+      return CoordinatorEpochRefused(epoch.value, refuse_epochs_below);
+    }
+    return call();
+  }
+  uint64_t CoordinatorEpochSeen() const override { return refuse_epochs_below; }
+  using RegionStore::BackfillIndex;
+  using RegionStore::CloseRegion;
+  using RegionStore::DropIndexEntries;
+  using RegionStore::DropRegion;
+  using RegionStore::SetFilterConfig;
+  using RegionStore::UpdateTableIndexes;
 
   using RegionStore::OpenRegion;
   Status OpenRegion(const RegionDescriptor& region, uint64_t,
@@ -231,6 +259,7 @@ class FakeRegionStore : public RegionStore, public testing::FaultInjector {
   mutable std::mutex mutex_;
   std::vector<RegionDescriptor> opened_;             // guarded by mutex_
   std::vector<bool> opened_staging_;                 // guarded by mutex_
+  std::vector<uint64_t> coordinator_epochs_;         // guarded by mutex_
   mutable uint64_t last_split_region_ = 0;           // guarded by mutex_
   ExportRequest last_export_;                        // guarded by mutex_
   std::vector<Mutation> last_batch_;                 // guarded by mutex_

@@ -122,7 +122,7 @@ TEST_F(RegionServerTest, ReportsABusyPortAndStopsIdempotently) {
 
 TEST_F(RegionServerTest, ServesReadsAndWritesOverTheWire) {
   RegionClient client(server_->port());
-  client->openRegion(WirePlacesRegion(1, "", "s"), 0, false);
+  client->openRegion(WirePlacesRegion(1, "", "s"), 0, false, 0);
   std::vector<rpc::TRegionDescriptor> regions;
   client->listRegions(regions);
   ASSERT_EQ(regions.size(), 1u);
@@ -187,7 +187,7 @@ TEST_F(RegionServerTest, ServesReadsAndWritesOverTheWire) {
 
 TEST_F(RegionServerTest, BadInputIsTIllegalArgumentAndWritesNothing) {
   RegionClient client(server_->port());
-  client->openRegion(WirePlacesRegion(1, "", "s"), 0, false);
+  client->openRegion(WirePlacesRegion(1, "", "s"), 0, false, 0);
   rpc::TWriteResult written;
   const auto mutate = [&](std::vector<rpc::TMutation> batch) {
     return
@@ -236,9 +236,9 @@ TEST_F(RegionServerTest, BadInputIsTIllegalArgumentAndWritesNothing) {
       },
       "empty row key");
   ExpectIllegal(
-      [&] { client->openRegion(WirePlacesRegion(2, "k", "c"), 0, false); },
+      [&] { client->openRegion(WirePlacesRegion(2, "k", "c"), 0, false, 0); },
       "region");
-  ExpectIllegal([&] { client->closeRegion(-4); }, "regionId is negative");
+  ExpectIllegal([&] { client->closeRegion(-4, 0); }, "regionId is negative");
 
   // The same connection still works, and none of the rejected batches wrote
   // their good first mutation.

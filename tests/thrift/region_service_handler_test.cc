@@ -42,7 +42,7 @@ class RegionServiceHandlerTest : public ::testing::Test {
     scan = ThroughWire(scan);
     query = ThroughWire(query);
     return {
-        {"openRegion", [=] { handler_.openRegion(region, 0, false); }},
+        {"openRegion", [=] { handler_.openRegion(region, 0, false, 0); }},
         {"splitPoint",
          [=] {
            rpc::TSplitPoint r;
@@ -53,8 +53,8 @@ class RegionServiceHandlerTest : public ::testing::Test {
            rpc::TExportedRows r;
            handler_.exportRows(r, 1, "", "", 10, 1 << 20);
          }},
-        {"closeRegion", [=] { handler_.closeRegion(1); }},
-        {"dropRegion", [=] { handler_.dropRegion(1); }},
+        {"closeRegion", [=] { handler_.closeRegion(1, 0); }},
+        {"dropRegion", [=] { handler_.dropRegion(1, 0); }},
         {"mutateRows",
          [=] {
            rpc::TWriteResult r;
@@ -96,7 +96,7 @@ class RegionServiceHandlerTest : public ::testing::Test {
          [=] {
            rpc::TFilterConfig config;
            (void)ToThrift(SscbfConfig(), &config);
-           handler_.setFilterConfig(config);
+           handler_.setFilterConfig(config, 0);
          }},
         {"verifyIndex",
          [=] {
@@ -108,16 +108,16 @@ class RegionServiceHandlerTest : public ::testing::Test {
            rpc::TWriteResult r;
            handler_.bulkLoad(r, 1, "file", 0);
          }},
-        {"updateTableIndexes", [=] { handler_.updateTableIndexes(table); }},
+        {"updateTableIndexes", [=] { handler_.updateTableIndexes(table, 0); }},
         {"backfillIndex",
          [=] {
            rpc::TIndexChunkResult r;
-           handler_.backfillIndex(r, 1, 2, "", 10, 0);
+           handler_.backfillIndex(r, 1, 2, "", 10, 0, 0);
          }},
         {"dropIndexEntries",
          [=] {
            rpc::TIndexChunkResult r;
-           handler_.dropIndexEntries(r, 1, 2, 10, 0);
+           handler_.dropIndexEntries(r, 1, 2, 10, 0, 0);
          }},
         {"getRegionStats",
          [=] {
@@ -167,7 +167,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   table.__set_families({"d", "meta"});
   region.__set_table(table);
   region.__set_startKey("a");
-  handler_.openRegion(ThroughWire(region), 0, false);
+  handler_.openRegion(ThroughWire(region), 0, false, 0);
   ASSERT_EQ(store_->opened().size(), 1u);
   EXPECT_EQ(store_->opened()[0].region_id, 5u);
   EXPECT_EQ(store_->opened()[0].table.table_id, 9u);
@@ -186,7 +186,8 @@ TEST_F(RegionServiceHandlerTest, ForwardsConvertedRequests) {
   region.__set_table(table);
   region.__set_regionId(6);
   testing::ExpectIllegal(
-      [&] { handler_.openRegion(ThroughWire(region), 0, false); }, "families");
+      [&] { handler_.openRegion(ThroughWire(region), 0, false, 0); },
+      "families");
 
   store_->write_result.epoch = 2;
   store_->write_result.ops = {{1, FilterOp::Kind::kInsert, {3, 4}, 0}};
@@ -238,7 +239,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsIndexLifecycleCalls) {
   building.__set_name("d:cc");
   building.__set_building(true);
   table.__set_indexedColumns({ready, building});
-  handler_.updateTableIndexes(ThroughWire(table));
+  handler_.updateTableIndexes(ThroughWire(table), 0);
   const TableDescriptor expected{
       9, "cities", {{1, "d:name", false}, {4, "d:cc", true}}};
   EXPECT_EQ(store_->indexes_table, expected);
@@ -250,7 +251,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsIndexLifecycleCalls) {
   store_->chunk_result.entries = 4;
   store_->chunk_result.resume_after = std::string("r\0w", 3);
   rpc::TIndexChunkResult reply;
-  handler_.backfillIndex(reply, 7, 4, "after", 10, -1);
+  handler_.backfillIndex(reply, 7, 4, "after", 10, -1, 0);
   EXPECT_EQ(store_->last_chunk,
             std::make_tuple(uint64_t{7}, uint32_t{4}, std::string("after"),
                             uint32_t{10}, ~uint64_t{0}));
@@ -264,7 +265,7 @@ TEST_F(RegionServiceHandlerTest, ForwardsIndexLifecycleCalls) {
   EXPECT_EQ(back.resume_after, store_->chunk_result.resume_after);
 
   store_->chunk_result.done = true;
-  handler_.dropIndexEntries(reply, 7, 4, 99, 5);
+  handler_.dropIndexEntries(reply, 7, 4, 99, 5, 0);
   EXPECT_EQ(store_->last_chunk,
             std::make_tuple(uint64_t{7}, uint32_t{4}, std::string(),
                             uint32_t{99}, uint64_t{5}));
@@ -275,9 +276,9 @@ TEST_F(RegionServiceHandlerTest, ForwardsIndexLifecycleCalls) {
   EXPECT_TRUE(FromThrift(reply, &back).IsCorruption());
   // Chunk sizes must be positive; they never reach the store.
   store_->last_chunk = {};
-  EXPECT_THROW(handler_.backfillIndex(reply, 7, 4, "", 0, 0),
+  EXPECT_THROW(handler_.backfillIndex(reply, 7, 4, "", 0, 0, 0),
                rpc::TIllegalArgument);
-  EXPECT_THROW(handler_.dropIndexEntries(reply, 7, 4, -3, 0),
+  EXPECT_THROW(handler_.dropIndexEntries(reply, 7, 4, -3, 0, 0),
                rpc::TIllegalArgument);
   EXPECT_EQ(std::get<0>(store_->last_chunk), 0u);
 }
@@ -360,8 +361,8 @@ TEST_F(RegionServiceHandlerTest, ForwardsStagingAndSplitPoints) {
   table.__set_name("geo");
   region.__set_table(table);
   region = ThroughWire(region);
-  handler_.openRegion(region, 0, true);
-  handler_.openRegion(region, 0, false);
+  handler_.openRegion(region, 0, true, 0);
+  handler_.openRegion(region, 0, false, 0);
   EXPECT_EQ(store_->opened_staging(), (std::vector<bool>{true, false}));
 
   // A router that predates the field sends no field 3: not staged.
@@ -380,8 +381,12 @@ TEST_F(RegionServiceHandlerTest, ForwardsStagingAndSplitPoints) {
   old_args.read(&protocol);
   EXPECT_FALSE(old_args.__isset.staging);
   EXPECT_FALSE(old_args.staging);
-  handler_.openRegion(old_args.region, old_args.incarnation, old_args.staging);
+  // Nor a coordinator epoch: 0, a call no coordinator epoch refuses.
+  EXPECT_FALSE(old_args.__isset.coordinatorEpoch);
+  handler_.openRegion(old_args.region, old_args.incarnation, old_args.staging,
+                      old_args.coordinatorEpoch);
   EXPECT_FALSE(store_->opened_staging().back());
+  EXPECT_EQ(store_->coordinator_epochs().back(), 0u);
 
   rpc::TSplitPoint point;
   handler_.splitPoint(point, 7);
@@ -431,9 +436,9 @@ TEST_F(RegionServiceHandlerTest, ExceptionsFromBelowBecomeTIOError) {
 }
 
 TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
-  testing::ExpectIllegal([&] { handler_.closeRegion(-1); },
+  testing::ExpectIllegal([&] { handler_.closeRegion(-1, 0); },
                          "regionId is negative (-1)");
-  testing::ExpectIllegal([&] { handler_.dropRegion(-7); },
+  testing::ExpectIllegal([&] { handler_.dropRegion(-7, 0); },
                          "regionId is negative (-7)");
   testing::ExpectIllegal(
       [&] {
@@ -462,7 +467,7 @@ TEST_F(RegionServiceHandlerTest, BadArgumentsNeverReachTheStore) {
   testing::ExpectIllegal(
       [&] {
         rpc::TRegionDescriptor region;  // nothing sent
-        handler_.openRegion(region, 0, false);
+        handler_.openRegion(region, 0, false, 0);
       },
       "region.regionId is missing");
   testing::ExpectIllegal(

@@ -60,7 +60,7 @@ class Trickler {
 // than the loopback socket buffers hold together.
 void PutBigRow(int port) {
   RegionClient setup(port);
-  setup->openRegion(WirePlacesRegion(1, "", ""), 0, false);
+  setup->openRegion(WirePlacesRegion(1, "", ""), 0, false, 0);
   rpc::TWriteResult written;
   const std::string value(3000, 'v');
   setup->mutateRows(written, {Put(1, "big", {{"d:a", value}, {"d:b", value}})},
