@@ -1,0 +1,163 @@
+// `bloomroute router --zookeeper`: the catalog in a real ZooKeeper, routers
+// as active and standby. The active router is killed (SIGKILL) and the
+// standby takes over with every table and row; the restarted router waits
+// as a standby in its turn; a clean stop hands over too. Each takeover's
+// time, from the kill to the new router's start-up line, is printed.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tests/coord/zookeeper_server.h"
+#include "tests/integration/router_client.h"
+#include "tests/integration/server_process.h"
+#include "tests/regionstore/region_store_test_util.h"
+
+namespace bloomroute {
+namespace {
+
+namespace client = ::bloomroute::rpc::client;
+using ::bloomroute::testing::CellMap;
+using ::bloomroute::testing::CellsOf;
+using ::bloomroute::testing::MakeGet;
+using ::bloomroute::testing::MakePut;
+using ::bloomroute::testing::MakeQuery;
+using ::bloomroute::testing::MakeTableSpec;
+using ::bloomroute::testing::RouterClient;
+using ::bloomroute::testing::RowKeys;
+using ::bloomroute::testing::ServerProcess;
+using ::bloomroute::testing::StartedServer;
+
+class RouterOnZooKeeperTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    coord::zktest::ZooKeeperTestOptions options;
+    auto zk = coord::zktest::ZooKeeperTestEnsemble::Start(options);
+    ASSERT_TRUE(zk.ok()) << zk.status().ToString();
+    zk_ = std::move(*zk);
+    for (int i = 0; i < 2; ++i) {
+      servers_.push_back(
+          testing::StartRegionServer(dir_.path() + "/rs" + std::to_string(i)));
+      ASSERT_GT(servers_.back().port, 0) << servers_.back().line;
+    }
+  }
+
+  // A router of cluster "t" (a 2 s session: ZooKeeper's tick here is 200
+  // ms); its first line says whether it serves or waits.
+  std::unique_ptr<ServerProcess> Router(std::string* first_line) {
+    std::vector<std::string> args = {"router",
+                                     "--zookeeper",
+                                     zk_->ConnectString(),
+                                     "--cluster",
+                                     "t",
+                                     "--zookeeper-session-timeout",
+                                     "2",
+                                     "--listen",
+                                     "127.0.0.1:0",
+                                     "--http-listen",
+                                     "127.0.0.1:0"};
+    for (const StartedServer& s : servers_) {
+      args.push_back("--regionserver");
+      args.push_back(s.address());
+    }
+    auto process = std::make_unique<ServerProcess>(BLOOMROUTE_BINARY, args);
+    *first_line = process->ReadLine().value_or("");
+    return process;
+  }
+
+  static int PortOf(const std::string& line) {
+    const std::string marker = " on 127.0.0.1:";  // as ReadPort reads it
+    const size_t at = line.find(marker);
+    if (at == std::string::npos) return 0;
+    return std::atoi(line.c_str() + at + marker.size());
+  }
+
+  // Every row written so far, by get and by lookup, through `port`.
+  void ExpectRows(int port, int rows) {
+    RouterClient c(port);
+    client::TIndexResult found;
+    c->getByIndex(found, "geo", MakeQuery({{"d:cc", "NO"}}));
+    EXPECT_EQ(static_cast<int>(found.rows.size()), rows);
+    client::TResult row;
+    c->get(row, "geo", MakeGet("row" + std::to_string(rows - 1)));
+    EXPECT_EQ(CellsOf(row), (CellMap{{"d:cc", "NO"}}));
+  }
+
+  void Put(int port, int from, int to) {
+    RouterClient c(port);
+    for (int i = from; i < to; ++i) {
+      c->put("geo", MakePut("row" + std::to_string(i), {{"d:cc", "NO"}}));
+    }
+  }
+
+  // Waits for the standby's start-up line once the active router is gone;
+  // prints how long the takeover took.
+  int TakeOver(ServerProcess* standby, const char* what) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::optional<std::string> line = standby->ReadLine(30000);
+    const double ms = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+    std::cout << "takeover after " << what << ": " << ms
+              << " ms (session timeout 2 s)" << std::endl;
+    EXPECT_TRUE(line.has_value());
+    return line ? PortOf(*line) : 0;
+  }
+
+  testing::TempDir dir_;
+  std::unique_ptr<coord::zktest::ZooKeeperTestEnsemble> zk_;
+  std::vector<StartedServer> servers_;
+};
+
+TEST_F(RouterOnZooKeeperTest, StandbyTakesOverWithEveryTableAndRow) {
+  std::string line;
+  std::unique_ptr<ServerProcess> first = Router(&line);
+  const int first_port = PortOf(line);
+  ASSERT_GT(first_port, 0) << line;
+  {
+    RouterClient c(first_port);
+    client::TTableInfo info;
+    c->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}));
+  }
+  Put(first_port, 0, 20);
+  std::unique_ptr<ServerProcess> second = Router(&line);
+  EXPECT_NE(line.find("standby"), std::string::npos) << line;
+
+  first->Signal(SIGKILL);
+  const int second_port = TakeOver(second.get(), "SIGKILL");
+  ASSERT_GT(second_port, 0);
+  ExpectRows(second_port, 20);
+  Put(second_port, 20, 30);
+  ExpectRows(second_port, 30);
+
+  // The killed router comes back as a standby, and takes over when the
+  // active one stops cleanly (exit 0).
+  std::unique_ptr<ServerProcess> again = Router(&line);
+  EXPECT_NE(line.find("standby"), std::string::npos) << line;
+  second->Signal(SIGTERM);
+  EXPECT_EQ(second->ExitCode(), 0);
+  const int again_port = TakeOver(again.get(), "SIGTERM");
+  ASSERT_GT(again_port, 0);
+  ExpectRows(again_port, 30);
+  again->Signal(SIGTERM);
+  EXPECT_EQ(again->ExitCode(), 0);
+}
+
+// A standby stops cleanly on SIGTERM without ever serving.
+TEST_F(RouterOnZooKeeperTest, AStandbyStopsCleanly) {
+  std::string line;
+  std::unique_ptr<ServerProcess> first = Router(&line);
+  ASSERT_GT(PortOf(line), 0) << line;
+  std::unique_ptr<ServerProcess> second = Router(&line);
+  ASSERT_NE(line.find("standby"), std::string::npos) << line;
+  second->Signal(SIGTERM);
+  EXPECT_EQ(second->ExitCode(), 0);
+  first->Signal(SIGTERM);
+  EXPECT_EQ(first->ExitCode(), 0);
+}
+
+}  // namespace
+}  // namespace bloomroute
