@@ -44,6 +44,11 @@ class UnusedRouterClient : public RouterClient {
   Status Mutate(std::string_view, const std::vector<Mutation>&) override {
     return Unused();
   }
+  StatusOr<std::optional<Row>> Increment(
+      std::string_view, const std::string&,
+      const std::vector<ColumnIncrement>&) override {
+    return Unused();
+  }
   StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view, const std::vector<GetRequest>&) override {
     return Unused();
