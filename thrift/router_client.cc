@@ -343,6 +343,11 @@ class ThriftRouterClient final : public RouterClient {
     return out;
   }
 
+  bool ScannerLost(int64_t scanner) const override {
+    StatusOr<PinnedScanner> at = ScannerOfHandle(scanner, list_.size());
+    return at.ok() && list_.InBackoff(at->router);
+  }
+
   Status CloseScanner(int64_t scanner) override {
     BLOOMROUTE_ASSIGN_OR_RETURN(const PinnedScanner at,
                                 ScannerOfHandle(scanner, list_.size()));

@@ -226,6 +226,12 @@ class RouterClient {
   // call: the scanner closed with its connection.
   virtual StatusOr<int64_t> OpenScanner(std::string_view table,
                                         const router::ScanSpec& spec) = 0;
+  // Whether the router holding `scanner` failed since without answering (a
+  // call to it got no reply; its backoff runs): its scanners closed with
+  // their connections, so a scan can only go on from a new scanner. False
+  // while it answers (an Unavailable it declared, for a region server
+  // behind it, leaves the scanner open) and for an id of no router.
+  virtual bool ScannerLost(int64_t scanner) const = 0;
   virtual StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
                                                  uint32_t max_rows) = 0;
   [[nodiscard]] virtual Status CloseScanner(int64_t scanner) = 0;

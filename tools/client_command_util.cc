@@ -105,11 +105,14 @@ ScanPass ReadScanner(RouterClient& router, int64_t scanner, uint64_t limit,
   return {};
 }
 
-// Whether a scan may go on from a new scanner after `pass` failed: its
-// router did not answer (or a region server behind it), and the filter
-// holds no PageFilter, whose count would start again.
-bool MayReopen(const ScanPass& pass, const router::ScanSpec& spec) {
+// Whether a scan may go on from a new scanner after `pass` failed: the
+// scanner's router did not answer and is lost with the scanner (a router's
+// own Unavailable, for a region server behind it, would be every router's),
+// and the filter holds no PageFilter, whose count would start again.
+bool MayReopen(RouterClient& router, int64_t scanner, const ScanPass& pass,
+               const router::ScanSpec& spec) {
   return pass.scanner_failed && pass.status.IsUnavailable() &&
+         router.ScannerLost(scanner) &&
          spec.filter.find("PageFilter") == std::string::npos;
 }
 
@@ -132,7 +135,8 @@ StatusOr<uint64_t> ScanEach(
     (void)router.CloseScanner(scanner);
     if (pass.status.ok()) return read;
     fruitless = read > before ? 0 : fruitless + 1;
-    if (!MayReopen(pass, spec) || fruitless > kMaxScanReopens) {
+    if (!MayReopen(router, scanner, pass, spec) ||
+        fruitless > kMaxScanReopens) {
       return pass.status;
     }
     // As HBase's client does: start again right after the last row handed

@@ -66,8 +66,8 @@ std::string RoutingLine(const router::RoutingInfo& routing, bool partial,
 // to `each`; a batch `each` fails ends the scan with its error. Returns the
 // rows read. The scanner is closed before returning (a failure to close is
 // ignored: the router expires it). The router's error otherwise.
-// When the scanner fails with Unavailable (its router died, or a region
-// server behind it did not answer), the scan is opened again, on whichever
+// When the scanner's router dies (ScannerNext fails with Unavailable and
+// RouterClient::ScannerLost), the scan is opened again, on whichever
 // router of the list answers, right after the last row handed to `each`, as
 // HBase's client restarts a scan after the last row it returned: each row
 // is handed out exactly once. At most kMaxScanReopens reopens in a row that

@@ -243,9 +243,11 @@ TEST_F(RouterListClientTest, AScannerStaysWithTheRouterThatOpenedIt) {
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_EQ(rows->size(), 3u);
   EXPECT_EQ(proxies_[1]->Count("getScannerRows"), 1u);
+  EXPECT_FALSE(client->ScannerLost(*scanner));
   proxies_[1]->Stop();
   // Its router is gone, and the scanner with it: not asked of another.
   EXPECT_TRUE(client->ScannerNext(*scanner, 3).status().IsUnavailable());
+  EXPECT_TRUE(client->ScannerLost(*scanner));
   EXPECT_EQ(proxies_[0]->Count("getScannerRows"), 0u);
   EXPECT_TRUE(client->CloseScanner(*scanner).ok());
   EXPECT_EQ(proxies_[0]->Count("closeScanner"), 0u);

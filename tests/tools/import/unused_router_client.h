@@ -60,6 +60,7 @@ class UnusedRouterClient : public RouterClient {
   StatusOr<std::vector<Row>> ScannerNext(int64_t, uint32_t) override {
     return Unused();
   }
+  bool ScannerLost(int64_t) const override { return false; }
   Status CloseScanner(int64_t) override { return Unused(); }
   StatusOr<router::LookupResult> Lookup(std::string_view,
                                         const router::LookupSpec&) override {
