@@ -7,8 +7,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/router/router_test_util.h"
@@ -135,6 +138,36 @@ TEST_F(RouterListClientTest, AStoppedRouterIsPassedOverAndNoWriteIsLost) {
   auto found = client->Lookup("places", WhereEq({{"d:country", "NO"}}));
   ASSERT_TRUE(found.ok()) << found.status().ToString();
   EXPECT_EQ(found->rows.size(), 40u);
+}
+
+// Writers in four threads while their router stops under them: writes in
+// flight are resent to the other router (puts are idempotent); none fails,
+// none is lost.
+TEST_F(RouterListClientTest, ConcurrentWritesSurviveTheirRouterStopping) {
+  auto client = Client(Proxies(), 0);
+  std::atomic<int> written{0};
+  std::vector<Status> failures(4);
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 4; ++t) {
+    writers.emplace_back([&, t] {
+      for (int i = 0; i < 50 && failures[t].ok(); ++i) {
+        const std::string row =
+            "c" + std::to_string(t) + "-" + std::to_string(i);
+        failures[t] = client->Mutate("places", {PutRow(row, "DK", "Z")});
+        ++written;
+      }
+    });
+  }
+  for (int i = 0; i < 2000 && written < 60; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  proxies_[0]->Stop();
+  for (std::thread& w : writers) w.join();
+  for (const Status& s : failures) EXPECT_TRUE(s.ok()) << s.ToString();
+  EXPECT_GT(proxies_[1]->Count("putMultiple"), 0u);
+  auto found = client->Lookup("places", WhereEq({{"d:country", "DK"}}));
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_EQ(found->rows.size(), 200u);
 }
 
 TEST_F(RouterListClientTest, EveryRouterDownIsUnavailableNamingEach) {

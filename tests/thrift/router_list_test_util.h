@@ -61,6 +61,18 @@ inline int RouterListDial(int port) {
   return -1;
 }
 
+// Writes all `n` bytes; false when the peer is gone. MSG_NOSIGNAL: a peer
+// that closed must not kill the test with SIGPIPE.
+inline bool SendAll(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    const ssize_t sent = send(fd, data, n, MSG_NOSIGNAL);
+    if (sent <= 0) return false;
+    data += sent;
+    n -= static_cast<size_t>(sent);
+  }
+  return true;
+}
+
 // Reads framed requests from a stream of bytes and records their methods.
 class RouterListFrameReader {
  public:
@@ -195,7 +207,7 @@ class RouterListProxy : public RouterListStandIn {
       char buf[65536];
       ssize_t n;
       while ((n = read(server, buf, sizeof(buf))) > 0) {
-        if (write(client, buf, static_cast<size_t>(n)) != n) break;
+        if (!SendAll(client, buf, static_cast<size_t>(n))) break;
       }
       shutdown(client, SHUT_RDWR);
     });
@@ -206,7 +218,7 @@ class RouterListProxy : public RouterListStandIn {
     while ((n = read(client, buf, sizeof(buf))) > 0) {
       frames.Feed(buf, static_cast<size_t>(n), &seen);
       Record(&seen);  // before it is forwarded: seen means may be applied
-      if (write(server, buf, static_cast<size_t>(n)) != n) break;
+      if (!SendAll(server, buf, static_cast<size_t>(n))) break;
     }
     shutdown(server, SHUT_RDWR);
     replies.join();
