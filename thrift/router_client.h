@@ -33,15 +33,17 @@
 //             Lookup, Count, IndexStats, GetClusterStatus, ListServers,
 //             ListRegions, ListQuotas, VerifyIndex, IndexStatus: reads.
 //             Mutate (putMultiple, deleteMultiple): a put writes the same
-//             cells again and a delete deletes the same cells, as HBase's
-//             own client retries them (a cell written without a timestamp
-//             gets a newer one; a write of another client between the two
-//             sends is overwritten, as with HBase).
+//             cells again and a delete deletes the same cells (a cell has
+//             one version: a second delete uncovers no older one), as
+//             HBase's own client retries them (a cell written without a
+//             timestamp gets a newer one; a write of another client between
+//             the two sends is overwritten, as with HBase).
 //             BulkLoad: loading a file again gives the same rows.
 //             SetQuota: sets a value; twice is once.
 //   not       Increment (HBase's increment: twice adds twice; so would
 //             append and checkAndMutate, which this client does not call).
-//             CreateTable, DeleteTable / DeleteDisabledTable, EnableTable,
+//             CreateTable, DeleteTable (its disable step is resent: a
+//             disabled table is fine) / DeleteDisabledTable, EnableTable,
 //             DisableTable, TruncateTable (a second truncate would delete
 //             rows written since), AddIndex, DropIndex, AddServer,
 //             SetServerAddress, RemoveServer, MoveRegion, SplitRegion,
