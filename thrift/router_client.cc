@@ -10,8 +10,10 @@
 #include "thrift/conversion/hbase_conversion.h"
 #include "thrift/conversion/index_conversion.h"
 #include "thrift/gen-cpp/RouterService.h"
+#include "thrift/gen-cpp/errors_types.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/client_pool.h"
+#include "thrift/internal/router_list.h"
 #include "thrift/server/thrift_server.h"
 
 namespace bloomroute {
@@ -24,7 +26,19 @@ Status OpResultFromThrift(const client::TRegionOpResult& in,
   return thrift_internal::RegionOpResultFromThrift(in, "result", out);
 }
 using Service = client::RouterServiceClient;
+using Pool = thrift_internal::ClientPool<Service>;
+using thrift_internal::Reach;
+using thrift_internal::Resend;
 using thrift_internal::Unsendable;
+
+// Calls sent again after a lost reply, and those that are not, with what to
+// look at before trying again (router_client.h lists each call's choice).
+constexpr Resend kIdempotent{true, nullptr};
+constexpr Resend kTableChange{false, "describe the table"};
+constexpr Resend kRowChange{false, "read the row"};
+constexpr Resend kIndexChange{false, "see the index status"};
+constexpr Resend kServerChange{false, "list the servers"};
+constexpr Resend kRegionChange{false, "list the regions"};
 
 // Each new connection first presents the token, when there is one; a
 // refused token fails the call that opened it (PermissionDenied).
@@ -40,7 +54,9 @@ thrift_internal::ClientPool<Service>::OpenFn Authenticator(std::string token) {
 // TLS is the caller's configuration, not the network's: InvalidArgument, not
 // retried. Where the client cannot be sure (a connection closed without a
 // word), the advice is conditional.
-Status ExplainConnectFailure(const std::string& address,
+// With a list of routers the client moves on to the next one by itself: the
+// advice to name another is for a list of one.
+Status ExplainConnectFailure(const std::string& address, bool only_router,
                              const thrift_internal::NewConnectionFailure& f,
                              const Status& failure) {
   using thrift_internal::ConnectProblem;
@@ -49,7 +65,9 @@ Status ExplainConnectFailure(const std::string& address,
     case ConnectProblem::kCannotConnect:
       return Status::Unavailable(
           "cannot connect to " + router + ": " + f.reason +
-          " (is it running? name another with --router HOST:PORT)");
+          (only_router
+               ? " (is it running? name another with --router HOST:PORT)"
+               : ""));
     case ConnectProblem::kSpeaksTls:
       return Status::InvalidArgument(
           router +
@@ -76,15 +94,50 @@ Status ExplainConnectFailure(const std::string& address,
   return failure;
 }
 
-// Scanner ids are i32 on the wire (HBase's): an id that does not fit was
-// never one the router gave.
-StatusOr<int32_t> ScannerIdToThrift(int64_t scanner) {
-  if (scanner < std::numeric_limits<int32_t>::min() ||
-      scanner > std::numeric_limits<int32_t>::max()) {
+// A scanner as the client names it: the router that opened it (its
+// position in the list) and that router's i32 id (HBase's).
+struct PinnedScanner {
+  size_t router = 0;
+  int32_t id = 0;
+};
+
+int64_t ScannerHandle(size_t router, int32_t id) {
+  return static_cast<int64_t>(router) << 32 | static_cast<uint32_t>(id);
+}
+
+// A handle that names no router of the list was never one this client gave.
+StatusOr<PinnedScanner> ScannerOfHandle(int64_t scanner, size_t routers) {
+  const uint64_t router = static_cast<uint64_t>(scanner) >> 32;
+  if (scanner < 0 || router >= routers) {
     return Status::NotFound("scanner " + std::to_string(scanner) +
-                            " is not open (router scanner ids are 32-bit)");
+                            " is not open (it names no router of the list)");
   }
-  return static_cast<int32_t>(scanner);
+  return PinnedScanner{static_cast<size_t>(router),
+                       static_cast<int32_t>(scanner & 0xffffffff)};
+}
+
+// HBase's TIncrement of the columns ("family:qualifier").
+Status IncrementToThrift(const std::string& row,
+                         const std::vector<ColumnIncrement>& increments,
+                         client::TIncrement* out) {
+  if (increments.empty()) {
+    return Status::InvalidArgument("an increment names no column");
+  }
+  out->__set_row(row);
+  for (const ColumnIncrement& c : increments) {
+    const size_t colon = c.column.find(':');
+    if (colon == std::string::npos) {
+      return Status::InvalidArgument("increment column '" + c.column +
+                                     "' is not family:qualifier");
+    }
+    client::TColumnIncrement column;
+    column.__set_family(c.column.substr(0, colon));
+    column.__set_qualifier(c.column.substr(colon + 1));
+    column.__set_amount(c.amount);
+    out->columns.push_back(std::move(column));
+  }
+  out->__set_returnResults(true);
+  return Status::OK();
 }
 
 // Whether `s` is the router's refusal to disable a table already disabled
@@ -100,16 +153,30 @@ client::TTableName TableName(std::string_view table) {
   return name;
 }
 
+// One router of the list: where it is.
+struct Endpoint {
+  std::string address;  // as given, for messages
+  std::string host;
+  int port = 0;
+};
+
 class ThriftRouterClient final : public RouterClient {
  public:
-  ThriftRouterClient(std::string address, std::string host, int port,
-                     const RouterClientOptions& options)
-      : address_(std::move(address)),
-        pool_(std::move(host), port, options, Authenticator(options.token),
-              [this](const thrift_internal::NewConnectionFailure& f,
-                     const Status& failure) {
-                return ExplainConnectFailure(address_, f, failure);
-              }) {}
+  ThriftRouterClient(std::string given, const std::vector<Endpoint>& routers,
+                     const RouterClientOptions& options,
+                     const RouterListOptions& list_options)
+      : address_(std::move(given)), list_(Addresses(routers), list_options) {
+    const bool only_router = routers.size() == 1;
+    for (const Endpoint& router : routers) {
+      pools_.push_back(std::make_unique<Pool>(
+          router.host, router.port, options, Authenticator(options.token),
+          [address = router.address, only_router](
+              const thrift_internal::NewConnectionFailure& f,
+              const Status& failure) {
+            return ExplainConnectFailure(address, only_router, f, failure);
+          }));
+    }
+  }
 
   const std::string& address() const override { return address_; }
 
@@ -119,7 +186,7 @@ class ThriftRouterClient final : public RouterClient {
     BLOOMROUTE_RETURN_IF_ERROR(
         thrift_internal::TableSpecToThrift(spec, &request));
     return Fetch<router::TableInfo, client::TTableInfo>(
-        "createIndexedTable",
+        "createIndexedTable", kTableChange,
         [&](Service& s, client::TTableInfo& r) {
           s.createIndexedTable(r, request);
         },
@@ -133,17 +200,20 @@ class ThriftRouterClient final : public RouterClient {
     Status disabled =
         Call("disableTable", [&](Service& s) { s.disableTable(name); });
     if (!disabled.ok() && !IsNotEnabled(disabled)) return disabled;
-    return Call("deleteTable", [&](Service& s) { s.deleteTable(name); });
+    return Call("deleteTable", kTableChange,
+                [&](Service& s) { s.deleteTable(name); });
   }
 
   Status DisableTable(std::string_view table) override {
     const client::TTableName name = TableName(table);
-    return Call("disableTable", [&](Service& s) { s.disableTable(name); });
+    return Call("disableTable", kTableChange,
+                [&](Service& s) { s.disableTable(name); });
   }
 
   Status EnableTable(std::string_view table) override {
     const client::TTableName name = TableName(table);
-    return Call("enableTable", [&](Service& s) { s.enableTable(name); });
+    return Call("enableTable", kTableChange,
+                [&](Service& s) { s.enableTable(name); });
   }
 
   StatusOr<bool> IsTableEnabled(std::string_view table) override {
@@ -157,13 +227,14 @@ class ThriftRouterClient final : public RouterClient {
 
   Status TruncateTable(std::string_view table, bool preserve_splits) override {
     const client::TTableName name = TableName(table);
-    return Call("truncateTable",
+    return Call("truncateTable", kTableChange,
                 [&](Service& s) { s.truncateTable(name, preserve_splits); });
   }
 
   Status DeleteDisabledTable(std::string_view table) override {
     const client::TTableName name = TableName(table);
-    return Call("deleteTable", [&](Service& s) { s.deleteTable(name); });
+    return Call("deleteTable", kTableChange,
+                [&](Service& s) { s.deleteTable(name); });
   }
 
   StatusOr<std::vector<TableDescriptor>> ListTables() override {
@@ -243,9 +314,11 @@ class ThriftRouterClient final : public RouterClient {
     const std::string name(table);
     const client::TScan scan = thrift_internal::ScanToThrift(spec);
     int32_t id = 0;
+    size_t router = 0;
     BLOOMROUTE_RETURN_IF_ERROR(Call(
-        "openScanner", [&](Service& s) { id = s.openScanner(name, scan); }));
-    return id;
+        "openScanner", kIdempotent,
+        [&](Service& s) { id = s.openScanner(name, scan); }, &router));
+    return ScannerHandle(router, id);
   }
 
   StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
@@ -253,20 +326,54 @@ class ThriftRouterClient final : public RouterClient {
     int32_t rows = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(thrift_internal::Widen(max_rows, "max_rows", &rows)));
-    BLOOMROUTE_ASSIGN_OR_RETURN(const int32_t id, ScannerIdToThrift(scanner));
-    return Fetch<std::vector<Row>, std::vector<client::TResult>>(
-        "getScannerRows",
-        [&](Service& s, std::vector<client::TResult>& r) {
-          s.getScannerRows(r, id, rows, /*callSeq=*/0);
-        },
-        [](const std::vector<client::TResult>& in, std::vector<Row>* out) {
-          return thrift_internal::RowsFromHBase(in, "result", out);
-        });
+    BLOOMROUTE_ASSIGN_OR_RETURN(const PinnedScanner at,
+                                ScannerOfHandle(scanner, list_.size()));
+    std::vector<client::TResult> reply;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        Pinned(at.router, "getScannerRows", [&](Service& s) {
+          s.getScannerRows(reply, at.id, rows, /*callSeq=*/0);
+        }));
+    std::vector<Row> out;
+    const Status converted =
+        thrift_internal::RowsFromHBase(reply, "result", &out);
+    if (!converted.ok()) {
+      return Status::Corruption(Where(at.router, "getScannerRows") +
+                                converted.message());
+    }
+    return out;
+  }
+
+  bool ScannerLost(int64_t scanner) const override {
+    StatusOr<PinnedScanner> at = ScannerOfHandle(scanner, list_.size());
+    return at.ok() && list_.InBackoff(at->router);
   }
 
   Status CloseScanner(int64_t scanner) override {
-    BLOOMROUTE_ASSIGN_OR_RETURN(const int32_t id, ScannerIdToThrift(scanner));
-    return Call("closeScanner", [&](Service& s) { s.closeScanner(id); });
+    BLOOMROUTE_ASSIGN_OR_RETURN(const PinnedScanner at,
+                                ScannerOfHandle(scanner, list_.size()));
+    // A router that failed since took the scanner's connection, and with it
+    // the scanner, along.
+    if (list_.InBackoff(at.router)) return Status::OK();
+    return Pinned(at.router, "closeScanner",
+                  [&](Service& s) { s.closeScanner(at.id); });
+  }
+
+  StatusOr<std::optional<Row>> Increment(
+      std::string_view table, const std::string& row,
+      const std::vector<ColumnIncrement>& increments) override {
+    const std::string name(table);
+    client::TIncrement request;
+    BLOOMROUTE_RETURN_IF_ERROR(IncrementToThrift(row, increments, &request));
+    return Fetch<std::optional<Row>, client::TResult>(
+        "increment", kRowChange,
+        [&](Service& s, client::TResult& r) { s.increment(r, name, request); },
+        [](const client::TResult& in, std::optional<Row>* out) {
+          std::vector<std::optional<Row>> rows;
+          BLOOMROUTE_RETURN_IF_ERROR(
+              thrift_internal::OptionalRowsFromHBase({in}, "result", &rows));
+          *out = std::move(rows.at(0));
+          return Status::OK();
+        });
   }
 
   StatusOr<router::LookupResult> Lookup(
@@ -336,7 +443,7 @@ class ThriftRouterClient final : public RouterClient {
 
   StatusOr<router::ServerRef> AddServer(const std::string& address) override {
     return Fetch<router::ServerRef, client::TServerRef>(
-        "addServer",
+        "addServer", kServerChange,
         [&](Service& s, client::TServerRef& r) { s.addServer(r, address); },
         [](const client::TServerRef& in, router::ServerRef* out) {
           return thrift_internal::ServerFromThrift(in, "server", out);
@@ -348,7 +455,7 @@ class ThriftRouterClient final : public RouterClient {
     int32_t wire = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(thrift_internal::Widen(id, "server id", &wire)));
-    return Call("setServerAddress",
+    return Call("setServerAddress", kServerChange,
                 [&](Service& s) { s.setServerAddress(wire, address); });
   }
 
@@ -356,7 +463,8 @@ class ThriftRouterClient final : public RouterClient {
     int32_t wire = 0;
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(thrift_internal::Widen(id, "server id", &wire)));
-    return Call("removeServer", [&](Service& s) { s.removeServer(wire); });
+    return Call("removeServer", kServerChange,
+                [&](Service& s) { s.removeServer(wire); });
   }
 
   StatusOr<router::RegionOpResult> MoveRegion(uint64_t region_id,
@@ -368,7 +476,7 @@ class ThriftRouterClient final : public RouterClient {
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(thrift_internal::Widen(to, "server id", &server)));
     return Fetch<router::RegionOpResult, client::TRegionOpResult>(
-        "moveRegion",
+        "moveRegion", kRegionChange,
         [&](Service& s, client::TRegionOpResult& r) {
           s.moveRegion(r, region, server);
         },
@@ -386,7 +494,7 @@ class ThriftRouterClient final : public RouterClient {
     }
     const std::string row = split_row.value_or(std::string());
     return Fetch<router::RegionOpResult, client::TRegionOpResult>(
-        "splitRegion",
+        "splitRegion", kRegionChange,
         [&](Service& s, client::TRegionOpResult& r) {
           s.splitRegion(r, region, row);
         },
@@ -401,7 +509,7 @@ class ThriftRouterClient final : public RouterClient {
     BLOOMROUTE_RETURN_IF_ERROR(
         Unsendable(thrift_internal::Widen(region_b, "region_b", &b)));
     return Fetch<router::RegionOpResult, client::TRegionOpResult>(
-        "mergeRegions",
+        "mergeRegions", kRegionChange,
         [&](Service& s, client::TRegionOpResult& r) {
           s.mergeRegions(r, a, b);
         },
@@ -413,7 +521,7 @@ class ThriftRouterClient final : public RouterClient {
     BLOOMROUTE_RETURN_IF_ERROR(Unsendable(
         thrift_internal::Widen(max_operations, "max_operations", &wire)));
     return Fetch<router::BalanceReport, client::TBalanceReport>(
-        "balance",
+        "balance", kRegionChange,
         [&](Service& s, client::TBalanceReport& r) { s.balance(r, wire); },
         thrift_internal::BalanceReportFromThrift);
   }
@@ -425,7 +533,7 @@ class ThriftRouterClient final : public RouterClient {
         Unsendable(thrift_internal::Widen(id, "server id", &wire)));
     return Fetch<std::vector<router::BalanceReport::Step>,
                  std::vector<client::TBalanceStep>>(
-        "decommissionServer",
+        "decommissionServer", kRegionChange,
         [&](Service& s, std::vector<client::TBalanceStep>& r) {
           s.decommissionServer(r, wire);
         },
@@ -478,12 +586,14 @@ class ThriftRouterClient final : public RouterClient {
 
   Status AddIndex(std::string_view table, const std::string& column) override {
     const std::string name(table);
-    return Call("addIndex", [&](Service& s) { s.addIndex(name, column); });
+    return Call("addIndex", kIndexChange,
+                [&](Service& s) { s.addIndex(name, column); });
   }
 
   Status DropIndex(std::string_view table, const std::string& column) override {
     const std::string name(table);
-    return Call("dropIndex", [&](Service& s) { s.dropIndex(name, column); });
+    return Call("dropIndex", kIndexChange,
+                [&](Service& s) { s.dropIndex(name, column); });
   }
 
   StatusOr<std::vector<router::IndexState>> IndexStatus(
@@ -499,22 +609,85 @@ class ThriftRouterClient final : public RouterClient {
   }
 
  private:
-  std::string Where(const char* method) const {
-    return "router " + address_ + ": " + method + ": ";
+  static std::vector<std::string> Addresses(
+      const std::vector<Endpoint>& routers) {
+    std::vector<std::string> out;
+    for (const Endpoint& router : routers) out.push_back(router.address);
+    return out;
   }
 
+  std::string Where(size_t router, const char* method) const {
+    return "router " + list_.address(router) + ": " + method + ": ";
+  }
+
+  // One attempt on `router`. `reach` says how far it got: sent once the
+  // connection is made (and authenticated), answered when the router
+  // replied with a declared error (a result returns OK).
+  template <typename CallFn>
+  Status Attempt(size_t router, const char* method, Reach* reach,
+                 CallFn& call) {
+    return pools_[router]->Call(Where(router, method), [&](Service& s) {
+      *reach = Reach::kSent;
+      try {
+        call(s);
+      } catch (const rpc::TIOError&) {
+        *reach = Reach::kAnswered;
+        throw;
+      } catch (const rpc::TIllegalArgument&) {
+        *reach = Reach::kAnswered;
+        throw;
+      }
+    });
+  }
+
+  // A call on the list (RouterList::Run); `answered` (when given) gets the
+  // router that answered.
+  template <typename CallFn>
+  Status Call(const char* method, const Resend& resend, CallFn&& call,
+              size_t* answered = nullptr) {
+    return list_.Run(method, resend, [&](size_t router, Reach* reach) {
+      if (answered != nullptr) *answered = router;
+      return Attempt(router, method, reach, call);
+    });
+  }
   template <typename CallFn>
   Status Call(const char* method, CallFn&& call) {
-    return pool_.Call(Where(method), std::forward<CallFn>(call));
+    return Call(method, kIdempotent, std::forward<CallFn>(call));
   }
 
+  // A call that only `router` can answer (a scanner's).
+  template <typename CallFn>
+  Status Pinned(size_t router, const char* method, CallFn&& call) {
+    Reach reach = Reach::kNotSent;
+    Status status = Attempt(router, method, &reach, call);
+    list_.Record(router, status, reach);
+    return status;
+  }
+
+  // Call() for a method with a reply: `call(service, reply)` fills it and
+  // `convert(reply, &result)` turns it into Result; a reply that does not
+  // convert is Corruption, naming the router.
+  template <typename Result, typename Reply, typename CallFn,
+            typename ConvertFn>
+  StatusOr<Result> Fetch(const char* method, const Resend& resend,
+                         CallFn&& call, ConvertFn&& convert) {
+    Reply reply;
+    size_t router = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(Call(
+        method, resend, [&](Service& s) { call(s, reply); }, &router));
+    Result result;
+    const Status converted = convert(reply, &result);
+    if (!converted.ok()) {
+      return Status::Corruption(Where(router, method) + converted.message());
+    }
+    return result;
+  }
   template <typename Result, typename Reply, typename CallFn,
             typename ConvertFn>
   StatusOr<Result> Fetch(const char* method, CallFn&& call,
                          ConvertFn&& convert) {
-    return pool_.template Fetch<Result, Reply>(
-        Where(method), std::forward<CallFn>(call),
-        std::forward<ConvertFn>(convert));
+    return Fetch<Result, Reply>(method, kIdempotent, std::forward<CallFn>(call),
+                                std::forward<ConvertFn>(convert));
   }
 
   Status SendPuts(const std::string& table, const std::vector<Mutation>& batch,
@@ -540,25 +713,30 @@ class ThriftRouterClient final : public RouterClient {
                 [&](Service& s) { s.deleteMultiple(failed, table, deletes); });
   }
 
-  const std::string address_;  // as given, for messages
-  thrift_internal::ClientPool<Service> pool_;
+  const std::string address_;  // the list as given
+  thrift_internal::RouterList list_;
+  std::vector<std::unique_ptr<Pool>> pools_;  // one per router of list_
 };
 
 }  // namespace
 
 StatusOr<std::unique_ptr<RouterClient>> ConnectRouter(
-    const std::string& address, const RouterClientOptions& options) {
+    const std::string& routers, const RouterClientOptions& options,
+    const RouterListOptions& list_options) {
   BLOOMROUTE_RETURN_IF_ERROR(options.Validate());
-  std::string host;
-  int port = 0;
-  const Status parsed = ParseListenAddress(address, &host, &port);
-  if (!parsed.ok()) return parsed.WithContext("router address");
-  if (port == 0) {
-    return Status::InvalidArgument("router address '" + address +
-                                   "' has port 0");
+  BLOOMROUTE_RETURN_IF_ERROR(list_options.Validate());
+  BLOOMROUTE_ASSIGN_OR_RETURN(const std::vector<std::string> addresses,
+                              ParseRouterList(routers));
+  std::vector<Endpoint> endpoints;
+  for (const std::string& address : addresses) {
+    Endpoint endpoint{address, "", 0};
+    // ParseRouterList accepted it.
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ParseListenAddress(address, &endpoint.host, &endpoint.port));
+    endpoints.push_back(std::move(endpoint));
   }
   return std::unique_ptr<RouterClient>(std::make_unique<ThriftRouterClient>(
-      address, std::move(host), port, options));
+      routers, endpoints, options, list_options));
 }
 
 }  // namespace bloomroute

@@ -6,12 +6,65 @@
 // Thrift stays behind this header (STYLE.md: only thrift/ includes Thrift
 // headers).
 //
-// Connections. ConnectRouter() checks the address and does not connect; each
-// call takes an idle connection from the client's pool or opens one (framed
-// transport, binary protocol, as RouterServer speaks), and puts it back when
-// the call completed with a result or a declared error (TIllegalArgument,
-// TIOError). After any other failure the connection is closed. Calls may run
-// concurrently: as many connections are open as calls are in progress.
+// Routers. A client takes a list of routers of one cluster ("h1:p1,h2:p2",
+// ParseRouterList); any router serves any call. The client sticks to one
+// router, chosen at random in the list when it is made (so that clients
+// given the same list spread over it), and moves to the next one when that
+// router does not answer: connect refused or timed out, no reply in time,
+// the connection dropped (Unavailable without a reply). A router that
+// failed is skipped for a short backoff (RouterListOptions), doubling while
+// it keeps failing. A call is sent again to the next router only when that
+// is safe:
+//   - a request that never left (no connection could be made) goes to the
+//     next router, whatever the call;
+//   - a request that was sent and whose reply was lost is sent again only
+//     when the call is idempotent (the table below); otherwise the call
+//     fails with Unavailable "router A: increment: the connection was lost
+//     after the request was sent; it may have been applied: read the row
+//     before retrying (CAUSE)", the check depending on the call;
+//   - a router's answer, a declared error too (TIllegalArgument, TIOError,
+//     also its Unavailable when a region server behind it did not answer),
+//     is not sent elsewhere: every router of the cluster would say the same.
+// When every router failed: the failure as it is for a list of one, else
+// Unavailable "no router answered M (tried A, B): CAUSE; CAUSE".
+//
+// Which call is resent after a lost reply (idempotent), and why:
+//   resent    ListTables, DescribeTable, IsTableEnabled, Get, OpenScanner,
+//             Lookup, Count, IndexStats, GetClusterStatus, ListServers,
+//             ListRegions, ListQuotas, VerifyIndex, IndexStatus: reads.
+//             Mutate (putMultiple, deleteMultiple): a put writes the same
+//             cells again and a delete deletes the same cells (a cell has
+//             one version: a second delete uncovers no older one), as
+//             HBase's own client retries them (a cell written without a
+//             timestamp gets a newer one; a write of another client between
+//             the two sends is overwritten, as with HBase).
+//             BulkLoad: loading a file again gives the same rows.
+//             SetQuota: sets a value; twice is once.
+//   not       Increment (HBase's increment: twice adds twice; so would
+//             append and checkAndMutate, which this client does not call).
+//             CreateTable, DeleteTable (its disable step is resent: a
+//             disabled table is fine) / DeleteDisabledTable, EnableTable,
+//             DisableTable, TruncateTable (a second truncate would delete
+//             rows written since), AddIndex, DropIndex, AddServer,
+//             SetServerAddress, RemoveServer, MoveRegion, SplitRegion,
+//             MergeRegions, Balance, DecommissionServer: each changes the
+//             cluster's shape once; sent again it would act again or fail
+//             with a refusal that hides that the first one succeeded.
+//   pinned    ScannerNext, CloseScanner go to the router that opened the
+//             scanner, never elsewhere (see the scanner calls).
+//
+// Page tokens (LookupSpec::page_token) are signed with a key every router
+// of a cluster shares (router/page_token.h: it lives in the cluster's
+// catalog), so a lookup's next page may be asked of any router: paged
+// lookups fail over as any lookup does.
+//
+// Connections. ConnectRouter() checks the addresses and does not connect;
+// each call takes an idle connection of its router's pool or opens one
+// (framed transport, binary protocol, as RouterServer speaks), and puts it
+// back when the call completed with a result or a declared error
+// (TIllegalArgument, TIOError). After any other failure the connection is
+// closed. Calls may run concurrently: as many connections are open as calls
+// are in progress.
 //
 // Errors: the one place where the router client's Thrift exceptions become
 // Status (the same rules as ThriftRegionClient, thrift_region_client.h).
@@ -23,7 +76,7 @@
 //   Unavailable      "cannot connect to the router at 127.0.0.1:9090:
 //                    connection refused (is it running? name another with
 //                    --router HOST:PORT)" (or Thrift's reason for another
-//                    failure to connect).
+//                    failure to connect; the advice only for a list of one).
 //   InvalidArgument  "the router at HOST:PORT speaks TLS: give --tls-ca
 //                    FILE, the CA that signed its certificate": a plaintext
 //                    client's first reply began with a TLS record;
@@ -47,7 +100,7 @@
 // Thread-safety: every method may be called concurrently.
 //
 // Example:
-//   auto router = ConnectRouter("127.0.0.1:9090");
+//   auto router = ConnectRouter("10.0.0.1:9090,10.0.0.2:9090");
 //   if (!router.ok()) return router.status();
 //   router::LookupSpec q;
 //   q.equals = {{"d:country_code", "NO"}};
@@ -73,13 +126,42 @@ namespace bloomroute {
 // Timeouts, frame limit and idle connections, as for the region client.
 using RouterClientOptions = ThriftClientOptions;
 
+// The most routers one list may name.
+inline constexpr size_t kMaxRouters = 64;
+
+// How a client moves over its list of routers.
+struct RouterListOptions {
+  // The position in the list of the router the client starts with (taken
+  // modulo the list's length), or kRandomStart (the default): one picked at
+  // random, so that clients given the same list spread over it. Tests name
+  // one to know where a client starts.
+  static constexpr int kRandomStart = -1;
+  int start = kRandomStart;
+  // A router that failed is skipped for min_backoff_ms, doubling with each
+  // failure in a row up to max_backoff_ms; an answer clears it.
+  int min_backoff_ms = 250;
+  int max_backoff_ms = 4000;
+  // InvalidArgument unless start >= kRandomStart and 1 <= min_backoff_ms <=
+  // max_backoff_ms <= 60000.
+  Status Validate() const;
+};
+
+// "HOST:PORT[,HOST:PORT...]" split into its addresses, in order (spaces
+// around an entry are ignored). Each entry is HOST:PORT as ParseListenAddress
+// takes it (thrift/server/thrift_server.h), with a port in 1..65535.
+// InvalidArgument, naming the entry, for an empty list or entry, a bad
+// address, port 0, an address listed twice (host names compared without
+// case), or more than kMaxRouters entries.
+StatusOr<std::vector<std::string>> ParseRouterList(std::string_view list);
+
 class RouterClient {
  public:
   virtual ~RouterClient() = default;
   RouterClient(const RouterClient&) = delete;
   RouterClient& operator=(const RouterClient&) = delete;
 
-  // "HOST:PORT" as given to ConnectRouter.
+  // The list as given to ConnectRouter ("HOST:PORT" or
+  // "HOST:PORT,HOST:PORT,...").
   virtual const std::string& address() const = 0;
 
   // Tables (createIndexedTable, HBase's deleteTable, listTables,
@@ -113,6 +195,13 @@ class RouterClient {
   // atomic: on an error, rows of other chunks may have been applied.
   [[nodiscard]] virtual Status Mutate(std::string_view table,
                                       const std::vector<Mutation>& batch) = 0;
+  // HBase's increment of 8-byte counters in one row: the row's incremented
+  // cells (nullopt if the router returned none). NOT idempotent: never sent
+  // again after a lost reply (the error says it may have been applied).
+  // InvalidArgument for an empty list or a column without ':'.
+  virtual StatusOr<std::optional<Row>> Increment(
+      std::string_view table, const std::string& row,
+      const std::vector<ColumnIncrement>& increments) = 0;
   // getMultiple: in request order, nullopt for a missing row. When the rows
   // pass the router's reply byte budget (--max-reply-bytes) the router fails
   // the call (InvalidArgument naming it): ask for fewer rows. A reply that
@@ -122,14 +211,29 @@ class RouterClient {
       std::string_view table, const std::vector<GetRequest>& requests) = 0;
   // openScanner / getScannerRows / closeScanner. ScannerNext returns up to
   // max_rows rows; an empty answer means the scan is complete. A scanner
-  // belongs to the connection that opened it (NotFound on any other), and
-  // calls take the most recently used idle connection: use a scanner from
-  // one thread with no call of this client from another thread in between.
-  // ScannerNext is unsequenced (callSeq 0): a call that fails after the
-  // request left may have lost its rows. Scanner ids are HBase's i32: an id
-  // outside it is NotFound without a call.
+  // belongs to the router, and on it to the connection, that opened it
+  // (NotFound on any other), as HBase Thrift gateways' scanners do:
+  // OpenScanner fails over like a read, and the id it returns names the
+  // router too (its position in the list times 2^32, plus the router's i32
+  // id), so that ScannerNext and CloseScanner go to that router and never
+  // elsewhere. Calls take the most recently used idle connection: use a
+  // scanner from one thread with no call of this client from another thread
+  // in between. ScannerNext is unsequenced (callSeq 0): a call that fails
+  // after the request left may have lost its rows, and when the scanner's
+  // router is gone the scanner is gone with it (Unavailable): reopen the
+  // scan after the last row received (ScanEach in tools/
+  // client_command_util.h does). An id that names no router of the list or
+  // is outside the router's i32 is NotFound without a call. CloseScanner of
+  // a scanner whose router failed since (in its backoff) is OK without a
+  // call: the scanner closed with its connection.
   virtual StatusOr<int64_t> OpenScanner(std::string_view table,
                                         const router::ScanSpec& spec) = 0;
+  // Whether the router holding `scanner` failed since without answering (a
+  // call to it got no reply; its backoff runs): its scanners closed with
+  // their connections, so a scan can only go on from a new scanner. False
+  // while it answers (an Unavailable it declared, for a region server
+  // behind it, leaves the scanner open) and for an id of no router.
+  virtual bool ScannerLost(int64_t scanner) const = 0;
   virtual StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
                                                  uint32_t max_rows) = 0;
   [[nodiscard]] virtual Status CloseScanner(int64_t scanner) = 0;
@@ -208,12 +312,14 @@ class RouterClient {
   RouterClient() = default;
 };
 
-// A client for the router at "HOST:PORT" (HOST an IPv4 address, a host name
-// or "[IPv6]"). InvalidArgument for a malformed address, port 0, or options
-// that fail Validate(). Does not connect: an unreachable router shows as
-// Unavailable from the first call.
+// A client for the routers of `routers`, "HOST:PORT" or a list of them
+// (ParseRouterList; HOST an IPv4 address, a host name or "[IPv6]").
+// InvalidArgument for a list ParseRouterList refuses, or options that fail
+// Validate(). Does not connect: an unreachable router shows as Unavailable
+// from the first call.
 StatusOr<std::unique_ptr<RouterClient>> ConnectRouter(
-    const std::string& address, const RouterClientOptions& options = {});
+    const std::string& routers, const RouterClientOptions& options = {},
+    const RouterListOptions& list_options = {});
 
 }  // namespace bloomroute
 

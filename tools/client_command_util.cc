@@ -78,30 +78,74 @@ std::string RoutingLine(const router::RoutingInfo& r, bool partial,
   return line;
 }
 
+namespace {
+
+// One scanner's rows, read until the scan ends, `limit` rows are read in all,
+// or a failure: `scanner_failed` tells ScannerNext's failure from `each`'s.
+struct ScanPass {
+  Status status;
+  bool scanner_failed = false;
+};
+
+ScanPass ReadScanner(RouterClient& router, int64_t scanner, uint64_t limit,
+                     const std::function<Status(std::vector<Row>&)>& each,
+                     uint64_t* read, std::string* last_row) {
+  while (*read < limit) {
+    const uint64_t want = std::min<uint64_t>(kScanBatchRows, limit - *read);
+    StatusOr<std::vector<Row>> batch =
+        router.ScannerNext(scanner, static_cast<uint32_t>(want));
+    if (!batch.ok()) return {batch.status(), true};
+    if (batch->empty()) break;
+    if (batch->size() > limit - *read) batch->resize(limit - *read);
+    *read += batch->size();
+    *last_row = batch->back().key;  // before `each` may move the rows
+    Status status = each(*batch);
+    if (!status.ok()) return {std::move(status), false};
+  }
+  return {};
+}
+
+// Whether a scan may go on from a new scanner after `pass` failed: the
+// scanner's router did not answer and is lost with the scanner (a router's
+// own Unavailable, for a region server behind it, would be every router's),
+// and the filter holds no PageFilter, whose count would start again.
+bool MayReopen(RouterClient& router, int64_t scanner, const ScanPass& pass,
+               const router::ScanSpec& spec) {
+  return pass.scanner_failed && pass.status.IsUnavailable() &&
+         router.ScannerLost(scanner) &&
+         spec.filter.find("PageFilter") == std::string::npos;
+}
+
+}  // namespace
+
 StatusOr<uint64_t> ScanEach(
     RouterClient& router, std::string_view table, const router::ScanSpec& spec,
     uint64_t limit, const std::function<Status(std::vector<Row>&)>& each) {
-  BLOOMROUTE_ASSIGN_OR_RETURN(int64_t scanner, router.OpenScanner(table, spec));
+  router::ScanSpec resume = spec;
   uint64_t read = 0;
-  Status status;
-  while (read < limit) {
-    const uint64_t want = std::min<uint64_t>(kScanBatchRows, limit - read);
-    StatusOr<std::vector<Row>> batch =
-        router.ScannerNext(scanner, static_cast<uint32_t>(want));
-    if (!batch.ok()) {
-      status = batch.status();
-      break;
+  std::string last_row;
+  int fruitless = 0;  // reopens in a row that read no row
+  while (true) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(int64_t scanner,
+                                router.OpenScanner(table, resume));
+    const uint64_t before = read;
+    const ScanPass pass =
+        ReadScanner(router, scanner, limit, each, &read, &last_row);
+    // The router expires a scanner it is not told to close; nothing to do.
+    (void)router.CloseScanner(scanner);
+    if (pass.status.ok()) return read;
+    fruitless = read > before ? 0 : fruitless + 1;
+    if (!MayReopen(router, scanner, pass, spec) ||
+        fruitless > kMaxScanReopens) {
+      return pass.status;
     }
-    if (batch->empty()) break;
-    if (batch->size() > limit - read) batch->resize(limit - read);
-    read += batch->size();
-    status = each(*batch);
-    if (!status.ok()) break;
+    // As HBase's client does: start again right after the last row handed
+    // out (the smallest key above it), so no row is given twice.
+    if (read > 0) resume.start_row = last_row + '\0';
+    if (!spec.stop_row.empty() && resume.start_row >= spec.stop_row) {
+      return read;
+    }
   }
-  // The router expires a scanner it is not told to close; nothing to do.
-  (void)router.CloseScanner(scanner);
-  if (!status.ok()) return status;
-  return read;
 }
 
 StatusOr<std::vector<Row>> ScanRows(RouterClient& router,
@@ -143,7 +187,11 @@ Status ExplainTableNotFound(RouterClient& router, std::string_view table,
 
 namespace {
 
-constexpr char kRouterHelp[] = "HOST:PORT of the router";
+constexpr char kRouterHelp[] =
+    "HOST:PORT of the router, or a comma-separated list of the cluster's "
+    "routers (at most 64): calls spread over them and move to the next "
+    "when one does not answer";
+constexpr char kRouterValue[] = "HOST:PORT[,HOST:PORT...]";
 constexpr char kTokenFileHelp[] =
     "authenticate with the token on this file's first line (needs --tls-ca)";
 
@@ -152,8 +200,9 @@ constexpr char kTokenFileHelp[] =
 void RouterConnectionFlags::Add(po::options_description* o) {
   o->add_options()  //
       ("router",
-       po::value<std::string>(&router_)->default_value(
-           std::string(kDefaultRouterAddress)),
+       po::value<std::string>(&router_)
+           ->default_value(std::string(kDefaultRouterAddress))
+           ->value_name(kRouterValue),
        kRouterHelp);
   tls_flags_.Add(o);
   o->add_options()  //
@@ -164,12 +213,14 @@ void RouterConnectionFlags::Add(po::options_description* o) {
 void RouterConnectionFlags::Add(OptionTable* table) {
   table->String("router", &router_, kRouterHelp)
       .Default(kDefaultRouterAddress)
-      .ValueName("HOST:PORT");
+      .ValueName(kRouterValue);
   tls_flags_.Add(table);
   table->String("token-file", &token_file_, kTokenFileHelp).ValueName("FILE");
 }
 
 Status RouterConnectionFlags::Validate() {
+  StatusOr<std::vector<std::string>> routers = ParseRouterList(router_);
+  if (!routers.ok()) return routers.status().WithContext("--router");
   BLOOMROUTE_ASSIGN_OR_RETURN(tls_, tls_flags_.ToOptions());
   token_.clear();
   if (token_file_.empty()) return Status::OK();

@@ -66,7 +66,15 @@ std::string RoutingLine(const router::RoutingInfo& routing, bool partial,
 // to `each`; a batch `each` fails ends the scan with its error. Returns the
 // rows read. The scanner is closed before returning (a failure to close is
 // ignored: the router expires it). The router's error otherwise.
+// When the scanner's router dies (ScannerNext fails with Unavailable and
+// RouterClient::ScannerLost), the scan is opened again, on whichever
+// router of the list answers, right after the last row handed to `each`, as
+// HBase's client restarts a scan after the last row it returned: each row
+// is handed out exactly once. At most kMaxScanReopens reopens in a row that
+// read no row; a filter holding PageFilter is not reopened (its count would
+// start again): its Unavailable is returned.
 inline constexpr uint32_t kScanBatchRows = 1000;
+inline constexpr int kMaxScanReopens = 3;
 StatusOr<uint64_t> ScanEach(
     RouterClient& router, std::string_view table, const router::ScanSpec& spec,
     uint64_t limit, const std::function<Status(std::vector<Row>&)>& each);
@@ -97,7 +105,9 @@ StatusOr<T> ExplainTableNotFound(RouterClient& router, std::string_view table,
 }
 
 // How a client command reaches the router:
-//   --router HOST:PORT (default 127.0.0.1:9090)
+//   --router HOST:PORT[,HOST:PORT...] (default 127.0.0.1:9090): one router
+//     or a list of the cluster's routers (ParseRouterList, router_client.h:
+//     the client spreads over them and fails over)
 //   --tls-ca FILE [--tls-cert FILE --tls-key FILE]  --token-file FILE
 // With --tls-ca the connection is TLS to a router whose certificate that CA
 // signed, presenting --tls-cert when given; with --token-file the client
@@ -108,7 +118,8 @@ class RouterConnectionFlags {
   // Declares the options on a description, or as rows of a command's table.
   void Add(boost::program_options::options_description* o);
   void Add(OptionTable* table);
-  // Checks the TLS files (TlsFlags::ToOptions) and reads the token
+  // Checks the router list (ParseRouterList: "--router: router 'h:0' has
+  // port 0"), the TLS files (TlsFlags::ToOptions) and reads the token
   // (ReadClientToken); InvalidArgument naming the option, also for
   // --token-file without --tls-ca. Call once, before ClientOptions/Connect.
   Status Validate();
@@ -119,8 +130,8 @@ class RouterConnectionFlags {
   std::vector<std::string> AsArgs() const;
   // `base` (timeouts, limits) with the TLS files and the token set.
   RouterClientOptions ClientOptions(RouterClientOptions base = {}) const;
-  // ConnectRouter(router(), ClientOptions(base)); the connection is made by
-  // the first call.
+  // ConnectRouter(router(), ClientOptions(base)) over the list; the
+  // connection is made by the first call.
   StatusOr<std::unique_ptr<RouterClient>> Connect(
       const RouterClientOptions& base = {}) const;
 

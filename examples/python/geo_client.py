@@ -11,6 +11,14 @@ cluster running (e.g. `build/tools/bloomroute local --data /tmp/br --servers 2`)
     PYTHONPATH=build/python /usr/bin/python3 examples/python/geo_client.py \
         --router 127.0.0.1:9090
 
+--router takes one router or a comma-separated list of a cluster's routers
+(h1:9090,h2:9090): the client starts at one picked at random and moves to the
+next when a router does not answer. A call is sent again to the next router
+only when that is safe: when it never reached the first, or when it is
+idempotent (reads, puts); creating the table is not sent again after a lost
+reply. A scan whose router dies is opened again on another router right
+after the last row received.
+
 Against a router serving TLS, add --tls-ca with the cluster's CA certificate,
 and either a client certificate (--tls-cert, --tls-key) or a token
 (--token-file: the token on its first line), as `bloomroute cert` makes them.
@@ -18,6 +26,7 @@ and either a client certificate (--tls-cert, --tls-key) or a token
 import argparse
 import itertools
 import logging
+import random
 import ssl
 import sys
 
@@ -44,6 +53,9 @@ CITIES = [  # row key, country code, feature code, name
     ("lyon", "FR", "PPLA", "Lyon"),
 ]
 
+
+# The most routers --router may list, as for the bloomroute commands.
+MAX_ROUTERS = 64
 
 # The most a token file may hold, as for the bloomroute commands: a token is
 # one line of 64 hex digits.
@@ -169,27 +181,123 @@ def connect(address, context=None, token=None):
     return client, transport
 
 
-def create_table(client):
+def parse_routers(text):
+    """--router's list: "HOST:PORT[,HOST:PORT...]", each entry checked."""
+    routers, seen = [], set()
+    for entry in (e.strip() for e in text.split(",")):
+        if not entry:
+            raise UsageError(f"--router {text!r}: an entry is empty")
+        host, _, port = entry.rpartition(":")
+        if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise UsageError(f"--router: {entry!r} is not HOST:PORT with a "
+                             "port in 1..65535")
+        key = (host.strip("[]").lower(), int(port))
+        if key in seen:
+            raise UsageError(f"--router: {entry!r} is listed twice")
+        seen.add(key)
+        routers.append(entry)
+    if len(routers) > MAX_ROUTERS:
+        raise UsageError(f"--router: more than {MAX_ROUTERS} routers")
+    return routers
+
+
+class ReplyLost(Exception):
+    """A call that is not idempotent was sent and its reply lost."""
+
+
+class Routers:
+    """The routers of --router. Calls go to the current router, which starts
+    at one picked at random (so that clients spread over the list); when it
+    does not answer, the call moves on to the next router: always when the
+    request never left (no connection), and after a lost reply only when the
+    call is idempotent. A router's declared error (TIOError,
+    TIllegalArgument) is its answer and is not sent elsewhere."""
+
+    def __init__(self, addresses, context=None, token=None):
+        self.addresses = addresses
+        self.context, self.token = context, token
+        self.current = random.randrange(len(addresses))
+        self.client = self.transport = None
+
+    def address(self):
+        return self.addresses[self.current]
+
+    def open(self):
+        """Connects to the current router or the next that answers."""
+        failures = []
+        for _ in self.addresses:
+            try:
+                self.client, self.transport = connect(
+                    self.address(), self.context, self.token)
+                return self.client
+            except TTransport.TTransportException as e:
+                failures.append(f"{self.address()}: {e}")
+                self.current = (self.current + 1) % len(self.addresses)
+        raise TTransport.TTransportException(message="; ".join(failures))
+
+    def lost(self, client):
+        """Drops `client`'s connection after a failure; the next call goes
+        to the next router."""
+        if client is self.client:
+            self.transport.close()
+            self.client = self.transport = None
+            self.current = (self.current + 1) % len(self.addresses)
+
+    def close(self):
+        if self.transport is not None:
+            self.transport.close()
+
+    def call(self, name, fn, idempotent=True, check="look"):
+        """fn(client) on the current router, moving on as the class says."""
+        failures = []
+        for _ in self.addresses:
+            if self.client is None:
+                try:
+                    self.open()
+                except TTransport.TTransportException as e:
+                    failures.append(str(e))
+                    break
+            client, address = self.client, self.address()
+            try:
+                return fn(client)
+            except TTransport.TTransportException as e:
+                self.lost(client)
+                if not idempotent:
+                    raise ReplyLost(
+                        f"router {address}: {name}: the connection was lost "
+                        "after the request was sent; it may have been "
+                        f"applied: {check} before retrying ({e})") from e
+                failures.append(f"{address}: {e}")
+        raise TTransport.TTransportException(
+            message=f"no router answered {name}: " + "; ".join(failures))
+
+
+def create_table(routers):
     """Creates the table with two indexed columns, or reuses it."""
     name = TTableName(qualifier=TABLE.encode())
-    if client.tableExists(name):
+    if routers.call("tableExists", lambda c: c.tableExists(name)):
         print(f"table {TABLE} exists; reusing it")
         return
     desc = TTableDescriptor(
         tableName=name, columns=[TColumnFamilyDescriptor(name=b"d")],
         attributes={INDEX_ATTRIBUTE: b"d:cc,d:feature"})
-    client.createTable(desc, [b"h", b"p"])
-    regions = client.getAllRegionLocations(TABLE.encode())
+    # Not idempotent: sent again it would fail as a table that exists.
+    routers.call("createTable", lambda c: c.createTable(desc, [b"h", b"p"]),
+                 idempotent=False, check="list the tables")
+    regions = routers.call(
+        "getAllRegionLocations",
+        lambda c: c.getAllRegionLocations(TABLE.encode()))
     print(f"created table {TABLE} with {len(regions)} regions")
 
 
-def put_cities(client):
+def put_cities(routers):
     puts = [TPut(row=key.encode(),
                  columnValues=[TColumnValue(b"d", b"cc", cc.encode()),
                                TColumnValue(b"d", b"feature", feature.encode()),
                                TColumnValue(b"d", b"name", name.encode())])
             for key, cc, feature, name in CITIES]
-    client.putMultiple(TABLE.encode(), puts)
+    # A put writes the same cells again: idempotent.
+    routers.call("putMultiple", lambda c: c.putMultiple(TABLE.encode(), puts))
     print(f"put {len(puts)} rows")
 
 
@@ -199,12 +307,12 @@ def cells_of(row):
             for c in row.columnValues}
 
 
-def lookup(client, **where):
+def lookup(routers, **where):
     """getByIndex for the AND of column = value; prints rows and routing."""
     query = TIndexQuery(predicates=[
         TEqualityPredicate(b"d", column.encode(), value.encode())
         for column, value in where.items()])
-    result = client.getByIndex(TABLE, query)
+    result = routers.call("getByIndex", lambda c: c.getByIndex(TABLE, query))
     shown = " AND ".join(f"d:{c} = {v}" for c, v in where.items())
     print(f"getByIndex {shown}: {len(result.rows)} rows")
     for row in result.rows:
@@ -215,28 +323,48 @@ def lookup(client, **where):
           f"{len(r.serversWithRows)} had rows")
 
 
-def scan(client, batch=4):
+def scan(routers, batch=4):
     """Every row in key order, through a scanner, `batch` rows a call.
 
-    callSeq numbers the calls (1, 2, ...): a call repeated with the same
-    number after a lost reply gets the same rows again."""
-    scanner = client.openScanner(TABLE.encode(), TScan())
+    A scanner belongs to the router (and connection) that opened it: its
+    calls go there. callSeq numbers the calls (1, 2, ...): a call repeated
+    with the same number after a lost reply gets the same rows again. When
+    the scanner's router dies, the scan is opened again on another router
+    right after the last row received, so each row is seen once."""
     keys = []
-    try:
-        for call_seq in itertools.count(1):
-            rows = client.getScannerRows(scanner, batch, call_seq)
-            if not rows:
-                break
-            keys.extend(row.row.decode() for row in rows)
-    finally:
-        client.closeScanner(scanner)
+    reopens = 0
+    while True:
+        start = keys[-1].encode() + b"\0" if keys else b""
+        client, scanner = routers.call(
+            "openScanner",
+            lambda c: (c, c.openScanner(TABLE.encode(), TScan(startRow=start))))
+        try:
+            for call_seq in itertools.count(1):
+                rows = client.getScannerRows(scanner, batch, call_seq)
+                if not rows:
+                    break
+                keys.extend(row.row.decode() for row in rows)
+                reopens = 0
+        except TTransport.TTransportException:
+            routers.lost(client)  # the scanner went with its router
+            reopens += 1
+            if reopens > len(routers.addresses):
+                raise
+            continue
+        try:
+            client.closeScanner(scanner)
+        except TTransport.TTransportException:
+            routers.lost(client)
+        break
     print(f"scan: {len(keys)} rows: {' '.join(keys)}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--router", default="127.0.0.1:9090",
-                        help="HOST:PORT of the bloomroute router")
+                        metavar="HOST:PORT[,HOST:PORT...]",
+                        help="the bloomroute router, or a comma-separated "
+                        "list of a cluster's routers")
     parser.add_argument("--tls-ca", metavar="FILE",
                         help="the cluster's CA certificate (PEM): connect "
                         "over TLS to a router it signed")
@@ -249,13 +377,15 @@ def main():
                         "first line (needs --tls-ca)")
     args = parser.parse_args()
     try:
+        addresses = parse_routers(args.router)
         context = tls_context(args)
         token = read_token(args.token_file) if args.token_file else None
     except UsageError as e:
         parser.error(str(e))
+    routers = Routers(addresses, context, token)
     try:
-        client, transport = connect(args.router, context, token)
-    except (ValueError, TTransport.TTransportException) as e:
+        routers.open()
+    except TTransport.TTransportException as e:
         over = " over TLS" if context else ""
         print(f"geo_client: cannot reach the router{over}: {e}",
               file=sys.stderr)
@@ -265,22 +395,25 @@ def main():
               file=sys.stderr)
         return 1
     try:
-        create_table(client)
-        put_cities(client)
-        lookup(client, cc="NO")
-        lookup(client, cc="SE", feature="PPLC")
-        scan(client)
+        create_table(routers)
+        put_cities(routers)
+        lookup(routers, cc="NO")
+        lookup(routers, cc="SE", feature="PPLC")
+        scan(routers)
     except TIllegalArgument as e:
         print(f"geo_client: rejected: {e.message}", file=sys.stderr)
         return 1
     except TIOError as e:
         print(f"geo_client: failed: {e.message}", file=sys.stderr)
         return 1
+    except ReplyLost as e:
+        print(f"geo_client: {e}", file=sys.stderr)
+        return 1
     except TTransport.TTransportException as e:
         print(f"geo_client: connection lost: {e}", file=sys.stderr)
         return 1
     finally:
-        transport.close()
+        routers.close()
     return 0
 
 

@@ -111,6 +111,23 @@ TEST_F(PythonClientTest, CreatesPutsAndFindsRowsByIndex) {
   EXPECT_TRUE(Has(o.out, "d:cc = NO: 3 rows")) << o.out;
 }
 
+// A list of routers: those that do not answer are passed over (the client
+// starts at a random one, so two runs of three start at a dead router).
+TEST_F(PythonClientTest, AListOfRoutersPassesOverThoseThatAreDown) {
+  testing::CommandOutput o = RunExample(
+      {"--router", "127.0.0.1:1," + local_.address() + ",127.0.0.1:2"});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_TRUE(Has(o.out, "put 6 rows")) << o.out;
+  EXPECT_TRUE(Has(o.out, "d:cc = NO: 3 rows")) << o.out;
+  EXPECT_TRUE(Has(o.out, "scan: 6 rows")) << o.out;
+  o = RunPython({kExample, "--router", "127.0.0.1:1,127.0.0.1:2"});
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_TRUE(Has(o.err, "cannot reach the router")) << o.err;
+  EXPECT_TRUE(Has(o.err, "127.0.0.1:1")) << o.err;
+  EXPECT_TRUE(Has(o.err, "127.0.0.1:2")) << o.err;
+  EXPECT_FALSE(Has(o.err, "Traceback")) << o.err;
+}
+
 TEST_F(PythonClientTest, ErrorsAreOneLineWithoutATraceback) {
   testing::CommandOutput o =
       RunPython({BLOOMROUTE_EXAMPLES_DIR "/python/geo_client.py", "--router",
@@ -239,6 +256,17 @@ TEST_F(PythonClientOptionsTest, RefusesWhatCannotBeSecure) {
   ExpectRefused(
       {"--tls-ca", File("ca.pem"), "--token-file", File("big-token")},
       "--token-file " + File("big-token") + ": larger than 4096 bytes");
+}
+
+TEST_F(PythonClientOptionsTest, RefusesBadRouterLists) {
+  ExpectRefused({"--router", "127.0.0.1:9,,127.0.0.1:8"}, "an entry is empty");
+  ExpectRefused({"--router", "127.0.0.1:9,"}, "an entry is empty");
+  ExpectRefused({"--router", "h:1,H:1"}, "'H:1' is listed twice");
+  ExpectRefused({"--router", "h:1,h:0"}, "'h:0' is not HOST:PORT");
+  ExpectRefused({"--router", "h:1,h"}, "'h' is not HOST:PORT");
+  std::string many = "h:1";
+  for (int i = 2; i <= 65; ++i) many += ",h:" + std::to_string(i);
+  ExpectRefused({"--router", many}, "more than 64 routers");
 }
 
 TEST_F(PythonClientOptionsTest, HelpListsTheSecurityOptions) {

@@ -235,5 +235,38 @@ TEST_F(RowCommandsTest, ScanReadsAKeyRangeAcrossRegions) {
   EXPECT_EQ(Run("scan", {"--limit", "-1"}).code, 2);
 }
 
+// --router takes a list: routers that do not answer (nothing listens on
+// ports 1 and 2) are passed over, whichever the command starts at, and the
+// output is the one router's.
+TEST_F(RowCommandsTest, AListOfRoutersPassesOverThoseThatAreDown) {
+  const std::string live =
+      "127.0.0.1:" + std::to_string(cluster_->router_port());
+  const std::string list = "127.0.0.1:1," + live + ",127.0.0.1:2";
+  const std::vector<std::vector<std::string>> commands = {
+      {"scan", "--format", "csv", "--columns", "cc"},
+      {"query", "--where", "cc=SE", "--page-size", "1", "--format", "csv"},
+      {"get", "--row", "pear", "--row", "apple", "--format", "csv"}};
+  for (const std::vector<std::string>& command : commands) {
+    const CommandOutput one =
+        Run(command[0], {command.begin() + 1, command.end()});
+    ASSERT_EQ(one.code, 0) << one.err;
+    for (int run = 0; run < 3; ++run) {
+      std::vector<std::string> args = command;
+      args.insert(args.begin() + 1, {"--router", list, "--table", "geo"});
+      const CommandOutput r = RunCommand(args);
+      ASSERT_EQ(r.code, 0) << command[0] << ": " << r.err;
+      EXPECT_EQ(r.out, one.out) << command[0];
+    }
+  }
+  CommandOutput r = RunCommand(
+      {"scan", "--router", "127.0.0.1:1,127.0.0.1:2", "--table", "geo"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("no router answered openScanner (tried "));
+  r = RunCommand({"scan", "--router", live + "," + live, "--table", "geo"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_THAT(r.err,
+              HasSubstr("--router: router '" + live + "' is listed twice"));
+}
+
 }  // namespace
 }  // namespace bloomroute::testing

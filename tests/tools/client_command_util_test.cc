@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "tests/regionstore/region_store_test_util.h"
+#include "tests/thrift/router_list_test_util.h"
 #include "tests/tools/flags_test_util.h"
 #include "tests/tools/import/unused_router_client.h"
+#include "tools/local_cluster.h"
 
 namespace bloomroute {
 namespace {
@@ -200,6 +202,134 @@ TEST_F(RouterConnectionFlagsTest, ClientFlagsCarryTheConnectionFlags) {
   ClientFlags refused;
   testing::ParseFlags(refused, {"--table", "t", "--tls-cert", "c.pem"});
   EXPECT_THAT(refused.Validate().message(), ::testing::HasSubstr("--tls-ca"));
+}
+
+TEST_F(RouterConnectionFlagsTest, AListOfRoutersIsChecked) {
+  RouterConnectionFlags flags;
+  testing::ParseFlags(flags, {"--router", "10.0.0.7:9090,10.0.0.8:9090"});
+  ASSERT_TRUE(flags.Validate().ok());
+  EXPECT_EQ(flags.router(), "10.0.0.7:9090,10.0.0.8:9090");
+  EXPECT_EQ(flags.AsArgs()[0], "--router=10.0.0.7:9090,10.0.0.8:9090");
+  EXPECT_TRUE(flags.Connect().ok());  // does not connect
+  for (const char* bad : {"h:1,,h:2", "h:1,h:1", "h:1,h:0", "h:1,h", "h:1,"}) {
+    RouterConnectionFlags refused;
+    testing::ParseFlags(refused, {"--router", bad});
+    const Status s = refused.Validate();
+    EXPECT_TRUE(s.IsInvalidArgument()) << bad << ": " << s.ToString();
+    EXPECT_THAT(s.message(), ::testing::StartsWith("--router: ")) << bad;
+  }
+  RouterConnectionFlags zero;
+  testing::ParseFlags(zero, {"--router", "h:1,h:0"});
+  EXPECT_EQ(zero.Validate().message(), "--router: router 'h:0' has port 0");
+}
+
+// Two proxies in front of one local cluster's router stand in for two
+// routers; stopping a proxy is that router dying, with the scanners of its
+// connections.
+class RouterListScanTest : public ::testing::Test {
+ protected:
+  static constexpr int kRows = 2500;
+
+  void SetUp() override {
+    LocalClusterOptions options;
+    options.data_dir = dir_.path() + "/data";
+    options.servers = 2;
+    options.router_port = 0;
+    options.http = false;
+    auto cluster = LocalCluster::Start(options);
+    ASSERT_TRUE(cluster.ok()) << cluster.status().ToString();
+    cluster_ = std::move(cluster).value();
+    for (int i = 0; i < 2; ++i) {
+      proxies_.push_back(
+          std::make_unique<testing::RouterListProxy>(cluster_->router_port()));
+      ASSERT_TRUE(proxies_.back()->ok());
+    }
+    RouterListOptions list;
+    list.start = 0;
+    auto client = ConnectRouter(
+        proxies_[0]->address() + "," + proxies_[1]->address(), {}, list);
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    client_ = std::move(client).value();
+    ASSERT_TRUE(
+        client_->CreateTable(router::TableSpec{"rows", {}, {"k1", "k2"}, 0})
+            .ok());
+    for (int i = 0; i < kRows; i += 500) {
+      std::vector<Mutation> batch;
+      for (int j = i; j < i + 500; ++j) {
+        batch.push_back(Mutation::Put(0, Key(j), {{"d:v", "x"}}));
+      }
+      ASSERT_TRUE(client_->Mutate("rows", batch).ok());
+    }
+  }
+
+  static std::string Key(int i) {
+    std::string digits = std::to_string(i);
+    return "k" + std::string(4 - digits.size(), '0') + digits;
+  }
+  static std::vector<std::string> Keys(int begin, int end) {
+    std::vector<std::string> out;
+    for (int i = begin; i < end; ++i) out.push_back(Key(i));
+    return out;
+  }
+
+  testing::TempDir dir_;
+  std::unique_ptr<LocalCluster> cluster_;
+  std::vector<std::unique_ptr<testing::RouterListProxy>> proxies_;
+  std::unique_ptr<RouterClient> client_;
+};
+
+// The router of the scanner dies after the first batch: the scan goes on
+// from the other router after the last row received, every row once.
+TEST_F(RouterListScanTest, AScanWhoseRouterStopsGivesEveryRowOnce) {
+  std::vector<std::string> keys;
+  auto read = ScanEach(*client_, "rows", router::ScanSpec{}, kRows + 10,
+                       [&](std::vector<Row>& batch) {
+                         for (const Row& row : batch) keys.push_back(row.key);
+                         if (keys.size() == kScanBatchRows) {
+                           proxies_[0]->Stop();
+                         }
+                         return Status::OK();
+                       });
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(*read, static_cast<uint64_t>(kRows));
+  EXPECT_EQ(keys, Keys(0, kRows));
+  EXPECT_EQ(proxies_[0]->Count("openScanner"), 1u);
+  EXPECT_EQ(proxies_[1]->Count("openScanner"), 1u);
+}
+
+// The limit counts the rows of both scanners; a stop row ends the second.
+TEST_F(RouterListScanTest, AReopenedScanKeepsItsLimitAndRange) {
+  router::ScanSpec spec;
+  spec.start_row = Key(100);
+  spec.stop_row = Key(2200);
+  std::vector<std::string> keys;
+  auto read =
+      ScanEach(*client_, "rows", spec, 1500, [&](std::vector<Row>& batch) {
+        for (const Row& row : batch) keys.push_back(row.key);
+        if (keys.size() == kScanBatchRows) {
+          proxies_[0]->Stop();
+        }
+        return Status::OK();
+      });
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(keys, Keys(100, 1600));
+  keys.clear();
+  auto rows = ScanRows(*client_, "rows", spec, 100000);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(rows->size(), 2100u);
+}
+
+// Every router gone: the reopen fails, and says so.
+TEST_F(RouterListScanTest, AScanWithNoRouterLeftFails) {
+  auto read = ScanEach(*client_, "rows", router::ScanSpec{}, kRows,
+                       [&](std::vector<Row>&) {
+                         proxies_[0]->Stop();
+                         proxies_[1]->Stop();
+                         return Status::OK();
+                       });
+  EXPECT_TRUE(read.status().IsUnavailable()) << read.status().ToString();
+  EXPECT_THAT(read.status().message(),
+              ::testing::HasSubstr("no router answered openScanner"));
 }
 
 }  // namespace

@@ -44,6 +44,11 @@ class UnusedRouterClient : public RouterClient {
   Status Mutate(std::string_view, const std::vector<Mutation>&) override {
     return Unused();
   }
+  StatusOr<std::optional<Row>> Increment(
+      std::string_view, const std::string&,
+      const std::vector<ColumnIncrement>&) override {
+    return Unused();
+  }
   StatusOr<std::vector<std::optional<Row>>> Get(
       std::string_view, const std::vector<GetRequest>&) override {
     return Unused();
@@ -55,6 +60,7 @@ class UnusedRouterClient : public RouterClient {
   StatusOr<std::vector<Row>> ScannerNext(int64_t, uint32_t) override {
     return Unused();
   }
+  bool ScannerLost(int64_t) const override { return false; }
   Status CloseScanner(int64_t) override { return Unused(); }
   StatusOr<router::LookupResult> Lookup(std::string_view,
                                         const router::LookupSpec&) override {
