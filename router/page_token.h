@@ -14,9 +14,10 @@
 //   41      n      the resume row key, n <= kMaxRowKeyBytes
 //   41+n    32     HMAC-SHA256 under the router's key of every byte before
 //
-// The key is 32 random bytes the router creates once and keeps in its
-// catalog, so tokens survive a restart of the router and a token of another
-// router (another catalog) does not verify. What a token tells a client who
+// The key is 32 random bytes the first router creates and keeps in the
+// catalog (CatalogStore::PageTokenKey), so tokens survive a restart of the
+// router, every router sharing a catalog (ZooKeeper) verifies the others'
+// tokens, and a token of another cluster (another catalog) does not. What a token tells a client who
 // reads it is the table id and the resume row, both already in its answers.
 //
 // The limit, the byte budget, allow_partial and broadcast are not part of the
