@@ -215,6 +215,17 @@ class CatalogStore {
   // min_coordinator_epoch).
   virtual StatusOr<uint64_t> RecordRouterStart(uint64_t at_least = 0) = 0;
 
+  // What the ids and starts stand at: the next server, table and region
+  // ids this store hands out (above every id it ever handed out) and the
+  // router starts counted. For copying a catalog into another store.
+  struct Counters {
+    uint64_t next_server_id = 1;
+    uint64_t next_table_id = 1;
+    uint64_t next_region_id = 1;
+    uint64_t router_starts = 0;
+  };
+  virtual Counters GetCounters() const = 0;
+
   // The key page tokens are signed with (router/page_token.h): the stored
   // one, or, on the first call ever, `fresh` (kPageTokenKeyBytes random
   // bytes), stored durably before it is returned, so tokens survive a

@@ -101,8 +101,27 @@ Status ClusterFlags::Validate(const std::string& data_dir) const {
         "--data and --zookeeper: the catalog lives in one place; to move an "
         "embedded catalog into ZooKeeper, run bloomroute migrate");
   }
+  return ValidateZooKeeper();
+}
+
+Status ClusterFlags::ValidateZooKeeper() const {
+  if (!zookeeper()) {
+    return Status::InvalidArgument("--zookeeper HOST:PORT,... is required");
+  }
   BLOOMROUTE_RETURN_IF_ERROR(ValidateHosts(hosts_));
   return ValidateClusterName(cluster_);
+}
+
+coord::ZooKeeperOptions ClusterFlags::Options() const {
+  coord::ZooKeeperOptions options;
+  options.hosts = hosts_;
+  options.chroot = "/bloomroute/" + cluster_;
+  options.session_timeout = std::chrono::milliseconds(session_timeout_ms_);
+  return options;
+}
+
+StatusOr<std::unique_ptr<coord::ZnodeStore>> ClusterFlags::Connect() const {
+  return coord::ConnectZooKeeper(Options());
 }
 
 std::string ClusterFlags::Describe() const {
@@ -112,11 +131,7 @@ std::string ClusterFlags::Describe() const {
 StatusOr<std::unique_ptr<coord::Election>> ClusterFlags::AwaitLeadership(
     const std::string& command, const std::string& address,
     std::string* stop_signal) {
-  coord::ZooKeeperOptions options;
-  options.hosts = hosts_;
-  options.chroot = "/bloomroute/" + cluster_;
-  options.session_timeout = std::chrono::milliseconds(session_timeout_ms_);
-  BLOOMROUTE_ASSIGN_OR_RETURN(store_, coord::ConnectZooKeeper(options));
+  BLOOMROUTE_ASSIGN_OR_RETURN(store_, Connect());
   // Another router may lead once this session is gone: stop at once.
   store_->AddSessionListener([command](coord::SessionState state) {
     if (state != coord::SessionState::kExpired) return;
@@ -149,11 +164,7 @@ StatusOr<std::unique_ptr<coord::Election>> ClusterFlags::AwaitLeadership(
 StatusOr<std::unique_ptr<router::CatalogStore>> ClusterFlags::OpenCatalog()
     const {
   coord::ZnodeCatalogOptions options;
-  coord::ZooKeeperOptions zk;
-  zk.hosts = hosts_;
-  zk.chroot = "/bloomroute/" + cluster_;
-  zk.session_timeout = std::chrono::milliseconds(session_timeout_ms_);
-  options.connect = [zk] { return coord::ConnectZooKeeper(zk); };
+  options.connect = [zk = Options()] { return coord::ConnectZooKeeper(zk); };
   return coord::OpenZnodeCatalog(std::move(options));
 }
 

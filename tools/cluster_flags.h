@@ -35,6 +35,7 @@
 #include "common/status.h"
 #include "common/statusor.h"
 #include "coord/election.h"
+#include "coord/zk/zookeeper_store.h"
 #include "coord/znode_store.h"
 #include "router/catalog_store.h"
 #include "tools/option_table.h"
@@ -52,7 +53,13 @@ class ClusterFlags {
   // --zookeeper, or --data and --zookeeper together (the catalog lives in
   // one place) or neither.
   [[nodiscard]] Status Validate(const std::string& data_dir) const;
+  // For commands that need ZooKeeper (bloomroute migrate): InvalidArgument
+  // without --zookeeper, or for a bad host list or cluster name.
+  [[nodiscard]] Status ValidateZooKeeper() const;
   bool zookeeper() const { return !hosts_.empty(); }
+  const std::string& cluster() const { return cluster_; }
+  // A session in the cluster's chroot (/bloomroute/NAME, made if missing).
+  [[nodiscard]] StatusOr<std::unique_ptr<coord::ZnodeStore>> Connect() const;
   // "ZooKeeper HOSTS, cluster NAME".
   std::string Describe() const;
 
@@ -68,6 +75,8 @@ class ClusterFlags {
       const;
 
  private:
+  coord::ZooKeeperOptions Options() const;
+
   std::string hosts_;
   std::string cluster_ = "default";
   int64_t session_timeout_ms_ = kDefaultSessionTimeoutMs;

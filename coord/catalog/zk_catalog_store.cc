@@ -41,11 +41,13 @@ using catalog_internal::EncodeHead;
 using catalog_internal::EncodeIds;
 using catalog_internal::EncodeQuotas;
 using catalog_internal::Head;
+using catalog_internal::HeadFor;
 using catalog_internal::Ids;
 using catalog_internal::kIds;
 using catalog_internal::kKeyPath;
 using catalog_internal::kLayoutVersion;
 using catalog_internal::kMaxChunks;
+using catalog_internal::kMigratingRoot;
 using catalog_internal::kQuotas;
 using catalog_internal::kRecordVersion;
 using catalog_internal::kRoot;
@@ -114,6 +116,10 @@ class ZnodeCatalog final : public router::CatalogStore {
   [[nodiscard]] Status PutTable(const CatalogTable& table) override;
   [[nodiscard]] Status DeleteTable(uint64_t table_id) override;
   StatusOr<uint64_t> RecordRouterStart(uint64_t at_least = 0) override;
+  Counters GetCounters() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return Counters{next_.server, next_.table, next_.region, starts_};
+  }
   StatusOr<std::string> PageTokenKey(const std::string& fresh) override;
   std::shared_ptr<const QuotaList> Quotas() const override {
     std::lock_guard<std::mutex> lock(snap_mu_);
@@ -287,6 +293,11 @@ void ZnodeCatalog::WatchIds(const WatchEvent& event) {
 Status ZnodeCatalog::EnsureLayoutLocked() {
   StatusOr<ZnodeData> root = store_->Get(kRoot);
   if (root.ok()) {
+    if (root->data == kMigratingRoot) {
+      return Status::Unavailable(
+          "catalog: a bloomroute migrate into this cluster did not finish: "
+          "run it again");
+    }
     if (root->data != std::string(1, static_cast<char>(kLayoutVersion))) {
       return Status::Corruption("catalog: layout of an unknown version");
     }
@@ -459,18 +470,12 @@ StatusOr<std::vector<ZnodeOp>> ZnodeCatalog::ChunkedWriteLocked(
     const std::string& head_path, const std::string& record, bool exists,
     const Head& old, Head* written) {
   const size_t chunk = options_.chunk_bytes;
-  Head head;
+  uint64_t generation = 0;
   do {
-    head.generation = rng_();
-  } while (head.generation == 0 || head.generation == old.generation);
-  head.chunks = static_cast<uint32_t>((record.size() + chunk - 1) / chunk);
-  head.bytes = record.size();
-  head.hash = XXH64(record.data(), record.size(), 0);
-  if (head.chunks > kMaxChunks) {
-    return Status::InvalidArgument("catalog: a record of " +
-                                   std::to_string(record.size()) +
-                                   " bytes is over the catalog's bound");
-  }
+    generation = rng_();
+  } while (generation == 0 || generation == old.generation);
+  BLOOMROUTE_ASSIGN_OR_RETURN(const Head head,
+                              HeadFor(record, chunk, generation));
   std::vector<ZnodeOp> chunks;
   for (uint32_t i = 0; i < head.chunks; ++i) {
     chunks.push_back(ZnodeOp::Create(ChunkPath(head_path, head.generation, i),

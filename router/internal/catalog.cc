@@ -254,6 +254,12 @@ StatusOr<uint64_t> Catalog::RecordRouterStart(uint64_t at_least) {
   return starts;
 }
 
+CatalogStore::Counters Catalog::GetCounters() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return Counters{next_server_id_, next_table_id_, next_region_id_,
+                  router_starts_};
+}
+
 StatusOr<std::string> Catalog::PageTokenKey(const std::string& fresh) {
   if (fresh.size() != router::kPageTokenKeyBytes) {
     return Status::InvalidArgument("a page token key has " +

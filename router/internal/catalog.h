@@ -54,6 +54,7 @@ class Catalog final : public CatalogStore {
   [[nodiscard]] Status PutTable(const CatalogTable& table) override;
   [[nodiscard]] Status DeleteTable(uint64_t table_id) override;
   StatusOr<uint64_t> RecordRouterStart(uint64_t at_least = 0) override;
+  Counters GetCounters() const override;
   StatusOr<std::string> PageTokenKey(const std::string& fresh) override;
   std::shared_ptr<const QuotaList> Quotas() const override;
   [[nodiscard]] Status PutQuota(const router::Quota& quota) override;

@@ -146,6 +146,44 @@ TEST_F(RouterOnZooKeeperTest, StandbyTakesOverWithEveryTableAndRow) {
   EXPECT_EQ(again->ExitCode(), 0);
 }
 
+// A cluster started with one router (--data) moves its catalog into
+// ZooKeeper and goes on with every table and row; migrating twice is
+// refused.
+TEST_F(RouterOnZooKeeperTest, MigrateMovesAnEmbeddedCatalogIntoZooKeeper) {
+  const std::string data = dir_.path() + "/router";
+  std::vector<std::string> members;
+  for (const StartedServer& s : servers_) members.push_back(s.address());
+  StartedServer embedded = testing::StartRouter(data, members);
+  ASSERT_GT(embedded.port, 0) << embedded.line;
+  {
+    RouterClient c(embedded.port);
+    client::TTableInfo info;
+    c->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}));
+  }
+  Put(embedded.port, 0, 10);
+  embedded.process->Signal(SIGTERM);
+  ASSERT_EQ(embedded.process->ExitCode(), 0);
+
+  const std::vector<std::string> migrate = {
+      "migrate",     "--to-zookeeper",     "--data",    data,
+      "--zookeeper", zk_->ConnectString(), "--cluster", "t"};
+  auto [code, err] = testing::RunToExit(migrate);
+  ASSERT_EQ(code, 0) << err;
+  std::string line;
+  std::unique_ptr<ServerProcess> router = Router(&line);
+  const int port = PortOf(line);
+  ASSERT_GT(port, 0) << line;
+  ExpectRows(port, 10);
+  Put(port, 10, 12);
+  ExpectRows(port, 12);
+  auto [again, again_err] = testing::RunToExit(migrate);
+  EXPECT_EQ(again, 1);
+  EXPECT_NE(again_err.find("already has a catalog"), std::string::npos)
+      << again_err;
+  router->Signal(SIGTERM);
+  EXPECT_EQ(router->ExitCode(), 0);
+}
+
 // A standby stops cleanly on SIGTERM without ever serving.
 TEST_F(RouterOnZooKeeperTest, AStandbyStopsCleanly) {
   std::string line;

@@ -1,5 +1,7 @@
 #include "coord/catalog/internal/znode_layout.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <tuple>
@@ -120,6 +122,39 @@ Status DecodeQuotas(std::string_view in, QuotaList* out) {
   }
   std::sort(out->begin(), out->end(), QuotaOrder);
   return Status::OK();
+}
+
+StatusOr<Head> HeadFor(const std::string& record, size_t chunk_bytes,
+                       uint64_t generation) {
+  Head head;
+  head.generation = generation;
+  head.chunks =
+      static_cast<uint32_t>((record.size() + chunk_bytes - 1) / chunk_bytes);
+  head.bytes = record.size();
+  head.hash = XXH64(record.data(), record.size(), 0);
+  if (head.chunks > kMaxChunks) {
+    return Status::InvalidArgument("catalog: a record of " +
+                                   std::to_string(record.size()) +
+                                   " bytes is over the catalog's bound");
+  }
+  return head;
+}
+
+Status WriteChunkedRecord(ZnodeStore* store, const std::string& head_path,
+                          const std::string& record, size_t chunk_bytes,
+                          uint64_t generation) {
+  Status made = store->Create(head_path, EncodeHead(Head{})).status();
+  if (!made.ok() && !IsNodeExists(made)) return made;
+  BLOOMROUTE_ASSIGN_OR_RETURN(const Head head,
+                              HeadFor(record, chunk_bytes, generation));
+  for (uint32_t i = 0; i < head.chunks; ++i) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        store
+            ->Create(ChunkPath(head_path, generation, i),
+                     record.substr(size_t{i} * chunk_bytes, chunk_bytes))
+            .status());
+  }
+  return store->Set(head_path, EncodeHead(head)).status();
 }
 
 }  // namespace bloomroute::coord::catalog_internal

@@ -6,17 +6,23 @@
 #ifndef BLOOMROUTE_COORD_CATALOG_INTERNAL_ZNODE_LAYOUT_H_
 #define BLOOMROUTE_COORD_CATALOG_INTERNAL_ZNODE_LAYOUT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "common/status.h"
+#include "common/statusor.h"
+#include "coord/znode_store.h"
 #include "router/catalog_records.h"
 #include "router/catalog_store.h"
 
 namespace bloomroute::coord::catalog_internal {
 
 constexpr uint8_t kLayoutVersion = 1;
+// /catalog's data while bloomroute migrate copies a catalog in: routers
+// refuse to open it until the copy finished (then it holds kLayoutVersion).
+constexpr char kMigratingRoot[] = "\x01migrating";
 constexpr uint8_t kRecordVersion = router::CatalogRecords::kFormatVersion;
 constexpr char kRoot[] = "/catalog";
 constexpr char kIds[] = "/catalog/ids";
@@ -46,6 +52,10 @@ struct Head {
   uint64_t hash = 0;  // XXH64 of the record, seed 0
 };
 std::string EncodeHead(const Head& h);
+// The head of `record` in chunks of `chunk_bytes` (> 0) under `generation`;
+// InvalidArgument past kMaxChunks.
+[[nodiscard]] StatusOr<Head> HeadFor(const std::string& record,
+                                     size_t chunk_bytes, uint64_t generation);
 [[nodiscard]] Status DecodeHead(std::string_view in, Head* h);
 
 // The next server, table and region ids.
@@ -59,6 +69,16 @@ std::string EncodeIds(const Ids& ids);
 
 std::string EncodeCount(uint64_t n);
 [[nodiscard]] Status DecodeCount(std::string_view in, uint64_t* n);
+
+// Writes `record` as a chunked record at `head_path` (made, with a head of
+// generation 0, when missing), chunks of `chunk_bytes`, one Create each,
+// then the head naming them: not atomic, for bloomroute migrate, whose
+// catalog no router opens until it finished.
+[[nodiscard]] Status WriteChunkedRecord(ZnodeStore* store,
+                                        const std::string& head_path,
+                                        const std::string& record,
+                                        size_t chunk_bytes,
+                                        uint64_t generation);
 
 // Quotas ordered by user, then table.
 bool QuotaOrder(const router::Quota& a, const router::Quota& b);
