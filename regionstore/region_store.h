@@ -41,13 +41,17 @@
 //
 // Fencing. A router tags each write with its fence token and raises the
 // store's fence (RaiseFence) before it catches up after a write whose fate
-// it does not know. A write whose nonzero token is below the fence is refused
-// with Aborted, under the lock that orders filter ops, so once RaiseFence
-// returns no such write can commit: a catch-up that reads the filter after
-// it sees every write the router ever sent with an older token, or none of
-// it ever lands. The fence lives in memory: a request sent to an earlier run
-// of the server died with that run. Token 0 (a writer other than a router)
-// is never fenced.
+// it does not know. A token names its router (model/op_push.h) and the
+// store keeps one fence per router id (at most
+// regionstore_internal::RouterFences::kMaxRouters; older ids are retired,
+// not forgotten): a write whose nonzero token is below its router's fence is
+// refused with Aborted, under the lock that orders filter ops, so once
+// RaiseFence returns no such write can commit: a catch-up that reads the
+// filter after it sees every write the router ever sent with an older token,
+// or none of it ever lands. One router's fence never refuses another's
+// writes. The fences live in memory: a request sent to an earlier run of the
+// server died with that run. Token 0 (a writer other than a router) is never
+// fenced.
 //
 // Errors: InvalidArgument for bad input (nothing is written), NotFound for an
 // unknown region, IOError / Corruption from storage.
@@ -412,8 +416,8 @@ class RegionStore {
                                             uint64_t epoch,
                                             uint64_t seq) const = 0;
   virtual FilterStatus GetFilterStatus() const = 0;
-  // From now on, writes with a nonzero fence token below `token` are refused
-  // (see "Fencing" above). The fence only rises.
+  // From now on, writes with a nonzero fence token of `token`'s router below
+  // `token` are refused (see "Fencing" above). A fence only rises.
   virtual void RaiseFence(uint64_t token) = 0;
   // Rebuilds the filter right-sized from the value records under a new epoch.
   [[nodiscard]] virtual Status CompactFilter() = 0;

@@ -3,6 +3,7 @@
 #include <set>
 #include <utility>
 
+#include "model/op_push.h"
 #include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
@@ -70,15 +71,19 @@ Status RouterImpl::Init() {
                               catalog_->PageTokenKey(fresh_key));
   BLOOMROUTE_ASSIGN_OR_RETURN(page_tokens_,
                               router::PageTokenCodec::Create(std::move(key)));
-  // Fence tokens of run n are n * 2^32 + 1, + 2, ...: above every token of
-  // runs before it (a run raises its tokens once per write in doubt; 2^32 of
-  // them is more than a run could ever see).
+  // Fence tokens of run n are MakeFenceToken(router id, n * 2^24 + 1, + 2,
+  // ...): above every token of runs before it with the same router id (a
+  // run raises its tokens once per write in doubt; 2^24 of them is more
+  // than a run sees), and fenced per router id by the region servers.
   BLOOMROUTE_ASSIGN_OR_RETURN(const uint64_t start,
                               catalog_->RecordRouterStart());
   BLOOMROUTE_ASSIGN_OR_RETURN(filter_config_,
                               AddFlaggedServers(catalog_.get(), options_));
   BLOOMROUTE_ASSIGN_OR_RETURN(
-      index_, router::GlobalIndex::Create(filter_config_, start << 32));
+      index_, router::GlobalIndex::Create(
+                  filter_config_,
+                  MakeFenceToken(static_cast<uint64_t>(options_.router_id),
+                                 start << 24)));
   BLOOMROUTE_RETURN_IF_ERROR(servers_.ConnectMembers(*catalog_, index_.get()));
   CreateComponents();
   PublishTables();

@@ -63,6 +63,7 @@ using O = RouterOptions;
 // In the order Validate checks them (the first bad one is named).
 const NumericField kNumericFields[] = {
     {"fanout_threads", &O::fanout_threads, O::kFanoutThreadsRange},
+    {"router_id", &O::router_id, O::kRouterIdRange},
     {"server_calls_per_request", &O::server_calls_per_request,
      O::kServerCallsPerRequestRange},
     {"balancer_interval_ms (--balancer-interval)", &O::balancer_interval_ms,

@@ -58,6 +58,11 @@ struct RouterOptions {
   // the owner calls Router::RunMaintenance (deterministic fault tests drive
   // it so); replicas that are not current then stay so until it is called.
   bool background_maintenance = true;
+  // The router's id in its write fence tokens (model/op_push.h): region
+  // servers keep a fence per router id. 1 for the one embedded router;
+  // with many routers each has its own (from the coordination service).
+  static constexpr FieldRange kRouterIdRange{1, 65535};
+  uint32_t router_id = 1;
   // Open scanners at once, of all clients, of one client (ScannerClient:
   // one connection of the router's server) and of one principal (a TLS
   // client's certificate name or token user, over all its connections), and
