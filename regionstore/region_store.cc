@@ -135,7 +135,8 @@ RocksRegionStore::RocksRegionStore(std::string path,
 }
 
 RocksRegionStore::~RocksRegionStore() {
-  filter_.reset();  // before the database it reads
+  subscriptions_.reset();  // its pushing threads read the filter's op log
+  filter_.reset();         // before the database it reads
   if (!db_) return;
   for (auto* h : handles_)
     db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
@@ -151,6 +152,7 @@ Status RocksRegionStore::Init() {
       RegionFilter::Open(db_.get(),
                          FilterColumnFamilies{values_cf_, oplog_cf_, meta_cf_},
                          options_, incarnation_));
+  StartOpSubscriptions();
   return Status::OK();
 }
 

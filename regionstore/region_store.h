@@ -72,10 +72,13 @@
 #include "common/statusor.h"
 #include "index/scalable_split_counting_bloom_filter.h"
 #include "model/index_query.h"
+#include "model/op_push.h"
 #include "model/region_protocol.h"
 #include "model/rows.h"
 
 namespace bloomroute {
+
+class OpPushSinkFactory;  // regionstore/op_subscriptions.h
 
 struct RegionStoreOptions {
   // The filter config of a store no router has configured yet. Once one has
@@ -125,6 +128,13 @@ struct RegionStoreOptions {
   size_t filter_image_page_bytes = 4 << 20;
   // A filter image not asked for during this long is dropped (>= 1).
   uint64_t filter_image_idle_ms = 60000;
+  // Op subscriptions (regionstore/op_subscriptions.h): how the server
+  // reaches a subscribed router. Null: SubscribeOps is refused and writes
+  // wait for no one (one router, which learns its writes' ops from their
+  // replies). `monotonic_ms` is the lease clock (null: steady_clock).
+  std::shared_ptr<OpPushSinkFactory> op_push_sinks;
+  std::function<int64_t()> monotonic_ms;
+  size_t max_op_subscribers = 64;
 
   Status Validate() const;
 };
@@ -421,6 +431,22 @@ class RegionStore {
   virtual void RaiseFence(uint64_t token) = 0;
   // Rebuilds the filter right-sized from the value records under a new epoch.
   [[nodiscard]] virtual Status CompactFilter() = 0;
+
+  // Subscribes a router to this server's filter ops, or renews its lease
+  // (regionstore/op_subscriptions.h has the contract; model/op_push.h the
+  // lease arithmetic). With subscriptions, Apply, BulkLoad, BackfillIndex
+  // and DropIndexEntries return only once every other subscribed router
+  // holds their ops or its lease ended; they wait holding no lock of the
+  // store. InvalidArgument for a bad request or a store without
+  // Options::op_push_sinks; Unavailable when it holds
+  // Options::max_op_subscribers.
+  virtual StatusOr<OpSubscribeGrant> SubscribeOps(
+      const OpSubscribeRequest& request) {
+    (void)request;
+    return Status::InvalidArgument("this server takes no op subscriptions");
+  }
+  // Subscriptions held now.
+  virtual size_t OpSubscriberCount() const { return 0; }
   // Makes every write acknowledged so far durable against power loss (syncs
   // the WAL), as if each had been written with `sync`. A region operation
   // calls it on the target before the switch and before the source is
