@@ -88,8 +88,9 @@ class OpPushSink {
 class OpPushSinkFactory {
  public:
   virtual ~OpPushSinkFactory() = default;
-  // A sink for router `router_id` at `address`; may connect lazily (then
-  // errors show up in Push). InvalidArgument for a malformed address.
+  // A sink for router `router_id` at `address`; should connect lazily (then
+  // errors show up in Push): it is called under the subscriptions' lock, so
+  // it must not block for long. InvalidArgument for a malformed address.
   virtual StatusOr<std::unique_ptr<OpPushSink>> Connect(
       uint64_t router_id, const std::string& address) = 0;
 

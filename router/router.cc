@@ -1,5 +1,6 @@
 // Opening the router, the catalog's tables, and the background maintenance.
 #include <algorithm>
+#include <chrono>
 #include <set>
 #include <utility>
 
@@ -79,18 +80,50 @@ Status RouterImpl::Init() {
                               catalog_->RecordRouterStart());
   BLOOMROUTE_ASSIGN_OR_RETURN(filter_config_,
                               AddFlaggedServers(catalog_.get(), options_));
-  BLOOMROUTE_ASSIGN_OR_RETURN(
-      index_, router::GlobalIndex::Create(
-                  filter_config_,
-                  MakeFenceToken(static_cast<uint64_t>(options_.router_id),
-                                 start << 24)));
+  BLOOMROUTE_RETURN_IF_ERROR(CreateIndex(start));
   BLOOMROUTE_RETURN_IF_ERROR(servers_.ConnectMembers(*catalog_, index_.get()));
   CreateComponents();
+  if (op_subscriber_ != nullptr) {
+    // Each maintenance pass renews the leases due before it catches up.
+    write_path_->SetLeaseRenewal(
+        [this](router::ServerId id, router::RegionClient& client) {
+          if (op_subscriber_->RenewalDue(id)) {
+            (void)op_subscriber_->Renew(id, client);
+          }
+        });
+  }
   PublishTables();
   // Best effort: servers that do not answer are retried.
   maintenance_.RunPass();
   if (options_.background_maintenance) maintenance_.Start();
   return Status::OK();
+}
+
+Status RouterImpl::CreateIndex(uint64_t start) {
+  const uint64_t fence_base = MakeFenceToken(options_.router_id, start << 24);
+  if (options_.op_push_address.empty()) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        index_, router::GlobalIndex::Create(filter_config_, fence_base));
+    return Status::OK();
+  }
+  // Leases run on this process's monotonic clock (model/op_push.h).
+  auto clock = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  BLOOMROUTE_ASSIGN_OR_RETURN(index_, router::GlobalIndex::CreateWithLeases(
+                                          filter_config_, fence_base, clock));
+  op_subscriber_ = std::make_unique<router::OpSubscriber>(
+      index_.get(), router::OpSubscriber::Options{
+                        options_.router_id, options_.op_push_address,
+                        static_cast<int64_t>(options_.op_lease_ms), clock, 0});
+  return Status::OK();
+}
+
+Status RouterImpl::ApplyOpPush(const OpPush& push) {
+  if (op_subscriber_ == nullptr) return Router::ApplyOpPush(push);
+  return op_subscriber_->OnPush(push);
 }
 
 void RouterImpl::CreateComponents() {

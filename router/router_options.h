@@ -63,6 +63,18 @@ struct RouterOptions {
   // with many routers each has its own (from the coordination service).
   static constexpr FieldRange kRouterIdRange{1, 65535};
   uint32_t router_id = 1;
+  // Op subscriptions (many routers; router/op_subscriber.h): where region
+  // servers push this router the ops they commit ("host:port" of its push
+  // service, or a name an in-process transport knows). Empty (the default:
+  // one router) subscribes to nothing; replicas stay current from the
+  // router's own writes, and a write costs what it did. Set, every
+  // maintenance pass renews the leases due (a third of op_lease_ms old), so
+  // maintenance_interval_ms must stay well below op_lease_ms / 3.
+  std::string op_push_address;
+  // The lease asked for (L, ms), within the region servers' bounds
+  // (OpSubscribeRequest::kMinLeaseMs, kMaxLeaseMs).
+  static constexpr FieldRange kOpLeaseMsRange{100, 600000};
+  uint32_t op_lease_ms = 10000;
   // Open scanners at once, of all clients, of one client (ScannerClient:
   // one connection of the router's server) and of one principal (a TLS
   // client's certificate name or token user, over all its connections), and
