@@ -32,7 +32,10 @@ OpSubscriptions::OpSubscriptions(Options options, OpsSource ops,
                                  StatusSource status)
     : options_(std::move(options)),
       ops_(std::move(ops)),
-      status_(std::move(status)) {}
+      status_(std::move(status)) {
+  quiet_until_ =
+      Now() + options_.max_lease_ms + LeaseMarginMs(options_.max_lease_ms);
+}
 
 OpSubscriptions::~OpSubscriptions() {
   std::unique_lock<std::mutex> lock(mu_);
@@ -60,18 +63,19 @@ int64_t OpSubscriptions::Now() const {
 
 namespace {
 
-Status ValidateRequest(const OpSubscribeRequest& r, size_t max_address) {
+Status ValidateRequest(const OpSubscribeRequest& r, size_t max_address,
+                       int64_t max_lease_ms) {
   if (r.router_id == 0 || r.router_id > kMaxFenceRouterId) {
     return Status::InvalidArgument("router id " + std::to_string(r.router_id) +
                                    " is outside [1, " +
                                    std::to_string(kMaxFenceRouterId) + "]");
   }
   if (r.lease_ms < OpSubscribeRequest::kMinLeaseMs ||
-      r.lease_ms > OpSubscribeRequest::kMaxLeaseMs) {
+      r.lease_ms > max_lease_ms) {
     return Status::InvalidArgument(
         "lease of " + std::to_string(r.lease_ms) + " ms is outside [" +
         std::to_string(OpSubscribeRequest::kMinLeaseMs) + ", " +
-        std::to_string(OpSubscribeRequest::kMaxLeaseMs) + "]");
+        std::to_string(max_lease_ms) + "]");
   }
   if (r.address.empty() || r.address.size() > max_address) {
     return Status::InvalidArgument("push address must be 1 to " +
@@ -84,7 +88,8 @@ Status ValidateRequest(const OpSubscribeRequest& r, size_t max_address) {
 
 StatusOr<OpSubscribeGrant> OpSubscriptions::Subscribe(
     const OpSubscribeRequest& request) {
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateRequest(request, kMaxAddressBytes));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ValidateRequest(request, kMaxAddressBytes, options_.max_lease_ms));
   // The lease counts from when the request arrived, before anything that
   // may take time (model/op_push.h: server end = t_recv + L).
   const int64_t received = Now();
@@ -168,12 +173,21 @@ void OpSubscriptions::ReapLocked(bool all) {
   dropped_.erase(done, dropped_.end());
 }
 
+void OpSubscriptions::AwaitQuietPeriodOver() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_ && Now() < quiet_until_) {
+    cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms));
+  }
+  quiet_over_ = true;
+}
+
 void OpSubscriptions::AwaitDelivered(uint64_t sender_router,
                                      const WriteResult& result) {
   // No subscriber: nothing to wait for. seq_cst pairs with Subscribe's
   // store of the count: a writer that reads 0 read it before that store, so
   // the grant was answered after this write committed, and the router's
   // catch-up after the grant holds the write.
+  if (!quiet_over_.load()) AwaitQuietPeriodOver();
   if (count_.load() == 0) return;
   std::unique_lock<std::mutex> lock(mu_);
   if (std::tie(result.epoch, result.last_seq) >

@@ -37,8 +37,16 @@
 // the filter's status under mu_); nothing here is called under the filter
 // lock.
 //
-// Cost with no subscriber: AwaitDelivered reads one atomic counter
-// (seq_cst; see the .cc for why that suffices) and returns.
+// Restarts. Subscriptions live in memory, so a new run of the server knows
+// none, while routers may still hold leases the previous run granted and
+// trust their replicas. So for Options::max_lease_ms plus its margin after
+// the subscriptions are created (the server's start), every write waits
+// before it is acknowledged: by then every lease an earlier run granted
+// has ended on its router's clock, and that router asks this server until
+// it subscribed again and caught up.
+//
+// Cost with no subscriber: after that start-up wait, AwaitDelivered reads
+// two atomics (seq_cst; see the .cc for why that suffices) and returns.
 //
 // Renewal. Subscribe with the same router id, session and address and an
 // unexpired lease, on a subscription whose every push was acknowledged,
@@ -105,6 +113,9 @@ class OpSubscriptions {
     // The server's monotonic clock in ms; null = std::chrono::steady_clock.
     std::function<int64_t()> monotonic_ms;
     size_t max_subscribers = 64;
+    // The longest lease granted (requests asking more are refused), and so
+    // the start-up wait (see "Restarts").
+    int64_t max_lease_ms = 15000;
     // How often a waiting writer or pushing thread looks at the clock again
     // when nothing wakes it (a test's clock moves without notice).
     int64_t poll_ms = 5;
@@ -121,7 +132,7 @@ class OpSubscriptions {
 
   // Starts or renews a subscription (see "Renewal"). InvalidArgument for a
   // router id of 0 or above kMaxFenceRouterId, a lease outside
-  // [kMinLeaseMs, kMaxLeaseMs], an empty address or one over
+  // [kMinLeaseMs, Options::max_lease_ms], an empty address or one over
   // kMaxAddressBytes; Unavailable when max_subscribers are held; the sink
   // factory's error when it cannot connect.
   StatusOr<OpSubscribeGrant> Subscribe(const OpSubscribeRequest& request);
@@ -142,6 +153,8 @@ class OpSubscriptions {
 
  private:
   int64_t Now() const;
+  // Waits out the start-up period (see "Restarts").
+  void AwaitQuietPeriodOver();
   // A new subscription (Subscribe's second half). Under mu_.
   StatusOr<OpSubscribeGrant> StartLocked(const OpSubscribeRequest& request,
                                          int64_t received);
@@ -162,6 +175,8 @@ class OpSubscriptions {
   const OpsSource ops_;
   const StatusSource status_;
   std::atomic<size_t> count_{0};
+  int64_t quiet_until_ = 0;  // set by the constructor
+  std::atomic<bool> quiet_over_{false};
   std::atomic<uint64_t> pushes_{0};
   std::atomic<uint64_t> failed_pushes_{0};
 

@@ -24,6 +24,10 @@ Status RegionStoreOptions::Validate() const {
   if (max_mutations_per_batch == 0) {
     return Status::InvalidArgument("max mutations per batch must be >= 1");
   }
+  if (max_op_lease_ms < OpSubscribeRequest::kMinLeaseMs ||
+      max_op_lease_ms > OpSubscribeRequest::kMaxLeaseMs) {
+    return Status::InvalidArgument("max op lease must be in [100, 600000] ms");
+  }
   if (checkpoint_interval == 0) {
     return Status::InvalidArgument("checkpoint interval must be >= 1");
   }

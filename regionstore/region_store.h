@@ -135,6 +135,10 @@ struct RegionStoreOptions {
   std::shared_ptr<OpPushSinkFactory> op_push_sinks;
   std::function<int64_t()> monotonic_ms;
   size_t max_op_subscribers = 64;
+  // The longest lease granted; after Open every write waits this long plus
+  // its margin before it is acknowledged (OpSubscriptions, "Restarts"): a
+  // router may still trust a lease the previous run granted.
+  int64_t max_op_lease_ms = 15000;
 
   Status Validate() const;
 };

@@ -19,6 +19,7 @@ void RocksRegionStore::StartOpSubscriptions() {
   o.sinks = options_.op_push_sinks;
   o.monotonic_ms = options_.monotonic_ms;
   o.max_subscribers = options_.max_op_subscribers;
+  o.max_lease_ms = options_.max_op_lease_ms;
   RegionFilter* filter = filter_.get();
   subscriptions_ = std::make_unique<OpSubscriptions>(
       std::move(o),

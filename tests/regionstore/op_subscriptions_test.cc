@@ -25,6 +25,8 @@ using testing::OpPushTestClock;
 using testing::OpPushTestSinks;
 
 constexpr int64_t kLeaseMs = 1000;
+constexpr int64_t kMaxLeaseMs = 2000;
+constexpr int64_t kQuietMs = kMaxLeaseMs + 200;  // + LeaseMarginMs
 
 class OpPushSubscriptionsTest : public ::testing::Test {
  protected:
@@ -34,9 +36,11 @@ class OpPushSubscriptionsTest : public ::testing::Test {
     options.op_push_sinks = sinks_;
     options.monotonic_ms = clock_.AsFunction();
     options.max_op_subscribers = 3;
+    options.max_op_lease_ms = kMaxLeaseMs;
     store_ = testing::OpenStoreWithRegions(dir_.path(), options,
                                            {testing::PlacesRegion(1, "", "")});
     ASSERT_NE(store_, nullptr);
+    clock_.Advance(kQuietMs);  // past the start-up wait
   }
 
   StatusOr<OpSubscribeGrant> Subscribe(uint64_t router, uint64_t session = 1,
@@ -91,6 +95,29 @@ TEST_F(OpPushSubscriptionsTest, AWriteWaitsUntilAnotherRouterHoldsItsOps) {
   EXPECT_EQ(got.back().result.last_seq, 2u);
   ASSERT_EQ(got.back().result.ops.size(), 2u);  // country and feature
   EXPECT_EQ(got.back().result.ops[0].seq, 1u);
+}
+
+// A new run of the server knows no subscription, while a router may still
+// trust a lease the last run granted: writes wait out the longest lease
+// (plus its margin) after the store opened, with or without subscribers.
+TEST_F(OpPushSubscriptionsTest, AfterARestartWritesWaitOutEveryOldLease) {
+  store_.reset();
+  RegionStoreOptions options;
+  options.filter.initial_capacity = 64;
+  options.op_push_sinks = sinks_;
+  options.monotonic_ms = clock_.AsFunction();
+  options.max_op_lease_ms = kMaxLeaseMs;
+  auto reopened = RegionStore::Open(dir_.path(), options);
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  store_ = std::move(reopened).value();
+  ASSERT_TRUE(store_->OpenRegion(testing::PlacesRegion(1, "", "")).ok());
+  auto w = PutAsync(1, 0);
+  EXPECT_FALSE(Returned(w, 200));
+  clock_.Advance(kQuietMs - 1);
+  EXPECT_FALSE(Returned(w, 100));
+  clock_.Advance(1);
+  EXPECT_TRUE(Returned(w, 5000));
+  EXPECT_TRUE(Subscribe(2, 1, kMaxLeaseMs + 1).status().IsInvalidArgument());
 }
 
 TEST_F(OpPushSubscriptionsTest, TheSendingRouterIsNotWaitedFor) {

@@ -165,6 +165,8 @@ class OpPushCluster {
               ->OpenRegion(PlacesRegion(s + 1, starts[s], starts[s + 1]))
               .ok());
     }
+    // Past the stores' start-up wait (OpSubscriptions, "Restarts").
+    clock_.Advance(kOpPushLeaseMs + LeaseMarginMs(kOpPushLeaseMs));
     for (int r = 0; r < routers; ++r) heads_.push_back(NewHead());
   }
 
@@ -202,6 +204,7 @@ class OpPushCluster {
     RegionStoreOptions o;
     o.op_push_sinks = sinks;
     o.monotonic_ms = clock->AsFunction();
+    o.max_op_lease_ms = kOpPushLeaseMs;
     return o;
   }
   std::unique_ptr<OpPushRouterHead> NewHead() {

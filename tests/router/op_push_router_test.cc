@@ -23,6 +23,9 @@ using router::ServerRef;
 RegionStoreOptions PushingStores(std::shared_ptr<OpPushSinkFactory> sinks) {
   RegionStoreOptions o;
   o.op_push_sinks = std::move(sinks);
+  // Short, so that the first write's start-up wait (the longest lease
+  // plus its margin) takes 2.2 s of the test.
+  o.max_op_lease_ms = 2000;
   return o;
 }
 
@@ -32,6 +35,7 @@ class OpPushRouterTest : public ::testing::Test {
     router::RouterOptions o = testing::RouterOptionsFor(cluster_);
     o.op_push_address = "router-1";
     o.router_id = 1;
+    o.op_lease_ms = 2000;
     auto opened = router::Router::Open(o, cluster_.Factory());
     ASSERT_TRUE(opened.ok()) << opened.status().ToString();
     router_ = std::move(opened).value();
