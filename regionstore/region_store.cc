@@ -24,6 +24,10 @@ Status RegionStoreOptions::Validate() const {
   if (max_mutations_per_batch == 0) {
     return Status::InvalidArgument("max mutations per batch must be >= 1");
   }
+  if (max_op_lease_ms < OpSubscribeRequest::kMinLeaseMs ||
+      max_op_lease_ms > OpSubscribeRequest::kMaxLeaseMs) {
+    return Status::InvalidArgument("max op lease must be in [100, 600000] ms");
+  }
   if (checkpoint_interval == 0) {
     return Status::InvalidArgument("checkpoint interval must be >= 1");
   }
@@ -135,7 +139,8 @@ RocksRegionStore::RocksRegionStore(std::string path,
 }
 
 RocksRegionStore::~RocksRegionStore() {
-  filter_.reset();  // before the database it reads
+  subscriptions_.reset();  // its pushing threads read the filter's op log
+  filter_.reset();         // before the database it reads
   if (!db_) return;
   for (auto* h : handles_)
     db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
@@ -152,6 +157,7 @@ Status RocksRegionStore::Init() {
       RegionFilter::Open(db_.get(),
                          FilterColumnFamilies{values_cf_, oplog_cf_, meta_cf_},
                          options_, incarnation_));
+  StartOpSubscriptions();
   return Status::OK();
 }
 

@@ -41,13 +41,17 @@
 //
 // Fencing. A router tags each write with its fence token and raises the
 // store's fence (RaiseFence) before it catches up after a write whose fate
-// it does not know. A write whose nonzero token is below the fence is refused
-// with Aborted, under the lock that orders filter ops, so once RaiseFence
-// returns no such write can commit: a catch-up that reads the filter after
-// it sees every write the router ever sent with an older token, or none of
-// it ever lands. The fence lives in memory: a request sent to an earlier run
-// of the server died with that run. Token 0 (a writer other than a router)
-// is never fenced.
+// it does not know. A token names its router (model/op_push.h) and the
+// store keeps one fence per router id (at most
+// regionstore_internal::RouterFences::kMaxRouters; older ids are retired,
+// not forgotten): a write whose nonzero token is below its router's fence is
+// refused with Aborted, under the lock that orders filter ops, so once
+// RaiseFence returns no such write can commit: a catch-up that reads the
+// filter after it sees every write the router ever sent with an older token,
+// or none of it ever lands. One router's fence never refuses another's
+// writes. The fences live in memory: a request sent to an earlier run of the
+// server died with that run. Token 0 (a writer other than a router) is never
+// fenced.
 //
 // Coordinator epochs. One router, the coordinator, makes the calls that
 // change which regions a server holds and how (OpenRegion, CloseRegion,
@@ -98,10 +102,13 @@
 #include "common/statusor.h"
 #include "index/scalable_split_counting_bloom_filter.h"
 #include "model/index_query.h"
+#include "model/op_push.h"
 #include "model/region_protocol.h"
 #include "model/rows.h"
 
 namespace bloomroute {
+
+class OpPushSinkFactory;  // regionstore/op_subscriptions.h
 
 struct RegionStoreOptions {
   // The filter config of a store no router has configured yet. Once one has
@@ -151,6 +158,17 @@ struct RegionStoreOptions {
   size_t filter_image_page_bytes = 4 << 20;
   // A filter image not asked for during this long is dropped (>= 1).
   uint64_t filter_image_idle_ms = 60000;
+  // Op subscriptions (regionstore/op_subscriptions.h): how the server
+  // reaches a subscribed router. Null: SubscribeOps is refused and writes
+  // wait for no one (one router, which learns its writes' ops from their
+  // replies). `monotonic_ms` is the lease clock (null: steady_clock).
+  std::shared_ptr<OpPushSinkFactory> op_push_sinks;
+  std::function<int64_t()> monotonic_ms;
+  size_t max_op_subscribers = 64;
+  // The longest lease granted; after Open every write waits this long plus
+  // its margin before it is acknowledged (OpSubscriptions, "Restarts"): a
+  // router may still trust a lease the previous run granted.
+  int64_t max_op_lease_ms = 15000;
 
   Status Validate() const;
 };
@@ -442,11 +460,27 @@ class RegionStore {
                                             uint64_t epoch,
                                             uint64_t seq) const = 0;
   virtual FilterStatus GetFilterStatus() const = 0;
-  // From now on, writes with a nonzero fence token below `token` are refused
-  // (see "Fencing" above). The fence only rises.
+  // From now on, writes with a nonzero fence token of `token`'s router below
+  // `token` are refused (see "Fencing" above). A fence only rises.
   virtual void RaiseFence(uint64_t token) = 0;
   // Rebuilds the filter right-sized from the value records under a new epoch.
   [[nodiscard]] virtual Status CompactFilter() = 0;
+
+  // Subscribes a router to this server's filter ops, or renews its lease
+  // (regionstore/op_subscriptions.h has the contract; model/op_push.h the
+  // lease arithmetic). With subscriptions, Apply, BulkLoad, BackfillIndex
+  // and DropIndexEntries return only once every other subscribed router
+  // holds their ops or its lease ended; they wait holding no lock of the
+  // store. InvalidArgument for a bad request or a store without
+  // Options::op_push_sinks; Unavailable when it holds
+  // Options::max_op_subscribers.
+  virtual StatusOr<OpSubscribeGrant> SubscribeOps(
+      const OpSubscribeRequest& request) {
+    (void)request;
+    return Status::InvalidArgument("this server takes no op subscriptions");
+  }
+  // Subscriptions held now.
+  virtual size_t OpSubscriberCount() const { return 0; }
   // Makes every write acknowledged so far durable against power loss (syncs
   // the WAL), as if each had been written with `sync`. A region operation
   // calls it on the target before the switch and before the source is

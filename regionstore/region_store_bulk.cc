@@ -165,9 +165,8 @@ uint64_t RocksRegionStore::BulkFileLimit() const {
                             options_.max_row_bytes + kOneRowFileSlack);
 }
 
-StatusOr<WriteResult> RocksRegionStore::BulkLoad(uint64_t region_id,
-                                                 const std::string& path,
-                                                 uint64_t fence_token) {
+StatusOr<WriteResult> RocksRegionStore::BulkLoadUnpushed(
+    uint64_t region_id, const std::string& path, uint64_t fence_token) {
   // Past max_bulk_file_bytes only a file of one row (what ExportRows makes
   // of a large row) is taken: such a file is read with a limit of one row,
   // so a larger one is refused before its rows are decoded.

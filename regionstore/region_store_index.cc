@@ -131,7 +131,7 @@ Status RocksRegionStore::NextRowKeys(const RegionDescriptor& region,
   return Status::OK();
 }
 
-StatusOr<IndexChunkResult> RocksRegionStore::BackfillIndex(
+StatusOr<IndexChunkResult> RocksRegionStore::BackfillIndexUnpushed(
     uint64_t region_id, uint32_t column_id, std::string_view after_row,
     uint32_t max_rows, uint64_t fence_token) {
   BLOOMROUTE_RETURN_IF_ERROR(CheckChunkSize(max_rows, "rows per backfill"));
@@ -225,7 +225,7 @@ Status RocksRegionStore::FirstIndexEntries(uint64_t region_id,
   return Status::OK();
 }
 
-StatusOr<IndexChunkResult> RocksRegionStore::DropIndexEntries(
+StatusOr<IndexChunkResult> RocksRegionStore::DropIndexEntriesUnpushed(
     uint64_t region_id, uint32_t column_id, uint32_t max_entries,
     uint64_t fence_token) {
   BLOOMROUTE_RETURN_IF_ERROR(

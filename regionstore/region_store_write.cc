@@ -114,7 +114,7 @@ int64_t RocksRegionStore::NowMs() const {
       .count();
 }
 
-StatusOr<WriteResult> RocksRegionStore::Apply(
+StatusOr<WriteResult> RocksRegionStore::ApplyUnpushed(
     const std::vector<Mutation>& batch, uint64_t fence_token) {
   if (batch.size() > options_.max_mutations_per_batch) {
     return Status::InvalidArgument(

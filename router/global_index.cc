@@ -229,6 +229,17 @@ GlobalIndex::GlobalIndex(const SscbfConfig& config, uint64_t fence_base,
                          std::unique_ptr<internal::BitSlicedIndex> bits)
     : config_(config), fence_base_(fence_base), bits_(std::move(bits)) {}
 
+StatusOr<std::unique_ptr<GlobalIndex>> GlobalIndex::CreateWithLeases(
+    const SscbfConfig& config, uint64_t fence_base, LeaseClock lease_clock) {
+  if (lease_clock == nullptr) return Status::InvalidArgument("no lease clock");
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<GlobalIndex> index,
+                              Create(config, fence_base));
+  index->lease_clock_ = std::move(lease_clock);
+  index->lease_until_.reset(new std::atomic<int64_t>[kMaxServers]);
+  for (uint32_t i = 0; i < kMaxServers; ++i) index->lease_until_[i] = 0;
+  return index;
+}
+
 GlobalIndex::~GlobalIndex() = default;
 
 Status GlobalIndex::AddServer(ServerId server) {
@@ -251,6 +262,7 @@ Status GlobalIndex::AddServer(ServerId server) {
   }
   slot_used_[slot] = true;
   server_of_slot_[slot] = server;
+  if (lease_until_ != nullptr) lease_until_[slot] = 0;  // no lease yet
   replicas_.emplace(server, std::make_shared<Replica>(fence_base_ + 1, slot,
                                                       bits_.get(), &config_));
   return Status::OK();
@@ -516,9 +528,44 @@ CandidateServers GlobalIndex::Candidates(
       }
     }
   }
+  if (lease_clock_ != nullptr) AddLapsedLocked(&out);
   std::sort(out.servers.begin(), out.servers.end());
   std::sort(out.not_current.begin(), out.not_current.end());
   return out;
+}
+
+void GlobalIndex::AddLapsedLocked(CandidateServers* out) const {
+  // One clock read and one relaxed-enough load per server: a lookup costs
+  // O(servers) more with leases, a few ns a server.
+  const int64_t now = lease_clock_();
+  std::vector<ServerId> lapsed;
+  for (uint32_t slot = 0; slot < slot_used_.size(); ++slot) {
+    if (slot_used_[slot] &&
+        lease_until_[slot].load(std::memory_order_acquire) <= now) {
+      lapsed.push_back(server_of_slot_[slot]);
+    }
+  }
+  if (lapsed.empty()) return;
+  for (std::vector<ServerId>* v : {&out->servers, &out->not_current}) {
+    v->insert(v->end(), lapsed.begin(), lapsed.end());
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+}
+
+void GlobalIndex::SetLease(ServerId server, int64_t until_ms) {
+  if (lease_until_ == nullptr) return;
+  std::shared_ptr<Replica> r = Find(server);
+  if (r == nullptr) return;
+  std::shared_lock<std::shared_mutex> lock(r->mu);
+  if (!r->removed) lease_until_[r->slot].store(until_ms);
+}
+
+bool GlobalIndex::LeaseValid(ServerId server) const {
+  std::shared_ptr<Replica> r = Find(server);
+  if (r == nullptr) return false;
+  if (lease_until_ == nullptr) return true;
+  return lease_until_[r->slot].load() > lease_clock_();
 }
 
 namespace {
@@ -608,7 +655,9 @@ std::vector<ReplicaStats> GlobalIndex::Stats() const {
     ReplicaStats s;
     s.server = server;
     s.loaded = r->loaded;
-    s.current = r->Current();
+    // With leases, what routing counts as current: a valid lease too.
+    s.current = r->Current() && (lease_until_ == nullptr ||
+                                 lease_until_[r->slot].load() > lease_clock_());
     s.incarnation = r->incarnation;
     s.epoch = r->epoch;
     s.seq = r->seq;
@@ -656,8 +705,11 @@ uint64_t GlobalIndex::MemoryBytes() const {
 bool GlobalIndex::IsCurrent(ServerId server) const {
   std::shared_ptr<Replica> r = Find(server);
   if (r == nullptr) return false;
-  std::shared_lock<std::shared_mutex> lock(r->mu);
-  return r->Current();
+  {
+    std::shared_lock<std::shared_mutex> lock(r->mu);
+    if (!r->Current()) return false;
+  }
+  return LeaseValid(server);
 }
 
 uint64_t GlobalIndex::Incarnation(ServerId server) const {

@@ -71,6 +71,17 @@
 // (RouterOptions: above every token of its earlier runs), so a restarted
 // router fences the writes of the run before it on the first catch-up.
 //
+// Leases (many routers; model/op_push.h). An index created with a lease
+// clock counts a replica as current only while the server's op
+// subscription lease is valid on that clock as well (SetLease, set by
+// router/op_subscriber.h from before the subscribe request was sent, minus
+// the drift margin): the server pushes every op it commits to a router
+// holding a lease and acknowledges no write before that router has it or
+// the lease ended on the server's clock, which is after it ended here.
+// Candidates reads the clock once per call and names every server whose
+// lease lapsed, whatever its bits say. Without a lease clock (one router)
+// nothing of this runs.
+//
 // Thread-safety: every method may be called concurrently. Each replica has a
 // shared_mutex: Stats and Compare read under it shared, ApplyWriteResult and
 // the installing steps of CatchUp hold it exclusively, briefly; CatchUp
@@ -93,7 +104,9 @@
 #ifndef BLOOMROUTE_ROUTER_GLOBAL_INDEX_H_
 #define BLOOMROUTE_ROUTER_GLOBAL_INDEX_H_
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <shared_mutex>
@@ -130,6 +143,11 @@ class GlobalIndex {
   // used. InvalidArgument for an invalid config.
   static StatusOr<std::unique_ptr<GlobalIndex>> Create(
       const SscbfConfig& config, uint64_t fence_base = 0);
+  // As above, with leases (see "Leases"): `lease_clock` is the router's
+  // monotonic clock in ms (non-null). Every server starts with no lease.
+  using LeaseClock = std::function<int64_t()>;
+  static StatusOr<std::unique_ptr<GlobalIndex>> CreateWithLeases(
+      const SscbfConfig& config, uint64_t fence_base, LeaseClock lease_clock);
   ~GlobalIndex();
   GlobalIndex(const GlobalIndex&) = delete;
   GlobalIndex& operator=(const GlobalIndex&) = delete;
@@ -202,8 +220,17 @@ class GlobalIndex {
   // Bytes the router holds for routing: the bit-sliced columns and the
   // replicas' bookkeeping.
   uint64_t MemoryBytes() const;
-  // Whether the replica is current; false for an unknown server.
+  // Whether the replica is current (and, with leases, its lease valid);
+  // false for an unknown server.
   bool IsCurrent(ServerId server) const;
+  // With leases: the replica's lease is valid until `until_ms` on the lease
+  // clock (the new value replaces the old). No-op without leases or for an
+  // unknown server.
+  void SetLease(ServerId server, int64_t until_ms);
+  // Whether the lease is valid now (always true without leases; false for
+  // an unknown server).
+  bool LeaseValid(ServerId server) const;
+  bool has_leases() const { return lease_clock_ != nullptr; }
   // The incarnation of the loaded filter; 0 for none or an unknown server.
   uint64_t Incarnation(ServerId server) const;
   // The replica's bits as an image (for tests and tools comparing
@@ -217,6 +244,8 @@ class GlobalIndex {
   GlobalIndex(const SscbfConfig& config, uint64_t fence_base,
               std::unique_ptr<internal::BitSlicedIndex> bits);
   std::shared_ptr<Replica> Find(ServerId server) const;
+  // Adds the used slots whose lease lapsed to `out`. Under servers_mu_.
+  void AddLapsedLocked(CandidateServers* out) const;
 
   const SscbfConfig config_;
   const uint64_t fence_base_;
@@ -226,6 +255,10 @@ class GlobalIndex {
   std::map<ServerId, std::shared_ptr<Replica>> replicas_;
   std::vector<ServerId> server_of_slot_;  // valid where slot_used_
   std::vector<bool> slot_used_;
+  // With leases: the clock, and each slot's lease end (kMaxServers atomics,
+  // allocated only then: 512 KiB).
+  LeaseClock lease_clock_;
+  std::unique_ptr<std::atomic<int64_t>[]> lease_until_;
 };
 
 }  // namespace bloomroute::router

@@ -55,6 +55,7 @@
 #include "common/status.h"
 #include "common/statusor.h"
 #include "model/index_query.h"
+#include "model/op_push.h"
 #include "model/region_protocol.h"
 #include "model/rows.h"
 #include "router/server_id.h"
@@ -239,6 +240,16 @@ class RegionClient {
     (void)region_id, (void)column_id, (void)max_entries, (void)fence_token,
         (void)epoch;
     return Unsupported("dropping an index's entries");
+  }
+
+  // RegionStore::SubscribeOps: subscribes this router to the server's
+  // filter ops, or renews the lease (router/op_subscriber.h). The reply is
+  // untrusted: the caller checks it. Clients that predate op pushes (test
+  // doubles) keep this default, which refuses the call.
+  virtual StatusOr<OpSubscribeGrant> SubscribeOps(
+      const OpSubscribeRequest& request) {
+    (void)request;
+    return Unsupported("subscribing to filter ops");
   }
 
   // Scrutiny: the server recomputes its index entries, value counts and

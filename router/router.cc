@@ -1,8 +1,10 @@
 // Opening the router, the catalog's tables, and the background maintenance.
 #include <algorithm>
+#include <chrono>
 #include <set>
 #include <utility>
 
+#include "model/op_push.h"
 #include "model/table_attributes.h"
 #include "router/internal/router_impl.h"
 
@@ -83,16 +85,25 @@ Status RouterImpl::Init(std::unique_ptr<CatalogStore> catalog) {
                               catalog_->PageTokenKey(fresh_key));
   BLOOMROUTE_ASSIGN_OR_RETURN(page_tokens_,
                               router::PageTokenCodec::Create(std::move(key)));
-  // Fence tokens of run n are n * 2^32 + 1, + 2, ...: above every token of
-  // runs before it (a run raises its tokens once per write in doubt; 2^32 of
-  // them is more than a run could ever see).
+  // Fence tokens of run n are MakeFenceToken(router id, n * 2^24 + 1, + 2,
+  // ...): above every token of runs before it with the same router id (a
+  // run raises its tokens once per write in doubt; 2^24 of them is more
+  // than a run sees), and fenced per router id by the region servers.
   BLOOMROUTE_ASSIGN_OR_RETURN(const uint64_t start, RecordStart());
   BLOOMROUTE_ASSIGN_OR_RETURN(filter_config_,
                               AddFlaggedServers(catalog_.get(), options_));
-  BLOOMROUTE_ASSIGN_OR_RETURN(
-      index_, router::GlobalIndex::Create(filter_config_, start << 32));
+  BLOOMROUTE_RETURN_IF_ERROR(CreateIndex(start));
   BLOOMROUTE_RETURN_IF_ERROR(servers_.ConnectMembers(*catalog_, index_.get()));
   CreateComponents();
+  if (op_subscriber_ != nullptr) {
+    // Each maintenance pass renews the leases due before it catches up.
+    write_path_->SetLeaseRenewal(
+        [this](router::ServerId id, router::RegionClient& client) {
+          if (op_subscriber_->RenewalDue(id)) {
+            (void)op_subscriber_->Renew(id, client);
+          }
+        });
+  }
   PublishTables();
   // Best effort: servers that do not answer are retried.
   maintenance_.RunPass();
@@ -108,6 +119,38 @@ StatusOr<uint64_t> RouterImpl::RecordStart() {
   // one (regionstore/region_store.h, "Coordinator epochs").
   coordinator_ = std::make_unique<CoordinatorStanding>(start);
   return start;
+}
+
+Status RouterImpl::CreateIndex(uint64_t start) {
+  if (start >= (uint64_t{1} << 24)) {
+    return Status::InvalidArgument(
+        "the catalog counts " + std::to_string(start) +
+        " router starts, more than fence tokens can tell apart (2^24)");
+  }
+  const uint64_t fence_base = MakeFenceToken(options_.router_id, start << 24);
+  if (options_.op_push_address.empty()) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        index_, router::GlobalIndex::Create(filter_config_, fence_base));
+    return Status::OK();
+  }
+  // Leases run on this process's monotonic clock (model/op_push.h).
+  auto clock = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  BLOOMROUTE_ASSIGN_OR_RETURN(index_, router::GlobalIndex::CreateWithLeases(
+                                          filter_config_, fence_base, clock));
+  op_subscriber_ = std::make_unique<router::OpSubscriber>(
+      index_.get(), router::OpSubscriber::Options{
+                        options_.router_id, options_.op_push_address,
+                        static_cast<int64_t>(options_.op_lease_ms), clock, 0});
+  return Status::OK();
+}
+
+Status RouterImpl::ApplyOpPush(const OpPush& push) {
+  if (op_subscriber_ == nullptr) return Router::ApplyOpPush(push);
+  return op_subscriber_->OnPush(push);
 }
 
 void RouterImpl::CreateComponents() {

@@ -58,6 +58,7 @@
 #include "common/statusor.h"
 #include "model/index_predicate.h"
 #include "model/index_query.h"
+#include "model/op_push.h"
 #include "model/rows.h"
 #include "router/quota.h"
 #include "router/router_options.h"
@@ -650,6 +651,16 @@ class Router {
   // user then table, as a snapshot that a change replaces (so a caller can
   // tell a change by the pointer); never null.
   [[nodiscard]] virtual Status SetQuota(const Quota& quota) = 0;
+  // A region server's push of the filter ops it committed (model/op_push.h),
+  // from the transport that received it: applied to that server's replica
+  // (router/op_subscriber.h, OnPush); OK tells the server the router holds
+  // them. InvalidArgument when the router subscribes to nothing
+  // (RouterOptions::op_push_address empty); NotFound for a push naming no
+  // server of this router.
+  [[nodiscard]] virtual Status ApplyOpPush(const OpPush& push) {
+    (void)push;
+    return Status::InvalidArgument("this router takes no op pushes");
+  }
   virtual std::shared_ptr<const std::vector<Quota>> Quotas() const = 0;
 
  protected:

@@ -65,6 +65,8 @@ const NumericField kNumericFields[] = {
     {"fanout_threads", &O::fanout_threads, O::kFanoutThreadsRange},
     {"min_coordinator_epoch (--min-coordinator-epoch)",
      &O::min_coordinator_epoch, O::kMinCoordinatorEpochRange},
+    {"router_id", &O::router_id, O::kRouterIdRange},
+    {"op_lease_ms", &O::op_lease_ms, O::kOpLeaseMsRange},
     {"server_calls_per_request", &O::server_calls_per_request,
      O::kServerCallsPerRequestRange},
     {"balancer_interval_ms (--balancer-interval)", &O::balancer_interval_ms,
@@ -125,6 +127,15 @@ Status RouterOptions::Validate() const {
       ClusterFilterConfig(filter, region_servers.size()).status());
   for (const NumericField& field : kNumericFields) {
     BLOOMROUTE_RETURN_IF_ERROR(field.Check(*this));
+  }
+  // Renewals ride on maintenance passes: a pass must come round well
+  // before a third of the lease is left.
+  if (!op_push_address.empty() &&
+      int64_t{maintenance_interval_ms} * 3 >= int64_t{op_lease_ms}) {
+    return Status::InvalidArgument(
+        "op_lease_ms (" + std::to_string(op_lease_ms) +
+        ") must be more than 3 x maintenance_interval_ms (" +
+        std::to_string(maintenance_interval_ms) + ")");
   }
   return Status::OK();
 }

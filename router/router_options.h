@@ -41,8 +41,10 @@ struct RouterOptions {
   // from an old copy while region servers saw a higher epoch, which refuse
   // it (regionstore/region_store.h, "Coordinator epochs"): set it above the
   // epoch their refusal names, once sure that no other router coordinates.
-  // Below 2^31 (fence tokens are the epoch times 2^32).
-  static constexpr FieldRange kMinCoordinatorEpochRange{0, int64_t{1} << 31};
+  // Below 2^24 (a router's fence tokens are the epoch times 2^24 in 48
+  // bits, model/op_push.h).
+  static constexpr FieldRange kMinCoordinatorEpochRange{0,
+                                                        (int64_t{1} << 24) - 1};
   uint64_t min_coordinator_epoch = 0;
   // Region server addresses, "host:port", no duplicates: those that are not
   // members of the catalog yet become members (Router::AddServer). May be
@@ -68,6 +70,23 @@ struct RouterOptions {
   // the owner calls Router::RunMaintenance (deterministic fault tests drive
   // it so); replicas that are not current then stay so until it is called.
   bool background_maintenance = true;
+  // The router's id in its write fence tokens (model/op_push.h): region
+  // servers keep a fence per router id. 1 for the one embedded router;
+  // with many routers each has its own (from the coordination service).
+  static constexpr FieldRange kRouterIdRange{1, 65535};
+  uint32_t router_id = 1;
+  // Op subscriptions (many routers; router/op_subscriber.h): where region
+  // servers push this router the ops they commit ("host:port" of its push
+  // service, or a name an in-process transport knows). Empty (the default:
+  // one router) subscribes to nothing; replicas stay current from the
+  // router's own writes, and a write costs what it did. Set, every
+  // maintenance pass renews the leases due (a third of op_lease_ms old), so
+  // maintenance_interval_ms must stay well below op_lease_ms / 3.
+  std::string op_push_address;
+  // The lease asked for (L, ms), within the region servers' bounds
+  // (OpSubscribeRequest::kMinLeaseMs, kMaxLeaseMs).
+  static constexpr FieldRange kOpLeaseMsRange{100, 600000};
+  uint32_t op_lease_ms = 10000;
   // Open scanners at once, of all clients, of one client (ScannerClient:
   // one connection of the router's server) and of one principal (a TLS
   // client's certificate name or token user, over all its connections), and

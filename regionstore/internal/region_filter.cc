@@ -335,11 +335,7 @@ StatusOr<WriteResult> RegionFilter::CommitWithValueChanges(
 Status RegionFilter::CheckFenceLocked(uint64_t fence_token) const {
   // Under the lock that orders filter ops, so that after RaiseFence returns
   // no write with an older token commits (region_store.h, "Fencing").
-  if (fence_token == 0 || fence_token >= fence_) return Status::OK();
-  return Status::Aborted("write fenced: its token " +
-                         std::to_string(fence_token) +
-                         " is below this server's fence " +
-                         std::to_string(fence_) + "; nothing was written");
+  return fences_.Check(fence_token);
 }
 
 Status RegionFilter::AddValueChangesOrRebuildLocked(
@@ -538,7 +534,7 @@ Status RegionFilter::SetConfig(const SscbfConfig& config) {
 
 void RegionFilter::RaiseFence(uint64_t token) {
   std::lock_guard lock(mu_);
-  fence_ = std::max(fence_, token);
+  fences_.Raise(token);
 }
 
 // ---- Readers: snapshots, images, ops, status
@@ -557,7 +553,7 @@ StatusOr<FilterImage> RegionFilter::TakeImage(uint64_t fence_token) {
     std::lock_guard lock(mu_);
     // Fence first, under the lock that orders filter ops: the image then
     // holds every write an older token may ever commit ("Fencing").
-    fence_ = std::max(fence_, fence_token);
+    fences_.Raise(fence_token);
     if (broken_) return Status::Unavailable("filter is being repaired");
     image.emplace(OccupancyImage::Of(filter_->filter()));
     out = FilterImage{incarnation_, filter_->epoch(), filter_->last_seq(), ""};

@@ -79,6 +79,7 @@
 #include "model/region_protocol.h"
 #include "regionstore/internal/filter_log.h"
 #include "regionstore/internal/records.h"
+#include "regionstore/internal/router_fences.h"
 #include "regionstore/region_store.h"
 
 namespace bloomroute::regionstore_internal {
@@ -181,8 +182,9 @@ class RegionFilter {
   // persists `config` and compacts with it. InvalidArgument for an invalid
   // config.
   [[nodiscard]] Status SetConfig(const SscbfConfig& config);
-  // From now on, commits with a nonzero fence token below `token` are
-  // refused. The fence only rises; it lives in memory.
+  // From now on, commits with a nonzero fence token of `token`'s router
+  // below `token` are refused (RouterFences). The fence only rises; it
+  // lives in memory.
   void RaiseFence(uint64_t token);
 
   // RegionStore::Snapshot. Unavailable while the filter is broken.
@@ -286,7 +288,8 @@ class RegionFilter {
   // Set when a failed write left changes in the filter that storage could
   // not undo; commits repair it first, snapshots and ops wait for that.
   bool broken_ = false;
-  uint64_t fence_ = 0;  // commits with a nonzero token below it are refused
+  // Commits with a nonzero token below their router's fence are refused.
+  RouterFences fences_;
 
   FilterImagePages pages_;  // taken after mu_ is released
 };

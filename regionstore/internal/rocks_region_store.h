@@ -27,6 +27,7 @@
 #include "regionstore/internal/records.h"
 #include "regionstore/internal/region_filter.h"
 #include "regionstore/internal/row_locks.h"
+#include "regionstore/op_subscriptions.h"
 #include "regionstore/region_store.h"
 
 namespace bloomroute::regionstore_internal {
@@ -149,6 +150,10 @@ class RocksRegionStore final : public RegionStore {
   Status RunAsCoordinator(CoordinatorEpoch epoch,
                           const std::function<Status()>& call) override;
   uint64_t CoordinatorEpochSeen() const override;
+  // Op subscriptions (regionstore/op_subscriptions.h, region_store_push.cc).
+  StatusOr<OpSubscribeGrant> SubscribeOps(
+      const OpSubscribeRequest& request) override;
+  size_t OpSubscriberCount() const override;
 
   // Test hooks, each called (when set) in the middle of a long operation,
   // so that a test can check what other calls may do meanwhile:
@@ -238,6 +243,29 @@ class RocksRegionStore final : public RegionStore {
   int64_t NowMs() const;
   // Under the rows' locks: reads the old rows, computes the rows, index
   // entries and count changes, and commits them. The one write path of
+  // The writes as they were before op pushes: Apply, BulkLoad,
+  // BackfillIndex and DropIndexEntries wait for the subscribed routers
+  // (Pushed) after these returned and released their locks.
+  StatusOr<WriteResult> ApplyUnpushed(const std::vector<Mutation>& batch,
+                                      uint64_t fence_token);
+  StatusOr<WriteResult> BulkLoadUnpushed(uint64_t region_id,
+                                         const std::string& path,
+                                         uint64_t fence_token);
+  StatusOr<IndexChunkResult> BackfillIndexUnpushed(uint64_t region_id,
+                                                   uint32_t column_id,
+                                                   std::string_view after_row,
+                                                   uint32_t max_rows,
+                                                   uint64_t fence_token);
+  StatusOr<IndexChunkResult> DropIndexEntriesUnpushed(uint64_t region_id,
+                                                      uint32_t column_id,
+                                                      uint32_t max_entries,
+                                                      uint64_t fence_token);
+  // Waits until the write's ops reached the subscribed routers
+  // (OpSubscriptions::AwaitDelivered); no lock may be held.
+  void AwaitPushed(uint64_t fence_token, const WriteResult& result);
+  // Creates subscriptions_ when Options::op_push_sinks is set.
+  void StartOpSubscriptions();
+
   // Apply, BulkLoad and DropRegion.
   StatusOr<WriteResult> ApplyResolved(
       const std::vector<Mutation>& batch,
@@ -349,6 +377,9 @@ class RocksRegionStore final : public RegionStore {
   std::unique_ptr<RegionFilter> filter_;
   // Admits the coordinator's calls by epoch; set by Init.
   std::unique_ptr<CoordinatorEpochGate> coordinator_gate_;
+  // Set by Init when Options::op_push_sinks is; destroyed before filter_
+  // (its threads read the op log).
+  std::unique_ptr<OpSubscriptions> subscriptions_;
 
   LongWorkHooks hooks_;
 };

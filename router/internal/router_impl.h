@@ -69,6 +69,7 @@
 #include "router/internal/server_directory.h"
 #include "router/internal/table_directory.h"
 #include "router/internal/write_path.h"
+#include "router/op_subscriber.h"
 #include "router/page_token.h"
 #include "router/router.h"
 
@@ -253,6 +254,10 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // MaintenanceDuties: what a maintenance pass (maintenance_) does.
   void MaintainCatalog() override;
   void CatchUpReplicas() override;
+  Status ApplyOpPush(const OpPush& push) override;
+  // index_ (with leases and op_subscriber_ when subscribing); fence tokens
+  // from `start`, the router's run.
+  Status CreateIndex(uint64_t start);
   void ExpireScanners() override;
   void ProbeServers() override { cluster_view_->ProbeServers(); }
   // A background run of the balancer (Balancing::RunBalancerPass).
@@ -268,6 +273,8 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   std::optional<router::PageTokenCodec> page_tokens_;
   // Created by Init, with a fence base above every earlier run's tokens.
   std::unique_ptr<router::GlobalIndex> index_;
+  // Set by Init when RouterOptions::op_push_address is (after index_).
+  std::unique_ptr<router::OpSubscriber> op_subscriber_;
   std::unique_ptr<FanOut> fan_out_;
   // Every write to a region server, and the replicas kept current (set by
   // Init, after index_).

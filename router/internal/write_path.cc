@@ -200,6 +200,8 @@ void WritePath::CatchUpReplicas() {
     // The cluster's filter config first: a catch-up then loads the filter
     // the server rebuilt with it.
     if (!EnsureFilterConfig(id, *server)) continue;
+    // A new subscription leaves the replica stale: caught up just below.
+    if (renew_) renew_(id, *server->client);
     if (index_->IsCurrent(id)) continue;
     (void)index_->CatchUp(id, *server->client);
     // The catch-up may have loaded a new run of the server, whose regions

@@ -134,6 +134,13 @@ class WritePath {
   // Catches up every member's replica that is not current, after giving
   // the server the cluster's filter config (EnsureFilterConfig).
   void CatchUpReplicas();
+  // Renews a server's op subscription when due (router/op_subscriber.h),
+  // called by CatchUpReplicas before it looks at the replica: a new
+  // subscription leaves the replica stale, caught up right after. Set
+  // before the write path is used concurrently; unset: no subscriptions.
+  using LeaseRenewal =
+      std::function<void(router::ServerId, router::RegionClient&)>;
+  void SetLeaseRenewal(LeaseRenewal renew) { renew_ = std::move(renew); }
   // Makes sure the server's filter has the cluster's config before its
   // replica is caught up: asks its status when the replica is not current
   // or belongs to a run not known to have the config, and sets the config
@@ -157,6 +164,7 @@ class WritePath {
   const TableDirectory* const tables_;
   const SscbfConfig filter_config_;
   const Hooks hooks_;
+  LeaseRenewal renew_;  // set before concurrent use (SetLeaseRenewal)
 };
 
 inline const Status& StatusOf(const Status& s) { return s; }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "index/occupancy_image.h"
+#include "model/op_push.h"
 #include "regionstore/internal/keys.h"
 #include "tests/regionstore/region_store_test_util.h"
 
@@ -174,6 +175,36 @@ TEST_F(RegionFilterTest, AFencedCommitIsRefusedBeforeItsWrite) {
   EXPECT_TRUE(Commit({{"NO", +1}}, 5).ok());
   EXPECT_TRUE(Commit({{"SE", +1}}, 0).ok());  // token 0 is never fenced
   EXPECT_EQ(writes_, 2);
+}
+
+// Two routers over one server: router 2's catch-up after a write in doubt
+// raises its own fence, which must not refuse router 1's writes (one fence
+// per server did: router 1's tokens are smaller).
+TEST_F(RegionFilterTest, OneRoutersFenceNeverRefusesAnotherRoutersWrites) {
+  const uint64_t a_old = MakeFenceToken(2, 7);  // router 2's write in doubt
+  const uint64_t a_new = MakeFenceToken(2, 8);
+  const uint64_t b = MakeFenceToken(1, 1);
+  filter_->RaiseFence(a_new);  // router 2 catches up
+  EXPECT_TRUE(Commit({{"NO", +1}}, a_old).status().IsAborted());
+  EXPECT_TRUE(Commit({{"NO", +1}}, a_new).ok());
+  EXPECT_TRUE(Commit({{"SE", +1}}, b).ok()) << "router 1 refused";
+  filter_->RaiseFence(MakeFenceToken(1, 3));
+  EXPECT_TRUE(Commit({{"DK", +1}}, b).status().IsAborted());
+  EXPECT_TRUE(Commit({{"DK", +1}}, a_new).ok());  // router 2 unaffected
+  EXPECT_EQ(writes_, 3);
+}
+
+// Past kMaxRouters fences the lowest router id is retired: refused from
+// then on, never silently unfenced.
+TEST_F(RegionFilterTest, FencesAreBoundedAndRetireTheOldestRouter) {
+  constexpr uint64_t kRouters = regionstore_internal::RouterFences::kMaxRouters;
+  for (uint64_t id = 1; id <= kRouters + 1; ++id) {
+    filter_->RaiseFence(MakeFenceToken(id, 10));
+  }
+  EXPECT_TRUE(Commit({{"NO", +1}}, MakeFenceToken(1, 99)).status().IsAborted());
+  EXPECT_TRUE(Commit({{"NO", +1}}, MakeFenceToken(2, 9)).status().IsAborted());
+  EXPECT_TRUE(Commit({{"NO", +1}}, MakeFenceToken(2, 10)).ok());
+  EXPECT_TRUE(Commit({{"SE", +1}}, MakeFenceToken(kRouters + 1, 10)).ok());
 }
 
 // The writer fails: nothing is stored, and the filter is back where the

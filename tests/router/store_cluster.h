@@ -263,6 +263,10 @@ class StoreRegionClient : public router::RegionClient {
   StatusOr<IndexReport> VerifyIndex(std::optional<uint64_t> table_id) override {
     return Call([&](RegionStore& s) { return s.VerifyIndex(table_id); });
   }
+  StatusOr<OpSubscribeGrant> SubscribeOps(
+      const OpSubscribeRequest& request) override {
+    return Call([&](RegionStore& s) { return s.SubscribeOps(request); });
+  }
 
  private:
   std::shared_ptr<RegionStore> Store() {
