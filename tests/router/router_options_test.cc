@@ -65,13 +65,14 @@ TEST(RouterOptionsTest, EachBoundHasItsMessage) {
   EXPECT_TRUE(off.Validate().ok());
 }
 
-// Fence tokens are the epoch times 2^32: the floor stays below 2^31.
+// A router's fence tokens are the epoch times 2^24 in 48 bits: the floor
+// stays below 2^24.
 TEST(RouterOptionsTest, MinCoordinatorEpochIsBounded) {
   RouterOptions o;
   o.data_dir = "d";
-  o.min_coordinator_epoch = uint64_t{1} << 31;
+  o.min_coordinator_epoch = (uint64_t{1} << 24) - 1;
   EXPECT_TRUE(o.Validate().ok()) << o.Validate().ToString();
-  o.min_coordinator_epoch = (uint64_t{1} << 31) + 1;
+  o.min_coordinator_epoch = uint64_t{1} << 24;
   EXPECT_TRUE(o.Validate().IsInvalidArgument());
   EXPECT_NE(o.Validate().message().find("--min-coordinator-epoch"),
             std::string::npos)
