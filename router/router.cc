@@ -10,6 +10,11 @@
 
 namespace bloomroute::router {
 
+Status Router::ApplyOpPush(const OpPush& push) {
+  (void)push;
+  return Status::InvalidArgument("this router takes no op pushes");
+}
+
 StatusOr<std::unique_ptr<Router>> Router::Open(
     const RouterOptions& options,
     std::shared_ptr<RegionClientFactory> factory) {

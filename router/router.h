@@ -58,12 +58,15 @@
 #include "common/statusor.h"
 #include "model/index_predicate.h"
 #include "model/index_query.h"
-#include "model/op_push.h"
 #include "model/rows.h"
 #include "router/quota.h"
 #include "router/router_options.h"
 #include "router/router_reports.h"
 #include "router/server_id.h"
+
+namespace bloomroute {
+struct OpPush;  // model/op_push.h: only the router's transport makes one
+}  // namespace bloomroute
 
 namespace bloomroute::router {
 
@@ -657,10 +660,7 @@ class Router {
   // them. InvalidArgument when the router subscribes to nothing
   // (RouterOptions::op_push_address empty); NotFound for a push naming no
   // server of this router.
-  [[nodiscard]] virtual Status ApplyOpPush(const OpPush& push) {
-    (void)push;
-    return Status::InvalidArgument("this router takes no op pushes");
-  }
+  [[nodiscard]] virtual Status ApplyOpPush(const OpPush& push);
   virtual std::shared_ptr<const std::vector<Quota>> Quotas() const = 0;
 
  protected:

@@ -311,6 +311,15 @@ Status ZooKeeperTestEnsemble::PauseNode(int i) {
   BLOOMROUTE_RETURN_IF_ERROR(CheckIndex(i));
   if (nodes_[i].pid <= 0) return Status::InvalidArgument("node not running");
   kill(nodes_[i].pid, SIGSTOP);
+  // kill() returns before every thread has stopped (a busy machine may let
+  // the server answer one more request): wait until the child is reported
+  // stopped.
+  int status = 0;
+  if (waitpid(nodes_[i].pid, &status, WUNTRACED) != nodes_[i].pid ||
+      !WIFSTOPPED(status)) {
+    return Status::IOError("ZooKeeper node " + std::to_string(i) +
+                           " did not stop");
+  }
   nodes_[i].paused = true;
   return Status::OK();
 }
@@ -319,6 +328,13 @@ Status ZooKeeperTestEnsemble::ResumeNode(int i) {
   BLOOMROUTE_RETURN_IF_ERROR(CheckIndex(i));
   if (nodes_[i].pid <= 0) return Status::InvalidArgument("node not running");
   kill(nodes_[i].pid, SIGCONT);
+  // As above: until the child is reported running again.
+  int status = 0;
+  if (waitpid(nodes_[i].pid, &status, WCONTINUED) != nodes_[i].pid ||
+      !WIFCONTINUED(status)) {
+    return Status::IOError("ZooKeeper node " + std::to_string(i) +
+                           " did not continue");
+  }
   nodes_[i].paused = false;
   return Status::OK();
 }
