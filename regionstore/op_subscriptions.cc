@@ -145,11 +145,14 @@ StatusOr<OpSubscribeGrant> OpSubscriptions::StartLocked(
 }
 
 void OpSubscriptions::DropLocked(const std::shared_ptr<Subscriber>& sub) {
-  sub->dropped = true;
-  auto it = by_router_.find(sub->router_id);
-  if (it != by_router_.end() && it->second == sub) by_router_.erase(it);
+  // A copy first: `sub` may be the map's own entry, which the erase below
+  // destroys (ASan saw the read after it).
+  const std::shared_ptr<Subscriber> kept = sub;
+  kept->dropped = true;
+  auto it = by_router_.find(kept->router_id);
+  if (it != by_router_.end() && it->second == kept) by_router_.erase(it);
   count_ = by_router_.size();
-  dropped_.push_back(sub);
+  dropped_.push_back(kept);
   cv_.notify_all();
 }
 

@@ -133,6 +133,12 @@ TEST_F(OpPushSubscriptionsTest, AWriteWithoutOpsWaitsForTheOpsBeforeIt) {
   ASSERT_TRUE(Subscribe(2).ok());
   sinks_->SetHolding("router-2", true);
   auto first = PutAsync(1, 1);  // seq 3
+  // The second write starts once the first committed seq 3 (its push held):
+  // started earlier, it could commit first and make the op itself.
+  for (int i = 0; i < 5000 && store_->GetFilterStatus().last_seq < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(store_->GetFilterStatus().last_seq, 3u);
   // Same country as row 1: no op, but its row relies on seq 3.
   auto second = std::async(std::launch::async, [this] {
     return store_->Apply({testing::PutPlace(1, "s", "C1", "PPL")},

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <set>
 #include <thread>
@@ -331,6 +332,12 @@ TEST_F(RouterServersTest, AddingServersWhileWritingAndLookingUp) {
       (void)router->IndexStats();
     }
   });
+  // The writer is under way before the servers come: on a loaded machine
+  // the four adds could otherwise all finish before its first write, and
+  // nothing would have raced them (the test then failed on acked > 0).
+  for (int w = 0; w < 3000 && acked == 0 && failures == 0; ++w) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   for (int i = 2; i < 6; ++i) {
     StatusOr<ServerRef> added =
         router->AddServer("server-" + std::to_string(i));
