@@ -17,8 +17,9 @@
 // The key is 32 random bytes the first router creates and keeps in the
 // catalog (CatalogStore::PageTokenKey), so tokens survive a restart of the
 // router, every router sharing a catalog (ZooKeeper) verifies the others'
-// tokens, and a token of another cluster (another catalog) does not. What a token tells a client who
-// reads it is the table id and the resume row, both already in its answers.
+// tokens, and a token of another cluster (another catalog) does not. What a
+// token tells a client who reads it is the table id and the resume row, both
+// already in its answers.
 //
 // The limit, the byte budget, allow_partial and broadcast are not part of the
 // query: a client may change the page size between pages.

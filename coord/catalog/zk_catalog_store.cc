@@ -159,6 +159,8 @@ class ZnodeCatalog final : public router::CatalogStore {
   Watcher IdsWatcher() {
     return [this](const WatchEvent& e) { WatchIds(e); };
   }
+  // Rewrites member `changed.id`'s record as `changed`; needs mu_.
+  Plan ServerChangePlan(const CatalogServer& changed);
   // The member at `address` that is not removed; needs snap_mu_ or mu_.
   const CatalogServer* MemberAt(const std::string& address) const;
 
@@ -547,6 +549,17 @@ StatusOr<ServerId> ZnodeCatalog::AddServer(const std::string& address) {
   return id;
 }
 
+Plan ZnodeCatalog::ServerChangePlan(const CatalogServer& changed) {
+  return Plan{{ZnodeOp::Set(ServerPath(changed.id),
+                            CatalogRecords::EncodeServer(changed))},
+              [this, changed] {
+                std::lock_guard<std::mutex> snap(snap_mu_);
+                for (CatalogServer& s : servers_) {
+                  if (s.id == changed.id) s = changed;
+                }
+              }};
+}
+
 Status ZnodeCatalog::SetServerAddress(ServerId id, const std::string& address) {
   std::lock_guard<std::mutex> lock(mu_);
   return ChangeLocked([&]() -> StatusOr<Plan> {
@@ -563,14 +576,7 @@ Status ZnodeCatalog::SetServerAddress(ServerId id, const std::string& address) {
     if (it->address == address) return Plan{};
     CatalogServer changed = *it;
     changed.address = address;
-    return Plan{
-        {ZnodeOp::Set(ServerPath(id), CatalogRecords::EncodeServer(changed))},
-        [this, changed] {
-          std::lock_guard<std::mutex> snap(snap_mu_);
-          for (CatalogServer& s : servers_) {
-            if (s.id == changed.id) s = changed;
-          }
-        }};
+    return ServerChangePlan(changed);
   });
 }
 
@@ -584,14 +590,7 @@ Status ZnodeCatalog::RemoveServer(ServerId id) {
     }
     CatalogServer changed = *it;
     changed.removed = true;
-    return Plan{
-        {ZnodeOp::Set(ServerPath(id), CatalogRecords::EncodeServer(changed))},
-        [this, changed] {
-          std::lock_guard<std::mutex> snap(snap_mu_);
-          for (CatalogServer& s : servers_) {
-            if (s.id == changed.id) s = changed;
-          }
-        }};
+    return ServerChangePlan(changed);
   });
 }
 

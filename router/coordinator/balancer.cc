@@ -155,7 +155,8 @@ BalancerLoad Balancer::PlaceLoad() {
     if (cluster_->Draining(id)) load.skip.insert(id);
   }
   std::set<uint64_t> existing;
-  const std::shared_ptr<const CatalogStore::TableList> tables = cluster_->Tables();
+  const std::shared_ptr<const CatalogStore::TableList> tables =
+      cluster_->Tables();
   for (const CatalogTable& t : *tables) {
     if (t.state != CatalogTable::State::kReady) continue;
     for (const CatalogRegion& r : t.regions) {

@@ -58,7 +58,8 @@ class TableDirectory {
   // `new_generation` (a region switch) gets a new TableState::generation;
   // the others keep theirs. The state of the running region operation's
   // table (Running) carries it while the record has it copying.
-  void Publish(const CatalogStore::TableList& tables, uint64_t new_generation = 0);
+  void Publish(const CatalogStore::TableList& tables,
+               uint64_t new_generation = 0);
   // The region operation this router runs (null: none). Set before the
   // operation is recorded in the catalog, so that the first state published
   // with it copying carries it; cleared once it has ended.
