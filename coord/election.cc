@@ -131,16 +131,6 @@ void OnSession(const std::weak_ptr<State>& weak, SessionState state) {
   }
 }
 
-// The election's parent and its parents, persistent and empty.
-Status MakeParents(ZnodeStore* store, const std::string& path) {
-  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
-    StatusOr<std::string> made =
-        store->Create(path.substr(0, slash), "", CreateOptions());
-    if (!made.ok() && !IsNodeExists(made.status())) return made.status();
-    if (slash == std::string::npos) return Status::OK();
-  }
-}
-
 }  // namespace
 
 int64_t SequenceOf(const std::string& name) {
@@ -161,7 +151,7 @@ StatusOr<std::unique_ptr<Election>> Election::Join(ZnodeStore* store,
     return Status::InvalidArgument("an election needs its own parent node");
   }
   BLOOMROUTE_RETURN_IF_ERROR(ValidateData(options.data.size()));
-  BLOOMROUTE_RETURN_IF_ERROR(MakeParents(store, options.path));
+  BLOOMROUTE_RETURN_IF_ERROR(MakePath(store, options.path));
   BLOOMROUTE_ASSIGN_OR_RETURN(
       std::string node,
       store->Create(options.path + "/" + kPrefix, options.data,

@@ -135,6 +135,15 @@ std::string ParentPath(std::string_view path) {
   return std::string(path.substr(0, slash));
 }
 
+Status MakePath(ZnodeStore* store, const std::string& path) {
+  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+    StatusOr<std::string> made =
+        store->Create(path.substr(0, slash), "", CreateOptions());
+    if (!made.ok() && !IsNodeExists(made.status())) return made.status();
+    if (slash == std::string::npos) return Status::OK();
+  }
+}
+
 const char* ZnodeOpTypeName(ZnodeOp::Type type) {
   switch (type) {
     case ZnodeOp::Type::kCreate:

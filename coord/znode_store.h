@@ -232,6 +232,9 @@ Status SessionExpiredError();
 [[nodiscard]] Status ValidateData(size_t bytes);
 // The parent of a valid path other than "/" ("/a/b" -> "/a", "/a" -> "/").
 std::string ParentPath(std::string_view path);
+// Makes `path` (valid, not "/") and its parents where missing, persistent
+// and empty; OK when they exist.
+[[nodiscard]] Status MakePath(ZnodeStore* store, const std::string& path);
 // Checks a Multi's ops before anything is sent: paths, data sizes, not
 // empty. On failure, the index of the bad op in `failed_op` (if not null).
 [[nodiscard]] Status ValidateMulti(const std::vector<ZnodeOp>& ops,
