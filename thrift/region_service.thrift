@@ -438,6 +438,26 @@ struct TExportedRows {
   3: optional binary resumeRow  // the next row, when rows are left
 }
 
+// A router asks to be pushed the server's filter ops, with a lease
+// (model/op_push.h has the protocol and the lease arithmetic).
+struct TOpSubscribeRequest {
+  1: i64 routerId   // as in its fence tokens: in [1, 65535]
+  2: i64 session    // drawn per router process (bits)
+  3: string address // where to push: "host:port" of its OpPushService
+  4: i64 leaseMs    // in [100, the server's --max-op-lease-ms]
+  5: i64 tag        // echoed in every push (bits)
+}
+
+struct TOpSubscribeGrant {
+  // true: continued a subscription whose every push was acknowledged;
+  // false: new, starting at (incarnation, epoch, lastSeq).
+  1: bool renewed
+  2: i64 incarnation  // bits
+  3: i64 epoch
+  4: i64 lastSeq
+  5: i64 leaseMs
+}
+
 struct TRegionStatsPage {
   1: list<TRegionStats> regions  // ascending region ids
   2: bool more                   // regions are left: ask after the last
@@ -594,5 +614,14 @@ service RegionService {
   // calls it on a region operation's target before the switch and before
   // it drops the source.
   void syncWal()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+
+  // Subscribes the calling router to the server's filter ops, or renews its
+  // lease (RegionStore::SubscribeOps): the server then pushes every op it
+  // commits to the router's OpPushService (op_push_service.thrift) and
+  // acknowledges a write only once every router holding an unexpired lease
+  // has the write's ops. TIOError "Unsupported: ..." from a server started
+  // without --op-push; "Unavailable: ..." past its subscriber bound.
+  TOpSubscribeGrant subscribeOps(1: TOpSubscribeRequest request)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
 }

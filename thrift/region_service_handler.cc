@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "thrift/conversion/op_push_conversion.h"
 #include "thrift/conversion/region_conversion.h"
 #include "thrift/internal/region_stats_conversion.h"
 #include "thrift/internal/serve_call.h"
@@ -237,6 +238,17 @@ void RegionServiceHandler::compactFilter() {
 
 void RegionServiceHandler::syncWal() {
   ServeCall("syncWal", [&]() -> Status { return store_->SyncWal(); });
+}
+
+void RegionServiceHandler::subscribeOps(
+    rpc::TOpSubscribeGrant& result, const rpc::TOpSubscribeRequest& request) {
+  ServeCall("subscribeOps", [&]() -> Status {
+    OpSubscribeRequest r;
+    BLOOMROUTE_RETURN_IF_ERROR(FromThrift(request, &r));
+    BLOOMROUTE_ASSIGN_OR_RETURN(OpSubscribeGrant grant,
+                                store_->SubscribeOps(r));
+    return ToThrift(grant, &result);
+  });
 }
 
 void RegionServiceHandler::setFilterConfig(const rpc::TFilterConfig& config,

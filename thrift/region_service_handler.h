@@ -64,6 +64,8 @@ class RegionServiceHandler : public rpc::RegionServiceIf {
   void setFilterConfig(const rpc::TFilterConfig& config,
                        int64_t coordinator_epoch) override;
   void syncWal() override;
+  void subscribeOps(rpc::TOpSubscribeGrant& result,
+                    const rpc::TOpSubscribeRequest& request) override;
   void bulkLoad(rpc::TWriteResult& result, int64_t region_id,
                 const std::string& file, int64_t fence_token) override;
   void verifyIndex(rpc::TIndexReport& result, int64_t table_id) override;

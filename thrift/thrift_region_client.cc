@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "thrift/conversion/op_push_conversion.h"
 #include "thrift/conversion/region_conversion.h"
 #include "thrift/gen-cpp/RegionService.h"
 #include "thrift/internal/checked_conversion.h"
@@ -130,6 +131,16 @@ class ThriftRegionClient final : public router::RegionClient {
 
   Status SyncWal() override {
     return Call("syncWal", [&](Service& s) { s.syncWal(); });
+  }
+
+  StatusOr<OpSubscribeGrant> SubscribeOps(
+      const OpSubscribeRequest& request) override {
+    rpc::TOpSubscribeRequest wire;
+    BLOOMROUTE_RETURN_IF_ERROR(Unsendable(ToThrift(request, &wire)));
+    return Fetch<OpSubscribeGrant, rpc::TOpSubscribeGrant>(
+        "subscribeOps", [&](Service& s, rpc::TOpSubscribeGrant& r) {
+          s.subscribeOps(r, wire);
+        });
   }
 
   using router::RegionClient::CloseRegion;
