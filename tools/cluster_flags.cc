@@ -9,7 +9,9 @@
 
 #include "common/log.h"
 #include "coord/catalog/zk_catalog_store.h"
+#include "coord/member_id.h"
 #include "coord/zk/zookeeper_store.h"
+#include "model/op_push.h"
 #include "thrift/server/thrift_server.h"
 #include "tools/server_command_util.h"
 
@@ -19,6 +21,8 @@ namespace {
 constexpr size_t kMaxHosts = 64;
 constexpr size_t kMaxClusterNameBytes = 64;
 constexpr char kElectionPath[] = "/routers";
+// Not under the election's node: its children are candidates.
+constexpr char kRouterIdsPath[] = "/router_ids";
 
 // --zookeeper: HOST:PORT entries, comma-separated, each with a port.
 Status ValidateHosts(const std::string& hosts) {
@@ -159,6 +163,15 @@ StatusOr<std::unique_ptr<coord::Election>> ClusterFlags::AwaitLeadership(
     return std::unique_ptr<coord::Election>();
   }
   return joined;
+}
+
+StatusOr<uint32_t> ClusterFlags::ClaimRouterId(const std::string& address) {
+  if (store_ == nullptr) {
+    return Status::InvalidArgument("a router id is claimed after joining");
+  }
+  return coord::ClaimMemberId(store_.get(), kRouterIdsPath,
+                              static_cast<uint32_t>(kMaxFenceRouterId),
+                              address);
 }
 
 StatusOr<std::unique_ptr<router::CatalogStore>> ClusterFlags::OpenCatalog()

@@ -70,6 +70,10 @@ class ClusterFlags {
   [[nodiscard]] StatusOr<std::unique_ptr<coord::Election>> AwaitLeadership(
       const std::string& command, const std::string& address,
       std::string* stop_signal);
+  // A router id (model/op_push.h) no other live router holds, claimed in
+  // the cluster for as long as the election's session lives
+  // (coord/member_id.h), under /router_ids (after AwaitLeadership).
+  [[nodiscard]] StatusOr<uint32_t> ClaimRouterId(const std::string& address);
   // The shared catalog, in the cluster's chroot (after AwaitLeadership).
   [[nodiscard]] StatusOr<std::unique_ptr<router::CatalogStore>> OpenCatalog()
       const;

@@ -33,6 +33,7 @@ void RegionServerCommand::DeclareOptions(OptionTable* table) {
   table->Switch("sync", &store_options_.sync,
                 "acknowledge a write only once it is durable (fsync)");
   AddStoreRows(table);
+  op_push_flags_.Add(table);
   log_flags_.Add(table);
   http_flags_.Add(table);
 }
@@ -100,6 +101,8 @@ Status RegionServerCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(
       http_flags_.ToOptions(server_options_, server_flags_.insecure(),
                             &http_options_, &http_enabled_));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      op_push_flags_.Apply(server_options_, &store_options_));
   return store_options_.Validate();
 }
 
@@ -130,7 +133,8 @@ Status RegionServerCommand::Execute() {
                " on " + FormatHostPort(server->host(), server->port()) +
                " (sync " + (store_options_.sync ? "on" : "off") +
                ", max value " + std::to_string(store_options_.max_value_bytes) +
-               " bytes)" + StatusSuffix(http.get()));
+               " bytes" + (op_push_flags_.enabled() ? ", op pushes on" : "") +
+               ")" + StatusSuffix(http.get()));
 
   // SIGHUP (after the log file is reopened) reloads the revocation list
   // (--tls-crl).

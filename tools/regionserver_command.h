@@ -35,6 +35,7 @@
 #include "thrift/region_server.h"
 #include "tools/command.h"
 #include "tools/http_flags.h"
+#include "tools/op_push_flags.h"
 #include "tools/server_command_util.h"
 
 namespace bloomroute {
@@ -62,6 +63,7 @@ class RegionServerCommand : public Command {
   HttpFlags http_flags_;
   HttpServerOptions http_options_;
   bool http_enabled_ = false;
+  RegionServerOpPushFlags op_push_flags_;
 
   // The table sets their flags' fields; Validate() the rest.
   RegionStoreOptions store_options_;

@@ -42,6 +42,7 @@ void RouterCommand::DeclareOptions(OptionTable* table) {
                "--zookeeper")
       .ValueName("DIR");
   cluster_flags_.Add(table);
+  op_push_flags_.Add(table);
   table
       ->StringList("regionserver", &region_servers_,
                    "HOST:PORT of a region server to make a member; repeat "
@@ -306,6 +307,7 @@ Status RouterCommand::Validate() {
                             &http_options_, &http_enabled_));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateRegionServerFlags(region_servers_));
   BLOOMROUTE_RETURN_IF_ERROR(cluster_flags_.Validate(data_));
+  BLOOMROUTE_RETURN_IF_ERROR(op_push_flags_.Validate(&router_options_));
   router_options_.data_dir = data_;
   router_options_.region_servers = region_servers_;
   client_options_ =
@@ -353,6 +355,7 @@ Status RouterCommand::Execute() {
     return Status::OK();
   }
   std::shared_ptr<router::Router> router = std::move(opened);
+  op_push_target_.Set(router);
   const size_t tables = router->ListTables().size();
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterServer> server,
                               RouterServer::Start(router, server_options_));
@@ -378,6 +381,8 @@ Status RouterCommand::Execute() {
   if (http != nullptr) http->Stop();
   server->Stop();
   server.reset();
+  if (op_push_server_ != nullptr) op_push_server_->Stop();
+  op_push_target_.Clear();
   router.reset();  // the last owner: stops its threads, closes the catalog
   Announce(name(), "stopped");
   return Status::OK();
@@ -387,18 +392,35 @@ StatusOr<std::unique_ptr<router::Router>> RouterCommand::OpenRouter(
     std::string* stop_signal) {
   auto factory = NewThriftRegionClientFactory(client_options_);
   if (!cluster_flags_.zookeeper()) {
+    BLOOMROUTE_RETURN_IF_ERROR(StartOpPushes());
     return router::Router::Open(router_options_, std::move(factory));
   }
+  const std::string address =
+      FormatHostPort(server_options_.host, server_options_.port);
   BLOOMROUTE_ASSIGN_OR_RETURN(
-      election_,
-      cluster_flags_.AwaitLeadership(
-          name(), FormatHostPort(server_options_.host, server_options_.port),
-          stop_signal));
+      election_, cluster_flags_.AwaitLeadership(name(), address, stop_signal));
   if (election_ == nullptr) return std::unique_ptr<router::Router>();
+  if (op_push_flags_.router_id() == 0) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(router_options_.router_id,
+                                cluster_flags_.ClaimRouterId(address));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(StartOpPushes());
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<router::CatalogStore> catalog,
                               cluster_flags_.OpenCatalog());
   return router::Router::Open(router_options_, std::move(factory),
                               std::move(catalog));
+}
+
+Status RouterCommand::StartOpPushes() {
+  if (!op_push_flags_.enabled()) return Status::OK();
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      op_push_server_,
+      op_push_flags_.Start(server_options_, op_push_target_.AsFunction(),
+                           &router_options_));
+  Announce(name(), "router id " + std::to_string(router_options_.router_id) +
+                       ": region servers push ops to " +
+                       router_options_.op_push_address);
+  return Status::OK();
 }
 
 StatusOr<std::unique_ptr<HttpServer>> RouterCommand::StartHttp(

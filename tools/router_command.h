@@ -56,6 +56,7 @@
 #include "tools/cluster_flags.h"
 #include "tools/command.h"
 #include "tools/http_flags.h"
+#include "tools/op_push_flags.h"
 #include "tools/server_command_util.h"
 
 namespace bloomroute {
@@ -112,6 +113,12 @@ class RouterCommand : public Command {
   ClusterFlags cluster_flags_;
   // This router's candidacy (--zookeeper): held while it serves.
   std::unique_ptr<coord::Election> election_;
+  RouterOpPushFlags op_push_flags_;
+  // With --op-push-listen: the push service, started before the router
+  // opens (its address is the router's subscription address), and the
+  // router it hands pushes to once open.
+  OpPushTarget op_push_target_;
+  std::unique_ptr<OpPushServer> op_push_server_;
 
   // The table sets their flags' fields; Validate() the rest.
   router::RouterOptions router_options_;
@@ -129,6 +136,8 @@ class RouterCommand : public Command {
   // `*stop_signal`).
   StatusOr<std::unique_ptr<router::Router>> OpenRouter(
       std::string* stop_signal);
+  // With --op-push-listen: serves pushes and sets the router's address.
+  Status StartOpPushes();
   // The HTTP endpoint (--http-listen), or null with --http-listen off.
   StatusOr<std::unique_ptr<HttpServer>> StartHttp(
       const std::shared_ptr<router::Router>& router,

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/coord/zookeeper_server.h"
@@ -39,15 +40,18 @@ class RouterOnZooKeeperTest : public ::testing::Test {
     ASSERT_TRUE(zk.ok()) << zk.status().ToString();
     zk_ = std::move(*zk);
     for (int i = 0; i < 2; ++i) {
-      servers_.push_back(
-          testing::StartRegionServer(dir_.path() + "/rs" + std::to_string(i)));
+      servers_.push_back(testing::StartRegionServer(
+          dir_.path() + "/rs" + std::to_string(i), 0, RegionServerFlags()));
       ASSERT_GT(servers_.back().port, 0) << servers_.back().line;
     }
   }
 
+  virtual std::vector<std::string> RegionServerFlags() const { return {}; }
+
   // A router of cluster "t" (a 2 s session: ZooKeeper's tick here is 200
   // ms); its first line says whether it serves or waits.
-  std::unique_ptr<ServerProcess> Router(std::string* first_line) {
+  std::unique_ptr<ServerProcess> Router(std::string* first_line,
+                                        std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {"router",
                                      "--zookeeper",
                                      zk_->ConnectString(),
@@ -63,6 +67,7 @@ class RouterOnZooKeeperTest : public ::testing::Test {
       args.push_back("--regionserver");
       args.push_back(s.address());
     }
+    args.insert(args.end(), extra.begin(), extra.end());
     auto process = std::make_unique<ServerProcess>(BLOOMROUTE_BINARY, args);
     *first_line = process->ReadLine().value_or("");
     return process;
@@ -95,8 +100,12 @@ class RouterOnZooKeeperTest : public ::testing::Test {
 
   // Waits for the standby's start-up line once the active router is gone;
   // prints how long the takeover took.
-  int TakeOver(ServerProcess* standby, const char* what) {
+  // `before`, when given, gets the line before the start-up line (with
+  // --op-push-listen, the router id line).
+  int TakeOver(ServerProcess* standby, const char* what,
+               std::string* before = nullptr) {
     const auto start = std::chrono::steady_clock::now();
+    if (before != nullptr) *before = standby->ReadLine(30000).value_or("");
     const std::optional<std::string> line = standby->ReadLine(30000);
     const double ms = std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
@@ -195,6 +204,65 @@ TEST_F(RouterOnZooKeeperTest, AStandbyStopsCleanly) {
   EXPECT_EQ(second->ExitCode(), 0);
   first->Signal(SIGTERM);
   EXPECT_EQ(first->ExitCode(), 0);
+}
+
+// Op subscriptions through the commands: region servers with --op-push,
+// routers with --op-push-listen. Each router claims a router id in
+// ZooKeeper (the first free one: a dead router's is free again once its
+// session ended, which is before its standby leads), region servers push
+// it their ops, and writes and lookups go on across a takeover.
+class RouterOpPushOnZooKeeperTest : public RouterOnZooKeeperTest {
+ protected:
+  std::vector<std::string> RegionServerFlags() const override {
+    return {"--op-push", "--max-op-lease", "1000"};
+  }
+  static std::vector<std::string> PushFlags() {
+    return {"--op-push-listen", "127.0.0.1:0", "--op-lease", "1000"};
+  }
+  // Until a lookup of an absent value asks no server (up to 10 s): the
+  // router holds a lease on every region server, so pushes reach it.
+  static bool RoutesNowhere(int port) {
+    RouterClient c(port);
+    for (int i = 0; i < 1000; ++i) {
+      client::TIndexResult found;
+      c->getByIndex(found, "geo", MakeQuery({{"d:cc", "absent"}}));
+      if (found.routing.serversAsked.empty()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  }
+};
+
+TEST_F(RouterOpPushOnZooKeeperTest, RouterIdsAreClaimedAndOpsArePushed) {
+  std::string line;
+  std::unique_ptr<ServerProcess> first = Router(&line, PushFlags());
+  EXPECT_NE(line.find("router id 1: region servers push ops to 127.0.0.1:"),
+            std::string::npos)
+      << line;
+  const int first_port = PortOf(first->ReadLine().value_or(""));
+  ASSERT_GT(first_port, 0);
+  {
+    RouterClient c(first_port);
+    client::TTableInfo info;
+    c->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}));
+  }
+  Put(first_port, 0, 10);
+  ExpectRows(first_port, 10);
+  EXPECT_TRUE(RoutesNowhere(first_port));
+  std::unique_ptr<ServerProcess> second = Router(&line, PushFlags());
+  EXPECT_NE(line.find("standby"), std::string::npos) << line;
+
+  first->Signal(SIGKILL);
+  std::string id_line;
+  const int second_port = TakeOver(second.get(), "SIGKILL", &id_line);
+  EXPECT_NE(id_line.find("router id 1:"), std::string::npos) << id_line;
+  ASSERT_GT(second_port, 0);
+  ExpectRows(second_port, 10);
+  Put(second_port, 10, 20);
+  ExpectRows(second_port, 20);
+  EXPECT_TRUE(RoutesNowhere(second_port));
+  second->Signal(SIGTERM);
+  EXPECT_EQ(second->ExitCode(), 0);
 }
 
 }  // namespace
