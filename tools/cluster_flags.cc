@@ -9,6 +9,7 @@
 
 #include "common/log.h"
 #include "coord/catalog/zk_catalog_store.h"
+#include "coord/cluster_members.h"
 #include "coord/member_id.h"
 #include "coord/zk/zookeeper_store.h"
 #include "model/op_push.h"
@@ -20,9 +21,6 @@ namespace {
 
 constexpr size_t kMaxHosts = 64;
 constexpr size_t kMaxClusterNameBytes = 64;
-constexpr char kElectionPath[] = "/routers";
-// Not under the election's node: its children are candidates.
-constexpr char kRouterIdsPath[] = "/router_ids";
 
 // --zookeeper: HOST:PORT entries, comma-separated, each with a port.
 Status ValidateHosts(const std::string& hosts) {
@@ -145,7 +143,7 @@ StatusOr<std::unique_ptr<coord::Election>> ClusterFlags::AwaitLeadership(
     std::_Exit(kExitSessionLost);
   });
   coord::Election::Options election;
-  election.path = kElectionPath;
+  election.path = coord::kRoutersPath;
   election.data = address;
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<coord::Election> joined,
                               coord::Election::Join(store_.get(), election));
@@ -169,7 +167,7 @@ StatusOr<uint32_t> ClusterFlags::ClaimRouterId(const std::string& address) {
   if (store_ == nullptr) {
     return Status::InvalidArgument("a router id is claimed after joining");
   }
-  return coord::ClaimMemberId(store_.get(), kRouterIdsPath,
+  return coord::ClaimMemberId(store_.get(), coord::kRouterIdsPath,
                               static_cast<uint32_t>(kMaxFenceRouterId),
                               address);
 }
