@@ -62,25 +62,35 @@ Status ValidateClusterName(const std::string& name) {
 
 }  // namespace
 
-void ClusterFlags::Add(OptionTable* table) {
-  table
-      ->String("zookeeper", &hosts_,
-               "keep the catalog in this ZooKeeper ensemble (HOST:PORT,...) "
-               "instead of --data, and run as one of the cluster's routers: "
-               "the one elected serves, the others wait as standbys")
-      .ValueName("HOSTS");
+void ClusterFlags::Add(OptionTable* table, Use use) {
+  const char* zookeeper_help =
+      use == Use::kRouter
+          ? "keep the catalog in this ZooKeeper ensemble (HOST:PORT,...) "
+            "instead of --data, and run as one of the cluster's routers: "
+            "the one elected serves, the others wait as standbys"
+      : use == Use::kRegionServer
+          ? "register this server as live in the cluster's ZooKeeper "
+            "ensemble (HOST:PORT,...) while it runs (bloomroute members "
+            "lists it)"
+          : "the cluster's ZooKeeper ensemble (HOST:PORT,...)";
+  const char* session_help =
+      use == Use::kRouter
+          ? "how long ZooKeeper keeps a silent router's session: a "
+            "standby takes over this long after the active router died "
+            "(ZooKeeper grants between 2 and 20 of its ticks)"
+          : "how long ZooKeeper keeps a silent process's session (and its "
+            "live node) after it died (ZooKeeper grants between 2 and 20 "
+            "of its ticks)";
+  table->String("zookeeper", &hosts_, zookeeper_help).ValueName("HOSTS");
   table
       ->String("cluster", &cluster_,
-               "the cluster's name in ZooKeeper (its catalog lives under "
+               "the cluster's name in ZooKeeper (its nodes live under "
                "/bloomroute/NAME)")
       .Default("default")
       .ValueName("NAME");
   table
       ->Integer("zookeeper-session-timeout", &session_timeout_ms_,
-                kDefaultSessionTimeoutMs / 1000,
-                "how long ZooKeeper keeps a silent router's session: a "
-                "standby takes over this long after the active router died "
-                "(ZooKeeper grants between 2 and 20 of its ticks)")
+                kDefaultSessionTimeoutMs / 1000, session_help)
       .Unit(OptionUnit::kSeconds)
       .Scale(1000)
       .Range(1, 3600);
@@ -104,6 +114,13 @@ Status ClusterFlags::Validate(const std::string& data_dir) const {
         "embedded catalog into ZooKeeper, run bloomroute migrate");
   }
   return ValidateZooKeeper();
+}
+
+Status ClusterFlags::ValidateOptional() const {
+  if (!zookeeper() && cluster_ != "default") {
+    return Status::InvalidArgument("--cluster needs --zookeeper");
+  }
+  return zookeeper() ? ValidateZooKeeper() : Status::OK();
 }
 
 Status ClusterFlags::ValidateZooKeeper() const {

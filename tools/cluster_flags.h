@@ -48,11 +48,16 @@ class ClusterFlags {
   static constexpr int kExitSessionLost = 3;
   static constexpr int64_t kDefaultSessionTimeoutMs = 10000;
 
-  void Add(OptionTable* table);
+  // Which command the flags are for: the help says what ZooKeeper is for.
+  enum class Use { kRouter, kRegionServer, kTool };
+  void Add(OptionTable* table, Use use = Use::kRouter);
   // InvalidArgument for a bad host list or cluster name, --cluster without
   // --zookeeper, or --data and --zookeeper together (the catalog lives in
   // one place) or neither.
   [[nodiscard]] Status Validate(const std::string& data_dir) const;
+  // For commands where ZooKeeper is optional (the region server): OK
+  // without --zookeeper (and --cluster), else as ValidateZooKeeper.
+  [[nodiscard]] Status ValidateOptional() const;
   // For commands that need ZooKeeper (bloomroute migrate): InvalidArgument
   // without --zookeeper, or for a bad host list or cluster name.
   [[nodiscard]] Status ValidateZooKeeper() const;

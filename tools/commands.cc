@@ -10,6 +10,7 @@
 #include "tools/index_command.h"
 #include "tools/lab_command.h"
 #include "tools/local_command.h"
+#include "tools/members_command.h"
 #include "tools/migrate_command.h"
 #include "tools/mutate_commands.h"
 #include "tools/regionserver_command.h"
@@ -54,6 +55,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<AdminCommand>());
   commands.push_back(std::make_unique<CertCommand>());
   commands.push_back(std::make_unique<MigrateCommand>());
+  commands.push_back(std::make_unique<MembersCommand>());
   commands.push_back(MakeLabCommand());
   commands.push_back(std::make_unique<VersionCommand>());
   return commands;

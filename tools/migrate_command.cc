@@ -21,7 +21,7 @@ void MigrateCommand::DeclareOptions(OptionTable* table) {
                "the stopped router's --data directory (only read)")
       .Required()
       .ValueName("DIR");
-  cluster_flags_.Add(table);
+  cluster_flags_.Add(table, ClusterFlags::Use::kTool);
 }
 
 Status MigrateCommand::Validate() {

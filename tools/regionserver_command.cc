@@ -1,5 +1,9 @@
 #include "tools/regionserver_command.h"
 
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,6 +38,7 @@ void RegionServerCommand::DeclareOptions(OptionTable* table) {
                 "acknowledge a write only once it is durable (fsync)");
   AddStoreRows(table);
   op_push_flags_.Add(table);
+  cluster_flags_.Add(table, ClusterFlags::Use::kRegionServer);
   log_flags_.Add(table);
   http_flags_.Add(table);
 }
@@ -103,6 +108,7 @@ Status RegionServerCommand::Validate() {
                             &http_options_, &http_enabled_));
   BLOOMROUTE_RETURN_IF_ERROR(
       op_push_flags_.Apply(server_options_, &store_options_));
+  BLOOMROUTE_RETURN_IF_ERROR(cluster_flags_.ValidateOptional());
   return store_options_.Validate();
 }
 
@@ -127,6 +133,8 @@ Status RegionServerCommand::Execute() {
   metrics::Registry::CollectorHandle store_metrics;
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<HttpServer> http,
                               StartHttp(store, *server, &store_metrics));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<coord::LivenessNode> live,
+                              RegisterLive(*store, *server));
   Announce(name(),
            "serving " + std::to_string(regions.size()) + " regions of " +
                std::to_string(tables.size()) + " tables from " + data_ +
@@ -149,6 +157,7 @@ Status RegionServerCommand::Execute() {
     }
   };
   Announce(name(), WaitForStopSignal(reload) + ", stopping");
+  live.reset();  // no longer live: its node goes now, not at session end
   if (http != nullptr) http->Stop();
   store_metrics.Reset();
   server->Stop();
@@ -156,6 +165,44 @@ Status RegionServerCommand::Execute() {
   store.reset();  // the last owner: closes the store
   Announce(name(), "stopped");
   return Status::OK();
+}
+
+StatusOr<std::unique_ptr<coord::LivenessNode>>
+RegionServerCommand::RegisterLive(const RegionStore& store,
+                                  const RegionServer& server) const {
+  if (!cluster_flags_.zookeeper())
+    return std::unique_ptr<coord::LivenessNode>();
+  std::string host = server.host();
+  if (host == "0.0.0.0" || host == "::") {
+    // A wildcard is nobody's address: the machine's name is.
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) == 0 && name[0] != '\0') host = name;
+  }
+  coord::LivenessNode::Options o;
+  o.connect = [this] { return cluster_flags_.Connect(); };
+  o.path = std::string(coord::kLiveRegionServersPath) + "/" +
+           FormatHostPort(host, server.port());
+  char incarnation[17];
+  std::snprintf(
+      incarnation, sizeof incarnation, "%016llx",
+      static_cast<unsigned long long>(store.GetFilterStatus().incarnation));
+  o.data =
+      std::string("incarnation=") + incarnation + " started=" +
+      std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count());
+  const std::string where = cluster_flags_.Describe();
+  const std::string command = name();
+  o.on_event = [where, command, path = o.path](const Status& s) {
+    if (s.ok()) {
+      Log(LogLevel::kInfo, command,
+          "registered as live in " + where + " (" + path + ")");
+    } else {
+      Log(LogLevel::kWarn, command,
+          "cannot register as live in " + where + " yet: " + s.ToString());
+    }
+  };
+  return coord::LivenessNode::Start(std::move(o));
 }
 
 StatusOr<std::unique_ptr<HttpServer>> RegionServerCommand::StartHttp(

@@ -30,9 +30,11 @@
 #include <string>
 
 #include "common/metrics.h"
+#include "coord/cluster_members.h"
 #include "http/http_server.h"
 #include "regionstore/region_store.h"
 #include "thrift/region_server.h"
+#include "tools/cluster_flags.h"
 #include "tools/command.h"
 #include "tools/http_flags.h"
 #include "tools/op_push_flags.h"
@@ -64,11 +66,15 @@ class RegionServerCommand : public Command {
   HttpServerOptions http_options_;
   bool http_enabled_ = false;
   RegionServerOpPushFlags op_push_flags_;
+  ClusterFlags cluster_flags_;
 
   // The table sets their flags' fields; Validate() the rest.
   RegionStoreOptions store_options_;
   RegionServerOptions server_options_;
 
+  // With --zookeeper: this server's liveness node, kept while it serves.
+  StatusOr<std::unique_ptr<coord::LivenessNode>> RegisterLive(
+      const RegionStore& store, const RegionServer& server) const;
   // The HTTP endpoint (--http-listen), or null with --http-listen off; the
   // store's metrics are in the registry while *store_metrics lives.
   StatusOr<std::unique_ptr<HttpServer>> StartHttp(

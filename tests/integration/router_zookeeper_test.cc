@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/coord/zookeeper_server.h"
+#include "tests/integration/command_output.h"
 #include "tests/integration/router_client.h"
 #include "tests/integration/server_process.h"
 #include "tests/regionstore/region_store_test_util.h"
@@ -263,6 +264,78 @@ TEST_F(RouterOpPushOnZooKeeperTest, RouterIdsAreClaimedAndOpsArePushed) {
   EXPECT_TRUE(RoutesNowhere(second_port));
   second->Signal(SIGTERM);
   EXPECT_EQ(second->ExitCode(), 0);
+}
+
+// `bloomroute members`: the routers in election order with their ids, and
+// the region servers started with --zookeeper while they live.
+class MembersOnZooKeeperTest : public RouterOnZooKeeperTest {
+ protected:
+  std::vector<std::string> RegionServerFlags() const override {
+    return {"--zookeeper", zk_->ConnectString(),          "--cluster",
+            "t",           "--zookeeper-session-timeout", "2"};
+  }
+  testing::CommandOutput Members(const std::string& format) {
+    return testing::RunCommand({"members", "--zookeeper", ensemble(),
+                                "--cluster", "t", "--zookeeper-session-timeout",
+                                "2", "--format", format});
+  }
+  // The ensemble's address, also once it is stopped.
+  std::string ensemble() {
+    if (zk_ != nullptr) connect_string_ = zk_->ConnectString();
+    return connect_string_;
+  }
+  std::string connect_string_;
+  // Until `members` lists `servers` live region servers (up to 20 s).
+  bool AwaitLiveServers(int servers) {
+    const std::string want =
+        "live region servers (" + std::to_string(servers) + "):";
+    for (int i = 0; i < 200; ++i) {
+      if (Members("text").out.find(want) != std::string::npos) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+};
+
+TEST_F(MembersOnZooKeeperTest, ListsRoutersAndLiveRegionServers) {
+  ASSERT_TRUE(AwaitLiveServers(2));
+  std::string line;
+  std::unique_ptr<ServerProcess> first = Router(&line);
+  ASSERT_GT(PortOf(line), 0) << line;
+  std::unique_ptr<ServerProcess> second = Router(&line);
+  ASSERT_NE(line.find("standby"), std::string::npos) << line;
+  const testing::CommandOutput json = Members("json");
+  ASSERT_EQ(json.code, 0) << json.err;
+  // The serving router claimed id 1; the standby claims one when it leads.
+  EXPECT_NE(json.out.find("\"serving\":true,\"router_id\":1,"),
+            std::string::npos)
+      << json.out;
+  EXPECT_NE(json.out.find("\"serving\":false,\"router_id\":0,"),
+            std::string::npos)
+      << json.out;
+  EXPECT_NE(json.out.find("\"address\":\"" + servers_[0].address() + "\""),
+            std::string::npos)
+      << json.out;
+  // A killed region server leaves the list when its session ends; one
+  // stopped cleanly leaves at once.
+  servers_[0].process->Signal(SIGKILL);
+  EXPECT_TRUE(AwaitLiveServers(1));
+  servers_[1].process->Signal(SIGTERM);
+  EXPECT_EQ(servers_[1].process->ExitCode(), 0);
+  const testing::CommandOutput text = Members("text");
+  EXPECT_NE(text.out.find("live region servers (0):"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("routers (2):\n  serving  "), std::string::npos)
+      << text.out;
+  first->Signal(SIGTERM);
+  second->Signal(SIGTERM);
+}
+
+TEST_F(MembersOnZooKeeperTest, ZooKeeperDownExitsOne) {
+  (void)ensemble();
+  zk_.reset();
+  const testing::CommandOutput r = Members("text");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
 }
 
 }  // namespace
