@@ -26,6 +26,7 @@ class ConnectionTest : public testing::Test {
     int fds[2];
     ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
     connection_.fd = fds[0];
+    connection_.transport = WireTransport::kFramed;
     client_ = fds[1];
   }
   void TearDown() override {
@@ -133,7 +134,7 @@ TEST_F(ConnectionTest, DeadlinesFollowTheState) {
   EXPECT_STREQ(c.DeadlineName(), "idle_timeout");
   // Who may call nothing has a request's time to authenticate.
   EXPECT_EQ(c.Deadline(options, true), c.idle_since + milliseconds(2000));
-  c.header_bytes = 1;
+  c.request_begun = true;  // a request's first byte was read
   EXPECT_EQ(c.Deadline(options, false), c.frame_started + milliseconds(2000));
   EXPECT_STREQ(c.DeadlineName(), "request_timeout");
   c.state = Connection::State::kWriting;
