@@ -22,6 +22,7 @@
 
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/raw_wire.h"
+#include "tests/thrift/tls_test_util.h"
 #include "thrift/gen-cpp/RegionService.h"
 #include "thrift/region_server.h"
 
@@ -118,13 +119,15 @@ std::string ReadUntilClosed(int fd) {
 
 class WireTransportTest : public ::testing::Test {
  protected:
-  void StartServer(uint32_t max_frame_bytes = 64 << 20) {
+  void StartServer(uint32_t max_frame_bytes = 64 << 20,
+                   const TlsOptions& tls = TlsOptions()) {
     auto store = RegionStore::Open(dir_.path(), RegionStoreOptions());
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     RegionServerOptions options;
     options.port = 0;
     options.threads = 2;
     options.max_frame_bytes = max_frame_bytes;
+    options.tls = tls;
     auto server = RegionServer::Start(std::move(store).value(), options);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(server).value();
@@ -270,6 +273,38 @@ TEST_F(WireTransportTest, HttpRequestsTheServerCannotTakeGetAnErrorStatus) {
     EXPECT_EQ(answer.rfind("HTTP/1.1" + status, 0), 0u)
         << request.substr(0, 60) << " -> " << answer;
   }
+}
+
+// TLS carries every transport, and access control answers in the request's
+// protocol: a region server serves a node over HTTP and refuses a reader's
+// buffered compact call with an answer it can read.
+TEST_F(WireTransportTest, TlsAndAccessControlHoldForEveryTransport) {
+  testing::Certs certs;
+  StartServer(64 << 20, certs.Node());
+  const TlsOptions node = certs.Node();
+  {
+    testing::RawTlsClient client(port(), node.ca_file, &node);
+    ASSERT_TRUE(client.ok());
+    const std::string body = ListRegionsCall(Encoding::kBinary, 4);
+    ASSERT_TRUE(
+        client.Send("POST / HTTP/1.1\r\nConnection: close\r\n"
+                    "Content-Length: " +
+                    std::to_string(body.size()) + "\r\n\r\n" + body));
+    bool closed = false;
+    const std::string answer = client.ReadUntilClosed(&closed);
+    EXPECT_EQ(answer.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << answer;
+    EXPECT_NE(answer.find("application/x-thrift"), std::string::npos);
+    EXPECT_TRUE(closed);
+  }
+  const TlsOptions reader = certs.Client("reader");
+  testing::RawTlsClient client(port(), node.ca_file, &reader);
+  ASSERT_TRUE(client.ok());
+  ASSERT_TRUE(client.Send(ListRegionsCall(Encoding::kCompact, 5)));
+  bool closed = false;
+  const std::string answer = client.ReadUntilClosed(&closed);
+  ASSERT_FALSE(answer.empty());
+  EXPECT_EQ(static_cast<uint8_t>(answer[0]), 0x82) << answer;  // compact
+  EXPECT_NE(answer.find("needs role node"), std::string::npos) << answer;
 }
 
 }  // namespace
