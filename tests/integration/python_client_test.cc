@@ -111,6 +111,27 @@ TEST_F(PythonClientTest, CreatesPutsAndFindsRowsByIndex) {
   EXPECT_TRUE(Has(o.out, "d:cc = NO: 3 rows")) << o.out;
 }
 
+// HBase Thrift2 clients of every transport and protocol the router serves
+// on its one port (framed, buffered and HTTP; binary strict and not, and
+// compact), each as its client library sends it
+// (hbase_transports_client.py): server type, tableExists, put and get.
+TEST_F(PythonClientTest, EveryHBaseTransportAndProtocolIsServed) {
+  if (testing::SecureMode()) {
+    GTEST_SKIP() << "the script speaks plaintext; TLS is the same for every "
+                    "transport (thrift_tls_test)";
+  }
+  const testing::CommandOutput o = RunPython(
+      {BLOOMROUTE_SOURCE_DIR "/tests/integration/hbase_transports_client.py",
+       "--router", local_.address()});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  for (const char* kind :
+       {"framed+binary", "framed+compact", "framed+nonstrict",
+        "buffered+binary", "buffered+compact", "buffered+nonstrict",
+        "http+binary", "http+compact"}) {
+    EXPECT_TRUE(Has(o.out, std::string(kind) + ": ok\n")) << o.out;
+  }
+}
+
 // A list of routers: those that do not answer are passed over (the client
 // starts at a random one, so two runs of three start at a dead router).
 TEST_F(PythonClientTest, AListOfRoutersPassesOverThoseThatAreDown) {

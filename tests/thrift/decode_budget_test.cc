@@ -42,6 +42,7 @@ using ::bloomroute::testing::ScriptedThriftServer;
 using ::bloomroute::testing::TempDir;
 using ::testing::HasSubstr;
 using thrift_internal::BudgetedBinaryProtocol;
+using thrift_internal::BudgetedCompactProtocol;
 using thrift_internal::DecodeBudgetExceeded;
 namespace at = apache::thrift;
 
@@ -55,10 +56,12 @@ constexpr uint32_t kInner = 100000;
 
 // `rows` puts of `cells` cells each ("d:population"-like names, 8-byte
 // values), written as a message "putMultiple" with sequence id `seqid`.
+// In the compact protocol when `Protocol` says so.
+template <typename Protocol = at::protocol::TBinaryProtocol>
 std::shared_ptr<at::transport::TMemoryBuffer> PutsMessage(int rows, int cells,
                                                           int32_t seqid) {
   auto buffer = std::make_shared<at::transport::TMemoryBuffer>();
-  at::protocol::TBinaryProtocol out(buffer);
+  Protocol out(buffer);
   out.writeMessageBegin("putMultiple", at::protocol::T_CALL, seqid);
   out.writeListBegin(at::protocol::T_STRUCT, static_cast<uint32_t>(rows));
   for (int r = 0; r < rows; ++r) {
@@ -79,7 +82,8 @@ std::shared_ptr<at::transport::TMemoryBuffer> PutsMessage(int rows, int cells,
 }
 
 // Reads what PutsMessage wrote, as the generated code would.
-std::vector<rpc::client::TPut> ReadPuts(BudgetedBinaryProtocol* in) {
+template <typename Budgeted>
+std::vector<rpc::client::TPut> ReadPuts(Budgeted* in) {
   std::string name;
   at::protocol::TMessageType type;
   int32_t seqid = 0;
@@ -153,6 +157,33 @@ TEST(BudgetedBinaryProtocolTest, RefusesAMessageOverItsBudgetNamingIt) {
     EXPECT_THAT(e.what(), HasSubstr("a list of 10 entries"));
   }
   EXPECT_LE(in.charged(), in.budget());
+}
+
+// The compact protocol is charged what the binary one is for the same
+// message (a value's size in memory does not depend on its encoding), and
+// refused the same way.
+TEST(BudgetedCompactProtocolTest, ChargesAsTheBinaryProtocolAndRefuses) {
+  auto binary = PutsMessage(100, 10, 42);
+  auto compact = PutsMessage<at::protocol::TCompactProtocol>(100, 10, 42);
+  EXPECT_LT(compact->available_read(), binary->available_read());
+  BudgetedBinaryProtocol binary_in(binary, uint64_t{1} << 30, 0, "--x");
+  BudgetedCompactProtocol compact_in(compact, uint64_t{1} << 30, 0, 1 << 20,
+                                     "--x");
+  EXPECT_EQ(ReadPuts(&compact_in).size(), 100u);
+  ReadPuts(&binary_in);
+  EXPECT_EQ(compact_in.charged(), binary_in.charged());
+
+  compact = PutsMessage<at::protocol::TCompactProtocol>(100, 10, 42);
+  BudgetedCompactProtocol small(compact, binary_in.charged() - 1, 0, 1 << 20,
+                                "--max-decoded-bytes");
+  try {
+    ReadPuts(&small);
+    FAIL() << "decoded past the budget";
+  } catch (const DecodeBudgetExceeded& e) {
+    EXPECT_EQ(e.method(), "putMultiple");
+    EXPECT_EQ(e.seqid(), 42);
+    EXPECT_THAT(e.what(), HasSubstr("(--max-decoded-bytes)"));
+  }
 }
 
 TEST(BudgetedBinaryProtocolTest, OptionsResolveAndCheckTheBudget) {

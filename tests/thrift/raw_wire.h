@@ -117,6 +117,7 @@ class RawConnection {
   RawConnection& operator=(const RawConnection&) = delete;
 
   bool connected() const { return connected_; }
+  int fd() const { return fd_; }
   void Close() {
     if (fd_ >= 0) close(fd_);
     fd_ = -1;

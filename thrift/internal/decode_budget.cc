@@ -63,6 +63,26 @@ constexpr uint64_t kTreeNodeBytes = 48;
 constexpr uint32_t kInlineStringBytes = 15;
 constexpr uint64_t kHeapBlockOverhead = 16;
 
+// Adds `bytes` to `*charged`; throws DecodeBudgetExceeded when the total
+// would pass `budget` (`what` and `entries`, when not 0, say what was being
+// decoded).
+void ChargeBudget(uint64_t bytes, const char* what, uint32_t entries,
+                  uint64_t budget, const std::string& limit_name,
+                  const std::string& method, int32_t seqid, uint64_t* charged) {
+  if (bytes <= budget - *charged) {  // *charged <= budget always
+    *charged += bytes;
+    return;
+  }
+  throw DecodeBudgetExceeded(
+      "the message decodes to more than its budget of " +
+          std::to_string(budget) + " bytes in memory (" + limit_name +
+          "): " + what +
+          (entries > 0 ? " of " + std::to_string(entries) + " entries" : "") +
+          " needs " + std::to_string(bytes) + " bytes after " +
+          std::to_string(*charged),
+      method, seqid);
+}
+
 class BudgetErrorProcessor : public at::TProcessor {
  public:
   explicit BudgetErrorProcessor(std::shared_ptr<at::TProcessor> inner)
@@ -137,18 +157,8 @@ uint64_t BudgetedBinaryProtocol::ElementBytes(TType type) {
 
 void BudgetedBinaryProtocol::Charge(uint64_t bytes, const char* what,
                                     uint32_t entries) {
-  if (bytes <= budget_ - charged_) {  // charged_ <= budget_ always
-    charged_ += bytes;
-    return;
-  }
-  throw DecodeBudgetExceeded(
-      "the message decodes to more than its budget of " +
-          std::to_string(budget_) + " bytes in memory (" + limit_name_ +
-          "): " + what +
-          (entries > 0 ? " of " + std::to_string(entries) + " entries" : "") +
-          " needs " + std::to_string(bytes) + " bytes after " +
-          std::to_string(charged_),
-      method_, seqid_);
+  ChargeBudget(bytes, what, entries, budget_, limit_name_, method_, seqid_,
+               &charged_);
 }
 
 uint32_t BudgetedBinaryProtocol::readMessageBegin(
@@ -200,6 +210,90 @@ uint32_t BudgetedBinaryProtocol::readString(std::string& str) {
 
 uint32_t BudgetedBinaryProtocol::readBinary(std::string& str) {
   return readString(str);
+}
+
+BudgetedCompactProtocol::BudgetedCompactProtocol(
+    std::shared_ptr<at::transport::TTransport> transport, uint64_t budget_bytes,
+    int32_t container_limit, int32_t string_limit, std::string limit_name)
+    : TVirtualProtocol(std::move(transport)),
+      budget_(budget_bytes),
+      limit_name_(std::move(limit_name)) {
+  container_limit_ = container_limit;
+  string_limit_ = string_limit;
+}
+
+void BudgetedCompactProtocol::Charge(uint64_t bytes, const char* what,
+                                     uint32_t entries) {
+  ChargeBudget(bytes, what, entries, budget_, limit_name_, method_, seqid_,
+               &charged_);
+}
+
+uint32_t BudgetedCompactProtocol::readMessageBegin(
+    std::string& name, at::protocol::TMessageType& type, int32_t& seqid) {
+  charged_ = 0;
+  method_.clear();
+  seqid_ = 0;
+  const uint32_t read = TCompactProtocolT::readMessageBegin(name, type, seqid);
+  method_ = name;
+  seqid_ = seqid;
+  return read;
+}
+
+uint32_t BudgetedCompactProtocol::readListBegin(TType& elem_type,
+                                                uint32_t& size) {
+  const uint32_t read = TCompactProtocolT::readListBegin(elem_type, size);
+  Charge(uint64_t{size} * BudgetedBinaryProtocol::ElementBytes(elem_type),
+         "a list", size);
+  return read;
+}
+
+uint32_t BudgetedCompactProtocol::readSetBegin(TType& elem_type,
+                                               uint32_t& size) {
+  const uint32_t read = TCompactProtocolT::readSetBegin(elem_type, size);
+  Charge(uint64_t{size} *
+             (BudgetedBinaryProtocol::ElementBytes(elem_type) + kTreeNodeBytes),
+         "a set", size);
+  return read;
+}
+
+uint32_t BudgetedCompactProtocol::readMapBegin(TType& key_type,
+                                               TType& value_type,
+                                               uint32_t& size) {
+  const uint32_t read =
+      TCompactProtocolT::readMapBegin(key_type, value_type, size);
+  Charge(uint64_t{size} * (BudgetedBinaryProtocol::ElementBytes(key_type) +
+                           BudgetedBinaryProtocol::ElementBytes(value_type) +
+                           kTreeNodeBytes),
+         "a map", size);
+  return read;
+}
+
+uint32_t BudgetedCompactProtocol::readString(std::string& str) {
+  return readBinary(str);
+}
+
+// TCompactProtocolT::readBinary, charged before its buffer is made (its
+// length is a varint that cannot be read twice).
+uint32_t BudgetedCompactProtocol::readBinary(std::string& str) {
+  int32_t size = 0;
+  const uint32_t read = readVarint32(size);
+  if (size < 0) {
+    throw at::protocol::TProtocolException(
+        at::protocol::TProtocolException::NEGATIVE_SIZE);
+  }
+  if (string_limit_ > 0 && size > string_limit_) {
+    throw at::protocol::TProtocolException(
+        at::protocol::TProtocolException::SIZE_LIMIT);
+  }
+  if (size > static_cast<int32_t>(kInlineStringBytes)) {
+    Charge(static_cast<uint64_t>(size) + kHeapBlockOverhead, "a string", 0);
+  }
+  str.resize(static_cast<size_t>(size));
+  if (size > 0) {
+    trans_->readAll(reinterpret_cast<uint8_t*>(str.data()),
+                    static_cast<uint32_t>(size));
+  }
+  return read + static_cast<uint32_t>(size);
 }
 
 BudgetedBinaryProtocolFactory::BudgetedBinaryProtocolFactory(

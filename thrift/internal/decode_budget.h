@@ -44,6 +44,7 @@
 
 #include <thrift/TProcessor.h>
 #include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/protocol/TProtocolException.h>
 #include <thrift/protocol/TVirtualProtocol.h>
 
@@ -124,6 +125,46 @@ class BudgetedBinaryProtocol
   const std::string limit_name_;
   uint64_t charged_ = 0;
   std::string method_;  // of the message being read
+  int32_t seqid_ = 0;
+};
+
+// TCompactProtocol with the same budget, charged the same way (a value's
+// size in memory does not depend on its encoding); for servers that take
+// compact requests. Strings are also bounded by `string_limit` (the
+// message's size: a compact string's buffer is made before its bytes are
+// read).
+class BudgetedCompactProtocol
+    : public apache::thrift::protocol::TVirtualProtocol<
+          BudgetedCompactProtocol, apache::thrift::protocol::TCompactProtocolT<
+                                       apache::thrift::transport::TTransport>> {
+ public:
+  BudgetedCompactProtocol(
+      std::shared_ptr<apache::thrift::transport::TTransport> transport,
+      uint64_t budget_bytes, int32_t container_limit, int32_t string_limit,
+      std::string limit_name);
+
+  uint64_t charged() const { return charged_; }
+
+  uint32_t readMessageBegin(std::string& name,
+                            apache::thrift::protocol::TMessageType& type,
+                            int32_t& seqid);
+  uint32_t readListBegin(apache::thrift::protocol::TType& elem_type,
+                         uint32_t& size);
+  uint32_t readSetBegin(apache::thrift::protocol::TType& elem_type,
+                        uint32_t& size);
+  uint32_t readMapBegin(apache::thrift::protocol::TType& key_type,
+                        apache::thrift::protocol::TType& value_type,
+                        uint32_t& size);
+  uint32_t readString(std::string& str);
+  uint32_t readBinary(std::string& str);
+
+ private:
+  void Charge(uint64_t bytes, const char* what, uint32_t entries);
+
+  const uint64_t budget_;
+  const std::string limit_name_;
+  uint64_t charged_ = 0;
+  std::string method_;
   int32_t seqid_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <thrift/TConfiguration.h>
 #include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <utility>
 
 #include "thrift/gen-cpp/errors_types.h"
+#include "thrift/server/internal/wire_transport.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
@@ -139,7 +141,7 @@ std::string ReadToken(at::protocol::TProtocol* in) {
 
 }  // namespace
 
-std::unique_ptr<at::protocol::TBinaryProtocol> RequestFrameProtocol(
+std::unique_ptr<at::protocol::TProtocol> RequestFrameProtocol(
     const uint8_t* frame, size_t size, int32_t string_limit) {
   // The whole frame may be read (Thrift's default would stop at 100 MB).
   const int whole = static_cast<int>(
@@ -148,9 +150,13 @@ std::unique_ptr<at::protocol::TBinaryProtocol> RequestFrameProtocol(
       const_cast<uint8_t*>(frame), static_cast<uint32_t>(size),
       at::transport::TMemoryBuffer::OBSERVE,
       std::make_shared<at::TConfiguration>(whole, whole));
+  if (size > 0 && IsCompactMessage(frame[0])) {
+    return std::make_unique<at::protocol::TCompactProtocol>(
+        std::move(buffer), string_limit, /*container_limit=*/0);
+  }
   return std::make_unique<at::protocol::TBinaryProtocol>(
       std::move(buffer), string_limit, /*container_limit=*/0,
-      /*strict_read=*/true, /*strict_write=*/true);
+      /*strict_read=*/false, /*strict_write=*/true);
 }
 
 bool ReadCallHeader(at::protocol::TProtocol* in, CallHeader* out) {

@@ -114,11 +114,12 @@ class AccessControl {
 };
 
 // A protocol over one request frame (observed in place), to read what a
-// layer checks before the processor decodes the call: strict, as the
-// processors' protocol, with strings of at most `string_limit` bytes.
-// Skipping an unknown field reads at least a byte per element, so the
-// frame bounds what is read.
-std::unique_ptr<apache::thrift::protocol::TBinaryProtocol> RequestFrameProtocol(
+// layer checks before the processor decodes the call: the request's own, as
+// the processors' (compact when its first byte says so, else binary, strict
+// or not: internal/wire_transport.h), with strings of at most
+// `string_limit` bytes. Skipping an unknown field reads at least a byte per
+// element, so the frame bounds what is read.
+std::unique_ptr<apache::thrift::protocol::TProtocol> RequestFrameProtocol(
     const uint8_t* frame, size_t size, int32_t string_limit);
 
 // The role a RouterService method needs (kAdmin for one not listed, as the

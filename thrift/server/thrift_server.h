@@ -3,11 +3,31 @@
 // address until stopped. A service's server derives from it and only makes
 // the processor; ServerOptions configures them all.
 //
-// Transport and limits. Framed transport and the binary protocol (strict, as
-// the other Thrift libraries send it). A frame larger than max_frame_bytes is
-// refused before anything is allocated for it, and the connection is closed;
-// so is a frame that ends early or is not a valid message. A string is at most
-// a frame; a list or map at most kMaxContainerElements entries. Neither
+// Transports and protocols. One port serves what HBase's Thrift2 server
+// offers, so that an HBase client works unchanged whatever it is configured
+// for: the framed and the buffered (unframed: HBase's default) transports,
+// and HTTP POST (Thrift's THttpClient: one message a request body, any path,
+// keep-alive), each with the binary protocol (strict or not) and the
+// compact protocol. A connection's first bytes choose its transport (at most
+// 5: "POST " is HTTP, 0x80 or 0x82 a buffered message, a short length and a
+// letter a non-strict buffered one, else a frame length), and each
+// message's first byte its protocol (0x82 compact, else binary); the reply
+// goes back the same way (binary replies strict, which every binary reader
+// takes). The rules are in internal/wire_transport.h.
+//
+// Limits, for every transport alike. A message is a "frame" below: a framed
+// message, an HTTP body or a buffered message. A frame larger than
+// max_frame_bytes is refused before anything is allocated for it, and the
+// connection is closed; so is a frame that ends early or is not a valid
+// message. A buffered message has no length: the server finds its end from
+// its structure as its bytes arrive (internal/message_skipper.h, one pass
+// however the bytes are split), and refuses it as soon as it is known to be
+// longer than max_frame_bytes (a string's length says so before its bytes
+// come) or its bytes pass the bound. An HTTP request whose Content-Length
+// passes the bound is answered 413; one without Content-Length (or with a
+// Transfer-Encoding: chunked bodies are not taken) 411, a malformed one
+// 400, a head over 16 KiB 431, and its connection closed. A string is at
+// most a frame; a list or map at most kMaxContainerElements entries. Neither
 // bounds what a frame decodes into: an empty struct is one byte on the wire
 // and up to 256 in memory, and the binary protocol counts it as none, so a
 // 64 MiB frame of lists of empty structs would decode into gigabytes before
@@ -27,14 +47,20 @@
 // with TIllegalArgument and the connection stays open.
 //
 // Request memory. The frames of all connections together hold at most
-// max_buffered_request_bytes: a frame's declared size is reserved from that
-// pool once its header arrives, before its body is read, and released when
-// the frame is freed after its call (or when its connection closes). A
-// connection whose frame does not fit is not read until earlier frames are
-// freed, first come first served; its request_timeout_ms keeps running, so a
-// client that reserves and stops sending holds the pool at most that long.
-// There is no error for it: under load requests wait; a request that cannot
-// get in before its deadline has its connection closed.
+// max_buffered_request_bytes: a frame's declared size (a frame length, a
+// Content-Length) is reserved from that pool once its header arrives,
+// before its body is read, and released when the frame is freed after its
+// call (or when its connection closes). A buffered message, whose size is
+// not declared, reserves ahead of its bytes what it is known to need,
+// doubling, at most max_frame_bytes. A connection whose frame does not fit
+// is not read until earlier frames are freed, first come first served; its
+// request_timeout_ms keeps running, so a client that reserves and stops
+// sending holds the pool at most that long (a buffered message waiting to
+// grow keeps what it has meanwhile). There is no error for it: under load
+// requests wait; a request that cannot get in before its deadline has its
+// connection closed. Outside the pool, a connection holds at most an HTTP
+// head (16 KiB) and 16 KiB read past a buffered message (the next
+// pipelined request's first bytes).
 //
 // Reply memory. Replies not yet wholly sent are counted together; while they
 // hold more than max_buffered_reply_bytes the server starts no new call

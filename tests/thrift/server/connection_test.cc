@@ -6,6 +6,7 @@
 #include <thrift/transport/TBufferTransports.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <memory>
 #include <string>
@@ -26,6 +27,7 @@ class ConnectionTest : public testing::Test {
     int fds[2];
     ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
     connection_.fd = fds[0];
+    connection_.transport = WireTransport::kFramed;
     client_ = fds[1];
   }
   void TearDown() override {
@@ -133,7 +135,7 @@ TEST_F(ConnectionTest, DeadlinesFollowTheState) {
   EXPECT_STREQ(c.DeadlineName(), "idle_timeout");
   // Who may call nothing has a request's time to authenticate.
   EXPECT_EQ(c.Deadline(options, true), c.idle_since + milliseconds(2000));
-  c.header_bytes = 1;
+  c.request_begun = true;  // a request's first byte was read
   EXPECT_EQ(c.Deadline(options, false), c.frame_started + milliseconds(2000));
   EXPECT_STREQ(c.DeadlineName(), "request_timeout");
   c.state = Connection::State::kWriting;
@@ -156,6 +158,74 @@ TEST_F(ConnectionTest, PollEventsFollowTheState) {
   c.waiting_for_call = true;  // not read while it waits
   EXPECT_EQ(c.PollEvents(), 0);
   EXPECT_FALSE(c.HasBufferedBytes());  // no TLS
+}
+
+// A non-strict binary call of `method` with no arguments (name length,
+// name, type, seqid, stop): unframed, it is its own length.
+std::string NonStrictCall(const std::string& method) {
+  return std::string{0, 0, 0, static_cast<char>(method.size())} + method +
+         std::string("\x01\0\0\0\x07\0", 6);
+}
+
+TEST_F(ConnectionTest, TheFirstBytesChooseTheTransportAndAreKept) {
+  Connection& c = connection_;
+  c.transport = WireTransport::kUnknown;
+  Send("POS");
+  EXPECT_EQ(c.ReadProbe(100), ReadResult::kMore);
+  EXPECT_EQ(c.transport, WireTransport::kUnknown);
+  EXPECT_TRUE(c.request_begun);  // the first byte starts the clock
+  Send("T / HTTP/1.1\r\nContent-Length: 4\r\n\r\nbody");
+  EXPECT_EQ(c.ReadProbe(100), ReadResult::kWhole);
+  EXPECT_EQ(c.transport, WireTransport::kHttp);
+  EXPECT_TRUE(c.HasBufferedBytes());  // "POST " waits in the carry
+  EXPECT_EQ(c.ReadHttpHead(100), ReadResult::kMore);   // the carry's bytes
+  EXPECT_EQ(c.ReadHttpHead(100), ReadResult::kWhole);  // then the socket's
+  EXPECT_EQ(c.frame_bytes, 4u);
+  c.frame.reserve(4);
+  EXPECT_EQ(c.ReadBody(), ReadResult::kWhole);
+  EXPECT_EQ(std::string(c.frame.begin(), c.frame.end()), "body");
+}
+
+TEST_F(ConnectionTest, WhatFollowsAnUnframedMessageIsTheNextOnes) {
+  Connection& c = connection_;
+  c.transport = WireTransport::kBuffered;
+  const std::string first = NonStrictCall("ping"),
+                    second = NonStrictCall("pong");
+  Send(first + second);
+  for (const std::string& message : {first, second}) {
+    const size_t want = c.UnframedBytesWanted(1000);
+    EXPECT_EQ(want, 1000u);  // at least the read-ahead, within the limit
+    c.frame.reserve(want);
+    EXPECT_EQ(c.ReadUnframed(want), ReadResult::kWhole);
+    EXPECT_EQ(std::string(c.frame.begin(), c.frame.end()), message);
+    c.frame.clear();
+    c.NextRequest();
+  }
+  EXPECT_FALSE(c.HasBufferedBytes());
+  EXPECT_EQ(c.UnframedBytesWanted(0), 0u);  // over any limit: refuse
+}
+
+TEST_F(ConnectionTest, RepliesAreFramedAsTheirRequests) {
+  Connection& c = connection_;
+  auto reply = [&](size_t prefix) {
+    c.reply = std::make_shared<at::transport::TMemoryBuffer>();
+    const std::string room(prefix, '\0');
+    c.reply->write(reinterpret_cast<const uint8_t*>(room.data()),
+                   static_cast<uint32_t>(room.size()));
+    c.reply->write(reinterpret_cast<const uint8_t*>("xyz"), 3);
+    EXPECT_TRUE(c.SealReply());
+    EXPECT_EQ(c.WriteReply(), Connection::WriteResult::kDone);
+    char got[256] = {};
+    const ssize_t n = read(client_, got, sizeof(got));
+    return std::string(got, static_cast<size_t>(std::max<ssize_t>(n, 0)));
+  };
+  c.transport = WireTransport::kBuffered;
+  EXPECT_EQ(reply(c.ReplyPrefixBytes()), "xyz");
+  c.transport = WireTransport::kHttp;
+  EXPECT_EQ(reply(c.ReplyPrefixBytes()),
+            "HTTP/1.1 200 OK\r\nContent-Type: application/x-thrift\r\n"
+            "Content-Length: 3\r\n\r\nxyz");
+  EXPECT_FALSE(c.close_after_reply);
 }
 
 TEST_F(ConnectionTest, WhatArrivedIsDrained) {

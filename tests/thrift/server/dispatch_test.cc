@@ -78,6 +78,7 @@ class CallDispatcherTest : public testing::Test {
  protected:
   CallDispatcherTest() {
     connection_.processor = processor_;
+    connection_.transport = WireTransport::kFramed;  // 4 bytes of room
     connection_.frame = Frame("ping");
   }
 

@@ -3,11 +3,25 @@
 // read and the reply being written, the per-connection bounds on them and
 // the deadlines' clocks.
 //
-// A frame is a 4-byte big-endian length, then that many bytes. ReadHeader
-// refuses a length of 0 or over the connection's limit before anything is
-// allocated; ReadBody reads at most kReadChunkBytes at a time into a buffer
-// the request pool has grown (request_pool.h), so a frame's buffer grows
-// with the bytes that arrived, not with the size its header claims.
+// A request is one message, delimited by the connection's transport
+// (wire_transport.h), which its first bytes choose (ReadProbe):
+//   - framed: a 4-byte big-endian length, then that many bytes. ReadHeader
+//     refuses a length of 0 or over the connection's limit before anything
+//     is allocated; ReadBody reads at most kReadChunkBytes at a time into a
+//     buffer the request pool has grown (request_pool.h), so a frame's
+//     buffer grows with the bytes that arrived, not with the size its header
+//     claims.
+//   - HTTP: a request head (ReadHttpHead, at most kMaxHttpHeadBytes), whose
+//     Content-Length then plays the frame length's part (ReadBody).
+//   - buffered: the message alone. ReadUnframed reads it in pieces, and a
+//     MessageSkipper (message_skipper.h) finds its end; each read asks for
+//     what the skipper knows is still needed, at least
+//     kUnframedReadAheadBytes, so a large value arrives in large reads
+//     without reading far past the message's end. Bytes read past it (the
+//     next pipelined request's, at most kUnframedReadAheadBytes) are kept
+//     for the next request (`carry`), as are those read past an HTTP head.
+//     Its limit bounds the message as a frame's does: a message the skipper
+//     knows is longer is refused before its bytes arrive.
 // Deadline() says when the connection must be closed unless it makes
 // progress: idle_timeout_ms without a request's first byte,
 // request_timeout_ms from it to the frame's last byte (or from the accept
@@ -35,6 +49,8 @@
 #include <vector>
 
 #include "thrift/internal/tls.h"
+#include "thrift/server/internal/message_skipper.h"
+#include "thrift/server/internal/wire_transport.h"
 #include "thrift/server/security.h"
 #include "thrift/server/thrift_server.h"
 
@@ -43,6 +59,9 @@ namespace bloomroute::thrift_internal {
 // Bytes read per recv(): a frame's buffer grows by at most this beyond what
 // has arrived.
 inline constexpr size_t kReadChunkBytes = 256 << 10;
+// The least a read of an unframed message asks for: what may be read past
+// its end (and kept for the next request).
+inline constexpr size_t kUnframedReadAheadBytes = 16 << 10;
 
 // One client connection. Owned by the I/O thread, except while its call
 // runs or a step of its TLS handshake does: then exactly one worker or
@@ -90,12 +109,37 @@ struct Connection {
   // budget, so the rest of its frame was never read.
   bool close_after_reply = false;
 
-  // Reading: the 4-byte length, then the frame.
+  // The connection's transport, from its first bytes (ReadProbe).
+  WireTransport transport = WireTransport::kUnknown;
+  // Bytes read and not yet taken, which the next reads take before the
+  // socket's (Read): the first bytes that chose the transport, and what was
+  // read past a message or an HTTP head. At most kUnframedReadAheadBytes
+  // plus kTransportProbeBytes.
+  std::vector<uint8_t> carry;
+  size_t carry_taken = 0;
+  // A byte of the current request has been read (its clock runs).
+  bool request_begun = false;
+
+  // Reading, framed: the 4-byte length, then the frame.
   uint8_t header[4] = {};
   size_t header_bytes = 0;
   uint32_t frame_bytes = 0;
-  // Its capacity never passes frame_bytes (RequestPool::GrowFrame).
+  // Its capacity never passes frame_bytes (RequestPool::GrowFrame). For an
+  // unframed message, frame_bytes is what is reserved for it so far, and
+  // grows (ReadUnframed's caller reserves more as the message needs it).
   std::vector<uint8_t> frame;
+  // Buffered: where the message ends, as far as its bytes tell.
+  MessageSkipper skipper;
+  // HTTP: the request head read so far; whether it is whole (the body is
+  // read); whether the connection stays open after the reply; the error
+  // status to answer with (ReadHttpHead's kRefused).
+  std::string http_head;
+  bool http_head_done = false;
+  bool http_keep_alive = true;
+  int http_error = 0;
+  // Read what has arrived (bounded) before closing: a refusal was sent that
+  // a reset must not overtake.
+  bool drain_on_close = false;
   // The header is read but the pool cannot yet hold frame_bytes: nothing
   // more is read until RequestPool::GrantWaiting() reserves it.
   bool waiting_for_pool = false;
@@ -107,9 +151,10 @@ struct Connection {
   // The first byte of this request (or the accept, while handshaking).
   Clock::time_point frame_started;
 
-  // Writing: the frame's length, then the processor's output, in one buffer
-  // (CallDispatcher::Run reserves the length's 4 bytes first), so that a reply
-  // goes out in as few sends and TLS records as its size allows.
+  // Writing: the frame's length (framed) or the HTTP head, then the
+  // processor's output, in one buffer (CallDispatcher::Run reserves
+  // ReplyPrefixBytes() first), so that a reply goes out in as few sends and
+  // TLS records as its size allows.
   std::shared_ptr<apache::thrift::transport::TMemoryBuffer>
       reply;                // set by the worker
   uint64_t reply_held = 0;  // reply bytes counted in held_reply_bytes
@@ -124,23 +169,50 @@ struct Connection {
     kRefused,  // the header names 0 bytes or more than the limit: close
     kWhole,    // the header (ReadHeader) or the frame (ReadBody) is whole
   };
-  // Reads what has arrived of the 4-byte length (header_bytes < 4). Its
-  // first byte starts the request's clock (frame_started). kWhole once the
-  // length is whole and in [1, limit] (frame_bytes set), kRefused when it
-  // is whole and is not.
+  // Reads the connection's first bytes until they choose its transport
+  // (wire_transport.h), keeping them in `carry`: kWhole once `transport` is
+  // set, kRefused when none fits (their first 4 bytes are then in
+  // `header`, for LooksLikeTlsRecord).
+  ReadResult ReadProbe(uint32_t limit);
+  // Framed: reads what has arrived of the 4-byte length (header_bytes < 4).
+  // kWhole once the length is whole and in [1, limit] (frame_bytes set),
+  // kRefused when it is whole and is not.
   ReadResult ReadHeader(uint32_t limit);
-  // The bytes the next ReadBody() reads at most: the rest of the frame, at
-  // most kReadChunkBytes.
+  // The bytes the next ReadBody() reads at most: the rest of the frame (or
+  // HTTP body), at most kReadChunkBytes.
   size_t BodyBytesWanted() const;
   // Reads up to BodyBytesWanted() bytes of the frame into `frame`, whose
   // capacity must hold them (RequestPool::GrowFrame). kWhole once
   // frame.size() == frame_bytes.
   ReadResult ReadBody();
+  // HTTP: reads the request head; kWhole once it is whole and acceptable
+  // (frame_bytes is its Content-Length), kRefused with http_error set when
+  // it is not (or passes kMaxHttpHeadBytes).
+  ReadResult ReadHttpHead(uint32_t limit);
+  // Buffered: the bytes the next ReadUnframed() reads (above), within
+  // `limit` bytes for the message; 0 when the message is known to be
+  // longer than `limit` (refuse it).
+  size_t UnframedBytesWanted(uint32_t limit) const;
+  // Reads up to `want` bytes of the message into `frame`, whose capacity
+  // must hold them. kWhole once the skipper found its end (`frame` holds
+  // the message alone; what followed is kept), kRefused when the bytes are
+  // no message.
+  ReadResult ReadUnframed(size_t want);
+  // Forgets the request read (its frame is the call's): the next read
+  // starts the next one. Called when its call starts.
+  void NextRequest();
 
-  // Fills in the length of the reply (the worker left 4 bytes for it) and
-  // starts writing it (kWriting, the reply's clock); false, changing
-  // nothing, for a oneway call's, which has no reply to send.
+  // The bytes a reply buffer keeps before the message for the transport's
+  // framing (4 framed, kHttpReplyHeadRoom for HTTP, 0 buffered).
+  size_t ReplyPrefixBytes() const;
+  // Fills in the reply's framing (the worker left ReplyPrefixBytes() for
+  // it) and starts writing it (kWriting, the reply's clock); false,
+  // changing nothing, for a oneway call's, which has no reply to send
+  // (over HTTP it has: an empty body).
   bool SealReply();
+  // Starts writing `bytes` as they are, then closing: an HTTP error. The
+  // caller counts the reply (RequestPool::HoldReply).
+  void StartClosingReply(const std::string& bytes);
   enum class WriteResult { kDone, kBlocked, kEnded };
   // Sends what the socket takes of the reply: kDone once all of it is sent,
   // kBlocked when the socket is full, kEnded when the client went away.
@@ -160,13 +232,20 @@ struct Connection {
   // The poll events it waits for (0 while it waits for the pool or to start
   // its call: polled for nothing, it still reports an error or hang-up).
   short PollEvents() const;
-  // True when its TLS session holds decrypted bytes not yet read: poll()
-  // cannot see them, so it is served without waiting for its socket.
+  // True when it is reading and holds bytes not yet taken (`carry`, or
+  // decrypted in its TLS session): poll() cannot see them, so it is served
+  // without waiting for its socket.
   bool HasBufferedBytes() const;
   // kHandshaking or kHandshakeRunning.
   bool IsHandshaking() const;
   // The peer's address for the logs; "?" when the socket cannot say.
   std::string PeerAddress() const;
+
+  // Receive(), taking the bytes in `carry` first; the first byte of a
+  // request starts its clock (request_begun, frame_started).
+  ssize_t Read(void* buffer, size_t size);
+  // Puts `size` bytes back in front of `carry`.
+  void Unread(const uint8_t* data, size_t size);
 
   // recv() through TLS when the connection has it: > 0 bytes read, 0 at the
   // end of the stream, -1 with errno EAGAIN when the socket must be ready

@@ -2,6 +2,7 @@
 
 #include <thrift/TOutput.h>
 #include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TCompactProtocol.h>
 
 #include <exception>
 #include <utility>
@@ -13,10 +14,14 @@ namespace {
 
 namespace at = apache::thrift;
 
-// The 4 bytes a reply starts with, for its frame's length
-// (Connection::SealReply fills them in): a reply goes out in one buffer, in
-// as few sends and TLS records as its size allows.
-constexpr uint8_t kLengthPlaceholder[4] = {};
+// The bytes a reply starts with, for its transport's framing
+// (Connection::ReplyPrefixBytes; SealReply fills them in): a reply goes out
+// in one buffer, in as few sends and TLS records as its size allows.
+constexpr uint8_t kPrefixPlaceholder[kHttpReplyHeadRoom] = {};
+
+bool IsCompact(const Connection& c) {
+  return !c.frame.empty() && IsCompactMessage(c.frame[0]);
+}
 
 // The outcome of a call access control answered itself (`verdict` not
 // kPass): a refusal, or authenticate's answer; "" when it passed.
@@ -45,7 +50,8 @@ CallDispatcher::CallDispatcher(std::string name, const ServerOptions& options,
 std::shared_ptr<at::transport::TMemoryBuffer> CallDispatcher::Run(
     Connection& c) const {
   auto output = std::make_shared<at::transport::TMemoryBuffer>();
-  output->write(kLengthPlaceholder, sizeof(kLengthPlaceholder));
+  output->write(kPrefixPlaceholder,
+                static_cast<uint32_t>(c.ReplyPrefixBytes()));
   bool ok = false;
   ServerMetrics::Call call(metrics_, c.frame.data(), c.frame.size());
   std::string outcome;  // empty: the handler's (ServeCall)
@@ -80,11 +86,23 @@ bool CallDispatcher::Process(
       at::transport::TMemoryBuffer::OBSERVE, config_);
   // Strings are bounded by the frame (the memory buffer holds no more);
   // what a frame decodes into is bounded by the budget
-  // (thrift/internal/decode_budget.h).
-  auto in = std::make_shared<BudgetedBinaryProtocol>(
-      input, decoded_budget_, ServerOptions::kMaxContainerElements,
-      "--max-decoded-bytes");
-  auto out = std::make_shared<at::protocol::TBinaryProtocol>(output);
+  // (thrift/internal/decode_budget.h). The reply is in the request's
+  // protocol; binary requests may be strict or not (wire_transport.h).
+  std::shared_ptr<at::protocol::TProtocol> in;
+  std::shared_ptr<at::protocol::TProtocol> out;
+  if (IsCompact(c)) {
+    in = std::make_shared<BudgetedCompactProtocol>(
+        input, decoded_budget_, ServerOptions::kMaxContainerElements,
+        static_cast<int32_t>(c.frame.size()), "--max-decoded-bytes");
+    out = std::make_shared<at::protocol::TCompactProtocol>(output);
+  } else {
+    auto binary = std::make_shared<BudgetedBinaryProtocol>(
+        input, decoded_budget_, ServerOptions::kMaxContainerElements,
+        "--max-decoded-bytes");
+    binary->setStrict(/*strict_read=*/false, /*strict_write=*/true);
+    in = std::move(binary);
+    out = std::make_shared<at::protocol::TBinaryProtocol>(output);
+  }
   std::unique_ptr<CallThrottle::Ticket> ticket;
   const AccessControl::Verdict verdict =
       Admit(c, method, out.get(), &ticket, outcome);
@@ -97,8 +115,7 @@ bool CallDispatcher::Process(
   ScopedCaller caller(access_ != nullptr ? &c.identity : nullptr);
   const bool ok = c.processor->process(in, out, nullptr);
   if (ticket != nullptr) {
-    throttle_->Settle(*ticket,
-                      output->available_read() - sizeof(kLengthPlaceholder));
+    throttle_->Settle(*ticket, output->available_read() - c.ReplyPrefixBytes());
   }
   return ok;
 }

@@ -7,8 +7,10 @@
 //
 // Contract. Run() reads c.frame and c.identity (an authenticate call may
 // set it), may set c.close_after_reply, and returns the reply: a buffer that
-// starts with 4 bytes for the frame's length (the caller fills them in)
-// followed by the processor's output, or nullptr when the connection must
+// starts with c.ReplyPrefixBytes() for the transport's framing (the caller
+// fills them in: Connection::SealReply) followed by the processor's output
+// in the request's protocol (compact or binary: wire_transport.h), or
+// nullptr when the connection must
 // close (bytes that are not a valid message, a refused oneway call, a
 // processor that gave up on the connection). A refused call is answered
 // without running; a request past the decoded budget is answered with the

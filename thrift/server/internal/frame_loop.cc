@@ -28,6 +28,7 @@
 #include "thrift/server/internal/request_pool.h"
 #include "thrift/server/internal/server_metrics.h"
 #include "thrift/server/internal/tls_handshakes.h"
+#include "thrift/server/internal/wire_transport.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
@@ -265,6 +266,7 @@ struct FrameLoop::Impl {
     c.closed = true;
     principals.Uncount(c);
     if (handshakes != nullptr) handshakes->Uncount(c);
+    if (c.drain_on_close) DrainArrived(c.fd);
     if (c.ssl != nullptr) {
       if (!c.tls_failed && !c.IsHandshaking()) {
         TlsShutdown(c.ssl.get());
@@ -295,43 +297,112 @@ struct FrameLoop::Impl {
                : options.max_frame_bytes;
   }
 
-  // Reads what has arrived (connection.h); reserves a frame's size once
-  // its header is whole and queues a whole frame for a worker
+  // Reads what has arrived (connection.h) in c's transport: reserves a
+  // frame's size once it is known and queues a whole request for a worker
   // (request_pool.h).
   void ReadSome(const ConnectionPtr& p) {
-    Connection& c = *p;
-    for (;;) {
-      Connection::ReadResult result;
-      if (c.header_bytes < sizeof(c.header)) {
-        result = c.ReadHeader(FrameLimit(c));
-        if (result == Connection::ReadResult::kWhole && !pool->Reserve(p)) {
-          return;
-        }
-      } else {
-        pool->GrowFrame(c, c.frame.size() + c.BodyBytesWanted());
-        result = c.ReadBody();
-        if (result == Connection::ReadResult::kWhole) {
-          // Until it starts, c keeps its request deadline.
-          pool->Enqueue(p);
-          return;
-        }
-      }
-      if (result == Connection::ReadResult::kBlocked) return;
-      if (result == Connection::ReadResult::kEnded) {
-        Close(c);
-        return;
-      }
-      if (result == Connection::ReadResult::kRefused) {
-        RefuseFrame(c);
-        return;
-      }
+    while (ReadStep(p)) {
     }
   }
 
-  // Closes c, whose frame header named 0 bytes or more than its limit.
+  // One read of c's request; false when reading stops for now (blocked,
+  // waiting, queued or closed).
+  bool ReadStep(const ConnectionPtr& p) {
+    Connection& c = *p;
+    switch (c.transport) {
+      case WireTransport::kFramed:
+        if (c.header_bytes < sizeof(c.header)) {
+          const Connection::ReadResult result = c.ReadHeader(FrameLimit(c));
+          if (result == Connection::ReadResult::kWhole) return pool->Reserve(p);
+          return GoOn(c, result);
+        }
+        return ReadBodyStep(p);
+      case WireTransport::kHttp:
+        if (!c.http_head_done) {
+          const Connection::ReadResult result = c.ReadHttpHead(FrameLimit(c));
+          if (result == Connection::ReadResult::kWhole) return pool->Reserve(p);
+          if (result == Connection::ReadResult::kRefused) {
+            AnswerHttpError(c);
+            return false;
+          }
+          return GoOn(c, result);
+        }
+        return ReadBodyStep(p);
+      case WireTransport::kBuffered:
+        return ReadUnframedStep(p);
+      default:
+        return GoOn(c, c.ReadProbe(FrameLimit(c)));
+    }
+  }
+
+  // After a read: true to read on; closes c when it ended or was refused.
+  bool GoOn(Connection& c, Connection::ReadResult result) {
+    switch (result) {
+      case Connection::ReadResult::kMore:
+      case Connection::ReadResult::kWhole:
+        return true;
+      case Connection::ReadResult::kBlocked:
+        return false;
+      case Connection::ReadResult::kEnded:
+        Close(c);
+        return false;
+      case Connection::ReadResult::kRefused:
+        RefuseFrame(c);
+        return false;
+    }
+    return false;
+  }
+
+  // A frame's or an HTTP body's bytes; a whole one is queued.
+  bool ReadBodyStep(const ConnectionPtr& p) {
+    Connection& c = *p;
+    pool->GrowFrame(c, c.frame.size() + c.BodyBytesWanted());
+    const Connection::ReadResult result = c.ReadBody();
+    if (result == Connection::ReadResult::kWhole) {
+      pool->Enqueue(p);  // until it starts, c keeps its request deadline
+      return false;
+    }
+    return GoOn(c, result);
+  }
+
+  // An unframed message's bytes: the reservation grows ahead of them
+  // (doubling, at most the limit, so that the buffer is not copied at
+  // every read); a whole message is queued.
+  bool ReadUnframedStep(const ConnectionPtr& p) {
+    Connection& c = *p;
+    const uint32_t limit = FrameLimit(c);
+    const size_t want = c.UnframedBytesWanted(limit);
+    if (want == 0) return GoOn(c, Connection::ReadResult::kRefused);
+    const uint64_t need = c.frame.size() + want;
+    if (need > c.reserved) {
+      c.frame_bytes = static_cast<uint32_t>(
+          std::min<uint64_t>(limit, std::max(need, 2 * c.reserved)));
+      if (!pool->Reserve(p)) return false;
+    }
+    pool->GrowFrame(c, need);
+    const Connection::ReadResult result = c.ReadUnframed(want);
+    if (result == Connection::ReadResult::kWhole) {
+      pool->Enqueue(p);
+      return false;
+    }
+    return GoOn(c, result);
+  }
+
+  // Answers c's HTTP request with its error status, then closes it.
+  void AnswerHttpError(Connection& c) {
+    metrics->Refused(c.http_error == 413 ? "frame_bytes" : "http_request");
+    c.StartClosingReply(HttpErrorReply(c.http_error));
+    pool->HoldReply(c);
+    WriteSome(c);
+  }
+
+  // Closes c, whose request was refused: a frame header (or a transport's
+  // first bytes) naming 0 bytes or more than its limit, a message known to
+  // pass the limit, or bytes that are no message.
   void RefuseFrame(Connection& c) {
     metrics->Refused("frame_bytes");
-    if (c.ssl == nullptr && LooksLikeTlsRecord(c.header)) {
+    if (c.ssl == nullptr && c.transport == WireTransport::kRefused &&
+        LooksLikeTlsRecord(c.header)) {
       // A TLS client at a plaintext port: told so, and its flight read
       // so that the close is a FIN, not a reset that could overtake it.
       AnswerTlsInTheClear(c.fd);

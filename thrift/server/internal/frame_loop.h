@@ -1,7 +1,10 @@
 // FrameLoop: the engine behind ThriftServer (../thrift_server.h). One I/O
-// thread reads request frames from every connection without blocking, a pool of
-// worker threads runs only complete frames through the connection's
-// processor, and the I/O thread writes the replies back without blocking.
+// thread reads requests from every connection without blocking, in the
+// transport the connection's first bytes chose (framed, buffered or HTTP:
+// wire_transport.h; a "frame" below is one request message in any of them),
+// a pool of worker threads runs only complete frames through the
+// connection's processor, and the I/O thread writes the replies back
+// without blocking.
 //
 // Why: a worker that belongs to a connection for its lifetime (Thrift's
 // TThreadPoolServer) can be held by a client that sends a byte every few
@@ -36,6 +39,9 @@
 // The pieces, each with its contract in its header:
 //   connection.h    a connection's bytes: reading frames and writing
 //                   replies, the per-connection bounds and deadlines
+//   wire_transport.h  the transports and protocols, and how a
+//                   connection's first bytes choose among them
+//   message_skipper.h  where a buffered (unframed) message ends
 //   request_pool.h  admission: the request and reply memory, the queues of
 //                   frames that wait, and the workers that run the calls
 //   dispatch.h      one call on a worker: its method, access control and

@@ -35,12 +35,12 @@ bool RequestPool::Reserve(const ConnectionPtr& c) {
 }
 
 bool RequestPool::TryReserve(Connection& c) {
-  if (reserved_bytes_.load() + c.frame_bytes > max_request_bytes_) {
-    return false;
-  }
-  reserved_bytes_.fetch_add(c.frame_bytes);
+  const uint64_t more = c.frame_bytes - c.reserved;
+  if (reserved_bytes_.load() + more > max_request_bytes_) return false;
+  reserved_bytes_.fetch_add(more);
   c.reserved = c.frame_bytes;
-  GrowFrame(c, std::min<size_t>(c.frame_bytes, kReadChunkBytes));
+  GrowFrame(c,
+            std::min<size_t>(c.frame_bytes, c.frame.size() + kReadChunkBytes));
   return true;
 }
 
@@ -105,7 +105,7 @@ void RequestPool::StartCalls() {
     if (c->closed) continue;
     c->waiting_for_call = false;
     c->state = Connection::State::kRunning;
-    c->header_bytes = 0;
+    c->NextRequest();
     ++calls_in_flight_;
     workers_.Submit(std::move(c));
   }

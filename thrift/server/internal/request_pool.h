@@ -11,7 +11,10 @@
 //     frame is freed (FreeFrame: by the worker once its call is done, or when
 //     the connection closes). A frame's buffer grows with the bytes that
 //     arrived (GrowFrame), never past its declared size, so memory held is
-//     at most what is reserved.
+//     at most what is reserved. A buffered (unframed) message declares no
+//     size: its reader reserves more (Reserve again, with a larger
+//     frame_bytes) ahead of its bytes, and waits in the same queue when the
+//     pool cannot hold it, keeping what it reserved.
 //   - reply memory: a reply is counted (its buffer's allocated size) from the
 //     end of its call (HoldReply) until its last byte is sent or its
 //     connection closes (ReleaseReply).
@@ -20,8 +23,9 @@
 //     (StartCalls); at most `threads` calls are on the workers at once, so
 //     replies hold at most the bound plus `threads` replies.
 // No deadlock: a waiting connection keeps its request deadline (from its
-// first byte), so a reservation held by a reading connection lasts at most
-// request_timeout_ms and one held by a call at most the handler's run; the
+// first byte), so a reservation held by a reading connection (or by a
+// buffered message waiting to grow) lasts at most request_timeout_ms and
+// one held by a call at most the handler's run; the
 // pool is at least max_frame_bytes, so any legal frame fits once the frames
 // before it are gone; replies are released by the I/O thread, which starts
 // the waiting calls in the same round.
@@ -61,10 +65,11 @@ class RequestPool {
   RequestPool(const RequestPool&) = delete;
   RequestPool& operator=(const RequestPool&) = delete;
 
-  // Reserves c's declared frame size (c.frame_bytes) and makes room for its
-  // first bytes; or, when the pool cannot hold it or others wait already,
-  // queues c (c.waiting_for_pool) and returns false: nothing more is to be
-  // read from c until GrantWaiting() reserves it.
+  // Reserves c's declared frame size (c.frame_bytes: what it did not
+  // reserve yet; an unframed message reserves more as it grows) and makes
+  // room for its next bytes; or, when the pool cannot hold it or others
+  // wait already, queues c (c.waiting_for_pool) and returns false: nothing
+  // more is to be read from c until GrantWaiting() reserves it.
   bool Reserve(const ConnectionPtr& c);
   // Reserves for the waiting connections in the order they began to wait,
   // up to the first that does not fit; skips closed ones.
