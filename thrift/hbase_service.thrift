@@ -203,7 +203,8 @@ struct TPut {
 // or a column (by `deleteType`, see TDeleteType; the column's timestamp,
 // else the delete's). Deleting what does not exist is not an error. HBase
 // keeps delete markers that hide later puts with older timestamps; bloomroute
-// does not (see docs/clients.md, "Differences from HBase").
+// does not (see docs/clients.md, "Differences from HBase"). cellVisibility
+// (HBase 2.x's field 8) must be unset, as TPut's.
 struct TDelete {
   1: binary row
   2: optional list<TColumn> columns
@@ -211,6 +212,7 @@ struct TDelete {
   4: optional i32 deleteType = 1  // a TDeleteType
   6: optional map<binary, binary> attributes
   7: optional i32 durability  // a TDurability
+  8: optional TCellVisibility cellVisibility
 }
 
 // Adds `amount` to 8-byte big-endian integers (a missing cell counts as 0;

@@ -7,7 +7,8 @@
 // itself.
 //
 // HBase's ids used (hbase.thrift): TColumnValue {1 family, 2 qualifier,
-// 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TGet {1 row,
+// 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TDelete {1 row,
+// 8 cellVisibility}; TCellVisibility {1 expression}; TGet {1 row,
 // 3 timestamp, 6 filterString};
 // TScan {1 startRow, 2 stopRow, 7 filterString, 15 limit}; TResult {1 row,
 // 2 columnValues};
@@ -442,6 +443,28 @@ TEST_F(HBaseWireTest, ErrorsAreTIOErrorWithTheCodeName) {
                          StructField(2, BinaryField(1, "r") + I32Field(5, 3))),
       HasSubstr("tget.maxVersions 3: more than one version per cell "
                 "is not supported"));
+}
+
+// TDelete {8: cellVisibility} (HBase 2.x's field) is read and refused as
+// TPut's is: visibility labels do not exist here, and a delete that
+// skipped the field would remove cells a label was meant to guard.
+TEST_F(HBaseWireTest, ADeleteWithACellVisibilityIsRefused) {
+  CreateGeo();
+  Success("put", BinaryField(1, "geo") + StructField(2, PutBody("oslo", "NO")));
+  const std::string visibility = StructField(8, BinaryField(1, "secret"));
+  EXPECT_THAT(Failure("deleteSingle",
+                      BinaryField(1, "geo") +
+                          StructField(2, BinaryField(1, "oslo") + visibility)),
+              AllOf(StartsWith("InvalidArgument: "),
+                    HasSubstr("tdelete.cellVisibility: visibility labels is "
+                              "not supported")));
+  EXPECT_THAT(Failure("deleteMultiple",
+                      BinaryField(1, "geo") +
+                          StructList(2, {BinaryField(1, "oslo") + visibility})),
+              HasSubstr("tdeletes[0].cellVisibility"));
+  const Value oslo = Success(
+      "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "oslo")));
+  EXPECT_EQ(oslo.Field(1).bytes, "oslo");  // nothing was deleted
 }
 
 // checkAndPut and increment as HBase's client encodes them: the check

@@ -198,6 +198,8 @@ Status DeleteFromThrift(const client::TDelete& in, const std::string& f,
   BLOOMROUTE_ASSIGN_OR_RETURN(
       const DeleteSpec::Kind kind,
       kDeleteTypes.FromThrift(type, kBadRequest, f + ".deleteType"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckNoVisibility(in.__isset.cellVisibility, in.cellVisibility, f));
   std::vector<DeleteSpec> deletes(in.columns.size());
   for (size_t i = 0; i < in.columns.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(DeleteColumnFromThrift(

@@ -81,8 +81,8 @@ class BudgetedBinaryProtocol
   // At least the sizeof of every struct of the bloomroute IDL that is a
   // list, set or map element (checked at compile time in the .cc; raise it
   // when a struct outgrows it). HBase's TMutation (a union of TPut and
-  // TDelete, 336 bytes) is the largest.
-  static constexpr uint64_t kStructElementBytes = 336;
+  // TDelete, 392 bytes) is the largest.
+  static constexpr uint64_t kStructElementBytes = 392;
 
   // `budget_bytes` > 0. `container_limit`: entries per list, set or map
   // (0 = no limit, as Thrift's). `limit_name` names the option that sets the
