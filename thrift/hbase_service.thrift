@@ -90,7 +90,8 @@ struct TTimeRange {
 // A timestamp is used by deletes only (see TDelete); reads ignore it.
 struct TColumn {
   1: binary family
-  2: optional binary qualifier  // unset = the whole family
+  // Unset: reads, the whole family; deletes, see TDeleteType.
+  2: optional binary qualifier
   3: optional i64 timestamp
 }
 
@@ -126,8 +127,10 @@ struct TResult {
 
 // DELETE_COLUMN: the cell of the column if its timestamp equals the given
 // one (unset: the cell, whatever its timestamp). DELETE_COLUMNS: the cell if
-// its timestamp is <= the given one (unset: the cell). DELETE_FAMILY (a
-// TColumn without qualifier): every cell of the family <= the timestamp.
+// its timestamp is <= the given one (unset: the cell). A TColumn without
+// qualifier is, for both, the column with the empty qualifier (as HBase
+// 2.x's ThriftUtilities reads it), not the family. DELETE_FAMILY (TColumns
+// without qualifier): every cell of each family <= the timestamp.
 // DELETE_FAMILY_VERSION is not supported.
 enum TDeleteType {
   DELETE_COLUMN = 0,
@@ -198,10 +201,9 @@ struct TPut {
 }
 
 // Removes cells of a row. `columns` unset or empty: every cell with a
-// timestamp <= `timestamp` (unset: every cell). Otherwise each TColumn names
-// a family (every cell of it <= its timestamp, else the delete's, else all)
-// or a column (by `deleteType`, see TDeleteType; the column's timestamp,
-// else the delete's). Deleting what does not exist is not an error. HBase
+// timestamp <= `timestamp` (unset: every cell). Otherwise each TColumn is
+// deleted by `deleteType` (see TDeleteType): a column, or with DELETE_FAMILY
+// a family; the column's timestamp, else the delete's, else all. Deleting what does not exist is not an error. HBase
 // keeps delete markers that hide later puts with older timestamps; bloomroute
 // does not (see docs/clients.md, "Differences from HBase"). cellVisibility
 // (HBase 2.x's field 8) must be unset, as TPut's.

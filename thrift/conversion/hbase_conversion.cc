@@ -151,9 +151,12 @@ Status PutFromThrift(const client::TPut& in, const std::string& f,
   return Status::OK();
 }
 
-// A column of a delete: a family (kFamily), or a qualified column deleted
-// as DELETE_COLUMN (kColumn) or DELETE_COLUMNS (kColumns); the column's
-// timestamp, else none (the mutation's applies).
+// A column of a delete: with DELETE_FAMILY a family (kFamily), else a
+// column deleted as DELETE_COLUMN (kColumn) or DELETE_COLUMNS (kColumns);
+// the column's timestamp, else none (the mutation's applies). A column
+// without qualifier is the one with the empty qualifier, as HBase 2.x's
+// ThriftUtilities.deleteFromThrift has it (Delete.addColumn(family, null)
+// and addColumns(family, null)): only DELETE_FAMILY removes a family.
 Status DeleteColumnFromThrift(const client::TColumn& in, DeleteSpec::Kind kind,
                               const std::string& f, DeleteSpec* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -163,7 +166,7 @@ Status DeleteColumnFromThrift(const client::TColumn& in, DeleteSpec::Kind kind,
     BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(
         in.timestamp, f + ".timestamp", &out->timestamp));
   }
-  if (!in.__isset.qualifier) {
+  if (kind == DeleteSpec::Kind::kFamily && !in.__isset.qualifier) {
     out->kind = DeleteSpec::Kind::kFamily;
     out->column = in.family;
     return Status::OK();
@@ -175,7 +178,7 @@ Status DeleteColumnFromThrift(const client::TColumn& in, DeleteSpec::Kind kind,
         "DELETE_COLUMNS)");
   }
   out->kind = kind;
-  out->column = JoinColumn(in.family, in.qualifier);
+  out->column = JoinColumn(in.family, in.__isset.qualifier ? in.qualifier : "");
   return Status::OK();
 }
 

@@ -105,8 +105,10 @@ TEST_F(HBaseConversionTest, DeleteColumnsBecomeDeleteSpecs) {
   EXPECT_EQ(m.kind, Mutation::Kind::kDelete);
   EXPECT_TRUE(m.columns.empty());
   EXPECT_EQ(m.timestamp, kLatestTimestamp);
-  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kFamily, "d"},
-                                     DeleteSpec{Kind::kFamily, "e", 9},
+  // A column without qualifier is the empty qualifier's (HBase 2.x), with
+  // DELETE_COLUMNS (the default) as with DELETE_COLUMN.
+  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kColumns, "d:"},
+                                     DeleteSpec{Kind::kColumns, "e:", 9},
                                      DeleteSpec{Kind::kColumns, "d:a"},
                                      DeleteSpec{Kind::kColumns, "d:b", 7}));
 
@@ -114,10 +116,17 @@ TEST_F(HBaseConversionTest, DeleteColumnsBecomeDeleteSpecs) {
   del.__set_timestamp(50);
   ASSERT_TRUE(Convert(del, &m).ok()) << Error(del, &m);
   EXPECT_EQ(m.timestamp, 50);  // inherited by the specs without their own
-  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kFamily, "d"},
-                                     DeleteSpec{Kind::kFamily, "e", 9},
+  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kColumn, "d:"},
+                                     DeleteSpec{Kind::kColumn, "e:", 9},
                                      DeleteSpec{Kind::kColumn, "d:a"},
                                      DeleteSpec{Kind::kColumn, "d:b", 7}));
+
+  // DELETE_FAMILY: the families.
+  client::TDelete families = Delete({Column("d"), Column("e", "", 9)});
+  families.__set_deleteType(client::TDeleteType::DELETE_FAMILY);
+  ASSERT_TRUE(Convert(families, &m).ok()) << Error(families, &m);
+  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kFamily, "d"},
+                                     DeleteSpec{Kind::kFamily, "e", 9}));
 
   // No columns: the whole row, cells <= the timestamp.
   client::TDelete row = Delete({});
