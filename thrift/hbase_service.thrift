@@ -420,8 +420,9 @@ service THBaseService {
   // max_scanners (1000).
   i32 openScanner(1: binary table, 2: TScan tscan)
       throws (1: errors.TIOError io)
-  // Up to numRows (1..100000) rows, fewer when they pass the router's reply
-  // byte budget (--max-reply-bytes); an empty list means the scan is done.
+  // Up to numRows (0..100000) rows, fewer when they pass the router's reply
+  // byte budget (--max-reply-bytes); an empty list means the scan is done,
+  // but for numRows 0, which answers none (as HBase's next(0)).
   // TIllegalArgument for an unknown, closed or expired scanner.
   // callSeq (a bloomroute extension HBase clients never send) numbers a
   // scanner's calls: 1 for the first, then one more for each next call.

@@ -441,7 +441,8 @@ Status RouterServiceHandler::ScannerRows(int32_t scanner, int32_t num_rows,
   const uint32_t allowed = ScannerAllowance(scanner, max_rows, call_seq);
   std::vector<Row> rows;
   if (allowed > 0 || max_rows == 0) {
-    // numRows 0 is the router's to refuse (numRows is 1..100000).
+    // numRows 0 still asks the router: it answers no rows for a scanner
+    // of this connection, NotFound for another (HBase checks the id too).
     StatusOr<std::vector<Row>> next = router_->ScannerNext(
         scanner, allowed, static_cast<uint64_t>(call_seq), client_);
     if (!next.ok()) {

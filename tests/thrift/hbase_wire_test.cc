@@ -467,6 +467,33 @@ TEST_F(HBaseWireTest, ADeleteWithACellVisibilityIsRefused) {
   EXPECT_EQ(oslo.Field(1).bytes, "oslo");  // nothing was deleted
 }
 
+// numRows 0 answers no rows, as HBase's ResultScanner.next(0): the
+// scanner stays where it was; an unknown scanner is still TIllegalArgument.
+TEST_F(HBaseWireTest, ZeroRowsAnswerAnEmptyList) {
+  CreateGeo();
+  Success("putMultiple",
+          BinaryField(1, "geo") +
+              StructList(2, {PutBody("oslo", "NO"), PutBody("umea", "SE")}));
+  const auto id = static_cast<int32_t>(
+      Success("openScanner", BinaryField(1, "geo") + StructField(2, ""))
+          .number);
+  const Value none =
+      Success("getScannerRows", I32Field(1, id) + I32Field(2, 0));
+  EXPECT_EQ(none.type, t::kTList);
+  EXPECT_TRUE(none.elements.empty());
+  EXPECT_EQ(Success("getScannerRows", I32Field(1, id) + I32Field(2, 10))
+                .elements.size(),
+            2u);
+  Success("closeScanner", I32Field(1, id));
+  EXPECT_THAT(Failure("getScannerRows", I32Field(1, id) + I32Field(2, 0), 2),
+              StartsWith("NotFound: "));
+  const Value results =
+      Success("getScannerResults",
+              BinaryField(1, "geo") + StructField(2, "") + I32Field(3, 0));
+  EXPECT_EQ(results.type, t::kTList);
+  EXPECT_TRUE(results.elements.empty());
+}
+
 // checkAndPut and increment as HBase's client encodes them: the check
 // compares the given value with the cell's; increment returns the new
 // 8-byte big-endian value in TResult.columnValues.
