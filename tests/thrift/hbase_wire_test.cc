@@ -494,6 +494,38 @@ TEST_F(HBaseWireTest, ZeroRowsAnswerAnEmptyList) {
   EXPECT_TRUE(results.elements.empty());
 }
 
+// A list of more than 100,000 entries (the container limit, which is also
+// the rows-per-call limit) is answered with the call's declared exception
+// naming the limit -- TIOError for HBase's calls, TIllegalArgument for
+// bloomroute's -- before the connection closes (the rest of the frame is
+// unread), never by a silent close.
+TEST_F(HBaseWireTest, AListOverTheContainerLimitIsAnsweredNamingIt) {
+  CreateGeo();
+  constexpr size_t kOver = 100001;
+  const std::vector<std::string> gets(kOver, BinaryField(1, "r"));
+  const std::vector<std::pair<std::string, std::string>> calls = {
+      {"getMultiple", BinaryField(1, "geo") + StructList(2, gets)},
+      {"putMultiple", BinaryField(1, "geo") + StructList(2, gets)},
+      {"deleteMultiple", BinaryField(1, "geo") + StructList(2, gets)},
+  };
+  for (const auto& [method, args] : calls) {
+    SCOPED_TRACE(method);
+    connection_ = std::make_unique<t::RawConnection>(server_->port());
+    ASSERT_TRUE(connection_->connected());
+    EXPECT_THAT(Failure(method, args, 1),
+                AllOf(StartsWith("InvalidArgument: "), HasSubstr("100001"),
+                      HasSubstr("100000")));
+  }
+  // bloomroute's own calls declare TIllegalArgument (field 2).
+  connection_ = std::make_unique<t::RawConnection>(server_->port());
+  ASSERT_TRUE(connection_->connected());
+  EXPECT_THAT(Failure("getByIndexMultiple",
+                      BinaryField(1, "geo") +
+                          StructList(2, std::vector<std::string>(kOver, "")),
+                      2),
+              AllOf(StartsWith("InvalidArgument: "), HasSubstr("100000")));
+}
+
 // checkAndPut and increment as HBase's client encodes them: the check
 // compares the given value with the cell's; increment returns the new
 // 8-byte big-endian value in TResult.columnValues.
