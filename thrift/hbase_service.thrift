@@ -56,7 +56,9 @@
 // requires. `optional` fields may be left unset; each says what unset means.
 //
 // Enums. Fields and arguments a client sends with one of HBase's enum types
-// (TDeleteType, TDurability, TConsistency, TReadType, TCompareOperator) are
+// (TDeleteType, TDurability, TConsistency, TReadType, TCompareOperator, and a
+// column family's TBloomFilterType, TCompressionAlgorithm,
+// TDataBlockEncoding and TKeepDeletedCells) are
 // declared i32 here, the same bytes on the wire: a generated C++ server
 // would otherwise hold any i32 a client sends in the enum type, whose range
 // is smaller (undefined behaviour). The router checks the value against the
@@ -330,20 +332,68 @@ struct TTableName {
   2: binary qualifier
 }
 
+// HBase's enums of a column family's storage settings (values as HBase's).
+enum TBloomFilterType {
+  NONE = 0,
+  ROW = 1,
+  ROWCOL = 2,
+  ROWPREFIX_FIXED_LENGTH = 3
+}
+enum TCompressionAlgorithm {
+  LZO = 0,
+  GZ = 1,
+  NONE = 2,
+  SNAPPY = 3,
+  LZ4 = 4,
+  BZIP2 = 5,
+  ZSTD = 6
+}
+enum TDataBlockEncoding {
+  NONE = 0,
+  PREFIX = 2,
+  DIFF = 3,
+  FAST_DIFF = 4,
+  ROW_INDEX_V1 = 7
+}
+enum TKeepDeletedCells {
+  FALSE = 0,
+  TRUE = 1,
+  TTL = 2
+}
+
 // A column family. Settings that change answers must keep their HBase
 // defaults: maxVersions unset or 1, timeToLive unset or 2147483647
 // (forever), keepDeletedCells unset or FALSE (0); minVersions unset or 0.
-// Storage settings (block size, compression, Bloom filter type, encoding,
-// caching, replication scope, ...) are accepted and ignored (their field
-// ids are skipped). attributes and configuration are kept as given.
+// Storage settings (block size, Bloom filter type, compression, encoding,
+// caching, replication scope, ...) change no answer here: createTable keeps
+// them as given (an enum must hold one of its values; blockSize is positive,
+// dfsReplication and scope not negative), with the attributes and the
+// configuration, and getTableDescriptor gives them back. In replies every
+// field is set: a setting never given is HBase 2.x's default
+// (ColumnFamilyDescriptorBuilder: blockSize 65536, bloomnFilterType ROW,
+// compressionType NONE, dfsReplication 0, dataBlockEncoding NONE, scope 0,
+// blockCacheEnabled and compressTags true, the other flags false).
 struct TColumnFamilyDescriptor {
   1: binary name
   2: optional map<binary, binary> attributes
   3: optional map<string, string> configuration
-  9: optional i32 keepDeletedCells  // HBase's TKeepDeletedCells enum
+  4: optional i32 blockSize
+  5: optional i32 bloomnFilterType  // a TBloomFilterType (HBase's spelling)
+  6: optional i32 compressionType  // a TCompressionAlgorithm
+  7: optional i16 dfsReplication
+  8: optional i32 dataBlockEncoding  // a TDataBlockEncoding
+  9: optional i32 keepDeletedCells  // a TKeepDeletedCells
   10: optional i32 maxVersions
   11: optional i32 minVersions
+  12: optional i32 scope
   13: optional i32 timeToLive
+  14: optional bool blockCacheEnabled
+  15: optional bool cacheBloomsOnWrite
+  16: optional bool cacheDataOnWrite
+  17: optional bool cacheIndexesOnWrite
+  18: optional bool compressTags
+  19: optional bool evictBlocksOnClose
+  20: optional bool inMemory
 }
 
 // HBase's table descriptor. columns: the table's column families (a table

@@ -39,7 +39,7 @@ using ::testing::StartsWith;
 namespace t = ::bloomroute::testing;
 
 // Thrift type codes beyond raw_wire.h's.
-constexpr char kTBool = 2, kTByte = 3, kTI32 = 8, kTMap = 13;
+constexpr char kTBool = 2, kTByte = 3, kTI16 = 6, kTI32 = 8, kTMap = 13;
 
 // ---- Encoding, as HBase's generated client writes ----
 
@@ -52,6 +52,20 @@ std::string BinaryField(int16_t id, const std::string& s) {
 }
 std::string I32Field(int16_t id, int32_t v) {
   return t::FieldHeader(kTI32, id) + I32(v);
+}
+std::string BoolField(int16_t id, bool v) {
+  return t::FieldHeader(kTBool, id) + std::string(1, v ? 1 : 0);
+}
+std::string I16Field(int16_t id, int16_t v) {
+  const auto u = static_cast<uint16_t>(v);
+  return t::FieldHeader(kTI16, id) + std::string(1, static_cast<char>(u >> 8)) +
+         std::string(1, static_cast<char>(u & 0xff));
+}
+// map<binary, binary> (or map<string, string>) with one entry.
+std::string OneEntryMap(int16_t id, const std::string& key,
+                        const std::string& value) {
+  return t::FieldHeader(kTMap, id) + std::string(1, t::kTString) +
+         std::string(1, t::kTString) + t::Be32(1) + Bytes(key) + Bytes(value);
 }
 std::string I64(int64_t v) {
   const auto u = static_cast<uint64_t>(v);
@@ -159,6 +173,9 @@ class Reader {
       case kTBool:
       case kTByte:
         v.number = Int(1);
+        break;
+      case kTI16:
+        v.number = Int(2);
         break;
       case kTI32:
         v.number = Int(4);
@@ -524,6 +541,74 @@ TEST_F(HBaseWireTest, AListOverTheContainerLimitIsAnsweredNamingIt) {
                           StructList(2, std::vector<std::string>(kOver, "")),
                       2),
               AllOf(StartsWith("InvalidArgument: "), HasSubstr("100000")));
+}
+
+// TColumnFamilyDescriptor {4 blockSize, 5 bloomnFilterType, 6
+// compressionType, 7 dfsReplication, 8 dataBlockEncoding, 9
+// keepDeletedCells, 10 maxVersions, 11 minVersions, 12 scope, 13
+// timeToLive, 14 blockCacheEnabled, 15 cacheBloomsOnWrite, 16
+// cacheDataOnWrite, 17 cacheIndexesOnWrite, 18 compressTags, 19
+// evictBlocksOnClose, 20 inMemory}: createTable keeps what is given (with
+// the family's 2 attributes and 3 configuration) and getTableDescriptor(s)
+// gives it back; a field not given is HBase 2.x's default, every field set,
+// as HBase's getTableDescriptor answers.
+TEST_F(HBaseWireTest, FamilySettingsComeBackWithHBasesDefaults) {
+  CreateGeo();  // family d: its name alone
+  const std::string family =
+      BinaryField(1, "e") + OneEntryMap(2, "k", "v") +
+      OneEntryMap(3, "hbase.x", "y") + I32Field(4, 8192) + I32Field(5, 2) +
+      I32Field(6, 3) + I16Field(7, 3) + I32Field(8, 4) + I32Field(10, 1) +
+      I32Field(12, 1) + BoolField(14, false) + BoolField(18, false) +
+      BoolField(20, true);
+  Success("createTable", StructField(1, StructField(1, BinaryField(2, "geo2")) +
+                                            StructList(2, {family})));
+  // HBase 2.x's ColumnFamilyDescriptorBuilder.DEFAULT_*.
+  const std::map<int16_t, int64_t> defaults = {
+      {4, 65536}, {5, 1},  {6, 2},  {7, 0},           {8, 0},  {9, 0},
+      {10, 1},    {11, 0}, {12, 0}, {13, 2147483647}, {14, 1}, {15, 0},
+      {16, 0},    {17, 0}, {18, 1}, {19, 0},          {20, 0}};
+  const Value geo =
+      Success("getTableDescriptor", StructField(1, BinaryField(2, "geo")));
+  ASSERT_EQ(geo.Field(2).elements.size(), 1u);
+  const Value& d = geo.Field(2).elements[0];
+  EXPECT_EQ(d.Field(1).bytes, "d");
+  for (const auto& [id, want] : defaults) {
+    EXPECT_TRUE(d.Has(id)) << "field " << id;
+    EXPECT_EQ(d.Field(id).number, want) << "field " << id;
+  }
+  EXPECT_EQ(d.Field(7).type, kTI16);
+  EXPECT_EQ(d.Field(14).type, kTBool);
+  // The table's attributes: the index attribute alone.
+  EXPECT_EQ(geo.Field(3).elements.size(), 2u);
+
+  const Value both =
+      Success("getTableDescriptors",
+              StructList(1, {BinaryField(2, "geo"), BinaryField(2, "geo2")}));
+  ASSERT_EQ(both.elements.size(), 2u);
+  ASSERT_EQ(both.elements[1].Field(2).elements.size(), 1u);
+  const Value& e = both.elements[1].Field(2).elements[0];
+  EXPECT_EQ(e.Field(1).bytes, "e");
+  std::map<int16_t, int64_t> given = defaults;
+  given[4] = 8192;
+  given[5] = 2;
+  given[6] = 3;
+  given[7] = 3;
+  given[8] = 4;
+  given[12] = 1;
+  given[14] = 0;
+  given[18] = 0;
+  given[20] = 1;
+  for (const auto& [id, want] : given) {
+    EXPECT_EQ(e.Field(id).number, want) << "field " << id;
+  }
+  ASSERT_EQ(e.Field(2).elements.size(), 2u);
+  EXPECT_EQ(e.Field(2).elements[0].bytes, "k");
+  EXPECT_EQ(e.Field(2).elements[1].bytes, "v");
+  ASSERT_EQ(e.Field(3).elements.size(), 2u);
+  EXPECT_EQ(e.Field(3).elements[0].bytes, "hbase.x");
+  EXPECT_EQ(e.Field(3).elements[1].bytes, "y");
+  // A table without attributes answers none (the settings do not show).
+  EXPECT_TRUE(both.elements[1].Field(3).elements.empty());
 }
 
 // checkAndPut and increment as HBase's client encodes them: the check

@@ -28,9 +28,6 @@ constexpr thrift_internal::EnumMap<DeleteSpec::Kind, 3> kDeleteTypes(
       {DeleteSpec::Kind::kFamily, client::TDeleteType::DELETE_FAMILY}}},
     "{field} {value} is not a TDeleteType");
 
-// HBase's ColumnFamilyDescriptor defaults that bloomroute's cells follow.
-constexpr int32_t kForeverTtl = 2147483647;
-
 Status Refused(const std::string& field, const std::string& why) {
   return Status::InvalidArgument(field + ": " + why + " is not supported");
 }
@@ -238,32 +235,6 @@ Status GetFromThrift(const client::TGet& in, const std::string& f,
                               &out->request.columns);
 }
 
-// A column family of createTable: settings that would change answers must
-// keep HBase's defaults (bloomroute keeps one version, forever).
-Status FamilyFromThrift(const client::TColumnFamilyDescriptor& in,
-                        const std::string& f) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.name, kBadRequest, f + ".name"));
-  if (in.__isset.maxVersions && in.maxVersions != 1) {
-    return Refused(f + ".maxVersions " + std::to_string(in.maxVersions),
-                   "more than one version per cell");
-  }
-  if (in.__isset.minVersions && in.minVersions != 0) {
-    return Refused(f + ".minVersions " + std::to_string(in.minVersions),
-                   "a minimum number of versions");
-  }
-  if (in.__isset.timeToLive && in.timeToLive != kForeverTtl) {
-    return Refused(f + ".timeToLive " + std::to_string(in.timeToLive),
-                   "a cell time-to-live");
-  }
-  if (in.__isset.keepDeletedCells && in.keepDeletedCells != 0) {
-    return Refused(
-        f + ".keepDeletedCells " + std::to_string(in.keepDeletedCells),
-        "keeping deleted cells");
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 // ---- Projections ----
@@ -370,13 +341,27 @@ Status FromThrift(const client::TTableDescriptor& in,
       Require(in.__isset.tableName, kBadRequest, "desc.tableName"));
   BLOOMROUTE_RETURN_IF_ERROR(
       TableFromThrift(in.tableName, "desc.tableName", &out->name));
+  if (in.attributes.count(std::string(kFamilySettingsAttribute)) != 0) {
+    return Status::InvalidArgument(
+        "desc.attributes: " +
+        QuoteForMessage(std::string(kFamilySettingsAttribute)) +
+        " is reserved (it keeps the TColumnFamilyDescriptor fields)");
+  }
   out->families.assign(in.columns.size(), std::string());
+  std::map<std::string, FamilySettings> settings;
   for (size_t i = 0; i < in.columns.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        FamilyFromThrift(in.columns[i], At("desc.columns", i)));
+    FamilySettings family;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::FamilyFromThrift(
+        in.columns[i], At("desc.columns", i), &family));
     out->families[i] = in.columns[i].name;
+    if (!family.empty()) settings[in.columns[i].name] = std::move(family);
   }
   out->attributes = in.attributes;
+  // Kept with the table's attributes: the router stores those as given.
+  if (!settings.empty()) {
+    out->attributes[std::string(kFamilySettingsAttribute)] =
+        FormatFamilySettings(settings);
+  }
   // The router resolves the index attribute into the indexed columns.
   out->indexed_columns.clear();
   const std::string index_key(kIndexAttribute);
