@@ -17,8 +17,8 @@
 // TIMELINE consistency, reversed scans, per-family time ranges, serialized
 // filters), a request that asks for it is refused with an error naming the
 // feature, never answered differently. Hints that do not change an answer
-// (caching, batchSize, cacheBlocks, readType, durability, attributes on a
-// mutation) are accepted and ignored.
+// (caching, cacheBlocks, readType, durability, attributes on a mutation) are
+// accepted and ignored.
 //
 // The conventions below hold for the whole client API (the three files).
 //
@@ -123,8 +123,10 @@ struct TColumnIncrement {
 struct TResult {
   1: optional binary row
   2: list<TColumnValue> columnValues
-  3: optional bool stale = false    // never set: no replicas
-  4: optional bool partial = false  // never set: rows are whole
+  3: optional bool stale = false  // never set: no replicas
+  // Set on a part of a row that is not its last (TScan.batchSize); a
+  // row's last or only TResult leaves it unset.
+  4: optional bool partial = false
 }
 
 // DELETE_COLUMN: the cell of the column if its timestamp equals the given
@@ -255,10 +257,15 @@ enum TReadType {
 // FirstKeyOnlyFilter and ColumnPrefixFilter with AND, OR and parentheses
 // (model/filter_language.h); a filter that pins an indexed column to a value
 // is answered from the index. limit: at most this many rows (unset or 0:
-// all). maxVersions unset or 1. Must be unset: reversed (or false),
+// all). batchSize (HBase's Scan.setBatch): at most this many cells per
+// TResult; a row with more is returned as several TResults in order, each
+// but the last with `partial` set, and a scanner's next call continues a
+// row where the last one stopped; numRows counts these TResults, limit
+// counts rows (unset, 0 or negative, as HBase's default -1: whole rows).
+// maxVersions unset or 1. Must be unset: reversed (or false),
 // colFamTimeRangeMap (or empty), authorizations, targetReplicaId,
-// filterBytes; consistency STRONG. caching, batchSize, cacheBlocks and
-// readType are hints, ignored.
+// filterBytes; consistency STRONG. caching, cacheBlocks and readType are
+// hints, ignored.
 struct TScan {
   1: optional binary startRow
   2: optional binary stopRow

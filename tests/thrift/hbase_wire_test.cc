@@ -611,6 +611,65 @@ TEST_F(HBaseWireTest, FamilySettingsComeBackWithHBasesDefaults) {
   EXPECT_TRUE(both.elements[1].Field(3).elements.empty());
 }
 
+// TScan {8: batchSize} is HBase's Scan.setBatch: a row with more cells is
+// returned as several TResults of at most batchSize cells, in order, each
+// but the last with TResult {4: partial}; numRows counts those results, and
+// the next getScannerRows continues a split row where the last one stopped.
+// TScan.limit still counts rows.
+TEST_F(HBaseWireTest, BatchSizeSplitsWideRowsAcrossCalls) {
+  CreateGeo();
+  auto row = [](const std::string& key, int cells) {
+    std::vector<std::string> columns;
+    for (int i = 0; i < cells; ++i) {
+      columns.push_back(Cell("d", "c" + std::to_string(i), "v"));
+    }
+    return BinaryField(1, key) + StructList(2, columns);
+  };
+  Success("putMultiple",
+          BinaryField(1, "geo") +
+              StructList(2, {row("a", 5), row("b", 1), row("c", 3)}));
+  // Each result as "key:first..last" of its qualifiers, "+" when partial.
+  auto show = [](const Value& results) {
+    std::vector<std::string> out;
+    for (const Value& r : results.elements) {
+      const auto& cells = r.Field(2).elements;
+      std::string s = r.Field(1).bytes + ":" +
+                      (cells.empty() ? "" : cells.front().Field(2).bytes) +
+                      ".." + (cells.empty() ? "" : cells.back().Field(2).bytes);
+      if (r.Field(4).number != 0) s += "+";
+      out.push_back(s);
+    }
+    return out;
+  };
+  using Results = std::vector<std::string>;
+  const auto id = static_cast<int32_t>(
+      Success("openScanner",
+              BinaryField(1, "geo") + StructField(2, I32Field(8, 2)))
+          .number);
+  auto next = [&](int32_t n) {
+    return show(Success("getScannerRows", I32Field(1, id) + I32Field(2, n)));
+  };
+  EXPECT_EQ(next(2), (Results{"a:c0..c1+", "a:c2..c3+"}));
+  EXPECT_EQ(next(2), (Results{"a:c4..c4", "b:c0..c0"}));
+  EXPECT_EQ(next(10), (Results{"c:c0..c1+", "c:c2..c2"}));
+  EXPECT_TRUE(next(10).empty());
+  Success("closeScanner", I32Field(1, id));
+
+  auto results = [&](const std::string& tscan, int32_t n) {
+    return show(Success(
+        "getScannerResults",
+        BinaryField(1, "geo") + StructField(2, tscan) + I32Field(3, n)));
+  };
+  EXPECT_EQ(results(I32Field(8, 2), 3),
+            (Results{"a:c0..c1+", "a:c2..c3+", "a:c4..c4"}));
+  // limit 2: the rows a and b, in all their parts.
+  EXPECT_EQ(results(I32Field(8, 2) + I32Field(15, 2), 10),
+            (Results{"a:c0..c1+", "a:c2..c3+", "a:c4..c4", "b:c0..c0"}));
+  // No batchSize, or HBase's unset -1: whole rows.
+  EXPECT_EQ(results(I32Field(8, -1), 10),
+            (Results{"a:c0..c4", "b:c0..c0", "c:c0..c2"}));
+}
+
 // checkAndPut and increment as HBase's client encodes them: the check
 // compares the given value with the cell's; increment returns the new
 // 8-byte big-endian value in TResult.columnValues.

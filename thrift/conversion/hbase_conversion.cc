@@ -327,6 +327,11 @@ Status FromThrift(const client::TScan& in, HBaseScan* out) {
     BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::Narrow(
         in.limit, kBadRequest, f + ".limit", &out->limit));
   }
+  // HBase batches only when batchSize > 0 (its Scan's default is -1, which
+  // HBase's own Thrift client sends).
+  out->batch_cells = in.__isset.batchSize && in.batchSize > 0
+                         ? static_cast<uint32_t>(in.batchSize)
+                         : 0;
   out->spec.start_row = in.__isset.startRow ? in.startRow : std::string();
   out->spec.stop_row = in.__isset.stopRow ? in.stopRow : std::string();
   return ProjectionFromThrift(in.columns, f + ".columns", &out->spec.columns);

@@ -8,7 +8,7 @@
 // Requests. Every field the IDL documents is looked at. Three outcomes for a
 // field:
 //   used       converted (row, columns, values, start and stop rows, ...);
-//   ignored    a hint that does not change an answer (caching, batchSize,
+//   ignored    a hint that does not change an answer (caching,
 //              cacheBlocks, readType, durability, mutation attributes);
 //   refused    InvalidArgument naming the field path and the feature, e.g.
 //              "tget.maxVersions 3: more than one version per cell is not
@@ -88,10 +88,12 @@ Status FromThrift(const rpc::client::TGet& in, HBaseGet* out);
 Status FromThrift(const std::vector<rpc::client::TGet>& in,
                   std::vector<HBaseGet>* out);
 
-// A scan and its row limit (0 = every row).
+// A scan, its row limit (0 = every row) and its cells per result
+// (TScan.batchSize, HBase's Scan.setBatch; 0 = whole rows).
 struct HBaseScan {
   router::ScanSpec spec;
   uint64_t limit = 0;
+  uint32_t batch_cells = 0;
 };
 // openScanner / getScannerResults: "tscan".
 Status FromThrift(const rpc::client::TScan& in, HBaseScan* out);

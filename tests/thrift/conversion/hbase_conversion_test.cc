@@ -193,7 +193,14 @@ TEST_F(HBaseConversionTest, FilterStringsReachTheRequests) {
   ASSERT_TRUE(Convert(s, &scan).ok()) << Error(s, &scan);
   EXPECT_EQ(scan.spec.filter, "PageFilter(2)");
   EXPECT_EQ(scan.limit, 5u);
+  EXPECT_EQ(scan.batch_cells, 0u);  // unset: whole rows
   EXPECT_EQ(scan.spec.time_range, (TimeRange{3, 4}));
+  s.__set_batchSize(3);
+  ASSERT_TRUE(Convert(s, &scan).ok()) << Error(s, &scan);
+  EXPECT_EQ(scan.batch_cells, 3u);
+  s.__set_batchSize(-1);  // HBase's Scan default, as its Thrift client sends
+  ASSERT_TRUE(Convert(s, &scan).ok()) << Error(s, &scan);
+  EXPECT_EQ(scan.batch_cells, 0u);
   s.__set_timeRange(Range(4, 3));
   EXPECT_THAT(Error(s, &scan), HasSubstr("tscan.timeRange: minStamp 4"));
 }
