@@ -10,10 +10,12 @@
 // 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TDelete {1 row,
 // 8 cellVisibility}; TCellVisibility {1 expression}; TGet {1 row,
 // 3 timestamp, 6 filterString};
-// TScan {1 startRow, 2 stopRow, 7 filterString, 15 limit}; TResult {1 row,
-// 2 columnValues};
+// TScan {1 startRow, 2 stopRow, 7 filterString, 8 batchSize, 15 limit};
+// TResult {1 row, 2 columnValues, 4 partial};
 // TTableName {1 ns, 2 qualifier}; TTableDescriptor {1 tableName, 2 columns,
-// 3 attributes}; TColumnFamilyDescriptor {1 name}; TIOError {1 message};
+// 3 attributes}; TColumnFamilyDescriptor {1 name, 2 attributes,
+// 3 configuration, 4..20 as FamilySettingsComeBackWithHBasesDefaults lists
+// them}; TIOError {1 message};
 // TIllegalArgument {1 message}; every reply's success is field 0 and its
 // exceptions the ids each method declares (io = 1, ia = 2).
 #include <gmock/gmock.h>
