@@ -3,6 +3,8 @@
 #include <set>
 #include <utility>
 
+#include "common/coding.h"
+
 namespace bloomroute {
 namespace {
 
@@ -27,6 +29,60 @@ Status CheckIndexEntry(std::string_view column, size_t i) {
         (valid.ok() ? "" : " (" + valid.message() + ")"));
   }
   return Status::OK();
+}
+
+// Family settings: written in version 1.
+constexpr uint8_t kFamilySettingsVersion = 1;
+
+void PutStringMap(const std::map<std::string, std::string>& map,
+                  std::string* out) {
+  PutFixed32(out, static_cast<uint32_t>(map.size()));
+  for (const auto& [k, v] : map) {
+    PutLengthPrefixed(out, k);
+    PutLengthPrefixed(out, v);
+  }
+}
+
+// A count of entries of at least `min_bytes` each, bounded by the input.
+Status ReadCount(ByteReader* r, uint32_t min_bytes, const char* what,
+                 uint32_t* n) {
+  BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed32(n, what));
+  if (*n > r->remaining() / min_bytes) {
+    return Status::Corruption(std::string("family settings: ") + what);
+  }
+  return Status::OK();
+}
+
+Status ReadStringMap(ByteReader* r, const char* what,
+                     std::map<std::string, std::string>* out) {
+  uint32_t n = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(ReadCount(r, 8, what, &n));
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view k, v;
+    BLOOMROUTE_RETURN_IF_ERROR(r->ReadLengthPrefixed(&k, what));
+    BLOOMROUTE_RETURN_IF_ERROR(r->ReadLengthPrefixed(&v, what));
+    if (!out->emplace(k, v).second) {
+      return Status::Corruption(std::string("family settings: ") + what +
+                                " named twice");
+    }
+  }
+  return Status::OK();
+}
+
+Status ReadFamily(ByteReader* r, FamilySettings* out) {
+  uint32_t n = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(ReadCount(r, 12, "settings", &n));
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view name;
+    uint64_t value = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(r->ReadLengthPrefixed(&name, "setting"));
+    BLOOMROUTE_RETURN_IF_ERROR(r->ReadFixed64(&value, "setting value"));
+    if (!out->settings.emplace(name, static_cast<int64_t>(value)).second) {
+      return Status::Corruption("family settings: a setting named twice");
+    }
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(ReadStringMap(r, "attributes", &out->attributes));
+  return ReadStringMap(r, "configuration", &out->configuration);
 }
 
 std::string_view FamilyOf(std::string_view column) {
@@ -194,6 +250,53 @@ TableDescriptor WithIndexAttribute(const TableDescriptor& table) {
   std::vector<std::string> names;
   for (const IndexedColumn& c : table.indexed_columns) names.push_back(c.name);
   out.attributes[std::string(kIndexAttribute)] = FormatIndexAttribute(names);
+  return out;
+}
+
+std::string FormatFamilySettings(
+    const std::map<std::string, FamilySettings>& families) {
+  std::map<std::string_view, const FamilySettings*> kept;
+  for (const auto& [name, f] : families) {
+    if (!f.empty()) kept.emplace(name, &f);
+  }
+  std::string out(1, static_cast<char>(kFamilySettingsVersion));
+  PutFixed32(&out, static_cast<uint32_t>(kept.size()));
+  for (const auto& [name, f] : kept) {
+    PutLengthPrefixed(&out, name);
+    PutFixed32(&out, static_cast<uint32_t>(f->settings.size()));
+    for (const auto& [setting, value] : f->settings) {
+      PutLengthPrefixed(&out, setting);
+      PutFixed64(&out, static_cast<uint64_t>(value));
+    }
+    PutStringMap(f->attributes, &out);
+    PutStringMap(f->configuration, &out);
+  }
+  return out;
+}
+
+StatusOr<std::map<std::string, FamilySettings>> ParseFamilySettings(
+    std::string_view value) {
+  ByteReader r(value);
+  uint8_t version = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed8(&version, "format version"));
+  if (version != kFamilySettingsVersion) {
+    return Status::Corruption("family settings of unknown format version " +
+                              std::to_string(version));
+  }
+  uint32_t n = 0;
+  // A family takes at least 16 bytes: its name's length and three counts.
+  BLOOMROUTE_RETURN_IF_ERROR(ReadCount(&r, 16, "families", &n));
+  std::map<std::string, FamilySettings> out;
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view name;
+    BLOOMROUTE_RETURN_IF_ERROR(r.ReadLengthPrefixed(&name, "family"));
+    FamilySettings f;
+    BLOOMROUTE_RETURN_IF_ERROR(ReadFamily(&r, &f));
+    if (!out.emplace(name, std::move(f)).second) {
+      return Status::Corruption("family settings: a family named twice");
+    }
+  }
+  if (!r.empty()) return Status::Corruption("family settings: trailing bytes");
   return out;
 }
 

@@ -77,6 +77,43 @@ Status CheckProjectionFamilies(const TableDescriptor& table,
 Status CheckMutationFamilies(const TableDescriptor& table,
                              const Mutation& mutation);
 
+// ---- Family settings ----
+//
+// What an HBase client declared of a column family beyond its name
+// (TColumnFamilyDescriptor) that changes no answer here: storage settings
+// by their field name in the IDL ("blockSize", "inMemory", ...) with the
+// value sent (booleans as 0 and 1), and the family's attributes and
+// configuration as given. bloomroute acts on none of them; a table keeps
+// them, for the families that have some, in the attribute
+// kFamilySettingsAttribute, which getTableDescriptor turns back into the
+// families' fields (and leaves out of the table's attributes).
+struct FamilySettings {
+  std::map<std::string, int64_t> settings = {};
+  std::map<std::string, std::string> attributes = {};
+  std::map<std::string, std::string> configuration = {};
+
+  bool empty() const {
+    return settings.empty() && attributes.empty() && configuration.empty();
+  }
+  friend bool operator==(const FamilySettings& a, const FamilySettings& b) {
+    return a.settings == b.settings && a.attributes == b.attributes &&
+           a.configuration == b.configuration;
+  }
+};
+
+inline constexpr std::string_view kFamilySettingsAttribute =
+    "bloomroute.families";
+
+// The attribute value for `families` (by family name; empty settings are
+// left out): a format version byte, then counts and length-prefixed strings
+// (common/coding.h). ParseFamilySettings gives them back; Corruption for
+// bytes it did not write (an unknown version, a truncated or trailing
+// field, a name twice).
+std::string FormatFamilySettings(
+    const std::map<std::string, FamilySettings>& families);
+StatusOr<std::map<std::string, FamilySettings>> ParseFamilySettings(
+    std::string_view value);
+
 // `table` with the bloomroute.index attribute naming its indexed columns
 // (replacing any value it had) when it has indexed columns; unchanged
 // otherwise. What an HBase client's getTableDescriptor shows of a table

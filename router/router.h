@@ -431,9 +431,11 @@ class Router {
   // the authenticated user) max_scanners_per_principal, or all clients
   // together max_scanners; NotFound for an unknown table.
   //
-  // ScannerNext returns up to `max_rows` (1..kMaxRowsPerCall) rows, fewer
+  // ScannerNext returns up to `max_rows` (0..kMaxRowsPerCall) rows, fewer
   // once RouterOptions::call_work_budget_ms has passed with some in hand;
-  // an empty answer means the scan is complete. `call_seq` numbers the calls of
+  // an empty answer to max_rows >= 1 means the scan is complete. max_rows
+  // 0 answers no rows and moves nothing (HBase's ResultScanner.next(0));
+  // it is still a call of the sequence below. `call_seq` numbers the calls of
   // one scanner as HBase's nextCallSeq does, so that a call repeated after a
   // lost reply does not skip rows: the first call is 1, each next call the
   // previous one plus 1; repeating the previous number restarts the batch

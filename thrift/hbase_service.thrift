@@ -17,8 +17,8 @@
 // TIMELINE consistency, reversed scans, per-family time ranges, serialized
 // filters), a request that asks for it is refused with an error naming the
 // feature, never answered differently. Hints that do not change an answer
-// (caching, batchSize, cacheBlocks, readType, durability, attributes on a
-// mutation) are accepted and ignored.
+// (caching, cacheBlocks, readType, durability, attributes on a mutation) are
+// accepted and ignored.
 //
 // The conventions below hold for the whole client API (the three files).
 //
@@ -56,7 +56,9 @@
 // requires. `optional` fields may be left unset; each says what unset means.
 //
 // Enums. Fields and arguments a client sends with one of HBase's enum types
-// (TDeleteType, TDurability, TConsistency, TReadType, TCompareOperator) are
+// (TDeleteType, TDurability, TConsistency, TReadType, TCompareOperator, and a
+// column family's TBloomFilterType, TCompressionAlgorithm,
+// TDataBlockEncoding and TKeepDeletedCells) are
 // declared i32 here, the same bytes on the wire: a generated C++ server
 // would otherwise hold any i32 a client sends in the enum type, whose range
 // is smaller (undefined behaviour). The router checks the value against the
@@ -90,7 +92,8 @@ struct TTimeRange {
 // A timestamp is used by deletes only (see TDelete); reads ignore it.
 struct TColumn {
   1: binary family
-  2: optional binary qualifier  // unset = the whole family
+  // Unset: reads, the whole family; deletes, see TDeleteType.
+  2: optional binary qualifier
   3: optional i64 timestamp
 }
 
@@ -120,14 +123,18 @@ struct TColumnIncrement {
 struct TResult {
   1: optional binary row
   2: list<TColumnValue> columnValues
-  3: optional bool stale = false    // never set: no replicas
-  4: optional bool partial = false  // never set: rows are whole
+  3: optional bool stale = false  // never set: no replicas
+  // Set on a part of a row that is not its last (TScan.batchSize); a
+  // row's last or only TResult leaves it unset.
+  4: optional bool partial = false
 }
 
 // DELETE_COLUMN: the cell of the column if its timestamp equals the given
 // one (unset: the cell, whatever its timestamp). DELETE_COLUMNS: the cell if
-// its timestamp is <= the given one (unset: the cell). DELETE_FAMILY (a
-// TColumn without qualifier): every cell of the family <= the timestamp.
+// its timestamp is <= the given one (unset: the cell). A TColumn without
+// qualifier is, for both, the column with the empty qualifier (as HBase
+// 2.x's ThriftUtilities reads it), not the family. DELETE_FAMILY (TColumns
+// without qualifier): every cell of each family <= the timestamp.
 // DELETE_FAMILY_VERSION is not supported.
 enum TDeleteType {
   DELETE_COLUMN = 0,
@@ -198,12 +205,12 @@ struct TPut {
 }
 
 // Removes cells of a row. `columns` unset or empty: every cell with a
-// timestamp <= `timestamp` (unset: every cell). Otherwise each TColumn names
-// a family (every cell of it <= its timestamp, else the delete's, else all)
-// or a column (by `deleteType`, see TDeleteType; the column's timestamp,
-// else the delete's). Deleting what does not exist is not an error. HBase
+// timestamp <= `timestamp` (unset: every cell). Otherwise each TColumn is
+// deleted by `deleteType` (see TDeleteType): a column, or with DELETE_FAMILY
+// a family; the column's timestamp, else the delete's, else all. Deleting what does not exist is not an error. HBase
 // keeps delete markers that hide later puts with older timestamps; bloomroute
-// does not (see docs/clients.md, "Differences from HBase").
+// does not (see docs/clients.md, "Differences from HBase"). cellVisibility
+// (HBase 2.x's field 8) must be unset, as TPut's.
 struct TDelete {
   1: binary row
   2: optional list<TColumn> columns
@@ -211,6 +218,7 @@ struct TDelete {
   4: optional i32 deleteType = 1  // a TDeleteType
   6: optional map<binary, binary> attributes
   7: optional i32 durability  // a TDurability
+  8: optional TCellVisibility cellVisibility
 }
 
 // Adds `amount` to 8-byte big-endian integers (a missing cell counts as 0;
@@ -249,10 +257,15 @@ enum TReadType {
 // FirstKeyOnlyFilter and ColumnPrefixFilter with AND, OR and parentheses
 // (model/filter_language.h); a filter that pins an indexed column to a value
 // is answered from the index. limit: at most this many rows (unset or 0:
-// all). maxVersions unset or 1. Must be unset: reversed (or false),
+// all). batchSize (HBase's Scan.setBatch): at most this many cells per
+// TResult; a row with more is returned as several TResults in order, each
+// but the last with `partial` set, and a scanner's next call continues a
+// row where the last one stopped; numRows counts these TResults, limit
+// counts rows (unset, 0 or negative, as HBase's default -1: whole rows).
+// maxVersions unset or 1. Must be unset: reversed (or false),
 // colFamTimeRangeMap (or empty), authorizations, targetReplicaId,
-// filterBytes; consistency STRONG. caching, batchSize, cacheBlocks and
-// readType are hints, ignored.
+// filterBytes; consistency STRONG. caching, cacheBlocks and readType are
+// hints, ignored.
 struct TScan {
   1: optional binary startRow
   2: optional binary stopRow
@@ -326,20 +339,68 @@ struct TTableName {
   2: binary qualifier
 }
 
+// HBase's enums of a column family's storage settings (values as HBase's).
+enum TBloomFilterType {
+  NONE = 0,
+  ROW = 1,
+  ROWCOL = 2,
+  ROWPREFIX_FIXED_LENGTH = 3
+}
+enum TCompressionAlgorithm {
+  LZO = 0,
+  GZ = 1,
+  NONE = 2,
+  SNAPPY = 3,
+  LZ4 = 4,
+  BZIP2 = 5,
+  ZSTD = 6
+}
+enum TDataBlockEncoding {
+  NONE = 0,
+  PREFIX = 2,
+  DIFF = 3,
+  FAST_DIFF = 4,
+  ROW_INDEX_V1 = 7
+}
+enum TKeepDeletedCells {
+  FALSE = 0,
+  TRUE = 1,
+  TTL = 2
+}
+
 // A column family. Settings that change answers must keep their HBase
 // defaults: maxVersions unset or 1, timeToLive unset or 2147483647
 // (forever), keepDeletedCells unset or FALSE (0); minVersions unset or 0.
-// Storage settings (block size, compression, Bloom filter type, encoding,
-// caching, replication scope, ...) are accepted and ignored (their field
-// ids are skipped). attributes and configuration are kept as given.
+// Storage settings (block size, Bloom filter type, compression, encoding,
+// caching, replication scope, ...) change no answer here: createTable keeps
+// them as given (an enum must hold one of its values; blockSize is positive,
+// dfsReplication and scope not negative), with the attributes and the
+// configuration, and getTableDescriptor gives them back. In replies every
+// field is set: a setting never given is HBase 2.x's default
+// (ColumnFamilyDescriptorBuilder: blockSize 65536, bloomnFilterType ROW,
+// compressionType NONE, dfsReplication 0, dataBlockEncoding NONE, scope 0,
+// blockCacheEnabled and compressTags true, the other flags false).
 struct TColumnFamilyDescriptor {
   1: binary name
   2: optional map<binary, binary> attributes
   3: optional map<string, string> configuration
-  9: optional i32 keepDeletedCells  // HBase's TKeepDeletedCells enum
+  4: optional i32 blockSize
+  5: optional i32 bloomnFilterType  // a TBloomFilterType (HBase's spelling)
+  6: optional i32 compressionType  // a TCompressionAlgorithm
+  7: optional i16 dfsReplication
+  8: optional i32 dataBlockEncoding  // a TDataBlockEncoding
+  9: optional i32 keepDeletedCells  // a TKeepDeletedCells
   10: optional i32 maxVersions
   11: optional i32 minVersions
+  12: optional i32 scope
   13: optional i32 timeToLive
+  14: optional bool blockCacheEnabled
+  15: optional bool cacheBloomsOnWrite
+  16: optional bool cacheDataOnWrite
+  17: optional bool cacheIndexesOnWrite
+  18: optional bool compressTags
+  19: optional bool evictBlocksOnClose
+  20: optional bool inMemory
 }
 
 // HBase's table descriptor. columns: the table's column families (a table
@@ -416,8 +477,9 @@ service THBaseService {
   // max_scanners (1000).
   i32 openScanner(1: binary table, 2: TScan tscan)
       throws (1: errors.TIOError io)
-  // Up to numRows (1..100000) rows, fewer when they pass the router's reply
-  // byte budget (--max-reply-bytes); an empty list means the scan is done.
+  // Up to numRows (0..100000) rows, fewer when they pass the router's reply
+  // byte budget (--max-reply-bytes); an empty list means the scan is done,
+  // but for numRows 0, which answers none (as HBase's next(0)).
   // TIllegalArgument for an unknown, closed or expired scanner.
   // callSeq (a bloomroute extension HBase clients never send) numbers a
   // scanner's calls: 1 for the first, then one more for each next call.

@@ -378,33 +378,6 @@ void RouterServiceHandler::append(client::TResult& result,
 
 // ---- Scanners ----
 
-uint32_t RouterServiceHandler::ScannerAllowance(int32_t scanner,
-                                                uint32_t wanted,
-                                                int64_t call_seq) {
-  std::lock_guard<std::mutex> lock(limits_mu_);
-  auto it = limits_.find(scanner);
-  if (it == limits_.end()) return wanted;
-  ScannerLimit& limit = it->second;
-  // A repeated call (a retry after a lost reply) returns the previous
-  // call's rows again: give them back first.
-  if (call_seq != 0 && call_seq == limit.last_seq) {
-    limit.left += limit.last_rows;
-    limit.last_rows = 0;
-  }
-  return static_cast<uint32_t>(std::min<uint64_t>(wanted, limit.left));
-}
-
-void RouterServiceHandler::ScannerUsed(int32_t scanner, int64_t call_seq,
-                                       size_t rows) {
-  std::lock_guard<std::mutex> lock(limits_mu_);
-  auto it = limits_.find(scanner);
-  if (it == limits_.end()) return;
-  ScannerLimit& limit = it->second;
-  limit.left -= std::min<uint64_t>(limit.left, rows);
-  limit.last_seq = call_seq;
-  limit.last_rows = rows;
-}
-
 StatusOr<int32_t> RouterServiceHandler::OpenHBaseScanner(
     const std::string& table, const client::TScan& tscan) {
   std::string name;
@@ -423,10 +396,7 @@ StatusOr<int32_t> RouterServiceHandler::OpenHBaseScanner(
                            ", which does not fit the wire's i32");
   }
   const auto scanner = static_cast<int32_t>(id);
-  if (scan.limit > 0) {
-    std::lock_guard<std::mutex> lock(limits_mu_);
-    limits_[scanner] = ScannerLimit{scan.limit, 0, 0};
-  }
+  scanners_.Add(scanner, {scan.limit, scan.batch_cells});
   return scanner;
 }
 
@@ -438,23 +408,25 @@ Status RouterServiceHandler::ScannerRows(int32_t scanner, int32_t num_rows,
   if (call_seq < 0) {
     return Status::InvalidArgument("callSeq must not be negative");
   }
-  const uint32_t allowed = ScannerAllowance(scanner, max_rows, call_seq);
-  std::vector<Row> rows;
-  if (allowed > 0 || max_rows == 0) {
-    // numRows 0 is the router's to refuse (numRows is 1..100000).
-    StatusOr<std::vector<Row>> next = router_->ScannerNext(
-        scanner, allowed, static_cast<uint64_t>(call_seq), client_);
-    if (!next.ok()) {
-      if (next.status().code() == Status::Code::kNotFound) {
-        std::lock_guard<std::mutex> lock(limits_mu_);
-        limits_.erase(scanner);  // gone: expired or never ours
-      }
-      return next.status();
-    }
-    rows = std::move(*next);
+  // numRows 0 still asks the router: it answers no rows for a scanner of
+  // this connection, NotFound for another (HBase checks the id too).
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      std::vector<thrift_internal::ScannerResult> results,
+      scanners_.Next(scanner, max_rows, static_cast<uint64_t>(call_seq),
+                     [&](uint32_t rows, uint64_t seq) {
+                       return router_->ScannerNext(scanner, rows, seq, client_);
+                     }));
+  std::vector<Row> rows(results.size());
+  for (size_t i = 0; i < results.size(); ++i) {
+    rows[i] = std::move(results[i].row);
   }
-  ScannerUsed(scanner, call_seq, rows.size());
-  return ToThrift(rows, result);
+  BLOOMROUTE_RETURN_IF_ERROR(ToThrift(rows, result));
+  // A part of a row but its last (TScan.batchSize): HBase's
+  // Result.mayHaveMoreCellsInRow.
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].partial) (*result)[i].__set_partial(true);
+  }
+  return Status::OK();
 }
 
 int32_t RouterServiceHandler::openScanner(const std::string& table,
@@ -478,10 +450,7 @@ void RouterServiceHandler::getScannerRows(std::vector<client::TResult>& result,
 
 void RouterServiceHandler::closeScanner(int32_t scanner_id) {
   ServeCall("closeScanner", [&]() -> Status {
-    {
-      std::lock_guard<std::mutex> lock(limits_mu_);
-      limits_.erase(scanner_id);
-    }
+    scanners_.Remove(scanner_id);
     return router_->CloseScanner(scanner_id, client_);
   });
 }
@@ -493,10 +462,7 @@ void RouterServiceHandler::getScannerResults(
     BLOOMROUTE_ASSIGN_OR_RETURN(int32_t scanner,
                                 OpenHBaseScanner(table, tscan));
     const Status read = ScannerRows(scanner, num_rows, /*call_seq=*/0, &result);
-    {
-      std::lock_guard<std::mutex> lock(limits_mu_);
-      limits_.erase(scanner);
-    }
+    scanners_.Remove(scanner);
     const Status closed = router_->CloseScanner(scanner, client_);
     return read.ok() ? closed : read;
   });

@@ -41,10 +41,10 @@
 // Scanners belong to a router::ScannerClient: the handler's. A server makes
 // one handler per connection (RouterServiceHandlerFactory), so each
 // connection's scanners are its own and are closed with it. A TScan's limit
-// is kept by the handler per scanner.
+// and batchSize are kept by the handler per scanner
+// (thrift/internal/hbase_scanners.h).
 //
-// Thread-safety: calls may run concurrently; the scanner limits are guarded
-// by limits_mu_.
+// Thread-safety: calls may run concurrently.
 #ifndef BLOOMROUTE_THRIFT_ROUTER_SERVICE_HANDLER_H_
 #define BLOOMROUTE_THRIFT_ROUTER_SERVICE_HANDLER_H_
 
@@ -56,6 +56,7 @@
 
 #include "router/router.h"
 #include "thrift/gen-cpp/RouterService.h"
+#include "thrift/internal/hbase_scanners.h"
 
 namespace bloomroute {
 
@@ -190,19 +191,7 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
                       const std::string& table) override;
 
  private:
-  // A scanner's TScan.limit as its calls use it up. A call repeating the
-  // previous callSeq gets the previous call's rows back first.
-  struct ScannerLimit {
-    uint64_t left = 0;
-    int64_t last_seq = 0;
-    uint64_t last_rows = 0;
-  };
-  // How many of `wanted` rows the scanner may return now (`wanted` when it
-  // has no limit; 0 when its limit is used up).
-  uint32_t ScannerAllowance(int32_t scanner, uint32_t wanted, int64_t call_seq);
-  // Records a reply of `rows` rows (0: the scanner is done or gone).
-  void ScannerUsed(int32_t scanner, int64_t call_seq, size_t rows);
-  // Opens a scanner for an HBase TScan, keeping its limit.
+  // Opens a scanner for an HBase TScan, keeping its limit and batch size.
   StatusOr<int32_t> OpenHBaseScanner(const std::string& table,
                                      const rpc::client::TScan& tscan);
   // getScannerRows' work, with `call_seq` as given.
@@ -211,10 +200,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
 
   const std::shared_ptr<router::Router> router_;
   const router::ScannerClient client_;
-  std::mutex limits_mu_;
-  // Rows left under each limited scanner's TScan.limit. Guarded by
-  // limits_mu_.
-  std::map<int32_t, ScannerLimit> limits_;
+  // Each scanner's TScan.limit and batchSize between calls.
+  thrift_internal::HBaseScanners scanners_;
 };
 
 // One handler per connection, each a new ScannerClient; releasing a handler

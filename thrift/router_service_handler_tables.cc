@@ -106,8 +106,7 @@ void RouterServiceHandler::getTableDescriptor(client::TTableDescriptor& result,
   ServeHBaseCall("getTableDescriptor", [&]() -> Status {
     BLOOMROUTE_ASSIGN_OR_RETURN(router::TableInfo info,
                                 Describe(*router_, table, "table"));
-    result = HBaseDescriptorToThrift(info.descriptor);
-    return Status::OK();
+    return HBaseDescriptorToThrift(info.descriptor, &result);
   });
 }
 
@@ -123,7 +122,10 @@ void RouterServiceHandler::getTableDescriptors(
           Describe(*router_, tables[i], "tables[" + std::to_string(i) + "]");
       if (info.status().IsNotFound()) continue;
       BLOOMROUTE_RETURN_IF_ERROR(info.status());
-      result.push_back(HBaseDescriptorToThrift(info->descriptor));
+      client::TTableDescriptor descriptor;
+      BLOOMROUTE_RETURN_IF_ERROR(
+          HBaseDescriptorToThrift(info->descriptor, &descriptor));
+      result.push_back(std::move(descriptor));
     }
     return Status::OK();
   });

@@ -157,8 +157,8 @@ std::string Scans::ScannerTable(int64_t id) const {
 StatusOr<std::vector<Row>> Scans::ScannerNext(int64_t id, uint32_t max_rows,
                                               uint64_t call_seq,
                                               ScannerClient client) {
-  if (max_rows < 1 || max_rows > kMaxRowsPerCall) {
-    return Status::InvalidArgument("the number of rows must be in [1, " +
+  if (max_rows > kMaxRowsPerCall) {
+    return Status::InvalidArgument("the number of rows must be in [0, " +
                                    std::to_string(kMaxRowsPerCall) + "]");
   }
   std::shared_ptr<Scanner> scanner = scanners_.Find(id, client);
@@ -169,6 +169,7 @@ StatusOr<std::vector<Row>> Scans::ScannerNext(int64_t id, uint32_t max_rows,
   std::lock_guard<std::mutex> lock(scanner->mu);
   BLOOMROUTE_RETURN_IF_ERROR(scanner->BeginCall(call_seq));
   std::vector<Row> rows;
+  if (max_rows == 0) return rows;  // HBase's ResultScanner.next(0)
   ScanWork work;
   work.candidate_page = scanner->candidate_page;
   work.deadline = ctx_.WorkDeadline();

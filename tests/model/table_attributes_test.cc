@@ -159,5 +159,38 @@ TEST(FamilyCheckTest, ServerDescriptorKeepsFamiliesAndDropsAttributes) {
   EXPECT_TRUE(s.attributes.empty());
 }
 
+TEST(FamilySettingsTest, FormatsAndParsesBack) {
+  std::map<std::string, FamilySettings> families;
+  families["d"].settings = {{"blockSize", 8192}, {"inMemory", 1}};
+  families["d"].attributes = {{"k", std::string("v\0w", 3)}};
+  families["e"].configuration = {{"hbase.x", "y"}};
+  families["f"];  // empty: left out
+  const std::string value = FormatFamilySettings(families);
+  StatusOr<std::map<std::string, FamilySettings>> back =
+      ParseFamilySettings(value);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  families.erase("f");
+  EXPECT_EQ(*back, families);
+  EXPECT_TRUE(ParseFamilySettings(FormatFamilySettings({}))->empty());
+}
+
+TEST(FamilySettingsTest, RejectsWhatItDidNotWrite) {
+  std::map<std::string, FamilySettings> families;
+  families["d"].settings = {{"scope", 1}};
+  const std::string value = FormatFamilySettings(families);
+  EXPECT_TRUE(ParseFamilySettings("").status().IsCorruption());
+  EXPECT_TRUE(ParseFamilySettings(std::string(1, 2) + value.substr(1))
+                  .status()
+                  .IsCorruption());  // an unknown version
+  for (size_t n = 0; n < value.size(); ++n) {
+    EXPECT_TRUE(ParseFamilySettings(value.substr(0, n)).status().IsCorruption())
+        << n;
+  }
+  EXPECT_TRUE(ParseFamilySettings(value + "x").status().IsCorruption());
+  // A count far above the bytes present is refused before any allocation.
+  std::string huge = value.substr(0, 1) + std::string("\xff\xff\xff\x7f");
+  EXPECT_TRUE(ParseFamilySettings(huge).status().IsCorruption());
+}
+
 }  // namespace
 }  // namespace bloomroute

@@ -160,9 +160,10 @@ class HBaseApiModelTest : public ::testing::TestWithParam<uint32_t> {
 
   std::string RandomRow() { return "r" + std::to_string(Pick(9)); }
   std::string RandomValue() { return "v" + std::to_string(Pick(2)); }
+  // "" is HBase's empty qualifier: the column "d:".
   std::string RandomQualifier() {
-    static const char* const kQualifiers[] = {"a", "b", "c"};
-    return kQualifiers[Pick(2)];
+    static const char* const kQualifiers[] = {"a", "b", "c", ""};
+    return kQualifiers[Pick(3)];
   }
   int Pick(int max) { return std::uniform_int_distribution<int>(0, max)(rng_); }
   // A timestamp near the clock, or nullopt for "now".
@@ -238,25 +239,32 @@ void HBaseApiModelTest::RandomDelete(HBaseModel* model) {
     case 1: {  // one column, DELETE_COLUMN or DELETE_COLUMNS
       client::TColumn col;
       col.__set_family("d");
-      col.__set_qualifier(RandomQualifier());
+      // A TColumn without qualifier is the column with the empty one
+      // (HBase 2.x's ThriftUtilities.deleteFromThrift: addColumn(family,
+      // null) and addColumns(family, null)), not the family.
+      const std::string q = Pick(3) == 0 ? "" : RandomQualifier();
+      if (!q.empty() || Pick(1) == 0) col.__set_qualifier(q);
       const std::optional<int64_t> col_ts = MaybeTimestamp();
       if (col_ts) col.__set_timestamp(*col_ts);
       const std::optional<int64_t> given = col_ts ? col_ts : del_ts;
       del.__set_columns({col});
       if (Pick(1) == 0) {
         del.__set_deleteType(client::TDeleteType::DELETE_COLUMN);
-        model->DeleteColumn(del.row, col.qualifier, given, std::nullopt);
+        model->DeleteColumn(del.row, q, given, std::nullopt);
       } else {
-        del.__set_deleteType(client::TDeleteType::DELETE_COLUMNS);
-        model->DeleteColumn(del.row, col.qualifier, std::nullopt,
-                            given ? *given : now);
+        // DELETE_COLUMNS, set or left to its default.
+        if (Pick(1) == 0) {
+          del.__set_deleteType(client::TDeleteType::DELETE_COLUMNS);
+        }
+        model->DeleteColumn(del.row, q, std::nullopt, given ? *given : now);
       }
       break;
     }
-    default: {  // the family: every cell <= the timestamp (else now)
+    default: {  // DELETE_FAMILY: every cell <= the timestamp (else now)
       client::TColumn col;
       col.__set_family("d");
       del.__set_columns({col});
+      del.__set_deleteType(client::TDeleteType::DELETE_FAMILY);
       model->DeleteRow(del.row, del_ts ? *del_ts : now);
       break;
     }

@@ -7,12 +7,15 @@
 // itself.
 //
 // HBase's ids used (hbase.thrift): TColumnValue {1 family, 2 qualifier,
-// 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TGet {1 row,
+// 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TDelete {1 row,
+// 8 cellVisibility}; TCellVisibility {1 expression}; TGet {1 row,
 // 3 timestamp, 6 filterString};
-// TScan {1 startRow, 2 stopRow, 7 filterString, 15 limit}; TResult {1 row,
-// 2 columnValues};
+// TScan {1 startRow, 2 stopRow, 7 filterString, 8 batchSize, 15 limit};
+// TResult {1 row, 2 columnValues, 4 partial};
 // TTableName {1 ns, 2 qualifier}; TTableDescriptor {1 tableName, 2 columns,
-// 3 attributes}; TColumnFamilyDescriptor {1 name}; TIOError {1 message};
+// 3 attributes}; TColumnFamilyDescriptor {1 name, 2 attributes,
+// 3 configuration, 4..20 as FamilySettingsComeBackWithHBasesDefaults lists
+// them}; TIOError {1 message};
 // TIllegalArgument {1 message}; every reply's success is field 0 and its
 // exceptions the ids each method declares (io = 1, ia = 2).
 #include <gmock/gmock.h>
@@ -38,7 +41,7 @@ using ::testing::StartsWith;
 namespace t = ::bloomroute::testing;
 
 // Thrift type codes beyond raw_wire.h's.
-constexpr char kTBool = 2, kTByte = 3, kTI32 = 8, kTMap = 13;
+constexpr char kTBool = 2, kTByte = 3, kTI16 = 6, kTI32 = 8, kTMap = 13;
 
 // ---- Encoding, as HBase's generated client writes ----
 
@@ -51,6 +54,20 @@ std::string BinaryField(int16_t id, const std::string& s) {
 }
 std::string I32Field(int16_t id, int32_t v) {
   return t::FieldHeader(kTI32, id) + I32(v);
+}
+std::string BoolField(int16_t id, bool v) {
+  return t::FieldHeader(kTBool, id) + std::string(1, v ? 1 : 0);
+}
+std::string I16Field(int16_t id, int16_t v) {
+  const auto u = static_cast<uint16_t>(v);
+  return t::FieldHeader(kTI16, id) + std::string(1, static_cast<char>(u >> 8)) +
+         std::string(1, static_cast<char>(u & 0xff));
+}
+// map<binary, binary> (or map<string, string>) with one entry.
+std::string OneEntryMap(int16_t id, const std::string& key,
+                        const std::string& value) {
+  return t::FieldHeader(kTMap, id) + std::string(1, t::kTString) +
+         std::string(1, t::kTString) + t::Be32(1) + Bytes(key) + Bytes(value);
 }
 std::string I64(int64_t v) {
   const auto u = static_cast<uint64_t>(v);
@@ -158,6 +175,9 @@ class Reader {
       case kTBool:
       case kTByte:
         v.number = Int(1);
+        break;
+      case kTI16:
+        v.number = Int(2);
         break;
       case kTI32:
         v.number = Int(4);
@@ -442,6 +462,214 @@ TEST_F(HBaseWireTest, ErrorsAreTIOErrorWithTheCodeName) {
                          StructField(2, BinaryField(1, "r") + I32Field(5, 3))),
       HasSubstr("tget.maxVersions 3: more than one version per cell "
                 "is not supported"));
+}
+
+// TDelete {8: cellVisibility} (HBase 2.x's field) is read and refused as
+// TPut's is: visibility labels do not exist here, and a delete that
+// skipped the field would remove cells a label was meant to guard.
+TEST_F(HBaseWireTest, ADeleteWithACellVisibilityIsRefused) {
+  CreateGeo();
+  Success("put", BinaryField(1, "geo") + StructField(2, PutBody("oslo", "NO")));
+  const std::string visibility = StructField(8, BinaryField(1, "secret"));
+  EXPECT_THAT(Failure("deleteSingle",
+                      BinaryField(1, "geo") +
+                          StructField(2, BinaryField(1, "oslo") + visibility)),
+              AllOf(StartsWith("InvalidArgument: "),
+                    HasSubstr("tdelete.cellVisibility: visibility labels is "
+                              "not supported")));
+  EXPECT_THAT(Failure("deleteMultiple",
+                      BinaryField(1, "geo") +
+                          StructList(2, {BinaryField(1, "oslo") + visibility})),
+              HasSubstr("tdeletes[0].cellVisibility"));
+  const Value oslo = Success(
+      "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "oslo")));
+  EXPECT_EQ(oslo.Field(1).bytes, "oslo");  // nothing was deleted
+}
+
+// numRows 0 answers no rows, as HBase's ResultScanner.next(0): the
+// scanner stays where it was; an unknown scanner is still TIllegalArgument.
+TEST_F(HBaseWireTest, ZeroRowsAnswerAnEmptyList) {
+  CreateGeo();
+  Success("putMultiple",
+          BinaryField(1, "geo") +
+              StructList(2, {PutBody("oslo", "NO"), PutBody("umea", "SE")}));
+  const auto id = static_cast<int32_t>(
+      Success("openScanner", BinaryField(1, "geo") + StructField(2, ""))
+          .number);
+  const Value none =
+      Success("getScannerRows", I32Field(1, id) + I32Field(2, 0));
+  EXPECT_EQ(none.type, t::kTList);
+  EXPECT_TRUE(none.elements.empty());
+  EXPECT_EQ(Success("getScannerRows", I32Field(1, id) + I32Field(2, 10))
+                .elements.size(),
+            2u);
+  Success("closeScanner", I32Field(1, id));
+  EXPECT_THAT(Failure("getScannerRows", I32Field(1, id) + I32Field(2, 0), 2),
+              StartsWith("NotFound: "));
+  const Value results =
+      Success("getScannerResults",
+              BinaryField(1, "geo") + StructField(2, "") + I32Field(3, 0));
+  EXPECT_EQ(results.type, t::kTList);
+  EXPECT_TRUE(results.elements.empty());
+}
+
+// A list of more than 100,000 entries (the container limit, which is also
+// the rows-per-call limit) is answered with the call's declared exception
+// naming the limit -- TIOError for HBase's calls, TIllegalArgument for
+// bloomroute's -- before the connection closes (the rest of the frame is
+// unread), never by a silent close.
+TEST_F(HBaseWireTest, AListOverTheContainerLimitIsAnsweredNamingIt) {
+  CreateGeo();
+  constexpr size_t kOver = 100001;
+  const std::vector<std::string> gets(kOver, BinaryField(1, "r"));
+  const std::vector<std::pair<std::string, std::string>> calls = {
+      {"getMultiple", BinaryField(1, "geo") + StructList(2, gets)},
+      {"putMultiple", BinaryField(1, "geo") + StructList(2, gets)},
+      {"deleteMultiple", BinaryField(1, "geo") + StructList(2, gets)},
+  };
+  for (const auto& [method, args] : calls) {
+    SCOPED_TRACE(method);
+    connection_ = std::make_unique<t::RawConnection>(server_->port());
+    ASSERT_TRUE(connection_->connected());
+    EXPECT_THAT(Failure(method, args, 1),
+                AllOf(StartsWith("InvalidArgument: "), HasSubstr("100001"),
+                      HasSubstr("100000")));
+  }
+  // bloomroute's own calls declare TIllegalArgument (field 2).
+  connection_ = std::make_unique<t::RawConnection>(server_->port());
+  ASSERT_TRUE(connection_->connected());
+  EXPECT_THAT(Failure("getByIndexMultiple",
+                      BinaryField(1, "geo") +
+                          StructList(2, std::vector<std::string>(kOver, "")),
+                      2),
+              AllOf(StartsWith("InvalidArgument: "), HasSubstr("100000")));
+}
+
+// TColumnFamilyDescriptor {4 blockSize, 5 bloomnFilterType, 6
+// compressionType, 7 dfsReplication, 8 dataBlockEncoding, 9
+// keepDeletedCells, 10 maxVersions, 11 minVersions, 12 scope, 13
+// timeToLive, 14 blockCacheEnabled, 15 cacheBloomsOnWrite, 16
+// cacheDataOnWrite, 17 cacheIndexesOnWrite, 18 compressTags, 19
+// evictBlocksOnClose, 20 inMemory}: createTable keeps what is given (with
+// the family's 2 attributes and 3 configuration) and getTableDescriptor(s)
+// gives it back; a field not given is HBase 2.x's default, every field set,
+// as HBase's getTableDescriptor answers.
+TEST_F(HBaseWireTest, FamilySettingsComeBackWithHBasesDefaults) {
+  CreateGeo();  // family d: its name alone
+  const std::string family =
+      BinaryField(1, "e") + OneEntryMap(2, "k", "v") +
+      OneEntryMap(3, "hbase.x", "y") + I32Field(4, 8192) + I32Field(5, 2) +
+      I32Field(6, 3) + I16Field(7, 3) + I32Field(8, 4) + I32Field(10, 1) +
+      I32Field(12, 1) + BoolField(14, false) + BoolField(18, false) +
+      BoolField(20, true);
+  Success("createTable", StructField(1, StructField(1, BinaryField(2, "geo2")) +
+                                            StructList(2, {family})));
+  // HBase 2.x's ColumnFamilyDescriptorBuilder.DEFAULT_*.
+  const std::map<int16_t, int64_t> defaults = {
+      {4, 65536}, {5, 1},  {6, 2},  {7, 0},           {8, 0},  {9, 0},
+      {10, 1},    {11, 0}, {12, 0}, {13, 2147483647}, {14, 1}, {15, 0},
+      {16, 0},    {17, 0}, {18, 1}, {19, 0},          {20, 0}};
+  const Value geo =
+      Success("getTableDescriptor", StructField(1, BinaryField(2, "geo")));
+  ASSERT_EQ(geo.Field(2).elements.size(), 1u);
+  const Value& d = geo.Field(2).elements[0];
+  EXPECT_EQ(d.Field(1).bytes, "d");
+  for (const auto& [id, want] : defaults) {
+    EXPECT_TRUE(d.Has(id)) << "field " << id;
+    EXPECT_EQ(d.Field(id).number, want) << "field " << id;
+  }
+  EXPECT_EQ(d.Field(7).type, kTI16);
+  EXPECT_EQ(d.Field(14).type, kTBool);
+  // The table's attributes: the index attribute alone.
+  EXPECT_EQ(geo.Field(3).elements.size(), 2u);
+
+  const Value both =
+      Success("getTableDescriptors",
+              StructList(1, {BinaryField(2, "geo"), BinaryField(2, "geo2")}));
+  ASSERT_EQ(both.elements.size(), 2u);
+  ASSERT_EQ(both.elements[1].Field(2).elements.size(), 1u);
+  const Value& e = both.elements[1].Field(2).elements[0];
+  EXPECT_EQ(e.Field(1).bytes, "e");
+  std::map<int16_t, int64_t> given = defaults;
+  given[4] = 8192;
+  given[5] = 2;
+  given[6] = 3;
+  given[7] = 3;
+  given[8] = 4;
+  given[12] = 1;
+  given[14] = 0;
+  given[18] = 0;
+  given[20] = 1;
+  for (const auto& [id, want] : given) {
+    EXPECT_EQ(e.Field(id).number, want) << "field " << id;
+  }
+  ASSERT_EQ(e.Field(2).elements.size(), 2u);
+  EXPECT_EQ(e.Field(2).elements[0].bytes, "k");
+  EXPECT_EQ(e.Field(2).elements[1].bytes, "v");
+  ASSERT_EQ(e.Field(3).elements.size(), 2u);
+  EXPECT_EQ(e.Field(3).elements[0].bytes, "hbase.x");
+  EXPECT_EQ(e.Field(3).elements[1].bytes, "y");
+  // A table without attributes answers none (the settings do not show).
+  EXPECT_TRUE(both.elements[1].Field(3).elements.empty());
+}
+
+// TScan {8: batchSize} is HBase's Scan.setBatch: a row with more cells is
+// returned as several TResults of at most batchSize cells, in order, each
+// but the last with TResult {4: partial}; numRows counts those results, and
+// the next getScannerRows continues a split row where the last one stopped.
+// TScan.limit still counts rows.
+TEST_F(HBaseWireTest, BatchSizeSplitsWideRowsAcrossCalls) {
+  CreateGeo();
+  auto row = [](const std::string& key, int cells) {
+    std::vector<std::string> columns;
+    for (int i = 0; i < cells; ++i) {
+      columns.push_back(Cell("d", "c" + std::to_string(i), "v"));
+    }
+    return BinaryField(1, key) + StructList(2, columns);
+  };
+  Success("putMultiple",
+          BinaryField(1, "geo") +
+              StructList(2, {row("a", 5), row("b", 1), row("c", 3)}));
+  // Each result as "key:first..last" of its qualifiers, "+" when partial.
+  auto show = [](const Value& results) {
+    std::vector<std::string> out;
+    for (const Value& r : results.elements) {
+      const auto& cells = r.Field(2).elements;
+      std::string s = r.Field(1).bytes + ":" +
+                      (cells.empty() ? "" : cells.front().Field(2).bytes) +
+                      ".." + (cells.empty() ? "" : cells.back().Field(2).bytes);
+      if (r.Field(4).number != 0) s += "+";
+      out.push_back(s);
+    }
+    return out;
+  };
+  using Results = std::vector<std::string>;
+  const auto id = static_cast<int32_t>(
+      Success("openScanner",
+              BinaryField(1, "geo") + StructField(2, I32Field(8, 2)))
+          .number);
+  auto next = [&](int32_t n) {
+    return show(Success("getScannerRows", I32Field(1, id) + I32Field(2, n)));
+  };
+  EXPECT_EQ(next(2), (Results{"a:c0..c1+", "a:c2..c3+"}));
+  EXPECT_EQ(next(2), (Results{"a:c4..c4", "b:c0..c0"}));
+  EXPECT_EQ(next(10), (Results{"c:c0..c1+", "c:c2..c2"}));
+  EXPECT_TRUE(next(10).empty());
+  Success("closeScanner", I32Field(1, id));
+
+  auto results = [&](const std::string& tscan, int32_t n) {
+    return show(Success(
+        "getScannerResults",
+        BinaryField(1, "geo") + StructField(2, tscan) + I32Field(3, n)));
+  };
+  EXPECT_EQ(results(I32Field(8, 2), 3),
+            (Results{"a:c0..c1+", "a:c2..c3+", "a:c4..c4"}));
+  // limit 2: the rows a and b, in all their parts.
+  EXPECT_EQ(results(I32Field(8, 2) + I32Field(15, 2), 10),
+            (Results{"a:c0..c1+", "a:c2..c3+", "a:c4..c4", "b:c0..c0"}));
+  // No batchSize, or HBase's unset -1: whole rows.
+  EXPECT_EQ(results(I32Field(8, -1), 10),
+            (Results{"a:c0..c4", "b:c0..c0", "c:c0..c2"}));
 }
 
 // checkAndPut and increment as HBase's client encodes them: the check

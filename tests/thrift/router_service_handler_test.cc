@@ -804,6 +804,11 @@ TEST_F(RouterServiceHandlerTest, UnsupportedHBaseFeaturesAreRefusedByName) {
   version.__set_deleteType(client::TDeleteType::DELETE_FAMILY_VERSION);
   ExpectRefused([&] { handler_.deleteSingle("t", ThroughWire(version)); },
                 "DELETE_FAMILY_VERSION");
+  client::TDelete labelled = MakeDelete("r", {"d:a"});
+  labelled.cellVisibility.__set_expression("secret");
+  labelled.__isset.cellVisibility = true;
+  ExpectRefused([&] { handler_.deleteSingle("t", ThroughWire(labelled)); },
+                "tdelete.cellVisibility: visibility labels is not supported");
   ExpectRefused(
       [&] {
         handler_.put("ns:t", ThroughWire(MakePut("r", {{"d:a", "1"}})));

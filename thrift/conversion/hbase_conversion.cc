@@ -28,9 +28,6 @@ constexpr thrift_internal::EnumMap<DeleteSpec::Kind, 3> kDeleteTypes(
       {DeleteSpec::Kind::kFamily, client::TDeleteType::DELETE_FAMILY}}},
     "{field} {value} is not a TDeleteType");
 
-// HBase's ColumnFamilyDescriptor defaults that bloomroute's cells follow.
-constexpr int32_t kForeverTtl = 2147483647;
-
 Status Refused(const std::string& field, const std::string& why) {
   return Status::InvalidArgument(field + ": " + why + " is not supported");
 }
@@ -151,9 +148,12 @@ Status PutFromThrift(const client::TPut& in, const std::string& f,
   return Status::OK();
 }
 
-// A column of a delete: a family (kFamily), or a qualified column deleted
-// as DELETE_COLUMN (kColumn) or DELETE_COLUMNS (kColumns); the column's
-// timestamp, else none (the mutation's applies).
+// A column of a delete: with DELETE_FAMILY a family (kFamily), else a
+// column deleted as DELETE_COLUMN (kColumn) or DELETE_COLUMNS (kColumns);
+// the column's timestamp, else none (the mutation's applies). A column
+// without qualifier is the one with the empty qualifier, as HBase 2.x's
+// ThriftUtilities.deleteFromThrift has it (Delete.addColumn(family, null)
+// and addColumns(family, null)): only DELETE_FAMILY removes a family.
 Status DeleteColumnFromThrift(const client::TColumn& in, DeleteSpec::Kind kind,
                               const std::string& f, DeleteSpec* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -163,7 +163,7 @@ Status DeleteColumnFromThrift(const client::TColumn& in, DeleteSpec::Kind kind,
     BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::TimestampFromHBase(
         in.timestamp, f + ".timestamp", &out->timestamp));
   }
-  if (!in.__isset.qualifier) {
+  if (kind == DeleteSpec::Kind::kFamily && !in.__isset.qualifier) {
     out->kind = DeleteSpec::Kind::kFamily;
     out->column = in.family;
     return Status::OK();
@@ -175,7 +175,7 @@ Status DeleteColumnFromThrift(const client::TColumn& in, DeleteSpec::Kind kind,
         "DELETE_COLUMNS)");
   }
   out->kind = kind;
-  out->column = JoinColumn(in.family, in.qualifier);
+  out->column = JoinColumn(in.family, in.__isset.qualifier ? in.qualifier : "");
   return Status::OK();
 }
 
@@ -198,6 +198,8 @@ Status DeleteFromThrift(const client::TDelete& in, const std::string& f,
   BLOOMROUTE_ASSIGN_OR_RETURN(
       const DeleteSpec::Kind kind,
       kDeleteTypes.FromThrift(type, kBadRequest, f + ".deleteType"));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckNoVisibility(in.__isset.cellVisibility, in.cellVisibility, f));
   std::vector<DeleteSpec> deletes(in.columns.size());
   for (size_t i = 0; i < in.columns.size(); ++i) {
     BLOOMROUTE_RETURN_IF_ERROR(DeleteColumnFromThrift(
@@ -231,32 +233,6 @@ Status GetFromThrift(const client::TGet& in, const std::string& f,
   out->existence_only = in.__isset.existence_only && in.existence_only;
   return ProjectionFromThrift(in.columns, f + ".columns",
                               &out->request.columns);
-}
-
-// A column family of createTable: settings that would change answers must
-// keep HBase's defaults (bloomroute keeps one version, forever).
-Status FamilyFromThrift(const client::TColumnFamilyDescriptor& in,
-                        const std::string& f) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      Require(in.__isset.name, kBadRequest, f + ".name"));
-  if (in.__isset.maxVersions && in.maxVersions != 1) {
-    return Refused(f + ".maxVersions " + std::to_string(in.maxVersions),
-                   "more than one version per cell");
-  }
-  if (in.__isset.minVersions && in.minVersions != 0) {
-    return Refused(f + ".minVersions " + std::to_string(in.minVersions),
-                   "a minimum number of versions");
-  }
-  if (in.__isset.timeToLive && in.timeToLive != kForeverTtl) {
-    return Refused(f + ".timeToLive " + std::to_string(in.timeToLive),
-                   "a cell time-to-live");
-  }
-  if (in.__isset.keepDeletedCells && in.keepDeletedCells != 0) {
-    return Refused(
-        f + ".keepDeletedCells " + std::to_string(in.keepDeletedCells),
-        "keeping deleted cells");
-  }
-  return Status::OK();
 }
 
 }  // namespace
@@ -351,6 +327,11 @@ Status FromThrift(const client::TScan& in, HBaseScan* out) {
     BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::Narrow(
         in.limit, kBadRequest, f + ".limit", &out->limit));
   }
+  // HBase batches only when batchSize > 0 (its Scan's default is -1, which
+  // HBase's own Thrift client sends).
+  out->batch_cells = in.__isset.batchSize && in.batchSize > 0
+                         ? static_cast<uint32_t>(in.batchSize)
+                         : 0;
   out->spec.start_row = in.__isset.startRow ? in.startRow : std::string();
   out->spec.stop_row = in.__isset.stopRow ? in.stopRow : std::string();
   return ProjectionFromThrift(in.columns, f + ".columns", &out->spec.columns);
@@ -365,13 +346,27 @@ Status FromThrift(const client::TTableDescriptor& in,
       Require(in.__isset.tableName, kBadRequest, "desc.tableName"));
   BLOOMROUTE_RETURN_IF_ERROR(
       TableFromThrift(in.tableName, "desc.tableName", &out->name));
+  if (in.attributes.count(std::string(kFamilySettingsAttribute)) != 0) {
+    return Status::InvalidArgument(
+        "desc.attributes: " +
+        QuoteForMessage(std::string(kFamilySettingsAttribute)) +
+        " is reserved (it keeps the TColumnFamilyDescriptor fields)");
+  }
   out->families.assign(in.columns.size(), std::string());
+  std::map<std::string, FamilySettings> settings;
   for (size_t i = 0; i < in.columns.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        FamilyFromThrift(in.columns[i], At("desc.columns", i)));
+    FamilySettings family;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::FamilyFromThrift(
+        in.columns[i], At("desc.columns", i), &family));
     out->families[i] = in.columns[i].name;
+    if (!family.empty()) settings[in.columns[i].name] = std::move(family);
   }
   out->attributes = in.attributes;
+  // Kept with the table's attributes: the router stores those as given.
+  if (!settings.empty()) {
+    out->attributes[std::string(kFamilySettingsAttribute)] =
+        FormatFamilySettings(settings);
+  }
   // The router resolves the index attribute into the indexed columns.
   out->indexed_columns.clear();
   const std::string index_key(kIndexAttribute);

@@ -8,7 +8,7 @@
 // Requests. Every field the IDL documents is looked at. Three outcomes for a
 // field:
 //   used       converted (row, columns, values, start and stop rows, ...);
-//   ignored    a hint that does not change an answer (caching, batchSize,
+//   ignored    a hint that does not change an answer (caching,
 //              cacheBlocks, readType, durability, mutation attributes);
 //   refused    InvalidArgument naming the field path and the feature, e.g.
 //              "tget.maxVersions 3: more than one version per cell is not
@@ -40,6 +40,7 @@
 
 #include "common/status.h"
 #include "model/rows.h"
+#include "model/table_attributes.h"
 #include "router/router.h"
 #include "thrift/gen-cpp/hbase_service_types.h"
 #include "thrift/internal/enum_map.h"
@@ -87,10 +88,12 @@ Status FromThrift(const rpc::client::TGet& in, HBaseGet* out);
 Status FromThrift(const std::vector<rpc::client::TGet>& in,
                   std::vector<HBaseGet>* out);
 
-// A scan and its row limit (0 = every row).
+// A scan, its row limit (0 = every row) and its cells per result
+// (TScan.batchSize, HBase's Scan.setBatch; 0 = whole rows).
 struct HBaseScan {
   router::ScanSpec spec;
   uint64_t limit = 0;
+  uint32_t batch_cells = 0;
 };
 // openScanner / getScannerResults: "tscan".
 Status FromThrift(const rpc::client::TScan& in, HBaseScan* out);
@@ -104,6 +107,8 @@ Status FromThrift(const rpc::client::TScan& in, HBaseScan* out);
 // index attribute too) to TableSpec::attributes: the router takes the
 // indexed columns from kIndexAttribute (model/table_attributes.h), which is
 // parsed here first only so that its errors name "desc.attributes[...]".
+// The families' other settings go to the attribute kFamilySettingsAttribute
+// (when some family has any), which a client may not give itself.
 Status FromThrift(const rpc::client::TTableDescriptor& in,
                   const std::vector<std::string>& split_keys,
                   router::TableSpec* out);
@@ -167,11 +172,13 @@ Status CountFromThrift(int32_t in, const char* field, uint32_t* out);
 // ---- Results ----
 
 // HBase's view of a table (getTableDescriptor): its name in namespace
-// "default", the bloomroute.index attribute (when it has indexed columns)
-// and, as column families, the families of its indexed columns. The
-// families are a stand-in until tables carry their declared families.
-rpc::client::TTableDescriptor HBaseDescriptorToThrift(
-    const TableDescriptor& in);
+// "default", its attributes with the bloomroute.index attribute (when it has
+// indexed columns) but without kFamilySettingsAttribute, and its declared
+// families (none declared: the families of its indexed columns), each with
+// every field set (FamilyToThrift). Corruption naming the table for a
+// kFamilySettingsAttribute that does not parse.
+Status HBaseDescriptorToThrift(const TableDescriptor& in,
+                               rpc::client::TTableDescriptor* out);
 // HBase's region locations (getAllRegionLocations), by start key: the
 // server's host name and port from its "host:port" address. IOError for an
 // address that does not parse or a number that does not fit.
@@ -189,6 +196,20 @@ namespace bloomroute::thrift_internal {
 
 // "family:qualifier" from its parts.
 std::string JoinColumn(std::string_view family, std::string_view qualifier);
+
+// ---- Column families (hbase_conversion_families.cc) ----
+
+// A column family of createTable ("<f>" is "desc.columns[i]"): a missing
+// name, a setting that would change answers other than its HBase default,
+// an enum field outside its enum, a blockSize not positive or a negative
+// dfsReplication or scope is InvalidArgument naming the field; the other
+// settings, the attributes and the configuration go to `out`.
+Status FamilyFromThrift(const rpc::client::TColumnFamilyDescriptor& in,
+                        const std::string& f, FamilySettings* out);
+// Family `name` as getTableDescriptor answers it: every field set, from
+// `settings` where kept, else HBase 2.x's default (see the IDL).
+rpc::client::TColumnFamilyDescriptor FamilyToThrift(
+    const std::string& name, const FamilySettings& settings);
 
 // ---- Timestamps of requests ----
 

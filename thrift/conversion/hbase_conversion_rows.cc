@@ -187,12 +187,26 @@ Status CountFromThrift(int32_t in, const char* field, uint32_t* out) {
 
 // ---- Results ----
 
-client::TTableDescriptor HBaseDescriptorToThrift(const TableDescriptor& in) {
-  client::TTableDescriptor out;
+Status HBaseDescriptorToThrift(const TableDescriptor& in,
+                               client::TTableDescriptor* out) {
+  *out = client::TTableDescriptor();
   client::TTableName name;
   name.__set_ns("default");
   name.__set_qualifier(in.name);
-  out.__set_tableName(std::move(name));
+  out->__set_tableName(std::move(name));
+  std::map<std::string, std::string> attributes =
+      WithIndexAttribute(in).attributes;
+  std::map<std::string, FamilySettings> settings;
+  auto kept = attributes.find(std::string(kFamilySettingsAttribute));
+  if (kept != attributes.end()) {
+    StatusOr<std::map<std::string, FamilySettings>> parsed =
+        ParseFamilySettings(kept->second);
+    if (!parsed.ok()) {
+      return parsed.status().WithContext("table " + QuoteForMessage(in.name));
+    }
+    settings = std::move(*parsed);
+    attributes.erase(kept);
+  }
   // The declared families; a table that declares none (made by
   // createIndexedTable or the import tool): those of its indexed columns,
   // each once, in order.
@@ -206,12 +220,12 @@ client::TTableDescriptor HBaseDescriptorToThrift(const TableDescriptor& in) {
     }
   }
   std::vector<client::TColumnFamilyDescriptor> families(names.size());
-  for (size_t i = 0; i < names.size(); ++i) families[i].__set_name(names[i]);
-  out.__set_columns(std::move(families));
-  std::map<std::string, std::string> attributes =
-      WithIndexAttribute(in).attributes;
-  out.__set_attributes(std::move(attributes));
-  return out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    families[i] = thrift_internal::FamilyToThrift(names[i], settings[names[i]]);
+  }
+  out->__set_columns(std::move(families));
+  out->__set_attributes(std::move(attributes));
+  return Status::OK();
 }
 
 Status ToThrift(const router::TableInfo& in,

@@ -2,10 +2,14 @@
 
 #include <thrift/TApplicationException.h>
 
+#include <functional>
+#include <set>
 #include <utility>
 
+#include "common/status.h"
 #include "thrift/gen-cpp/region_service_types.h"
 #include "thrift/gen-cpp/router_service_types.h"
+#include "thrift/status_conversion.h"
 
 namespace bloomroute::thrift_internal {
 namespace {
@@ -83,6 +87,80 @@ void ChargeBudget(uint64_t bytes, const char* what, uint32_t entries,
       method, seqid);
 }
 
+// HBase's calls that declare TIOError alone (hbase_service.thrift; the
+// handler serves them through ServeHBaseCall). Every other call of the
+// router and region services declares TIllegalArgument too.
+bool DeclaresIOErrorAlone(const std::string& method) {
+  static const std::set<std::string, std::less<>> kCalls = {
+      "exists",
+      "existsAll",
+      "get",
+      "getMultiple",
+      "put",
+      "checkAndPut",
+      "putMultiple",
+      "deleteSingle",
+      "deleteMultiple",
+      "checkAndDelete",
+      "increment",
+      "append",
+      "openScanner",
+      "mutateRow",
+      "getScannerResults",
+      "getRegionLocation",
+      "getAllRegionLocations",
+      "checkAndMutate",
+      "getTableDescriptor",
+      "getTableDescriptors",
+      "tableExists",
+      "createTable",
+      "deleteTable",
+      "truncateTable",
+      "enableTable",
+      "disableTable",
+      "isTableEnabled",
+      "isTableDisabled",
+      "isTableAvailable"};
+  return kCalls.count(method) != 0;
+}
+
+// A container over the limit, answered as the generated processor answers a
+// handler's exception: a REPLY whose result struct holds the call's declared
+// exception (io at field 1, ia at field 2), made by the handlers' own
+// conversion so that its message reads as theirs ("InvalidArgument: ...").
+void WriteDeclaredException(const ContainerLimitExceeded& e,
+                            at::protocol::TProtocol* out) {
+  const Status status = Status::InvalidArgument(e.what());
+  out->writeMessageBegin(e.method(), at::protocol::T_REPLY, e.seqid());
+  out->writeStructBegin("result");
+  try {
+    if (DeclaresIOErrorAlone(e.method())) ThrowIfErrorAsIOError(status);
+    ThrowIfError(status);
+  } catch (const rpc::TIOError& io) {
+    out->writeFieldBegin("io", at::protocol::T_STRUCT, 1);
+    io.write(out);
+    out->writeFieldEnd();
+  } catch (const rpc::TIllegalArgument& ia) {
+    out->writeFieldBegin("ia", at::protocol::T_STRUCT, 2);
+    ia.write(out);
+    out->writeFieldEnd();
+  }
+  out->writeFieldStop();
+  out->writeStructEnd();
+  out->writeMessageEnd();
+}
+
+// Throws ContainerLimitExceeded when `entries` is over `limit` (0: none).
+void CheckContainerEntries(uint32_t entries, uint32_t limit, const char* what,
+                           const std::string& method, int32_t seqid) {
+  if (limit == 0 || entries <= limit) return;
+  throw ContainerLimitExceeded(
+      std::string(what) + " of " + std::to_string(entries) +
+          " entries: at most " + std::to_string(limit) +
+          " entries per list, set or map",
+      method, seqid);
+}
+
 class BudgetErrorProcessor : public at::TProcessor {
  public:
   explicit BudgetErrorProcessor(std::shared_ptr<at::TProcessor> inner)
@@ -103,11 +181,16 @@ class BudgetErrorProcessor : public at::TProcessor {
   static void Answer(const DecodeBudgetExceeded& e,
                      at::protocol::TProtocol* out) {
     try {
-      at::TApplicationException reply(at::TApplicationException::PROTOCOL_ERROR,
-                                      e.what());
-      out->writeMessageBegin(e.method(), at::protocol::T_EXCEPTION, e.seqid());
-      reply.write(out);
-      out->writeMessageEnd();
+      if (const auto* over = dynamic_cast<const ContainerLimitExceeded*>(&e)) {
+        WriteDeclaredException(*over, out);
+      } else {
+        at::TApplicationException reply(
+            at::TApplicationException::PROTOCOL_ERROR, e.what());
+        out->writeMessageBegin(e.method(), at::protocol::T_EXCEPTION,
+                               e.seqid());
+        reply.write(out);
+        out->writeMessageEnd();
+      }
       out->getTransport()->writeEnd();
       out->getTransport()->flush();
     } catch (const std::exception&) {
@@ -125,8 +208,11 @@ BudgetedBinaryProtocol::BudgetedBinaryProtocol(
     int32_t container_limit, std::string limit_name)
     : TVirtualProtocol(std::move(transport)),
       budget_(budget_bytes),
+      container_limit_(
+          container_limit > 0 ? static_cast<uint32_t>(container_limit) : 0),
       limit_name_(std::move(limit_name)) {
-  setContainerSizeLimit(container_limit);
+  // The limit is checked here (CheckEntries), not by the base class, whose
+  // error carries no call to answer.
   setStrict(/*strict_read=*/true, /*strict_write=*/true);
 }
 
@@ -161,6 +247,11 @@ void BudgetedBinaryProtocol::Charge(uint64_t bytes, const char* what,
                &charged_);
 }
 
+void BudgetedBinaryProtocol::CheckEntries(uint32_t entries,
+                                          const char* what) const {
+  CheckContainerEntries(entries, container_limit_, what, method_, seqid_);
+}
+
 uint32_t BudgetedBinaryProtocol::readMessageBegin(
     std::string& name, at::protocol::TMessageType& type, int32_t& seqid) {
   charged_ = 0;
@@ -175,6 +266,7 @@ uint32_t BudgetedBinaryProtocol::readMessageBegin(
 uint32_t BudgetedBinaryProtocol::readListBegin(TType& elem_type,
                                                uint32_t& size) {
   const uint32_t read = TBinaryProtocolT::readListBegin(elem_type, size);
+  CheckEntries(size, "a list");
   Charge(uint64_t{size} * ElementBytes(elem_type), "a list", size);
   return read;
 }
@@ -182,6 +274,7 @@ uint32_t BudgetedBinaryProtocol::readListBegin(TType& elem_type,
 uint32_t BudgetedBinaryProtocol::readSetBegin(TType& elem_type,
                                               uint32_t& size) {
   const uint32_t read = TBinaryProtocolT::readSetBegin(elem_type, size);
+  CheckEntries(size, "a set");
   Charge(uint64_t{size} * (ElementBytes(elem_type) + kTreeNodeBytes), "a set",
          size);
   return read;
@@ -192,6 +285,7 @@ uint32_t BudgetedBinaryProtocol::readMapBegin(TType& key_type,
                                               uint32_t& size) {
   const uint32_t read =
       TBinaryProtocolT::readMapBegin(key_type, value_type, size);
+  CheckEntries(size, "a map");
   Charge(uint64_t{size} * (ElementBytes(key_type) + ElementBytes(value_type) +
                            kTreeNodeBytes),
          "a map", size);
@@ -217,9 +311,17 @@ BudgetedCompactProtocol::BudgetedCompactProtocol(
     int32_t container_limit, int32_t string_limit, std::string limit_name)
     : TVirtualProtocol(std::move(transport)),
       budget_(budget_bytes),
+      max_entries_(container_limit > 0 ? static_cast<uint32_t>(container_limit)
+                                       : 0),
       limit_name_(std::move(limit_name)) {
-  container_limit_ = container_limit;
+  // The container limit is checked here (CheckEntries), as the binary
+  // protocol's: the base class's error carries no call to answer.
   string_limit_ = string_limit;
+}
+
+void BudgetedCompactProtocol::CheckEntries(uint32_t entries,
+                                           const char* what) const {
+  CheckContainerEntries(entries, max_entries_, what, method_, seqid_);
 }
 
 void BudgetedCompactProtocol::Charge(uint64_t bytes, const char* what,
@@ -242,6 +344,7 @@ uint32_t BudgetedCompactProtocol::readMessageBegin(
 uint32_t BudgetedCompactProtocol::readListBegin(TType& elem_type,
                                                 uint32_t& size) {
   const uint32_t read = TCompactProtocolT::readListBegin(elem_type, size);
+  CheckEntries(size, "a list");
   Charge(uint64_t{size} * BudgetedBinaryProtocol::ElementBytes(elem_type),
          "a list", size);
   return read;
@@ -250,6 +353,7 @@ uint32_t BudgetedCompactProtocol::readListBegin(TType& elem_type,
 uint32_t BudgetedCompactProtocol::readSetBegin(TType& elem_type,
                                                uint32_t& size) {
   const uint32_t read = TCompactProtocolT::readSetBegin(elem_type, size);
+  CheckEntries(size, "a set");
   Charge(uint64_t{size} *
              (BudgetedBinaryProtocol::ElementBytes(elem_type) + kTreeNodeBytes),
          "a set", size);
@@ -261,6 +365,7 @@ uint32_t BudgetedCompactProtocol::readMapBegin(TType& key_type,
                                                uint32_t& size) {
   const uint32_t read =
       TCompactProtocolT::readMapBegin(key_type, value_type, size);
+  CheckEntries(size, "a map");
   Charge(uint64_t{size} * (BudgetedBinaryProtocol::ElementBytes(key_type) +
                            BudgetedBinaryProtocol::ElementBytes(value_type) +
                            kTreeNodeBytes),

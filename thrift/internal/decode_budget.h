@@ -32,10 +32,12 @@
 //
 // When a charge would pass the budget, DecodeBudgetExceeded (a
 // TProtocolException of type SIZE_LIMIT) is thrown before the allocation: its
-// message names the budget and `limit_name`, the option that changes it. The
-// message is then abandoned; the connection must be closed (the rest of the
-// frame is unread). AnswerDecodeBudgetErrors() makes a server say so to the
-// client first.
+// message names the budget and `limit_name`, the option that changes it. A
+// list, set or map of more entries than the container limit throws
+// ContainerLimitExceeded (a DecodeBudgetExceeded) the same way, naming the
+// limit. The message is then abandoned; the connection must be closed (the
+// rest of the frame is unread). AnswerDecodeBudgetErrors() makes a server say
+// so to the client first.
 //
 // Thread-safety: a protocol object belongs to one connection (as every
 // Thrift protocol); the factory may be shared.
@@ -73,6 +75,15 @@ class DecodeBudgetExceeded
   int32_t seqid_;
 };
 
+// A list, set or map with more entries than the container limit. The limit
+// is the router's rows per call (kMaxRowsPerCall), so a server answers it
+// as the handler answers a call over that limit: InvalidArgument, in the
+// call's declared exception (AnswerDecodeBudgetErrors).
+class ContainerLimitExceeded : public DecodeBudgetExceeded {
+ public:
+  using DecodeBudgetExceeded::DecodeBudgetExceeded;
+};
+
 // TBinaryProtocol (strict reads and writes) with the budget above.
 class BudgetedBinaryProtocol
     : public apache::thrift::protocol::TVirtualProtocol<
@@ -82,12 +93,13 @@ class BudgetedBinaryProtocol
   // At least the sizeof of every struct of the bloomroute IDL that is a
   // list, set or map element (checked at compile time in the .cc; raise it
   // when a struct outgrows it). HBase's TMutation (a union of TPut and
-  // TDelete, 336 bytes) is the largest.
-  static constexpr uint64_t kStructElementBytes = 336;
+  // TDelete, 392 bytes) is the largest.
+  static constexpr uint64_t kStructElementBytes = 392;
 
   // `budget_bytes` > 0. `container_limit`: entries per list, set or map
-  // (0 = no limit, as Thrift's). `limit_name` names the option that sets the
-  // budget, for the error ("--max-decoded-bytes").
+  // (0 = no limit, as Thrift's; over it: ContainerLimitExceeded).
+  // `limit_name` names the option that sets the budget, for the error
+  // ("--max-decoded-bytes").
   BudgetedBinaryProtocol(
       std::shared_ptr<apache::thrift::transport::TTransport> transport,
       uint64_t budget_bytes, int32_t container_limit, std::string limit_name);
@@ -120,8 +132,11 @@ class BudgetedBinaryProtocol
   // would pass the budget (`what` and `entries`, when not 0, say what was
   // being decoded).
   void Charge(uint64_t bytes, const char* what, uint32_t entries);
+  // Throws ContainerLimitExceeded when `entries` is over the limit.
+  void CheckEntries(uint32_t entries, const char* what) const;
 
   const uint64_t budget_;
+  const uint32_t container_limit_;  // 0: none
   const std::string limit_name_;
   uint64_t charged_ = 0;
   std::string method_;  // of the message being read
@@ -160,8 +175,11 @@ class BudgetedCompactProtocol
 
  private:
   void Charge(uint64_t bytes, const char* what, uint32_t entries);
+  // Throws ContainerLimitExceeded when `entries` is over the limit.
+  void CheckEntries(uint32_t entries, const char* what) const;
 
   const uint64_t budget_;
+  const uint32_t max_entries_;  // the container limit; 0: none
   const std::string limit_name_;
   uint64_t charged_ = 0;
   std::string method_;
@@ -186,7 +204,10 @@ class BudgetedBinaryProtocolFactory
 
 // Wraps a server's processor: when decoding a call passes its budget, answers
 // the call with a TApplicationException (PROTOCOL_ERROR) carrying the
-// budget's message, then rethrows so that the server closes the connection.
+// budget's message; when a container passes its limit, with the call's
+// declared exception, "InvalidArgument: ..." naming the limit (TIOError for
+// HBase's calls that declare nothing else, TIllegalArgument for the others:
+// see serve_call.h). Then rethrows so that the server closes the connection.
 // Everything else passes through unchanged.
 std::shared_ptr<apache::thrift::TProcessor> AnswerDecodeBudgetErrors(
     std::shared_ptr<apache::thrift::TProcessor> processor);

@@ -25,6 +25,7 @@ using ::bloomroute::testing::MakePut;
 using ::bloomroute::testing::MakeQuery;
 using ::bloomroute::testing::MakeScan;
 using ::bloomroute::testing::MakeTableSpec;
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -105,8 +106,10 @@ TEST_F(HBaseConversionTest, DeleteColumnsBecomeDeleteSpecs) {
   EXPECT_EQ(m.kind, Mutation::Kind::kDelete);
   EXPECT_TRUE(m.columns.empty());
   EXPECT_EQ(m.timestamp, kLatestTimestamp);
-  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kFamily, "d"},
-                                     DeleteSpec{Kind::kFamily, "e", 9},
+  // A column without qualifier is the empty qualifier's (HBase 2.x), with
+  // DELETE_COLUMNS (the default) as with DELETE_COLUMN.
+  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kColumns, "d:"},
+                                     DeleteSpec{Kind::kColumns, "e:", 9},
                                      DeleteSpec{Kind::kColumns, "d:a"},
                                      DeleteSpec{Kind::kColumns, "d:b", 7}));
 
@@ -114,10 +117,17 @@ TEST_F(HBaseConversionTest, DeleteColumnsBecomeDeleteSpecs) {
   del.__set_timestamp(50);
   ASSERT_TRUE(Convert(del, &m).ok()) << Error(del, &m);
   EXPECT_EQ(m.timestamp, 50);  // inherited by the specs without their own
-  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kFamily, "d"},
-                                     DeleteSpec{Kind::kFamily, "e", 9},
+  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kColumn, "d:"},
+                                     DeleteSpec{Kind::kColumn, "e:", 9},
                                      DeleteSpec{Kind::kColumn, "d:a"},
                                      DeleteSpec{Kind::kColumn, "d:b", 7}));
+
+  // DELETE_FAMILY: the families.
+  client::TDelete families = Delete({Column("d"), Column("e", "", 9)});
+  families.__set_deleteType(client::TDeleteType::DELETE_FAMILY);
+  ASSERT_TRUE(Convert(families, &m).ok()) << Error(families, &m);
+  EXPECT_THAT(m.deletes, ElementsAre(DeleteSpec{Kind::kFamily, "d"},
+                                     DeleteSpec{Kind::kFamily, "e", 9}));
 
   // No columns: the whole row, cells <= the timestamp.
   client::TDelete row = Delete({});
@@ -183,7 +193,14 @@ TEST_F(HBaseConversionTest, FilterStringsReachTheRequests) {
   ASSERT_TRUE(Convert(s, &scan).ok()) << Error(s, &scan);
   EXPECT_EQ(scan.spec.filter, "PageFilter(2)");
   EXPECT_EQ(scan.limit, 5u);
+  EXPECT_EQ(scan.batch_cells, 0u);  // unset: whole rows
   EXPECT_EQ(scan.spec.time_range, (TimeRange{3, 4}));
+  s.__set_batchSize(3);
+  ASSERT_TRUE(Convert(s, &scan).ok()) << Error(s, &scan);
+  EXPECT_EQ(scan.batch_cells, 3u);
+  s.__set_batchSize(-1);  // HBase's Scan default, as its Thrift client sends
+  ASSERT_TRUE(Convert(s, &scan).ok()) << Error(s, &scan);
+  EXPECT_EQ(scan.batch_cells, 0u);
   s.__set_timeRange(Range(4, 3));
   EXPECT_THAT(Error(s, &scan), HasSubstr("tscan.timeRange: minStamp 4"));
 }
@@ -220,13 +237,98 @@ TEST_F(HBaseConversionTest, CreateTableKeepsFamiliesAndAttributes) {
   desc.attributes[kIndex] = "d:cc,,e:f";
   EXPECT_THAT(FromThrift(ThroughWire(desc), {}, &spec).ToString(),
               HasSubstr("desc.attributes: bloomroute.index: entry 2 is empty"));
+  desc.attributes = {{std::string(kFamilySettingsAttribute), "x"}};
+  EXPECT_THAT(FromThrift(ThroughWire(desc), {}, &spec).ToString(),
+              HasSubstr("'bloomroute.families' is reserved"));
+}
+
+// The storage settings of a family, its attributes and its configuration
+// go to the settings attribute and come back by getTableDescriptor, every
+// field set (HBase's defaults for what was not given).
+TEST_F(HBaseConversionTest, FamilySettingsRoundTrip) {
+  client::TTableDescriptor desc;
+  desc.tableName.__set_qualifier("geo");
+  std::vector<client::TColumnFamilyDescriptor> families(2);
+  families[0].__set_name("d");
+  families[0].__set_blockSize(8192);
+  families[0].__set_bloomnFilterType(client::TBloomFilterType::ROWCOL);
+  families[0].__set_dfsReplication(2);
+  families[0].__set_inMemory(true);
+  families[0].__set_compressTags(false);
+  families[0].__set_maxVersions(1);  // the default: accepted
+  families[0].__set_attributes({{"k", "v"}});
+  families[0].__set_configuration({{"hbase.x", "y"}});
+  families[1].__set_name("e");
+  desc.__set_columns(families);
+  router::TableSpec spec;
+  ASSERT_TRUE(FromThrift(ThroughWire(desc), {}, &spec).ok());
+  ASSERT_EQ(spec.attributes.count(std::string(kFamilySettingsAttribute)), 1u);
+
+  TableDescriptor t{7, "geo", {}};
+  t.families = spec.families;
+  t.attributes = spec.attributes;
+  client::TTableDescriptor out;
+  ASSERT_TRUE(HBaseDescriptorToThrift(t, &out).ok());
+  EXPECT_TRUE(out.attributes.empty());  // the settings do not show
+  ASSERT_EQ(out.columns.size(), 2u);
+  const client::TColumnFamilyDescriptor& d = out.columns[0];
+  EXPECT_EQ(d.blockSize, 8192);
+  EXPECT_EQ(d.bloomnFilterType, client::TBloomFilterType::ROWCOL);
+  EXPECT_EQ(d.dfsReplication, 2);
+  EXPECT_TRUE(d.inMemory);
+  EXPECT_FALSE(d.compressTags);
+  EXPECT_EQ(d.attributes, families[0].attributes);
+  EXPECT_EQ(d.configuration, families[0].configuration);
+  const client::TColumnFamilyDescriptor& e = out.columns[1];
+  EXPECT_TRUE(e.__isset.blockSize && e.__isset.inMemory && e.__isset.scope);
+  EXPECT_EQ(e.blockSize, 65536);
+  EXPECT_EQ(e.bloomnFilterType, client::TBloomFilterType::ROW);
+  EXPECT_EQ(e.compressionType, client::TCompressionAlgorithm::NONE);
+  EXPECT_EQ(e.dataBlockEncoding, client::TDataBlockEncoding::NONE);
+  EXPECT_EQ(e.maxVersions, 1);
+  EXPECT_EQ(e.timeToLive, 2147483647);
+  EXPECT_TRUE(e.blockCacheEnabled);
+  EXPECT_TRUE(e.compressTags);
+  EXPECT_FALSE(e.inMemory);
+
+  t.attributes[std::string(kFamilySettingsAttribute)] = "garbage";
+  EXPECT_THAT(HBaseDescriptorToThrift(t, &out).ToString(),
+              AllOf(HasSubstr("Corruption"), HasSubstr("table 'geo'")));
+}
+
+TEST_F(HBaseConversionTest, BadFamilySettingsAreRefusedNamingTheField) {
+  auto refused = [](client::TColumnFamilyDescriptor family) {
+    client::TTableDescriptor desc;
+    desc.tableName.__set_qualifier("geo");
+    family.__set_name("d");
+    desc.__set_columns({family});
+    router::TableSpec spec;
+    return FromThrift(ThroughWire(desc), {}, &spec).ToString();
+  };
+  client::TColumnFamilyDescriptor f;
+  f.__set_bloomnFilterType(9);
+  EXPECT_THAT(refused(f), HasSubstr("desc.columns[0].bloomnFilterType 9 is "
+                                    "not a TBloomFilterType"));
+  f = client::TColumnFamilyDescriptor();
+  f.__set_dataBlockEncoding(1);  // reserved by HBase, not a value
+  EXPECT_THAT(refused(f), HasSubstr("dataBlockEncoding 1 is not a"));
+  f = client::TColumnFamilyDescriptor();
+  f.__set_blockSize(0);
+  EXPECT_THAT(refused(f), HasSubstr("blockSize 0 is not positive"));
+  f = client::TColumnFamilyDescriptor();
+  f.__set_scope(-1);
+  EXPECT_THAT(refused(f), HasSubstr("scope -1 is negative"));
+  f = client::TColumnFamilyDescriptor();
+  f.__set_timeToLive(60);
+  EXPECT_THAT(refused(f), HasSubstr("a cell time-to-live is not supported"));
 }
 
 TEST_F(HBaseConversionTest, DescriptorsShowFamiliesAndAttributes) {
   TableDescriptor t{7, "geo", {{1, "d:cc"}, {2, "e:f"}}};
   t.families = {"x", "d", "e"};
   t.attributes = {{"owner", "maps"}};
-  client::TTableDescriptor out = HBaseDescriptorToThrift(t);
+  client::TTableDescriptor out;
+  ASSERT_TRUE(HBaseDescriptorToThrift(t, &out).ok());
   EXPECT_EQ(out.tableName.qualifier, "geo");
   ASSERT_EQ(out.columns.size(), 3u);
   EXPECT_EQ(out.columns[0].name, "x");
@@ -235,7 +337,7 @@ TEST_F(HBaseConversionTest, DescriptorsShowFamiliesAndAttributes) {
   EXPECT_EQ(out.attributes.at(kIndex), "d:cc,e:f");
   // Without declared families: those of the indexed columns.
   t.families.clear();
-  out = HBaseDescriptorToThrift(t);
+  ASSERT_TRUE(HBaseDescriptorToThrift(t, &out).ok());
   ASSERT_EQ(out.columns.size(), 2u);
   EXPECT_EQ(out.columns[1].name, "e");
 }
