@@ -43,12 +43,8 @@ class ThriftOpPushSinkFactory final : public OpPushSinkFactory {
     BLOOMROUTE_RETURN_IF_ERROR(options_.Validate());
     std::string host;
     int port = 0;
-    const Status parsed = ParseListenAddress(address, &host, &port);
-    if (!parsed.ok()) return parsed.WithContext("router push address");
-    if (port == 0) {
-      return Status::InvalidArgument("router push address '" + address +
-                                     "' has port 0");
-    }
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ParseDialAddress(address, "router push address", &host, &port));
     return std::unique_ptr<OpPushSink>(std::make_unique<ThriftOpPushSink>(
         address, std::move(host), port, options_));
   }

@@ -435,12 +435,8 @@ class ThriftRegionClientFactory final : public router::RegionClientFactory {
     BLOOMROUTE_RETURN_IF_ERROR(options_.Validate());
     std::string host;
     int port = 0;
-    const Status parsed = ParseListenAddress(address, &host, &port);
-    if (!parsed.ok()) return parsed.WithContext("region server address");
-    if (port == 0) {
-      return Status::InvalidArgument("region server address '" + address +
-                                     "' has port 0");
-    }
+    BLOOMROUTE_RETURN_IF_ERROR(
+        ParseDialAddress(address, "region server address", &host, &port));
     return std::unique_ptr<router::RegionClient>(
         std::make_unique<ThriftRegionClient>(address, std::move(host), port,
                                              options_));

@@ -67,26 +67,6 @@ constexpr uint64_t kTreeNodeBytes = 48;
 constexpr uint32_t kInlineStringBytes = 15;
 constexpr uint64_t kHeapBlockOverhead = 16;
 
-// Adds `bytes` to `*charged`; throws DecodeBudgetExceeded when the total
-// would pass `budget` (`what` and `entries`, when not 0, say what was being
-// decoded).
-void ChargeBudget(uint64_t bytes, const char* what, uint32_t entries,
-                  uint64_t budget, const std::string& limit_name,
-                  const std::string& method, int32_t seqid, uint64_t* charged) {
-  if (bytes <= budget - *charged) {  // *charged <= budget always
-    *charged += bytes;
-    return;
-  }
-  throw DecodeBudgetExceeded(
-      "the message decodes to more than its budget of " +
-          std::to_string(budget) + " bytes in memory (" + limit_name +
-          "): " + what +
-          (entries > 0 ? " of " + std::to_string(entries) + " entries" : "") +
-          " needs " + std::to_string(bytes) + " bytes after " +
-          std::to_string(*charged),
-      method, seqid);
-}
-
 // HBase's calls that declare TIOError alone (hbase_service.thrift; the
 // handler serves them through ServeHBaseCall). Every other call of the
 // router and region services declares TIllegalArgument too.
@@ -150,17 +130,6 @@ void WriteDeclaredException(const ContainerLimitExceeded& e,
   out->writeMessageEnd();
 }
 
-// Throws ContainerLimitExceeded when `entries` is over `limit` (0: none).
-void CheckContainerEntries(uint32_t entries, uint32_t limit, const char* what,
-                           const std::string& method, int32_t seqid) {
-  if (limit == 0 || entries <= limit) return;
-  throw ContainerLimitExceeded(
-      std::string(what) + " of " + std::to_string(entries) +
-          " entries: at most " + std::to_string(limit) +
-          " entries per list, set or map",
-      method, seqid);
-}
-
 class BudgetErrorProcessor : public at::TProcessor {
  public:
   explicit BudgetErrorProcessor(std::shared_ptr<at::TProcessor> inner)
@@ -203,20 +172,14 @@ class BudgetErrorProcessor : public at::TProcessor {
 
 }  // namespace
 
-BudgetedBinaryProtocol::BudgetedBinaryProtocol(
-    std::shared_ptr<at::transport::TTransport> transport, uint64_t budget_bytes,
-    int32_t container_limit, std::string limit_name)
-    : TVirtualProtocol(std::move(transport)),
-      budget_(budget_bytes),
+MessageBudget::MessageBudget(uint64_t budget_bytes, int32_t container_limit,
+                             std::string limit_name)
+    : budget_(budget_bytes),
       container_limit_(
           container_limit > 0 ? static_cast<uint32_t>(container_limit) : 0),
-      limit_name_(std::move(limit_name)) {
-  // The limit is checked here (CheckEntries), not by the base class, whose
-  // error carries no call to answer.
-  setStrict(/*strict_read=*/true, /*strict_write=*/true);
-}
+      limit_name_(std::move(limit_name)) {}
 
-uint64_t BudgetedBinaryProtocol::ElementBytes(TType type) {
+uint64_t MessageBudget::ElementBytes(TType type) {
   switch (type) {
     case at::protocol::T_BOOL:
     case at::protocol::T_BYTE:
@@ -241,64 +204,79 @@ uint64_t BudgetedBinaryProtocol::ElementBytes(TType type) {
   }
 }
 
-void BudgetedBinaryProtocol::Charge(uint64_t bytes, const char* what,
-                                    uint32_t entries) {
-  ChargeBudget(bytes, what, entries, budget_, limit_name_, method_, seqid_,
-               &charged_);
-}
-
-void BudgetedBinaryProtocol::CheckEntries(uint32_t entries,
-                                          const char* what) const {
-  CheckContainerEntries(entries, container_limit_, what, method_, seqid_);
-}
-
-uint32_t BudgetedBinaryProtocol::readMessageBegin(
-    std::string& name, at::protocol::TMessageType& type, int32_t& seqid) {
+void MessageBudget::Reset() {
   charged_ = 0;
   method_.clear();
   seqid_ = 0;
-  const uint32_t read = TBinaryProtocolT::readMessageBegin(name, type, seqid);
-  method_ = name;
-  seqid_ = seqid;
-  return read;
 }
 
-uint32_t BudgetedBinaryProtocol::readListBegin(TType& elem_type,
-                                               uint32_t& size) {
-  const uint32_t read = TBinaryProtocolT::readListBegin(elem_type, size);
+void MessageBudget::Begin(const std::string& method, int32_t seqid) {
+  method_ = method;
+  seqid_ = seqid;
+}
+
+void MessageBudget::Charge(uint64_t bytes, const char* what, uint32_t entries) {
+  if (bytes <= budget_ - charged_) {  // charged_ <= budget_ always
+    charged_ += bytes;
+    return;
+  }
+  throw DecodeBudgetExceeded(
+      "the message decodes to more than its budget of " +
+          std::to_string(budget_) + " bytes in memory (" + limit_name_ +
+          "): " + what +
+          (entries > 0 ? " of " + std::to_string(entries) + " entries" : "") +
+          " needs " + std::to_string(bytes) + " bytes after " +
+          std::to_string(charged_),
+      method_, seqid_);
+}
+
+void MessageBudget::CheckEntries(uint32_t entries, const char* what) const {
+  if (container_limit_ == 0 || entries <= container_limit_) return;
+  throw ContainerLimitExceeded(
+      std::string(what) + " of " + std::to_string(entries) +
+          " entries: at most " + std::to_string(container_limit_) +
+          " entries per list, set or map",
+      method_, seqid_);
+}
+
+void MessageBudget::List(TType elem_type, uint32_t size) {
   CheckEntries(size, "a list");
   Charge(uint64_t{size} * ElementBytes(elem_type), "a list", size);
-  return read;
 }
 
-uint32_t BudgetedBinaryProtocol::readSetBegin(TType& elem_type,
-                                              uint32_t& size) {
-  const uint32_t read = TBinaryProtocolT::readSetBegin(elem_type, size);
+void MessageBudget::Set(TType elem_type, uint32_t size) {
   CheckEntries(size, "a set");
   Charge(uint64_t{size} * (ElementBytes(elem_type) + kTreeNodeBytes), "a set",
          size);
-  return read;
 }
 
-uint32_t BudgetedBinaryProtocol::readMapBegin(TType& key_type,
-                                              TType& value_type,
-                                              uint32_t& size) {
-  const uint32_t read =
-      TBinaryProtocolT::readMapBegin(key_type, value_type, size);
+void MessageBudget::Map(TType key_type, TType value_type, uint32_t size) {
   CheckEntries(size, "a map");
   Charge(uint64_t{size} * (ElementBytes(key_type) + ElementBytes(value_type) +
                            kTreeNodeBytes),
          "a map", size);
-  return read;
+}
+
+void MessageBudget::String(int32_t size) {
+  if (size > static_cast<int32_t>(kInlineStringBytes)) {
+    Charge(static_cast<uint64_t>(size) + kHeapBlockOverhead, "a string", 0);
+  }
+}
+
+BudgetedBinaryProtocol::BudgetedBinaryProtocol(
+    std::shared_ptr<at::transport::TTransport> transport, uint64_t budget_bytes,
+    int32_t container_limit, std::string limit_name)
+    : BudgetedReads(
+          std::move(transport),
+          MessageBudget(budget_bytes, container_limit, std::move(limit_name))) {
+  setStrict(/*strict_read=*/true, /*strict_write=*/true);
 }
 
 uint32_t BudgetedBinaryProtocol::readString(std::string& str) {
   int32_t size = 0;
   const uint32_t read = readI32(size);
   // A negative size is refused by readStringBody.
-  if (size > static_cast<int32_t>(kInlineStringBytes)) {
-    Charge(static_cast<uint64_t>(size) + kHeapBlockOverhead, "a string", 0);
-  }
+  budget_.String(size);
   return read + readStringBody(str, size);
 }
 
@@ -309,68 +287,10 @@ uint32_t BudgetedBinaryProtocol::readBinary(std::string& str) {
 BudgetedCompactProtocol::BudgetedCompactProtocol(
     std::shared_ptr<at::transport::TTransport> transport, uint64_t budget_bytes,
     int32_t container_limit, int32_t string_limit, std::string limit_name)
-    : TVirtualProtocol(std::move(transport)),
-      budget_(budget_bytes),
-      max_entries_(container_limit > 0 ? static_cast<uint32_t>(container_limit)
-                                       : 0),
-      limit_name_(std::move(limit_name)) {
-  // The container limit is checked here (CheckEntries), as the binary
-  // protocol's: the base class's error carries no call to answer.
+    : BudgetedReads(
+          std::move(transport),
+          MessageBudget(budget_bytes, container_limit, std::move(limit_name))) {
   string_limit_ = string_limit;
-}
-
-void BudgetedCompactProtocol::CheckEntries(uint32_t entries,
-                                           const char* what) const {
-  CheckContainerEntries(entries, max_entries_, what, method_, seqid_);
-}
-
-void BudgetedCompactProtocol::Charge(uint64_t bytes, const char* what,
-                                     uint32_t entries) {
-  ChargeBudget(bytes, what, entries, budget_, limit_name_, method_, seqid_,
-               &charged_);
-}
-
-uint32_t BudgetedCompactProtocol::readMessageBegin(
-    std::string& name, at::protocol::TMessageType& type, int32_t& seqid) {
-  charged_ = 0;
-  method_.clear();
-  seqid_ = 0;
-  const uint32_t read = TCompactProtocolT::readMessageBegin(name, type, seqid);
-  method_ = name;
-  seqid_ = seqid;
-  return read;
-}
-
-uint32_t BudgetedCompactProtocol::readListBegin(TType& elem_type,
-                                                uint32_t& size) {
-  const uint32_t read = TCompactProtocolT::readListBegin(elem_type, size);
-  CheckEntries(size, "a list");
-  Charge(uint64_t{size} * BudgetedBinaryProtocol::ElementBytes(elem_type),
-         "a list", size);
-  return read;
-}
-
-uint32_t BudgetedCompactProtocol::readSetBegin(TType& elem_type,
-                                               uint32_t& size) {
-  const uint32_t read = TCompactProtocolT::readSetBegin(elem_type, size);
-  CheckEntries(size, "a set");
-  Charge(uint64_t{size} *
-             (BudgetedBinaryProtocol::ElementBytes(elem_type) + kTreeNodeBytes),
-         "a set", size);
-  return read;
-}
-
-uint32_t BudgetedCompactProtocol::readMapBegin(TType& key_type,
-                                               TType& value_type,
-                                               uint32_t& size) {
-  const uint32_t read =
-      TCompactProtocolT::readMapBegin(key_type, value_type, size);
-  CheckEntries(size, "a map");
-  Charge(uint64_t{size} * (BudgetedBinaryProtocol::ElementBytes(key_type) +
-                           BudgetedBinaryProtocol::ElementBytes(value_type) +
-                           kTreeNodeBytes),
-         "a map", size);
-  return read;
 }
 
 uint32_t BudgetedCompactProtocol::readString(std::string& str) {
@@ -390,9 +310,7 @@ uint32_t BudgetedCompactProtocol::readBinary(std::string& str) {
     throw at::protocol::TProtocolException(
         at::protocol::TProtocolException::SIZE_LIMIT);
   }
-  if (size > static_cast<int32_t>(kInlineStringBytes)) {
-    Charge(static_cast<uint64_t>(size) + kHeapBlockOverhead, "a string", 0);
-  }
+  budget_.String(size);
   str.resize(static_cast<size_t>(size));
   if (size > 0) {
     trans_->readAll(reinterpret_cast<uint8_t*>(str.data()),

@@ -53,6 +53,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace bloomroute::thrift_internal {
 
@@ -84,11 +85,10 @@ class ContainerLimitExceeded : public DecodeBudgetExceeded {
   using DecodeBudgetExceeded::DecodeBudgetExceeded;
 };
 
-// TBinaryProtocol (strict reads and writes) with the budget above.
-class BudgetedBinaryProtocol
-    : public apache::thrift::protocol::TVirtualProtocol<
-          BudgetedBinaryProtocol, apache::thrift::protocol::TBinaryProtocolT<
-                                      apache::thrift::transport::TTransport>> {
+// One message's charges against the budget and the container limit: what
+// both budgeted protocols below keep and charge the same way (a value's
+// size in memory does not depend on its encoding).
+class MessageBudget {
  public:
   // At least the sizeof of every struct of the bloomroute IDL that is a
   // list, set or map element (checked at compile time in the .cc; raise it
@@ -100,39 +100,31 @@ class BudgetedBinaryProtocol
   // (0 = no limit, as Thrift's; over it: ContainerLimitExceeded).
   // `limit_name` names the option that sets the budget, for the error
   // ("--max-decoded-bytes").
-  BudgetedBinaryProtocol(
-      std::shared_ptr<apache::thrift::transport::TTransport> transport,
-      uint64_t budget_bytes, int32_t container_limit, std::string limit_name);
-
-  // The bytes charged since the current message began.
-  uint64_t charged() const { return charged_; }
-  uint64_t budget() const { return budget_; }
+  MessageBudget(uint64_t budget_bytes, int32_t container_limit,
+                std::string limit_name);
 
   // The bytes a list or set entry of `type` costs in memory (0 for a type
   // that is not a value type).
   static uint64_t ElementBytes(apache::thrift::protocol::TType type);
 
-  // The reading functions TVirtualProtocol dispatches to (they hide the base
-  // class's).
-  uint32_t readMessageBegin(std::string& name,
-                            apache::thrift::protocol::TMessageType& type,
-                            int32_t& seqid);
-  uint32_t readListBegin(apache::thrift::protocol::TType& elem_type,
-                         uint32_t& size);
-  uint32_t readSetBegin(apache::thrift::protocol::TType& elem_type,
-                        uint32_t& size);
-  uint32_t readMapBegin(apache::thrift::protocol::TType& key_type,
-                        apache::thrift::protocol::TType& value_type,
-                        uint32_t& size);
-  uint32_t readString(std::string& str);
-  uint32_t readBinary(std::string& str);
+  // Before a message's header is read: nothing charged, no call known.
+  void Reset();
+  // The call the message is (named in the errors thrown from now on).
+  void Begin(const std::string& method, int32_t seqid);
+  // Charge a container of `size` entries (checked against the limit
+  // first), or a string of `size` bytes; throw DecodeBudgetExceeded when the
+  // total would pass the budget.
+  void List(apache::thrift::protocol::TType elem_type, uint32_t size);
+  void Set(apache::thrift::protocol::TType elem_type, uint32_t size);
+  void Map(apache::thrift::protocol::TType key_type,
+           apache::thrift::protocol::TType value_type, uint32_t size);
+  void String(int32_t size);
+
+  uint64_t charged() const { return charged_; }
+  uint64_t budget() const { return budget_; }
 
  private:
-  // Adds `bytes` to the charge; throws DecodeBudgetExceeded when the total
-  // would pass the budget (`what` and `entries`, when not 0, say what was
-  // being decoded).
   void Charge(uint64_t bytes, const char* what, uint32_t entries);
-  // Throws ContainerLimitExceeded when `entries` is over the limit.
   void CheckEntries(uint32_t entries, const char* what) const;
 
   const uint64_t budget_;
@@ -143,47 +135,95 @@ class BudgetedBinaryProtocol
   int32_t seqid_ = 0;
 };
 
-// TCompactProtocol with the same budget, charged the same way (a value's
-// size in memory does not depend on its encoding); for servers that take
-// compact requests. Strings are also bounded by `string_limit` (the
-// message's size: a compact string's buffer is made before its bytes are
-// read).
+// The reads both budgeted protocols charge alike: the message's header
+// (which starts a new budget) and containers. `Protocol` is the budgeted
+// protocol (TVirtualProtocol dispatches to it), `Base` Thrift's protocol
+// it reads with.
+template <typename Protocol, typename Base>
+class BudgetedReads
+    : public apache::thrift::protocol::TVirtualProtocol<Protocol, Base> {
+ public:
+  // The bytes charged since the current message began.
+  uint64_t charged() const { return budget_.charged(); }
+  uint64_t budget() const { return budget_.budget(); }
+
+  // The reading functions TVirtualProtocol dispatches to (they hide the base
+  // class's).
+  uint32_t readMessageBegin(std::string& name,
+                            apache::thrift::protocol::TMessageType& type,
+                            int32_t& seqid) {
+    budget_.Reset();
+    const uint32_t read = Base::readMessageBegin(name, type, seqid);
+    budget_.Begin(name, seqid);
+    return read;
+  }
+  uint32_t readListBegin(apache::thrift::protocol::TType& elem_type,
+                         uint32_t& size) {
+    const uint32_t read = Base::readListBegin(elem_type, size);
+    budget_.List(elem_type, size);
+    return read;
+  }
+  uint32_t readSetBegin(apache::thrift::protocol::TType& elem_type,
+                        uint32_t& size) {
+    const uint32_t read = Base::readSetBegin(elem_type, size);
+    budget_.Set(elem_type, size);
+    return read;
+  }
+  uint32_t readMapBegin(apache::thrift::protocol::TType& key_type,
+                        apache::thrift::protocol::TType& value_type,
+                        uint32_t& size) {
+    const uint32_t read = Base::readMapBegin(key_type, value_type, size);
+    budget_.Map(key_type, value_type, size);
+    return read;
+  }
+
+ protected:
+  // The container limit is checked by the budget (MessageBudget), not by
+  // the base class, whose error carries no call to answer.
+  BudgetedReads(
+      std::shared_ptr<apache::thrift::transport::TTransport> transport,
+      MessageBudget budget)
+      : apache::thrift::protocol::TVirtualProtocol<Protocol, Base>(
+            std::move(transport)),
+        budget_(std::move(budget)) {}
+
+  MessageBudget budget_;
+};
+
+// TBinaryProtocol (strict reads and writes) with the budget above.
+class BudgetedBinaryProtocol
+    : public BudgetedReads<BudgetedBinaryProtocol,
+                           apache::thrift::protocol::TBinaryProtocolT<
+                               apache::thrift::transport::TTransport>> {
+ public:
+  static constexpr uint64_t kStructElementBytes =
+      MessageBudget::kStructElementBytes;
+
+  // As MessageBudget's.
+  BudgetedBinaryProtocol(
+      std::shared_ptr<apache::thrift::transport::TTransport> transport,
+      uint64_t budget_bytes, int32_t container_limit, std::string limit_name);
+
+  uint32_t readString(std::string& str);
+  uint32_t readBinary(std::string& str);
+};
+
+// TCompactProtocol with the same budget, charged the same way; for servers
+// that take compact requests. Strings are also bounded by `string_limit`
+// (the message's size: a compact string's buffer is made before its bytes
+// are read).
 class BudgetedCompactProtocol
-    : public apache::thrift::protocol::TVirtualProtocol<
-          BudgetedCompactProtocol, apache::thrift::protocol::TCompactProtocolT<
-                                       apache::thrift::transport::TTransport>> {
+    : public BudgetedReads<BudgetedCompactProtocol,
+                           apache::thrift::protocol::TCompactProtocolT<
+                               apache::thrift::transport::TTransport>> {
  public:
   BudgetedCompactProtocol(
       std::shared_ptr<apache::thrift::transport::TTransport> transport,
       uint64_t budget_bytes, int32_t container_limit, int32_t string_limit,
       std::string limit_name);
 
-  uint64_t charged() const { return charged_; }
-
-  uint32_t readMessageBegin(std::string& name,
-                            apache::thrift::protocol::TMessageType& type,
-                            int32_t& seqid);
-  uint32_t readListBegin(apache::thrift::protocol::TType& elem_type,
-                         uint32_t& size);
-  uint32_t readSetBegin(apache::thrift::protocol::TType& elem_type,
-                        uint32_t& size);
-  uint32_t readMapBegin(apache::thrift::protocol::TType& key_type,
-                        apache::thrift::protocol::TType& value_type,
-                        uint32_t& size);
   uint32_t readString(std::string& str);
   uint32_t readBinary(std::string& str);
-
- private:
-  void Charge(uint64_t bytes, const char* what, uint32_t entries);
-  // Throws ContainerLimitExceeded when `entries` is over the limit.
-  void CheckEntries(uint32_t entries, const char* what) const;
-
-  const uint64_t budget_;
-  const uint32_t max_entries_;  // the container limit; 0: none
-  const std::string limit_name_;
-  uint64_t charged_ = 0;
-  std::string method_;
-  int32_t seqid_ = 0;
 };
 
 // Makes a BudgetedBinaryProtocol for each connection.

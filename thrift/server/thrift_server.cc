@@ -157,6 +157,17 @@ Status ParseListenAddress(std::string_view address, std::string* host,
   return Status::OK();
 }
 
+Status ParseDialAddress(std::string_view address, std::string_view what,
+                        std::string* host, int* port) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ParseListenAddress(address, host, port).WithContext(std::string(what)));
+  if (*port == 0) {
+    return Status::InvalidArgument(std::string(what) + " '" +
+                                   std::string(address) + "' has port 0");
+  }
+  return Status::OK();
+}
+
 std::string FormatHostPort(const std::string& host, int port) {
   const bool v6 = host.find(':') != std::string::npos;
   return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);

@@ -245,6 +245,11 @@ Status ValidateDecodedBudget(uint64_t max_decoded_bytes,
 Status ParseListenAddress(std::string_view address, std::string* host,
                           int* port);
 
+// ParseListenAddress for an address to connect to: port 0 is refused too.
+// Errors name `what` ("region server address").
+Status ParseDialAddress(std::string_view address, std::string_view what,
+                        std::string* host, int* port);
+
 // "host:port", with an IPv6 host in brackets ("[::1]:9090"): what
 // ParseListenAddress accepts.
 std::string FormatHostPort(const std::string& host, int port);
