@@ -37,6 +37,7 @@ class RouterOnZooKeeperTest : public ::testing::Test {
  protected:
   void SetUp() override {
     coord::zktest::ZooKeeperTestOptions options;
+    options.nodes = ZooKeeperNodes();
     auto zk = coord::zktest::ZooKeeperTestEnsemble::Start(options);
     ASSERT_TRUE(zk.ok()) << zk.status().ToString();
     zk_ = std::move(*zk);
@@ -48,6 +49,7 @@ class RouterOnZooKeeperTest : public ::testing::Test {
   }
 
   virtual std::vector<std::string> RegionServerFlags() const { return {}; }
+  virtual int ZooKeeperNodes() const { return 1; }
 
   // A router of cluster "t" (a 2 s session: ZooKeeper's tick here is 200
   // ms); its first line says whether it serves or waits.
@@ -116,6 +118,9 @@ class RouterOnZooKeeperTest : public ::testing::Test {
     EXPECT_TRUE(line.has_value());
     return line ? PortOf(*line) : 0;
   }
+
+  // A router that lost its ZooKeeper session (tools/cluster_flags.h).
+  static int ClusterExitSessionLost() { return 3; }
 
   testing::TempDir dir_;
   std::unique_ptr<coord::zktest::ZooKeeperTestEnsemble> zk_;
@@ -204,6 +209,70 @@ TEST_F(RouterOnZooKeeperTest, ZooKeeperDownReadsAndWritesGoOnDdlWaits) {
   ExpectRows(port, 25);
   router->Signal(SIGTERM);
   EXPECT_EQ(router->ExitCode(), 0);
+}
+
+// Faults on a three-node ensemble with three routers: a ZooKeeper node
+// killed (the quorum serves on), the serving router paused past its
+// session (SIGSTOP: the next router takes over; the paused one, resumed,
+// finds its session expired and exits 3 without serving again), then the
+// new one killed (the third takes over). No acknowledged row is lost.
+class RouterFaultsOnZooKeeperTest : public RouterOnZooKeeperTest {
+ protected:
+  int ZooKeeperNodes() const override { return 3; }
+};
+
+TEST_F(RouterFaultsOnZooKeeperTest, PausedKilledRoutersAndAZooKeeperNode) {
+  std::string line;
+  std::unique_ptr<ServerProcess> first = Router(&line);
+  const int first_port = PortOf(line);
+  ASSERT_GT(first_port, 0) << line;
+  std::unique_ptr<ServerProcess> second = Router(&line);
+  ASSERT_NE(line.find("standby"), std::string::npos) << line;
+  std::unique_ptr<ServerProcess> third = Router(&line);
+  ASSERT_NE(line.find("standby"), std::string::npos) << line;
+  {
+    RouterClient c(first_port);
+    client::TTableInfo info;
+    c->createIndexedTable(info, MakeTableSpec("geo", {"d:cc"}));
+  }
+  Put(first_port, 0, 10);
+  ASSERT_TRUE(zk_->KillNode(0).ok());
+  Put(first_port, 10, 20);
+  ExpectRows(first_port, 20);
+
+  first->Signal(SIGSTOP);
+  const int second_port = TakeOver(second.get(), "SIGSTOP");
+  ASSERT_GT(second_port, 0);
+  ExpectRows(second_port, 20);
+  Put(second_port, 20, 30);
+  first->Signal(SIGCONT);
+  // A write sent to the deposed router as it resumes is refused, or, if
+  // it was acknowledged, the serving router has it.
+  bool acknowledged = false;
+  try {
+    RouterClient c(first_port);
+    c->put("geo", MakePut("zombie", {{"d:cc", "SE"}}));
+    acknowledged = true;
+  } catch (const ::apache::thrift::TException& e) {
+    std::cout << "a write to the deposed router: " << e.what() << std::endl;
+  }
+  EXPECT_EQ(first->ExitCode(), ClusterExitSessionLost());
+  ExpectRows(second_port, 30);
+  if (acknowledged) {
+    RouterClient c(second_port);
+    client::TResult row;
+    c->get(row, "geo", MakeGet("zombie"));
+    EXPECT_EQ(CellsOf(row), (CellMap{{"d:cc", "SE"}}));
+  }
+
+  second->Signal(SIGKILL);
+  const int third_port = TakeOver(third.get(), "SIGKILL");
+  ASSERT_GT(third_port, 0);
+  ExpectRows(third_port, 30);
+  Put(third_port, 30, 35);
+  ExpectRows(third_port, 35);
+  third->Signal(SIGTERM);
+  EXPECT_EQ(third->ExitCode(), 0);
 }
 
 // A cluster started with one router (--data) moves its catalog into
