@@ -63,6 +63,9 @@ struct ClusterMembers {
   std::vector<LiveRegionServer> region_servers;  // by address
 };
 
+// Where a server reads the members from (a session of its own).
+using ClusterMembersSource = std::function<StatusOr<ClusterMembers>()>;
+
 // At most kMaxListedMembers of each kind are read (Unavailable past it).
 inline constexpr size_t kMaxListedMembers = 4096;
 // A node gone between the listing and its read is skipped.

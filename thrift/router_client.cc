@@ -9,6 +9,7 @@
 #include "thrift/conversion/admin_conversion.h"
 #include "thrift/conversion/hbase_conversion.h"
 #include "thrift/conversion/index_conversion.h"
+#include "thrift/conversion/members_conversion.h"
 #include "thrift/gen-cpp/RouterService.h"
 #include "thrift/gen-cpp/errors_types.h"
 #include "thrift/internal/checked_conversion.h"
@@ -427,6 +428,13 @@ class ThriftRouterClient final : public RouterClient {
           s.listServers(r);
         },
         thrift_internal::ServerSummariesFromThrift);
+  }
+
+  StatusOr<coord::ClusterMembers> ClusterMembers() override {
+    return Fetch<coord::ClusterMembers, client::TClusterMembers>(
+        "getClusterMembers",
+        [](Service& s, client::TClusterMembers& r) { s.getClusterMembers(r); },
+        MembersFromThrift);
   }
 
   StatusOr<std::vector<router::RegionSummary>> ListRegions(

@@ -117,6 +117,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
+#include "coord/cluster_members.h"
 #include "model/rows.h"
 #include "router/router.h"
 #include "thrift/thrift_region_client.h"
@@ -255,6 +256,10 @@ class RouterClient {
   // listServers / listRegions: see router::Router::ListServers and
   // ListRegions. NotFound for an unknown table.
   virtual StatusOr<std::vector<router::ServerSummary>> ListServers() = 0;
+  // getClusterMembers: the ZooKeeper cluster's live routers and region
+  // servers (coord/cluster_members.h); InvalidArgument from a router that
+  // keeps its catalog alone.
+  virtual StatusOr<coord::ClusterMembers> ClusterMembers() = 0;
   virtual StatusOr<std::vector<router::RegionSummary>> ListRegions(
       std::string_view table) = 0;
   // addServer / setServerAddress / removeServer: see router::Router's

@@ -36,7 +36,8 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
   // A handler per connection: it owns the connection's scanners.
   BLOOMROUTE_RETURN_IF_ERROR(server->Serve(
       std::make_shared<rpc::client::RouterServiceProcessorFactory>(
-          std::make_shared<RouterServiceHandlerFactory>(std::move(router))),
+          std::make_shared<RouterServiceHandlerFactory>(
+              std::move(router), options.cluster_members)),
       options, "RouterServer", std::move(access), std::move(throttle)));
   return server;
 }

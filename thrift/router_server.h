@@ -25,6 +25,7 @@
 #include <string>
 
 #include "common/statusor.h"
+#include "coord/cluster_members.h"
 #include "router/router.h"
 #include "thrift/server/thrift_server.h"
 
@@ -48,6 +49,9 @@ struct RouterServerOptions : ServerOptions {
   // has the format); empty for none. Needs TLS: a token must not cross the
   // network in the clear.
   std::string token_file;
+  // The cluster's live members (getClusterMembers), for a router of a
+  // ZooKeeper cluster; empty for one that keeps its catalog alone.
+  coord::ClusterMembersSource cluster_members;
 };
 
 // Serves a Router; host(), port() and Stop() are ThriftServer's (Stop also

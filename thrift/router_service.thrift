@@ -110,6 +110,26 @@ struct TServerSummary {
   8: bool replicaCurrent
 }
 
+// The live members of a ZooKeeper cluster (getClusterMembers; bloomroute
+// admin routers): routers in election order, and region servers started
+// with --zookeeper (coord/cluster_members.h).
+struct TRouterMember {
+  1: string address
+  2: bool serving   // the elected router: it serves and coordinates
+  3: i32 routerId   // its fence-token id; 0: none claimed yet (a standby)
+  4: i64 epoch      // its candidacy's sequence number
+}
+
+struct TLiveRegionServer {
+  1: string address
+  2: string registered  // "incarnation=<hex> started=<unix ms>"
+}
+
+struct TClusterMembers {
+  1: list<TRouterMember> routers
+  2: list<TLiveRegionServer> liveRegionServers
+}
+
 // Whether a region is served (TRegionSummary.serving).
 enum TRegionServing {
   OPEN = 0,         // its server has it open
@@ -259,6 +279,12 @@ service RouterService extends index_service.IndexService {
   // are counted by a scan on each server, about as slow as reading them.
   // A server that fails is reported, not fatal.
   list<TServerSummary> listServers()
+      throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
+  // The cluster's live routers and region servers as ZooKeeper holds them
+  // (bloomroute admin routers). TIllegalArgument from a router that keeps
+  // its catalog alone (--data): it has no such members; TIOError
+  // "Unavailable: ..." when ZooKeeper does not answer.
+  TClusterMembers getClusterMembers()
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)
   list<TRegionSummary> listRegions(1: string table)
       throws (1: errors.TIOError io, 2: errors.TIllegalArgument ia)

@@ -167,16 +167,20 @@ bool CheckAndApplyOne(router::Router& router, const char* call,
 }  // namespace
 
 RouterServiceHandler::RouterServiceHandler(
-    std::shared_ptr<router::Router> router, router::ScannerClient client)
-    : router_(std::move(router)), client_(client) {}
+    std::shared_ptr<router::Router> router, router::ScannerClient client,
+    coord::ClusterMembersSource members)
+    : router_(std::move(router)),
+      client_(client),
+      members_(std::move(members)) {}
 
 RouterServiceHandlerFactory::RouterServiceHandlerFactory(
-    std::shared_ptr<router::Router> router)
-    : router_(std::move(router)) {}
+    std::shared_ptr<router::Router> router, coord::ClusterMembersSource members)
+    : router_(std::move(router)), members_(std::move(members)) {}
 
 client::RouterServiceIf* RouterServiceHandlerFactory::getHandler(
     const apache::thrift::TConnectionInfo& /*connection*/) {
-  return new RouterServiceHandler(router_, router::NewScannerClient());
+  return new RouterServiceHandler(router_, router::NewScannerClient(),
+                                  members_);
 }
 
 void RouterServiceHandlerFactory::releaseHandler(

@@ -54,6 +54,7 @@
 #include <string>
 #include <vector>
 
+#include "coord/cluster_members.h"
 #include "router/router.h"
 #include "thrift/gen-cpp/RouterService.h"
 #include "thrift/internal/hbase_scanners.h"
@@ -66,7 +67,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   // calls are made as `client`.
   explicit RouterServiceHandler(
       std::shared_ptr<router::Router> router,
-      router::ScannerClient client = router::kLocalScannerClient);
+      router::ScannerClient client = router::kLocalScannerClient,
+      coord::ClusterMembersSource members = nullptr);
   RouterServiceHandler(const RouterServiceHandler&) = delete;
   RouterServiceHandler& operator=(const RouterServiceHandler&) = delete;
 
@@ -163,6 +165,7 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
       std::vector<rpc::client::TServerIndexStats>& result) override;
   void getClusterStatus(rpc::client::TClusterStatus& result) override;
   void listServers(std::vector<rpc::client::TServerSummary>& result) override;
+  void getClusterMembers(rpc::client::TClusterMembers& result) override;
   void listRegions(std::vector<rpc::client::TRegionSummary>& result,
                    const std::string& table) override;
   void addServer(rpc::client::TServerRef& result,
@@ -200,6 +203,7 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
 
   const std::shared_ptr<router::Router> router_;
   const router::ScannerClient client_;
+  const coord::ClusterMembersSource members_;  // null: no ZooKeeper
   // Each scanner's TScan.limit and batchSize between calls.
   thrift_internal::HBaseScanners scanners_;
 };
@@ -209,7 +213,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
 class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
  public:
   // `router` must not be null.
-  explicit RouterServiceHandlerFactory(std::shared_ptr<router::Router> router);
+  RouterServiceHandlerFactory(std::shared_ptr<router::Router> router,
+                              coord::ClusterMembersSource members = nullptr);
 
   rpc::client::RouterServiceIf* getHandler(
       const apache::thrift::TConnectionInfo& connection) override;
@@ -219,6 +224,7 @@ class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
 
  private:
   const std::shared_ptr<router::Router> router_;
+  const coord::ClusterMembersSource members_;
 };
 
 }  // namespace bloomroute

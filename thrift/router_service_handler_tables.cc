@@ -7,6 +7,7 @@
 #include "thrift/conversion/admin_conversion.h"
 #include "thrift/conversion/hbase_conversion.h"
 #include "thrift/conversion/index_conversion.h"
+#include "thrift/conversion/members_conversion.h"
 #include "thrift/conversion/region_conversion.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/router_service_handler.h"
@@ -313,6 +314,20 @@ void RouterServiceHandler::getIndexStats(
 void RouterServiceHandler::getClusterStatus(client::TClusterStatus& result) {
   ServeCall("getClusterStatus", [&]() -> Status {
     return ToThrift(router_->GetClusterStatus(), &result);
+  });
+}
+
+void RouterServiceHandler::getClusterMembers(client::TClusterMembers& result) {
+  ServeCall("getClusterMembers", [&]() -> Status {
+    if (!members_) {
+      return Status::InvalidArgument(
+          "this router keeps its catalog alone (--data): it has no "
+          "ZooKeeper members to list");
+    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(const coord::ClusterMembers members,
+                                members_());
+    MembersToThrift(members, &result);
+    return Status::OK();
   });
 }
 

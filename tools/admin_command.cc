@@ -33,6 +33,10 @@ const AdminCommand::Subcommand
     AdminCommand::kSubcommands[AdminCommand::kSubcommandCount] = {
         {"servers", "", "every region server with its regions, rows and bytes",
          0, 0, false, &AdminCommand::RunServers},
+        {"routers", "",
+         "the ZooKeeper cluster's live routers (which one serves) and region "
+         "servers",
+         0, 0, false, &AdminCommand::RunRouters},
         {"regions", "--table T",
          "a table's regions with their server, state, rows and bytes", kTable,
          kTable, false, &AdminCommand::RunRegions},
@@ -181,7 +185,7 @@ void AdminCommand::AddOptions(po::options_description* o) {
   connection_.Add(o);
   o->add_options()  //
       ("subcommand", po::value<std::string>(&subcommand_name_)->required(),
-       "servers, regions, add-server, set-address, remove-server, "
+       "servers, routers, regions, add-server, set-address, remove-server, "
        "decommission, move, split, merge, balance or quota (also the first "
        "positional argument)")  //
       ("address", po::value<std::string>(&address_)->value_name("HOST:PORT"),
@@ -431,6 +435,14 @@ Status AdminCommand::RunServers() {
                               client_->ListServers());
   std::cout << (format_ == "json" ? FormatServersJson(servers)
                                   : FormatServersTable(servers));
+  return Status::OK();
+}
+
+Status AdminCommand::RunRouters() {
+  BLOOMROUTE_ASSIGN_OR_RETURN(const coord::ClusterMembers members,
+                              client_->ClusterMembers());
+  std::cout << (format_ == "json" ? FormatMembersJson(members)
+                                  : FormatMembersText(members));
   return Status::OK();
 }
 

@@ -99,6 +99,7 @@ class AdminCommand : public Command {
 
  private:
   Status RunServers();
+  Status RunRouters();
   Status RunRegions();
   Status RunAddServer();
   Status RunSetAddress();
@@ -122,7 +123,7 @@ class AdminCommand : public Command {
   void PrintOp(const std::string& kind, const std::vector<uint64_t>& from,
                const router::RegionOpResult& result) const;
 
-  static constexpr size_t kSubcommandCount = 11;
+  static constexpr size_t kSubcommandCount = 12;
   static const Subcommand kSubcommands[kSubcommandCount];
 
   RouterConnectionFlags connection_;

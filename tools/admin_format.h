@@ -44,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "coord/cluster_members.h"
 #include "router/router.h"
 
 namespace bloomroute {
@@ -82,6 +83,12 @@ StatusOr<router::QuotaLimit> ParseQuotaRate(const std::string& text,
 std::string FormatQuotaRate(const router::QuotaLimit& limit, bool bytes);
 std::string FormatQuotasTable(const std::vector<router::Quota>& quotas);
 std::string FormatQuotasJson(const std::vector<router::Quota>& quotas);
+
+// admin routers / bloomroute members: the cluster's live routers (election
+// order, the serving one first) and region servers (tools/members_command.h
+// shows both formats).
+std::string FormatMembersText(const coord::ClusterMembers& members);
+std::string FormatMembersJson(const coord::ClusterMembers& members);
 
 }  // namespace bloomroute
 

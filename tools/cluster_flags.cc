@@ -189,6 +189,14 @@ StatusOr<uint32_t> ClusterFlags::ClaimRouterId(const std::string& address) {
                               address);
 }
 
+coord::ClusterMembersSource ClusterFlags::MembersSource() const {
+  coord::ZnodeStore* store = store_.get();
+  return [store]() -> StatusOr<coord::ClusterMembers> {
+    if (store == nullptr) return Status::Unavailable("not in the election");
+    return coord::ListClusterMembers(store);
+  };
+}
+
 StatusOr<std::unique_ptr<router::CatalogStore>> ClusterFlags::OpenCatalog()
     const {
   coord::ZnodeCatalogOptions options;

@@ -34,6 +34,7 @@
 
 #include "common/status.h"
 #include "common/statusor.h"
+#include "coord/cluster_members.h"
 #include "coord/election.h"
 #include "coord/zk/zookeeper_store.h"
 #include "coord/znode_store.h"
@@ -79,6 +80,9 @@ class ClusterFlags {
   // the cluster for as long as the election's session lives
   // (coord/member_id.h), under /router_ids (after AwaitLeadership).
   [[nodiscard]] StatusOr<uint32_t> ClaimRouterId(const std::string& address);
+  // The cluster's live members read with the election's session (after
+  // AwaitLeadership; the source must not outlive these flags).
+  coord::ClusterMembersSource MembersSource() const;
   // The shared catalog, in the cluster's chroot (after AwaitLeadership).
   [[nodiscard]] StatusOr<std::unique_ptr<router::CatalogStore>> OpenCatalog()
       const;

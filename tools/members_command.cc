@@ -3,46 +3,9 @@
 #include <iostream>
 #include <memory>
 
-#include "tools/row_format.h"
+#include "tools/admin_format.h"
 
 namespace bloomroute {
-
-std::string FormatMembersText(const coord::ClusterMembers& members) {
-  std::string out =
-      "routers (" + std::to_string(members.routers.size()) + "):\n";
-  for (const coord::LiveRouter& r : members.routers) {
-    out += std::string("  ") + (r.leading ? "serving" : "standby") + "  " +
-           r.address + "  id " +
-           (r.router_id == 0 ? "-" : std::to_string(r.router_id)) + "  epoch " +
-           std::to_string(r.epoch) + "\n";
-  }
-  out += "live region servers (" +
-         std::to_string(members.region_servers.size()) + "):\n";
-  for (const coord::LiveRegionServer& s : members.region_servers) {
-    out += "  " + s.address + "  " + s.data + "\n";
-  }
-  return out;
-}
-
-std::string FormatMembersJson(const coord::ClusterMembers& members) {
-  std::string out = "{\"routers\":[";
-  for (size_t i = 0; i < members.routers.size(); ++i) {
-    const coord::LiveRouter& r = members.routers[i];
-    if (i > 0) out += ",";
-    out += "{\"address\":" + JsonString(r.address) +
-           ",\"serving\":" + (r.leading ? "true" : "false") +
-           ",\"router_id\":" + std::to_string(r.router_id) +
-           ",\"epoch\":" + std::to_string(r.epoch) + "}";
-  }
-  out += "],\"region_servers\":[";
-  for (size_t i = 0; i < members.region_servers.size(); ++i) {
-    const coord::LiveRegionServer& s = members.region_servers[i];
-    if (i > 0) out += ",";
-    out += "{\"address\":" + JsonString(s.address) +
-           ",\"registered\":" + JsonString(s.data) + "}";
-  }
-  return out + "]}\n";
-}
 
 MembersCommand::MembersCommand()
     : Command("members",

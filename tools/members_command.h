@@ -1,5 +1,6 @@
 // `bloomroute members --zookeeper HOSTS --cluster NAME`: the processes of a
-// cluster that are alive now, as ZooKeeper knows them
+// cluster that are alive now, as ZooKeeper knows them, read from ZooKeeper
+// itself (`bloomroute admin routers` asks a router the same)
 // (coord/cluster_members.h): its routers in election order (the first
 // serves and coordinates, the others are standbys), with the router id
 // each claimed, and the region servers started with --zookeeper. What is
@@ -20,15 +21,10 @@
 
 #include <string>
 
-#include "coord/cluster_members.h"
 #include "tools/cluster_flags.h"
 #include "tools/command.h"
 
 namespace bloomroute {
-
-// The two formats above.
-std::string FormatMembersText(const coord::ClusterMembers& members);
-std::string FormatMembersJson(const coord::ClusterMembers& members);
 
 class MembersCommand : public Command {
  public:

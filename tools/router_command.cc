@@ -356,6 +356,9 @@ Status RouterCommand::Execute() {
   }
   std::shared_ptr<router::Router> router = std::move(opened);
   op_push_target_.Set(router);
+  if (cluster_flags_.zookeeper()) {
+    server_options_.cluster_members = cluster_flags_.MembersSource();
+  }
   const size_t tables = router->ListTables().size();
   BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<RouterServer> server,
                               RouterServer::Start(router, server_options_));

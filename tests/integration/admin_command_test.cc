@@ -112,6 +112,15 @@ TEST_F(AdminCommandTest, AStoppedServerIsReportedAndAnUnknownTableFails) {
   EXPECT_NE(unknown.err.find("nope"), std::string::npos) << unknown.err;
 }
 
+// admin routers lists a ZooKeeper cluster's members
+// (router_zookeeper_test.cc); a router with --data has none and says so.
+TEST_F(AdminCommandTest, RoutersOfARouterWithItsOwnCatalogAreRefused) {
+  const CommandOutput routers = Admin({"routers"});
+  EXPECT_EQ(routers.code, 1) << routers.out;
+  EXPECT_NE(routers.err.find("keeps its catalog alone"), std::string::npos)
+      << routers.err;
+}
+
 // add-server, set-address and remove-server: usage checked before the
 // router is asked; the router's refusals reach the user.
 TEST_F(AdminCommandTest, MembershipSubcommandsCheckUsageAndReportRefusals) {

@@ -418,13 +418,20 @@ class MembersOnZooKeeperTest : public RouterOnZooKeeperTest {
 
 TEST_F(MembersOnZooKeeperTest, ListsRoutersAndLiveRegionServers) {
   ASSERT_TRUE(AwaitLiveServers(2));
+  std::string first_line;
+  std::unique_ptr<ServerProcess> first = Router(&first_line);
+  ASSERT_GT(PortOf(first_line), 0) << first_line;
   std::string line;
-  std::unique_ptr<ServerProcess> first = Router(&line);
-  ASSERT_GT(PortOf(line), 0) << line;
   std::unique_ptr<ServerProcess> second = Router(&line);
   ASSERT_NE(line.find("standby"), std::string::npos) << line;
   const testing::CommandOutput json = Members("json");
   ASSERT_EQ(json.code, 0) << json.err;
+  // The serving router answers the same (admin routers).
+  const testing::CommandOutput asked = testing::RunCommand(
+      {"admin", "routers", "--router",
+       "127.0.0.1:" + std::to_string(PortOf(first_line)), "--format", "json"});
+  EXPECT_EQ(asked.code, 0) << asked.err;
+  EXPECT_EQ(asked.out, json.out);
   // The serving router claimed id 1; the standby claims one when it leads.
   EXPECT_NE(json.out.find("\"serving\":true,\"router_id\":1,"),
             std::string::npos)

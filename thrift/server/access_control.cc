@@ -41,7 +41,8 @@ std::map<std::string, Role> RouterNeeds() {
         "isTableDisabled", "isTableAvailable", "getThriftServerType",
         // bloomroute's.
         "getByIndex", "getByIndexMultiple", "countByIndex", "getIndexStats",
-        "getClusterStatus", "listTables", "describeTable", "getIndexStatus"}) {
+        "getClusterStatus", "listTables", "describeTable", "getIndexStatus",
+        "getClusterMembers"}) {
     needs[m] = Role::kRead;
   }
   for (const char* m : {"put", "putMultiple", "deleteSingle", "deleteMultiple",

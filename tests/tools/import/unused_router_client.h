@@ -79,6 +79,7 @@ class UnusedRouterClient : public RouterClient {
   StatusOr<std::vector<router::ServerSummary>> ListServers() override {
     return Unused();
   }
+  StatusOr<coord::ClusterMembers> ClusterMembers() override { return Unused(); }
   StatusOr<std::vector<router::RegionSummary>> ListRegions(
       std::string_view) override {
     return Unused();
