@@ -118,6 +118,9 @@ struct ServerSummary {
   uint64_t rows = 0;
   uint64_t bytes = 0;
   bool replica_current = false;  // the router's copy of its filter
+  // In a ZooKeeper cluster: whether the server holds its liveness node
+  // (it runs with --zookeeper: coord/cluster_members.h); unset otherwise.
+  std::optional<bool> live;
 };
 
 // Whether a region is being served (RegionSummary::serving).

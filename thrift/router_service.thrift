@@ -108,6 +108,9 @@ struct TServerSummary {
   6: i64 rows                 // exact, over those regions (0: unreachable)
   7: i64 bytes                // approximate: rows and local index entries
   8: bool replicaCurrent
+  // In a ZooKeeper cluster: whether the server holds its liveness node
+  // (runs with --zookeeper; getClusterMembers); unset otherwise.
+  9: optional bool live
 }
 
 // The live members of a ZooKeeper cluster (getClusterMembers; bloomroute

@@ -2,6 +2,8 @@
 // bloomroute's index, status, bulk load and verify calls. The row and
 // scanner calls are in router_service_handler.cc.
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "thrift/conversion/admin_conversion.h"
@@ -334,8 +336,22 @@ void RouterServiceHandler::getClusterMembers(client::TClusterMembers& result) {
 void RouterServiceHandler::listServers(
     std::vector<client::TServerSummary>& result) {
   ServeCall("listServers", [&]() -> Status {
-    return thrift_internal::ServerSummariesToThrift(router_->ListServers(),
-                                                    &result);
+    std::vector<router::ServerSummary> servers = router_->ListServers();
+    if (members_) {
+      // Liveness from ZooKeeper, by address; without an answer from it the
+      // listing goes on without the column.
+      StatusOr<coord::ClusterMembers> members = members_();
+      if (members.ok()) {
+        std::set<std::string> live;
+        for (const coord::LiveRegionServer& s : members->region_servers) {
+          live.insert(s.address);
+        }
+        for (router::ServerSummary& s : servers) {
+          s.live = live.count(s.server.address) != 0;
+        }
+      }
+    }
+    return thrift_internal::ServerSummariesToThrift(servers, &result);
   });
 }
 

@@ -40,9 +40,14 @@ const char* Bool(bool b) { return b ? "true" : "false"; }
 }  // namespace
 
 std::string FormatServersTable(const std::vector<router::ServerSummary>& s) {
+  // LIVE only in a ZooKeeper cluster (the router knows liveness there).
+  const bool live = std::any_of(
+      s.begin(), s.end(),
+      [](const router::ServerSummary& x) { return x.live.has_value(); });
   std::vector<std::vector<std::string>> rows = {{"ID", "ADDRESS", "REACHABLE",
                                                  "REGIONS", "NOT-SERVED",
                                                  "ROWS", "BYTES", "REPLICA"}};
+  if (live) rows[0].push_back("LIVE");
   uint64_t regions = 0, rows_total = 0, bytes = 0;
   std::string errors;
   for (const router::ServerSummary& x : s) {
@@ -52,6 +57,7 @@ std::string FormatServersTable(const std::vector<router::ServerSummary>& s) {
                     x.reachable ? std::to_string(x.rows) : "?",
                     x.reachable ? std::to_string(x.bytes) : "?",
                     x.replica_current ? "current" : "behind"});
+    if (live) rows.back().push_back(x.live.value_or(false) ? "yes" : "NO");
     regions += x.regions;
     rows_total += x.rows;
     bytes += x.bytes;
@@ -78,7 +84,9 @@ std::string FormatServersJson(const std::vector<router::ServerSummary>& s) {
     out << ",\"regions\":" << x.regions
         << ",\"regions_not_served\":" << x.regions_not_served
         << ",\"rows\":" << x.rows << ",\"bytes\":" << x.bytes
-        << ",\"replica_current\":" << Bool(x.replica_current) << "}";
+        << ",\"replica_current\":" << Bool(x.replica_current);
+    if (x.live.has_value()) out << ",\"live\":" << Bool(*x.live);
+    out << "}";
     regions += x.regions;
     rows += x.rows;
     bytes += x.bytes;

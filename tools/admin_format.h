@@ -18,6 +18,8 @@
 //             "total":{"regions":1,"rows":2000,"bytes":327680}}
 //          An unreachable server carries "error"; keys are JSON strings
 //          (JsonString). Rows are exact; bytes are RocksDB's approximation.
+//          In a ZooKeeper cluster each server also has "live" (the table a
+//          LIVE column): whether it holds its liveness node.
 //
 // A region operation (move, split, merge; a balancer's or decommission's
 // step) is one line of text,

@@ -444,8 +444,19 @@ TEST_F(MembersOnZooKeeperTest, ListsRoutersAndLiveRegionServers) {
       << json.out;
   // A killed region server leaves the list when its session ends; one
   // stopped cleanly leaves at once.
+  const std::string router = "127.0.0.1:" + std::to_string(PortOf(first_line));
+  const testing::CommandOutput before = testing::RunCommand(
+      {"admin", "servers", "--router", router, "--format", "json"});
+  EXPECT_EQ(before.code, 0) << before.err;
+  EXPECT_EQ(before.out.find("\"live\":false"), std::string::npos) << before.out;
+  EXPECT_NE(before.out.find("\"live\":true"), std::string::npos) << before.out;
   servers_[0].process->Signal(SIGKILL);
   EXPECT_TRUE(AwaitLiveServers(1));
+  // admin servers shows the killed one not live.
+  const testing::CommandOutput after =
+      testing::RunCommand({"admin", "servers", "--router", router});
+  EXPECT_NE(after.out.find("LIVE"), std::string::npos) << after.out;
+  EXPECT_NE(after.out.find(" NO"), std::string::npos) << after.out;
   servers_[1].process->Signal(SIGTERM);
   EXPECT_EQ(servers_[1].process->ExitCode(), 0);
   const testing::CommandOutput text = Members("text");

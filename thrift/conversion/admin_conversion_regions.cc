@@ -53,6 +53,8 @@ Status OneServerFromThrift(const client::TServerSummary& in,
   out->reachable = in.reachable;
   out->error = in.__isset.error ? in.error : std::string();
   out->replica_current = in.replicaCurrent;
+  out->live.reset();
+  if (in.__isset.live) out->live = in.live;
   BLOOMROUTE_RETURN_IF_ERROR(
       Narrow(in.regions, kBadResult, f + ".regions", &out->regions));
   BLOOMROUTE_RETURN_IF_ERROR(Narrow(in.regionsNotServed, kBadResult,
@@ -122,6 +124,7 @@ Status ServerSummariesToThrift(const std::vector<router::ServerSummary>& in,
     t.__set_rows(rows);
     t.__set_bytes(bytes);
     t.__set_replicaCurrent(s.replica_current);
+    if (s.live.has_value()) t.__set_live(*s.live);
   }
   return Status::OK();
 }
