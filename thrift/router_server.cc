@@ -33,11 +33,17 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
         [router] { return router->Quotas(); },
         [router](int64_t scanner) { return router->ScannerTable(scanner); });
   }
+  // The slow calls the server sees, for HBase's getSlowLogResponses.
+  RouterServerOptions serving = options;
+  if (serving.slow_calls == nullptr) {
+    serving.slow_calls = std::make_shared<SlowCallLog>();
+  }
   // A handler per connection: it owns the connection's scanners.
   BLOOMROUTE_RETURN_IF_ERROR(server->Serve(
       std::make_shared<rpc::client::RouterServiceProcessorFactory>(
-          std::make_shared<RouterServiceHandlerFactory>(std::move(router))),
-      options, "RouterServer", std::move(access), std::move(throttle)));
+          std::make_shared<RouterServiceHandlerFactory>(std::move(router),
+                                                        serving.slow_calls)),
+      serving, "RouterServer", std::move(access), std::move(throttle)));
   return server;
 }
 

@@ -167,16 +167,21 @@ bool CheckAndApplyOne(router::Router& router, const char* call,
 }  // namespace
 
 RouterServiceHandler::RouterServiceHandler(
-    std::shared_ptr<router::Router> router, router::ScannerClient client)
-    : router_(std::move(router)), client_(client) {}
+    std::shared_ptr<router::Router> router, router::ScannerClient client,
+    std::shared_ptr<SlowCallLog> slow_calls)
+    : router_(std::move(router)),
+      client_(client),
+      slow_calls_(std::move(slow_calls)) {}
 
 RouterServiceHandlerFactory::RouterServiceHandlerFactory(
-    std::shared_ptr<router::Router> router)
-    : router_(std::move(router)) {}
+    std::shared_ptr<router::Router> router,
+    std::shared_ptr<SlowCallLog> slow_calls)
+    : router_(std::move(router)), slow_calls_(std::move(slow_calls)) {}
 
 client::RouterServiceIf* RouterServiceHandlerFactory::getHandler(
     const apache::thrift::TConnectionInfo& /*connection*/) {
-  return new RouterServiceHandler(router_, router::NewScannerClient());
+  return new RouterServiceHandler(router_, router::NewScannerClient(),
+                                  slow_calls_);
 }
 
 void RouterServiceHandlerFactory::releaseHandler(

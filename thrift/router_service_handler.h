@@ -34,6 +34,12 @@
 //   deleteTable: the table must be disabled (Router::DeleteTableIfDisabled);
 //     truncateTable too (Router::TruncateTable), enabled again after it.
 //   isTableAvailable: exists and enabled; false for an unknown table.
+//     isTableAvailableWithSplit: also the regions start at the split keys.
+//   getTableNamesByPattern / getTableDescriptorsByPattern: whole-name
+//     matches of a Java regex, in the subset thrift/internal/java_regex.h
+//     accepts (the rest is refused naming the construct).
+//   getSlowLogResponses / clearSlowLogResponses: the server's SlowCallLog.
+//   getClusterId: the catalog's cluster id (Router::ClusterId).
 //   tableExists: answers for any namespace (hbase:meta exists; a table of
 //     another namespace does not); getTableDescriptors leaves out the
 //     tables that do not exist (HBase's Admin.listTableDescriptors).
@@ -51,22 +57,26 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "router/router.h"
 #include "thrift/gen-cpp/RouterService.h"
 #include "thrift/internal/hbase_scanners.h"
+#include "thrift/server/slow_call_log.h"
 
 namespace bloomroute {
 
 class RouterServiceHandler : public rpc::client::RouterServiceIf {
  public:
   // `router` must not be null; the handler shares its ownership. Scanner
-  // calls are made as `client`.
+  // calls are made as `client`. `slow_calls` (may be null: none kept) is
+  // what getSlowLogResponses answers from and clearSlowLogResponses empties.
   explicit RouterServiceHandler(
       std::shared_ptr<router::Router> router,
-      router::ScannerClient client = router::kLocalScannerClient);
+      router::ScannerClient client = router::kLocalScannerClient,
+      std::shared_ptr<SlowCallLog> slow_calls = nullptr);
   RouterServiceHandler(const RouterServiceHandler&) = delete;
   RouterServiceHandler& operator=(const RouterServiceHandler&) = delete;
 
@@ -139,6 +149,24 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   bool isTableDisabled(const rpc::client::TTableName& table_name) override;
   bool isTableAvailable(const rpc::client::TTableName& table_name) override;
   rpc::client::TThriftServerType::type getThriftServerType() override;
+  // In router_service_handler_admin.cc.
+  void getTableDescriptorsByPattern(
+      std::vector<rpc::client::TTableDescriptor>& result,
+      const std::string& regex, bool include_sys_tables) override;
+  void getTableNamesByPattern(std::vector<rpc::client::TTableName>& result,
+                              const std::string& regex,
+                              bool include_sys_tables) override;
+  bool isTableAvailableWithSplit(
+      const rpc::client::TTableName& table_name,
+      const std::vector<std::string>& split_keys) override;
+  void getSlowLogResponses(
+      std::vector<rpc::client::TOnlineLogRecord>& result,
+      const std::set<rpc::client::TServerName>& server_names,
+      const rpc::client::TLogQueryFilter& log_query_filter) override;
+  void clearSlowLogResponses(
+      std::vector<bool>& result,
+      const std::set<rpc::client::TServerName>& server_names) override;
+  void getClusterId(std::string& result) override;
 
   // ---- bloomroute's own ----
 
@@ -200,6 +228,7 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
 
   const std::shared_ptr<router::Router> router_;
   const router::ScannerClient client_;
+  const std::shared_ptr<SlowCallLog> slow_calls_;
   // Each scanner's TScan.limit and batchSize between calls.
   thrift_internal::HBaseScanners scanners_;
 };
@@ -208,8 +237,10 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
 // (its connection closed) closes that client's scanners. Thread-safe.
 class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
  public:
-  // `router` must not be null.
-  explicit RouterServiceHandlerFactory(std::shared_ptr<router::Router> router);
+  // `router` must not be null; `slow_calls` may be (see the handler's).
+  explicit RouterServiceHandlerFactory(
+      std::shared_ptr<router::Router> router,
+      std::shared_ptr<SlowCallLog> slow_calls = nullptr);
 
   rpc::client::RouterServiceIf* getHandler(
       const apache::thrift::TConnectionInfo& connection) override;
@@ -219,6 +250,7 @@ class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
 
  private:
   const std::shared_ptr<router::Router> router_;
+  const std::shared_ptr<SlowCallLog> slow_calls_;
 };
 
 }  // namespace bloomroute
