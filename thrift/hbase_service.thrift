@@ -621,8 +621,9 @@ service THBaseService {
   // in the subset of Java's syntax that ECMAScript shares: literals, ., [..]
   // classes and ranges, \d \D \s \S \w \W \b \B, escaped punctuation,
   // groups (..) and (?:..), lookahead (?=..) (?!..), alternation, greedy
-  // and lazy quantifiers, ^ and $. Java-only constructs are refused naming
-  // them: possessive quantifiers (*+ ++ ?+ }+), \p{..} / \P{..} classes,
+  // and lazy quantifiers (counts {n,m} at most 255), ^ and $; matching
+  // takes time polynomial in the name. Java-only constructs are refused
+  // naming them: possessive quantifiers (*+ ++ ?+ }+), \p{..} / \P{..} classes,
   // named groups and lookbehind ((?<..), atomic groups ((?>..), inline flags
   // ((?i) ...), \Q..\E quoting, \A \Z \z \G \h \H \R \X \k \e \a \0
   // escapes, backreferences (\1 ..., which would make matching exponential)
@@ -644,7 +645,8 @@ service THBaseService {
   // are dropped), newest first, filtered by logQueryFilter (TLogQueryFilter
   // says which fields count). Each router keeps its own: serverNames only
   // needs to name one server (any name; an empty set answers nothing, as
-  // HBase's). Region servers' slow calls are in their logs, not here.
+  // HBase's). Region servers' slow calls are in their logs, not here. This
+  // call and clearSlowLogResponses need role admin (who called what).
   list<TOnlineLogRecord> getSlowLogResponses(1: set<TServerName> serverNames,
       2: TLogQueryFilter logQueryFilter) throws (1: errors.TIOError io)
   // Empties the router's slow-call ring; true for each of serverNames.
