@@ -1,7 +1,8 @@
 // CatalogStore: where a router keeps the cluster's shape -- region servers,
 // tables with their regions, index tasks and region operations in flight,
-// quotas, the page-token key and the count of router starts -- behind one
-// interface, so that the router does not know where it lives.
+// quotas, the page-token key, the cluster id and the count of router
+// starts -- behind one interface, so that the router does not know where it
+// lives.
 //
 // Implementations:
 //   OpenEmbeddedCatalog   the router's own RocksDB in its data directory
@@ -232,6 +233,13 @@ class CatalogStore {
   // restart. InvalidArgument for a `fresh` of another size; IOError when it
   // cannot be stored.
   virtual StatusOr<std::string> PageTokenKey(const std::string& fresh) = 0;
+
+  // The cluster's id (router/cluster_id.h), as PageTokenKey: the stored one,
+  // or, on the first call ever, `fresh` (a NewClusterId), stored durably
+  // before it is returned; every router of the cluster and every restart
+  // answers the same. InvalidArgument unless `fresh` IsClusterId; IOError
+  // when it cannot be stored.
+  virtual StatusOr<std::string> ClusterId(const std::string& fresh) = 0;
 
   // The quotas (router/quota.h), by user then table: an immutable snapshot
   // as Tables(); PutQuota publishes a new one, so a reader can tell a change

@@ -6,6 +6,7 @@
 
 #include "model/op_push.h"
 #include "model/table_attributes.h"
+#include "router/cluster_id.h"
 #include "router/internal/router_impl.h"
 
 namespace bloomroute::router {
@@ -90,6 +91,8 @@ Status RouterImpl::Init(std::unique_ptr<CatalogStore> catalog) {
                               catalog_->PageTokenKey(fresh_key));
   BLOOMROUTE_ASSIGN_OR_RETURN(page_tokens_,
                               router::PageTokenCodec::Create(std::move(key)));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::string fresh_id, router::NewClusterId());
+  BLOOMROUTE_ASSIGN_OR_RETURN(cluster_id_, catalog_->ClusterId(fresh_id));
   // Fence tokens of run n are MakeFenceToken(router id, n * 2^24 + 1, + 2,
   // ...): above every token of runs before it with the same router id (a
   // run raises its tokens once per write in doubt; 2^24 of them is more

@@ -524,6 +524,10 @@ class Router {
 
   // Asks every server for its status (in parallel) and reports the catalog.
   virtual ClusterStatus GetClusterStatus() = 0;
+  // The cluster's id (router/cluster_id.h): a UUID string made once and kept
+  // in the catalog (CatalogStore::ClusterId), read when the router opened;
+  // the same for every router of the cluster and across restarts.
+  virtual std::string ClusterId() const = 0;
   virtual std::vector<ServerRef> Servers() const = 0;
   // What the router is doing now and last saw of its servers (in memory:
   // contacts no server). Empty by default for routers that keep nothing.

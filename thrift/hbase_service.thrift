@@ -423,6 +423,68 @@ enum TThriftServerType {
   TWO = 2
 }
 
+// getSlowLogResponses' log (HBase's TLogType): SLOW_LOG the calls that took
+// the router's --slow-call-ms or more; LARGE_LOG (HBase's calls with large
+// replies) is kept by no bloomroute server: asking for it answers nothing.
+enum TLogType {
+  SLOW_LOG = 1,
+  LARGE_LOG = 2
+}
+
+// How getSlowLogResponses combines the filters given (HBase's
+// TFilterByOperator): AND all of them, OR any of them.
+enum TFilterByOperator {
+  AND,
+  OR
+}
+
+// getSlowLogResponses' filter (HBase's TLogQueryFilter). Unset or empty
+// fields filter nothing; given ones compare exactly:
+//   regionName     matches no record (a router call is not one region's)
+//   clientAddress  the caller's "host:port"
+//   tableName      the table the call named (HBase matches a prefix of the
+//                  region name, so "t" there also finds table "t1")
+//   userName       the caller's principal (TLS), empty without TLS
+// limit: the newest `limit` records that pass (0..; unset: 10, as HBase).
+// logType and filterByOperator are a TLogType and a TFilterByOperator; an
+// unknown value is refused naming the field.
+struct TLogQueryFilter {
+  1: optional string regionName
+  2: optional string clientAddress
+  3: optional string tableName
+  4: optional string userName
+  5: optional i32 limit = 10
+  6: optional i32 logType = 1           // a TLogType: SLOW_LOG
+  7: optional i32 filterByOperator = 1  // a TFilterByOperator: OR
+}
+
+// One slow call (HBase's TOnlineLogRecord), newest first. What the router
+// fills: startTime (ms since the Unix epoch), processingTime (ms, from the
+// whole request to the reply), responseSize (the reply's bytes),
+// clientAddress ("host:port"), serverClass ("RouterServer"), methodName (the
+// Thrift call, e.g. "getScannerRows"), callDetails ("<method> table T: asked
+// N servers, returned N rows: <outcome>"), param (the table, or empty),
+// userName (the caller's principal, empty without TLS). Left at their
+// defaults: queueTime (0: not measured), the multi* counts (0: HBase's
+// counts of a multi call's parts), regionName and blockBytesScanned (unset).
+struct TOnlineLogRecord {
+  1: i64 startTime
+  2: i32 processingTime
+  3: i32 queueTime
+  4: i64 responseSize
+  5: string clientAddress
+  6: string serverClass
+  7: string methodName
+  8: string callDetails
+  9: string param
+  10: string userName
+  11: i32 multiGetsCount
+  12: i32 multiMutationsCount
+  13: i32 multiServiceCalls
+  14: optional string regionName
+  15: optional i64 blockBytesScanned
+}
+
 service THBaseService {
   // ---------------- HBase THBaseService calls ----------------
   // `table` is the table name ("t" or "default:t"). A put, delete or other
@@ -551,4 +613,46 @@ service THBaseService {
       throws (1: errors.TIOError io)
   // TWO: this is a Thrift2 server.
   TThriftServerType getThriftServerType()
+
+  // Tables whose whole name matches `regex` (HBase's Pattern.matches); an
+  // unset or empty regex lists every table. bloomroute has no system
+  // tables, so includeSysTables changes nothing (HBase's hbase:meta and
+  // hbase:namespace are never listed). The regex is at most 1024 bytes and
+  // in the subset of Java's syntax that ECMAScript shares: literals, ., [..]
+  // classes and ranges, \d \D \s \S \w \W \b \B, escaped punctuation,
+  // groups (..) and (?:..), lookahead (?=..) (?!..), alternation, greedy
+  // and lazy quantifiers (counts {n,m} at most 255), ^ and $; matching
+  // takes time polynomial in the name. Java-only constructs are refused
+  // naming them: possessive quantifiers (*+ ++ ?+ }+), \p{..} / \P{..} classes,
+  // named groups and lookbehind ((?<..), atomic groups ((?>..), inline flags
+  // ((?i) ...), \Q..\E quoting, \A \Z \z \G \h \H \R \X \k \e \a \0
+  // escapes, backreferences (\1 ..., which would make matching exponential)
+  // and class unions or intersections ([a[b]], [a&&b]).
+  list<TTableDescriptor> getTableDescriptorsByPattern(1: string regex,
+      2: bool includeSysTables) throws (1: errors.TIOError io)
+  list<TTableName> getTableNamesByPattern(1: string regex,
+      2: bool includeSysTables) throws (1: errors.TIOError io)
+  // Exists, enabled, and, as HBase's isTableAvailable(table, splitKeys)
+  // (compareRegionsWithSplitKeys): the first region and the regions that
+  // start at one of `splitKeys` number splitKeys.size() + 1 -- every
+  // (distinct) split key starts a region; regions starting elsewhere are not
+  // counted, and a repeated key answers false. An empty or unset list (the
+  // two cannot be told apart here) is true. False for an unknown table.
+  bool isTableAvailableWithSplit(1: TTableName tableName,
+      2: list<binary> splitKeys) throws (1: errors.TIOError io)
+  // The router's slow calls (HBase's online slow log): the last 256 calls
+  // that took --slow-call-ms or more (at most 256 KiB of records; older ones
+  // are dropped), newest first, filtered by logQueryFilter (TLogQueryFilter
+  // says which fields count). Each router keeps its own: serverNames only
+  // needs to name one server (any name; an empty set answers nothing, as
+  // HBase's). Region servers' slow calls are in their logs, not here. This
+  // call and clearSlowLogResponses need role admin (who called what).
+  list<TOnlineLogRecord> getSlowLogResponses(1: set<TServerName> serverNames,
+      2: TLogQueryFilter logQueryFilter) throws (1: errors.TIOError io)
+  // Empties the router's slow-call ring; true for each of serverNames.
+  list<bool> clearSlowLogResponses(1: set<TServerName> serverNames)
+      throws (1: errors.TIOError io)
+  // The cluster's id: a UUID made once and kept in the router's catalog
+  // (every router of the cluster answers the same, across restarts).
+  string getClusterId()
 }

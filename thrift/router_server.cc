@@ -33,12 +33,18 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
         [router] { return router->Quotas(); },
         [router](int64_t scanner) { return router->ScannerTable(scanner); });
   }
+  // The slow calls the server sees, for HBase's getSlowLogResponses.
+  RouterServerOptions serving = options;
+  if (serving.slow_calls == nullptr) {
+    serving.slow_calls = std::make_shared<SlowCallLog>();
+  }
   // A handler per connection: it owns the connection's scanners.
   BLOOMROUTE_RETURN_IF_ERROR(server->Serve(
       std::make_shared<rpc::client::RouterServiceProcessorFactory>(
           std::make_shared<RouterServiceHandlerFactory>(
-              std::move(router), options.cluster_members)),
-      options, "RouterServer", std::move(access), std::move(throttle)));
+              std::move(router),
+              HandlerServices{serving.slow_calls, options.cluster_members})),
+      serving, "RouterServer", std::move(access), std::move(throttle)));
   return server;
 }
 

@@ -168,19 +168,19 @@ bool CheckAndApplyOne(router::Router& router, const char* call,
 
 RouterServiceHandler::RouterServiceHandler(
     std::shared_ptr<router::Router> router, router::ScannerClient client,
-    coord::ClusterMembersSource members)
+    HandlerServices services)
     : router_(std::move(router)),
       client_(client),
-      members_(std::move(members)) {}
+      services_(std::move(services)) {}
 
 RouterServiceHandlerFactory::RouterServiceHandlerFactory(
-    std::shared_ptr<router::Router> router, coord::ClusterMembersSource members)
-    : router_(std::move(router)), members_(std::move(members)) {}
+    std::shared_ptr<router::Router> router, HandlerServices services)
+    : router_(std::move(router)), services_(std::move(services)) {}
 
 client::RouterServiceIf* RouterServiceHandlerFactory::getHandler(
     const apache::thrift::TConnectionInfo& /*connection*/) {
   return new RouterServiceHandler(router_, router::NewScannerClient(),
-                                  members_);
+                                  services_);
 }
 
 void RouterServiceHandlerFactory::releaseHandler(

@@ -34,6 +34,12 @@
 //   deleteTable: the table must be disabled (Router::DeleteTableIfDisabled);
 //     truncateTable too (Router::TruncateTable), enabled again after it.
 //   isTableAvailable: exists and enabled; false for an unknown table.
+//     isTableAvailableWithSplit: also the regions start at the split keys.
+//   getTableNamesByPattern / getTableDescriptorsByPattern: whole-name
+//     matches of a Java regex, in the subset thrift/internal/java_regex.h
+//     accepts (the rest is refused naming the construct).
+//   getSlowLogResponses / clearSlowLogResponses: the server's SlowCallLog.
+//   getClusterId: the catalog's cluster id (Router::ClusterId).
 //   tableExists: answers for any namespace (hbase:meta exists; a table of
 //     another namespace does not); getTableDescriptors leaves out the
 //     tables that do not exist (HBase's Admin.listTableDescriptors).
@@ -51,6 +57,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,8 +65,19 @@
 #include "router/router.h"
 #include "thrift/gen-cpp/RouterService.h"
 #include "thrift/internal/hbase_scanners.h"
+#include "thrift/server/slow_call_log.h"
 
 namespace bloomroute {
+
+// What a router's handlers answer from besides the router.
+struct HandlerServices {
+  // What getSlowLogResponses answers from and clearSlowLogResponses
+  // empties; null: none kept.
+  std::shared_ptr<SlowCallLog> slow_calls;
+  // getClusterMembers and admin servers' liveness; null: the router keeps
+  // its catalog alone (no ZooKeeper).
+  coord::ClusterMembersSource members;
+};
 
 class RouterServiceHandler : public rpc::client::RouterServiceIf {
  public:
@@ -68,7 +86,7 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   explicit RouterServiceHandler(
       std::shared_ptr<router::Router> router,
       router::ScannerClient client = router::kLocalScannerClient,
-      coord::ClusterMembersSource members = nullptr);
+      HandlerServices services = {});
   RouterServiceHandler(const RouterServiceHandler&) = delete;
   RouterServiceHandler& operator=(const RouterServiceHandler&) = delete;
 
@@ -141,6 +159,24 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   bool isTableDisabled(const rpc::client::TTableName& table_name) override;
   bool isTableAvailable(const rpc::client::TTableName& table_name) override;
   rpc::client::TThriftServerType::type getThriftServerType() override;
+  // In router_service_handler_admin.cc.
+  void getTableDescriptorsByPattern(
+      std::vector<rpc::client::TTableDescriptor>& result,
+      const std::string& regex, bool include_sys_tables) override;
+  void getTableNamesByPattern(std::vector<rpc::client::TTableName>& result,
+                              const std::string& regex,
+                              bool include_sys_tables) override;
+  bool isTableAvailableWithSplit(
+      const rpc::client::TTableName& table_name,
+      const std::vector<std::string>& split_keys) override;
+  void getSlowLogResponses(
+      std::vector<rpc::client::TOnlineLogRecord>& result,
+      const std::set<rpc::client::TServerName>& server_names,
+      const rpc::client::TLogQueryFilter& log_query_filter) override;
+  void clearSlowLogResponses(
+      std::vector<bool>& result,
+      const std::set<rpc::client::TServerName>& server_names) override;
+  void getClusterId(std::string& result) override;
 
   // ---- bloomroute's own ----
 
@@ -203,7 +239,9 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
 
   const std::shared_ptr<router::Router> router_;
   const router::ScannerClient client_;
-  const coord::ClusterMembersSource members_;  // null: no ZooKeeper
+  // The slow calls the server keeps (null: none kept) and the cluster's
+  // live members (null: no ZooKeeper).
+  const HandlerServices services_;
   // Each scanner's TScan.limit and batchSize between calls.
   thrift_internal::HBaseScanners scanners_;
 };
@@ -213,8 +251,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
 class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
  public:
   // `router` must not be null.
-  RouterServiceHandlerFactory(std::shared_ptr<router::Router> router,
-                              coord::ClusterMembersSource members = nullptr);
+  explicit RouterServiceHandlerFactory(std::shared_ptr<router::Router> router,
+                                       HandlerServices services = {});
 
   rpc::client::RouterServiceIf* getHandler(
       const apache::thrift::TConnectionInfo& connection) override;
@@ -224,7 +262,7 @@ class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
 
  private:
   const std::shared_ptr<router::Router> router_;
-  const coord::ClusterMembersSource members_;
+  const HandlerServices services_;
 };
 
 }  // namespace bloomroute

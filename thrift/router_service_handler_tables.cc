@@ -321,13 +321,13 @@ void RouterServiceHandler::getClusterStatus(client::TClusterStatus& result) {
 
 void RouterServiceHandler::getClusterMembers(client::TClusterMembers& result) {
   ServeCall("getClusterMembers", [&]() -> Status {
-    if (!members_) {
+    if (!services_.members) {
       return Status::InvalidArgument(
           "this router keeps its catalog alone (--data): it has no "
           "ZooKeeper members to list");
     }
     BLOOMROUTE_ASSIGN_OR_RETURN(const coord::ClusterMembers members,
-                                members_());
+                                services_.members());
     MembersToThrift(members, &result);
     return Status::OK();
   });
@@ -337,10 +337,10 @@ void RouterServiceHandler::listServers(
     std::vector<client::TServerSummary>& result) {
   ServeCall("listServers", [&]() -> Status {
     std::vector<router::ServerSummary> servers = router_->ListServers();
-    if (members_) {
+    if (services_.members) {
       // Liveness from ZooKeeper, by address; without an answer from it the
       // listing goes on without the column.
-      StatusOr<coord::ClusterMembers> members = members_();
+      StatusOr<coord::ClusterMembers> members = services_.members();
       if (members.ok()) {
         std::set<std::string> live;
         for (const coord::LiveRegionServer& s : members->region_servers) {

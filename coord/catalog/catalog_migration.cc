@@ -7,6 +7,7 @@
 #include "coord/catalog/internal/znode_layout.h"
 #include "coord/catalog/zk_catalog_store.h"
 #include "router/catalog_records.h"
+#include "router/cluster_id.h"
 #include "router/page_token.h"
 
 namespace bloomroute::coord {
@@ -86,6 +87,9 @@ StatusOr<MigrationReport> MigrateCatalog(router::CatalogStore& from,
   const router::CatalogStore::Counters counters = from.GetCounters();
   BLOOMROUTE_ASSIGN_OR_RETURN(std::string fresh, router::NewPageTokenKey());
   BLOOMROUTE_ASSIGN_OR_RETURN(const std::string key, from.PageTokenKey(fresh));
+  // The cluster keeps its id (a catalog without one gets one now).
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::string fresh_id, router::NewClusterId());
+  BLOOMROUTE_ASSIGN_OR_RETURN(const std::string id, from.ClusterId(fresh_id));
   const std::string versioned_key =
       std::string(1, static_cast<char>(catalog_internal::kRecordVersion)) + key;
   BLOOMROUTE_RETURN_IF_ERROR(
@@ -100,6 +104,8 @@ StatusOr<MigrationReport> MigrateCatalog(router::CatalogStore& from,
               ZnodeOp::Create(catalog_internal::kStarts,
                               EncodeCount(counters.router_starts)),
               ZnodeOp::Create(catalog_internal::kKeyPath, versioned_key),
+              ZnodeOp::Create(catalog_internal::kClusterIdPath,
+                              catalog_internal::EncodeOnceRecord(id)),
               ZnodeOp::Create(catalog_internal::kServers, ""),
               ZnodeOp::Create(catalog_internal::kTables, ""),
               ZnodeOp::Create(catalog_internal::kQuotas, EncodeHead(Head{})),

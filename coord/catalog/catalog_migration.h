@@ -6,7 +6,8 @@
 // What moves: every server with its id and address (removed ones too: their
 // ids stay used), every table record as it is (regions, retired regions,
 // index tasks, region operations in flight), the quotas, the page-token key
-// (tokens handed out before keep paging), the id counters and the router
+// (tokens handed out before keep paging), the cluster id (HBase's
+// getClusterId answers the same), the id counters and the router
 // starts (so the next router's fence tokens and coordinator epoch are above
 // every earlier run's). The source is only read.
 //

@@ -17,6 +17,7 @@
 #include "common/log.h"
 #include "coord/catalog/internal/znode_layout.h"
 #include "router/catalog_records.h"
+#include "router/cluster_id.h"
 #include "router/page_token.h"
 
 namespace bloomroute::coord {
@@ -43,13 +44,13 @@ using catalog_internal::EncodeQuotas;
 using catalog_internal::Head;
 using catalog_internal::HeadFor;
 using catalog_internal::Ids;
+using catalog_internal::kClusterIdPath;
 using catalog_internal::kIds;
 using catalog_internal::kKeyPath;
 using catalog_internal::kLayoutVersion;
 using catalog_internal::kMaxChunks;
 using catalog_internal::kMigratingRoot;
 using catalog_internal::kQuotas;
-using catalog_internal::kRecordVersion;
 using catalog_internal::kRoot;
 using catalog_internal::kServers;
 using catalog_internal::kStarts;
@@ -73,6 +74,7 @@ struct Loaded {
   int32_t ids_version = 0;
   uint64_t starts = 0;
   std::string page_token_key;
+  std::string cluster_id;
   std::vector<CatalogServer> servers;
   std::shared_ptr<TableList> tables = std::make_shared<TableList>();
   std::map<uint64_t, Head> table_heads;
@@ -121,6 +123,7 @@ class ZnodeCatalog final : public router::CatalogStore {
     return Counters{next_.server, next_.table, next_.region, starts_};
   }
   StatusOr<std::string> PageTokenKey(const std::string& fresh) override;
+  StatusOr<std::string> ClusterId(const std::string& fresh) override;
   std::shared_ptr<const QuotaList> Quotas() const override {
     std::lock_guard<std::mutex> lock(snap_mu_);
     return quotas_;
@@ -132,6 +135,12 @@ class ZnodeCatalog final : public router::CatalogStore {
   [[nodiscard]] Status EnsureLayoutLocked();
   [[nodiscard]] Status LoadLocked();
   [[nodiscard]] Status LoadOnceLocked(Loaded* out);
+  // A record written once (key, cluster id): `*out` stays empty if absent.
+  [[nodiscard]] Status LoadOnceRecordLocked(const char* path, size_t bytes,
+                                            const char* what, std::string* out);
+  // *cached, or `fresh` stored at `path`, or another router's; takes mu_.
+  StatusOr<std::string> CreateOnce(const char* path, const std::string& fresh,
+                                   std::string* cached);
   [[nodiscard]] Status LoadServersLocked(Loaded* out);
   [[nodiscard]] Status LoadTablesLocked(Loaded* out);
   [[nodiscard]] StatusOr<std::string> ReadChunkedLocked(const std::string& path,
@@ -173,6 +182,7 @@ class ZnodeCatalog final : public router::CatalogStore {
   Ids next_;  // the next ids: stored ones, raised by reservations
   uint64_t starts_ = 0;
   std::string page_token_key_;
+  std::string cluster_id_;
   std::map<uint64_t, Head> table_heads_;
   // Table ids NextTableId handed out that no PutTable of this store wrote.
   std::set<uint64_t> reserved_tables_;
@@ -338,18 +348,11 @@ Status ZnodeCatalog::LoadOnceLocked(Loaded* out) {
   out->ids_version = ids.version;
   BLOOMROUTE_ASSIGN_OR_RETURN(ZnodeData starts, store_->Get(kStarts));
   BLOOMROUTE_RETURN_IF_ERROR(DecodeCount(starts.data, &out->starts));
-  StatusOr<ZnodeData> key = store_->Get(kKeyPath);
-  if (key.ok()) {
-    ByteReader r(key->data);
-    std::string_view k;
-    BLOOMROUTE_RETURN_IF_ERROR(CatalogRecords::ReadVersion(&r));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        r.ReadBytes(router::kPageTokenKeyBytes, &k, "page token key"));
-    if (!r.empty()) return Status::Corruption("catalog: page token key");
-    out->page_token_key.assign(k);
-  } else if (!key.status().IsNotFound()) {
-    return key.status();
-  }
+  BLOOMROUTE_RETURN_IF_ERROR(
+      LoadOnceRecordLocked(kKeyPath, router::kPageTokenKeyBytes,
+                           "page token key", &out->page_token_key));
+  BLOOMROUTE_RETURN_IF_ERROR(LoadOnceRecordLocked(
+      kClusterIdPath, router::kClusterIdBytes, "cluster id", &out->cluster_id));
   BLOOMROUTE_RETURN_IF_ERROR(LoadServersLocked(out));
   BLOOMROUTE_RETURN_IF_ERROR(LoadTablesLocked(out));
   BLOOMROUTE_ASSIGN_OR_RETURN(ZnodeData quota_head, store_->Get(kQuotas));
@@ -357,6 +360,13 @@ Status ZnodeCatalog::LoadOnceLocked(Loaded* out) {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::string quotas,
                               ReadChunkedLocked(kQuotas, out->quota_head));
   return DecodeQuotas(quotas, out->quotas.get());
+}
+
+Status ZnodeCatalog::LoadOnceRecordLocked(const char* path, size_t bytes,
+                                          const char* what, std::string* out) {
+  StatusOr<ZnodeData> node = store_->Get(path);
+  if (!node.ok()) return node.status().IsNotFound() ? Status() : node.status();
+  return catalog_internal::DecodeOnceRecord(node->data, bytes, what, out);
 }
 
 Status ZnodeCatalog::LoadServersLocked(Loaded* out) {
@@ -438,6 +448,7 @@ void ZnodeCatalog::InstallLocked(Loaded loaded) {
   next_.region = std::max(next_.region, loaded.ids.region);
   starts_ = loaded.starts;
   page_token_key_ = std::move(loaded.page_token_key);
+  cluster_id_ = std::move(loaded.cluster_id);
   table_heads_ = std::move(loaded.table_heads);
   quota_head_ = loaded.quota_head;
   std::lock_guard<std::mutex> lock(snap_mu_);
@@ -710,20 +721,28 @@ StatusOr<std::string> ZnodeCatalog::PageTokenKey(const std::string& fresh) {
                                    std::to_string(router::kPageTokenKeyBytes) +
                                    " bytes");
   }
+  return CreateOnce(kKeyPath, fresh, &page_token_key_);
+}
+
+StatusOr<std::string> ZnodeCatalog::ClusterId(const std::string& fresh) {
+  BLOOMROUTE_RETURN_IF_ERROR(router::CheckClusterId(fresh));
+  return CreateOnce(kClusterIdPath, fresh, &cluster_id_);
+}
+
+StatusOr<std::string> ZnodeCatalog::CreateOnce(const char* path,
+                                               const std::string& fresh,
+                                               std::string* cached) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!page_token_key_.empty()) return page_token_key_;
+  if (!cached->empty()) return *cached;
   BLOOMROUTE_RETURN_IF_ERROR(UsableLocked());
   Status made =
-      store_
-          ->Create(kKeyPath,
-                   std::string(1, static_cast<char>(kRecordVersion)) + fresh)
-          .status();
-  if (made.ok()) return page_token_key_ = fresh;
-  // Another router stored one first: every router signs with that one.
+      store_->Create(path, catalog_internal::EncodeOnceRecord(fresh)).status();
+  if (made.ok()) return *cached = fresh;
+  // Another router stored one first: every router uses that one.
   if (!IsNodeExists(made)) return made;
   BLOOMROUTE_RETURN_IF_ERROR(LoadLocked());
-  if (page_token_key_.empty()) return Status::Corruption("catalog: no key");
-  return page_token_key_;
+  if (cached->empty()) return Status::Corruption(std::string("no ") + path);
+  return *cached;
 }
 
 Status ZnodeCatalog::PutQuota(const Quota& quota) {

@@ -11,12 +11,14 @@
 #include "common/coding.h"
 #include "common/sync_point.h"
 #include "router/catalog_records.h"
+#include "router/cluster_id.h"
 #include "router/page_token.h"
 
 namespace bloomroute::router_internal {
 namespace {
 
-// The store's own records (counters, router starts, page token key) are in
+// The store's own records (counters, router starts, page token key, cluster
+// id) are in
 // CatalogRecords::kFormatVersion; servers, tables and quotas are
 // CatalogRecords.
 constexpr uint8_t kFormatVersion = router::CatalogRecords::kFormatVersion;
@@ -24,6 +26,7 @@ constexpr uint8_t kFormatVersion = router::CatalogRecords::kFormatVersion;
 constexpr char kCountersKey[] = "m";
 constexpr char kRouterStartsKey[] = "r";
 constexpr char kPageTokenKeyKey[] = "k";
+constexpr char kClusterIdKey[] = "c";
 constexpr char kServerTag = 's';
 constexpr char kTableTag = 't';
 constexpr char kQuotaTag = router::CatalogRecords::kQuotaTag;
@@ -118,6 +121,15 @@ Status Catalog::LoadRecord(std::string_view key, std::string_view value,
         r.ReadBytes(router::kPageTokenKeyBytes, &k, "page token key"));
     if (!r.empty()) return Status::Corruption("catalog: page token key");
     page_token_key_.assign(k);
+  } else if (key == kClusterIdKey) {
+    BLOOMROUTE_RETURN_IF_ERROR(router::CatalogRecords::ReadVersion(&r));
+    std::string_view id;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        r.ReadBytes(router::kClusterIdBytes, &id, "cluster id"));
+    if (!r.empty() || !router::IsClusterId(id)) {
+      return Status::Corruption("catalog: cluster id");
+    }
+    cluster_id_.assign(id);
   } else if (key.size() == 5 && key[0] == kServerTag) {
     CatalogServer s;
     s.id = static_cast<router::ServerId>(DecodeBigEndian(key.data() + 1, 4));
@@ -273,6 +285,17 @@ StatusOr<std::string> Catalog::PageTokenKey(const std::string& fresh) {
   BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(kPageTokenKeyKey, &value));
   page_token_key_ = fresh;
   return page_token_key_;
+}
+
+StatusOr<std::string> Catalog::ClusterId(const std::string& fresh) {
+  BLOOMROUTE_RETURN_IF_ERROR(router::CheckClusterId(fresh));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!cluster_id_.empty()) return cluster_id_;
+  std::string value(1, static_cast<char>(kFormatVersion));
+  value += fresh;
+  BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(kClusterIdKey, &value));
+  cluster_id_ = fresh;
+  return cluster_id_;
 }
 
 std::shared_ptr<const CatalogStore::TableList> Catalog::Tables() const {

@@ -56,6 +56,7 @@ class Catalog final : public CatalogStore {
   StatusOr<uint64_t> RecordRouterStart(uint64_t at_least = 0) override;
   Counters GetCounters() const override;
   StatusOr<std::string> PageTokenKey(const std::string& fresh) override;
+  StatusOr<std::string> ClusterId(const std::string& fresh) override;
   std::shared_ptr<const QuotaList> Quotas() const override;
   [[nodiscard]] Status PutQuota(const router::Quota& quota) override;
 
@@ -81,6 +82,7 @@ class Catalog final : public CatalogStore {
   std::shared_ptr<const TableList> tables_ = std::make_shared<TableList>();
   uint64_t router_starts_ = 0;
   std::string page_token_key_;  // empty until created
+  std::string cluster_id_;      // empty until created
   // Written under mu_ and quotas_mu_, read under either: Quotas() takes
   // only quotas_mu_, which no write to the database holds.
   mutable std::mutex quotas_mu_;

@@ -184,6 +184,7 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   router::ClusterStatus GetClusterStatus() override {
     return cluster_view_->GetClusterStatus();
   }
+  std::string ClusterId() const override { return cluster_id_; }
   router::RouterActivity Activity() const override {
     return cluster_view_->Activity();
   }
@@ -271,6 +272,8 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   std::unique_ptr<CoordinatorStanding> coordinator_;
   // Signs and checks page tokens under the catalog's key; set by Init.
   std::optional<router::PageTokenCodec> page_tokens_;
+  // The catalog's cluster id; set by Init.
+  std::string cluster_id_;
   // Created by Init, with a fence base above every earlier run's tokens.
   std::unique_ptr<router::GlobalIndex> index_;
   // Set by Init when RouterOptions::op_push_address is (after index_).

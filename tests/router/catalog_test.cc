@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "common/coding.h"
+#include "router/cluster_id.h"
 #include "tests/regionstore/region_store_test_util.h"
 
 namespace bloomroute::router_internal {
@@ -37,6 +38,22 @@ TEST_F(CatalogTest, PageTokenKeyIsCreatedOnceAndSurvivesReopen) {
   auto c = std::move(Catalog::Open(dir_.path())).value();
   EXPECT_EQ(*c->PageTokenKey(std::string(32, 'c')), first);
   EXPECT_TRUE(c->PageTokenKey("short").status().IsInvalidArgument());
+}
+
+TEST_F(CatalogTest, ClusterIdIsCreatedOnceAndSurvivesReopen) {
+  const std::string first = *router::NewClusterId();
+  {
+    auto c = std::move(Catalog::Open(dir_.path())).value();
+    StatusOr<std::string> id = c->ClusterId(first);
+    ASSERT_TRUE(id.ok()) << id.status().ToString();
+    EXPECT_EQ(*id, first);
+    // Later calls keep the stored id, whatever fresh id they offer.
+    EXPECT_EQ(*c->ClusterId(*router::NewClusterId()), first);
+  }
+  auto c = std::move(Catalog::Open(dir_.path())).value();
+  EXPECT_EQ(*c->ClusterId(*router::NewClusterId()), first);
+  EXPECT_TRUE(c->ClusterId("short").status().IsInvalidArgument());
+  EXPECT_TRUE(c->ClusterId(std::string(36, 'x')).status().IsInvalidArgument());
 }
 
 TEST_F(CatalogTest, SurvivesReopenAndNeverReusesIds) {

@@ -57,6 +57,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   std::vector<router::ServerIndexStats> index_stats;
   SscbfConfig filter_config_;
   router::ClusterStatus cluster_status;
+  std::string cluster_id = "3f1c2a9e-7b4d-4e8f-9a01-23456789abcd";
   std::vector<router::ServerSummary> server_summaries;  // ListServers
   std::vector<router::RegionSummary> region_summaries;  // ListRegions
   // The arguments of the last AddServer / SetServerAddress / RemoveServer.
@@ -282,6 +283,10 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     return verify_report;
   }
   void RunMaintenance() override { EnterConst(); }
+  std::string ClusterId() const override {
+    EnterConst();
+    return cluster_id;
+  }
   router::ClusterStatus GetClusterStatus() override {
     EnterConst();
     return cluster_status;

@@ -16,8 +16,11 @@
 // 3 attributes}; TColumnFamilyDescriptor {1 name, 2 attributes,
 // 3 configuration, 4..20 as FamilySettingsComeBackWithHBasesDefaults lists
 // them}; TIOError {1 message};
-// TIllegalArgument {1 message}; every reply's success is field 0 and its
-// exceptions the ids each method declares (io = 1, ia = 2).
+// TIllegalArgument {1 message}; TServerName {1 hostName, 2 port};
+// TLogQueryFilter {3 tableName, 5 limit, 6 logType}; TOnlineLogRecord
+// {1 startTime, 2 processingTime, 5 clientAddress, 6 serverClass,
+// 7 methodName}; every reply's success is field 0 and its exceptions the
+// ids each method declares (io = 1, ia = 2).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -41,7 +44,8 @@ using ::testing::StartsWith;
 namespace t = ::bloomroute::testing;
 
 // Thrift type codes beyond raw_wire.h's.
-constexpr char kTBool = 2, kTByte = 3, kTI16 = 6, kTI32 = 8, kTMap = 13;
+constexpr char kTBool = 2, kTByte = 3, kTI16 = 6, kTI32 = 8, kTMap = 13,
+               kTSet = 14;
 
 // ---- Encoding, as HBase's generated client writes ----
 
@@ -262,12 +266,15 @@ class HBaseWireTest : public ::testing::Test {
     RouterServerOptions options;
     options.port = 0;
     options.threads = 2;
+    options.slow_call_ms = SlowCallMs();
     auto server = RouterServer::Start(router_, options);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(server).value();
     connection_ = std::make_unique<t::RawConnection>(server_->port());
     ASSERT_TRUE(connection_->connected());
   }
+
+  virtual uint32_t SlowCallMs() const { return 1000; }
 
   // Sends one call and decodes its reply (a REPLY for `method`, same seqid).
   Reply Roundtrip(const std::string& method, const std::string& args) {
@@ -800,6 +807,101 @@ TEST_F(HBaseWireTest, EveryHBaseCallAnswersABadArgumentWithTIOError) {
               StartsWith("NotFound: "));
   // The connection still serves.
   EXPECT_EQ(Success("getThriftServerType", "").number, 2);
+}
+
+}  // namespace
+}  // namespace bloomroute
+
+namespace bloomroute {
+namespace {
+
+// set<TServerName> with one server {1: hostName, 2: port}, as field `id`.
+std::string OneServerSet(int16_t id) {
+  return t::FieldHeader(kTSet, id) + t::ListHeader(t::kTStruct, 1) +
+         BinaryField(1, "127.0.0.1") + I32Field(2, 9090) +
+         std::string(1, t::kTStop);
+}
+
+// getClusterId, getTableNamesByPattern, getTableDescriptorsByPattern and
+// isTableAvailableWithSplit as HBase 2.x's clients call them (before these
+// were served, each was Thrift's unknown-method exception).
+TEST_F(HBaseWireTest, ClusterIdPatternsAndSplitAvailability) {
+  CreateGeo();
+  const Value id = Success("getClusterId", "");
+  ASSERT_EQ(id.type, t::kTString);
+  EXPECT_EQ(id.bytes.size(), 36u);
+  EXPECT_EQ(id.bytes, router_->ClusterId());
+  EXPECT_EQ(Success("getClusterId", "").bytes, id.bytes);
+
+  // {1: regex, 2: includeSysTables}: whole-name matches.
+  const Value names = Success("getTableNamesByPattern",
+                              BinaryField(1, "g.o") + BoolField(2, false));
+  ASSERT_EQ(names.elements.size(), 1u);
+  EXPECT_EQ(names.elements[0].Field(2).bytes, "geo");
+  EXPECT_TRUE(Success("getTableNamesByPattern",
+                      BinaryField(1, "ge") + BoolField(2, true))
+                  .elements.empty());
+  const Value all =
+      Success("getTableDescriptorsByPattern", BoolField(2, false));
+  ASSERT_EQ(all.elements.size(), 1u);
+  EXPECT_EQ(all.elements[0].Field(1).Field(2).bytes, "geo");
+  EXPECT_THAT(Failure("getTableNamesByPattern",
+                      BinaryField(1, "ge++") + BoolField(2, false)),
+              AllOf(StartsWith("InvalidArgument: "), HasSubstr("possessive")));
+
+  // {1: TTableName, 2: list<binary> splitKeys}: geo was made split at "m".
+  auto with_split = [&](const std::string& key) {
+    return Success("isTableAvailableWithSplit",
+                   StructField(1, BinaryField(2, "geo")) +
+                       t::FieldHeader(t::kTList, 2) +
+                       t::ListHeader(t::kTString, 1) + Bytes(key))
+        .number;
+  };
+  EXPECT_EQ(with_split("m"), 1);
+  EXPECT_EQ(with_split("n"), 0);
+}
+
+class HBaseWireSlowLogTest : public HBaseWireTest {
+ protected:
+  uint32_t SlowCallMs() const override { return 1; }
+};
+
+// getSlowLogResponses answers the router's slow calls (a putMultiple of
+// 5,000 rows takes more than a millisecond), clearSlowLogResponses empties
+// them.
+TEST_F(HBaseWireSlowLogTest, SlowCallsAreListedAndCleared) {
+  CreateGeo();
+  std::vector<std::string> puts;
+  for (int i = 0; i < 5000; ++i) {
+    puts.push_back(PutBody("row" + std::to_string(i), "NO"));
+  }
+  Success("putMultiple", BinaryField(1, "geo") + StructList(2, puts));
+  const std::string filter = StructField(2, I32Field(5, 100));
+  const Value records =
+      Success("getSlowLogResponses", OneServerSet(1) + filter);
+  ASSERT_EQ(records.type, t::kTList);
+  std::vector<std::string> methods;
+  for (const Value& r : records.elements) {
+    methods.push_back(r.Field(7).bytes);
+    EXPECT_EQ(r.Field(6).bytes, "RouterServer");
+    EXPECT_GT(r.Field(1).number, 0);
+    EXPECT_GE(r.Field(2).number, 1);
+    EXPECT_THAT(r.Field(5).bytes, StartsWith("127.0.0.1:"));
+  }
+  EXPECT_THAT(methods, ::testing::Contains("putMultiple"));
+  // No server named: nothing (as HBase's).
+  EXPECT_TRUE(
+      Success("getSlowLogResponses",
+              t::FieldHeader(kTSet, 1) + t::ListHeader(t::kTStruct, 0) + filter)
+          .elements.empty());
+
+  const Value cleared = Success("clearSlowLogResponses", OneServerSet(1));
+  ASSERT_EQ(cleared.elements.size(), 1u);
+  EXPECT_EQ(cleared.elements[0].number, 1);
+  for (const Value& r :
+       Success("getSlowLogResponses", OneServerSet(1) + filter).elements) {
+    EXPECT_NE(r.Field(7).bytes, "putMultiple");
+  }
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ static_assert(
            rpc::client::TServerIndexStats, rpc::client::TServerStatus,
            rpc::client::TClusterStatus, rpc::client::TServerVerifyReport,
            rpc::client::TVerifyReport, rpc::client::TRegionOpResult,
-           rpc::client::TBalanceStep>(),
+           rpc::client::TBalanceStep, rpc::client::TOnlineLogRecord,
+           rpc::client::TLogQueryFilter>(),
     "a RouterService struct outgrew kStructElementBytes");
 
 // A std::set / std::map node beyond its value: three pointers and a color,

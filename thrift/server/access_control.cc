@@ -39,6 +39,8 @@ std::map<std::string, Role> RouterNeeds() {
         "getRegionLocation", "getAllRegionLocations", "getTableDescriptor",
         "getTableDescriptors", "tableExists", "isTableEnabled",
         "isTableDisabled", "isTableAvailable", "getThriftServerType",
+        "getTableNamesByPattern", "getTableDescriptorsByPattern",
+        "isTableAvailableWithSplit", "getClusterId",
         // bloomroute's.
         "getByIndex", "getByIndexMultiple", "countByIndex", "getIndexStats",
         "getClusterStatus", "listTables", "describeTable", "getIndexStatus",
@@ -61,7 +63,9 @@ std::map<std::string, Role> RouterNeeds() {
         "moveRegion", "splitRegion", "mergeRegions", "balance",
         "decommissionServer",
         // Quotas: HBase's set_quota and list_quotas need its admin.
-        "setQuota", "listQuotas"}) {
+        "setQuota", "listQuotas",
+        // The online slow log (who called what): HBase's admin too.
+        "getSlowLogResponses", "clearSlowLogResponses"}) {
     needs[m] = Role::kAdmin;
   }
   return needs;

@@ -106,6 +106,7 @@
 
 #include "common/status.h"
 #include "thrift/server/security.h"
+#include "thrift/server/slow_call_log.h"
 
 namespace apache::thrift {
 class TProcessor;
@@ -215,6 +216,9 @@ struct ServerOptions {
   // here takes about a millisecond, so one second is far out of the
   // ordinary and rare enough not to fill a log.
   uint32_t slow_call_ms = 1000;
+  // Where those calls are also kept, for HBase's getSlowLogResponses
+  // (slow_call_log.h); null: not kept.
+  std::shared_ptr<SlowCallLog> slow_calls;
   // TLS on the port (thrift/server/security.h): off when tls.enabled() is
   // false. With it, every connection's first bytes are a TLS handshake, bounded
   // by request_timeout_ms from the accept, run on handshake_threads, at most

@@ -91,6 +91,23 @@ Status DecodeCount(std::string_view in, uint64_t* n) {
   return Status::OK();
 }
 
+std::string EncodeOnceRecord(std::string_view value) {
+  std::string out(1, static_cast<char>(kRecordVersion));
+  out += value;
+  return out;
+}
+
+Status DecodeOnceRecord(std::string_view in, size_t bytes, const char* what,
+                        std::string* value) {
+  ByteReader r(in);
+  std::string_view v;
+  BLOOMROUTE_RETURN_IF_ERROR(CatalogRecords::ReadVersion(&r));
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadBytes(bytes, &v, what));
+  if (!r.empty()) return Status::Corruption(std::string("catalog: ") + what);
+  value->assign(v);
+  return Status::OK();
+}
+
 bool QuotaOrder(const Quota& a, const Quota& b) {
   return std::tie(a.user, a.table) < std::tie(b.user, b.table);
 }

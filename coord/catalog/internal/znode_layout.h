@@ -28,6 +28,7 @@ constexpr char kRoot[] = "/catalog";
 constexpr char kIds[] = "/catalog/ids";
 constexpr char kStarts[] = "/catalog/starts";
 constexpr char kKeyPath[] = "/catalog/page_token_key";
+constexpr char kClusterIdPath[] = "/catalog/cluster_id";
 constexpr char kServers[] = "/catalog/servers";
 constexpr char kTables[] = "/catalog/tables";
 constexpr char kQuotas[] = "/catalog/quotas";
@@ -69,6 +70,13 @@ std::string EncodeIds(const Ids& ids);
 
 std::string EncodeCount(uint64_t n);
 [[nodiscard]] Status DecodeCount(std::string_view in, uint64_t* n);
+
+// A record written once (the page token key, the cluster id): the version,
+// then its bytes. Decoding wants exactly `bytes` of them (Corruption naming
+// `what` otherwise).
+std::string EncodeOnceRecord(std::string_view value);
+[[nodiscard]] Status DecodeOnceRecord(std::string_view in, size_t bytes,
+                                      const char* what, std::string* value);
 
 // Writes `record` as a chunked record at `head_path` (made, with a head of
 // generation 0, when missing), chunks of `chunk_bytes`, one Create each,

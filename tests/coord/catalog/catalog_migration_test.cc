@@ -7,6 +7,7 @@
 
 #include "coord/catalog/zk_catalog_store.h"
 #include "coord/fake_znode_store.h"
+#include "router/cluster_id.h"
 #include "router/page_token.h"
 #include "tests/regionstore/region_store_test_util.h"
 
@@ -41,6 +42,7 @@ class CatalogMigrationTest : public ::testing::Test {
     ASSERT_TRUE(source_->RecordRouterStart().ok());
     ASSERT_EQ(*source_->RecordRouterStart(), 2u);
     key_ = *source_->PageTokenKey(std::string(router::kPageTokenKeyBytes, 'k'));
+    cluster_id_ = *source_->ClusterId(*router::NewClusterId());
   }
 
   std::unique_ptr<ZnodeStore> Session() {
@@ -55,6 +57,7 @@ class CatalogMigrationTest : public ::testing::Test {
   testing::TempDir dir_;
   std::unique_ptr<CatalogStore> source_;
   std::string key_;
+  std::string cluster_id_;
   FakeEnsemble ensemble_;
 };
 
@@ -76,6 +79,7 @@ TEST_F(CatalogMigrationTest, TheCopyIsTheSameCatalog) {
   EXPECT_EQ(*target->Quotas(), *source_->Quotas());
   EXPECT_EQ(*target->PageTokenKey(std::string(router::kPageTokenKeyBytes, 'x')),
             key_);
+  EXPECT_EQ(*target->ClusterId(*router::NewClusterId()), cluster_id_);
   // Counters go on where the source's stood.
   EXPECT_EQ(target->GetCounters().next_table_id,
             source_->GetCounters().next_table_id);

@@ -13,6 +13,7 @@
 
 #include "coord/fake_znode_store.h"
 #include "coord/zk/zookeeper_store.h"
+#include "router/cluster_id.h"
 #include "router/page_token.h"
 #include "tests/coord/zookeeper_server.h"
 
@@ -86,6 +87,8 @@ class RealBackend : public ZnodeCatalogBackend {
   std::unique_ptr<zktest::ZooKeeperTestEnsemble> server;
 };
 
+constexpr char kClusterId[] = "3f1c2a9e-7b4d-4e8f-9a01-23456789abcd";
+
 // The contract every store keeps, run over the fake and the real store.
 void ChecksPersistenceAndIds(ZnodeCatalogBackend& backend) {
   const std::string key(router::kPageTokenKeyBytes, 'k');
@@ -103,6 +106,7 @@ void ChecksPersistenceAndIds(ZnodeCatalogBackend& backend) {
     EXPECT_TRUE(c->PutTable(Table(table_id + 1, "t")).IsInvalidArgument());
     EXPECT_EQ(*c->RecordRouterStart(), 1u);
     EXPECT_EQ(*c->PageTokenKey(key), key);
+    EXPECT_EQ(*c->ClusterId(kClusterId), kClusterId);
     router::Quota q;
     q.user = "u";
     q.table = "t";
@@ -117,6 +121,9 @@ void ChecksPersistenceAndIds(ZnodeCatalogBackend& backend) {
   EXPECT_EQ(*c->RecordRouterStart(), 2u);
   EXPECT_EQ(*c->PageTokenKey(std::string(router::kPageTokenKeyBytes, 'x')),
             key);
+  // The cluster id was stored once: a reopened store keeps it.
+  EXPECT_EQ(*c->ClusterId(*router::NewClusterId()), kClusterId);
+  EXPECT_TRUE(c->ClusterId("not-a-uuid").status().IsInvalidArgument());
   ASSERT_EQ(c->Quotas()->size(), 1u);
   EXPECT_EQ((*c->Quotas())[0].requests.amount, 5u);
   // Ids written before are never handed out again.
@@ -171,6 +178,17 @@ TEST_F(ZnodeCatalogFakeTest, TwoRoutersChangesBothLandAndAreSeen) {
   EXPECT_TRUE(a->PutTable(Table(a->NextTableId(), "tb")).IsInvalidArgument());
   const uint64_t first = *a->RecordRouterStart();
   EXPECT_EQ(*b->RecordRouterStart(), first + 1);
+}
+
+// Two routers offering different fresh ids at once: both answer the one
+// stored first (HBase's getClusterId names the cluster, not the router).
+TEST_F(ZnodeCatalogFakeTest, TwoRoutersAgreeOnTheClusterId) {
+  auto a = std::move(backend_.Open()).value();
+  auto b = std::move(backend_.Open()).value();
+  const std::string from_a = *a->ClusterId(*router::NewClusterId());
+  EXPECT_TRUE(router::IsClusterId(from_a));
+  EXPECT_EQ(*b->ClusterId(*router::NewClusterId()), from_a);
+  EXPECT_EQ(*a->ClusterId(*router::NewClusterId()), from_a);
 }
 
 // Two routers that reserved the same table id: the second write is refused

@@ -160,6 +160,13 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"isTableDisabled", Role::kRead},
       {"isTableAvailable", Role::kRead},
       {"getThriftServerType", Role::kRead},
+      {"getTableNamesByPattern", Role::kRead},
+      {"getTableDescriptorsByPattern", Role::kRead},
+      {"isTableAvailableWithSplit", Role::kRead},
+      {"getClusterId", Role::kRead},
+      // HBase's online slow log: who called what (HBase needs its admin).
+      {"getSlowLogResponses", Role::kAdmin},
+      {"clearSlowLogResponses", Role::kAdmin},
       // HBase's writes.
       {"put", Role::kWrite},
       {"putMultiple", Role::kWrite},

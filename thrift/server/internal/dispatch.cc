@@ -72,6 +72,7 @@ std::shared_ptr<at::transport::TMemoryBuffer> CallDispatcher::Run(
     outcome = "error";
     at::GlobalOutput.printf("%s: a call failed: %s", name_.c_str(), e.what());
   }
+  if (ok) call.SetReplyBytes(output->available_read() - c.ReplyPrefixBytes());
   call.Finish(outcome, access_ != nullptr ? &c.identity : nullptr,
               [&c] { return c.PeerAddress(); });
   return ok ? output : nullptr;

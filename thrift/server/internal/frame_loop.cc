@@ -574,7 +574,8 @@ StatusOr<std::unique_ptr<FrameLoop>> FrameLoop::Create(
       ServiceLabel(impl->name), options.slow_call_ms,
       [service = ServiceLabel(impl->name)](const std::string& method) {
         return service == "router" && RouterCallRole(method) == Role::kAdmin;
-      });
+      },
+      &metrics::DefaultRegistry(), options.slow_calls);
   const int frame = static_cast<int>(options.max_frame_bytes);
   impl->config = std::make_shared<at::TConfiguration>(frame, frame);
   impl->dispatcher = std::make_unique<CallDispatcher>(

@@ -28,15 +28,21 @@ std::string Who(const Identity* caller,
   return "anonymous@" + peer();
 }
 
+std::string TableNote(const std::string& table) {
+  return table.empty() ? "" : " table " + table;
+}
+
 }  // namespace
 
 ServerMetrics::ServerMetrics(std::string service, uint32_t slow_call_ms,
                              std::function<bool(const std::string&)> audited,
-                             metrics::Registry* registry)
+                             metrics::Registry* registry,
+                             std::shared_ptr<SlowCallLog> slow_calls)
     : service_(std::move(service)),
       slow_call_ms_(slow_call_ms),
       audited_(std::move(audited)),
       registry_(registry),
+      slow_calls_(std::move(slow_calls)),
       connections_(registry->GetGauge("bloomroute_thrift_connections",
                                       "Open Thrift connections.",
                                       {{"service", service_}})),
@@ -94,6 +100,38 @@ void ServerMetrics::Record(const std::string& method,
   series.latency->Observe(seconds);
 }
 
+void ServerMetrics::RecordSlowCall(const Call& call, const std::string& result,
+                                   const Identity* caller,
+                                   const std::function<std::string()>& peer,
+                                   uint64_t millis) {
+  const CallContext& context = call.context_;
+  // Asked once: it may cost a system call.
+  const std::string client = peer();
+  const std::function<std::string()> known = [&client] { return client; };
+  Log(LogLevel::kWarn, "slow-call",
+      call.method_ + " by " + Who(caller, known) + TableNote(context.table) +
+          " took " + std::to_string(millis) + " ms, asked " +
+          std::to_string(context.servers_asked) + " servers, returned " +
+          std::to_string(context.rows) + " rows: " + result);
+  if (slow_calls_ == nullptr) return;
+  SlowCall slow;
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  slow.start_ms =
+      static_cast<int64_t>(now.count()) - static_cast<int64_t>(millis);
+  slow.duration_ms = static_cast<int64_t>(millis);
+  slow.reply_bytes = call.reply_bytes_;
+  slow.method = call.method_;
+  slow.table = context.table;
+  if (caller != nullptr && caller->role != Role::kNone)
+    slow.user = caller->user;
+  slow.client = client;
+  slow.outcome = result;
+  slow.servers_asked = context.servers_asked;
+  slow.rows = context.rows;
+  slow_calls_->Add(std::move(slow));
+}
+
 void ServerMetrics::Refused(const char* limit) {
   registry_
       ->GetCounter("bloomroute_thrift_refusals_total",
@@ -126,19 +164,14 @@ void ServerMetrics::Call::Finish(const std::string& outcome,
   const std::string result =
       outcome.empty() ? OutcomeName(context_.outcome) : outcome;
   metrics_->Record(method_, result, seconds);
-  const std::string table =
-      context_.table.empty() ? "" : " table " + context_.table;
   const uint64_t millis = static_cast<uint64_t>(seconds * 1000);
   if (metrics_->slow_call_ms_ != 0 && millis >= metrics_->slow_call_ms_) {
-    Log(LogLevel::kWarn, "slow-call",
-        method_ + " by " + Who(caller, peer) + table + " took " +
-            std::to_string(millis) + " ms, asked " +
-            std::to_string(context_.servers_asked) + " servers, returned " +
-            std::to_string(context_.rows) + " rows: " + result);
+    metrics_->RecordSlowCall(*this, result, caller, peer, millis);
   }
   if (metrics_->audited_ && metrics_->audited_(method_)) {
     Log(LogLevel::kInfo, "audit",
-        Who(caller, peer) + " " + method_ + table + ": " + result);
+        Who(caller, peer) + " " + method_ + TableNote(context_.table) + ": " +
+            result);
   }
 }
 

@@ -24,7 +24,8 @@
 // Logs (common/log.h):
 //   - the slow-call log: a call that took slow_call_ms or more is one WARN
 //     line, component "slow-call": method, principal, table, duration,
-//     servers asked and outcome. 0 turns it off.
+//     servers asked and outcome, and a record in the SlowCallLog given (HBase's
+//     getSlowLogResponses). 0 turns it off.
 //   - the audit log: every call of `audited` methods (the router's admin
 //     calls) is one INFO line, component "audit": who, what (method and
 //     table), the result.
@@ -44,12 +45,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
 #include "common/call_context.h"
 #include "common/metrics.h"
 #include "thrift/server/security.h"
+#include "thrift/server/slow_call_log.h"
 
 namespace bloomroute::thrift_internal {
 
@@ -59,10 +62,12 @@ class ServerMetrics {
   static constexpr size_t kMaxMethodBytes = 64;
 
   // `service`: the label ("router", "region"). `audited` (may be empty):
-  // whether a method's calls go to the audit log.
+  // whether a method's calls go to the audit log. `slow_calls` (may be
+  // null): where the slow calls are kept too.
   ServerMetrics(std::string service, uint32_t slow_call_ms,
                 std::function<bool(const std::string&)> audited,
-                metrics::Registry* registry = &metrics::DefaultRegistry());
+                metrics::Registry* registry = &metrics::DefaultRegistry(),
+                std::shared_ptr<SlowCallLog> slow_calls = nullptr);
   ServerMetrics(const ServerMetrics&) = delete;
   ServerMetrics& operator=(const ServerMetrics&) = delete;
 
@@ -78,6 +83,8 @@ class ServerMetrics {
 
     const std::string& method() const { return method_; }
     CallContext& context() { return context_; }
+    // The reply's size, for the slow-call log (0 until set: none sent).
+    void SetReplyBytes(uint64_t bytes) { reply_bytes_ = bytes; }
     // Records the call as ended with `outcome` (an empty one: the handler's,
     // context().outcome), made by `caller` (null: not authenticated) from
     // `peer` (the peer's address, asked only for a log line of a call
@@ -86,9 +93,11 @@ class ServerMetrics {
                 const std::function<std::string()>& peer);
 
    private:
+    friend class ServerMetrics;  // RecordSlowCall reads a finished call
     ServerMetrics* const metrics_;
     const std::chrono::steady_clock::time_point start_;
     std::string method_;
+    uint64_t reply_bytes_ = 0;
     CallContext context_;
     ScopedCallContext scope_;
   };
@@ -113,11 +122,18 @@ class ServerMetrics {
   void Record(const std::string& method, const std::string& outcome,
               double seconds);
   MethodSeries& SeriesOf(const std::string& label);  // needs mu_
+  // Logs a call that took `millis` (slow_call_ms_ or more) and keeps it in
+  // slow_calls_.
+  void RecordSlowCall(const Call& call, const std::string& result,
+                      const Identity* caller,
+                      const std::function<std::string()>& peer,
+                      uint64_t millis);
 
   const std::string service_;
   const uint32_t slow_call_ms_;
   const std::function<bool(const std::string&)> audited_;
   metrics::Registry* const registry_;
+  const std::shared_ptr<SlowCallLog> slow_calls_;
   metrics::Gauge& connections_;
   metrics::Gauge& queued_calls_;
   std::mutex mu_;
