@@ -63,10 +63,14 @@ namespace bloomroute {
 class RouterServiceHandler : public rpc::client::RouterServiceIf {
  public:
   // `router` must not be null; the handler shares its ownership. Scanner
-  // calls are made as `client`.
+  // calls are made as `client` (and the call's principal, under TLS).
+  // `scanners` keeps the HBase scanners' limits and batches; a factory's
+  // handlers share one, since a principal's scanner serves each of its
+  // connections. Null: the handler's own.
   explicit RouterServiceHandler(
       std::shared_ptr<router::Router> router,
-      router::ScannerClient client = router::kLocalScannerClient);
+      router::ScannerClient client = router::kLocalScannerClient,
+      std::shared_ptr<thrift_internal::HBaseScanners> scanners = nullptr);
   RouterServiceHandler(const RouterServiceHandler&) = delete;
   RouterServiceHandler& operator=(const RouterServiceHandler&) = delete;
 
@@ -201,11 +205,13 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   const std::shared_ptr<router::Router> router_;
   const router::ScannerClient client_;
   // Each scanner's TScan.limit and batchSize between calls.
-  thrift_internal::HBaseScanners scanners_;
+  const std::shared_ptr<thrift_internal::HBaseScanners> scanners_;
 };
 
 // One handler per connection, each a new ScannerClient; releasing a handler
-// (its connection closed) closes that client's scanners. Thread-safe.
+// (its connection closed) closes the scanners that client opened without a
+// principal (plaintext): a principal's stay, for its other connections,
+// until closed or expired. Thread-safe.
 class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
  public:
   // `router` must not be null.
@@ -219,6 +225,9 @@ class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
 
  private:
   const std::shared_ptr<router::Router> router_;
+  // Shared by the handlers (see RouterServiceHandler).
+  const std::shared_ptr<thrift_internal::HBaseScanners> scanners_ =
+      std::make_shared<thrift_internal::HBaseScanners>();
 };
 
 }  // namespace bloomroute

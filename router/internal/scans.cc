@@ -156,12 +156,13 @@ std::string Scans::ScannerTable(int64_t id) const {
 
 StatusOr<std::vector<Row>> Scans::ScannerNext(int64_t id, uint32_t max_rows,
                                               uint64_t call_seq,
-                                              ScannerClient client) {
+                                              ScannerClient client,
+                                              std::string_view principal) {
   if (max_rows > kMaxRowsPerCall) {
     return Status::InvalidArgument("the number of rows must be in [0, " +
                                    std::to_string(kMaxRowsPerCall) + "]");
   }
-  std::shared_ptr<Scanner> scanner = scanners_.Find(id, client);
+  std::shared_ptr<Scanner> scanner = scanners_.Find(id, client, principal);
   if (scanner == nullptr) {
     return Status::NotFound("scanner " + std::to_string(id) +
                             " is not open (closed, expired or never opened)");
@@ -190,8 +191,9 @@ StatusOr<std::vector<Row>> Scans::ScannerNext(int64_t id, uint32_t max_rows,
   return rows;
 }
 
-Status Scans::CloseScanner(int64_t id, ScannerClient client) {
-  return scanners_.Close(id, client);
+Status Scans::CloseScanner(int64_t id, ScannerClient client,
+                           std::string_view principal) {
+  return scanners_.Close(id, client, principal);
 }
 
 void Scans::CloseScanners(ScannerClient client) { scanners_.CloseAll(client); }

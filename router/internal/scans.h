@@ -96,15 +96,20 @@ class Scans {
                                 std::string_view principal);
   // Router::ScannerNext: up to `max_rows` rows from where the scanner is
   // (none once it is done). NotFound for a scanner not open (closed,
-  // expired, never opened, another client's); InvalidArgument for
-  // `max_rows` outside [1, kMaxRowsPerCall] or `call_seq` out of order.
+  // expired, never opened, another client's or principal's);
+  // InvalidArgument for `max_rows` outside [1, kMaxRowsPerCall] or
+  // `call_seq` out of order.
   StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows,
                                          uint64_t call_seq,
-                                         router::ScannerClient client);
-  // Router::CloseScanner: NotFound when the client has no such scanner.
+                                         router::ScannerClient client,
+                                         std::string_view principal = "");
+  // Router::CloseScanner: NotFound when the client (or principal) has no
+  // such scanner.
   [[nodiscard]] Status CloseScanner(int64_t scanner,
-                                    router::ScannerClient client);
-  // Closes every scanner of `client` (its connection ended).
+                                    router::ScannerClient client,
+                                    std::string_view principal = "");
+  // Closes the scanners `client` opened without a principal (its
+  // connection ended).
   void CloseScanners(router::ScannerClient client);
   // The table of scanner `scanner`; "" when it is not open.
   std::string ScannerTable(int64_t scanner) const;

@@ -99,6 +99,15 @@ void HBaseScanners::Remove(int32_t scanner) {
   scanners_.erase(scanner);
 }
 
+bool HBaseScanners::Kept(int32_t scanner) { return Find(scanner) != nullptr; }
+
+void HBaseScanners::RemoveIf(const std::function<bool(int32_t)>& gone) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = scanners_.begin(); it != scanners_.end();) {
+    it = gone(it->first) ? scanners_.erase(it) : std::next(it);
+  }
+}
+
 std::shared_ptr<HBaseScanners::State> HBaseScanners::Find(int32_t scanner) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = scanners_.find(scanner);

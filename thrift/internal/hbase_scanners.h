@@ -71,6 +71,11 @@ class HBaseScanners {
   void Add(int32_t scanner, Options options);
   // Forgets `scanner` (closed); a scanner not kept is no error.
   void Remove(int32_t scanner);
+  // Whether `scanner` is kept (Next may answer it without `fetch`).
+  bool Kept(int32_t scanner);
+  // Forgets the kept scanners `gone` says are no longer open (a kept
+  // scanner may outlive the connection that opened it).
+  void RemoveIf(const std::function<bool(int32_t scanner)>& gone);
 
   // One getScannerRows call: up to `num_rows` results (0: none, after the
   // router found the scanner), in key order. A scanner not kept: `fetch`'s
