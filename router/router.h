@@ -226,6 +226,13 @@ struct ScanSpec {
   std::string filter{};  // braces: aggregate inits may omit it
   // Cells outside are not returned; a row left with none is skipped.
   TimeRange time_range = TimeRange();
+  // The same rows of [start_row, stop_row) in descending key order, the
+  // regions walked from the last (HBase's reversed scan, its bounds turned
+  // into this range by the caller). A Scan answer's resume_row is then the
+  // next stop_row. A filter is applied by the region servers even when it
+  // pins an indexed column: the index answers candidates in ascending
+  // order only, so a reversed scan reads the regions.
+  bool reversed = false;
 };
 
 // Who makes a scanner call: a scanner belongs to the client that opened it

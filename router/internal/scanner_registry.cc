@@ -45,10 +45,12 @@ Status Scanner::BeginCall(uint64_t call_seq) {
   }
   if (repeat) {
     spec.start_row = previous_start_row;
+    spec.stop_row = previous_stop_row;
     done = previous_done;
     returned = previous_returned;
   } else {
     previous_start_row = spec.start_row;
+    previous_stop_row = spec.stop_row;
     previous_done = done;
     previous_returned = returned;
     ++next_seq;

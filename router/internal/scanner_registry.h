@@ -43,6 +43,7 @@ struct Scanner {
   // the previous call began (a repeat of it starts there again).
   uint64_t next_seq = 1;
   std::string previous_start_row;
+  std::string previous_stop_row;  // a reversed scan's moves down
   bool previous_done = false;
   // Guarded by mu: the candidate page size reached (ScanWork).
   uint32_t candidate_page = 0;
