@@ -413,7 +413,7 @@ StatusOr<int32_t> RouterServiceHandler::OpenHBaseScanner(
                            ", which does not fit the wire's i32");
   }
   const auto scanner = static_cast<int32_t>(id);
-  scanners_->Add(scanner, {scan.limit, scan.batch_cells});
+  scanners_->Add(scanner, {scan.limit, scan.batch_cells, client_, principal});
   return scanner;
 }
 
@@ -427,12 +427,12 @@ Status RouterServiceHandler::ScannerRows(int32_t scanner, int32_t num_rows,
   }
   // numRows 0 still asks the router: it answers no rows for a scanner of
   // this caller, NotFound for another (HBase checks the id too). What is
-  // kept of a scanner is shared by the connections: the router says first
-  // whether this caller may read it.
+  // kept of a scanner is shared by the connections: served to its owners
+  // alone, by the router's rule.
   const std::string principal = CallerPrincipal();
-  if (scanners_->Kept(scanner)) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        router_->ScannerNext(scanner, 0, 0, client_, principal).status());
+  if (!scanners_->MayRead(scanner, client_, principal)) {
+    return Status::NotFound("scanner " + std::to_string(scanner) +
+                            " is not open (closed, expired or never opened)");
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(
       std::vector<thrift_internal::ScannerResult> results,

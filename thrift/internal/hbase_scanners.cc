@@ -99,7 +99,13 @@ void HBaseScanners::Remove(int32_t scanner) {
   scanners_.erase(scanner);
 }
 
-bool HBaseScanners::Kept(int32_t scanner) { return Find(scanner) != nullptr; }
+bool HBaseScanners::MayRead(int32_t scanner, uint64_t client,
+                            std::string_view principal) {
+  std::shared_ptr<State> state = Find(scanner);
+  if (state == nullptr || state->options.client == client) return true;
+  return !state->options.principal.empty() &&
+         state->options.principal == principal;
+}
 
 void HBaseScanners::RemoveIf(const std::function<bool(int32_t)>& gone) {
   std::lock_guard<std::mutex> lock(mu_);
