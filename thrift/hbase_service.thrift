@@ -471,10 +471,15 @@ service THBaseService {
   TResult append(1: binary table, 2: TAppend tappend)
       throws (1: errors.TIOError io)
 
-  // Scanners: open one over a key range, fetch rows in key order across
-  // regions, close it. A scanner belongs to the connection that opened it:
-  // its id is random (31 bits, positive), other connections get NotFound for
-  // it, and it is closed when its connection closes. A scanner unused for
+  // Scanners: open one over a key range, fetch rows in key order (or
+  // descending, TScan.reversed) across regions, close it. Its id is random
+  // (31 bits, positive). Under TLS a scanner belongs to its user (the
+  // certificate's name or the token's user), as HBase's are not tied to a
+  // connection: any connection of that user may use or close it, and it
+  // stays open when the connection that opened it closes. Without TLS a
+  // client has no identity to prove a scanner its own, so a scanner
+  // belongs to the connection that opened it and is closed with it. Others
+  // get NotFound for it. A scanner unused for
   // the router's scanner idle timeout (60 s by default) is closed by the
   // router. The error names the limit when the connection has the router's
   // max_scanners_per_client open (100 by default) or all connections
