@@ -253,15 +253,22 @@ struct ScanRequest {
   std::string filter{};  // braces: aggregate inits may omit it
   // Cells outside are not returned; a row left with none is skipped.
   TimeRange time_range = TimeRange();
+  // The rows of the same range [start_row, stop_row) in descending key
+  // order (HBase's reversed scan; the caller turns HBase's reversed bounds
+  // into this range). resume_row is then the next call's stop_row.
+  bool reversed = false;
 };
 
 struct ScanResult {
-  // In key order, each within [start_row, stop_row).
+  // In key order (descending for a reversed scan), each within
+  // [start_row, stop_row).
   std::vector<Row> rows;
-  // Set when rows may remain in the range: pass it as the next start_row.
-  // It sorts after every row returned and after the request's start_row
-  // (a scan stopped by the server's work bound may return no row, but
-  // always moves on).
+  // Set when rows may remain in the range. Forward: pass it as the next
+  // start_row; it sorts after every row returned and after the request's
+  // start_row. Reversed: pass it as the next stop_row; it is no greater
+  // than every row returned, less than the request's stop_row (when set)
+  // and greater than its start_row. Either way a scan stopped by the
+  // server's work bound may return no row, but always moves on.
   std::optional<std::string> resume_row;
 };
 

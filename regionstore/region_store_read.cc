@@ -58,6 +58,27 @@ StatusOr<std::optional<Filter>> ScanFilter(const std::string& text) {
   return std::optional<Filter>(std::move(parsed).value());
 }
 
+// One row a scan reached: counted against the work bound, decoded,
+// projected and filtered; appended to `rows` when something of it is left.
+Status ExamineScanRow(std::string_view key, std::string_view value,
+                      const ScanRequest& req,
+                      const std::optional<Filter>& filter, ReadBudget* budget,
+                      std::vector<Row>* rows) {
+  ++budget->examined_rows;
+  budget->read_bytes += value.size();
+  std::vector<Cell> cells;
+  BLOOMROUTE_RETURN_IF_ERROR(DecodeRowCells(value, &cells));
+  std::optional<Row> row = ProjectNonEmpty(
+      key, CellsInRange(std::move(cells), req.time_range), req.columns);
+  // After the projection, as HBase: unselected columns are missing.
+  if (row && filter) row = ApplyFilter(*filter, *row);
+  if (row) {
+    budget->reply_bytes += ReplyBytes(*row);
+    rows->push_back(std::move(*row));
+  }
+  return Status::OK();
+}
+
 // What a get answer of a missing row costs in a reply (an empty TResult).
 constexpr uint64_t kMissingRowReplyBytes = kReplyBytesPerCell;
 
@@ -148,36 +169,39 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
                               OpenRegionLocked(req.region_id));
   const RowKeyRange range = RegionRowRange(
       r->region_id, r->start_key, r->end_key, req.start_row, req.stop_row);
-  const std::string prefix = RegionPrefix(r->region_id);
+  const size_t prefix_size = RegionPrefix(r->region_id).size();
+  // Both bounds set: a reversed scan must not walk below the region's
+  // first row into the region before it in the column family.
   rocksdb::Slice upper_slice(range.upper);
+  rocksdb::Slice lower_slice(range.seek);
   rocksdb::ReadOptions ro;
   ro.iterate_upper_bound = &upper_slice;
+  ro.iterate_lower_bound = &lower_slice;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, rows_cf_));
+  if (req.reversed) {
+    // The last row below the exclusive upper bound.
+    it->SeekForPrev(upper_slice);
+    if (it->Valid() && it->key().compare(upper_slice) >= 0) it->Prev();
+  } else {
+    it->Seek(range.seek);
+  }
   ScanResult out;
   ReadBudget budget = BudgetFor(req.max_bytes);
-  for (it->Seek(range.seek); it->Valid(); it->Next()) {
-    const std::string_view key = it->key().ToStringView().substr(prefix.size());
+  std::string last_examined;
+  for (; it->Valid(); req.reversed ? it->Prev() : it->Next()) {
+    const std::string_view key = it->key().ToStringView().substr(prefix_size);
     // The work bound counts rows the projection or the filter drops too: a
     // scan for a column few rows have stops (with no row, perhaps) and
-    // moves on.
+    // moves on. Reversed, the next call's (exclusive) stop_row is the last
+    // row examined: every row below it is still to come.
     if (out.rows.size() == req.limit || budget.ReplyFull() ||
         budget.WorkDone()) {
-      out.resume_row = std::string(key);
+      out.resume_row = req.reversed ? last_examined : std::string(key);
       break;
     }
-    ++budget.examined_rows;
-    budget.read_bytes += it->value().size();
-    std::vector<Cell> cells;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        DecodeRowCells(it->value().ToStringView(), &cells));
-    std::optional<Row> row = ProjectNonEmpty(
-        key, CellsInRange(std::move(cells), req.time_range), req.columns);
-    // After the projection, as HBase: unselected columns are missing.
-    if (row && filter) row = ApplyFilter(*filter, *row);
-    if (row) {
-      budget.reply_bytes += ReplyBytes(*row);
-      out.rows.push_back(std::move(*row));
-    }
+    if (req.reversed) last_examined.assign(key);
+    BLOOMROUTE_RETURN_IF_ERROR(ExamineScanRow(key, it->value().ToStringView(),
+                                              req, filter, &budget, &out.rows));
   }
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
   return out;

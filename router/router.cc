@@ -294,14 +294,17 @@ StatusOr<int64_t> RouterImpl::OpenScanner(std::string_view table,
   return scans_->OpenScanner(table, spec, client, principal);
 }
 
-StatusOr<std::vector<Row>> RouterImpl::ScannerNext(
-    int64_t scanner, uint32_t max_rows, uint64_t call_seq,
-    router::ScannerClient client) {
-  return scans_->ScannerNext(scanner, max_rows, call_seq, client);
+StatusOr<std::vector<Row>> RouterImpl::ScannerNext(int64_t scanner,
+                                                   uint32_t max_rows,
+                                                   uint64_t call_seq,
+                                                   router::ScannerClient client,
+                                                   std::string_view principal) {
+  return scans_->ScannerNext(scanner, max_rows, call_seq, client, principal);
 }
 
-Status RouterImpl::CloseScanner(int64_t scanner, router::ScannerClient client) {
-  return scans_->CloseScanner(scanner, client);
+Status RouterImpl::CloseScanner(int64_t scanner, router::ScannerClient client,
+                                std::string_view principal) {
+  return scans_->CloseScanner(scanner, client, principal);
 }
 
 void RouterImpl::CloseScanners(router::ScannerClient client) {

@@ -226,10 +226,18 @@ struct ScanSpec {
   std::string filter{};  // braces: aggregate inits may omit it
   // Cells outside are not returned; a row left with none is skipped.
   TimeRange time_range = TimeRange();
+  // The same rows of [start_row, stop_row) in descending key order, the
+  // regions walked from the last (HBase's reversed scan, its bounds turned
+  // into this range by the caller). A Scan answer's resume_row is then the
+  // next stop_row. A filter is applied by the region servers even when it
+  // pins an indexed column: the index answers candidates in ascending
+  // order only, so a reversed scan reads the regions.
+  bool reversed = false;
 };
 
-// Who makes a scanner call: scanners belong to the client that opened them
-// and are unknown (NotFound) to every other. A server gives each connection
+// Who makes a scanner call: a scanner belongs to the client that opened it
+// (and, opened with a principal, to the principal: see OpenScanner) and is
+// unknown (NotFound) to every other. A server gives each connection
 // its own (NewScannerClient); kLocalScannerClient is the router's own
 // process (tools, tests).
 using ScannerClient = uint64_t;
@@ -446,19 +454,26 @@ class Router {
   // unsequenced: the next batch, with no way to repeat it (a lost reply
   // loses its rows).
   //
-  // ScannerNext and CloseScanner answer NotFound for an unknown, closed or
-  // expired scanner, or one of another client. CloseScanners closes every
-  // scanner of a client (its connection closed).
+  // A scanner opened with a `principal` (non-empty: the authenticated
+  // user) is the principal's: ScannerNext and CloseScanner with that
+  // principal use it from any client (HBase's scanner ids are not tied to
+  // a connection), and CloseScanners leaves it open (it closes or expires
+  // after RouterOptions::scanner_idle_timeout_ms idle). One opened without
+  // is its client's alone: a client with no principal has nothing but its
+  // connection to show a scanner is its own. ScannerNext and CloseScanner
+  // answer NotFound for an unknown, closed or expired scanner, or one the
+  // caller may not use. CloseScanners closes the scanners a client opened
+  // without a principal (its connection closed).
   virtual StatusOr<int64_t> OpenScanner(std::string_view table,
                                         const ScanSpec& spec,
                                         ScannerClient client,
                                         std::string_view principal) = 0;
-  virtual StatusOr<std::vector<Row>> ScannerNext(int64_t scanner,
-                                                 uint32_t max_rows,
-                                                 uint64_t call_seq,
-                                                 ScannerClient client) = 0;
+  virtual StatusOr<std::vector<Row>> ScannerNext(
+      int64_t scanner, uint32_t max_rows, uint64_t call_seq,
+      ScannerClient client, std::string_view principal) = 0;
   [[nodiscard]] virtual Status CloseScanner(int64_t scanner,
-                                            ScannerClient client) = 0;
+                                            ScannerClient client,
+                                            std::string_view principal) = 0;
   virtual void CloseScanners(ScannerClient client) = 0;
   // The table scanner `scanner` reads, whoever opened it; "" when no such
   // scanner is open. For a table's quota, which counts the calls on the
@@ -472,11 +487,19 @@ class Router {
   StatusOr<int64_t> OpenScanner(std::string_view table, const ScanSpec& spec) {
     return OpenScanner(table, spec, kLocalScannerClient, "");
   }
+  StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows,
+                                         uint64_t call_seq,
+                                         ScannerClient client) {
+    return ScannerNext(scanner, max_rows, call_seq, client, "");
+  }
   StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows) {
-    return ScannerNext(scanner, max_rows, 0, kLocalScannerClient);
+    return ScannerNext(scanner, max_rows, 0, kLocalScannerClient, "");
+  }
+  [[nodiscard]] Status CloseScanner(int64_t scanner, ScannerClient client) {
+    return CloseScanner(scanner, client, "");
   }
   [[nodiscard]] Status CloseScanner(int64_t scanner) {
-    return CloseScanner(scanner, kLocalScannerClient);
+    return CloseScanner(scanner, kLocalScannerClient, "");
   }
 
   // Index lookups; see LookupSpec. InvalidArgument for a predicate on a

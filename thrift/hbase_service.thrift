@@ -14,8 +14,7 @@
 // HBase client may still send them). Where HBase has a feature bloomroute
 // does not (more than one version per cell, visibility labels and
 // authorizations, namespaces other than `default`, region replicas and
-// TIMELINE consistency, reversed scans, per-family time ranges, serialized
-// filters), a request that asks for it is refused with an error naming the
+// TIMELINE consistency, per-family time ranges, serialized filters), a request that asks for it is refused with an error naming the
 // feature, never answered differently. Hints that do not change an answer
 // (caching, cacheBlocks, readType, durability, attributes on a mutation) are
 // accepted and ignored.
@@ -262,10 +261,15 @@ enum TReadType {
 // but the last with `partial` set, and a scanner's next call continues a
 // row where the last one stopped; numRows counts these TResults, limit
 // counts rows (unset, 0 or negative, as HBase's default -1: whole rows).
-// maxVersions unset or 1. Must be unset: reversed (or false),
-// colFamTimeRangeMap (or empty), authorizations, targetReplicaId,
-// filterBytes; consistency STRONG. caching, cacheBlocks and readType are
-// hints, ignored.
+// maxVersions unset or 1. reversed (HBase's Scan.setReversed): the rows in
+// descending key order from startRow, the largest key and inclusive
+// (unset: from the table's last row), down to stopRow, the smallest and
+// exclusive (unset: to the first row); scanners page it across calls and
+// regions, and filters and limit apply as to a forward scan (a filter that
+// pins an indexed column is then applied by the region servers during the
+// scan, not answered from the index). Must be unset: colFamTimeRangeMap
+// (or empty), authorizations, targetReplicaId, filterBytes; consistency
+// STRONG. caching, cacheBlocks and readType are hints, ignored.
 struct TScan {
   1: optional binary startRow
   2: optional binary stopRow
@@ -529,10 +533,15 @@ service THBaseService {
   TResult append(1: binary table, 2: TAppend tappend)
       throws (1: errors.TIOError io)
 
-  // Scanners: open one over a key range, fetch rows in key order across
-  // regions, close it. A scanner belongs to the connection that opened it:
-  // its id is random (31 bits, positive), other connections get NotFound for
-  // it, and it is closed when its connection closes. A scanner unused for
+  // Scanners: open one over a key range, fetch rows in key order (or
+  // descending, TScan.reversed) across regions, close it. Its id is random
+  // (31 bits, positive). Under TLS a scanner belongs to its user (the
+  // certificate's name or the token's user), as HBase's are not tied to a
+  // connection: any connection of that user may use or close it, and it
+  // stays open when the connection that opened it closes. Without TLS a
+  // client has no identity to prove a scanner its own, so a scanner
+  // belongs to the connection that opened it and is closed with it. Others
+  // get NotFound for it. A scanner unused for
   // the router's scanner idle timeout (60 s by default) is closed by the
   // router. The error names the limit when the connection has the router's
   // max_scanners_per_client open (100 by default) or all connections

@@ -189,14 +189,27 @@ struct TScan {
   // each row after `columns`; rows it drops count against the work bound.
   7: optional binary filter
   8: optional TTimeRange timeRange
+  // Unset or false: the rows in ascending key order. true: the rows of the
+  // same range [startRow, stopRow) in descending key order (the router
+  // turns HBase's reversed bounds into this range), and resumeRow is the
+  // next call's stopRow. Optional, and sent only when true: a forward scan
+  // reads as before; a server from before the field would answer a
+  // reversed one in ascending order, which the router's reply check
+  // refuses (Corruption) rather than return.
+  9: optional bool reversed
 }
 
 struct TScanResult {
-  1: list<TResult> rows  // in key order, within [startRow, stopRow)
-  // Set when rows may remain in the range: pass it as the next startRow.
-  // It sorts after every row returned and after the request's startRow: a
-  // scan stopped by the server's work bound (--max-examined-rows,
-  // --max-examined-bytes) may return no row but always moves on.
+  // In key order (descending for a reversed scan), within [startRow,
+  // stopRow).
+  1: list<TResult> rows
+  // Set when rows may remain in the range. Forward: pass it as the next
+  // startRow; it sorts after every row returned and after the request's
+  // startRow. Reversed: pass it as the next stopRow; it is no greater than
+  // any row returned, below the request's stopRow (when set) and above its
+  // startRow. Either way a scan stopped by the server's work bound
+  // (--max-examined-rows, --max-examined-bytes) may return no row but
+  // always moves on.
   2: optional binary resumeRow
 }
 

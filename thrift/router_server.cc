@@ -43,7 +43,8 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
       std::make_shared<rpc::client::RouterServiceProcessorFactory>(
           std::make_shared<RouterServiceHandlerFactory>(
               std::move(router),
-              HandlerServices{serving.slow_calls, options.cluster_members})),
+              HandlerServices{serving.slow_calls, options.cluster_members,
+                              nullptr})),
       serving, "RouterServer", std::move(access), std::move(throttle)));
   return server;
 }

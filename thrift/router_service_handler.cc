@@ -164,6 +164,13 @@ bool CheckAndApplyOne(router::Router& router, const char* call,
   return applied;
 }
 
+// The user the current call runs as (the certificate's name or the token's
+// user); "" without TLS.
+std::string CallerPrincipal() {
+  const Identity* caller = thrift_internal::CurrentCaller();
+  return caller != nullptr ? caller->user : "";
+}
+
 }  // namespace
 
 RouterServiceHandler::RouterServiceHandler(
@@ -171,11 +178,18 @@ RouterServiceHandler::RouterServiceHandler(
     HandlerServices services)
     : router_(std::move(router)),
       client_(client),
-      services_(std::move(services)) {}
+      services_(std::move(services)),
+      scanners_(services_.scanners != nullptr
+                    ? services_.scanners
+                    : std::make_shared<thrift_internal::HBaseScanners>()) {}
 
 RouterServiceHandlerFactory::RouterServiceHandlerFactory(
     std::shared_ptr<router::Router> router, HandlerServices services)
-    : router_(std::move(router)), services_(std::move(services)) {}
+    : router_(std::move(router)), services_(std::move(services)) {
+  if (services_.scanners == nullptr) {
+    services_.scanners = std::make_shared<thrift_internal::HBaseScanners>();
+  }
+}
 
 client::RouterServiceIf* RouterServiceHandlerFactory::getHandler(
     const apache::thrift::TConnectionInfo& /*connection*/) {
@@ -189,6 +203,10 @@ void RouterServiceHandlerFactory::releaseHandler(
   // base, so only a dynamic_cast reaches the handler.
   auto* mine = dynamic_cast<RouterServiceHandler*>(handler);
   router_->CloseScanners(mine->client());
+  // What is kept of scanners that closed, with the connection or by
+  // expiry, goes too.
+  services_.scanners->RemoveIf(
+      [&](int32_t id) { return router_->ScannerTable(id).empty(); });
   delete mine;
 }
 
@@ -389,18 +407,18 @@ StatusOr<int32_t> RouterServiceHandler::OpenHBaseScanner(
   HBaseScan scan;
   BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tscan, &scan));
   // Under TLS each scanner counts against its user too, over all of the
-  // user's connections (RouterOptions::max_scanners_per_principal).
-  const Identity* caller = thrift_internal::CurrentCaller();
-  const std::string principal = caller != nullptr ? caller->user : "";
+  // user's connections (RouterOptions::max_scanners_per_principal), and is
+  // the user's: any of its connections may use it.
+  const std::string principal = CallerPrincipal();
   BLOOMROUTE_ASSIGN_OR_RETURN(
       int64_t id, router_->OpenScanner(name, scan.spec, client_, principal));
   if (id <= 0 || id > std::numeric_limits<int32_t>::max()) {
-    (void)router_->CloseScanner(id, client_);
+    (void)router_->CloseScanner(id, client_, principal);
     return Status::IOError("the router opened scanner " + std::to_string(id) +
                            ", which does not fit the wire's i32");
   }
   const auto scanner = static_cast<int32_t>(id);
-  scanners_.Add(scanner, {scan.limit, scan.batch_cells});
+  scanners_->Add(scanner, {scan.limit, scan.batch_cells, client_, principal});
   return scanner;
 }
 
@@ -413,13 +431,21 @@ Status RouterServiceHandler::ScannerRows(int32_t scanner, int32_t num_rows,
     return Status::InvalidArgument("callSeq must not be negative");
   }
   // numRows 0 still asks the router: it answers no rows for a scanner of
-  // this connection, NotFound for another (HBase checks the id too).
+  // this caller, NotFound for another (HBase checks the id too). What is
+  // kept of a scanner is shared by the connections: served to its owners
+  // alone, by the router's rule.
+  const std::string principal = CallerPrincipal();
+  if (!scanners_->MayRead(scanner, client_, principal)) {
+    return Status::NotFound("scanner " + std::to_string(scanner) +
+                            " is not open (closed, expired or never opened)");
+  }
   BLOOMROUTE_ASSIGN_OR_RETURN(
       std::vector<thrift_internal::ScannerResult> results,
-      scanners_.Next(scanner, max_rows, static_cast<uint64_t>(call_seq),
-                     [&](uint32_t rows, uint64_t seq) {
-                       return router_->ScannerNext(scanner, rows, seq, client_);
-                     }));
+      scanners_->Next(scanner, max_rows, static_cast<uint64_t>(call_seq),
+                      [&](uint32_t rows, uint64_t seq) {
+                        return router_->ScannerNext(scanner, rows, seq, client_,
+                                                    principal);
+                      }));
   std::vector<Row> rows(results.size());
   for (size_t i = 0; i < results.size(); ++i) {
     rows[i] = std::move(results[i].row);
@@ -454,8 +480,10 @@ void RouterServiceHandler::getScannerRows(std::vector<client::TResult>& result,
 
 void RouterServiceHandler::closeScanner(int32_t scanner_id) {
   ServeCall("closeScanner", [&]() -> Status {
-    scanners_.Remove(scanner_id);
-    return router_->CloseScanner(scanner_id, client_);
+    const Status closed =
+        router_->CloseScanner(scanner_id, client_, CallerPrincipal());
+    if (closed.ok()) scanners_->Remove(scanner_id);
+    return closed;
   });
 }
 
@@ -466,8 +494,9 @@ void RouterServiceHandler::getScannerResults(
     BLOOMROUTE_ASSIGN_OR_RETURN(int32_t scanner,
                                 OpenHBaseScanner(table, tscan));
     const Status read = ScannerRows(scanner, num_rows, /*call_seq=*/0, &result);
-    scanners_.Remove(scanner);
-    const Status closed = router_->CloseScanner(scanner, client_);
+    scanners_->Remove(scanner);
+    const Status closed =
+        router_->CloseScanner(scanner, client_, CallerPrincipal());
     return read.ok() ? closed : read;
   });
 }

@@ -77,12 +77,19 @@ struct HandlerServices {
   // getClusterMembers and admin servers' liveness; null: the router keeps
   // its catalog alone (no ZooKeeper).
   coord::ClusterMembersSource members;
+  // Each HBase scanner's TScan.limit and batchSize between calls, shared by
+  // the handlers of every connection (a principal's scanner serves each of
+  // its connections); null: the handler keeps its own.
+  std::shared_ptr<thrift_internal::HBaseScanners> scanners;
 };
 
 class RouterServiceHandler : public rpc::client::RouterServiceIf {
  public:
   // `router` must not be null; the handler shares its ownership. Scanner
-  // calls are made as `client`.
+  // calls are made as `client` (and the call's principal, under TLS).
+  // `scanners` keeps the HBase scanners' limits and batches; a factory's
+  // handlers share one, since a principal's scanner serves each of its
+  // connections. Null: the handler's own.
   explicit RouterServiceHandler(
       std::shared_ptr<router::Router> router,
       router::ScannerClient client = router::kLocalScannerClient,
@@ -243,11 +250,13 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
   // live members (null: no ZooKeeper).
   const HandlerServices services_;
   // Each scanner's TScan.limit and batchSize between calls.
-  thrift_internal::HBaseScanners scanners_;
+  const std::shared_ptr<thrift_internal::HBaseScanners> scanners_;
 };
 
 // One handler per connection, each a new ScannerClient; releasing a handler
-// (its connection closed) closes that client's scanners. Thread-safe.
+// (its connection closed) closes the scanners that client opened without a
+// principal (plaintext): a principal's stay, for its other connections,
+// until closed or expired. Thread-safe.
 class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
  public:
   // `router` must not be null.
@@ -262,7 +271,7 @@ class RouterServiceHandlerFactory : public rpc::client::RouterServiceIfFactory {
 
  private:
   const std::shared_ptr<router::Router> router_;
-  const HandlerServices services_;
+  HandlerServices services_;  // its scanners always set
 };
 
 }  // namespace bloomroute

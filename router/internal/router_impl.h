@@ -153,8 +153,10 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
                                 std::string_view principal) override;
   StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows,
                                          uint64_t call_seq,
-                                         router::ScannerClient client) override;
-  Status CloseScanner(int64_t scanner, router::ScannerClient client) override;
+                                         router::ScannerClient client,
+                                         std::string_view principal) override;
+  Status CloseScanner(int64_t scanner, router::ScannerClient client,
+                      std::string_view principal) override;
   void CloseScanners(router::ScannerClient client) override;
   std::string ScannerTable(int64_t scanner) const override;
 

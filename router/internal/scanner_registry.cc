@@ -45,10 +45,12 @@ Status Scanner::BeginCall(uint64_t call_seq) {
   }
   if (repeat) {
     spec.start_row = previous_start_row;
+    spec.stop_row = previous_stop_row;
     done = previous_done;
     returned = previous_returned;
   } else {
     previous_start_row = spec.start_row;
+    previous_stop_row = spec.stop_row;
     previous_done = done;
     previous_returned = returned;
     ++next_seq;
@@ -104,11 +106,24 @@ Status ScannerRegistry::CountLocked(const Scanner& scanner) {
   return Status::OK();
 }
 
+bool ScannerRegistry::MayUse(const Scanner& scanner,
+                             router::ScannerClient client,
+                             std::string_view principal) {
+  // HBase's scanner ids are not tied to a connection: a principal's
+  // scanner serves each of the principal's clients. A client without one
+  // has nothing but its connection to show the scanner is its own.
+  if (scanner.client == client) return true;
+  return !scanner.principal.empty() && scanner.principal == principal;
+}
+
 std::shared_ptr<Scanner> ScannerRegistry::Find(int64_t id,
-                                               router::ScannerClient client) {
+                                               router::ScannerClient client,
+                                               std::string_view principal) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = scanners_.find(id);
-  if (it == scanners_.end() || it->second->client != client) return nullptr;
+  if (it == scanners_.end() || !MayUse(*it->second, client, principal)) {
+    return nullptr;
+  }
   it->second->last_used = std::chrono::steady_clock::now();
   return it->second;
 }
@@ -131,10 +146,11 @@ void ScannerRegistry::EraseLocked(Map::iterator it) {
   scanners_.erase(it);
 }
 
-Status ScannerRegistry::Close(int64_t id, router::ScannerClient client) {
+Status ScannerRegistry::Close(int64_t id, router::ScannerClient client,
+                              std::string_view principal) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = scanners_.find(id);
-  if (it == scanners_.end() || it->second->client != client) {
+  if (it == scanners_.end() || !MayUse(*it->second, client, principal)) {
     return Status::NotFound("scanner " + std::to_string(id) + " is not open");
   }
   EraseLocked(it);
@@ -145,7 +161,9 @@ void ScannerRegistry::CloseAll(router::ScannerClient client) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto it = scanners_.begin(); it != scanners_.end();) {
     auto next = std::next(it);
-    if (it->second->client == client) EraseLocked(it);
+    if (it->second->client == client && it->second->principal.empty()) {
+      EraseLocked(it);
+    }
     it = next;
   }
 }

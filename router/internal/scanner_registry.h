@@ -1,6 +1,7 @@
 // ScannerRegistry: the scanners open on the router (OpenScanner /
 // ScannerNext / CloseScanner), each a scan's position kept between calls
-// and owned by the client that opened it, with the caps on how many are
+// and owned by the client that opened it (or, with a principal, by the
+// principal: any of its clients may use it), with the caps on how many are
 // open (in all, per client connection, per principal) and their idle
 // expiry. See router.h for ids, caps and call sequence numbers.
 //
@@ -42,6 +43,7 @@ struct Scanner {
   // the previous call began (a repeat of it starts there again).
   uint64_t next_seq = 1;
   std::string previous_start_row;
+  std::string previous_stop_row;  // a reversed scan's moves down
   bool previous_done = false;
   // Guarded by mu: the candidate page size reached (ScanWork).
   uint32_t candidate_page = 0;
@@ -73,20 +75,28 @@ class ScannerRegistry {
   // id, after expiring idle ones; Unavailable naming the cap when one is
   // reached.
   StatusOr<int64_t> Add(std::shared_ptr<Scanner> scanner);
-  // The client's scanner, its idle time restarted, or null (unknown, or
-  // another client's).
-  std::shared_ptr<Scanner> Find(int64_t id, router::ScannerClient client);
+  // The scanner if `client` may use it -- it opened it, or `principal` is
+  // not empty and opened it (from any client) -- its idle time restarted;
+  // null otherwise (unknown, or another's).
+  std::shared_ptr<Scanner> Find(int64_t id, router::ScannerClient client,
+                                std::string_view principal = "");
   // The table of scanner `id`; "" when it is not open.
   std::string Table(int64_t id) const;
-  // Forgets the client's scanner; NotFound when it is not open.
-  [[nodiscard]] Status Close(int64_t id, router::ScannerClient client);
-  // Forgets every scanner of `client`.
+  // Forgets the scanner if `client` may use it (as Find); NotFound when it
+  // is not open or another's.
+  [[nodiscard]] Status Close(int64_t id, router::ScannerClient client,
+                             std::string_view principal = "");
+  // Forgets the scanners `client` opened without a principal (its
+  // connection ended); a principal's stay until closed or idle too long.
   void CloseAll(router::ScannerClient client);
   // Forgets the scanners idle longer than the timeout.
   void Expire();
 
  private:
   using Map = std::map<int64_t, std::shared_ptr<Scanner>>;
+  // Whether `client` as `principal` may use `scanner`.
+  static bool MayUse(const Scanner& scanner, router::ScannerClient client,
+                     std::string_view principal);
   // Forgets a scanner; needs mu_ held.
   void EraseLocked(Map::iterator it);
   // Unavailable naming the cap `scanner` would pass; counts it otherwise.

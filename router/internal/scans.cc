@@ -74,22 +74,38 @@ Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
   auto inside = [&](const std::string& key) {
     return key >= request.start_row && (stop.empty() || key < stop);
   };
+  // Ascending, or descending for a reversed scan.
+  auto in_order = [&](const std::string& before, const std::string& key) {
+    return request.reversed ? key < before : before < key;
+  };
   if (reply.rows.size() > request.limit) {
     return Status::Corruption("scan answer holds more rows than the limit");
   }
   for (size_t i = 0; i < reply.rows.size(); ++i) {
     const std::string& key = reply.rows[i].key;
-    if (!inside(key) || (i > 0 && !(reply.rows[i - 1].key < key))) {
+    if (!inside(key) || (i > 0 && !in_order(reply.rows[i - 1].key, key))) {
       return Status::Corruption(
           "scan answer out of order or outside the range at " +
           QuoteForMessage(key));
     }
   }
   if (!reply.resume_row) return Status::OK();
+  const std::string& resume = *reply.resume_row;
+  if (request.reversed) {
+    // The next stop_row: above the start (rows may remain below it), below
+    // the stop and no greater than the last row returned.
+    const bool moves_on =
+        request.start_row < resume && (stop.empty() || resume < stop) &&
+        (reply.rows.empty() || resume <= reply.rows.back().key);
+    if (moves_on && resume.size() <= kMaxRowKeyBytes) return Status::OK();
+    return Status::Corruption("reversed scan answer resumes below " +
+                              QuoteForMessage(resume) +
+                              ", which is not within the range below the "
+                              "rows returned: it makes no progress");
+  }
   const std::string& after =
       reply.rows.empty() ? request.start_row : reply.rows.back().key;
-  if (!(after < *reply.resume_row) || !inside(*reply.resume_row) ||
-      reply.resume_row->size() > kMaxRowKeyBytes) {
+  if (!(after < resume) || !inside(resume) || resume.size() > kMaxRowKeyBytes) {
     return Status::Corruption("scan answer resumes at " +
                               QuoteForMessage(*reply.resume_row) +
                               ", which is not after " + QuoteForMessage(after) +
@@ -156,12 +172,13 @@ std::string Scans::ScannerTable(int64_t id) const {
 
 StatusOr<std::vector<Row>> Scans::ScannerNext(int64_t id, uint32_t max_rows,
                                               uint64_t call_seq,
-                                              ScannerClient client) {
+                                              ScannerClient client,
+                                              std::string_view principal) {
   if (max_rows > kMaxRowsPerCall) {
     return Status::InvalidArgument("the number of rows must be in [0, " +
                                    std::to_string(kMaxRowsPerCall) + "]");
   }
-  std::shared_ptr<Scanner> scanner = scanners_.Find(id, client);
+  std::shared_ptr<Scanner> scanner = scanners_.Find(id, client, principal);
   if (scanner == nullptr) {
     return Status::NotFound("scanner " + std::to_string(id) +
                             " is not open (closed, expired or never opened)");
@@ -182,7 +199,10 @@ StatusOr<std::vector<Row>> Scans::ScannerNext(int64_t id, uint32_t max_rows,
     rows = std::move(part.rows);
     scanner->returned += rows.size();
     if (part.resume_row.has_value()) {
-      scanner->spec.start_row = std::move(*part.resume_row);
+      // Reversed, the rows still to come are those below resume_row.
+      std::string& bound = scanner->spec.reversed ? scanner->spec.stop_row
+                                                  : scanner->spec.start_row;
+      bound = std::move(*part.resume_row);
     } else {
       scanner->done = true;
     }
@@ -190,8 +210,9 @@ StatusOr<std::vector<Row>> Scans::ScannerNext(int64_t id, uint32_t max_rows,
   return rows;
 }
 
-Status Scans::CloseScanner(int64_t id, ScannerClient client) {
-  return scanners_.Close(id, client);
+Status Scans::CloseScanner(int64_t id, ScannerClient client,
+                           std::string_view principal) {
+  return scanners_.Close(id, client, principal);
 }
 
 void Scans::CloseScanners(ScannerClient client) { scanners_.CloseAll(client); }
@@ -233,12 +254,17 @@ StatusOr<ScanResult> Scans::ScanPaged(std::string_view table,
         static_cast<uint32_t>(std::min<uint64_t>(limit, *row_limit - returned));
   }
   StatusOr<ScanResult> result = Status::OK();
-  if (filter != nullptr && filter->plan.uses_index()) {
+  // A reversed scan reads the regions even for a filter with an indexed
+  // pin: the lookups page candidates in ascending key order only, and
+  // reversing them would mean reading every candidate of the range before
+  // the first batch (ScanSpec::reversed).
+  if (filter != nullptr && filter->plan.uses_index() && !spec.reversed) {
     result = ScanIndex(table, spec, *filter, limit, work);
   } else {
     BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                                 ctx_.tables->Find(table));
-    result = ScanRegions(*state, spec, limit, *work);
+    result = spec.reversed ? ScanRegionsReversed(*state, spec, limit, *work)
+                           : ScanRegions(*state, spec, limit, *work);
   }
   if (result.ok() && row_limit &&
       returned + result->rows.size() >= *row_limit) {
@@ -269,18 +295,14 @@ StatusOr<ScanResult> Scans::ScanRegions(const TableState& state,
         spec.columns,     budget - used};
     request.filter = spec.filter;  // the region servers drop failing rows
     request.time_range = spec.time_range;
-    const ServerEntry& server = ctx_.servers->Get(region.server);
-    StatusOr<ScanResult> part = ctx_.write_path->RetryIfRegionsClosed(
-        server, [&] { return server.client->Scan(request); });
-    if (!part.ok()) return WritePath::Named(server, part.status());
-    Status checked = CheckScanReply(request, region.end_key, *part);
-    if (!checked.ok()) return WritePath::Named(server, checked);
-    for (Row& row : part->rows) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(ScanResult part,
+                                ScanOneRegion(region, request));
+    for (Row& row : part.rows) {
       used += ReplyBytes(row);
       out.rows.push_back(std::move(row));
     }
-    if (part->resume_row.has_value()) {
-      out.resume_row = std::move(part->resume_row);
+    if (part.resume_row.has_value()) {
+      out.resume_row = std::move(part.resume_row);
       return out;
     }
     if (region.end_key.empty()) break;
@@ -291,6 +313,64 @@ StatusOr<ScanResult> Scans::ScanRegions(const TableState& state,
       if (spec.stop_row.empty() || region.end_key < spec.stop_row) {
         out.resume_row = region.end_key;  // later regions may hold rows
       }
+      return out;
+    }
+  }
+  return out;
+}
+
+StatusOr<ScanResult> Scans::ScanOneRegion(const CatalogRegion& region,
+                                          const ScanRequest& request) {
+  const ServerEntry& server = ctx_.servers->Get(region.server);
+  StatusOr<ScanResult> part = ctx_.write_path->RetryIfRegionsClosed(
+      server, [&] { return server.client->Scan(request); });
+  if (!part.ok()) return WritePath::Named(server, part.status());
+  Status checked = CheckScanReply(request, region.end_key, *part);
+  if (!checked.ok()) return WritePath::Named(server, checked);
+  return part;
+}
+
+StatusOr<ScanResult> Scans::ScanRegionsReversed(const TableState& state,
+                                                const ScanSpec& spec,
+                                                uint32_t limit,
+                                                const ScanWork& work) {
+  ScanResult out;
+  if (!spec.stop_row.empty() && spec.start_row >= spec.stop_row) return out;
+  const uint64_t budget = ctx_.options->max_reply_bytes;
+  uint64_t used = 0;
+  const std::vector<CatalogRegion>& regions = state.record.regions;
+  // From the region holding the last key below stop_row: the last region,
+  // or the stop's own unless the stop is its first key.
+  size_t r = regions.size() - 1;
+  if (!spec.stop_row.empty()) {
+    r = state.RegionFor(spec.stop_row);
+    if (r > 0 && regions[r].start_key >= spec.stop_row) --r;
+  }
+  for (;; --r) {
+    const CatalogRegion& region = regions[r];
+    ScanRequest request{
+        region.region_id, std::max(spec.start_row, region.start_key),
+        spec.stop_row,    static_cast<uint32_t>(limit - out.rows.size()),
+        spec.columns,     budget - used};
+    request.filter = spec.filter;
+    request.time_range = spec.time_range;
+    request.reversed = true;
+    BLOOMROUTE_ASSIGN_OR_RETURN(ScanResult part,
+                                ScanOneRegion(region, request));
+    for (Row& row : part.rows) {
+      used += ReplyBytes(row);
+      out.rows.push_back(std::move(row));
+    }
+    if (part.resume_row.has_value()) {
+      out.resume_row = std::move(part.resume_row);
+      return out;
+    }
+    // Region r's start is above the range's start: region r - 1 is next.
+    if (region.start_key.empty() || region.start_key <= spec.start_row) break;
+    if (out.rows.size() >= limit || used >= budget ||
+        (!out.rows.empty() &&
+         std::chrono::steady_clock::now() > work.deadline)) {
+      out.resume_row = region.start_key;  // earlier regions may hold rows
       return out;
     }
   }

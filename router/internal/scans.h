@@ -54,9 +54,11 @@ struct ScanFilter {
 };
 
 // Checks a region server's scan reply to `request` of a region ending at
-// `end_key` as untrusted input: at most the limit, keys ascending inside the
-// range, and a resume row after the last row, inside it, of a row key's
-// size. Corruption otherwise.
+// `end_key` as untrusted input: at most the limit, keys ascending
+// (descending for a reversed scan) inside the range, and a resume row of a
+// row key's size that moves on: after the last row and inside the range;
+// reversed, no greater than the last row, above the start and below the
+// stop. Corruption otherwise.
 Status CheckScanReply(const ScanRequest& request, const std::string& end_key,
                       const ScanResult& reply);
 
@@ -96,15 +98,20 @@ class Scans {
                                 std::string_view principal);
   // Router::ScannerNext: up to `max_rows` rows from where the scanner is
   // (none once it is done). NotFound for a scanner not open (closed,
-  // expired, never opened, another client's); InvalidArgument for
-  // `max_rows` outside [1, kMaxRowsPerCall] or `call_seq` out of order.
+  // expired, never opened, another client's or principal's);
+  // InvalidArgument for `max_rows` outside [1, kMaxRowsPerCall] or
+  // `call_seq` out of order.
   StatusOr<std::vector<Row>> ScannerNext(int64_t scanner, uint32_t max_rows,
                                          uint64_t call_seq,
-                                         router::ScannerClient client);
-  // Router::CloseScanner: NotFound when the client has no such scanner.
+                                         router::ScannerClient client,
+                                         std::string_view principal = "");
+  // Router::CloseScanner: NotFound when the client (or principal) has no
+  // such scanner.
   [[nodiscard]] Status CloseScanner(int64_t scanner,
-                                    router::ScannerClient client);
-  // Closes every scanner of `client` (its connection ended).
+                                    router::ScannerClient client,
+                                    std::string_view principal = "");
+  // Closes the scanners `client` opened without a principal (its
+  // connection ended).
   void CloseScanners(router::ScannerClient client);
   // The table of scanner `scanner`; "" when it is not open.
   std::string ScannerTable(int64_t scanner) const;
@@ -132,6 +139,17 @@ class Scans {
   StatusOr<ScanResult> ScanRegions(const TableState& state,
                                    const router::ScanSpec& spec, uint32_t limit,
                                    const ScanWork& work);
+  // ScanRegions' reversed twin: the regions from the one holding the last
+  // key below stop_row down to the one holding start_row, each scanned in
+  // descending key order; the resume_row is the next stop_row.
+  StatusOr<ScanResult> ScanRegionsReversed(const TableState& state,
+                                           const router::ScanSpec& spec,
+                                           uint32_t limit,
+                                           const ScanWork& work);
+  // One region server scan of `region`, retried while the region reopens,
+  // its reply checked (CheckScanReply); errors name the server.
+  StatusOr<ScanResult> ScanOneRegion(const CatalogRegion& region,
+                                     const ScanRequest& request);
   // The index path: candidates from the plan's lookups (each routed through
   // the global index), merged in key order without duplicates, restricted
   // to [start, stop) and filtered on the router.

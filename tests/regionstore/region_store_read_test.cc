@@ -255,6 +255,60 @@ TEST_F(RegionStoreReadBoundsTest, BadScanFiltersAreRefused) {
   EXPECT_TRUE(store_->Get({get}).status().IsInvalidArgument());
 }
 
+// A reversed scan returns the rows of [start_row, stop_row) of its region
+// in descending key order; a scan stopped early resumes with resume_row as
+// its next (exclusive) stop_row. Regions 1 ["", "m") and 2 ["m", "") share
+// the store: neither region's scan reaches the other's rows.
+TEST_F(RegionStoreReadBoundsTest, ReversedScansWalkTheRegionDownward) {
+  store_ = OpenStoreWithRegions(
+      dir_.path() + "/db", RegionStoreOptions(),
+      {PlacesRegion(1, "", "m"), PlacesRegion(2, "m", "")});
+  ASSERT_NE(store_, nullptr);
+  for (const char* k : {"a", "c", "e", "g", "l"}) {
+    Put({PutPlace(1, k, "NO", "A")});
+  }
+  for (const char* k : {"m", "p", "z"}) Put({PutPlace(2, k, "SE", "A")});
+  auto keys = [&](const ScanRequest& scan, std::optional<std::string>* next) {
+    StatusOr<ScanResult> r = store_->Scan(scan);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    std::vector<std::string> out;
+    if (!r.ok()) return out;
+    for (const Row& row : r->rows) out.push_back(row.key);
+    *next = r->resume_row;
+    return out;
+  };
+  std::optional<std::string> next;
+  ScanRequest scan{1, "", "", 100, {}};
+  scan.reversed = true;
+  EXPECT_EQ(keys(scan, &next),
+            (std::vector<std::string>{"l", "g", "e", "c", "a"}));
+  EXPECT_FALSE(next.has_value());
+  scan.region_id = 2;
+  EXPECT_EQ(keys(scan, &next), (std::vector<std::string>{"z", "p", "m"}));
+  // [c, g): g excluded, c included; two at a time, resuming below.
+  scan = ScanRequest{1, "c", "g", 2, {}};
+  scan.reversed = true;
+  EXPECT_EQ(keys(scan, &next), (std::vector<std::string>{"e", "c"}));
+  EXPECT_FALSE(next.has_value());
+  scan = ScanRequest{1, "b", "", 2, {}};
+  scan.reversed = true;
+  EXPECT_EQ(keys(scan, &next), (std::vector<std::string>{"l", "g"}));
+  ASSERT_EQ(next, std::optional<std::string>("g"));
+  scan.stop_row = *next;
+  // No row of [b, g) is left below c: no resume_row.
+  EXPECT_EQ(keys(scan, &next), (std::vector<std::string>{"e", "c"}));
+  EXPECT_FALSE(next.has_value());
+  scan.limit = 1;
+  scan.stop_row = "c";
+  EXPECT_EQ(keys(scan, &next), std::vector<std::string>{});
+  EXPECT_FALSE(next.has_value());
+  // A filter and a projection run on the way down too.
+  scan = ScanRequest{2, "", "", 100, {}};
+  scan.reversed = true;
+  scan.filter = "PrefixFilter('p')";
+  EXPECT_EQ(keys(scan, &next), std::vector<std::string>{"p"});
+}
+
 TEST_F(RegionStoreReadBoundsTest, BoundsAreValidated) {
   RegionStoreOptions o;
   o.max_examined_rows = 0;

@@ -238,13 +238,17 @@ TEST_F(RouterTest, OnePrincipalCannotTakeEveryScanner) {
   // Another user still gets scanners, up to the total.
   const ScannerClient bob = NewScannerClient();
   EXPECT_TRUE(router_->OpenScanner("places", {}, bob, "bob").ok());
-  // Closing one of alice's scanners, or all of one of her connections,
-  // gives the room back.
+  // Closing one of alice's scanners gives the room back. Closing one of
+  // her connections does not: her scanners are hers, for her other
+  // connections, until closed (from any of them) or idle too long.
   ASSERT_TRUE(router_->CloseScanner(alice[0], connections[0]).ok());
   EXPECT_TRUE(router_->OpenScanner("places", {}, connections[3], "alice").ok());
   EXPECT_FALSE(
       router_->OpenScanner("places", {}, connections[3], "alice").ok());
   router_->CloseScanners(connections[1]);
+  EXPECT_FALSE(
+      router_->OpenScanner("places", {}, connections[3], "alice").ok());
+  ASSERT_TRUE(router_->CloseScanner(alice[3], connections[2], "alice").ok());
   EXPECT_TRUE(router_->OpenScanner("places", {}, connections[3], "alice").ok());
   // Callers without a principal are bounded per connection only.
   const ScannerClient anonymous = NewScannerClient();

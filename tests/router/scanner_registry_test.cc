@@ -41,9 +41,32 @@ TEST(ScannerRegistryTest, ScannersBelongToTheClientThatOpenedThem) {
   EXPECT_EQ(registry.Table(*id), "");
 }
 
+// A principal's scanner answers any of its connections (HBase's scanner
+// ids are not tied to a connection) and outlives the one that opened it;
+// a scanner without a principal stays its connection's.
+TEST(ScannerRegistryTest, APrincipalsScannerWorksFromEachOfItsClients) {
+  ScannerRegistry registry(SmallLimits());
+  StatusOr<int64_t> alices = registry.Add(NewScanner(1, "alice"));
+  StatusOr<int64_t> anonymous = registry.Add(NewScanner(1));
+  ASSERT_TRUE(alices.ok() && anonymous.ok());
+  EXPECT_NE(registry.Find(*alices, 2, "alice"), nullptr);
+  EXPECT_EQ(registry.Find(*alices, 2, "bob"), nullptr);
+  EXPECT_EQ(registry.Find(*alices, 2, ""), nullptr);
+  EXPECT_EQ(registry.Find(*anonymous, 2, ""), nullptr);
+  EXPECT_EQ(registry.Find(*anonymous, 2, "alice"), nullptr);
+  // Client 1's connection closes: only its anonymous scanner goes.
+  registry.CloseAll(1);
+  EXPECT_EQ(registry.Table(*anonymous), "");
+  EXPECT_NE(registry.Find(*alices, 3, "alice"), nullptr);
+  EXPECT_TRUE(registry.Close(*alices, 3, "bob").IsNotFound());
+  EXPECT_TRUE(registry.Close(*alices, 3, "alice").ok());
+  EXPECT_EQ(registry.Table(*alices), "");
+}
+
 TEST(ScannerRegistryTest, CapsPerClientPerPrincipalAndInAll) {
   ScannerRegistry registry(SmallLimits());
-  ASSERT_TRUE(registry.Add(NewScanner(1, "alice")).ok());
+  StatusOr<int64_t> first = registry.Add(NewScanner(1, "alice"));
+  ASSERT_TRUE(first.ok());
   ASSERT_TRUE(registry.Add(NewScanner(1, "alice")).ok());
   // The client's cap (2), then the principal's (3) over two clients.
   EXPECT_TRUE(registry.Add(NewScanner(1, "alice")).status().IsUnavailable());
@@ -52,8 +75,11 @@ TEST(ScannerRegistryTest, CapsPerClientPerPrincipalAndInAll) {
   // The cap of all scanners (4).
   ASSERT_TRUE(registry.Add(NewScanner(3, "bob")).ok());
   EXPECT_TRUE(registry.Add(NewScanner(4)).status().IsUnavailable());
-  // Closing every scanner of client 1 frees its and alice's places.
+  // Closing client 1's connection keeps alice's scanners (they are hers,
+  // not the connection's); closing one frees its client's and her place.
   registry.CloseAll(1);
+  EXPECT_TRUE(registry.Add(NewScanner(4, "alice")).status().IsUnavailable());
+  ASSERT_TRUE(registry.Close(*first, 4, "alice").ok());
   EXPECT_TRUE(registry.Add(NewScanner(4, "alice")).ok());
 }
 

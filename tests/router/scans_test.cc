@@ -118,6 +118,70 @@ TEST_F(ScansTest, AFilterOnAnotherColumnIsSentToTheRegionServers) {
   EXPECT_GE(cluster_.Calls(1, "Scan"), 1);
 }
 
+// A reversed scan reads [start_row, stop_row) in descending key order,
+// walking the regions (on servers 2, 1, 0) from the last; its resume_row is
+// the next call's stop_row.
+TEST_F(ScansTest, AReversedScanWalksTheRegionsDownwardAndResumes) {
+  ScanSpec spec;
+  spec.reversed = true;
+  std::vector<std::vector<std::string>> pages;
+  for (int call = 0; call < 10; ++call) {
+    StatusOr<ScanResult> page = scans_.Scan("t", spec, 2);
+    ASSERT_TRUE(page.ok()) << page.status().ToString();
+    pages.push_back(Keys(page->rows));
+    if (!page->resume_row) break;
+    ASSERT_TRUE(spec.stop_row.empty() || *page->resume_row < spec.stop_row);
+    spec.stop_row = *page->resume_row;
+  }
+  EXPECT_EQ(pages, (std::vector<std::vector<std::string>>{
+                       {"q", "i"}, {"h", "b"}, {"a"}}));
+  spec = ScanSpec{"b", "p", {}};
+  spec.reversed = true;
+  StatusOr<ScanResult> page = scans_.Scan("t", spec, 10);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  EXPECT_EQ(Keys(page->rows), (std::vector<std::string>{"i", "h", "b"}));
+  spec.filter = "PageFilter(2)";
+  page = scans_.Scan("t", spec, 10);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  EXPECT_EQ(Keys(page->rows), (std::vector<std::string>{"i", "h"}));
+  EXPECT_FALSE(page->resume_row.has_value());
+}
+
+// A reversed scan with an indexed pin is the reversed region scan with the
+// filter on the region servers, not the index's (ascending) candidates.
+TEST_F(ScansTest, AReversedIndexedFilterScansTheRegions) {
+  ScanSpec spec;
+  spec.reversed = true;
+  spec.filter = kSweden;
+  StatusOr<ScanResult> page = scans_.Scan("t", spec, 10);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  EXPECT_EQ(Keys(page->rows), (std::vector<std::string>{"q", "h", "a"}));
+  EXPECT_EQ(lookups_, 0);
+}
+
+// A reversed scanner pages across regions, and a repeated call (the same
+// sequence number) returns the same rows again.
+TEST_F(ScansTest, AReversedScannerPagesAndRepeats) {
+  ScanSpec spec;
+  spec.reversed = true;
+  StatusOr<int64_t> id = scans_.OpenScanner("t", spec, 7, "");
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  std::vector<std::string> seen;
+  uint64_t seq = 1;
+  for (;; ++seq) {
+    StatusOr<std::vector<Row>> batch = scans_.ScannerNext(*id, 2, seq, 7);
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    if (seq == 2) {  // its reply "lost": the call again
+      batch = scans_.ScannerNext(*id, 2, seq, 7);
+      ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    }
+    if (batch->empty()) break;
+    for (const Row& r : *batch) seen.push_back(r.key);
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"q", "i", "h", "b", "a"}));
+  ASSERT_TRUE(scans_.CloseScanner(*id, 7).ok());
+}
+
 TEST_F(ScansTest, ABadScanIsRefusedBeforeAnyServerIsCalled) {
   EXPECT_TRUE(scans_.Scan("t", ScanSpec{}, 0).status().IsInvalidArgument());
   ScanSpec spec;

@@ -40,7 +40,7 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   uint32_t max_rows = 0;
   uint64_t call_seq = 0;
   router::ScannerClient scanner_client = 0;
-  std::string principal;  // of the last OpenScanner
+  std::string principal;  // of the last scanner call
   std::vector<router::ScannerClient> closed_scanner_clients;
   std::vector<router::LookupSpec> lookups;
   std::string index_column;  // of the last AddIndex / DropIndex
@@ -229,16 +229,20 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     return opened_scanner;
   }
   StatusOr<std::vector<Row>> ScannerNext(int64_t id, uint32_t n, uint64_t seq,
-                                         router::ScannerClient c) override {
+                                         router::ScannerClient c,
+                                         std::string_view who) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    principal = who;
     scanner = id;
     max_rows = n;
     call_seq = seq;
     scanner_client = c;
     return scanner_rows;
   }
-  Status CloseScanner(int64_t id, router::ScannerClient c) override {
+  Status CloseScanner(int64_t id, router::ScannerClient c,
+                      std::string_view who) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    principal = who;
     scanner = id;
     scanner_client = c;
     return Status::OK();

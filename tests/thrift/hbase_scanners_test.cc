@@ -77,6 +77,24 @@ class HBaseScannersTest : public ::testing::Test {
   HBaseScanners scanners_;
 };
 
+// What is kept of a scanner is its opener's: the connection that opened
+// it, or any connection of the same user; a scanner not kept is the
+// router's to decide.
+TEST_F(HBaseScannersTest, KeptRowsServeTheOpenerAndItsPrincipalAlone) {
+  scanners_.Add(7, {3, 0, /*client=*/1, "alice"});
+  scanners_.Add(8, {3, 0, /*client=*/1, ""});
+  EXPECT_TRUE(scanners_.MayRead(7, 1, ""));
+  EXPECT_TRUE(scanners_.MayRead(7, 2, "alice"));
+  EXPECT_FALSE(scanners_.MayRead(7, 2, "bob"));
+  EXPECT_FALSE(scanners_.MayRead(7, 2, ""));
+  EXPECT_TRUE(scanners_.MayRead(8, 1, ""));
+  EXPECT_FALSE(scanners_.MayRead(8, 2, ""));
+  EXPECT_TRUE(scanners_.MayRead(9, 2, ""));  // not kept
+  scanners_.RemoveIf([](int32_t id) { return id == 7; });
+  EXPECT_TRUE(scanners_.MayRead(7, 2, ""));
+  EXPECT_FALSE(scanners_.MayRead(8, 2, ""));
+}
+
 TEST_F(HBaseScannersTest, AScannerWithoutLimitOrBatchGoesStraightThrough) {
   scanners_.Add(7, {});
   EXPECT_EQ(Show(scanners_.Next(7, 2, 1, router_.fetch())),

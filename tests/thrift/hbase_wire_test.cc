@@ -10,7 +10,8 @@
 // 3 value, 4 timestamp}; TPut {1 row, 2 columnValues}; TDelete {1 row,
 // 8 cellVisibility}; TCellVisibility {1 expression}; TGet {1 row,
 // 3 timestamp, 6 filterString};
-// TScan {1 startRow, 2 stopRow, 7 filterString, 8 batchSize, 15 limit};
+// TScan {1 startRow, 2 stopRow, 7 filterString, 8 batchSize, 11 reversed,
+// 15 limit};
 // TResult {1 row, 2 columnValues, 4 partial};
 // TTableName {1 ns, 2 qualifier}; TTableDescriptor {1 tableName, 2 columns,
 // 3 attributes}; TColumnFamilyDescriptor {1 name, 2 attributes,
@@ -391,6 +392,48 @@ TEST_F(HBaseWireTest, AnHBaseClientWritesReadsAndScans) {
   const Value type = Success("getThriftServerType", "");
   EXPECT_EQ(type.type, kTI32);
   EXPECT_EQ(type.number, 2);
+}
+
+// TScan.reversed (11): the rows in descending order from startRow
+// (inclusive, the largest) down to stopRow (exclusive), across both
+// regions, paged by getScannerRows; getScannerResults with a filter and a
+// limit the same way.
+TEST_F(HBaseWireTest, AReversedScanReadsDownwardAcrossRegions) {
+  CreateGeo();
+  std::vector<std::string> puts;
+  for (const char* k : {"bergen", "lund", "malmo", "oslo", "umea"}) {
+    puts.push_back(PutBody(k, "NO"));
+  }
+  Success("putMultiple", BinaryField(1, "geo") + StructList(2, puts));
+  auto keys = [](const Value& rows) {
+    std::vector<std::string> out;
+    for (const Value& r : rows.elements) out.push_back(r.Field(1).bytes);
+    return out;
+  };
+  const std::string scan =
+      BinaryField(1, "oslo") + BinaryField(2, "bergen") + BoolField(11, true);
+  const auto id = static_cast<int32_t>(
+      Success("openScanner", BinaryField(1, "geo") + StructField(2, scan))
+          .number);
+  auto next = [&](int32_t n) {
+    return keys(Success("getScannerRows", I32Field(1, id) + I32Field(2, n)));
+  };
+  EXPECT_EQ(next(2), (std::vector<std::string>{"oslo", "malmo"}));
+  EXPECT_EQ(next(2), std::vector<std::string>{"lund"});
+  EXPECT_TRUE(next(2).empty());
+  Success("closeScanner", I32Field(1, id));
+  const std::string whole = BoolField(11, true) + I32Field(15, 3);
+  EXPECT_EQ(keys(Success("getScannerResults", BinaryField(1, "geo") +
+                                                  StructField(2, whole) +
+                                                  I32Field(3, 10))),
+            (std::vector<std::string>{"umea", "oslo", "malmo"}));
+  const std::string filtered =
+      BinaryField(7, "PrefixFilter('b') OR PrefixFilter('m')") +
+      BoolField(11, true);
+  EXPECT_EQ(keys(Success("getScannerResults", BinaryField(1, "geo") +
+                                                  StructField(2, filtered) +
+                                                  I32Field(3, 10))),
+            (std::vector<std::string>{"malmo", "bergen"}));
 }
 
 // A put's TColumnValue.timestamp is the cell's, and a get's reply carries

@@ -15,6 +15,9 @@
 #include "tests/router/router_test_util.h"
 #include "tests/thrift/handler_test_util.h"
 #include "thrift/router_server.h"
+#include "thrift/router_service_handler.h"
+#include "thrift/server/access_control.h"
+#include "thrift/server/security.h"
 
 namespace bloomroute {
 namespace {
@@ -164,6 +167,47 @@ TEST_F(RouterServerScannersTest, RepeatsAcrossRegionsAndAtTheEnd) {
   EXPECT_EQ(rest.size(), 12u);                                  // o..z
   c->getScannerRows(rows, id, 100, static_cast<int64_t>(seq));  // again
   EXPECT_TRUE(rows.empty());
+}
+
+// Under TLS a scanner is its principal's, as HBase's scanner ids are not
+// tied to a connection: another connection of the same user reads and
+// closes it (its limit kept), and it outlives the connection that opened
+// it. Another user's connection, or a plaintext one, does not see it.
+TEST_F(RouterServerScannersTest, APrincipalsScannerServesEachOfItsConnections) {
+  Serve();
+  RouterServiceHandlerFactory factory(router_);
+  const apache::thrift::TConnectionInfo info;
+  auto open = [&] {
+    return dynamic_cast<RouterServiceHandler*>(factory.getHandler(info));
+  };
+  const Identity alice{"alice", Role::kRead};
+  const Identity bob{"bob", Role::kRead};
+  RouterServiceHandler* first = open();
+  RouterServiceHandler* second = open();
+  client::TScan scan = MakeScan();
+  scan.__set_limit(5);
+  int32_t id = 0;
+  {
+    thrift_internal::ScopedCaller as(&alice);
+    id = first->openScanner("places", scan);
+    std::vector<client::TResult> rows;
+    first->getScannerRows(rows, id, 2, 0);
+    EXPECT_EQ(testing::RowKeys(rows), (std::vector<std::string>{"a", "b"}));
+  }
+  factory.releaseHandler(first);  // its connection closes; alice's stays
+  std::vector<client::TResult> rows;
+  {
+    thrift_internal::ScopedCaller as(&bob);
+    ExpectIllegal([&] { second->getScannerRows(rows, id, 2, 0); }, "NotFound");
+  }
+  ExpectIllegal([&] { second->getScannerRows(rows, id, 2, 0); }, "NotFound");
+  thrift_internal::ScopedCaller as(&alice);
+  second->getScannerRows(rows, id, 10, 0);
+  EXPECT_EQ(testing::RowKeys(rows),
+            (std::vector<std::string>{"c", "d", "e"}));  // limit 5
+  second->closeScanner(id);
+  ExpectIllegal([&] { second->closeScanner(id); }, "NotFound");
+  factory.releaseHandler(second);
 }
 
 }  // namespace

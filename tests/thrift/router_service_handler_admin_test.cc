@@ -30,7 +30,8 @@ class RouterServiceHandlerAdminTest : public ::testing::Test {
   RouterServiceHandlerAdminTest()
       : router_(std::make_shared<FakeRouter>()),
         slow_calls_(std::make_shared<SlowCallLog>()),
-        handler_(router_, router::kLocalScannerClient, {slow_calls_, nullptr}) {
+        handler_(router_, router::kLocalScannerClient,
+                 {slow_calls_, nullptr, nullptr}) {
     router_->tables = {{1, "geo", {}}, {2, "geo_eu", {}}, {3, "cities", {}}};
   }
 

@@ -780,10 +780,15 @@ TEST_F(RouterServiceHandlerTest, UnsupportedHBaseFeaturesAreRefusedByName) {
   stamped.__set_timestamp(-5);
   ExpectRefused([&] { get(stamped); }, "tget.timestamp -5 is negative");
 
-  client::TScan reversed = MakeScan();
+  // A reversed scan is served: HBase's startRow (the largest key,
+  // inclusive) and stopRow (exclusive) become the range [stop + 0, start
+  // + 0) read downward.
+  client::TScan reversed = MakeScan("k", "c");
   reversed.__set_reversed(true);
-  ExpectRefused([&] { handler_.openScanner("t", ThroughWire(reversed)); },
-                "tscan.reversed: a reversed scan is not supported");
+  handler_.openScanner("t", ThroughWire(reversed));
+  EXPECT_TRUE(router_->scan.reversed);
+  EXPECT_EQ(router_->scan.start_row, std::string("c\0", 2));
+  EXPECT_EQ(router_->scan.stop_row, std::string("k\0", 2));
   client::TScan ranged = MakeScan();
   client::TTimeRange range;
   range.__set_minStamp(7);

@@ -313,9 +313,6 @@ Status FromThrift(const std::vector<client::TGet>& in,
 
 Status FromThrift(const client::TScan& in, HBaseScan* out) {
   const std::string f = "tscan";
-  if (in.__isset.reversed && in.reversed) {
-    return Refused(f + ".reversed", "a reversed scan");
-  }
   if (in.__isset.colFamTimeRangeMap && !in.colFamTimeRangeMap.empty()) {
     return Refused(f + ".colFamTimeRangeMap", "a per-family time range");
   }
@@ -332,8 +329,20 @@ Status FromThrift(const client::TScan& in, HBaseScan* out) {
   out->batch_cells = in.__isset.batchSize && in.batchSize > 0
                          ? static_cast<uint32_t>(in.batchSize)
                          : 0;
-  out->spec.start_row = in.__isset.startRow ? in.startRow : std::string();
-  out->spec.stop_row = in.__isset.stopRow ? in.stopRow : std::string();
+  const std::string start = in.__isset.startRow ? in.startRow : "";
+  const std::string stop = in.__isset.stopRow ? in.stopRow : "";
+  out->spec.reversed = in.__isset.reversed && in.reversed;
+  if (out->spec.reversed) {
+    // HBase's reversed scan reads from startRow (inclusive, the largest
+    // key; empty: the table's last row) down to stopRow (exclusive, the
+    // smallest; empty: the first row): the range [stopRow + 0x00,
+    // startRow + 0x00), each bound's successor, in descending order.
+    out->spec.start_row = stop.empty() ? "" : stop + '\0';
+    out->spec.stop_row = start.empty() ? "" : start + '\0';
+  } else {
+    out->spec.start_row = start;
+    out->spec.stop_row = stop;
+  }
   return ProjectionFromThrift(in.columns, f + ".columns", &out->spec.columns);
 }
 

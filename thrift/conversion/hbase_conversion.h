@@ -95,7 +95,9 @@ struct HBaseScan {
   uint64_t limit = 0;
   uint32_t batch_cells = 0;
 };
-// openScanner / getScannerResults: "tscan".
+// openScanner / getScannerResults: "tscan". A reversed scan (HBase's
+// startRow the largest key, inclusive; stopRow the smallest, exclusive)
+// becomes spec.reversed over [stopRow + 0x00, startRow + 0x00).
 Status FromThrift(const rpc::client::TScan& in, HBaseScan* out);
 
 // ---- Tables ----

@@ -310,8 +310,23 @@ std::vector<client::TGet> GetsToThrift(const std::vector<GetRequest>& in) {
 
 client::TScan ScanToThrift(const router::ScanSpec& in) {
   client::TScan out;
-  if (!in.start_row.empty()) out.__set_startRow(in.start_row);
-  if (!in.stop_row.empty()) out.__set_stopRow(in.stop_row);
+  if (in.reversed) {
+    // FromThrift's range inverted: each bound is an HBase key's successor
+    // (key + 0x00). HBase's reversed bounds cannot say any other range; a
+    // bound that is no successor is sent as it is (the row at stop_row
+    // would be read, the one at start_row not).
+    auto hbase_key = [](const std::string& bound) {
+      return !bound.empty() && bound.back() == '\0'
+                 ? bound.substr(0, bound.size() - 1)
+                 : bound;
+    };
+    out.__set_reversed(true);
+    if (!in.stop_row.empty()) out.__set_startRow(hbase_key(in.stop_row));
+    if (!in.start_row.empty()) out.__set_stopRow(hbase_key(in.start_row));
+  } else {
+    if (!in.start_row.empty()) out.__set_startRow(in.start_row);
+    if (!in.stop_row.empty()) out.__set_stopRow(in.stop_row);
+  }
   out.__set_columns(ProjectionToThrift(in.columns));
   if (!in.filter.empty()) out.__set_filterString(in.filter);
   if (!in.time_range.IsAllTime()) {

@@ -327,6 +327,7 @@ Status FromThrift(const rpc::TScan& in, ScanRequest* out) {
     BLOOMROUTE_RETURN_IF_ERROR(CheckFilterBytes(in.filter, kBadRequest));
     out->filter = in.filter;
   }
+  out->reversed = in.__isset.reversed && in.reversed;
   return thrift_internal::TimeRangeFromThrift(
       in.__isset.timeRange, in.timeRange, "scan.timeRange", &out->time_range);
 }
@@ -397,6 +398,8 @@ Status ToThrift(const ScanRequest& in, rpc::TScan* out) {
   if (auto range = thrift_internal::TimeRangeToThrift(in.time_range)) {
     out->__set_timeRange(*range);
   }
+  // Unset when false: the wire of a forward scan is what it was before.
+  if (in.reversed) out->__set_reversed(true);
   return Status::OK();
 }
 

@@ -99,6 +99,21 @@ void HBaseScanners::Remove(int32_t scanner) {
   scanners_.erase(scanner);
 }
 
+bool HBaseScanners::MayRead(int32_t scanner, uint64_t client,
+                            std::string_view principal) {
+  std::shared_ptr<State> state = Find(scanner);
+  if (state == nullptr || state->options.client == client) return true;
+  return !state->options.principal.empty() &&
+         state->options.principal == principal;
+}
+
+void HBaseScanners::RemoveIf(const std::function<bool(int32_t)>& gone) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = scanners_.begin(); it != scanners_.end();) {
+    it = gone(it->first) ? scanners_.erase(it) : std::next(it);
+  }
+}
+
 std::shared_ptr<HBaseScanners::State> HBaseScanners::Find(int32_t scanner) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = scanners_.find(scanner);

@@ -37,6 +37,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -56,6 +58,10 @@ class HBaseScanners {
   struct Options {
     uint64_t limit = 0;        // rows in all; 0: every row
     uint32_t batch_cells = 0;  // cells per result; 0: whole rows
+    // Who opened the scanner: the router's ScannerClient and principal
+    // ("": none). What is kept is served to them alone (MayRead).
+    uint64_t client = 0;
+    std::string principal{};  // braces: aggregate inits may omit it
   };
   // Reads up to `max_rows` (0..kMaxRowsPerCall) rows from the router's
   // scanner, call `call_seq` of its sequence (0: unsequenced).
@@ -71,6 +77,14 @@ class HBaseScanners {
   void Add(int32_t scanner, Options options);
   // Forgets `scanner` (closed); a scanner not kept is no error.
   void Remove(int32_t scanner);
+  // Whether the caller (`client`, as `principal`) may read `scanner`, by
+  // the router's rule (router.h, OpenScanner): the client that opened it,
+  // or the same non-empty principal. True for a scanner not kept: the
+  // router then decides at `fetch`.
+  bool MayRead(int32_t scanner, uint64_t client, std::string_view principal);
+  // Forgets the kept scanners `gone` says are no longer open (a kept
+  // scanner may outlive the connection that opened it).
+  void RemoveIf(const std::function<bool(int32_t scanner)>& gone);
 
   // One getScannerRows call: up to `num_rows` results (0: none, after the
   // router found the scanner), in key order. A scanner not kept: `fetch`'s
