@@ -194,6 +194,8 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"countByIndex", Role::kRead},
       {"getIndexStats", Role::kRead},
       {"getClusterStatus", Role::kRead},
+      // Who is alive in a ZooKeeper cluster (admin routers).
+      {"getClusterMembers", Role::kRead},
       {"bulkLoad", Role::kWrite},
       {"verifyIndex", Role::kAdmin},
       {"addIndex", Role::kAdmin},
