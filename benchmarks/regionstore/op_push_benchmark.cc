@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "benchmarks/bench_util.h"
+#include "benchmarks/regionstore/op_push_bench_util.h"
 #include "model/op_push.h"
 #include "regionstore/op_subscriptions.h"
 #include "regionstore/region_store.h"
@@ -61,35 +62,20 @@ Mutation MakePut(std::mt19937_64& rng) {
 void BM_PutWithSubscribedRouters(benchmark::State& state) {
   const int subscribers = static_cast<int>(state.range(0));
   auto sinks = std::make_shared<CopyingSinks>();
-  RegionStoreOptions options;
-  if (subscribers >= 0) options.op_push_sinks = sinks;
-  // The store's clock, moved past the start-up wait (OpSubscriptions,
-  // "Restarts") once the store is open, so that no put waits for it.
-  auto skip = std::make_shared<std::atomic<int64_t>>(0);
-  options.monotonic_ms = [skip] {
-    return skip->load() +
-           std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-               .count();
-  };
-  options.max_op_lease_ms = OpSubscribeRequest::kMaxLeaseMs;
-  auto store = std::move(RegionStore::Open(bench::TempDir(), options)).value();
-  *skip = 2 * OpSubscribeRequest::kMaxLeaseMs;
-  TableDescriptor table{1, "places", {{1, "d:country"}, {2, "d:feature"}}};
-  if (!store->OpenRegion(RegionDescriptor{1, table, "", ""}).ok()) {
-    state.SkipWithError("open region failed");
+  std::string error;
+  auto store =
+      bench::OpenPushingStore(subscribers >= 0 ? sinks : nullptr, &error);
+  if (store == nullptr) {
+    state.SkipWithError(error.c_str());
     return;
   }
+  std::vector<std::string> addresses;
   for (int r = 0; r < subscribers; ++r) {
-    OpSubscribeRequest req;
-    req.router_id = static_cast<uint64_t>(r + 2);
-    req.session = 1;
-    req.address = "router-" + std::to_string(r + 2);
-    req.lease_ms = OpSubscribeRequest::kMaxLeaseMs;
-    if (!store->SubscribeOps(req).ok()) {
-      state.SkipWithError("subscribe failed");
-      return;
-    }
+    addresses.push_back("router-" + std::to_string(r + 2));
+  }
+  if (!bench::SubscribeRouters(store.get(), addresses)) {
+    state.SkipWithError("subscribe failed");
+    return;
   }
   std::mt19937_64 rng(1);
   const uint64_t token = MakeFenceToken(1, 1);  // router 1 writes

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/bench_util.h"
+#include "benchmarks/regionstore/op_push_bench_util.h"
 #include "model/op_push.h"
 #include "regionstore/region_store.h"
 #include "thrift/op_push_server.h"
@@ -63,34 +63,20 @@ void BM_PutWithRoutersOverRpc(benchmark::State& state) {
     }
     routers.push_back(std::move(server).value());
   }
-  RegionStoreOptions options;
-  options.op_push_sinks = NewThriftOpPushSinkFactory(ThriftClientOptions());
-  // The store's clock, moved past the start-up wait once open.
-  auto skip = std::make_shared<std::atomic<int64_t>>(0);
-  options.monotonic_ms = [skip] {
-    return skip->load() +
-           std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-               .count();
-  };
-  options.max_op_lease_ms = OpSubscribeRequest::kMaxLeaseMs;
-  auto store = std::move(RegionStore::Open(bench::TempDir(), options)).value();
-  *skip = 2 * OpSubscribeRequest::kMaxLeaseMs;
-  TableDescriptor table{1, "places", {{1, "d:country"}, {2, "d:feature"}}};
-  if (!store->OpenRegion(RegionDescriptor{1, table, "", ""}).ok()) {
-    state.SkipWithError("open region failed");
+  std::string error;
+  auto store = bench::OpenPushingStore(
+      NewThriftOpPushSinkFactory(ThriftClientOptions()), &error);
+  if (store == nullptr) {
+    state.SkipWithError(error.c_str());
     return;
   }
-  for (int r = 0; r < subscribers; ++r) {
-    OpSubscribeRequest req;
-    req.router_id = static_cast<uint64_t>(r + 2);
-    req.session = 1;
-    req.address = "127.0.0.1:" + std::to_string(routers[r]->port());
-    req.lease_ms = OpSubscribeRequest::kMaxLeaseMs;
-    if (!store->SubscribeOps(req).ok()) {
-      state.SkipWithError("subscribe failed");
-      return;
-    }
+  std::vector<std::string> addresses;
+  for (const auto& router : routers) {
+    addresses.push_back("127.0.0.1:" + std::to_string(router->port()));
+  }
+  if (!bench::SubscribeRouters(store.get(), addresses)) {
+    state.SkipWithError("subscribe failed");
+    return;
   }
   std::mt19937_64 rng(1);
   const uint64_t token = MakeFenceToken(1, 1);  // router 1 writes
