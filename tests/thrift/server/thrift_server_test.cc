@@ -356,8 +356,16 @@ TEST_F(ThriftServerTest, UnreadRepliesHoldAtMostTheReplyBoundPlusOnePerWorker) {
   // reads: 48 MiB held where the bound allows 4 MiB plus one per worker.
   const auto hogs = StartHogs(server_->port(), 6, 3,
                               std::vector<rpc::TGet>(1000, Get(1, "big")));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // Until the hogs' replies are held (300 ms unsanitized; a sanitizer
+  // build once took longer, and the check ran before any big reply).
   ReplyBufferStats stats = server_->reply_buffer_stats();
+  for (int i = 0;
+       i < 1000 && (stats.largest_reply_bytes < 6000000u ||
+                    stats.held_bytes < options.max_buffered_reply_bytes);
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    stats = server_->reply_buffer_stats();
+  }
   EXPECT_GE(stats.largest_reply_bytes, 6000000u);
   EXPECT_GE(stats.held_bytes, options.max_buffered_reply_bytes);
   // A normal call queues behind the hogs' requests until their reply
