@@ -60,6 +60,32 @@ std::optional<std::string> AfterRowFor(const std::string& start) {
 // The smallest key after `key`: where a scan continues past it.
 std::string Successor(const std::string& key) { return key + '\0'; }
 
+// The scan of `region`'s part of `spec` for the rows and bytes left.
+ScanRequest RegionScanRequest(const CatalogRegion& region, const ScanSpec& spec,
+                              uint64_t rows_left, uint64_t bytes_left,
+                              bool reversed) {
+  ScanRequest request{
+      region.region_id, std::max(spec.start_row, region.start_key),
+      spec.stop_row,    static_cast<uint32_t>(rows_left),
+      spec.columns,     bytes_left};
+  request.filter = spec.filter;  // the region servers drop failing rows
+  request.time_range = spec.time_range;
+  request.reversed = reversed;
+  return request;
+}
+
+// Adds a region's rows to `out` (their bytes to `*used`); true when the
+// region stopped early and `out` now ends at its resume row.
+bool TakeRegionRows(ScanResult part, ScanResult* out, uint64_t* used) {
+  for (Row& row : part.rows) {
+    *used += ReplyBytes(row);
+    out->rows.push_back(std::move(row));
+  }
+  if (!part.resume_row.has_value()) return false;
+  out->resume_row = std::move(part.resume_row);
+  return true;
+}
+
 }  // namespace
 
 // A region server's scan reply is untrusted: its rows must be in strictly
@@ -289,22 +315,12 @@ StatusOr<ScanResult> Scans::ScanRegions(const TableState& state,
         region.start_key >= spec.stop_row) {
       break;
     }
-    ScanRequest request{
-        region.region_id, std::max(spec.start_row, region.start_key),
-        spec.stop_row,    static_cast<uint32_t>(limit - out.rows.size()),
-        spec.columns,     budget - used};
-    request.filter = spec.filter;  // the region servers drop failing rows
-    request.time_range = spec.time_range;
-    BLOOMROUTE_ASSIGN_OR_RETURN(ScanResult part,
-                                ScanOneRegion(region, request));
-    for (Row& row : part.rows) {
-      used += ReplyBytes(row);
-      out.rows.push_back(std::move(row));
-    }
-    if (part.resume_row.has_value()) {
-      out.resume_row = std::move(part.resume_row);
-      return out;
-    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        ScanResult part,
+        ScanOneRegion(region,
+                      RegionScanRequest(region, spec, limit - out.rows.size(),
+                                        budget - used, false)));
+    if (TakeRegionRows(std::move(part), &out, &used)) return out;
     if (region.end_key.empty()) break;
     // Past the call's deadline, rows in hand go back (ScanWork).
     if (out.rows.size() >= limit || used >= budget ||
@@ -348,23 +364,12 @@ StatusOr<ScanResult> Scans::ScanRegionsReversed(const TableState& state,
   }
   for (;; --r) {
     const CatalogRegion& region = regions[r];
-    ScanRequest request{
-        region.region_id, std::max(spec.start_row, region.start_key),
-        spec.stop_row,    static_cast<uint32_t>(limit - out.rows.size()),
-        spec.columns,     budget - used};
-    request.filter = spec.filter;
-    request.time_range = spec.time_range;
-    request.reversed = true;
-    BLOOMROUTE_ASSIGN_OR_RETURN(ScanResult part,
-                                ScanOneRegion(region, request));
-    for (Row& row : part.rows) {
-      used += ReplyBytes(row);
-      out.rows.push_back(std::move(row));
-    }
-    if (part.resume_row.has_value()) {
-      out.resume_row = std::move(part.resume_row);
-      return out;
-    }
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        ScanResult part,
+        ScanOneRegion(region,
+                      RegionScanRequest(region, spec, limit - out.rows.size(),
+                                        budget - used, true)));
+    if (TakeRegionRows(std::move(part), &out, &used)) return out;
     // Region r's start is above the range's start: region r - 1 is next.
     if (region.start_key.empty() || region.start_key <= spec.start_row) break;
     if (out.rows.size() >= limit || used >= budget ||
