@@ -29,8 +29,9 @@ class BenchCluster {
       RegionServerOptions o;
       o.port = 0;
       servers_.push_back(std::move(RegionServer::Start(store, o)).value());
-      options.region_servers.push_back("127.0.0.1:" +
-                                       std::to_string(servers_.back()->port()));
+      addresses_.push_back("127.0.0.1:" +
+                           std::to_string(servers_.back()->port()));
+      options.region_servers.push_back(addresses_.back());
     }
     options.data_dir = dir + "/router";
     router_ =
@@ -39,8 +40,11 @@ class BenchCluster {
             .value();
   }
   router::Router& router() { return *router_; }
+  // Region server i's "host:port".
+  const std::string& address(int i) const { return addresses_.at(i); }
 
  private:
+  std::vector<std::string> addresses_;
   std::vector<std::unique_ptr<RegionServer>> servers_;
   std::unique_ptr<router::Router> router_;
 };
