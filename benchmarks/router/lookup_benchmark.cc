@@ -12,6 +12,18 @@
 // 8. The benchmark runs with 1 client thread (latency-bound) and with 8
 // (capacity-bound: the machine's cores are the limit).
 //
+// The floor and row-returning lookups (issue 33): BM_BareRpc is one round
+// trip to one region server through the router's own region client
+// (listRegionIds: no store read), so that a lookup's time reads as a
+// multiple of the hop it cannot avoid. BM_LookupRows returns 4, 64 or 1,000
+// rows of 19 columns (GeoNames-like: ~220 bytes a row) from a second table
+// whose rows are spread over every server by hashed keys, as a country's
+// places are; the lookup asks every server holding one. Its `x_floor`
+// counter is the mean lookup time over the mean bare RPC time measured
+// before it in the same process (1 thread, the best of 5 rounds of 1,000
+// calls). `switches` counts the context switches of every thread of the
+// process (client, router and servers) per call.
+//
 // Run: make bench   (or build/benchmarks/router/lookup_benchmark)
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
