@@ -83,6 +83,24 @@ class RegionClient {
   // Exact answer from the server's local inverted index.
   virtual StatusOr<IndexQueryResult> Lookup(const IndexQuery& query) = 0;
 
+  // A lookup sent whose answer has not been read: Finish() waits for it and
+  // returns what Lookup would have (once; the client must outlive it).
+  // Destroyed unfinished, its connection is closed.
+  class PendingLookup {
+   public:
+    virtual ~PendingLookup() = default;
+    virtual StatusOr<IndexQueryResult> Finish() = 0;
+  };
+  // Sends the lookup and returns without waiting for the answer, so that
+  // one thread has a lookup in flight on every server it asks and reads the
+  // answers as they come: a fan-out to 8 servers then wakes no other
+  // thread of the router (Router::Lookup). Null when the client cannot
+  // (the default): the caller calls Lookup instead.
+  virtual std::unique_ptr<PendingLookup> StartLookup(
+      const IndexQuery& /*query*/) {
+    return nullptr;
+  }
+
   // Both first raise the server's fence to `fence_token` (0: leave it), so
   // that no write with an older token commits after the answer was read.
   // The server's whole filter with its incarnation, epoch and last sequence

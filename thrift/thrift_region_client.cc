@@ -19,6 +19,7 @@ namespace bloomroute {
 namespace {
 
 using Service = rpc::RegionServiceClient;
+using Pool = thrift_internal::ClientPool<Service>;
 using thrift_internal::Unsendable;
 using thrift_internal::Widen;
 
@@ -27,6 +28,30 @@ using thrift_internal::Widen;
 Status EpochToThrift(CoordinatorEpoch epoch, int64_t* out) {
   return UnsignedToThrift(epoch.value, "coordinator_epoch", out);
 }
+
+// A lookup sent on a connection of `pool` (or the Status its send failed
+// with): Finish reads and converts its answer.
+class ThriftPendingLookup final : public router::RegionClient::PendingLookup {
+ public:
+  ThriftPendingLookup(Pool* pool, StatusOr<Pool::InFlight> flight)
+      : pool_(pool), flight_(std::move(flight)) {}
+
+  StatusOr<IndexQueryResult> Finish() override {
+    if (!flight_.ok()) return flight_.status();
+    const std::string where = flight_->where;
+    rpc::TIndexQueryResult reply;
+    BLOOMROUTE_RETURN_IF_ERROR(pool_->Receive(
+        std::move(flight_).value(), [&](Service& s) { s.recv_lookup(reply); }));
+    IndexQueryResult result;
+    const Status converted = FromThrift(reply, &result);
+    if (!converted.ok()) return Status::Corruption(where + converted.message());
+    return result;
+  }
+
+ private:
+  Pool* const pool_;
+  StatusOr<Pool::InFlight> flight_;
+};
 
 class ThriftRegionClient final : public router::RegionClient {
  public:
@@ -75,6 +100,17 @@ class ThriftRegionClient final : public router::RegionClient {
     return Fetch<IndexQueryResult, rpc::TIndexQueryResult>(
         "lookup",
         [&](Service& s, rpc::TIndexQueryResult& r) { s.lookup(r, request); });
+  }
+
+  std::unique_ptr<PendingLookup> StartLookup(const IndexQuery& query) override {
+    rpc::TIndexQuery request;
+    Status unsendable = Unsendable(ToThrift(query, &request));
+    StatusOr<Pool::InFlight> flight =
+        unsendable.ok()
+            ? pool_.Send(Where("lookup"),
+                         [&](Service& s) { s.send_lookup(request); })
+            : StatusOr<Pool::InFlight>(unsendable);
+    return std::make_unique<ThriftPendingLookup>(&pool_, std::move(flight));
   }
 
   StatusOr<FilterSnapshot> Snapshot(uint64_t fence_token) override {
@@ -422,7 +458,7 @@ class ThriftRegionClient final : public router::RegionClient {
 
   const std::string address_;  // as given to Connect, for messages
   const ThriftClientOptions options_;
-  thrift_internal::ClientPool<Service> pool_;
+  Pool pool_;
 };
 
 class ThriftRegionClientFactory final : public router::RegionClientFactory {

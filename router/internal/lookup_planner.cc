@@ -21,6 +21,7 @@ namespace bloomroute::router_internal {
 
 using router::LookupResult;
 using router::LookupSpec;
+using router::RegionClient;
 
 namespace {
 
@@ -293,15 +294,12 @@ StatusOr<LookupResult> LookupPlanner::Lookup(std::string_view table,
   // for the merge are about the budget however many servers are asked.
   const uint64_t share =
       std::max<uint64_t>(1, budget / std::max<size_t>(1, asked.size()));
-  std::vector<StatusOr<IndexQueryResult>> answers(asked.size(),
-                                                  Status::IOError("not asked"));
-  ctx_.fan_out->Run(asked.size(), [&](size_t i) {
-    IndexQuery query = plan.query;
-    query.limit = limit;
-    query.columns = spec.columns;
-    query.max_bytes = share;
-    answers[i] = LookupOnServer(asked[i], *plan.state, std::move(query));
-  });
+  IndexQuery query = plan.query;
+  query.limit = limit;
+  query.columns = spec.columns;
+  query.max_bytes = share;
+  std::vector<StatusOr<IndexQueryResult>> answers =
+      LookupOnServers(asked, *plan.state, query);
   std::vector<IndexQueryResult> parts;
   BLOOMROUTE_RETURN_IF_ERROR(
       CollectAnswers(asked, spec.allow_partial, &answers, &parts, &out));
@@ -319,14 +317,55 @@ StatusOr<LookupResult> LookupPlanner::Lookup(std::string_view table,
   return out;
 }
 
+std::vector<StatusOr<IndexQueryResult>> LookupPlanner::LookupOnServers(
+    const std::vector<ServerId>& asked, const TableState& state,
+    const IndexQuery& query) {
+  // Each server's query is sent before any answer is read, from this
+  // thread: a lookup asking 8 servers handed 7 of them to fan-out threads,
+  // and each hand-off costs two context switches (a wake-up and a sleep):
+  // about a quarter of the 54 the whole process made per 64-row lookup
+  // (lookup_benchmark's `switches`). The servers work in parallel either
+  // way; only the decoding of the answers is now one after another.
+  // Clients that cannot send without waiting (in-process fakes) still go
+  // to the fan-out.
+  std::vector<StatusOr<IndexQueryResult>> answers(asked.size(),
+                                                  Status::IOError("not asked"));
+  std::vector<IndexQuery> queries(asked.size(), query);
+  std::vector<std::unique_ptr<RegionClient::PendingLookup>> pending(
+      asked.size());
+  std::vector<size_t> waiting;  // not sent: asked the blocking way
+  for (size_t i = 0; i < asked.size(); ++i) {
+    const std::vector<uint64_t>* regions = RegionsAsked(state, asked[i]);
+    if (regions == nullptr) {
+      answers[i] = NotInPlan(asked[i]);
+      continue;
+    }
+    queries[i].region_ids = *regions;
+    pending[i] = ctx_.servers->Get(asked[i]).client->StartLookup(queries[i]);
+    if (pending[i] == nullptr) waiting.push_back(i);
+  }
+  ctx_.fan_out->Run(waiting.size(), [&](size_t w) {
+    const size_t i = waiting[w];
+    answers[i] = LookupOnServer(asked[i], queries[i], nullptr);
+  });
+  for (size_t i = 0; i < asked.size(); ++i) {
+    if (pending[i] == nullptr) continue;
+    answers[i] = LookupOnServer(asked[i], queries[i], std::move(pending[i]));
+  }
+  return answers;
+}
+
 StatusOr<IndexQueryResult> LookupPlanner::LookupOnServer(
-    ServerId id, const TableState& state, IndexQuery query) {
-  const std::vector<uint64_t>* regions = RegionsAsked(state, id);
-  if (regions == nullptr) return NotInPlan(id);
-  query.region_ids = *regions;
+    ServerId id, const IndexQuery& query,
+    std::unique_ptr<RegionClient::PendingLookup> sent) {
   const ServerEntry& server = ctx_.servers->Get(id);
-  StatusOr<IndexQueryResult> answer = ctx_.write_path->RetryIfRegionsClosed(
-      server, [&] { return server.client->Lookup(query); });
+  // A retry after the server's regions were reopened is a new call.
+  StatusOr<IndexQueryResult> answer =
+      ctx_.write_path->RetryIfRegionsClosed(server, [&] {
+        if (sent == nullptr) return server.client->Lookup(query);
+        std::unique_ptr<RegionClient::PendingLookup> first = std::move(sent);
+        return first->Finish();
+      });
   if (answer.ok()) {
     Status checked = CheckAnswer(*answer, query.after_row);
     if (!checked.ok()) return checked;

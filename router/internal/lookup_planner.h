@@ -37,6 +37,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,7 @@
 #include "model/index_query.h"
 #include "router/internal/router_context.h"
 #include "router/page_token.h"
+#include "router/region_client.h"
 #include "router/router.h"
 
 namespace bloomroute::router_internal {
@@ -85,11 +87,17 @@ class LookupPlanner {
       std::string_view table, const std::vector<router::LookupSpec>& specs);
 
  private:
-  // One server's answer to a lookup: `query` for the regions of `state` on
-  // it, checked (CheckAnswer); NotInPlan's error when it holds none.
-  StatusOr<IndexQueryResult> LookupOnServer(ServerId id,
-                                            const TableState& state,
-                                            IndexQuery query);
+  // The servers' answers to `query`, each for its regions of `state`,
+  // checked (CheckAnswer), in the order of `asked`; NotInPlan's error for a
+  // server that holds none.
+  std::vector<StatusOr<IndexQueryResult>> LookupOnServers(
+      const std::vector<ServerId>& asked, const TableState& state,
+      const IndexQuery& query);
+  // One server's checked answer to `query`: that of `sent` (the query sent
+  // already) or, when null, of a blocking call.
+  StatusOr<IndexQueryResult> LookupOnServer(
+      ServerId id, const IndexQuery& query,
+      std::unique_ptr<router::RegionClient::PendingLookup> sent);
   // The answers of the servers `asked` (consumed) into *parts, and the
   // routing and partial-result fields of *out; the first error named,
   // unless `allow_partial` and it is Unavailable.

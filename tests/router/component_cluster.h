@@ -109,6 +109,7 @@ class ComponentCluster {
   void ResetCalls() {
     std::lock_guard<std::mutex> lock(hooks_->mu);
     hooks_->calls.clear();
+    hooks_->sequence.clear();
   }
   // Every call to store `node` answers Unavailable (-1: none); replaces
   // hooks().before.

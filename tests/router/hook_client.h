@@ -45,6 +45,12 @@ struct Hooks {
   // The calls that were about to reach each server, by (node, call), whether
   // or not `before` then failed them.
   std::map<std::pair<int, std::string>, int> calls;  // guarded by mu
+  // The same calls in the order they came.
+  std::vector<std::pair<int, std::string>> sequence;  // guarded by mu
+  // When set, StartLookup sends (counted as "StartLookup") and the
+  // answer's Finish makes the Lookup, as the RPC client's would read it:
+  // the router's pipelined lookups run on these clients.
+  std::atomic<bool> send_lookups{false};
 };
 
 class HookClient : public testing::StoreRegionClient {
@@ -109,6 +115,23 @@ class HookClient : public testing::StoreRegionClient {
     if (tap) tap(node_, &*r);
     return r;
   }
+  std::unique_ptr<PendingLookup> StartLookup(const IndexQuery& query) override {
+    if (!hooks_->send_lookups) return nullptr;
+    class Sent : public PendingLookup {
+     public:
+      Sent(HookClient* client, IndexQuery query)
+          : client_(client), query_(std::move(query)) {}
+      StatusOr<IndexQueryResult> Finish() override {
+        return client_->Lookup(query_);
+      }
+
+     private:
+      HookClient* const client_;
+      const IndexQuery query_;
+    };
+    Record("StartLookup");
+    return std::make_unique<Sent>(this, query);
+  }
   StatusOr<RegionStatsPage> GetRegionStats(
       const RegionStatsRequest& request) override {
     StatusOr<RegionStatsPage> page = StoreRegionClient::GetRegionStats(request);
@@ -154,10 +177,15 @@ class HookClient : public testing::StoreRegionClient {
     std::function<Status(int, const std::string&, uint64_t)> f;
     {
       std::lock_guard<std::mutex> lock(hooks_->mu);
-      ++hooks_->calls[{node_, call}];
       f = hooks_->before;
     }
+    Record(call);
     return f ? f(node_, call, region) : Status::OK();
+  }
+  void Record(const std::string& call) {
+    std::lock_guard<std::mutex> lock(hooks_->mu);
+    ++hooks_->calls[{node_, call}];
+    hooks_->sequence.emplace_back(node_, call);
   }
   Status After(const std::string& call, uint64_t region) {
     std::function<Status(int, const std::string&, uint64_t)> f;

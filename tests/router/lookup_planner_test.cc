@@ -183,6 +183,51 @@ TEST_F(LookupPlannerTest, AnUnreachableServerFailsItUnlessPartialIsAllowed) {
   EXPECT_EQ(Keys(partial->rows), (std::vector<std::string>{"a1", "a2", "b2"}));
 }
 
+// With clients that send without waiting (the RPC client), every server's
+// lookup is sent before any answer is read, and the answer is the same.
+TEST_F(LookupPlannerTest, SentLookupsAreAllSentBeforeAnyAnswerIsRead) {
+  cluster_.ResetCalls();
+  cluster_.hooks().send_lookups = true;
+  StatusOr<LookupResult> no =
+      Planner(cluster_).Lookup("t", WhereEq({{"d:country", "NO"}}));
+  ASSERT_TRUE(no.ok()) << no.status().ToString();
+  EXPECT_EQ(Keys(no->rows), (std::vector<std::string>{"a1", "a2", "b2", "d1"}));
+  EXPECT_EQ(Ids(no->routing.with_rows), Servers({0, 1, 3}));
+  using Call = std::pair<int, std::string>;
+  const std::vector<Call> expected = {{0, "StartLookup"}, {1, "StartLookup"},
+                                      {3, "StartLookup"}, {0, "Lookup"},
+                                      {1, "Lookup"},      {3, "Lookup"}};
+  EXPECT_EQ(cluster_.hooks().sequence, expected);
+}
+
+// A sent lookup answered "region not open" (a server that restarted) is
+// asked again once the router reopened the server's regions, as a blocking
+// lookup is; an unreachable one fails it or, with allow_partial, is missing.
+TEST_F(LookupPlannerTest, ASentLookupIsRetriedOrMissingAsABlockingOneIs) {
+  cluster_.hooks().send_lookups = true;
+  int refused = 0;
+  cluster_.hooks().before = [&](int node, const std::string& call, uint64_t) {
+    if (node != 1 || call != "Lookup" || refused++ > 0) return Status::OK();
+    return Status::NotFound("region 2 is not open on this server");
+  };
+  StatusOr<LookupResult> no =
+      Planner(cluster_).Lookup("t", WhereEq({{"d:country", "NO"}}));
+  ASSERT_TRUE(no.ok()) << no.status().ToString();
+  EXPECT_EQ(Keys(no->rows), (std::vector<std::string>{"a1", "a2", "b2", "d1"}));
+  EXPECT_EQ(cluster_.Calls(1, "Lookup"), 2);
+  EXPECT_EQ(cluster_.Calls(1, "StartLookup"), 1);
+
+  cluster_.Fail(3);
+  LookupSpec spec = WhereEq({{"d:country", "NO"}});
+  StatusOr<LookupResult> failed = Planner(cluster_).Lookup("t", spec);
+  ASSERT_TRUE(failed.status().IsUnavailable()) << failed.status().ToString();
+  spec.allow_partial = true;
+  StatusOr<LookupResult> partial = Planner(cluster_).Lookup("t", spec);
+  ASSERT_TRUE(partial.ok()) << partial.status().ToString();
+  EXPECT_EQ(Ids(partial->missing), Servers({3}));
+  EXPECT_EQ(Keys(partial->rows), (std::vector<std::string>{"a1", "a2", "b2"}));
+}
+
 TEST_F(LookupPlannerTest, AColumnTheHookCallsBuildingIsRefused) {
   LookupPlanner planner = Planner(
       cluster_, {[](const CatalogTable&, std::string_view column) {

@@ -181,48 +181,70 @@ class ClientPool {
   // it is 0.
   template <typename CallFn>
   Status Call(const std::string& where, CallFn&& call, int timeout_ms = 0) {
+    StatusOr<InFlight> flight =
+        Send(where, std::forward<CallFn>(call), timeout_ms);
+    if (!flight.ok()) return flight.status();
+    return Receive(std::move(flight).value(), [](Service&) {});
+  }
+
+ private:
+  class Connection;
+
+ public:
+  // A connection whose call was sent and whose reply is not read yet.
+  // Destroyed without Receive, the connection is closed (it holds a reply).
+  struct InFlight {
+    std::unique_ptr<Connection> connection;
+    std::string where;
+    bool fresh = false;        // a new connection, which may not have been made
+    bool tls = false;          // over TLS
+    bool timeout_set = false;  // a call timeout other than the default
+  };
+
+  // Call() in two halves, so that one thread can have calls in flight on
+  // several servers: Send runs `send(service)` (a generated send_X) on a
+  // pooled or new connection, and Receive runs `receive(service)` (its
+  // recv_X) on it, then gives the connection back. A failure of either is
+  // the Status Call would return.
+  template <typename SendFn>
+  StatusOr<InFlight> Send(const std::string& where, SendFn&& send,
+                          int timeout_ms = 0) {
     std::shared_ptr<apache::thrift::transport::TSSLSocketFactory> tls;
     BLOOMROUTE_RETURN_IF_ERROR(CurrentTls(&tls));
-    std::unique_ptr<Connection> connection;
+    InFlight flight;
+    flight.where = where;
+    flight.tls = tls != nullptr;
     // A connection whose on_open failed (a refused token) is not pooled:
     // its later calls would go out unauthenticated.
     bool opening = false;
-    bool fresh = false;  // a new connection, which may not have been made
     try {
-      connection = TakeIdle();
-      if (connection == nullptr) {
-        fresh = true;
-        connection = std::make_unique<Connection>(host_, port_, options_,
-                                                  config_, tls.get());
+      flight.connection = TakeIdle();
+      if (flight.connection == nullptr) {
+        flight.fresh = true;
+        flight.connection = std::make_unique<Connection>(host_, port_, options_,
+                                                         config_, tls.get());
         opening = true;
-        if (on_open_) on_open_(connection->service());
+        if (on_open_) on_open_(flight.connection->service());
         opening = false;
       }
-      if (timeout_ms == 0) {
-        call(connection->service());
-      } else {
-        // Back to the default before the connection serves another call.
-        connection->SetCallTimeout(timeout_ms);
-        call(connection->service());
-        connection->SetCallTimeout(options_.call_timeout_ms);
+      if (timeout_ms != 0) {
+        flight.connection->SetCallTimeout(timeout_ms);
+        flight.timeout_set = true;
       }
+      send(flight.connection->service());
     } catch (...) {
-      CallFailure failure = FailureOfCurrentException(where);
-      if (fresh && explain_ && !failure.connection_reusable) {
-        const NewConnectionFailure problem =
-            NewConnectionFailureOfCurrentException(
-                connection != nullptr, tls != nullptr,
-                connection != nullptr ? connection->first_bytes() : "");
-        if (problem.problem != ConnectProblem::kNone) {
-          return explain_(problem, failure.status);
-        }
-      }
-      if (failure.connection_reusable && !opening) {
-        GiveBack(std::move(connection));
-      }
-      return failure.status;
+      return FailedCall(&flight, /*may_pool=*/!opening);
     }
-    GiveBack(std::move(connection));
+    return flight;
+  }
+  template <typename ReceiveFn>
+  Status Receive(InFlight flight, ReceiveFn&& receive) {
+    try {
+      receive(flight.connection->service());
+    } catch (...) {
+      return FailedCall(&flight, /*may_pool=*/true);
+    }
+    GiveBack(&flight);
     return Status::OK();
   }
 
@@ -254,6 +276,34 @@ class ClientPool {
   }
 
  private:
+  // Call only from a catch block: the Status of the call in `flight`,
+  // whose connection is kept when the failure left it clean and `may_pool`.
+  Status FailedCall(InFlight* flight, bool may_pool) {
+    CallFailure failure = FailureOfCurrentException(flight->where);
+    if (flight->fresh && explain_ && !failure.connection_reusable) {
+      const NewConnectionFailure problem =
+          NewConnectionFailureOfCurrentException(
+              flight->connection != nullptr, flight->tls,
+              flight->connection != nullptr ? flight->connection->first_bytes()
+                                            : "");
+      if (problem.problem != ConnectProblem::kNone) {
+        return explain_(problem, failure.status);
+      }
+    }
+    if (failure.connection_reusable && may_pool) GiveBack(flight);
+    return failure.status;
+  }
+
+  // Keeps the connection of a call that completed cleanly, back to the
+  // default call timeout.
+  void GiveBack(InFlight* flight) {
+    if (flight->connection == nullptr) return;
+    if (flight->timeout_set) {
+      flight->connection->SetCallTimeout(options_.call_timeout_ms);
+    }
+    GiveBack(std::move(flight->connection));
+  }
+
   // One open connection, used by one call at a time.
   class Connection {
    public:
