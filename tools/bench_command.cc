@@ -56,6 +56,11 @@ void BenchCommand::DeclareOptions(OptionTable* table) {
       ->String("requestdistribution", &distribution_name_,
                "which records operations touch (default: the workload's)")
       .Choices({"zipfian", "uniform", "latest"});
+  DeclareSizeRows(table);
+  DeclareTableRows(table);
+}
+
+void BenchCommand::DeclareSizeRows(OptionTable* table) {
   table
       ->Integer("recordcount", &options_.record_count, 1000,
                 "records the load phase inserts")
@@ -79,6 +84,9 @@ void BenchCommand::DeclareOptions(OptionTable* table) {
       ->Integer("indexdomain", &options_.index_domain, 1000,
                 "workload i: distinct values of the indexed field0")
       .Range(1, IntegerOption::kNoUpperBound);
+}
+
+void BenchCommand::DeclareTableRows(OptionTable* table) {
   table->String("table", &table_, "the table; the load phase creates it")
       .Default("usertable")
       .ValueName("T");

@@ -56,6 +56,9 @@ class BenchCommand : public Command {
   std::string HelpEpilog() const override;
 
  private:
+  // The rows of YCSB's sizes and counts, and of the table.
+  void DeclareSizeRows(OptionTable* table);
+  void DeclareTableRows(OptionTable* table);
   // InvalidArgument when workload I runs on a table without field0 indexed.
   Status CheckTable(const router::TableInfo& existing) const;
   // Checks the table (CheckTable) or creates it.

@@ -12,17 +12,8 @@ constexpr uint64_t kExactBelow = 256;  // 2^(kSubBucketBits + 1)
 constexpr uint64_t kSubBuckets = uint64_t{1}
                                  << LatencyHistogram::kSubBucketBits;
 
-const char* OutcomeName(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kOk:
-      return "OK";
-    case Outcome::kNotFound:
-      return "NOT_FOUND";
-    case Outcome::kError:
-      break;
-  }
-  return "ERROR";
-}
+// Indexed by Outcome.
+constexpr const char* kOutcomeNames[] = {"OK", "ERROR", "NOT_FOUND"};
 
 int FloorLog2(uint64_t v) { return 63 - __builtin_clzll(v); }
 
@@ -148,8 +139,8 @@ void Measurements::ReportOp(const std::string& op, const OpStats& stats,
   Line(op, "95thPercentileLatency(us)", std::to_string(h.Percentile(95)), out);
   Line(op, "99thPercentileLatency(us)", std::to_string(h.Percentile(99)), out);
   for (const auto& [outcome, n] : stats.outcomes) {
-    Line(op, std::string("Return=") + OutcomeName(outcome), std::to_string(n),
-         out);
+    Line(op, std::string("Return=") + kOutcomeNames[static_cast<int>(outcome)],
+         std::to_string(n), out);
   }
 }
 

@@ -66,6 +66,7 @@ class LatencyHistogram {
 };
 
 // How an operation ended, named as YCSB's Status codes print.
+// (The report names them in this order: ycsb_measurements.cc.)
 enum class Outcome { kOk, kError, kNotFound };
 
 // The operation types, in the order the report lists them.

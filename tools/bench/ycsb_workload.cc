@@ -1,64 +1,47 @@
 #include "tools/bench/ycsb_workload.h"
 
 #include <cctype>
+#include <utility>
 
 namespace bloomroute::ycsb {
 namespace {
 
-WorkloadSpec Spec(char name, Distribution distribution) {
-  WorkloadSpec spec;
-  spec.name = name;
-  spec.distribution = distribution;
-  return spec;
-}
+constexpr Distribution kZipfian = Distribution::kZipfian;
+
+// YCSB's workloads/workload[a-f] and ours; the columns as WorkloadSpec's:
+// name, read, update, insert, scan, read-modify-write, lookup.
+const WorkloadSpec kWorkloads[] = {
+    {'a', 0.5, 0.5, 0, 0, 0, 0, kZipfian, false},
+    {'b', 0.95, 0.05, 0, 0, 0, 0, kZipfian, false},
+    {'c', 1.0, 0, 0, 0, 0, 0, kZipfian, false},
+    {'d', 0.95, 0, 0.05, 0, 0, 0, Distribution::kLatest, false},
+    {'e', 0, 0, 0.05, 0.95, 0, 0, kZipfian, false},
+    {'f', 0.5, 0, 0, 0, 0.5, 0, kZipfian, false},
+    {'i', 0, 0.1, 0, 0, 0, 0.9, kZipfian, true},
+};
 
 }  // namespace
 
 StatusOr<Distribution> ParseDistribution(std::string_view name) {
-  if (name == "zipfian") return Distribution::kZipfian;
-  if (name == "uniform") return Distribution::kUniform;
-  if (name == "latest") return Distribution::kLatest;
+  const std::pair<const char*, Distribution> kNames[] = {
+      {"zipfian", Distribution::kZipfian},
+      {"uniform", Distribution::kUniform},
+      {"latest", Distribution::kLatest}};
+  for (const auto& [word, distribution] : kNames) {
+    if (name == word) return distribution;
+  }
   return Status::InvalidArgument("unknown request distribution '" +
                                  std::string(name) +
                                  "': give zipfian, uniform or latest");
 }
 
 StatusOr<WorkloadSpec> FindWorkload(std::string_view name) {
-  const char letter =
-      name.size() == 1
-          ? static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])))
-          : '\0';
-  WorkloadSpec spec = Spec(letter, Distribution::kZipfian);
-  switch (letter) {
-    case 'a':
-      spec.read = spec.update = 0.5;
-      return spec;
-    case 'b':
-      spec.read = 0.95;
-      spec.update = 0.05;
-      return spec;
-    case 'c':
-      spec.read = 1.0;
-      return spec;
-    case 'd':
-      spec.distribution = Distribution::kLatest;
-      spec.read = 0.95;
-      spec.insert = 0.05;
-      return spec;
-    case 'e':
-      spec.scan = 0.95;
-      spec.insert = 0.05;
-      return spec;
-    case 'f':
-      spec.read = spec.read_modify_write = 0.5;
-      return spec;
-    case 'i':
-      spec.lookup = 0.9;
-      spec.update = 0.1;
-      spec.indexed_field0 = true;
-      return spec;
-    default:
-      break;
+  if (name.size() == 1) {
+    const auto letter =
+        static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+    for (const WorkloadSpec& spec : kWorkloads) {
+      if (spec.name == letter) return spec;
+    }
   }
   return Status::InvalidArgument("unknown workload '" + std::string(name) +
                                  "': give a, b, c, d, e, f or i");
