@@ -4,6 +4,7 @@
 
 #include "tools/accuracy_command.h"
 #include "tools/admin_command.h"
+#include "tools/bench_command.h"
 #include "tools/cert_command.h"
 #include "tools/command.h"
 #include "tools/import_command.h"
@@ -50,6 +51,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<PutCommand>());
   commands.push_back(std::make_unique<DeleteCommand>());
   commands.push_back(std::make_unique<AccuracyCommand>());
+  commands.push_back(std::make_unique<BenchCommand>());
   commands.push_back(std::make_unique<VerifyCommand>());
   commands.push_back(std::make_unique<IndexCommand>());
   commands.push_back(std::make_unique<AdminCommand>());

@@ -52,7 +52,8 @@ class ClientSecurityFlagsTest : public ::testing::Test {
         {"accuracy", "--out", File("accuracy")},
         {"import", "--file", File("rows.csv"), "--header", "--row-key", "k",
          "--index", "a"},
-        {"verify"}};
+        {"verify"},
+        {"bench", "ycsb"}};
     for (auto& c : commands) c.insert(c.begin() + 1, at.begin(), at.end());
     return commands;
   }

@@ -103,7 +103,7 @@ inline std::vector<std::string> WithSecurityFlags(
              command == "import" || command == "verify" ||
              command == "accuracy" || command == "index" ||
              command == "admin" || command == "shell" || command == "put" ||
-             command == "delete") {
+             command == "delete" || command == "bench") {
     extra = ClientSecurityFlags();
   }
   args.insert(args.end(), extra.begin(), extra.end());
