@@ -8,6 +8,10 @@
 #                                    its data set (only when no npm is on PATH:
 #                                    a Node.js install of another origin has its
 #                                    own npm)
+#   scripts/install-deps.sh --compare
+#                                    ... and PostgreSQL 15 with psycopg2, which
+#                                    `make compare` measures bloomroute against
+#                                    (opt-in: nothing else uses them)
 set -euo pipefail
 
 packages=(
@@ -44,7 +48,11 @@ packages=(
 case "${1:-}" in
   "") ;;
   --demo) command -v npm >/dev/null 2>&1 || packages+=(npm) ;;
-  *) echo "usage: scripts/install-deps.sh [--demo]" >&2; exit 2 ;;
+  # postgresql-15 rather than the postgresql metapackage: the comparison
+  # names PostgreSQL 15 and runs its initdb and pg_ctl from
+  # /usr/lib/postgresql/15/bin, in a cluster of its own.
+  --compare) packages+=(postgresql-15 python3-psycopg2) ;;
+  *) echo "usage: scripts/install-deps.sh [--demo | --compare]" >&2; exit 2 ;;
 esac
 
 missing=()
@@ -77,4 +85,11 @@ export DEBIAN_FRONTEND=noninteractive
 # disable the server we just installed (one installed before is left alone).
 if [[ " ${missing[*]} " == *" prometheus "* ]] && [ -d /run/systemd/system ]; then
   "${as_root[@]}" systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+fi
+# Likewise postgresql-15 makes a cluster "main" and, under systemd, starts a
+# server on port 5432; the comparison runs a throwaway cluster of its own, so
+# stop and disable the one we just installed (one installed before is left
+# alone).
+if [[ " ${missing[*]} " == *" postgresql-15 "* ]] && [ -d /run/systemd/system ]; then
+  "${as_root[@]}" systemctl disable --now postgresql.service >/dev/null 2>&1 || true
 fi
