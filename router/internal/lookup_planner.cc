@@ -191,6 +191,21 @@ const std::string& Covered(const IndexQueryResult& answer) {
   return answer.resume_after ? *answer.resume_after : answer.rows.back().key;
 }
 
+// Rows the first round of a lookup with a limit asks each of `servers`
+// for: a quarter more than an even share of the limit (the first `limit`
+// rows of the merge, spread evenly, are about limit / servers from each,
+// with a standard deviation of about the square root of that), at least
+// kMinFirstPageRows so that a small limit does not cost a second round
+// for a few rows, at most the limit.
+constexpr uint64_t kMinFirstPageRows = 64;
+uint32_t FirstPageRows(uint32_t limit, size_t servers) {
+  if (servers <= 1) return limit;
+  const uint64_t share =
+      (uint64_t{limit} * 5 + 4 * servers - 1) / (4 * servers);
+  return static_cast<uint32_t>(
+      std::min<uint64_t>(limit, std::max<uint64_t>(share, kMinFirstPageRows)));
+}
+
 // One server's answer, checked: a region server's reply is untrusted input.
 // Its rows must be in strictly ascending key order after `after_row` (the
 // server searches its regions in key order), and a truncated answer must
@@ -295,11 +310,14 @@ StatusOr<LookupResult> LookupPlanner::Lookup(std::string_view table,
   const uint64_t share =
       std::max<uint64_t>(1, budget / std::max<size_t>(1, asked.size()));
   IndexQuery query = plan.query;
-  query.limit = limit;
+  query.limit = spec.limit == 0 ? limit : FirstPageRows(limit, asked.size());
   query.columns = spec.columns;
   query.max_bytes = share;
-  std::vector<StatusOr<IndexQueryResult>> answers =
-      LookupOnServers(asked, *plan.state, query);
+  std::vector<StatusOr<IndexQueryResult>> answers = LookupOnServers(
+      asked, *plan.state, std::vector<IndexQuery>(asked.size(), query));
+  if (query.limit < limit) {
+    AskForTheRest(asked, *plan.state, query, limit, budget, &answers);
+  }
   std::vector<IndexQueryResult> parts;
   BLOOMROUTE_RETURN_IF_ERROR(
       CollectAnswers(asked, spec.allow_partial, &answers, &parts, &out));
@@ -319,7 +337,7 @@ StatusOr<LookupResult> LookupPlanner::Lookup(std::string_view table,
 
 std::vector<StatusOr<IndexQueryResult>> LookupPlanner::LookupOnServers(
     const std::vector<ServerId>& asked, const TableState& state,
-    const IndexQuery& query) {
+    std::vector<IndexQuery> queries) {
   // Each server's query is sent before any answer is read, from this
   // thread: a lookup asking 8 servers handed 7 of them to fan-out threads,
   // and each hand-off costs two context switches (a wake-up and a sleep):
@@ -330,7 +348,6 @@ std::vector<StatusOr<IndexQueryResult>> LookupPlanner::LookupOnServers(
   // to the fan-out.
   std::vector<StatusOr<IndexQueryResult>> answers(asked.size(),
                                                   Status::IOError("not asked"));
-  std::vector<IndexQuery> queries(asked.size(), query);
   std::vector<std::unique_ptr<RegionClient::PendingLookup>> pending(
       asked.size());
   std::vector<size_t> waiting;  // not sent: asked the blocking way
@@ -353,6 +370,78 @@ std::vector<StatusOr<IndexQueryResult>> LookupPlanner::LookupOnServers(
     answers[i] = LookupOnServer(asked[i], queries[i], std::move(pending[i]));
   }
   return answers;
+}
+
+void LookupPlanner::AskForTheRest(
+    const std::vector<ServerId>& asked, const TableState& state,
+    const IndexQuery& query, uint32_t limit, uint64_t budget,
+    std::vector<StatusOr<IndexQueryResult>>* answers) {
+  // Why this is exact: every row of the merge up to the smallest point a
+  // truncated answer covers is held, so when `limit` rows lie there the
+  // first round was enough. Otherwise let U be the limit-th key held (the
+  // limit-th row of the full answer is at or before it) and H(k) the rows
+  // held up to key k: they are rows of the full answer, so a server whose
+  // answer covers up to c holds at most limit - H(c) rows after c among the
+  // first `limit`, and none when c is at or past U. Asking each server
+  // for that many after c leaves every answer covering the first `limit`
+  // rows. Rows shipped: never more than every server sending `limit`.
+  std::vector<const std::string*> keys;
+  uint64_t bytes = 0;
+  std::optional<std::string> cut;
+  for (const StatusOr<IndexQueryResult>& answer : *answers) {
+    if (!answer.ok()) continue;
+    for (const Row& row : answer->rows) {
+      keys.push_back(&row.key);
+      bytes += ReplyBytes(row);
+    }
+    if (answer->truncated && (!cut || Covered(*answer) < *cut)) {
+      cut = Covered(*answer);
+    }
+  }
+  // Past the byte budget the merge cuts the answer anyway (and pages).
+  if (!cut || bytes >= budget) return;
+  std::sort(keys.begin(), keys.end(),
+            [](const std::string* a, const std::string* b) { return *a < *b; });
+  const auto held_up_to = [&](const std::string& key) {
+    return static_cast<size_t>(
+        std::upper_bound(keys.begin(), keys.end(), &key,
+                         [](const std::string* a, const std::string* b) {
+                           return *a < *b;
+                         }) -
+        keys.begin());
+  };
+  if (held_up_to(*cut) >= limit) return;
+  const std::string* last = keys.size() >= limit ? keys[limit - 1] : nullptr;
+  std::vector<size_t> more;
+  std::vector<IndexQuery> queries;
+  for (size_t i = 0; i < answers->size(); ++i) {
+    const StatusOr<IndexQueryResult>& answer = (*answers)[i];
+    if (!answer.ok() || !answer->truncated) continue;
+    const std::string& covered = Covered(*answer);
+    const size_t held = held_up_to(covered);
+    if ((last != nullptr && !(covered < *last)) || held >= limit) continue;
+    more.push_back(i);
+    queries.push_back(query);
+    queries.back().after_row = covered;
+    queries.back().limit = static_cast<uint32_t>(limit - held);
+  }
+  std::vector<ServerId> servers;
+  for (size_t i : more) servers.push_back(asked[i]);
+  for (IndexQuery& q : queries) {
+    q.max_bytes = std::max<uint64_t>(1, (budget - bytes) / more.size());
+  }
+  std::vector<StatusOr<IndexQueryResult>> rest =
+      LookupOnServers(servers, state, std::move(queries));
+  for (size_t j = 0; j < more.size(); ++j) {
+    StatusOr<IndexQueryResult>& answer = (*answers)[more[j]];
+    if (!rest[j].ok()) {
+      answer = rest[j].status();
+      continue;
+    }
+    for (Row& row : rest[j]->rows) answer->rows.push_back(std::move(row));
+    answer->truncated = rest[j]->truncated;
+    answer->resume_after = std::move(rest[j]->resume_after);
+  }
 }
 
 StatusOr<IndexQueryResult> LookupPlanner::LookupOnServer(

@@ -14,14 +14,21 @@
 // table is asked.
 //
 // Fan-out and merge. Each asked server gets the query for its regions of
-// the table, in parallel (FanOut), with a share of the reply's byte
-// budget; its answer is untrusted input, checked (rows in strictly
+// the table, all sent before any answer is read (RegionClient::
+// StartLookup; FanOut for clients that cannot), with a share of the reply's
+// byte budget; its answer is untrusted input, checked (rows in strictly
 // ascending key order after the row resumed after, a truncated answer
 // saying where it stopped, past its rows) or refused as Corruption. The
 // answers merge into a prefix, in row-key order, of the full answer: rows
 // past the smallest point where a truncated answer stopped are dropped,
 // then the limit and the byte budget cut it shorter; a truncated answer
 // gets a signed page token that resumes after its last key.
+//
+// A lookup with a limit, asking several servers, asks each for a share of
+// the limit first (FirstPageRows), then, in one more round, only the
+// servers that may hold rows among the first `limit` for at most as many
+// as they can add (AskForTheRest): the first N rows no longer cost N rows
+// from every server asked, and the answer is the same.
 //
 // Limits. At most kMaxRowsPerCall rows and kMaxIndexPredicates predicates
 // per lookup, RouterOptions::max_reply_bytes per reply (LookupMultiple
@@ -87,12 +94,21 @@ class LookupPlanner {
       std::string_view table, const std::vector<router::LookupSpec>& specs);
 
  private:
-  // The servers' answers to `query`, each for its regions of `state`,
-  // checked (CheckAnswer), in the order of `asked`; NotInPlan's error for a
-  // server that holds none.
+  // The servers' answers to `queries` (one each), each for its regions of
+  // `state`, checked (CheckAnswer), in the order of `asked`; NotInPlan's
+  // error for a server that holds none.
   std::vector<StatusOr<IndexQueryResult>> LookupOnServers(
       const std::vector<ServerId>& asked, const TableState& state,
-      const IndexQuery& query);
+      std::vector<IndexQuery> queries);
+  // The second round of a lookup whose first asked each server for less
+  // than `limit` rows: each answer of `answers` (of the servers `asked`,
+  // for `query`) that stopped before rows that may be among the first
+  // `limit` of the merge is extended with the server's next rows, as many
+  // as it may add, or replaced by the error asking for them gave.
+  void AskForTheRest(const std::vector<ServerId>& asked,
+                     const TableState& state, const IndexQuery& query,
+                     uint32_t limit, uint64_t budget,
+                     std::vector<StatusOr<IndexQueryResult>>* answers);
   // One server's checked answer to `query`: that of `sent` (the query sent
   // already) or, when null, of a blocking call.
   StatusOr<IndexQueryResult> LookupOnServer(
