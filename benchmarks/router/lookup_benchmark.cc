@@ -18,7 +18,8 @@
 // multiple of the hop it cannot avoid. BM_LookupRows returns 4, 64 or 1,000
 // rows of 19 columns (GeoNames-like: ~220 bytes a row) from a second table
 // whose rows are spread over every server by hashed keys, as a country's
-// places are; the lookup asks every server holding one. Its `x_floor`
+// places are; the lookup asks every server holding one. BM_LookupRows/100/100
+// is the first 100 rows (a limit) of a 1,000-row group. Its `x_floor`
 // counter is the mean lookup time over the mean bare RPC time measured
 // before it in the same process (1 thread, the best of 5 rounds of 1,000
 // calls). `switches` counts the context switches of every thread of the
@@ -210,11 +211,13 @@ void BM_BareRpc(benchmark::State& state) {
 }
 BENCHMARK(BM_BareRpc)->Threads(1)->Threads(8)->UseRealTime()->MinTime(1.0);
 
-// A lookup returning state.range(0) rows of 19 columns.
+// A lookup returning state.range(0) rows of 19 columns: a whole group, or,
+// with state.range(1) > 0, the first range(1) rows of a 1,000-row group.
 void BM_LookupRows(benchmark::State& state) {
   Cluster& cluster = Cluster::Get();
   const double floor = cluster.FloorMicros();
   const int size = static_cast<int>(state.range(0));
+  const auto limit = static_cast<uint32_t>(state.range(1));
   std::mt19937_64 rng(state.thread_index() + 1);
   uint64_t asked = 0;
   uint64_t rows = 0;
@@ -222,7 +225,9 @@ void BM_LookupRows(benchmark::State& state) {
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) {
     router::LookupSpec q;
-    q.equals = {{"d:grp", Group(size, rng() % kGroupsPerSize)}};
+    q.equals = {
+        {"d:grp", Group(limit == 0 ? size : 1000, rng() % kGroupsPerSize)}};
+    q.limit = limit;
     StatusOr<router::LookupResult> r = cluster.router().Lookup("places", q);
     if (!r.ok() || r->rows.size() != static_cast<size_t>(size)) {
       state.SkipWithError(r.ok() ? "short lookup"
@@ -246,9 +251,10 @@ void BM_LookupRows(benchmark::State& state) {
       benchmark::Counter::kAvgThreads);
 }
 BENCHMARK(BM_LookupRows)
-    ->Arg(4)
-    ->Arg(64)
-    ->Arg(1000)
+    ->Args({4, 0})
+    ->Args({64, 0})
+    ->Args({1000, 0})
+    ->Args({100, 100})
     ->Threads(1)
     ->Threads(8)
     ->UseRealTime()
