@@ -2,8 +2,11 @@
 #ifndef BLOOMROUTE_BENCHMARKS_BENCH_UTIL_H_
 #define BLOOMROUTE_BENCHMARKS_BENCH_UTIL_H_
 
+#include <benchmark/benchmark.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -72,6 +75,40 @@ inline uint64_t ProcessContextSwitches() {
   }
   return total;
 }
+
+// CPU seconds (user and system) of every thread of this process so far.
+inline double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) /
+             1e6;
+}
+
+// What the whole process spent on the calls of a benchmark loop: its
+// context switches and CPU time. Taken on each benchmark thread around its
+// loop; every thread sees all threads' costs, so Report shares them out
+// over all threads' calls.
+class ProcessCost {
+ public:
+  ProcessCost()
+      : switches_(ProcessContextSwitches()), cpu_(ProcessCpuSeconds()) {}
+  // Sets the counters `switches` and `cpu_us` per call.
+  void Report(benchmark::State& state) const {
+    using benchmark::Counter;
+    const double calls = static_cast<double>(
+        std::max<int64_t>(1, state.iterations()) * state.threads());
+    state.counters["switches"] = Counter(
+        static_cast<double>(ProcessContextSwitches() - switches_) / calls,
+        Counter::kAvgThreads);
+    state.counters["cpu_us"] = Counter(
+        (ProcessCpuSeconds() - cpu_) * 1e6 / calls, Counter::kAvgThreads);
+  }
+
+ private:
+  const uint64_t switches_;
+  const double cpu_;
+};
 
 }  // namespace bloomroute::bench
 

@@ -22,8 +22,8 @@
 // is the first 100 rows (a limit) of a 1,000-row group. Its `x_floor`
 // counter is the mean lookup time over the mean bare RPC time measured
 // before it in the same process (1 thread, the best of 5 rounds of 1,000
-// calls). `switches` counts the context switches of every thread of the
-// process (client, router and servers) per call.
+// calls). `switches` and `cpu_us` are the context switches and CPU time of
+// every thread of the process (client, router and servers) per call.
 //
 // Run: make bench   (or build/benchmarks/router/lookup_benchmark)
 #include <benchmark/benchmark.h>
@@ -184,21 +184,11 @@ double Cluster::FloorMicros() {
   return floor_micros_;
 }
 
-// The context switches per call of every thread of the process (client,
-// router and servers) since `before`: each benchmark thread saw every
-// thread's, so the count is shared out over all threads' calls.
-void ReportSwitches(benchmark::State& state, uint64_t before) {
-  state.counters["switches"] = benchmark::Counter(
-      static_cast<double>(bench::ProcessContextSwitches() - before) /
-          std::max<int64_t>(1, state.iterations()) / state.threads(),
-      benchmark::Counter::kAvgThreads);
-}
-
 // The floor: one round trip through the region client, no store read.
 void BM_BareRpc(benchmark::State& state) {
   static std::unique_ptr<router::RegionClient>* client =
       new std::unique_ptr<router::RegionClient>(BareClient());
-  const uint64_t switches = bench::ProcessContextSwitches();
+  const bench::ProcessCost cost;
   for (auto _ : state) {
     StatusOr<std::vector<uint64_t>> ids = (*client)->OpenRegionIds();
     if (!ids.ok()) {
@@ -207,7 +197,7 @@ void BM_BareRpc(benchmark::State& state) {
     }
   }
   state.SetItemsProcessed(state.iterations());
-  ReportSwitches(state, switches);
+  cost.Report(state);
 }
 BENCHMARK(BM_BareRpc)->Threads(1)->Threads(8)->UseRealTime()->MinTime(1.0);
 
@@ -221,7 +211,7 @@ void BM_LookupRows(benchmark::State& state) {
   std::mt19937_64 rng(state.thread_index() + 1);
   uint64_t asked = 0;
   uint64_t rows = 0;
-  const uint64_t switches = bench::ProcessContextSwitches();
+  const bench::ProcessCost cost;
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) {
     router::LookupSpec q;
@@ -245,7 +235,7 @@ void BM_LookupRows(benchmark::State& state) {
       static_cast<double>(asked), benchmark::Counter::kAvgIterations);
   state.counters["rows"] = benchmark::Counter(
       static_cast<double>(rows), benchmark::Counter::kAvgIterations);
-  ReportSwitches(state, switches);
+  cost.Report(state);
   state.counters["x_floor"] = benchmark::Counter(
       micros / std::max<int64_t>(1, state.iterations()) / floor,
       benchmark::Counter::kAvgThreads);
