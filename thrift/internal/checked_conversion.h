@@ -97,11 +97,14 @@ Status CellsFromThrift(const std::vector<TColumnValue>& in, FailFn fail,
   out->clear();
   out->reserve(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
-    const std::string cf = At(f, i);
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.column, fail, cf + ".column"));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        Require(in[i].__isset.value, fail, cf + ".value"));
+    // The field's name only for an error: built for every cell, it was a
+    // tenth of a 1,000-row lookup's allocations (lookup_benchmark).
+    if (!in[i].__isset.column || !in[i].__isset.value) {
+      const std::string cf = At(f, i);
+      BLOOMROUTE_RETURN_IF_ERROR(
+          Require(in[i].__isset.column, fail, cf + ".column"));
+      return Require(in[i].__isset.value, fail, cf + ".value");
+    }
     out->push_back(Cell{in[i].column, in[i].value});
   }
   return Status::OK();
