@@ -184,6 +184,44 @@ double Cluster::FloorMicros() {
   return floor_micros_;
 }
 
+void BM_GetByIndex(benchmark::State& state, bool broadcast) {
+  router::Router& router = Cluster::Get().router();
+  std::mt19937_64 rng(state.thread_index() + 1);
+  uint64_t asked = 0;
+  uint64_t rows = 0;
+  const bench::ProcessCost cost;
+  for (auto _ : state) {
+    router::LookupSpec q;
+    q.equals = {{"d:sel", Value(static_cast<int>(rng() % kServers),
+                                static_cast<int>(rng() % kValuesPerServer))}};
+    q.broadcast = broadcast;
+    StatusOr<router::LookupResult> r = router.Lookup("bench", q);
+    if (!r.ok()) {
+      state.SkipWithError(r.status().ToString().c_str());
+      break;
+    }
+    asked += r->routing.asked.size();
+    rows += r->rows.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["servers_asked"] = benchmark::Counter(
+      static_cast<double>(asked), benchmark::Counter::kAvgIterations);
+  state.counters["rows"] = benchmark::Counter(
+      static_cast<double>(rows), benchmark::Counter::kAvgIterations);
+  cost.Report(state);
+}
+
+BENCHMARK_CAPTURE(BM_GetByIndex, routed, false)
+    ->Threads(1)
+    ->Threads(8)
+    ->UseRealTime()
+    ->MinTime(2.0);
+BENCHMARK_CAPTURE(BM_GetByIndex, broadcast, true)
+    ->Threads(1)
+    ->Threads(8)
+    ->UseRealTime()
+    ->MinTime(2.0);
+
 // The floor: one round trip through the region client, no store read.
 void BM_BareRpc(benchmark::State& state) {
   static std::unique_ptr<router::RegionClient>* client =
