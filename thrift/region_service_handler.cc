@@ -176,7 +176,7 @@ void RegionServiceHandler::lookup(rpc::TIndexQueryResult& result,
     IndexQuery request;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(query, &request));
     BLOOMROUTE_ASSIGN_OR_RETURN(IndexQueryResult rows, store_->Lookup(request));
-    return ToThrift(rows, &result);
+    return ToThrift(std::move(rows), &result);
   });
 }
 

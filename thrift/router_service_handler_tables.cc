@@ -273,7 +273,7 @@ void RouterServiceHandler::getByIndex(client::TIndexResult& result,
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tquery, &spec));
     BLOOMROUTE_ASSIGN_OR_RETURN(router::LookupResult found,
                                 router_->Lookup(table, spec));
-    return ToThrift(found, &result);
+    return ToThrift(std::move(found), &result);
   });
 }
 
@@ -288,7 +288,7 @@ void RouterServiceHandler::getByIndexMultiple(
                                 router_->LookupMultiple(table, specs));
     result.assign(found.size(), client::TIndexResult());
     for (size_t i = 0; i < found.size(); ++i) {
-      BLOOMROUTE_RETURN_IF_ERROR(ToThrift(found[i], &result[i]));
+      BLOOMROUTE_RETURN_IF_ERROR(ToThrift(std::move(found[i]), &result[i]));
     }
     return Status::OK();
   });

@@ -235,6 +235,9 @@ std::vector<rpc::client::TColumnValue> CellsToHBase(
 // A row: `row` set, its cells in order.
 rpc::client::TResult RowToHBase(const Row& row);
 std::vector<rpc::client::TResult> RowsToHBase(const std::vector<Row>& rows);
+// The same, taking the rows' keys and values instead of copying them (the
+// rows are left empty).
+std::vector<rpc::client::TResult> RowsToHBase(std::vector<Row>&& rows);
 // A missing row is a TResult without `row` and with an (explicitly set)
 // empty list of cells, as HBase answers.
 std::vector<rpc::client::TResult> OptionalRowsToHBase(

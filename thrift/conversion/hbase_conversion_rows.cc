@@ -2,7 +2,9 @@
 // RouterClient sends (declared in thrift/conversion/hbase_conversion.h).
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "model/table_attributes.h"
@@ -92,7 +94,13 @@ std::vector<client::TColumn> ProjectionToThrift(const Projection& in) {
   return out;
 }
 
-std::vector<client::TColumnValue> CellsToHBase(const std::vector<Cell>& in) {
+namespace {
+
+// CellsToHBase, moving each value when `Cells` is an rvalue: a reply's
+// values are then not copied again on their way out (the generated
+// __set_ methods copy, so fields are assigned directly).
+template <typename Cells>
+std::vector<client::TColumnValue> CellsToHBaseFrom(Cells&& in) {
   std::vector<client::TColumnValue> out(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
     std::string family;
@@ -100,13 +108,24 @@ std::vector<client::TColumnValue> CellsToHBase(const std::vector<Cell>& in) {
     SplitColumn(in[i].column, &family, &qualifier);
     out[i].__set_family(std::move(family));
     out[i].__set_qualifier(qualifier ? std::move(*qualifier) : std::string());
-    out[i].__set_value(in[i].value);
+    if constexpr (std::is_rvalue_reference_v<Cells&&>) {
+      out[i].value = std::move(in[i].value);
+    } else {
+      out[i].value = in[i].value;
+    }
+    out[i].__isset.value = true;
     // A returned cell always has one; a cell to write may have none.
     if (in[i].timestamp != kLatestTimestamp) {
       out[i].__set_timestamp(in[i].timestamp);
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<client::TColumnValue> CellsToHBase(const std::vector<Cell>& in) {
+  return CellsToHBaseFrom(in);
 }
 
 client::TResult RowToHBase(const Row& row) {
@@ -117,6 +136,17 @@ std::vector<client::TResult> RowsToHBase(const std::vector<Row>& rows) {
   std::vector<client::TResult> out;
   out.reserve(rows.size());
   for (const Row& row : rows) out.push_back(RowToHBase(row));
+  return out;
+}
+
+std::vector<client::TResult> RowsToHBase(std::vector<Row>&& rows) {
+  std::vector<client::TResult> out(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    out[i].row = std::move(rows[i].key);
+    out[i].__isset.row = true;
+    out[i].__set_columnValues(CellsToHBaseFrom(std::move(rows[i].cells)));
+  }
+  rows.clear();
   return out;
 }
 

@@ -227,7 +227,13 @@ Status ToThrift(const std::vector<TableDescriptor>& in,
 }
 
 Status ToThrift(const router::LookupResult& in, client::TIndexResult* out) {
-  out->__set_rows(thrift_internal::RowsToHBase(in.rows));
+  router::LookupResult copy = in;
+  return ToThrift(std::move(copy), out);
+}
+
+Status ToThrift(router::LookupResult&& in, client::TIndexResult* out) {
+  out->rows = thrift_internal::RowsToHBase(std::move(in.rows));
+  out->__isset.rows = true;
   out->__set_truncated(in.truncated);
   if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
   if (in.next_page_token) out->__set_nextPageToken(*in.next_page_token);

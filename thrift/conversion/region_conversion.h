@@ -71,6 +71,8 @@ Status ToThrift(const std::vector<std::optional<Row>>& in,
                 std::vector<rpc::TResult>* out);
 Status ToThrift(const ScanResult& in, rpc::TScanResult* out);
 Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out);
+// The same, moving the rows' keys, columns and values into the reply.
+Status ToThrift(IndexQueryResult&& in, rpc::TIndexQueryResult* out);
 Status ToThrift(const FilterSnapshot& in, rpc::TFilterSnapshot* out);
 Status ToThrift(const FilterOpsSince& in, rpc::TFilterOpsSince* out);
 Status ToThrift(const FilterImagePage& in, rpc::TFilterImagePage* out);
