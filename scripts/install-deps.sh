@@ -24,6 +24,8 @@ packages=(
   libgmock-dev
   libbenchmark-dev # Google Benchmark programs
   librocksdb-dev   # region server storage
+  libjemalloc-dev  # the bloomroute program's allocator (RocksDB's choice;
+                   # measured in CMakeLists.txt)
   libthrift-dev    # RPC (Apache Thrift 0.17)
   thrift-compiler  # generates the C++ code from thrift/*.thrift at build time
   libssl-dev       # TLS on every port and `bloomroute cert` (OpenSSL 3)
