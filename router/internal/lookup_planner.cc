@@ -191,6 +191,50 @@ const std::string& Covered(const IndexQueryResult& answer) {
   return answer.resume_after ? *answer.resume_after : answer.rows.back().key;
 }
 
+// The rows a lookup's first round brought (AskForTheRest): their keys in
+// order, their reply bytes, and the smallest point a truncated answer
+// covers (the merge is exact up to it).
+struct HeldRows {
+  explicit HeldRows(const std::vector<StatusOr<IndexQueryResult>>& answers) {
+    for (const StatusOr<IndexQueryResult>& answer : answers) {
+      if (!answer.ok()) continue;
+      for (const Row& row : answer->rows) {
+        keys.push_back(&row.key);
+        bytes += ReplyBytes(row);
+      }
+      if (answer->truncated && (!cut || Covered(*answer) < *cut)) {
+        cut = Covered(*answer);
+      }
+    }
+    std::sort(keys.begin(), keys.end(), Less);
+  }
+  // The rows held whose key is at or before `key`.
+  size_t UpTo(const std::string& key) const {
+    return static_cast<size_t>(
+        std::upper_bound(keys.begin(), keys.end(), &key, Less) - keys.begin());
+  }
+  static bool Less(const std::string* a, const std::string* b) {
+    return *a < *b;
+  }
+
+  std::vector<const std::string*> keys;
+  uint64_t bytes = 0;
+  std::optional<std::string> cut;
+};
+
+// `answer` followed by `rest`, the server's next rows after it, or the
+// error asking for them gave.
+void Extend(StatusOr<IndexQueryResult>* answer,
+            StatusOr<IndexQueryResult> rest) {
+  if (!rest.ok()) {
+    *answer = rest.status();
+    return;
+  }
+  for (Row& row : rest->rows) (*answer)->rows.push_back(std::move(row));
+  (*answer)->truncated = rest->truncated;
+  (*answer)->resume_after = std::move(rest->resume_after);
+}
+
 // Rows the first round of a lookup with a limit asks each of `servers`
 // for: a quarter more than an even share of the limit (the first `limit`
 // rows of the merge, spread evenly, are about limit / servers from each,
@@ -385,62 +429,35 @@ void LookupPlanner::AskForTheRest(
   // first `limit`, and none when c is at or past U. Asking each server
   // for that many after c leaves every answer covering the first `limit`
   // rows. Rows shipped: never more than every server sending `limit`.
-  std::vector<const std::string*> keys;
-  uint64_t bytes = 0;
-  std::optional<std::string> cut;
-  for (const StatusOr<IndexQueryResult>& answer : *answers) {
-    if (!answer.ok()) continue;
-    for (const Row& row : answer->rows) {
-      keys.push_back(&row.key);
-      bytes += ReplyBytes(row);
-    }
-    if (answer->truncated && (!cut || Covered(*answer) < *cut)) {
-      cut = Covered(*answer);
-    }
-  }
+  const HeldRows held(*answers);
   // Past the byte budget the merge cuts the answer anyway (and pages).
-  if (!cut || bytes >= budget) return;
-  std::sort(keys.begin(), keys.end(),
-            [](const std::string* a, const std::string* b) { return *a < *b; });
-  const auto held_up_to = [&](const std::string& key) {
-    return static_cast<size_t>(
-        std::upper_bound(keys.begin(), keys.end(), &key,
-                         [](const std::string* a, const std::string* b) {
-                           return *a < *b;
-                         }) -
-        keys.begin());
-  };
-  if (held_up_to(*cut) >= limit) return;
-  const std::string* last = keys.size() >= limit ? keys[limit - 1] : nullptr;
+  if (!held.cut || held.bytes >= budget || held.UpTo(*held.cut) >= limit) {
+    return;
+  }
+  const std::string* last =
+      held.keys.size() >= limit ? held.keys[limit - 1] : nullptr;
   std::vector<size_t> more;
   std::vector<IndexQuery> queries;
   for (size_t i = 0; i < answers->size(); ++i) {
     const StatusOr<IndexQueryResult>& answer = (*answers)[i];
     if (!answer.ok() || !answer->truncated) continue;
     const std::string& covered = Covered(*answer);
-    const size_t held = held_up_to(covered);
-    if ((last != nullptr && !(covered < *last)) || held >= limit) continue;
+    const size_t before = held.UpTo(covered);
+    if ((last != nullptr && !(covered < *last)) || before >= limit) continue;
     more.push_back(i);
     queries.push_back(query);
     queries.back().after_row = covered;
-    queries.back().limit = static_cast<uint32_t>(limit - held);
+    queries.back().limit = static_cast<uint32_t>(limit - before);
   }
   std::vector<ServerId> servers;
   for (size_t i : more) servers.push_back(asked[i]);
   for (IndexQuery& q : queries) {
-    q.max_bytes = std::max<uint64_t>(1, (budget - bytes) / more.size());
+    q.max_bytes = std::max<uint64_t>(1, (budget - held.bytes) / more.size());
   }
   std::vector<StatusOr<IndexQueryResult>> rest =
       LookupOnServers(servers, state, std::move(queries));
   for (size_t j = 0; j < more.size(); ++j) {
-    StatusOr<IndexQueryResult>& answer = (*answers)[more[j]];
-    if (!rest[j].ok()) {
-      answer = rest[j].status();
-      continue;
-    }
-    for (Row& row : rest[j]->rows) answer->rows.push_back(std::move(row));
-    answer->truncated = rest[j]->truncated;
-    answer->resume_after = std::move(rest[j]->resume_after);
+    Extend(&(*answers)[more[j]], std::move(rest[j]));
   }
 }
 
