@@ -184,6 +184,18 @@ double Cluster::FloorMicros() {
   return floor_micros_;
 }
 
+// Lookups per second, servers asked and rows per lookup, and what the
+// process spent on them (`cost`, taken before the loop).
+void ReportLookups(benchmark::State& state, uint64_t asked, uint64_t rows,
+                   const bench::ProcessCost& cost) {
+  state.SetItemsProcessed(state.iterations());
+  state.counters["servers_asked"] = benchmark::Counter(
+      static_cast<double>(asked), benchmark::Counter::kAvgIterations);
+  state.counters["rows"] = benchmark::Counter(
+      static_cast<double>(rows), benchmark::Counter::kAvgIterations);
+  cost.Report(state);
+}
+
 void BM_GetByIndex(benchmark::State& state, bool broadcast) {
   router::Router& router = Cluster::Get().router();
   std::mt19937_64 rng(state.thread_index() + 1);
@@ -203,12 +215,7 @@ void BM_GetByIndex(benchmark::State& state, bool broadcast) {
     asked += r->routing.asked.size();
     rows += r->rows.size();
   }
-  state.SetItemsProcessed(state.iterations());
-  state.counters["servers_asked"] = benchmark::Counter(
-      static_cast<double>(asked), benchmark::Counter::kAvgIterations);
-  state.counters["rows"] = benchmark::Counter(
-      static_cast<double>(rows), benchmark::Counter::kAvgIterations);
-  cost.Report(state);
+  ReportLookups(state, asked, rows, cost);
 }
 
 BENCHMARK_CAPTURE(BM_GetByIndex, routed, false)
@@ -268,12 +275,7 @@ void BM_LookupRows(benchmark::State& state) {
   const double micros = std::chrono::duration<double, std::micro>(
                             std::chrono::steady_clock::now() - start)
                             .count();
-  state.SetItemsProcessed(state.iterations());
-  state.counters["servers_asked"] = benchmark::Counter(
-      static_cast<double>(asked), benchmark::Counter::kAvgIterations);
-  state.counters["rows"] = benchmark::Counter(
-      static_cast<double>(rows), benchmark::Counter::kAvgIterations);
-  cost.Report(state);
+  ReportLookups(state, asked, rows, cost);
   state.counters["x_floor"] = benchmark::Counter(
       micros / std::max<int64_t>(1, state.iterations()) / floor,
       benchmark::Counter::kAvgThreads);
