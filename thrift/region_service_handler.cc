@@ -166,7 +166,7 @@ void RegionServiceHandler::scan(rpc::TScanResult& result,
     ScanRequest request;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(scan, &request));
     BLOOMROUTE_ASSIGN_OR_RETURN(ScanResult rows, store_->Scan(request));
-    return ToThrift(rows, &result);
+    return ToThrift(std::move(rows), &result);
   });
 }
 

@@ -450,7 +450,7 @@ Status RouterServiceHandler::ScannerRows(int32_t scanner, int32_t num_rows,
   for (size_t i = 0; i < results.size(); ++i) {
     rows[i] = std::move(results[i].row);
   }
-  BLOOMROUTE_RETURN_IF_ERROR(ToThrift(rows, result));
+  BLOOMROUTE_RETURN_IF_ERROR(ToThrift(std::move(rows), result));
   // A part of a row but its last (TScan.batchSize): HBase's
   // Result.mayHaveMoreCellsInRow.
   for (size_t i = 0; i < results.size(); ++i) {

@@ -189,9 +189,11 @@ Status ToThrift(const router::TableInfo& in,
 // get / getMultiple, in request order.
 Status ToThrift(const std::vector<std::optional<Row>>& in,
                 std::vector<rpc::client::TResult>* out);
-// Scanner rows (every row exists).
+// Scanner rows (every row exists); the rvalue form moves their keys and
+// values into the reply.
 Status ToThrift(const std::vector<Row>& in,
                 std::vector<rpc::client::TResult>* out);
+Status ToThrift(std::vector<Row>&& in, std::vector<rpc::client::TResult>* out);
 }  // namespace bloomroute
 
 namespace bloomroute::thrift_internal {

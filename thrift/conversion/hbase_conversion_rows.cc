@@ -297,6 +297,11 @@ Status ToThrift(const std::vector<Row>& in, std::vector<client::TResult>* out) {
   return Status::OK();
 }
 
+Status ToThrift(std::vector<Row>&& in, std::vector<client::TResult>* out) {
+  *out = thrift_internal::RowsToHBase(std::move(in));
+  return Status::OK();
+}
+
 }  // namespace bloomroute
 
 namespace bloomroute::thrift_internal {

@@ -86,10 +86,6 @@ std::vector<rpc::TColumnValue> CellsToThrift(const std::vector<Cell>& in) {
   return thrift_internal::CellsToThrift<rpc::TColumnValue>(in);
 }
 
-std::vector<rpc::TResult> RowsToThrift(const std::vector<Row>& rows) {
-  return thrift_internal::RowsToThrift<rpc::TResult>(rows);
-}
-
 using thrift_internal::RowsFromThrift;
 using thrift_internal::StageFromThrift;
 
@@ -440,8 +436,13 @@ Status ToThrift(const std::vector<std::optional<Row>>& in,
 }
 
 Status ToThrift(const ScanResult& in, rpc::TScanResult* out) {
-  out->__set_rows(RowsToThrift(in.rows));
-  thrift_internal::ResultTimestampsToThrift(in.rows, &out->rows);
+  ScanResult copy = in;
+  return ToThrift(std::move(copy), out);
+}
+
+Status ToThrift(ScanResult&& in, rpc::TScanResult* out) {
+  thrift_internal::MoveResultRowsToThrift(std::move(in.rows), &out->rows);
+  out->__isset.rows = true;
   if (in.resume_row) out->__set_resumeRow(*in.resume_row);
   return Status::OK();
 }

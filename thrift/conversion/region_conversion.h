@@ -70,6 +70,8 @@ Status ToThrift(const WriteResult& in, rpc::TWriteResult* out);
 Status ToThrift(const std::vector<std::optional<Row>>& in,
                 std::vector<rpc::TResult>* out);
 Status ToThrift(const ScanResult& in, rpc::TScanResult* out);
+// The same, moving the rows into the reply.
+Status ToThrift(ScanResult&& in, rpc::TScanResult* out);
 Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out);
 // The same, moving the rows' keys, columns and values into the reply.
 Status ToThrift(IndexQueryResult&& in, rpc::TIndexQueryResult* out);

@@ -172,25 +172,7 @@ Status ToThrift(const IndexQueryResult& in, rpc::TIndexQueryResult* out) {
 }
 
 Status ToThrift(IndexQueryResult&& in, rpc::TIndexQueryResult* out) {
-  // Keys, columns and values are moved, not copied: the generated __set_
-  // methods copy, so fields are assigned directly.
-  out->rows.assign(in.rows.size(), rpc::TResult());
-  for (size_t i = 0; i < in.rows.size(); ++i) {
-    Row& row = in.rows[i];
-    rpc::TResult& result = out->rows[i];
-    result.row = std::move(row.key);
-    result.__isset.row = true;
-    result.columnValues.resize(row.cells.size());
-    for (size_t j = 0; j < row.cells.size(); ++j) {
-      rpc::TColumnValue& cell = result.columnValues[j];
-      cell.column = std::move(row.cells[j].column);
-      cell.value = std::move(row.cells[j].value);
-      cell.__isset.column = cell.__isset.value = true;
-      cell.__set_timestamp(row.cells[j].timestamp);
-    }
-    result.__isset.columnValues = true;
-  }
-  in.rows.clear();
+  thrift_internal::MoveResultRowsToThrift(std::move(in.rows), &out->rows);
   out->__isset.rows = true;
   out->__set_truncated(in.truncated);
   if (in.resume_after) out->__set_resumeAfter(*in.resume_after);

@@ -159,6 +159,27 @@ std::optional<rpc::TTimeRange> TimeRangeToThrift(const TimeRange& in) {
   return out;
 }
 
+void MoveResultRowsToThrift(std::vector<Row>&& rows,
+                            std::vector<rpc::TResult>* out) {
+  out->assign(rows.size(), rpc::TResult());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    Row& row = rows[i];
+    rpc::TResult& result = (*out)[i];
+    result.row = std::move(row.key);
+    result.__isset.row = true;
+    result.columnValues.resize(row.cells.size());
+    for (size_t j = 0; j < row.cells.size(); ++j) {
+      rpc::TColumnValue& cell = result.columnValues[j];
+      cell.column = std::move(row.cells[j].column);
+      cell.value = std::move(row.cells[j].value);
+      cell.__isset.column = cell.__isset.value = true;
+      cell.__set_timestamp(row.cells[j].timestamp);
+    }
+    result.__isset.columnValues = true;
+  }
+  rows.clear();
+}
+
 void ResultTimestampsToThrift(const std::vector<Row>& rows,
                               std::vector<rpc::TResult>* out) {
   for (size_t i = 0; i < rows.size() && i < out->size(); ++i) {
