@@ -125,7 +125,12 @@ struct RegionStoreOptions {
   size_t max_row_bytes = 16 << 20;   // a whole encoded row after the write
   size_t max_mutations_per_batch = 10000;
   uint64_t checkpoint_interval = 10000;  // filter ops between checkpoints
-  uint32_t max_filter_stages = 8;        // rebuild above this many stages
+  // Value records (count, stage) the filter keeps in memory, at most, so
+  // that a put reads no count from RocksDB (about 100 bytes each; the
+  // records stay in RocksDB, written with the rows). 0: every put reads the
+  // records of its values.
+  size_t value_record_cache_entries = 1 << 18;
+  uint32_t max_filter_stages = 8;  // rebuild above this many stages
   double sparse_factor = 8;  // rebuild when sized for > this x the elements
   // Ops returned by one OpsSince call, at most.
   uint32_t max_ops_per_call = 100000;

@@ -30,7 +30,10 @@
 // the filter. A checkpoint is written every Options::checkpoint_interval ops;
 // the op log keeps the ops after the previous one, so a reader up to one
 // interval behind catches up with OpsSince. A compaction writes the rebuilt
-// filter, its records' new stages and its checkpoint in one batch.
+// filter, its records' new stages and its checkpoint in one batch. A commit
+// takes the records it changes from a cache of what storage holds
+// (value_record_cache.h), which starts empty on Open: a record is read from
+// RocksDB only when the cache does not hold it.
 //
 // Recovery. Open restores the checkpoint and replays the ops after it (each
 // must land where it did); if that fails -- checkpoint unreadable or
@@ -80,6 +83,7 @@
 #include "regionstore/internal/filter_log.h"
 #include "regionstore/internal/records.h"
 #include "regionstore/internal/router_fences.h"
+#include "regionstore/internal/value_record_cache.h"
 #include "regionstore/region_store.h"
 
 namespace bloomroute::regionstore_internal {
@@ -245,9 +249,15 @@ class RegionFilter {
                                         std::vector<FilterOp>* ops);
   // Unavailable, for the caller to rebuild, when the filter has no stage
   // left for a new value.
+  // The batch's new records wait in pending_records_ until its write
+  // succeeds.
   Status AddValueChangesLocked(rocksdb::WriteBatch* batch,
                                const ValueDeltas& deltas,
                                std::vector<FilterOp>* ops);
+  // The records of `keys` as stored, from the cache or else read (and then
+  // cached).
+  Status FindRecordsLocked(const std::vector<const std::string*>& keys,
+                           std::vector<ValueRecord>* records);
 
   // --- Upkeep.
   // Rebuilds right-sized (for the records plus `extra_values`) with
@@ -290,6 +300,10 @@ class RegionFilter {
   bool broken_ = false;
   // Commits with a nonzero token below their router's fence are refused.
   RouterFences fences_;
+  // The value records as stored (value_record_cache.h), and those the
+  // commit in progress writes: cached once its write succeeded.
+  ValueRecordCache records_;
+  std::vector<std::pair<const std::string*, ValueRecord>> pending_records_;
 
   FilterImagePages pages_;  // taken after mu_ is released
 };
