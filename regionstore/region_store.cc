@@ -28,6 +28,9 @@ Status RegionStoreOptions::Validate() const {
       max_op_lease_ms > OpSubscribeRequest::kMaxLeaseMs) {
     return Status::InvalidArgument("max op lease must be in [100, 600000] ms");
   }
+  if (max_journaled_counts == 0) {
+    return Status::InvalidArgument("max journaled counts must be >= 1");
+  }
   if (checkpoint_interval == 0) {
     return Status::InvalidArgument("checkpoint interval must be >= 1");
   }

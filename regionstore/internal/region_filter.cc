@@ -170,6 +170,7 @@ StatusOr<std::unique_ptr<RegionFilter>> RegionFilter::Open(
   std::unique_ptr<RegionFilter> filter(
       new RegionFilter(db, cfs, options, incarnation));
   std::lock_guard lock(filter->mu_);
+  BLOOMROUTE_RETURN_IF_ERROR(filter->ReplayCountJournalLocked());
   BLOOMROUTE_RETURN_IF_ERROR(filter->LoadLocked());
   return filter;
 }
@@ -277,7 +278,91 @@ Status RegionFilter::ReadValueRecords(const rocksdb::Snapshot* snapshot,
         DecodeValueRecord(it->value().ToStringView(), &rec));
     records->emplace_back(it->key().ToString(), rec);
   }
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
+  std::map<std::string, uint64_t> journaled;
+  uint64_t next_seq;
+  BLOOMROUTE_RETURN_IF_ERROR(ReadCountJournal(snapshot, &journaled, &next_seq));
+  for (const auto& [key, count] : journaled) {
+    auto it = std::lower_bound(
+        records->begin(), records->end(), key,
+        [](const auto& r, const std::string& k) { return r.first < k; });
+    const bool recorded = it != records->end() && it->first == key;
+    // A commit that takes a count to 0 deletes the record; one that takes it
+    // from 0 writes one.
+    if (recorded != (count != 0)) {
+      return Status::Corruption("count journal: value " + QuoteForMessage(key) +
+                                " counted " + std::to_string(count) +
+                                (recorded ? " has a record" : " has none"));
+    }
+    if (recorded) it->second.count = count;
+  }
+  return Status::OK();
+}
+
+Status RegionFilter::ReadCountJournal(const rocksdb::Snapshot* snapshot,
+                                      std::map<std::string, uint64_t>* counts,
+                                      uint64_t* next_seq) const {
+  rocksdb::ReadOptions ro;
+  ro.snapshot = snapshot;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cfs_.meta));
+  *next_seq = 0;
+  for (it->Seek(kCountJournalPrefix);
+       it->Valid() && it->key().starts_with(kCountJournalPrefix); it->Next()) {
+    CountChanges changes;
+    BLOOMROUTE_RETURN_IF_ERROR(
+        DecodeCountJournalEntry(it->value().ToStringView(), &changes));
+    for (auto& [key, count] : changes) (*counts)[std::move(key)] = count;
+    const std::string_view k = it->key().ToStringView();
+    *next_seq = ParseOpKey(k.substr(kCountJournalPrefix.size())) + 1;
+  }
   return FromRocks(it->status());
+}
+
+Status RegionFilter::ReplayCountJournalLocked() {
+  dirty_.clear();
+  records_.Clear();
+  journal_counts_ = 0;
+  std::map<std::string, uint64_t> journaled;
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ReadCountJournal(nullptr, &journaled, &journal_next_seq_));
+  for (const auto& [key, count] : journaled) {
+    // The stage is the record's; a value counted 0 has none.
+    ValueRecord rec;
+    if (count != 0) {
+      std::string bytes;
+      rocksdb::Status s =
+          db_->Get(rocksdb::ReadOptions(), cfs_.values, key, &bytes);
+      if (s.IsNotFound()) {
+        return Status::Corruption("count journal: value " +
+                                  QuoteForMessage(key) + " has no record");
+      }
+      BLOOMROUTE_RETURN_IF_ERROR(FromRocks(s));
+      BLOOMROUTE_RETURN_IF_ERROR(DecodeValueRecord(bytes, &rec));
+    }
+    rec.count = count;
+    dirty_.emplace(key, rec);
+  }
+  journal_counts_ = journaled.size();
+  return Status::OK();
+}
+
+Status RegionFilter::FoldCountsLocked() {
+  rocksdb::WriteBatch wb;
+  for (const auto& [key, rec] : dirty_) {
+    // A count that reached 0 deleted its record in that commit.
+    if (rec.count != 0) {
+      BLOOMROUTE_RETURN_IF_ERROR(
+          FromRocks(wb.Put(cfs_.values, key, EncodeValueRecord(rec))));
+    }
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(
+      wb.DeleteRange(cfs_.meta, kCountJournalPrefix,
+                     PrefixSuccessor(std::string(kCountJournalPrefix)))));
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(db_->Write(write_options_, &wb)));
+  for (const auto& [key, rec] : dirty_) records_.Put(key, rec);
+  dirty_.clear();
+  journal_counts_ = 0;
+  return Status::OK();
 }
 
 StatusOr<ScalableSplitCountingBloomFilter>
@@ -321,14 +406,18 @@ StatusOr<WriteResult> RegionFilter::CommitWithValueChanges(
   if (!s.ok()) {
     // Nothing of the batch is stored; the in-memory filter may have moved.
     // The cache forgets what it cannot be sure storage holds.
-    records_.Clear();
     pending_records_.clear();
+    if (!ReplayCountJournalLocked().ok()) broken_ = true;
     if (filter_->last_seq() != seq_before) {
       RestoreLocked(filter_->epoch(), seq_before);
     }
     return s;
   }
-  for (const auto& [key, rec] : pending_records_) records_.Put(*key, rec);
+  if (!pending_records_.empty()) {
+    ++journal_next_seq_;
+    journal_counts_ += pending_records_.size();
+  }
+  for (const auto& [key, rec] : pending_records_) dirty_[*key] = rec;
   pending_records_.clear();
   MaintainLocked();
   result.incarnation = incarnation_;
@@ -367,17 +456,22 @@ Status RegionFilter::AddValueChangesOrRebuildLocked(
   return s;
 }
 
-// The records a put changes come from the cache (value_record_cache.h), not
-// from RocksDB. Measured with put_benchmark (GeoNames-like rows, random
-// keys, most values already on the server): reading the records with a
-// MultiGet was ~22 % of a put with 5 indexed columns, ~2 us a column, as
-// much as writing them; the cache answers a hit with one hash lookup. The
-// records are still written into the caller's batch, beside the row and its
-// index entries, so a crash keeps a count and the row that changed it
-// together; the cache holds only what such writes stored (see
-// CommitWithValueChanges) and starts empty on open. Concurrent writers of
-// one value are serialized by mu_ (rows by their row locks first), so each
-// reads the count the previous one committed, from the cache or RocksDB.
+// What a put costs per indexed column (put_benchmark, perf; 14 us a put
+// with none): a value record read (MultiGet, ~2 us) and a value record write
+// (~4 us: a random insert into a memtable that holds a version per update),
+// beside the index entry (~3 us). Both record costs are gone here:
+//   - the count comes from memory: dirty_ (journaled records) or the cache
+//     of stored ones; RocksDB is read only for a value neither holds;
+//   - the record is written only when the count crosses zero (its stage
+//     changes); otherwise the new count goes into the commit's one count
+//     journal entry, whose keys only grow, so RocksDB's memtable appends it
+//     (the skiplist's sequential-insert splice) instead of searching.
+// Crash safety: the journal entry is in the caller's batch, beside the row
+// and its index entries, so a crash keeps a count and the row that changed
+// it together; Open replays the journal into dirty_, and the cache starts
+// empty. A failed write replays it again. Concurrent writers of one value
+// are serialized by mu_ (rows by their row locks first), so each sees the
+// count the previous one committed.
 Status RegionFilter::AddValueChangesLocked(rocksdb::WriteBatch* batch,
                                            const ValueDeltas& deltas,
                                            std::vector<FilterOp>* ops) {
@@ -392,16 +486,21 @@ Status RegionFilter::AddValueChangesLocked(rocksdb::WriteBatch* batch,
   if (keys.empty()) return Status::OK();
   std::vector<ValueRecord> records;
   BLOOMROUTE_RETURN_IF_ERROR(FindRecordsLocked(keys, &records));
+  std::vector<uint64_t> counts(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
     ValueRecord& rec = records[i];
+    const bool was_held = rec.count != 0;
     BLOOMROUTE_RETURN_IF_ERROR(ChangeCount(*changes[i], &*filter_, &rec, ops));
     if (rec.count == 0) {
       batch->Delete(cfs_.values, *keys[i]);
-    } else {
+    } else if (!was_held) {
       batch->Put(cfs_.values, *keys[i], EncodeValueRecord(rec));
     }
+    counts[i] = rec.count;
     pending_records_.emplace_back(keys[i], rec);
   }
+  batch->Put(cfs_.meta, CountJournalKey(journal_next_seq_),
+             EncodeCountJournalEntry(keys, counts));
   for (const FilterOp& op : *ops) {
     batch->Put(cfs_.oplog, OpKey(op.seq), EncodeOp(filter_->epoch(), op));
   }
@@ -414,7 +513,9 @@ Status RegionFilter::FindRecordsLocked(
   records->resize(keys.size());
   std::vector<size_t> missed;  // indexes into keys, in key order
   for (size_t i = 0; i < keys.size(); ++i) {
-    const ValueRecord* cached = records_.Find(*keys[i]);
+    auto dirty = dirty_.find(*keys[i]);
+    const ValueRecord* cached =
+        dirty != dirty_.end() ? &dirty->second : records_.Find(*keys[i]);
     if (cached) {
       (*records)[i] = *cached;
     } else {
@@ -467,8 +568,6 @@ Status RegionFilter::WriteCheckpointLocked(uint64_t trim_through) {
 Status RegionFilter::CompactLocked(const SscbfConfig& config,
                                    uint64_t new_epoch, uint64_t last_seq,
                                    uint64_t extra_values) {
-  // Every record's stage may change: the cache is refilled as commits read.
-  records_.Clear();
   ValueRecords records;
   BLOOMROUTE_RETURN_IF_ERROR(ReadValueRecords(nullptr, &records));
   // On the cluster's ladder (DESIGN.md invariant 4): the first stage
@@ -499,10 +598,19 @@ Status RegionFilter::CompactLocked(const SscbfConfig& config,
   BLOOMROUTE_RETURN_IF_ERROR(
       FromRocks(wb.Put(cfs_.meta, kFilterMarkKey,
                        EncodeFilterMark(FilterMark{new_epoch, last_seq}))));
-  // Every op so far belongs to an older epoch.
+  // Every op so far belongs to an older epoch. The records now hold the
+  // journal's counts: the journal is folded.
   BLOOMROUTE_RETURN_IF_ERROR(
       FromRocks(wb.DeleteRange(cfs_.oplog, OpKey(0), OpKey(last_seq + 1))));
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(
+      wb.DeleteRange(cfs_.meta, kCountJournalPrefix,
+                     PrefixSuccessor(std::string(kCountJournalPrefix)))));
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(db_->Write(write_options_, &wb)));
+  // Every record's stage may have changed: the cache is refilled as
+  // commits read.
+  records_.Clear();
+  dirty_.clear();
+  journal_counts_ = 0;
   filter_.emplace(std::move(log));
   if (new_config) {
     config_ = config;
@@ -544,6 +652,10 @@ Status RegionFilter::RepairLocked() {
 void RegionFilter::MaintainLocked() {
   // Failures here leave the committed write and the current filter intact;
   // the next write tries again.
+  // dirty_ holds at most as many records as the journal holds counts.
+  if (journal_counts_ >= options_.max_journaled_counts) {
+    (void)FoldCountsLocked();
+  }
   if (filter_->NeedsCompaction(options_.max_filter_stages,
                                options_.sparse_factor, config_)) {
     (void)CompactLocked(config_, filter_->epoch() + 1, filter_->last_seq(), 0);

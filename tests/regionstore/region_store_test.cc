@@ -620,11 +620,13 @@ TEST_F(RegionStoreTest, ConcurrentWritersKeepIndexCountsAndFilterExact) {
 }
 
 // Puts of the same few values from several threads, with a value record
-// cache that holds 2 of the 12 values in use: counts come from the cache,
-// from RocksDB after an eviction, and after a reopen from RocksDB alone;
-// VerifyIndex finds every count exact throughout.
+// cache that holds 2 of the 12 values in use and a count journal folded
+// every 5 counts: counts come from memory, from RocksDB after an eviction
+// or a fold, and after a reopen from the replayed journal; VerifyIndex
+// finds every count exact throughout.
 TEST_F(RegionStoreTest, ConcurrentPutsOfTheSameValuesKeepCountsExact) {
   options_.value_record_cache_entries = 2;
+  options_.max_journaled_counts = 5;
   Reopen();
   OpenTwoRegions();
   auto write = [&](int seed) {
