@@ -130,7 +130,7 @@ struct RegionStoreOptions {
   // Value counts (internal/region_filter.h, "Counts"). Stored value records
   // the filter keeps in memory, at most, so that a put reads no count from
   // RocksDB (about 100 bytes each); 0: a put reads those not journaled.
-  size_t value_record_cache_entries = 1 << 18;
+  size_t value_record_cache_entries = 1 << 16;
   // Counts the count journal holds before they are folded into the value
   // records (>= 1): bounds what a restart replays (~40 bytes a count) and
   // the journaled records held in memory (~100 bytes each). With 5 indexed
