@@ -28,6 +28,9 @@ Status RegionStoreOptions::Validate() const {
       max_op_lease_ms > OpSubscribeRequest::kMaxLeaseMs) {
     return Status::InvalidArgument("max op lease must be in [100, 600000] ms");
   }
+  if (max_journaled_counts == 0) {
+    return Status::InvalidArgument("max journaled counts must be >= 1");
+  }
   if (checkpoint_interval == 0) {
     return Status::InvalidArgument("checkpoint interval must be >= 1");
   }
@@ -99,6 +102,20 @@ rocksdb::ColumnFamilyOptions PointLookupOptions() {
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return cf;
+}
+
+// Index entries are small (a key, no value) and a put adds one per indexed
+// column at a random place: with RocksDB's default 64 MiB memtable the
+// skiplist they go into grows to ~10^6 entries, and each insert walks it
+// through cache misses. A 16 MiB memtable keeps that walk shorter for a few
+// more (small) flushes. put_benchmark, one put a write, 5 indexed columns:
+// 33.0 -> 29.0 us a put (real time; 28.8 -> 24.5 us CPU), in batches of 100
+// 3.36 -> 2.38 ms a batch; 4 MiB saved more CPU but lost it in real time to
+// flushes and compactions.
+rocksdb::ColumnFamilyOptions IndexEntryOptions() {
+  rocksdb::ColumnFamilyOptions cf = PointLookupOptions();
+  cf.write_buffer_size = 16 << 20;
   return cf;
 }
 
@@ -181,7 +198,7 @@ Status RocksRegionStore::OpenDatabase() {
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
       {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()},
       {kRowsCf, PointLookupOptions()},
-      {kIndexCf, PointLookupOptions()},
+      {kIndexCf, IndexEntryOptions()},
       {kValuesCf, ValueCountOptions()},
       {kOplogCf, rocksdb::ColumnFamilyOptions()},
       {kMetaCf, rocksdb::ColumnFamilyOptions()}};

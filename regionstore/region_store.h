@@ -127,6 +127,16 @@ struct RegionStoreOptions {
   uint64_t checkpoint_interval = 10000;  // filter ops between checkpoints
   uint32_t max_filter_stages = 8;        // rebuild above this many stages
   double sparse_factor = 8;  // rebuild when sized for > this x the elements
+  // Value counts (internal/region_filter.h, "Counts"). Stored value records
+  // the filter keeps in memory, at most, so that a put reads no count from
+  // RocksDB (about 100 bytes each); 0: a put reads those not journaled.
+  size_t value_record_cache_entries = 1 << 16;
+  // Counts the count journal holds before they are folded into the value
+  // records (>= 1): bounds what a restart replays (~40 bytes a count) and
+  // the journaled records held in memory (~100 bytes each). With 5 indexed
+  // columns and ~6,000 values in use (put_benchmark) a fold comes every
+  // ~26,000 puts and writes ~6,000 records: ~0.2 a put, not one a column.
+  uint64_t max_journaled_counts = 1 << 17;
   // Ops returned by one OpsSince call, at most.
   uint32_t max_ops_per_call = 100000;
   // Reply bytes (ReplyBytes, model/rows.h) of one Get, Scan or Lookup,

@@ -118,7 +118,10 @@ StatusOr<uint32_t> LookupRun::ColumnId(const TableDescriptor& t,
 }
 
 // Reads each value's row count: one point read per value (at most
-// kMaxIndexPredicateValues in a query).
+// kMaxIndexPredicateValues in a query). A record's count may lag by the
+// counts not yet folded from the count journal (region_filter.h, "Counts"):
+// it only chooses the driving set; whether a record exists -- whether any
+// row holds the value -- is always current.
 Status LookupRun::AddSet(const TableDescriptor& t, const std::string& column,
                          std::vector<std::string> values) {
   ValueSet set;

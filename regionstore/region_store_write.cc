@@ -220,7 +220,7 @@ void StampNewCells(const std::vector<Cell>& row, int64_t now,
 }  // namespace
 
 Status RocksRegionStore::AddIndexChanges(const RowChange& change,
-                                         rocksdb::WriteBatch* batch,
+                                         std::vector<IndexWrite>* writes,
                                          ValueDeltas* deltas) const {
   const RegionDescriptor& r = *change.region;
   for (const IndexedColumn& col : r.table.indexed_columns) {
@@ -248,15 +248,14 @@ Status RocksRegionStore::AddIndexChanges(const RowChange& change,
         exists = s.ok();
       }
       if (exists) {
-        batch->Delete(index_cf_, key);
+        writes->push_back({key, /*remove=*/true});
         AddDelta(deltas, r.table.table_id, col.column_id, old_cell->value, -1);
       }
     }
     if (new_cell) {
-      batch->Put(
-          index_cf_,
-          IndexKey(r.region_id, col.column_id, new_cell->value, change.row_key),
-          rocksdb::Slice());
+      writes->push_back({IndexKey(r.region_id, col.column_id, new_cell->value,
+                                  change.row_key),
+                         /*remove=*/false});
       AddDelta(deltas, r.table.table_id, col.column_id, new_cell->value, +1);
     }
   }
@@ -332,11 +331,21 @@ Status RocksRegionStore::ReadRowsLocked(const std::vector<std::string>& keys,
   return Status::OK();
 }
 
+// Each column family's writes go into the batch in key order. RocksDB
+// inserts a batch into each memtable in batch order, and its skiplist starts
+// each insert from where the previous one went (InlineSkipList's sequential
+// splice), so sorted keys skip most of the descent that random ones repeat:
+// the memtable inserts were ~55 % of a put (perf, put_benchmark).
 Status RocksRegionStore::AddRowWrites(const std::vector<std::string>& keys,
                                       const std::vector<RowChange>& changes,
                                       rocksdb::WriteBatch* wb,
                                       ValueDeltas* deltas) const {
-  for (size_t i = 0; i < changes.size(); ++i) {
+  std::vector<size_t> order(changes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+  std::vector<IndexWrite> index_writes;
+  for (size_t i : order) {
     const RowChange& c = changes[i];
     if (c.after.empty()) {
       if (!c.before.empty()) wb->Delete(rows_cf_, keys[i]);
@@ -350,7 +359,17 @@ Status RocksRegionStore::AddRowWrites(const std::vector<std::string>& keys,
       }
       wb->Put(rows_cf_, keys[i], encoded);
     }
-    BLOOMROUTE_RETURN_IF_ERROR(AddIndexChanges(c, wb, deltas));
+    BLOOMROUTE_RETURN_IF_ERROR(AddIndexChanges(c, &index_writes, deltas));
+  }
+  // Distinct keys (an entry names its row, and a batch's rows are grouped):
+  // their order in the batch changes nothing but the cost.
+  std::sort(index_writes.begin(), index_writes.end());
+  for (const IndexWrite& w : index_writes) {
+    if (w.remove) {
+      wb->Delete(index_cf_, w.key);
+    } else {
+      wb->Put(index_cf_, w.key, rocksdb::Slice());
+    }
   }
   return Status::OK();
 }

@@ -92,6 +92,12 @@ std::string OpKey(uint64_t seq) {
   return k;
 }
 
+std::string CountJournalKey(uint64_t seq) {
+  std::string k(kCountJournalPrefix);
+  PutBigEndian64(&k, seq);
+  return k;
+}
+
 uint64_t ParseOpKey(std::string_view key) {
   return DecodeBigEndian(key.data(), 8);
 }

@@ -13,6 +13,7 @@
 //          "filter"                                  the filter checkpoint
 //          "filter-mark"                             newest epoch and seq
 //          "filter-config"                           the config a router set
+//          "counts/" seq(8)                          count journal entries
 #ifndef BLOOMROUTE_REGIONSTORE_INTERNAL_KEYS_H_
 #define BLOOMROUTE_REGIONSTORE_INTERNAL_KEYS_H_
 
@@ -64,6 +65,9 @@ inline constexpr std::string_view kRegionMetaPrefix = "region/";
 inline constexpr std::string_view kFilterCheckpointKey = "filter";
 inline constexpr std::string_view kFilterMarkKey = "filter-mark";
 inline constexpr std::string_view kFilterConfigKey = "filter-config";
+// The count journal (region_filter.h, "Counts"): one entry per commit.
+inline constexpr std::string_view kCountJournalPrefix = "counts/";
+std::string CountJournalKey(uint64_t seq);
 // The highest coordinator epoch seen (RegionStore, "Coordinator epochs").
 inline constexpr std::string_view kCoordinatorEpochKey = "coordinator-epoch";
 std::string RegionMetaKey(uint64_t region_id);

@@ -20,6 +20,7 @@ constexpr uint8_t kRegionVersion = 4;    // adds the table's families
 constexpr uint8_t kOpVersionNoMask = 1;
 constexpr uint8_t kOpVersion = 2;
 constexpr uint8_t kValueVersion = 1;
+constexpr uint8_t kCountJournalVersion = 1;
 constexpr uint8_t kCheckpointVersion = 1;
 constexpr uint8_t kMarkVersion = 1;
 constexpr uint8_t kConfigVersion = 1;
@@ -233,6 +234,34 @@ Status DecodeValueRecord(std::string_view bytes, ValueRecord* v) {
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&v->count, "value count"));
   BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&v->stage, "value stage"));
   return ExpectEnd(in, "value record");
+}
+
+std::string EncodeCountJournalEntry(const std::vector<const std::string*>& keys,
+                                    const std::vector<uint64_t>& counts) {
+  std::string out;
+  PutFixed8(&out, kCountJournalVersion);
+  PutFixed32(&out, static_cast<uint32_t>(keys.size()));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    PutLengthPrefixed(&out, *keys[i]);
+    PutFixed64(&out, counts[i]);
+  }
+  return out;
+}
+
+Status DecodeCountJournalEntry(std::string_view bytes, CountChanges* changes) {
+  ByteReader in(bytes);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      ReadVersion(&in, kCountJournalVersion, "count journal entry"));
+  uint32_t n;
+  BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed32(&n, "count journal size"));
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view key;
+    uint64_t count;
+    BLOOMROUTE_RETURN_IF_ERROR(in.ReadLengthPrefixed(&key, "journaled value"));
+    BLOOMROUTE_RETURN_IF_ERROR(in.ReadFixed64(&count, "journaled count"));
+    changes->emplace_back(std::string(key), count);
+  }
+  return ExpectEnd(in, "count journal entry");
 }
 
 std::string EncodeFilterMark(const FilterMark& m) {

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/statusor.h"
 #include "index/scalable_split_counting_bloom_filter.h"
@@ -58,6 +60,14 @@ struct ValueRecord {
 };
 std::string EncodeValueRecord(const ValueRecord& v);
 Status DecodeValueRecord(std::string_view bytes, ValueRecord* v);
+
+// One commit's entry in the count journal (region_filter.h, "Counts"): the
+// new row count of each value the commit changed, by value key.
+using CountChanges = std::vector<std::pair<std::string, uint64_t>>;
+// `keys[i]`'s new count is `counts[i]`. Precondition: equal sizes.
+std::string EncodeCountJournalEntry(const std::vector<const std::string*>& keys,
+                                    const std::vector<uint64_t>& counts);
+Status DecodeCountJournalEntry(std::string_view bytes, CountChanges* changes);
 
 struct Checkpoint {
   uint64_t epoch = 0;

@@ -68,38 +68,6 @@ uint64_t RandomSeed() {
   return (static_cast<uint64_t>(device()) << 32) ^ device();
 }
 
-// Applies `d` to the record `rec` of its value (count 0: none stored). Only
-// a count crossing zero touches the filter, with an op appended to `ops`:
-// 0 -> n inserts the value's element (`rec` keeps its stage), n -> 0 removes
-// it from the recorded stage. Corruption for a count going below zero;
-// Unavailable when the filter has no stage left for an insert.
-Status ChangeCount(const ValueDelta& d, FilterLog* filter, ValueRecord* rec,
-                   std::vector<FilterOp>* ops) {
-  if (d.delta < 0 && rec->count < static_cast<uint64_t>(-d.delta)) {
-    return Status::Corruption("value count below zero for " +
-                              QuoteForMessage(d.value));
-  }
-  const uint64_t count = rec->count + d.delta;
-  // Most writes move a count n -> n±1 and need no hash.
-  if (rec->count == 0) {  // 0 -> count > 0: the value arrives on the server
-    auto inserted =
-        filter->Insert(HashElement(d.table_id, d.column_id, d.value));
-    if (!inserted.ok()) {  // no stage left: the caller rebuilds and retries
-      return Status::Unavailable(inserted.status().message());
-    }
-    rec->stage = inserted->stage;
-    ops->push_back(*inserted);
-  } else if (count == 0) {  // the last row holding it left
-    BLOOMROUTE_ASSIGN_OR_RETURN(
-        FilterOp op,
-        filter->Remove(HashElement(d.table_id, d.column_id, d.value),
-                       rec->stage));
-    ops->push_back(op);
-  }
-  rec->count = count;
-  return Status::OK();
-}
-
 }  // namespace
 
 void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
@@ -159,6 +127,7 @@ RegionFilter::RegionFilter(rocksdb::DB* db, const FilterColumnFamilies& cfs,
       cfs_(cfs),
       options_(options),
       incarnation_(incarnation),
+      records_(options.value_record_cache_entries),
       pages_(options.filter_image_page_bytes, options.filter_image_idle_ms) {
   write_options_.sync = options.sync;
 }
@@ -169,6 +138,7 @@ StatusOr<std::unique_ptr<RegionFilter>> RegionFilter::Open(
   std::unique_ptr<RegionFilter> filter(
       new RegionFilter(db, cfs, options, incarnation));
   std::lock_guard lock(filter->mu_);
+  BLOOMROUTE_RETURN_IF_ERROR(filter->ReplayCountJournalLocked());
   BLOOMROUTE_RETURN_IF_ERROR(filter->LoadLocked());
   return filter;
 }
@@ -263,21 +233,7 @@ Status RegionFilter::ResumeLocked(FilterLog restored, bool unmasked_ops) {
                                             : first_retained_seq_ - 1);
 }
 
-// ---- Value records
-
-Status RegionFilter::ReadValueRecords(const rocksdb::Snapshot* snapshot,
-                                      ValueRecords* records) const {
-  rocksdb::ReadOptions ro;
-  ro.snapshot = snapshot;
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cfs_.values));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    ValueRecord rec;
-    BLOOMROUTE_RETURN_IF_ERROR(
-        DecodeValueRecord(it->value().ToStringView(), &rec));
-    records->emplace_back(it->key().ToString(), rec);
-  }
-  return FromRocks(it->status());
-}
+// ---- Value records (the counts are in region_filter_counts.cc)
 
 StatusOr<ScalableSplitCountingBloomFilter>
 RegionFilter::RebuildAtRecordedStages(const SscbfConfig& config,
@@ -319,11 +275,20 @@ StatusOr<WriteResult> RegionFilter::CommitWithValueChanges(
   if (s.ok()) s = write(batch);
   if (!s.ok()) {
     // Nothing of the batch is stored; the in-memory filter may have moved.
+    // The cache forgets what it cannot be sure storage holds.
+    pending_records_.clear();
+    if (!ReplayCountJournalLocked().ok()) broken_ = true;
     if (filter_->last_seq() != seq_before) {
       RestoreLocked(filter_->epoch(), seq_before);
     }
     return s;
   }
+  if (!pending_records_.empty()) {
+    ++journal_next_seq_;
+    journal_counts_ += pending_records_.size();
+  }
+  for (const auto& [key, rec] : pending_records_) dirty_[*key] = rec;
+  pending_records_.clear();
   MaintainLocked();
   result.incarnation = incarnation_;
   result.epoch = filter_->epoch();
@@ -359,42 +324,6 @@ Status RegionFilter::AddValueChangesOrRebuildLocked(
   if (s.ok()) s = AddValueChangesLocked(batch, deltas, ops);
   if (s.IsUnavailable()) s = Status::IOError(s.message());
   return s;
-}
-
-Status RegionFilter::AddValueChangesLocked(rocksdb::WriteBatch* batch,
-                                           const ValueDeltas& deltas,
-                                           std::vector<FilterOp>* ops) {
-  std::vector<const std::string*> keys;
-  for (const auto& [key, d] : deltas) {
-    if (d.delta != 0) keys.push_back(&key);
-  }
-  if (keys.empty()) return Status::OK();
-  std::vector<rocksdb::Slice> slices;
-  for (const auto* k : keys) slices.emplace_back(*k);
-  std::vector<rocksdb::PinnableSlice> values(keys.size());
-  std::vector<rocksdb::Status> statuses(keys.size());
-  db_->MultiGet(rocksdb::ReadOptions(), cfs_.values, keys.size(), slices.data(),
-                values.data(), statuses.data(),
-                /*sorted_input=*/true);
-  for (size_t i = 0; i < keys.size(); ++i) {
-    ValueRecord rec;
-    if (!statuses[i].IsNotFound()) {
-      BLOOMROUTE_RETURN_IF_ERROR(FromRocks(statuses[i]));
-      BLOOMROUTE_RETURN_IF_ERROR(
-          DecodeValueRecord(values[i].ToStringView(), &rec));
-    }
-    BLOOMROUTE_RETURN_IF_ERROR(
-        ChangeCount(deltas.at(*keys[i]), &*filter_, &rec, ops));
-    if (rec.count == 0) {
-      batch->Delete(cfs_.values, *keys[i]);
-    } else {
-      batch->Put(cfs_.values, *keys[i], EncodeValueRecord(rec));
-    }
-  }
-  for (const FilterOp& op : *ops) {
-    batch->Put(cfs_.oplog, OpKey(op.seq), EncodeOp(filter_->epoch(), op));
-  }
-  return Status::OK();
 }
 
 // ---- Upkeep: checkpoints, compaction, repair
@@ -452,10 +381,19 @@ Status RegionFilter::CompactLocked(const SscbfConfig& config,
   BLOOMROUTE_RETURN_IF_ERROR(
       FromRocks(wb.Put(cfs_.meta, kFilterMarkKey,
                        EncodeFilterMark(FilterMark{new_epoch, last_seq}))));
-  // Every op so far belongs to an older epoch.
+  // Every op so far belongs to an older epoch. The records now hold the
+  // journal's counts: the journal is folded.
   BLOOMROUTE_RETURN_IF_ERROR(
       FromRocks(wb.DeleteRange(cfs_.oplog, OpKey(0), OpKey(last_seq + 1))));
+  BLOOMROUTE_RETURN_IF_ERROR(FromRocks(
+      wb.DeleteRange(cfs_.meta, kCountJournalPrefix,
+                     PrefixSuccessor(std::string(kCountJournalPrefix)))));
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(db_->Write(write_options_, &wb)));
+  // Every record's stage may have changed: the cache is refilled as
+  // commits read.
+  records_.Clear();
+  dirty_.clear();
+  journal_counts_ = 0;
   filter_.emplace(std::move(log));
   if (new_config) {
     config_ = config;
@@ -497,6 +435,10 @@ Status RegionFilter::RepairLocked() {
 void RegionFilter::MaintainLocked() {
   // Failures here leave the committed write and the current filter intact;
   // the next write tries again.
+  // dirty_ holds at most as many records as the journal holds counts.
+  if (journal_counts_ >= options_.max_journaled_counts) {
+    (void)FoldCountsLocked();
+  }
   if (filter_->NeedsCompaction(options_.max_filter_stages,
                                options_.sparse_factor, config_)) {
     (void)CompactLocked(config_, filter_->epoch() + 1, filter_->last_seq(), 0);

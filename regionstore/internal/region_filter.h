@@ -32,6 +32,19 @@
 // interval behind catches up with OpsSince. A compaction writes the rebuilt
 // filter, its records' new stages and its checkpoint in one batch.
 //
+// Counts. A value's record is written when its count crosses zero (it
+// carries the stage) and when the counts are folded; every commit also
+// appends one count journal entry (meta, CountJournalKey(seq)) holding the
+// new count of each value it changed. A value's count is its newest journal
+// entry's, else its record's; ReadValueRecords applies the journal, so what
+// it returns is exact. Folding writes the journaled counts into the records
+// and deletes the journal in one batch, when the journal holds
+// Options::max_journaled_counts counts and on a compaction. Open replays
+// the journal, so a restart reads at most that many. In memory, the journaled
+// records (dirty_) and a cache of stored ones (value_record_cache.h) answer a
+// commit without a RocksDB read. Record counts read directly (lookup planning)
+// may lag by one fold; whether a record exists never does.
+//
 // Recovery. Open restores the checkpoint and replays the ops after it (each
 // must land where it did); if that fails -- checkpoint unreadable or
 // missing, another config, an op that does not replay -- the filter is
@@ -71,6 +84,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -80,6 +94,7 @@
 #include "regionstore/internal/filter_log.h"
 #include "regionstore/internal/records.h"
 #include "regionstore/internal/router_fences.h"
+#include "regionstore/internal/value_record_cache.h"
 #include "regionstore/region_store.h"
 
 namespace bloomroute::regionstore_internal {
@@ -209,8 +224,9 @@ class RegionFilter {
     std::string filter;  // ScalableSplitCountingBloomFilter::Serialize()
   };
   SnapshotAndFilter TakeSnapshotAndFilter() const;
-  // Every value record as of `snapshot` (null: now), without mu_.
-  // Corruption for a record that does not decode.
+  // Every value record as of `snapshot` (null: now), without mu_, with the
+  // count journal's counts. Corruption for a record or journal entry that
+  // does not decode, or a journal that names a value with no record.
   [[nodiscard]] Status ReadValueRecords(const rocksdb::Snapshot* snapshot,
                                         ValueRecords* records) const;
   // A filter starting at ladder stage `first_stage` with every record's
@@ -245,9 +261,25 @@ class RegionFilter {
                                         std::vector<FilterOp>* ops);
   // Unavailable, for the caller to rebuild, when the filter has no stage
   // left for a new value.
+  // The batch's new records wait in pending_records_ until its write
+  // succeeds.
   Status AddValueChangesLocked(rocksdb::WriteBatch* batch,
                                const ValueDeltas& deltas,
                                std::vector<FilterOp>* ops);
+  // The records of `keys` as stored, from the cache or else read (and then
+  // cached).
+  Status FindRecordsLocked(const std::vector<const std::string*>& keys,
+                           std::vector<ValueRecord>* records);
+
+  // The journal as of `snapshot` (null: now): each value's newest count,
+  // and the seq one past the newest entry (0: none).
+  Status ReadCountJournal(const rocksdb::Snapshot* snapshot,
+                          std::map<std::string, uint64_t>* counts,
+                          uint64_t* next_seq) const;
+  // dirty_ and the journal's next seq from storage, the cache emptied.
+  Status ReplayCountJournalLocked();
+  // Writes dirty_'s counts into the records and deletes the journal.
+  Status FoldCountsLocked();
 
   // --- Upkeep.
   // Rebuilds right-sized (for the records plus `extra_values`) with
@@ -290,6 +322,14 @@ class RegionFilter {
   bool broken_ = false;
   // Commits with a nonzero token below their router's fence are refused.
   RouterFences fences_;
+  // Counts (see "Counts"): the records whose count is journaled, by value
+  // key; a cache of stored records; the records the commit in progress
+  // writes, journaled once its write succeeded.
+  std::unordered_map<std::string, ValueRecord> dirty_;
+  ValueRecordCache records_;
+  std::vector<std::pair<const std::string*, ValueRecord>> pending_records_;
+  uint64_t journal_next_seq_ = 0;  // key of the next journal entry
+  uint64_t journal_counts_ = 0;    // counts in the journal since the fold
 
   FilterImagePages pages_;  // taken after mu_ is released
 };

@@ -284,14 +284,21 @@ class RocksRegionStore final : public RegionStore {
   Status ReadRowsLocked(const std::vector<std::string>& keys,
                         std::vector<RowChange>* changes) const;
   // Puts each changed row (at keys[i]) into `wb`, or deletes it, with its
-  // index entries; the count changes into `deltas`. InvalidArgument for a
-  // row over max_row_bytes.
+  // index entries, each column family's in key order; the count changes
+  // into `deltas`. InvalidArgument for a row over max_row_bytes.
   Status AddRowWrites(const std::vector<std::string>& keys,
                       const std::vector<RowChange>& changes,
                       rocksdb::WriteBatch* wb, ValueDeltas* deltas) const;
+  // An index entry to put (or, `remove`, to delete).
+  struct IndexWrite {
+    std::string key;
+    bool remove = false;
+    bool operator<(const IndexWrite& o) const { return key < o.key; }
+  };
   // The index entries and count changes that take `change` from before to
   // after (building columns: an old entry only when it exists).
-  Status AddIndexChanges(const RowChange& change, rocksdb::WriteBatch* batch,
+  Status AddIndexChanges(const RowChange& change,
+                         std::vector<IndexWrite>* writes,
                          ValueDeltas* deltas) const;
 
   // --- bulk loads (region_store_bulk.cc)

@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -69,17 +72,27 @@ class RegionFilterTest : public ::testing::Test {
                      : Status::IOError("write");
         });
   }
-  // The stored record of `value`; nullopt when there is none.
+  // The record of `value` as storage holds it (its count the count
+  // journal's when that has one); nullopt when there is none.
   std::optional<ValueRecord> Record(const std::string& value) {
-    std::string bytes;
-    if (!db_->Get(rocksdb::ReadOptions(), cfs_.values,
-                  ValueKey(kTable, kColumn, value), &bytes)
-             .ok()) {
-      return std::nullopt;
+    ValueRecords records;
+    EXPECT_TRUE(filter_->ReadValueRecords(nullptr, &records).ok());
+    for (const auto& [key, rec] : records) {
+      if (key == ValueKey(kTable, kColumn, value)) return rec;
     }
-    ValueRecord rec;
-    EXPECT_TRUE(DecodeValueRecord(bytes, &rec).ok());
-    return rec;
+    return std::nullopt;
+  }
+  // Entries in the count journal.
+  int JournalEntries() {
+    std::unique_ptr<rocksdb::Iterator> it(
+        db_->NewIterator(rocksdb::ReadOptions(), cfs_.meta));
+    int n = 0;
+    for (it->Seek(kCountJournalPrefix);
+         it->Valid() && it->key().starts_with(kCountJournalPrefix);
+         it->Next()) {
+      ++n;
+    }
+    return n;
   }
   std::string SerializedFilter() { return filter_->Snapshot().value().filter; }
   ScalableSplitCountingBloomFilter Filter() {
@@ -226,6 +239,89 @@ TEST_F(RegionFilterTest, AFailedWriteLeavesTheFilterAsItsRecordsSay) {
   auto next = Commit({{"SE", +1}});
   ASSERT_TRUE(next.ok());
   EXPECT_EQ(next->ops.at(0).seq, 2u);
+}
+
+// Counts live in the count journal and the records, and in memory in the
+// journaled records and the record cache. With a cache smaller than the
+// values in use (commits evict and re-read), a journal folded every few
+// counts, and reopens with an unfolded journal (what a crash leaves; Open
+// replays it), every count is the model's and the filter is what the
+// records say.
+TEST_F(RegionFilterTest, CountsStayExactThroughCacheMissesFoldsAndReopens) {
+  options_.value_record_cache_entries = 3;
+  options_.max_journaled_counts = 7;
+  Reopen();
+  std::map<std::string, int> model;
+  std::mt19937_64 rng(7);  // fixed seed: the same commits every run
+  int journaled_reopens = 0;
+  for (int i = 0; i < 400; ++i) {
+    if (i % 50 == 49) {
+      journaled_reopens += JournalEntries() > 0;
+      Reopen();
+    }
+    std::vector<std::pair<std::string, int>> changes;
+    for (int j = 0; j < 3; ++j) {
+      const std::string value = "v" + std::to_string(rng() % 10);
+      // One change per value a commit, as the store's deltas are.
+      if (std::any_of(changes.begin(), changes.end(),
+                      [&](const auto& c) { return c.first == value; })) {
+        continue;
+      }
+      const int delta = model[value] > 0 && rng() % 2 ? -1 : +1;
+      changes.emplace_back(value, delta);
+      model[value] += delta;
+    }
+    auto w = Commit(changes);
+    ASSERT_TRUE(w.ok()) << w.status().ToString();
+  }
+  EXPECT_GT(journaled_reopens, 0);
+  for (const auto& [value, count] : model) {
+    const auto rec = Record(value);
+    EXPECT_EQ(rec ? rec->count : 0u, static_cast<uint64_t>(count)) << value;
+  }
+  EXPECT_TRUE(RebuiltFromRecords().EquivalentTo(Filter()));
+}
+
+// A compaction folds the journal: the records alone hold the counts.
+TEST_F(RegionFilterTest, ACompactionFoldsTheCountJournal) {
+  ASSERT_TRUE(Commit({{"NO", +2}, {"SE", +1}}).ok());
+  ASSERT_TRUE(Commit({{"NO", +1}}).ok());
+  EXPECT_EQ(JournalEntries(), 2);
+  ASSERT_TRUE(filter_->Compact().ok());
+  EXPECT_EQ(JournalEntries(), 0);
+  std::string bytes;
+  ASSERT_TRUE(db_->Get(rocksdb::ReadOptions(), cfs_.values,
+                       ValueKey(kTable, kColumn, "NO"), &bytes)
+                  .ok());
+  ValueRecord rec;
+  ASSERT_TRUE(DecodeValueRecord(bytes, &rec).ok());
+  EXPECT_EQ(rec.count, 3u);
+  ASSERT_TRUE(Commit({{"NO", -3}}).ok());
+  EXPECT_FALSE(Record("NO").has_value());
+}
+
+// A write that stored its batch but reported failure (as a WAL sync error
+// after the write can) leaves records the commit did not expect: the next
+// commit counts from what storage holds, not from a cached count.
+TEST_F(RegionFilterTest, AfterAFailedWriteCountsComeFromStorage) {
+  ASSERT_TRUE(Commit({{"NO", +1}}).ok());
+  ValueDeltas deltas;
+  AddDelta(&deltas, kTable, kColumn, "NO", +1);
+  rocksdb::WriteBatch batch;
+  auto w = filter_->CommitWithValueChanges(
+      &batch, deltas, 0, [this](rocksdb::WriteBatch* b) {
+        EXPECT_TRUE(db_->Write(rocksdb::WriteOptions(), b).ok());
+        return Status::IOError("sync failed");
+      });
+  EXPECT_TRUE(w.status().IsIOError()) << w.status().ToString();
+  EXPECT_EQ(Record("NO")->count, 2u);
+  ASSERT_TRUE(Commit({{"NO", +1}}).ok());
+  EXPECT_EQ(Record("NO")->count, 3u);
+  auto down = Commit({{"NO", -3}});
+  ASSERT_TRUE(down.ok()) << down.status().ToString();
+  ASSERT_EQ(down->ops.size(), 1u);  // the last row left: the value goes
+  EXPECT_EQ(down->ops[0].kind, FilterOp::Kind::kRemove);
+  EXPECT_FALSE(Record("NO").has_value());
 }
 
 // A batch with more new values than the stages left can take (n0 = 1, s = 1:
