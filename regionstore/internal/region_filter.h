@@ -42,8 +42,8 @@
 // Options::max_journaled_counts counts and on a compaction. Open replays
 // the journal, so a restart reads at most that many. In memory, the journaled
 // records (dirty_) and a cache of stored ones (value_record_cache.h) answer a
-// commit without a RocksDB read. Record counts read directly (lookup planning)
-// may lag by one fold; whether a record exists never does.
+// commit without a RocksDB read. A record's count read directly lags by the
+// counts journaled since the last fold; lookup planning asks PlanningCount.
 //
 // Recovery. Open restores the checkpoint and replays the ops after it (each
 // must land where it did); if that fails -- checkpoint unreadable or
@@ -224,6 +224,10 @@ class RegionFilter {
     std::string filter;  // ScalableSplitCountingBloomFilter::Serialize()
   };
   SnapshotAndFilter TakeSnapshotAndFilter() const;
+  // The count a lookup plans by for the value at `value_key` whose record
+  // says `recorded`: the journal's newer count when it holds one. Takes mu_
+  // for a hash lookup.
+  uint64_t PlanningCount(const std::string& value_key, uint64_t recorded) const;
   // Every value record as of `snapshot` (null: now), without mu_, with the
   // count journal's counts. Corruption for a record or journal entry that
   // does not decode, or a journal that names a value with no record.

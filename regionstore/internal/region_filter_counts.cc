@@ -47,6 +47,13 @@ Status ChangeCount(const ValueDelta& d, FilterLog* filter, ValueRecord* rec,
 
 // ---- Value records
 
+uint64_t RegionFilter::PlanningCount(const std::string& value_key,
+                                     uint64_t recorded) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = dirty_.find(value_key);
+  return it == dirty_.end() ? recorded : it->second.count;
+}
+
 Status RegionFilter::ReadValueRecords(const rocksdb::Snapshot* snapshot,
                                       ValueRecords* records) const {
   rocksdb::ReadOptions ro;
