@@ -82,33 +82,38 @@ class ReshapeFixture : public ::testing::Test {
 
   TableInfo Describe() { return router_->DescribeTable("t").value(); }
 
-  // Rows of 1,000 bytes (not in the model) into the region starting at
-  // r0300, 1,000 at a time, until that region's size as its server
-  // estimates it is past RouterOptions::kMinRegionSplitBytes: usually the
-  // first 3,000 (about 3 MiB). RocksDB estimates memtable bytes from its
-  // skiplist's shape, and about 1 run in 50 it put 3 MiB under 1 MiB (once
-  // at 0), which made TheBalancerSplitsARegionPastItsSize fail.
-  void PutBigRows() {
-    const std::string big(1000, 'x');
+  // Rows of 1,000 bytes (not in the model) keyed "s100000", "s100001", ...
+  // into table `table` (by default the region of "t" starting at r0300),
+  // 1,000 at a time, until region `index` of it as its server estimates it
+  // is past RouterOptions::kMinRegionSplitBytes: usually the first 3,000
+  // (about 3 MiB). RocksDB estimates memtable bytes from its skiplist's
+  // shape, and about 1 run in 50 it put 3 MiB under 1 MiB (once at 0),
+  // which made TheBalancerSplitsARegionPastItsSize and
+  // ARegionThatCannotSplitIsSkippedAndTheOthersGoOn fail. `value()` makes
+  // each row's value (default: 1,000 x's).
+  void PutBigRows(const std::string& table = "t", size_t index = 1,
+                  const std::function<std::string()>& value = nullptr) {
     int next = 0;
     for (int batch = 0; batch < 12; ++batch) {
       std::vector<Mutation> puts;
       for (int i = 0; i < 1000; ++i, ++next) {
-        puts.push_back(Mutation::Put(0, "s" + std::to_string(100000 + next),
-                                     {{"d:blob", big}}));
+        puts.push_back(Mutation::Put(
+            0, "s" + std::to_string(100000 + next),
+            {{"d:blob", value ? value() : std::string(1000, 'x')}}));
       }
-      ASSERT_TRUE(router_->Mutate("t", std::move(puts)).ok());
+      ASSERT_TRUE(router_->Mutate(table, std::move(puts)).ok());
       if (batch >= 2 &&
-          EstimatedBytes(1) > RouterOptions::kMinRegionSplitBytes) {
+          EstimatedBytes(index, table) > RouterOptions::kMinRegionSplitBytes) {
         return;
       }
     }
     FAIL() << "12 MiB of rows and the estimate stays under the split size";
   }
 
-  // The `index`th region of "t" as its server estimates it (rows and index).
-  uint64_t EstimatedBytes(size_t index) {
-    StatusOr<std::vector<RegionSummary>> regions = router_->ListRegions("t");
+  // The `index`th region of `table` as its server estimates it (rows and
+  // index).
+  uint64_t EstimatedBytes(size_t index, const std::string& table = "t") {
+    StatusOr<std::vector<RegionSummary>> regions = router_->ListRegions(table);
     if (!regions.ok() || regions->size() <= index) return 0;
     return (*regions)[index].row_bytes + (*regions)[index].index_bytes;
   }
