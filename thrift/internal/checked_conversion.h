@@ -130,14 +130,6 @@ TResult RowToThrift(const Row& row) {
   return out;
 }
 
-template <typename TResult>
-std::vector<TResult> RowsToThrift(const std::vector<Row>& rows) {
-  std::vector<TResult> out;
-  out.reserve(rows.size());
-  for (const Row& row : rows) out.push_back(RowToThrift<TResult>(row));
-  return out;
-}
-
 // A missing row becomes a TResult without `row` and with an (explicitly set)
 // empty list of cells, as HBase answers.
 template <typename TResult>

@@ -180,13 +180,6 @@ void MoveResultRowsToThrift(std::vector<Row>&& rows,
   rows.clear();
 }
 
-void ResultTimestampsToThrift(const std::vector<Row>& rows,
-                              std::vector<rpc::TResult>* out) {
-  for (size_t i = 0; i < rows.size() && i < out->size(); ++i) {
-    RowTimestampsToThrift(rows[i], &(*out)[i]);
-  }
-}
-
 void ResultTimestampsToThrift(const std::vector<std::optional<Row>>& rows,
                               std::vector<rpc::TResult>* out) {
   for (size_t i = 0; i < rows.size() && i < out->size(); ++i) {

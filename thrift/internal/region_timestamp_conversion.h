@@ -43,14 +43,12 @@ void MutationTimestampsToThrift(const Mutation& in, rpc::TMutation* out);
 // Nullopt for every cell (the field is then left unset).
 std::optional<rpc::TTimeRange> TimeRangeToThrift(const TimeRange& in);
 
-// Results: server side, after the rows were converted (same order).
 // Result rows with their cells' timestamps, moved into `out` (keys, columns
 // and values are not copied: the generated __set_ methods would); `rows`
 // is left empty.
 void MoveResultRowsToThrift(std::vector<Row>&& rows,
                             std::vector<rpc::TResult>* out);
-void ResultTimestampsToThrift(const std::vector<Row>& rows,
-                              std::vector<rpc::TResult>* out);
+// Results: server side, after the rows were converted (same order).
 void ResultTimestampsToThrift(const std::vector<std::optional<Row>>& rows,
                               std::vector<rpc::TResult>* out);
 // Results: client side, after the rows were converted (same order).
