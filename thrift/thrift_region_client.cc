@@ -38,14 +38,13 @@ class ThriftPendingLookup final : public router::RegionClient::PendingLookup {
 
   StatusOr<IndexQueryResult> Finish() override {
     if (!flight_.ok()) return flight_.status();
-    const std::string where = flight_->where;
-    rpc::TIndexQueryResult reply;
-    BLOOMROUTE_RETURN_IF_ERROR(pool_->Receive(
-        std::move(flight_).value(), [&](Service& s) { s.recv_lookup(reply); }));
-    IndexQueryResult result;
-    const Status converted = FromThrift(reply, &result);
-    if (!converted.ok()) return Status::Corruption(where + converted.message());
-    return result;
+    return pool_
+        ->template ReceiveReply<IndexQueryResult, rpc::TIndexQueryResult>(
+            std::move(flight_).value(),
+            [](Service& s, rpc::TIndexQueryResult& r) { s.recv_lookup(r); },
+            [](const rpc::TIndexQueryResult& r, IndexQueryResult* out) {
+              return FromThrift(r, out);
+            });
   }
 
  private:

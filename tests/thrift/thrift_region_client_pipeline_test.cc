@@ -6,6 +6,7 @@
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -142,6 +143,36 @@ TEST_F(PipelinedLookupTest, FailuresAreThoseOfLookup) {
   EXPECT_TRUE(down.IsUnavailable()) << down.ToString();
   EXPECT_THAT(down.message(),
               StartsWith("region server " + address + ": lookup"));
+}
+
+// Lookups read one after another still wait for silent servers together:
+// each answer's wait ends a call timeout after its query was sent, not
+// after the answers before it were read. Before, three silent servers held
+// the reading thread three call timeouts (3 s here), where the fan-out's
+// threads had waited one.
+TEST(PipelinedLookupScriptedTest, SilentServersCostOneCallTimeoutTogether) {
+  constexpr int kTimeoutMs = 1000;
+  ScriptedThriftServer silent[3];  // accept nothing, answer nothing
+  std::vector<std::unique_ptr<router::RegionClient>> clients;
+  std::vector<std::unique_ptr<router::RegionClient::PendingLookup>> sent;
+  ThriftClientOptions options;
+  options.connect_timeout_ms = 5000;
+  options.call_timeout_ms = kTimeoutMs;
+  const auto start = std::chrono::steady_clock::now();
+  for (ScriptedThriftServer& server : silent) {
+    auto client = NewThriftRegionClientFactory(options)->Connect(
+        1, Address(server.port()));
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    clients.push_back(std::move(client).value());
+    sent.push_back(clients.back()->StartLookup(Where({{"d:country", "NO"}})));
+  }
+  for (auto& lookup : sent) {
+    const Status s = lookup->Finish().status();
+    EXPECT_TRUE(s.IsUnavailable()) << s.ToString();
+  }
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(elapsed, std::chrono::milliseconds(kTimeoutMs - 100));
+  EXPECT_LT(elapsed, std::chrono::milliseconds(2 * kTimeoutMs));
 }
 
 // A declared exception read from a sent lookup leaves the connection clean:

@@ -23,6 +23,7 @@
 #ifndef BLOOMROUTE_THRIFT_INTERNAL_CLIENT_POOL_H_
 #define BLOOMROUTE_THRIFT_INTERNAL_CLIENT_POOL_H_
 
+#include <errno.h>
 #include <poll.h>
 #include <thrift/TConfiguration.h>
 #include <thrift/protocol/TBinaryProtocol.h>
@@ -31,6 +32,7 @@
 #include <thrift/transport/TVirtualTransport.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -199,6 +201,8 @@ class ClientPool {
     bool fresh = false;        // a new connection, which may not have been made
     bool tls = false;          // over TLS
     bool timeout_set = false;  // a call timeout other than the default
+    int timeout_ms = 0;        // the call's timeout
+    std::chrono::steady_clock::time_point sent_at;  // when Send returned
   };
 
   // Call() in two halves, so that one thread can have calls in flight on
@@ -235,6 +239,8 @@ class ClientPool {
     } catch (...) {
       return FailedCall(&flight, /*may_pool=*/!opening);
     }
+    flight.timeout_ms = timeout_ms != 0 ? timeout_ms : options_.call_timeout_ms;
+    flight.sent_at = std::chrono::steady_clock::now();
     return flight;
   }
   template <typename ReceiveFn>
@@ -269,13 +275,48 @@ class ClientPool {
     Reply reply;
     BLOOMROUTE_RETURN_IF_ERROR(Call(
         where, [&](Service& service) { call(service, reply); }, timeout_ms));
+    return Converted<Result>(where, reply, convert);
+  }
+  // Receive() for a method with a reply: `receive(service, reply)` (a
+  // generated recv_X) fills it, then it converts as Fetch. The first wait
+  // for the reply ends the call timeout after Send returned, not after this
+  // is called: a thread that reads several servers' replies in turn waits
+  // for silent ones together, as threads of their own would (each wait after
+  // the first has the whole call timeout, as a Call's has).
+  template <typename Result, typename Reply, typename ReceiveFn,
+            typename ConvertFn>
+  StatusOr<Result> ReceiveReply(InFlight flight, ReceiveFn&& receive,
+                                ConvertFn&& convert) {
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now() - flight.sent_at)
+                            .count();
+    // Only the first wait is shortened (a poll), so that a large reply read
+    // late is not cut by a socket timeout near its end. Not readable in
+    // time: the connection, which may still get the reply, is closed.
+    if (waited > 0 && !flight.connection->WaitReadable(static_cast<int>(
+                          std::max<int64_t>(0, flight.timeout_ms - waited)))) {
+      return Status::Unavailable(flight.where + "timed out: no reply within " +
+                                 std::to_string(flight.timeout_ms) +
+                                 " ms of the call");
+    }
+    const std::string where = flight.where;
+    Reply reply;
+    BLOOMROUTE_RETURN_IF_ERROR(Receive(
+        std::move(flight), [&](Service& service) { receive(service, reply); }));
+    return Converted<Result>(where, reply, convert);
+  }
+
+ private:
+  // `reply` converted; Corruption prefixed with `where` when it does not.
+  template <typename Result, typename Reply, typename ConvertFn>
+  static StatusOr<Result> Converted(const std::string& where,
+                                    const Reply& reply, ConvertFn& convert) {
     Result result;
     const Status converted = convert(reply, &result);
     if (!converted.ok()) return Status::Corruption(where + converted.message());
     return result;
   }
 
- private:
   // Call only from a catch block: the Status of the call in `flight`,
   // whose connection is kept when the failure left it clean and `may_pool`.
   Status FailedCall(InFlight* flight, bool may_pool) {
@@ -348,9 +389,15 @@ class ClientPool {
     // True while nothing has arrived since the last reply. A connection the
     // server closed (its idle timeout, a restart) reads as EOF, so it polls
     // readable; so would stray bytes. Either way it must not carry a call.
-    bool StillIdle() const {
+    bool StillIdle() const { return !WaitReadable(0); }
+    // Whether anything (bytes, EOF, an error) arrives within `timeout_ms`.
+    bool WaitReadable(int timeout_ms) const {
       pollfd fd{socket_->getSocketFD(), POLLIN, 0};
-      return poll(&fd, 1, /*timeout=*/0) == 0;
+      int ready;
+      do {
+        ready = poll(&fd, 1, timeout_ms);
+      } while (ready < 0 && errno == EINTR);
+      return ready != 0;
     }
 
    private:
