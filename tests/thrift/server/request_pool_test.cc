@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace bloomroute::thrift_internal {
@@ -39,6 +40,7 @@ class RequestPoolTest : public testing::Test {
           released_.wait(lock, [&] { return release_; });
           ++runs_;
           c.reply = std::make_shared<at::transport::TMemoryBuffer>();
+          return needs_io_thread_;
         },
         [this] {
           std::lock_guard<std::mutex> lock(mu_);
@@ -63,6 +65,8 @@ class RequestPoolTest : public testing::Test {
   bool release_ = false;  // guarded by mu_
   int runs_ = 0;          // guarded by mu_
   int done_ = 0;          // guarded by mu_
+  // What every call says: whether the I/O thread must act on it at once.
+  bool needs_io_thread_ = true;  // guarded by mu_
 };
 
 TEST_F(RequestPoolTest, FramesAreReservedInTheOrderTheyArrived) {
@@ -140,6 +144,50 @@ TEST_F(RequestPoolTest, AtMostThreadsCallsRunAndTheyComeBackInOrder) {
   EXPECT_EQ(pool->queued_calls(), 0u);
   RunCalls(2);
   EXPECT_EQ(pool->TakeFinished(), std::vector<ConnectionPtr>{b});
+}
+
+TEST_F(RequestPoolTest, CallsThatNeedNothingWakeTheIoThreadOnlyWhenAsked) {
+  auto pool = Make();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    needs_io_thread_ = false;
+    release_ = true;
+    released_.notify_all();
+  }
+  EXPECT_FALSE(pool->ArmWakeUps(false));
+  ConnectionPtr alone = WithFrame(10);
+  pool->Enqueue(alone);
+  // Finished without a wake-up: ArmWakeUps says so before the I/O thread
+  // would sleep.
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!pool->ArmWakeUps(false) && std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(pool->TakeFinished(), std::vector<ConnectionPtr>{alone});
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    EXPECT_EQ(done_, 0);
+    release_ = false;
+  }
+  // A frame waiting for the one worker: the call before it wakes the I/O
+  // thread, which must start it.
+  ConnectionPtr first = WithFrame(10);
+  ConnectionPtr second = WithFrame(10);
+  pool->Enqueue(first);
+  pool->Enqueue(second);
+  EXPECT_FALSE(pool->ArmWakeUps(false));
+  RunCalls(1);
+  EXPECT_EQ(pool->TakeFinished(), std::vector<ConnectionPtr>{first});
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    release_ = false;  // the second runs once the wake-up is asked for
+  }
+  pool->StartCalls();
+  // Asked by the I/O thread itself (a connection's bytes came while its
+  // call ran).
+  EXPECT_FALSE(pool->ArmWakeUps(true));
+  RunCalls(2);
+  EXPECT_EQ(pool->TakeFinished(), std::vector<ConnectionPtr>{second});
 }
 
 TEST_F(RequestPoolTest, RepliesOverTheBoundHoldNewCallsBack) {

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/sync_point.h"
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/raw_wire.h"
 #include "tests/thrift/region_client_util.h"
@@ -22,10 +23,13 @@
 namespace bloomroute {
 namespace {
 
+using ::bloomroute::testing::Framed;
 using ::bloomroute::testing::FrameHeader;
 using ::bloomroute::testing::Get;
+using ::bloomroute::testing::MessageHeader;
 using ::bloomroute::testing::Put;
 using ::bloomroute::testing::RawConnection;
+using ::bloomroute::testing::ReadExactly;
 using ::bloomroute::testing::RegionClient;
 using ::bloomroute::testing::TempDir;
 using ::bloomroute::testing::WirePlacesRegion;
@@ -410,6 +414,78 @@ TEST_F(ThriftServerTest, RepliesUnderTheBoundDoNotWait) {
   EXPECT_EQ(stats.waits, 0u);
   EXPECT_GE(stats.largest_reply_bytes, 1200000u);
   EXPECT_EQ(stats.held_bytes, 0u);
+}
+
+// A worker sends a reply that goes out whole itself and gives the
+// connection back without waking the I/O thread (frame_loop.cc,
+// SendOnWorker). What follows the reply must still be served: requests
+// that arrived during the call, calls waiting for the one worker, and the
+// idle deadline.
+
+// listRegions of a server with no region: an empty struct of arguments.
+std::string ListRegionsCall() {
+  return MessageHeader("listRegions", 1) + std::string(1, '\0');
+}
+
+TEST_F(ThriftServerTest, PipelinedCallsAreAllAnsweredFramedAndBuffered) {
+  StartServer(SmallOptions());
+  const std::string call = ListRegionsCall();
+  RawConnection framed(server_->port());
+  ASSERT_TRUE(framed.Send(Framed(call) + Framed(call) + Framed(call)));
+  std::string reply;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(framed.Receive(&reply)) << i;
+  // A buffered connection's next request is read with the first (the
+  // read-ahead keeps it), so the worker must hand it back at once.
+  RawConnection buffered(server_->port());
+  ASSERT_TRUE(buffered.Send(call + call + call));
+  std::string got(reply.size(), '\0');
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(ReadExactly(buffered.fd(), got.data(), got.size())) << i;
+    EXPECT_EQ(got, reply);
+  }
+}
+
+TEST_F(ThriftServerTest, AConnectionIdleAfterItsReplyClosesAtItsDeadline) {
+  RegionServerOptions options = SmallOptions();
+  options.idle_timeout_ms = 400;
+  StartServer(options);
+  RawConnection c(server_->port());
+  ASSERT_TRUE(c.Send(Framed(ListRegionsCall())));
+  std::string reply;
+  ASSERT_TRUE(c.Receive(&reply));
+  const Clock::time_point answered = Clock::now();
+  EXPECT_TRUE(c.ClosedWithin(5000));
+  EXPECT_GE(SecondsSince(answered), 0.3);
+}
+
+TEST_F(ThriftServerTest, ACallWaitingForTheOneWorkerRunsAfterTheCallBefore) {
+  RegionServerOptions options = SmallOptions();
+  options.threads = 1;
+  StartServer(options);
+  // The first call holds the one worker until the second call waits for
+  // it; then its client says nothing more, so only the worker's wake-up
+  // can start the second.
+  std::promise<void> second_waits;
+  std::shared_future<void> go = second_waits.get_future().share();
+  std::atomic<int> calls{0};
+  SyncPoints::Set("FrameLoop:CallRan", [&](void*) {
+    if (calls.fetch_add(1) == 0) go.wait();
+  });
+  RawConnection first(server_->port());
+  RawConnection second(server_->port());
+  ASSERT_TRUE(first.Send(Framed(ListRegionsCall())));
+  while (calls.load() == 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(second.Send(Framed(ListRegionsCall())));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // queued
+  second_waits.set_value();
+  std::string reply;
+  EXPECT_TRUE(first.Receive(&reply));
+  const Clock::time_point released = Clock::now();
+  EXPECT_TRUE(second.Receive(&reply));
+  EXPECT_LT(SecondsSince(released), 5.0);  // not the idle timeout's look
+  SyncPoints::ClearAll();
 }
 
 TEST_F(ThriftServerTest, ValidatesDeadlinesAndTheConnectionCap) {

@@ -243,6 +243,12 @@ size_t Connection::ReplyPrefixBytes() const {
 }
 
 bool Connection::SealReply() {
+  if (!FrameReply()) return false;
+  state = State::kWriting;
+  return true;
+}
+
+bool Connection::FrameReply() {
   uint8_t* data = nullptr;
   uint32_t bytes = 0;
   reply->getBuffer(&data, &bytes);
@@ -262,7 +268,6 @@ bool Connection::SealReply() {
     std::memcpy(data, &be, sizeof(be));
   }
   reply_started = Clock::now();
-  state = State::kWriting;
   return true;
 }
 
@@ -339,11 +344,16 @@ bool Connection::HasBufferedBytes() const {
     return false;
   }
   if (carry_taken < carry.size()) return true;
+  // Not while TLS waits to write (its socket is full): polled for that.
+  return tls_wants != POLLOUT && HoldsUnreadBytes();
+}
+
+bool Connection::HoldsUnreadBytes() const {
+  if (carry_taken < carry.size()) return true;
   // SSL_pending, not SSL_has_pending: the latter is also true for a record
   // that arrived in part, which cannot be read until the rest comes, and
-  // serving it at once each round spun the loop. Not while TLS waits to
-  // write (its socket is full): polled for that instead.
-  return ssl != nullptr && tls_wants != POLLOUT && SSL_pending(ssl.get()) > 0;
+  // serving it at once each round spun the loop.
+  return ssl != nullptr && SSL_pending(ssl.get()) > 0;
 }
 
 short Connection::PollEvents() const {

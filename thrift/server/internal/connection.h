@@ -160,6 +160,17 @@ struct Connection {
   uint64_t reply_held = 0;  // reply bytes counted in held_reply_bytes
   size_t reply_sent = 0;
   Clock::time_point reply_started;
+  // What the worker did with the reply after the call (frame_loop.cc), for
+  // the I/O thread when it takes the connection back: kNone, nothing (the
+  // I/O thread frames and writes it); kFramed, framed and perhaps sent in
+  // part (reply_started set; the I/O thread writes the rest); kSent, sent
+  // whole and released (idle_since set); kEnded, the client went away.
+  enum class WorkerReply { kNone, kFramed, kSent, kEnded };
+  WorkerReply worker_reply = WorkerReply::kNone;
+  // The I/O thread's: its socket became readable (or hung up) while its
+  // call ran, so it is not polled again until the worker gives it back
+  // (level-triggered, it would wake every round).
+  bool parked = false;
 
   // What a read did.
   enum class ReadResult {
@@ -210,6 +221,10 @@ struct Connection {
   // changing nothing, for a oneway call's, which has no reply to send
   // (over HTTP it has: an empty body).
   bool SealReply();
+  // SealReply without the change of state (kWriting), for the worker,
+  // which must not change what the I/O thread reads of a running
+  // connection.
+  bool FrameReply();
   // Starts writing `bytes` as they are, then closing: an HTTP error. The
   // caller counts the reply (RequestPool::HoldReply).
   void StartClosingReply(const std::string& bytes);
@@ -236,6 +251,9 @@ struct Connection {
   // decrypted in its TLS session): poll() cannot see them, so it is served
   // without waiting for its socket.
   bool HasBufferedBytes() const;
+  // Bytes already read or decrypted and not yet taken, in any state: those
+  // of a request that came before its reply went out.
+  bool HoldsUnreadBytes() const;
   // kHandshaking or kHandshakeRunning.
   bool IsHandshaking() const;
   // The peer's address for the logs; "?" when the socket cannot say.

@@ -31,6 +31,15 @@
 // A connection carries one call at a time: while its call runs or its reply
 // is being written, the loop reads nothing more from it (pipelined requests
 // wait in the kernel's buffers), so replies keep the order of the requests.
+// The worker sends its call's reply itself when the socket takes it whole,
+// and then gives the connection back without waking the I/O thread (a
+// context switch per call saved); the I/O thread polls a running
+// connection for its next request's first bytes, which wake it to take the
+// connection back, and otherwise looks at least once per idle timeout.
+// A reply the socket does not take whole, one that closes the connection,
+// or a call that changed the caller's identity wakes the I/O thread as
+// before, and so does every call while frames wait for a worker or for the
+// request pool.
 // Each reply is bounded on its own (the handlers' reply limits and
 // reply_timeout_ms), and at most one per connection waits to be written;
 // together they are bounded by max_buffered_reply_bytes, plus one reply per

@@ -6,6 +6,13 @@
 // hand-over both ways is under the pool's mutex. The frame loop has two:
 // its call workers and its TLS handshake threads (frame_loop.h).
 //
+// Waking the owner costs a context switch. `run` says whether the owner
+// must act on its item at once; an item that needs nothing soon is only
+// kept for the next TakeDone(), and the owner is woken for it only while
+// it asked to be woken for every item (WakeOnEveryDone: it waits for a
+// thread to be free). The flag and the items are under one mutex, so an
+// item is either seen by the owner's WakeOnEveryDone or wakes the owner.
+//
 // Thread-safety: Submit, TakeDone and Stop from the owning thread; `run`
 // and `done` are called on the pool's threads.
 #ifndef BLOOMROUTE_THRIFT_SERVER_INTERNAL_HAND_OFF_POOL_H_
@@ -26,8 +33,9 @@ template <typename Item>
 class HandOffPool {
  public:
   // Starts `threads` threads; each runs `run(item)` for the next item
-  // submitted, keeps it for TakeDone(), then calls `done()`.
-  HandOffPool(uint32_t threads, std::function<void(Item&)> run,
+  // submitted, keeps it for TakeDone(), then calls `done()` when `run`
+  // returned true or the owner wants every item (WakeOnEveryDone).
+  HandOffPool(uint32_t threads, std::function<bool(Item&)> run,
               std::function<void()> done)
       : run_(std::move(run)), done_(std::move(done)) {
     for (uint32_t i = 0; i < threads; ++i) {
@@ -52,6 +60,15 @@ class HandOffPool {
     std::lock_guard<std::mutex> lock(mu_);
     out.swap(done_items_);
     return out;
+  }
+
+  // Sets whether `done` runs after every item (true at first) or only
+  // after those whose `run` returned true. True when items are done and
+  // not yet taken: the owner takes them before it sleeps.
+  bool WakeOnEveryDone(bool every) {
+    std::lock_guard<std::mutex> lock(mu_);
+    wake_on_every_done_ = every;
+    return !done_items_.empty();
   }
 
   // Lets the items running finish, drops those queued and those done, and
@@ -80,22 +97,24 @@ class HandOffPool {
         item = std::move(queued_.front());
         queued_.pop_front();
       }
-      run_(item);
+      bool wake = run_(item);
       {
         std::lock_guard<std::mutex> lock(mu_);
         done_items_.push_back(std::move(item));
+        wake = wake || wake_on_every_done_;
       }
-      done_();
+      if (wake) done_();
     }
   }
 
-  const std::function<void(Item&)> run_;
+  const std::function<bool(Item&)> run_;
   const std::function<void()> done_;
   std::mutex mu_;
   std::condition_variable ready_;
-  std::deque<Item> queued_;       // guarded by mu_
-  std::vector<Item> done_items_;  // guarded by mu_
-  bool stopping_ = false;         // guarded by mu_
+  std::deque<Item> queued_;         // guarded by mu_
+  std::vector<Item> done_items_;    // guarded by mu_
+  bool stopping_ = false;           // guarded by mu_
+  bool wake_on_every_done_ = true;  // guarded by mu_
   std::vector<std::thread> threads_;
 };
 

@@ -16,14 +16,14 @@ void RaiseTo(std::atomic<uint64_t>& peak, uint64_t value) {
 }  // namespace
 
 RequestPool::RequestPool(const ServerOptions& options,
-                         std::function<void(Connection&)> run,
+                         std::function<bool(Connection&)> run,
                          std::function<void()> done)
     : threads_(options.threads),
       max_request_bytes_(options.max_buffered_request_bytes),
       max_reply_bytes_(options.max_buffered_reply_bytes),
       workers_(
           options.threads,
-          [run = std::move(run)](ConnectionPtr& c) { run(*c); },
+          [run = std::move(run)](ConnectionPtr& c) { return run(*c); },
           std::move(done)) {}
 
 bool RequestPool::Reserve(const ConnectionPtr& c) {
@@ -94,10 +94,16 @@ void RequestPool::Enqueue(const ConnectionPtr& c) {
   StartCalls();
 }
 
+bool RequestPool::ArmWakeUps(bool owner_waits) {
+  return workers_.WakeOnEveryDone(owner_waits || !call_waiters_.empty() ||
+                                  !pool_waiters_.empty());
+}
+
 void RequestPool::StartCalls() {
-  // Replies are released only by the I/O thread, which runs this once per
-  // round, so a frame waits no longer than the bytes held above the bound
-  // do.
+  // Replies are released by the I/O thread, which runs this once per
+  // round, or by a worker that sent its reply whole, which wakes the I/O
+  // thread while frames wait (ArmWakeUps); so a frame waits no longer than
+  // the bytes held above the bound do.
   while (!call_waiters_.empty() && calls_in_flight_ < threads_ &&
          held_reply_bytes_.load() <= max_reply_bytes_) {
     ConnectionPtr c = std::move(call_waiters_.front());

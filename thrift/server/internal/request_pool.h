@@ -33,11 +33,12 @@
 // A connection on the workers (State::kRunning, from StartCalls until
 // TakeFinished returns it) belongs to the worker that runs it.
 //
-// Thread-safety: the I/O thread calls everything but FreeFrame and HoldReply,
-// which the thread that holds the connection calls (a worker after its
-// call); the byte counts are atomics, read by the stats from any thread. The
-// queues are the I/O thread's alone; the hand-over to and from the workers
-// is under the HandOffPool's mutex (hand_off_pool.h).
+// Thread-safety: the I/O thread calls everything but FreeFrame, HoldReply
+// and ReleaseReply, which the thread that holds the connection calls (a
+// worker after its call, or once it sent the reply itself); the byte counts are
+// atomics, read by the stats from any thread. The queues are the I/O thread's
+// alone; the hand-over to and from the workers is under the HandOffPool's mutex
+// (hand_off_pool.h).
 #ifndef BLOOMROUTE_THRIFT_SERVER_INTERNAL_REQUEST_POOL_H_
 #define BLOOMROUTE_THRIFT_SERVER_INTERNAL_REQUEST_POOL_H_
 
@@ -59,9 +60,10 @@ class RequestPool {
  public:
   // Starts options.threads workers: each runs `run(c)` for a connection
   // StartCalls() handed over, then calls `done()` (which must wake the I/O
-  // thread, which then calls TakeFinished()).
+  // thread, which then calls TakeFinished()) when `run` returned true or
+  // the I/O thread wants to be woken for every call (ArmWakeUps).
   RequestPool(const ServerOptions& options,
-              std::function<void(Connection&)> run, std::function<void()> done);
+              std::function<bool(Connection&)> run, std::function<void()> done);
   RequestPool(const RequestPool&) = delete;
   RequestPool& operator=(const RequestPool&) = delete;
 
@@ -85,7 +87,7 @@ class RequestPool {
 
   // Counts c's reply (its buffer's allocated size) until ReleaseReply().
   void HoldReply(Connection& c);
-  // Frees c's reply and stops counting it. The I/O thread.
+  // Frees c's reply and stops counting it. The thread that holds c.
   void ReleaseReply(Connection& c);
 
   // Queues c's whole frame (c.waiting_for_call) behind those that arrived
@@ -100,6 +102,12 @@ class RequestPool {
   std::vector<ConnectionPtr> TakeFinished();
   // Whole frames waiting for a worker.
   size_t queued_calls() const { return call_waiters_.size(); }
+  // Before the I/O thread sleeps: asks the workers to wake it after every
+  // call when `owner_waits` or when frames wait for a worker or for the
+  // pool (a call's end frees both), and otherwise only after calls that
+  // need it (RequestPool's `run` returned true). True when calls finished
+  // that TakeFinished() has not returned: the I/O thread must not sleep.
+  bool ArmWakeUps(bool owner_waits);
 
   // Lets the calls running finish, drops those not started and joins the
   // workers; forgets the queues. Idempotent.

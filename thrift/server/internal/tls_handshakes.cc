@@ -18,9 +18,10 @@ TlsHandshakes::TlsHandshakes(uint32_t threads, uint32_t max_steps,
             // the connection closes when it is back.
             if (Connection::Clock::now() >= c->frame_started + timeout) {
               c->handshake_step = TlsIo::kFailed;
-              return;
+            } else {
+              Step(*c);
             }
-            Step(*c);
+            return true;  // the I/O thread acts on every step's outcome
           },
           std::move(done)) {}
 
