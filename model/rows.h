@@ -294,6 +294,13 @@ Status ValidateColumnName(std::string_view column);
 Status ValidateProjection(const Projection& columns);
 // InvalidArgument naming `field` for a negative timestamp.
 Status ValidateTimestamp(int64_t ts, std::string_view field);
+// The same for the paths that check every cell of a write: `field()` makes
+// the name only for a negative timestamp (building "timestamp of column
+// 'd:name'" for each of 19 cells was 2.8 % of a bulk import's server CPU).
+template <typename FieldName>
+Status ValidateTimestampNamed(int64_t ts, const FieldName& field) {
+  return ts >= 0 ? Status::OK() : ValidateTimestamp(ts, field());
+}
 // InvalidArgument for a bad column (a family name for kFamily), a kind
 // outside the enum, or a negative timestamp.
 Status ValidateDeleteSpec(const DeleteSpec& spec);

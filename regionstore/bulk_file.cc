@@ -121,32 +121,39 @@ class SstBulkFileWriter final : public BulkFileWriter {
 
   Status Add(std::string_view row_key, std::vector<Cell> cells) override {
     if (finished_) return Status::InvalidArgument("the file is finished");
-    const std::string row = "row " + QuoteForMessage(row_key);
+    // Made only for a message (it was for every row).
+    const auto row = [&] { return "row " + QuoteForMessage(row_key); };
     if (row_key.empty() || row_key.size() > kMaxRowKeyBytes) {
-      return Status::InvalidArgument(row + ": a row key must be 1 to " +
+      return Status::InvalidArgument(row() + ": a row key must be 1 to " +
                                      std::to_string(kMaxRowKeyBytes) +
                                      " bytes");
     }
     if (rows_ > 0 && row_key <= last_key_) {
       return Status::InvalidArgument(
-          row + " is not after the previous row " + QuoteForMessage(last_key_) +
+          row() + " is not after the previous row " +
+          QuoteForMessage(last_key_) +
           "; rows must be added in strictly ascending key order");
     }
-    if (cells.empty()) return Status::InvalidArgument(row + " has no columns");
+    if (cells.empty()) {
+      return Status::InvalidArgument(row() + " has no columns");
+    }
     for (Cell& c : cells) {
-      BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c.column).WithContext(row));
-      BLOOMROUTE_RETURN_IF_ERROR(
-          ValidateTimestamp(c.timestamp,
-                            "timestamp of column " + QuoteForMessage(c.column))
-              .WithContext(row));
+      Status s = ValidateColumnName(c.column);
+      if (s.ok()) {
+        s = ValidateTimestampNamed(c.timestamp, [&] {
+          return "timestamp of column " + QuoteForMessage(c.column);
+        });
+      }
+      if (!s.ok()) return s.WithContext(row());
       if (c.timestamp == kLatestTimestamp) c.timestamp = now_ms_;
     }
     std::sort(cells.begin(), cells.end(),
               [](const Cell& a, const Cell& b) { return a.column < b.column; });
     for (size_t i = 1; i < cells.size(); ++i) {
       if (cells[i].column == cells[i - 1].column) {
-        return Status::InvalidArgument(
-            row + " has column " + QuoteForMessage(cells[i].column) + " twice");
+        return Status::InvalidArgument(row() + " has column " +
+                                       QuoteForMessage(cells[i].column) +
+                                       " twice");
       }
     }
     const std::string value = EncodeRowCells(cells);

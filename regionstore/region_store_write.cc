@@ -15,13 +15,18 @@ namespace bloomroute::regionstore_internal {
 
 namespace {
 
+// "row 'key'", for messages: made only when one is (it was per write).
+std::string RowForMessage(std::string_view row_key) {
+  return "row " + QuoteForMessage(row_key);
+}
+
 Status ValueFits(const std::string& column, const std::string& value,
-                 const std::string& row, size_t limit, const char* what) {
+                 std::string_view row_key, size_t limit, const char* what) {
   if (value.size() <= limit) return Status::OK();
   return Status::InvalidArgument(
       std::string(what) + " of column " + QuoteForMessage(column) + " in " +
-      row + " is " + std::to_string(value.size()) + " bytes; the limit is " +
-      std::to_string(limit) + " (max_value_bytes)");
+      RowForMessage(row_key) + " is " + std::to_string(value.size()) +
+      " bytes; the limit is " + std::to_string(limit) + " (max_value_bytes)");
 }
 
 // The mutations of a committed batch of `batch_size` that were applied:
@@ -37,39 +42,39 @@ uint64_t AppliedCount(const std::vector<MutationOutcome>& outcomes,
 }  // namespace
 
 Status RocksRegionStore::ValidateCondition(const RowCondition& c,
-                                           const std::string& row) const {
+                                           std::string_view row_key) const {
   BLOOMROUTE_RETURN_IF_ERROR(
       ValidateColumnName(c.column).WithContext("condition"));
   const int op = static_cast<int>(c.op);
   if (op < 0 || op >= kCompareOpCount) {
-    return Status::InvalidArgument("condition on " + row +
+    return Status::InvalidArgument("condition on " + RowForMessage(row_key) +
                                    " has an unknown compare operator " +
                                    std::to_string(op));
   }
-  return c.value ? ValueFits(c.column, *c.value, row, options_.max_value_bytes,
-                             "condition value")
+  return c.value ? ValueFits(c.column, *c.value, row_key,
+                             options_.max_value_bytes, "condition value")
                  : Status::OK();
 }
 
 Status RocksRegionStore::ValidateMutation(const Mutation& m,
                                           const RegionDescriptor& r) const {
-  const std::string row = "row " + QuoteForMessage(m.row_key);
+  const auto row = [&] { return RowForMessage(m.row_key); };
   if (m.row_key.empty()) return Status::InvalidArgument("empty row key");
   if (m.row_key.size() > kMaxRowKeyBytes) {
     return Status::InvalidArgument(
-        row + " is " + std::to_string(m.row_key.size()) +
+        row() + " is " + std::to_string(m.row_key.size()) +
         " bytes; the limit is " + std::to_string(kMaxRowKeyBytes));
   }
   if (!r.ContainsRow(m.row_key)) {
     return Status::InvalidArgument(
-        row + " is outside region " + std::to_string(r.region_id) + " [" +
+        row() + " is outside region " + std::to_string(r.region_id) + " [" +
         QuoteForMessage(r.start_key) + ", " + QuoteForMessage(r.end_key) + ")");
   }
   if (m.condition) {
-    BLOOMROUTE_RETURN_IF_ERROR(ValidateCondition(*m.condition, row));
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateCondition(*m.condition, m.row_key));
   }
-  BLOOMROUTE_RETURN_IF_ERROR(
-      ValidateTimestamp(m.timestamp, "timestamp of the mutation of " + row));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimestampNamed(
+      m.timestamp, [&] { return "timestamp of the mutation of " + row(); }));
   switch (m.kind) {
     case Mutation::Kind::kDelete:
       for (const auto& c : m.columns) {
@@ -81,7 +86,7 @@ Status RocksRegionStore::ValidateMutation(const Mutation& m,
       return Status::OK();
     case Mutation::Kind::kIncrement:
       if (m.increments.empty()) {
-        return Status::InvalidArgument("increment of " + row +
+        return Status::InvalidArgument("increment of " + row() +
                                        " has no columns");
       }
       for (const auto& inc : m.increments) {
@@ -94,15 +99,16 @@ Status RocksRegionStore::ValidateMutation(const Mutation& m,
   }
   if (m.cells.empty()) {
     return Status::InvalidArgument(
-        (m.kind == Mutation::Kind::kPut ? "put of " : "append to ") + row +
+        (m.kind == Mutation::Kind::kPut ? "put of " : "append to ") + row() +
         " has no columns");
   }
   for (const auto& c : m.cells) {
     BLOOMROUTE_RETURN_IF_ERROR(ValidateColumnName(c.column));
-    BLOOMROUTE_RETURN_IF_ERROR(ValidateTimestamp(
-        c.timestamp, "timestamp of column " + QuoteForMessage(c.column)));
-    BLOOMROUTE_RETURN_IF_ERROR(
-        ValueFits(c.column, c.value, row, options_.max_value_bytes, "value"));
+    BLOOMROUTE_RETURN_IF_ERROR(ValidateTimestampNamed(c.timestamp, [&] {
+      return "timestamp of column " + QuoteForMessage(c.column);
+    }));
+    BLOOMROUTE_RETURN_IF_ERROR(ValueFits(c.column, c.value, m.row_key,
+                                         options_.max_value_bytes, "value"));
   }
   return Status::OK();
 }
@@ -405,11 +411,10 @@ Status RocksRegionStore::ApplyToRows(
         BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<Cell> cells,
                                     NewCellsOf(m, c.after));
         StampNewCells(c.after, now, &cells);
-        const std::string row = "row " + QuoteForMessage(m.row_key);
         for (const Cell& cell : cells) {
           BLOOMROUTE_RETURN_IF_ERROR(
-              ValueFits(cell.column, cell.value, row, options_.max_value_bytes,
-                        "the new value")
+              ValueFits(cell.column, cell.value, m.row_key,
+                        options_.max_value_bytes, "the new value")
                   .WithContext("mutation " + std::to_string(i)));
         }
         ApplyPut(Mutation::Put(m.region_id, m.row_key, cells), now, &c.after);

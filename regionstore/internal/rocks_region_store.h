@@ -227,7 +227,8 @@ class RocksRegionStore final : public RegionStore {
   // --- writes (region_store_write.cc)
   Status ValidateMutation(const Mutation& m, const RegionDescriptor& r) const;
   // `row` names the row for messages.
-  Status ValidateCondition(const RowCondition& c, const std::string& row) const;
+  Status ValidateCondition(const RowCondition& c,
+                           std::string_view row_key) const;
   // Applies the batch's mutations, in order, to the rows' `after` cells
   // (mutation i to (*changes)[change_of[i]]): a mutation whose condition
   // does not hold on the row's `before` is skipped. `outcomes` gets one

@@ -45,10 +45,10 @@ Status ValidateMutation(const Mutation& m, size_t position) {
     for (const Cell& c : m.cells) {
       BLOOMROUTE_RETURN_IF_ERROR(
           ValidateColumnName(c.column).WithContext(where));
-      BLOOMROUTE_RETURN_IF_ERROR(
-          ValidateTimestamp(c.timestamp,
-                            "timestamp of column " + QuoteForMessage(c.column))
-              .WithContext(where));
+      BLOOMROUTE_RETURN_IF_ERROR(ValidateTimestampNamed(c.timestamp, [&] {
+                                   return "timestamp of column " +
+                                          QuoteForMessage(c.column);
+                                 }).WithContext(where));
     }
   }
   for (const std::string& c : m.columns) {
