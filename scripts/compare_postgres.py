@@ -12,6 +12,11 @@ settings) and runs this helper, which:
    CHECKPOINT (not timed: autovacuum and the checkpointer would do the same
    work, later, during the measurement);
    bloomroute with `bloomroute import`, indexing the same columns;
+   then the same rows into a second table the fastest way each side has
+   (PostgreSQL: COPY into a table with no index, then the primary key and
+   the indexes; bloomroute: `import --bulk`), and a fourth index added to
+   the first table (CREATE INDEX / `bloomroute index add`, which returns
+   once the backfill is complete);
 2. samples the lookups' values from the file with a fixed seed;
 3. runs every sampled lookup on both and checks that they return identical
    rows: the same keys and the same value in every column (an empty field is
@@ -19,7 +24,10 @@ settings) and runs this helper, which:
 4. measures each lookup's latency (p50, p99) with one client per side, the
    two sides' calls interleaved so that both see the same machine load, and
    the throughput of the country lookup with several client processes;
-5. prints a Markdown table: measure, PostgreSQL, bloomroute, and their ratio
+5. reads each side's resident memory at the end: the proportional set
+   size (Pss, /proc/PID/smaps_rollup) summed over its process tree, so
+   memory shared between PostgreSQL's processes counts once;
+6. prints a Markdown table: measure, PostgreSQL, bloomroute, and their ratio
    (bloomroute / PostgreSQL).
 
 Clients, as the performance issue measured: psycopg2 over a loopback TCP
@@ -57,9 +65,12 @@ COLUMNS = [
     "longitude", "feature_class", "feature_code", "country_code", "cc2",
     "admin1_code", "admin2_code", "admin3_code", "admin4_code", "population",
     "elevation", "dem", "timezone", "modification_date"]
-# The demo's indexed columns (scripts/demo.sh: three at import, admin1_code
-# added online); here all four are indexed at load time on both sides.
-INDEXED = ["country_code", "feature_code", "timezone", "admin1_code"]
+# The demo's indexed columns (scripts/demo.sh): three at load time, and
+# admin1_code added to the loaded table (measured on both sides).
+INDEXED = ["country_code", "feature_code", "timezone"]
+ADDED_INDEX = "admin1_code"
+# The bulk load's table: the same rows, loaded the fastest way each side has.
+BULK_TABLE = "cities_bulk"
 PG_USER = "compare"
 
 # A lookup: its name (also the prepared statement's), the columns of its
@@ -159,41 +170,85 @@ class Bloomroute:
 
 # ---- Loading ----
 
-def load_postgres(port, data):
-    """Creates the indexed table, COPYs the file in; the COPY's seconds."""
+def pg_connect(port):
     conn = psycopg2.connect(host="127.0.0.1", port=port, user=PG_USER,
                             dbname="postgres")
     conn.autocommit = True
-    cur = conn.cursor()
-    columns = ", ".join(f"{c} text" for c in COLUMNS[1:])
-    cur.execute(f'CREATE TABLE {TABLE} ({KEY} text COLLATE "C" PRIMARY KEY, '
-                f"{columns})")
-    for c in INDEXED:
-        cur.execute(f"CREATE INDEX {TABLE}_{c} ON {TABLE} ({c})")
+    return conn
+
+
+def pg_copy(cur, table, data):
+    """COPYs the file into `table`; its seconds."""
     # Tab-separated; a quote character the file never holds (GeoNames has
     # literal '"'), so every byte is data; an empty field is NULL.
-    copy = (f"COPY {TABLE} FROM STDIN (FORMAT csv, DELIMITER E'\\t', "
+    copy = (f"COPY {table} FROM STDIN (FORMAT csv, DELIMITER E'\\t', "
             "QUOTE E'\\x01', NULL '')")
     with open(data, "rb") as f:
         start = time.perf_counter()
         cur.copy_expert(copy, f)
-        seconds = time.perf_counter() - start
-    # Not timed: what autovacuum and the next checkpoint would do after the
-    # load, done now so that neither runs while latencies are measured.
-    cur.execute(f"VACUUM (ANALYZE) {TABLE}")
+        return time.perf_counter() - start
+
+
+def pg_create_table(cur, table, key):
+    columns = ", ".join(f"{c} text" for c in COLUMNS[1:])
+    key_text = 'text COLLATE "C"' + (" PRIMARY KEY" if key else "")
+    cur.execute(f"CREATE TABLE {table} ({KEY} {key_text}, {columns})")
+
+
+def pg_settle(cur, table):
+    """Not timed: what autovacuum and the next checkpoint would do after a
+    load, done now so that neither runs while later steps are measured."""
+    cur.execute(f"VACUUM (ANALYZE) {table}")
     cur.execute("CHECKPOINT")
+
+
+def load_postgres(port, data):
+    """Creates the indexed table, COPYs the file in; the COPY's seconds."""
+    conn = pg_connect(port)
+    cur = conn.cursor()
+    pg_create_table(cur, TABLE, key=True)
+    for c in INDEXED:
+        cur.execute(f"CREATE INDEX {TABLE}_{c} ON {TABLE} ({c})")
+    seconds = pg_copy(cur, TABLE, data)
+    pg_settle(cur, TABLE)
     cur.execute("SHOW server_version")
     version = cur.fetchone()[0]
     conn.close()
     return seconds, version
 
 
-def load_bloomroute(binary, router, data, log):
-    """`bloomroute import` of the file; its seconds. Output goes to `log`."""
-    command = [binary, "import", "--router", router, "--table", TABLE,
-               "--file", data, "--format", "tsv", "--columns",
-               ",".join(COLUMNS), "--row-key", KEY, "--index",
-               ",".join(INDEXED)]
+def bulk_load_postgres(port, data):
+    """PostgreSQL's fastest load of an indexed table: COPY into a table with
+    no index, then the primary key and the indexes; their seconds."""
+    conn = pg_connect(port)
+    cur = conn.cursor()
+    pg_create_table(cur, BULK_TABLE, key=False)
+    start = time.perf_counter()
+    pg_copy(cur, BULK_TABLE, data)
+    cur.execute(f"ALTER TABLE {BULK_TABLE} ADD PRIMARY KEY ({KEY})")
+    for c in INDEXED:
+        cur.execute(f"CREATE INDEX {BULK_TABLE}_{c} ON {BULK_TABLE} ({c})")
+    seconds = time.perf_counter() - start
+    pg_settle(cur, BULK_TABLE)
+    conn.close()
+    return seconds
+
+
+def add_index_postgres(port):
+    """CREATE INDEX on the loaded table; its seconds."""
+    conn = pg_connect(port)
+    cur = conn.cursor()
+    start = time.perf_counter()
+    cur.execute(f"CREATE INDEX {TABLE}_{ADDED_INDEX} ON {TABLE} "
+                f"({ADDED_INDEX})")
+    seconds = time.perf_counter() - start
+    conn.close()
+    return seconds
+
+
+def timed_command(command, log, what):
+    """Runs `command`, its output to `log`; its seconds. Exits 1 when it
+    fails."""
     with open(log, "wb") as out:
         start = time.perf_counter()
         done = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT,
@@ -202,9 +257,66 @@ def load_bloomroute(binary, router, data, log):
     if done.returncode != 0:
         sys.stdout.flush()
         sys.stderr.write(open(log, errors="replace").read())
-        raise SystemExit(f"compare: bloomroute import exited "
-                         f"{done.returncode}")
+        raise SystemExit(f"compare: {what} exited {done.returncode}")
     return seconds
+
+
+def load_bloomroute(binary, router, data, log, table=TABLE, bulk=False):
+    """`bloomroute import` (or `import --bulk`) of the file; its seconds.
+    Output goes to `log`."""
+    command = [binary, "import", "--router", router, "--table", table,
+               "--file", data, "--format", "tsv", "--columns",
+               ",".join(COLUMNS), "--row-key", KEY, "--index",
+               ",".join(INDEXED)] + (["--bulk"] if bulk else [])
+    return timed_command(command, log, "bloomroute import")
+
+
+def add_index_bloomroute(binary, router, log):
+    """`bloomroute index add`, which waits until the backfill is complete
+    and lookups on the column are served; its seconds."""
+    command = [binary, "index", "add", "--router", router, "--table", TABLE,
+               "--column", ADDED_INDEX, "--poll-ms", "10"]
+    return timed_command(command, log, "bloomroute index add")
+
+
+# ---- Memory ----
+
+def process_tree(root):
+    """`root` and its descendants' pids, from /proc."""
+    children = collections.defaultdict(list)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                # The command may hold spaces and parentheses: the parent's
+                # pid is the second field after the last ')'.
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        children[ppid].append(int(entry))
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo.extend(children[pid])
+    return tree
+
+
+def resident_bytes(root):
+    """The proportional set size (Pss) of `root`'s process tree: resident
+    memory with each shared page divided among the processes sharing it, so
+    PostgreSQL's shared buffers count once, not once per backend."""
+    total = 0
+    for pid in process_tree(root):
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) * 1024
+        except OSError:
+            continue  # gone meanwhile
+    return total
 
 
 # ---- Sampling ----
@@ -389,10 +501,17 @@ def report_rows(lat, tput, loads, clients):
     a, b = tput
     rows.append((f"6. throughput of 2., {clients} client processes (ops/s)",
                  f"{a:,.0f}", f"{b:,.0f}", ratio(a, b)))
-    a, b = loads
-    rows.append(("7. load time: COPY into the indexed table / "
-                 "`bloomroute import`", f"{a:.1f} s", f"{b:.1f} s",
+    (a, b), (c, d), (e, f), (g, h) = loads
+    rows.append(("7. load, 3 indexes: COPY into the indexed table / "
+                 "`bloomroute import`", f"{a:.2f} s", f"{b:.2f} s",
                  ratio(a, b)))
+    rows.append(("8. bulk load: COPY, then primary key and indexes / "
+                 "`import --bulk`", f"{c:.2f} s", f"{d:.2f} s", ratio(c, d)))
+    rows.append(("9. add a 4th index to the loaded table: CREATE INDEX / "
+                 "`index add`", f"{e:.2f} s", f"{f:.2f} s", ratio(e, f)))
+    rows.append(("10. resident memory after the run (Pss of every process)",
+                 f"{g / 2**20:,.0f} MiB", f"{h / 2**20:,.0f} MiB",
+                 ratio(g, h)))
     return rows
 
 
@@ -439,6 +558,11 @@ def parse_args():
                         "script)")
     parser.add_argument("--data", required=True,
                         help="cities500.txt (set by the script)")
+    parser.add_argument("--pg-pid", type=int, required=True,
+                        help="PostgreSQL's postmaster pid (set by the "
+                        "script)")
+    parser.add_argument("--bloomroute-pid", type=int, required=True,
+                        help="`bloomroute local`'s pid (set by the script)")
     parser.add_argument("--log-dir", required=True,
                         help="where the import's output goes (set by the "
                         "script)")
@@ -472,6 +596,16 @@ def main():
           flush=True)
     br_load = load_bloomroute(args.bloomroute, args.router, args.data,
                               os.path.join(args.log_dir, "import.log"))
+    print("compare: bulk loads (COPY + CREATE INDEX / import --bulk) ...",
+          flush=True)
+    bulk = (bulk_load_postgres(args.pg_port, args.data),
+            load_bloomroute(args.bloomroute, args.router, args.data,
+                            os.path.join(args.log_dir, "bulk.log"),
+                            table=BULK_TABLE, bulk=True))
+    print(f"compare: adding an index on {ADDED_INDEX} ...", flush=True)
+    added = (add_index_postgres(args.pg_port),
+             add_index_bloomroute(args.bloomroute, args.router,
+                                  os.path.join(args.log_dir, "index.log")))
     pg, br = Postgres(args.pg_port), Bloomroute(args.router)
     print("compare: checking that both return the same rows ...", flush=True)
     stats, compared = check(pg, br, samples)
@@ -485,6 +619,7 @@ def main():
             throughput("br", args.router, samples["country"], args.clients,
                        args.seconds))
     load_after = os.getloadavg()
+    memory = (resident_bytes(args.pg_pid), resident_bytes(args.bloomroute_pid))
     queries = sum(len(v) for v in samples.values())
     context = [
         "",
@@ -496,7 +631,8 @@ def main():
         f"{args.seed}.",
         f"{os.cpu_count()} CPUs; load average (1 min) {load_before[0]:.2f} "
         f"before, {load_after[0]:.2f} after."]
-    print_report(report_rows(lat, tput, (pg_load, br_load), args.clients),
+    loads = ((pg_load, br_load), bulk, added, memory)
+    print_report(report_rows(lat, tput, loads, args.clients),
                  context, notes(samples, stats, args.iterations))
     return 0
 

@@ -104,6 +104,8 @@ done
 echo "compare: bloomroute router on $router"
 
 # ---- Load, check, measure ----
+pg_pid=$(head -n 1 "$pg_data/postmaster.pid")
 PYTHONPATH="$python_dir" "$python" "$scripts/compare_postgres.py" \
   --bloomroute "$bloomroute" --router "$router" --pg-port "$pg_port" \
+  --pg-pid "$pg_pid" --bloomroute-pid "$cluster_pid" \
   --data "$data" --log-dir "$tmp" "$@"
