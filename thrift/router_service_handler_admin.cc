@@ -5,14 +5,13 @@
 #include <utility>
 
 #include "thrift/conversion/hbase_conversion.h"
-#include "thrift/internal/java_regex.h"
+#include "common/java_regex.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/router_service_handler.h"
 
 namespace bloomroute {
 
 namespace client = rpc::client;
-using thrift_internal::JavaRegex;
 using thrift_internal::ServeHBaseCall;
 
 namespace {

@@ -14,7 +14,7 @@
 #include "tests/integration/router_client.h"
 #include "tests/thrift/fake_router.h"
 #include "tests/thrift/handler_test_util.h"
-#include "thrift/internal/java_regex.h"
+#include "common/java_regex.h"
 #include "thrift/router_service_handler.h"
 
 namespace bloomroute {
