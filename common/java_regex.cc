@@ -124,8 +124,7 @@ Status CheckJavaRegexSubset(std::string_view p) {
   return Status::OK();
 }
 
-StatusOr<JavaRegex> JavaRegex::Compile(std::string_view pattern,
-                                       bool dot_all) {
+StatusOr<JavaRegex> JavaRegex::Compile(std::string_view pattern, bool dot_all) {
   if (pattern.size() > kMaxPatternBytes) {
     return Status::InvalidArgument(
         "regex: " + std::to_string(pattern.size()) + " bytes, over the " +

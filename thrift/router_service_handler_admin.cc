@@ -4,8 +4,8 @@
 #include <limits>
 #include <utility>
 
-#include "thrift/conversion/hbase_conversion.h"
 #include "common/java_regex.h"
+#include "thrift/conversion/hbase_conversion.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/router_service_handler.h"
 

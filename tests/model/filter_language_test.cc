@@ -152,23 +152,35 @@ TEST(FilterLanguageParseTest, MalformedStringsNameThePosition) {
 }
 
 TEST(FilterLanguageParseTest, UnsupportedFeaturesAreNamed) {
-  EXPECT_EQ(ParseError("ValueFilter(=, 'binary:a')"),
-            "at position 0: ValueFilter is not supported");
-  EXPECT_EQ(ParseError("PrefixFilter('a') AND RowFilter(=, 'binary:a')"),
-            "at position 22: RowFilter is not supported");
-  EXPECT_EQ(ParseError("SKIP ValueFilter(=, 'binary:a')"),
-            "at position 0: the SKIP operator is not supported");
-  EXPECT_EQ(ParseError("SingleColumnValueFilter('f','q',=,'substring:a')"),
-            "at position 34: comparator substring is not supported (only "
-            "binary)");
-  EXPECT_EQ(ParseError("PrefixFilter('a') OR KeyOnlyFilter()"),
-            "KeyOnlyFilter is not supported inside OR");
+  EXPECT_EQ(ParseError("ColumnValueFilter('f', 'q', =, 'binary:a')"),
+            "at position 0: ColumnValueFilter is not supported");
+  EXPECT_EQ(ParseError("PrefixFilter('a') AND FuzzyRowFilter('a')"),
+            "at position 22: FuzzyRowFilter is not supported");
+  EXPECT_EQ(ParseError("SingleColumnValueFilter('f','q',=,'null:a')"),
+            "at position 34: comparator null is not supported (binary, "
+            "binaryprefix, substring and regexstring are)");
+  EXPECT_EQ(ParseError("ValueFilter(<, 'substring:a')"),
+            "at position 15: a regexstring or substring comparator goes with "
+            "= and != only");
+  EXPECT_EQ(ParseError("ValueFilter(=, 'regexstring:a(?i)b')"),
+            "at position 15: regex: an inline flag (?i at offset 1 is "
+            "Java-only syntax bloomroute does not accept");
   EXPECT_EQ(ParseError("PrefixFilter('a') OR PageFilter(3)"),
             "PageFilter is not supported inside OR");
-  EXPECT_EQ(ParseError("FirstKeyOnlyFilter() AND "
-                       "SingleColumnValueFilter('f','q',=,'binary:v')"),
-            "FirstKeyOnlyFilter is not supported together with "
-            "SingleColumnValueFilter");
+  EXPECT_EQ(ParseError("SKIP PageFilter(3)"),
+            "PageFilter is not supported inside SKIP");
+  EXPECT_EQ(ParseError("PrefixFilter('a') OR WHILE PrefixFilter('b')"),
+            "WHILE is not supported inside OR (there HBase keeps its end "
+            "across rows without ending the scan)");
+  EXPECT_EQ(ParseError("SKIP (KeyOnlyFilter() AND WHILE PrefixFilter('b'))"),
+            "WHILE is not supported inside SKIP (there HBase keeps its end "
+            "across rows without ending the scan)");
+  EXPECT_EQ(ParseError("MultipleColumnPrefixFilter('a', 'b', 'a')"),
+            "at position 0: MultipleColumnPrefixFilter prefixes must be "
+            "distinct");
+  EXPECT_EQ(ParseError("ColumnPaginationFilter(-1, 0)"),
+            "at position 23: the limit must be an integer in [0, 2147483647], "
+            "got '-1'");
   EXPECT_EQ(ParseError("SingleColumnValueFilter('',  'q', =, 'binary:v')"),
             "SingleColumnValueFilter family must be non-empty and hold no ':'");
 }
