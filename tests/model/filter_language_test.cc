@@ -322,6 +322,15 @@ TEST(FilterLanguagePlanTest, PinnedEqualitiesUseTheIndex) {
             "SingleColumnValueFilter('g','c',=,'binary:2',true,true)"),
       IndexedAC);
   EXPECT_EQ(p.lookups.size(), 2u);
+
+  // SingleColumnValueExcludeFilter drops rows as SingleColumnValueFilter;
+  // a pin beside SKIP or cell filters still pins the AND.
+  p = PlanFilter(
+      Parse("SingleColumnValueExcludeFilter('f','a',=,'binary:1',true,true) "
+            "AND SKIP ValueFilter(!=, 'binary:') AND ColumnPrefixFilter('b')"),
+      IndexedAC);
+  ASSERT_EQ(p.lookups.size(), 1u);
+  EXPECT_EQ(p.lookups[0][0].column, "f:a");
 }
 
 TEST(FilterLanguagePlanTest, UnpinnedFiltersScan) {
@@ -336,6 +345,16 @@ TEST(FilterLanguagePlanTest, UnpinnedFiltersScan) {
       "SingleColumnValueFilter('f','a',=,'binary:1',true,true) OR "
       "PrefixFilter('r')",
       "PrefixFilter('r') AND PageFilter(2)",
+      // SkipFilter ignores its operand's filterRow: a row missing the
+      // column passes.
+      "SKIP SingleColumnValueFilter('f','a',=,'binary:1',true,true)",
+      // WHILE ends the scan at a row the index would not read.
+      "WHILE SingleColumnValueFilter('f','a',=,'binary:1',true,true)",
+      "SingleColumnValueFilter('f','a',=,'binary:1',true,true) AND "
+      "WHILE PrefixFilter('r')",
+      // The index plans equalities only.
+      "SingleColumnValueFilter('f','a',=,'binaryprefix:1',true,true)",
+      "SingleColumnValueFilter('f','a',=,'substring:1',true,true)",
   };
   for (const char* text : scans) {
     FilterPlan p = PlanFilter(Parse(text), IndexedAC);
@@ -387,6 +406,8 @@ Filter RandomLeaf(std::mt19937_64& rng) {
       CompareOp op =
           rng() % 4 ? CompareOp::kEqual : static_cast<CompareOp>(rng() % 6);
       Filter f = Scvf(fam, qual, op, RandomValue(rng), rng() % 5 != 0);
+      // SingleColumnValueExcludeFilter pins as SingleColumnValueFilter.
+      std::get<SingleColumnValueFilter>(f.node).exclude = rng() % 4 == 0;
       return f;
     }
   }
@@ -394,6 +415,13 @@ Filter RandomLeaf(std::mt19937_64& rng) {
 
 Filter RandomFilter(std::mt19937_64& rng, int depth) {
   if (depth == 0 || rng() % 3 == 0) return RandomLeaf(rng);
+  if (rng() % 8 == 0) {
+    // SKIP must not be planned through (a row missing the column passes),
+    // WHILE not at all (its end depends on rows the index skips).
+    UnaryFilter u{rng() % 2 ? UnaryFilter::Op::kSkip : UnaryFilter::Op::kWhile,
+                  {RandomFilter(rng, depth - 1)}};
+    return Filter{std::move(u)};
+  }
   FilterList list;
   if (rng() % 5 == 0) {
     // An OR of equalities on indexed columns: the union-of-lookups shape
@@ -424,6 +452,7 @@ bool Holds(const Row& row, const std::vector<EqualityPredicate>& conj) {
 std::vector<Row> Answer(const Filter& f, const FilterPlan& plan,
                         const std::vector<Row>& rows, bool via_index) {
   std::vector<Row> out;
+  FilterScan scan(f);
   for (const Row& row : rows) {
     if (plan.row_limit && out.size() >= *plan.row_limit) break;
     if (via_index) {
@@ -431,7 +460,9 @@ std::vector<Row> Answer(const Filter& f, const FilterPlan& plan,
       for (const auto& conj : plan.lookups) candidate |= Holds(row, conj);
       if (!candidate) continue;
     }
-    if (std::optional<Row> r = ApplyFilter(f, row)) out.push_back(*r);
+    FilterScan::Result r = scan.Next(row);
+    if (r.row) out.push_back(*r.row);
+    if (r.ends_scan) break;
   }
   return out;
 }
