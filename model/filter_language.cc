@@ -242,24 +242,52 @@ std::string LeafText(const Filter& filter) {
 
 // ---------------------------------------------------------------- planning
 
-using Lookups = std::vector<std::vector<EqualityPredicate>>;
+// One index lookup of a plan: equalities and prefixes, all ANDed.
+struct Conjunction {
+  std::vector<EqualityPredicate> equals;
+  std::vector<IndexPredicate> prefixes;
+  void Add(const Conjunction& other) {
+    equals.insert(equals.end(), other.equals.begin(), other.equals.end());
+    prefixes.insert(prefixes.end(), other.prefixes.begin(),
+                    other.prefixes.end());
+  }
+};
+using Lookups = std::vector<Conjunction>;
+
+// The pin of a SingleColumnValue(Exclude)Filter, if it is one.
+std::optional<Lookups> ScvfPins(
+    const SingleColumnValueFilter& s,
+    const std::function<bool(std::string_view)>& indexed) {
+  if (s.op != CompareOp::kEqual || !s.filter_if_missing ||
+      !indexed(s.column())) {
+    return std::nullopt;
+  }
+  Conjunction c;
+  if (s.comparator == FilterComparator::Kind::kBinary) {
+    c.equals.push_back(EqualityPredicate{s.column(), s.value});
+  } else if (s.comparator == FilterComparator::Kind::kBinaryPrefix &&
+             !s.value.empty()) {
+    // `=` with binaryprefix: the value's first |p| bytes equal p, so the
+    // value starts with p.
+    c.prefixes.push_back(IndexPredicate{s.column(), IndexOp::kPrefix, {s.value}});
+  } else {
+    return std::nullopt;
+  }
+  return Lookups{std::move(c)};
+}
 
 // The lookups a row must satisfy when `f`'s filterRow answers false (which
 // a returned row's root does); nullopt when `f` implies none.
 std::optional<Lookups> Pins(
     const Filter& f, const std::function<bool(std::string_view)>& indexed) {
   if (const auto* s = std::get_if<SingleColumnValueFilter>(&f.node)) {
-    if (s->op != CompareOp::kEqual || !s->filter_if_missing ||
-        s->comparator != FilterComparator::Kind::kBinary ||
-        !indexed(s->column())) {
-      return std::nullopt;
-    }
-    return Lookups{{EqualityPredicate{s->column(), s->value}}};
+    return ScvfPins(*s, indexed);
   }
   // SKIP's filterRow is its own (an excluded cell), not its operand's.
   const auto* list = std::get_if<FilterList>(&f.node);
   if (list == nullptr) return std::nullopt;
-  std::vector<EqualityPredicate> conjunction;
+  Conjunction conjunction;
+  bool pinned_alone = false;
   std::optional<Lookups> best;
   for (const Filter& operand : list->operands) {
     std::optional<Lookups> pins = Pins(operand, indexed);
@@ -270,13 +298,13 @@ std::optional<Lookups> Pins(
       best->insert(best->end(), pins->begin(), pins->end());
       if (best->size() > kMaxPlanLookups) return std::nullopt;
     } else if (pins && pins->size() == 1) {
-      conjunction.insert(conjunction.end(), (*pins)[0].begin(),
-                         (*pins)[0].end());
+      conjunction.Add((*pins)[0]);
+      pinned_alone = true;
     } else if (pins && (!best || pins->size() < best->size())) {
       best = std::move(pins);
     }
   }
-  if (!conjunction.empty()) return Lookups{std::move(conjunction)};
+  if (pinned_alone) return Lookups{std::move(conjunction)};
   return best;
 }
 
@@ -327,7 +355,12 @@ FilterPlan PlanFilter(
   // A WHILE ends the scan at a row the index would not read.
   std::optional<Lookups> pins;
   if (!FilterEndsScans(filter)) pins = Pins(filter, indexed);
-  if (pins) plan.lookups = std::move(*pins);
+  if (pins) {
+    for (Conjunction& c : *pins) {
+      plan.lookups.push_back(std::move(c.equals));
+      plan.prefixes.push_back(std::move(c.prefixes));
+    }
+  }
   plan.row_limit = RowLimit(filter);
   return plan;
 }

@@ -92,6 +92,7 @@
 #include "common/java_regex.h"
 #include "common/status.h"
 #include "common/statusor.h"
+#include "model/index_predicate.h"
 #include "model/index_query.h"
 #include "model/rows.h"
 
@@ -365,6 +366,12 @@ struct FilterPlan {
   // a candidate, so the filter on the candidates in key order gives exactly
   // the full scan's answer.
   std::vector<std::vector<EqualityPredicate>> lookups;
+  // The same size as `lookups`: prefix predicates (IndexOp::kPrefix) ANDed
+  // with the equalities of the same entry, from binaryprefix pins. An entry
+  // may hold prefixes and no equality: a lookup by prefix alone, which asks
+  // every server holding regions of the table (the global index routes
+  // equalities only).
+  std::vector<std::vector<IndexPredicate>> prefixes;
   // PageFilter's limit on the rows returned (the smallest of the ANDed
   // ones); nullopt: no limit. Applied after the filter.
   std::optional<uint64_t> row_limit;
@@ -378,14 +385,15 @@ inline constexpr size_t kMaxPlanLookups = 64;
 // SingleColumnValueExcludeFilter with op '=', a binary comparator and
 // filterIfMissing true on a column for which `indexed` returns true pins the
 // rows to that value (its filterRow drops every row whose cell it did not
-// see equal); an AND is pinned by all its operands pinned to one
+// see equal); with a non-empty binaryprefix comparator instead, to values
+// with that prefix (a prefix predicate); an AND is pinned by all its operands pinned to one
 // conjunction (their equalities ANDed) or, when it has none, by its pinned
 // union with the fewest lookups; an OR whose every operand is pinned is the
 // union of their lookups (at most kMaxPlanLookups). Anything else is a full
 // scan, including a filter with WHILE (its end depends on rows the index
 // would not read), a pin under SKIP (SkipFilter ignores its operand's
-// filterRow, so a row missing the column passes) and binaryprefix
-// comparators (the index plans equalities only). row_limit: the smallest
+// filterRow, so a row missing the column passes) and the substring and
+// regexstring comparators. row_limit: the smallest
 // PageFilter reached through ANDs only.
 FilterPlan PlanFilter(
     const Filter& filter,

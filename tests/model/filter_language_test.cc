@@ -331,6 +331,23 @@ TEST(FilterLanguagePlanTest, PinnedEqualitiesUseTheIndex) {
       IndexedAC);
   ASSERT_EQ(p.lookups.size(), 1u);
   EXPECT_EQ(p.lookups[0][0].column, "f:a");
+
+  // binaryprefix with '=' pins to a prefix: alone, or ANDed with equalities.
+  p = PlanFilter(
+      Parse("SingleColumnValueFilter('f','a',=,'binaryprefix:ab',true,true)"),
+      IndexedAC);
+  ASSERT_EQ(p.lookups.size(), 1u);
+  EXPECT_TRUE(p.lookups[0].empty());
+  ASSERT_EQ(p.prefixes.size(), 1u);
+  EXPECT_EQ(p.prefixes[0], (std::vector<IndexPredicate>{
+                               {"f:a", IndexOp::kPrefix, {"ab"}}}));
+  p = PlanFilter(
+      Parse("SingleColumnValueFilter('f','a',=,'binaryprefix:ab',true,true) "
+            "AND SingleColumnValueFilter('g','c',=,'binary:2',true,true)"),
+      IndexedAC);
+  ASSERT_EQ(p.lookups.size(), 1u);
+  EXPECT_EQ(p.lookups[0].size(), 1u);
+  EXPECT_EQ(p.prefixes[0].size(), 1u);
 }
 
 TEST(FilterLanguagePlanTest, UnpinnedFiltersScan) {
@@ -352,9 +369,12 @@ TEST(FilterLanguagePlanTest, UnpinnedFiltersScan) {
       "WHILE SingleColumnValueFilter('f','a',=,'binary:1',true,true)",
       "SingleColumnValueFilter('f','a',=,'binary:1',true,true) AND "
       "WHILE PrefixFilter('r')",
-      // The index plans equalities only.
-      "SingleColumnValueFilter('f','a',=,'binaryprefix:1',true,true)",
+      // Not an equality or prefix of the value.
       "SingleColumnValueFilter('f','a',=,'substring:1',true,true)",
+      "SingleColumnValueFilter('f','a',=,'regexstring:^1',true,true)",
+      "SingleColumnValueFilter('f','a',>=,'binaryprefix:1',true,true)",
+      // An empty prefix holds for every value: no narrower than a scan.
+      "SingleColumnValueFilter('f','a',=,'binaryprefix:',true,true)",
   };
   for (const char* text : scans) {
     FilterPlan p = PlanFilter(Parse(text), IndexedAC);
@@ -406,8 +426,11 @@ Filter RandomLeaf(std::mt19937_64& rng) {
       CompareOp op =
           rng() % 4 ? CompareOp::kEqual : static_cast<CompareOp>(rng() % 6);
       Filter f = Scvf(fam, qual, op, RandomValue(rng), rng() % 5 != 0);
-      // SingleColumnValueExcludeFilter pins as SingleColumnValueFilter.
-      std::get<SingleColumnValueFilter>(f.node).exclude = rng() % 4 == 0;
+      auto& s = std::get<SingleColumnValueFilter>(f.node);
+      // SingleColumnValueExcludeFilter pins as SingleColumnValueFilter;
+      // binaryprefix pins to a prefix of the value.
+      s.exclude = rng() % 4 == 0;
+      if (rng() % 4 == 0) s.comparator = FilterComparator::Kind::kBinaryPrefix;
       return f;
     }
   }
@@ -441,10 +464,15 @@ Filter RandomFilter(std::mt19937_64& rng, int depth) {
   return Filter{std::move(list)};
 }
 
-bool Holds(const Row& row, const std::vector<EqualityPredicate>& conj) {
+bool Holds(const Row& row, const std::vector<EqualityPredicate>& conj,
+           const std::vector<IndexPredicate>& prefixes) {
   for (const auto& eq : conj) {
     const Cell* c = row.Find(eq.column);
     if (c == nullptr || c->value != eq.value) return false;
+  }
+  for (const auto& p : prefixes) {
+    const Cell* c = row.Find(p.column);
+    if (c == nullptr || c->value.rfind(p.values[0], 0) != 0) return false;
   }
   return true;
 }
@@ -457,7 +485,9 @@ std::vector<Row> Answer(const Filter& f, const FilterPlan& plan,
     if (plan.row_limit && out.size() >= *plan.row_limit) break;
     if (via_index) {
       bool candidate = false;
-      for (const auto& conj : plan.lookups) candidate |= Holds(row, conj);
+      for (size_t i = 0; i < plan.lookups.size(); ++i) {
+        candidate |= Holds(row, plan.lookups[i], plan.prefixes[i]);
+      }
       if (!candidate) continue;
     }
     FilterScan::Result r = scan.Next(row);
