@@ -469,6 +469,7 @@ StatusOr<ScanResult> Scans::ScanIndex(std::string_view table,
   const uint64_t budget = ctx_.options->max_reply_bytes;
   uint64_t used = 0;
   std::optional<std::string> after = AfterRowFor(spec.start_row);
+  FilterScan filtered(filter.filter);  // built once; per-row state
   for (int round = 1;; ++round) {
     std::optional<std::string> covered;
     const auto needed = static_cast<uint32_t>(limit - out.rows.size());
@@ -479,7 +480,7 @@ StatusOr<ScanResult> Scans::ScanIndex(std::string_view table,
     for (Row& row : rows) {
       if (row.key < spec.start_row) continue;  // AfterRowFor's few extra
       if (bounded && row.key >= spec.stop_row) return out;
-      std::optional<Row> kept = ApplyFilter(filter.filter, row);
+      std::optional<Row> kept = filtered.Next(row).row;
       if (!kept) continue;
       used += ReplyBytes(*kept);
       out.rows.push_back(std::move(*kept));

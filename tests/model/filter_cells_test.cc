@@ -126,8 +126,10 @@ TEST(FilterCellsTest, ExcludeStopAndKeyOnlyFilters) {
 TEST(FilterCellsTest, SkipDropsTheRowOfAnyExcludedCell) {
   EXPECT_EQ(Columns("SKIP ValueFilter(!=, 'binary:')"), V({"-"}));
   EXPECT_EQ(Columns("SKIP ValueFilter(!=, 'binary:x')").size(), 5u);
-  // SKIP gives its operand no row key: RowFilter never excludes there.
+  // SKIP gives its operand no row key: RowFilter never excludes there,
+  // and PrefixFilter, excluding cells until it has seen a key, always does.
   EXPECT_EQ(Columns("SKIP RowFilter(!=, 'binary:r1')").size(), 5u);
+  EXPECT_EQ(Columns("SKIP PrefixFilter('r')"), V({"-"}));
   // ... and ignores its filterRow: a missing column does not drop the row.
   EXPECT_EQ(Columns("SKIP SingleColumnValueFilter('f', 'zz', =, "
                     "'binary:1', true, true)")
