@@ -269,7 +269,8 @@ std::optional<Lookups> ScvfPins(
              !s.value.empty()) {
     // `=` with binaryprefix: the value's first |p| bytes equal p, so the
     // value starts with p.
-    c.prefixes.push_back(IndexPredicate{s.column(), IndexOp::kPrefix, {s.value}});
+    c.prefixes.push_back(
+        IndexPredicate{s.column(), IndexOp::kPrefix, {s.value}});
   } else {
     return std::nullopt;
   }

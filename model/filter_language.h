@@ -386,11 +386,11 @@ inline constexpr size_t kMaxPlanLookups = 64;
 // filterIfMissing true on a column for which `indexed` returns true pins the
 // rows to that value (its filterRow drops every row whose cell it did not
 // see equal); with a non-empty binaryprefix comparator instead, to values
-// with that prefix (a prefix predicate); an AND is pinned by all its operands pinned to one
-// conjunction (their equalities ANDed) or, when it has none, by its pinned
-// union with the fewest lookups; an OR whose every operand is pinned is the
-// union of their lookups (at most kMaxPlanLookups). Anything else is a full
-// scan, including a filter with WHILE (its end depends on rows the index
+// with that prefix (a prefix predicate); an AND is pinned by all its operands
+// pinned to one conjunction (their equalities ANDed) or, when it has none, by
+// its pinned union with the fewest lookups; an OR whose every operand is pinned
+// is the union of their lookups (at most kMaxPlanLookups). Anything else is a
+// full scan, including a filter with WHILE (its end depends on rows the index
 // would not read), a pin under SKIP (SkipFilter ignores its operand's
 // filterRow, so a row missing the column passes) and the substring and
 // regexstring comparators. row_limit: the smallest

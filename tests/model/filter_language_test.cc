@@ -339,8 +339,8 @@ TEST(FilterLanguagePlanTest, PinnedEqualitiesUseTheIndex) {
   ASSERT_EQ(p.lookups.size(), 1u);
   EXPECT_TRUE(p.lookups[0].empty());
   ASSERT_EQ(p.prefixes.size(), 1u);
-  EXPECT_EQ(p.prefixes[0], (std::vector<IndexPredicate>{
-                               {"f:a", IndexOp::kPrefix, {"ab"}}}));
+  EXPECT_EQ(p.prefixes[0],
+            (std::vector<IndexPredicate>{{"f:a", IndexOp::kPrefix, {"ab"}}}));
   p = PlanFilter(
       Parse("SingleColumnValueFilter('f','a',=,'binaryprefix:ab',true,true) "
             "AND SingleColumnValueFilter('g','c',=,'binary:2',true,true)"),
