@@ -1,54 +1,12 @@
+// The filter language's rules (ValidateFilter), its text (ToString) and its
+// index plans (PlanFilter). Parsing is in filter_parse.cc, evaluation in
+// internal/filter_eval.cc and internal/filter_lists.cc.
 #include "model/filter_language.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cstring>
-#include <limits>
 
 namespace bloomroute {
 namespace {
-
-// HBase filter names ParseFilter registers that we do not evaluate: named in
-// the error so a client learns what to change.
-constexpr const char* kUnsupportedFilters[] = {
-    "ValueFilter",
-    "RowFilter",
-    "FamilyFilter",
-    "QualifierFilter",
-    "ColumnCountGetFilter",
-    "ColumnPaginationFilter",
-    "InclusiveStopFilter",
-    "TimestampsFilter",
-    "ColumnRangeFilter",
-    "ColumnValueFilter",
-    "SingleColumnValueExcludeFilter",
-    "DependentColumnFilter",
-    "MultipleColumnPrefixFilter",
-    "FirstKeyValueMatchingQualifiersFilter",
-    "MultiRowRangeFilter",
-    "FuzzyRowFilter",
-    "RandomRowFilter",
-    "WhileMatchFilter",
-    "SkipFilter",
-};
-constexpr const char* kOtherComparators[] = {"binaryprefix", "regexstring",
-                                             "substring", "null", "bit"};
-
-struct Arg {
-  bool quoted = false;
-  std::string text;
-  size_t pos = 0;
-};
-
-bool IsWordChar(char c) {
-  return !std::isspace(static_cast<unsigned char>(c)) && c != '(' && c != ')' &&
-         c != ',' && c != '\'';
-}
-
-Status ErrorAt(size_t pos, std::string_view what) {
-  return Status::InvalidArgument("at position " + std::to_string(pos) + ": " +
-                                 std::string(what));
-}
 
 std::string Quoted(std::string_view s) {
   std::string out = "'";
@@ -59,472 +17,109 @@ std::string Quoted(std::string_view s) {
   return out + "'";
 }
 
-std::string CountError(std::string_view name, std::string_view want,
-                       size_t got) {
-  return std::string(name) + " takes " + std::string(want) + ", got " +
-         std::to_string(got);
-}
-
-// Recursive descent over the grammar
-//   expr := and ("OR" and)*     and := primary ("AND" primary)*
-//   primary := "(" expr ")" | Name "(" [arg ("," arg)*] ")"
-// Recursion depth is bounded by limits_.max_depth parentheses.
-class Parser {
- public:
-  Parser(std::string_view text, const FilterLimits& limits)
-      : text_(text), limits_(limits) {}
-
-  StatusOr<Filter> ParseAll() {
-    BLOOMROUTE_ASSIGN_OR_RETURN(Filter f, ParseList(FilterList::Op::kOr));
-    SkipSpace();
-    if (pos_ < text_.size()) {
-      return ErrorAt(pos_, "expected AND, OR or the end");
-    }
-    return f;
-  }
-
- private:
-  void SkipSpace() {
-    while (pos_ < text_.size() &&
-           std::isspace(static_cast<unsigned char>(text_[pos_]))) {
-      ++pos_;
-    }
-  }
-  std::string_view PeekWord() {
-    size_t end = pos_;
-    while (end < text_.size() && IsWordChar(text_[end])) ++end;
-    return text_.substr(pos_, end - pos_);
-  }
-
-  // An OR list of AND lists, or an AND list of primaries.
-  StatusOr<Filter> ParseList(FilterList::Op op) {
-    const bool is_or = op == FilterList::Op::kOr;
-    FilterList list{op, {}};
-    for (;;) {
-      StatusOr<Filter> operand =
-          is_or ? ParseList(FilterList::Op::kAnd) : ParsePrimary();
-      if (!operand.ok()) return operand.status();
-      list.operands.push_back(std::move(operand).value());
-      SkipSpace();
-      if (PeekWord() != (is_or ? "OR" : "AND")) break;
-      pos_ += is_or ? 2 : 3;
-    }
-    if (list.operands.size() == 1) return std::move(list.operands[0]);
-    return Filter{std::move(list)};
-  }
-
-  StatusOr<Filter> ParsePrimary() {
-    SkipSpace();
-    if (pos_ == text_.size()) {
-      return ErrorAt(pos_, "expected a filter, got the end");
-    }
-    if (text_[pos_] == '(') {
-      if (depth_ >= limits_.max_depth) {
-        return ErrorAt(pos_, "parentheses nested deeper than " +
-                                 std::to_string(limits_.max_depth) +
-                                 " (filter nesting depth limit)");
-      }
-      ++depth_;
-      ++pos_;
-      BLOOMROUTE_ASSIGN_OR_RETURN(Filter f, ParseList(FilterList::Op::kOr));
-      SkipSpace();
-      if (pos_ == text_.size() || text_[pos_] != ')') {
-        return ErrorAt(pos_, "expected ')'");
-      }
-      ++pos_;
-      --depth_;
-      return f;
-    }
-    const size_t name_pos = pos_;
-    std::string name(PeekWord());
-    if (name.empty()) return ErrorAt(pos_, "expected a filter");
-    if (name == "SKIP" || name == "WHILE") {
-      return ErrorAt(pos_, "the " + name + " operator is not supported");
-    }
-    if (++filters_ > limits_.max_filters) {
-      return ErrorAt(pos_, "more than " + std::to_string(limits_.max_filters) +
-                               " filters (filter count limit)");
-    }
-    pos_ += name.size();
-    SkipSpace();
-    if (pos_ == text_.size() || text_[pos_] != '(') {
-      return ErrorAt(pos_, "expected '('");
-    }
-    ++pos_;
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::vector<Arg> args, ParseArgs());
-    return MakeFilter(name, name_pos, args);
-  }
-
-  // After "(": the arguments up to and including ")".
-  StatusOr<std::vector<Arg>> ParseArgs() {
-    std::vector<Arg> args;
-    SkipSpace();
-    if (pos_ < text_.size() && text_[pos_] == ')') {
-      ++pos_;
-      return args;
-    }
-    for (;;) {
-      BLOOMROUTE_ASSIGN_OR_RETURN(Arg arg, ParseArg());
-      args.push_back(std::move(arg));
-      SkipSpace();
-      if (pos_ < text_.size() && text_[pos_] == ',') {
-        ++pos_;
-        continue;
-      }
-      if (pos_ < text_.size() && text_[pos_] == ')') {
-        ++pos_;
-        return args;
-      }
-      return ErrorAt(pos_, "expected ',' or ')'");
-    }
-  }
-
-  StatusOr<Arg> ParseArg() {
-    SkipSpace();
-    Arg arg;
-    arg.pos = pos_;
-    if (pos_ < text_.size() && text_[pos_] == '\'') {
-      arg.quoted = true;
-      for (size_t i = pos_ + 1; i < text_.size(); ++i) {
-        if (text_[i] != '\'') {
-          arg.text += text_[i];
-        } else if (i + 1 < text_.size() && text_[i + 1] == '\'') {
-          arg.text += '\'';
-          ++i;
-        } else {
-          pos_ = i + 1;
-          return arg;
-        }
-      }
-      return ErrorAt(arg.pos, "unterminated quoted string");
-    }
-    arg.text = std::string(PeekWord());
-    if (arg.text.empty()) return ErrorAt(pos_, "expected an argument");
-    pos_ += arg.text.size();
-    return arg;
-  }
-
-  StatusOr<Filter> MakeFilter(const std::string& name, size_t pos,
-                              const std::vector<Arg>& args);
-  StatusOr<Filter> MakeScvf(size_t pos, const std::vector<Arg>& args);
-
-  std::string_view text_;
-  FilterLimits limits_;
-  size_t pos_ = 0;
-  size_t depth_ = 0;
-  size_t filters_ = 0;
-};
-
-StatusOr<std::string> StringArg(const Arg& arg) {
-  if (!arg.quoted) return ErrorAt(arg.pos, "expected a quoted string");
-  return arg.text;
-}
-
-StatusOr<bool> BoolArg(const Arg& arg) {
-  std::string lower = arg.text;
-  for (char& c : lower) c = std::tolower(static_cast<unsigned char>(c));
-  if (!arg.quoted && lower == "true") return true;
-  if (!arg.quoted && lower == "false") return false;
-  return ErrorAt(arg.pos, "expected true or false, got " + Quoted(arg.text));
-}
-
-StatusOr<CompareOp> OpArg(const Arg& arg) {
-  static const std::pair<const char*, CompareOp> kOps[] = {
-      {"<", CompareOp::kLess},
-      {"<=", CompareOp::kLessOrEqual},
-      {"=", CompareOp::kEqual},
-      {"!=", CompareOp::kNotEqual},
-      {">=", CompareOp::kGreaterOrEqual},
-      {">", CompareOp::kGreater}};
-  for (const auto& [text, op] : kOps) {
-    if (!arg.quoted && arg.text == text) return op;
-  }
-  return ErrorAt(arg.pos,
-                 "expected a compare operator (<, <=, =, !=, >=, >), got " +
-                     Quoted(arg.text));
-}
-
-// 'binary:value' -> value.
-StatusOr<std::string> ComparatorArg(const Arg& arg) {
-  size_t colon = arg.text.find(':');
-  if (!arg.quoted || colon == std::string::npos) {
-    return ErrorAt(arg.pos, "expected a comparator such as 'binary:value'");
-  }
-  std::string type = arg.text.substr(0, colon);
-  if (type == "binary") return arg.text.substr(colon + 1);
-  for (const char* other : kOtherComparators) {
-    if (type == other) {
-      return ErrorAt(arg.pos,
-                     "comparator " + type + " is not supported (only binary)");
-    }
-  }
-  return ErrorAt(arg.pos, "unknown comparator " + Quoted(type));
-}
-
-StatusOr<Filter> Parser::MakeScvf(size_t pos, const std::vector<Arg>& args) {
-  if (args.size() != 4 && args.size() != 6) {
-    return ErrorAt(pos, CountError("SingleColumnValueFilter",
-                                   "4 or 6 arguments", args.size()));
-  }
-  SingleColumnValueFilter s;
-  BLOOMROUTE_ASSIGN_OR_RETURN(s.family, StringArg(args[0]));
-  BLOOMROUTE_ASSIGN_OR_RETURN(s.qualifier, StringArg(args[1]));
-  BLOOMROUTE_ASSIGN_OR_RETURN(s.op, OpArg(args[2]));
-  BLOOMROUTE_ASSIGN_OR_RETURN(s.value, ComparatorArg(args[3]));
-  if (args.size() == 6) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(s.filter_if_missing, BoolArg(args[4]));
-    BLOOMROUTE_ASSIGN_OR_RETURN(s.latest_version_only, BoolArg(args[5]));
-  }
-  return Filter{std::move(s)};
-}
-
-StatusOr<uint64_t> PageSizeArg(const Arg& arg) {
-  constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
-  std::string bad =
-      "page size must be an integer in [0, " + std::to_string(kMax) + "], got ";
-  if (arg.quoted) return ErrorAt(arg.pos, bad + "a quoted string");
-  uint64_t n = 0;
-  for (char c : arg.text) {
-    if (c < '0' || c > '9' || n > (kMax - (c - '0')) / 10) {
-      return ErrorAt(arg.pos, bad + Quoted(arg.text));
-    }
-    n = n * 10 + (c - '0');
-  }
-  return n;
-}
-
-StatusOr<Filter> Parser::MakeFilter(const std::string& name, size_t pos,
-                                    const std::vector<Arg>& args) {
-  auto want = [&](size_t n) -> Status {
-    if (args.size() == n) return Status::OK();
-    return ErrorAt(pos, CountError(name,
-                                   std::to_string(n) +
-                                       (n == 1 ? " argument" : " arguments"),
-                                   args.size()));
-  };
-  if (name == "SingleColumnValueFilter") return MakeScvf(pos, args);
-  if (name == "KeyOnlyFilter" || name == "FirstKeyOnlyFilter") {
-    BLOOMROUTE_RETURN_IF_ERROR(want(0));
-    if (name == "KeyOnlyFilter") return Filter{KeyOnlyFilter{}};
-    return Filter{FirstKeyOnlyFilter{}};
-  }
-  if (name == "PrefixFilter" || name == "ColumnPrefixFilter" ||
-      name == "PageFilter") {
-    BLOOMROUTE_RETURN_IF_ERROR(want(1));
-    if (name == "PageFilter") {
-      BLOOMROUTE_ASSIGN_OR_RETURN(uint64_t n, PageSizeArg(args[0]));
-      return Filter{PageFilter{n}};
-    }
-    BLOOMROUTE_ASSIGN_OR_RETURN(std::string prefix, StringArg(args[0]));
-    if (name == "PrefixFilter") return Filter{PrefixFilter{std::move(prefix)}};
-    return Filter{ColumnPrefixFilter{std::move(prefix)}};
-  }
-  for (const char* unsupported : kUnsupportedFilters) {
-    if (name == unsupported) return ErrorAt(pos, name + " is not supported");
-  }
-  return ErrorAt(pos, "unknown filter " + Quoted(name));
-}
-
 // ------------------------------------------------------------ validation
 
-const char* LeafName(const Filter& f) {
-  switch (f.node.index()) {
-    case 0:
-      return "SingleColumnValueFilter";
-    case 1:
-      return "PrefixFilter";
-    case 2:
-      return "PageFilter";
-    case 3:
-      return "KeyOnlyFilter";
-    case 4:
-      return "FirstKeyOnlyFilter";
-    case 5:
-      return "ColumnPrefixFilter";
+// Where a node sits: under an OR, a SKIP or a WHILE (the innermost that
+// matters to the rules), or only under ANDs from the top.
+enum class Context { kTop, kOr, kSkip, kWhile };
+
+const char* ContextName(Context c) {
+  switch (c) {
+    case Context::kOr:
+      return "OR";
+    case Context::kSkip:
+      return "SKIP";
+    case Context::kWhile:
+      return "WHILE";
     default:
-      return "FilterList";
+      return "";
   }
 }
 
-struct LeafCensus {
-  bool scvf = false;
-  const char* skipper = nullptr;  // FirstKeyOnly or ColumnPrefix, if any
-};
+Status CheckTextComparator(const char* name, CompareOp op,
+                           FilterComparator::Kind kind,
+                           const std::string& operand) {
+  const bool text = kind == FilterComparator::Kind::kSubstring ||
+                    kind == FilterComparator::Kind::kRegex;
+  if (text && op != CompareOp::kEqual && op != CompareOp::kNotEqual) {
+    return Status::InvalidArgument(
+        std::string(name) +
+        ": a regexstring or substring comparator goes with = and != only");
+  }
+  if (kind == FilterComparator::Kind::kRegex) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        JavaRegex::Compile(operand, /*dot_all=*/true).status());
+  }
+  return Status::OK();
+}
 
-Status ValidateNode(const Filter& f, bool in_or, LeafCensus* census) {
+Status ValidateNode(const Filter& f, Context context);
+
+Status ValidateComposite(const Filter& f, Context context) {
   if (const auto* list = std::get_if<FilterList>(&f.node)) {
     if (list->operands.size() < 2) {
       return Status::InvalidArgument(
           "a FilterList needs at least two operands");
     }
-    bool or_here = in_or || list->op == FilterList::Op::kOr;
+    const Context inner =
+        list->op == FilterList::Op::kOr ? Context::kOr : context;
     for (const Filter& operand : list->operands) {
-      BLOOMROUTE_RETURN_IF_ERROR(ValidateNode(operand, or_here, census));
+      BLOOMROUTE_RETURN_IF_ERROR(ValidateNode(operand, inner));
     }
     return Status::OK();
+  }
+  const auto& unary = std::get<UnaryFilter>(f.node);
+  const bool is_while = unary.op == UnaryFilter::Op::kWhile;
+  if (unary.operand.size() != 1) {
+    return Status::InvalidArgument(std::string(is_while ? "WHILE" : "SKIP") +
+                                   " takes one operand");
+  }
+  // WHILE ends the scan only on the path of ANDs and WHILEs from the top.
+  if (is_while && (context == Context::kOr || context == Context::kSkip)) {
+    return Status::InvalidArgument(
+        std::string("WHILE is not supported inside ") + ContextName(context) +
+        " (there HBase keeps its end across rows without ending the scan)");
+  }
+  return ValidateNode(
+      unary.operand[0],
+      is_while ? (context == Context::kTop ? Context::kWhile : context)
+               : Context::kSkip);
+}
+
+Status ValidateNode(const Filter& f, Context context) {
+  if (std::holds_alternative<FilterList>(f.node) ||
+      std::holds_alternative<UnaryFilter>(f.node)) {
+    return ValidateComposite(f, context);
   }
   if (const auto* s = std::get_if<SingleColumnValueFilter>(&f.node)) {
+    const char* name = s->exclude ? "SingleColumnValueExcludeFilter"
+                                  : "SingleColumnValueFilter";
     if (s->family.empty() || s->family.find(':') != std::string::npos) {
       return Status::InvalidArgument(
-          "SingleColumnValueFilter family must be non-empty and hold no ':'");
+          std::string(name) + " family must be non-empty and hold no ':'");
     }
-    census->scvf = true;
-    return Status::OK();
+    return CheckTextComparator(name, s->op, s->comparator, s->value);
   }
-  if (std::holds_alternative<PrefixFilter>(f.node)) return Status::OK();
-  if (in_or) {
-    return Status::InvalidArgument(std::string(LeafName(f)) +
-                                   " is not supported inside OR");
+  if (const auto* c = std::get_if<CompareFilter>(&f.node)) {
+    return CheckTextComparator("CompareFilter", c->op, c->comparator.kind,
+                               c->comparator.operand);
   }
-  if (std::holds_alternative<FirstKeyOnlyFilter>(f.node) ||
-      std::holds_alternative<ColumnPrefixFilter>(f.node)) {
-    census->skipper = LeafName(f);
+  if (std::holds_alternative<PageFilter>(f.node) && context != Context::kTop) {
+    // An OR, SKIP or WHILE operand counts rows on its own in HBase.
+    return Status::InvalidArgument(
+        std::string("PageFilter is not supported inside ") +
+        ContextName(context));
+  }
+  if (const auto* d = std::get_if<DependentColumnFilter>(&f.node)) {
+    if (d->op && d->comparator.kind == FilterComparator::Kind::kRegex) {
+      BLOOMROUTE_RETURN_IF_ERROR(
+          JavaRegex::Compile(d->comparator.operand, true).status());
+    }
   }
   return Status::OK();
 }
 
-// ------------------------------------------------------------- evaluation
-
-// Per cell of the row: kDrop, kKeep or kKeepKeyOnly (value emptied).
-enum Mark : uint8_t { kDrop = 0, kKeep = 1, kKeepKeyOnly = 2 };
-using Marks = std::vector<uint8_t>;
-
-bool Compare(std::string_view cell, CompareOp op, std::string_view operand) {
-  // Unsigned byte order, as HBase's Bytes.compareTo.
-  size_t n = std::min(cell.size(), operand.size());
-  int c = n == 0 ? 0 : std::memcmp(cell.data(), operand.data(), n);
-  if (c == 0)
-    c = cell.size() < operand.size() ? -1 : cell.size() > operand.size();
-  switch (op) {
-    case CompareOp::kLess:
-      return c < 0;
-    case CompareOp::kLessOrEqual:
-      return c <= 0;
-    case CompareOp::kEqual:
-      return c == 0;
-    case CompareOp::kNotEqual:
-      return c != 0;
-    case CompareOp::kGreaterOrEqual:
-      return c >= 0;
-    case CompareOp::kGreater:
-      return c > 0;
-  }
-  return false;
-}
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-std::optional<Marks> Eval(const Filter& f, const Row& row);
-
-std::optional<Marks> EvalList(const FilterList& list, const Row& row) {
-  const bool is_and = list.op == FilterList::Op::kAnd;
-  Marks out(row.cells.size(), is_and ? kKeep : kDrop);
-  bool any_pass = false;
-  for (const Filter& operand : list.operands) {
-    std::optional<Marks> m = Eval(operand, row);
-    if (!m) {
-      if (is_and) return std::nullopt;
-      continue;
-    }
-    any_pass = true;
-    for (size_t i = 0; i < out.size(); ++i) {
-      if (is_and) {
-        bool dropped = (*m)[i] == kDrop || out[i] == kDrop;
-        out[i] = dropped ? uint8_t{kDrop} : std::max(out[i], (*m)[i]);
-      } else if ((*m)[i] != kDrop) {
-        out[i] = std::max(out[i], (*m)[i]);
-      }
-    }
-  }
-  if (!any_pass) return std::nullopt;
-  return out;
-}
-
-std::optional<Marks> Eval(const Filter& f, const Row& row) {
-  const size_t n = row.cells.size();
-  if (const auto* list = std::get_if<FilterList>(&f.node)) {
-    return EvalList(*list, row);
-  }
-  if (const auto* s = std::get_if<SingleColumnValueFilter>(&f.node)) {
-    const Cell* cell = row.Find(s->column());
-    bool pass = cell == nullptr ? !s->filter_if_missing
-                                : Compare(cell->value, s->op, s->value);
-    if (!pass) return std::nullopt;
-    return Marks(n, kKeep);
-  }
-  if (const auto* p = std::get_if<PrefixFilter>(&f.node)) {
-    if (!StartsWith(row.key, p->prefix)) return std::nullopt;
-    return Marks(n, kKeep);
-  }
-  if (std::holds_alternative<KeyOnlyFilter>(f.node)) {
-    return Marks(n, kKeepKeyOnly);
-  }
-  Marks m(n, kDrop);
-  if (std::holds_alternative<FirstKeyOnlyFilter>(f.node)) {
-    if (n > 0) m[0] = kKeep;
-  } else if (const auto* c = std::get_if<ColumnPrefixFilter>(&f.node)) {
-    for (size_t i = 0; i < n; ++i) {
-      std::string_view column = row.cells[i].column;
-      size_t colon = column.find(':');
-      std::string_view qualifier =
-          colon == std::string_view::npos ? "" : column.substr(colon + 1);
-      if (StartsWith(qualifier, c->prefix)) m[i] = kKeep;
-    }
-  } else {
-    m.assign(n, kKeep);  // PageFilter: applied by the caller
-  }
-  return m;
-}
-
-// ---------------------------------------------------------------- planning
-
-using Lookups = std::vector<std::vector<EqualityPredicate>>;
-
-std::optional<Lookups> Pins(
-    const Filter& f, const std::function<bool(std::string_view)>& indexed) {
-  if (const auto* s = std::get_if<SingleColumnValueFilter>(&f.node)) {
-    if (s->op != CompareOp::kEqual || !s->filter_if_missing ||
-        !indexed(s->column())) {
-      return std::nullopt;
-    }
-    return Lookups{{EqualityPredicate{s->column(), s->value}}};
-  }
-  const auto* list = std::get_if<FilterList>(&f.node);
-  if (list == nullptr) return std::nullopt;
-  std::vector<EqualityPredicate> conjunction;
-  std::optional<Lookups> best;
-  for (const Filter& operand : list->operands) {
-    std::optional<Lookups> pins = Pins(operand, indexed);
-    if (list->op == FilterList::Op::kOr) {
-      // Every operand must be pinned, or rows matching none may pass.
-      if (!pins) return std::nullopt;
-      if (!best) best.emplace();
-      best->insert(best->end(), pins->begin(), pins->end());
-      if (best->size() > kMaxPlanLookups) return std::nullopt;
-    } else if (pins && pins->size() == 1) {
-      conjunction.insert(conjunction.end(), (*pins)[0].begin(),
-                         (*pins)[0].end());
-    } else if (pins && (!best || pins->size() < best->size())) {
-      best = std::move(pins);
-    }
-  }
-  if (!conjunction.empty()) return Lookups{std::move(conjunction)};
-  return best;
-}
-
-std::optional<uint64_t> RowLimit(const Filter& f) {
-  if (const auto* p = std::get_if<PageFilter>(&f.node)) return p->page_size;
-  const auto* list = std::get_if<FilterList>(&f.node);
-  if (list == nullptr || list->op != FilterList::Op::kAnd) return std::nullopt;
-  std::optional<uint64_t> limit;
-  for (const Filter& operand : list->operands) {
-    std::optional<uint64_t> l = RowLimit(operand);
-    if (l && (!limit || *l < *limit)) limit = l;
-  }
-  return limit;
-}
+// ---------------------------------------------------------------- ToString
 
 const char* OpText(CompareOp op) {
   switch (op) {
@@ -544,50 +139,78 @@ const char* OpText(CompareOp op) {
   return "?";
 }
 
-}  // namespace
-
-StatusOr<Filter> ParseFilter(std::string_view text,
-                             const FilterLimits& limits) {
-  if (text.size() > limits.max_text_bytes) {
-    return Status::InvalidArgument(
-        "filter text is " + std::to_string(text.size()) +
-        " bytes, over the limit of " + std::to_string(limits.max_text_bytes) +
-        " (filter text byte limit)");
-  }
-  BLOOMROUTE_ASSIGN_OR_RETURN(Filter f, Parser(text, limits).ParseAll());
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateFilter(f));
-  return f;
+std::string ComparatorText(FilterComparator::Kind kind,
+                           const std::string& operand) {
+  static const char* kNames[] = {
+      "binary:", "binaryprefix:", "substring:", "regexstring:"};
+  return Quoted(kNames[static_cast<int>(kind)] + operand);
 }
 
-Status ValidateFilter(const Filter& filter) {
-  LeafCensus census;
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateNode(filter, false, &census));
-  if (census.scvf && census.skipper != nullptr) {
-    return Status::InvalidArgument(
-        std::string(census.skipper) +
-        " is not supported together with SingleColumnValueFilter");
-  }
-  return Status::OK();
+const char* Bool(bool b) { return b ? "true" : "false"; }
+
+std::string ScvfText(const SingleColumnValueFilter& s) {
+  return std::string(s.exclude ? "SingleColumnValueExcludeFilter("
+                               : "SingleColumnValueFilter(") +
+         Quoted(s.family) + ", " + Quoted(s.qualifier) + ", " + OpText(s.op) +
+         ", " + ComparatorText(s.comparator, s.value) + ", " +
+         Bool(s.filter_if_missing) + ", " + Bool(s.latest_version_only) + ")";
 }
 
-std::string ToString(const Filter& filter) {
-  if (const auto* list = std::get_if<FilterList>(&filter.node)) {
+std::string CompositeText(const Filter& filter) {
+  auto operand_text = [](const Filter& operand) {
+    bool nested = std::holds_alternative<FilterList>(operand.node);
+    return nested ? "(" + ToString(operand) + ")" : ToString(operand);
+  };
+  if (const auto* unary = std::get_if<UnaryFilter>(&filter.node)) {
+    std::string out = unary->op == UnaryFilter::Op::kSkip ? "SKIP " : "WHILE ";
+    return unary->operand.empty() ? out : out + operand_text(unary->operand[0]);
+  }
+  const auto& list = std::get<FilterList>(filter.node);
+  std::string out;
+  for (const Filter& operand : list.operands) {
+    if (!out.empty()) out += list.op == FilterList::Op::kAnd ? " AND " : " OR ";
+    out += operand_text(operand);
+  }
+  return out;
+}
+
+std::string ColumnFilterText(const Filter& filter) {
+  if (const auto* m = std::get_if<MultipleColumnPrefixFilter>(&filter.node)) {
     std::string out;
-    for (const Filter& operand : list->operands) {
-      if (!out.empty()) {
-        out += list->op == FilterList::Op::kAnd ? " AND " : " OR ";
-      }
-      bool nested = std::holds_alternative<FilterList>(operand.node);
-      out += nested ? "(" + ToString(operand) + ")" : ToString(operand);
+    for (const std::string& p : m->prefixes) {
+      out += (out.empty() ? "" : ", ") + Quoted(p);
     }
-    return out;
+    return "MultipleColumnPrefixFilter(" + out + ")";
   }
-  if (const auto* s = std::get_if<SingleColumnValueFilter>(&filter.node)) {
-    return "SingleColumnValueFilter(" + Quoted(s->family) + ", " +
-           Quoted(s->qualifier) + ", " + OpText(s->op) + ", " +
-           Quoted("binary:" + s->value) + ", " +
-           (s->filter_if_missing ? "true" : "false") + ", " +
-           (s->latest_version_only ? "true" : "false") + ")";
+  if (const auto* r = std::get_if<ColumnRangeFilter>(&filter.node)) {
+    return "ColumnRangeFilter(" + Quoted(r->min.value_or("")) + ", " +
+           Bool(r->min_inclusive) + ", " + Quoted(r->max.value_or("")) + ", " +
+           Bool(r->max_inclusive) + ")";
+  }
+  if (const auto* t = std::get_if<TimestampsFilter>(&filter.node)) {
+    std::string out;
+    for (int64_t ts : t->timestamps) {
+      out += (out.empty() ? "" : ", ") + std::to_string(ts);
+    }
+    return "TimestampsFilter(" + out + ")";
+  }
+  const auto& d = std::get<DependentColumnFilter>(filter.node);
+  std::string out = "DependentColumnFilter(" + Quoted(d.family) + ", " +
+                    Quoted(d.qualifier) + ", " + Bool(d.drop_dependent);
+  if (d.op) {
+    out += std::string(", ") + OpText(*d.op) + ", " +
+           ComparatorText(d.comparator.kind, d.comparator.operand);
+  }
+  return out + ")";
+}
+
+std::string LeafText(const Filter& filter) {
+  if (const auto* c = std::get_if<CompareFilter>(&filter.node)) {
+    static const char* kNames[] = {"RowFilter", "FamilyFilter",
+                                   "QualifierFilter", "ValueFilter"};
+    return std::string(kNames[static_cast<int>(c->part)]) + "(" +
+           OpText(c->op) + ", " +
+           ComparatorText(c->comparator.kind, c->comparator.operand) + ")";
   }
   if (const auto* p = std::get_if<PrefixFilter>(&filter.node)) {
     return "PrefixFilter(" + Quoted(p->prefix) + ")";
@@ -595,32 +218,150 @@ std::string ToString(const Filter& filter) {
   if (const auto* p = std::get_if<PageFilter>(&filter.node)) {
     return "PageFilter(" + std::to_string(p->page_size) + ")";
   }
+  if (const auto* k = std::get_if<KeyOnlyFilter>(&filter.node)) {
+    return std::string("KeyOnlyFilter(") + Bool(k->length_as_value) + ")";
+  }
+  if (std::holds_alternative<FirstKeyOnlyFilter>(filter.node)) {
+    return "FirstKeyOnlyFilter()";
+  }
   if (const auto* c = std::get_if<ColumnPrefixFilter>(&filter.node)) {
     return "ColumnPrefixFilter(" + Quoted(c->prefix) + ")";
   }
-  return std::string(LeafName(filter)) + "()";
+  if (const auto* s = std::get_if<InclusiveStopFilter>(&filter.node)) {
+    return "InclusiveStopFilter(" + Quoted(s->stop_row) + ")";
+  }
+  if (const auto* c = std::get_if<ColumnCountGetFilter>(&filter.node)) {
+    return "ColumnCountGetFilter(" + std::to_string(c->limit) + ")";
+  }
+  if (const auto* p = std::get_if<ColumnPaginationFilter>(&filter.node)) {
+    return "ColumnPaginationFilter(" + std::to_string(p->limit) + ", " +
+           std::to_string(p->offset) + ")";
+  }
+  return ColumnFilterText(filter);
 }
 
-std::optional<Row> ApplyFilter(const Filter& filter, const Row& row) {
-  std::optional<Marks> marks = Eval(filter, row);
-  if (!marks) return std::nullopt;
-  Row out;
-  out.key = row.key;
-  for (size_t i = 0; i < row.cells.size(); ++i) {
-    if ((*marks)[i] == kDrop) continue;
-    out.cells.push_back(row.cells[i]);
-    if ((*marks)[i] == kKeepKeyOnly) out.cells.back().value.clear();
+// ---------------------------------------------------------------- planning
+
+// One index lookup of a plan: equalities and prefixes, all ANDed.
+struct Conjunction {
+  std::vector<EqualityPredicate> equals;
+  std::vector<IndexPredicate> prefixes;
+  void Add(const Conjunction& other) {
+    equals.insert(equals.end(), other.equals.begin(), other.equals.end());
+    prefixes.insert(prefixes.end(), other.prefixes.begin(),
+                    other.prefixes.end());
   }
-  if (out.cells.empty()) return std::nullopt;  // as HBase: no empty rows
-  return out;
+};
+using Lookups = std::vector<Conjunction>;
+
+// The pin of a SingleColumnValue(Exclude)Filter, if it is one.
+std::optional<Lookups> ScvfPins(
+    const SingleColumnValueFilter& s,
+    const std::function<bool(std::string_view)>& indexed) {
+  if (s.op != CompareOp::kEqual || !s.filter_if_missing ||
+      !indexed(s.column())) {
+    return std::nullopt;
+  }
+  Conjunction c;
+  if (s.comparator == FilterComparator::Kind::kBinary) {
+    c.equals.push_back(EqualityPredicate{s.column(), s.value});
+  } else if (s.comparator == FilterComparator::Kind::kBinaryPrefix &&
+             !s.value.empty()) {
+    // `=` with binaryprefix: the value's first |p| bytes equal p, so the
+    // value starts with p.
+    c.prefixes.push_back(
+        IndexPredicate{s.column(), IndexOp::kPrefix, {s.value}});
+  } else {
+    return std::nullopt;
+  }
+  return Lookups{std::move(c)};
+}
+
+// The lookups a row must satisfy when `f`'s filterRow answers false (which
+// a returned row's root does); nullopt when `f` implies none.
+std::optional<Lookups> Pins(
+    const Filter& f, const std::function<bool(std::string_view)>& indexed) {
+  if (const auto* s = std::get_if<SingleColumnValueFilter>(&f.node)) {
+    return ScvfPins(*s, indexed);
+  }
+  // SKIP's filterRow is its own (an excluded cell), not its operand's.
+  const auto* list = std::get_if<FilterList>(&f.node);
+  if (list == nullptr) return std::nullopt;
+  Conjunction conjunction;
+  bool pinned_alone = false;
+  std::optional<Lookups> best;
+  for (const Filter& operand : list->operands) {
+    std::optional<Lookups> pins = Pins(operand, indexed);
+    if (list->op == FilterList::Op::kOr) {
+      // Every operand must be pinned, or rows matching none may pass.
+      if (!pins) return std::nullopt;
+      if (!best) best.emplace();
+      best->insert(best->end(), pins->begin(), pins->end());
+      if (best->size() > kMaxPlanLookups) return std::nullopt;
+    } else if (pins && pins->size() == 1) {
+      conjunction.Add((*pins)[0]);
+      pinned_alone = true;
+    } else if (pins && (!best || pins->size() < best->size())) {
+      best = std::move(pins);
+    }
+  }
+  if (pinned_alone) return Lookups{std::move(conjunction)};
+  return best;
+}
+
+std::optional<uint64_t> RowLimit(const Filter& f) {
+  if (const auto* p = std::get_if<PageFilter>(&f.node)) return p->page_size;
+  const auto* list = std::get_if<FilterList>(&f.node);
+  if (list == nullptr || list->op != FilterList::Op::kAnd) return std::nullopt;
+  std::optional<uint64_t> limit;
+  for (const Filter& operand : list->operands) {
+    std::optional<uint64_t> l = RowLimit(operand);
+    if (l && (!limit || *l < *limit)) limit = l;
+  }
+  return limit;
+}
+
+}  // namespace
+
+Status ValidateFilter(const Filter& filter) {
+  return ValidateNode(filter, Context::kTop);
+}
+
+std::string ToString(const Filter& filter) {
+  if (std::holds_alternative<FilterList>(filter.node) ||
+      std::holds_alternative<UnaryFilter>(filter.node)) {
+    return CompositeText(filter);
+  }
+  if (const auto* s = std::get_if<SingleColumnValueFilter>(&filter.node)) {
+    return ScvfText(*s);
+  }
+  return LeafText(filter);
+}
+
+bool FilterEndsScans(const Filter& filter) {
+  if (const auto* unary = std::get_if<UnaryFilter>(&filter.node)) {
+    if (unary->op == UnaryFilter::Op::kWhile) return true;
+    return !unary->operand.empty() && FilterEndsScans(unary->operand[0]);
+  }
+  const auto* list = std::get_if<FilterList>(&filter.node);
+  if (list == nullptr) return false;
+  return std::any_of(list->operands.begin(), list->operands.end(),
+                     [](const Filter& f) { return FilterEndsScans(f); });
 }
 
 FilterPlan PlanFilter(
     const Filter& filter,
     const std::function<bool(std::string_view column)>& indexed) {
   FilterPlan plan;
-  std::optional<Lookups> pins = Pins(filter, indexed);
-  if (pins) plan.lookups = std::move(*pins);
+  // A WHILE ends the scan at a row the index would not read.
+  std::optional<Lookups> pins;
+  if (!FilterEndsScans(filter)) pins = Pins(filter, indexed);
+  if (pins) {
+    for (Conjunction& c : *pins) {
+      plan.lookups.push_back(std::move(c.equals));
+      plan.prefixes.push_back(std::move(c.prefixes));
+    }
+  }
   plan.row_limit = RowLimit(filter);
   return plan;
 }

@@ -4,6 +4,7 @@
 #include <rocksdb/snapshot.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "model/filter_language.h"
 #include "regionstore/internal/keys.h"
@@ -60,10 +61,10 @@ StatusOr<std::optional<Filter>> ScanFilter(const std::string& text) {
 
 // One row a scan reached: counted against the work bound, decoded,
 // projected and filtered; appended to `rows` when something of it is left.
+// *ends: the filter ends the scan here (FilterScan::Result::ends_scan).
 Status ExamineScanRow(std::string_view key, std::string_view value,
-                      const ScanRequest& req,
-                      const std::optional<Filter>& filter, ReadBudget* budget,
-                      std::vector<Row>* rows) {
+                      const ScanRequest& req, FilterScan* filter,
+                      ReadBudget* budget, std::vector<Row>* rows, bool* ends) {
   ++budget->examined_rows;
   budget->read_bytes += value.size();
   std::vector<Cell> cells;
@@ -71,7 +72,11 @@ Status ExamineScanRow(std::string_view key, std::string_view value,
   std::optional<Row> row = ProjectNonEmpty(
       key, CellsInRange(std::move(cells), req.time_range), req.columns);
   // After the projection, as HBase: unselected columns are missing.
-  if (row && filter) row = ApplyFilter(*filter, *row);
+  if (row && filter != nullptr) {
+    FilterScan::Result r = filter->Next(*row);
+    row = std::move(r.row);
+    *ends = r.ends_scan;
+  }
   if (row) {
     budget->reply_bytes += ReplyBytes(*row);
     rows->push_back(std::move(*row));
@@ -164,6 +169,9 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::optional<Filter> filter,
                               ScanFilter(req.filter));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(req.time_range));
+  // Built once for the scan: the filter's per-row state lives in it.
+  std::unique_ptr<FilterScan> filter_scan;
+  if (filter) filter_scan = std::make_unique<FilterScan>(*filter, req.reversed);
   std::shared_lock lock(regions_mu_);
   BLOOMROUTE_ASSIGN_OR_RETURN(const RegionDescriptor* r,
                               OpenRegionLocked(req.region_id));
@@ -200,8 +208,12 @@ StatusOr<ScanResult> RocksRegionStore::Scan(const ScanRequest& req) const {
       break;
     }
     if (req.reversed) last_examined.assign(key);
+    bool ends = false;
     BLOOMROUTE_RETURN_IF_ERROR(ExamineScanRow(key, it->value().ToStringView(),
-                                              req, filter, &budget, &out.rows));
+                                              req, filter_scan.get(), &budget,
+                                              &out.rows, &ends));
+    // No later row of the range passes (or, for a WHILE, may be returned).
+    if (ends) break;
   }
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
   return out;

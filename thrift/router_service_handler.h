@@ -36,7 +36,7 @@
 //   isTableAvailable: exists and enabled; false for an unknown table.
 //     isTableAvailableWithSplit: also the regions start at the split keys.
 //   getTableNamesByPattern / getTableDescriptorsByPattern: whole-name
-//     matches of a Java regex, in the subset thrift/internal/java_regex.h
+//     matches of a Java regex, in the subset common/java_regex.h
 //     accepts (the rest is refused naming the construct).
 //   getSlowLogResponses / clearSlowLogResponses: the server's SlowCallLog.
 //   getClusterId: the catalog's cluster id (Router::ClusterId).

@@ -4,15 +4,14 @@
 #include <limits>
 #include <utility>
 
+#include "common/java_regex.h"
 #include "thrift/conversion/hbase_conversion.h"
-#include "thrift/internal/java_regex.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/router_service_handler.h"
 
 namespace bloomroute {
 
 namespace client = rpc::client;
-using thrift_internal::JavaRegex;
 using thrift_internal::ServeHBaseCall;
 
 namespace {

@@ -86,6 +86,22 @@ bool TakeRegionRows(ScanResult part, ScanResult* out, uint64_t* used) {
   return true;
 }
 
+// The regions' unfiltered rows through `filter` in scan order; a row that
+// ends the scan (a WHILE failed) drops the rest and the resume row.
+void FilterAtRouter(const Filter& filter, bool reversed, ScanResult* result) {
+  FilterScan scan(filter, reversed);
+  std::vector<Row> kept;
+  for (Row& row : result->rows) {
+    FilterScan::Result r = scan.Next(row);
+    if (r.row) kept.push_back(std::move(*r.row));
+    if (r.ends_scan) {
+      result->resume_row.reset();
+      break;
+    }
+  }
+  result->rows = std::move(kept);
+}
+
 }  // namespace
 
 // A region server's scan reply is untrusted: its rows must be in strictly
@@ -264,6 +280,7 @@ StatusOr<std::shared_ptr<const ScanFilter>> Scans::CheckScan(
     const IndexedColumn* c = table.FindIndexed(column);
     return c != nullptr && !c->building;
   });
+  out->at_router = FilterEndsScans(filter);
   out->filter = std::move(filter);
   return std::shared_ptr<const ScanFilter>(std::move(out));
 }
@@ -289,8 +306,18 @@ StatusOr<ScanResult> Scans::ScanPaged(std::string_view table,
   } else {
     BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                                 ctx_.tables->Find(table));
-    result = spec.reversed ? ScanRegionsReversed(*state, spec, limit, *work)
-                           : ScanRegions(*state, spec, limit, *work);
+    const bool here = filter != nullptr && filter->at_router;
+    ScanSpec unfiltered;
+    if (here) {
+      unfiltered = spec;
+      unfiltered.filter.clear();
+    }
+    const ScanSpec& sent = here ? unfiltered : spec;
+    result = spec.reversed ? ScanRegionsReversed(*state, sent, limit, *work)
+                           : ScanRegions(*state, sent, limit, *work);
+    if (here && result.ok()) {
+      FilterAtRouter(filter->filter, spec.reversed, &*result);
+    }
   }
   if (result.ok() && row_limit &&
       returned + result->rows.size() >= *row_limit) {
@@ -392,11 +419,17 @@ StatusOr<std::vector<Row>> Scans::IndexCandidates(
   const uint64_t share = std::max<uint64_t>(1, budget / lookups.size());
   std::vector<Row> rows;
   covered->reset();
-  for (const std::vector<EqualityPredicate>& conjunction : lookups) {
+  for (size_t i = 0; i < lookups.size(); ++i) {
+    const std::vector<EqualityPredicate>& conjunction = lookups[i];
+    const std::vector<IndexPredicate>& prefixes = filter.plan.prefixes[i];
     LookupSpec lookup;
-    lookup.equals.assign(conjunction.begin(),
-                         conjunction.begin() + std::min(conjunction.size(),
-                                                        kMaxLookupPredicates));
+    // Fewer predicates give more candidates, never fewer: any subset will do.
+    const size_t n_equals = std::min(conjunction.size(), kMaxLookupPredicates);
+    lookup.equals.assign(conjunction.begin(), conjunction.begin() + n_equals);
+    lookup.where.assign(
+        prefixes.begin(),
+        prefixes.begin() +
+            std::min(prefixes.size(), kMaxLookupPredicates - n_equals));
     lookup.limit = limit;
     lookup.columns = spec.columns;
     lookup.time_range = spec.time_range;
@@ -436,6 +469,7 @@ StatusOr<ScanResult> Scans::ScanIndex(std::string_view table,
   const uint64_t budget = ctx_.options->max_reply_bytes;
   uint64_t used = 0;
   std::optional<std::string> after = AfterRowFor(spec.start_row);
+  FilterScan filtered(filter.filter);  // built once; per-row state
   for (int round = 1;; ++round) {
     std::optional<std::string> covered;
     const auto needed = static_cast<uint32_t>(limit - out.rows.size());
@@ -446,7 +480,7 @@ StatusOr<ScanResult> Scans::ScanIndex(std::string_view table,
     for (Row& row : rows) {
       if (row.key < spec.start_row) continue;  // AfterRowFor's few extra
       if (bounded && row.key >= spec.stop_row) return out;
-      std::optional<Row> kept = ApplyFilter(filter.filter, row);
+      std::optional<Row> kept = filtered.Next(row).row;
       if (!kept) continue;
       used += ReplyBytes(*kept);
       out.rows.push_back(std::move(*kept));

@@ -51,6 +51,11 @@ struct ScanWork {
 struct ScanFilter {
   Filter filter;
   FilterPlan plan;
+  // The filter holds a WHILE (FilterEndsScans): it ends the whole scan at
+  // the first row it fails, which no region server sees, so the regions
+  // return their rows unfiltered and the router runs the filter over them
+  // in scan order.
+  bool at_router = false;
 };
 
 // Checks a region server's scan reply to `request` of a region ending at

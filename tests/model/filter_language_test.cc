@@ -152,23 +152,35 @@ TEST(FilterLanguageParseTest, MalformedStringsNameThePosition) {
 }
 
 TEST(FilterLanguageParseTest, UnsupportedFeaturesAreNamed) {
-  EXPECT_EQ(ParseError("ValueFilter(=, 'binary:a')"),
-            "at position 0: ValueFilter is not supported");
-  EXPECT_EQ(ParseError("PrefixFilter('a') AND RowFilter(=, 'binary:a')"),
-            "at position 22: RowFilter is not supported");
-  EXPECT_EQ(ParseError("SKIP ValueFilter(=, 'binary:a')"),
-            "at position 0: the SKIP operator is not supported");
-  EXPECT_EQ(ParseError("SingleColumnValueFilter('f','q',=,'substring:a')"),
-            "at position 34: comparator substring is not supported (only "
-            "binary)");
-  EXPECT_EQ(ParseError("PrefixFilter('a') OR KeyOnlyFilter()"),
-            "KeyOnlyFilter is not supported inside OR");
+  EXPECT_EQ(ParseError("ColumnValueFilter('f', 'q', =, 'binary:a')"),
+            "at position 0: ColumnValueFilter is not supported");
+  EXPECT_EQ(ParseError("PrefixFilter('a') AND FuzzyRowFilter('a')"),
+            "at position 22: FuzzyRowFilter is not supported");
+  EXPECT_EQ(ParseError("SingleColumnValueFilter('f','q',=,'null:a')"),
+            "at position 34: comparator null is not supported (binary, "
+            "binaryprefix, substring and regexstring are)");
+  EXPECT_EQ(ParseError("ValueFilter(<, 'substring:a')"),
+            "at position 15: a regexstring or substring comparator goes with "
+            "= and != only");
+  EXPECT_EQ(ParseError("ValueFilter(=, 'regexstring:a(?i)b')"),
+            "at position 15: regex: an inline flag (?i at offset 1 is "
+            "Java-only syntax bloomroute does not accept");
   EXPECT_EQ(ParseError("PrefixFilter('a') OR PageFilter(3)"),
             "PageFilter is not supported inside OR");
-  EXPECT_EQ(ParseError("FirstKeyOnlyFilter() AND "
-                       "SingleColumnValueFilter('f','q',=,'binary:v')"),
-            "FirstKeyOnlyFilter is not supported together with "
-            "SingleColumnValueFilter");
+  EXPECT_EQ(ParseError("SKIP PageFilter(3)"),
+            "PageFilter is not supported inside SKIP");
+  EXPECT_EQ(ParseError("PrefixFilter('a') OR WHILE PrefixFilter('b')"),
+            "WHILE is not supported inside OR (there HBase keeps its end "
+            "across rows without ending the scan)");
+  EXPECT_EQ(ParseError("SKIP (KeyOnlyFilter() AND WHILE PrefixFilter('b'))"),
+            "WHILE is not supported inside SKIP (there HBase keeps its end "
+            "across rows without ending the scan)");
+  EXPECT_EQ(ParseError("MultipleColumnPrefixFilter('a', 'b', 'a')"),
+            "at position 0: MultipleColumnPrefixFilter prefixes must be "
+            "distinct");
+  EXPECT_EQ(ParseError("ColumnPaginationFilter(-1, 0)"),
+            "at position 23: the limit must be an integer in [0, 2147483647], "
+            "got '-1'");
   EXPECT_EQ(ParseError("SingleColumnValueFilter('',  'q', =, 'binary:v')"),
             "SingleColumnValueFilter family must be non-empty and hold no ':'");
 }
@@ -310,6 +322,32 @@ TEST(FilterLanguagePlanTest, PinnedEqualitiesUseTheIndex) {
             "SingleColumnValueFilter('g','c',=,'binary:2',true,true)"),
       IndexedAC);
   EXPECT_EQ(p.lookups.size(), 2u);
+
+  // SingleColumnValueExcludeFilter drops rows as SingleColumnValueFilter;
+  // a pin beside SKIP or cell filters still pins the AND.
+  p = PlanFilter(
+      Parse("SingleColumnValueExcludeFilter('f','a',=,'binary:1',true,true) "
+            "AND SKIP ValueFilter(!=, 'binary:') AND ColumnPrefixFilter('b')"),
+      IndexedAC);
+  ASSERT_EQ(p.lookups.size(), 1u);
+  EXPECT_EQ(p.lookups[0][0].column, "f:a");
+
+  // binaryprefix with '=' pins to a prefix: alone, or ANDed with equalities.
+  p = PlanFilter(
+      Parse("SingleColumnValueFilter('f','a',=,'binaryprefix:ab',true,true)"),
+      IndexedAC);
+  ASSERT_EQ(p.lookups.size(), 1u);
+  EXPECT_TRUE(p.lookups[0].empty());
+  ASSERT_EQ(p.prefixes.size(), 1u);
+  EXPECT_EQ(p.prefixes[0],
+            (std::vector<IndexPredicate>{{"f:a", IndexOp::kPrefix, {"ab"}}}));
+  p = PlanFilter(
+      Parse("SingleColumnValueFilter('f','a',=,'binaryprefix:ab',true,true) "
+            "AND SingleColumnValueFilter('g','c',=,'binary:2',true,true)"),
+      IndexedAC);
+  ASSERT_EQ(p.lookups.size(), 1u);
+  EXPECT_EQ(p.lookups[0].size(), 1u);
+  EXPECT_EQ(p.prefixes[0].size(), 1u);
 }
 
 TEST(FilterLanguagePlanTest, UnpinnedFiltersScan) {
@@ -324,6 +362,19 @@ TEST(FilterLanguagePlanTest, UnpinnedFiltersScan) {
       "SingleColumnValueFilter('f','a',=,'binary:1',true,true) OR "
       "PrefixFilter('r')",
       "PrefixFilter('r') AND PageFilter(2)",
+      // SkipFilter ignores its operand's filterRow: a row missing the
+      // column passes.
+      "SKIP SingleColumnValueFilter('f','a',=,'binary:1',true,true)",
+      // WHILE ends the scan at a row the index would not read.
+      "WHILE SingleColumnValueFilter('f','a',=,'binary:1',true,true)",
+      "SingleColumnValueFilter('f','a',=,'binary:1',true,true) AND "
+      "WHILE PrefixFilter('r')",
+      // Not an equality or prefix of the value.
+      "SingleColumnValueFilter('f','a',=,'substring:1',true,true)",
+      "SingleColumnValueFilter('f','a',=,'regexstring:^1',true,true)",
+      "SingleColumnValueFilter('f','a',>=,'binaryprefix:1',true,true)",
+      // An empty prefix holds for every value: no narrower than a scan.
+      "SingleColumnValueFilter('f','a',=,'binaryprefix:',true,true)",
   };
   for (const char* text : scans) {
     FilterPlan p = PlanFilter(Parse(text), IndexedAC);
@@ -375,6 +426,11 @@ Filter RandomLeaf(std::mt19937_64& rng) {
       CompareOp op =
           rng() % 4 ? CompareOp::kEqual : static_cast<CompareOp>(rng() % 6);
       Filter f = Scvf(fam, qual, op, RandomValue(rng), rng() % 5 != 0);
+      auto& s = std::get<SingleColumnValueFilter>(f.node);
+      // SingleColumnValueExcludeFilter pins as SingleColumnValueFilter;
+      // binaryprefix pins to a prefix of the value.
+      s.exclude = rng() % 4 == 0;
+      if (rng() % 4 == 0) s.comparator = FilterComparator::Kind::kBinaryPrefix;
       return f;
     }
   }
@@ -382,6 +438,13 @@ Filter RandomLeaf(std::mt19937_64& rng) {
 
 Filter RandomFilter(std::mt19937_64& rng, int depth) {
   if (depth == 0 || rng() % 3 == 0) return RandomLeaf(rng);
+  if (rng() % 8 == 0) {
+    // SKIP must not be planned through (a row missing the column passes),
+    // WHILE not at all (its end depends on rows the index skips).
+    UnaryFilter u{rng() % 2 ? UnaryFilter::Op::kSkip : UnaryFilter::Op::kWhile,
+                  {RandomFilter(rng, depth - 1)}};
+    return Filter{std::move(u)};
+  }
   FilterList list;
   if (rng() % 5 == 0) {
     // An OR of equalities on indexed columns: the union-of-lookups shape
@@ -401,10 +464,15 @@ Filter RandomFilter(std::mt19937_64& rng, int depth) {
   return Filter{std::move(list)};
 }
 
-bool Holds(const Row& row, const std::vector<EqualityPredicate>& conj) {
+bool Holds(const Row& row, const std::vector<EqualityPredicate>& conj,
+           const std::vector<IndexPredicate>& prefixes) {
   for (const auto& eq : conj) {
     const Cell* c = row.Find(eq.column);
     if (c == nullptr || c->value != eq.value) return false;
+  }
+  for (const auto& p : prefixes) {
+    const Cell* c = row.Find(p.column);
+    if (c == nullptr || c->value.rfind(p.values[0], 0) != 0) return false;
   }
   return true;
 }
@@ -412,14 +480,19 @@ bool Holds(const Row& row, const std::vector<EqualityPredicate>& conj) {
 std::vector<Row> Answer(const Filter& f, const FilterPlan& plan,
                         const std::vector<Row>& rows, bool via_index) {
   std::vector<Row> out;
+  FilterScan scan(f);
   for (const Row& row : rows) {
     if (plan.row_limit && out.size() >= *plan.row_limit) break;
     if (via_index) {
       bool candidate = false;
-      for (const auto& conj : plan.lookups) candidate |= Holds(row, conj);
+      for (size_t i = 0; i < plan.lookups.size(); ++i) {
+        candidate |= Holds(row, plan.lookups[i], plan.prefixes[i]);
+      }
       if (!candidate) continue;
     }
-    if (std::optional<Row> r = ApplyFilter(f, row)) out.push_back(*r);
+    FilterScan::Result r = scan.Next(row);
+    if (r.row) out.push_back(*r.row);
+    if (r.ends_scan) break;
   }
   return out;
 }

@@ -215,7 +215,8 @@ TEST_F(RegionStoreReadBoundsTest, ScanFilterWorkIsBoundedByRowsExamined) {
   PutRows(
       5000, [](int) { return "NO"; }, [](int) { return "A"; });
   ScanRequest scan{1, "", "", 10, {}};
-  scan.filter = "PrefixFilter('nothing')";
+  // Every row ("r...") sorts before the prefix: none passes, none ends it.
+  scan.filter = "PrefixFilter('s')";
   int calls = 0;
   for (;;) {
     StatusOr<ScanResult> r = store_->Scan(scan);
@@ -228,6 +229,16 @@ TEST_F(RegionStoreReadBoundsTest, ScanFilterWorkIsBoundedByRowsExamined) {
     ASSERT_LE(calls, 10);
   }
   EXPECT_EQ(calls, 5);
+  // A row past the prefix ends the scan (HBase's filterAllRemaining): no
+  // later row can pass, so the region answers at once, with no resume row.
+  scan = ScanRequest{1, "", "", 10, {}};
+  // (A key shorter than the prefix is filtered without passing it, as in
+  // HBase's PrefixFilter: "n", not a longer prefix, against "r00000".)
+  scan.filter = "PrefixFilter('n')";
+  StatusOr<ScanResult> ended = store_->Scan(scan);
+  ASSERT_TRUE(ended.ok()) << ended.status().ToString();
+  EXPECT_TRUE(ended->rows.empty());
+  EXPECT_FALSE(ended->resume_row.has_value());
   // The row limit counts rows returned, not rows examined.
   scan = ScanRequest{1, "", "", 3, {}};
   scan.filter = "SingleColumnValueFilter('d', 'name', =, 'binary:x')";

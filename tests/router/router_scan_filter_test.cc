@@ -70,9 +70,35 @@ Filter Scvf(std::string column, CompareOp op, std::string value,
   return Filter{s};
 }
 
+// Filters of the cell-level engine beyond the indexable shapes.
+Filter RandomCellLeaf(std::mt19937_64& rng) {
+  switch (rng() % 6) {
+    case 0:
+      return Filter{CompareFilter{
+          CompareFilter::Part::kValue, static_cast<CompareOp>(rng() % 6),
+          FilterComparator{FilterComparator::Kind::kBinary, RandomValue(rng)}}};
+    case 1:
+      return Filter{CompareFilter{
+          CompareFilter::Part::kQualifier, CompareOp::kNotEqual,
+          FilterComparator{FilterComparator::Kind::kSubstring, "b"}}};
+    case 2:
+      return Filter{ColumnCountGetFilter{static_cast<int32_t>(rng() % 3)}};
+    case 3:
+      return Filter{ColumnPaginationFilter{static_cast<int32_t>(rng() % 3),
+                                           static_cast<int32_t>(rng() % 2)}};
+    case 4:
+      return Filter{KeyOnlyFilter{true}};
+    default:
+      return Filter{InclusiveStopFilter{std::string(1, kKeyBytes[rng() % 52])}};
+  }
+}
+
 Filter RandomLeaf(std::mt19937_64& rng) {
   static const char* kFilterColumns[] = {"f:a", "f:b", "g:c", "g:d", "f:zz"};
-  switch (rng() % 12) {
+  switch (rng() % 14) {
+    case 12:
+    case 13:
+      return RandomCellLeaf(rng);
     case 0:
       return Filter{PrefixFilter{std::string(1, kKeyBytes[rng() % 52])}};
     case 1:
@@ -86,14 +112,25 @@ Filter RandomLeaf(std::mt19937_64& rng) {
     default: {
       CompareOp op =
           rng() % 4 ? CompareOp::kEqual : static_cast<CompareOp>(rng() % 6);
-      return Scvf(kFilterColumns[rng() % 5], op, RandomValue(rng),
-                  rng() % 5 != 0);
+      Filter f =
+          Scvf(kFilterColumns[rng() % 5], op, RandomValue(rng), rng() % 5 != 0);
+      auto& s = std::get<SingleColumnValueFilter>(f.node);
+      s.exclude = rng() % 6 == 0;
+      // '=' with binaryprefix: a prefix lookup, every server asked.
+      if (rng() % 6 == 0) s.comparator = FilterComparator::Kind::kBinaryPrefix;
+      return f;
     }
   }
 }
 
 Filter RandomFilter(std::mt19937_64& rng, int depth) {
   if (depth == 0 || rng() % 3 == 0) return RandomLeaf(rng);
+  if (rng() % 6 == 0) {
+    // WHILE runs at the router over the regions' rows; SKIP anywhere.
+    UnaryFilter u{rng() % 2 ? UnaryFilter::Op::kSkip : UnaryFilter::Op::kWhile,
+                  {RandomFilter(rng, depth - 1)}};
+    return Filter{std::move(u)};
+  }
   FilterList list;
   if (rng() % 4 == 0) {
     // An OR of equalities on indexed columns: a union of lookups (with
@@ -134,11 +171,13 @@ std::string RandomBound(std::mt19937_64& rng,
 }
 
 // The answer by definition: the rows of [start, stop) in key order, each
-// projected, then filtered, at most the PageFilter's limit.
+// projected, then filtered (one FilterScan, to the row that ends it), at
+// most the PageFilter's limit.
 std::vector<Row> ModelScan(const std::map<std::string, Row>& rows,
                            const ScanSpec& spec, const Filter& filter,
                            std::optional<uint64_t> row_limit) {
   std::vector<Row> out;
+  FilterScan scan(filter);
   for (auto it = rows.lower_bound(spec.start_row); it != rows.end(); ++it) {
     if (!spec.stop_row.empty() && it->first >= spec.stop_row) break;
     if (row_limit && out.size() >= *row_limit) break;
@@ -147,9 +186,9 @@ std::vector<Row> ModelScan(const std::map<std::string, Row>& rows,
       if (Selected(spec.columns, c.column)) projected.cells.push_back(c);
     }
     if (projected.cells.empty()) continue;
-    if (std::optional<Row> r = ApplyFilter(filter, projected)) {
-      out.push_back(std::move(*r));
-    }
+    FilterScan::Result r = scan.Next(projected);
+    if (r.row) out.push_back(std::move(*r.row));
+    if (r.ends_scan) break;
   }
   return out;
 }
@@ -243,7 +282,7 @@ TEST_F(RouterScanFilterTest, IndexPlanEqualsFullScanEqualsModel) {
       batch.clear();
     }
   }
-  int planned = 0, unions = 0, nonempty = 0, limited = 0;
+  int planned = 0, unions = 0, nonempty = 0, limited = 0, whiles = 0;
   for (int accepted = 0; accepted < n_cases;) {
     Filter filter = RandomFilter(rng, 3);
     if (!ValidateFilter(filter).ok()) continue;
@@ -268,12 +307,14 @@ TEST_F(RouterScanFilterTest, IndexPlanEqualsFullScanEqualsModel) {
     unions += plan.lookups.size() > 1;
     nonempty += !want.empty();
     limited += plan.row_limit.has_value();
+    whiles += FilterEndsScans(filter);
   }
   // Meaningful only if index plans, unions and row limits were exercised.
   EXPECT_GE(planned, n_cases / 6);
   EXPECT_GE(unions, n_cases / 30);
   EXPECT_GE(nonempty, n_cases / 3);
   EXPECT_GE(limited, n_cases / 30);
+  EXPECT_GE(whiles, n_cases / 30);  // run at the router across regions
 }
 
 // An index-planned scan asks only the servers the global index does not rule
@@ -579,10 +620,11 @@ TEST_F(RouterScanFilterTest, BadFiltersAreRefusedByName) {
   StatusOr<int64_t> id = router_->OpenScanner("t", spec);
   ASSERT_TRUE(id.status().IsInvalidArgument()) << id.status().ToString();
   EXPECT_NE(id.status().message().find("at position"), std::string::npos);
-  spec.filter = "ValueFilter(=, 'binary:1')";
+  spec.filter = "ColumnValueFilter('f', 'a', =, 'binary:1')";
   StatusOr<ScanResult> scan = router_->Scan("t", spec, 10);
   ASSERT_TRUE(scan.status().IsInvalidArgument());
-  EXPECT_NE(scan.status().message().find("ValueFilter"), std::string::npos);
+  EXPECT_NE(scan.status().message().find("ColumnValueFilter"),
+            std::string::npos);
   spec.filter = "PrefixFilter('" +
                 std::string(RouterOptions().max_filter_bytes, 'a') + "')";
   scan = router_->Scan("t", spec, 10);

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "common/java_regex.h"
 #include "tests/integration/router_client.h"
 #include "tests/thrift/fake_router.h"
 #include "tests/thrift/handler_test_util.h"
-#include "thrift/internal/java_regex.h"
 #include "thrift/router_service_handler.h"
 
 namespace bloomroute {

@@ -204,8 +204,9 @@ Status Count(Context& c, const Statement& s) {
   if (interval && *interval < 1) return args.Error("INTERVAL is at least 1");
   const uint64_t every = interval ? static_cast<uint64_t>(*interval) : 1000;
   router::ScanSpec spec;
-  // FirstKeyOnlyFilter goes with no filter that reads a column's value
-  // (model/filter_language.h); KeyOnlyFilter goes with any.
+  // FirstKeyOnlyFilter would hide columns from the user's filter (HBase's
+  // cell-level AND, model/filter_language.h); KeyOnlyFilter after it only
+  // empties the values of the cells it returns.
   spec.filter =
       filter ? "(" + *filter + ") AND KeyOnlyFilter()" : "FirstKeyOnlyFilter()";
   uint64_t counted = 0;

@@ -1,6 +1,8 @@
-// JavaRegex: HBase's table-name patterns (getTableNamesByPattern,
-// getTableDescriptorsByPattern take a java.util.regex pattern and list the
-// tables whose whole name matches it) over std::regex.
+// JavaRegex: java.util.regex patterns over std::regex, for HBase's table-name
+// patterns (getTableNamesByPattern, getTableDescriptorsByPattern: the tables
+// whose whole name matches) and its filter language's `regexstring:`
+// comparator (RegexStringComparator: a value matches when the pattern is
+// found in it, with Pattern.DOTALL, HBase's default flag).
 //
 // Accepted: the subset of Java's syntax that ECMAScript shares and means the
 // same by -- literals, `.`, classes and ranges ([a-z], [^0-9]), \d \D \s \S
@@ -23,9 +25,13 @@
 //   if (!re.ok()) return re.status();
 //   if (re->Matches(name)) ...
 //
+// Subjects are matched byte by byte: a non-ASCII character (several bytes
+// in UTF-8) is several characters to `.`, classes and counts, where Java
+// decodes it to one; ASCII subjects match exactly as in Java.
+//
 // Thread-safety: a compiled JavaRegex may be matched from several threads.
-#ifndef BLOOMROUTE_THRIFT_INTERNAL_JAVA_REGEX_H_
-#define BLOOMROUTE_THRIFT_INTERNAL_JAVA_REGEX_H_
+#ifndef BLOOMROUTE_COMMON_JAVA_REGEX_H_
+#define BLOOMROUTE_COMMON_JAVA_REGEX_H_
 
 #include <cstddef>
 #include <regex>
@@ -35,7 +41,7 @@
 #include "common/status.h"
 #include "common/statusor.h"
 
-namespace bloomroute::thrift_internal {
+namespace bloomroute {
 
 class JavaRegex {
  public:
@@ -44,10 +50,16 @@ class JavaRegex {
 
   // InvalidArgument for a pattern over kMaxPatternBytes, a Java-only
   // construct (named) or one that does not compile (std::regex's reason).
-  static StatusOr<JavaRegex> Compile(std::string_view pattern);
+  // dot_all: `.` also matches line terminators (Java's Pattern.DOTALL),
+  // which ECMAScript's `.` does not.
+  static StatusOr<JavaRegex> Compile(std::string_view pattern,
+                                     bool dot_all = false);
 
   // Whether the whole of `name` matches (Java's Matcher.matches).
   bool Matches(const std::string& name) const;
+
+  // Whether the pattern matches somewhere in `subject` (Matcher.find).
+  bool Finds(std::string_view subject) const;
 
  private:
   explicit JavaRegex(std::regex re) : re_(std::move(re)) {}
@@ -58,6 +70,6 @@ class JavaRegex {
 // (what Compile refuses before compiling).
 [[nodiscard]] Status CheckJavaRegexSubset(std::string_view pattern);
 
-}  // namespace bloomroute::thrift_internal
+}  // namespace bloomroute
 
-#endif  // BLOOMROUTE_THRIFT_INTERNAL_JAVA_REGEX_H_
+#endif  // BLOOMROUTE_COMMON_JAVA_REGEX_H_

@@ -1,9 +1,10 @@
-#include "thrift/internal/java_regex.h"
+#include "common/java_regex.h"
 
 #include <cctype>
+#include <string>
 #include <utility>
 
-namespace bloomroute::thrift_internal {
+namespace bloomroute {
 namespace {
 
 constexpr std::string_view kJavaOnlyEscapes = "AZzGhHRXkQEae";
@@ -78,6 +79,29 @@ Status CheckClass(std::string_view p, size_t at, size_t* end) {
   return Status::OK();
 }
 
+// `.` outside classes becomes [\s\S]: ECMAScript's `.` stops at line
+// terminators, DOTALL's does not. Run on a pattern CheckJavaRegexSubset
+// accepted, so escapes and classes are well formed.
+std::string WithDotAll(std::string_view p) {
+  std::string out;
+  bool in_class = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '\\' && i + 1 < p.size()) {
+      out += p.substr(i, 2);
+      ++i;
+      continue;
+    }
+    if (in_class && p[i] == ']') in_class = false;
+    if (!in_class && p[i] == '[') in_class = true;
+    if (!in_class && p[i] == '.') {
+      out += "[\\s\\S]";
+    } else {
+      out += p[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Status CheckJavaRegexSubset(std::string_view p) {
@@ -100,7 +124,7 @@ Status CheckJavaRegexSubset(std::string_view p) {
   return Status::OK();
 }
 
-StatusOr<JavaRegex> JavaRegex::Compile(std::string_view pattern) {
+StatusOr<JavaRegex> JavaRegex::Compile(std::string_view pattern, bool dot_all) {
   if (pattern.size() > kMaxPatternBytes) {
     return Status::InvalidArgument(
         "regex: " + std::to_string(pattern.size()) + " bytes, over the " +
@@ -113,7 +137,9 @@ StatusOr<JavaRegex> JavaRegex::Compile(std::string_view pattern) {
   flags |= std::regex_constants::__polynomial;
 #endif
   try {
-    return JavaRegex(std::regex(pattern.begin(), pattern.end(), flags));
+    const std::string text =
+        dot_all ? WithDotAll(pattern) : std::string(pattern);
+    return JavaRegex(std::regex(text.begin(), text.end(), flags));
   } catch (const std::regex_error& e) {
     return Status::InvalidArgument("regex '" + std::string(pattern) +
                                    "' does not compile: " + e.what());
@@ -124,4 +150,8 @@ bool JavaRegex::Matches(const std::string& name) const {
   return std::regex_match(name, re_);
 }
 
-}  // namespace bloomroute::thrift_internal
+bool JavaRegex::Finds(std::string_view subject) const {
+  return std::regex_search(subject.begin(), subject.end(), re_);
+}
+
+}  // namespace bloomroute
