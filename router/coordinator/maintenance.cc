@@ -47,7 +47,11 @@ void Maintenance::RunPass() {
 bool Maintenance::TakeProbeTurn() {
   const auto now = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(probe_mu_);
-  if (now - last_probe_ < options_.probe_interval) return false;
+  // The first pass probes: steady_clock's epoch is the machine's boot, so
+  // a router started within probe_interval of it would otherwise wait.
+  if (last_probe_ && now - *last_probe_ < options_.probe_interval) {
+    return false;
+  }
   last_probe_ = now;
   return true;
 }

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace bloomroute::router_internal {
@@ -103,7 +104,8 @@ class Maintenance {
   bool wake_ = false;      // guarded by mu_
 
   std::mutex probe_mu_;
-  std::chrono::steady_clock::time_point last_probe_;  // guarded by probe_mu_
+  // None before the first probe. Guarded by probe_mu_.
+  std::optional<std::chrono::steady_clock::time_point> last_probe_;
 
   std::thread maintenance_;
   std::thread balancer_;  // when an interval of it is set
