@@ -374,3 +374,103 @@ Status CatalogRecords::DecodeQuota(std::string_view key, std::string_view value,
 }
 
 }  // namespace bloomroute::router
+
+namespace bloomroute::router {
+
+uint64_t CatalogNamespace::Bytes() const {
+  uint64_t bytes = name.size();
+  for (const auto& [k, v] : configuration) bytes += k.size() + v.size();
+  return bytes;
+}
+
+std::string CatalogRecords::EncodeNamespaces(
+    const CatalogStore::NamespaceList& namespaces) {
+  std::string out(1, static_cast<char>(kFormatVersion));
+  PutFixed32(&out, static_cast<uint32_t>(namespaces.size()));
+  for (const CatalogNamespace& ns : namespaces) {
+    PutLengthPrefixed(&out, ns.name);
+    PutFixed32(&out, static_cast<uint32_t>(ns.configuration.size()));
+    for (const auto& [k, v] : ns.configuration) {
+      PutLengthPrefixed(&out, k);
+      PutLengthPrefixed(&out, v);
+    }
+  }
+  return out;
+}
+
+Status CatalogRecords::DecodeNamespaces(std::string_view in,
+                                        CatalogStore::NamespaceList* out) {
+  out->clear();
+  if (in.empty()) return Status::OK();
+  ByteReader r(in);
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersionOne(&r));
+  uint32_t count = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed32(&count, "namespaces"));
+  if (count > CatalogNamespace::kMaxNamespaces) {
+    return Status::Corruption("catalog: too many namespaces");
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    CatalogNamespace ns;
+    std::string_view name;
+    BLOOMROUTE_RETURN_IF_ERROR(r.ReadLengthPrefixed(&name, "namespace"));
+    ns.name.assign(name);
+    uint32_t entries = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed32(&entries, "configuration"));
+    // Each entry takes at least two length prefixes.
+    if (entries > r.remaining() / 2) {
+      return Status::Corruption("catalog: namespace configuration");
+    }
+    for (uint32_t e = 0; e < entries; ++e) {
+      std::string_view k, v;
+      BLOOMROUTE_RETURN_IF_ERROR(r.ReadLengthPrefixed(&k, "configuration"));
+      BLOOMROUTE_RETURN_IF_ERROR(r.ReadLengthPrefixed(&v, "configuration"));
+      ns.configuration.emplace(std::string(k), std::string(v));
+    }
+    out->push_back(std::move(ns));
+  }
+  if (!r.empty()) return Status::Corruption("catalog: namespace list");
+  return Status::OK();
+}
+
+StatusOr<CatalogStore::NamespaceList> CatalogRecords::WithNamespace(
+    const CatalogStore::NamespaceList& list, const CatalogNamespace& ns) {
+  if (ns.Bytes() - ns.name.size() > CatalogNamespace::kMaxConfigurationBytes) {
+    return Status::InvalidArgument(
+        "the configuration of namespace " + QuoteForMessage(ns.name) +
+        " takes " + std::to_string(ns.Bytes() - ns.name.size()) +
+        " bytes, over the limit of " +
+        std::to_string(CatalogNamespace::kMaxConfigurationBytes));
+  }
+  CatalogStore::NamespaceList next = WithoutNamespace(list, ns.name);
+  if (next.size() >= CatalogNamespace::kMaxNamespaces) {
+    return Status::InvalidArgument(
+        "the catalog holds at most " +
+        std::to_string(CatalogNamespace::kMaxNamespaces) + " namespaces");
+  }
+  auto at = std::lower_bound(
+      next.begin(), next.end(), ns,
+      [](const CatalogNamespace& a, const CatalogNamespace& b) {
+        return a.name < b.name;
+      });
+  next.insert(at, ns);
+  uint64_t bytes = 0;
+  for (const CatalogNamespace& n : next) bytes += n.Bytes();
+  if (bytes > CatalogNamespace::kMaxListBytes) {
+    return Status::InvalidArgument(
+        "the names and configurations of all namespaces would take " +
+        std::to_string(bytes) + " bytes, over the limit of " +
+        std::to_string(CatalogNamespace::kMaxListBytes));
+  }
+  return next;
+}
+
+CatalogStore::NamespaceList CatalogRecords::WithoutNamespace(
+    const CatalogStore::NamespaceList& list, const std::string& name) {
+  CatalogStore::NamespaceList next;
+  for (const CatalogNamespace& n : list) {
+    if (n.name != name) next.push_back(n);
+  }
+  return next;
+}
+
+}  // namespace bloomroute::router

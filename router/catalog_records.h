@@ -9,7 +9,8 @@
 // flight); version 3 is version 2 -- families, attributes, the enabled flag
 // and retired regions -- plus the next column id, each indexed column's
 // building flag and the index tasks. Versions 1 (an enabled table without
-// declared families), 2 and 3 still read. Quotas are in version 1.
+// declared families), 2 and 3 still read. Quotas are in version 1, and so is
+// the namespace list (one record holding every namespace).
 //
 // The records carry no checksum of their own: each store covers the bytes
 // it keeps (RocksDB's block checksums; ZooKeeper's, on disk and on the
@@ -25,6 +26,7 @@
 
 #include "common/coding.h"
 #include "common/status.h"
+#include "common/statusor.h"
 #include "router/catalog_store.h"
 
 namespace bloomroute::router {
@@ -55,6 +57,19 @@ class CatalogRecords {
   static std::string EncodeQuota(const Quota& quota);
   [[nodiscard]] static Status DecodeQuota(std::string_view key,
                                           std::string_view value, Quota* out);
+  // The namespace list, in the order given (stores keep it by name).
+  // Decoding "" is the empty list; more than kMaxNamespaces is Corruption.
+  static std::string EncodeNamespaces(
+      const CatalogStore::NamespaceList& namespaces);
+  [[nodiscard]] static Status DecodeNamespaces(
+      std::string_view in, CatalogStore::NamespaceList* out);
+  // The list with `ns` in place of its namesake, or without `name` (by
+  // name), checked against CatalogNamespace's limits (InvalidArgument):
+  // what each store's PutNamespace / DeleteNamespace writes.
+  static StatusOr<CatalogStore::NamespaceList> WithNamespace(
+      const CatalogStore::NamespaceList& list, const CatalogNamespace& ns);
+  static CatalogStore::NamespaceList WithoutNamespace(
+      const CatalogStore::NamespaceList& list, const std::string& name);
 };
 
 }  // namespace bloomroute::router

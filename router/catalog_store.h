@@ -1,8 +1,8 @@
 // CatalogStore: where a router keeps the cluster's shape -- region servers,
 // tables with their regions, index tasks and region operations in flight,
 // quotas, the page-token key, the cluster id and the count of router
-// starts -- behind one interface, so that the router does not know where it
-// lives.
+// starts, the namespaces -- behind one interface, so that the router does not
+// know where it lives.
 //
 // Implementations:
 //   OpenEmbeddedCatalog   the router's own RocksDB in its data directory
@@ -38,6 +38,7 @@
 #define BLOOMROUTE_ROUTER_CATALOG_STORE_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -169,6 +170,29 @@ struct CatalogTable {
   }
 };
 
+// A namespace (HBase's NamespaceDescriptor): its name and configuration.
+// `default` and `hbase` always exist; the store holds a record for them only
+// once their configuration was set.
+struct CatalogNamespace {
+  // Namespaces a catalog keeps, and bytes of one namespace's configuration
+  // (keys and values) and of every namespace's name and configuration
+  // together: the list is one record, whose ZooKeeper chunks stay far
+  // under a znode's 1 MiB.
+  static constexpr size_t kMaxNamespaces = 1024;
+  static constexpr uint64_t kMaxConfigurationBytes = 64 << 10;
+  static constexpr uint64_t kMaxListBytes = 1 << 20;
+
+  std::string name;
+  std::map<std::string, std::string> configuration;
+
+  // Bytes of the name and the configuration's keys and values.
+  uint64_t Bytes() const;
+
+  friend bool operator==(const CatalogNamespace& a, const CatalogNamespace& b) {
+    return a.name == b.name && a.configuration == b.configuration;
+  }
+};
+
 class CatalogStore {
  public:
   virtual ~CatalogStore() = default;
@@ -251,6 +275,18 @@ class CatalogStore {
   // InvalidArgument when ValidateQuota refuses it, or when it would be
   // quota number Quota::kMaxQuotas + 1.
   [[nodiscard]] virtual Status PutQuota(const Quota& quota) = 0;
+
+  // The namespaces with a record, by name: an immutable snapshot as
+  // Tables(). PutNamespace stores `ns` in place of the record of the same
+  // name (one durable, atomic write); InvalidArgument when it would be
+  // namespace number kMaxNamespaces + 1 or the list would pass
+  // kMaxListBytes, or for a configuration over kMaxConfigurationBytes.
+  // DeleteNamespace forgets it (OK when there is none). Neither looks at
+  // the tables: the caller (under its DDL lock) does.
+  using NamespaceList = std::vector<CatalogNamespace>;
+  virtual std::shared_ptr<const NamespaceList> Namespaces() const = 0;
+  [[nodiscard]] virtual Status PutNamespace(const CatalogNamespace& ns) = 0;
+  [[nodiscard]] virtual Status DeleteNamespace(const std::string& name) = 0;
 
  protected:
   CatalogStore() = default;

@@ -194,6 +194,7 @@ void RouterImpl::CreateComponents() {
   ctx_.metrics = metrics_.get();
   placement_ = std::make_unique<RegionPlacement>(ctx_);
   table_admin_ = std::make_unique<TableAdmin>(ctx_, placement_.get());
+  namespace_admin_ = std::make_unique<NamespaceAdmin>(ctx_);
   membership_ = std::make_unique<Membership>(ctx_, placement_.get());
   index_tasks_ = std::make_unique<IndexTasks>(
       ctx_, IndexTasks::Hooks{
@@ -242,6 +243,52 @@ void RouterImpl::CatchUpReplicas() { write_path_->CatchUpReplicas(); }
 void RouterImpl::ExpireScanners() { scans_->ExpireScanners(); }
 
 // The calls on rows (RowCalls) and scans (Scans).
+Status RouterImpl::ModifyTable(const router::TableSpec& spec) {
+  BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
+  BLOOMROUTE_ASSIGN_OR_RETURN(const SchemaChange change,
+                              table_admin_->PlanSchemaChange(spec));
+  if (change.narrowed) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        CheckNoCells(change.table, {}, "declaring families on it"));
+  }
+  for (const std::string& family : change.removed_families) {
+    BLOOMROUTE_RETURN_IF_ERROR(CheckNoCells(
+        change.table, {family},
+        "removing family " + QuoteForMessage(family) + " from it"));
+  }
+  for (const std::string& column : change.drop) {
+    BLOOMROUTE_RETURN_IF_ERROR(index_tasks_->DropIndex(change.table, column));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(table_admin_->ApplySchema(change));
+  for (const std::string& column : change.add) {
+    BLOOMROUTE_RETURN_IF_ERROR(index_tasks_->AddIndex(change.table, column));
+  }
+  return Status::OK();
+}
+
+Status RouterImpl::CheckNoCells(const std::string& table,
+                                const Projection& columns,
+                                const std::string& what) {
+  router::ScanSpec scan;
+  scan.columns = columns;
+  // A pass may stop at the servers' work bound with no row: go on from
+  // where it stopped.
+  while (true) {
+    BLOOMROUTE_ASSIGN_OR_RETURN(const ScanResult found, Scan(table, scan, 1));
+    if (!found.rows.empty()) {
+      return Status::InvalidArgument(
+          "table " + QuoteForMessage(table) + " holds cells" +
+          (columns.empty() ? std::string()
+                           : " of family " + QuoteForMessage(columns[0])) +
+          " (row " + QuoteForMessage(found.rows[0].key) + "): " + what +
+          " would need them deleted on the region servers, which the router "
+          "does not do; delete them first (or truncate the table)");
+    }
+    if (!found.resume_row) return Status::OK();
+    scan.start_row = *found.resume_row;
+  }
+}
+
 Status RouterImpl::Mutate(std::string_view table,
                           std::vector<Mutation> mutations) {
   return row_calls_->Mutate(table, std::move(mutations));

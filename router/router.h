@@ -59,6 +59,7 @@
 #include "model/index_predicate.h"
 #include "model/index_query.h"
 #include "model/rows.h"
+#include "router/catalog_store.h"
 #include "router/quota.h"
 #include "router/router_options.h"
 #include "router/router_reports.h"
@@ -74,6 +75,9 @@ namespace bloomroute::router {
 class CatalogStore;
 class RegionClientFactory;
 
+// A namespace (HBase's NamespaceDescriptor): a name and its configuration.
+using NamespaceDescriptor = CatalogNamespace;
+
 // A table to create.
 struct TableSpec {
   static constexpr uint32_t kMaxRegions = 1024;
@@ -81,7 +85,9 @@ struct TableSpec {
   // The indexed column names together: 256 names of 64 bytes.
   static constexpr uint64_t kMaxIndexedColumnBytes = 16 << 10;
 
-  std::string name;  // 1..255 of [A-Za-z0-9_.-], not '.' or '..'; unique
+  // "qualifier" or "ns:qualifier" (model/table_name.h: "default:t" is
+  // "t"); the qualifier 1..255 of [A-Za-z0-9_.-], not '.' or '..'; unique.
+  std::string name;
   // "family:qualifier", distinct, at most kMaxIndexedColumns of them and
   // kMaxIndexedColumnBytes together; may be empty (no index). Column ids are
   // assigned in this order from 1.
@@ -318,6 +324,58 @@ class Router {
   // that server opens when it answers again).
   [[nodiscard]] virtual Status TruncateTable(std::string_view table,
                                              bool preserve_splits) = 0;
+  // HBase's modifyTable, online: `spec` is the table's whole new schema --
+  // its families, attributes and indexed columns (the bloomroute.index
+  // attribute, or indexed_columns) -- validated as CreateTable's (split
+  // keys and region_count must be unset). The table stays enabled and
+  // serving throughout. A column the schema no longer indexes is dropped
+  // (DropIndex) and a new one added (AddIndex: the same online backfill,
+  // Lookup refuses it as "building" until every region is done); a spec
+  // without the attribute and without indexed_columns drops every index,
+  // as HBase replaces the whole descriptor. A family the schema no longer
+  // declares must hold no cell (InvalidArgument naming it and saying why:
+  // the router does not delete a family's cells on the region servers;
+  // delete them first, or truncate), and declaring families on a table
+  // that declared none needs the table empty. Steps in order -- drops, the
+  // families and attributes, adds -- each durable; a failure stops there
+  // (what ran stands) and is returned. NotFound for an unknown table.
+  [[nodiscard]] virtual Status ModifyTable(const TableSpec& spec) = 0;
+
+  // Namespaces, as HBase's (model/table_name.h): a table lives in the
+  // namespace its name starts with ("ns:t"; no ':' is `default`), and
+  // CreateTable refuses a table in a namespace that does not exist
+  // (NotFound naming NamespaceNotFoundException) or in `hbase`
+  // (InvalidArgument). `default` and `hbase` always exist.
+  //   CreateNamespace: InvalidArgument for a name that is not 1..128 of
+  //     [A-Za-z0-9_] (HBase's isLegalNamespaceName), for one that exists
+  //     (NamespaceExistException), or a configuration over the catalog's
+  //     bounds (CatalogNamespace: 64 KiB each, 1 MiB and 1,024 namespaces
+  //     in all).
+  //   ModifyNamespace: replaces the configuration; NotFound when the
+  //     namespace does not exist.
+  //   DeleteNamespace: InvalidArgument for `default` or `hbase` ("Reserved
+  //     namespace ... cannot be removed") and for a namespace holding
+  //     tables ("Only empty namespaces can be removed. Namespace 'ns' has N
+  //     tables", HBase's ConstraintException; tables still being deleted
+  //     count); NotFound when it does not exist.
+  //   GetNamespace: NotFound when it does not exist. ListNamespaces: every
+  //     namespace by name, `default` and `hbase` included.
+  //   ListTablesInNamespace: its tables as ListTables gives them; NotFound
+  //     when the namespace does not exist (`hbase` lists none: bloomroute
+  //     has no system tables).
+  // Every change is one atomic, durable catalog write. The changes are the
+  // coordinator's (another router refuses them).
+  [[nodiscard]] virtual Status CreateNamespace(
+      const NamespaceDescriptor& ns) = 0;
+  [[nodiscard]] virtual Status ModifyNamespace(
+      const NamespaceDescriptor& ns) = 0;
+  [[nodiscard]] virtual Status DeleteNamespace(std::string_view name) = 0;
+  virtual StatusOr<NamespaceDescriptor> GetNamespace(
+      std::string_view name) const = 0;
+  virtual std::vector<NamespaceDescriptor> ListNamespaces() const = 0;
+  virtual StatusOr<std::vector<TableDescriptor>> ListTablesInNamespace(
+      std::string_view name) const = 0;
+
   // The index lifecycle. AddIndex declares `column` ("family:qualifier")
   // indexed on a table that may hold rows, under a column id the table
   // never used, and returns once the build is recorded (synchronously, in

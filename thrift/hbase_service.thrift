@@ -13,7 +13,7 @@
 // never reads are left out (a Thrift reader skips unknown field ids, so an
 // HBase client may still send them). Where HBase has a feature bloomroute
 // does not (more than one version per cell, visibility labels and
-// authorizations, namespaces other than `default`, region replicas and
+// authorizations, region replicas and
 // TIMELINE consistency, per-family time ranges, serialized filters), a request that asks for it is refused with an error naming the
 // feature, never answered differently. Hints that do not change an answer
 // (caching, cacheBlocks, readType, durability, attributes on a mutation) are
@@ -21,9 +21,12 @@
 //
 // The conventions below hold for the whole client API (the three files).
 //
-// Tables. HBase names tables with `binary table` in data calls ("t" or
-// "default:t") and TTableName in table calls; only the `default` namespace
-// exists. Indexed columns are declared through HBase's createTable: the
+// Tables. HBase names tables with `binary table` in data calls ("t",
+// "default:t" or "ns:t") and TTableName in table calls. Tables live in
+// namespaces, as in HBase: "t" and "default:t" name the same table;
+// `default` and `hbase` always exist (`hbase` holds no table a user can
+// create; tableExists answers true for hbase:meta); other namespaces are
+// made with createNamespace. Indexed columns are declared through HBase's createTable: the
 // table attribute `bloomroute.index` (TTableDescriptor.attributes), its value
 // the indexed columns as `family:qualifier` separated by commas.
 //
@@ -337,7 +340,7 @@ enum TCompareOperator {
   NO_OP = 6
 }
 
-// ns: unset, empty or "default" (the only namespace).
+// ns: unset or empty is "default". In replies ns is always set.
 struct TTableName {
   1: optional binary ns
   2: binary qualifier
@@ -420,6 +423,15 @@ struct TTableDescriptor {
   2: optional list<TColumnFamilyDescriptor> columns
   3: optional map<binary, binary> attributes
   4: optional i32 durability  // a TDurability
+}
+
+// A namespace (HBase's NamespaceDescriptor). name: 1 to 128 of
+// [A-Za-z0-9_] (HBase's TableName.isLegalNamespaceName). configuration:
+// kept as given and answered back; at most 64 KiB of keys and values per
+// namespace, 1 MiB for all namespaces together.
+struct TNamespaceDescriptor {
+  1: string name
+  2: optional map<string, string> configuration
 }
 
 enum TThriftServerType {
@@ -664,4 +676,70 @@ service THBaseService {
   // The cluster's id: a UUID made once and kept in the router's catalog
   // (every router of the cluster answers the same, across restarts).
   string getClusterId()
+
+  // ---------------- Namespaces (HBase's Admin namespace calls) ----------
+  // Kept in the router's catalog (embedded or ZooKeeper), each change one
+  // atomic write; they need role admin. Errors name HBase's exception:
+  //   createNamespace  "InvalidArgument: namespace 'ns' already exists
+  //                    (NamespaceExistException)" (default and hbase always
+  //                    exist); an illegal name is InvalidArgument naming
+  //                    the character.
+  //   modifyNamespace  replaces the configuration; "NotFound: namespace 'ns'
+  //                    does not exist (NamespaceNotFoundException)".
+  //   deleteNamespace  "InvalidArgument: Only empty namespaces can be
+  //                    removed. Namespace 'ns' has N tables
+  //                    (ConstraintException)"; default and hbase: "Reserved
+  //                    namespace ... cannot be removed"; NotFound as above.
+  //   getNamespaceDescriptor  NotFound as above.
+  //   listNamespaceDescriptors / listNamespaces  every namespace by name,
+  //                    default and hbase included.
+  //   getTableDescriptorsByNamespace / getTableNamesByNamespace  its tables
+  //                    (enabled or not) by name; NotFound as above; hbase
+  //                    lists none (bloomroute has no system tables).
+  // createTable in a namespace that does not exist is NotFound as above; in
+  // hbase, InvalidArgument.
+  list<TTableDescriptor> getTableDescriptorsByNamespace(1: string name)
+      throws (1: errors.TIOError io)
+  list<TTableName> getTableNamesByNamespace(1: string name)
+      throws (1: errors.TIOError io)
+  void createNamespace(1: TNamespaceDescriptor namespaceDesc)
+      throws (1: errors.TIOError io)
+  void modifyNamespace(1: TNamespaceDescriptor namespaceDesc)
+      throws (1: errors.TIOError io)
+  void deleteNamespace(1: string name) throws (1: errors.TIOError io)
+  TNamespaceDescriptor getNamespaceDescriptor(1: string name)
+      throws (1: errors.TIOError io)
+  list<TNamespaceDescriptor> listNamespaceDescriptors()
+      throws (1: errors.TIOError io)
+  list<string> listNamespaces() throws (1: errors.TIOError io)
+
+  // ---------------- Online schema changes (role admin) ----------------
+  // modifyTable: desc is the table's whole new descriptor (HBase replaces
+  // it): families, their settings, attributes. The table stays enabled and
+  // serving. Indexed columns follow the bloomroute.index attribute: a
+  // column it adds is built online as `bloomroute index add` builds it
+  // (lookups answer "building" until the backfill is done), one it no
+  // longer names is dropped as `bloomroute index drop` drops it; a
+  // descriptor without the attribute drops every index. A family the new
+  // descriptor leaves out must hold no cell: the router does not delete a
+  // family's cells on the region servers, so that is refused naming the
+  // family and a row ("InvalidArgument: table 't' holds cells of family
+  // 'f' ..."); delete the cells (or truncate) first. Declaring families on
+  // a table that declared none needs it empty likewise.
+  // addColumnFamily / modifyColumnFamily / deleteColumnFamily: modifyTable
+  // of the current descriptor with that one family added, replaced or
+  // removed (indexed columns unchanged, building ones included), with
+  // HBase's errors (InvalidFamilyOperationException): adding a family that
+  // exists, modifying or deleting one that does not, deleting the only
+  // family, or deleting a family that has an indexed column (drop the
+  // index first) is InvalidArgument. They read, then write the
+  // descriptor: concurrent schema changes of one table may overwrite each
+  // other's families (the last one wins), as two HBase clients' modifyTable.
+  void addColumnFamily(1: TTableName tableName,
+      2: TColumnFamilyDescriptor column) throws (1: errors.TIOError io)
+  void deleteColumnFamily(1: TTableName tableName, 2: binary column)
+      throws (1: errors.TIOError io)
+  void modifyColumnFamily(1: TTableName tableName,
+      2: TColumnFamilyDescriptor column) throws (1: errors.TIOError io)
+  void modifyTable(1: TTableDescriptor desc) throws (1: errors.TIOError io)
 }

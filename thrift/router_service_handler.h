@@ -40,9 +40,11 @@
 //     accepts (the rest is refused naming the construct).
 //   getSlowLogResponses / clearSlowLogResponses: the server's SlowCallLog.
 //   getClusterId: the catalog's cluster id (Router::ClusterId).
-//   tableExists: answers for any namespace (hbase:meta exists; a table of
-//     another namespace does not); getTableDescriptors leaves out the
-//     tables that do not exist (HBase's Admin.listTableDescriptors).
+//   tableExists: answers for any namespace (hbase:meta exists, as in
+//     HBase); getTableDescriptors leaves out the tables that do not exist
+//     (HBase's Admin.listTableDescriptors).
+//   Namespaces: Router::CreateNamespace and the rest; a table's TTableName
+//     has its namespace in ns ("default" for a name without ':').
 //
 // Scanners belong to a router::ScannerClient: the handler's. A server makes
 // one handler per connection (RouterServiceHandlerFactory), so each
@@ -184,6 +186,31 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
       std::vector<bool>& result,
       const std::set<rpc::client::TServerName>& server_names) override;
   void getClusterId(std::string& result) override;
+  // In router_service_handler_namespaces.cc, with the schema changes.
+  void modifyTable(const rpc::client::TTableDescriptor& desc) override;
+  void addColumnFamily(
+      const rpc::client::TTableName& table_name,
+      const rpc::client::TColumnFamilyDescriptor& column) override;
+  void modifyColumnFamily(
+      const rpc::client::TTableName& table_name,
+      const rpc::client::TColumnFamilyDescriptor& column) override;
+  void deleteColumnFamily(const rpc::client::TTableName& table_name,
+                          const std::string& column) override;
+  void createNamespace(
+      const rpc::client::TNamespaceDescriptor& namespace_desc) override;
+  void modifyNamespace(
+      const rpc::client::TNamespaceDescriptor& namespace_desc) override;
+  void deleteNamespace(const std::string& name) override;
+  void getNamespaceDescriptor(rpc::client::TNamespaceDescriptor& result,
+                              const std::string& name) override;
+  void listNamespaceDescriptors(
+      std::vector<rpc::client::TNamespaceDescriptor>& result) override;
+  void listNamespaces(std::vector<std::string>& result) override;
+  void getTableDescriptorsByNamespace(
+      std::vector<rpc::client::TTableDescriptor>& result,
+      const std::string& name) override;
+  void getTableNamesByNamespace(std::vector<rpc::client::TTableName>& result,
+                                const std::string& name) override;
 
   // ---- bloomroute's own ----
 

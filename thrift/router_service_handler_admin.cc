@@ -136,10 +136,7 @@ void RouterServiceHandler::getTableNamesByPattern(
                                 TablesByPattern(*router_, regex));
     result.clear();
     for (const TableDescriptor& t : tables) {
-      client::TTableName name;
-      name.__set_ns("default");
-      name.__set_qualifier(t.name);
-      result.push_back(std::move(name));
+      result.push_back(TableNameToThrift(t.name));
     }
     return Status::OK();
   });

@@ -34,13 +34,13 @@ StatusOr<router::TableInfo> Describe(router::Router& router,
 
 // Whether the table exists: NotFound is an answer here, not an error. As
 // HBase's Admin.tableExists, a name in any namespace is answered: hbase:meta
-// exists (the router's catalog is what it is in HBase), and a table of a
-// namespace other than default does not (there are no others here).
+// exists (the router's catalog is what it is in HBase); no other table of
+// namespace hbase does (bloomroute has no other system table).
 StatusOr<bool> TableExists(router::Router& router,
                            const client::TTableName& table,
                            const std::string& f) {
-  if (table.__isset.ns && !table.ns.empty() && table.ns != "default") {
-    return table.ns == "hbase" && table.qualifier == "meta";
+  if (table.__isset.ns && table.ns == "hbase") {
+    return table.qualifier == "meta";
   }
   std::string name;
   BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, f, &name));

@@ -76,6 +76,13 @@ Status CopyRecords(router::CatalogStore& from, ZnodeStore* to,
         ZnodeCatalogOptions::kChunkBytes, rng() | 1));
   }
   report->quotas = quotas->size();
+  const std::shared_ptr<const router::CatalogStore::NamespaceList> namespaces =
+      from.Namespaces();
+  BLOOMROUTE_RETURN_IF_ERROR(catalog_internal::WriteChunkedRecord(
+      to, catalog_internal::kNamespaces,
+      CatalogRecords::EncodeNamespaces(*namespaces),
+      ZnodeCatalogOptions::kChunkBytes, rng() | 1));
+  report->namespaces = namespaces->size();
   return Status::OK();
 }
 

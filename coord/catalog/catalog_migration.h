@@ -5,7 +5,8 @@
 //
 // What moves: every server with its id and address (removed ones too: their
 // ids stay used), every table record as it is (regions, retired regions,
-// index tasks, region operations in flight), the quotas, the page-token key
+// index tasks, region operations in flight), the quotas, the namespaces
+// with their configuration, the page-token key
 // (tokens handed out before keep paging), the cluster id (HBase's
 // getClusterId answers the same), the id counters and the router
 // starts (so the next router's fence tokens and coordinator epoch are above
@@ -34,6 +35,7 @@ struct MigrationReport {
   size_t servers = 0;
   size_t tables = 0;
   size_t quotas = 0;
+  size_t namespaces = 0;  // those with a record (CatalogStore::Namespaces)
   uint64_t router_starts = 0;
 };
 

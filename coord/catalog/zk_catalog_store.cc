@@ -15,191 +15,14 @@
 
 #include "common/coding.h"
 #include "common/log.h"
+#include "coord/catalog/internal/znode_catalog.h"
 #include "coord/catalog/internal/znode_layout.h"
 #include "router/catalog_records.h"
 #include "router/cluster_id.h"
 #include "router/page_token.h"
 
 namespace bloomroute::coord {
-namespace {
-
-using router::CatalogRecords;
-using router::CatalogRegion;
-using router::CatalogRegionOp;
-using router::CatalogServer;
-using router::CatalogTable;
-using router::Quota;
-using router::ServerId;
-
-using catalog_internal::ChunkPath;
-using catalog_internal::DecodeCount;
-using catalog_internal::DecodeHead;
-using catalog_internal::DecodeIds;
-using catalog_internal::DecodeQuotas;
-using catalog_internal::Digits;
-using catalog_internal::EncodeCount;
-using catalog_internal::EncodeHead;
-using catalog_internal::EncodeIds;
-using catalog_internal::EncodeQuotas;
-using catalog_internal::Head;
-using catalog_internal::HeadFor;
-using catalog_internal::Ids;
-using catalog_internal::kClusterIdPath;
-using catalog_internal::kIds;
-using catalog_internal::kKeyPath;
-using catalog_internal::kLayoutVersion;
-using catalog_internal::kMaxChunks;
-using catalog_internal::kMigratingRoot;
-using catalog_internal::kQuotas;
-using catalog_internal::kRoot;
-using catalog_internal::kServers;
-using catalog_internal::kStarts;
-using catalog_internal::kTables;
-using catalog_internal::QuotaOrder;
-using catalog_internal::ServerPath;
-using catalog_internal::TablePath;
-using QuotaList = router::CatalogStore::QuotaList;
-using TableList = router::CatalogStore::TableList;
-
-// What one attempt of a change writes (after the ids' compare-and-set) and
-// what it publishes in memory once the Multi succeeded.
-struct Plan {
-  std::vector<ZnodeOp> ops;
-  std::function<void()> commit;
-};
-
-// A snapshot as one load read it.
-struct Loaded {
-  Ids ids;
-  int32_t ids_version = 0;
-  uint64_t starts = 0;
-  std::string page_token_key;
-  std::string cluster_id;
-  std::vector<CatalogServer> servers;
-  std::shared_ptr<TableList> tables = std::make_shared<TableList>();
-  std::map<uint64_t, Head> table_heads;
-  std::shared_ptr<QuotaList> quotas = std::make_shared<QuotaList>();
-  Head quota_head;
-};
-
-class ZnodeCatalog final : public router::CatalogStore {
- public:
-  explicit ZnodeCatalog(ZnodeCatalogOptions options)
-      : options_(std::move(options)), rng_(std::random_device{}()) {}
-  ~ZnodeCatalog() override;
-
-  [[nodiscard]] Status Start();
-
-  std::vector<CatalogServer> Servers() const override {
-    std::lock_guard<std::mutex> lock(snap_mu_);
-    return servers_;
-  }
-  StatusOr<ServerId> AddServer(const std::string& address) override;
-  [[nodiscard]] Status SetServerAddress(ServerId id,
-                                        const std::string& address) override;
-  [[nodiscard]] Status RemoveServer(ServerId id) override;
-  std::shared_ptr<const TableList> Tables() const override {
-    std::lock_guard<std::mutex> lock(snap_mu_);
-    return tables_;
-  }
-  uint64_t NextTableId() override {
-    std::lock_guard<std::mutex> lock(mu_);
-    reserved_tables_.insert(next_.table);
-    // Bounded: ids reserved long ago and never written are forgotten.
-    if (reserved_tables_.size() > 4096) {
-      reserved_tables_.erase(reserved_tables_.begin());
-    }
-    return next_.table++;
-  }
-  uint64_t NextRegionId() override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return next_.region++;
-  }
-  [[nodiscard]] Status PutTable(const CatalogTable& table) override;
-  [[nodiscard]] Status DeleteTable(uint64_t table_id) override;
-  StatusOr<uint64_t> RecordRouterStart(uint64_t at_least = 0) override;
-  Counters GetCounters() const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return Counters{next_.server, next_.table, next_.region, starts_};
-  }
-  StatusOr<std::string> PageTokenKey(const std::string& fresh) override;
-  StatusOr<std::string> ClusterId(const std::string& fresh) override;
-  std::shared_ptr<const QuotaList> Quotas() const override {
-    std::lock_guard<std::mutex> lock(snap_mu_);
-    return quotas_;
-  }
-  [[nodiscard]] Status PutQuota(const Quota& quota) override;
-
- private:
-  // Each needs mu_ held.
-  [[nodiscard]] Status EnsureLayoutLocked();
-  [[nodiscard]] Status LoadLocked();
-  [[nodiscard]] Status LoadOnceLocked(Loaded* out);
-  // A record written once (key, cluster id): `*out` stays empty if absent.
-  [[nodiscard]] Status LoadOnceRecordLocked(const char* path, size_t bytes,
-                                            const char* what, std::string* out);
-  // *cached, or `fresh` stored at `path`, or another router's; takes mu_.
-  StatusOr<std::string> CreateOnce(const char* path, const std::string& fresh,
-                                   std::string* cached);
-  [[nodiscard]] Status LoadServersLocked(Loaded* out);
-  [[nodiscard]] Status LoadTablesLocked(Loaded* out);
-  [[nodiscard]] StatusOr<std::string> ReadChunkedLocked(const std::string& path,
-                                                        const Head& head);
-  void InstallLocked(Loaded loaded);
-  // Runs `plan` (built again after every reload) with the ids'
-  // compare-and-set in front, until it applies, fails otherwise, or
-  // max_attempts ran out.
-  [[nodiscard]] Status ChangeLocked(
-      const std::function<StatusOr<Plan>()>& plan);
-  // The ops writing `record` as the chunked record at `head_path` (whose
-  // head is `old`, or absent when `exists` is false); chunks that do not fit
-  // one Multi are written now, unreferenced. Sets `*written` to the head.
-  [[nodiscard]] StatusOr<std::vector<ZnodeOp>> ChunkedWriteLocked(
-      const std::string& head_path, const std::string& record, bool exists,
-      const Head& old, Head* written);
-  // Aborted when a region of `table` has the id of another table's region
-  // (two routers reserved the same ids); needs mu_.
-  [[nodiscard]] Status CheckRegionIdsLocked(const CatalogTable& table) const;
-  [[nodiscard]] Status ReconnectLocked();
-  [[nodiscard]] Status UsableLocked();
-  void WatchIds(const WatchEvent& event);
-  void OnSession(SessionState state);
-  void ReconnectLoop();
-  Watcher IdsWatcher() {
-    return [this](const WatchEvent& e) { WatchIds(e); };
-  }
-  // Rewrites member `changed.id`'s record as `changed`; needs mu_.
-  Plan ServerChangePlan(const CatalogServer& changed);
-  // The member at `address` that is not removed; needs snap_mu_ or mu_.
-  const CatalogServer* MemberAt(const std::string& address) const;
-
-  const ZnodeCatalogOptions options_;
-  // Held across a change's round trips and a load; guards the fields below
-  // up to snap_mu_.
-  mutable std::mutex mu_;
-  std::unique_ptr<ZnodeStore> store_;
-  int32_t ids_version_ = -1;
-  Ids next_;  // the next ids: stored ones, raised by reservations
-  uint64_t starts_ = 0;
-  std::string page_token_key_;
-  std::string cluster_id_;
-  std::map<uint64_t, Head> table_heads_;
-  // Table ids NextTableId handed out that no PutTable of this store wrote.
-  std::set<uint64_t> reserved_tables_;
-  Head quota_head_;
-  std::mt19937_64 rng_;
-  // Guards the published snapshots (written under mu_ too).
-  mutable std::mutex snap_mu_;
-  std::vector<CatalogServer> servers_;
-  std::shared_ptr<const TableList> tables_ = std::make_shared<TableList>();
-  std::shared_ptr<const QuotaList> quotas_ = std::make_shared<QuotaList>();
-  // The reconnecting thread: wakes when the session expired.
-  std::mutex reconnect_mu_;
-  std::condition_variable reconnect_cv_;
-  bool expired_ = false;   // guarded by reconnect_mu_
-  bool stopping_ = false;  // guarded by reconnect_mu_
-  std::thread reconnect_thread_;
-};
+namespace catalog_internal {
 
 ZnodeCatalog::~ZnodeCatalog() {
   {
@@ -323,6 +146,7 @@ Status ZnodeCatalog::EnsureLayoutLocked() {
       ZnodeOp::Create(kServers, ""),
       ZnodeOp::Create(kTables, ""),
       ZnodeOp::Create(kQuotas, EncodeHead(Head{})),
+      ZnodeOp::Create(kNamespaces, EncodeHead(Head{})),
   });
   // Another router made it first: fine.
   if (!made.ok() && !IsNodeExists(made.status())) return made.status();
@@ -359,7 +183,8 @@ Status ZnodeCatalog::LoadOnceLocked(Loaded* out) {
   BLOOMROUTE_RETURN_IF_ERROR(DecodeHead(quota_head.data, &out->quota_head));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::string quotas,
                               ReadChunkedLocked(kQuotas, out->quota_head));
-  return DecodeQuotas(quotas, out->quotas.get());
+  BLOOMROUTE_RETURN_IF_ERROR(DecodeQuotas(quotas, out->quotas.get()));
+  return LoadNamespacesLocked(out);
 }
 
 Status ZnodeCatalog::LoadOnceRecordLocked(const char* path, size_t bytes,
@@ -451,10 +276,13 @@ void ZnodeCatalog::InstallLocked(Loaded loaded) {
   cluster_id_ = std::move(loaded.cluster_id);
   table_heads_ = std::move(loaded.table_heads);
   quota_head_ = loaded.quota_head;
+  namespace_head_ = loaded.namespace_head;
+  namespaces_exist_ = loaded.namespaces_exist;
   std::lock_guard<std::mutex> lock(snap_mu_);
   servers_ = std::move(loaded.servers);
   tables_ = std::move(loaded.tables);
   quotas_ = std::move(loaded.quotas);
+  namespaces_ = std::move(loaded.namespaces);
 }
 
 Status ZnodeCatalog::ChangeLocked(const std::function<StatusOr<Plan>()>& plan) {
@@ -745,40 +573,7 @@ StatusOr<std::string> ZnodeCatalog::CreateOnce(const char* path,
   return *cached;
 }
 
-Status ZnodeCatalog::PutQuota(const Quota& quota) {
-  BLOOMROUTE_RETURN_IF_ERROR(router::ValidateQuota(quota));
-  std::lock_guard<std::mutex> lock(mu_);
-  return ChangeLocked([&]() -> StatusOr<Plan> {
-    auto next = std::make_shared<QuotaList>(*quotas_);
-    auto same = std::find_if(next->begin(), next->end(), [&](const Quota& q) {
-      return q.user == quota.user && q.table == quota.table;
-    });
-    if (quota.none() && same == next->end()) return Plan{};
-    if (same == next->end() && next->size() >= Quota::kMaxQuotas) {
-      return Status::InvalidArgument(
-          "quota: the router holds " + std::to_string(next->size()) +
-          " quotas, the most it keeps; remove one first");
-    }
-    if (same != next->end()) next->erase(same);
-    if (!quota.none()) {
-      next->insert(
-          std::upper_bound(next->begin(), next->end(), quota, QuotaOrder),
-          quota);
-    }
-    Head written;
-    BLOOMROUTE_ASSIGN_OR_RETURN(
-        std::vector<ZnodeOp> ops,
-        ChunkedWriteLocked(kQuotas, EncodeQuotas(*next), true, quota_head_,
-                           &written));
-    return Plan{std::move(ops), [this, next, written] {
-                  quota_head_ = written;
-                  std::lock_guard<std::mutex> snap(snap_mu_);
-                  quotas_ = next;
-                }};
-  });
-}
-
-}  // namespace
+}  // namespace catalog_internal
 
 StatusOr<std::unique_ptr<router::CatalogStore>> OpenZnodeCatalog(
     ZnodeCatalogOptions options) {
@@ -790,7 +585,8 @@ StatusOr<std::unique_ptr<router::CatalogStore>> OpenZnodeCatalog(
   if (options.max_attempts < 1) {
     return Status::InvalidArgument("catalog: max_attempts under 1");
   }
-  auto catalog = std::make_unique<ZnodeCatalog>(std::move(options));
+  auto catalog =
+      std::make_unique<catalog_internal::ZnodeCatalog>(std::move(options));
   BLOOMROUTE_RETURN_IF_ERROR(catalog->Start());
   return std::unique_ptr<router::CatalogStore>(std::move(catalog));
 }

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "model/table_attributes.h"
+#include "model/table_name.h"
 #include "router/coordinator/index_tasks.h"
+#include "router/coordinator/namespace_admin.h"
 #include "router/coordinator/region_ops.h"
 
 namespace bloomroute::router_internal {
@@ -20,21 +22,6 @@ using router::TableInfo;
 using router::TableSpec;
 
 namespace {
-
-bool IsTableNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-}
-
-Status ValidateTableName(const std::string& name) {
-  if (name.empty() || name.size() > 255 || name == "." || name == ".." ||
-      !std::all_of(name.begin(), name.end(), IsTableNameChar)) {
-    return Status::InvalidArgument(
-        "table name " + QuoteForMessage(name) +
-        " must be 1 to 255 of [A-Za-z0-9_.-] (and not '.' or '..')");
-  }
-  return Status::OK();
-}
 
 Status ValidateSplitKeys(const TableSpec& spec) {
   if (spec.split_keys.size() + 1 > TableSpec::kMaxRegions ||
@@ -197,12 +184,16 @@ TableAdmin::TableAdmin(const RouterContext& ctx, RegionPlacement* placement)
     : ctx_(ctx), placement_(placement) {}
 
 StatusOr<TableInfo> TableAdmin::CreateTable(const TableSpec& given) {
+  TableSpec named = given;
+  named.name = CanonicalTableName(given.name);
   BLOOMROUTE_ASSIGN_OR_RETURN(const TableSpec spec,
-                              ResolveIndexAttribute(given));
+                              ResolveIndexAttribute(named));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateSpec(spec));
   BLOOMROUTE_RETURN_IF_ERROR(
       CheckTableBytes(spec, ctx_.options->max_table_bytes));
   std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckTableNamespace(*ctx_.catalog, NamespaceOf(spec.name)));
   const std::shared_ptr<const CatalogStore::TableList> tables =
       ctx_.catalog->Tables();
   if (tables->size() >= ctx_.options->max_tables) {
@@ -369,6 +360,75 @@ StatusOr<router::RegionLocation> TableAdmin::LocateRegion(
   return router::RegionLocation{
       state->Descriptor(i),
       ctx_.servers->Get(state->record.regions[i].server).ref};
+}
+
+namespace {
+
+std::vector<std::string> Minus(const std::vector<std::string>& a,
+                               const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  for (const std::string& x : a) {
+    if (std::find(b.begin(), b.end(), x) == b.end()) out.push_back(x);
+  }
+  return out;
+}
+
+}  // namespace
+
+StatusOr<SchemaChange> TableAdmin::PlanSchemaChange(
+    const TableSpec& given) const {
+  if (!given.split_keys.empty() || given.region_count != 0) {
+    return Status::InvalidArgument(
+        "modifyTable changes a table's schema, not its regions: split keys "
+        "and a region count are not taken");
+  }
+  TableSpec named = given;
+  named.name = CanonicalTableName(given.name);
+  BLOOMROUTE_ASSIGN_OR_RETURN(const TableSpec spec,
+                              ResolveIndexAttribute(named));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateSpec(spec));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      CheckTableBytes(spec, ctx_.options->max_table_bytes));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              ctx_.tables->FindAnyState(spec.name));
+  const TableDescriptor& old = state->record.descriptor;
+  std::vector<std::string> indexed;
+  for (const IndexedColumn& c : old.indexed_columns) indexed.push_back(c.name);
+  SchemaChange change;
+  change.table = spec.name;
+  change.families = spec.families;
+  change.attributes = spec.attributes;
+  change.index_attribute =
+      change.attributes.erase(std::string(kIndexAttribute)) > 0;
+  change.drop = Minus(indexed, spec.indexed_columns);
+  change.add = Minus(spec.indexed_columns, indexed);
+  change.removed_families = Minus(old.families, spec.families);
+  change.narrowed = old.families.empty() && !spec.families.empty();
+  return change;
+}
+
+Status TableAdmin::ApplySchema(const SchemaChange& change) {
+  std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              ctx_.tables->FindAnyState(change.table));
+  BLOOMROUTE_RETURN_IF_ERROR(CheckNoRegionOp(state->record));
+  CatalogTable table = state->record;
+  table.descriptor.families = change.families;
+  table.descriptor.attributes = change.attributes;
+  if (change.index_attribute) {
+    table.descriptor.attributes[std::string(kIndexAttribute)] = "";
+    table.descriptor = ReadyDescriptor(table.descriptor);
+    table.descriptor.indexed_columns = state->record.descriptor.indexed_columns;
+  }
+  // Every indexed column stays in a declared family.
+  for (const IndexedColumn& c : table.descriptor.indexed_columns) {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        CheckColumnFamily(table.descriptor, c.name)
+            .WithContext("indexed column " + QuoteForMessage(c.name)));
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(ctx_.catalog->PutTable(table));
+  ctx_.PublishTables();
+  return Status::OK();
 }
 
 }  // namespace bloomroute::router_internal

@@ -13,6 +13,8 @@
 #ifndef BLOOMROUTE_ROUTER_COORDINATOR_TABLE_ADMIN_H_
 #define BLOOMROUTE_ROUTER_COORDINATOR_TABLE_ADMIN_H_
 
+#include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +25,23 @@
 #include "router/router.h"
 
 namespace bloomroute::router_internal {
+
+// What Router::ModifyTable changes, as TableAdmin::PlanSchemaChange finds
+// it: the new families and attributes (the index attribute apart), the
+// indexed columns to drop and to add, and the families whose cells must be
+// gone first.
+struct SchemaChange {
+  std::string table;  // canonical name
+  std::vector<std::string> families;
+  std::map<std::string, std::string> attributes;  // without bloomroute.index
+  bool index_attribute = false;   // the spec named its columns by attribute
+  std::vector<std::string> drop;  // indexed (or building) columns
+  std::vector<std::string> add;
+  // Families declared before and not after. With `narrowed` (the table
+  // declared none and now declares some) every row must be gone first.
+  std::vector<std::string> removed_families;
+  bool narrowed = false;
+};
 
 class TableAdmin {
  public:
@@ -44,6 +63,14 @@ class TableAdmin {
                                      bool preserve_splits);
   StatusOr<router::RegionLocation> LocateRegion(std::string_view table,
                                                 std::string_view row) const;
+  // Router::ModifyTable in steps (RouterImpl runs them with the index
+  // calls between): validates `spec` as CreateTable does, against the
+  // table as it is (NotFound for an unknown one; split keys and a region
+  // count are InvalidArgument), and says what changes.
+  StatusOr<SchemaChange> PlanSchemaChange(const router::TableSpec& spec) const;
+  // Writes the change's families and attributes to the table (its index
+  // attribute, when the change has one, names the ready columns).
+  [[nodiscard]] Status ApplySchema(const SchemaChange& change);
 
  private:
   // DeleteTable of a table found; needs ddl_mu held.

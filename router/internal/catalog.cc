@@ -27,6 +27,7 @@ constexpr char kCountersKey[] = "m";
 constexpr char kRouterStartsKey[] = "r";
 constexpr char kPageTokenKeyKey[] = "k";
 constexpr char kClusterIdKey[] = "c";
+constexpr char kNamespacesKey[] = "n";
 constexpr char kServerTag = 's';
 constexpr char kTableTag = 't';
 constexpr char kQuotaTag = router::CatalogRecords::kQuotaTag;
@@ -130,6 +131,11 @@ Status Catalog::LoadRecord(std::string_view key, std::string_view value,
       return Status::Corruption("catalog: cluster id");
     }
     cluster_id_.assign(id);
+  } else if (key == kNamespacesKey) {
+    auto list = std::make_shared<NamespaceList>();
+    BLOOMROUTE_RETURN_IF_ERROR(
+        router::CatalogRecords::DecodeNamespaces(value, list.get()));
+    namespaces_ = std::move(list);
   } else if (key.size() == 5 && key[0] == kServerTag) {
     CatalogServer s;
     s.id = static_cast<router::ServerId>(DecodeBigEndian(key.data() + 1, 4));
@@ -390,6 +396,34 @@ Status Catalog::PutQuota(const router::Quota& quota) {
   std::lock_guard<std::mutex> publish(quotas_mu_);
   quotas_ = std::move(next);
   return Status::OK();
+}
+
+std::shared_ptr<const CatalogStore::NamespaceList> Catalog::Namespaces() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return namespaces_;
+}
+
+Status Catalog::WriteNamespacesLocked(NamespaceList next) {
+  const std::string value = router::CatalogRecords::EncodeNamespaces(next);
+  BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(kNamespacesKey, &value));
+  namespaces_ = std::make_shared<const NamespaceList>(std::move(next));
+  return Status::OK();
+}
+
+Status Catalog::PutNamespace(const router::CatalogNamespace& ns) {
+  std::lock_guard<std::mutex> lock(mu_);
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      NamespaceList next,
+      router::CatalogRecords::WithNamespace(*namespaces_, ns));
+  return WriteNamespacesLocked(std::move(next));
+}
+
+Status Catalog::DeleteNamespace(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  NamespaceList next =
+      router::CatalogRecords::WithoutNamespace(*namespaces_, name);
+  if (next.size() == namespaces_->size()) return Status::OK();
+  return WriteNamespacesLocked(std::move(next));
 }
 
 }  // namespace bloomroute::router_internal

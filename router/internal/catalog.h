@@ -9,9 +9,9 @@
 // naming it was written) is never handed out again.
 //
 // Keys: one tag byte, then a big-endian id, so that iteration is by id;
-// quotas are keyed by user and table. Values are CatalogRecords
-// (router/catalog_records.h); RocksDB's block checksums cover the stored
-// bytes.
+// quotas are keyed by user and table; the namespaces are one record. Values are
+// CatalogRecords (router/catalog_records.h); RocksDB's block checksums cover
+// the stored bytes.
 //
 // Thread-safety: every method may be called concurrently (one mutex).
 #ifndef BLOOMROUTE_ROUTER_INTERNAL_CATALOG_H_
@@ -59,6 +59,10 @@ class Catalog final : public CatalogStore {
   StatusOr<std::string> ClusterId(const std::string& fresh) override;
   std::shared_ptr<const QuotaList> Quotas() const override;
   [[nodiscard]] Status PutQuota(const router::Quota& quota) override;
+  std::shared_ptr<const NamespaceList> Namespaces() const override;
+  [[nodiscard]] Status PutNamespace(
+      const router::CatalogNamespace& ns) override;
+  [[nodiscard]] Status DeleteNamespace(const std::string& name) override;
 
  private:
   struct Db;
@@ -87,6 +91,11 @@ class Catalog final : public CatalogStore {
   // only quotas_mu_, which no write to the database holds.
   mutable std::mutex quotas_mu_;
   std::shared_ptr<const QuotaList> quotas_ = std::make_shared<QuotaList>();
+  // Guarded by mu_: the namespace list, one record.
+  std::shared_ptr<const NamespaceList> namespaces_ =
+      std::make_shared<NamespaceList>();
+  // Writes `next` as the namespace list and publishes it; needs mu_ held.
+  [[nodiscard]] Status WriteNamespacesLocked(NamespaceList next);
   router::ServerId next_server_id_ = 1;
   uint64_t next_table_id_ = 1;
   uint64_t next_region_id_ = 1;

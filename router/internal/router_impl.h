@@ -53,6 +53,7 @@
 #include "router/coordinator/index_tasks.h"
 #include "router/coordinator/maintenance.h"
 #include "router/coordinator/membership.h"
+#include "router/coordinator/namespace_admin.h"
 #include "router/coordinator/region_ops.h"
 #include "router/coordinator/region_placement.h"
 #include "router/coordinator/table_admin.h"
@@ -101,6 +102,33 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   }
   std::vector<TableDescriptor> ListTables() const override {
     return table_admin_->ListTables();
+  }
+  // Schema changes: TableAdmin's plan, then IndexTasks' drops and adds
+  // around TableAdmin::ApplySchema (router.cc).
+  Status ModifyTable(const router::TableSpec& spec) override;
+  // coordinator/namespace_admin.h; changes are the coordinator's.
+  Status CreateNamespace(const router::NamespaceDescriptor& ns) override {
+    BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
+    return namespace_admin_->CreateNamespace(ns);
+  }
+  Status ModifyNamespace(const router::NamespaceDescriptor& ns) override {
+    BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
+    return namespace_admin_->ModifyNamespace(ns);
+  }
+  Status DeleteNamespace(std::string_view name) override {
+    BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
+    return namespace_admin_->DeleteNamespace(name);
+  }
+  StatusOr<router::NamespaceDescriptor> GetNamespace(
+      std::string_view name) const override {
+    return namespace_admin_->GetNamespace(name);
+  }
+  std::vector<router::NamespaceDescriptor> ListNamespaces() const override {
+    return namespace_admin_->ListNamespaces();
+  }
+  StatusOr<std::vector<TableDescriptor>> ListTablesInNamespace(
+      std::string_view name) const override {
+    return namespace_admin_->ListTablesInNamespace(name);
   }
   StatusOr<router::TableInfo> DescribeTable(
       std::string_view table) const override {
@@ -302,6 +330,12 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   std::unique_ptr<RegionPlacement> placement_;
   // Table DDL (set by Init, after placement_).
   std::unique_ptr<TableAdmin> table_admin_;
+  std::unique_ptr<NamespaceAdmin> namespace_admin_;
+  // OK when no row of `table` has a cell in `columns` (every row, when
+  // empty); else InvalidArgument saying what ModifyTable cannot do.
+  [[nodiscard]] Status CheckNoCells(const std::string& table,
+                                    const Projection& columns,
+                                    const std::string& what);
   // Servers added, re-pointed, removed (set by Init, after placement_).
   std::unique_ptr<Membership> membership_;
   std::unique_ptr<IndexTasks> index_tasks_;

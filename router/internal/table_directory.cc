@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/table_attributes.h"
+#include "model/table_name.h"
 #include "router/internal/reshape_state.h"
 
 namespace bloomroute::router_internal {
@@ -76,8 +77,13 @@ void TableDirectory::Publish(const CatalogStore::TableList& tables,
 
 StatusOr<std::shared_ptr<const TableState>> TableDirectory::FindAnyState(
     std::string_view name) const {
+  // "default:t" is "t" (model/table_name.h); only a name with a ':'
+  // needs the canonical form made.
+  const std::string canonical = name.find(':') == std::string_view::npos
+                                    ? std::string()
+                                    : CanonicalTableName(name);
   std::shared_lock<std::shared_mutex> lock(mu_);
-  auto it = tables_.find(name);
+  auto it = tables_.find(canonical.empty() ? name : canonical);
   if (it == tables_.end()) {
     return Status::NotFound("table " + QuoteForMessage(name) +
                             " does not exist");

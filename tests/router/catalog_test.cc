@@ -166,6 +166,27 @@ router::Quota Quota(std::string user, std::string table, uint64_t requests,
 
 // Quotas are set, replaced and removed by user and table, each change
 // persisted before it returns and published as a new snapshot.
+TEST_F(CatalogTest, NamespacesAreReplacedRemovedAndSurviveReopen) {
+  const router::CatalogNamespace geo{"geo", {{"owner", "ops"}}};
+  {
+    auto c = std::move(Catalog::Open(dir_.path())).value();
+    EXPECT_TRUE(c->Namespaces()->empty());
+    ASSERT_TRUE(c->PutNamespace({"geo", {}}).ok());
+    ASSERT_TRUE(c->PutNamespace({"apps", {}}).ok());
+    ASSERT_TRUE(c->PutNamespace(geo).ok());  // replaces
+    ASSERT_TRUE(c->PutNamespace({"gone", {}}).ok());
+    ASSERT_TRUE(c->DeleteNamespace("gone").ok());
+    ASSERT_TRUE(c->DeleteNamespace("never").ok());
+    // 64 KiB of configuration each at most.
+    EXPECT_TRUE(c->PutNamespace({"big", {{"k", std::string(65 << 10, 'v')}}})
+                    .IsInvalidArgument());
+  }
+  auto c = std::move(Catalog::Open(dir_.path())).value();
+  ASSERT_EQ(c->Namespaces()->size(), 2u);
+  EXPECT_EQ((*c->Namespaces())[0].name, "apps");  // by name
+  EXPECT_EQ((*c->Namespaces())[1], geo);
+}
+
 TEST_F(CatalogTest, QuotasAreReplacedRemovedAndSurviveReopen) {
   const router::Quota alice = Quota("alice", "", 100, 0);
   const router::Quota alice_geo = Quota("alice", "geo", 10, 1 << 20);

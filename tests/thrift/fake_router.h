@@ -89,6 +89,43 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     EnterConst();
     return tables;
   }
+  Status ModifyTable(const router::TableSpec& s) override {
+    spec = s;
+    return Enter();
+  }
+  // Namespaces: the last one asked for (by name or descriptor), and the
+  // canned list.
+  mutable std::string namespace_name;
+  router::NamespaceDescriptor namespace_desc;
+  std::vector<router::NamespaceDescriptor> namespaces;
+  Status CreateNamespace(const router::NamespaceDescriptor& ns) override {
+    namespace_desc = ns;
+    return Enter();
+  }
+  Status ModifyNamespace(const router::NamespaceDescriptor& ns) override {
+    namespace_desc = ns;
+    return Enter();
+  }
+  Status DeleteNamespace(std::string_view name) override {
+    namespace_name = name;
+    return Enter();
+  }
+  StatusOr<router::NamespaceDescriptor> GetNamespace(
+      std::string_view name) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    namespace_name = name;
+    return namespace_desc;
+  }
+  std::vector<router::NamespaceDescriptor> ListNamespaces() const override {
+    EnterConst();
+    return namespaces;
+  }
+  StatusOr<std::vector<TableDescriptor>> ListTablesInNamespace(
+      std::string_view name) const override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    namespace_name = name;
+    return tables;
+  }
   StatusOr<router::TableInfo> DescribeTable(std::string_view t) const override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     table = t;

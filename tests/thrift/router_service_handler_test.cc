@@ -814,18 +814,10 @@ TEST_F(RouterServiceHandlerTest, UnsupportedHBaseFeaturesAreRefusedByName) {
   labelled.__isset.cellVisibility = true;
   ExpectRefused([&] { handler_.deleteSingle("t", ThroughWire(labelled)); },
                 "tdelete.cellVisibility: visibility labels is not supported");
-  ExpectRefused(
-      [&] {
-        handler_.put("ns:t", ThroughWire(MakePut("r", {{"d:a", "1"}})));
-      },
-      "namespace 'ns' is not supported");
-  ExpectRefused(
-      [&] {
-        client::TTableName name = TableName("t");
-        name.__set_ns("ns");
-        handler_.deleteTable(name);
-      },
-      "tableName: namespace 'ns' is not supported");
+  // Namespaces are real (no longer refused): "ns:t" reaches the router as
+  // that table.
+  handler_.put("ns:t", ThroughWire(MakePut("r", {{"d:a", "1"}})));
+  EXPECT_EQ(router_->table, "ns:t");
 
   client::TTableDescriptor desc = MakeDescriptor("t", "d:a");
   desc.columns[0].__set_maxVersions(3);

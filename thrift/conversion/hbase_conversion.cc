@@ -4,6 +4,7 @@
 
 #include "common/call_context.h"
 #include "model/table_attributes.h"
+#include "model/table_name.h"
 #include "thrift/internal/checked_conversion.h"
 #include "thrift/internal/enum_map.h"
 
@@ -18,8 +19,6 @@ using thrift_internal::kBadRequest;
 using thrift_internal::Require;
 using thrift_internal::RequireAll;
 
-constexpr char kDefaultNamespace[] = "default";
-
 // TDeleteType's values bloomroute has (DELETE_FAMILY_VERSION is refused
 // before the lookup, naming the feature).
 constexpr thrift_internal::EnumMap<DeleteSpec::Kind, 3> kDeleteTypes(
@@ -30,12 +29,6 @@ constexpr thrift_internal::EnumMap<DeleteSpec::Kind, 3> kDeleteTypes(
 
 Status Refused(const std::string& field, const std::string& why) {
   return Status::InvalidArgument(field + ": " + why + " is not supported");
-}
-
-Status CheckNamespace(const std::string& ns, const std::string& f) {
-  if (ns.empty() || ns == kDefaultNamespace) return Status::OK();
-  return Status::InvalidArgument(f + ": namespace " + QuoteForMessage(ns) +
-                                 " is not supported (only 'default' exists)");
 }
 
 // A TGet's timestamp T: the time range [T, T + 1). T is a stored cell's
@@ -257,18 +250,7 @@ Status ProjectionFromThrift(const std::vector<client::TColumn>& in,
 
 Status TableFromThrift(const std::string& table, std::string* out) {
   NoteCallTable(table);
-  const size_t colon = table.find(':');
-  if (colon == std::string::npos) {
-    *out = table;
-    return Status::OK();
-  }
-  const std::string ns = table.substr(0, colon);
-  if (ns != kDefaultNamespace) {
-    return Status::InvalidArgument("table " + QuoteForMessage(table) +
-                                   ": namespace " + QuoteForMessage(ns) +
-                                   " is not supported (only 'default' exists)");
-  }
-  *out = table.substr(colon + 1);
+  *out = CanonicalTableName(table);
   return Status::OK();
 }
 
@@ -276,10 +258,38 @@ Status TableFromThrift(const client::TTableName& in, const std::string& f,
                        std::string* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.qualifier, kBadRequest, f + ".qualifier"));
-  if (in.__isset.ns) BLOOMROUTE_RETURN_IF_ERROR(CheckNamespace(in.ns, f));
-  *out = in.qualifier;
+  *out = JoinTableName(in.__isset.ns ? in.ns : std::string(), in.qualifier);
   NoteCallTable(*out);
   return Status::OK();
+}
+
+client::TTableName TableNameToThrift(std::string_view table) {
+  client::TTableName name;
+  name.__set_ns(std::string(NamespaceOf(table)));
+  name.__set_qualifier(std::string(QualifierOf(table)));
+  name.__isset.qualifier = true;  // __set_ does not mark a default field
+  return name;
+}
+
+// ---- Namespaces ----
+
+Status FromThrift(const client::TNamespaceDescriptor& in,
+                  router::NamespaceDescriptor* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(
+      Require(in.__isset.name, kBadRequest, "namespaceDesc.name"));
+  out->name = in.name;
+  out->configuration.clear();
+  for (const auto& [k, v] : in.configuration) out->configuration[k] = v;
+  return Status::OK();
+}
+
+client::TNamespaceDescriptor ToThrift(const router::NamespaceDescriptor& in) {
+  client::TNamespaceDescriptor out;
+  out.__set_name(in.name);
+  std::map<std::string, std::string> configuration(in.configuration.begin(),
+                                                   in.configuration.end());
+  out.__set_configuration(std::move(configuration));
+  return out;
 }
 
 // ---- Rows ----

@@ -57,13 +57,24 @@ Status ProjectionFromThrift(const std::vector<rpc::client::TColumn>& in,
 
 // ---- Table names ----
 
-// A data call's `binary table`: "t" or "default:t" is table "t"; another
-// namespace is InvalidArgument naming it.
+// A data call's `binary table`, as the router names it
+// (model/table_name.h): "t" or "default:t" is table "t", "ns:t" stays.
 Status TableFromThrift(const std::string& table, std::string* out);
-// A TTableName: ns unset, empty or "default"; qualifier required. `f` is the
-// argument's name, for messages.
+// A TTableName: ns unset or empty is "default"; qualifier required. `f` is
+// the argument's name, for messages.
 Status TableFromThrift(const rpc::client::TTableName& in, const std::string& f,
                        std::string* out);
+// The TTableName of a table the router names `table`: ns always set.
+rpc::client::TTableName TableNameToThrift(std::string_view table);
+
+// ---- Namespaces ----
+
+// createNamespace / modifyNamespace: "namespaceDesc.name" is required; the
+// configuration is copied (its bounds are the catalog's).
+Status FromThrift(const rpc::client::TNamespaceDescriptor& in,
+                  router::NamespaceDescriptor* out);
+rpc::client::TNamespaceDescriptor ToThrift(
+    const router::NamespaceDescriptor& in);
 
 // ---- Rows ----
 
@@ -173,8 +184,8 @@ Status CountFromThrift(int32_t in, const char* field, uint32_t* out);
 
 // ---- Results ----
 
-// HBase's view of a table (getTableDescriptor): its name in namespace
-// "default", its attributes with the bloomroute.index attribute (when it has
+// HBase's view of a table (getTableDescriptor): its name (TableNameToThrift),
+// its attributes with the bloomroute.index attribute (when it has
 // indexed columns) but without kFamilySettingsAttribute, and its declared
 // families (none declared: the families of its indexed columns), each with
 // every field set (FamilyToThrift). Corruption naming the table for a

@@ -220,10 +220,7 @@ Status CountFromThrift(int32_t in, const char* field, uint32_t* out) {
 Status HBaseDescriptorToThrift(const TableDescriptor& in,
                                client::TTableDescriptor* out) {
   *out = client::TTableDescriptor();
-  client::TTableName name;
-  name.__set_ns("default");
-  name.__set_qualifier(in.name);
-  out->__set_tableName(std::move(name));
+  out->__set_tableName(TableNameToThrift(in.name));
   std::map<std::string, std::string> attributes =
       WithIndexAttribute(in).attributes;
   std::map<std::string, FamilySettings> settings;

@@ -41,6 +41,9 @@ std::map<std::string, Role> RouterNeeds() {
         "isTableDisabled", "isTableAvailable", "getThriftServerType",
         "getTableNamesByPattern", "getTableDescriptorsByPattern",
         "isTableAvailableWithSplit", "getClusterId",
+        // HBase's namespace metadata, as its table metadata.
+        "getNamespaceDescriptor", "listNamespaceDescriptors", "listNamespaces",
+        "getTableNamesByNamespace", "getTableDescriptorsByNamespace",
         // bloomroute's.
         "getByIndex", "getByIndexMultiple", "countByIndex", "getIndexStats",
         "getClusterStatus", "listTables", "describeTable", "getIndexStatus",
@@ -55,6 +58,11 @@ std::map<std::string, Role> RouterNeeds() {
   for (const char* m :
        {"createTable", "createIndexedTable", "deleteTable", "truncateTable",
         "enableTable", "disableTable", "verifyIndex", "addIndex", "dropIndex",
+        // Namespace DDL, as table DDL.
+        "createNamespace", "modifyNamespace", "deleteNamespace",
+        // Online schema changes.
+        "modifyTable", "addColumnFamily", "modifyColumnFamily",
+        "deleteColumnFamily",
         // What is where: each counts every row it reports.
         "listServers", "listRegions",
         // Membership.

@@ -32,6 +32,9 @@ constexpr char kClusterIdPath[] = "/catalog/cluster_id";
 constexpr char kServers[] = "/catalog/servers";
 constexpr char kTables[] = "/catalog/tables";
 constexpr char kQuotas[] = "/catalog/quotas";
+// The namespace list's head (CatalogRecords::EncodeNamespaces, chunked);
+// missing in a catalog made before namespaces existed.
+constexpr char kNamespaces[] = "/catalog/namespaces";
 // Bound for decoding a head: 4,096 chunks of 512 KiB is 2 GiB, far above
 // the ~64 MiB a table of 1,024 regions with HBase's largest keys takes.
 constexpr uint32_t kMaxChunks = 4096;

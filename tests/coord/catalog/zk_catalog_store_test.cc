@@ -233,6 +233,55 @@ TEST_F(ZnodeCatalogFakeTest, AnExpiredSessionIsReplaced) {
   EXPECT_TRUE(Eventually([&] { return b->Tables()->size() == 2; }));
 }
 
+// Namespaces: one chunked record, replaced atomically; kept across reopen,
+// seen by a second router, forgotten by DeleteNamespace; bounded.
+TEST_F(ZnodeCatalogFakeTest, NamespacesArePutDeletedAndSurviveReopen) {
+  router::CatalogNamespace geo{"geo", {{"owner", "ops"}}};
+  {
+    auto a = std::move(backend_.Open()).value();
+    auto b = std::move(backend_.Open()).value();
+    EXPECT_TRUE(a->Namespaces()->empty());
+    ASSERT_TRUE(a->PutNamespace(geo).ok());
+    ASSERT_TRUE(a->PutNamespace({"apps", {}}).ok());
+    geo.configuration["hbase.namespace.quota.maxtables"] = "5";
+    ASSERT_TRUE(b->PutNamespace(geo).ok());  // b reloads, then applies
+    EXPECT_TRUE(Eventually([&] {
+      return a->Namespaces()->size() == 2 && (*a->Namespaces())[1] == geo;
+    }));
+    router::CatalogNamespace big{"big", {{"k", std::string(65 << 10, 'v')}}};
+    EXPECT_TRUE(a->PutNamespace(big).IsInvalidArgument());
+  }
+  auto c = std::move(backend_.Open()).value();
+  ASSERT_EQ(c->Namespaces()->size(), 2u);
+  EXPECT_EQ((*c->Namespaces())[0].name, "apps");  // by name
+  EXPECT_EQ((*c->Namespaces())[1], geo);
+  ASSERT_TRUE(c->DeleteNamespace("apps").ok());
+  ASSERT_TRUE(c->DeleteNamespace("never").ok());
+  auto d = std::move(backend_.Open()).value();
+  ASSERT_EQ(d->Namespaces()->size(), 1u);
+  EXPECT_EQ((*d->Namespaces())[0], geo);
+}
+
+// A catalog made before namespaces has no /catalog/namespaces: it opens
+// with none, and the first PutNamespace makes the node.
+TEST_F(ZnodeCatalogFakeTest, ACatalogWithoutTheNamespaceNodeGainsIt) {
+  {
+    auto c = std::move(backend_.Open()).value();
+    ASSERT_TRUE(c->PutTable(Table(c->NextTableId(), "t")).ok());
+  }
+  {
+    auto session = std::move(backend_.Connect()).value();
+    ASSERT_TRUE(session->Delete("/catalog/namespaces").ok());
+  }
+  auto c = std::move(backend_.Open()).value();
+  EXPECT_TRUE(c->Namespaces()->empty());
+  ASSERT_EQ(c->Tables()->size(), 1u);
+  ASSERT_TRUE(c->PutNamespace({"ns", {}}).ok());
+  auto again = std::move(backend_.Open()).value();
+  ASSERT_EQ(again->Namespaces()->size(), 1u);
+  EXPECT_EQ((*again->Namespaces())[0].name, "ns");
+}
+
 TEST(ZnodeCatalogOptionsTest, BadOptionsAreRefused) {
   EXPECT_TRUE(OpenZnodeCatalog({}).status().IsInvalidArgument());
   FakeBackend backend;

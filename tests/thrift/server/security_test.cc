@@ -164,6 +164,12 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"getTableDescriptorsByPattern", Role::kRead},
       {"isTableAvailableWithSplit", Role::kRead},
       {"getClusterId", Role::kRead},
+      // HBase's namespace metadata.
+      {"getNamespaceDescriptor", Role::kRead},
+      {"listNamespaceDescriptors", Role::kRead},
+      {"listNamespaces", Role::kRead},
+      {"getTableNamesByNamespace", Role::kRead},
+      {"getTableDescriptorsByNamespace", Role::kRead},
       // HBase's online slow log: who called what (HBase needs its admin).
       {"getSlowLogResponses", Role::kAdmin},
       {"clearSlowLogResponses", Role::kAdmin},
@@ -184,6 +190,15 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"truncateTable", Role::kAdmin},
       {"enableTable", Role::kAdmin},
       {"disableTable", Role::kAdmin},
+      // HBase's namespace administration: DDL as the table calls.
+      {"createNamespace", Role::kAdmin},
+      {"modifyNamespace", Role::kAdmin},
+      {"deleteNamespace", Role::kAdmin},
+      // HBase's online schema changes.
+      {"modifyTable", Role::kAdmin},
+      {"addColumnFamily", Role::kAdmin},
+      {"modifyColumnFamily", Role::kAdmin},
+      {"deleteColumnFamily", Role::kAdmin},
       // bloomroute's own.
       {"authenticate", Role::kNone},
       {"createIndexedTable", Role::kAdmin},
