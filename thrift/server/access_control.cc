@@ -79,6 +79,42 @@ std::map<std::string, Role> RouterNeeds() {
   return needs;
 }
 
+// Hbase, HBase's Thrift1 API (thrift/hbase1_service.thrift): each method
+// as its Thrift2 counterpart. Methods not listed need kAdmin.
+std::map<std::string, Role> Hbase1Needs() {
+  std::map<std::string, Role> needs;
+  for (const char* m :
+       {// Table metadata.
+        "isTableEnabled", "getTableNames", "getTableNamesWithIsTableEnabled",
+        "getColumnDescriptors", "getTableRegions", "getRegionInfo",
+        "getThriftServerType", "getClusterId",
+        // Reads.
+        "get", "getVer", "getVerTs", "getRow", "getRowWithColumns", "getRowTs",
+        "getRowWithColumnsTs", "getRows", "getRowsWithColumns", "getRowsTs",
+        "getRowsWithColumnsTs",
+        // Scanners.
+        "scannerOpenWithScan", "scannerOpen", "scannerOpenWithStop",
+        "scannerOpenWithPrefix", "scannerOpenTs", "scannerOpenWithStopTs",
+        "scannerGet", "scannerGetList", "scannerClose"}) {
+    needs[m] = Role::kRead;
+  }
+  for (const char* m :
+       {"mutateRow", "mutateRowTs", "mutateRows", "mutateRowsTs",
+        "atomicIncrement", "deleteAll", "deleteAllTs", "deleteAllRow",
+        "deleteAllRowTs", "increment", "incrementRows", "append",
+        "checkAndPut"}) {
+    needs[m] = Role::kWrite;
+  }
+  for (const char* m :
+       {"enableTable", "disableTable", "createTable", "deleteTable", "compact",
+        "majorCompact",
+        // HBase's permissions: admin there too (refused here anyway).
+        "grant", "revoke"}) {
+    needs[m] = Role::kAdmin;
+  }
+  return needs;
+}
+
 bool IsLowerHex(const std::string& s) {
   for (char c : s) {
     if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
@@ -209,6 +245,11 @@ AccessControl::AccessControl(std::map<std::string, Role> needs,
 std::shared_ptr<const AccessControl> AccessControl::ForRegionService() {
   return std::shared_ptr<const AccessControl>(
       new AccessControl({}, Role::kNode, /*admits_tokens=*/false));
+}
+
+std::shared_ptr<const AccessControl> AccessControl::ForHbase1Service() {
+  return std::shared_ptr<const AccessControl>(
+      new AccessControl(Hbase1Needs(), Role::kAdmin, /*admits_tokens=*/false));
 }
 
 StatusOr<std::shared_ptr<AccessControl>> AccessControl::ForRouterService(

@@ -63,6 +63,10 @@ class AccessControl {
   // kMaxTokenFileBytes, a token for role "node", or a hash given twice.
   static StatusOr<std::shared_ptr<AccessControl>> ForRouterService(
       const std::string& token_file);
+  // The router's Thrift1 port (thrift/hbase1_service.thrift): each method
+  // needs the role of its Thrift2 counterpart (access_control.cc); no
+  // tokens, since the Thrift1 API has no call to present one with.
+  static std::shared_ptr<const AccessControl> ForHbase1Service();
   // Reads `token_file` again and, when it is valid (as ForRouterService
   // checks it), takes its tokens in place of the old ones: a new token
   // works at once, and a connection authenticated by a token no longer in

@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "thrift/server/access_control.h"
 
@@ -117,10 +118,10 @@ TEST(RegionServiceAccessTest, FilterImagePagesNeedTheNodeRole) {
 // The methods of the RouterService IDL, read from the service blocks of its
 // three files (RouterService extends IndexService, which extends
 // THBaseService).
-std::set<std::string> RouterServiceMethods() {
+// The methods the services of `files` (in thrift/) declare.
+std::set<std::string> ServiceMethods(const std::vector<std::string>& files) {
   std::set<std::string> methods;
-  for (const char* file : {"/hbase_service.thrift", "/index_service.thrift",
-                           "/router_service.thrift"}) {
+  for (const std::string& file : files) {
     std::ifstream in(std::string(BLOOMROUTE_THRIFT_DIR) + file);
     std::string line;
     bool in_service = false;
@@ -228,7 +229,9 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       {"decommissionServer", Role::kAdmin},
       {"setQuota", Role::kAdmin},
       {"listQuotas", Role::kAdmin}};
-  const std::set<std::string> idl = RouterServiceMethods();
+  const std::set<std::string> idl =
+      ServiceMethods({"/hbase_service.thrift", "/index_service.thrift",
+                      "/router_service.thrift"});
   ASSERT_GE(idl.size(), 40u) << "the IDL's methods were not found";
   for (const std::string& method : idl) {
     EXPECT_EQ(expected.count(method), 1u) << method << " is not classified";
@@ -243,6 +246,69 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
     EXPECT_EQ((*access)->Needed(method), role) << method;
   }
   EXPECT_EQ((*access)->Needed("aMethodNoOneClassified"), Role::kAdmin);
+}
+
+// The same for HBase's Thrift1 API (the router's --thrift1-listen port):
+// each method needs the role of its Thrift2 counterpart.
+TEST(Hbase1ServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
+  std::map<std::string, Role> expected;
+  for (const char* m : {"isTableEnabled",
+                        "getTableNames",
+                        "getTableNamesWithIsTableEnabled",
+                        "getColumnDescriptors",
+                        "getTableRegions",
+                        "getRegionInfo",
+                        "getThriftServerType",
+                        "getClusterId",
+                        "get",
+                        "getVer",
+                        "getVerTs",
+                        "getRow",
+                        "getRowWithColumns",
+                        "getRowTs",
+                        "getRowWithColumnsTs",
+                        "getRows",
+                        "getRowsWithColumns",
+                        "getRowsTs",
+                        "getRowsWithColumnsTs",
+                        "scannerOpenWithScan",
+                        "scannerOpen",
+                        "scannerOpenWithStop",
+                        "scannerOpenWithPrefix",
+                        "scannerOpenTs",
+                        "scannerOpenWithStopTs",
+                        "scannerGet",
+                        "scannerGetList",
+                        "scannerClose"}) {
+    expected[m] = Role::kRead;
+  }
+  for (const char* m :
+       {"mutateRow", "mutateRowTs", "mutateRows", "mutateRowsTs",
+        "atomicIncrement", "deleteAll", "deleteAllTs", "deleteAllRow",
+        "deleteAllRowTs", "increment", "incrementRows", "append",
+        "checkAndPut"}) {
+    expected[m] = Role::kWrite;
+  }
+  for (const char* m :
+       {"enableTable", "disableTable", "createTable", "deleteTable", "compact",
+        "majorCompact", "grant", "revoke"}) {
+    expected[m] = Role::kAdmin;
+  }
+  const std::set<std::string> idl = ServiceMethods({"/hbase1_service.thrift"});
+  ASSERT_GE(idl.size(), 40u) << "the IDL's methods were not found";
+  for (const std::string& method : idl) {
+    EXPECT_EQ(expected.count(method), 1u) << method << " is not classified";
+  }
+  for (const auto& [method, role] : expected) {
+    EXPECT_EQ(idl.count(method), 1u) << method << " is not in the IDL";
+  }
+  auto access = thrift_internal::AccessControl::ForHbase1Service();
+  for (const auto& [method, role] : expected) {
+    EXPECT_EQ(access->Needed(method), role) << method;
+  }
+  EXPECT_EQ(access->Needed("aMethodNoOneClassified"), Role::kAdmin);
+  // Thrift1 has no authenticate: identities come from certificates.
+  EXPECT_FALSE(access->admits_tokens());
 }
 
 }  // namespace
