@@ -10,14 +10,16 @@
 namespace bloomroute {
 
 StatusOr<std::unique_ptr<Hbase1Server>> Hbase1Server::Start(
-    std::shared_ptr<router::Router> router, const ServerOptions& options) {
+    std::shared_ptr<router::Router> router, const ServerOptions& options,
+    std::shared_ptr<thrift_internal::CallThrottle> throttle) {
   if (router == nullptr) return Status::InvalidArgument("no router to serve");
   std::unique_ptr<Hbase1Server> server(new Hbase1Server());
   std::shared_ptr<const thrift_internal::AccessControl> access =
       thrift_internal::AccessControl::ForHbase1Service();
   // Quotas name principals, which only TLS gives.
-  std::shared_ptr<thrift_internal::QuotaThrottle> throttle;
-  if (options.tls.enabled()) {
+  if (!options.tls.enabled()) {
+    throttle = nullptr;
+  } else if (throttle == nullptr) {
     throttle = std::make_shared<thrift_internal::QuotaThrottle>(
         [router] { return router->Quotas(); },
         [router](int64_t scanner) { return router->ScannerTable(scanner); });

@@ -9,7 +9,8 @@
 // needs the role its Thrift2 counterpart needs (read, write, admin; a method
 // not listed needs admin); the identity comes from the client certificate,
 // since the Thrift1 API has no call to present a token with. Quotas are
-// enforced as on the router's port.
+// enforced as on the router's port, in the router port's buckets when
+// given (RouterServer::throttle()).
 //
 // Example:
 //   ServerOptions options;
@@ -38,10 +39,12 @@ class Hbase1Server : public ThriftServer {
   static constexpr int kDefaultPort = 9090;
 
   // Binds options.host:options.port, then serves `router` (not null) on a
-  // background thread. InvalidArgument for bad options, IOError when the
-  // address cannot be bound.
+  // background thread. With TLS, calls are throttled by `throttle` (the
+  // router port's; null: buckets of this port's own). InvalidArgument for
+  // bad options, IOError when the address cannot be bound.
   static StatusOr<std::unique_ptr<Hbase1Server>> Start(
-      std::shared_ptr<router::Router> router, const ServerOptions& options);
+      std::shared_ptr<router::Router> router, const ServerOptions& options,
+      std::shared_ptr<thrift_internal::CallThrottle> throttle = nullptr);
 
  private:
   Hbase1Server() = default;

@@ -33,6 +33,7 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
         [router] { return router->Quotas(); },
         [router](int64_t scanner) { return router->ScannerTable(scanner); });
   }
+  server->throttle_ = throttle;
   // The slow calls the server sees, for HBase's getSlowLogResponses.
   RouterServerOptions serving = options;
   if (serving.slow_calls == nullptr) {

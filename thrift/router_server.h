@@ -33,6 +33,7 @@ namespace bloomroute {
 
 namespace thrift_internal {
 class AccessControl;
+class CallThrottle;
 }  // namespace thrift_internal
 
 // ServerOptions with the router's default port (HBase's Thrift server's).
@@ -77,11 +78,19 @@ class RouterServer : public ThriftServer {
   // False without TLS or a token file.
   bool AcceptsToken(const std::string& token) const;
 
+  // The quotas' buckets this server enforces (null without TLS): another
+  // port of the same router (the Thrift1 one) shares them, so that a user's
+  // calls count against one quota whichever port they reach.
+  std::shared_ptr<thrift_internal::CallThrottle> throttle() const {
+    return throttle_;
+  }
+
  private:
   RouterServer() = default;
 
   std::shared_ptr<thrift_internal::AccessControl> access_;
   std::string token_file_;
+  std::shared_ptr<thrift_internal::CallThrottle> throttle_;
 };
 
 }  // namespace bloomroute
