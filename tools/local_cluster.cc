@@ -21,6 +21,11 @@ Status LocalClusterOptions::Validate() const {
     return Status::InvalidArgument(
         "router port " + std::to_string(router_port) + " is not in [0, 65535]");
   }
+  if (thrift1_port < kNoThrift1 || thrift1_port > 65535) {
+    return Status::InvalidArgument("Thrift1 port " +
+                                   std::to_string(thrift1_port) +
+                                   " is not in [-1, 65535]");
+  }
   return router::ClusterFilterConfig(filter, servers).status();
 }
 
@@ -154,12 +159,34 @@ Status LocalCluster::StartRouter() {
   router_server_tls_ = server_options.tls;
   BLOOMROUTE_ASSIGN_OR_RETURN(router_server_,
                               RouterServer::Start(router_, server_options));
+  BLOOMROUTE_RETURN_IF_ERROR(StartThrift1(server_options));
   if (options_.http) {
     BLOOMROUTE_ASSIGN_OR_RETURN(
         router_http_, StartRouterHttp(LocalHttpOptions(certs_.node), router_,
                                       *router_server_));
   }
   return Status::OK();
+}
+
+Status LocalCluster::StartThrift1(const RouterServerOptions& router_server) {
+  if (options_.thrift1_port == LocalClusterOptions::kNoThrift1) {
+    return Status::OK();
+  }
+  ServerOptions options = router_server;
+  options.port = options_.thrift1_port;
+  BLOOMROUTE_ASSIGN_OR_RETURN(
+      thrift1_server_,
+      Hbase1Server::Start(router_, options, router_server_->throttle()));
+  return Status::OK();
+}
+
+std::string LocalCluster::thrift1_address() const {
+  return thrift1_server_ == nullptr ? ""
+                                    : FormatHostPort(kHost, thrift1_port());
+}
+
+int LocalCluster::thrift1_port() const {
+  return thrift1_server_ == nullptr ? 0 : thrift1_server_->port();
 }
 
 std::string LocalCluster::certs_dir() const {
@@ -195,6 +222,7 @@ void LocalCluster::Stop() {
     if (node.http != nullptr) node.http->Stop();
     node.store_metrics.Reset();
   }
+  if (thrift1_server_ != nullptr) thrift1_server_->Stop();
   if (router_server_ != nullptr) router_server_->Stop();
   router_.reset();  // the server released its share: closes the catalog
   for (RegionNode& node : nodes_) {

@@ -46,6 +46,7 @@
 #include "http/http_server.h"
 #include "regionstore/region_store.h"
 #include "router/router.h"
+#include "thrift/hbase1_server.h"
 #include "thrift/region_server.h"
 #include "thrift/router_server.h"
 #include "thrift/server/security.h"
@@ -59,6 +60,10 @@ struct LocalClusterOptions {
   std::string data_dir;  // created when missing
   uint32_t servers = 1;  // region servers, in [1, kMaxServers]
   int router_port = RouterServerOptions::kDefaultPort;  // 0 = a free port
+  // HBase's Thrift1 API on 127.0.0.1 (thrift/hbase1_server.h): its port, 0
+  // for a free one, kNoThrift1 for none.
+  static constexpr int kNoThrift1 = -1;
+  int thrift1_port = kNoThrift1;
   bool sync = false;    // region stores fsync every acknowledged write
   bool secure = false;  // TLS everywhere, certificates in data_dir/certs
   // Each server's HTTP endpoint (ops/ops_handler.h) on a free loopback
@@ -90,6 +95,9 @@ class LocalCluster {
   // Where the router serves the client API ("127.0.0.1:<port>").
   std::string router_address() const;
   int router_port() const;
+  // Where the Thrift1 API is served; "" and 0 without options.thrift1_port.
+  std::string thrift1_address() const;
+  int thrift1_port() const;
   // The region servers' addresses, in server order.
   const std::vector<std::string>& region_server_addresses() const {
     return addresses_;
@@ -134,6 +142,8 @@ class LocalCluster {
   Status StartRegionServers();
   Status StartRegionServer(uint32_t index, const std::string& recorded);
   Status StartRouter();
+  // With options.thrift1_port: the Thrift1 server, with the router's TLS.
+  Status StartThrift1(const RouterServerOptions& router_server);
   std::string AddressFilePath() const;
 
   const LocalClusterOptions options_;
@@ -146,6 +156,7 @@ class LocalCluster {
   std::vector<RegionNode> nodes_;
   std::shared_ptr<router::Router> router_;
   std::unique_ptr<RouterServer> router_server_;
+  std::unique_ptr<Hbase1Server> thrift1_server_;
   std::unique_ptr<HttpServer> router_http_;
   std::mutex stop_mutex_;
   bool stopped_ = false;  // guarded by stop_mutex_

@@ -25,6 +25,12 @@ void LocalCommand::DeclareOptions(OptionTable* table) {
                 RouterServerOptions::kDefaultPort,
                 "port of the router on 127.0.0.1; 0 picks a free port")
       .Range(0, 65535);
+  table
+      ->Integer("thrift1-port", &options_.thrift1_port,
+                LocalClusterOptions::kNoThrift1,
+                "port of HBase's Thrift1 API (happybase's) on 127.0.0.1; 0 "
+                "picks a free port; -1: not served")
+      .Range(LocalClusterOptions::kNoThrift1, 65535);
   table->Switch("sync", &options_.sync,
                 "acknowledge a write only once it is durable (fsync)");
   table->Switch("secure", &options_.secure,
@@ -51,6 +57,9 @@ Status LocalCommand::Execute() {
            "router on " + cluster->router_address() + ", " +
                std::to_string(cluster->region_server_addresses().size()) +
                " region servers, data in " + options_.data_dir);
+  if (!cluster->thrift1_address().empty()) {
+    Announce(name(), "HBase Thrift1 API on " + cluster->thrift1_address());
+  }
   if (options_.secure) {
     const TlsOptions& client = cluster->client_tls();
     Announce(

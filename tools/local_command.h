@@ -2,12 +2,16 @@
 // loopback, with all data under one directory -- the embedded default for
 // newcomers and tests (tools/local_cluster.h says what runs and where).
 //
-//   bloomroute local --data DIR --servers N [--port 9090] [--sync] [--secure]
-//       [--log-level LEVEL] [--log-file FILE]
+//   bloomroute local --data DIR --servers N [--port 9090] [--thrift1-port N]
+//       [--sync] [--secure] [--log-level LEVEL] [--log-file FILE]
 //
 // On start it prints one line saying where the router listens, e.g.
 //   bloomroute local: router on 127.0.0.1:9090, 4 region servers, data in DIR
-// (--port 0 picks a free port; the line shows the real one). With --secure
+// (--port 0 picks a free port; the line shows the real one). With
+// --thrift1-port N the router also serves HBase's Thrift1 API (happybase's,
+// thrift/hbase1_server.h) on 127.0.0.1:N, and a line says where, e.g.
+//   bloomroute local: HBase Thrift1 API on 127.0.0.1:9095
+// (0 picks a free port). With --secure
 // (TLS everywhere, certificates in DIR/certs) a second line says where the
 // certificates are and what a client gives, e.g.
 //   bloomroute local: TLS on every port, certificates made in DIR/certs;

@@ -50,6 +50,7 @@ void RouterCommand::DeclareOptions(OptionTable* table) {
                    "first start only)")
       .ValueName("HOST:PORT");
   server_flags_.Add(table);
+  thrift1_flags_.Add(table);
   http_flags_.Add(table);
   AddLimitRows(table);
   AddBalancerRows(table);
@@ -303,6 +304,8 @@ Status RouterCommand::Validate() {
   BLOOMROUTE_RETURN_IF_ERROR(server_flags_.ToOptions(&server_options_));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateTokenFile());
   BLOOMROUTE_RETURN_IF_ERROR(
+      thrift1_flags_.Validate(server_options_, server_flags_.insecure()));
+  BLOOMROUTE_RETURN_IF_ERROR(
       http_flags_.ToOptions(server_options_, server_flags_.insecure(),
                             &http_options_, &http_enabled_));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateRegionServerFlags(region_servers_));
@@ -374,6 +377,8 @@ Status RouterCommand::Execute() {
           (cluster_flags_.zookeeper() ? cluster_flags_.Describe() : data_) +
           " on " + FormatHostPort(server->host(), server->port()) +
           StatusSuffix(http.get()));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<Hbase1Server> thrift1,
+                              StartThrift1(router, *server));
 
   // SIGHUP reloads the token file (new tokens work, removed ones stop)
   // and the revocation list (--tls-crl), for the clients' connections and
@@ -382,6 +387,7 @@ Status RouterCommand::Execute() {
                      Reload(server.get(), http.get());
                    }) + ", stopping");
   if (http != nullptr) http->Stop();
+  if (thrift1 != nullptr) thrift1->Stop();
   server->Stop();
   server.reset();
   if (op_push_server_ != nullptr) op_push_server_->Stop();
@@ -424,6 +430,19 @@ Status RouterCommand::StartOpPushes() {
                        ": region servers push ops to " +
                        router_options_.op_push_address);
   return Status::OK();
+}
+
+StatusOr<std::unique_ptr<Hbase1Server>> RouterCommand::StartThrift1(
+    const std::shared_ptr<router::Router>& router, const RouterServer& server) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::unique_ptr<Hbase1Server> thrift1,
+                              thrift1_flags_.Start(router, server));
+  if (thrift1 == nullptr) return thrift1;
+  const std::string warning =
+      server_flags_.InsecureWarning(thrift1->host(), thrift1->port());
+  if (!warning.empty()) Log(LogLevel::kWarn, name(), warning);
+  Announce(name(), "HBase Thrift1 API on " +
+                       FormatHostPort(thrift1->host(), thrift1->port()));
+  return thrift1;
 }
 
 StatusOr<std::unique_ptr<HttpServer>> RouterCommand::StartHttp(

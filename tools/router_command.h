@@ -3,7 +3,8 @@
 // (thrift/router_service.thrift) until SIGTERM or SIGINT.
 //
 //   bloomroute router --data DIR --regionserver HOST:PORT [--regionserver ...]
-//       [--listen 127.0.0.1:9090] [--threads N] [--max-frame-bytes N]
+//       [--listen 127.0.0.1:9090] [--thrift1-listen HOST:PORT]
+//       [--threads N] [--max-frame-bytes N]
 //       [--idle-timeout SECONDS] [--fanout-threads N]
 //       [--long-call-timeout SECONDS] [--max-scanners N]
 //       [--max-scanners-per-connection N] [--target-false-routes F]
@@ -36,7 +37,10 @@
 // On start it prints one line, e.g.
 //   bloomroute router: serving 2 tables with 3 region servers from /data on
 //   127.0.0.1:9090
-// (port 0 picks a free port; the line shows the real one). On SIGTERM or
+// (port 0 picks a free port; the line shows the real one). With
+// --thrift1-listen (tools/thrift1_flags.h) it also serves HBase's Thrift1
+// API there, and says where in a second line, e.g.
+//   bloomroute router: HBase Thrift1 API on 127.0.0.1:9095 On SIGTERM or
 // SIGINT it stops accepting, lets calls in progress finish, closes the
 // catalog and exits 0. SIGHUP reopens the log file (--log-file) and reloads
 // the token file and the revocation lists. Bad usage exits 2 with a
@@ -58,6 +62,7 @@
 #include "tools/http_flags.h"
 #include "tools/op_push_flags.h"
 #include "tools/server_command_util.h"
+#include "tools/thrift1_flags.h"
 
 namespace bloomroute {
 
@@ -105,6 +110,7 @@ class RouterCommand : public Command {
   ServerFlags server_flags_;
   LogFlags log_flags_;
   HttpFlags http_flags_;
+  Thrift1Flags thrift1_flags_;
   HttpServerOptions http_options_;
   bool http_enabled_ = false;
   int long_call_timeout_ms_ = 0;
@@ -138,6 +144,10 @@ class RouterCommand : public Command {
       std::string* stop_signal);
   // With --op-push-listen: serves pushes and sets the router's address.
   Status StartOpPushes();
+  // With --thrift1-listen: the Thrift1 server, announced; else null.
+  StatusOr<std::unique_ptr<Hbase1Server>> StartThrift1(
+      const std::shared_ptr<router::Router>& router,
+      const RouterServer& server);
   // The HTTP endpoint (--http-listen), or null with --http-listen off.
   StatusOr<std::unique_ptr<HttpServer>> StartHttp(
       const std::shared_ptr<router::Router>& router,

@@ -132,6 +132,34 @@ TEST_F(PythonClientTest, EveryHBaseTransportAndProtocolIsServed) {
   }
 }
 
+// A happybase-style session over HBase's Thrift1 API (`bloomroute local
+// --thrift1-port 0`), buffered+binary (happybase's default) and
+// framed+compact: create a table, batch rows, scan with a filter pinning an
+// indexed column, get rows, increment a counter, delete a row
+// (hbase1_happybase_client.py).
+TEST_F(PythonClientTest, AHappybaseSessionOverThrift1) {
+  if (testing::SecureMode()) {
+    GTEST_SKIP() << "the script speaks plaintext; TLS is the same on every "
+                    "port (thrift_tls_test)";
+  }
+  StartedServer local =
+      StartLocal(dir_.path() + "/thrift1", 2, 0, {"--thrift1-port", "0"});
+  ASSERT_GT(local.port, 0) << local.line;
+  std::string line;
+  const int thrift1 = local.process->ReadPort(&line);
+  ASSERT_GT(thrift1, 0) << line;
+  EXPECT_TRUE(Has(line, "HBase Thrift1 API on 127.0.0.1:")) << line;
+  const testing::CommandOutput o = RunPython(
+      {BLOOMROUTE_SOURCE_DIR "/tests/integration/hbase1_happybase_client.py",
+       "--thrift1", "127.0.0.1:" + std::to_string(thrift1), "--router",
+       local.address()});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_TRUE(Has(o.out, "buffered+binary: ok\n")) << o.out;
+  EXPECT_TRUE(Has(o.out, "framed+compact: ok\n")) << o.out;
+  local.process->Signal(SIGTERM);
+  EXPECT_EQ(local.process->ExitCode(), 0);
+}
+
 // A list of routers: those that do not answer are passed over (the client
 // starts at a random one, so two runs of three start at a dead router).
 TEST_F(PythonClientTest, AListOfRoutersPassesOverThoseThatAreDown) {

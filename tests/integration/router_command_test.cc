@@ -107,6 +107,11 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
        "1048575"},
       {"router", "--data", data, "--regionserver", rs, "--region-split-bytes",
        "-1"},
+      {"router", "--data", data, "--regionserver", rs, "--thrift1-listen",
+       "nohost"},
+      // Off loopback the Thrift1 port needs TLS or --insecure too.
+      {"router", "--data", data, "--regionserver", rs, "--thrift1-listen",
+       "0.0.0.0:0"},
   };
   for (const auto& args : bad) {
     SCOPED_TRACE(::testing::PrintToString(args));
@@ -191,6 +196,25 @@ TEST_F(RouterCommandTest, StartUpLineNamesTablesServersAndTheRealPort) {
                         cluster.dir() +
                         "/router on 127.0.0.1:" + std::to_string(router.port)));
   EXPECT_GT(router.port, 0);
+}
+
+// --thrift1-listen: a second line says where HBase's Thrift1 API is served.
+TEST_F(RouterCommandTest, Thrift1ListenServesASecondPort) {
+  ProcessCluster cluster(1);
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  ASSERT_TRUE(cluster.StopRouter());
+  testing::StartedServer router = testing::StartRouter(
+      cluster.dir() + "/router", cluster.region_server_addresses(), 0,
+      {"--thrift1-listen", "127.0.0.1:0"});
+  ASSERT_GT(router.port, 0) << router.line;
+  std::string line;
+  const int thrift1 = router.process->ReadPort(&line);
+  EXPECT_THAT(line, HasSubstr("bloomroute router: HBase Thrift1 API on "
+                              "127.0.0.1:"));
+  EXPECT_GT(thrift1, 0);
+  EXPECT_NE(thrift1, router.port);
+  router.process->Signal(SIGTERM);
+  EXPECT_EQ(router.process->ExitCode(), 0);
 }
 
 // A region server that is down: the router retries it every second (its
