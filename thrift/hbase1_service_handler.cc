@@ -219,22 +219,26 @@ void Hbase1ServiceHandler::getClusterId(std::string& result) {
   thrift2_->getClusterId(result);
 }
 
-void Hbase1ServiceHandler::Refuse(const char* call, const std::string& why) {
-  h1::IOError error;
-  error.__set_message(std::string("InvalidArgument: ") + call + ": " + why);
-  throw error;
-}
+namespace {
+
+constexpr char kNoAcls[] =
+    "HBase's access control lists are not supported: roles come from TLS "
+    "client certificates (bloomroute cert)";
+
+}  // namespace
 
 bool Hbase1ServiceHandler::grant(const h1::TAccessControlEntity& /*info*/) {
-  Refuse("grant",
-         "HBase's access control lists are not supported: roles come from "
-         "TLS client certificates and tokens (bloomroute cert)");
+  ServeHbase1Call("grant", kIO, [&]() -> Status {
+    return Status::InvalidArgument(std::string("grant: ") + kNoAcls);
+  });
+  return false;
 }
 
 bool Hbase1ServiceHandler::revoke(const h1::TAccessControlEntity& /*info*/) {
-  Refuse("revoke",
-         "HBase's access control lists are not supported: roles come from "
-         "TLS client certificates and tokens (bloomroute cert)");
+  ServeHbase1Call("revoke", kIO, [&]() -> Status {
+    return Status::InvalidArgument(std::string("revoke: ") + kNoAcls);
+  });
+  return false;
 }
 
 // ---- The factory ----

@@ -211,8 +211,6 @@ class Hbase1ServiceHandler : public rpc::hbase1::HbaseIf {
   bool Sorted(int32_t id) const;
   // NotFound for a table that does not exist (compact, majorCompact).
   Status CheckTableExists(const Text& table) const;
-  // IOError "<call>: <feature> is not supported" for grant and revoke.
-  [[noreturn]] static void Refuse(const char* call, const std::string& why);
 
   const std::shared_ptr<router::Router> router_;
   RouterServiceHandler* const thrift2_;

@@ -13,7 +13,9 @@
 // The message is the status' text ("InvalidArgument: ...", "NotFound: ...")
 // or the Thrift2 exception's, which starts the same way. Any other
 // exception (std::bad_alloc, a library error) becomes IOError naming the
-// call, so the connection stays usable.
+// call, so the connection stays usable. A failure is noted in the thread's
+// CallContext (the Thrift2 handler notes its own), for the call's metrics and
+// the audit log.
 #ifndef BLOOMROUTE_THRIFT_INTERNAL_SERVE_HBASE1_CALL_H_
 #define BLOOMROUTE_THRIFT_INTERNAL_SERVE_HBASE1_CALL_H_
 
@@ -21,6 +23,7 @@
 #include <new>
 #include <string>
 
+#include "common/call_context.h"
 #include "common/status.h"
 #include "thrift/gen-cpp/errors_types.h"
 #include "thrift/gen-cpp/hbase1_service_types.h"
@@ -53,6 +56,9 @@ void ServeHbase1Call(const char* call, Hbase1Declares declares, Body&& body) {
     status = Status::IOError(std::string(call) + ": out of memory");
   } catch (const std::exception& e) {
     status = Status::IOError(std::string(call) + ": " + e.what());
+  }
+  if (CallContext* context = CurrentCall(); !status.ok() && context) {
+    context->outcome = status.code();
   }
   ThrowIfHbase1Error(status, declares);
 }

@@ -324,6 +324,13 @@ Role RouterCallRole(const std::string& method) {
   return it == needs->end() ? Role::kAdmin : it->second;
 }
 
+Role Hbase1CallRole(const std::string& method) {
+  static const std::map<std::string, Role>* needs =
+      new std::map<std::string, Role>(Hbase1Needs());
+  auto it = needs->find(method);
+  return it == needs->end() ? Role::kAdmin : it->second;
+}
+
 bool AccessControl::MayCallAnything(const Identity& identity) const {
   if (identity.role == Role::kNone) return false;
   if (RoleAllows(identity.role, default_need_)) return true;

@@ -129,6 +129,8 @@ std::unique_ptr<apache::thrift::protocol::TProtocol> RequestFrameProtocol(
 // The role a RouterService method needs (kAdmin for one not listed, as the
 // router's AccessControl): what the audit log records is the kAdmin calls.
 Role RouterCallRole(const std::string& method);
+// The same for the router's Thrift1 port (AccessControl::ForHbase1Service).
+Role Hbase1CallRole(const std::string& method);
 
 // A request's message header.
 struct CallHeader {

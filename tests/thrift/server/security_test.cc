@@ -305,6 +305,7 @@ TEST(Hbase1ServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
   auto access = thrift_internal::AccessControl::ForHbase1Service();
   for (const auto& [method, role] : expected) {
     EXPECT_EQ(access->Needed(method), role) << method;
+    EXPECT_EQ(thrift_internal::Hbase1CallRole(method), role) << method;
   }
   EXPECT_EQ(access->Needed("aMethodNoOneClassified"), Role::kAdmin);
   // Thrift1 has no authenticate: identities come from certificates.

@@ -52,6 +52,7 @@ bool SetNonBlocking(int fd) {
 std::string ServiceLabel(const std::string& name) {
   if (name == "RouterServer") return "router";
   if (name == "RegionServer") return "region";
+  if (name == "Hbase1Server") return "thrift1";
   return name;
 }
 
@@ -679,6 +680,9 @@ StatusOr<std::unique_ptr<FrameLoop>> FrameLoop::Create(
   impl->metrics = std::make_unique<ServerMetrics>(
       ServiceLabel(impl->name), options.slow_call_ms,
       [service = ServiceLabel(impl->name)](const std::string& method) {
+        if (service == "thrift1") {
+          return Hbase1CallRole(method) == Role::kAdmin;
+        }
         return service == "router" && RouterCallRole(method) == Role::kAdmin;
       },
       &metrics::DefaultRegistry(), options.slow_calls);
