@@ -18,9 +18,11 @@
 
 #include "tests/router/router_test_util.h"
 #include "tests/thrift/fake_router.h"
+#include "tests/thrift/tls_test_util.h"
 #include "thrift/gen-cpp/Hbase.h"
 #include "thrift/hbase1_server.h"
 #include "thrift/hbase1_service_handler.h"
+#include "thrift/internal/tls.h"
 #include "thrift/router_service_handler.h"
 
 namespace bloomroute {
@@ -38,8 +40,11 @@ enum class Wire { kBufferedBinary, kFramedCompact };
 // A connected Thrift1 client.
 class Client {
  public:
-  Client(int port, Wire wire) {
-    auto socket = std::make_shared<at::transport::TSocket>("127.0.0.1", port);
+  Client(int port, Wire wire)
+      : Client(std::make_shared<at::transport::TSocket>("127.0.0.1", port),
+               wire) {}
+  // Over `socket` (a TLS one).
+  Client(std::shared_ptr<at::transport::TSocket> socket, Wire wire) {
     socket->setRecvTimeout(10000);
     if (wire == Wire::kBufferedBinary) {
       transport_ = std::make_shared<at::transport::TBufferedTransport>(socket);
@@ -552,6 +557,49 @@ TEST_F(Hbase1ServiceTest, FramedCompactClientsAreServedOnTheSamePort) {
   EXPECT_THROW((*client_)->scannerGet(rows, id), h1::IllegalArgument);
   compact->scannerGet(rows, id);
   EXPECT_EQ(Show(rows), "r: d:a=1");
+}
+
+// With TLS each method needs the role of its Thrift2 counterpart, from the
+// client's certificate: a reader reads and is refused a write before it
+// runs; a writer writes and is refused DDL.
+TEST(Hbase1TlsTest, EachMethodNeedsItsRole) {
+  t::Certs certs;
+  t::StoreCluster cluster(1);
+  std::shared_ptr<router::Router> router = t::OpenRouter(cluster);
+  ASSERT_NE(router, nullptr);
+  router::TableSpec spec;
+  spec.name = "t";
+  ASSERT_TRUE(router->CreateTable(spec).ok());
+  ServerOptions options;
+  options.port = 0;
+  options.tls = certs.Node();
+  auto server = Hbase1Server::Start(router, options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto connect = [&](const std::string& user) {
+    auto factory = thrift_internal::NewClientSocketFactory(certs.Client(user));
+    EXPECT_TRUE(factory.ok()) << factory.status().ToString();
+    return std::make_unique<Client>(
+        (*factory)->createSocket("127.0.0.1", (*server)->port()),
+        Wire::kBufferedBinary);
+  };
+  std::unique_ptr<Client> reader = connect("reader");
+  std::vector<std::string> names;
+  (*reader)->getTableNames(names);
+  EXPECT_THAT(names, ElementsAre("t"));
+  EXPECT_THAT(
+      IOErrorOf([&] { (*reader)->mutateRow("t", "r", {Put("d:a", "1")}, {}); }),
+      HasSubstr("PermissionDenied: mutateRow needs role write"));
+  std::unique_ptr<Client> writer = connect("writer");
+  (*writer)->mutateRow("t", "r", {Put("d:a", "1")}, {});
+  std::vector<h1::TCell> cells;
+  (*writer)->get(cells, "t", "r", "d:a", {});
+  EXPECT_THAT(Values(cells), ElementsAre("1"));
+  EXPECT_THAT(IOErrorOf([&] { (*writer)->disableTable("t"); }),
+              HasSubstr("PermissionDenied: disableTable needs role admin"));
+  std::unique_ptr<Client> root = connect("root");
+  (*root)->disableTable("t");
+  EXPECT_FALSE((*root)->isTableEnabled("t"));
+  (*server)->Stop();
 }
 
 }  // namespace
