@@ -133,6 +133,13 @@ TEST_F(HBaseNamespaceWireTest, TablesLiveInANamespace) {
   EXPECT_EQ(
       Success("tableExists", StructField(1, TableName("hbase", "meta"))).number,
       1);
+  EXPECT_EQ(
+      Success("tableExists", StructField(1, TableName("hbase", "namespace")))
+          .number,
+      1);
+  EXPECT_EQ(
+      Success("tableExists", StructField(1, TableName("hbase", "acl"))).number,
+      0);
   const Value names =
       Success("getTableNamesByNamespace", BinaryField(1, "geo"));
   ASSERT_EQ(names.elements.size(), 1u);
