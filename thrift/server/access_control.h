@@ -122,6 +122,14 @@ class AccessControl {
 std::unique_ptr<apache::thrift::protocol::TProtocol> RequestFrameProtocol(
     const uint8_t* frame, size_t size, int32_t string_limit);
 
+// Skips a value of `type` in `in` (a RequestFrameProtocol) in place: a
+// string is consumed from the frame without a copy, a container element by
+// element (each takes at least a byte, so the frame bounds the loop).
+// Throws TException past the frame, for a negative size, a nesting deeper
+// than 64 or an element type that takes no byte.
+void SkipInPlace(apache::thrift::protocol::TProtocol* in,
+                 apache::thrift::protocol::TType type, int depth = 0);
+
 // The role a RouterService method needs (kAdmin for one not listed, as the
 // router's AccessControl): what the audit log records is the kAdmin calls.
 Role RouterCallRole(const std::string& method);
