@@ -73,7 +73,9 @@ std::map<std::string, Role> RouterNeeds() {
         // Quotas: HBase's set_quota and list_quotas need its admin.
         "setQuota", "listQuotas",
         // The online slow log (who called what): HBase's admin too.
-        "getSlowLogResponses", "clearSlowLogResponses"}) {
+        "getSlowLogResponses", "clearSlowLogResponses",
+        // Grants: admin, or A on the grant's scope (grant_check.h).
+        "grant", "revoke"}) {
     needs[m] = Role::kAdmin;
   }
   return needs;
@@ -298,9 +300,10 @@ std::shared_ptr<const AccessControl> AccessControl::ForRegionService() {
 }
 
 StatusOr<std::shared_ptr<AccessControl>> AccessControl::ForRouterService(
-    const std::string& token_file) {
+    const std::string& token_file, std::shared_ptr<const GrantCheck> grants) {
   std::shared_ptr<AccessControl> access(
       new AccessControl(RouterNeeds(), Role::kAdmin, /*admits_tokens=*/true));
+  access->grants_ = std::move(grants);
   if (token_file.empty()) return access;
   BLOOMROUTE_ASSIGN_OR_RETURN(access->tokens_, ReadTokenFile(token_file));
   return access;
@@ -378,6 +381,18 @@ bool AccessControl::MayCallAnything(const Identity& identity) const {
   return false;
 }
 
+bool AccessControl::GrantsAllow(const Identity& identity,
+                                const std::string& method, Role need,
+                                const uint8_t* frame, size_t size) const {
+  // Grants raise a client's role; a machine's identity, or none, gets
+  // nothing from them.
+  if (grants_ == nullptr || identity.role == Role::kNone ||
+      IsNodeRole(identity.role) || IsNodeRole(need)) {
+    return false;
+  }
+  return RoleAllows(grants_->GrantedRole(identity, method, frame, size), need);
+}
+
 Role AccessControl::Needed(const std::string& method) const {
   auto it = needs_.find(method);
   return it == needs_.end() ? default_need_ : it->second;
@@ -413,7 +428,10 @@ AccessControl::Verdict AccessControl::Intercept(
     *identity = TokenIdentity(identity->token_hash);
   }
   const Role need = Needed(name);
-  if (RoleAllows(identity->role, need)) return Verdict::kPass;
+  if (RoleAllows(identity->role, need) ||
+      GrantsAllow(*identity, name, need, frame, size)) {
+    return Verdict::kPass;
+  }
   // A refused oneway call has no reply to carry the refusal, and a client
   // that sends them could keep its connection (and a slot of
   // --max-connections) forever: it is closed, as a refused caller that may
