@@ -6,9 +6,8 @@
 #include <algorithm>
 
 namespace bloomroute {
-namespace {
 
-std::string Quoted(std::string_view s) {
+std::string QuoteFilterArgument(std::string_view s) {
   std::string out = "'";
   for (char c : s) {
     out += c;
@@ -16,6 +15,8 @@ std::string Quoted(std::string_view s) {
   }
   return out + "'";
 }
+
+namespace {
 
 // ------------------------------------------------------------ validation
 
@@ -143,7 +144,7 @@ std::string ComparatorText(FilterComparator::Kind kind,
                            const std::string& operand) {
   static const char* kNames[] = {
       "binary:", "binaryprefix:", "substring:", "regexstring:"};
-  return Quoted(kNames[static_cast<int>(kind)] + operand);
+  return QuoteFilterArgument(kNames[static_cast<int>(kind)] + operand);
 }
 
 const char* Bool(bool b) { return b ? "true" : "false"; }
@@ -151,8 +152,9 @@ const char* Bool(bool b) { return b ? "true" : "false"; }
 std::string ScvfText(const SingleColumnValueFilter& s) {
   return std::string(s.exclude ? "SingleColumnValueExcludeFilter("
                                : "SingleColumnValueFilter(") +
-         Quoted(s.family) + ", " + Quoted(s.qualifier) + ", " + OpText(s.op) +
-         ", " + ComparatorText(s.comparator, s.value) + ", " +
+         QuoteFilterArgument(s.family) + ", " +
+         QuoteFilterArgument(s.qualifier) + ", " + OpText(s.op) + ", " +
+         ComparatorText(s.comparator, s.value) + ", " +
          Bool(s.filter_if_missing) + ", " + Bool(s.latest_version_only) + ")";
 }
 
@@ -178,13 +180,14 @@ std::string ColumnFilterText(const Filter& filter) {
   if (const auto* m = std::get_if<MultipleColumnPrefixFilter>(&filter.node)) {
     std::string out;
     for (const std::string& p : m->prefixes) {
-      out += (out.empty() ? "" : ", ") + Quoted(p);
+      out += (out.empty() ? "" : ", ") + QuoteFilterArgument(p);
     }
     return "MultipleColumnPrefixFilter(" + out + ")";
   }
   if (const auto* r = std::get_if<ColumnRangeFilter>(&filter.node)) {
-    return "ColumnRangeFilter(" + Quoted(r->min.value_or("")) + ", " +
-           Bool(r->min_inclusive) + ", " + Quoted(r->max.value_or("")) + ", " +
+    return "ColumnRangeFilter(" + QuoteFilterArgument(r->min.value_or("")) +
+           ", " + Bool(r->min_inclusive) + ", " +
+           QuoteFilterArgument(r->max.value_or("")) + ", " +
            Bool(r->max_inclusive) + ")";
   }
   if (const auto* t = std::get_if<TimestampsFilter>(&filter.node)) {
@@ -195,8 +198,9 @@ std::string ColumnFilterText(const Filter& filter) {
     return "TimestampsFilter(" + out + ")";
   }
   const auto& d = std::get<DependentColumnFilter>(filter.node);
-  std::string out = "DependentColumnFilter(" + Quoted(d.family) + ", " +
-                    Quoted(d.qualifier) + ", " + Bool(d.drop_dependent);
+  std::string out = "DependentColumnFilter(" + QuoteFilterArgument(d.family) +
+                    ", " + QuoteFilterArgument(d.qualifier) + ", " +
+                    Bool(d.drop_dependent);
   if (d.op) {
     out += std::string(", ") + OpText(*d.op) + ", " +
            ComparatorText(d.comparator.kind, d.comparator.operand);
@@ -213,7 +217,7 @@ std::string LeafText(const Filter& filter) {
            ComparatorText(c->comparator.kind, c->comparator.operand) + ")";
   }
   if (const auto* p = std::get_if<PrefixFilter>(&filter.node)) {
-    return "PrefixFilter(" + Quoted(p->prefix) + ")";
+    return "PrefixFilter(" + QuoteFilterArgument(p->prefix) + ")";
   }
   if (const auto* p = std::get_if<PageFilter>(&filter.node)) {
     return "PageFilter(" + std::to_string(p->page_size) + ")";
@@ -225,10 +229,10 @@ std::string LeafText(const Filter& filter) {
     return "FirstKeyOnlyFilter()";
   }
   if (const auto* c = std::get_if<ColumnPrefixFilter>(&filter.node)) {
-    return "ColumnPrefixFilter(" + Quoted(c->prefix) + ")";
+    return "ColumnPrefixFilter(" + QuoteFilterArgument(c->prefix) + ")";
   }
   if (const auto* s = std::get_if<InclusiveStopFilter>(&filter.node)) {
-    return "InclusiveStopFilter(" + Quoted(s->stop_row) + ")";
+    return "InclusiveStopFilter(" + QuoteFilterArgument(s->stop_row) + ")";
   }
   if (const auto* c = std::get_if<ColumnCountGetFilter>(&filter.node)) {
     return "ColumnCountGetFilter(" + std::to_string(c->limit) + ")";

@@ -320,6 +320,10 @@ struct FilterLimits {
 // lists are parenthesized.
 std::string ToString(const Filter& filter);
 
+// `s` as a string argument of the language: in single quotes, a quote inside
+// written twice ("it's" -> 'it''s').
+std::string QuoteFilterArgument(std::string_view s);
+
 // Runs `filter` over the rows of one scan, given in scan order (descending
 // keys when `reversed`, as HBase's reversed scan, which PrefixFilter and
 // InclusiveStopFilter take into account). Each row must hold cells sorted

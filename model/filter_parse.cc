@@ -39,15 +39,6 @@ Status ErrorAt(size_t pos, std::string_view what) {
                                  std::string(what));
 }
 
-std::string Quoted(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    out += c;
-    if (c == '\'') out += '\'';
-  }
-  return out + "'";
-}
-
 std::string CountError(std::string_view name, std::string_view want,
                        size_t got) {
   return std::string(name) + " takes " + std::string(want) + ", got " +
@@ -64,7 +55,8 @@ StatusOr<bool> BoolArg(const Arg& arg) {
   for (char& c : lower) c = std::tolower(static_cast<unsigned char>(c));
   if (!arg.quoted && lower == "true") return true;
   if (!arg.quoted && lower == "false") return false;
-  return ErrorAt(arg.pos, "expected true or false, got " + Quoted(arg.text));
+  return ErrorAt(
+      arg.pos, "expected true or false, got " + QuoteFilterArgument(arg.text));
 }
 
 StatusOr<CompareOp> OpArg(const Arg& arg) {
@@ -80,7 +72,7 @@ StatusOr<CompareOp> OpArg(const Arg& arg) {
   }
   return ErrorAt(arg.pos,
                  "expected a compare operator (<, <=, =, !=, >=, >), got " +
-                     Quoted(arg.text));
+                     QuoteFilterArgument(arg.text));
 }
 
 // 'kind:operand' (split at the first ':'); a regexstring pattern compiled.
@@ -112,7 +104,7 @@ StatusOr<FilterComparator> ComparatorArg(const Arg& arg) {
                                   "substring and regexstring are)");
     }
   }
-  return ErrorAt(arg.pos, "unknown comparator " + Quoted(type));
+  return ErrorAt(arg.pos, "unknown comparator " + QuoteFilterArgument(type));
 }
 
 // A bare integer in [min, max] (HBase's convertByteArrayToLong/-Int, with
@@ -130,13 +122,13 @@ StatusOr<int64_t> IntegerArg(const Arg& arg, std::string_view what, int64_t min,
   const uint64_t kMax = std::numeric_limits<int64_t>::max();
   for (char c : digits) {
     if (c < '0' || c > '9' || n > (kMax - (c - '0')) / 10) {
-      return ErrorAt(arg.pos, bad + Quoted(arg.text));
+      return ErrorAt(arg.pos, bad + QuoteFilterArgument(arg.text));
     }
     n = n * 10 + (c - '0');
   }
   const int64_t value = negative ? -static_cast<int64_t>(n) : n;
   if (digits.empty() || value < min || value > max) {
-    return ErrorAt(arg.pos, bad + Quoted(arg.text));
+    return ErrorAt(arg.pos, bad + QuoteFilterArgument(arg.text));
   }
   return value;
 }
@@ -347,7 +339,7 @@ StatusOr<Filter> MakeFilter(const std::string& name, size_t pos,
   for (const char* unsupported : kUnsupportedFilters) {
     if (name == unsupported) return ErrorAt(pos, name + " is not supported");
   }
-  return ErrorAt(pos, "unknown filter " + Quoted(name));
+  return ErrorAt(pos, "unknown filter " + QuoteFilterArgument(name));
 }
 
 // Recursive descent over the grammar

@@ -283,6 +283,10 @@ size_t ReplyBytes(const Row& row);
 inline constexpr uint32_t kMaxRowsPerCall = 100000;
 inline constexpr size_t kMaxRowKeyBytes = 32767;  // as HBase (Short.MAX_VALUE)
 inline constexpr size_t kMaxColumnNameBytes = 1024;
+// A region server's default largest cell value: HBase's client default
+// (hbase.client.keyvalue.maxsize, 10 MiB), so that a client with HBase's
+// defaults can write here what it writes to HBase.
+inline constexpr size_t kDefaultMaxValueBytes = 10 << 20;
 // A filter string (ScanRequest::filter) on the region service's wire. The
 // router's own limit (--max-filter-bytes) is at most this.
 inline constexpr size_t kMaxFilterTextBytes = 1 << 20;

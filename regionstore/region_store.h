@@ -121,8 +121,8 @@ struct RegionStoreOptions {
   // read once per write batch, it replaces kLatestTimestamp ("now") in puts
   // and deletes. Null = the system clock. Tests give a fake one.
   std::function<int64_t()> clock_ms;
-  size_t max_value_bytes = 1 << 20;  // one cell value
-  size_t max_row_bytes = 16 << 20;   // a whole encoded row after the write
+  size_t max_value_bytes = kDefaultMaxValueBytes;  // one cell value
+  size_t max_row_bytes = 16 << 20;  // a whole encoded row after the write
   size_t max_mutations_per_batch = 10000;
   uint64_t checkpoint_interval = 10000;  // filter ops between checkpoints
   uint32_t max_filter_stages = 8;        // rebuild above this many stages

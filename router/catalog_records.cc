@@ -474,3 +474,47 @@ CatalogStore::NamespaceList CatalogRecords::WithoutNamespace(
 }
 
 }  // namespace bloomroute::router
+
+namespace bloomroute::router {
+
+std::string CatalogRecords::EncodeGrants(
+    const CatalogStore::GrantList& grants) {
+  std::string out(1, static_cast<char>(kFormatVersion));
+  PutFixed32(&out, static_cast<uint32_t>(grants.size()));
+  for (const Grant& g : grants) {
+    PutLengthPrefixed(&out, g.user);
+    PutLengthPrefixed(&out, g.ns);
+    PutLengthPrefixed(&out, g.table);
+    PutLengthPrefixed(&out, g.actions);
+  }
+  return out;
+}
+
+Status CatalogRecords::DecodeGrants(std::string_view in,
+                                    CatalogStore::GrantList* out) {
+  out->clear();
+  if (in.empty()) return Status::OK();
+  ByteReader r(in);
+  BLOOMROUTE_RETURN_IF_ERROR(ReadVersionOne(&r));
+  uint32_t count = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(r.ReadFixed32(&count, "grants"));
+  if (count > Grant::kMaxGrants) {
+    return Status::Corruption("catalog: too many grants");
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    Grant g;
+    BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &g.user, "grant user"));
+    BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &g.ns, "grant namespace"));
+    BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &g.table, "grant table"));
+    BLOOMROUTE_RETURN_IF_ERROR(ReadString(&r, &g.actions, "grant actions"));
+    StatusOr<std::string> actions = CanonicalActions(g.actions);
+    if (!actions.ok() || *actions != g.actions) {
+      return Status::Corruption("catalog: grant actions");
+    }
+    out->push_back(std::move(g));
+  }
+  if (!r.empty()) return Status::Corruption("catalog: grant list");
+  return Status::OK();
+}
+
+}  // namespace bloomroute::router

@@ -9,8 +9,9 @@
 // flight); version 3 is version 2 -- families, attributes, the enabled flag
 // and retired regions -- plus the next column id, each indexed column's
 // building flag and the index tasks. Versions 1 (an enabled table without
-// declared families), 2 and 3 still read. Quotas are in version 1, and so is
-// the namespace list (one record holding every namespace).
+// declared families), 2 and 3 still read. Quotas are in version 1, and so are
+// the namespace list (one record holding every namespace) and the grant
+// list (one record holding every grant).
 //
 // The records carry no checksum of their own: each store covers the bytes
 // it keeps (RocksDB's block checksums; ZooKeeper's, on disk and on the
@@ -70,6 +71,12 @@ class CatalogRecords {
       const CatalogStore::NamespaceList& list, const CatalogNamespace& ns);
   static CatalogStore::NamespaceList WithoutNamespace(
       const CatalogStore::NamespaceList& list, const std::string& name);
+  // The grant list (version 1), in the order given (stores keep it in
+  // GrantOrder). Decoding "" is the empty list; more than Grant::kMaxGrants
+  // is Corruption.
+  static std::string EncodeGrants(const CatalogStore::GrantList& grants);
+  [[nodiscard]] static Status DecodeGrants(std::string_view in,
+                                           CatalogStore::GrantList* out);
 };
 
 }  // namespace bloomroute::router

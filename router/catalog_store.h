@@ -1,8 +1,8 @@
 // CatalogStore: where a router keeps the cluster's shape -- region servers,
 // tables with their regions, index tasks and region operations in flight,
 // quotas, the page-token key, the cluster id and the count of router
-// starts, the namespaces -- behind one interface, so that the router does not
-// know where it lives.
+// starts, the namespaces, the grants -- behind one interface, so that the
+// router does not know where it lives.
 //
 // Implementations:
 //   OpenEmbeddedCatalog   the router's own RocksDB in its data directory
@@ -46,6 +46,7 @@
 #include "common/status.h"
 #include "common/statusor.h"
 #include "model/rows.h"
+#include "router/grant.h"
 #include "router/quota.h"
 #include "router/server_id.h"
 
@@ -287,6 +288,15 @@ class CatalogStore {
   virtual std::shared_ptr<const NamespaceList> Namespaces() const = 0;
   [[nodiscard]] virtual Status PutNamespace(const CatalogNamespace& ns) = 0;
   [[nodiscard]] virtual Status DeleteNamespace(const std::string& name) = 0;
+
+  // The grants (router/grant.h), in GrantOrder: an immutable snapshot as
+  // Tables(). ChangeGrant applies `change` of `grant` (WithGrantChange) in
+  // one durable, atomic write; InvalidArgument as WithGrantChange. Grants
+  // name tables and namespaces by name, whether they exist or not.
+  using GrantList = std::vector<Grant>;
+  virtual std::shared_ptr<const GrantList> Grants() const = 0;
+  [[nodiscard]] virtual Status ChangeGrant(const Grant& grant,
+                                           GrantChange change) = 0;
 
  protected:
   CatalogStore() = default;

@@ -6,6 +6,7 @@
 
 #include "model/op_push.h"
 #include "model/table_attributes.h"
+#include "model/table_name.h"
 #include "router/cluster_id.h"
 #include "router/internal/router_impl.h"
 
@@ -243,6 +244,26 @@ void RouterImpl::CatchUpReplicas() { write_path_->CatchUpReplicas(); }
 void RouterImpl::ExpireScanners() { scans_->ExpireScanners(); }
 
 // The calls on rows (RowCalls) and scans (Scans).
+Status RouterImpl::ForgetGrants(std::string_view name, bool is_namespace) {
+  const std::string table = is_namespace ? "" : CanonicalTableName(name);
+  const std::shared_ptr<const CatalogStore::GrantList> grants =
+      catalog_->Grants();
+  for (const router::Grant& g : *grants) {
+    const bool on = is_namespace ? g.is_namespace() && g.ns == name
+                                 : !g.is_namespace() && g.table == table;
+    if (!on) continue;
+    router::Grant all = g;
+    all.actions.clear();  // a revoke naming no letter takes them all
+    Status s = catalog_->ChangeGrant(all, router::GrantChange::kRevoke);
+    if (!s.ok()) {
+      return s.WithContext(std::string(is_namespace ? "namespace " : "table ") +
+                           QuoteForMessage(name) +
+                           " was deleted, but its grants were not revoked");
+    }
+  }
+  return Status::OK();
+}
+
 Status RouterImpl::ModifyTable(const router::TableSpec& spec) {
   BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
   BLOOMROUTE_ASSIGN_OR_RETURN(const SchemaChange change,

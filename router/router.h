@@ -60,6 +60,7 @@
 #include "model/index_query.h"
 #include "model/rows.h"
 #include "router/catalog_store.h"
+#include "router/grant.h"
 #include "router/quota.h"
 #include "router/router_options.h"
 #include "router/router_reports.h"
@@ -749,6 +750,17 @@ class Router {
   // server of this router.
   [[nodiscard]] virtual Status ApplyOpPush(const OpPush& push);
   virtual std::shared_ptr<const std::vector<Quota>> Quotas() const = 0;
+
+  // Grants (router/grant.h; HBase's grant / revoke). ChangeGrant applies
+  // `change` of `grant` (made by MakeGrant) in the catalog, durably, before
+  // it returns; the router's server applies it from the next call. Any
+  // router may change them: the catalog store serializes the changes.
+  // InvalidArgument as WithGrantChange (kMaxGrants, kMaxListBytes).
+  // Grants: those in force, in GrantOrder, as a snapshot that a change
+  // replaces; never null.
+  [[nodiscard]] virtual Status ChangeGrant(const Grant& grant,
+                                           GrantChange change) = 0;
+  virtual std::shared_ptr<const std::vector<Grant>> Grants() const = 0;
 
  protected:
   Router() = default;

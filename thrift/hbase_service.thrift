@@ -501,6 +501,24 @@ struct TOnlineLogRecord {
   15: optional i64 blockBytesScanned
 }
 
+// HBase's grant / revoke (its AccessControlClient through Thrift2): the
+// scope of a grant is one table or one namespace.
+enum TPermissionScope {
+  TABLE = 0,
+  NAMESPACE = 1
+}
+
+// A grant or revoke: `actions` are HBase's letters (R, W, X, C, A);
+// `tableName` ("ns:t" or "t") names the table of a TABLE grant and `nsName`
+// the namespace of a NAMESPACE grant. Field 3 is unused, as in HBase.
+struct TAccessControlEntity {
+  1: required string username
+  2: required TPermissionScope scope
+  4: required string actions
+  5: optional string tableName
+  6: optional string nsName
+}
+
 service THBaseService {
   // ---------------- HBase THBaseService calls ----------------
   // `table` is the table name ("t" or "default:t"). A put, delete or other
@@ -742,4 +760,21 @@ service THBaseService {
   void modifyColumnFamily(1: TTableName tableName,
       2: TColumnFamilyDescriptor column) throws (1: errors.TIOError io)
   void modifyTable(1: TTableDescriptor desc) throws (1: errors.TIOError io)
+
+  // ---------------- Grants (HBase's grant / revoke) ----------------
+  // Kept in the router's catalog (embedded or ZooKeeper), so they survive a
+  // restart and every router applies them; docs/security.md has the rules.
+  // The letters map onto bloomroute's roles: R read, W write, C and A
+  // admin; X (exec) is kept but allows nothing (no coprocessor endpoints).
+  // A user's role on a table is the highest of its certificate's or
+  // token's role and its grants on the table and on the table's namespace.
+  // grant adds the letters to the user's at that scope (HBase merges);
+  // revoke takes the named letters away (none named: all). Both answer
+  // true. They need role admin, or A on the grant's table or namespace
+  // (the table's namespace counts for a TABLE grant). A letter that is no
+  // action, a missing or illegal tableName / nsName, or an empty username
+  // is an IOError naming it; past the catalog's bounds (4,096 user and
+  // scope pairs, 1 MiB of names) likewise.
+  bool grant(1: TAccessControlEntity info) throws (1: errors.TIOError io)
+  bool revoke(1: TAccessControlEntity info) throws (1: errors.TIOError io)
 }

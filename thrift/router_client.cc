@@ -557,6 +557,24 @@ class ThriftRouterClient final : public RouterClient {
     return Call("setQuota", [&](Service& s) { s.setQuota(wire); });
   }
 
+  Status ChangeGrant(const router::Grant& grant,
+                     router::GrantChange change) override {
+    client::TAccessControlEntity wire;
+    wire.username = grant.user;
+    wire.actions = grant.actions;
+    if (grant.is_namespace()) {
+      wire.scope = client::TPermissionScope::NAMESPACE;
+      wire.__set_nsName(grant.ns);
+    } else {
+      wire.scope = client::TPermissionScope::TABLE;
+      wire.__set_tableName(grant.table);
+    }
+    if (change == router::GrantChange::kGrant) {
+      return Call("grant", [&](Service& s) { s.grant(wire); });
+    }
+    return Call("revoke", [&](Service& s) { s.revoke(wire); });
+  }
+
   StatusOr<std::vector<router::Quota>> ListQuotas() override {
     return Fetch<std::vector<router::Quota>, std::vector<client::TQuota>>(
         "listQuotas",

@@ -39,7 +39,9 @@
 //             timestamp gets a newer one; a write of another client between
 //             the two sends is overwritten, as with HBase).
 //             BulkLoad: loading a file again gives the same rows.
-//             SetQuota: sets a value; twice is once.
+//             SetQuota: sets a value; twice is once. ChangeGrant: a
+//             grant merges its letters and a revoke takes them away, so
+//             twice is once.
 //   not       Increment (HBase's increment: twice adds twice; so would
 //             append and checkAndMutate, which this client does not call).
 //             CreateTable, DeleteTable (its disable step is resent: a
@@ -286,6 +288,11 @@ class RouterClient {
   // setQuota / listQuotas: see router::Router::SetQuota and Quotas.
   virtual Status SetQuota(const router::Quota& quota) = 0;
   virtual StatusOr<std::vector<router::Quota>> ListQuotas() = 0;
+  // HBase's grant / revoke of `grant` (router/grant.h; made by
+  // router::MakeGrant): see router::Router::ChangeGrant. PermissionDenied
+  // for a caller without role admin or A on the grant's scope.
+  [[nodiscard]] virtual Status ChangeGrant(const router::Grant& grant,
+                                           router::GrantChange change) = 0;
   // verifyIndex: see router::VerifyReport. From the wire, the report's table
   // carries its name and id only (no indexed columns) and a server's
   // IndexReport has no table_id. NotFound for an unknown table.

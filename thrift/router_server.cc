@@ -5,6 +5,7 @@
 #include "thrift/gen-cpp/RouterService.h"
 #include "thrift/router_service_handler.h"
 #include "thrift/server/access_control.h"
+#include "thrift/server/grant_check.h"
 #include "thrift/server/quota_throttle.h"
 
 namespace bloomroute {
@@ -20,7 +21,10 @@ StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(
   }
   BLOOMROUTE_ASSIGN_OR_RETURN(
       std::shared_ptr<thrift_internal::AccessControl> access,
-      thrift_internal::AccessControl::ForRouterService(options.token_file));
+      thrift_internal::AccessControl::ForRouterService(
+          options.token_file,
+          std::make_shared<thrift_internal::RouterGrantCheck>(
+              [router] { return router->Grants(); })));
   std::unique_ptr<RouterServer> server(new RouterServer());
   if (options.tls.enabled()) {
     server->access_ = access;

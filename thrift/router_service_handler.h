@@ -211,6 +211,8 @@ class RouterServiceHandler : public rpc::client::RouterServiceIf {
       const std::string& name) override;
   void getTableNamesByNamespace(std::vector<rpc::client::TTableName>& result,
                                 const std::string& name) override;
+  bool grant(const rpc::client::TAccessControlEntity& info) override;
+  bool revoke(const rpc::client::TAccessControlEntity& info) override;
 
   // ---- bloomroute's own ----
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "model/table_name.h"
 #include "thrift/conversion/admin_conversion.h"
 #include "thrift/conversion/hbase_conversion.h"
 #include "thrift/conversion/index_conversion.h"
@@ -33,14 +34,15 @@ StatusOr<router::TableInfo> Describe(router::Router& router,
 }
 
 // Whether the table exists: NotFound is an answer here, not an error. As
-// HBase's Admin.tableExists, a name in any namespace is answered: hbase:meta
-// exists (the router's catalog is what it is in HBase); no other table of
-// namespace hbase does (bloomroute has no other system table).
+// HBase's Admin.tableExists, a name in any namespace is answered: HBase
+// 2.x's system tables hbase:meta and hbase:namespace exist (the router's
+// catalog, with its namespace records, is what they are in HBase); no other
+// table of namespace hbase does (bloomroute has no other system table).
 StatusOr<bool> TableExists(router::Router& router,
                            const client::TTableName& table,
                            const std::string& f) {
-  if (table.__isset.ns && table.ns == "hbase") {
-    return table.qualifier == "meta";
+  if (table.__isset.ns && table.ns == kSystemNamespace) {
+    return table.qualifier == "meta" || table.qualifier == "namespace";
   }
   std::string name;
   BLOOMROUTE_RETURN_IF_ERROR(TableFromThrift(table, f, &name));

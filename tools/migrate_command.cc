@@ -44,10 +44,10 @@ Status MigrateCommand::Execute() {
   BLOOMROUTE_ASSIGN_OR_RETURN(const coord::MigrationReport report,
                               coord::MigrateCatalog(**from, to.get()));
   std::cout << "moved " << report.servers << " region servers, "
-            << report.tables << " tables, " << report.quotas << " quotas and "
-            << report.namespaces
-            << " namespace records (router starts: " << report.router_starts
-            << ") from " << data_ << " into " << cluster_flags_.Describe()
+            << report.tables << " tables, " << report.quotas << " quotas, "
+            << report.namespaces << " namespace records and " << report.grants
+            << " grants (router starts: " << report.router_starts << ") from "
+            << data_ << " into " << cluster_flags_.Describe()
             << "\nstart the routers with --zookeeper ... --cluster "
             << cluster_flags_.cluster() << " instead of --data" << std::endl;
   return Status::OK();

@@ -83,6 +83,12 @@ Status CopyRecords(router::CatalogStore& from, ZnodeStore* to,
       CatalogRecords::EncodeNamespaces(*namespaces),
       ZnodeCatalogOptions::kChunkBytes, rng() | 1));
   report->namespaces = namespaces->size();
+  const std::shared_ptr<const router::CatalogStore::GrantList> grants =
+      from.Grants();
+  BLOOMROUTE_RETURN_IF_ERROR(catalog_internal::WriteChunkedRecord(
+      to, catalog_internal::kGrants, CatalogRecords::EncodeGrants(*grants),
+      ZnodeCatalogOptions::kChunkBytes, rng() | 1));
+  report->grants = grants->size();
   return Status::OK();
 }
 

@@ -6,7 +6,7 @@
 // What moves: every server with its id and address (removed ones too: their
 // ids stay used), every table record as it is (regions, retired regions,
 // index tasks, region operations in flight), the quotas, the namespaces
-// with their configuration, the page-token key
+// with their configuration, the grants, the page-token key
 // (tokens handed out before keep paging), the cluster id (HBase's
 // getClusterId answers the same), the id counters and the router
 // starts (so the next router's fence tokens and coordinator epoch are above
@@ -36,6 +36,7 @@ struct MigrationReport {
   size_t tables = 0;
   size_t quotas = 0;
   size_t namespaces = 0;  // those with a record (CatalogStore::Namespaces)
+  size_t grants = 0;      // user and scope pairs (CatalogStore::Grants)
   uint64_t router_starts = 0;
 };
 

@@ -147,6 +147,7 @@ Status ZnodeCatalog::EnsureLayoutLocked() {
       ZnodeOp::Create(kTables, ""),
       ZnodeOp::Create(kQuotas, EncodeHead(Head{})),
       ZnodeOp::Create(kNamespaces, EncodeHead(Head{})),
+      ZnodeOp::Create(kGrants, EncodeHead(Head{})),
   });
   // Another router made it first: fine.
   if (!made.ok() && !IsNodeExists(made.status())) return made.status();
@@ -184,7 +185,8 @@ Status ZnodeCatalog::LoadOnceLocked(Loaded* out) {
   BLOOMROUTE_ASSIGN_OR_RETURN(std::string quotas,
                               ReadChunkedLocked(kQuotas, out->quota_head));
   BLOOMROUTE_RETURN_IF_ERROR(DecodeQuotas(quotas, out->quotas.get()));
-  return LoadNamespacesLocked(out);
+  BLOOMROUTE_RETURN_IF_ERROR(LoadNamespacesLocked(out));
+  return LoadGrantsLocked(out);
 }
 
 Status ZnodeCatalog::LoadOnceRecordLocked(const char* path, size_t bytes,
@@ -278,11 +280,14 @@ void ZnodeCatalog::InstallLocked(Loaded loaded) {
   quota_head_ = loaded.quota_head;
   namespace_head_ = loaded.namespace_head;
   namespaces_exist_ = loaded.namespaces_exist;
+  grant_head_ = loaded.grant_head;
+  grants_exist_ = loaded.grants_exist;
   std::lock_guard<std::mutex> lock(snap_mu_);
   servers_ = std::move(loaded.servers);
   tables_ = std::move(loaded.tables);
   quotas_ = std::move(loaded.quotas);
   namespaces_ = std::move(loaded.namespaces);
+  grants_ = std::move(loaded.grants);
 }
 
 Status ZnodeCatalog::ChangeLocked(const std::function<StatusOr<Plan>()>& plan) {

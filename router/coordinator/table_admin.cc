@@ -183,14 +183,18 @@ std::vector<std::string> SplitKeysOf(
 TableAdmin::TableAdmin(const RouterContext& ctx, RegionPlacement* placement)
     : ctx_(ctx), placement_(placement) {}
 
-StatusOr<TableInfo> TableAdmin::CreateTable(const TableSpec& given) {
+StatusOr<TableSpec> TableAdmin::CheckedSpec(const TableSpec& given) const {
   TableSpec named = given;
   named.name = CanonicalTableName(given.name);
-  BLOOMROUTE_ASSIGN_OR_RETURN(const TableSpec spec,
-                              ResolveIndexAttribute(named));
+  BLOOMROUTE_ASSIGN_OR_RETURN(TableSpec spec, ResolveIndexAttribute(named));
   BLOOMROUTE_RETURN_IF_ERROR(ValidateSpec(spec));
   BLOOMROUTE_RETURN_IF_ERROR(
       CheckTableBytes(spec, ctx_.options->max_table_bytes));
+  return spec;
+}
+
+StatusOr<TableInfo> TableAdmin::CreateTable(const TableSpec& given) {
+  BLOOMROUTE_ASSIGN_OR_RETURN(const TableSpec spec, CheckedSpec(given));
   std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
   BLOOMROUTE_RETURN_IF_ERROR(
       CheckTableNamespace(*ctx_.catalog, NamespaceOf(spec.name)));
@@ -382,13 +386,7 @@ StatusOr<SchemaChange> TableAdmin::PlanSchemaChange(
         "modifyTable changes a table's schema, not its regions: split keys "
         "and a region count are not taken");
   }
-  TableSpec named = given;
-  named.name = CanonicalTableName(given.name);
-  BLOOMROUTE_ASSIGN_OR_RETURN(const TableSpec spec,
-                              ResolveIndexAttribute(named));
-  BLOOMROUTE_RETURN_IF_ERROR(ValidateSpec(spec));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      CheckTableBytes(spec, ctx_.options->max_table_bytes));
+  BLOOMROUTE_ASSIGN_OR_RETURN(const TableSpec spec, CheckedSpec(given));
   BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
                               ctx_.tables->FindAnyState(spec.name));
   const TableDescriptor& old = state->record.descriptor;

@@ -78,6 +78,10 @@ class TableAdmin {
   // Sets the table's enabled flag (persisted); the errors of DisableTable.
   [[nodiscard]] Status SetEnabled(std::string_view table, bool enabled);
   router::TableInfo Describe(const TableState& table) const;
+  // `given` under its canonical name with its index attribute resolved,
+  // checked as CreateTable and PlanSchemaChange take it (ValidateSpec and
+  // the table's byte bound).
+  StatusOr<router::TableSpec> CheckedSpec(const router::TableSpec& given) const;
 
   const RouterContext& ctx_;
   RegionPlacement* const placement_;

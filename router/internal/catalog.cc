@@ -28,6 +28,7 @@ constexpr char kRouterStartsKey[] = "r";
 constexpr char kPageTokenKeyKey[] = "k";
 constexpr char kClusterIdKey[] = "c";
 constexpr char kNamespacesKey[] = "n";
+constexpr char kGrantsKey[] = "g";
 constexpr char kServerTag = 's';
 constexpr char kTableTag = 't';
 constexpr char kQuotaTag = router::CatalogRecords::kQuotaTag;
@@ -136,6 +137,11 @@ Status Catalog::LoadRecord(std::string_view key, std::string_view value,
     BLOOMROUTE_RETURN_IF_ERROR(
         router::CatalogRecords::DecodeNamespaces(value, list.get()));
     namespaces_ = std::move(list);
+  } else if (key == kGrantsKey) {
+    auto list = std::make_shared<GrantList>();
+    BLOOMROUTE_RETURN_IF_ERROR(
+        router::CatalogRecords::DecodeGrants(value, list.get()));
+    grants_ = std::move(list);
   } else if (key.size() == 5 && key[0] == kServerTag) {
     CatalogServer s;
     s.id = static_cast<router::ServerId>(DecodeBigEndian(key.data() + 1, 4));
@@ -424,6 +430,23 @@ Status Catalog::DeleteNamespace(const std::string& name) {
       router::CatalogRecords::WithoutNamespace(*namespaces_, name);
   if (next.size() == namespaces_->size()) return Status::OK();
   return WriteNamespacesLocked(std::move(next));
+}
+
+std::shared_ptr<const CatalogStore::GrantList> Catalog::Grants() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return grants_;
+}
+
+Status Catalog::ChangeGrant(const router::Grant& grant,
+                            router::GrantChange change) {
+  std::lock_guard<std::mutex> lock(mu_);
+  BLOOMROUTE_ASSIGN_OR_RETURN(GrantList next,
+                              router::WithGrantChange(*grants_, grant, change));
+  if (next == *grants_) return Status::OK();
+  const std::string value = router::CatalogRecords::EncodeGrants(next);
+  BLOOMROUTE_RETURN_IF_ERROR(WriteLocked(kGrantsKey, &value));
+  grants_ = std::make_shared<const GrantList>(std::move(next));
+  return Status::OK();
 }
 
 }  // namespace bloomroute::router_internal

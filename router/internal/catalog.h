@@ -9,7 +9,8 @@
 // naming it was written) is never handed out again.
 //
 // Keys: one tag byte, then a big-endian id, so that iteration is by id;
-// quotas are keyed by user and table; the namespaces are one record. Values are
+// quotas are keyed by user and table; the namespaces are one record, and so
+// are the grants. Values are
 // CatalogRecords (router/catalog_records.h); RocksDB's block checksums cover
 // the stored bytes.
 //
@@ -63,6 +64,9 @@ class Catalog final : public CatalogStore {
   [[nodiscard]] Status PutNamespace(
       const router::CatalogNamespace& ns) override;
   [[nodiscard]] Status DeleteNamespace(const std::string& name) override;
+  std::shared_ptr<const GrantList> Grants() const override;
+  [[nodiscard]] Status ChangeGrant(const router::Grant& grant,
+                                   router::GrantChange change) override;
 
  private:
   struct Db;
@@ -94,6 +98,8 @@ class Catalog final : public CatalogStore {
   // Guarded by mu_: the namespace list, one record.
   std::shared_ptr<const NamespaceList> namespaces_ =
       std::make_shared<NamespaceList>();
+  // Guarded by mu_: the grant list, one record.
+  std::shared_ptr<const GrantList> grants_ = std::make_shared<GrantList>();
   // Writes `next` as the namespace list and publishes it; needs mu_ held.
   [[nodiscard]] Status WriteNamespacesLocked(NamespaceList next);
   router::ServerId next_server_id_ = 1;

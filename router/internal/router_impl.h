@@ -98,7 +98,8 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   }
   Status DeleteTable(std::string_view table) override {
     BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
-    return table_admin_->DeleteTable(table);
+    BLOOMROUTE_RETURN_IF_ERROR(table_admin_->DeleteTable(table));
+    return ForgetGrants(table, false);
   }
   std::vector<TableDescriptor> ListTables() const override {
     return table_admin_->ListTables();
@@ -106,6 +107,10 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   // Schema changes: TableAdmin's plan, then IndexTasks' drops and adds
   // around TableAdmin::ApplySchema (router.cc).
   Status ModifyTable(const router::TableSpec& spec) override;
+  // Revokes every grant on table `name` (or, when `is_namespace`, on
+  // namespace `name`) once it is deleted, as HBase's AccessController does,
+  // so that a new one of the same name starts without them (router.cc).
+  Status ForgetGrants(std::string_view name, bool is_namespace);
   // coordinator/namespace_admin.h; changes are the coordinator's.
   Status CreateNamespace(const router::NamespaceDescriptor& ns) override {
     BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
@@ -117,7 +122,8 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   }
   Status DeleteNamespace(std::string_view name) override {
     BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
-    return namespace_admin_->DeleteNamespace(name);
+    BLOOMROUTE_RETURN_IF_ERROR(namespace_admin_->DeleteNamespace(name));
+    return ForgetGrants(name, true);
   }
   StatusOr<router::NamespaceDescriptor> GetNamespace(
       std::string_view name) const override {
@@ -145,7 +151,8 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   }
   Status DeleteTableIfDisabled(std::string_view table) override {
     BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
-    return table_admin_->DeleteTableIfDisabled(table);
+    BLOOMROUTE_RETURN_IF_ERROR(table_admin_->DeleteTableIfDisabled(table));
+    return ForgetGrants(table, false);
   }
   Status TruncateTable(std::string_view table, bool preserve_splits) override {
     BLOOMROUTE_RETURN_IF_ERROR(coordinator_->CheckCoordinating());
@@ -244,6 +251,13 @@ class RouterImpl : public router::Router, private MaintenanceDuties {
   }
   std::shared_ptr<const std::vector<router::Quota>> Quotas() const override {
     return catalog_->Quotas();
+  }
+  Status ChangeGrant(const router::Grant& grant,
+                     router::GrantChange change) override {
+    return catalog_->ChangeGrant(grant, change);
+  }
+  std::shared_ptr<const std::vector<router::Grant>> Grants() const override {
+    return catalog_->Grants();
   }
   // coordinator/membership.h
   StatusOr<router::ServerRef> AddServer(const std::string& address) override {

@@ -443,6 +443,7 @@ TEST_F(RegionStoreBulkLoadTest, LoadingBytesUsesAStagingFileAndRemovesIt) {
   bulk_.reset();
   bulk_ = OpenStore(bulk_dir_.path(), options_);
   EXPECT_TRUE(bulk_->BulkLoadBytes(2, one_row).ok());
+  options_.max_value_bytes = 1 << 20;
   options_.max_row_bytes = 1 << 20;  // the row limit bounds it still
   options_.max_bulk_file_bytes = 1024;
   bulk_.reset();

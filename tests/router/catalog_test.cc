@@ -187,6 +187,41 @@ TEST_F(CatalogTest, NamespacesAreReplacedRemovedAndSurviveReopen) {
   EXPECT_EQ((*c->Namespaces())[1], geo);
 }
 
+// Grants: merged by a grant, taken away by a revoke, one record that
+// survives a reopen.
+TEST_F(CatalogTest, GrantsAreMergedRevokedAndSurviveReopen) {
+  auto grant = [](const char* user, const char* ns, const char* table,
+                  const char* actions) {
+    return std::move(router::MakeGrant(user, ns, table, actions)).value();
+  };
+  {
+    auto c = std::move(Catalog::Open(dir_.path())).value();
+    EXPECT_TRUE(c->Grants()->empty());
+    ASSERT_TRUE(
+        c->ChangeGrant(grant("bob", "", "t", "W"), router::GrantChange::kGrant)
+            .ok());
+    ASSERT_TRUE(c->ChangeGrant(grant("bob", "", "default:t", "AR"),
+                               router::GrantChange::kGrant)
+                    .ok());
+    ASSERT_TRUE(c->ChangeGrant(grant("bob", "geo", "", "C"),
+                               router::GrantChange::kGrant)
+                    .ok());
+    ASSERT_TRUE(
+        c->ChangeGrant(grant("bob", "", "t", "A"), router::GrantChange::kRevoke)
+            .ok());
+    ASSERT_TRUE(c->ChangeGrant(grant("amy", "geo", "", "W"),
+                               router::GrantChange::kGrant)
+                    .ok());
+    ASSERT_TRUE(c->ChangeGrant(grant("amy", "geo", "", ""),
+                               router::GrantChange::kRevoke)
+                    .ok());
+  }
+  auto c = std::move(Catalog::Open(dir_.path())).value();
+  ASSERT_EQ(c->Grants()->size(), 2u);
+  EXPECT_EQ((*c->Grants())[0], grant("bob", "", "t", "RW"));
+  EXPECT_EQ((*c->Grants())[1], grant("bob", "geo", "", "C"));
+}
+
 TEST_F(CatalogTest, QuotasAreReplacedRemovedAndSurviveReopen) {
   const router::Quota alice = Quota("alice", "", 100, 0);
   const router::Quota alice_geo = Quota("alice", "geo", 10, 1 << 20);

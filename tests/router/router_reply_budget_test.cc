@@ -20,7 +20,7 @@ namespace {
 using testing::StoreCluster;
 using testing::StoreRegionClient;
 
-constexpr size_t kValueBytes = 1000000;  // within max_value_bytes (1 MiB)
+constexpr size_t kValueBytes = 1000000;  // within max_value_bytes
 // The default reply budget, and what one reply may hold at most: the budget,
 // passed by the one row that crossed it.
 constexpr size_t kBudget = 32 << 20;

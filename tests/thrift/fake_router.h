@@ -405,6 +405,22 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
     std::lock_guard<std::mutex> lock(quota_mu_);
     return quotas_;
   }
+  // Grants as the catalog keeps them (router::WithGrantChange).
+  Status ChangeGrant(const router::Grant& grant,
+                     router::GrantChange change) override {
+    BLOOMROUTE_RETURN_IF_ERROR(Enter());
+    std::lock_guard<std::mutex> lock(quota_mu_);
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::vector<router::Grant> next,
+        router::WithGrantChange(*grants_, grant, change));
+    grants_ =
+        std::make_shared<const std::vector<router::Grant>>(std::move(next));
+    return Status::OK();
+  }
+  std::shared_ptr<const std::vector<router::Grant>> Grants() const override {
+    std::lock_guard<std::mutex> lock(quota_mu_);
+    return grants_;
+  }
   StatusOr<router::BalanceReport> Balance(uint32_t max_operations) override {
     BLOOMROUTE_RETURN_IF_ERROR(Enter());
     region_op = "balance", balance_max = max_operations;
@@ -418,6 +434,8 @@ class FakeRouter : public router::Router, public testing::FaultInjector {
   mutable std::mutex quota_mu_;
   std::shared_ptr<const std::vector<router::Quota>> quotas_ =
       std::make_shared<std::vector<router::Quota>>();
+  std::shared_ptr<const std::vector<router::Grant>> grants_ =
+      std::make_shared<std::vector<router::Grant>>();
 };
 
 }  // namespace bloomroute

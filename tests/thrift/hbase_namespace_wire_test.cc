@@ -14,7 +14,9 @@
 // deleteTable {1 tableName}; createTable {1 desc}; modifyTable {1 desc};
 // addColumnFamily / modifyColumnFamily {1 tableName, 2 column};
 // deleteColumnFamily {1 tableName, 2 column (binary)};
-// TColumnFamilyDescriptor {1 name, 10 maxVersions}.
+// TColumnFamilyDescriptor {1 name, 10 maxVersions}; grant / revoke {1 info};
+// TAccessControlEntity {1 username, 2 scope (TABLE 0, NAMESPACE 1),
+// 4 actions, 5 tableName, 6 nsName}.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -133,6 +135,13 @@ TEST_F(HBaseNamespaceWireTest, TablesLiveInANamespace) {
   EXPECT_EQ(
       Success("tableExists", StructField(1, TableName("hbase", "meta"))).number,
       1);
+  EXPECT_EQ(
+      Success("tableExists", StructField(1, TableName("hbase", "namespace")))
+          .number,
+      1);
+  EXPECT_EQ(
+      Success("tableExists", StructField(1, TableName("hbase", "acl"))).number,
+      0);
   const Value names =
       Success("getTableNamesByNamespace", BinaryField(1, "geo"));
   ASSERT_EQ(names.elements.size(), 1u);
@@ -261,6 +270,36 @@ TEST_F(HBaseSchemaWireTest, ColumnFamiliesAreAddedModifiedAndDeleted) {
   EXPECT_THAT(Families(Describe()), ElementsAre("d"));
   EXPECT_THAT(Failure("deleteColumnFamily", geo + BinaryField(2, "e")),
               HasSubstr("does not exist"));
+}
+
+// grant / revoke {1 info}: a TAccessControlEntity on a table (scope 0) or
+// a namespace (scope 1).
+std::string Entity(const std::string& user, int32_t scope,
+                   const std::string& actions, const std::string& name) {
+  return StructField(1, BinaryField(1, user) + I32Field(2, scope) +
+                            BinaryField(4, actions) +
+                            BinaryField(scope == 0 ? 5 : 6, name));
+}
+
+// Without TLS there are no identities to check, but grants are kept (and
+// hold once the router serves TLS): each answers true, as HBase's.
+TEST_F(HBaseNamespaceWireTest, GrantsAreKeptAndRevokedOverTheWire) {
+  EXPECT_EQ(Success("grant", Entity("bob", 0, "RW", "default:t")).number, 1);
+  EXPECT_EQ(Success("grant", Entity("bob", 1, "C", "geo")).number, 1);
+  EXPECT_EQ(Success("revoke", Entity("bob", 0, "R", "t")).number, 1);
+  ASSERT_EQ(router_->Grants()->size(), 2u);
+  EXPECT_EQ((*router_->Grants())[0].table, "t");
+  EXPECT_EQ((*router_->Grants())[0].actions, "W");
+  EXPECT_EQ((*router_->Grants())[1].ns, "geo");
+  EXPECT_THAT(Failure("grant", Entity("bob", 0, "RWQ", "t")),
+              AllOf(StartsWith("InvalidArgument: "),
+                    HasSubstr("'Q' is none of R, W, X, C, A")));
+  EXPECT_THAT(Failure("grant", Entity("bob", 1, "R", "ge-o")),
+              StartsWith("InvalidArgument: "));
+  EXPECT_THAT(Failure("grant", Entity("", 1, "R", "geo")),
+              HasSubstr("a grant needs a user"));
+  EXPECT_EQ(Success("revoke", Entity("bob", 1, "", "geo")).number, 1);
+  EXPECT_EQ(router_->Grants()->size(), 1u);
 }
 
 }  // namespace

@@ -217,6 +217,22 @@ TEST_F(HBaseWireTest, ErrorsAreTIOErrorWithTheCodeName) {
                 "is not supported"));
 }
 
+// HBase's client takes cells of up to hbase.client.keyvalue.maxsize, 10 MiB
+// by default; a region server's default limit is the same, so a client
+// with HBase's defaults writes here what it writes to HBase.
+TEST_F(HBaseWireTest, ACellOfHBasesDefaultMaximumSizeIsStoredAndRead) {
+  CreateGeo();
+  const std::string big(10 << 20, 'v');
+  Success("put", BinaryField(1, "geo") + StructField(2, PutBody("big", big)));
+  const Value result = Success(
+      "get", BinaryField(1, "geo") + StructField(2, BinaryField(1, "big")));
+  ASSERT_EQ(result.Field(2).elements.size(), 1u);
+  EXPECT_EQ(result.Field(2).elements[0].Field(3).bytes.size(), big.size());
+  EXPECT_THAT(Failure("put", BinaryField(1, "geo") +
+                                 StructField(2, PutBody("big", big + "v"))),
+              HasSubstr("max_value_bytes"));
+}
+
 // TDelete {8: cellVisibility} (HBase 2.x's field) is read and refused as
 // TPut's is: visibility labels do not exist here, and a delete that
 // skipped the field would remove cells a label was meant to guard.

@@ -73,7 +73,9 @@ std::map<std::string, Role> RouterNeeds() {
         // Quotas: HBase's set_quota and list_quotas need its admin.
         "setQuota", "listQuotas",
         // The online slow log (who called what): HBase's admin too.
-        "getSlowLogResponses", "clearSlowLogResponses"}) {
+        "getSlowLogResponses", "clearSlowLogResponses",
+        // Grants: admin, or A on the grant's scope (grant_check.h).
+        "grant", "revoke"}) {
     needs[m] = Role::kAdmin;
   }
   return needs;
@@ -208,6 +210,92 @@ std::unique_ptr<at::protocol::TProtocol> RequestFrameProtocol(
       /*strict_read=*/false, /*strict_write=*/true);
 }
 
+namespace {
+// Nesting SkipInPlace follows at most (Thrift's own skip allows 64).
+constexpr int kMaxSkipDepth = 64;
+
+// A string's length as the processor's reader takes it: a big-endian i32
+// in the binary protocol; in the compact protocol an unsigned varint of at
+// most 10 bytes cast to i32 (TCompactProtocol::readVarint32). readI32
+// would read a compact length as a zigzag varint, half of it, and the walk
+// would go on inside the string, where a client could hide fields the
+// processor never sees.
+int32_t ReadStringLength(at::protocol::TProtocol* in) {
+  if (dynamic_cast<at::protocol::TCompactProtocol*>(in) == nullptr) {
+    int32_t bytes = 0;
+    in->readI32(bytes);
+    return bytes;
+  }
+  uint64_t value = 0;
+  for (int i = 0; i < 10; ++i) {
+    uint8_t byte = 0;
+    in->getTransport()->readAll(&byte, 1);
+    value |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
+    if ((byte & 0x80) == 0) return static_cast<int32_t>(value);
+  }
+  throw at::protocol::TProtocolException(
+      at::protocol::TProtocolException::INVALID_DATA);
+}
+}  // namespace
+
+void SkipInPlace(at::protocol::TProtocol* in, at::protocol::TType type,
+                 int depth) {
+  using at::protocol::TProtocolException;
+  namespace p = at::protocol;
+  if (depth > kMaxSkipDepth) {
+    throw TProtocolException(TProtocolException::DEPTH_LIMIT);
+  }
+  std::string ignored;
+  p::TType key = p::T_STOP, value = p::T_STOP;
+  uint32_t n = 0;
+  switch (type) {
+    case p::T_STRING: {
+      const int32_t bytes = ReadStringLength(in);
+      if (bytes < 0)
+        throw TProtocolException(TProtocolException::NEGATIVE_SIZE);
+      in->getTransport()->consume(static_cast<uint32_t>(bytes));
+      return;
+    }
+    case p::T_STRUCT:
+      in->readStructBegin(ignored);
+      for (;;) {
+        int16_t id = 0;
+        in->readFieldBegin(ignored, value, id);
+        if (value == p::T_STOP) break;
+        SkipInPlace(in, value, depth + 1);
+        in->readFieldEnd();
+      }
+      in->readStructEnd();
+      return;
+    case p::T_LIST:
+    case p::T_SET:
+      if (type == p::T_LIST) {
+        in->readListBegin(value, n);
+      } else {
+        in->readSetBegin(value, n);
+      }
+      if (n > 0 && (value == p::T_STOP || value == p::T_VOID)) {
+        throw TProtocolException(TProtocolException::INVALID_DATA);
+      }
+      for (uint32_t i = 0; i < n; ++i) SkipInPlace(in, value, depth + 1);
+      return;
+    case p::T_MAP:
+      in->readMapBegin(key, value, n);
+      if (n > 0 && (key == p::T_STOP || key == p::T_VOID ||
+                    value == p::T_STOP || value == p::T_VOID)) {
+        throw TProtocolException(TProtocolException::INVALID_DATA);
+      }
+      for (uint32_t i = 0; i < n; ++i) {
+        SkipInPlace(in, key, depth + 1);
+        SkipInPlace(in, value, depth + 1);
+      }
+      return;
+    default:
+      in->skip(type);  // a fixed-size value
+      return;
+  }
+}
+
 bool ReadCallHeader(at::protocol::TProtocol* in, CallHeader* out) {
   try {
     in->readMessageBegin(out->method, out->type, out->seqid);
@@ -253,9 +341,10 @@ std::shared_ptr<const AccessControl> AccessControl::ForHbase1Service() {
 }
 
 StatusOr<std::shared_ptr<AccessControl>> AccessControl::ForRouterService(
-    const std::string& token_file) {
+    const std::string& token_file, std::shared_ptr<const GrantCheck> grants) {
   std::shared_ptr<AccessControl> access(
       new AccessControl(RouterNeeds(), Role::kAdmin, /*admits_tokens=*/true));
+  access->grants_ = std::move(grants);
   if (token_file.empty()) return access;
   BLOOMROUTE_ASSIGN_OR_RETURN(access->tokens_, ReadTokenFile(token_file));
   return access;
@@ -340,6 +429,18 @@ bool AccessControl::MayCallAnything(const Identity& identity) const {
   return false;
 }
 
+bool AccessControl::GrantsAllow(const Identity& identity,
+                                const std::string& method, Role need,
+                                const uint8_t* frame, size_t size) const {
+  // Grants raise a client's role; a machine's identity, or none, gets
+  // nothing from them.
+  if (grants_ == nullptr || identity.role == Role::kNone ||
+      IsNodeRole(identity.role) || IsNodeRole(need)) {
+    return false;
+  }
+  return RoleAllows(grants_->GrantedRole(identity, method, frame, size), need);
+}
+
 Role AccessControl::Needed(const std::string& method) const {
   auto it = needs_.find(method);
   return it == needs_.end() ? default_need_ : it->second;
@@ -375,7 +476,10 @@ AccessControl::Verdict AccessControl::Intercept(
     *identity = TokenIdentity(identity->token_hash);
   }
   const Role need = Needed(name);
-  if (RoleAllows(identity->role, need)) return Verdict::kPass;
+  if (RoleAllows(identity->role, need) ||
+      GrantsAllow(*identity, name, need, frame, size)) {
+    return Verdict::kPass;
+  }
   // A refused oneway call has no reply to carry the refusal, and a client
   // that sends them could keep its connection (and a slot of
   // --max-connections) forever: it is closed, as a refused caller that may

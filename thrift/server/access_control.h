@@ -12,6 +12,12 @@
 // every client decodes it as a declared error): its arguments are never
 // decoded and its handler never runs, so nothing it asked for happens.
 //
+// Grants (router/grant.h): a client whose role is below what a call needs
+// passes when its grants on the call's scope give that role. Only then, for
+// a user holding grants, the service's GrantCheck reads the scope (the
+// table or namespace the call names) from the frame in place, as the
+// generated reader would take it; nothing else is decoded.
+//
 // RouterService.authenticate(token) is answered here too: the token's hash is
 // looked up in the router's token file, and on success the connection takes
 // the token's identity for its later calls; on failure it has none.
@@ -45,6 +51,17 @@ namespace bloomroute::thrift_internal {
 // room for authenticate (a token of a few dozen bytes) and for a refusal.
 inline constexpr uint32_t kMaxUnauthenticatedFrameBytes = 64 << 10;
 
+// What grants give: the router's (thrift/server/grant_check.h).
+class GrantCheck {
+ public:
+  virtual ~GrantCheck() = default;
+  // The highest role the grants of `identity`'s user give on the scope of
+  // the call to `method` in `frame` (one whole request frame): kNone when
+  // the user holds none or the call names no scope. Thread-safe.
+  virtual Role GrantedRole(const Identity& identity, const std::string& method,
+                           const uint8_t* frame, size_t size) const = 0;
+};
+
 class AccessControl {
  public:
   // What Intercept() did with a request.
@@ -57,12 +74,14 @@ class AccessControl {
 
   // Region servers: every RegionService call needs Role::kNode.
   static std::shared_ptr<const AccessControl> ForRegionService();
-  // The router: RouterService's table (access_control.cc), and the tokens of
-  // `token_file` ("" for none; format in thrift/server/security.h).
+  // The router: RouterService's table (access_control.cc), the tokens of
+  // `token_file` ("" for none; format in thrift/server/security.h) and the
+  // grants `grants` gives (null: none).
   // InvalidArgument naming the file and line for a malformed file, one over
   // kMaxTokenFileBytes, a token for role "node", or a hash given twice.
   static StatusOr<std::shared_ptr<AccessControl>> ForRouterService(
-      const std::string& token_file);
+      const std::string& token_file,
+      std::shared_ptr<const GrantCheck> grants = nullptr);
   // The router's Thrift1 port (thrift/hbase1_service.thrift): each method
   // needs the role of its Thrift2 counterpart (access_control.cc); no
   // tokens, since the Thrift1 API has no call to present one with.
@@ -104,6 +123,10 @@ class AccessControl {
  private:
   AccessControl(std::map<std::string, Role> needs, Role default_need,
                 bool admits_tokens);
+  // Whether `identity`'s grants let it make the call in `frame` that needs
+  // `need`.
+  bool GrantsAllow(const Identity& identity, const std::string& method,
+                   Role need, const uint8_t* frame, size_t size) const;
 
   const std::map<std::string, Role> needs_;
   const Role default_need_;
@@ -112,7 +135,8 @@ class AccessControl {
   // The identity `token_hash` gives now; a role-less one when it is gone.
   Identity TokenIdentity(const std::string& token_hash) const;
 
-  const bool admits_tokens_;  // the service has authenticate()
+  const bool admits_tokens_;                  // the service has authenticate()
+  std::shared_ptr<const GrantCheck> grants_;  // set once, at creation
   mutable std::shared_mutex tokens_mu_;
   Tokens tokens_;  // guarded by tokens_mu_
 };
@@ -125,6 +149,14 @@ class AccessControl {
 // element, so the frame bounds what is read.
 std::unique_ptr<apache::thrift::protocol::TProtocol> RequestFrameProtocol(
     const uint8_t* frame, size_t size, int32_t string_limit);
+
+// Skips a value of `type` in `in` (a RequestFrameProtocol) in place: a
+// string is consumed from the frame without a copy, a container element by
+// element (each takes at least a byte, so the frame bounds the loop).
+// Throws TException past the frame, for a negative size, a nesting deeper
+// than 64 or an element type that takes no byte.
+void SkipInPlace(apache::thrift::protocol::TProtocol* in,
+                 apache::thrift::protocol::TType type, int depth = 0);
 
 // The role a RouterService method needs (kAdmin for one not listed, as the
 // router's AccessControl): what the audit log records is the kAdmin calls.

@@ -23,73 +23,6 @@ bool NamesNoTable(std::string_view method) {
   return method == "authenticate" || method == "addServer";
 }
 
-// Nesting SkipValue follows at most (Thrift's own skip allows 64).
-constexpr int kMaxSkipDepth = 64;
-
-// Skips a value of `type` in place: a string is consumed from the frame
-// without a copy, a container element by element (each takes at least a
-// byte, so the frame bounds the loop). Throws TException past the frame,
-// for a negative size, too deep a nesting or an element type that takes
-// no byte.
-void SkipValue(at::protocol::TProtocol* in, at::protocol::TType type,
-               int depth) {
-  using at::protocol::TProtocolException;
-  namespace p = at::protocol;
-  if (depth > kMaxSkipDepth) {
-    throw TProtocolException(TProtocolException::DEPTH_LIMIT);
-  }
-  std::string ignored;
-  p::TType key = p::T_STOP, value = p::T_STOP;
-  uint32_t n = 0;
-  switch (type) {
-    case p::T_STRING: {
-      int32_t bytes = 0;
-      in->readI32(bytes);
-      if (bytes < 0)
-        throw TProtocolException(TProtocolException::NEGATIVE_SIZE);
-      in->getTransport()->consume(static_cast<uint32_t>(bytes));
-      return;
-    }
-    case p::T_STRUCT:
-      in->readStructBegin(ignored);
-      for (;;) {
-        int16_t id = 0;
-        in->readFieldBegin(ignored, value, id);
-        if (value == p::T_STOP) break;
-        SkipValue(in, value, depth + 1);
-        in->readFieldEnd();
-      }
-      in->readStructEnd();
-      return;
-    case p::T_LIST:
-    case p::T_SET:
-      if (type == p::T_LIST) {
-        in->readListBegin(value, n);
-      } else {
-        in->readSetBegin(value, n);
-      }
-      if (n > 0 && (value == p::T_STOP || value == p::T_VOID)) {
-        throw TProtocolException(TProtocolException::INVALID_DATA);
-      }
-      for (uint32_t i = 0; i < n; ++i) SkipValue(in, value, depth + 1);
-      return;
-    case p::T_MAP:
-      in->readMapBegin(key, value, n);
-      if (n > 0 && (key == p::T_STOP || key == p::T_VOID ||
-                    value == p::T_STOP || value == p::T_VOID)) {
-        throw TProtocolException(TProtocolException::INVALID_DATA);
-      }
-      for (uint32_t i = 0; i < n; ++i) {
-        SkipValue(in, key, depth + 1);
-        SkipValue(in, value, depth + 1);
-      }
-      return;
-    default:
-      in->skip(type);  // a fixed-size value
-      return;
-  }
-}
-
 // Calls whose field 1 is a scanner id.
 bool IsScannerCall(std::string_view method) {
   return method == "getScannerRows" || method == "closeScanner";
@@ -181,7 +114,7 @@ bool QuotaThrottle::PeekCall(const uint8_t* frame, size_t size,
         raw = scanner_table_(scanner);
         named = true;
       } else {
-        SkipValue(in.get(), type, 0);
+        SkipInPlace(in.get(), type);
       }
       in->readFieldEnd();
     }

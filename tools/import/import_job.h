@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "model/rows.h"
 #include "tools/import/importer.h"
 #include "tools/import/record_reader.h"
 
@@ -51,7 +52,7 @@ struct ImportJobOptions {
   uint32_t in_flight = 4;      // 1 .. kMaxInFlight
   // Regions of a new table; 0 = one per region server.
   uint32_t regions = 0;
-  size_t max_value_bytes = 1 << 20;
+  size_t max_value_bytes = kDefaultMaxValueBytes;  // a region server's default
   size_t max_record_bytes = 8 << 20;
   // A field's bytes, and the line ends a quoted field may span, before it
   // is taken as a stray quote (record_reader.h).

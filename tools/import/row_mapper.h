@@ -37,7 +37,7 @@ struct RowMapperSpec {
   std::string row_key;               // the name of the row-key field
   std::vector<std::string> indexed;  // names of indexed fields
   std::string family = "d";
-  size_t max_value_bytes = 1 << 20;  // a region server's default limit
+  size_t max_value_bytes = kDefaultMaxValueBytes;  // a region server's default
 };
 
 class RowMapper {

@@ -3,7 +3,7 @@
 // out its znodes). Declared here so that its methods can be spread over
 // files: zk_catalog_store.cc (loading, sessions, servers, tables) and
 // znode_catalog_lists.cc (the records kept as one list: quotas,
-// namespaces).
+// namespaces, grants).
 #ifndef BLOOMROUTE_COORD_CATALOG_INTERNAL_ZNODE_CATALOG_H_
 #define BLOOMROUTE_COORD_CATALOG_INTERNAL_ZNODE_CATALOG_H_
 
@@ -33,6 +33,7 @@ using router::CatalogServer;
 using router::CatalogTable;
 using router::Quota;
 using router::ServerId;
+using GrantList = router::CatalogStore::GrantList;
 using NamespaceList = router::CatalogStore::NamespaceList;
 using QuotaList = router::CatalogStore::QuotaList;
 using TableList = router::CatalogStore::TableList;
@@ -59,6 +60,9 @@ struct Loaded {
   std::shared_ptr<NamespaceList> namespaces = std::make_shared<NamespaceList>();
   Head namespace_head;
   bool namespaces_exist = false;
+  std::shared_ptr<GrantList> grants = std::make_shared<GrantList>();
+  Head grant_head;
+  bool grants_exist = false;
 };
 
 class ZnodeCatalog final : public router::CatalogStore {
@@ -115,6 +119,12 @@ class ZnodeCatalog final : public router::CatalogStore {
   [[nodiscard]] Status PutNamespace(
       const router::CatalogNamespace& ns) override;
   [[nodiscard]] Status DeleteNamespace(const std::string& name) override;
+  std::shared_ptr<const GrantList> Grants() const override {
+    std::lock_guard<std::mutex> lock(snap_mu_);
+    return grants_;
+  }
+  [[nodiscard]] Status ChangeGrant(const router::Grant& grant,
+                                   router::GrantChange change) override;
 
  private:
   // Each needs mu_ held.
@@ -181,6 +191,11 @@ class ZnodeCatalog final : public router::CatalogStore {
   [[nodiscard]] StatusOr<Plan> NamespacesPlanLocked(NamespaceList next);
   // Reads the namespace list into `out` (empty when its node is missing).
   [[nodiscard]] Status LoadNamespacesLocked(Loaded* out);
+  // The grant list's head, as the namespace list's.
+  Head grant_head_;
+  bool grants_exist_ = false;
+  // Reads the grant list into `out` (empty when its node is missing).
+  [[nodiscard]] Status LoadGrantsLocked(Loaded* out);
   std::mt19937_64 rng_;
   // Guards the published snapshots (written under mu_ too).
   mutable std::mutex snap_mu_;
@@ -189,6 +204,7 @@ class ZnodeCatalog final : public router::CatalogStore {
   std::shared_ptr<const QuotaList> quotas_ = std::make_shared<QuotaList>();
   std::shared_ptr<const NamespaceList> namespaces_ =
       std::make_shared<NamespaceList>();
+  std::shared_ptr<const GrantList> grants_ = std::make_shared<GrantList>();
   // The reconnecting thread: wakes when the session expired.
   std::mutex reconnect_mu_;
   std::condition_variable reconnect_cv_;

@@ -1,7 +1,7 @@
 // ZnodeCatalog's records kept as one list (chunked, under one head):
-// quotas and namespaces. A change writes the whole list anew and switches
-// its head in the Multi that checks the ids' version, so it is atomic; each
-// chunk stays under ZnodeCatalogOptions::chunk_bytes.
+// quotas, namespaces and grants. A change writes the whole list anew and
+// switches its head in the Multi that checks the ids' version, so it is atomic;
+// each chunk stays under ZnodeCatalogOptions::chunk_bytes.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -88,6 +88,40 @@ Status ZnodeCatalog::DeleteNamespace(const std::string& name) {
     NamespaceList next = CatalogRecords::WithoutNamespace(*namespaces_, name);
     if (next.size() == namespaces_->size()) return Plan{};
     return NamespacesPlanLocked(std::move(next));
+  });
+}
+
+Status ZnodeCatalog::LoadGrantsLocked(Loaded* out) {
+  StatusOr<ZnodeData> head = store_->Get(kGrants);
+  if (!head.ok()) {
+    return head.status().IsNotFound() ? Status::OK() : head.status();
+  }
+  out->grants_exist = true;
+  BLOOMROUTE_RETURN_IF_ERROR(DecodeHead(head->data, &out->grant_head));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::string record,
+                              ReadChunkedLocked(kGrants, out->grant_head));
+  return CatalogRecords::DecodeGrants(record, out->grants.get());
+}
+
+Status ZnodeCatalog::ChangeGrant(const router::Grant& grant,
+                                 router::GrantChange change) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ChangeLocked([&]() -> StatusOr<Plan> {
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        GrantList next, router::WithGrantChange(*grants_, grant, change));
+    if (next == *grants_) return Plan{};
+    auto list = std::make_shared<const GrantList>(std::move(next));
+    Head written;
+    BLOOMROUTE_ASSIGN_OR_RETURN(
+        std::vector<ZnodeOp> ops,
+        ChunkedWriteLocked(kGrants, CatalogRecords::EncodeGrants(*list),
+                           grants_exist_, grant_head_, &written));
+    return Plan{std::move(ops), [this, list, written] {
+                  grant_head_ = written;
+                  grants_exist_ = true;
+                  std::lock_guard<std::mutex> snap(snap_mu_);
+                  grants_ = list;
+                }};
   });
 }
 

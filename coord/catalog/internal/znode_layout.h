@@ -35,6 +35,9 @@ constexpr char kQuotas[] = "/catalog/quotas";
 // The namespace list's head (CatalogRecords::EncodeNamespaces, chunked);
 // missing in a catalog made before namespaces existed.
 constexpr char kNamespaces[] = "/catalog/namespaces";
+// The grant list's head (CatalogRecords::EncodeGrants, chunked); missing
+// in a catalog made before grants existed.
+constexpr char kGrants[] = "/catalog/grants";
 // Bound for decoding a head: 4,096 chunks of 512 KiB is 2 GiB, far above
 // the ~64 MiB a table of 1,024 regions with HBase's largest keys takes.
 constexpr uint32_t kMaxChunks = 4096;

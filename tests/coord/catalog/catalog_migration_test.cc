@@ -40,6 +40,10 @@ class CatalogMigrationTest : public ::testing::Test {
     q.requests = {10, 1};
     ASSERT_TRUE(source_->PutQuota(q).ok());
     ASSERT_TRUE(source_->PutNamespace({"geo", {{"owner", "ops"}}}).ok());
+    ASSERT_TRUE(source_
+                    ->ChangeGrant(*router::MakeGrant("bob", "geo", "", "RW"),
+                                  router::GrantChange::kGrant)
+                    .ok());
     ASSERT_TRUE(source_->RecordRouterStart().ok());
     ASSERT_EQ(*source_->RecordRouterStart(), 2u);
     key_ = *source_->PageTokenKey(std::string(router::kPageTokenKeyBytes, 'k'));
@@ -70,6 +74,7 @@ TEST_F(CatalogMigrationTest, TheCopyIsTheSameCatalog) {
   EXPECT_EQ(report->tables, 2u);
   EXPECT_EQ(report->quotas, 1u);
   EXPECT_EQ(report->namespaces, 1u);
+  EXPECT_EQ(report->grants, 1u);
   auto target = std::move(OpenTarget()).value();
   ASSERT_EQ(target->Servers().size(), 3u);
   for (size_t i = 0; i < 3; ++i) {
@@ -80,6 +85,7 @@ TEST_F(CatalogMigrationTest, TheCopyIsTheSameCatalog) {
   EXPECT_EQ(*target->Tables(), *source_->Tables());
   EXPECT_EQ(*target->Quotas(), *source_->Quotas());
   EXPECT_EQ(*target->Namespaces(), *source_->Namespaces());
+  EXPECT_EQ(*target->Grants(), *source_->Grants());
   EXPECT_EQ(*target->PageTokenKey(std::string(router::kPageTokenKeyBytes, 'x')),
             key_);
   EXPECT_EQ(*target->ClusterId(*router::NewClusterId()), cluster_id_);

@@ -174,6 +174,9 @@ TEST(RouterServiceAccessTest, EveryMethodHasTheRoleItsKindNeeds) {
       // HBase's online slow log: who called what (HBase needs its admin).
       {"getSlowLogResponses", Role::kAdmin},
       {"clearSlowLogResponses", Role::kAdmin},
+      // HBase's grants: admin, or A on their scope (grant_check.h).
+      {"grant", Role::kAdmin},
+      {"revoke", Role::kAdmin},
       // HBase's writes.
       {"put", Role::kWrite},
       {"putMultiple", Role::kWrite},

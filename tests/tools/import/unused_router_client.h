@@ -110,6 +110,9 @@ class UnusedRouterClient : public RouterClient {
     return Unused();
   }
   Status SetQuota(const router::Quota&) override { return Unused(); }
+  Status ChangeGrant(const router::Grant&, router::GrantChange) override {
+    return Unused();
+  }
   StatusOr<std::vector<router::Quota>> ListQuotas() override {
     return Unused();
   }
