@@ -159,7 +159,7 @@ TEST_F(RegionServerCommandTest, SigtermStopsCleanlyAndDataSurvives) {
     ASSERT_GT(port_, 0) << line;
     EXPECT_THAT(line,
                 HasSubstr("serving 0 regions of 0 tables from " + dir_.path()));
-    EXPECT_THAT(line, HasSubstr("(sync on, max value 1048576 bytes)"));
+    EXPECT_THAT(line, HasSubstr("(sync on, max value 10485760 bytes)"));
     {
       RegionClient client(NodeSocket(port_));
       client->openRegion(WirePlacesRegion(1, "", ""), 0, false, 0);

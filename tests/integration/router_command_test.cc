@@ -17,6 +17,7 @@
 #include "tests/integration/command_output.h"
 #include "tests/integration/process_cluster.h"
 #include "tests/integration/router_client.h"
+#include "tests/integration/secure_mode.h"
 #include "tests/integration/server_process.h"
 
 namespace bloomroute {
@@ -44,7 +45,7 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
   TempDir dir;
   const std::string data = dir.path();
   const std::string rs = "127.0.0.1:9091";
-  const std::vector<std::vector<std::string>> bad = {
+  std::vector<std::vector<std::string>> bad = {
       {"router"},  // --data is required
       {"router", "--data", data, "--regionserver", "nohost"},
       {"router", "--data", data, "--regionserver", "127.0.0.1:0"},
@@ -109,10 +110,13 @@ TEST_F(RouterCommandTest, RejectsBadArgumentsWithAOneLineReason) {
        "-1"},
       {"router", "--data", data, "--regionserver", rs, "--thrift1-listen",
        "nohost"},
-      // Off loopback the Thrift1 port needs TLS or --insecure too.
-      {"router", "--data", data, "--regionserver", rs, "--thrift1-listen",
-       "0.0.0.0:0"},
   };
+  // Off loopback the Thrift1 port needs TLS or --insecure too (in secure
+  // mode the router has TLS, and serves there).
+  if (!testing::SecureMode()) {
+    bad.push_back({"router", "--data", data, "--regionserver", rs,
+                   "--thrift1-listen", "0.0.0.0:0"});
+  }
   for (const auto& args : bad) {
     SCOPED_TRACE(::testing::PrintToString(args));
     const auto [code, err] = RunToExit(args);
