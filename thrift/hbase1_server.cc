@@ -5,6 +5,7 @@
 #include "thrift/gen-cpp/Hbase.h"
 #include "thrift/hbase1_service_handler.h"
 #include "thrift/server/access_control.h"
+#include "thrift/server/grant_check.h"
 #include "thrift/server/quota_throttle.h"
 
 namespace bloomroute {
@@ -15,7 +16,10 @@ StatusOr<std::unique_ptr<Hbase1Server>> Hbase1Server::Start(
   if (router == nullptr) return Status::InvalidArgument("no router to serve");
   std::unique_ptr<Hbase1Server> server(new Hbase1Server());
   std::shared_ptr<const thrift_internal::AccessControl> access =
-      thrift_internal::AccessControl::ForHbase1Service();
+      thrift_internal::AccessControl::ForHbase1Service(
+          std::make_shared<thrift_internal::RouterGrantCheck>(
+              [router] { return router->Grants(); },
+              thrift_internal::GrantApi::kThrift1));
   // Quotas name principals, which only TLS gives.
   if (!options.tls.enabled()) {
     throttle = nullptr;

@@ -155,8 +155,8 @@ enum TPermissionScope {
   NAMESPACE = 1
 }
 
-// A permission to grant or revoke (refused here: roles come from TLS
-// certificates, docs/security.md).
+// A permission to grant or revoke: the router's grants, as Thrift2's
+// (docs/security.md).
 struct TAccessControlEntity {
   1: required string username
   2: required TPermissionScope scope

@@ -221,24 +221,34 @@ void Hbase1ServiceHandler::getClusterId(std::string& result) {
 
 namespace {
 
-constexpr char kNoAcls[] =
-    "HBase's access control lists are not supported: roles come from TLS "
-    "client certificates (bloomroute cert)";
+// `info` as the Thrift2 call takes it (the same fields and ids).
+h2::TAccessControlEntity EntityToThrift2(const h1::TAccessControlEntity& info) {
+  h2::TAccessControlEntity out;
+  out.__set_username(info.username);
+  out.__set_scope(static_cast<h2::TPermissionScope::type>(
+      static_cast<int32_t>(info.scope)));
+  out.__set_actions(info.actions);
+  if (info.__isset.tableName) out.__set_tableName(info.tableName);
+  if (info.__isset.nsName) out.__set_nsName(info.nsName);
+  return out;
+}
 
 }  // namespace
 
-bool Hbase1ServiceHandler::grant(const h1::TAccessControlEntity& /*info*/) {
+bool Hbase1ServiceHandler::grant(const h1::TAccessControlEntity& info) {
   ServeHbase1Call("grant", kIO, [&]() -> Status {
-    return Status::InvalidArgument(std::string("grant: ") + kNoAcls);
+    thrift2_->grant(EntityToThrift2(info));
+    return Status::OK();
   });
-  return false;
+  return true;
 }
 
-bool Hbase1ServiceHandler::revoke(const h1::TAccessControlEntity& /*info*/) {
+bool Hbase1ServiceHandler::revoke(const h1::TAccessControlEntity& info) {
   ServeHbase1Call("revoke", kIO, [&]() -> Status {
-    return Status::InvalidArgument(std::string("revoke: ") + kNoAcls);
+    thrift2_->revoke(EntityToThrift2(info));
+    return Status::OK();
   });
-  return false;
+  return true;
 }
 
 // ---- The factory ----

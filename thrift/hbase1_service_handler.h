@@ -22,7 +22,8 @@
 //   checkAndPut: mput must be a put (isDelete is refused).
 //   getRegionInfo: `row` is a catalog key "table,row,..."; the region
 //     holding that row of that table.
-//   grant / revoke: refused (roles come from TLS certificates).
+//   grant / revoke: the router's grants, as the Thrift2 calls
+//     (thrift/server/grant_check.h); the Thrift1 port applies them too.
 //   Scanners belong to the connection that opened them and are closed with
 //     it (HBase's are the server's); sortColumns is kept per scanner.
 //

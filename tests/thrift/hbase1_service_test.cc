@@ -533,14 +533,47 @@ TEST_F(Hbase1ServiceTest, ScanWithAFilterOnAnIndexedColumnUsesTheIndex) {
       HasSubstr("at position"));
 }
 
-TEST_F(Hbase1ServiceTest, GrantAndRevokeAreRefused) {
+h1::TAccessControlEntity Entity(const std::string& user,
+                                const std::string& table,
+                                const std::string& actions) {
   h1::TAccessControlEntity entity;
-  entity.__set_username("u");
-  entity.__set_actions("R");
-  EXPECT_THAT(IOErrorOf([&] { (*client_)->grant(entity); }),
-              HasSubstr("access control lists are not supported"));
-  EXPECT_THAT(IOErrorOf([&] { (*client_)->revoke(entity); }),
-              HasSubstr("access control lists are not supported"));
+  entity.__set_username(user);
+  entity.__set_scope(h1::TPermissionScope::TABLE);
+  entity.__set_tableName(table);
+  entity.__set_actions(actions);
+  return entity;
+}
+
+h1::TAccessControlEntity NamespaceEntity(const std::string& user,
+                                         const std::string& ns,
+                                         const std::string& actions) {
+  h1::TAccessControlEntity entity;
+  entity.__set_username(user);
+  entity.__set_scope(h1::TPermissionScope::NAMESPACE);
+  entity.__set_nsName(ns);
+  entity.__set_actions(actions);
+  return entity;
+}
+
+// Without TLS grants are kept (they hold once TLS is on), as on the
+// Thrift2 port; bad ones are refused naming what is wrong.
+TEST_F(Hbase1ServiceTest, GrantAndRevokeKeepTheRouterGrants) {
+  EXPECT_TRUE((*client_)->grant(Entity("u", "geo:a", "RW")));
+  EXPECT_TRUE((*client_)->grant(NamespaceEntity("u", "geo", "C")));
+  auto grants = router_->Grants();
+  ASSERT_EQ(grants->size(), 2u);
+  EXPECT_TRUE((*client_)->revoke(Entity("u", "geo:a", "W")));
+  grants = router_->Grants();
+  ASSERT_EQ(grants->size(), 2u);
+  for (const router::Grant& g : *grants) {
+    EXPECT_EQ(g.actions, g.table == "geo:a" ? "R" : "C") << g.table;
+  }
+  EXPECT_THAT(IOErrorOf([&] { (*client_)->grant(Entity("u", "t", "Q")); }),
+              HasSubstr("'Q' is none of R, W, X, C, A"));
+  h1::TAccessControlEntity no_table = Entity("u", "t", "R");
+  no_table.__isset.tableName = false;
+  EXPECT_THAT(IOErrorOf([&] { (*client_)->grant(no_table); }),
+              HasSubstr("a TABLE grant needs tableName"));
 }
 
 TEST_F(Hbase1ServiceTest, FramedCompactClientsAreServedOnTheSamePort) {
@@ -599,6 +632,79 @@ TEST(Hbase1TlsTest, EachMethodNeedsItsRole) {
   std::unique_ptr<Client> root = connect("root");
   (*root)->disableTable("t");
   EXPECT_FALSE((*root)->isTableEnabled("t"));
+  (*server)->Stop();
+}
+
+// With TLS the router's grants apply on the Thrift1 port as on Thrift2's
+// (thrift/server/grant_check.h): a grant raises its user's role on its
+// table or namespace from the next call, a revoke takes it back, and only
+// an admin (or A on the scope) may grant.
+TEST(Hbase1TlsTest, GrantsRaiseAUsersRoleOnTheirScopeAlone) {
+  t::Certs certs;
+  t::StoreCluster cluster(1);
+  std::shared_ptr<router::Router> router = t::OpenRouter(cluster);
+  ASSERT_NE(router, nullptr);
+  for (const char* name : {"t", "t2"}) {
+    router::TableSpec spec;
+    spec.name = name;
+    ASSERT_TRUE(router->CreateTable(spec).ok());
+  }
+  ASSERT_TRUE(t::WaitAllCurrent(*router));
+  ServerOptions options;
+  options.port = 0;
+  options.tls = certs.Node();
+  auto server = Hbase1Server::Start(router, options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto connect = [&](const std::string& user) {
+    auto factory = thrift_internal::NewClientSocketFactory(certs.Client(user));
+    EXPECT_TRUE(factory.ok()) << factory.status().ToString();
+    return std::make_unique<Client>(
+        (*factory)->createSocket("127.0.0.1", (*server)->port()),
+        Wire::kBufferedBinary);
+  };
+  std::unique_ptr<Client> root = connect("root");
+  std::unique_ptr<Client> reader = connect("reader");
+  const auto put = [&](const std::string& table) {
+    (*reader)->mutateRow(table, "r", {Put("d:a", "1")}, {});
+  };
+  EXPECT_THAT(IOErrorOf([&] { (*reader)->grant(Entity("reader", "t", "W")); }),
+              HasSubstr("PermissionDenied: grant needs role admin"));
+  EXPECT_THAT(IOErrorOf([&] { put("t"); }),
+              HasSubstr("PermissionDenied: mutateRow needs role write"));
+
+  EXPECT_TRUE((*root)->grant(Entity("reader", "t", "W")));
+  put("t");
+  (*reader)->atomicIncrement("t", "r", "d:n", 2);
+  h1::TIncrement increment;
+  increment.__set_table("t");
+  increment.__set_row("r");
+  increment.__set_column("d:n");
+  increment.__set_ammount(1);
+  (*reader)->increment(increment);
+  std::vector<h1::TCell> cells;
+  (*reader)->get(cells, "t", "r", "d:a", {});
+  EXPECT_THAT(Values(cells), ElementsAre("1"));
+  EXPECT_THAT(IOErrorOf([&] { put("t2"); }),
+              HasSubstr("PermissionDenied: mutateRow needs role write"));
+  increment.__set_table("t2");
+  EXPECT_THAT(IOErrorOf([&] { (*reader)->increment(increment); }),
+              HasSubstr("PermissionDenied: increment needs role write"));
+  // W is no admin: DDL on t is still refused.
+  EXPECT_THAT(IOErrorOf([&] { (*reader)->disableTable("t"); }),
+              HasSubstr("PermissionDenied: disableTable needs role admin"));
+
+  // C on the default namespace: its tables' DDL and new tables there.
+  EXPECT_TRUE((*root)->grant(NamespaceEntity("reader", "default", "C")));
+  (*reader)->createTable("t3", {Family("d")});
+  (*reader)->disableTable("t2");
+  EXPECT_THAT(
+      IOErrorOf([&] { (*reader)->createTable("geo:t", {Family("d")}); }),
+      HasSubstr("PermissionDenied: createTable needs role admin"));
+
+  EXPECT_TRUE((*root)->revoke(NamespaceEntity("reader", "default", "")));
+  EXPECT_TRUE((*root)->revoke(Entity("reader", "t", "")));
+  EXPECT_THAT(IOErrorOf([&] { put("t"); }),
+              HasSubstr("PermissionDenied: mutateRow needs role write"));
   (*server)->Stop();
 }
 

@@ -110,7 +110,7 @@ std::map<std::string, Role> Hbase1Needs() {
   for (const char* m :
        {"enableTable", "disableTable", "createTable", "deleteTable", "compact",
         "majorCompact",
-        // HBase's permissions: admin there too (refused here anyway).
+        // Grants: admin, or A on the grant's scope (grant_check.h).
         "grant", "revoke"}) {
     needs[m] = Role::kAdmin;
   }
@@ -335,9 +335,12 @@ std::shared_ptr<const AccessControl> AccessControl::ForRegionService() {
       new AccessControl({}, Role::kNode, /*admits_tokens=*/false));
 }
 
-std::shared_ptr<const AccessControl> AccessControl::ForHbase1Service() {
-  return std::shared_ptr<const AccessControl>(
+std::shared_ptr<const AccessControl> AccessControl::ForHbase1Service(
+    std::shared_ptr<const GrantCheck> grants) {
+  std::shared_ptr<AccessControl> access(
       new AccessControl(Hbase1Needs(), Role::kAdmin, /*admits_tokens=*/false));
+  access->grants_ = std::move(grants);
+  return access;
 }
 
 StatusOr<std::shared_ptr<AccessControl>> AccessControl::ForRouterService(

@@ -84,8 +84,10 @@ class AccessControl {
       std::shared_ptr<const GrantCheck> grants = nullptr);
   // The router's Thrift1 port (thrift/hbase1_service.thrift): each method
   // needs the role of its Thrift2 counterpart (access_control.cc); no
-  // tokens, since the Thrift1 API has no call to present one with.
-  static std::shared_ptr<const AccessControl> ForHbase1Service();
+  // tokens, since the Thrift1 API has no call to present one with; the
+  // grants `grants` gives (null: none), as on the Thrift2 port.
+  static std::shared_ptr<const AccessControl> ForHbase1Service(
+      std::shared_ptr<const GrantCheck> grants = nullptr);
   // Reads `token_file` again and, when it is valid (as ForRouterService
   // checks it), takes its tokens in place of the old ones: a new token
   // works at once, and a connection authenticated by a token no longer in

@@ -25,6 +25,9 @@ enum class Shape {
   kNewInNamespace,   // createTable: as kDescriptor, namespace scope only
   kSpecInNamespace,  // createIndexedTable: field 1's field 1 is the name
   kEntity,           // grant / revoke: a TAccessControlEntity
+  // Thrift1 only.
+  kNewTableBytes,     // createTable: field 1 names the new table
+  kStructTableBytes,  // increment, append: field 1's field 1 is the name
 };
 
 const std::map<std::string, Shape>& Shapes() {
@@ -44,6 +47,57 @@ const std::map<std::string, Shape>& Shapes() {
     (*m)["modifyTable"] = Shape::kDescriptor;
     (*m)["createTable"] = Shape::kNewInNamespace;
     (*m)["createIndexedTable"] = Shape::kSpecInNamespace;
+    (*m)["grant"] = Shape::kEntity;
+    (*m)["revoke"] = Shape::kEntity;
+    return m;
+  }();
+  return *shapes;
+}
+
+// Hbase (thrift/hbase1_service.thrift). isTableEnabled, the reads and the
+// scanner opens need only read, which every client has; they are listed
+// so that the table is read the same way for every call that names one.
+const std::map<std::string, Shape>& Thrift1Shapes() {
+  static const auto* shapes = [] {
+    auto* m = new std::map<std::string, Shape>();
+    for (const char* method : {"enableTable",
+                               "disableTable",
+                               "isTableEnabled",
+                               "getColumnDescriptors",
+                               "getTableRegions",
+                               "deleteTable",
+                               "get",
+                               "getVer",
+                               "getVerTs",
+                               "getRow",
+                               "getRowWithColumns",
+                               "getRowTs",
+                               "getRowWithColumnsTs",
+                               "getRows",
+                               "getRowsWithColumns",
+                               "getRowsTs",
+                               "getRowsWithColumnsTs",
+                               "mutateRow",
+                               "mutateRowTs",
+                               "mutateRows",
+                               "mutateRowsTs",
+                               "atomicIncrement",
+                               "deleteAll",
+                               "deleteAllTs",
+                               "deleteAllRow",
+                               "deleteAllRowTs",
+                               "scannerOpenWithScan",
+                               "scannerOpen",
+                               "scannerOpenWithStop",
+                               "scannerOpenWithPrefix",
+                               "scannerOpenTs",
+                               "scannerOpenWithStopTs",
+                               "checkAndPut"}) {
+      (*m)[method] = Shape::kTableBytes;
+    }
+    (*m)["createTable"] = Shape::kNewTableBytes;
+    (*m)["increment"] = Shape::kStructTableBytes;
+    (*m)["append"] = Shape::kStructTableBytes;
     (*m)["grant"] = Shape::kEntity;
     (*m)["revoke"] = Shape::kEntity;
     return m;
@@ -107,7 +161,8 @@ void ReadEntity(at::protocol::TProtocol* in, Parts* p) {
 void ReadArguments(at::protocol::TProtocol* in, Shape shape, Parts* p) {
   WalkStruct(in, [&](int16_t id, TType type) {
     if (id != 1) return false;
-    if (shape == Shape::kTableBytes && type == at::protocol::T_STRING) {
+    if (shape == Shape::kTableBytes || shape == Shape::kNewTableBytes) {
+      if (type != at::protocol::T_STRING) return false;  // the reader skips it
       in->readBinary(p->table);
       p->has_table = true;
       return true;
@@ -120,7 +175,8 @@ void ReadArguments(at::protocol::TProtocol* in, Shape shape, Parts* p) {
     } else {
       WalkStruct(in, [&](int16_t inner, TType inner_type) {
         if (inner != 1) return false;
-        if (shape == Shape::kSpecInNamespace) {
+        if (shape == Shape::kSpecInNamespace ||
+            shape == Shape::kStructTableBytes) {
           if (inner_type != at::protocol::T_STRING) return false;
           in->readString(p->table);
           p->has_table = true;
@@ -142,6 +198,8 @@ bool ScopeOf(Shape shape, const Parts& p, CallScope* out) {
   switch (shape) {
     case Shape::kTableBytes:
     case Shape::kSpecInNamespace:
+    case Shape::kNewTableBytes:
+    case Shape::kStructTableBytes:
       if (!p.has_table) return false;
       table = CanonicalTableName(p.table);
       break;
@@ -163,8 +221,9 @@ bool ScopeOf(Shape shape, const Parts& p, CallScope* out) {
       break;
   }
   out->ns.assign(NamespaceOf(table));
-  const bool namespace_only =
-      shape == Shape::kNewInNamespace || shape == Shape::kSpecInNamespace;
+  const bool namespace_only = shape == Shape::kNewInNamespace ||
+                              shape == Shape::kSpecInNamespace ||
+                              shape == Shape::kNewTableBytes;
   out->table = namespace_only ? std::string() : std::move(table);
   return true;
 }
@@ -172,9 +231,11 @@ bool ScopeOf(Shape shape, const Parts& p, CallScope* out) {
 }  // namespace
 
 bool ReadCallScope(const std::string& method, const uint8_t* frame, size_t size,
-                   CallScope* out) {
-  auto shape = Shapes().find(method);
-  if (shape == Shapes().end()) return false;
+                   CallScope* out, GrantApi api) {
+  const std::map<std::string, Shape>& shapes =
+      api == GrantApi::kThrift1 ? Thrift1Shapes() : Shapes();
+  auto shape = shapes.find(method);
+  if (shape == shapes.end()) return false;
   const auto in = RequestFrameProtocol(frame, size, kMaxScopeStringBytes);
   CallHeader call;
   if (!ReadCallHeader(in.get(), &call) || call.method != method) return false;
@@ -220,7 +281,7 @@ Role RouterGrantCheck::GrantedRole(const Identity& identity,
   const auto [first, last] = router::GrantsOf(*grants, identity.user);
   if (first == last) return Role::kNone;  // most callers: nothing to read
   CallScope scope;
-  if (!ReadCallScope(method, frame, size, &scope)) return Role::kNone;
+  if (!ReadCallScope(method, frame, size, &scope, api_)) return Role::kNone;
   return GrantedOn(*grants, identity.user, scope);
 }
 

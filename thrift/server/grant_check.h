@@ -50,11 +50,20 @@ struct CallScope {
   std::string table;
 };
 
-// Reads the scope of a call to `method` from `frame` (one whole request
-// frame): false for a method without one, or arguments that do not decode
-// or name none.
+// The API whose calls are read: the router's Thrift2 port
+// (RouterService, HBase's THBaseService and bloomroute's calls) or its
+// Thrift1 port (HBase's Hbase service, thrift/hbase1_service.thrift). On
+// Thrift1 the data calls, table DDL and scanner opens name the table as
+// field 1's bytes, increment and append as field 1 of their struct,
+// createTable its new table (namespace scope); incrementRows (one table per
+// entry) and compact / majorCompact (a table or a region) name none.
+enum class GrantApi { kThrift2, kThrift1 };
+
+// Reads the scope of a call to `method` of `api` from `frame` (one whole
+// request frame): false for a method without one, or arguments that do not
+// decode or name none.
 bool ReadCallScope(const std::string& method, const uint8_t* frame, size_t size,
-                   CallScope* out);
+                   CallScope* out, GrantApi api = GrantApi::kThrift2);
 
 // The role a grant's letters give (router::Grant::actions).
 Role RoleOfActions(std::string_view actions);
@@ -68,13 +77,16 @@ class RouterGrantCheck final : public GrantCheck {
   using Source =
       std::function<std::shared_ptr<const std::vector<router::Grant>>()>;
   // `source` gives the grants in force (Router::Grants); never null.
-  explicit RouterGrantCheck(Source source) : source_(std::move(source)) {}
+  // `api`: the calls of the port it checks.
+  explicit RouterGrantCheck(Source source, GrantApi api = GrantApi::kThrift2)
+      : source_(std::move(source)), api_(api) {}
 
   Role GrantedRole(const Identity& identity, const std::string& method,
                    const uint8_t* frame, size_t size) const override;
 
  private:
   const Source source_;
+  const GrantApi api_;
 };
 
 }  // namespace bloomroute::thrift_internal

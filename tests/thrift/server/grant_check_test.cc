@@ -180,6 +180,57 @@ TEST(GrantCheckTest, AGrantsScopeIsItsTableOrItsNamespace) {
   EXPECT_FALSE(HasScope("grant", Entity(7, "geo:a", "apps")));
 }
 
+// HBase's Thrift1 API (thrift/hbase1_service.thrift): the table is field 1
+// as bytes, or field 1 of increment's TIncrement and append's TAppend;
+// createTable's the new table's namespace alone.
+TEST(GrantCheckTest, Thrift1CallsNameTheirTableInFieldOne) {
+  auto scope = [](const std::string& method, const std::string& frame) {
+    CallScope out;
+    EXPECT_TRUE(ReadCallScope(method,
+                              reinterpret_cast<const uint8_t*>(frame.data()),
+                              frame.size(), &out, GrantApi::kThrift1))
+        << method;
+    return out;
+  };
+  const std::string mutate = Frame("mutateRow", [](Protocol& out) {
+    StringField(out, 1, "geo:a");
+    StringField(out, 2, "row");
+  });
+  EXPECT_EQ(scope("mutateRow", mutate).table, "geo:a");
+  EXPECT_EQ(scope("mutateRow", mutate).ns, "geo");
+  const std::string create =
+      Frame("createTable", [](Protocol& out) { StringField(out, 1, "geo:c"); });
+  EXPECT_EQ(scope("createTable", create).ns, "geo");
+  EXPECT_EQ(scope("createTable", create).table, "");
+  for (const char* method : {"increment", "append"}) {
+    const std::string frame = Frame(method, [](Protocol& out) {
+      out.writeFieldBegin("arg", at::protocol::T_STRUCT, 1);
+      out.writeStructBegin("TIncrement");
+      StringField(out, 2, "row");
+      StringField(out, 1, "t");
+      out.writeFieldStop();
+      out.writeStructEnd();
+      out.writeFieldEnd();
+    });
+    EXPECT_EQ(scope(method, frame).table, "t") << method;
+    EXPECT_EQ(scope(method, frame).ns, "default") << method;
+  }
+  EXPECT_EQ(scope("grant", Entity(0, "geo:a", nullptr)).table, "geo:a");
+  // Thrift2's methods are not Thrift1's, and the other way round; Thrift1's
+  // createTable names its table as bytes, not in a descriptor.
+  CallScope none;
+  const std::string put =
+      Frame("put", [](Protocol& out) { StringField(out, 1, "geo:b"); });
+  EXPECT_FALSE(ReadCallScope("put",
+                             reinterpret_cast<const uint8_t*>(put.data()),
+                             put.size(), &none, GrantApi::kThrift1));
+  EXPECT_FALSE(HasScope("createTable", create));
+  const std::string increment = Frame(
+      "atomicIncrement", [](Protocol& out) { StringField(out, 1, "geo:a"); });
+  EXPECT_EQ(scope("atomicIncrement", increment).table, "geo:a");
+  EXPECT_FALSE(HasScope("atomicIncrement", increment));
+}
+
 TEST(GrantCheckTest, LettersGiveRolesAndGrantsReachTheirScope) {
   EXPECT_EQ(RoleOfActions(""), Role::kNone);
   EXPECT_EQ(RoleOfActions("X"), Role::kNone);
