@@ -25,6 +25,10 @@ BUILD_TYPE ?= RelWithDebInfo
 BUILD_DIR  ?= build
 ASAN_DIR   ?= build-asan
 CMAKE_ARGS ?=
+# Seconds one test may run (those that set their own TIMEOUT keep it): a
+# test that hangs fails by name instead of holding `make test` until CI
+# gives up. The slowest takes about 250 s, under the sanitizers.
+TEST_TIMEOUT ?= 900
 
 .PHONY: all deps configure build demo test test-asan soak package bench compare lab \
   format clean
@@ -48,7 +52,8 @@ demo: configure
 	scripts/demo.sh $(BUILD_DIR)
 
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) -LE soak
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) -LE soak \
+	  --timeout $(TEST_TIMEOUT)
 	$(MAKE) --no-print-directory test-asan
 
 soak: build
@@ -58,7 +63,8 @@ test-asan: deps
 	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DBLOOMROUTE_SANITIZE=ON \
 	  -DBLOOMROUTE_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS)
 	cmake --build $(ASAN_DIR) -j$(JOBS)
-	ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS) -L sanitize
+	ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS) -L sanitize \
+	  --timeout $(TEST_TIMEOUT)
 
 package: build
 	cd $(BUILD_DIR) && cpack -G DEB
