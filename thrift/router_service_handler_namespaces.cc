@@ -2,12 +2,14 @@
 // Router::CreateNamespace and the rest, has their rules) and online schema
 // changes (Router::ModifyTable; the family calls edit the table's current
 // descriptor and modify the table with it).
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "model/table_attributes.h"
 #include "thrift/conversion/hbase_conversion.h"
+#include "thrift/internal/schema_edits.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/router_service_handler.h"
 
@@ -102,6 +104,7 @@ Status EditFamily(router::Router& router, const client::TTableName& table_name,
 
 void RouterServiceHandler::modifyTable(const client::TTableDescriptor& desc) {
   ServeHBaseCall("modifyTable", [&]() -> Status {
+    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
     router::TableSpec spec;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(desc, {}, &spec));
     spec.region_count = 0;  // a schema change, not a new table's regions
@@ -113,6 +116,7 @@ void RouterServiceHandler::addColumnFamily(
     const client::TTableName& table_name,
     const client::TColumnFamilyDescriptor& column) {
   ServeHBaseCall("addColumnFamily", [&]() -> Status {
+    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
     router::TableSpec spec;
     BLOOMROUTE_RETURN_IF_ERROR(EditFamily(
         *router_, table_name, &column, column.name, FamilyEdit::kAdd, &spec));
@@ -124,6 +128,7 @@ void RouterServiceHandler::modifyColumnFamily(
     const client::TTableName& table_name,
     const client::TColumnFamilyDescriptor& column) {
   ServeHBaseCall("modifyColumnFamily", [&]() -> Status {
+    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
     router::TableSpec spec;
     BLOOMROUTE_RETURN_IF_ERROR(EditFamily(*router_, table_name, &column,
                                           column.name, FamilyEdit::kModify,
@@ -135,6 +140,7 @@ void RouterServiceHandler::modifyColumnFamily(
 void RouterServiceHandler::deleteColumnFamily(
     const client::TTableName& table_name, const std::string& column) {
   ServeHBaseCall("deleteColumnFamily", [&]() -> Status {
+    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
     router::TableSpec spec;
     BLOOMROUTE_RETURN_IF_ERROR(EditFamily(*router_, table_name, nullptr, column,
                                           FamilyEdit::kDelete, &spec));

@@ -1,6 +1,7 @@
 // RouterServiceHandler's table calls (HBase's and bloomroute's own) and
 // bloomroute's index, status, bulk load and verify calls. The row and
 // scanner calls are in router_service_handler.cc.
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -12,6 +13,7 @@
 #include "thrift/conversion/index_conversion.h"
 #include "thrift/conversion/members_conversion.h"
 #include "thrift/conversion/region_conversion.h"
+#include "thrift/internal/schema_edits.h"
 #include "thrift/internal/serve_call.h"
 #include "thrift/router_service_handler.h"
 
@@ -526,6 +528,7 @@ void RouterServiceHandler::addIndex(const std::string& table,
                                     const std::string& column) {
   ServeCall("addIndex", [&]() -> Status {
     NoteCallTable(table);
+    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
     return router_->AddIndex(table, column);
   });
 }
@@ -534,6 +537,7 @@ void RouterServiceHandler::dropIndex(const std::string& table,
                                      const std::string& column) {
   ServeCall("dropIndex", [&]() -> Status {
     NoteCallTable(table);
+    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
     return router_->DropIndex(table, column);
   });
 }

@@ -20,8 +20,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <thread>  // NOLINT: two clients at once
 #include <vector>
 
 #include "tests/thrift/hbase_wire_util.h"
@@ -231,6 +233,45 @@ TEST_F(HBaseSchemaWireTest, ModifyTableAddsAnIndexThatIsBuiltOnline) {
   // Left out of the attribute: dropped.
   Success("modifyTable", ModifyArgs({"d"}, "d:name"));
   EXPECT_EQ(Attributes(Describe()).at("bloomroute.index"), "d:name");
+}
+
+// Family edits from two connections at once: each edits the table's
+// current descriptor, so none may be lost (HBase runs them as procedures
+// under the table's lock).
+TEST_F(HBaseSchemaWireTest, ConcurrentFamilyEditsAreAllKept) {
+  CreateGeo();
+  constexpr int kPerClient = 8;
+  auto add = [&](char prefix) {
+    t::RawConnection connection(server_->port());
+    ASSERT_TRUE(connection.connected());
+    for (int i = 0; i < kPerClient; ++i) {
+      const std::string family = std::string(1, prefix) + std::to_string(i);
+      ASSERT_TRUE(
+          connection.Send(Call("addColumnFamily", i + 1,
+                               StructField(1, TableName("default", "geo")) +
+                                   StructField(2, BinaryField(1, family)))));
+      std::string payload;
+      ASSERT_TRUE(connection.Receive(&payload)) << family;
+      const Reply reply = Decode(payload);
+      ASSERT_TRUE(reply.ok) << family;
+      EXPECT_FALSE(reply.result.Has(1))
+          << family << ": " << reply.result.Field(1).Field(1).bytes;
+    }
+  };
+  std::thread a(add, 'a');
+  std::thread b(add, 'b');
+  a.join();
+  b.join();
+  std::vector<std::string> families = Families(Describe());
+  std::vector<std::string> expected = {"d"};
+  for (char prefix : {'a', 'b'}) {
+    for (int i = 0; i < kPerClient; ++i) {
+      expected.push_back(std::string(1, prefix) + std::to_string(i));
+    }
+  }
+  std::sort(families.begin(), families.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(families, expected);
 }
 
 TEST_F(HBaseSchemaWireTest, ColumnFamiliesAreAddedModifiedAndDeleted) {
