@@ -295,7 +295,8 @@ Status RouterImpl::CheckNoCells(const std::string& table,
   // A pass may stop at the servers' work bound with no row: go on from
   // where it stopped.
   while (true) {
-    BLOOMROUTE_ASSIGN_OR_RETURN(const ScanResult found, Scan(table, scan, 1));
+    BLOOMROUTE_ASSIGN_OR_RETURN(const ScanResult found,
+                                scans_->ScanAnyState(table, scan, 1));
     if (!found.rows.empty()) {
       return Status::InvalidArgument(
           "table " + QuoteForMessage(table) + " holds cells" +

@@ -193,6 +193,25 @@ StatusOr<ScanResult> Scans::Scan(std::string_view table, const ScanSpec& spec,
   return ScanPaged(table, spec, filter.get(), limit, /*returned=*/0, &work);
 }
 
+StatusOr<ScanResult> Scans::ScanAnyState(std::string_view table,
+                                         const ScanSpec& spec, uint32_t limit) {
+  if (limit < 1 || limit > kMaxRowsPerCall) {
+    return Status::InvalidArgument("the scan limit must be in [1, " +
+                                   std::to_string(kMaxRowsPerCall) + "]");
+  }
+  if (!spec.filter.empty() || spec.reversed) {
+    return Status::InvalidArgument(
+        "a scan of any state takes no filter and runs forward");
+  }
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateProjection(spec.columns));
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateTimeRange(spec.time_range));
+  BLOOMROUTE_ASSIGN_OR_RETURN(std::shared_ptr<const TableState> state,
+                              ctx_.tables->FindAnyState(table));
+  ScanWork work;
+  work.deadline = ctx_.WorkDeadline();
+  return ScanRegions(*state, spec, limit, work);
+}
+
 StatusOr<int64_t> Scans::OpenScanner(std::string_view table,
                                      const ScanSpec& spec, ScannerClient client,
                                      std::string_view principal) {

@@ -95,6 +95,13 @@ class Scans {
   // kMaxRowsPerCall] and what CheckScan refuses.
   StatusOr<ScanResult> Scan(std::string_view table,
                             const router::ScanSpec& spec, uint32_t limit);
+  // Scan of `table` whether it is enabled or not (a disabled table's
+  // regions stay open): what schema changes read to check that a family
+  // holds no cell. Projection and time range only (no filter); the same
+  // limits and resume row as Scan.
+  StatusOr<ScanResult> ScanAnyState(std::string_view table,
+                                    const router::ScanSpec& spec,
+                                    uint32_t limit);
   // Router::OpenScanner: the spec checked (a bad filter fails here, not at
   // the first batch) and registered; Unavailable naming a cap reached.
   StatusOr<int64_t> OpenScanner(std::string_view table,

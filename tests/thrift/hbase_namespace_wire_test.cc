@@ -313,6 +313,29 @@ TEST_F(HBaseSchemaWireTest, ColumnFamiliesAreAddedModifiedAndDeleted) {
               HasSubstr("does not exist"));
 }
 
+// HBase edits the schema of a disabled table as of an enabled one (the
+// usual way before online schema changes): the families are checked for
+// cells all the same.
+TEST_F(HBaseSchemaWireTest, ADisabledTablesFamiliesAreEdited) {
+  CreateGeo();
+  const std::string geo = StructField(1, TableName("default", "geo"));
+  Success("addColumnFamily", geo + StructField(2, BinaryField(1, "e")));
+  Success("addColumnFamily", geo + StructField(2, BinaryField(1, "f")));
+  Success("put",
+          BinaryField(1, "geo") +
+              StructField(2, BinaryField(1, "r") +
+                                 StructList(2, {CellValue("f", "q", "v")})));
+  Success("disableTable", geo);
+  Success("modifyColumnFamily",
+          geo + StructField(2, BinaryField(1, "e") + I32Field(4, 8192)));
+  Success("deleteColumnFamily", geo + BinaryField(2, "e"));
+  EXPECT_THAT(Failure("deleteColumnFamily", geo + BinaryField(2, "f")),
+              HasSubstr("holds cells of family 'f'"));
+  Success("modifyTable", ModifyArgs({"d", "f", "g"}, "d:cc"));
+  Success("enableTable", geo);
+  EXPECT_THAT(Families(Describe()), ElementsAre("d", "f", "g"));
+}
+
 // grant / revoke {1 info}: a TAccessControlEntity on a table (scope 0) or
 // a namespace (scope 1).
 std::string Entity(const std::string& user, int32_t scope,
