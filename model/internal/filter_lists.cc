@@ -2,8 +2,11 @@
 // the leaf nodes (filter_eval.cc), and FilterScan: a row run as HBase's
 // region scanner runs it.
 #include <algorithm>
+#include <optional>
 #include <utility>
+#include <vector>
 
+#include "model/cell_order.h"
 #include "model/filter_language.h"
 #include "model/internal/filter_eval.h"
 
@@ -351,9 +354,20 @@ class FilterScan::Impl {
     Result out;
     root_->Restart();
     if (row.cells.empty()) return out;  // no row to a scanner
+    // In HBase's order of families (model/cell_order.h): what the column
+    // counting filters and FirstKeyOnlyFilter keep depends on it. A copy
+    // only for the rare rows whose families order differently.
+    std::optional<std::vector<Cell>> reordered;
+    if (!InHBaseOrder(row.cells)) {
+      reordered = row.cells;
+      ToHBaseOrder(&*reordered);
+    }
     std::vector<Cell> kept;
-    if (!root_->FilterRowKey(row.key)) kept = FilterCells(row);
+    if (!root_->FilterRowKey(row.key)) {
+      kept = FilterCells(reordered ? *reordered : row.cells);
+    }
     root_->FilterRowCells(&kept);
+    if (reordered) ToModelOrder(&kept);
     // filterRow is asked only of a row with cells left.
     if (!kept.empty() && !root_->FilterRow()) {
       out.row = Row{row.key, std::move(kept)};
@@ -364,13 +378,13 @@ class FilterScan::Impl {
   }
 
  private:
-  // The row's cells through filterCell, in column order; the included ones
-  // transformed.
-  std::vector<Cell> FilterCells(const Row& row) {
+  // The row's cells through filterCell, in HBase's order; the included
+  // ones transformed.
+  std::vector<Cell> FilterCells(const std::vector<Cell>& cells) {
     std::vector<Cell> kept;
     std::optional<std::string_view> skipped_family;  // NEXT_ROW given in it
     std::optional<filter_internal::Hint> hint;
-    for (const Cell& cell : row.cells) {
+    for (const Cell& cell : cells) {
       const filter_internal::CellView view = filter_internal::ViewOf(cell);
       if (skipped_family == view.family) continue;
       if (hint && hint->family == view.family &&

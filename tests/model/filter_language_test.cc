@@ -266,6 +266,24 @@ TEST(FilterLanguageApplyTest, RowAndCellFilters) {
   EXPECT_FALSE(ApplyFilter(Filter{FirstKeyOnlyFilter{}}, MakeRow("r", {})));
 }
 
+// HBase runs a row's cells by family, then qualifier (CellComparator); the
+// model keeps "family:qualifier" strings in order, which puts family "d0"
+// before "d" ('0' < ':'). Filters that depend on the order see HBase's,
+// and the row they return is in the model's order again.
+TEST(FilterLanguageApplyTest, CellsRunInHBaseFamilyOrder) {
+  const Row row = MakeRow("r", {{"d0:a", "1"}, {"d:b", "2"}, {"e:c", "3"}});
+  EXPECT_EQ(ApplyFilter(Filter{FirstKeyOnlyFilter{}}, row),
+            MakeRow("r", {{"d:b", "2"}}));
+  EXPECT_EQ(ApplyFilter(Parse("ColumnPaginationFilter(2, 0)"), row),
+            MakeRow("r", {{"d0:a", "1"}, {"d:b", "2"}}));
+  EXPECT_EQ(ApplyFilter(Parse("ColumnPaginationFilter(1, 1)"), row),
+            MakeRow("r", {{"d0:a", "1"}}));
+  EXPECT_EQ(ApplyFilter(Parse("ColumnCountGetFilter(1)"), row),
+            MakeRow("r", {{"d:b", "2"}}));
+  EXPECT_EQ(ApplyFilter(Parse("KeyOnlyFilter()"), row),
+            MakeRow("r", {{"d0:a", ""}, {"d:b", ""}, {"e:c", ""}}));
+}
+
 TEST(FilterLanguageApplyTest, AndOrCombine) {
   EXPECT_EQ(
       ApplyFilter(Parse("ColumnPrefixFilter('b') AND KeyOnlyFilter()"), kRow),

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "model/cell_order.h"
 #include "model/table_attributes.h"
 #include "thrift/conversion/hbase_conversion.h"
 #include "thrift/internal/checked_conversion.h"
@@ -98,25 +99,36 @@ namespace {
 
 // CellsToHBase, moving each value when `Cells` is an rvalue: a reply's
 // values are then not copied again on their way out (the generated
-// __set_ methods copy, so fields are assigned directly).
+// __set_ methods copy, so fields are assigned directly). The cells go out
+// in HBase's order (model/cell_order.h); `in` is in the model's, which is
+// the same but for rows whose families order differently.
 template <typename Cells>
 std::vector<client::TColumnValue> CellsToHBaseFrom(Cells&& in) {
   std::vector<client::TColumnValue> out(in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
+  std::vector<size_t> order;
+  if (!InHBaseOrder(in)) {
+    order.resize(in.size());
+    for (size_t i = 0; i < in.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return HBaseColumnLess(in[a].column, in[b].column);
+    });
+  }
+  for (size_t o = 0; o < in.size(); ++o) {
+    const size_t i = order.empty() ? o : order[o];
     std::string family;
     std::optional<std::string> qualifier;
     SplitColumn(in[i].column, &family, &qualifier);
-    out[i].__set_family(std::move(family));
-    out[i].__set_qualifier(qualifier ? std::move(*qualifier) : std::string());
+    out[o].__set_family(std::move(family));
+    out[o].__set_qualifier(qualifier ? std::move(*qualifier) : std::string());
     if constexpr (std::is_rvalue_reference_v<Cells&&>) {
-      out[i].value = std::move(in[i].value);
+      out[o].value = std::move(in[i].value);
     } else {
-      out[i].value = in[i].value;
+      out[o].value = in[i].value;
     }
-    out[i].__isset.value = true;
+    out[o].__isset.value = true;
     // A returned cell always has one; a cell to write may have none.
     if (in[i].timestamp != kLatestTimestamp) {
-      out[i].__set_timestamp(in[i].timestamp);
+      out[o].__set_timestamp(in[i].timestamp);
     }
   }
   return out;

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "model/cell_order.h"
+
 namespace bloomroute::thrift_internal {
 namespace {
 
@@ -146,6 +148,8 @@ StatusOr<std::vector<ScannerResult>> HBaseScanners::Next(int32_t scanner,
       return rows.status();
     }
     p.rows_left -= std::min<uint64_t>(p.rows_left, rows->size());
+    // Batches split a row in the order the client sees its cells.
+    for (Row& row : *rows) ToHBaseOrder(&row.cells);
     p.kept.assign(std::make_move_iterator(rows->begin()),
                   std::make_move_iterator(rows->end()));
     p.returned_cells = 0;
