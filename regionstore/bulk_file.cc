@@ -15,7 +15,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 #include "common/coding.h"
 #include "regionstore/internal/bulk_table_check.h"
@@ -176,24 +175,26 @@ class SstBulkFileWriter final : public BulkFileWriter {
     return std::max(written, added_bytes_) + 4096;
   }
 
-  Status Finish() override {
+  Status Finish() override { return FinishAndRead(nullptr); }
+
+  Status FinishAndRead(std::string* bytes) override {
     if (finished_) return Status::InvalidArgument("the file is finished");
     if (rows_ == 0) return Status::InvalidArgument("a bulk file needs a row");
     finished_ = true;
     BLOOMROUTE_RETURN_IF_ERROR(FromRocks(writer_.Finish()));
-    return AppendTrailer();
+    return AppendTrailer(bytes);
   }
 
  private:
   // Reads the SST back (a bulk file is at most tens of MiB) and appends the
-  // trailer that covers it, then syncs.
-  Status AppendTrailer() {
+  // trailer that covers it, then syncs; the whole file in *bytes when
+  // given. Read in one sized read: through istreambuf_iterator, byte by
+  // byte, this read and the import's second read of the same file were
+  // ~18 % of `import --bulk`'s CPU (perf, cities500).
+  Status AppendTrailer(std::string* bytes) {
     std::string sst;
-    {
-      std::ifstream in(path_, std::ios::binary);
-      sst.assign(std::istreambuf_iterator<char>(in), {});
-      if (!in.good() && !in.eof()) return Status::IOError("reading " + path_);
-    }
+    BLOOMROUTE_RETURN_IF_ERROR(FromRocks(
+        rocksdb::ReadFileToString(rocksdb::Env::Default(), path_, &sst)));
     const std::string trailer = Trailer(sst);
     const int fd = open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd < 0) return Status::IOError("appending to " + path_);
@@ -202,6 +203,10 @@ class SstBulkFileWriter final : public BulkFileWriter {
                     fsync(fd) == 0;
     close(fd);
     if (!ok) return Status::IOError("appending to " + path_);
+    if (bytes != nullptr) {
+      *bytes = std::move(sst);
+      bytes->append(trailer);
+    }
     return Status::OK();
   }
 

@@ -47,8 +47,9 @@
 //     BLOOMROUTE_RETURN_IF_ERROR((*w)->Add(row.key, row.cells));
 //     if ((*w)->EstimatedBytes() > kCap) { ... finish, start the next file }
 //   }
-//   BLOOMROUTE_RETURN_IF_ERROR((*w)->Finish());
-//   // send the file's bytes with RouterClient::BulkLoad(table, region, bytes)
+//   std::string bytes;
+//   BLOOMROUTE_RETURN_IF_ERROR((*w)->FinishAndRead(&bytes));
+//   // send them with RouterClient::BulkLoad(table, region, bytes)
 //
 // Thread-safety: a writer is used by one thread; ReadBulkFile is reentrant.
 #ifndef BLOOMROUTE_REGIONSTORE_BULK_FILE_H_
@@ -102,6 +103,10 @@ class BulkFileWriter {
   // Completes and syncs the file. InvalidArgument when no row was added
   // (an empty file is never a valid bulk file). No Add after Finish.
   [[nodiscard]] virtual Status Finish() = 0;
+  // Finish, and the whole file's bytes (what a bulk load sends) in *bytes:
+  // Finish reads the table back once to checksum it, so a caller that
+  // sends the file need not read it again.
+  [[nodiscard]] virtual Status FinishAndRead(std::string* bytes) = 0;
 
  protected:
   BulkFileWriter() = default;

@@ -289,10 +289,8 @@ StatusOr<ExportedRows> RocksRegionStore::ExportRows(const ExportRequest& req) {
   }
   BLOOMROUTE_RETURN_IF_ERROR(FromRocks(it->status()));
   if (writer == nullptr) return out;  // no row in the range
-  BLOOMROUTE_RETURN_IF_ERROR(writer->Finish());
+  BLOOMROUTE_RETURN_IF_ERROR(writer->FinishAndRead(&out.file));
   out.rows = writer->rows();
-  BLOOMROUTE_RETURN_IF_ERROR(
-      FromRocks(rocksdb::ReadFileToString(db_->GetEnv(), path, &out.file)));
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include "tests/regionstore/bulk_file_v2_fixture.h"
 #include "tests/regionstore/region_store_test_util.h"
@@ -41,6 +43,27 @@ TEST_F(BulkFileWriterTest, RowsComeBackInOrderWithSortedCells) {
   EXPECT_EQ((*rows)[0],
             (Row{"a", {{"d:b", "2", 0}, {"d:z", "1", 5}, {"e:", "", 7}}}));
   EXPECT_EQ((*rows)[1], (Row{"b", {{"d:x", std::string("\0\xff", 2), 9}}}));
+}
+
+// FinishAndRead gives the file's bytes as written (what an import sends
+// without reading the file again).
+TEST_F(BulkFileWriterTest, FinishAndReadGivesTheWholeFile) {
+  auto w = Create();
+  ASSERT_TRUE(w->Add("a", {{"d:a", std::string(100000, 'x'), 1}}).ok());
+  ASSERT_TRUE(w->Add("b", {{"d:a", "2", 1}}).ok());
+  std::string bytes;
+  ASSERT_TRUE(w->FinishAndRead(&bytes).ok());
+  std::ifstream in(path_, std::ios::binary);
+  const std::string file((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
+  EXPECT_EQ(bytes, file);
+  EXPECT_GT(bytes.size(), 100000u);
+  EXPECT_EQ(bytes.substr(bytes.size() - 8), "BRBULKFT");
+  std::string again;
+  EXPECT_TRUE(w->FinishAndRead(&again).IsInvalidArgument());
+  auto rows = ReadBulkFile(path_, BulkFileLimits());
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(rows->size(), 2u);
 }
 
 int64_t NowMs() {

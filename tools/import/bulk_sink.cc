@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -144,15 +142,8 @@ class BulkSink final : public RowSink {
         Status s = writer->Add(row->first, row->second);
         if (!s.ok()) return s.WithContext("bulk file");
       }
-      BLOOMROUTE_RETURN_IF_ERROR(writer->Finish());
       std::string bytes;
-      {
-        std::ifstream in(path, std::ios::binary);
-        bytes.assign(std::istreambuf_iterator<char>(in), {});
-        if (!in.good() && !in.eof()) {
-          return Status::IOError("reading back " + path);
-        }
-      }
+      BLOOMROUTE_RETURN_IF_ERROR(writer->FinishAndRead(&bytes));
       std::error_code ignored;
       std::filesystem::remove(path, ignored);
       BLOOMROUTE_RETURN_IF_ERROR(client_->BulkLoad(table_, region_id, bytes));
