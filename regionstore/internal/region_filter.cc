@@ -72,10 +72,13 @@ uint64_t RandomSeed() {
 
 void AddDelta(ValueDeltas* deltas, uint64_t table, uint32_t column,
               const std::string& value, int64_t delta) {
-  ValueDelta& d = (*deltas)[ValueKey(table, column, value)];
-  d.table_id = table;
-  d.column_id = column;
-  d.value = value;
+  auto [it, added] = deltas->try_emplace(ValueKey(table, column, value));
+  ValueDelta& d = it->second;
+  if (added) {  // the value is copied once, not once per row holding it
+    d.table_id = table;
+    d.column_id = column;
+    d.value = value;
+  }
   d.delta += delta;
 }
 
