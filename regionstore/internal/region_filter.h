@@ -271,9 +271,11 @@ class RegionFilter {
                                const ValueDeltas& deltas,
                                std::vector<FilterOp>* ops);
   // The records of `keys` as stored, from the cache or else read (and then
-  // cached).
+  // cached); (*journaled)[i] points at keys[i]'s entry in dirty_, or is null
+  // when dirty_ has none.
   Status FindRecordsLocked(const std::vector<const std::string*>& keys,
-                           std::vector<ValueRecord>* records);
+                           std::vector<ValueRecord>* records,
+                           std::vector<ValueRecord*>* journaled);
 
   // The journal as of `snapshot` (null: now): each value's newest count,
   // and the seq one past the newest entry (0: none).
@@ -331,9 +333,17 @@ class RegionFilter {
   // writes, journaled once its write succeeded.
   std::unordered_map<std::string, ValueRecord> dirty_;
   ValueRecordCache records_;
-  std::vector<std::pair<const std::string*, ValueRecord>> pending_records_;
+  struct PendingRecord {
+    const std::string* key;  // the commit's ValueDeltas key
+    ValueRecord record;
+    ValueRecord* journaled;  // the key's entry in dirty_, or null
+  };
+  std::vector<PendingRecord> pending_records_;
   uint64_t journal_next_seq_ = 0;  // key of the next journal entry
   uint64_t journal_counts_ = 0;    // counts in the journal since the fold
+  // The (epoch, last_seq) at which NeedsCompaction last said no; {0, 0}:
+  // none. See MaintainLocked.
+  std::pair<uint64_t, uint64_t> compaction_checked_{0, 0};
 
   FilterImagePages pages_;  // taken after mu_ is released
 };

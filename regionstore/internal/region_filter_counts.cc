@@ -189,7 +189,8 @@ Status RegionFilter::AddValueChangesLocked(rocksdb::WriteBatch* batch,
   }
   if (keys.empty()) return Status::OK();
   std::vector<ValueRecord> records;
-  BLOOMROUTE_RETURN_IF_ERROR(FindRecordsLocked(keys, &records));
+  std::vector<ValueRecord*> journaled;
+  BLOOMROUTE_RETURN_IF_ERROR(FindRecordsLocked(keys, &records, &journaled));
   std::vector<uint64_t> counts(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
     ValueRecord& rec = records[i];
@@ -201,7 +202,7 @@ Status RegionFilter::AddValueChangesLocked(rocksdb::WriteBatch* batch,
       batch->Put(cfs_.values, *keys[i], EncodeValueRecord(rec));
     }
     counts[i] = rec.count;
-    pending_records_.emplace_back(keys[i], rec);
+    pending_records_.push_back({keys[i], rec, journaled[i]});
   }
   batch->Put(cfs_.meta, CountJournalKey(journal_next_seq_),
              EncodeCountJournalEntry(keys, counts));
@@ -213,11 +214,13 @@ Status RegionFilter::AddValueChangesLocked(rocksdb::WriteBatch* batch,
 
 Status RegionFilter::FindRecordsLocked(
     const std::vector<const std::string*>& keys,
-    std::vector<ValueRecord>* records) {
+    std::vector<ValueRecord>* records, std::vector<ValueRecord*>* journaled) {
   records->resize(keys.size());
+  journaled->assign(keys.size(), nullptr);
   std::vector<size_t> missed;  // indexes into keys, in key order
   for (size_t i = 0; i < keys.size(); ++i) {
     auto dirty = dirty_.find(*keys[i]);
+    if (dirty != dirty_.end()) (*journaled)[i] = &dirty->second;
     const ValueRecord* cached =
         dirty != dirty_.end() ? &dirty->second : records_.Find(*keys[i]);
     if (cached) {

@@ -341,6 +341,41 @@ TEST_F(RegionFilterTest, ABatchThatOutgrowsTheStagesRebuildsUnderANewEpoch) {
   EXPECT_EQ(writes_, 1);
 }
 
+// A commit checks whether a compaction is due only when the filter changed
+// (a count crossed zero), but every such commit does: no commit returns
+// with more stages than max_filter_stages, a filter that deletes left
+// sparse is compacted, and commits that only move counts compact nothing.
+TEST_F(RegionFilterTest, EveryCommitThatChangesTheFilterChecksForACompaction) {
+  options_.filter.initial_capacity = 1;  // one element a stage
+  options_.filter.growth_factor = 1.0;
+  options_.max_filter_stages = 4;
+  options_.sparse_factor = 2;
+  Reopen();
+  ASSERT_TRUE(Commit({{"held", +1}}).ok());
+  auto commit_and_check =
+      [&](const std::vector<std::pair<std::string, int>>& changes) {
+        auto w = Commit(changes);
+        ASSERT_TRUE(w.ok()) << w.status().ToString();
+        EXPECT_LE(filter_->GetStatus().stats.stages.size(), 4u);
+        // Counts only: the filter is the same one.
+        auto bump = Commit({{"held", +1}});
+        ASSERT_TRUE(bump.ok()) << bump.status().ToString();
+        EXPECT_TRUE(bump->ops.empty());
+        EXPECT_EQ(bump->epoch, w->epoch);
+      };
+  for (int i = 0; i < 40; ++i) {
+    commit_and_check({{"C" + std::to_string(i), +1}});
+  }
+  const uint64_t grown = filter_->GetStatus().epoch;
+  EXPECT_GT(grown, 1u);
+  for (int i = 0; i < 38; ++i) {
+    commit_and_check({{"C" + std::to_string(i), -1}});
+  }
+  EXPECT_GT(filter_->GetStatus().epoch, grown);  // compacted when sparse
+  EXPECT_EQ(filter_->GetStatus().stats.elements, 3u);
+  EXPECT_TRUE(RebuiltFromRecords().EquivalentTo(Filter()));
+}
+
 TEST_F(RegionFilterTest, AReopenedFilterIsTheCheckpointWithItsOpsReplayed) {
   options_.checkpoint_interval = 1000000;  // every op stays in the log
   Reopen();
