@@ -12,7 +12,8 @@
 //
 // What differs from HBase, by method (docs/clients.md has the full list):
 //   getVer / getVerTs: one version per cell is kept, so numVersions >= 1
-//     answers that one (numVersions < 1 is IllegalArgument, as HBase).
+//     answers that one (numVersions < 1 is an IOError naming it, as HBase:
+//     getVer declares no IllegalArgument).
 //   createTable: families with maxVersions other than 1 or a time-to-live
 //     are refused naming the field; AlreadyExists for a table that exists.
 //   compact / majorCompact: RocksDB compacts by itself; the table must
