@@ -161,9 +161,13 @@ void Hbase1ServiceHandler::getColumnDescriptors(
 void Hbase1ServiceHandler::getTableRegions(std::vector<h1::TRegionInfo>& result,
                                            const Text& table) {
   ServeHbase1Call("getTableRegions", kIO, [&]() -> Status {
+    result.clear();
+    // As HBase's Thrift1 server: a table that does not exist has no regions.
+    const Status exists = CheckTableExists(table);
+    if (exists.IsNotFound()) return Status::OK();
+    BLOOMROUTE_RETURN_IF_ERROR(exists);
     std::vector<h2::THRegionLocation> locations;
     thrift2_->getAllRegionLocations(locations, table);
-    result.clear();
     for (const h2::THRegionLocation& location : locations) {
       result.push_back(RegionInfoFromThrift2(location));
     }

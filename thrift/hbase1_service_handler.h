@@ -16,6 +16,7 @@
 //     getVer declares no IllegalArgument).
 //   createTable: families with maxVersions other than 1 or a time-to-live
 //     are refused naming the field; AlreadyExists for a table that exists.
+//   getTableRegions: none for a table that does not exist (as HBase).
 //   compact / majorCompact: RocksDB compacts by itself; the table must
 //     exist and nothing else is done.
 //   mutateRow(s): a put of a whole family is refused (HBase drops it with a
@@ -211,7 +212,8 @@ class Hbase1ServiceHandler : public rpc::hbase1::HbaseIf {
                             const std::vector<Text>& columns,
                             std::optional<int64_t> timestamp);
   bool Sorted(int32_t id) const;
-  // NotFound for a table that does not exist (compact, majorCompact).
+  // NotFound for a table that does not exist (compact, majorCompact,
+  // getTableRegions).
   Status CheckTableExists(const Text& table) const;
 
   const std::shared_ptr<router::Router> router_;

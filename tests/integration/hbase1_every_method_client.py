@@ -219,6 +219,8 @@ def tables(c, name, table, other):
             (info.endKey == b"" or b"row" < info.endKey) and
             info.name.startswith(table + b","), f"{info}")
     c.refused(Hbase1IOError, ["catalog key"], "getRegionInfo", b"nocomma")
+    c.check(c("getTableRegions", ("nope_" + name).encode()) == [],
+            "regions of a table that does not exist (HBase: none)")
     for call in ("compact", "majorCompact"):
         c(call, table)
         c.refused(Hbase1IOError, ["NotFound"], call,

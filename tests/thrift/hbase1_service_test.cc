@@ -236,6 +236,14 @@ TEST_F(Hbase1ServiceTest, CreatesListsDescribesAndDropsTables) {
   EXPECT_TRUE(names.empty());
 }
 
+// As HBase's Thrift1 server: a table that does not exist has no regions
+// (an empty list, not an error).
+TEST_F(Hbase1ServiceTest, GetTableRegionsOfAMissingTableIsEmpty) {
+  std::vector<h1::TRegionInfo> regions = {h1::TRegionInfo()};
+  (*client_)->getTableRegions(regions, "nope");
+  EXPECT_TRUE(regions.empty());
+}
+
 TEST_F(Hbase1ServiceTest, CreateTableRefusesWhatIsNotKeptNamingIt) {
   h1::ColumnDescriptor three = Family("d:");
   three.__set_maxVersions(3);  // the IDL's default, HBase's old one
