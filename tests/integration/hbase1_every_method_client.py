@@ -223,8 +223,11 @@ def tables(c, name, table, other):
             "regions of a table that does not exist (HBase: none)")
     for call in ("compact", "majorCompact"):
         c(call, table)
+        c(call, regions[0].name)  # a region's name, as HBase's take
         c.refused(Hbase1IOError, ["NotFound"], call,
                   ("nope_" + name).encode())
+        c.refused(Hbase1IOError, ["NotFound", "region"], call,
+                  table + b",nothere,1")
     # disable, enable; a disabled table is refused reads and not deleted
     # while enabled.
     c.refused(Hbase1IOError, ["not disabled"], "deleteTable", other)

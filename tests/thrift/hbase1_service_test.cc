@@ -305,6 +305,26 @@ TEST(Hbase1RegionsTest, RegionsAndRegionInfo) {
               HasSubstr("no catalog key"));
 }
 
+// As HBase's Thrift1 server: compact and majorCompact take a region's
+// name (as getTableRegions answers it) as well as a table's.
+TEST(Hbase1RegionsTest, CompactTakesATableOrARegionName) {
+  auto router = std::make_shared<FakeRouter>();
+  router->table_info.descriptor = {7, "geo", {{1, "d:cc"}}};
+  router->table_info.regions = {
+      {RegionDescriptor{11, {}, "", "m"}, router::ServerRef{1, "10.0.0.1:91"}},
+      {RegionDescriptor{12, {}, "m", ""}, router::ServerRef{2, "[::1]:92"}}};
+  RouterServiceHandler thrift2(router);
+  Hbase1ServiceHandler handler(router, &thrift2);
+  handler.compact("geo");
+  handler.compact("geo,,11");
+  handler.majorCompact("geo,m,12");
+  EXPECT_EQ(router->table, "geo");
+  EXPECT_THAT(IOErrorOf([&] { handler.compact("geo,m,11"); }),
+              HasSubstr("NotFound: region 'geo,m,11' does not exist"));
+  EXPECT_THAT(IOErrorOf([&] { handler.majorCompact("geo,x,13"); }),
+              HasSubstr("NotFound: region 'geo,x,13'"));
+}
+
 TEST_F(Hbase1ServiceTest, GetsOfCellsAndRows) {
   CreateT();
   (*client_)->mutateRow("t", "r1", {Put("d:a", "1"), Put("d:b", "2")}, {});
