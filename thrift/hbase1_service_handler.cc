@@ -105,16 +105,29 @@ bool Hbase1ServiceHandler::isTableEnabled(const std::string& table) {
   return enabled;
 }
 
+Status Hbase1ServiceHandler::CheckTableOrRegionExists(const Text& name) {
+  // A table's name has no ','; a region's is "table,startKey,id".
+  const size_t comma = name.find(',');
+  if (comma == std::string::npos) return CheckTableExists(name);
+  BLOOMROUTE_RETURN_IF_ERROR(CheckTableExists(name.substr(0, comma)));
+  std::vector<h2::THRegionLocation> locations;
+  thrift2_->getAllRegionLocations(locations, name.substr(0, comma));
+  for (const h2::THRegionLocation& location : locations) {
+    if (RegionInfoFromThrift2(location).name == name) return Status::OK();
+  }
+  return Status::NotFound("region '" + name + "' does not exist");
+}
+
 void Hbase1ServiceHandler::compact(const std::string& table_or_region) {
   ServeHbase1Call("compact", kIO, [&]() -> Status {
     // RocksDB compacts by itself: only the name is checked.
-    return CheckTableExists(table_or_region);
+    return CheckTableOrRegionExists(table_or_region);
   });
 }
 
 void Hbase1ServiceHandler::majorCompact(const std::string& table_or_region) {
   ServeHbase1Call("majorCompact", kIO, [&]() -> Status {
-    return CheckTableExists(table_or_region);
+    return CheckTableOrRegionExists(table_or_region);
   });
 }
 
@@ -161,9 +174,13 @@ void Hbase1ServiceHandler::getColumnDescriptors(
 void Hbase1ServiceHandler::getTableRegions(std::vector<h1::TRegionInfo>& result,
                                            const Text& table) {
   ServeHbase1Call("getTableRegions", kIO, [&]() -> Status {
+    result.clear();
+    // As HBase's Thrift1 server: a table that does not exist has no regions.
+    const Status exists = CheckTableExists(table);
+    if (exists.IsNotFound()) return Status::OK();
+    BLOOMROUTE_RETURN_IF_ERROR(exists);
     std::vector<h2::THRegionLocation> locations;
     thrift2_->getAllRegionLocations(locations, table);
-    result.clear();
     for (const h2::THRegionLocation& location : locations) {
       result.push_back(RegionInfoFromThrift2(location));
     }

@@ -12,11 +12,14 @@
 //
 // What differs from HBase, by method (docs/clients.md has the full list):
 //   getVer / getVerTs: one version per cell is kept, so numVersions >= 1
-//     answers that one (numVersions < 1 is IllegalArgument, as HBase).
+//     answers that one (numVersions < 1 is an IOError naming it, as HBase:
+//     getVer declares no IllegalArgument).
 //   createTable: families with maxVersions other than 1 or a time-to-live
 //     are refused naming the field; AlreadyExists for a table that exists.
-//   compact / majorCompact: RocksDB compacts by itself; the table must
-//     exist and nothing else is done.
+//   getTableRegions: none for a table that does not exist (as HBase).
+//   compact / majorCompact: RocksDB compacts by itself; the table (or the
+//     region, given its name as HBase's take it) must exist and nothing
+//     else is done.
 //   mutateRow(s): a put of a whole family is refused (HBase drops it with a
 //     warning); each row's mutations apply at once.
 //   checkAndPut: mput must be a put (isDelete is refused).
@@ -210,8 +213,11 @@ class Hbase1ServiceHandler : public rpc::hbase1::HbaseIf {
                             const std::vector<Text>& columns,
                             std::optional<int64_t> timestamp);
   bool Sorted(int32_t id) const;
-  // NotFound for a table that does not exist (compact, majorCompact).
+  // NotFound for a table that does not exist.
   Status CheckTableExists(const Text& table) const;
+  // NotFound unless `name` is a table's, or one of its regions' as
+  // getTableRegions names them (compact, majorCompact, as HBase's).
+  Status CheckTableOrRegionExists(const Text& name);
 
   const std::shared_ptr<router::Router> router_;
   RouterServiceHandler* const thrift2_;

@@ -236,6 +236,14 @@ TEST_F(Hbase1ServiceTest, CreatesListsDescribesAndDropsTables) {
   EXPECT_TRUE(names.empty());
 }
 
+// As HBase's Thrift1 server: a table that does not exist has no regions
+// (an empty list, not an error).
+TEST_F(Hbase1ServiceTest, GetTableRegionsOfAMissingTableIsEmpty) {
+  std::vector<h1::TRegionInfo> regions = {h1::TRegionInfo()};
+  (*client_)->getTableRegions(regions, "nope");
+  EXPECT_TRUE(regions.empty());
+}
+
 TEST_F(Hbase1ServiceTest, CreateTableRefusesWhatIsNotKeptNamingIt) {
   h1::ColumnDescriptor three = Family("d:");
   three.__set_maxVersions(3);  // the IDL's default, HBase's old one
@@ -295,6 +303,26 @@ TEST(Hbase1RegionsTest, RegionsAndRegionInfo) {
   EXPECT_EQ(info.id, 11);  // the fake locates every row in the first
   EXPECT_THAT(IOErrorOf([&] { handler.getRegionInfo(info, "geo"); }),
               HasSubstr("no catalog key"));
+}
+
+// As HBase's Thrift1 server: compact and majorCompact take a region's
+// name (as getTableRegions answers it) as well as a table's.
+TEST(Hbase1RegionsTest, CompactTakesATableOrARegionName) {
+  auto router = std::make_shared<FakeRouter>();
+  router->table_info.descriptor = {7, "geo", {{1, "d:cc"}}};
+  router->table_info.regions = {
+      {RegionDescriptor{11, {}, "", "m"}, router::ServerRef{1, "10.0.0.1:91"}},
+      {RegionDescriptor{12, {}, "m", ""}, router::ServerRef{2, "[::1]:92"}}};
+  RouterServiceHandler thrift2(router);
+  Hbase1ServiceHandler handler(router, &thrift2);
+  handler.compact("geo");
+  handler.compact("geo,,11");
+  handler.majorCompact("geo,m,12");
+  EXPECT_EQ(router->table, "geo");
+  EXPECT_THAT(IOErrorOf([&] { handler.compact("geo,m,11"); }),
+              HasSubstr("NotFound: region 'geo,m,11' does not exist"));
+  EXPECT_THAT(IOErrorOf([&] { handler.majorCompact("geo,x,13"); }),
+              HasSubstr("NotFound: region 'geo,x,13'"));
 }
 
 TEST_F(Hbase1ServiceTest, GetsOfCellsAndRows) {
