@@ -2,6 +2,8 @@
 // isTableAvailableWithSplit, the online slow log and the cluster id.
 #include <algorithm>
 #include <limits>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "common/java_regex.h"
@@ -17,7 +19,7 @@ using thrift_internal::ServeHBaseCall;
 namespace {
 
 // The tables whose whole name matches `regex` (all for an empty one), by
-// name. bloomroute has no system tables: includeSysTables changes nothing.
+// name.
 StatusOr<std::vector<TableDescriptor>> TablesByPattern(
     const router::Router& router, const std::string& regex) {
   std::vector<TableDescriptor> tables = router.ListTables();
@@ -30,6 +32,10 @@ StatusOr<std::vector<TableDescriptor>> TablesByPattern(
                tables.end());
   return tables;
 }
+
+// HBase 2.x's system tables (tableExists answers true for them; the
+// router's catalog is what they hold in HBase), as names match a pattern.
+constexpr const char* kSystemTables[] = {"hbase:meta", "hbase:namespace"};
 
 // HBase's compareRegionsWithSplitKeys: the first region and every region
 // starting at one of `split_keys` count; they must be splitKeys + 1.
@@ -130,13 +136,26 @@ void RouterServiceHandler::getTableDescriptorsByPattern(
 
 void RouterServiceHandler::getTableNamesByPattern(
     std::vector<client::TTableName>& result, const std::string& regex,
-    bool /*include_sys_tables*/) {
+    bool include_sys_tables) {
   ServeHBaseCall("getTableNamesByPattern", [&]() -> Status {
     BLOOMROUTE_ASSIGN_OR_RETURN(const std::vector<TableDescriptor> tables,
                                 TablesByPattern(*router_, regex));
+    std::vector<std::string> names;
+    for (const TableDescriptor& t : tables) names.push_back(t.name);
+    // As HBase's listTableNames(pattern, includeSysTables), in name order.
+    if (include_sys_tables) {
+      std::optional<JavaRegex> re;
+      if (!regex.empty()) {
+        BLOOMROUTE_ASSIGN_OR_RETURN(re, JavaRegex::Compile(regex));
+      }
+      for (const char* system : kSystemTables) {
+        if (!re || re->Matches(system)) names.push_back(system);
+      }
+      std::sort(names.begin(), names.end());
+    }
     result.clear();
-    for (const TableDescriptor& t : tables) {
-      result.push_back(TableNameToThrift(t.name));
+    for (const std::string& name : names) {
+      result.push_back(TableNameToThrift(name));
     }
     return Status::OK();
   });

@@ -154,13 +154,14 @@ def tables(c, ns, table):
     c.check(got == [name], f"{got}")
     got = c("getTableNamesByPattern", pattern, True)
     c.check(got == [name], f"with system tables: {got}")
-    # KNOWN divergence, reported, not failed: tableExists says hbase:meta
-    # exists, as HBase 2.x, but includeSysTables lists no system table
-    # (HBase's lists hbase:meta and hbase:namespace).
+    # HBase 2.x's system tables, which tableExists says exist, are listed
+    # with includeSysTables only.
     got = c("getTableNamesByPattern", "hbase:.*", True)
-    if TTableName(ns=b"hbase", qualifier=b"meta") not in got:
-        KNOWN.append(f"getTableNamesByPattern('hbase:.*', true): {got} "
-                     f"(HBase: hbase:meta, hbase:namespace)")
+    c.check(got == [TTableName(ns=b"hbase", qualifier=b"meta"),
+                    TTableName(ns=b"hbase", qualifier=b"namespace")],
+            f"system tables: {got}")
+    c.check(c("getTableNamesByPattern", "hbase:.*", False) == [],
+            "system tables without includeSysTables")
     c.check(c("getTableNamesByNamespace", ns) == [name], "by namespace")
     got = c("getTableDescriptorsByNamespace", ns)
     c.check([d.tableName for d in got] == [name], f"{got}")
