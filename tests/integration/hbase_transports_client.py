@@ -17,48 +17,19 @@ first kind that failed and exits 1.
 import argparse
 import sys
 
-from thrift.protocol import TBinaryProtocol, TCompactProtocol
-from thrift.transport import THttpClient, TSocket, TTransport
-
 from bloomroute.rpc.hbase_service import THBaseService
 from bloomroute.rpc.hbase_service.ttypes import (
     TColumnFamilyDescriptor, TColumnValue, TGet, TPut, TTableDescriptor,
     TTableName, TThriftServerType)
+from thrift_kinds import KINDS, open_protocol
 
 TABLE = b"transports"
 
-# (name, transport, protocol): transport "framed", "buffered" or "http";
-# protocol "binary" (strict writes), "nonstrict" (TBinaryProtocol with
-# strictWrite=False) or "compact".
-KINDS = [
-    ("framed+binary", "framed", "binary"),
-    ("framed+compact", "framed", "compact"),
-    ("framed+nonstrict", "framed", "nonstrict"),
-    ("buffered+binary", "buffered", "binary"),
-    ("buffered+compact", "buffered", "compact"),
-    ("buffered+nonstrict", "buffered", "nonstrict"),
-    ("http+binary", "http", "binary"),
-    ("http+compact", "http", "compact"),
-]
 
-
-def connect(host, port, transport_kind, protocol_kind):
+def connect(address, transport_kind, protocol_kind):
     """An open THBaseService client and its transport."""
-    if transport_kind == "http":
-        transport = THttpClient.THttpClient(f"http://{host}:{port}/")
-    else:
-        socket = TSocket.TSocket(host, port)
-        socket.setTimeout(10000)
-        transport = (TTransport.TFramedTransport(socket)
-                     if transport_kind == "framed"
-                     else TTransport.TBufferedTransport(socket))
-    if protocol_kind == "compact":
-        protocol = TCompactProtocol.TCompactProtocol(transport)
-    else:
-        protocol = TBinaryProtocol.TBinaryProtocol(
-            transport, strictRead=False,
-            strictWrite=protocol_kind == "binary")
-    transport.open()
+    protocol, transport = open_protocol(address, transport_kind,
+                                        protocol_kind, timeout_s=10)
     return THBaseService.Client(protocol), transport
 
 
@@ -79,10 +50,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--router", required=True, help="HOST:PORT")
     args = parser.parse_args()
-    host, _, port = args.router.rpartition(":")
-    port = int(port)
-
-    client, transport = connect(host, port, "framed", "binary")
+    client, transport = connect(args.router, "framed", "binary")
     name = TTableName(qualifier=TABLE)
     if not client.tableExists(name):
         client.createTable(TTableDescriptor(
@@ -91,7 +59,7 @@ def main():
 
     for name, transport_kind, protocol_kind in KINDS:
         try:
-            client, transport = connect(host, port, transport_kind,
+            client, transport = connect(args.router, transport_kind,
                                         protocol_kind)
             exercise(client, name)
             exercise(client, name)  # a second call on the same connection
