@@ -620,78 +620,75 @@ TEST_F(Hbase1ServiceTest, FramedCompactClientsAreServedOnTheSamePort) {
   EXPECT_EQ(Show(rows), "r: d:a=1");
 }
 
+// The Thrift1 port over TLS, over a router with tables `tables`.
+class Hbase1TlsTest : public ::testing::Test {
+ protected:
+  void Start(const std::vector<std::string>& tables) {
+    router_ = t::OpenRouter(cluster_);
+    ASSERT_NE(router_, nullptr);
+    for (const std::string& name : tables) {
+      router::TableSpec spec;
+      spec.name = name;
+      ASSERT_TRUE(router_->CreateTable(spec).ok());
+    }
+    ASSERT_TRUE(t::WaitAllCurrent(*router_));
+    ServerOptions options;
+    options.port = 0;
+    options.tls = certs_.Node();
+    auto server = Hbase1Server::Start(router_, options);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(server).value();
+  }
+  void TearDown() override {
+    if (server_ != nullptr) server_->Stop();
+  }
+  // A buffered+binary client with `user`'s certificate.
+  std::unique_ptr<Client> Connect(const std::string& user) {
+    auto factory = thrift_internal::NewClientSocketFactory(certs_.Client(user));
+    EXPECT_TRUE(factory.ok()) << factory.status().ToString();
+    return std::make_unique<Client>(
+        (*factory)->createSocket("127.0.0.1", server_->port()),
+        Wire::kBufferedBinary);
+  }
+
+  t::Certs certs_;
+  t::StoreCluster cluster_{1};
+  std::shared_ptr<router::Router> router_;
+  std::unique_ptr<Hbase1Server> server_;
+};
+
 // With TLS each method needs the role of its Thrift2 counterpart, from the
 // client's certificate: a reader reads and is refused a write before it
 // runs; a writer writes and is refused DDL.
-TEST(Hbase1TlsTest, EachMethodNeedsItsRole) {
-  t::Certs certs;
-  t::StoreCluster cluster(1);
-  std::shared_ptr<router::Router> router = t::OpenRouter(cluster);
-  ASSERT_NE(router, nullptr);
-  router::TableSpec spec;
-  spec.name = "t";
-  ASSERT_TRUE(router->CreateTable(spec).ok());
-  ServerOptions options;
-  options.port = 0;
-  options.tls = certs.Node();
-  auto server = Hbase1Server::Start(router, options);
-  ASSERT_TRUE(server.ok()) << server.status().ToString();
-  auto connect = [&](const std::string& user) {
-    auto factory = thrift_internal::NewClientSocketFactory(certs.Client(user));
-    EXPECT_TRUE(factory.ok()) << factory.status().ToString();
-    return std::make_unique<Client>(
-        (*factory)->createSocket("127.0.0.1", (*server)->port()),
-        Wire::kBufferedBinary);
-  };
-  std::unique_ptr<Client> reader = connect("reader");
+TEST_F(Hbase1TlsTest, EachMethodNeedsItsRole) {
+  Start({"t"});
+  std::unique_ptr<Client> reader = Connect("reader");
   std::vector<std::string> names;
   (*reader)->getTableNames(names);
   EXPECT_THAT(names, ElementsAre("t"));
   EXPECT_THAT(
       IOErrorOf([&] { (*reader)->mutateRow("t", "r", {Put("d:a", "1")}, {}); }),
       HasSubstr("PermissionDenied: mutateRow needs role write"));
-  std::unique_ptr<Client> writer = connect("writer");
+  std::unique_ptr<Client> writer = Connect("writer");
   (*writer)->mutateRow("t", "r", {Put("d:a", "1")}, {});
   std::vector<h1::TCell> cells;
   (*writer)->get(cells, "t", "r", "d:a", {});
   EXPECT_THAT(Values(cells), ElementsAre("1"));
   EXPECT_THAT(IOErrorOf([&] { (*writer)->disableTable("t"); }),
               HasSubstr("PermissionDenied: disableTable needs role admin"));
-  std::unique_ptr<Client> root = connect("root");
+  std::unique_ptr<Client> root = Connect("root");
   (*root)->disableTable("t");
   EXPECT_FALSE((*root)->isTableEnabled("t"));
-  (*server)->Stop();
 }
 
 // With TLS the router's grants apply on the Thrift1 port as on Thrift2's
 // (thrift/server/grant_check.h): a grant raises its user's role on its
 // table or namespace from the next call, a revoke takes it back, and only
 // an admin (or A on the scope) may grant.
-TEST(Hbase1TlsTest, GrantsRaiseAUsersRoleOnTheirScopeAlone) {
-  t::Certs certs;
-  t::StoreCluster cluster(1);
-  std::shared_ptr<router::Router> router = t::OpenRouter(cluster);
-  ASSERT_NE(router, nullptr);
-  for (const char* name : {"t", "t2"}) {
-    router::TableSpec spec;
-    spec.name = name;
-    ASSERT_TRUE(router->CreateTable(spec).ok());
-  }
-  ASSERT_TRUE(t::WaitAllCurrent(*router));
-  ServerOptions options;
-  options.port = 0;
-  options.tls = certs.Node();
-  auto server = Hbase1Server::Start(router, options);
-  ASSERT_TRUE(server.ok()) << server.status().ToString();
-  auto connect = [&](const std::string& user) {
-    auto factory = thrift_internal::NewClientSocketFactory(certs.Client(user));
-    EXPECT_TRUE(factory.ok()) << factory.status().ToString();
-    return std::make_unique<Client>(
-        (*factory)->createSocket("127.0.0.1", (*server)->port()),
-        Wire::kBufferedBinary);
-  };
-  std::unique_ptr<Client> root = connect("root");
-  std::unique_ptr<Client> reader = connect("reader");
+TEST_F(Hbase1TlsTest, GrantsRaiseAUsersRoleOnTheirScopeAlone) {
+  Start({"t", "t2"});
+  std::unique_ptr<Client> root = Connect("root");
+  std::unique_ptr<Client> reader = Connect("reader");
   const auto put = [&](const std::string& table) {
     (*reader)->mutateRow(table, "r", {Put("d:a", "1")}, {});
   };
@@ -733,7 +730,6 @@ TEST(Hbase1TlsTest, GrantsRaiseAUsersRoleOnTheirScopeAlone) {
   EXPECT_TRUE((*root)->revoke(Entity("reader", "t", "")));
   EXPECT_THAT(IOErrorOf([&] { put("t"); }),
               HasSubstr("PermissionDenied: mutateRow needs role write"));
-  (*server)->Stop();
 }
 
 }  // namespace
