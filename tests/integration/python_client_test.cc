@@ -132,14 +132,17 @@ TEST_F(PythonClientTest, EveryHBaseTransportAndProtocolIsServed) {
   }
 }
 
-// A happybase-style session over HBase's Thrift1 API (`bloomroute local
-// --thrift1-port 0`), buffered+binary (happybase's default) and
-// framed+compact: create a table, batch rows, scan with a filter pinning an
-// indexed column, get rows, increment a counter, delete a row
-// (hbase1_happybase_client.py).
-TEST_F(PythonClientTest, AHappybaseSessionOverThrift1) {
+// HBase's Thrift1 API (`bloomroute local --thrift1-port 0`):
+// - a happybase-style session, buffered+binary (happybase's default) and
+//   framed+compact: create a table, batch rows, scan with a filter pinning
+//   an indexed column, get rows, increment a counter, delete a row
+//   (hbase1_happybase_client.py);
+// - every method (and getRowOrBefore, which HBase 2.x dropped: an unknown
+//   method) over every transport and protocol of the Thrift1 port, each
+//   answer checked (hbase1_every_method_client.py).
+TEST_F(PythonClientTest, HBaseThrift1ClientsOverEveryTransport) {
   if (testing::SecureMode()) {
-    GTEST_SKIP() << "the script speaks plaintext; TLS is the same on every "
+    GTEST_SKIP() << "the scripts speak plaintext; TLS is the same on every "
                     "port (thrift_tls_test)";
   }
   StartedServer local =
@@ -149,13 +152,23 @@ TEST_F(PythonClientTest, AHappybaseSessionOverThrift1) {
   const int thrift1 = local.process->ReadPort(&line);
   ASSERT_GT(thrift1, 0) << line;
   EXPECT_TRUE(Has(line, "HBase Thrift1 API on 127.0.0.1:")) << line;
-  const testing::CommandOutput o = RunPython(
+  const std::string address = "127.0.0.1:" + std::to_string(thrift1);
+  testing::CommandOutput o = RunPython(
       {BLOOMROUTE_SOURCE_DIR "/tests/integration/hbase1_happybase_client.py",
-       "--thrift1", "127.0.0.1:" + std::to_string(thrift1), "--router",
-       local.address()});
+       "--thrift1", address, "--router", local.address()});
   ASSERT_EQ(o.code, 0) << o.out << o.err;
   EXPECT_TRUE(Has(o.out, "buffered+binary: ok\n")) << o.out;
   EXPECT_TRUE(Has(o.out, "framed+compact: ok\n")) << o.out;
+  o = RunPython({BLOOMROUTE_SOURCE_DIR
+                 "/tests/integration/hbase1_every_method_client.py",
+                 "--thrift1", address});
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  for (const char* transport : {"buffered", "framed", "http"}) {
+    for (const char* protocol : {"binary", "nonstrict", "compact"}) {
+      const std::string kind = std::string(transport) + "+" + protocol;
+      EXPECT_TRUE(Has(o.out, kind + ": ok\n")) << o.out;
+    }
+  }
   local.process->Signal(SIGTERM);
   EXPECT_EQ(local.process->ExitCode(), 0);
 }
@@ -178,34 +191,6 @@ TEST_F(PythonClientTest, EveryThrift2MethodOverEveryTransport) {
       EXPECT_TRUE(Has(o.out, kind + ": ok\n")) << o.out;
     }
   }
-}
-
-// Every method of HBase's Thrift1 API (and getRowOrBefore, which HBase 2.x
-// dropped: an unknown method) over every transport and protocol of the
-// Thrift1 port, each answer checked (hbase1_every_method_client.py).
-TEST_F(PythonClientTest, EveryThrift1MethodOverEveryTransport) {
-  if (testing::SecureMode()) {
-    GTEST_SKIP() << "the script speaks plaintext; TLS is the same on every "
-                    "port (thrift_tls_test)";
-  }
-  StartedServer local =
-      StartLocal(dir_.path() + "/thrift1", 2, 0, {"--thrift1-port", "0"});
-  ASSERT_GT(local.port, 0) << local.line;
-  std::string line;
-  const int thrift1 = local.process->ReadPort(&line);
-  ASSERT_GT(thrift1, 0) << line;
-  const testing::CommandOutput o = RunPython(
-      {BLOOMROUTE_SOURCE_DIR "/tests/integration/hbase1_every_method_client.py",
-       "--thrift1", "127.0.0.1:" + std::to_string(thrift1)});
-  ASSERT_EQ(o.code, 0) << o.out << o.err;
-  for (const char* transport : {"buffered", "framed", "http"}) {
-    for (const char* protocol : {"binary", "nonstrict", "compact"}) {
-      const std::string kind = std::string(transport) + "+" + protocol;
-      EXPECT_TRUE(Has(o.out, kind + ": ok\n")) << o.out;
-    }
-  }
-  local.process->Signal(SIGTERM);
-  EXPECT_EQ(local.process->ExitCode(), 0);
 }
 
 // A list of routers: those that do not answer are passed over (the client
