@@ -522,18 +522,25 @@ TEST_F(Hbase1ServiceTest, ScanWithAFilterOnAnIndexedColumnUsesTheIndex) {
   // filtered out).
   scan.__set_columns({"d"});
   scan.__set_caching(10);
-  std::vector<int64_t> before;
-  for (int i = 0; i < 2; ++i) before.push_back(cluster_.node(i).calls.load());
-  EXPECT_EQ(Drain((*client_)->scannerOpenWithScan("geo", scan, {})),
-            "oslo: d:cc=SE d:name=Oslo? | umea: d:cc=SE d:name=Umeå");
   // The SE rows are all on the region from "m": when the two regions are on
-  // two servers, the index sends the scan to that one server alone.
-  if (geo->regions[0].server.id != geo->regions[1].server.id) {
+  // two servers, the index sends the scan to that one server alone. The
+  // stores count every call, the router's background catch-up too, so a
+  // scan may see both counted: the fewest of a few scans is what the scan
+  // asked (a scan that asked both every time would fail).
+  int fewest = 2;
+  for (int attempt = 0; attempt < 5 && fewest > 1; ++attempt) {
+    std::vector<int64_t> before;
+    for (int i = 0; i < 2; ++i) before.push_back(cluster_.node(i).calls.load());
+    EXPECT_EQ(Drain((*client_)->scannerOpenWithScan("geo", scan, {})),
+              "oslo: d:cc=SE d:name=Oslo? | umea: d:cc=SE d:name=Umeå");
     int asked = 0;
     for (int i = 0; i < 2; ++i) {
       asked += cluster_.node(i).calls.load() > before[i] ? 1 : 0;
     }
-    EXPECT_EQ(asked, 1);
+    fewest = std::min(fewest, asked);
+  }
+  if (geo->regions[0].server.id != geo->regions[1].server.id) {
+    EXPECT_EQ(fewest, 1);
   }
 
   // sortColumns, a stop row, reversed.
