@@ -20,8 +20,9 @@ namespace bloomroute {
 // MiB. Per store, cache + memtables: 16 + 16 MiB ended at 300 MiB, 8 + 16 at
 // 269 (Pss 255), 8 + 8 at 241-246 (Pss 229-231), within 1.5x of PostgreSQL.
 // So 8 + 8: four servers hold a lone server's cache and half its memtables.
-// The import (3 indexes, 199,568 rows) took about as long: 23.1 s before,
-// 22.2 s after (one run each, a build running beside them).
+// The import (3 indexes, 199,568 rows; a memtable now flushes at 4 MiB)
+// took 18-53 s before and 22-31 s after, 4 and 3 runs in one session with
+// builds running beside them: no change that noise would show.
 RegionStoreOptions LocalStoreOptions() {
   RegionStoreOptions options;
   options.block_cache_bytes = 8 << 20;
