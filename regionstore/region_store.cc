@@ -15,6 +15,25 @@
 
 namespace bloomroute {
 
+namespace {
+
+// RegionStoreOptions' RocksDB memory ("Memory" below).
+Status ValidateMemoryBounds(const RegionStoreOptions& o) {
+  if (o.block_cache_bytes < RegionStoreOptions::kMinBlockCacheBytes ||
+      o.block_cache_bytes > RegionStoreOptions::kMaxBlockCacheBytes) {
+    return Status::InvalidArgument(
+        "block cache bytes must be in [1 MiB, 1 TiB] (--block-cache-bytes)");
+  }
+  if (o.memtable_bytes < RegionStoreOptions::kMinMemtableBytes ||
+      o.memtable_bytes > RegionStoreOptions::kMaxMemtableBytes) {
+    return Status::InvalidArgument(
+        "memtable bytes must be in [4 MiB, 1 TiB] (--memtable-bytes)");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status RegionStoreOptions::Validate() const {
   BLOOMROUTE_RETURN_IF_ERROR(filter.Validate());
   if (max_value_bytes == 0 || max_value_bytes > (256u << 20)) {
@@ -71,17 +90,7 @@ Status RegionStoreOptions::Validate() const {
   if (max_bulk_file_bytes == 0 || max_bulk_file_bytes > (1u << 30)) {
     return Status::InvalidArgument("max bulk file bytes must be in [1, 1 GiB]");
   }
-  if (block_cache_bytes < kMinBlockCacheBytes ||
-      block_cache_bytes > kMaxBlockCacheBytes) {
-    return Status::InvalidArgument(
-        "block cache bytes must be in [1 MiB, 1 TiB] (--block-cache-bytes)");
-  }
-  if (memtable_bytes < kMinMemtableBytes ||
-      memtable_bytes > kMaxMemtableBytes) {
-    return Status::InvalidArgument(
-        "memtable bytes must be in [4 MiB, 1 TiB] (--memtable-bytes)");
-  }
-  return Status::OK();
+  return ValidateMemoryBounds(*this);
 }
 
 StatusOr<std::unique_ptr<RegionStore>> RegionStore::Open(
