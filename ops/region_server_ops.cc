@@ -118,6 +118,21 @@ void WriteRocksDbMetrics(const StorageEngineStats& r, metrics::Writer& w) {
           "Bytes per second RocksDB holds writes to while it slows them "
           "down; 0 while they are not slowed.",
           {}, static_cast<double>(r.delayed_write_rate));
+  w.Gauge("bloomroute_rocksdb_block_cache_capacity_bytes",
+          "Capacity of the block cache every column family of the server's "
+          "RocksDB shares (--block-cache-bytes).",
+          {}, static_cast<double>(r.block_cache_capacity));
+  w.Gauge("bloomroute_rocksdb_block_cache_usage_bytes",
+          "Bytes of blocks in the server's block cache now.", {},
+          static_cast<double>(r.block_cache_usage));
+  w.Gauge("bloomroute_rocksdb_memtable_bytes",
+          "Bytes of the server's memtables now, all column families, those "
+          "being flushed included.",
+          {}, static_cast<double>(r.memtable_bytes));
+  w.Gauge("bloomroute_rocksdb_memtable_limit_bytes",
+          "The memtables' bound (--memtable-bytes): past it the server "
+          "flushes one.",
+          {}, static_cast<double>(r.memtable_limit));
 }
 
 // --- The status page.
@@ -297,6 +312,10 @@ void AddRocksDb(const StorageEngineStats& r, HtmlPage* page) {
        lookups == 0
            ? "-"
            : FormatRatio(static_cast<double>(r.block_cache_hits) / lookups)},
+      {"Block cache", FormatBytes(r.block_cache_usage) + " of " +
+                          FormatBytes(r.block_cache_capacity)},
+      {"Memtables",
+       FormatBytes(r.memtable_bytes) + " of " + FormatBytes(r.memtable_limit)},
       {"Pending compaction", FormatBytes(r.pending_compaction_bytes)},
       {"Writes stopped", r.write_stopped ? "yes" : "no"},
       {"Writes delayed to", r.delayed_write_rate == 0

@@ -1,9 +1,12 @@
 // RegionStore: opening the database and managing the set of regions.
 #include "regionstore/region_store.h"
 
+#include <rocksdb/cache.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
+#include <rocksdb/write_buffer_manager.h>
 
+#include <algorithm>
 #include <random>
 
 #include "regionstore/internal/keys.h"
@@ -11,6 +14,25 @@
 #include "regionstore/internal/rocks_status.h"
 
 namespace bloomroute {
+
+namespace {
+
+// RegionStoreOptions' RocksDB memory ("Memory" below).
+Status ValidateMemoryBounds(const RegionStoreOptions& o) {
+  if (o.block_cache_bytes < RegionStoreOptions::kMinBlockCacheBytes ||
+      o.block_cache_bytes > RegionStoreOptions::kMaxBlockCacheBytes) {
+    return Status::InvalidArgument(
+        "block cache bytes must be in [1 MiB, 1 TiB] (--block-cache-bytes)");
+  }
+  if (o.memtable_bytes < RegionStoreOptions::kMinMemtableBytes ||
+      o.memtable_bytes > RegionStoreOptions::kMaxMemtableBytes) {
+    return Status::InvalidArgument(
+        "memtable bytes must be in [4 MiB, 1 TiB] (--memtable-bytes)");
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 Status RegionStoreOptions::Validate() const {
   BLOOMROUTE_RETURN_IF_ERROR(filter.Validate());
@@ -68,7 +90,7 @@ Status RegionStoreOptions::Validate() const {
   if (max_bulk_file_bytes == 0 || max_bulk_file_bytes > (1u << 30)) {
     return Status::InvalidArgument("max bulk file bytes must be in [1, 1 GiB]");
   }
-  return Status::OK();
+  return ValidateMemoryBounds(*this);
 }
 
 StatusOr<std::unique_ptr<RegionStore>> RegionStore::Open(
@@ -90,18 +112,100 @@ constexpr const char* kValuesCf = "values";
 constexpr const char* kOplogCf = "oplog";
 constexpr const char* kMetaCf = "meta";
 
+// Memory. RocksDB 7.8 (Debian 12's) gives every BlockBasedTableOptions
+// without a block_cache its own 8 MiB LRU cache (rocksdb/table.h), and every
+// column family its own memtables (write_buffer_size, 64 MiB by default, up
+// to max_write_buffer_number = 2 of them) with nothing bounding the sum. The
+// six column families here (default, rows, index, values, oplog, meta) so
+// had six caches (48 MiB) and could hold ~650 MiB of memtables, per store:
+// `bloomroute local --servers 4` after the PostgreSQL comparison's load was
+// 403-413 MiB resident against PostgreSQL's 168 MiB, ~45 MiB of it each
+// store's memtables. So a store has one budget of each, in
+// RegionStoreOptions (`local` gives its servers smaller ones:
+// tools/local_cluster.cc):
+//
+// - One LRU cache for every column family's blocks (block_cache_bytes,
+//   32 MiB by default). Shared, a cache serves whichever column family is
+//   hot (rows, on reads) instead of leaving five idle thirds of it to the
+//   others; 32 MiB is less than the 48 MiB the six caches could hold and 4x
+//   what the rows had of their own. Index and filter blocks stay outside it
+//   (cache_index_and_filter_blocks is off, RocksDB's default): the table
+//   readers hold them, ~1.25 bytes a key of Bloom filter (10 bits) plus an
+//   index entry per 4 KiB block, so lookups never wait on the cache for
+//   them.
+// - A WriteBufferManager over all memtables (memtable_bytes, 64 MiB by
+//   default): past 7/8 of it in mutable memtables, or all of it with half
+//   mutable, RocksDB flushes a column family (write_buffer_manager.h); and
+//   no column family's memtable is more than half of it (FitMemtable). 64
+//   MiB is one memtable of RocksDB's default size: the rows still take
+//   32 MiB before a flush, the index its 16, and the small column families
+//   (values, oplog, meta) no longer each keep up to 64 MiB unflushed.
+//   allow_stall stays off: a stall waits for flushes RocksDB picks by age,
+//   not size; the per-column-family limits still stop writes when flushes
+//   fall behind. put_benchmark (these defaults; 2 and 5 indexed columns,
+//   batches of 1 and 100), CPU time a batch, 2 runs each way in one session
+//   on a loaded 2-core machine: 50-65 -> 66-87 us, 105-132 -> 103-135 us,
+//   3.2-4.4 -> 3.7-3.8 ms, 6.3-9.0 -> 6.8 ms: within the noise (real time
+//   was 3-10x these, the machine's load).
+//
+// The memtables are not costed to the block cache (the manager's `cache`
+// argument): that makes the cache one budget for both, but a burst of
+// writes then evicts the blocks reads live on, and the two flags would
+// have to be set together (a cache smaller than the memtables is all
+// memtables). Two bounds that add up are easier to size: a store holds
+// about block_cache_bytes + memtable_bytes, plus its table readers' index
+// and filter blocks, the SSCBF and the value record cache.
+struct StoreMemory {
+  std::shared_ptr<rocksdb::Cache> block_cache;
+  std::shared_ptr<rocksdb::WriteBufferManager> write_buffers;
+};
+
+// The block-based table factory of a column family: every one shares
+// `memory`'s cache; `bloom` adds a Bloom filter per SST file.
+std::shared_ptr<rocksdb::TableFactory> TableFactory(const StoreMemory& memory,
+                                                    bool bloom) {
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = memory.block_cache;
+  if (bloom) table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  return std::shared_ptr<rocksdb::TableFactory>(
+      rocksdb::NewBlockBasedTableFactory(table));
+}
+
+// A column family's memtable within the store's budget (`budget`,
+// RegionStoreOptions::memtable_bytes). RocksDB 7.8 counts an arena block
+// whole from its first byte (1/8 of write_buffer_size, at most 1 MiB) and
+// makes the memtable Bloom filter (memtable_prefix_bloom_size_ratio of
+// write_buffer_size) with the memtable: with six column families of 64 MiB
+// a fresh store counted 3 MiB, and a 4 MiB budget flushed each column
+// family once, then held 26 MiB (a 6,000-write test of this store's
+// shape). So a memtable is at most half the budget, and flushes itself
+// before the manager has to pick one (that test: 4.8 MiB at most), and an
+// arena block is a 64th of it (64 KiB to 1 MiB: five written column
+// families' first blocks take under a tenth of the budget).
+void FitMemtable(size_t budget, rocksdb::ColumnFamilyOptions* cf) {
+  cf->write_buffer_size = std::min(cf->write_buffer_size, budget / 2);
+  cf->arena_block_size =
+      std::clamp(budget / 64, size_t{64} << 10, size_t{1} << 20);
+}
+
+// Column families without point lookups (default, oplog, meta): RocksDB's
+// defaults but for the shared cache.
+rocksdb::ColumnFamilyOptions PlainOptions(const StoreMemory& memory) {
+  rocksdb::ColumnFamilyOptions cf;
+  cf.table_factory = TableFactory(memory, /*bloom=*/false);
+  return cf;
+}
+
 // Point lookups dominate rows (the old row on every write), values (a count
 // per changed value) and index (intersecting predicates). A Bloom filter per
 // SST file saves disk reads for absent keys, and one over the memtable saves
 // the skiplist search a new row's lookup would otherwise do: that search was
 // ~12 % of put time with 2 indexed columns (perf, put_benchmark).
-rocksdb::ColumnFamilyOptions PointLookupOptions() {
+rocksdb::ColumnFamilyOptions PointLookupOptions(const StoreMemory& memory) {
   rocksdb::ColumnFamilyOptions cf;
   cf.memtable_prefix_bloom_size_ratio = 0.02;
   cf.memtable_whole_key_filtering = true;
-  rocksdb::BlockBasedTableOptions table;
-  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  cf.table_factory = TableFactory(memory, /*bloom=*/true);
   return cf;
 }
 
@@ -113,8 +217,8 @@ rocksdb::ColumnFamilyOptions PointLookupOptions() {
 // 33.0 -> 29.0 us a put (real time; 28.8 -> 24.5 us CPU), in batches of 100
 // 3.36 -> 2.38 ms a batch; 4 MiB saved more CPU but lost it in real time to
 // flushes and compactions.
-rocksdb::ColumnFamilyOptions IndexEntryOptions() {
-  rocksdb::ColumnFamilyOptions cf = PointLookupOptions();
+rocksdb::ColumnFamilyOptions IndexEntryOptions(const StoreMemory& memory) {
+  rocksdb::ColumnFamilyOptions cf = PointLookupOptions(memory);
   cf.write_buffer_size = 16 << 20;
   return cf;
 }
@@ -126,8 +230,8 @@ rocksdb::ColumnFamilyOptions IndexEntryOptions() {
 // the newest data), and VerifyIndex and OpsSince read under snapshots so as
 // not to hold writes off. The price: one memtable entry per count update
 // instead of one per value (put_benchmark measures the write rate).
-rocksdb::ColumnFamilyOptions ValueCountOptions() {
-  return PointLookupOptions();
+rocksdb::ColumnFamilyOptions ValueCountOptions(const StoreMemory& memory) {
+  return PointLookupOptions(memory);
 }
 
 }  // namespace
@@ -195,13 +299,23 @@ Status RocksRegionStore::OpenDatabase() {
   statistics_ = rocksdb::CreateDBStatistics();
   statistics_->set_stats_level(rocksdb::StatsLevel::kExceptDetailedTimers);
   db_options.statistics = statistics_;
+  // One block cache and one memtable budget for the whole store ("Memory"
+  // above).
+  const StoreMemory memory{
+      rocksdb::NewLRUCache(options_.block_cache_bytes),
+      std::make_shared<rocksdb::WriteBufferManager>(options_.memtable_bytes)};
+  write_buffers_ = memory.write_buffers;
+  db_options.write_buffer_manager = memory.write_buffers;
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
-      {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()},
-      {kRowsCf, PointLookupOptions()},
-      {kIndexCf, IndexEntryOptions()},
-      {kValuesCf, ValueCountOptions()},
-      {kOplogCf, rocksdb::ColumnFamilyOptions()},
-      {kMetaCf, rocksdb::ColumnFamilyOptions()}};
+      {rocksdb::kDefaultColumnFamilyName, PlainOptions(memory)},
+      {kRowsCf, PointLookupOptions(memory)},
+      {kIndexCf, IndexEntryOptions(memory)},
+      {kValuesCf, ValueCountOptions(memory)},
+      {kOplogCf, PlainOptions(memory)},
+      {kMetaCf, PlainOptions(memory)}};
+  for (rocksdb::ColumnFamilyDescriptor& cf : cfs) {
+    FitMemtable(options_.memtable_bytes, &cf.options);
+  }
   rocksdb::DB* db = nullptr;
   Status s =
       FromRocks(rocksdb::DB::Open(db_options, path_, cfs, &handles_, &db));

@@ -179,6 +179,21 @@ struct RegionStoreOptions {
   // its margin before it is acknowledged (OpSubscriptions, "Restarts"): a
   // router may still trust a lease the previous run granted.
   int64_t max_op_lease_ms = 15000;
+  // RocksDB's memory (region_store.cc, "Memory", says how the defaults were
+  // chosen). One LRU block cache of this many bytes that every column
+  // family's blocks share, in [kMinBlockCacheBytes, kMaxBlockCacheBytes].
+  static constexpr size_t kMinBlockCacheBytes = size_t{1} << 20;
+  static constexpr size_t kMaxBlockCacheBytes = size_t{1} << 40;
+  size_t block_cache_bytes = 32 << 20;
+  // The memtables of all column families together (a WriteBufferManager):
+  // past this many bytes the store flushes one to an SST file, in
+  // [kMinMemtableBytes, kMaxMemtableBytes]. A flush trigger, not a stall:
+  // while flushes lag behind writes the memtables may exceed it, each
+  // column family's still bounded by its own size (two memtables of 64 MiB
+  // at most, the index's of 16 MiB).
+  static constexpr size_t kMinMemtableBytes = size_t{4} << 20;
+  static constexpr size_t kMaxMemtableBytes = size_t{1} << 40;
+  size_t memtable_bytes = 64 << 20;
 
   Status Validate() const;
 };
@@ -203,6 +218,17 @@ struct StorageEngineStats {
   // rocksdb.actual-delayed-write-rate: bytes/s writes are held to while
   // RocksDB slows them down; 0 while they are not slowed.
   uint64_t delayed_write_rate = 0;
+  // The block cache every column family shares (rocksdb.block-cache-
+  // capacity and rocksdb.block-cache-usage, read through the rows column
+  // family): its capacity (RegionStoreOptions::block_cache_bytes) and the
+  // bytes of blocks it holds now -- blocks of any column family.
+  uint64_t block_cache_capacity = 0;
+  uint64_t block_cache_usage = 0;
+  // Bytes of every column family's memtables now, those being flushed
+  // included (the WriteBufferManager's count, which bounds them), and the
+  // bound (RegionStoreOptions::memtable_bytes).
+  uint64_t memtable_bytes = 0;
+  uint64_t memtable_limit = 0;
 };
 
 // What a store as a whole holds and has done, for metrics and status pages

@@ -144,6 +144,12 @@ StorageEngineStats RocksRegionStore::EngineStats() const {
   out.write_stopped = IntProperty(rows_cf_, Props::kIsWriteStopped) != 0;
   out.delayed_write_rate =
       IntProperty(rows_cf_, Props::kActualDelayedWriteRate);
+  // Every column family's table factory holds the one cache: the rows'
+  // answers for all.
+  out.block_cache_capacity = IntProperty(rows_cf_, Props::kBlockCacheCapacity);
+  out.block_cache_usage = IntProperty(rows_cf_, Props::kBlockCacheUsage);
+  out.memtable_bytes = write_buffers_->memory_usage();
+  out.memtable_limit = write_buffers_->buffer_size();
   return out;
 }
 

@@ -54,6 +54,11 @@
 
 namespace bloomroute {
 
+// A local cluster's region store options: RegionStoreOptions' but for
+// smaller memory bounds (local_cluster.cc says why), since a local
+// cluster's N servers share one process on one machine.
+RegionStoreOptions LocalStoreOptions();
+
 struct LocalClusterOptions {
   static constexpr uint32_t kMaxServers = 64;
 
@@ -66,6 +71,10 @@ struct LocalClusterOptions {
   int thrift1_port = kNoThrift1;
   bool sync = false;    // region stores fsync every acknowledged write
   bool secure = false;  // TLS everywhere, certificates in data_dir/certs
+  // The options of each region store but `sync`: `local` sets their
+  // memory bounds (block_cache_bytes, memtable_bytes), which every store
+  // has for itself -- N servers hold up to N times them.
+  RegionStoreOptions store = LocalStoreOptions();
   // Each server's HTTP endpoint (ops/ops_handler.h) on a free loopback
   // port: the router's serves the process's metrics (its calls and the
   // region servers' calls, which share the process), each region server's

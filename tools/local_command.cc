@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "thrift/thrift_logging.h"
+#include "tools/regionserver_command.h"
 #include "tools/router_command.h"
 
 namespace bloomroute {
@@ -36,6 +37,7 @@ void LocalCommand::DeclareOptions(OptionTable* table) {
   table->Switch("secure", &options_.secure,
                 "TLS on every port, with a CA and certificates made in "
                 "DATA/certs on the first start (kept on later ones)");
+  AddMemoryRows(table, &options_.store);
   AddFilterOptions(table, &options_.filter);
   log_flags_.Add(table);
 }

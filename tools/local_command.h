@@ -3,7 +3,8 @@
 // newcomers and tests (tools/local_cluster.h says what runs and where).
 //
 //   bloomroute local --data DIR --servers N [--port 9090] [--thrift1-port N]
-//       [--sync] [--secure] [--log-level LEVEL] [--log-file FILE]
+//       [--sync] [--secure] [--block-cache-bytes N] [--memtable-bytes N]
+//       [--log-level LEVEL] [--log-file FILE]
 //
 // On start it prints one line saying where the router listens, e.g.
 //   bloomroute local: router on 127.0.0.1:9090, 4 region servers, data in DIR

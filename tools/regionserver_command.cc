@@ -37,6 +37,7 @@ void RegionServerCommand::DeclareOptions(OptionTable* table) {
   table->Switch("sync", &store_options_.sync,
                 "acknowledge a write only once it is durable (fsync)");
   AddStoreRows(table);
+  AddMemoryRows(table, &store_options_);
   op_push_flags_.Add(table);
   cluster_flags_.Add(table, ClusterFlags::Use::kRegionServer);
   log_flags_.Add(table);
@@ -98,6 +99,26 @@ void RegionServerCommand::AddReadRows(OptionTable* table) {
       .Unit(OptionUnit::kBytes)
       .Range(RegionStoreOptions::kMinFilterImagePageBytes,
              RegionStoreOptions::kMaxFilterImagePageBytes);
+}
+
+void AddMemoryRows(OptionTable* table, RegionStoreOptions* options) {
+  const RegionStoreOptions d = *options;
+  table
+      ->Integer("block-cache-bytes", &options->block_cache_bytes,
+                static_cast<int64_t>(d.block_cache_bytes),
+                "bytes of RocksDB's block cache, one LRU cache shared by "
+                "every column family of the store")
+      .Unit(OptionUnit::kBytes)
+      .Range(static_cast<int64_t>(RegionStoreOptions::kMinBlockCacheBytes),
+             static_cast<int64_t>(RegionStoreOptions::kMaxBlockCacheBytes));
+  table
+      ->Integer("memtable-bytes", &options->memtable_bytes,
+                static_cast<int64_t>(d.memtable_bytes),
+                "bytes of RocksDB's memtables, all column families of the "
+                "store together; past it the store flushes one to disk")
+      .Unit(OptionUnit::kBytes)
+      .Range(static_cast<int64_t>(RegionStoreOptions::kMinMemtableBytes),
+             static_cast<int64_t>(RegionStoreOptions::kMaxMemtableBytes));
 }
 
 Status RegionServerCommand::Validate() {

@@ -4,6 +4,7 @@
 //   bloomroute regionserver --data DIR [--listen 127.0.0.1:9091] [--sync]
 //       [--max-value-bytes N] [--max-row-bytes N] [--threads N]
 //       [--max-frame-bytes N] [--idle-timeout SECONDS]
+//       [--block-cache-bytes N] [--memtable-bytes N]
 //       [--tls-ca FILE --tls-cert FILE --tls-key FILE] [--insecure]
 //       [--log-level LEVEL] [--log-file FILE]
 //
@@ -81,6 +82,12 @@ class RegionServerCommand : public Command {
       const std::shared_ptr<RegionStore>& store, const RegionServer& server,
       metrics::Registry::CollectorHandle* store_metrics);
 };
+
+// The rows of a region store's memory bounds (--block-cache-bytes,
+// --memtable-bytes) into `options`, whose values are the defaults, with
+// RegionStoreOptions' ranges; `regionserver` and `local` (for each of its
+// stores) declare them.
+void AddMemoryRows(OptionTable* table, RegionStoreOptions* options);
 
 }  // namespace bloomroute
 

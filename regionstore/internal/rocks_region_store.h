@@ -10,6 +10,7 @@
 #include <rocksdb/snapshot.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/write_batch.h>
+#include <rocksdb/write_buffer_manager.h>
 
 #include <atomic>
 #include <functional>
@@ -358,6 +359,9 @@ class RocksRegionStore final : public RegionStore {
   const uint64_t incarnation_;  // drawn at random for this run
   // RocksDB's tickers (GetStoreStats); set before the database opens.
   std::shared_ptr<rocksdb::Statistics> statistics_;
+  // Bounds every memtable of the store (Options::memtable_bytes; set before
+  // the database opens): GetStoreStats reads its count.
+  std::shared_ptr<rocksdb::WriteBufferManager> write_buffers_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned
   rocksdb::ColumnFamilyHandle* rows_cf_ = nullptr;

@@ -1,7 +1,9 @@
 #include "router/internal/catalog.h"
 
+#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
+#include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
@@ -72,6 +74,16 @@ StatusOr<std::unique_ptr<Catalog>> Catalog::Open(const std::string& dir) {
   rocksdb::Options options;
   options.create_if_missing = true;
   options.IncreaseParallelism(1);
+  // The catalog is small (servers, tables, quotas, grants: KiBs to a few
+  // MiB), read once here (Load) and served from memory after. RocksDB's
+  // defaults are sized for data: a 64 MiB memtable (two while one flushes)
+  // and an 8 MiB block cache of its own. 4 MiB and 1 MiB bound it the way a
+  // region store's memory is bounded (regionstore/region_store.cc,
+  // "Memory"), at the price of a flush every 4 MiB of catalog writes.
+  options.write_buffer_size = 4 << 20;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = rocksdb::NewLRUCache(1 << 20);
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   rocksdb::DB* raw = nullptr;
   BLOOMROUTE_RETURN_IF_ERROR(
       FromRocks(rocksdb::DB::Open(options, dir, &raw), "open"));

@@ -82,6 +82,10 @@ METRICS = {
     "bloomroute_rocksdb_write_stall_seconds_total": "counter",
     "bloomroute_rocksdb_pending_compaction_bytes": "gauge",
     "bloomroute_rocksdb_write_stopped": "gauge",
+    "bloomroute_rocksdb_block_cache_capacity_bytes": "gauge",
+    "bloomroute_rocksdb_block_cache_usage_bytes": "gauge",
+    "bloomroute_rocksdb_memtable_bytes": "gauge",
+    "bloomroute_rocksdb_memtable_limit_bytes": "gauge",
     # Every process (metrics::AddProcessCollector).
     "process_cpu_seconds_total": "counter",
     "process_resident_memory_bytes": "gauge",

@@ -75,6 +75,8 @@ TEST_F(LocalCommandTest, RejectsBadArgumentsWithAOneLineReason) {
       {"local", "--data", data, "--servers", "x"},
       {"local", "--data", data, "--servers", "2", "--port", "65536"},
       {"local", "--data", data, "--servers", "2", "--bogus"},
+      {"local", "--data", data, "--servers", "2", "--block-cache-bytes", "0"},
+      {"local", "--data", data, "--servers", "2", "--memtable-bytes", "1024"},
   };
   for (const auto& args : bad) {
     SCOPED_TRACE(::testing::PrintToString(args));

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tests/integration/command_output.h"
+#include "tests/integration/http_get.h"
 #include "tests/integration/server_process.h"
 #include "tests/regionstore/region_store_test_util.h"
 #include "tests/thrift/region_client_util.h"
@@ -142,7 +143,55 @@ TEST_F(RegionServerCommandTest, RejectsBadArgumentsWithUsageExit) {
                                      "[4096, 33554432], not "))
         << bad;
   }
+  // The store's memory bounds: named, with their range, before anything
+  // starts.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> memory = {
+      {{"--block-cache-bytes", "1048575"},
+       "--block-cache-bytes must be in [1048576, 1099511627776], not "},
+      {{"--block-cache-bytes", "1099511627777"},
+       "--block-cache-bytes must be in [1048576, 1099511627776], not "},
+      {{"--memtable-bytes", "0"},
+       "--memtable-bytes must be in [4194304, 1099511627776], not "},
+      {{"--memtable-bytes", "4194303"},
+       "--memtable-bytes must be in [4194304, 1099511627776], not "}};
+  for (const auto& [flag, message] : memory) {
+    const auto [memory_code, memory_err] = ::bloomroute::testing::RunToExit(
+        {"regionserver", "--data", data, flag[0], flag[1]});
+    EXPECT_EQ(memory_code, 2) << flag[0] << " " << flag[1];
+    EXPECT_THAT(memory_err, ::testing::HasSubstr(message))
+        << flag[0] << " " << flag[1];
+  }
   EXPECT_EQ(ExitCodeOf({"regionserver", "--data", data, "--bogus"}), 2);
+}
+
+// The memory flags reach the store: its metrics report the bounds.
+TEST_F(RegionServerCommandTest, MemoryFlagsBoundTheStore) {
+  testing::StartedServer server = testing::StartRegionServer(
+      dir_.path(), 0,
+      {"--block-cache-bytes", "2097152", "--memtable-bytes", "8388608"});
+  ASSERT_GT(server.port, 0) << server.line;
+  const std::string base = testing::StatusUrlBase(server.line);
+  ASSERT_FALSE(base.empty()) << server.line;
+  const testing::HttpAnswer metrics = testing::HttpGet(base, "/metrics");
+  ASSERT_EQ(metrics.status, 200) << metrics.body;
+  EXPECT_THAT(metrics.body,
+              HasSubstr("\nbloomroute_rocksdb_block_cache_capacity_bytes "
+                        "2097152\n"));
+  EXPECT_THAT(metrics.body,
+              HasSubstr("\nbloomroute_rocksdb_memtable_limit_bytes 8388608\n"));
+  server.process->Signal(SIGTERM);
+  EXPECT_EQ(server.process->ExitCode(), 0);
+}
+
+TEST_F(RegionServerCommandTest, HelpDocumentsTheMemoryBounds) {
+  const testing::CommandOutput help =
+      testing::RunCommand({"regionserver", "--help"});
+  EXPECT_THAT(help.out, ::testing::HasSubstr("--block-cache-bytes"));
+  EXPECT_THAT(help.out, ::testing::HasSubstr(std::to_string(
+                            RegionStoreOptions().block_cache_bytes)));
+  EXPECT_THAT(help.out, ::testing::HasSubstr("--memtable-bytes"));
+  EXPECT_THAT(help.out, ::testing::HasSubstr(std::to_string(
+                            RegionStoreOptions().memtable_bytes)));
 }
 
 TEST_F(RegionServerCommandTest, HelpDocumentsTheFilterImagePageSize) {

@@ -60,9 +60,21 @@ TEST_F(RegionServerOpsTest, ScrapeWritesEveryMetricWithValuesOfTheWrites) {
         "bloomroute_rocksdb_write_stall_seconds_total counter",
         "bloomroute_rocksdb_pending_compaction_bytes gauge",
         "bloomroute_rocksdb_write_stopped gauge",
-        "bloomroute_rocksdb_delayed_write_rate_bytes_per_second gauge"}) {
+        "bloomroute_rocksdb_delayed_write_rate_bytes_per_second gauge",
+        "bloomroute_rocksdb_block_cache_capacity_bytes gauge",
+        "bloomroute_rocksdb_block_cache_usage_bytes gauge",
+        "bloomroute_rocksdb_memtable_bytes gauge",
+        "bloomroute_rocksdb_memtable_limit_bytes gauge"}) {
     EXPECT_THAT(text, HasSubstr(std::string("# TYPE ") + family + "\n"));
   }
+  EXPECT_THAT(
+      text,
+      HasSubstr("\nbloomroute_rocksdb_block_cache_capacity_bytes " +
+                std::to_string(RegionStoreOptions().block_cache_bytes) + "\n"));
+  EXPECT_THAT(
+      text,
+      HasSubstr("\nbloomroute_rocksdb_memtable_limit_bytes " +
+                std::to_string(RegionStoreOptions().memtable_bytes) + "\n"));
   EXPECT_THAT(text, HasSubstr("\nbloomroute_regionserver_writes_total 50\n"));
   EXPECT_THAT(text, HasSubstr("\nbloomroute_regionserver_wal_syncs_total 0\n"));
   EXPECT_THAT(text, HasSubstr("\nbloomroute_regionserver_rows 50\n"));
