@@ -34,9 +34,11 @@ void ToHBaseOrder(std::vector<Cell>* cells) {
 }
 
 void ToModelOrder(std::vector<Cell>* cells) {
-  std::stable_sort(
-      cells->begin(), cells->end(),
-      [](const Cell& a, const Cell& b) { return a.column < b.column; });
+  const auto by_column = [](const Cell& a, const Cell& b) {
+    return a.column < b.column;
+  };
+  if (std::is_sorted(cells->begin(), cells->end(), by_column)) return;
+  std::stable_sort(cells->begin(), cells->end(), by_column);
 }
 
 }  // namespace bloomroute

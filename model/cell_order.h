@@ -35,7 +35,8 @@ bool InHBaseOrder(const std::vector<Cell>& cells);
 // already are (InHBaseOrder).
 void ToHBaseOrder(std::vector<Cell>* cells);
 
-// `cells` (in HBase's order) back in the model's.
+// `cells` (in HBase's order) back in the model's; nothing moves when they
+// already are.
 void ToModelOrder(std::vector<Cell>* cells);
 
 }  // namespace bloomroute

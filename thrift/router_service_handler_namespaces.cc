@@ -104,7 +104,8 @@ Status EditFamily(router::Router& router, const client::TTableName& table_name,
 
 void RouterServiceHandler::modifyTable(const client::TTableDescriptor& desc) {
   ServeHBaseCall("modifyTable", [&]() -> Status {
-    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
+    std::unique_lock<std::timed_mutex> edits;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::LockSchemaEdits(&edits));
     router::TableSpec spec;
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(desc, {}, &spec));
     spec.region_count = 0;  // a schema change, not a new table's regions
@@ -116,7 +117,8 @@ void RouterServiceHandler::addColumnFamily(
     const client::TTableName& table_name,
     const client::TColumnFamilyDescriptor& column) {
   ServeHBaseCall("addColumnFamily", [&]() -> Status {
-    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
+    std::unique_lock<std::timed_mutex> edits;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::LockSchemaEdits(&edits));
     router::TableSpec spec;
     BLOOMROUTE_RETURN_IF_ERROR(EditFamily(
         *router_, table_name, &column, column.name, FamilyEdit::kAdd, &spec));
@@ -128,7 +130,8 @@ void RouterServiceHandler::modifyColumnFamily(
     const client::TTableName& table_name,
     const client::TColumnFamilyDescriptor& column) {
   ServeHBaseCall("modifyColumnFamily", [&]() -> Status {
-    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
+    std::unique_lock<std::timed_mutex> edits;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::LockSchemaEdits(&edits));
     router::TableSpec spec;
     BLOOMROUTE_RETURN_IF_ERROR(EditFamily(*router_, table_name, &column,
                                           column.name, FamilyEdit::kModify,
@@ -140,7 +143,8 @@ void RouterServiceHandler::modifyColumnFamily(
 void RouterServiceHandler::deleteColumnFamily(
     const client::TTableName& table_name, const std::string& column) {
   ServeHBaseCall("deleteColumnFamily", [&]() -> Status {
-    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
+    std::unique_lock<std::timed_mutex> edits;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::LockSchemaEdits(&edits));
     router::TableSpec spec;
     BLOOMROUTE_RETURN_IF_ERROR(EditFamily(*router_, table_name, nullptr, column,
                                           FamilyEdit::kDelete, &spec));

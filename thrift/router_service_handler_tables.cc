@@ -528,7 +528,8 @@ void RouterServiceHandler::addIndex(const std::string& table,
                                     const std::string& column) {
   ServeCall("addIndex", [&]() -> Status {
     NoteCallTable(table);
-    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
+    std::unique_lock<std::timed_mutex> edits;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::LockSchemaEdits(&edits));
     return router_->AddIndex(table, column);
   });
 }
@@ -537,7 +538,8 @@ void RouterServiceHandler::dropIndex(const std::string& table,
                                      const std::string& column) {
   ServeCall("dropIndex", [&]() -> Status {
     NoteCallTable(table);
-    std::lock_guard<std::mutex> edits(thrift_internal::SchemaEditMutex());
+    std::unique_lock<std::timed_mutex> edits;
+    BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::LockSchemaEdits(&edits));
     return router_->DropIndex(table, column);
   });
 }

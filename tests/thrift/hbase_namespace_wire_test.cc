@@ -22,11 +22,13 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <string>
 #include <thread>  // NOLINT: two clients at once
 #include <vector>
 
 #include "tests/thrift/hbase_wire_util.h"
+#include "thrift/internal/schema_edits.h"
 
 namespace bloomroute {
 namespace {
@@ -311,6 +313,23 @@ TEST_F(HBaseSchemaWireTest, ColumnFamiliesAreAddedModifiedAndDeleted) {
   EXPECT_THAT(Families(Describe()), ElementsAre("d"));
   EXPECT_THAT(Failure("deleteColumnFamily", geo + BinaryField(2, "e")),
               HasSubstr("does not exist"));
+}
+
+// A schema call waits for another one at most kSchemaEditWait, then is
+// answered Unavailable (retry): schema calls queued behind a long one (a
+// family removal scanning a large table) do not hold the server's workers.
+TEST_F(HBaseSchemaWireTest, ASchemaCallWaitsForAnotherOnlySoLong) {
+  CreateGeo();
+  const std::string geo = StructField(1, TableName("default", "geo"));
+  {
+    std::unique_lock<std::timed_mutex> held;
+    ASSERT_TRUE(thrift_internal::LockSchemaEdits(&held).ok());
+    EXPECT_THAT(
+        Failure("addColumnFamily", geo + StructField(2, BinaryField(1, "e"))),
+        AllOf(StartsWith("Unavailable: "), HasSubstr("another schema change")));
+  }
+  Success("addColumnFamily", geo + StructField(2, BinaryField(1, "e")));
+  EXPECT_THAT(Families(Describe()), ElementsAre("d", "e"));
 }
 
 // HBase edits the schema of a disabled table as of an enabled one (the

@@ -197,6 +197,9 @@ Status RowFromHBase(const client::TResult& in, const std::string& f, Row* out) {
     }
     out->cells.push_back(std::move(cell));
   }
+  // A reply's cells come in HBase's order (CellsToHBaseFrom); a model row
+  // keeps the model's, which Row::Find searches.
+  ToModelOrder(&out->cells);
   return Status::OK();
 }
 

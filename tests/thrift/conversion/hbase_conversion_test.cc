@@ -352,6 +352,23 @@ TEST_F(HBaseConversionTest, ReplyCellsCarryTheirTimestamps) {
   EXPECT_EQ(out.columnValues[1].timestamp, 0);
 }
 
+// A reply's cells go out in HBase's order (family "d" before "d0") and
+// come back, at a client of ours, in the model's, which Row::Find searches.
+TEST_F(HBaseConversionTest, ReplyCellsGoOutInHBasesOrderAndComeBackInOurs) {
+  const Row row{"r", {{"d0:x", "1", 1}, {"d:a", "2", 1}}};
+  const client::TResult out = thrift_internal::RowToHBase(row);
+  ASSERT_EQ(out.columnValues.size(), 2u);
+  EXPECT_EQ(out.columnValues[0].family, "d");
+  EXPECT_EQ(out.columnValues[1].family, "d0");
+  Row back;
+  const Status decoded =
+      thrift_internal::RowFromHBase(ThroughWire(out), "result", &back);
+  ASSERT_TRUE(decoded.ok()) << decoded.ToString();
+  EXPECT_EQ(back, row);
+  ASSERT_NE(back.Find("d0:x"), nullptr);
+  EXPECT_EQ(back.Find("d0:x")->value, "1");
+}
+
 TEST_F(HBaseConversionTest, PutsDeletesAndGetsBecomeRouterRequests) {
   std::vector<Mutation> m;
   ASSERT_TRUE(FromThrift(ThroughWire(std::vector<client::TPut>{
