@@ -172,7 +172,10 @@ TEST_F(RegionServerCommandTest, MemoryFlagsBoundTheStore) {
   ASSERT_GT(server.port, 0) << server.line;
   const std::string base = testing::StatusUrlBase(server.line);
   ASSERT_FALSE(base.empty()) << server.line;
-  const testing::HttpAnswer metrics = testing::HttpGet(base, "/metrics");
+  // In the secure run the endpoint needs a client certificate.
+  const testing::HttpAnswer metrics = testing::HttpGet(
+      base, "/metrics",
+      testing::SecureMode() ? &testing::TestCerts().client : nullptr);
   ASSERT_EQ(metrics.status, 200) << metrics.body;
   EXPECT_THAT(metrics.body,
               HasSubstr("\nbloomroute_rocksdb_block_cache_capacity_bytes "
