@@ -193,10 +193,18 @@ Status Hbase1ServiceHandler::MutateRow(const Text& table, const Text& row,
 Status Hbase1ServiceHandler::MutateRows(
     const Text& table, const std::vector<h1::BatchMutation>& batches,
     std::optional<int64_t> timestamp) {
+  // Every batch is converted before any is written, as HBase builds all
+  // its Puts and Deletes before it sends them: a bad mutation in a later
+  // row writes nothing. Rows are then written one by one, each atomic, as
+  // HBase's batch is per row.
+  std::vector<h2::TRowMutations> rows(batches.size());
   for (size_t i = 0; i < batches.size(); ++i) {
-    BLOOMROUTE_RETURN_IF_ERROR(
-        MutateRow(table, batches[i].row, batches[i].mutations, timestamp,
-                  "rowBatches[" + std::to_string(i) + "].mutations"));
+    BLOOMROUTE_RETURN_IF_ERROR(Thrift1MutationsToThrift2(
+        batches[i].row, batches[i].mutations, timestamp,
+        "rowBatches[" + std::to_string(i) + "].mutations", &rows[i]));
+  }
+  for (const h2::TRowMutations& mutations : rows) {
+    if (!mutations.mutations.empty()) thrift2_->mutateRow(table, mutations);
   }
   return Status::OK();
 }

@@ -416,6 +416,17 @@ TEST_F(Hbase1ServiceTest, MutationsAndDeletes) {
                 (*client_)->mutateRows("t", {Batch("b", {Put(":q", "v")})}, {});
               }),
               HasSubstr("rowBatches[0].mutations[0].column"));
+  // Every batch is checked before any is written, as HBase builds all its
+  // Puts and Deletes before it sends one: a bad second row writes nothing.
+  EXPECT_THAT(
+      IllegalArgumentOf([&] {
+        (*client_)->mutateRows(
+            "t", {Batch("n", {Put("d:x", "1")}), Batch("o", {Put("d", "v")})},
+            {});
+      }),
+      HasSubstr("rowBatches[1].mutations[0].column"));
+  (*client_)->getRow(rows, "t", "n", {});
+  EXPECT_TRUE(rows.empty()) << Show(rows);
 
   (*client_)->deleteAll("t", "a", "d:y", {});
   (*client_)->getRow(rows, "t", "a", {});
