@@ -5,6 +5,9 @@
 #include "router/coordinator/namespace_admin.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <limits>
 #include <mutex>
 #include <string>
 
@@ -32,6 +35,52 @@ const router::CatalogNamespace* Find(const CatalogStore::NamespaceList& list,
   return nullptr;
 }
 
+// A namespace quota setting as HBase reads it (TableNamespaceManager's
+// getMaxTables / getMaxRegions): unset or empty is no limit; otherwise a
+// Java long (Long.parseLong: an optional sign and decimal digits, no
+// spaces, within 64 bits), else DoNotRetryIOException.
+Status QuotaSetting(const router::NamespaceDescriptor& ns,
+                    const std::string& key, const char* what, int64_t* limit) {
+  *limit = std::numeric_limits<int64_t>::max();
+  auto it = ns.configuration.find(key);
+  if (it == ns.configuration.end() || it->second.empty()) return Status::OK();
+  const std::string& v = it->second;
+  const size_t sign = (v[0] == '+' || v[0] == '-') ? 1 : 0;
+  const bool decimal = v.size() > sign &&
+                       std::all_of(v.begin() + sign, v.end(),
+                                   [](char c) { return c >= '0' && c <= '9'; });
+  const char* end = v.data() + v.size();
+  auto [stop, ec] = std::from_chars(v.data() + (v[0] == '+'), end, *limit);
+  if (!decimal || stop != end || ec != std::errc()) {
+    return Status::InvalidArgument(
+        std::string("NumberFormatException while getting max ") + what + ": " +
+        key + " is " + QuoteForMessage(v) + " (DoNotRetryIOException)");
+  }
+  return Status::OK();
+}
+
+// HBase's check of the quota settings on every create and modify
+// (validateTableAndRegionCount: regions, then tables), made whether or not
+// quotas are enforced. Neither is enforced here, as in HBase with its
+// default hbase.quota.enabled=false: the settings are kept and returned.
+Status ValidateQuotaSettings(const router::NamespaceDescriptor& ns) {
+  int64_t regions = 0, tables = 0;
+  BLOOMROUTE_RETURN_IF_ERROR(QuotaSetting(
+      ns, "hbase.namespace.quota.maxregions", "regions", &regions));
+  BLOOMROUTE_RETURN_IF_ERROR(
+      QuotaSetting(ns, "hbase.namespace.quota.maxtables", "tables", &tables));
+  for (auto [limit, what] :
+       {std::pair{regions, "region"}, {tables, "tables"}}) {
+    if (limit <= 0) {
+      return Status::InvalidArgument(
+          std::string("The max ") + what + " quota for " +
+          QuoteForMessage(ns.name) +
+          " is less than or equal to zero (ConstraintException)");
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 bool NamespaceExists(const CatalogStore& catalog, std::string_view ns) {
@@ -55,12 +104,14 @@ Status NamespaceAdmin::CreateNamespace(const router::NamespaceDescriptor& ns) {
     return Status::InvalidArgument("namespace " + QuoteForMessage(ns.name) +
                                    " already exists (NamespaceExistException)");
   }
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateQuotaSettings(ns));
   return ctx_.catalog->PutNamespace(ns);
 }
 
 Status NamespaceAdmin::ModifyNamespace(const router::NamespaceDescriptor& ns) {
   std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
   if (!NamespaceExists(*ctx_.catalog, ns.name)) return NotFound(ns.name);
+  BLOOMROUTE_RETURN_IF_ERROR(ValidateQuotaSettings(ns));
   return ctx_.catalog->PutNamespace(ns);
 }
 

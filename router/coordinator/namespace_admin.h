@@ -4,7 +4,11 @@
 // a table lives in the namespace its name starts with (model/table_name.h).
 // Admin calls: changes run on the coordinator under the DDL lock, which
 // also serializes table creation, so that a namespace is never deleted
-// while a table is being created in it.
+// while a table is being created in it. Create and modify check the
+// quota settings as HBase does (hbase.namespace.quota.maxtables and
+// maxregions: positive Java longs, else InvalidArgument naming
+// ConstraintException or NumberFormatException) and keep them; they are
+// not enforced, as in HBase with its default hbase.quota.enabled=false.
 //
 // Thread-safe: reads work on the catalog's snapshots; changes take ddl_mu.
 #ifndef BLOOMROUTE_ROUTER_COORDINATOR_NAMESPACE_ADMIN_H_

@@ -105,6 +105,56 @@ TEST_F(RouterNamespaceTest, CreateModifyGetListDeleteSurviveRestart) {
               ElementsAre("default", "geo", "hbase"));
 }
 
+// HBase checks the namespace quota settings on every create and modify
+// (TableNamespaceManager.validateTableAndRegionCount), whether or not quotas
+// are enforced: a value that is not a Java long, or one <= 0, is refused;
+// an empty value is as if unset.
+TEST_F(RouterNamespaceTest, QuotaSettingsMustBePositiveNumbers) {
+  const std::string tables = "hbase.namespace.quota.maxtables";
+  const std::string regions = "hbase.namespace.quota.maxregions";
+  struct Case {
+    std::map<std::string, std::string> configuration;
+    const char* error;  // empty: accepted
+  };
+  const Case cases[] = {
+      {{{tables, "5"}, {regions, "+20"}}, ""},
+      {{{tables, ""}, {regions, "9223372036854775807"}}, ""},
+      {{{tables, "0"}},
+       "The max tables quota for 'q' is less than or equal "
+       "to zero (ConstraintException)"},
+      {{{regions, "-1"}},
+       "The max region quota for 'q' is less than or "
+       "equal to zero (ConstraintException)"},
+      {{{tables, "five"}}, "NumberFormatException while getting max tables"},
+      {{{tables, " 5"}}, "NumberFormatException while getting max tables"},
+      {{{tables, "+-5"}}, "NumberFormatException while getting max tables"},
+      {{{tables, "-"}}, "NumberFormatException while getting max tables"},
+      {{{regions, "9223372036854775808"}},
+       "NumberFormatException while getting max regions"},
+      // Regions are checked first, as HBase does.
+      {{{tables, "0"}, {regions, "x"}},
+       "NumberFormatException while getting max regions"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::PrintToString(c.configuration));
+    Status created = router_->CreateNamespace({"q", c.configuration});
+    if (*c.error == '\0') {
+      EXPECT_TRUE(created.ok()) << created.ToString();
+      ASSERT_TRUE(router_->DeleteNamespace("q").ok());
+      continue;
+    }
+    EXPECT_TRUE(created.IsInvalidArgument()) << created.ToString();
+    EXPECT_THAT(created.message(), HasSubstr(c.error));
+    EXPECT_TRUE(router_->GetNamespace("q").status().IsNotFound());
+    ASSERT_TRUE(router_->CreateNamespace({"q", {}}).ok());
+    Status modified = router_->ModifyNamespace({"q", c.configuration});
+    EXPECT_TRUE(modified.IsInvalidArgument()) << modified.ToString();
+    EXPECT_THAT(modified.message(), HasSubstr(c.error));
+    EXPECT_TRUE(router_->GetNamespace("q")->configuration.empty());
+    ASSERT_TRUE(router_->DeleteNamespace("q").ok());
+  }
+}
+
 TEST_F(RouterNamespaceTest, IllegalNamesAndLargeConfigurationsAreRefused) {
   for (const char* bad : {"", "geo-1", "a:b", "geo.x", "sp ace", "é"}) {
     Status s = router_->CreateNamespace({bad, {}});
