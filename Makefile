@@ -79,6 +79,7 @@ bench: build
 	$(BUILD_DIR)/benchmarks/router/routing_benchmark
 	$(BUILD_DIR)/benchmarks/router/reshape_benchmark
 	$(BUILD_DIR)/benchmarks/thrift/tls_benchmark
+	$(BUILD_DIR)/benchmarks/thrift/reply_conversion_benchmark
 
 # Like the demo, one program (and the Python client the comparison drives
 # it with); PostgreSQL 15 and psycopg2 are installed only for this target.

@@ -42,8 +42,8 @@ class ThriftPendingLookup final : public router::RegionClient::PendingLookup {
         ->template ReceiveReply<IndexQueryResult, rpc::TIndexQueryResult>(
             std::move(flight_).value(),
             [](Service& s, rpc::TIndexQueryResult& r) { s.recv_lookup(r); },
-            [](const rpc::TIndexQueryResult& r, IndexQueryResult* out) {
-              return FromThrift(r, out);
+            [](rpc::TIndexQueryResult& r, IndexQueryResult* out) {
+              return FromThrift(std::move(r), out);
             });
   }
 
@@ -449,8 +449,9 @@ class ThriftRegionClient final : public router::RegionClient {
                          int timeout_ms = 0) {
     return pool_.template Fetch<Result, Reply>(
         Where(method), std::forward<CallFn>(call),
-        [](const Reply& reply, Result* result) {
-          return FromThrift(reply, result);
+        [](Reply& reply, Result* result) {
+          // A reply with an rvalue FromThrift (rows) is moved from.
+          return FromThrift(std::move(reply), result);
         },
         timeout_ms);
   }

@@ -597,8 +597,14 @@ Status FromThrift(const std::vector<rpc::TResult>& in,
 }
 
 Status FromThrift(const rpc::TScanResult& in, ScanResult* out) {
+  rpc::TScanResult copy = in;
+  return FromThrift(std::move(copy), out);
+}
+
+Status FromThrift(rpc::TScanResult&& in, ScanResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
-      RowsFromThrift(in.rows, "result.rows", &out->rows));
+      RowsFromThrift(std::move(in.rows), "result.rows", &out->rows));
+  // The moved-from cells keep their timestamps.
   BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::ResultTimestampsFromThrift(
       in.rows, "result.rows", &out->rows));
   out->resume_row.reset();

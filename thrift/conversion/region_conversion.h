@@ -88,7 +88,11 @@ Status FromThrift(const rpc::TWriteResult& in, WriteResult* out);
 Status FromThrift(const std::vector<rpc::TResult>& in,
                   std::vector<std::optional<Row>>* out);
 Status FromThrift(const rpc::TScanResult& in, ScanResult* out);
+// The same, moving the rows' keys, columns and values out of `in`.
+Status FromThrift(rpc::TScanResult&& in, ScanResult* out);
 Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out);
+// The same, moving the rows' keys, columns and values out of `in`.
+Status FromThrift(rpc::TIndexQueryResult&& in, IndexQueryResult* out);
 Status FromThrift(const rpc::TFilterSnapshot& in, FilterSnapshot* out);
 Status FromThrift(const rpc::TFilterOpsSince& in, FilterOpsSince* out);
 // Every field required; the image id and incarnation are bits.

@@ -185,8 +185,14 @@ Status ToThrift(IndexQueryResult&& in, rpc::TIndexQueryResult* out) {
 }
 
 Status FromThrift(const rpc::TIndexQueryResult& in, IndexQueryResult* out) {
-  BLOOMROUTE_RETURN_IF_ERROR(
-      thrift_internal::RowsFromThrift(in.rows, "result.rows", &out->rows));
+  rpc::TIndexQueryResult copy = in;
+  return FromThrift(std::move(copy), out);
+}
+
+Status FromThrift(rpc::TIndexQueryResult&& in, IndexQueryResult* out) {
+  BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::RowsFromThrift(
+      std::move(in.rows), "result.rows", &out->rows));
+  // The moved-from cells keep their timestamps.
   BLOOMROUTE_RETURN_IF_ERROR(thrift_internal::ResultTimestampsFromThrift(
       in.rows, "result.rows", &out->rows));
   out->truncated = in.truncated;

@@ -309,8 +309,10 @@ class ClientPool {
  private:
   // `reply` converted; Corruption prefixed with `where` when it does not.
   template <typename Result, typename Reply, typename ConvertFn>
-  static StatusOr<Result> Converted(const std::string& where,
-                                    const Reply& reply, ConvertFn& convert) {
+  // `convert` may take the reply by non-const reference and move from it:
+  // it is not used again.
+  static StatusOr<Result> Converted(const std::string& where, Reply& reply,
+                                    ConvertFn& convert) {
     Result result;
     const Status converted = convert(reply, &result);
     if (!converted.ok()) return Status::Corruption(where + converted.message());

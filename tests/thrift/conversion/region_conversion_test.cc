@@ -760,6 +760,38 @@ TEST(RegionIndexQueryConversionTest, InListsRangesAndCountsRoundTrip) {
   EXPECT_TRUE(result_back.truncated);
 }
 
+// A reply the region client gives up is moved into the model's rows, with
+// the same checks as a copy: equal rows, and a row without its key or a
+// cell without its column or value is Corruption naming the field.
+TEST(RegionIndexQueryConversionTest, MovedRepliesAreCheckedAsCopiedOnes) {
+  IndexQueryResult result;
+  result.rows = {Row{"a", {{"f:x", std::string(100, 'x'), 5}, {"f:y", "", 6}}},
+                 Row{"b", {{"f:x", "1", 7}}}};
+  rpc::TIndexQueryResult wire;
+  ASSERT_TRUE(ToThrift(result, &wire).ok());
+  for (bool move : {false, true}) {
+    SCOPED_TRACE(move ? "moved" : "copied");
+    auto convert = [&](rpc::TIndexQueryResult in, IndexQueryResult* out) {
+      return move ? FromThrift(std::move(in), out)
+                  : FromThrift(static_cast<const rpc::TIndexQueryResult&>(in),
+                               out);
+    };
+    IndexQueryResult back;
+    ASSERT_TRUE(convert(wire, &back).ok());
+    EXPECT_EQ(back.rows, result.rows);
+    rpc::TIndexQueryResult bad = wire;
+    bad.rows[1].__isset.row = false;
+    Status s = convert(bad, &back);
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_THAT(s.message(), HasSubstr("result.rows[1].row"));
+    bad = wire;
+    bad.rows[0].columnValues[1].__isset.value = false;
+    s = convert(bad, &back);
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_THAT(s.message(), HasSubstr("result.rows[0].columnValues[1].value"));
+  }
+}
+
 // An old peer's query (no field 10..12) reads as before.
 TEST(RegionIndexQueryConversionTest, OldQueriesReadWithoutTheNewFields) {
   rpc::TIndexQuery wire;
