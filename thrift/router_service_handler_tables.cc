@@ -277,7 +277,7 @@ void RouterServiceHandler::getByIndex(client::TIndexResult& result,
     BLOOMROUTE_RETURN_IF_ERROR(FromThrift(tquery, &spec));
     BLOOMROUTE_ASSIGN_OR_RETURN(router::LookupResult found,
                                 router_->Lookup(table, spec));
-    return ToThrift(std::move(found), &result);
+    return ToThrift(std::move(found), tquery.compactRows, &result);
   });
 }
 
@@ -292,7 +292,8 @@ void RouterServiceHandler::getByIndexMultiple(
                                 router_->LookupMultiple(table, specs));
     result.assign(found.size(), client::TIndexResult());
     for (size_t i = 0; i < found.size(); ++i) {
-      BLOOMROUTE_RETURN_IF_ERROR(ToThrift(std::move(found[i]), &result[i]));
+      BLOOMROUTE_RETURN_IF_ERROR(
+          ToThrift(std::move(found[i]), queries[i].compactRows, &result[i]));
     }
     return Status::OK();
   });

@@ -399,6 +399,24 @@ TEST_F(RouterServiceHandlerTest, ForwardsLookupsAndAnswersInRequestOrder) {
   EXPECT_EQ(router_->lookups[2].equals[0].value, "DK");
   EXPECT_TRUE(router_->lookups[2].broadcast);
   EXPECT_EQ(founds.size(), 2u);
+
+  // A query asking for compact rows gets them, each query its own way.
+  client::TIndexQuery compact = MakeQuery({{"d:cc", "NO"}});
+  compact.__set_compactRows(true);
+  handler_.getByIndex(found, "geo", ThroughWire(compact));
+  EXPECT_TRUE(found.rows.empty());
+  ASSERT_EQ(found.compactRows.rows.size(), 1u);
+  EXPECT_EQ(found.compactRows.rows[0].row, "oslo");
+  EXPECT_THAT(found.compactRows.rows[0].values, ElementsAre("NO"));
+  handler_.getByIndexMultiple(
+      founds, "geo",
+      {ThroughWire(MakeQuery({{"d:cc", "NO"}})), ThroughWire(compact)});
+  ASSERT_EQ(founds.size(), 2u);
+  EXPECT_EQ(testing::RowKeys(founds[0].rows),
+            (std::vector<std::string>{"oslo"}));
+  EXPECT_FALSE(founds[0].__isset.compactRows);
+  EXPECT_TRUE(founds[1].rows.empty());
+  EXPECT_EQ(founds[1].compactRows.rows.size(), 1u);
 }
 
 TEST_F(RouterServiceHandlerTest, ReportsIndexStatsAndClusterStatus) {

@@ -232,7 +232,16 @@ Status ToThrift(const router::LookupResult& in, client::TIndexResult* out) {
 }
 
 Status ToThrift(router::LookupResult&& in, client::TIndexResult* out) {
-  out->rows = thrift_internal::RowsToHBase(std::move(in.rows));
+  return ToThrift(std::move(in), /*compact_rows=*/false, out);
+}
+
+Status ToThrift(router::LookupResult&& in, bool compact_rows,
+                client::TIndexResult* out) {
+  if (compact_rows) {
+    out->__set_compactRows(CompactRowsToThrift(std::move(in.rows)));
+  } else {
+    out->rows = thrift_internal::RowsToHBase(std::move(in.rows));
+  }
   out->__isset.rows = true;
   out->__set_truncated(in.truncated);
   if (in.resume_after) out->__set_resumeAfter(*in.resume_after);
@@ -447,7 +456,17 @@ Status LookupResultFromThrift(const client::TIndexResult& in,
                               router::LookupResult* out) {
   BLOOMROUTE_RETURN_IF_ERROR(
       Require(in.__isset.routing, kBadResult, "result.routing"));
-  BLOOMROUTE_RETURN_IF_ERROR(RowsFromHBase(in.rows, "result.rows", &out->rows));
+  if (in.__isset.compactRows) {
+    if (!in.rows.empty()) {
+      return Status::Corruption(
+          "result.rows and result.compactRows are both set");
+    }
+    BLOOMROUTE_RETURN_IF_ERROR(CompactRowsFromThrift(
+        in.compactRows, "result.compactRows", &out->rows));
+  } else {
+    BLOOMROUTE_RETURN_IF_ERROR(
+        RowsFromHBase(in.rows, "result.rows", &out->rows));
+  }
   out->truncated = in.truncated;
   out->resume_after.reset();
   if (in.__isset.resumeAfter) out->resume_after = in.resumeAfter;

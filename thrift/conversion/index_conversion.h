@@ -61,6 +61,19 @@ Status ToThrift(const router::LookupResult& in, rpc::client::TIndexResult* out);
 // The same, moving the rows' keys and values into the reply (a reply of
 // 1,000 rows no longer copies each value once more).
 Status ToThrift(router::LookupResult&& in, rpc::client::TIndexResult* out);
+// The same with the rows in compactRows when `compact_rows` (the query's
+// TIndexQuery.compactRows), else in rows.
+Status ToThrift(router::LookupResult&& in, bool compact_rows,
+                rpc::client::TIndexResult* out);
+// TIndexResult.compactRows of `rows` (their keys and values moved): each
+// column numbered in its first appearance, each row's cells in HBase's
+// order (model/cell_order.h).
+rpc::client::TCompactRows CompactRowsToThrift(std::vector<Row>&& rows);
+// The inverse, for RouterClient: Corruption naming the field ("<f>.rows[i]
+// ...") for lists of different lengths, a column number out of range, a
+// negative timestamp or a row without its key.
+Status CompactRowsFromThrift(const rpc::client::TCompactRows& in,
+                             const std::string& f, std::vector<Row>* out);
 Status ToThrift(const router::CountResult& in, rpc::client::TIndexCount* out);
 // state as router::IndexStateName says it.
 Status ToThrift(const std::vector<router::IndexState>& in,

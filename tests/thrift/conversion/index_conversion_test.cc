@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -201,6 +202,87 @@ TEST_F(IndexConversionTest, LookupResultCarriesRouting) {
   EXPECT_THAT(testing::ServerIds(out.routing.serversAskedNotCurrent),
               ElementsAre(2));
   EXPECT_THAT(testing::ServerIds(out.routing.serversWithRows), ElementsAre(0));
+}
+
+// Compact rows carry the same rows as TResults: keys, every cell's column,
+// value and timestamp, in HBase's cell order on the wire ("d" before "d0",
+// where the model has "d0:..." first) and the model's after.
+TEST_F(IndexConversionTest, CompactRowsCarryTheSameRows) {
+  router::LookupResult in;
+  in.rows = {Row{"a", {{"d0:z", "1", 5}, {"d:cc", "NO", 7}, {"d:x", "", 8}}},
+             Row{"b", {{"d0:z", "2", 9}, {"d:cc", "SE", 10}}}, Row{"c", {}},
+             Row{"d", {{"e:q:r", std::string(300, 'v'), 0}}}};
+  in.routing.servers_in_cluster = 1;
+  const std::vector<Row> rows = in.rows;
+  client::TIndexResult out;
+  ASSERT_TRUE(
+      ToThrift(router::LookupResult(in), /*compact_rows=*/true, &out).ok());
+  out = ThroughWire(out);
+  EXPECT_TRUE(out.rows.empty());
+  ASSERT_TRUE(out.__isset.compactRows);
+  // Each column once, numbered as first met in HBase's order.
+  EXPECT_THAT(out.compactRows.families, ElementsAre("d", "d", "d0", "e"));
+  EXPECT_THAT(out.compactRows.qualifiers, ElementsAre("cc", "x", "z", "q:r"));
+  ASSERT_EQ(out.compactRows.rows.size(), 4u);
+  EXPECT_THAT(out.compactRows.rows[0].columns, ElementsAre(0, 1, 2));
+  EXPECT_THAT(out.compactRows.rows[0].values, ElementsAre("NO", "", "1"));
+  EXPECT_THAT(out.compactRows.rows[0].timestamps, ElementsAre(7, 8, 5));
+  EXPECT_THAT(out.compactRows.rows[1].columns, ElementsAre(0, 2));
+  router::LookupResult back;
+  ASSERT_TRUE(thrift_internal::LookupResultFromThrift(out, &back).ok());
+  EXPECT_EQ(back.rows, rows);
+  // The same rows as the TResults of the same answer.
+  client::TIndexResult plain;
+  ASSERT_TRUE(ToThrift(router::LookupResult(in), &plain).ok());
+  router::LookupResult plain_back;
+  ASSERT_TRUE(
+      thrift_internal::LookupResultFromThrift(ThroughWire(plain), &plain_back)
+          .ok());
+  EXPECT_EQ(plain_back.rows, back.rows);
+}
+
+// A router's compact rows are checked as its TResults are: Corruption
+// naming the field.
+TEST_F(IndexConversionTest, BadCompactRowsAreCorruption) {
+  router::LookupResult in;
+  in.rows = {Row{"a", {{"d:cc", "NO", 7}, {"d:x", "1", 8}}}};
+  in.routing.servers_in_cluster = 1;
+  client::TIndexResult good;
+  ASSERT_TRUE(ToThrift(router::LookupResult(in), true, &good).ok());
+  struct Case {
+    std::function<void(client::TIndexResult*)> spoil;
+    const char* field;
+  };
+  const Case cases[] = {
+      {[](client::TIndexResult* r) { r->compactRows.rows[0].columns[1] = 2; },
+       "result.compactRows.rows[0].columns[1] 2 names no column"},
+      {[](client::TIndexResult* r) { r->compactRows.rows[0].columns[0] = -1; },
+       "result.compactRows.rows[0].columns[0] -1"},
+      {[](client::TIndexResult* r) {
+         r->compactRows.rows[0].values.pop_back();
+       },
+       "result.compactRows.rows[0].columns, values and timestamps"},
+      {[](client::TIndexResult* r) {
+         r->compactRows.rows[0].timestamps[0] = -3;
+       },
+       "result.compactRows.rows[0].timestamps[0] -3 is negative"},
+      {[](client::TIndexResult* r) { r->compactRows.qualifiers.pop_back(); },
+       "result.compactRows.families and"},
+      {[](client::TIndexResult* r) {
+         r->compactRows.rows[0].__isset.row = false;
+       },
+       "result.compactRows.rows[0].row is missing"},
+      {[](client::TIndexResult* r) { r->rows.emplace_back(); },
+       "result.rows and result.compactRows are both set"},
+  };
+  for (const Case& c : cases) {
+    client::TIndexResult bad = good;
+    c.spoil(&bad);
+    router::LookupResult back;
+    const Status s = thrift_internal::LookupResultFromThrift(bad, &back);
+    EXPECT_TRUE(s.IsCorruption()) << c.field << ": " << s.ToString();
+    EXPECT_THAT(s.message(), HasSubstr(c.field));
+  }
 }
 
 }  // namespace
