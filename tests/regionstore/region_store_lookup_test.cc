@@ -13,6 +13,7 @@
 
 #include "regionstore/region_store.h"
 #include "tests/regionstore/region_store_test_util.h"
+#include "tests/regionstore/store_surgery.h"
 
 namespace bloomroute {
 namespace {
@@ -39,6 +40,30 @@ class RegionStoreLookupTest : public ::testing::Test {
                                "f" + std::to_string(i % 7)));
     }
     ASSERT_TRUE(store_->Apply(batch).ok());
+  }
+  // Closes the store and opens the same database again, without new rows.
+  void Reopen(const RegionStoreOptions& options) {
+    store_.reset();
+    store_ = OpenStoreWithRegions(
+        dir_.path() + "/db" + std::to_string(opened_), options,
+        {PlacesRegion(1, "", "r100"), PlacesRegion(2, "r100", "")});
+    ASSERT_NE(store_, nullptr);
+  }
+  // Adds an index entry of country "c00" in region 1 (the first entry's)
+  // for `row`, which does not exist; the store is reopened.
+  void AddGhostEntry(const std::string& row) {
+    store_.reset();
+    auto surgery = testing::StoreSurgery::Open(dir_.path() + "/db" +
+                                               std::to_string(opened_));
+    ASSERT_TRUE(surgery.ok()) << surgery.status().ToString();
+    ASSERT_TRUE((*surgery)->AddIndexEntryForRow(row).ok());
+    surgery->reset();
+    Reopen(RegionStoreOptions());
+  }
+  static std::vector<std::string> Keys(const IndexQueryResult& r) {
+    std::vector<std::string> keys;
+    for (const Row& row : r.rows) keys.push_back(row.key);
+    return keys;
   }
   static std::string Key(int i) {
     char key[8];
@@ -262,6 +287,79 @@ TEST_F(RegionStoreLookupTest, CountOnlyStopsAtTheWorkBoundAndResumes) {
   }
   EXPECT_EQ(total, Expected([](int i) { return i % 7 == 3; }).size());
   EXPECT_GT(calls, 2);
+}
+
+// Candidate rows are read in batches (one MultiGet each); a bound that
+// stops the answer within a batch stops it where reading one row at a time
+// did. The work bound here: 10 index entries a call, the rows another
+// equality rejects included, across both regions.
+TEST_F(RegionStoreLookupTest, AWorkBoundWithinABatchStopsAtTheSameRow) {
+  RegionStoreOptions o;
+  o.max_examined_rows = 10;
+  Open(o);
+  IndexQuery q = Query(1000);
+  q.equals = {{"d:feature", "f3"}};
+  StatusOr<IndexQueryResult> r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  std::vector<std::string> all = Expected([](int i) { return i % 7 == 3; });
+  EXPECT_EQ(Keys(*r), std::vector<std::string>(all.begin(), all.begin() + 10));
+  EXPECT_TRUE(r->truncated);
+  EXPECT_EQ(r->resume_after, std::optional<std::string>(all[9]));
+  EXPECT_EQ(Drain(q), all);
+  // Driven by "c01" (16 rows): r001, r014, .. r092 in region 1, then r105
+  // and r118 in region 2; "f3" holds on r066 alone of them.
+  q.equals = {{"d:feature", "f3"}, {"d:country", "c01"}};
+  r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Keys(*r), std::vector<std::string>{"r066"});
+  EXPECT_EQ(r->resume_after, std::optional<std::string>("r118"));
+  EXPECT_EQ(Drain(q),
+            Expected([](int i) { return i % 7 == 3 && Country(i) == "c01"; }));
+}
+
+// An index entry whose row is missing is Corruption when the answer reaches
+// it, and nothing when a bound stops the answer before it, also when it
+// was read in the same batch as the rows answered.
+TEST_F(RegionStoreLookupTest, AMissingRowIsCorruptionOnlyWhenReached) {
+  AddGhostEntry("r040x");  // "c00": r000 r013 r026 r039 r040x r052 ...
+  IndexQuery q = Query(1000);
+  q.equals = {{"d:country", "c00"}};
+  StatusOr<IndexQueryResult> r = store_->Lookup(q);
+  EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
+  EXPECT_NE(r.status().ToString().find("r040x"), std::string::npos);
+  q.max_bytes = 1;  // the reply is full after the first row
+  r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Keys(*r), std::vector<std::string>{"r000"});
+  EXPECT_EQ(r->resume_after, std::optional<std::string>("r000"));
+  q.max_bytes = 0;
+  q.limit = 3;  // r039 is read to see that the answer is truncated
+  r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Keys(*r), (std::vector<std::string>{"r000", "r013", "r026"}));
+  EXPECT_EQ(r->resume_after, std::optional<std::string>("r026"));
+  q.after_row = r->resume_after;
+  EXPECT_TRUE(store_->Lookup(q).status().IsCorruption());
+  // The index entries decide a count: no row is read, the entry counts.
+  q = Query(1);
+  q.equals = {{"d:country", "c00"}};
+  q.count_only = true;
+  r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->count, Expected([](int i) { return i % 13 == 0; }).size() + 1);
+  // The work bound stops before the fifth entry.
+  RegionStoreOptions o;
+  o.max_examined_rows = 4;
+  Reopen(o);
+  q = Query(1000);
+  q.equals = {{"d:country", "c00"}};
+  r = store_->Lookup(q);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Keys(*r),
+            (std::vector<std::string>{"r000", "r013", "r026", "r039"}));
+  EXPECT_EQ(r->resume_after, std::optional<std::string>("r039"));
+  q.after_row = r->resume_after;
+  EXPECT_TRUE(store_->Lookup(q).status().IsCorruption());
 }
 
 // An AND drives from the value with the fewest rows, by its current count,
