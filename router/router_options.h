@@ -165,7 +165,8 @@ struct RouterOptions {
   // [1, kMaxRowsPerCall] (a region server handles at most its
   // max_mutations_per_batch of them), and such calls one maintenance pass
   // makes, >= 1, before it lets other maintenance run (it then goes on at
-  // once). Each chunk costs one synchronous catalog write (its progress).
+  // once). The calls go in rounds, one to each server with a region left,
+  // at once; each round costs one synchronous catalog write (its progress).
   static constexpr FieldRange kIndexChunkRowsRange{1, kMaxRowsPerCall};
   static constexpr FieldRange kIndexChunksPerPassRange{
       1, FieldRange::kNoUpperBound};

@@ -224,6 +224,24 @@ class RocksRegionStore final : public RegionStore {
   Status BackfillRows(const RegionDescriptor& region, const IndexedColumn& col,
                       const std::vector<std::string>& rows,
                       uint64_t fence_token, IndexChunkResult* out);
+  // An index entry a backfill wants (IndexKey) and its value.
+  struct BackfillEntry {
+    std::string key;
+    std::string value;
+  };
+  // The entries of `col` that `rows` (with their RowKeys `keys`, both
+  // ascending) hold now, in key order; rows without the column, or gone,
+  // have none. Needs the rows' locks held.
+  Status IndexEntriesOfRowsLocked(uint64_t region_id, const IndexedColumn& col,
+                                  const std::vector<std::string>& rows,
+                                  const std::vector<std::string>& keys,
+                                  std::vector<BackfillEntry>* wanted) const;
+  // Puts into `wb` those of `wanted` (in key order) that are not stored,
+  // each counted +1 in `deltas`. Needs their rows' locks held.
+  Status AddMissingEntriesLocked(uint64_t table_id, uint32_t column_id,
+                                 const std::vector<BackfillEntry>& wanted,
+                                 rocksdb::WriteBatch* wb,
+                                 ValueDeltas* deltas) const;
 
   // --- writes (region_store_write.cc)
   Status ValidateMutation(const Mutation& m, const RegionDescriptor& r) const;

@@ -2,17 +2,19 @@
 // maintenance that backfills and drops indexes region by region.
 //
 // Order of events for a build: (1) the catalog records the column as
-// building, with a new id and an empty task (one synchronous write);
-// (2) every server of the table gets the new column set -- from then on
-// its writes index the column (regionstore/region_store_index.cc); (3)
-// maintenance backfills each region in chunks, each chunk's filter ops
-// applied to the replica as a write's are, then its resume row written to
-// the catalog; (4) when every region is done, the servers get the column
-// as ready, then the catalog. A backfill chunk is idempotent, so a chunk
-// repeated after a crash of either side adds nothing twice. A server that
-// missed step (2) refuses the backfill (the column is not building there)
-// until it has it: maintenance sends the column set again every pass, and
-// reopening a server's regions sends it first.
+// building, with a new id and an empty task (one synchronous write); (2)
+// every server of the table gets the new column set -- from then on its
+// writes index the column (regionstore/region_store_index.cc); (3)
+// maintenance backfills the regions in chunks, in rounds of one chunk on
+// each server with a region left, sent at once (a region at a time on each
+// server), each chunk's filter ops applied to the replica as a write's are,
+// then the round's resume rows written to the catalog; (4) when every region
+// is done, the servers get the column as ready, then the catalog. A backfill
+// chunk is idempotent, so a chunk repeated after a crash of either side adds
+// nothing twice. A server that missed step (2) refuses the backfill (the
+// column is not building there) until it has it: maintenance sends the
+// column set again every pass, and reopening a server's regions sends it
+// first.
 //
 // A drop: (1) the catalog moves the column from the descriptor to a drop
 // task; (2) the servers get the column set without it (writes stop
@@ -298,18 +300,67 @@ void IndexTasks::MaintainIndexes() {
       work.emplace_back(t.descriptor.table_id, task.column.column_id);
     }
   }
+  const uint32_t budget = ctx_.options->index_chunks_per_pass;
   uint32_t chunks = 0;
   for (const auto& [table, column] : work) {
-    while (chunks < ctx_.options->index_chunks_per_pass) {
-      ++chunks;
+    while (chunks < budget) {
       std::lock_guard<std::timed_mutex> lock(*ctx_.ddl_mu);
-      if (!RunIndexChunkLocked(table, column)) break;
+      if (!RunIndexRoundLocked(table, column, budget - chunks, &chunks)) break;
     }
   }
-  if (chunks >= ctx_.options->index_chunks_per_pass) ctx_.wake();
+  if (chunks >= budget) ctx_.wake();
 }
 
-bool IndexTasks::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {
+namespace {
+
+// The first unfinished region of each server holding some, in the table's
+// order, at most `max`.
+std::vector<const CatalogRegion*> NextRegionPerServer(const CatalogTable& table,
+                                                      CatalogIndexTask* task,
+                                                      uint32_t max) {
+  std::vector<const CatalogRegion*> out;
+  std::set<router::ServerId> servers;
+  for (const CatalogRegion& r : table.regions) {
+    if (out.size() >= max) break;
+    if (ProgressOf(task, r.region_id).done) continue;
+    if (servers.insert(r.server).second) out.push_back(&r);
+  }
+  return out;
+}
+
+// Records a chunk's reply in the progress of `region`; false when it
+// failed, or (an untrusted reply) would not move on.
+bool RecordChunk(CatalogIndexTask* task, uint64_t region, bool build,
+                 const StatusOr<IndexChunkResult>& chunk) {
+  if (!chunk.ok()) return false;  // retried next pass
+  CatalogIndexTask::Region& progress = ProgressOf(task, region);
+  if (build && !chunk->done && chunk->resume_after <= progress.resume_after) {
+    return false;  // tried again next pass
+  }
+  progress.done = chunk->done;
+  // Only the regions in progress (one a server) keep a resume row: the
+  // record stays small (it is rewritten after every round) however many
+  // regions are done.
+  progress.resume_after = build && !chunk->done ? chunk->resume_after : "";
+  task->rows += chunk->entries;
+  return true;
+}
+
+}  // namespace
+
+// One round sends a chunk to each server with a region left, at once, and
+// writes their progress in one catalog write. One chunk at a time, a build
+// of cities500 (199,568 rows, `local --servers 4`, 1,000 rows a chunk) made
+// 201 calls one after another, each followed by its own synchronous
+// catalog write: 5.9 s in the calls and 0.81 s in the catalog writes of a
+// 7.06 s `index add` (timed in this function, loaded 2-core machine). The
+// servers worked in turn, so a cluster of N servers built no faster than
+// one. A round takes as long as its slowest chunk; rows and locks per call
+// are what they were. With the region store's cheaper chunks
+// (region_store_index.cc), `index add` went from 7.8 / 8.5 s to 4.1 /
+// 2.3 s (before and after alternated in one session, same machine).
+bool IndexTasks::RunIndexRoundLocked(uint64_t table_id, uint32_t column,
+                                     uint32_t max_chunks, uint32_t* chunks) {
   // The table as it is now: a DDL call may have changed it since the pass
   // began.
   const std::shared_ptr<const CatalogStore::TableList> tables =
@@ -324,35 +375,36 @@ bool IndexTasks::RunIndexChunkLocked(uint64_t table_id, uint32_t column) {
   CatalogIndexTask* task = FindTask(&table, column);
   if (task == nullptr) return false;
   PruneProgress(table, task);
-  const CatalogRegion* region = nullptr;
-  for (const CatalogRegion& r : table.regions) {
-    if (!ProgressOf(task, r.region_id).done) {
-      region = &r;
-      break;
-    }
-  }
-  if (region == nullptr) {
+  const std::vector<const CatalogRegion*> regions =
+      NextRegionPerServer(table, task, max_chunks);
+  if (regions.empty()) {
     (void)FinishIndexTaskLocked(table, task - table.index_tasks.data());
     return false;  // done, or retried next pass
   }
-  CatalogIndexTask::Region& progress = ProgressOf(task, region->region_id);
+  *chunks += static_cast<uint32_t>(regions.size());
   const bool build = task->kind == CatalogIndexTask::Kind::kBuild;
-  StatusOr<IndexChunkResult> chunk =
-      SendIndexChunk(ctx_.servers->Get(region->server), build,
-                     region->region_id, column, progress.resume_after);
-  if (!chunk.ok()) return false;  // retried next pass
-  if (build && !chunk->done && chunk->resume_after <= progress.resume_after) {
-    // An untrusted reply that would not move on: try again next pass.
-    return false;
+  std::vector<std::string> after;
+  std::vector<const ServerEntry*> servers;
+  for (const CatalogRegion* r : regions) {
+    after.push_back(ProgressOf(task, r->region_id).resume_after);
+    servers.push_back(&ctx_.servers->Get(r->server));
   }
-  progress.done = chunk->done;
-  // Only the region in progress keeps a resume row: the record stays small
-  // (it is rewritten after every chunk) however many regions are done.
-  progress.resume_after = build && !chunk->done ? chunk->resume_after : "";
-  task->rows += chunk->entries;
-  if (!ctx_.catalog->PutTable(table).ok()) return false;
+  std::vector<StatusOr<IndexChunkResult>> replies(
+      regions.size(), Status::Unavailable("not sent"));
+  ctx_.fan_out->Run(regions.size(), [&](size_t i) {
+    replies[i] = SendIndexChunk(*servers[i], build, regions[i]->region_id,
+                                column, after[i]);
+  });
+  bool all_moved = true;
+  size_t moved = 0;
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const bool ok = RecordChunk(task, regions[i]->region_id, build, replies[i]);
+    all_moved = all_moved && ok;
+    moved += ok;
+  }
+  if (moved == 0 || !ctx_.catalog->PutTable(table).ok()) return false;
   ctx_.PublishTables();
-  return true;
+  return all_moved;
 }
 
 StatusOr<IndexChunkResult> IndexTasks::SendIndexChunk(

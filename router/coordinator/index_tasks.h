@@ -4,15 +4,15 @@
 // safe across crashes are in index_tasks.cc.
 //
 // The tasks live in the catalog (CatalogTable::index_tasks): a task's
-// progress is the resume row of the region in progress and the regions
-// done, written after every chunk, so a router that restarts carries on
-// where the last one stopped.
+// progress is the resume rows of the regions in progress (one a server)
+// and the regions done, written after every round of chunks, so a router
+// that restarts carries on where the last one stopped.
 //
 // Thread-safety: every method may be called from several threads. Index
 // changes and chunks are serialized with the other table changes by
 // ddl_mu (AddIndex, DropIndex and MaintainIndexes take it; MaintainIndexes
-// once a chunk, so that a long build never holds table changes up for
-// long).
+// once a round of chunks, so that a long build never holds table changes
+// up for long).
 #ifndef BLOOMROUTE_ROUTER_COORDINATOR_INDEX_TASKS_H_
 #define BLOOMROUTE_ROUTER_COORDINATOR_INDEX_TASKS_H_
 
@@ -95,11 +95,14 @@ class IndexTasks {
   // change stands, and the background task finishes it.
   [[nodiscard]] Status RecordIndexChange(const CatalogTable& table,
                                          const std::string& pending);
-  // One chunk of `task_column`'s task on the next unfinished region of
-  // table `table_id`, with its progress (and, when the last region is done,
-  // the task's end) persisted. Needs ddl_mu held. False when there is
-  // nothing left to do on the table or a call failed.
-  bool RunIndexChunkLocked(uint64_t table_id, uint32_t task_column);
+  // One round of `task_column`'s task on table `table_id`: a chunk on the
+  // next unfinished region of each server (at most `max_chunks` servers),
+  // sent at once, their progress (and, when the last region is done, the
+  // task's end) persisted; adds the chunks sent to `*chunks`. Needs ddl_mu
+  // held. False when there is nothing left to do on the table or a call
+  // failed (the others' progress is kept).
+  bool RunIndexRoundLocked(uint64_t table_id, uint32_t task_column,
+                           uint32_t max_chunks, uint32_t* chunks);
   // Ends a task whose regions are all done: a build clears the building
   // flag on the servers, then in the catalog; a drop is forgotten.
   [[nodiscard]] Status FinishIndexTaskLocked(CatalogTable table, size_t task);

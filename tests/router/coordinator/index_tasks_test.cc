@@ -161,6 +161,51 @@ TEST_F(IndexTasksTest, ABuildAdvancesAChunkAPassAndFinishes) {
   EXPECT_EQ(StatusOf("d:feature").regions_done, 2u);
 }
 
+TEST_F(IndexTasksTest, ARoundSendsAChunkToEachServerAtOnce) {
+  c_.options().index_chunks_per_pass = 2;
+  ASSERT_NE(table_.regions[0].server, table_.regions[1].server);
+  ASSERT_TRUE(tasks_.AddIndex("t", "d:feature").ok());
+  tasks_.MaintainIndexes();
+  // One chunk on each server's region (one chunk at a time, both went to
+  // the first region), both resume rows recorded.
+  const CatalogTable t = Record();
+  ASSERT_EQ(t.index_tasks.size(), 1u);
+  EXPECT_EQ(t.index_tasks[0].rows, 8u);
+  ASSERT_EQ(t.index_tasks[0].regions.size(), 2u);
+  for (const CatalogIndexTask::Region& p : t.index_tasks[0].regions) {
+    EXPECT_FALSE(p.done);
+    EXPECT_EQ(p.resume_after,
+              Key(p.region_id == t.regions[0].region_id ? 3 : 13));
+  }
+  // A chunk a pass, so that RunToEnd sees the count before the task ends.
+  c_.options().index_chunks_per_pass = 1;
+  EXPECT_EQ(RunToEnd(), static_cast<uint64_t>(kRows));
+  EXPECT_TRUE(CheckIndexReady(Record(), "d:feature").ok());
+}
+
+TEST_F(IndexTasksTest, AServerThatFailsHoldsUpOnlyItsOwnRegions) {
+  c_.options().index_chunks_per_pass = 2;
+  ASSERT_TRUE(tasks_.AddIndex("t", "d:feature").ok());
+  const int node = 0;  // the first region's server (the lowest id)
+  ASSERT_EQ(Record().regions[0].server, c_.id(node));
+  c_.stores().Down(node);
+  tasks_.MaintainIndexes();
+  // The other server's chunk is recorded; the failed one left no progress.
+  const CatalogTable t = Record();
+  ASSERT_EQ(t.index_tasks.size(), 1u);
+  EXPECT_EQ(t.index_tasks[0].rows, 4u);
+  for (const CatalogIndexTask::Region& p : t.index_tasks[0].regions) {
+    EXPECT_EQ(p.resume_after,
+              p.region_id == t.regions[0].region_id ? "" : Key(13));
+  }
+  c_.stores().Up(node);
+  ASSERT_TRUE(placement_.ReopenServer(c_.server(node)).ok());
+  // A chunk a pass, so that RunToEnd sees the count before the task ends.
+  c_.options().index_chunks_per_pass = 1;
+  EXPECT_EQ(RunToEnd(), static_cast<uint64_t>(kRows));
+  EXPECT_TRUE(CheckIndexReady(Record(), "d:feature").ok());
+}
+
 TEST_F(IndexTasksTest, AFailedChunkLeavesItsProgressAndTheBuildResumes) {
   ASSERT_TRUE(tasks_.AddIndex("t", "d:feature").ok());
   tasks_.MaintainIndexes();
