@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -96,13 +97,16 @@ class IndexTasks {
   [[nodiscard]] Status RecordIndexChange(const CatalogTable& table,
                                          const std::string& pending);
   // One round of `task_column`'s task on table `table_id`: a chunk on the
-  // next unfinished region of each server (at most `max_chunks` servers),
-  // sent at once, their progress (and, when the last region is done, the
-  // task's end) persisted; adds the chunks sent to `*chunks`. Needs ddl_mu
-  // held. False when there is nothing left to do on the table or a call
-  // failed (the others' progress is kept).
+  // next unfinished region of each server not in `*failed` (at most
+  // `max_chunks` servers), sent at once, their progress (and, when the last
+  // region is done, the task's end) persisted; adds the chunks sent to
+  // `*chunks` and the servers whose chunk failed to `*failed`. Needs ddl_mu
+  // held. False when there is nothing left to do on the table now (done, or
+  // only failed servers left) or no chunk moved on.
   bool RunIndexRoundLocked(uint64_t table_id, uint32_t task_column,
-                           uint32_t max_chunks, uint32_t* chunks);
+                           uint32_t max_chunks,
+                           std::set<router::ServerId>* failed,
+                           uint32_t* chunks);
   // Ends a task whose regions are all done: a build clears the building
   // flag on the servers, then in the catalog; a drop is forgotten.
   [[nodiscard]] Status FinishIndexTaskLocked(CatalogTable table, size_t task);
