@@ -64,13 +64,14 @@ Status QuotaSetting(const router::NamespaceDescriptor& ns,
 // quotas are enforced. Neither is enforced here, as in HBase with its
 // default hbase.quota.enabled=false: the settings are kept and returned.
 Status ValidateQuotaSettings(const router::NamespaceDescriptor& ns) {
-  int64_t regions = 0, tables = 0;
-  BLOOMROUTE_RETURN_IF_ERROR(QuotaSetting(
-      ns, "hbase.namespace.quota.maxregions", "regions", &regions));
-  BLOOMROUTE_RETURN_IF_ERROR(
-      QuotaSetting(ns, "hbase.namespace.quota.maxtables", "tables", &tables));
-  for (auto [limit, what] :
-       {std::pair{regions, "region"}, {tables, "tables"}}) {
+  const std::pair<const char*, const char*> settings[] = {
+      {"hbase.namespace.quota.maxregions", "region"},
+      {"hbase.namespace.quota.maxtables", "tables"}};
+  for (const auto& [key, what] : settings) {
+    int64_t limit = 0;
+    BLOOMROUTE_RETURN_IF_ERROR(QuotaSetting(
+        ns, key, std::string_view(what) == "region" ? "regions" : "tables",
+        &limit));
     if (limit <= 0) {
       return Status::InvalidArgument(
           std::string("The max ") + what + " quota for " +

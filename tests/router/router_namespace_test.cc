@@ -131,9 +131,11 @@ TEST_F(RouterNamespaceTest, QuotaSettingsMustBePositiveNumbers) {
       {{{tables, "-"}}, "NumberFormatException while getting max tables"},
       {{{regions, "9223372036854775808"}},
        "NumberFormatException while getting max regions"},
-      // Regions are checked first, as HBase does.
+      // Regions are read and checked first, then tables, as HBase does.
       {{{tables, "0"}, {regions, "x"}},
        "NumberFormatException while getting max regions"},
+      {{{tables, "x"}, {regions, "0"}},
+       "The max region quota for 'q' is less than or equal to zero"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(::testing::PrintToString(c.configuration));

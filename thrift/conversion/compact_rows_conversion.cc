@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/cell_order.h"
+#include "router/router_options.h"
 #include "thrift/conversion/hbase_conversion.h"
 #include "thrift/conversion/index_conversion.h"
 #include "thrift/internal/checked_conversion.h"
@@ -91,7 +92,19 @@ Status CompactRowsFromThrift(const client::TCompactRows& in,
   for (size_t c = 0; c < in.families.size(); ++c) {
     columns.push_back(
         thrift_internal::JoinColumn(in.families[c], in.qualifiers[c]));
+    if (columns.back().size() > kMaxColumnNameBytes) {
+      return Status::Corruption(At(f + ".families", c) +
+                                " and its qualifier "
+                                "are longer than " +
+                                std::to_string(kMaxColumnNameBytes) + " bytes");
+    }
   }
+  // A name sent once is copied into every cell of it: the rows must not
+  // grow past what a router may answer (a hostile reply of a million cells
+  // naming a 1 KiB column would otherwise take a GiB from 16 MB).
+  uint64_t bytes = 0;
+  const uint64_t max_bytes = router::RouterOptions::kMaxReplyBytes;
+
   out->assign(in.rows.size(), Row());
   for (size_t r = 0; r < in.rows.size(); ++r) {
     const client::TCompactRow& row = in.rows[r];
@@ -104,6 +117,7 @@ Status CompactRowsFromThrift(const client::TCompactRows& in,
     }
     Row& to = (*out)[r];
     to.key = row.row;
+    bytes += row.row.size();
     to.cells.reserve(n);
     for (size_t i = 0; i < n; ++i) {
       const int32_t c = row.columns[i];
@@ -115,6 +129,12 @@ Status CompactRowsFromThrift(const client::TCompactRows& in,
         return Status::Corruption(At(rf + ".timestamps", i) + " " +
                                   std::to_string(row.timestamps[i]) +
                                   " is negative");
+      }
+      bytes += columns[c].size() + row.values[i].size();
+      if (bytes > max_bytes) {
+        return Status::Corruption(f + " holds more than " +
+                                  std::to_string(max_bytes) +
+                                  " bytes of cells");
       }
       to.cells.push_back(Cell{columns[c], row.values[i], row.timestamps[i]});
     }

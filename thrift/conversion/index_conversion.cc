@@ -238,9 +238,12 @@ Status ToThrift(router::LookupResult&& in, client::TIndexResult* out) {
 Status ToThrift(router::LookupResult&& in, bool compact_rows,
                 client::TIndexResult* out) {
   if (compact_rows) {
+    out->rows.clear();
     out->__set_compactRows(CompactRowsToThrift(std::move(in.rows)));
   } else {
     out->rows = thrift_internal::RowsToHBase(std::move(in.rows));
+    out->compactRows = client::TCompactRows();
+    out->__isset.compactRows = false;
   }
   out->__isset.rows = true;
   out->__set_truncated(in.truncated);

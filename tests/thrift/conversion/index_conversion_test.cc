@@ -274,6 +274,10 @@ TEST_F(IndexConversionTest, BadCompactRowsAreCorruption) {
        "result.compactRows.rows[0].row is missing"},
       {[](client::TIndexResult* r) { r->rows.emplace_back(); },
        "result.rows and result.compactRows are both set"},
+      {[](client::TIndexResult* r) {
+         r->compactRows.qualifiers[0] = std::string(1100, 'q');
+       },
+       "result.compactRows.families[0] and its qualifier are longer than"},
   };
   for (const Case& c : cases) {
     client::TIndexResult bad = good;
