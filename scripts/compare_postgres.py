@@ -35,8 +35,8 @@ connection with prepared statements (PREPARE / EXECUTE, autocommit), and the
 Thrift client generated from thrift/router_service.thrift with the
 C-accelerated binary protocol (TBinaryProtocolAccelerated) over a framed
 transport, asking for compact rows (TIndexQuery.compactRows: each column
-named once, a cell a number and a value, instead of a TColumnValue object
-per cell). Both fetch every column of every row. Uses Debian's python3-thrift
+named once, a cell a number, a value and a timestamp, instead of a
+TColumnValue object per cell). Both fetch every column of every row. Uses Debian's python3-thrift
 and python3-psycopg2 (/usr/bin/python3) and the generated code in
 BUILD_DIR/python (on PYTHONPATH).
 """

@@ -52,6 +52,7 @@ static_assert(
            rpc::client::TRegionLocation, rpc::client::TTableInfo,
            rpc::client::TEqualityPredicate, rpc::client::TIndexQuery,
            rpc::client::TRoutingInfo, rpc::client::TIndexResult,
+           rpc::client::TCompactRow, rpc::client::TCompactRows,
            rpc::client::TStageStats, rpc::client::TClusterFilterConfig,
            rpc::client::TServerIndexStats, rpc::client::TServerStatus,
            rpc::client::TClusterStatus, rpc::client::TServerVerifyReport,
