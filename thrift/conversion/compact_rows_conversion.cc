@@ -80,31 +80,41 @@ client::TCompactRows CompactRowsToThrift(std::vector<Row>&& rows) {
   return out;
 }
 
-Status CompactRowsFromThrift(const client::TCompactRows& in,
-                             const std::string& f, std::vector<Row>* out) {
-  using thrift_internal::At;
+namespace {
+
+// The answer's columns, "family:qualifier", by number: Corruption for
+// lists of different lengths or a name over kMaxColumnNameBytes.
+Status CompactColumns(const client::TCompactRows& in, const std::string& f,
+                      std::vector<std::string>* columns) {
   if (in.families.size() != in.qualifiers.size()) {
     return Status::Corruption(f + ".families and " + f +
                               ".qualifiers differ in length");
   }
-  std::vector<std::string> columns;
-  columns.reserve(in.families.size());
+  columns->reserve(in.families.size());
   for (size_t c = 0; c < in.families.size(); ++c) {
-    columns.push_back(
+    columns->push_back(
         thrift_internal::JoinColumn(in.families[c], in.qualifiers[c]));
-    if (columns.back().size() > kMaxColumnNameBytes) {
-      return Status::Corruption(At(f + ".families", c) +
-                                " and its qualifier "
-                                "are longer than " +
+    if (columns->back().size() > kMaxColumnNameBytes) {
+      return Status::Corruption(thrift_internal::At(f + ".families", c) +
+                                " and its qualifier are longer than " +
                                 std::to_string(kMaxColumnNameBytes) + " bytes");
     }
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CompactRowsFromThrift(const client::TCompactRows& in,
+                             const std::string& f, std::vector<Row>* out) {
+  using thrift_internal::At;
+  std::vector<std::string> columns;
+  BLOOMROUTE_RETURN_IF_ERROR(CompactColumns(in, f, &columns));
   // A name sent once is copied into every cell of it: the rows must not
   // grow past what a router may answer (a hostile reply of a million cells
   // naming a 1 KiB column would otherwise take a GiB from 16 MB).
   uint64_t bytes = 0;
   const uint64_t max_bytes = router::RouterOptions::kMaxReplyBytes;
-
   out->assign(in.rows.size(), Row());
   for (size_t r = 0; r < in.rows.size(); ++r) {
     const client::TCompactRow& row = in.rows[r];
