@@ -3,6 +3,7 @@
 // Thrift2 handler.
 #include <utility>
 
+#include "model/rows.h"
 #include "thrift/conversion/hbase1_conversion.h"
 #include "thrift/hbase1_service_handler.h"
 #include "thrift/internal/serve_hbase1_call.h"
@@ -199,6 +200,13 @@ Status Hbase1ServiceHandler::MutateRows(
   // HBase's batch is per row.
   std::vector<h2::TRowMutations> rows(batches.size());
   for (size_t i = 0; i < batches.size(); ++i) {
+    // HBase's Put and Delete refuse such a row when they are built.
+    const std::string& row = batches[i].row;
+    if (row.empty() || row.size() > kMaxRowKeyBytes) {
+      return Status::InvalidArgument(
+          "rowBatches[" + std::to_string(i) + "].row: the row key must be 1 " +
+          "to " + std::to_string(kMaxRowKeyBytes) + " bytes");
+    }
     BLOOMROUTE_RETURN_IF_ERROR(Thrift1MutationsToThrift2(
         batches[i].row, batches[i].mutations, timestamp,
         "rowBatches[" + std::to_string(i) + "].mutations", &rows[i]));

@@ -427,6 +427,13 @@ TEST_F(Hbase1ServiceTest, MutationsAndDeletes) {
       HasSubstr("rowBatches[1].mutations[0].column"));
   (*client_)->getRow(rows, "t", "n", {});
   EXPECT_TRUE(rows.empty()) << Show(rows);
+  EXPECT_THAT(IllegalArgumentOf([&] {
+                (*client_)->mutateRows(
+                    "t", {Batch("n", {Put("d:x", "1")}), Batch("", {})}, {});
+              }),
+              HasSubstr("rowBatches[1].row: the row key must be 1 to"));
+  (*client_)->getRow(rows, "t", "n", {});
+  EXPECT_TRUE(rows.empty()) << Show(rows);
 
   (*client_)->deleteAll("t", "a", "d:y", {});
   (*client_)->getRow(rows, "t", "a", {});
