@@ -3,8 +3,10 @@
 // the model's rows (thrift/conversion/region_conversion.h). The reply is a
 // 64-row lookup of 19 GeoNames-like columns (~220 bytes a row, one long
 // alternate-names value), the `make compare` lookup's shape. `/copy`
-// converts from a const reply (the columns and values copied, as every
-// reply was until the region client handed its reply over), `/move` from
+// converts from a const reply, which copies the reply and moves from the
+// copy: each column and value copied once, as the conversion did before
+// the region client handed its reply over, plus the copy of the structs
+// themselves (so it slightly overstates the old cost); `/move` converts
 // the reply the region client no longer needs (moved).
 #include <benchmark/benchmark.h>
 #include <thrift/protocol/TBinaryProtocol.h>

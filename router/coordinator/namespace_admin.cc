@@ -64,17 +64,20 @@ Status QuotaSetting(const router::NamespaceDescriptor& ns,
 // quotas are enforced. Neither is enforced here, as in HBase with its
 // default hbase.quota.enabled=false: the settings are kept and returned.
 Status ValidateQuotaSettings(const router::NamespaceDescriptor& ns) {
-  const std::pair<const char*, const char*> settings[] = {
-      {"hbase.namespace.quota.maxregions", "region"},
-      {"hbase.namespace.quota.maxtables", "tables"}};
-  for (const auto& [key, what] : settings) {
+  struct Setting {
+    const char* key;
+    const char* parsed;  // in NumberFormatException's message
+    const char* quota;   // in ConstraintException's
+  };
+  const Setting settings[] = {
+      {"hbase.namespace.quota.maxregions", "regions", "region"},
+      {"hbase.namespace.quota.maxtables", "tables", "tables"}};
+  for (const Setting& s : settings) {
     int64_t limit = 0;
-    BLOOMROUTE_RETURN_IF_ERROR(QuotaSetting(
-        ns, key, std::string_view(what) == "region" ? "regions" : "tables",
-        &limit));
+    BLOOMROUTE_RETURN_IF_ERROR(QuotaSetting(ns, s.key, s.parsed, &limit));
     if (limit <= 0) {
       return Status::InvalidArgument(
-          std::string("The max ") + what + " quota for " +
+          std::string("The max ") + s.quota + " quota for " +
           QuoteForMessage(ns.name) +
           " is less than or equal to zero (ConstraintException)");
     }
